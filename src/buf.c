@@ -1,0 +1,113 @@
+/*
+ * buf.c: growable text buffers, used by every formatter.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+/* Initialises an empty buffer. */
+void
+buf_init(struct buf *b)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+/* Frees the buffer's storage. */
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+/* Empties the buffer, keeping its storage. */
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data != NULL)
+		b->data[0] = '\0';
+}
+
+/* Makes room for n more bytes plus the terminating NUL. */
+static void
+buf_grow(struct buf *b, size_t n)
+{
+	size_t	 need = b->len + n + 1;
+
+	if (need <= b->cap)
+		return;
+	if (b->cap == 0)
+		b->cap = 64;
+	while (b->cap < need)
+		b->cap *= 2;
+	b->data = xreallocarray(b->data, b->cap, 1);
+}
+
+/* Appends n bytes. */
+void
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	buf_grow(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+/* Appends a string. */
+void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+/* Appends one character. */
+void
+buf_putc(struct buf *b, char c)
+{
+	buf_add(b, &c, 1);
+}
+
+/* Appends printf-formatted text. */
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Appends a GMP integer in decimal. */
+void
+buf_mpz(struct buf *b, const mpz_t z)
+{
+	size_t	 n = mpz_sizeinbase(z, 10) + 2;
+
+	buf_grow(b, n);
+	mpz_get_str(b->data + b->len, 10, z);
+	b->len += strlen(b->data + b->len);
+}
+
+/* Returns the contents as a C string ("" when empty). */
+const char *
+buf_str(struct buf *b)
+{
+	if (b->data == NULL)
+		buf_grow(b, 0), b->data[0] = '\0';
+	return (b->data);
+}

@@ -1,0 +1,35 @@
+/*
+ * buf.h: a growable, NUL-terminated text buffer.  Allocation failure is
+ * fatal (xmalloc policy), so callers never check.
+ */
+#ifndef BUF_H
+#define BUF_H
+
+#include <stddef.h>
+#include <gmp.h>
+
+/* Text buffer: len bytes in data, always NUL-terminated once written. */
+struct buf {
+	char		*data;
+	size_t		 len;
+	size_t		 cap;
+};
+
+void	 buf_init(struct buf *);
+void	 buf_free(struct buf *);
+void	 buf_reset(struct buf *);
+void	 buf_add(struct buf *, const char *, size_t);
+void	 buf_puts(struct buf *, const char *);
+void	 buf_putc(struct buf *, char);
+void	 buf_printf(struct buf *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 buf_mpz(struct buf *, const mpz_t);
+const char *buf_str(struct buf *);
+
+/* xmalloc.c */
+void	*xmalloc(size_t);
+void	*xcalloc(size_t, size_t);
+void	*xreallocarray(void *, size_t, size_t);
+char	*xstrdup(const char *);
+
+#endif /* BUF_H */

@@ -1,0 +1,260 @@
+/*
+ * game-nim.c: Nim in normal play (Bouton) and misere play (games.md §2).
+ * Position: piles a_1..a_n.  Move: lower one pile.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/* Nim state: the piles and the play convention. */
+struct nim {
+	int		 misere;	/* 1: the last mover loses */
+	size_t		 n;
+	mpz_t		*piles;
+};
+
+/* Parses nim [misere=0|1] PILE... */
+static int
+nim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
+    struct game_error *err)
+{
+	struct game_key	 keys[] = { { "misere", NULL } };
+	struct nim	*st;
+	int		 pos;
+
+	if (game_parse_keys("nim", argc, argv, keys, 1, &pos, err) != 0)
+		return (-1);
+	st = xcalloc(1, sizeof *st);
+	if (keys[0].val != NULL) {
+		if (strcmp(keys[0].val, "0") != 0 &&
+		    strcmp(keys[0].val, "1") != 0) {
+			free(st);
+			return (game_set_error(err, GAME_ESYNTAX,
+			    "nim: misere '%.40s': must be 0 or 1",
+			    keys[0].val));
+		}
+		st->misere = keys[0].val[0] == '1';
+	}
+	if (game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	    "pile", lim, err) != 0) {
+		free(st);
+		return (-1);
+	}
+	*stp = st;
+	return (0);
+}
+
+/* Returns a deep copy. */
+static void *
+nim_clone(const void *p)
+{
+	const struct nim *st = p;
+	struct nim	*c = xcalloc(1, sizeof *c);
+
+	c->misere = st->misere;
+	c->n = st->n;
+	c->piles = game_piles_dup(st->piles, st->n);
+	return (c);
+}
+
+/* Frees the state. */
+static void
+nim_free(void *p)
+{
+	struct nim	*st = p;
+
+	game_piles_free(st->piles, st->n);
+	free(st);
+}
+
+/* Prints nim [misere=1] PILE... */
+static void
+nim_print(const void *p, struct buf *b)
+{
+	const struct nim *st = p;
+
+	buf_puts(b, st->misere ? "nim misere=1 " : "nim ");
+	game_piles_print(st->piles, st->n, b);
+}
+
+/* Checks a move: one pile, lowered. */
+static int
+nim_check(const void *p, const struct game_move *m, struct game_error *err)
+{
+	const struct nim *st = p;
+
+	return (game_check_single(m, st->n, st->piles, "pile", err) < 0 ?
+	    -1 : 0);
+}
+
+/* Applies a checked move. */
+static void
+nim_apply(void *p, const struct game_move *m)
+{
+	struct nim	*st = p;
+
+	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+}
+
+/* Returns 1 when every pile is empty. */
+static int
+nim_terminal(const void *p)
+{
+	const struct nim *st = p;
+	size_t		 i;
+
+	for (i = 0; i < st->n; i++)
+		if (mpz_sgn(st->piles[i]) != 0)
+			return (0);
+	return (1);
+}
+
+/* Sets x to the XOR of all piles. */
+static void
+nim_xor(const struct nim *st, mpz_t x)
+{
+	size_t	 i;
+
+	mpz_set_ui(x, 0);
+	for (i = 0; i < st->n; i++)
+		mpz_xor(x, x, st->piles[i]);
+}
+
+/* Counts piles >= 2 (big) and piles == 1 (ones); big gets the last big. */
+static size_t
+nim_census(const struct nim *st, size_t *ones, size_t *big)
+{
+	size_t	 i, nbig = 0;
+
+	*ones = 0;
+	for (i = 0; i < st->n; i++) {
+		if (mpz_cmp_ui(st->piles[i], 1) > 0) {
+			nbig++;
+			*big = i;
+		} else if (mpz_sgn(st->piles[i]) != 0)
+			(*ones)++;
+	}
+	return (nbig);
+}
+
+/* Returns the outcome; misere Nim follows §2's rule for piles <= 1. */
+static int
+nim_outcome(const void *p, struct game_error *err)
+{
+	const struct nim *st = p;
+	size_t		 ones, big;
+	mpz_t		 x;
+	int		 out;
+
+	(void)err;
+	if (st->misere && nim_census(st, &ones, &big) == 0)
+		return (ones % 2 == 1 ? GAME_P : GAME_N);
+	mpz_init(x);
+	nim_xor(st, x);
+	out = mpz_sgn(x) != 0 ? GAME_N : GAME_P;
+	mpz_clear(x);
+	return (out);
+}
+
+/* Sets g to the XOR of the piles (normal play only). */
+static int
+nim_grundy(const void *p, mpz_t g, struct game_error *err)
+{
+	const struct nim *st = p;
+
+	if (st->misere)
+		return (game_set_error(err, GAME_ENOGRUNDY,
+		    "misere Nim has no Grundy value: misere play does not "
+		    "add up by XOR"));
+	nim_xor(st, g);
+	return (0);
+}
+
+/* Appends every move to Grundy value target: a_i -> a_i ^ X ^ target. */
+static int
+nim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
+    struct game_error *err)
+{
+	const struct nim *st = p;
+	mpz_t		 x, v;
+	size_t		 i;
+
+	if (st->misere)
+		return (nim_grundy(p, NULL, err));
+	mpz_inits(x, v, NULL);
+	nim_xor(st, x);
+	mpz_xor(x, x, target);
+	for (i = 0; i < st->n; i++) {
+		mpz_xor(v, st->piles[i], x);
+		if (mpz_cmp(v, st->piles[i]) < 0)
+			game_moveset_add1(ms, i + 1, v);
+	}
+	mpz_clears(x, v, NULL);
+	return (0);
+}
+
+/* Appends every winning move (§2, misere cases a-c). */
+static int
+nim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
+{
+	const struct nim *st = p;
+	size_t		 ones, big, nbig, i;
+	mpz_t		 zero;
+
+	if (!st->misere || (nbig = nim_census(st, &ones, &big)) >= 2) {
+		mpz_init(zero);
+		nim_to_grundy(&(struct nim){ 0, st->n, st->piles }, zero, ms,
+		    err);
+		mpz_clear(zero);
+		return (0);
+	}
+	if (nbig == 1) {
+		/* Leave an odd number of 1-piles. */
+		game_move_add_ui(game_moveset_add(ms), 0, big + 1,
+		    ones % 2 == 0 ? 1 : 0);
+		return (0);
+	}
+	if (ones > 0 && ones % 2 == 0)
+		for (i = 0; i < st->n; i++)
+			if (mpz_sgn(st->piles[i]) != 0)
+				game_move_add_ui(game_moveset_add(ms), 0,
+				    i + 1, 0);
+	return (0);
+}
+
+/* Appends the engine's fallback moves: remove one token from any pile. */
+static void
+nim_policy(const void *p, struct game_moveset *ms)
+{
+	const struct nim *st = p;
+
+	game_policy_remove(st->piles, st->n, 1, ms);
+}
+
+/* Nim is impartial. */
+static int
+nim_mover(const void *p)
+{
+	(void)p;
+	return (0);
+}
+
+const struct game_family game_nim = {
+	.name = "nim",
+	.usage = "nim [misere=0|1] PILE...",
+	.summary = "Nim: lower one pile; misere=1: the last mover loses",
+	.parse = nim_parse,
+	.clone = nim_clone,
+	.free = nim_free,
+	.print = nim_print,
+	.check = nim_check,
+	.apply = nim_apply,
+	.terminal = nim_terminal,
+	.outcome = nim_outcome,
+	.grundy = nim_grundy,
+	.winning = nim_winning,
+	.to_grundy = nim_to_grundy,
+	.policy = nim_policy,
+	.mover = nim_mover,
+};

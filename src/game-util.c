@@ -1,0 +1,252 @@
+/*
+ * game-util.c: token parsers and small helpers shared by the families.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/*
+ * Splits leading KEY=VALUE tokens off argv.  keys[] lists the allowed keys;
+ * each found value is stored in keys[i].val.  *posp is set to the index of
+ * the first position token.
+ */
+int
+game_parse_keys(const char *fam, int argc, char **argv, struct game_key *keys,
+    size_t nkeys, int *posp, struct game_error *err)
+{
+	struct buf	 allowed;
+	const char	*eq;
+	size_t		 i, klen;
+	int		 a;
+
+	for (i = 0; i < nkeys; i++)
+		keys[i].val = NULL;
+	for (a = 0; a < argc && (eq = strchr(argv[a], '=')) != NULL; a++) {
+		klen = (size_t)(eq - argv[a]);
+		for (i = 0; i < nkeys; i++)
+			if (strlen(keys[i].name) == klen &&
+			    strncmp(keys[i].name, argv[a], klen) == 0)
+				break;
+		if (i == nkeys) {
+			buf_init(&allowed);
+			for (i = 0; i < nkeys; i++)
+				buf_printf(&allowed, "%s%s", i ? ", " : "",
+				    keys[i].name);
+			game_set_error(err, GAME_ESYNTAX,
+			    "%s: unknown key '%.*s' (keys: %s)", fam,
+			    (int)(klen > 40 ? 40 : klen), argv[a],
+			    nkeys ? buf_str(&allowed) : "none");
+			buf_free(&allowed);
+			return (-1);
+		}
+		if (keys[i].val != NULL)
+			return (game_set_error(err, GAME_ESYNTAX,
+			    "%s: duplicate key '%s'", fam, keys[i].name));
+		if (eq[1] == '\0')
+			return (game_set_error(err, GAME_ESYNTAX,
+			    "%s: key '%s' has an empty value", fam,
+			    keys[i].name));
+		keys[i].val = eq + 1;
+	}
+	*posp = a;
+	return (0);
+}
+
+/* Quotes at most 40 characters of a token for an error message. */
+static const char *
+game_tok(const char *tok, char *out, size_t outlen)
+{
+	size_t	 n = strlen(tok);
+
+	if (n > 40)
+		snprintf(out, outlen, "%.20s...%s", tok, tok + n - 8);
+	else
+		snprintf(out, outlen, "%s", tok);
+	return (out);
+}
+
+/*
+ * Parses a non-negative decimal integer of at most lim->max_digits digits.
+ * what names the token in the error ("pile 2", "m").
+ */
+int
+game_parse_num(mpz_t z, const char *tok, const char *what,
+    const struct game_limits *lim, struct game_error *err)
+{
+	char		 q[64];
+	const char	*p;
+	size_t		 n;
+
+	if (*tok == '-' && isdigit((unsigned char)tok[1]))
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '%s': negative numbers are not allowed", what,
+		    game_tok(tok, q, sizeof q)));
+	for (p = tok; isdigit((unsigned char)*p); p++)
+		;
+	if (p == tok || *p != '\0')
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '%s': not a non-negative decimal integer", what,
+		    game_tok(tok, q, sizeof q)));
+	n = (size_t)(p - tok);
+	if (n > lim->max_digits)
+		return (game_set_error(err, GAME_ELIMIT,
+		    "%s: %zu digits exceeds the limit of %zu", what, n,
+		    lim->max_digits));
+	if (mpz_set_str(z, tok, 10) != 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '%s': not a decimal integer", what,
+		    game_tok(tok, q, sizeof q)));
+	return (0);
+}
+
+/* Parses a small decimal integer in [min, max]. */
+int
+game_parse_ulong(unsigned long *out, const char *tok, const char *what,
+    unsigned long min, unsigned long max, struct game_error *err)
+{
+	char		 q[64];
+	const char	*p;
+	unsigned long	 v = 0;
+
+	for (p = tok; isdigit((unsigned char)*p); p++) {
+		if (v > (ULONG_MAX - 9) / 10) {
+			v = ULONG_MAX;
+			while (isdigit((unsigned char)p[1]))
+				p++;
+			continue;
+		}
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (p == tok || *p != '\0')
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '%s': not a non-negative decimal integer", what,
+		    game_tok(tok, q, sizeof q)));
+	if (v < min || v > max)
+		return (game_set_error(err, GAME_ELIMIT,
+		    "%s '%s': must be between %lu and %lu", what,
+		    game_tok(tok, q, sizeof q), min, max));
+	*out = v;
+	return (0);
+}
+
+/* Parses argc pile tokens into a new array; what names one ("pile"). */
+int
+game_parse_piles(mpz_t **pilesp, size_t *np, int argc, char **argv,
+    const char *what, const struct game_limits *lim, struct game_error *err)
+{
+	char	 name[64];
+	mpz_t	*piles;
+	size_t	 i, n = (size_t)argc;
+
+	if (argc <= 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "missing position: give at least one %s", what));
+	if (n > lim->max_piles)
+		return (game_set_error(err, GAME_ELIMIT,
+		    "%zu %ss exceeds the limit of %zu", n, what,
+		    lim->max_piles));
+	piles = xcalloc(n, sizeof *piles);
+	for (i = 0; i < n; i++)
+		mpz_init(piles[i]);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "%s %zu", what, i + 1);
+		if (game_parse_num(piles[i], argv[i], name, lim, err) != 0) {
+			game_piles_free(piles, n);
+			return (-1);
+		}
+	}
+	*pilesp = piles;
+	*np = n;
+	return (0);
+}
+
+/* Frees an array of n numbers. */
+void
+game_piles_free(mpz_t *piles, size_t n)
+{
+	size_t	 i;
+
+	if (piles == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		mpz_clear(piles[i]);
+	free(piles);
+}
+
+/* Returns a copy of an array of n numbers. */
+mpz_t *
+game_piles_dup(const mpz_t *piles, size_t n)
+{
+	mpz_t	*d = xcalloc(n, sizeof *d);
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		mpz_init_set(d[i], piles[i]);
+	return (d);
+}
+
+/* Prints n numbers separated by spaces. */
+void
+game_piles_print(const mpz_t *piles, size_t n, struct buf *b)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_putc(b, ' ');
+		buf_mpz(b, piles[i]);
+	}
+}
+
+/*
+ * Checks that a move changes exactly one of n piles and lowers it; what names
+ * a pile.  Returns the 0-based pile index, or -1 with err set.
+ */
+int
+game_check_single(const struct game_move *m, size_t n, const mpz_t *piles,
+    const char *what, struct game_error *err)
+{
+	const struct game_change *c = &m->ch[0];
+	size_t	 i;
+
+	if (m->n != 1)
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "a move changes exactly one %s, this one changes %zu",
+		    what, m->n));
+	if (c->idx < 1 || c->idx > n)
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "index %zu out of range: the position has %zu %s%s",
+		    c->idx, n, what, n == 1 ? "" : "s"));
+	i = c->idx - 1;
+	if (mpz_cmp(c->val, piles[i]) >= 0) {
+		if (!mpz_fits_ulong_p(piles[i]))
+			return (game_set_error(err, GAME_EILLEGAL,
+			    "%s %zu: the new value must be smaller than the "
+			    "current one", what, c->idx));
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "%s %zu: the new value must be smaller than the current %lu",
+		    what, c->idx, mpz_get_ui(piles[i])));
+	}
+	return ((int)i);
+}
+
+/* Appends "remove amount from pile i" for every pile holding enough. */
+void
+game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
+    struct game_moveset *ms)
+{
+	struct game_move *m;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (mpz_cmp_ui(piles[i], amount) < 0)
+			continue;
+		m = game_moveset_add(ms);
+		game_move_add(m, 0, i + 1, piles[i]);
+		mpz_sub_ui(m->ch[0].val, m->ch[0].val, amount);
+	}
+}

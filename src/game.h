@@ -1,0 +1,213 @@
+/*
+ * game.h: the solver core's interface.  One ops table per game family, a
+ * generic move and move-set representation, limits and errors.  The core does
+ * no I/O and keeps no global state; every number is a GMP integer.
+ */
+#ifndef GAME_H
+#define GAME_H
+
+#include <stddef.h>
+#include <gmp.h>
+
+#include "buf.h"
+
+/* Most components a single move changes (Wythoff diagonal, staircase). */
+#define GAME_MOVE_MAX	2
+
+/* Error classes; the message in struct game_error says the specifics. */
+enum game_err {
+	GAME_OK = 0,
+	GAME_ESYNTAX,		/* a token is malformed or unknown */
+	GAME_ELIMIT,		/* a configured limit is exceeded */
+	GAME_EILLEGAL,		/* a well-formed move that the rules forbid */
+	GAME_ECYCLE,		/* a graph has a cycle */
+	GAME_ENOGRUNDY,		/* the game has no Grundy value (partizan, misere) */
+	GAME_EBOUND,		/* the answer needs a table beyond its bound */
+};
+
+/* An error: its class and one line saying which token failed and why. */
+struct game_error {
+	enum game_err	 code;
+	char		 msg[320];
+};
+
+/* Hard input limits; every parser honours them. */
+struct game_limits {
+	size_t		 max_digits;	/* decimal digits of any number */
+	size_t		 max_piles;	/* piles, steps or tokens per component */
+	size_t		 max_components; /* components of a sum */
+	size_t		 max_nodes;	/* distinct graph nodes */
+	size_t		 max_edges;	/* graph edges */
+	size_t		 max_set;	/* subtraction: elements of S */
+	unsigned long	 max_set_value;	/* subtraction: largest element of S */
+	size_t		 max_table;	/* subtraction: SG table entries (pre+period) */
+	unsigned long	 max_wythoff;	/* Wythoff Grundy table: largest pile/K */
+};
+
+/* Outcome for the side to move. */
+enum game_outcome {
+	GAME_P = 0,		/* the player to move loses */
+	GAME_N = 1,		/* the player to move wins */
+};
+
+/* One changed coordinate: component (0 outside a sum), 1-based index, value. */
+struct game_change {
+	size_t		 comp;
+	size_t		 idx;
+	mpz_t		 val;
+};
+
+/* A move: the coordinates it changes, in the order they are printed. */
+struct game_move {
+	size_t		 n;
+	struct game_change ch[GAME_MOVE_MAX];
+};
+
+/*
+ * A move set entry.  If ranged, the entry stands for every move obtained by
+ * letting ch[0].val run over [ch[0].val, hi]; only single-change moves are
+ * ranged (K-L-Nim's strong player can have astronomically many wins).
+ */
+struct game_moveset_ent {
+	struct game_move mv;
+	int		 ranged;
+	mpz_t		 hi;
+};
+
+/* A growable list of move set entries. */
+struct game_moveset {
+	size_t		 n;
+	size_t		 cap;
+	struct game_moveset_ent *v;
+};
+
+/*
+ * A game family.  Every callback receives the family's own state, which
+ * parse allocates.  Callbacks that can fail return 0 on success or -1 with
+ * err filled in.
+ */
+struct game_family {
+	const char	*name;		/* first token of the notation */
+	const char	*usage;		/* parameter and position syntax */
+	const char	*summary;	/* one line for `games` */
+	int		 (*parse)(void **stp, int argc, char **argv,
+			    const struct game_limits *, struct game_error *);
+	void		*(*clone)(const void *st);
+	void		 (*free)(void *st);
+	/* Appends the canonical text form (round-trips through parse). */
+	void		 (*print)(const void *st, struct buf *);
+	/* Checks a move; comp fields are already stripped to 0. */
+	int		 (*check)(const void *st, const struct game_move *,
+			    struct game_error *);
+	/* Applies a checked move. */
+	void		 (*apply)(void *st, const struct game_move *);
+	/* Returns 1 if the player to move has no legal move. */
+	int		 (*terminal)(const void *st);
+	/* Returns GAME_P or GAME_N, or -1 with err set. */
+	int		 (*outcome)(const void *st, struct game_error *);
+	/* Sets g to the Grundy value, or -1 (GAME_ENOGRUNDY, GAME_EBOUND). */
+	int		 (*grundy)(const void *st, mpz_t g, struct game_error *);
+	/* Appends every winning move (moves to a position lost for the mover). */
+	int		 (*winning)(const void *st, struct game_moveset *,
+			    struct game_error *);
+	/*
+	 * Appends every move to a position of Grundy value target.  NULL for
+	 * families that cannot be sum components (partizan or misere).
+	 */
+	int		 (*to_grundy)(const void *st, const mpz_t target,
+			    struct game_moveset *, struct game_error *);
+	/*
+	 * Appends the engine's equally preferred moves when it cannot win: the
+	 * smallest removals, which keep the game long.  Empty iff terminal.
+	 */
+	void		 (*policy)(const void *st, struct game_moveset *);
+	/* Returns the player to move (1 or 2) for partizan games, else 0. */
+	int		 (*mover)(const void *st);
+};
+
+/* A game: its family and the family's state. */
+struct game {
+	const struct game_family *fam;
+	void		*st;
+};
+
+/* game.c */
+extern const struct game_family *const game_families[];
+const struct game_family *game_family_find(const char *);
+void	 game_limits_default(struct game_limits *);
+int	 game_parse(struct game *, int, char **, const struct game_limits *,
+	    struct game_error *);
+int	 game_parse_line(struct game *, const char *,
+	    const struct game_limits *, struct game_error *);
+int	 game_clone(struct game *, const struct game *);
+void	 game_free(struct game *);
+void	 game_print(const struct game *, struct buf *);
+int	 game_move_parse(struct game_move *, int, char **, int,
+	    const struct game_limits *, struct game_error *);
+int	 game_check(const struct game *, const struct game_move *,
+	    struct game_error *);
+int	 game_play(struct game *, const struct game_move *,
+	    struct game_error *);
+int	 game_terminal(const struct game *);
+int	 game_outcome(const struct game *, struct game_error *);
+int	 game_grundy(const struct game *, mpz_t, struct game_error *);
+int	 game_winning(const struct game *, struct game_moveset *,
+	    struct game_error *);
+int	 game_mover(const struct game *);
+int	 game_set_error(struct game_error *, enum game_err, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/* game-move.c */
+void	 game_move_init(struct game_move *);
+void	 game_move_clear(struct game_move *);
+void	 game_move_copy(struct game_move *, const struct game_move *);
+void	 game_move_add(struct game_move *, size_t, size_t, const mpz_t);
+void	 game_move_add_ui(struct game_move *, size_t, size_t, unsigned long);
+void	 game_move_print(const struct game_move *, struct buf *);
+int	 game_move_cmp(const struct game_move *, const struct game_move *);
+void	 game_moveset_init(struct game_moveset *);
+void	 game_moveset_clear(struct game_moveset *);
+void	 game_moveset_reset(struct game_moveset *);
+struct game_move *game_moveset_add(struct game_moveset *);
+void	 game_moveset_add1(struct game_moveset *, size_t, const mpz_t);
+void	 game_moveset_add2(struct game_moveset *, size_t, const mpz_t, size_t,
+	    const mpz_t);
+void	 game_moveset_add_range(struct game_moveset *, size_t, const mpz_t,
+	    const mpz_t);
+void	 game_moveset_count(const struct game_moveset *, mpz_t);
+void	 game_moveset_sort(struct game_moveset *);
+void	 game_moveset_ent_print(const struct game_moveset_ent *, struct buf *);
+void	 game_moveset_set_comp(struct game_moveset *, size_t, size_t);
+
+/* game-util.c: helpers shared by the family parsers. */
+struct game_key {
+	const char	*name;		/* key as written, case-sensitive */
+	const char	*val;		/* set by game_parse_keys, or NULL */
+};
+int	 game_parse_keys(const char *, int, char **, struct game_key *, size_t,
+	    int *, struct game_error *);
+int	 game_parse_num(mpz_t, const char *, const char *,
+	    const struct game_limits *, struct game_error *);
+int	 game_parse_ulong(unsigned long *, const char *, const char *,
+	    unsigned long, unsigned long, struct game_error *);
+int	 game_parse_piles(mpz_t **, size_t *, int, char **, const char *,
+	    const struct game_limits *, struct game_error *);
+void	 game_piles_free(mpz_t *, size_t);
+mpz_t	*game_piles_dup(const mpz_t *, size_t);
+void	 game_piles_print(const mpz_t *, size_t, struct buf *);
+int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
+	    const char *, struct game_error *);
+void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
+	    struct game_moveset *);
+
+/* Families (one file each). */
+extern const struct game_family game_nim;
+extern const struct game_family game_bash;
+extern const struct game_family game_wythoff;
+extern const struct game_family game_staircase;
+extern const struct game_family game_subtraction;
+extern const struct game_family game_klnim;
+extern const struct game_family game_graph;
+extern const struct game_family game_sum;
+
+#endif /* GAME_H */

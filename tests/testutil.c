@@ -1,0 +1,309 @@
+/*
+ * testutil.c: helpers shared by the cmocka tests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* Initialises an empty list. */
+void
+tu_strs_init(struct tu_strs *s)
+{
+	s->n = s->cap = 0;
+	s->v = NULL;
+}
+
+/* Frees a list and its strings. */
+void
+tu_strs_free(struct tu_strs *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	tu_strs_init(s);
+}
+
+/* Appends a formatted string. */
+void
+tu_strs_add(struct tu_strs *s, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = realloc(s->v, s->cap * sizeof *s->v);
+	}
+	s->v[s->n++] = p;
+}
+
+/* Compares two string pointers for qsort. */
+static int
+tu_strcmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Sorts a list. */
+void
+tu_strs_sort(struct tu_strs *s)
+{
+	if (s->n > 1)
+		qsort(s->v, s->n, sizeof *s->v, tu_strcmp);
+}
+
+/* Returns 1 if two sorted lists are equal; otherwise prints both. */
+int
+tu_strs_eq(const struct tu_strs *a, const struct tu_strs *b, const char *ctx)
+{
+	size_t	 i;
+
+	if (a->n == b->n) {
+		for (i = 0; i < a->n; i++)
+			if (strcmp(a->v[i], b->v[i]) != 0)
+				break;
+		if (i == a->n)
+			return (1);
+	}
+	print_error("%s: sets differ\n  fast :", ctx);
+	for (i = 0; i < a->n; i++)
+		print_error(" [%s]", a->v[i]);
+	print_error("\n  brute:");
+	for (i = 0; i < b->n; i++)
+		print_error(" [%s]", b->v[i]);
+	print_error("\n");
+	return (0);
+}
+
+/* Returns the generous limits the tests parse with. */
+const struct game_limits *
+tu_limits(void)
+{
+	static struct game_limits lim;
+	static int	 done;
+
+	if (!done) {
+		game_limits_default(&lim);
+		lim.max_digits = 2000000;
+		done = 1;
+	}
+	return (&lim);
+}
+
+/* Parses a game from a formatted line, failing the test on error. */
+void
+tu_parse(struct game *g, const char *fmt, ...)
+{
+	struct game_error err;
+	va_list	 ap;
+	char	*line;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (game_parse_line(g, line, tu_limits(), &err) != 0) {
+		print_error("parse '%s': %s\n", line, err.msg);
+		free(line);
+		fail();
+	}
+	free(line);
+}
+
+/* Asserts that parsing a line fails with the given error class. */
+void
+tu_parse_fail(enum game_err code, const char *fmt, ...)
+{
+	struct game_error err;
+	struct game	 g;
+	va_list		 ap;
+	char		*line;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	memset(&err, 0, sizeof err);
+	if (game_parse_line(&g, line, tu_limits(), &err) == 0) {
+		print_error("parse '%s' succeeded, expected error %d\n", line,
+		    code);
+		game_free(&g);
+		free(line);
+		fail();
+	}
+	if (err.code != code || err.msg[0] == '\0') {
+		print_error("parse '%s': error %d '%s', expected %d\n", line,
+		    err.code, err.msg, code);
+		free(line);
+		fail();
+	}
+	free(line);
+}
+
+/* Prints a move with its changes ordered by (comp, idx). */
+void
+tu_move_str(const struct game_move *m, struct buf *b)
+{
+	struct game_move s;
+
+	game_move_init(&s);
+	game_move_copy(&s, m);
+	if (s.n == 2 && (s.ch[0].comp > s.ch[1].comp ||
+	    (s.ch[0].comp == s.ch[1].comp && s.ch[0].idx > s.ch[1].idx))) {
+		game_move_clear(&s);
+		game_move_init(&s);
+		game_move_add(&s, m->ch[1].comp, m->ch[1].idx, m->ch[1].val);
+		game_move_add(&s, m->ch[0].comp, m->ch[0].idx, m->ch[0].val);
+	}
+	game_move_print(&s, b);
+	game_move_clear(&s);
+}
+
+/* Expands g's winning moves (ranges included) into a sorted string list. */
+void
+tu_winning(const struct game *g, struct tu_strs *out)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct game_move m;
+	struct buf	 b;
+	size_t		 i;
+	mpz_t		 v;
+
+	game_moveset_init(&ms);
+	if (game_winning(g, &ms, &err) != 0) {
+		print_error("winning: %s\n", err.msg);
+		fail();
+	}
+	buf_init(&b);
+	mpz_init(v);
+	game_move_init(&m);
+	for (i = 0; i < ms.n; i++) {
+		game_move_copy(&m, &ms.v[i].mv);
+		for (;;) {
+			buf_reset(&b);
+			tu_move_str(&m, &b);
+			tu_strs_add(out, "%s", buf_str(&b));
+			if (!ms.v[i].ranged ||
+			    mpz_cmp(m.ch[0].val, ms.v[i].hi) >= 0)
+				break;
+			mpz_add_ui(m.ch[0].val, m.ch[0].val, 1);
+		}
+	}
+	game_move_clear(&m);
+	mpz_clear(v);
+	buf_free(&b);
+	game_moveset_clear(&ms);
+	tu_strs_sort(out);
+}
+
+/*
+ * Checks g against brute force: outcome (GAME_P/GAME_N), Grundy value
+ * (grundy < 0: none expected, or -2: do not check) and the sorted set of
+ * winning moves.  Also checks that every winning move is legal.
+ */
+void
+tu_check(const struct game *g, int outcome, long grundy, struct tu_strs *wins)
+{
+	struct game_error err;
+	struct tu_strs	 fast;
+	struct buf	 b;
+	mpz_t		 gv;
+	int		 o;
+
+	buf_init(&b);
+	game_print(g, &b);
+	o = game_outcome(g, &err);
+	if (o != outcome) {
+		print_error("%s: outcome %d, brute %d (%s)\n", buf_str(&b), o,
+		    outcome, o < 0 ? err.msg : "");
+		fail();
+	}
+	mpz_init(gv);
+	if (grundy >= 0) {
+		if (game_grundy(g, gv, &err) != 0) {
+			print_error("%s: grundy failed: %s\n", buf_str(&b),
+			    err.msg);
+			fail();
+		}
+		if (mpz_cmp_si(gv, grundy) != 0) {
+			print_error("%s: grundy %lu, brute %ld\n", buf_str(&b),
+			    mpz_get_ui(gv), grundy);
+			fail();
+		}
+	} else if (grundy == -1)
+		assert_int_not_equal(game_grundy(g, gv, &err), 0);
+	mpz_clear(gv);
+	tu_strs_init(&fast);
+	tu_winning(g, &fast);
+	tu_strs_sort(wins);
+	if (!tu_strs_eq(&fast, wins, buf_str(&b)))
+		fail();
+	tu_strs_free(&fast);
+	buf_free(&b);
+}
+
+/* Plays a move given as text, failing the test if it is refused. */
+void
+tu_play(struct game *g, const char *text)
+{
+	struct game_error err;
+	struct game_move m;
+	char	*s, *argv[8], *p;
+	int	 argc = 0;
+
+	s = strdup(text);
+	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	game_move_init(&m);
+	if (game_move_parse(&m, argc, argv, g->fam == &game_sum, tu_limits(),
+	    &err) != 0 || game_play(g, &m, &err) != 0) {
+		print_error("play '%s': %s\n", text, err.msg);
+		fail();
+	}
+	game_move_clear(&m);
+	free(s);
+}
+
+/* Asserts that a move is refused with the given class and no change. */
+void
+tu_play_fail(struct game *g, const char *text, enum game_err code)
+{
+	struct game_error err;
+	struct game_move m;
+	struct buf	 before, after;
+	char		*s, *argv[8], *p;
+	int		 argc = 0, rv;
+
+	buf_init(&before);
+	buf_init(&after);
+	game_print(g, &before);
+	s = strdup(text);
+	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	game_move_init(&m);
+	memset(&err, 0, sizeof err);
+	rv = game_move_parse(&m, argc, argv, g->fam == &game_sum, tu_limits(),
+	    &err);
+	if (rv == 0)
+		rv = game_play(g, &m, &err);
+	game_print(g, &after);
+	if (rv == 0 || err.code != code || err.msg[0] == '\0' ||
+	    strcmp(buf_str(&before), buf_str(&after)) != 0) {
+		print_error("play '%s' on '%s': rv %d code %d '%s' (want %d)\n",
+		    text, buf_str(&before), rv, err.code, err.msg, code);
+		fail();
+	}
+	game_move_clear(&m);
+	free(s);
+	buf_free(&before);
+	buf_free(&after);
+}

@@ -1,0 +1,42 @@
+/*
+ * testutil.h: helpers shared by the cmocka tests: string sets for comparing
+ * move sets against brute force, and checked parsing.
+ */
+#ifndef TESTUTIL_H
+#define TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "game.h"
+
+/* A growable list of strings. */
+struct tu_strs {
+	size_t		 n;
+	size_t		 cap;
+	char		**v;
+};
+
+void	 tu_strs_init(struct tu_strs *);
+void	 tu_strs_free(struct tu_strs *);
+void	 tu_strs_add(struct tu_strs *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 tu_strs_sort(struct tu_strs *);
+int	 tu_strs_eq(const struct tu_strs *, const struct tu_strs *,
+	    const char *);
+
+const struct game_limits *tu_limits(void);
+void	 tu_parse(struct game *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 tu_parse_fail(enum game_err, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 tu_move_str(const struct game_move *, struct buf *);
+void	 tu_winning(const struct game *, struct tu_strs *);
+void	 tu_check(const struct game *, int, long, struct tu_strs *);
+void	 tu_play(struct game *, const char *);
+void	 tu_play_fail(struct game *, const char *, enum game_err);
+
+#endif /* TESTUTIL_H */
