@@ -78,13 +78,18 @@ void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list	 ap;
+	char	 tmp[256];
 	int	 n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	if (n <= 0)
 		return;
+	if ((size_t)n < sizeof tmp) {
+		buf_add(b, tmp, (size_t)n);
+		return;
+	}
 	buf_grow(b, (size_t)n);
 	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

@@ -307,3 +307,119 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 	buf_free(&before);
 	buf_free(&after);
 }
+
+/* Prepares a brute-force solver for vectors of length k. */
+void
+tu_brute_init(struct tu_brute *br, int k,
+    int (*options)(const int *, int, struct tu_opt *, void *), void *arg)
+{
+	size_t	 i;
+
+	br->k = k;
+	br->options = options;
+	br->arg = arg;
+	br->cap = 1024;
+	br->used = 0;
+	br->keys = calloc(br->cap * (size_t)k, sizeof *br->keys);
+	br->vals = malloc(br->cap * sizeof *br->vals);
+	for (i = 0; i < br->cap; i++)
+		br->vals[i] = -1;
+}
+
+/* Frees the memo. */
+void
+tu_brute_free(struct tu_brute *br)
+{
+	free(br->keys);
+	free(br->vals);
+}
+
+/* Returns the memo slot for a (empty or matching). */
+static size_t
+tu_brute_slot(const struct tu_brute *br, const int *a)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t	 s;
+	int	 i;
+
+	for (i = 0; i < br->k; i++)
+		h = (h ^ (uint64_t)(unsigned)a[i]) * 1099511628211ULL;
+	for (s = (size_t)(h % br->cap);; s = (s + 1) % br->cap)
+		if (br->vals[s] < 0 || memcmp(&br->keys[s * (size_t)br->k], a,
+		    (size_t)br->k * sizeof *a) == 0)
+			return (s);
+}
+
+/* Doubles the memo. */
+static void
+tu_brute_grow(struct tu_brute *br)
+{
+	struct tu_brute	 nb = *br;
+	size_t		 i, s;
+
+	nb.cap = br->cap * 2;
+	nb.keys = calloc(nb.cap * (size_t)br->k, sizeof *nb.keys);
+	nb.vals = malloc(nb.cap * sizeof *nb.vals);
+	for (i = 0; i < nb.cap; i++)
+		nb.vals[i] = -1;
+	for (i = 0; i < br->cap; i++) {
+		if (br->vals[i] < 0)
+			continue;
+		s = tu_brute_slot(&nb, &br->keys[i * (size_t)br->k]);
+		memcpy(&nb.keys[s * (size_t)br->k], &br->keys[i *
+		    (size_t)br->k], (size_t)br->k * sizeof *nb.keys);
+		nb.vals[s] = br->vals[i];
+	}
+	free(br->keys);
+	free(br->vals);
+	*br = nb;
+}
+
+/* Returns the Grundy value of a by mex over its options (memoised). */
+int
+tu_brute_sg(struct tu_brute *br, const int *a)
+{
+	struct tu_opt	*opts;
+	char		 seen[TU_MAXOPT + 1];
+	size_t		 s;
+	int		 n, i, g;
+
+	s = tu_brute_slot(br, a);
+	if (br->vals[s] >= 0)
+		return (br->vals[s]);
+	opts = malloc(TU_MAXOPT * sizeof *opts);
+	n = br->options(a, br->k, opts, br->arg);
+	assert_true(n <= TU_MAXOPT);
+	memset(seen, 0, sizeof seen);
+	for (i = 0; i < n; i++) {
+		g = tu_brute_sg(br, opts[i].next);
+		if (g <= TU_MAXOPT)
+			seen[g] = 1;
+	}
+	free(opts);
+	for (g = 0; seen[g]; g++)
+		;
+	if ((br->used + 1) * 2 > br->cap)
+		tu_brute_grow(br);
+	s = tu_brute_slot(br, a);
+	memcpy(&br->keys[s * (size_t)br->k], a, (size_t)br->k * sizeof *a);
+	br->vals[s] = g;
+	br->used++;
+	return (g);
+}
+
+/* Appends the names of a's options that lead to Grundy value 0. */
+void
+tu_brute_wins(struct tu_brute *br, const int *a, struct tu_strs *out)
+{
+	struct tu_opt	*opts;
+	int		 n, i;
+
+	opts = malloc(TU_MAXOPT * sizeof *opts);
+	n = br->options(a, br->k, opts, br->arg);
+	for (i = 0; i < n; i++)
+		if (tu_brute_sg(br, opts[i].next) == 0)
+			tu_strs_add(out, "%s", opts[i].name);
+	free(opts);
+	tu_strs_sort(out);
+}

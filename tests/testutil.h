@@ -40,3 +40,33 @@ void	 tu_play(struct game *, const char *);
 void	 tu_play_fail(struct game *, const char *, enum game_err);
 
 #endif /* TESTUTIL_H */
+
+/*
+ * A generic memoised game-tree search (no theory): the caller supplies the
+ * raw move rules as an options callback over small integer vectors.
+ */
+#define TU_MAXK		12
+#define TU_MAXOPT	1024
+
+/* One option: the next position and the move's text. */
+struct tu_opt {
+	int		 next[TU_MAXK];
+	char		 name[48];
+};
+
+struct tu_brute {
+	int		 k;		/* vector length */
+	/* Fills opts with every legal move from a; returns the count. */
+	int		 (*options)(const int *a, int k, struct tu_opt *opts,
+			    void *arg);
+	void		*arg;
+	size_t		 cap, used;	/* memo: open addressing */
+	int		*keys;		/* cap * k */
+	int		*vals;		/* SG, or -1 for an empty slot */
+};
+
+void	 tu_brute_init(struct tu_brute *, int,
+	    int (*)(const int *, int, struct tu_opt *, void *), void *);
+void	 tu_brute_free(struct tu_brute *);
+int	 tu_brute_sg(struct tu_brute *, const int *);
+void	 tu_brute_wins(struct tu_brute *, const int *, struct tu_strs *);

@@ -1,0 +1,643 @@
+/*
+ * game-klnim.c: K-L-Nim (games.md §8).  Position: piles a_1..a_n and the
+ * player to move.  Move: lower one pile, except that player 1 (who moved
+ * first) may never remove exactly k tokens and player 2 never exactly l.
+ * k == l is impartial (§8a); k != l is partizan (§8b): with m = min(k,l),
+ * M = max(k,l) and Z = {every pile < m, XOR 0}, the strong player (forbidden
+ * M) wins iff the position is not in Z, the weak player (forbidden m) wins
+ * iff he can move into Z.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/* K-L-Nim state: the forbidden amounts, the player to move, the piles. */
+struct klnim {
+	mpz_t		 k;		/* player 1 may not remove exactly k */
+	mpz_t		 l;		/* player 2 may not remove exactly l */
+	int		 turn;		/* 1 or 2 */
+	size_t		 n;
+	mpz_t		*piles;
+};
+
+/* A candidate interval [lo, hi] of new values for one pile. */
+struct klnim_ival {
+	mpz_t		 lo;
+	mpz_t		 hi;
+};
+
+/* A growable list of intervals; entries [0, cap) are initialised. */
+struct klnim_ivals {
+	size_t		 n;
+	size_t		 cap;
+	struct klnim_ival *v;
+};
+
+/* Frees the state. */
+static void
+klnim_free(void *p)
+{
+	struct klnim	*st = p;
+
+	game_piles_free(st->piles, st->n);
+	mpz_clears(st->k, st->l, NULL);
+	free(st);
+}
+
+/* Parses a forbidden amount (k or l): a number >= 1. */
+static int
+klnim_parse_amount(mpz_t z, const char *tok, const char *what,
+    const struct game_limits *lim, struct game_error *err)
+{
+	if (game_parse_num(z, tok, what, lim, err) != 0)
+		return (-1);
+	if (mpz_sgn(z) == 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '0': must be at least 1 (use nim for no restriction)",
+		    what));
+	return (0);
+}
+
+/* Parses klnim k=K l=L [turn=1|2] PILE... */
+static int
+klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
+    struct game_error *err)
+{
+	struct game_key	 keys[] = { { "k", NULL }, { "l", NULL },
+	    { "turn", NULL } };
+	struct klnim	*st;
+	int		 pos;
+
+	if (game_parse_keys("klnim", argc, argv, keys, 3, &pos, err) != 0)
+		return (-1);
+	if (keys[0].val == NULL || keys[1].val == NULL)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "klnim: missing key '%s' (klnim k=K l=L [turn=1|2] "
+		    "PILE...)", keys[0].val == NULL ? "k" : "l"));
+	if (keys[2].val != NULL && strcmp(keys[2].val, "1") != 0 &&
+	    strcmp(keys[2].val, "2") != 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "klnim: turn '%.40s': must be 1 or 2", keys[2].val));
+	st = xcalloc(1, sizeof *st);
+	mpz_inits(st->k, st->l, NULL);
+	st->turn = keys[2].val != NULL && keys[2].val[0] == '2' ? 2 : 1;
+	if (klnim_parse_amount(st->k, keys[0].val, "klnim: k", lim,
+	    err) != 0 ||
+	    klnim_parse_amount(st->l, keys[1].val, "klnim: l", lim,
+	    err) != 0 ||
+	    game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	    "pile", lim, err) != 0) {
+		klnim_free(st);
+		return (-1);
+	}
+	*stp = st;
+	return (0);
+}
+
+/* Returns a deep copy. */
+static void *
+klnim_clone(const void *p)
+{
+	const struct klnim *st = p;
+	struct klnim	*c = xcalloc(1, sizeof *c);
+
+	mpz_init_set(c->k, st->k);
+	mpz_init_set(c->l, st->l);
+	c->turn = st->turn;
+	c->n = st->n;
+	c->piles = game_piles_dup(st->piles, st->n);
+	return (c);
+}
+
+/* Prints klnim k=K l=L turn=T PILE... */
+static void
+klnim_print(const void *p, struct buf *b)
+{
+	const struct klnim *st = p;
+
+	buf_puts(b, "klnim k=");
+	buf_mpz(b, st->k);
+	buf_puts(b, " l=");
+	buf_mpz(b, st->l);
+	buf_printf(b, " turn=%d ", st->turn);
+	game_piles_print(st->piles, st->n, b);
+}
+
+/* Returns the amount the player to move may not remove. */
+static mpz_srcptr
+klnim_forbidden(const struct klnim *st)
+{
+	return (st->turn == 1 ? st->k : st->l);
+}
+
+/* Returns the amount the other player may not remove. */
+static mpz_srcptr
+klnim_other(const struct klnim *st)
+{
+	return (st->turn == 1 ? st->l : st->k);
+}
+
+/* Checks a move: one pile, lowered, not by the mover's forbidden amount. */
+static int
+klnim_check(const void *p, const struct game_move *m, struct game_error *err)
+{
+	const struct klnim *st = p;
+	mpz_srcptr	 f = klnim_forbidden(st);
+	mpz_t		 c;
+	int		 i, bad;
+
+	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
+		return (-1);
+	mpz_init(c);
+	mpz_sub(c, st->piles[i], m->ch[0].val);
+	bad = mpz_cmp(c, f) == 0;
+	mpz_clear(c);
+	if (!bad)
+		return (0);
+	if (mpz_fits_ulong_p(f))
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "pile %d: player %d may not remove exactly %lu tokens "
+		    "(%s=%lu)", i + 1, st->turn, mpz_get_ui(f),
+		    st->turn == 1 ? "k" : "l", mpz_get_ui(f)));
+	return (game_set_error(err, GAME_EILLEGAL,
+	    "pile %d: player %d may not remove exactly %s tokens", i + 1,
+	    st->turn, st->turn == 1 ? "k" : "l"));
+}
+
+/* Applies a checked move; the other player moves next. */
+static void
+klnim_apply(void *p, const struct game_move *m)
+{
+	struct klnim	*st = p;
+
+	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+	st->turn = 3 - st->turn;
+}
+
+/*
+ * Returns 1 when the mover has no legal move: every pile is empty, or the
+ * mover may not remove exactly 1 and no pile holds more than 1.
+ */
+static int
+klnim_terminal(const void *p)
+{
+	const struct klnim *st = p;
+	int		 one = mpz_cmp_ui(klnim_forbidden(st), 1) == 0;
+	size_t		 i;
+
+	for (i = 0; i < st->n; i++)
+		if (mpz_cmp_ui(st->piles[i], one ? 1 : 0) > 0)
+			return (0);
+	return (1);
+}
+
+/* Sets g to the Grundy value of a pile x when k == l (§8a). */
+static void
+klnim_pile_sg(mpz_t g, const mpz_t x, const mpz_t k)
+{
+	mpz_t	 t;
+
+	mpz_init(t);
+	mpz_mul_2exp(t, k, 1);
+	mpz_fdiv_q(g, x, t);
+	mpz_mul(g, g, k);
+	mpz_fdiv_r(t, x, k);
+	mpz_add(g, g, t);
+	mpz_clear(t);
+}
+
+/* Sets x to the XOR of the pile Grundy values (k == l). */
+static void
+klnim_sg_xor(const struct klnim *st, mpz_t x)
+{
+	mpz_t	 g;
+	size_t	 i;
+
+	mpz_init(g);
+	mpz_set_ui(x, 0);
+	for (i = 0; i < st->n; i++) {
+		klnim_pile_sg(g, st->piles[i], st->k);
+		mpz_xor(x, x, g);
+	}
+	mpz_clear(g);
+}
+
+/*
+ * Counts the piles >= m (big); sets s to the XOR of the others and big[0],
+ * big[1] to the indices of the first two big piles.
+ */
+static size_t
+klnim_census(const struct klnim *st, const mpz_t m, mpz_t s, size_t big[2])
+{
+	size_t	 i, c = 0;
+
+	mpz_set_ui(s, 0);
+	big[0] = big[1] = 0;
+	for (i = 0; i < st->n; i++) {
+		if (mpz_cmp(st->piles[i], m) >= 0) {
+			if (c < 2)
+				big[c] = i;
+			c++;
+		} else
+			mpz_xor(s, s, st->piles[i]);
+	}
+	return (c);
+}
+
+/* Returns 1 if the big pile a can go to s < m without removing exactly m. */
+static int
+klnim_to_z(const mpz_t a, const mpz_t s, const mpz_t m)
+{
+	mpz_t	 d;
+	int	 ok;
+
+	if (mpz_cmp(s, m) >= 0)
+		return (0);
+	mpz_init(d);
+	mpz_sub(d, a, s);
+	ok = mpz_cmp(d, m) != 0;
+	mpz_clear(d);
+	return (ok);
+}
+
+/* Returns the outcome; k != l follows the theorem of §8b. */
+static int
+klnim_outcome(const void *p, struct game_error *err)
+{
+	const struct klnim *st = p;
+	mpz_srcptr	 f = klnim_forbidden(st), o = klnim_other(st);
+	size_t		 c, big[2];
+	mpz_t		 x;
+	int		 out;
+
+	(void)err;
+	mpz_init(x);
+	if (mpz_cmp(f, o) == 0) {
+		klnim_sg_xor(st, x);
+		out = mpz_sgn(x) != 0 ? GAME_N : GAME_P;
+	} else if (mpz_cmp(f, o) > 0) {
+		/* Strong mover: wins iff the position is not in Z. */
+		c = klnim_census(st, o, x, big);
+		out = c == 0 && mpz_sgn(x) == 0 ? GAME_P : GAME_N;
+	} else {
+		/* Weak mover: wins iff he can move into Z. */
+		c = klnim_census(st, f, x, big);
+		if (c == 0)
+			out = mpz_sgn(x) != 0 ? GAME_N : GAME_P;
+		else if (c == 1)
+			out = klnim_to_z(st->piles[big[0]], x, f) ? GAME_N :
+			    GAME_P;
+		else
+			out = GAME_P;
+	}
+	mpz_clear(x);
+	return (out);
+}
+
+/* Sets g to the XOR of the pile Grundy values (k == l only). */
+static int
+klnim_grundy(const void *p, mpz_t g, struct game_error *err)
+{
+	const struct klnim *st = p;
+
+	if (mpz_cmp(st->k, st->l) != 0)
+		return (game_set_error(err, GAME_ENOGRUNDY,
+		    "K-L-Nim with k != l is partizan: it has no Grundy value"));
+	klnim_sg_xor(st, g);
+	return (0);
+}
+
+/*
+ * Appends every move to Grundy value target (k == l): pile i goes to a
+ * preimage 2kq + r or 2kq + k + r of T = SG(a_i) ^ X ^ target, T = kq + r,
+ * when it is lower and the removal is not k (§8a).
+ */
+static int
+klnim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
+    struct game_error *err)
+{
+	const struct klnim *st = p;
+	mpz_t		 x, t, q, v, d;
+	size_t		 i;
+	int		 j;
+
+	if (mpz_cmp(st->k, st->l) != 0)
+		return (klnim_grundy(p, NULL, err));
+	if (mpz_sgn(target) < 0)
+		return (0);
+	mpz_inits(x, t, q, v, d, NULL);
+	klnim_sg_xor(st, x);
+	mpz_xor(x, x, target);
+	for (i = 0; i < st->n; i++) {
+		klnim_pile_sg(t, st->piles[i], st->k);
+		mpz_xor(t, t, x);
+		mpz_fdiv_qr(q, v, t, st->k);
+		mpz_mul(q, q, st->k);
+		mpz_addmul_ui(v, q, 2);
+		for (j = 0; j < 2; j++) {
+			if (mpz_cmp(v, st->piles[i]) >= 0)
+				break;
+			mpz_sub(d, st->piles[i], v);
+			if (mpz_cmp(d, st->k) != 0)
+				game_moveset_add1(ms, i + 1, v);
+			mpz_add(v, v, st->k);
+		}
+	}
+	mpz_clears(x, t, q, v, d, NULL);
+	return (0);
+}
+
+/* Initialises an empty interval list. */
+static void
+klnim_ivals_init(struct klnim_ivals *iv)
+{
+	iv->n = 0;
+	iv->cap = 0;
+	iv->v = NULL;
+}
+
+/* Frees an interval list. */
+static void
+klnim_ivals_clear(struct klnim_ivals *iv)
+{
+	size_t	 i;
+
+	for (i = 0; i < iv->cap; i++)
+		mpz_clears(iv->v[i].lo, iv->v[i].hi, NULL);
+	free(iv->v);
+	klnim_ivals_init(iv);
+}
+
+/* Appends [lo, hi] unless it is empty. */
+static void
+klnim_ivals_add(struct klnim_ivals *iv, const mpz_t lo, const mpz_t hi)
+{
+	size_t	 i, ncap;
+
+	if (mpz_cmp(lo, hi) > 0)
+		return;
+	if (iv->n == iv->cap) {
+		ncap = iv->cap == 0 ? 8 : iv->cap * 2;
+		iv->v = xreallocarray(iv->v, ncap, sizeof *iv->v);
+		for (i = iv->cap; i < ncap; i++)
+			mpz_inits(iv->v[i].lo, iv->v[i].hi, NULL);
+		iv->cap = ncap;
+	}
+	mpz_set(iv->v[iv->n].lo, lo);
+	mpz_set(iv->v[iv->n].hi, hi);
+	iv->n++;
+}
+
+/* Orders intervals by their low end, for qsort. */
+static int
+klnim_ival_cmp(const void *a, const void *b)
+{
+	const struct klnim_ival *ia = a, *ib = b;
+
+	return (mpz_cmp(ia->lo, ib->lo));
+}
+
+/*
+ * Appends the union of the intervals as moves on pile idx, sorted, disjoint
+ * and maximal, leaving out the single value excl (if not NULL).
+ */
+static void
+klnim_ivals_emit(struct klnim_ivals *iv, struct game_moveset *ms,
+    size_t idx, const mpz_t excl)
+{
+	mpz_t	 lo, hi, t;
+	size_t	 i;
+
+	if (iv->n == 0)
+		return;
+	qsort(iv->v, iv->n, sizeof *iv->v, klnim_ival_cmp);
+	mpz_inits(lo, hi, t, NULL);
+	mpz_set(lo, iv->v[0].lo);
+	mpz_set(hi, iv->v[0].hi);
+	for (i = 1; i <= iv->n; i++) {
+		if (i < iv->n) {
+			mpz_add_ui(t, hi, 1);
+			if (mpz_cmp(iv->v[i].lo, t) <= 0) {
+				if (mpz_cmp(iv->v[i].hi, hi) > 0)
+					mpz_set(hi, iv->v[i].hi);
+				continue;
+			}
+		}
+		if (excl != NULL && mpz_cmp(lo, excl) <= 0 &&
+		    mpz_cmp(excl, hi) <= 0) {
+			mpz_sub_ui(t, excl, 1);
+			game_moveset_add_range(ms, idx, lo, t);
+			mpz_add_ui(t, excl, 1);
+			game_moveset_add_range(ms, idx, t, hi);
+		} else
+			game_moveset_add_range(ms, idx, lo, hi);
+		if (i < iv->n) {
+			mpz_set(lo, iv->v[i].lo);
+			mpz_set(hi, iv->v[i].hi);
+		}
+	}
+	mpz_clears(lo, hi, t, NULL);
+}
+
+/*
+ * Adds {v < h : (v ^ s) >= m}: the aligned binary blocks of [m, 2^L),
+ * pulled back through ^ s (an aligned block maps to an aligned block of
+ * the same size), cut at h.  At most L = bits(max(h, s)) intervals.
+ */
+static void
+klnim_xor_ge(struct klnim_ivals *iv, const mpz_t h, const mpz_t s,
+    const mpz_t m)
+{
+	mpz_t	 x, end, base, hi, step;
+	size_t	 len, j;
+
+	if (mpz_sgn(h) <= 0)
+		return;
+	len = mpz_sizeinbase(h, 2);
+	if (mpz_sizeinbase(s, 2) > len)
+		len = mpz_sizeinbase(s, 2);
+	if (mpz_sizeinbase(m, 2) > len)
+		return;
+	mpz_inits(x, end, base, hi, step, NULL);
+	mpz_setbit(end, len);
+	mpz_set(x, m);
+	while (mpz_cmp(x, end) < 0) {
+		j = mpz_scan1(x, 0);
+		mpz_set_ui(step, 0);
+		mpz_setbit(step, j);
+		mpz_xor(base, x, s);
+		mpz_fdiv_q_2exp(base, base, j);
+		mpz_mul_2exp(base, base, j);
+		if (mpz_cmp(base, h) < 0) {
+			mpz_add(hi, base, step);
+			if (mpz_cmp(hi, h) > 0)
+				mpz_set(hi, h);
+			mpz_sub_ui(hi, hi, 1);
+			klnim_ivals_add(iv, base, hi);
+		}
+		mpz_add(x, x, step);
+	}
+	mpz_clears(x, end, base, hi, step, NULL);
+}
+
+/* Appends the weak mover's winning moves: the moves into Z. */
+static void
+klnim_winning_weak(const struct klnim *st, const mpz_t m,
+    struct game_moveset *ms)
+{
+	size_t	 c, i, big[2];
+	mpz_t	 s, v;
+
+	mpz_inits(s, v, NULL);
+	c = klnim_census(st, m, s, big);
+	if (c == 0 && mpz_sgn(s) != 0) {
+		/* Small: the Nim moves (every removal is < m). */
+		for (i = 0; i < st->n; i++) {
+			mpz_xor(v, st->piles[i], s);
+			if (mpz_cmp(v, st->piles[i]) < 0)
+				game_moveset_add1(ms, i + 1, v);
+		}
+	} else if (c == 1 && klnim_to_z(st->piles[big[0]], s, m))
+		game_moveset_add1(ms, big[0] + 1, s);
+	mpz_clears(s, v, NULL);
+}
+
+/*
+ * Adds the strong mover's winning new values v < a for one pile, given the
+ * other piles' count of big piles co, XOR of small piles so and big pile bo
+ * (when co == 1).  The point a - M is left out by the caller.
+ */
+static void
+klnim_strong_pile(struct klnim_ivals *iv, const mpz_t a, const mpz_t m,
+    size_t co, const mpz_t so, const mpz_t bo)
+{
+	mpz_t	 top, zero, h, v;
+
+	mpz_inits(top, zero, h, v, NULL);
+	mpz_sub_ui(top, a, 1);
+	if (co >= 2)
+		/* Two big piles stay: the weak player cannot reach Z. */
+		klnim_ivals_add(iv, zero, top);
+	else if (co == 1) {
+		klnim_ivals_add(iv, m, top);
+		mpz_set(h, mpz_cmp(m, a) < 0 ? m : a);
+		klnim_xor_ge(iv, h, so, m);
+		mpz_sub(v, bo, m);
+		mpz_xor(v, v, so);
+		if (mpz_cmp(v, h) < 0)
+			klnim_ivals_add(iv, v, v);
+	} else if (mpz_cmp(so, m) >= 0)
+		klnim_ivals_add(iv, m, top);
+	else {
+		if (mpz_cmp(so, a) < 0)
+			klnim_ivals_add(iv, so, so);
+		mpz_add(v, so, m);
+		if (mpz_cmp(v, a) < 0)
+			klnim_ivals_add(iv, v, v);
+	}
+	mpz_clears(top, zero, h, v, NULL);
+}
+
+/* Appends the strong mover's winning moves, as intervals per pile (§8b). */
+static void
+klnim_winning_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
+    struct game_moveset *ms)
+{
+	struct klnim_ivals iv;
+	size_t	 c, co, i, big[2];
+	mpz_t	 s, so, excl;
+	mpz_srcptr bo;
+
+	mpz_inits(s, so, excl, NULL);
+	c = klnim_census(st, m, s, big);
+	if (c == 0 && mpz_sgn(s) == 0)
+		goto out;		/* in Z: every move loses */
+	klnim_ivals_init(&iv);
+	for (i = 0; i < st->n; i++) {
+		if (mpz_sgn(st->piles[i]) == 0)
+			continue;
+		bo = s;
+		if (mpz_cmp(st->piles[i], m) >= 0) {
+			co = c - 1;
+			mpz_set(so, s);
+			if (c == 2)
+				bo = st->piles[big[i == big[0] ? 1 : 0]];
+		} else {
+			co = c;
+			mpz_xor(so, s, st->piles[i]);
+			if (c == 1)
+				bo = st->piles[big[0]];
+		}
+		iv.n = 0;
+		klnim_strong_pile(&iv, st->piles[i], m, co, so, bo);
+		mpz_sub(excl, st->piles[i], bigm);
+		klnim_ivals_emit(&iv, ms, i + 1,
+		    mpz_sgn(excl) >= 0 ? excl : NULL);
+	}
+	klnim_ivals_clear(&iv);
+out:
+	mpz_clears(s, so, excl, NULL);
+}
+
+/* Appends every winning move (the complete set, ranges for the strong). */
+static int
+klnim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
+{
+	const struct klnim *st = p;
+	mpz_srcptr	 f = klnim_forbidden(st), o = klnim_other(st);
+	mpz_t		 zero;
+	int		 rv = 0;
+
+	if (mpz_cmp(f, o) == 0) {
+		mpz_init(zero);
+		rv = klnim_to_grundy(p, zero, ms, err);
+		mpz_clear(zero);
+	} else if (mpz_cmp(f, o) < 0)
+		klnim_winning_weak(st, f, ms);
+	else
+		klnim_winning_strong(st, o, f, ms);
+	return (rv);
+}
+
+/*
+ * Appends the engine's fallback moves: the smallest legal removal (1, or 2
+ * when the mover may not remove 1) from every pile holding enough.
+ */
+static void
+klnim_policy(const void *p, struct game_moveset *ms)
+{
+	const struct klnim *st = p;
+
+	game_policy_remove(st->piles, st->n,
+	    mpz_cmp_ui(klnim_forbidden(st), 1) == 0 ? 2 : 1, ms);
+}
+
+/* Returns the player to move. */
+static int
+klnim_mover(const void *p)
+{
+	const struct klnim *st = p;
+
+	return (st->turn);
+}
+
+const struct game_family game_klnim = {
+	.name = "klnim",
+	.usage = "klnim k=K l=L [turn=1|2] PILE...",
+	.summary = "K-L-Nim: lower one pile; player 1 may never remove "
+	    "exactly k tokens, player 2 never exactly l",
+	.parse = klnim_parse,
+	.clone = klnim_clone,
+	.free = klnim_free,
+	.print = klnim_print,
+	.check = klnim_check,
+	.apply = klnim_apply,
+	.terminal = klnim_terminal,
+	.outcome = klnim_outcome,
+	.grundy = klnim_grundy,
+	.winning = klnim_winning,
+	.to_grundy = klnim_to_grundy,
+	.policy = klnim_policy,
+	.mover = klnim_mover,
+};

@@ -1,0 +1,582 @@
+/*
+ * game-subtraction.c: subtraction games (games.md §7).  Position: piles
+ * n_1..n_k under one finite set S; a move removes some s in S from one pile.
+ * The Grundy sequence of S is ultimately periodic; parse finds the minimal
+ * preperiod and period and keeps one table, shared between clones.
+ */
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/* Hash moduli and bases for the window hash (products fit in 64 bits). */
+#define SUBTRACTION_P1	1000000007ULL
+#define SUBTRACTION_P2	998244353ULL
+#define SUBTRACTION_B1	1000003ULL
+#define SUBTRACTION_B2	999983ULL
+
+/* The set S and its Grundy table; read-only once built, shared by clones. */
+struct subtraction_table {
+	atomic_size_t	 refs;		/* clones may be freed on any thread */
+	size_t		 nset;
+	unsigned long	*set;		/* S, ascending, no duplicates */
+	size_t		 pre;		/* minimal preperiod */
+	size_t		 per;		/* minimal period */
+	unsigned	*g;		/* SG(0) .. SG(pre + per - 1) */
+};
+
+/* Subtraction state: the shared table and the piles. */
+struct subtraction {
+	struct subtraction_table *tab;
+	size_t		 n;
+	mpz_t		*piles;
+};
+
+/* Scratch space for period detection: the scanned prefix and window hashes. */
+struct subtraction_scan {
+	unsigned	*g;		/* SG(0) .. SG(len - 1) */
+	size_t		 len;
+	size_t		 cap;
+	uint64_t	*hv;		/* hv[n - smax]: hash of window W_n */
+	size_t		*slot;		/* open addressing: n - smax + 1, 0 empty */
+	size_t		 nslot;		/* a power of two */
+	size_t		 used;
+};
+
+/* Writes S as "{2,5,7}" into out, eliding the middle of a long set. */
+static const char *
+subtraction_set_str(const struct subtraction_table *t, char *out, size_t len)
+{
+	size_t	 i, o = 0;
+
+	o += (size_t)snprintf(out, len, "{");
+	for (i = 0; i < t->nset && o < len; i++) {
+		if (t->nset > 12 && i == 8) {
+			o += (size_t)snprintf(out + o, len - o, ",...");
+			i = t->nset - 3;
+			continue;
+		}
+		o += (size_t)snprintf(out + o, len - o, "%s%lu", i ? "," : "",
+		    t->set[i]);
+	}
+	if (o < len)
+		snprintf(out + o, len - o, "}");
+	return (out);
+}
+
+/* Adds one element of S (p, length n) unless present; keeps S unsorted. */
+static int
+subtraction_set_add(struct subtraction_table *t, const char *p, size_t n,
+    size_t pos, const struct game_limits *lim, struct game_error *err)
+{
+	unsigned long	 v = 0;
+	size_t		 i;
+	int		 q = n > 40 ? 40 : (int)n;
+
+	if (n == 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "subtraction: S element %zu is empty", pos));
+	for (i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return (game_set_error(err, GAME_ESYNTAX,
+			    "subtraction: S element '%.*s' is not a positive "
+			    "decimal integer", q, p));
+		if (v > (ULONG_MAX - 9) / 10)
+			v = ULONG_MAX;
+		else
+			v = v * 10 + (unsigned long)(p[i] - '0');
+	}
+	if (v == 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "subtraction: S element '%.*s': every removal must be at "
+		    "least 1", q, p));
+	if (v > lim->max_set_value)
+		return (game_set_error(err, GAME_ELIMIT,
+		    "subtraction: S element '%.*s' exceeds the limit of %lu",
+		    q, p, lim->max_set_value));
+	for (i = 0; i < t->nset; i++)
+		if (t->set[i] == v)
+			return (0);
+	if (t->nset >= lim->max_set)
+		return (game_set_error(err, GAME_ELIMIT,
+		    "subtraction: S has more than %zu distinct elements",
+		    lim->max_set));
+	t->set[t->nset++] = v;
+	return (0);
+}
+
+/* Compares two elements of S for qsort. */
+static int
+subtraction_ulong_cmp(const void *a, const void *b)
+{
+	unsigned long	 x = *(const unsigned long *)a;
+	unsigned long	 y = *(const unsigned long *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Parses S=s1,s2,... into t->set, sorted ascending with duplicates folded. */
+static int
+subtraction_parse_set(struct subtraction_table *t, const char *val,
+    const struct game_limits *lim, struct game_error *err)
+{
+	const char	*p, *c;
+	size_t		 pos;
+
+	t->set = xreallocarray(NULL, lim->max_set > 0 ? lim->max_set : 1,
+	    sizeof *t->set);
+	for (p = val, pos = 1;; p = c + 1, pos++) {
+		if ((c = strchr(p, ',')) == NULL)
+			c = p + strlen(p);
+		if (subtraction_set_add(t, p, (size_t)(c - p), pos, lim,
+		    err) != 0)
+			return (-1);
+		if (*c == '\0')
+			break;
+	}
+	qsort(t->set, t->nset, sizeof *t->set, subtraction_ulong_cmp);
+	return (0);
+}
+
+/* Returns x^e modulo m. */
+static uint64_t
+subtraction_powmod(uint64_t x, size_t e, uint64_t m)
+{
+	uint64_t	 r = 1;
+
+	for (x %= m; e > 0; e >>= 1) {
+		if (e & 1)
+			r = r * x % m;
+		x = x * x % m;
+	}
+	return (r);
+}
+
+/* Returns the hash of window W_n = g[n - smax .. n - 1], computed afresh. */
+static uint64_t
+subtraction_hash(const unsigned *g, size_t n, size_t smax)
+{
+	uint64_t	 h1 = 0, h2 = 0;
+	size_t		 i;
+
+	for (i = n - smax; i < n; i++) {
+		h1 = (h1 * SUBTRACTION_B1 + g[i]) % SUBTRACTION_P1;
+		h2 = (h2 * SUBTRACTION_B2 + g[i]) % SUBTRACTION_P2;
+	}
+	return (h1 << 32 | h2);
+}
+
+/* Returns the hash of W_{n+1} from the hash of W_n (rolling). */
+static uint64_t
+subtraction_roll(uint64_t h, unsigned out, unsigned in, uint64_t top1,
+    uint64_t top2)
+{
+	uint64_t	 h1 = h >> 32, h2 = h & 0xffffffffULL;
+
+	h1 = (h1 + SUBTRACTION_P1 - out * top1 % SUBTRACTION_P1) %
+	    SUBTRACTION_P1;
+	h1 = (h1 * SUBTRACTION_B1 + in) % SUBTRACTION_P1;
+	h2 = (h2 + SUBTRACTION_P2 - out * top2 % SUBTRACTION_P2) %
+	    SUBTRACTION_P2;
+	h2 = (h2 * SUBTRACTION_B2 + in) % SUBTRACTION_P2;
+	return (h1 << 32 | h2);
+}
+
+/* Returns the slot holding window W_n (*found set) or the free slot for it. */
+static size_t
+subtraction_slot(const struct subtraction_scan *sc, uint64_t h, size_t smax,
+    size_t n, int *found)
+{
+	size_t	 i, j;
+
+	i = (size_t)((h * 0x9e3779b97f4a7c15ULL) >> 20) & (sc->nslot - 1);
+	for (;; i = (i + 1) & (sc->nslot - 1)) {
+		if (sc->slot[i] == 0) {
+			*found = 0;
+			return (i);
+		}
+		/* Slot value j + 1 stands for W_{j + smax} = g[j .. j+smax-1]. */
+		j = sc->slot[i] - 1;
+		if (sc->hv[j] == h && memcmp(sc->g + j, sc->g + n - smax,
+		    smax * sizeof *sc->g) == 0) {
+			*found = 1;
+			return (i);
+		}
+	}
+}
+
+/* Doubles the window hash map, reinserting every stored window. */
+static void
+subtraction_grow_slots(struct subtraction_scan *sc, size_t smax)
+{
+	size_t	*old = sc->slot, nold = sc->nslot, i, j;
+
+	sc->nslot = nold == 0 ? 1024 : nold * 2;
+	sc->slot = xcalloc(sc->nslot, sizeof *sc->slot);
+	for (i = 0; i < nold; i++) {
+		if (old[i] == 0)
+			continue;
+		j = (size_t)((sc->hv[old[i] - 1] * 0x9e3779b97f4a7c15ULL) >>
+		    20) & (sc->nslot - 1);
+		while (sc->slot[j] != 0)
+			j = (j + 1) & (sc->nslot - 1);
+		sc->slot[j] = old[i];
+	}
+	free(old);
+}
+
+/* Appends SG(n) = mex{SG(n - s) : s in S, s <= n} to the scanned prefix. */
+static void
+subtraction_scan_next(const struct subtraction_table *t,
+    struct subtraction_scan *sc, size_t *seen)
+{
+	size_t	 n = sc->len, i;
+	unsigned v;
+
+	if (sc->len == sc->cap) {
+		sc->cap = sc->cap == 0 ? 256 : sc->cap * 2;
+		sc->g = xreallocarray(sc->g, sc->cap, sizeof *sc->g);
+	}
+	for (i = 0; i < t->nset && t->set[i] <= n; i++)
+		seen[sc->g[n - t->set[i]]] = n + 1;
+	for (v = 0; seen[v] == n + 1; v++)
+		;
+	sc->g[sc->len++] = v;
+}
+
+/*
+ * Computes SG(0), SG(1), ... until a window W_n = (SG(n - smax), ...,
+ * SG(n - 1)) repeats an earlier W_m: then the period is n - m (minimal,
+ * since W_{n+1} is a function of W_n) and the preperiod m - smax.  Fails
+ * when preperiod + period would exceed lim->max_table, which is the case
+ * exactly when no window repeats among W_smax .. W_{max_table + smax}.
+ */
+static int
+subtraction_table_build(struct subtraction_table *t,
+    const struct game_limits *lim, struct game_error *err)
+{
+	struct subtraction_scan sc;
+	char		 s[200];
+	uint64_t	 h = 0, top1, top2;
+	size_t		 smax = t->set[t->nset - 1], limit, n, i, *seen;
+	int		 found, rv = -1;
+
+	memset(&sc, 0, sizeof sc);
+	seen = xcalloc(t->nset + 2, sizeof *seen);
+	limit = lim->max_table > SIZE_MAX - smax ? SIZE_MAX :
+	    lim->max_table + smax;
+	top1 = subtraction_powmod(SUBTRACTION_B1, smax - 1, SUBTRACTION_P1);
+	top2 = subtraction_powmod(SUBTRACTION_B2, smax - 1, SUBTRACTION_P2);
+	for (n = 0;; n++) {
+		if (n >= smax) {
+			if (n == smax)
+				h = subtraction_hash(sc.g, n, smax);
+			else
+				h = subtraction_roll(h, sc.g[n - 1 - smax],
+				    sc.g[n - 1], top1, top2);
+			if ((n - smax) % 4096 == 0)
+				sc.hv = xreallocarray(sc.hv, n - smax + 4096,
+				    sizeof *sc.hv);
+			sc.hv[n - smax] = h;
+			if (2 * (sc.used + 1) > sc.nslot)
+				subtraction_grow_slots(&sc, smax);
+			i = subtraction_slot(&sc, h, smax, n, &found);
+			if (found) {
+				t->pre = sc.slot[i] - 1;
+				t->per = n - smax - t->pre;
+				break;
+			}
+			sc.slot[i] = n - smax + 1;
+			sc.used++;
+		}
+		if (n == limit) {
+			game_set_error(err, GAME_ELIMIT,
+			    "subtraction S=%s: preperiod + period exceeds the "
+			    "Grundy table cap of %zu entries (max_table)",
+			    subtraction_set_str(t, s, sizeof s),
+			    lim->max_table);
+			goto out;
+		}
+		subtraction_scan_next(t, &sc, seen);
+	}
+	/* A safety net: W_m was the first repeated window, so pre is minimal. */
+	while (t->pre > 0 && sc.g[t->pre - 1] == sc.g[t->pre - 1 + t->per])
+		t->pre--;
+	t->g = xreallocarray(NULL, t->pre + t->per, sizeof *t->g);
+	memcpy(t->g, sc.g, (t->pre + t->per) * sizeof *t->g);
+	rv = 0;
+out:
+	free(seen);
+	free(sc.g);
+	free(sc.hv);
+	free(sc.slot);
+	return (rv);
+}
+
+/* Drops one reference to a table, freeing it with the last. */
+static void
+subtraction_table_unref(struct subtraction_table *t)
+{
+	if (t == NULL || atomic_fetch_sub(&t->refs, 1) != 1)
+		return;
+	free(t->set);
+	free(t->g);
+	free(t);
+}
+
+/* Returns SG(n): the table entry, or g[pre + (n - pre) mod per]. */
+static unsigned
+subtraction_sg(const struct subtraction_table *t, const mpz_t n)
+{
+	unsigned long	 r;
+
+	if (mpz_cmp_ui(n, t->pre + t->per) < 0)
+		return (t->g[mpz_get_ui(n)]);
+	r = mpz_fdiv_ui(n, t->per);
+	return (t->g[t->pre + (r + t->per - t->pre % t->per) % t->per]);
+}
+
+/* Parses subtraction S=s1,s2,... PILE... */
+static int
+subtraction_parse(void **stp, int argc, char **argv,
+    const struct game_limits *lim, struct game_error *err)
+{
+	struct game_key	 keys[] = { { "S", NULL } };
+	struct subtraction_table *t;
+	struct subtraction *st;
+	int		 pos;
+
+	if (game_parse_keys("subtraction", argc, argv, keys, 1, &pos,
+	    err) != 0)
+		return (-1);
+	if (keys[0].val == NULL)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "subtraction: missing S=s1,s2,... (the removals allowed)"));
+	t = xcalloc(1, sizeof *t);
+	atomic_init(&t->refs, 1);
+	st = xcalloc(1, sizeof *st);
+	st->tab = t;
+	if (subtraction_parse_set(t, keys[0].val, lim, err) != 0 ||
+	    game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	    "pile", lim, err) != 0 ||
+	    subtraction_table_build(t, lim, err) != 0) {
+		game_piles_free(st->piles, st->n);
+		subtraction_table_unref(t);
+		free(st);
+		return (-1);
+	}
+	*stp = st;
+	return (0);
+}
+
+/* Returns a copy sharing the table. */
+static void *
+subtraction_clone(const void *p)
+{
+	const struct subtraction *st = p;
+	struct subtraction *c = xcalloc(1, sizeof *c);
+
+	atomic_fetch_add(&st->tab->refs, 1);
+	c->tab = st->tab;
+	c->n = st->n;
+	c->piles = game_piles_dup(st->piles, st->n);
+	return (c);
+}
+
+/* Frees the state and drops its reference to the table. */
+static void
+subtraction_free(void *p)
+{
+	struct subtraction *st = p;
+
+	game_piles_free(st->piles, st->n);
+	subtraction_table_unref(st->tab);
+	free(st);
+}
+
+/* Prints subtraction S=s1,s2,... PILE... with S ascending. */
+static void
+subtraction_print(const void *p, struct buf *b)
+{
+	const struct subtraction *st = p;
+	size_t		 i;
+
+	buf_puts(b, "subtraction S=");
+	for (i = 0; i < st->tab->nset; i++)
+		buf_printf(b, "%s%lu", i ? "," : "", st->tab->set[i]);
+	buf_putc(b, ' ');
+	game_piles_print(st->piles, st->n, b);
+}
+
+/* Returns 1 if v is in S. */
+static int
+subtraction_in_set(const struct subtraction_table *t, unsigned long v)
+{
+	return (bsearch(&v, t->set, t->nset, sizeof *t->set,
+	    subtraction_ulong_cmp) != NULL);
+}
+
+/* Checks a move: one pile, lowered by an element of S. */
+static int
+subtraction_check(const void *p, const struct game_move *m,
+    struct game_error *err)
+{
+	const struct subtraction *st = p;
+	const struct subtraction_table *t = st->tab;
+	char		 s[200];
+	mpz_t		 d;
+	int		 i, in;
+
+	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
+		return (-1);
+	mpz_init(d);
+	mpz_sub(d, st->piles[i], m->ch[0].val);
+	in = mpz_fits_ulong_p(d) && subtraction_in_set(t, mpz_get_ui(d));
+	if (!in && mpz_cmp_ui(d, t->set[t->nset - 1]) > 0)
+		game_set_error(err, GAME_EILLEGAL,
+		    "removal from pile %zu exceeds the largest element %lu "
+		    "of S=%s", m->ch[0].idx, t->set[t->nset - 1],
+		    subtraction_set_str(t, s, sizeof s));
+	else if (!in)
+		game_set_error(err, GAME_EILLEGAL,
+		    "removal %lu is not in S=%s", mpz_get_ui(d),
+		    subtraction_set_str(t, s, sizeof s));
+	mpz_clear(d);
+	return (in ? 0 : -1);
+}
+
+/* Applies a checked move. */
+static void
+subtraction_apply(void *p, const struct game_move *m)
+{
+	struct subtraction *st = p;
+
+	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+}
+
+/* Returns 1 when no pile holds min S. */
+static int
+subtraction_terminal(const void *p)
+{
+	const struct subtraction *st = p;
+	size_t		 i;
+
+	for (i = 0; i < st->n; i++)
+		if (mpz_cmp_ui(st->piles[i], st->tab->set[0]) >= 0)
+			return (0);
+	return (1);
+}
+
+/* Returns the XOR of the piles' Grundy values. */
+static unsigned long
+subtraction_xor(const struct subtraction *st)
+{
+	unsigned long	 x = 0;
+	size_t		 i;
+
+	for (i = 0; i < st->n; i++)
+		x ^= subtraction_sg(st->tab, st->piles[i]);
+	return (x);
+}
+
+/* Returns the outcome: N iff the XOR is nonzero. */
+static int
+subtraction_outcome(const void *p, struct game_error *err)
+{
+	(void)err;
+	return (subtraction_xor(p) != 0 ? GAME_N : GAME_P);
+}
+
+/* Sets g to the XOR of the piles' Grundy values. */
+static int
+subtraction_grundy(const void *p, mpz_t g, struct game_error *err)
+{
+	(void)err;
+	mpz_set_ui(g, subtraction_xor(p));
+	return (0);
+}
+
+/* Appends every move (i, n_i - s) with SG(n_i - s) = SG(n_i) ^ X ^ target. */
+static int
+subtraction_to_grundy(const void *p, const mpz_t target,
+    struct game_moveset *ms, struct game_error *err)
+{
+	const struct subtraction *st = p;
+	const struct subtraction_table *t = st->tab;
+	unsigned long	 x, want;
+	size_t		 i, j;
+	mpz_t		 v;
+
+	(void)err;
+	/* Every Grundy value here is at most |S|, so a huge target is missed. */
+	if (!mpz_fits_ulong_p(target))
+		return (0);
+	x = subtraction_xor(st) ^ mpz_get_ui(target);
+	mpz_init(v);
+	for (i = 0; i < st->n; i++) {
+		want = subtraction_sg(t, st->piles[i]) ^ x;
+		for (j = 0; j < t->nset; j++) {
+			if (mpz_cmp_ui(st->piles[i], t->set[j]) < 0)
+				break;
+			mpz_sub_ui(v, st->piles[i], t->set[j]);
+			if (subtraction_sg(t, v) == want)
+				game_moveset_add1(ms, i + 1, v);
+		}
+	}
+	mpz_clear(v);
+	return (0);
+}
+
+/* Appends every winning move: the moves to Grundy value 0. */
+static int
+subtraction_winning(const void *p, struct game_moveset *ms,
+    struct game_error *err)
+{
+	mpz_t	 zero;
+	int	 rv;
+
+	mpz_init(zero);
+	rv = subtraction_to_grundy(p, zero, ms, err);
+	mpz_clear(zero);
+	return (rv);
+}
+
+/* Appends the engine's fallback moves: remove min S from any pile. */
+static void
+subtraction_policy(const void *p, struct game_moveset *ms)
+{
+	const struct subtraction *st = p;
+
+	game_policy_remove(st->piles, st->n, st->tab->set[0], ms);
+}
+
+/* Subtraction games are impartial. */
+static int
+subtraction_mover(const void *p)
+{
+	(void)p;
+	return (0);
+}
+
+const struct game_family game_subtraction = {
+	.name = "subtraction",
+	.usage = "subtraction S=s1,s2,... PILE...",
+	.summary = "subtraction game: remove some s in S from one pile",
+	.parse = subtraction_parse,
+	.clone = subtraction_clone,
+	.free = subtraction_free,
+	.print = subtraction_print,
+	.check = subtraction_check,
+	.apply = subtraction_apply,
+	.terminal = subtraction_terminal,
+	.outcome = subtraction_outcome,
+	.grundy = subtraction_grundy,
+	.winning = subtraction_winning,
+	.to_grundy = subtraction_to_grundy,
+	.policy = subtraction_policy,
+	.mover = subtraction_mover,
+};

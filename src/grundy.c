@@ -1,0 +1,284 @@
+/*
+ * grundy.c: the command-line tool.  `grundy analyze GAME...` prints the
+ * outcome, the Grundy value and the winning moves; `grundy play GAME...`
+ * plays a person against the engine in the terminal; `grundy games` lists
+ * the families.  No server is needed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "engine.h"
+#include "format.h"
+
+/* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
+#define GRUNDY_LINE_MAX	(1100 * 1000)
+
+/* Prints usage and exits 2. */
+static void __attribute__((noreturn))
+grundy_usage(void)
+{
+	fprintf(stderr,
+	    "usage: grundy analyze [--limit N] [--max-digits N] GAME...\n"
+	    "       grundy play [--engine-first] [--seed N] [--max-digits N] "
+	    "GAME...\n"
+	    "       grundy games\n"
+	    "       grundy version\n"
+	    "GAME is FAMILY [KEY=VALUE ...] POSITION, e.g. 'nim 3 4 5';\n"
+	    "see proto/PROTOCOL.md or 'grundy games'.\n");
+	exit(2);
+}
+
+/* Parses a non-negative size option value or exits. */
+static size_t
+grundy_size_arg(const char *opt, const char *s)
+{
+	char		*end;
+	unsigned long	 v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s == '\0' || *s == '-' || *end != '\0' || errno != 0) {
+		fprintf(stderr, "grundy: %s '%s': not a number\n", opt, s);
+		exit(2);
+	}
+	return ((size_t)v);
+}
+
+/* Options common to the subcommands. */
+struct grundy_opts {
+	size_t		 limit;
+	int		 engine_first;
+	int		 seeded;
+	unsigned long	 seed;
+	struct game_limits lim;
+};
+
+/* Consumes leading --options from argv; returns the index of the game. */
+static int
+grundy_options(int argc, char **argv, struct grundy_opts *o)
+{
+	int	 a;
+
+	for (a = 0; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
+		if (strcmp(argv[a], "--") == 0)
+			return (a + 1);
+		if (strcmp(argv[a], "--engine-first") == 0)
+			o->engine_first = 1;
+		else if (a + 1 >= argc)
+			grundy_usage();
+		else if (strcmp(argv[a], "--limit") == 0)
+			o->limit = grundy_size_arg(argv[a], argv[a + 1]), a++;
+		else if (strcmp(argv[a], "--max-digits") == 0)
+			o->lim.max_digits = grundy_size_arg(argv[a],
+			    argv[a + 1]), a++;
+		else if (strcmp(argv[a], "--seed") == 0) {
+			o->seed = grundy_size_arg(argv[a], argv[a + 1]);
+			o->seeded = 1;
+			a++;
+		} else
+			grundy_usage();
+	}
+	return (a);
+}
+
+/* Prints the analysis and winning moves of the game in argv. */
+static int
+grundy_analyze(int argc, char **argv, struct grundy_opts *o)
+{
+	struct game_error err;
+	struct game	 g;
+	struct buf	 out;
+
+	if (game_parse(&g, argc, argv, &o->lim, &err) != 0) {
+		fprintf(stderr, "grundy: %s\n", err.msg);
+		return (1);
+	}
+	buf_init(&out);
+	buf_puts(&out, "game ");
+	game_print(&g, &out);
+	buf_putc(&out, '\n');
+	if (format_analysis(&g, &out, &err) != 0 ||
+	    format_winning(&g, o->limit, &out, &err) != 0) {
+		fprintf(stderr, "grundy: %s\n", err.msg);
+		buf_free(&out);
+		game_free(&g);
+		return (1);
+	}
+	fwrite(out.data, 1, out.len, stdout);
+	buf_free(&out);
+	game_free(&g);
+	return (0);
+}
+
+/* Reads one line from stdin into b without its newline; 0 at EOF. */
+static int
+grundy_readline(struct buf *b)
+{
+	int	 c, any = 0;
+
+	buf_reset(b);
+	while ((c = getchar()) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		if (b->len < GRUNDY_LINE_MAX)
+			buf_putc(b, (char)c);
+	}
+	if (b->len > 0 && b->data[b->len - 1] == '\r')
+		b->data[--b->len] = '\0';
+	buf_str(b);
+	return (any);
+}
+
+/* Splits s in place on blanks into at most max tokens; returns the count. */
+static int
+grundy_split(char *s, char **argv, int max)
+{
+	char	*p;
+	int	 argc = 0;
+
+	for (p = strtok(s, " \t"); p != NULL; p = strtok(NULL, " \t")) {
+		if (argc == max)
+			return (max + 1);
+		argv[argc++] = p;
+	}
+	return (argc);
+}
+
+/* Prints the position and whose turn it is. */
+static void
+grundy_show(const struct game *g, int human_to_move)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	game_print(g, &b);
+	printf("position: %s\n%s to move\n", buf_str(&b),
+	    human_to_move ? "you are" : "the engine is");
+	buf_free(&b);
+}
+
+/* Plays a person (stdin) against the engine until the game ends. */
+static int
+grundy_play(int argc, char **argv, struct grundy_opts *o)
+{
+	struct game_error err;
+	struct game_move m;
+	enum engine_why	 why;
+	struct game	 g;
+	struct buf	 line, mv;
+	gmp_randstate_t	 rs;
+	char		*tok[GAME_MOVE_MAX + 2];
+	int		 human, ntok, rv = 0;
+
+	if (game_parse(&g, argc, argv, &o->lim, &err) != 0) {
+		fprintf(stderr, "grundy: %s\n", err.msg);
+		return (1);
+	}
+	if (o->seeded) {
+		gmp_randinit_default(rs);
+		gmp_randseed_ui(rs, o->seed);
+	}
+	buf_init(&line);
+	buf_init(&mv);
+	game_move_init(&m);
+	human = !o->engine_first;
+	printf("Moves are INDEX=NEWVALUE (e.g. 2=1); 'hint' shows the "
+	    "winning moves, 'quit' gives up.\n");
+	for (;;) {
+		grundy_show(&g, human);
+		if (game_terminal(&g)) {
+			/* Normal play: the player to move lost, except misere. */
+			int mover_wins = game_outcome(&g, &err) == GAME_N;
+			int human_wins = human ? mover_wins : !mover_wins;
+
+			printf("game over: %s\n", human_wins ? "you win" :
+			    "the engine wins");
+			break;
+		}
+		if (!human) {
+			if (engine_choose(&g, o->seeded ? rs : NULL, &m, &why,
+			    &err) != 0) {
+				fprintf(stderr, "grundy: %s\n", err.msg);
+				rv = 1;
+				break;
+			}
+			buf_reset(&mv);
+			game_move_print(&m, &mv);
+			game_play(&g, &m, &err);
+			printf("engine plays %s\n", buf_str(&mv));
+			human = 1;
+			continue;
+		}
+		printf("your move> ");
+		fflush(stdout);
+		if (!grundy_readline(&line)) {
+			printf("\n");
+			break;
+		}
+		ntok = grundy_split(line.data, tok, GAME_MOVE_MAX + 1);
+		if (ntok == 0)
+			continue;
+		if (strcmp(tok[0], "quit") == 0) {
+			printf("you resign: the engine wins\n");
+			break;
+		}
+		if (strcmp(tok[0], "hint") == 0) {
+			buf_reset(&mv);
+			if (format_analysis(&g, &mv, &err) == 0 &&
+			    format_winning(&g, 20, &mv, &err) == 0)
+				fputs(buf_str(&mv), stdout);
+			else
+				printf("error: %s\n", err.msg);
+			continue;
+		}
+		if (game_move_parse(&m, ntok, tok, g.fam == &game_sum,
+		    &o->lim, &err) != 0 || game_play(&g, &m, &err) != 0) {
+			printf("illegal move: %s; try again\n", err.msg);
+			continue;
+		}
+		human = 0;
+	}
+	game_move_clear(&m);
+	buf_free(&line);
+	buf_free(&mv);
+	if (o->seeded)
+		gmp_randclear(rs);
+	game_free(&g);
+	return (rv);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct grundy_opts o;
+	struct buf	 b;
+	int		 a;
+
+	memset(&o, 0, sizeof o);
+	game_limits_default(&o.lim);
+	if (argc < 2)
+		grundy_usage();
+	a = 2 + grundy_options(argc - 2, argv + 2, &o);
+	if (strcmp(argv[1], "analyze") == 0 && a < argc)
+		return (grundy_analyze(argc - a, argv + a, &o));
+	if (strcmp(argv[1], "play") == 0 && a < argc)
+		return (grundy_play(argc - a, argv + a, &o));
+	if (strcmp(argv[1], "games") == 0) {
+		buf_init(&b);
+		format_games(&b);
+		fputs(buf_str(&b), stdout);
+		buf_free(&b);
+		return (0);
+	}
+	if (strcmp(argv[1], "version") == 0 ||
+	    strcmp(argv[1], "--version") == 0) {
+		printf("grundy %s\n", PACKAGE_VERSION);
+		return (0);
+	}
+	grundy_usage();
+}

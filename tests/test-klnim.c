@@ -1,0 +1,1105 @@
+/*
+ * test-klnim.c: K-L-Nim against an independent brute force (a memoised
+ * game-tree search over the raw rules with the player to move in the state,
+ * no theory), huge numbers against an independent formulation of the
+ * theorem, bad input and canonical forms.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define NPMAX	8		/* most piles in a test position */
+
+/* Brute-force tables over np piles each <= bound, for both movers. */
+struct brute {
+	int		 k, l, np, bound;
+	size_t		 size;
+	signed char	*win;		/* [2 * size]: -1 unknown, 0 P, 1 N */
+	int		*sg;		/* k == l: Grundy value, -1 unknown */
+};
+
+/* Decodes index into piles. */
+static void
+brute_decode(const struct brute *br, size_t idx, int *a)
+{
+	int	 i;
+
+	for (i = 0; i < br->np; i++) {
+		a[i] = (int)(idx % (size_t)(br->bound + 1));
+		idx /= (size_t)(br->bound + 1);
+	}
+}
+
+/* Encodes piles into an index. */
+static size_t
+brute_encode(const struct brute *br, const int *a)
+{
+	size_t	 idx = 0;
+	int	 i;
+
+	for (i = br->np - 1; i >= 0; i--)
+		idx = idx * (size_t)(br->bound + 1) + (size_t)a[i];
+	return (idx);
+}
+
+/* Returns 1 if the player to move (turn) wins at idx, trying every move. */
+static int
+brute_win(struct brute *br, size_t idx, int turn)
+{
+	signed char	*w = &br->win[idx * 2 + (size_t)(turn - 1)];
+	int		 a[NPMAX], f, i, v, old, res = 0;
+
+	if (*w >= 0)
+		return (*w);
+	brute_decode(br, idx, a);
+	f = turn == 1 ? br->k : br->l;
+	for (i = 0; i < br->np && !res; i++) {
+		old = a[i];
+		for (v = 0; v < old && !res; v++) {
+			if (old - v == f)
+				continue;
+			a[i] = v;
+			if (!brute_win(br, brute_encode(br, a), 3 - turn))
+				res = 1;
+		}
+		a[i] = old;
+	}
+	*w = (signed char)res;
+	return (res);
+}
+
+/* Returns the Grundy value at idx (k == l) by mex over every move. */
+static int
+brute_sg(struct brute *br, size_t idx)
+{
+	char	 seen[512];
+	int	 a[NPMAX], i, v, old, g;
+
+	if (br->sg[idx] >= 0)
+		return (br->sg[idx]);
+	brute_decode(br, idx, a);
+	memset(seen, 0, sizeof seen);
+	for (i = 0; i < br->np; i++) {
+		old = a[i];
+		for (v = 0; v < old; v++) {
+			if (old - v == br->k)
+				continue;
+			a[i] = v;
+			g = brute_sg(br, brute_encode(br, a));
+			assert_true(g < (int)sizeof seen);
+			seen[g] = 1;
+		}
+		a[i] = old;
+	}
+	for (g = 0; seen[g]; g++)
+		;
+	br->sg[idx] = g;
+	return (g);
+}
+
+/* Expands a move set of single-change moves with small values. */
+static void
+ms_strs(const struct game_moveset *ms, struct tu_strs *out)
+{
+	const struct game_moveset_ent *e;
+	unsigned long	 v, hi;
+	size_t		 i;
+
+	for (i = 0; i < ms->n; i++) {
+		e = &ms->v[i];
+		assert_int_equal(e->mv.n, 1);
+		v = mpz_get_ui(e->mv.ch[0].val);
+		hi = e->ranged ? mpz_get_ui(e->hi) : v;
+		for (; v <= hi; v++)
+			tu_strs_add(out, "%zu=%lu", e->mv.ch[0].idx, v);
+	}
+	tu_strs_sort(out);
+}
+
+/*
+ * Asserts that a sorted move set lists, per pile, sorted, disjoint and
+ * maximal (non-adjacent) ranges of single-change moves.
+ */
+static void
+check_canonical(const struct game_moveset *ms)
+{
+	const struct game_moveset_ent *e, *f;
+	mpz_t		 t;
+	size_t		 i;
+
+	mpz_init(t);
+	for (i = 0; i < ms->n; i++) {
+		e = &ms->v[i];
+		assert_int_equal(e->mv.n, 1);
+		assert_int_equal(e->mv.ch[0].comp, 0);
+		if (e->ranged)
+			assert_true(mpz_cmp(e->mv.ch[0].val, e->hi) < 0);
+		if (i + 1 == ms->n)
+			break;
+		f = &ms->v[i + 1];
+		assert_true(e->mv.ch[0].idx <= f->mv.ch[0].idx);
+		if (e->mv.ch[0].idx != f->mv.ch[0].idx)
+			continue;
+		mpz_add_ui(t, e->ranged ? e->hi : e->mv.ch[0].val, 1);
+		assert_true(mpz_cmp(t, f->mv.ch[0].val) < 0);
+	}
+	mpz_clear(t);
+}
+
+/* Checks one small position for one mover against the brute force. */
+static void
+check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 wins, want, got;
+	struct game	 g;
+	int		 a[NPMAX], i, v, old, f, c, t, nmoves = 0;
+	mpz_t		 target;
+
+	brute_decode(br, idx, a);
+	buf_reset(line);
+	buf_printf(line, "klnim k=%d l=%d turn=%d", br->k, br->l, turn);
+	for (i = 0; i < br->np; i++)
+		buf_printf(line, " %d", a[i]);
+	tu_parse(&g, "%s", buf_str(line));
+	f = turn == 1 ? br->k : br->l;
+	tu_strs_init(&wins);
+	for (i = 0; i < br->np; i++) {
+		old = a[i];
+		for (v = 0; v < old; v++) {
+			if (old - v == f)
+				continue;
+			nmoves++;
+			a[i] = v;
+			if (!brute_win(br, brute_encode(br, a), 3 - turn))
+				tu_strs_add(&wins, "%d=%d", i + 1, v);
+		}
+		a[i] = old;
+	}
+	tu_check(&g, brute_win(br, idx, turn),
+	    br->k == br->l ? brute_sg(br, idx) : -1, &wins);
+	tu_strs_free(&wins);
+	assert_int_equal(game_terminal(&g), nmoves == 0);
+	assert_int_equal(game_mover(&g), turn);
+
+	/* The winning set is canonical: sorted maximal disjoint ranges. */
+	game_moveset_init(&ms);
+	assert_int_equal(game_winning(&g, &ms, &err), 0);
+	check_canonical(&ms);
+
+	/* Policy: the smallest legal removal from every pile holding it. */
+	game_moveset_reset(&ms);
+	g.fam->policy(g.st, &ms);
+	c = f == 1 ? 2 : 1;
+	tu_strs_init(&want);
+	tu_strs_init(&got);
+	for (i = 0; i < br->np; i++)
+		if (a[i] >= c)
+			tu_strs_add(&want, "%d=%d", i + 1, a[i] - c);
+	tu_strs_sort(&want);
+	ms_strs(&ms, &got);
+	if (!tu_strs_eq(&got, &want, buf_str(line)))
+		fail();
+	assert_int_equal(ms.n == 0, nmoves == 0);
+	tu_strs_free(&want);
+	tu_strs_free(&got);
+
+	/* to_grundy: every move to a position of the target value. */
+	mpz_init(target);
+	for (t = 0; t < 5; t++) {
+		game_moveset_reset(&ms);
+		mpz_set_ui(target, (unsigned long)t);
+		if (br->k != br->l) {
+			memset(&err, 0, sizeof err);
+			assert_int_equal(g.fam->to_grundy(g.st, target, &ms,
+			    &err), -1);
+			assert_int_equal(err.code, GAME_ENOGRUNDY);
+			break;
+		}
+		assert_int_equal(g.fam->to_grundy(g.st, target, &ms, &err), 0);
+		tu_strs_init(&want);
+		tu_strs_init(&got);
+		for (i = 0; i < br->np; i++) {
+			old = a[i];
+			for (v = 0; v < old; v++) {
+				if (old - v == f)
+					continue;
+				a[i] = v;
+				if (brute_sg(br, brute_encode(br, a)) == t)
+					tu_strs_add(&want, "%d=%d", i + 1, v);
+			}
+			a[i] = old;
+		}
+		tu_strs_sort(&want);
+		ms_strs(&ms, &got);
+		if (!tu_strs_eq(&got, &want, buf_str(line)))
+			fail();
+		tu_strs_free(&want);
+		tu_strs_free(&got);
+	}
+	mpz_clear(target);
+	game_moveset_clear(&ms);
+	game_free(&g);
+}
+
+/* Checks every position with np piles <= bound, both movers. */
+static void
+check_all(int k, int l, int np, int bound)
+{
+	struct brute	 br;
+	struct buf	 line;
+	size_t		 idx;
+	int		 i;
+
+	br.k = k;
+	br.l = l;
+	br.np = np;
+	br.bound = bound;
+	br.size = 1;
+	for (i = 0; i < np; i++)
+		br.size *= (size_t)(bound + 1);
+	br.win = malloc(2 * br.size);
+	memset(br.win, -1, 2 * br.size);
+	br.sg = malloc(br.size * sizeof *br.sg);
+	memset(br.sg, -1, br.size * sizeof *br.sg);
+	buf_init(&line);
+	for (idx = 0; idx < br.size; idx++) {
+		check_pos(&br, idx, 1, &line);
+		check_pos(&br, idx, 2, &line);
+	}
+	buf_free(&line);
+	free(br.win);
+	free(br.sg);
+}
+
+/* Checks one (k, l) pair with the bounds of games.md §8. */
+static void
+check_pair(int k, int l)
+{
+	check_all(k, l, 1, 30);
+	check_all(k, l, 2, 18);
+	check_all(k, l, 3, 12);
+	check_all(k, l, 4, 8);
+}
+
+/* k != l: every pair up to 5 and a few larger ones. */
+static void
+test_klnim_partizan_brute(void **state)
+{
+	static const int extra[][2] = { { 3, 7 }, { 7, 3 }, { 2, 9 },
+	    { 9, 2 }, { 5, 8 }, { 8, 5 }, { 1, 6 }, { 6, 11 } };
+	size_t		 i;
+	int		 k, l;
+
+	(void)state;
+	for (k = 1; k <= 5; k++)
+		for (l = 1; l <= 5; l++)
+			if (k != l)
+				check_pair(k, l);
+	for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		check_pair(extra[i][0], extra[i][1]);
+	/* Five piles for the smallest pairs. */
+	check_all(1, 2, 5, 5);
+	check_all(2, 1, 5, 5);
+	check_all(2, 3, 5, 5);
+}
+
+/* k == l: impartial, Grundy values by mex over sums of up to 4 piles. */
+static void
+test_klnim_impartial_brute(void **state)
+{
+	int	 k;
+
+	(void)state;
+	for (k = 1; k <= 6; k++)
+		check_pair(k, k);
+}
+
+/* The mover with no legal move loses, even with tokens left. */
+static void
+test_klnim_terminal(void **state)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 none;
+	struct game	 g;
+
+	(void)state;
+	tu_strs_init(&none);
+	game_moveset_init(&ms);
+
+	/* Player 1 may not remove 1: the 1-piles are stuck. */
+	tu_parse(&g, "klnim k=1 l=2 1 1 1");
+	assert_true(game_terminal(&g));
+	tu_check(&g, GAME_P, -1, &none);
+	g.fam->policy(g.st, &ms);
+	assert_int_equal(ms.n, 0);
+	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
+	game_free(&g);
+
+	/* Player 2 may remove 1: not over, and he wins by parity. */
+	tu_parse(&g, "klnim k=1 l=2 turn=2 1 1 1");
+	assert_false(game_terminal(&g));
+	assert_int_equal(game_outcome(&g, &err), GAME_N);
+	tu_play(&g, "2=0");
+	assert_true(game_terminal(&g));
+	game_free(&g);
+
+	/* k = l = 1: stuck for both players; Grundy value 0. */
+	tu_parse(&g, "klnim k=1 l=1 turn=2 1 0 1");
+	assert_true(game_terminal(&g));
+	tu_check(&g, GAME_P, 0, &none);
+	game_free(&g);
+
+	/* All piles empty. */
+	tu_parse(&g, "klnim k=3 l=2 turn=2 0 0");
+	assert_true(game_terminal(&g));
+	tu_check(&g, GAME_P, -1, &none);
+	game_moveset_reset(&ms);
+	g.fam->policy(g.st, &ms);
+	assert_int_equal(ms.n, 0);
+	game_free(&g);
+
+	/* Forbidden 1 with a pile of 2: the only move is 2 -> 0. */
+	tu_parse(&g, "klnim k=1 l=5 1 2 1");
+	assert_false(game_terminal(&g));
+	game_moveset_reset(&ms);
+	g.fam->policy(g.st, &ms);
+	assert_int_equal(ms.n, 1);
+	tu_play_fail(&g, "2=1", GAME_EILLEGAL);
+	tu_play(&g, "2=0");
+	assert_int_equal(game_mover(&g), 2);
+	game_free(&g);
+
+	game_moveset_clear(&ms);
+	tu_strs_free(&none);
+}
+
+/* An independent position for the huge-number checks. */
+struct pos {
+	mpz_t		 k, l;
+	int		 turn;
+	size_t		 n;
+	mpz_t		 a[NPMAX];
+};
+
+/* Sets g to the Grundy value of pile x for k == l, written as x = 2kq + r. */
+static void
+pos_pile_sg(mpz_t g, const mpz_t x, const mpz_t k)
+{
+	mpz_t	 q, r, k2;
+
+	mpz_inits(q, r, k2, NULL);
+	mpz_add(k2, k, k);
+	mpz_tdiv_qr(q, r, x, k2);
+	if (mpz_cmp(r, k) >= 0)
+		mpz_sub(r, r, k);
+	mpz_mul(g, q, k);
+	mpz_add(g, g, r);
+	mpz_clears(q, r, k2, NULL);
+}
+
+/* Sets x to the XOR of the pile Grundy values (k == l). */
+static void
+pos_sg(const struct pos *p, mpz_t x)
+{
+	mpz_t	 g;
+	size_t	 i;
+
+	mpz_init(g);
+	mpz_set_ui(x, 0);
+	for (i = 0; i < p->n; i++) {
+		pos_pile_sg(g, p->a[i], p->k);
+		mpz_xor(x, x, g);
+	}
+	mpz_clear(g);
+}
+
+/*
+ * Returns 1 if the player to move wins, by the characterisation of §8b
+ * written independently: the strong player wins iff the position is not in
+ * Z (every pile < m, XOR 0); the weak player wins iff some legal move of his
+ * lands in Z, found by trying every pile as the one to move.
+ */
+static int
+pos_wins(const struct pos *p)
+{
+	mpz_srcptr	 f = p->turn == 1 ? p->k : p->l;
+	mpz_srcptr	 o = p->turn == 1 ? p->l : p->k;
+	mpz_t		 x, d;
+	size_t		 i, j;
+	int		 ok, res = 0;
+
+	mpz_inits(x, d, NULL);
+	if (mpz_cmp(f, o) == 0) {
+		pos_sg(p, x);
+		res = mpz_sgn(x) != 0;
+	} else if (mpz_cmp(f, o) > 0) {
+		for (i = 0; i < p->n && !res; i++) {
+			if (mpz_cmp(p->a[i], o) >= 0)
+				res = 1;
+			mpz_xor(x, x, p->a[i]);
+		}
+		res = res || mpz_sgn(x) != 0;
+	} else {
+		for (i = 0; i < p->n && !res; i++) {
+			mpz_set_ui(x, 0);
+			ok = 1;
+			for (j = 0; j < p->n && ok; j++) {
+				if (j == i)
+					continue;
+				if (mpz_cmp(p->a[j], f) >= 0)
+					ok = 0;
+				mpz_xor(x, x, p->a[j]);
+			}
+			/* Pile i -> x: lower, small, and not removing f. */
+			mpz_sub(d, p->a[i], x);
+			res = ok && mpz_sgn(d) > 0 && mpz_cmp(x, f) < 0 &&
+			    mpz_cmp(d, f) != 0;
+		}
+	}
+	mpz_clears(x, d, NULL);
+	return (res);
+}
+
+/* Prints a position in the canonical notation. */
+static void
+pos_print(const struct pos *p, struct buf *b)
+{
+	size_t	 i;
+
+	buf_puts(b, "klnim k=");
+	buf_mpz(b, p->k);
+	buf_puts(b, " l=");
+	buf_mpz(b, p->l);
+	buf_printf(b, " turn=%d", p->turn);
+	for (i = 0; i < p->n; i++) {
+		buf_putc(b, ' ');
+		buf_mpz(b, p->a[i]);
+	}
+}
+
+/* Initialises p as a copy of q. */
+static void
+pos_copy(struct pos *p, const struct pos *q)
+{
+	size_t	 i;
+
+	mpz_init_set(p->k, q->k);
+	mpz_init_set(p->l, q->l);
+	p->turn = q->turn;
+	p->n = q->n;
+	for (i = 0; i < q->n; i++)
+		mpz_init_set(p->a[i], q->a[i]);
+}
+
+/* Frees a position's numbers. */
+static void
+pos_clear(struct pos *p)
+{
+	size_t	 i;
+
+	mpz_clears(p->k, p->l, NULL);
+	for (i = 0; i < p->n; i++)
+		mpz_clear(p->a[i]);
+}
+
+/* Huge-number check state: the game, its independent copy, randomness. */
+struct huge {
+	struct game	 g;
+	struct pos	 p;
+	gmp_randstate_t	 rs;
+	int		 replay;	/* also play on the game and compare */
+	unsigned long	 nchecks;
+};
+
+/*
+ * Moves pile i to v; checks legality independently and that the opponent
+ * then loses (want_win 1) or wins (want_win 0).  A value removing the
+ * forbidden amount must be refused and must not be listed as winning.
+ */
+static void
+huge_try(struct huge *h, size_t i, const mpz_t v, int want_win)
+{
+	struct game_error err;
+	struct game_move m;
+	struct game	 c;
+	struct pos	 q;
+	struct buf	 a, b;
+	mpz_srcptr	 f = h->p.turn == 1 ? h->p.k : h->p.l;
+	mpz_t		 d;
+	int		 rv;
+
+	h->nchecks++;
+	mpz_init(d);
+	mpz_sub(d, h->p.a[i], v);
+	assert_true(mpz_sgn(v) >= 0 && mpz_sgn(d) > 0);
+	game_move_init(&m);
+	game_move_add(&m, 0, i + 1, v);
+	rv = game_check(&h->g, &m, &err);
+	if (mpz_cmp(d, f) == 0) {
+		assert_false(want_win);
+		assert_int_equal(rv, -1);
+		assert_int_equal(err.code, GAME_EILLEGAL);
+		goto out;
+	}
+	assert_int_equal(rv, 0);
+	pos_copy(&q, &h->p);
+	mpz_set(q.a[i], v);
+	q.turn = 3 - q.turn;
+	if (pos_wins(&q) == want_win) {
+		buf_init(&a);
+		pos_print(&h->p, &a);
+		print_error("%s: move %zu=... is %s\n", buf_str(&a), i + 1,
+		    want_win ? "listed but does not win" :
+		    "not listed but wins");
+		buf_free(&a);
+		fail();
+	}
+	if (h->replay) {
+		h->replay = 0;
+		game_clone(&c, &h->g);
+		assert_int_equal(game_play(&c, &m, &err), 0);
+		buf_init(&a);
+		buf_init(&b);
+		game_print(&c, &a);
+		pos_print(&q, &b);
+		assert_string_equal(buf_str(&a), buf_str(&b));
+		buf_free(&a);
+		buf_free(&b);
+		game_free(&c);
+	}
+	pos_clear(&q);
+out:
+	game_move_clear(&m);
+	mpz_clear(d);
+}
+
+/* Tries lo, hi, their neighbours inside [lo, hi] and random points. */
+static void
+huge_try_range(struct huge *h, size_t i, const mpz_t lo, const mpz_t hi,
+    int want_win)
+{
+	mpz_t	 v, w;
+	int	 r;
+
+	if (mpz_cmp(lo, hi) > 0)
+		return;
+	mpz_inits(v, w, NULL);
+	huge_try(h, i, lo, want_win);
+	if (mpz_cmp(lo, hi) != 0)
+		huge_try(h, i, hi, want_win);
+	mpz_add_ui(v, lo, 1);
+	if (mpz_cmp(v, hi) < 0) {
+		huge_try(h, i, v, want_win);
+		mpz_sub_ui(v, hi, 1);
+		huge_try(h, i, v, want_win);
+		mpz_sub(w, hi, lo);
+		for (r = 0; r < 2; r++) {
+			mpz_urandomm(v, h->rs, w);
+			mpz_add(v, v, lo);
+			huge_try(h, i, v, want_win);
+		}
+	}
+	mpz_clears(v, w, NULL);
+}
+
+/*
+ * Checks the solver at h->p: outcome, canonical form, every listed range
+ * (sampled) wins, and the gaps between ranges (sampled) do not.
+ */
+static void
+huge_check(struct huge *h)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	const struct game_moveset_ent *e;
+	struct buf	 line;
+	mpz_t		 next, gap, t;
+	size_t		 i, j, first, cnt, stride;
+	int		 win;
+
+	buf_init(&line);
+	pos_print(&h->p, &line);
+	tu_parse(&h->g, "%s", buf_str(&line));
+	win = pos_wins(&h->p);
+	assert_int_equal(game_outcome(&h->g, &err), win ? GAME_N : GAME_P);
+	game_moveset_init(&ms);
+	assert_int_equal(game_winning(&h->g, &ms, &err), 0);
+	check_canonical(&ms);
+	assert_int_equal(ms.n > 0, win);
+	mpz_inits(next, gap, t, NULL);
+	h->replay = 1;
+	for (i = 0, j = 0; i < h->p.n; i++) {
+		/* Entries [first, first + cnt) are pile i's, in order. */
+		for (first = j; j < ms.n && ms.v[j].mv.ch[0].idx == i + 1; j++)
+			;
+		cnt = j - first;
+		stride = cnt > 24 ? cnt / 24 : 1;
+		mpz_set_ui(next, 0);
+		for (e = &ms.v[first]; e < &ms.v[first + cnt]; e++) {
+			if ((size_t)(e - &ms.v[first]) % stride == 0 ||
+			    e == &ms.v[first + cnt - 1]) {
+				mpz_sub_ui(gap, e->mv.ch[0].val, 1);
+				huge_try_range(h, i, next, gap, 0);
+				huge_try_range(h, i, e->mv.ch[0].val,
+				    e->ranged ? e->hi : e->mv.ch[0].val, 1);
+			}
+			mpz_add_ui(next, e->ranged ? e->hi : e->mv.ch[0].val,
+			    1);
+		}
+		mpz_sub_ui(gap, h->p.a[i], 1);
+		huge_try_range(h, i, next, gap, 0);
+	}
+	assert_int_equal(j, ms.n);
+	mpz_clears(next, gap, t, NULL);
+	game_moveset_clear(&ms);
+	game_free(&h->g);
+	buf_free(&line);
+}
+
+/* Sets x to a pile of a random kind around m and M; s: XOR of small piles. */
+static void
+huge_pile(struct huge *h, mpz_t x, const mpz_t m, const mpz_t bm,
+    const mpz_t s)
+{
+	switch (gmp_urandomm_ui(h->rs, 11)) {
+	case 0:
+		mpz_urandomm(x, h->rs, m);
+		break;
+	case 1:
+		mpz_set(x, m);
+		break;
+	case 2:
+		mpz_add_ui(x, m, gmp_urandomm_ui(h->rs, 4));
+		break;
+	case 3:
+		mpz_urandomm(x, h->rs, m);
+		mpz_add(x, x, m);
+		break;
+	case 4:
+		mpz_add_ui(x, bm, gmp_urandomm_ui(h->rs, 3));
+		mpz_sub_ui(x, x, 1);
+		break;
+	case 5:
+		mpz_set(x, s);
+		break;
+	case 6:
+		mpz_add(x, s, m);
+		break;
+	case 7:
+		mpz_add(x, s, bm);
+		break;
+	case 8:
+		mpz_urandomb(x, h->rs, 6);
+		break;
+	case 9:
+		mpz_urandomb(x, h->rs, mpz_sizeinbase(bm, 2) + 4);
+		break;
+	default:
+		mpz_set_ui(x, 0);
+		break;
+	}
+}
+
+/* Fills h->p with n random piles for the forbidden amounts m < M. */
+static void
+huge_fill(struct huge *h, size_t n, const mpz_t m, const mpz_t bm)
+{
+	mpz_t	 s;
+	size_t	 i;
+
+	mpz_init(s);
+	h->p.n = n;
+	for (i = 0; i < n; i++) {
+		mpz_init(h->p.a[i]);
+		huge_pile(h, h->p.a[i], m, bm, s);
+		if (mpz_cmp(h->p.a[i], m) < 0)
+			mpz_xor(s, s, h->p.a[i]);
+	}
+	mpz_clear(s);
+}
+
+/*
+ * k != l with 1,000-digit k, l and piles (and a few tiny m): each position
+ * for both movers and both orders of k and l.
+ */
+static void
+test_klnim_huge_partizan(void **state)
+{
+	struct huge	 h;
+	mpz_t		 m, bm;
+	int		 t, sw, turn;
+
+	(void)state;
+	gmp_randinit_default(h.rs);
+	gmp_randseed_ui(h.rs, 20240601);
+	h.nchecks = 0;
+	mpz_inits(m, bm, NULL);
+	for (t = 0; t < 120; t++) {
+		if (t % 6 == 5)
+			mpz_set_ui(m, 1 + gmp_urandomm_ui(h.rs, 3));
+		else {
+			mpz_urandomb(m, h.rs, 3400);
+			mpz_setbit(m, 3400);
+		}
+		switch (t % 4) {
+		case 0:
+			mpz_add_ui(bm, m, 1 + gmp_urandomm_ui(h.rs, 3));
+			break;
+		case 1:
+			mpz_mul_2exp(bm, m, 1);
+			break;
+		case 2:
+			mpz_urandomb(bm, h.rs, 3400);
+			mpz_add(bm, bm, m);
+			mpz_add_ui(bm, bm, 1);
+			break;
+		default:
+			mpz_urandomb(bm, h.rs, 3500);
+			mpz_setbit(bm, 3500);
+			break;
+		}
+		huge_fill(&h, 1 + (size_t)t % 5, m, bm);
+		for (sw = 0; sw < 2; sw++) {
+			mpz_init_set(h.p.k, sw ? bm : m);
+			mpz_init_set(h.p.l, sw ? m : bm);
+			for (turn = 1; turn <= 2; turn++) {
+				h.p.turn = turn;
+				huge_check(&h);
+			}
+			mpz_clears(h.p.k, h.p.l, NULL);
+		}
+		mpz_init(h.p.k);
+		mpz_init(h.p.l);
+		pos_clear(&h.p);
+	}
+	assert_true(h.nchecks > 10000);
+	mpz_clears(m, bm, NULL);
+	gmp_randclear(h.rs);
+}
+
+/*
+ * k == l with 1,000-digit numbers: winning moves and to_grundy moves reach
+ * the target by the independent Grundy formula; other moves do not.
+ */
+static void
+test_klnim_huge_impartial(void **state)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct huge	 h;
+	struct buf	 line;
+	struct pos	 q;
+	mpz_t		 bm, x, target, v;
+	size_t		 i, j;
+	int		 t, r;
+
+	(void)state;
+	gmp_randinit_default(h.rs);
+	gmp_randseed_ui(h.rs, 777);
+	h.nchecks = 0;
+	mpz_inits(bm, x, target, v, NULL);
+	buf_init(&line);
+	for (t = 0; t < 60; t++) {
+		mpz_init(h.p.k);
+		mpz_urandomb(h.p.k, h.rs, 3400);
+		mpz_setbit(h.p.k, 3400);
+		mpz_init_set(h.p.l, h.p.k);
+		mpz_mul_2exp(bm, h.p.k, 1);
+		h.p.turn = 1 + t % 2;
+		huge_fill(&h, 1 + (size_t)t % 6, h.p.k, bm);
+		huge_check(&h);
+
+		/* Grundy value and to_grundy against the test's formula. */
+		buf_reset(&line);
+		pos_print(&h.p, &line);
+		tu_parse(&h.g, "%s", buf_str(&line));
+		assert_int_equal(game_grundy(&h.g, x, &err), 0);
+		pos_sg(&h.p, target);
+		assert_int_equal(mpz_cmp(x, target), 0);
+		if (t % 2 == 0)
+			mpz_urandomb(target, h.rs, 3400);
+		else
+			mpz_xor(target, x, h.p.a[0]);
+		game_moveset_init(&ms);
+		assert_int_equal(h.g.fam->to_grundy(h.g.st, target, &ms, &err),
+		    0);
+		for (i = 0; i < ms.n; i++) {
+			assert_false(ms.v[i].ranged);
+			j = ms.v[i].mv.ch[0].idx - 1;
+			mpz_sub(v, h.p.a[j], ms.v[i].mv.ch[0].val);
+			assert_true(mpz_sgn(v) > 0);
+			assert_true(mpz_cmp(v, h.p.k) != 0);
+			pos_copy(&q, &h.p);
+			mpz_set(q.a[j], ms.v[i].mv.ch[0].val);
+			pos_sg(&q, x);
+			assert_int_equal(mpz_cmp(x, target), 0);
+			pos_clear(&q);
+		}
+		/* Random lowerings not listed miss the target. */
+		for (r = 0; r < 20; r++) {
+			j = gmp_urandomm_ui(h.rs, h.p.n);
+			if (mpz_sgn(h.p.a[j]) == 0)
+				continue;
+			mpz_urandomm(v, h.rs, h.p.a[j]);
+			mpz_sub(x, h.p.a[j], v);
+			if (mpz_cmp(x, h.p.k) == 0)
+				continue;
+			for (i = 0; i < ms.n; i++)
+				if (ms.v[i].mv.ch[0].idx == j + 1 &&
+				    mpz_cmp(ms.v[i].mv.ch[0].val, v) == 0)
+					break;
+			if (i < ms.n)
+				continue;
+			pos_copy(&q, &h.p);
+			mpz_set(q.a[j], v);
+			pos_sg(&q, x);
+			assert_int_not_equal(mpz_cmp(x, target), 0);
+			pos_clear(&q);
+		}
+		game_moveset_clear(&ms);
+		game_free(&h.g);
+		pos_clear(&h.p);
+	}
+	assert_true(h.nchecks > 1000);
+	buf_free(&line);
+	mpz_clears(bm, x, target, v, NULL);
+	gmp_randclear(h.rs);
+}
+
+/*
+ * A strong mover with 20,000-digit numbers and many ranges: the output
+ * stays O(b) ranges per pile and takes polynomial time.
+ */
+static void
+test_klnim_huge_ranges(void **state)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct game	 g;
+	struct buf	 line;
+	gmp_randstate_t	 rs;
+	mpz_t		 m, a, s;
+	size_t		 bits = 66000;
+
+	(void)state;
+	gmp_randinit_default(rs);
+	gmp_randseed_ui(rs, 99);
+	mpz_inits(m, a, s, NULL);
+	mpz_urandomb(m, rs, bits);
+	mpz_setbit(m, bits);
+	/* Two small piles whose XOR has m's length: many pulled-back blocks. */
+	mpz_urandomm(a, rs, m);
+	mpz_urandomm(s, rs, m);
+	buf_init(&line);
+	buf_puts(&line, "klnim k=");
+	buf_mpz(&line, m);
+	buf_puts(&line, " l=");
+	mpz_add_ui(m, m, 1);
+	buf_mpz(&line, m);
+	buf_puts(&line, " turn=2 ");
+	mpz_sub_ui(m, m, 1);
+	buf_mpz(&line, m);
+	buf_putc(&line, ' ');
+	buf_mpz(&line, m);
+	buf_putc(&line, ' ');
+	buf_mpz(&line, a);
+	buf_putc(&line, ' ');
+	buf_mpz(&line, s);
+	tu_parse(&g, "%s", buf_str(&line));
+	assert_int_equal(game_outcome(&g, &err), GAME_N);
+	game_moveset_init(&ms);
+	assert_int_equal(game_winning(&g, &ms, &err), 0);
+	check_canonical(&ms);
+	assert_true(ms.n > bits / 8);
+	assert_true(ms.n <= 4 * (bits + 8));
+	game_moveset_clear(&ms);
+	game_free(&g);
+	buf_free(&line);
+	mpz_clears(m, a, s, NULL);
+	gmp_randclear(rs);
+}
+
+/* Bad input gives a specific error and never crashes. */
+static void
+test_klnim_bad(void **state)
+{
+	struct game_limits lim;
+	struct game_error err;
+	struct game	 g;
+
+	(void)state;
+	tu_parse_fail(GAME_ESYNTAX, "klnim 3 4");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 3 4");
+	tu_parse_fail(GAME_ESYNTAX, "klnim l=2 3 4");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=1");
+	tu_parse_fail(GAME_ESYNTAX, "klnim");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 m=1 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 k=2 l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=1 turn=2 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=0 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=01 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=x 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn= 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k= l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=-2 l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=-3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=0 l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=000 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2x l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=+2 l=3 3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 -3");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 3 x");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 3 4.5");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 3 l=3 4");
+	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 3 turn=2");
+	tu_parse_fail(GAME_ESYNTAX, "klnim K=2 l=3 3");
+
+	lim = *tu_limits();
+	lim.max_digits = 10;
+	assert_int_equal(game_parse_line(&g, "klnim k=12345678901 l=3 3",
+	    &lim, &err), -1);
+	assert_int_equal(err.code, GAME_ELIMIT);
+	assert_non_null(strstr(err.msg, "k"));
+	assert_int_equal(game_parse_line(&g, "klnim k=2 l=12345678901 3",
+	    &lim, &err), -1);
+	assert_int_equal(err.code, GAME_ELIMIT);
+	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 12345678901",
+	    &lim, &err), -1);
+	assert_int_equal(err.code, GAME_ELIMIT);
+	assert_non_null(strstr(err.msg, "pile 2"));
+	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 1234567890",
+	    &lim, &err), 0);
+	game_free(&g);
+	lim.max_piles = 2;
+	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 2 3", &lim,
+	    &err), -1);
+	assert_int_equal(err.code, GAME_ELIMIT);
+
+	/* Illegal moves: nothing changes. */
+	tu_parse(&g, "klnim k=3 l=2 5 6 7");
+	tu_play_fail(&g, "1=2", GAME_EILLEGAL);		/* P1 removes k */
+	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
+	{
+		struct game_move m;
+
+		game_move_init(&m);
+		game_move_add_ui(&m, 0, 2, 3);
+		assert_int_equal(game_check(&g, &m, &err), -1);
+		assert_int_equal(err.code, GAME_EILLEGAL);
+		assert_non_null(strstr(err.msg,
+		    "player 1 may not remove exactly 3"));
+		game_move_clear(&m);
+	}
+	tu_play_fail(&g, "1=5", GAME_EILLEGAL);		/* not lowered */
+	tu_play_fail(&g, "1=6", GAME_EILLEGAL);		/* raised */
+	tu_play_fail(&g, "4=1", GAME_EILLEGAL);		/* no pile 4 */
+	tu_play_fail(&g, "0=1", GAME_ESYNTAX);
+	tu_play_fail(&g, "1=-1", GAME_ESYNTAX);
+	tu_play_fail(&g, "1=x", GAME_ESYNTAX);
+	tu_play_fail(&g, "1=0 2=0", GAME_EILLEGAL);	/* two changes */
+	tu_play_fail(&g, "1=0 1=1", GAME_ESYNTAX);
+	tu_play_fail(&g, "1.1=0", GAME_ESYNTAX);
+	tu_play_fail(&g, "junk", GAME_ESYNTAX);
+	tu_play(&g, "1=3");				/* P1 removes 2 */
+	assert_int_equal(game_mover(&g), 2);
+	tu_play_fail(&g, "3=5", GAME_EILLEGAL);		/* P2 removes l */
+	tu_play_fail(&g, "2=4", GAME_EILLEGAL);
+	tu_play(&g, "2=3");				/* P2 removes 3 */
+	assert_int_equal(game_mover(&g), 1);
+	tu_play_fail(&g, "3=4", GAME_EILLEGAL);		/* P1 removes k */
+	tu_play(&g, "3=5");
+	game_free(&g);
+
+	/* Huge forbidden amount: still refused, with a short message. */
+	tu_parse(&g, "klnim k=5 l=100000000000000000000000000000 turn=2 "
+	    "100000000000000000000000000001");
+	tu_play_fail(&g, "1=1", GAME_EILLEGAL);
+	tu_play(&g, "1=0");
+	game_free(&g);
+
+	/* Partizan positions have no Grundy value and cannot be summed. */
+	tu_parse(&g, "klnim k=2 l=3 5");
+	{
+		mpz_t	 v;
+
+		mpz_init(v);
+		assert_int_equal(game_grundy(&g, v, &err), -1);
+		assert_int_equal(err.code, GAME_ENOGRUNDY);
+		mpz_clear(v);
+	}
+	game_free(&g);
+}
+
+/* Canonical forms round-trip through the parser. */
+static void
+test_klnim_roundtrip(void **state)
+{
+	const char	*in[] = { "klnim k=2 l=3 5 6 7",
+	    "klnim l=3 k=2 turn=2 5 6 7", "klnim turn=1 k=007 l=0010 0 00",
+	    "klnim k=4 l=4 turn=2 9",
+	    "klnim k=123456789012345678901234567890 l=1 "
+	    "98765432109876543210987654321098765" };
+	const char	*out[] = { "klnim k=2 l=3 turn=1 5 6 7",
+	    "klnim k=2 l=3 turn=2 5 6 7", "klnim k=7 l=10 turn=1 0 0",
+	    "klnim k=4 l=4 turn=2 9",
+	    "klnim k=123456789012345678901234567890 l=1 turn=1 "
+	    "98765432109876543210987654321098765" };
+	struct game	 g, h;
+	struct buf	 a, b;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+		buf_init(&a);
+		buf_init(&b);
+		tu_parse(&g, "%s", in[i]);
+		game_print(&g, &a);
+		assert_string_equal(buf_str(&a), out[i]);
+		tu_parse(&h, "%s", buf_str(&a));
+		game_print(&h, &b);
+		assert_string_equal(buf_str(&a), buf_str(&b));
+		game_free(&g);
+		game_free(&h);
+		buf_free(&a);
+		buf_free(&b);
+	}
+	/* A move flips the turn in the printed form; clones are independent. */
+	tu_parse(&g, "klnim k=2 l=3 5 6 7");
+	game_clone(&h, &g);
+	tu_play(&g, "1=4");
+	buf_init(&a);
+	buf_init(&b);
+	game_print(&g, &a);
+	game_print(&h, &b);
+	assert_string_equal(buf_str(&a), "klnim k=2 l=3 turn=2 4 6 7");
+	assert_string_equal(buf_str(&b), "klnim k=2 l=3 turn=1 5 6 7");
+	buf_free(&a);
+	buf_free(&b);
+	game_free(&g);
+	game_free(&h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_klnim_partizan_brute),
+		cmocka_unit_test(test_klnim_impartial_brute),
+		cmocka_unit_test(test_klnim_terminal),
+		cmocka_unit_test(test_klnim_huge_partizan),
+		cmocka_unit_test(test_klnim_huge_impartial),
+		cmocka_unit_test(test_klnim_huge_ranges),
+		cmocka_unit_test(test_klnim_bad),
+		cmocka_unit_test(test_klnim_roundtrip),
+	};
+
+	return (cmocka_run_group_tests_name("klnim", tests, NULL, NULL));
+}

@@ -1,0 +1,180 @@
+/*
+ * test-staircase.c: staircase Nim against an independent brute force,
+ * huge numbers and bad input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* Raw rules: slide c >= 1 coins from step s to step s-1 (0 = ground). */
+static int
+stair_options(const int *a, int k, struct tu_opt *o, void *arg)
+{
+	int	 s, c, n = 0;
+
+	(void)arg;
+	for (s = 0; s < k; s++)
+		for (c = 1; c <= a[s]; c++) {
+			memcpy(o[n].next, a, (size_t)k * sizeof *a);
+			o[n].next[s] -= c;
+			if (s == 0)
+				snprintf(o[n].name, sizeof o[n].name, "1=%d",
+				    a[0] - c);
+			else {
+				o[n].next[s - 1] += c;
+				snprintf(o[n].name, sizeof o[n].name,
+				    "%d=%d %d=%d", s, a[s - 1] + c, s + 1,
+				    a[s] - c);
+			}
+			n++;
+		}
+	return (n);
+}
+
+/* Checks every position of k steps with <= bound coins each. */
+static void
+check_stair(int k, int bound)
+{
+	struct tu_brute	 br;
+	struct tu_strs	 wins;
+	struct game	 g;
+	struct buf	 line;
+	int		 a[TU_MAXK] = { 0 }, i, sg;
+
+	tu_brute_init(&br, k, stair_options, NULL);
+	buf_init(&line);
+	for (;;) {
+		sg = tu_brute_sg(&br, a);
+		tu_strs_init(&wins);
+		tu_brute_wins(&br, a, &wins);
+		buf_reset(&line);
+		buf_puts(&line, "staircase");
+		for (i = 0; i < k; i++)
+			buf_printf(&line, " %d", a[i]);
+		tu_parse(&g, "%s", buf_str(&line));
+		tu_check(&g, sg != 0, sg, &wins);
+		tu_strs_free(&wins);
+		game_free(&g);
+		for (i = 0; i < k && ++a[i] > bound; i++)
+			a[i] = 0;
+		if (i == k)
+			break;
+	}
+	buf_free(&line);
+	tu_brute_free(&br);
+}
+
+/* games.md §6 bounds. */
+static void
+test_stair_brute(void **state)
+{
+	(void)state;
+	check_stair(1, 12);
+	check_stair(2, 10);
+	check_stair(3, 7);
+	check_stair(4, 6);
+	check_stair(5, 4);
+	check_stair(6, 3);
+}
+
+/* Huge steps: each winning move is legal and zeroes the odd-step XOR. */
+static void
+test_stair_huge(void **state)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct game	 g, h;
+	struct buf	 line, pos;
+	gmp_randstate_t	 rs;
+	mpz_t		 v, x;
+	size_t		 i;
+	int		 t, s, n;
+
+	(void)state;
+	gmp_randinit_default(rs);
+	gmp_randseed_ui(rs, 99);
+	mpz_inits(v, x, NULL);
+	buf_init(&line);
+	buf_init(&pos);
+	for (t = 0; t < 30; t++) {
+		n = 2 + t % 6;
+		buf_reset(&line);
+		buf_puts(&line, "staircase");
+		for (s = 0; s < n; s++) {
+			mpz_urandomb(v, rs, 3500 + (unsigned)(t * s) % 200);
+			buf_putc(&line, ' ');
+			buf_mpz(&line, v);
+		}
+		tu_parse(&g, "%s", buf_str(&line));
+		game_moveset_init(&ms);
+		assert_int_equal(game_winning(&g, &ms, &err), 0);
+		assert_true(ms.n > 0);
+		for (i = 0; i < ms.n; i++) {
+			game_clone(&h, &g);
+			assert_int_equal(game_play(&h, &ms.v[i].mv, &err), 0);
+			/* Independent: reparse the printed position, XOR odd. */
+			buf_reset(&pos);
+			game_print(&h, &pos);
+			{
+				char *p = strdup(buf_str(&pos)), *tok;
+				int step = 0;
+
+				mpz_set_ui(x, 0);
+				strtok(p, " ");
+				while ((tok = strtok(NULL, " ")) != NULL) {
+					step++;
+					mpz_set_str(v, tok, 10);
+					if (step % 2 == 1)
+						mpz_xor(x, x, v);
+				}
+				assert_int_equal(mpz_sgn(x), 0);
+				free(p);
+			}
+			game_free(&h);
+		}
+		game_moveset_clear(&ms);
+		game_free(&g);
+	}
+	buf_free(&line);
+	buf_free(&pos);
+	mpz_clears(v, x, NULL);
+	gmp_randclear(rs);
+}
+
+/* Bad input and illegal moves of every kind. */
+static void
+test_stair_bad(void **state)
+{
+	struct game	 g;
+
+	(void)state;
+	tu_parse_fail(GAME_ESYNTAX, "staircase");
+	tu_parse_fail(GAME_ESYNTAX, "staircase k=1 3");
+	tu_parse_fail(GAME_ESYNTAX, "staircase 3 -1");
+	tu_parse(&g, "staircase 3 0 2 5");
+	tu_play_fail(&g, "3=1", GAME_EILLEGAL);		/* no destination */
+	tu_play_fail(&g, "3=1 1=4", GAME_EILLEGAL);	/* not adjacent */
+	tu_play_fail(&g, "3=1 2=2", GAME_EILLEGAL);	/* counts differ */
+	tu_play_fail(&g, "3=3 2=0", GAME_EILLEGAL);	/* no coin leaves */
+	tu_play_fail(&g, "2=1 1=2", GAME_EILLEGAL);	/* step 2 is empty */
+	tu_play_fail(&g, "5=0 4=10", GAME_EILLEGAL);	/* out of range */
+	tu_play_fail(&g, "1=3", GAME_EILLEGAL);		/* not lowered */
+	tu_play(&g, "3=1 2=1");
+	tu_play(&g, "1=0");
+	tu_play(&g, "2=0 1=1");
+	game_free(&g);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stair_brute),
+		cmocka_unit_test(test_stair_huge),
+		cmocka_unit_test(test_stair_bad),
+	};
+
+	return (cmocka_run_group_tests_name("staircase", tests, NULL, NULL));
+}
