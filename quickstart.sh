@@ -11,7 +11,7 @@ run|check) ;;
 esac
 
 # Debian packages: the toolchain, autotools and every library we link.
-pkgs="build-essential autoconf automake libtool pkg-config
+pkgs="build-essential autoconf automake pkg-config
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev"
 missing=""
 for p in $pkgs; do

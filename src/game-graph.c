@@ -19,21 +19,21 @@
 
 /* The graph with its Grundy values; read-only once built, shared by clones. */
 struct graph_dag {
-	atomic_size_t	 refs;		/* clones may be freed on any thread */
+	atomic_size_t	 refs;		/* atomic: clones share it */
 	size_t		 nv;		/* distinct nodes */
 	size_t		 ne;		/* distinct edges */
 	unsigned long	*ids;		/* node ids, ascending */
-	size_t		*off;		/* successors of v: adj[off[v]..off[v+1]) */
-	size_t		*adj;		/* ascending within each node */
+	size_t		*off;		/* adj[off[v]..off[v+1]) */
+	size_t		*adj;		/* ascending for each node */
 	unsigned	*sg;		/* Grundy value of each node */
-	size_t		*height;	/* longest path to a sink, in edges */
+	size_t		*height;	/* longest path to a sink */
 };
 
 /* Graph state: the shared graph and the node of each token. */
 struct graph {
 	struct graph_dag *dag;
 	size_t		 n;
-	size_t		*tok;		/* node indices into dag->ids */
+	size_t		*tok;		/* node indices (dag->ids) */
 };
 
 /* An edge while parsing: node ids, later node indices. */
@@ -202,7 +202,8 @@ graph_build(struct graph_dag *d, struct graph_edge *e, size_t ne,
 		e[i].u = graph_index(d, e[i].u);
 		e[i].v = graph_index(d, e[i].v);
 	}
-	qsort(e, ne, sizeof *e, graph_edge_cmp);
+	if (ne > 1)
+		qsort(e, ne, sizeof *e, graph_edge_cmp);
 	for (i = j = 0; i < ne; i++)
 		if (j == 0 || graph_edge_cmp(&e[j - 1], &e[i]) != 0)
 			e[j++] = e[i];
@@ -230,7 +231,7 @@ graph_cycle_error(const struct graph_dag *d, const size_t *stack,
 	struct buf	 b;
 	size_t		 len = top - from + 1, lo = 0, i, k;
 
-	/* Start at the smallest id so that the name does not depend on DFS. */
+	/* Start at the smallest id, wherever the search entered the cycle. */
 	for (i = 1; i < len; i++)
 		if (stack[from + i] < stack[from + lo])
 			lo = i;
@@ -257,8 +258,8 @@ graph_cycle_error(const struct graph_dag *d, const size_t *stack,
 static void
 graph_finish(struct graph_dag *d, size_t v, size_t *mark)
 {
-	size_t	 e, w, deg = d->off[v + 1] - d->off[v], h = 0;
-	unsigned x;
+	size_t		 e, w, deg = d->off[v + 1] - d->off[v], h = 0;
+	unsigned	 x;
 
 	for (e = d->off[v]; e < d->off[v + 1]; e++) {
 		w = d->adj[e];
@@ -281,7 +282,7 @@ graph_finish(struct graph_dag *d, size_t v, size_t *mark)
 static int
 graph_solve(struct graph_dag *d, struct game_error *err)
 {
-	unsigned char	*color;		/* 0 new, 1 on the stack, 2 done */
+	unsigned char	*color;		/* 0 new, 1 open, 2 done */
 	size_t		*stack, *next, *mark, sp, r, v, w, j;
 	int		 rv = 0;
 

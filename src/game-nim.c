@@ -199,7 +199,7 @@ static int
 nim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 {
 	const struct nim *st = p;
-	size_t		 ones, big, nbig, i;
+	size_t		 ones, big = 0, nbig, i;
 	mpz_t		 zero;
 
 	if (!st->misere || (nbig = nim_census(st, &ones, &big)) >= 2) {

@@ -21,9 +21,9 @@
 
 /* The set S and its Grundy table; read-only once built, shared by clones. */
 struct subtraction_table {
-	atomic_size_t	 refs;		/* clones may be freed on any thread */
+	atomic_size_t	 refs;		/* atomic: clones share it */
 	size_t		 nset;
-	unsigned long	*set;		/* S, ascending, no duplicates */
+	unsigned long	*set;		/* S, ascending, distinct */
 	size_t		 pre;		/* minimal preperiod */
 	size_t		 per;		/* minimal period */
 	unsigned	*g;		/* SG(0) .. SG(pre + per - 1) */
@@ -41,8 +41,8 @@ struct subtraction_scan {
 	unsigned	*g;		/* SG(0) .. SG(len - 1) */
 	size_t		 len;
 	size_t		 cap;
-	uint64_t	*hv;		/* hv[n - smax]: hash of window W_n */
-	size_t		*slot;		/* open addressing: n - smax + 1, 0 empty */
+	uint64_t	*hv;		/* hv[n - smax]: hash of W_n */
+	size_t		*slot;		/* n - smax + 1; 0: empty */
 	size_t		 nslot;		/* a power of two */
 	size_t		 used;
 };
@@ -199,7 +199,7 @@ subtraction_slot(const struct subtraction_scan *sc, uint64_t h, size_t smax,
 			*found = 0;
 			return (i);
 		}
-		/* Slot value j + 1 stands for W_{j + smax} = g[j .. j+smax-1]. */
+		/* Slot value j + 1 stands for W_{j+smax} = g[j..j+smax-1]. */
 		j = sc->slot[i] - 1;
 		if (sc->hv[j] == h && memcmp(sc->g + j, sc->g + n - smax,
 		    smax * sizeof *sc->g) == 0) {
@@ -234,8 +234,8 @@ static void
 subtraction_scan_next(const struct subtraction_table *t,
     struct subtraction_scan *sc, size_t *seen)
 {
-	size_t	 n = sc->len, i;
-	unsigned v;
+	size_t		 n = sc->len, i;
+	unsigned	 v;
 
 	if (sc->len == sc->cap) {
 		sc->cap = sc->cap == 0 ? 256 : sc->cap * 2;
@@ -303,7 +303,7 @@ subtraction_table_build(struct subtraction_table *t,
 		}
 		subtraction_scan_next(t, &sc, seen);
 	}
-	/* A safety net: W_m was the first repeated window, so pre is minimal. */
+	/* A safety net: W_m was the first repeat, so pre is minimal. */
 	while (t->pre > 0 && sc.g[t->pre - 1] == sc.g[t->pre - 1 + t->per])
 		t->pre--;
 	t->g = xreallocarray(NULL, t->pre + t->per, sizeof *t->g);
@@ -512,7 +512,7 @@ subtraction_to_grundy(const void *p, const mpz_t target,
 	mpz_t		 v;
 
 	(void)err;
-	/* Every Grundy value here is at most |S|, so a huge target is missed. */
+	/* Every Grundy value is at most |S|: a huge target has no move. */
 	if (!mpz_fits_ulong_p(target))
 		return (0);
 	x = subtraction_xor(st) ^ mpz_get_ui(target);

@@ -2,7 +2,8 @@
  * grundy.c: the command-line tool.  `grundy analyze GAME...` prints the
  * outcome, the Grundy value and the winning moves; `grundy play GAME...`
  * plays a person against the engine in the terminal; `grundy games` lists
- * the families.  No server is needed.
+ * the families.  No server is needed for these; `grundy connect` talks to
+ * grundyd (connect.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "connect.h"
 #include "engine.h"
 #include "format.h"
 
@@ -25,6 +27,7 @@ grundy_usage(void)
 	    "usage: grundy analyze [--limit N] [--max-digits N] GAME...\n"
 	    "       grundy play [--engine-first] [--seed N] [--max-digits N] "
 	    "GAME...\n"
+	    "       grundy connect [HOST:PORT] [--pipe]\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
 	    "GAME is FAMILY [KEY=VALUE ...] POSITION, e.g. 'nim 3 4 5';\n"
@@ -263,6 +266,8 @@ main(int argc, char **argv)
 	game_limits_default(&o.lim);
 	if (argc < 2)
 		grundy_usage();
+	if (strcmp(argv[1], "connect") == 0)
+		return (connect_main(argc - 2, argv + 2));
 	a = 2 + grundy_options(argc - 2, argv + 2, &o);
 	if (strcmp(argv[1], "analyze") == 0 && a < argc)
 		return (grundy_analyze(argc - a, argv + a, &o));

@@ -1,0 +1,216 @@
+/*
+ * solver-bench.c: the solver core's benchmark (`make bench`).  It prints
+ * figures, never asserts them.  Every Wythoff-family time is given as a
+ * ratio to one exact floor(n*phi) = (n + isqrt(5n^2)) div 2 on numbers of
+ * the same size, measured in the same run, so the figures are comparable
+ * across machines.
+ *
+ * usage: solver-bench [MAXDIGITS]   (default 1000000)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+
+/* Returns monotonic time in seconds as a GMP-free pair (ns). */
+static long long
+bench_now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
+
+/* Prints a/b with two decimals, in integer arithmetic. */
+static void
+bench_ratio(long long a, long long b)
+{
+	long long	 r = b > 0 ? (a * 100 + b / 2) / b : 0;
+
+	printf(" %7lld.%02lldx", r / 100, r % 100);
+}
+
+/* Prints nanoseconds as milliseconds with three decimals. */
+static void
+bench_ms(long long ns)
+{
+	printf(" %8lld.%03lldms", ns / 1000000, ns / 1000 % 1000);
+}
+
+/* Sets n to a random number of exactly d decimal digits. */
+static void
+bench_random(mpz_t n, gmp_randstate_t rs, unsigned long d)
+{
+	mpz_t	 lo;
+
+	mpz_init(lo);
+	mpz_ui_pow_ui(lo, 10, d - 1);
+	mpz_mul_ui(n, lo, 9);
+	mpz_urandomm(n, rs, n);
+	mpz_add(n, n, lo);
+	mpz_clear(lo);
+}
+
+/* Returns the nanoseconds of one floor(n*phi), best of reps. */
+static long long
+bench_phi(const mpz_t n, int reps)
+{
+	long long	 t, best = -1;
+	mpz_t		 s;
+	int		 i;
+
+	mpz_init(s);
+	for (i = 0; i < reps; i++) {
+		t = bench_now();
+		mpz_mul(s, n, n);
+		mpz_mul_ui(s, s, 5);
+		mpz_sqrt(s, s);
+		mpz_add(s, s, n);
+		mpz_fdiv_q_2exp(s, s, 1);
+		t = bench_now() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	mpz_clear(s);
+	return (best);
+}
+
+/* Returns the nanoseconds of the full winning-move set of g, best of reps. */
+static long long
+bench_winning(const struct game *g, int reps, size_t *nmoves)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	long long	 t, best = -1;
+	int		 i;
+
+	game_moveset_init(&ms);
+	for (i = 0; i < reps; i++) {
+		game_moveset_reset(&ms);
+		t = bench_now();
+		if (game_winning(g, &ms, &err) != 0) {
+			fprintf(stderr, "solver-bench: %s\n", err.msg);
+			exit(1);
+		}
+		t = bench_now() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	*nmoves = ms.n;
+	game_moveset_clear(&ms);
+	return (best);
+}
+
+/* Returns the nanoseconds of the outcome (P/N) of g, best of reps. */
+static long long
+bench_outcome(const struct game *g, int reps)
+{
+	struct game_error err;
+	long long	 t, best = -1;
+	int		 i;
+
+	for (i = 0; i < reps; i++) {
+		t = bench_now();
+		game_outcome(g, &err);
+		t = bench_now() - t;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return (best);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char	*fams[] = { "wythoff", "wythoff t=2", "wythoff t=7",
+	    "wythoff K=3 t=5", "wythoff K=10 t=33" };
+	struct game_limits lim;
+	struct game_error err;
+	struct game	 g;
+	struct buf	 line;
+	gmp_randstate_t	 rs;
+	unsigned long	 maxd = 1000000, d;
+	long long	 tphi, tout, twin, t;
+	size_t		 f, nm, i;
+	mpz_t		 x, y;
+	int		 reps;
+
+	if (argc > 1)
+		maxd = strtoul(argv[1], NULL, 10);
+	game_limits_default(&lim);
+	lim.max_digits = 2000000;
+	lim.max_piles = 2000000;
+	gmp_randinit_default(rs);
+	gmp_randseed_ui(rs, 42);
+	mpz_inits(x, y, NULL);
+	buf_init(&line);
+	printf("Wythoff family: time / one floor(n*phi) at the same size "
+	    "(best of several runs)\n");
+	printf("%-20s %9s %14s %11s %11s %6s\n", "game", "digits",
+	    "floor(n*phi)", "outcome", "winning", "moves");
+	for (d = 1000; d <= maxd; d *= 10) {
+		reps = d >= 1000000 ? 3 : d >= 100000 ? 5 : 20;
+		bench_random(x, rs, d);
+		tphi = bench_phi(x, reps);
+		for (f = 0; f < sizeof fams / sizeof fams[0]; f++) {
+			bench_random(x, rs, d);
+			bench_random(y, rs, d);
+			buf_reset(&line);
+			buf_printf(&line, "%s ", fams[f]);
+			buf_mpz(&line, x);
+			buf_putc(&line, ' ');
+			buf_mpz(&line, y);
+			if (game_parse_line(&g, buf_str(&line), &lim, &err)) {
+				fprintf(stderr, "solver-bench: %s\n", err.msg);
+				return (1);
+			}
+			tout = bench_outcome(&g, reps);
+			twin = bench_winning(&g, reps, &nm);
+			printf("%-20s %9lu", fams[f], d);
+			bench_ms(tphi);
+			bench_ratio(tout, tphi);
+			bench_ratio(twin, tphi);
+			printf(" %6zu\n", nm);
+			fflush(stdout);
+			game_free(&g);
+		}
+	}
+
+	/* Nim: 10^5 piles of 100 digits. */
+	buf_reset(&line);
+	buf_puts(&line, "nim");
+	for (i = 0; i < 100000; i++) {
+		bench_random(x, rs, 100);
+		buf_putc(&line, ' ');
+		buf_mpz(&line, x);
+	}
+	t = bench_now();
+	if (game_parse_line(&g, buf_str(&line), &lim, &err) != 0) {
+		fprintf(stderr, "solver-bench: %s\n", err.msg);
+		return (1);
+	}
+	t = bench_now() - t;
+	tout = bench_outcome(&g, 5);
+	twin = bench_winning(&g, 5, &nm);
+	bench_random(x, rs, 100);
+	tphi = bench_phi(x, 50);
+	printf("\nNim, 100000 piles of 100 digits (%zu winning moves):\n",
+	    nm);
+	printf("  parse");
+	bench_ms(t);
+	printf("\n  outcome");
+	bench_ms(tout);
+	bench_ratio(tout, tphi);
+	printf(" of one 100-digit floor(n*phi)\n  winning");
+	bench_ms(twin);
+	bench_ratio(twin, tphi);
+	printf(" of one 100-digit floor(n*phi)\n");
+	game_free(&g);
+	buf_free(&line);
+	mpz_clears(x, y, NULL);
+	gmp_randclear(rs);
+	return (0);
+}

@@ -1,0 +1,431 @@
+/*
+ * cmd-game.c: the game commands: games, limits, new, show, play, genmove,
+ * analyze, winning, legal, undo, seed, match and resign.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "session.h"
+
+/* Returns the player to move: the game's own record, or the alternation. */
+static int
+cmd_to_move(const struct session *s)
+{
+	int	 m = game_mover(&s->game);
+
+	return (m != 0 ? m : s->to_move);
+}
+
+/* Drops every saved position. */
+static void
+cmd_hist_clear(struct session *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->nhist; i++)
+		game_free(&s->hist[i].game);
+	s->nhist = 0;
+}
+
+/* Saves the current position for undo, dropping the oldest beyond the cap. */
+static void
+cmd_hist_push(struct session *s)
+{
+	size_t	 cap = s->conf->max_undo;
+
+	if (cap == 0)
+		return;
+	if (s->nhist == cap) {
+		game_free(&s->hist[0].game);
+		memmove(&s->hist[0], &s->hist[1],
+		    (cap - 1) * sizeof *s->hist);
+		s->nhist--;
+	}
+	if (s->hist == NULL)
+		s->hist = xcalloc(cap, sizeof *s->hist);
+	game_clone(&s->hist[s->nhist].game, &s->game);
+	s->hist[s->nhist].to_move = s->to_move;
+	s->nhist++;
+}
+
+/* Applies a checked move and advances the turn. */
+static void
+cmd_apply(struct session *s, const struct game_move *m)
+{
+	struct game_error err;
+
+	cmd_hist_push(s);
+	game_play(&s->game, m, &err);
+	s->to_move = 3 - s->to_move;
+	s->moveno++;
+}
+
+/* Parses the move in c's arguments (from index first) into m. */
+static int
+cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
+    struct game_move *m, struct buf *body)
+{
+	struct game_error err;
+
+	if (game_move_parse(m, c->argc - first, c->argv + first,
+	    s->game.fam == &game_sum, &s->conf->lim, &err) != 0) {
+		buf_printf(body, "invalid move: %s", err.msg);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * If the game is over, appends "result first|second REASON" (the winner:
+ * the player who moved first in the match, or the other), leaves the
+ * match, and returns 1.  The player to move has no legal move: in normal
+ * play they lose; where the outcome says N (misere Nim) they win.
+ */
+static int
+cmd_match_over(struct session *s, struct buf *body)
+{
+	struct game_error err;
+	int	 mover, winner;
+
+	if (!game_terminal(&s->game))
+		return (0);
+	mover = cmd_to_move(s);
+	if (game_outcome(&s->game, &err) == GAME_N) {
+		winner = mover;
+		buf_printf(body, "result %s last-token-taken\n",
+		    winner == s->first ? "first" : "second");
+	} else {
+		winner = 3 - mover;
+		buf_printf(body, "result %s no-legal-move\n",
+		    winner == s->first ? "first" : "second");
+	}
+	s->state = SESSION_GAME;
+	return (1);
+}
+
+/* Lets the engine move for the player to move; appends "reply MOVE". */
+static int
+cmd_engine_move(struct session *s, const char *label, struct buf *body)
+{
+	struct game_error err;
+	struct game_move m;
+	enum engine_why	 why;
+	int		 rv = 0;
+
+	game_move_init(&m);
+	if (engine_choose(&s->game, s->seeded ? s->rs : NULL, &m, &why,
+	    &err) != 0) {
+		buf_printf(body, "%s", err.msg);
+		rv = -1;
+	} else {
+		if (label != NULL)
+			buf_printf(body, "%s ", label);
+		game_move_print(&m, body);
+		buf_putc(body, '\n');
+		cmd_apply(s, &m);
+	}
+	game_move_clear(&m);
+	return (rv);
+}
+
+/* Lists the families with their syntax. */
+static int
+cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	format_games(body);
+	return (CMD_OK);
+}
+
+/* Lists the limits that apply to this session. */
+static int
+cmd_limits_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	const struct game_limits *l = &s->conf->lim;
+
+	buf_printf(body, "max_digits %zu\nmax_piles %zu\n"
+	    "max_components %zu\nmax_nodes %zu\nmax_edges %zu\n"
+	    "max_set %zu\nmax_set_value %lu\nmax_table %zu\n"
+	    "max_wythoff %lu\nmax_undo %zu\n", l->max_digits, l->max_piles,
+	    l->max_components, l->max_nodes, l->max_edges, l->max_set,
+	    l->max_set_value, l->max_table, l->max_wythoff,
+	    s->conf->max_undo);
+	return (CMD_OK);
+}
+
+/* Starts a new game; answers with its canonical form. */
+static int
+cmd_new_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	struct game_error err;
+	struct game	 g;
+
+	if (game_parse(&g, c->argc, c->argv, &s->conf->lim, &err) != 0) {
+		buf_printf(body, "invalid game: %s", err.msg);
+		return (CMD_ERROR);
+	}
+	if (s->state != SESSION_IDLE)
+		game_free(&s->game);
+	cmd_hist_clear(s);
+	s->game = g;
+	s->to_move = 1;
+	s->moveno = 0;
+	s->state = SESSION_GAME;
+	game_print(&s->game, body);
+	return (CMD_OK);
+}
+
+/* Shows the position, the player to move, the move number and the mode. */
+static int
+cmd_show_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	buf_puts(body, "position ");
+	game_print(&s->game, body);
+	buf_printf(body, "\nplayer %d\nmove %lu\n", cmd_to_move(s),
+	    s->moveno + 1);
+	if (s->state == SESSION_MATCH)
+		buf_printf(body, "match client %s\n",
+		    s->client == s->first ? "first" : "second");
+	if (game_terminal(&s->game))
+		buf_puts(body, "over\n");
+	return (CMD_OK);
+}
+
+/*
+ * Verifies and applies a move.  In a match, the engine answers at once
+ * ("reply MOVE") and a finished game adds "result WINNER REASON".
+ */
+static int
+cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	struct game_error err;
+	struct game_move m;
+	int		 rv = CMD_OK;
+
+	game_move_init(&m);
+	if (cmd_parse_move(s, c, 0, &m, body) != 0) {
+		rv = CMD_ERROR;
+		goto out;
+	}
+	if (game_check(&s->game, &m, &err) != 0) {
+		buf_printf(body, "illegal move: %s", err.msg);
+		rv = CMD_ERROR;
+		goto out;
+	}
+	cmd_apply(s, &m);
+	if (s->state != SESSION_MATCH || cmd_match_over(s, body))
+		goto out;
+	if (cmd_engine_move(s, "reply", body) != 0) {
+		rv = CMD_ERROR;
+		goto out;
+	}
+	cmd_match_over(s, body);
+out:
+	game_move_clear(&m);
+	return (rv);
+}
+
+/* Lets the engine move for the player to move, and answers the move. */
+static int
+cmd_genmove_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	return (cmd_engine_move(s, NULL, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/* Answers outcome, Grundy value and the number of winning moves. */
+static int
+cmd_analyze_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct game_error err;
+
+	if (format_analysis(&s->game, body, &err) != 0) {
+		buf_reset(body);
+		buf_puts(body, err.msg);
+		return (CMD_ERROR);
+	}
+	return (CMD_OK);
+}
+
+/* Lists the winning moves, at most LIMIT (and the configured cap). */
+static int
+cmd_winning_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct game_error err;
+	unsigned long	 limit = s->conf->max_winning;
+
+	if (c->argc == 1 && game_parse_ulong(&limit, c->argv[0], "LIMIT", 1,
+	    s->conf->max_winning, &err) != 0) {
+		buf_puts(body, err.msg);
+		return (CMD_ERROR);
+	}
+	if (format_winning(&s->game, limit, body, &err) != 0) {
+		buf_reset(body);
+		buf_puts(body, err.msg);
+		return (CMD_ERROR);
+	}
+	return (CMD_OK);
+}
+
+/* Answers true, or false and the reason, without changing anything. */
+static int
+cmd_legal_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	struct game_error err;
+	struct game_move m;
+	int		 rv = CMD_OK;
+
+	game_move_init(&m);
+	if (cmd_parse_move(s, c, 0, &m, body) != 0)
+		rv = CMD_ERROR;
+	else if (game_check(&s->game, &m, &err) != 0)
+		buf_printf(body, "false %s", err.msg);
+	else
+		buf_puts(body, "true");
+	game_move_clear(&m);
+	return (rv);
+}
+
+/* Takes back the last move. */
+static int
+cmd_undo_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	if (s->nhist == 0) {
+		buf_puts(body, "nothing to undo");
+		return (CMD_ERROR);
+	}
+	game_free(&s->game);
+	s->nhist--;
+	s->game = s->hist[s->nhist].game;
+	s->to_move = s->hist[s->nhist].to_move;
+	s->moveno--;
+	return (CMD_OK);
+}
+
+/* Sets the engine to pick at random from a seed, or back to deterministic. */
+static int
+cmd_seed_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	struct game_error err;
+	unsigned long	 seed;
+
+	if (strcmp(c->argv[0], "off") == 0) {
+		if (s->seeded)
+			gmp_randclear(s->rs);
+		s->seeded = 0;
+		return (CMD_OK);
+	}
+	if (game_parse_ulong(&seed, c->argv[0], "seed", 0, ~0UL, &err) != 0) {
+		buf_puts(body, err.msg);
+		return (CMD_ERROR);
+	}
+	if (s->seeded)
+		gmp_randclear(s->rs);
+	gmp_randinit_default(s->rs);
+	gmp_randseed_ui(s->rs, seed);
+	s->seeded = 1;
+	return (CMD_OK);
+}
+
+/*
+ * Starts a refereed game against the engine on the current position; the
+ * client moves first or second.  When the engine moves first its move is
+ * in the answer ("reply MOVE").
+ */
+static int
+cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	int	 first;
+
+	if (strcmp(c->argv[0], "engine") != 0) {
+		buf_printf(body, "opponent '%.40s': only 'engine' is "
+		    "available", c->argv[0]);
+		return (CMD_ERROR);
+	}
+	if (strcmp(c->argv[1], "first") == 0)
+		first = 1;
+	else if (strcmp(c->argv[1], "second") == 0)
+		first = 0;
+	else {
+		buf_printf(body, "side '%.40s': expected first or second",
+		    c->argv[1]);
+		return (CMD_ERROR);
+	}
+	if (game_terminal(&s->game)) {
+		buf_puts(body, "the game is over: start a new one");
+		return (CMD_ERROR);
+	}
+	s->first = cmd_to_move(s);
+	s->client = first ? s->first : 3 - s->first;
+	s->state = SESSION_MATCH;
+	if (!first) {
+		if (cmd_engine_move(s, "reply", body) != 0) {
+			s->state = SESSION_GAME;
+			return (CMD_ERROR);
+		}
+		cmd_match_over(s, body);
+	}
+	return (CMD_OK);
+}
+
+/* Gives up the match: the engine wins. */
+static int
+cmd_resign_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (s->state != SESSION_MATCH) {
+		buf_puts(body, "no match in progress");
+		return (CMD_ERROR);
+	}
+	buf_printf(body, "result %s resign\n",
+	    s->client == s->first ? "second" : "first");
+	s->state = SESSION_GAME;
+	return (CMD_OK);
+}
+
+const struct cmd_entry cmd_games_entry = {
+	"games", 0, 0, 0, "", cmd_games_exec
+};
+const struct cmd_entry cmd_limits_entry = {
+	"limits", 0, 0, 0, "", cmd_limits_exec
+};
+const struct cmd_entry cmd_new_entry = {
+	"new", 1, -1, CMD_F_NOMATCH | CMD_F_HEAVY,
+	"FAMILY [KEY=VALUE ...] POSITION", cmd_new_exec
+};
+const struct cmd_entry cmd_show_entry = {
+	"show", 0, 0, CMD_F_GAME, "", cmd_show_exec
+};
+const struct cmd_entry cmd_play_entry = {
+	"play", 1, GAME_MOVE_MAX, CMD_F_GAME | CMD_F_HEAVY, "MOVE",
+	cmd_play_exec
+};
+const struct cmd_entry cmd_genmove_entry = {
+	"genmove", 0, 0, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY, "",
+	cmd_genmove_exec
+};
+const struct cmd_entry cmd_analyze_entry = {
+	"analyze", 0, 0, CMD_F_GAME | CMD_F_HEAVY, "", cmd_analyze_exec
+};
+const struct cmd_entry cmd_winning_entry = {
+	"winning", 0, 1, CMD_F_GAME | CMD_F_HEAVY, "[LIMIT]", cmd_winning_exec
+};
+const struct cmd_entry cmd_legal_entry = {
+	"legal", 1, GAME_MOVE_MAX, CMD_F_GAME, "MOVE", cmd_legal_exec
+};
+const struct cmd_entry cmd_undo_entry = {
+	"undo", 0, 0, CMD_F_GAME | CMD_F_NOMATCH, "", cmd_undo_exec
+};
+const struct cmd_entry cmd_seed_entry = {
+	"seed", 1, 1, 0, "N|off", cmd_seed_exec
+};
+const struct cmd_entry cmd_match_entry = {
+	"match", 2, 2, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
+	"engine first|second", cmd_match_exec
+};
+const struct cmd_entry cmd_resign_entry = {
+	"resign", 0, 0, CMD_F_GAME, "", cmd_resign_exec
+};

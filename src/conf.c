@@ -1,0 +1,289 @@
+/*
+ * conf.c: settings.  One table maps each key to its field and bounds; flags
+ * (--key value) and the configuration file (key = value) both go through
+ * conf_set(), so they accept exactly the same keys.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <event2/util.h>
+
+#include "conf.h"
+
+/* Kinds of setting values. */
+enum conf_kind {
+	CONF_SIZE,	/* size_t */
+	CONF_UINT,	/* unsigned int */
+	CONF_ULONG,	/* unsigned long */
+};
+
+/* One numeric setting: key, field offset, bounds, and whether HUP reloads. */
+struct conf_key {
+	const char	*key;
+	enum conf_kind	 kind;
+	size_t		 off;
+	unsigned long	 min, max;
+	const char	*help;
+};
+
+#define SC(f)	(offsetof(struct conf, sc) + offsetof(struct session_conf, f))
+#define LIM(f)	(SC(lim) + offsetof(struct game_limits, f))
+
+/* Every numeric key; all of them can change on SIGHUP. */
+static const struct conf_key conf_keys[] = {
+	{ "max-line", CONF_SIZE, offsetof(struct conf, max_line), 64,
+	    64UL << 20, "bytes per request line" },
+	{ "max-conns", CONF_SIZE, offsetof(struct conf, max_conns), 1,
+	    1000000, "simultaneous connections" },
+	{ "idle-timeout", CONF_UINT, offsetof(struct conf, idle_timeout), 1,
+	    86400 * 7, "seconds a connection may stay silent" },
+	{ "max-output", CONF_SIZE, offsetof(struct conf, max_output), 4096,
+	    1UL << 30, "bytes of unread replies before a client is dropped" },
+	{ "rate", CONF_UINT, offsetof(struct conf, rate), 1, 10000000,
+	    "commands per second per connection" },
+	{ "burst", CONF_UINT, offsetof(struct conf, burst), 1, 10000000,
+	    "commands a connection may send at once above the rate" },
+	{ "workers", CONF_UINT, offsetof(struct conf, workers), 1, 64,
+	    "threads for heavy commands (not reloaded)" },
+	{ "max-digits", CONF_SIZE, LIM(max_digits), 1, 10000000,
+	    "decimal digits per number" },
+	{ "max-piles", CONF_SIZE, LIM(max_piles), 1, 10000000,
+	    "piles, steps or tokens per game" },
+	{ "max-components", CONF_SIZE, LIM(max_components), 1, 100000,
+	    "components of a sum" },
+	{ "max-nodes", CONF_SIZE, LIM(max_nodes), 1, 10000000,
+	    "graph nodes" },
+	{ "max-edges", CONF_SIZE, LIM(max_edges), 0, 100000000,
+	    "graph edges" },
+	{ "max-set", CONF_SIZE, LIM(max_set), 1, 4096,
+	    "elements of a subtraction set" },
+	{ "max-set-value", CONF_ULONG, LIM(max_set_value), 1, 1000000,
+	    "largest element of a subtraction set" },
+	{ "max-table", CONF_SIZE, LIM(max_table), 16, 100000000,
+	    "subtraction-game Grundy table entries" },
+	{ "max-wythoff", CONF_ULONG, LIM(max_wythoff), 1, 5000,
+	    "Wythoff Grundy table side (piles divided by K)" },
+	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
+	    "positions kept for undo" },
+	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,
+	    "lines of winning moves per reply" },
+};
+
+/* Fills in the defaults: safe for a public server on 2 cores. */
+void
+conf_default(struct conf *c)
+{
+	memset(c, 0, sizeof *c);
+	c->max_line = 256 * 1024;
+	c->max_conns = 4096;
+	c->idle_timeout = 600;
+	c->max_output = 4 * 1024 * 1024;
+	c->rate = 5000;
+	c->burst = 1000;
+	c->workers = 2;
+	game_limits_default(&c->sc.lim);
+	c->sc.lim.max_digits = 100000;
+	c->sc.lim.max_piles = 10000;
+	c->sc.lim.max_nodes = 100000;
+	c->sc.lim.max_edges = 400000;
+	c->sc.lim.max_set = 32;
+	c->sc.lim.max_set_value = 1024;
+	c->sc.lim.max_table = 1000000;
+	c->sc.lim.max_wythoff = 200;
+	c->sc.max_undo = 1000;
+	c->sc.max_winning = 100000;
+}
+
+/* Frees the strings a configuration owns. */
+void
+conf_free(struct conf *c)
+{
+	int	 i;
+
+	for (i = 0; i < c->nlisten; i++)
+		free(c->listen[i]);
+	c->nlisten = 0;
+	free(c->config_file);
+	free(c->port_file);
+	c->config_file = c->port_file = NULL;
+}
+
+/* Sets key to value; on error writes a message to err and returns -1. */
+int
+conf_set(struct conf *c, const char *key, const char *value, char *err,
+    size_t errlen)
+{
+	const struct conf_key *k;
+	unsigned long long v;
+	char		*end;
+	size_t		 i;
+
+	if (strcmp(key, "listen") == 0) {
+		if (c->nlisten == CONF_MAX_LISTEN) {
+			snprintf(err, errlen, "listen: at most %d addresses",
+			    CONF_MAX_LISTEN);
+			return (-1);
+		}
+		if (strrchr(value, ':') == NULL) {
+			snprintf(err, errlen, "listen '%s': expected "
+			    "ADDR:PORT or [V6ADDR]:PORT", value);
+			return (-1);
+		}
+		c->listen[c->nlisten++] = xstrdup(value);
+		return (0);
+	}
+	if (strcmp(key, "port-file") == 0) {
+		free(c->port_file);
+		c->port_file = xstrdup(value);
+		return (0);
+	}
+	if (strcmp(key, "verbose") == 0) {
+		c->verbose = strcmp(value, "0") != 0 && strcmp(value, "no");
+		return (0);
+	}
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0]; i++) {
+		k = &conf_keys[i];
+		if (strcmp(k->key, key) != 0)
+			continue;
+		errno = 0;
+		v = strtoull(value, &end, 10);
+		if (!isdigit((unsigned char)value[0]) || *end != '\0' ||
+		    errno != 0 || v < k->min || v > k->max) {
+			snprintf(err, errlen, "%s '%s': expected an integer "
+			    "from %lu to %lu", key, value, k->min, k->max);
+			return (-1);
+		}
+		if (k->kind == CONF_SIZE)
+			*(size_t *)((char *)c + k->off) = (size_t)v;
+		else if (k->kind == CONF_UINT)
+			*(unsigned int *)((char *)c + k->off) = (unsigned)v;
+		else
+			*(unsigned long *)((char *)c + k->off) =
+			    (unsigned long)v;
+		return (0);
+	}
+	snprintf(err, errlen, "unknown setting '%s'", key);
+	return (-1);
+}
+
+/*
+ * Reads a configuration file: one "key = value" per line, '#' comments,
+ * blank lines ignored.  Errors name the file and line.
+ */
+int
+conf_load(struct conf *c, const char *path, char *err, size_t errlen)
+{
+	char	 line[1024], msg[256], *p, *key, *val, *e;
+	FILE	*f;
+	int	 lineno = 0;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	while (fgets(line, sizeof line, f) != NULL) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (p = line; isspace((unsigned char)*p); p++)
+			;
+		if (*p == '\0')
+			continue;
+		key = p;
+		if ((e = strchr(p, '=')) == NULL) {
+			snprintf(err, errlen, "%s:%d: expected key = value",
+			    path, lineno);
+			fclose(f);
+			return (-1);
+		}
+		val = e + 1;
+		while (e > key && isspace((unsigned char)e[-1]))
+			e--;
+		*e = '\0';
+		while (isspace((unsigned char)*val))
+			val++;
+		for (e = val + strlen(val); e > val &&
+		    isspace((unsigned char)e[-1]); e--)
+			;
+		*e = '\0';
+		if (conf_set(c, key, val, msg, sizeof msg) != 0) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
+			fclose(f);
+			return (-1);
+		}
+	}
+	fclose(f);
+	return (0);
+}
+
+/* Copies the settings that may change at run time (SIGHUP) from src. */
+void
+conf_copy_runtime(struct conf *dst, const struct conf *src)
+{
+	dst->max_line = src->max_line;
+	dst->max_conns = src->max_conns;
+	dst->idle_timeout = src->idle_timeout;
+	dst->max_output = src->max_output;
+	dst->rate = src->rate;
+	dst->burst = src->burst;
+	dst->verbose = src->verbose;
+	dst->sc = src->sc;
+}
+
+/* Returns the help text listing every setting. */
+const char *
+conf_usage(void)
+{
+	static char	 text[4096];
+	size_t		 i, n = 0;
+
+	if (text[0] != '\0')
+		return (text);
+	n += (size_t)snprintf(text + n, sizeof text - n,
+	    "  --listen ADDR:PORT   listen here (repeatable; default "
+	    "127.0.0.1:7559)\n"
+	    "  --config FILE        read key = value settings from FILE\n"
+	    "  --check-config       validate the settings and exit\n"
+	    "  --port-file FILE     write the first bound port to FILE\n"
+	    "  --verbose 1          log every command\n");
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
+	    n < sizeof text; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		    "  --%-18s %s\n", conf_keys[i].key, conf_keys[i].help);
+	return (text);
+}
+
+/*
+ * Parses ADDR:PORT or [V6ADDR]:PORT into ss; port 0 asks for an ephemeral
+ * port (libevent's parser refuses it, so parse port 1 and reset it).
+ */
+int
+conf_parse_addr(const char *addr, struct sockaddr_storage *ss, int *len)
+{
+	char	 tmp[300];
+	size_t	 n = strlen(addr);
+	int	 zero = 0;
+
+	if (n >= sizeof tmp)
+		return (-1);
+	memcpy(tmp, addr, n + 1);
+	if (n >= 2 && strcmp(tmp + n - 2, ":0") == 0) {
+		tmp[n - 1] = '1';
+		zero = 1;
+	}
+	*len = sizeof *ss;
+	if (evutil_parse_sockaddr_port(tmp, (struct sockaddr *)ss, len) != 0)
+		return (-1);
+	if (zero && ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = 0;
+	else if (zero && ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = 0;
+	return (0);
+}

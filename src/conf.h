@@ -1,0 +1,37 @@
+/*
+ * conf.h: grundyd's settings, from command-line flags and an optional
+ * configuration file with the same keys ("key = value" lines).
+ */
+#ifndef CONF_H
+#define CONF_H
+
+#include "session.h"
+
+#define CONF_MAX_LISTEN	16
+
+struct conf {
+	char		*listen[CONF_MAX_LISTEN];	/* ADDR:PORT */
+	int		 nlisten;
+	char		*config_file;
+	char		*port_file;	/* write the first bound port here */
+	size_t		 max_line;	/* bytes per request line */
+	size_t		 max_conns;
+	unsigned int	 idle_timeout;	/* seconds */
+	size_t		 max_output;	/* bytes pending per connection */
+	unsigned int	 rate;		/* commands per second per connection */
+	unsigned int	 burst;		/* bucket size for rate */
+	unsigned int	 workers;	/* threads for heavy commands */
+	int		 verbose;
+	struct session_conf sc;
+};
+
+void	 conf_default(struct conf *);
+void	 conf_free(struct conf *);
+int	 conf_set(struct conf *, const char *, const char *, char *, size_t);
+int	 conf_load(struct conf *, const char *, char *, size_t);
+void	 conf_copy_runtime(struct conf *, const struct conf *);
+const char *conf_usage(void);
+struct sockaddr_storage;
+int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);
+
+#endif /* CONF_H */

@@ -1,0 +1,223 @@
+/*
+ * connect.c: `grundy connect [HOST:PORT] [--pipe]`.  On a terminal it is an
+ * interactive prompt: one command, then its reply.  With --pipe, or when
+ * stdin is not a terminal, it streams stdin to the server and the replies
+ * to stdout (pipelined), half-closes at EOF and exits when the server has
+ * answered everything.
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "connect.h"
+#include "proto.h"
+
+/* Splits HOST:PORT or [V6]:PORT; returns 0 or -1. */
+static int
+connect_split(const char *arg, char *host, size_t hlen, char *port,
+    size_t plen)
+{
+	const char	*colon;
+
+	if (arg[0] == '[') {
+		const char *end = strchr(arg, ']');
+
+		if (end == NULL || end[1] != ':')
+			return (-1);
+		snprintf(host, hlen, "%.*s", (int)(end - arg - 1), arg + 1);
+		snprintf(port, plen, "%s", end + 2);
+		return (0);
+	}
+	if ((colon = strrchr(arg, ':')) == NULL) {
+		snprintf(host, hlen, "%s", arg);
+		snprintf(port, plen, "7559");
+		return (0);
+	}
+	snprintf(host, hlen, "%.*s", (int)(colon - arg), arg);
+	snprintf(port, plen, "%s", colon + 1);
+	return (0);
+}
+
+/* Connects to host:port; returns the socket or -1. */
+static int
+connect_open(const char *host, const char *port)
+{
+	struct addrinfo	 hints, *res, *ai;
+	int		 fd = -1, e;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_socktype = SOCK_STREAM;
+	if ((e = getaddrinfo(host, port, &hints, &res)) != 0) {
+		fprintf(stderr, "grundy: %s:%s: %s\n", host, port,
+		    gai_strerror(e));
+		return (-1);
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		if ((fd = socket(ai->ai_family, ai->ai_socktype,
+		    ai->ai_protocol)) == -1)
+			continue;
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd == -1)
+		fprintf(stderr, "grundy: cannot connect to %s:%s\n", host,
+		    port);
+	return (fd);
+}
+
+/* Writes all of buf to fd; returns 0 or -1. */
+static int
+connect_write(int fd, const char *buf, size_t len)
+{
+	ssize_t	 n;
+
+	while (len > 0) {
+		if ((n = send(fd, buf, len, MSG_NOSIGNAL)) <= 0)
+			return (-1);
+		buf += n;
+		len -= (size_t)n;
+	}
+	return (0);
+}
+
+/* Streams stdin to the server and replies to stdout until both are done. */
+static int
+connect_pipe(int fd)
+{
+	struct pollfd	 pfd[2];
+	char		 buf[65536];
+	ssize_t		 n;
+	int		 in_open = 1;
+
+	for (;;) {
+		pfd[0].fd = in_open ? 0 : -1;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = fd;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, -1) < 0)
+			return (1);
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			if ((n = recv(fd, buf, sizeof buf, 0)) <= 0)
+				return (0);
+			fwrite(buf, 1, (size_t)n, stdout);
+			fflush(stdout);
+		}
+		if (in_open && (pfd[0].revents & (POLLIN | POLLHUP))) {
+			if ((n = read(0, buf, sizeof buf)) <= 0) {
+				shutdown(fd, SHUT_WR);
+				in_open = 0;
+			} else if (connect_write(fd, buf, (size_t)n) != 0)
+				return (1);
+		}
+	}
+}
+
+/* Reads one reply (up to the empty line) and prints it; 0 at EOF. */
+static int
+connect_reply(int fd, struct buf *pending)
+{
+	char	 buf[65536], *end;
+	ssize_t	 n;
+
+	for (;;) {
+		if (pending->len > 0 &&
+		    (end = strstr(buf_str(pending), "\n\n")) != NULL) {
+			size_t used = (size_t)(end - pending->data) + 2;
+
+			fwrite(pending->data, 1, used - 1, stdout);
+			memmove(pending->data, pending->data + used,
+			    pending->len - used + 1);
+			pending->len -= used;
+			return (1);
+		}
+		if ((n = recv(fd, buf, sizeof buf, 0)) <= 0) {
+			if (pending->len > 0)
+				fwrite(pending->data, 1, pending->len, stdout);
+			return (0);
+		}
+		buf_add(pending, buf, (size_t)n);
+	}
+}
+
+/* The interactive prompt. */
+static int
+connect_prompt(int fd, const char *where)
+{
+	struct proto_cmd cmd;
+	struct buf	 pending;
+	const char	*why;
+	char		*line = NULL, *copy;
+	size_t		 cap = 0;
+	ssize_t		 n;
+	int		 expect, quit;
+
+	buf_init(&pending);
+	printf("connected to grundyd at %s; 'list_commands' lists the "
+	    "commands, 'quit' leaves\n", where);
+	for (;;) {
+		printf("grundy %s> ", where);
+		fflush(stdout);
+		if ((n = getline(&line, &cap, stdin)) < 0) {
+			printf("\n");
+			break;
+		}
+		copy = xstrdup(line);
+		proto_preprocess(copy, strlen(copy));
+		expect = proto_parse(copy, &cmd, &why) != 0;
+		quit = cmd.name != NULL && strcmp(cmd.name, "quit") == 0;
+		proto_cmd_free(&cmd);
+		free(copy);
+		if (!expect)
+			continue;
+		if (n == 0 || line[n - 1] != '\n') {
+			if (connect_write(fd, line, (size_t)n) != 0 ||
+			    connect_write(fd, "\n", 1) != 0)
+				break;
+		} else if (connect_write(fd, line, (size_t)n) != 0)
+			break;
+		if (!connect_reply(fd, &pending)) {
+			printf("connection closed by the server\n");
+			break;
+		}
+		if (quit)
+			break;
+	}
+	free(line);
+	buf_free(&pending);
+	return (0);
+}
+
+/* Runs `grundy connect`; argv holds the arguments after "connect". */
+int
+connect_main(int argc, char **argv)
+{
+	char		 host[256], port[32], where[300];
+	const char	*addr = "127.0.0.1:7559";
+	int		 a, fd, pipe_mode = !isatty(0), rv;
+
+	for (a = 0; a < argc; a++) {
+		if (strcmp(argv[a], "--pipe") == 0)
+			pipe_mode = 1;
+		else
+			addr = argv[a];
+	}
+	if (connect_split(addr, host, sizeof host, port, sizeof port) != 0) {
+		fprintf(stderr, "grundy: '%s': expected HOST:PORT\n", addr);
+		return (2);
+	}
+	if ((fd = connect_open(host, port)) == -1)
+		return (1);
+	snprintf(where, sizeof where, "%s:%s", host, port);
+	rv = pipe_mode ? connect_pipe(fd) : connect_prompt(fd, where);
+	close(fd);
+	return (rv);
+}

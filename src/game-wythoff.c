@@ -1,0 +1,824 @@
+/*
+ * game-wythoff.c: Wythoff's game, Fraenkel's t-Wythoff and (K,t)-Wythoff
+ * (games.md §3-5).  Position: two piles x, y.  Move: remove a positive
+ * multiple of K from one pile, or from both with removals that differ by
+ * less than t (rules R1 of §10).  On each residue class mod K the game is
+ * r-Wythoff on the quotients (x div K, y div K), r = ceil(t / K), so every
+ * computation below works on the quotients and lifts the answer back.
+ *
+ * Notation for r-Wythoff: D = r^2 + 4, alpha = (2 - r + sqrt(D)) / 2,
+ * A_n = floor(n alpha) = (n (2 - r) + floor(n sqrt(D))) div 2,
+ * B_n = A_n + r n; the P-positions are (A_n, B_n) and (B_n, A_n).
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+
+/*
+ * Guard bits G of the scaled roots floor(v sqrt(D) 2^G).  One such root per
+ * pile yields every other floor the winning moves need; when the error
+ * bounds straddle an integer (probability about 4 / 2^G) an exact root
+ * decides.
+ */
+#ifndef WYTHOFF_GUARD
+#define WYTHOFF_GUARD	16
+#endif
+
+/* Bits in one word of a Grundy table bit set. */
+#define WYTHOFF_WBITS	(sizeof(unsigned long) * CHAR_BIT)
+
+/* Grundy values of r-Wythoff on [0..cols] x [0..rows], shared by clones. */
+struct wythoff_tab {
+	size_t		 refs;
+	unsigned long	 cols;
+	unsigned long	 rows;
+	unsigned int	*sg;		/* sg[y * (cols + 1) + x], or NULL */
+};
+
+/* Wythoff state: parameters, constants derived from them, the piles. */
+struct wythoff {
+	mpz_t		 k;		/* every removal is a multiple of K */
+	mpz_t		 t;		/* diagonal removals differ by < t */
+	mpz_t		 r;		/* ceil(t / K), t of the quotient game */
+	mpz_t		 rm2;		/* r - 2 */
+	mpz_t		 r2;		/* 2 r */
+	mpz_t		 d;		/* D = r^2 + 4 */
+	mpz_t		 s1;		/* floor(sqrt(D) 2^G) */
+	mpz_t		 den;		/* r 2^G */
+	mpz_t		 pile[2];
+	unsigned long	 bound;		/* Grundy table bound (max_wythoff) */
+	struct wythoff_tab *tab;
+};
+
+/* A position reduced to r-Wythoff: sorted quotients and their residues. */
+struct wythoff_q {
+	mpz_t		 a;		/* the smaller quotient */
+	mpz_t		 b;		/* the larger quotient */
+	mpz_t		 ra;		/* residue of a's pile mod K */
+	mpz_t		 rb;		/* residue of b's pile mod K */
+	size_t		 ia;		/* pile index (1 or 2) of a */
+	size_t		 ib;		/* pile index of b */
+};
+
+/* Allocates a state with K = t = 1 and empty piles. */
+static struct wythoff *
+wythoff_new(void)
+{
+	struct wythoff	*st = xcalloc(1, sizeof *st);
+
+	mpz_init_set_ui(st->k, 1);
+	mpz_init_set_ui(st->t, 1);
+	mpz_inits(st->r, st->rm2, st->r2, st->d, st->s1, st->den, st->pile[0],
+	    st->pile[1], NULL);
+	return (st);
+}
+
+/* Frees the state, dropping its reference to the Grundy table. */
+static void
+wythoff_free(void *p)
+{
+	struct wythoff	*st = p;
+
+	if (st->tab != NULL && --st->tab->refs == 0) {
+		free(st->tab->sg);
+		free(st->tab);
+	}
+	mpz_clears(st->k, st->t, st->r, st->rm2, st->r2, st->d, st->s1,
+	    st->den, st->pile[0], st->pile[1], NULL);
+	free(st);
+}
+
+/* Computes the constants of the quotient game from K and t. */
+static void
+wythoff_derive(struct wythoff *st)
+{
+	mpz_cdiv_q(st->r, st->t, st->k);
+	mpz_sub_ui(st->rm2, st->r, 2);
+	mpz_mul_2exp(st->r2, st->r, 1);
+	mpz_mul(st->d, st->r, st->r);
+	mpz_add_ui(st->d, st->d, 4);
+	mpz_mul_2exp(st->s1, st->d, 2 * WYTHOFF_GUARD);
+	mpz_sqrt(st->s1, st->s1);
+	mpz_mul_2exp(st->den, st->r, WYTHOFF_GUARD);
+}
+
+/* Parses the value of key K or t: an integer >= 1. */
+static int
+wythoff_parse_param(mpz_t z, const char *tok, const char *what,
+    const struct game_limits *lim, struct game_error *err)
+{
+	if (game_parse_num(z, tok, what, lim, err) != 0)
+		return (-1);
+	if (mpz_sgn(z) == 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '%.40s': must be at least 1", what, tok));
+	return (0);
+}
+
+/* Parses wythoff [K=VALUE] [t=VALUE] X Y. */
+static int
+wythoff_parse(void **stp, int argc, char **argv,
+    const struct game_limits *lim, struct game_error *err)
+{
+	struct game_key	 keys[] = { { "K", NULL }, { "t", NULL } };
+	struct wythoff	*st;
+	int		 pos, a;
+
+	if (game_parse_keys("wythoff", argc, argv, keys, 2, &pos, err) != 0)
+		return (-1);
+	for (a = pos; a < argc; a++)
+		if (strchr(argv[a], '=') != NULL)
+			return (game_set_error(err, GAME_ESYNTAX,
+			    "wythoff: '%.40s': keys must come before the piles",
+			    argv[a]));
+	if (argc - pos == 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "wythoff: missing position: give two piles X Y"));
+	if (argc - pos == 1)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "wythoff: one pile given: the position is two piles X Y"));
+	if (argc - pos > 2)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "wythoff: %d piles given: the position is two piles X Y",
+		    argc - pos));
+	st = wythoff_new();
+	if ((keys[0].val != NULL && wythoff_parse_param(st->k, keys[0].val,
+	    "wythoff: K", lim, err) != 0) ||
+	    (keys[1].val != NULL && wythoff_parse_param(st->t, keys[1].val,
+	    "wythoff: t", lim, err) != 0) ||
+	    game_parse_num(st->pile[0], argv[pos], "pile 1", lim, err) != 0 ||
+	    game_parse_num(st->pile[1], argv[pos + 1], "pile 2", lim,
+	    err) != 0) {
+		wythoff_free(st);
+		return (-1);
+	}
+	wythoff_derive(st);
+	st->bound = lim->max_wythoff;
+	st->tab = xcalloc(1, sizeof *st->tab);
+	st->tab->refs = 1;
+	*stp = st;
+	return (0);
+}
+
+/* Returns a copy sharing the Grundy table. */
+static void *
+wythoff_clone(const void *p)
+{
+	const struct wythoff *st = p;
+	struct wythoff	*c = wythoff_new();
+
+	mpz_set(c->k, st->k);
+	mpz_set(c->t, st->t);
+	mpz_set(c->r, st->r);
+	mpz_set(c->rm2, st->rm2);
+	mpz_set(c->r2, st->r2);
+	mpz_set(c->d, st->d);
+	mpz_set(c->s1, st->s1);
+	mpz_set(c->den, st->den);
+	mpz_set(c->pile[0], st->pile[0]);
+	mpz_set(c->pile[1], st->pile[1]);
+	c->bound = st->bound;
+	c->tab = st->tab;
+	c->tab->refs++;
+	return (c);
+}
+
+/* Prints wythoff [K=VALUE] [t=VALUE] X Y, keys only when not 1. */
+static void
+wythoff_print(const void *p, struct buf *b)
+{
+	const struct wythoff *st = p;
+
+	buf_puts(b, "wythoff");
+	if (mpz_cmp_ui(st->k, 1) != 0) {
+		buf_puts(b, " K=");
+		buf_mpz(b, st->k);
+	}
+	if (mpz_cmp_ui(st->t, 1) != 0) {
+		buf_puts(b, " t=");
+		buf_mpz(b, st->t);
+	}
+	buf_putc(b, ' ');
+	game_piles_print(st->pile, 2, b);
+}
+
+/* Formats z for an error message; numbers over 40 digits are elided. */
+static const char *
+wythoff_numstr(const mpz_t z, char *out, size_t len)
+{
+	if (mpz_sizeinbase(z, 10) > 40)
+		snprintf(out, len, "(a number of over 40 digits)");
+	else
+		gmp_snprintf(out, len, "%Zd", z);
+	return (out);
+}
+
+/* Checks one change: lowers pile idx by a positive multiple of K. */
+static int
+wythoff_check_change(const struct wythoff *st, const struct game_change *c,
+    mpz_t removed, struct game_error *err)
+{
+	const mpz_t	*pl = &st->pile[c->idx - 1];
+	char		 n1[64], n2[64];
+
+	if (mpz_cmp(c->val, *pl) >= 0)
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "pile %zu: the new value must be smaller than the current "
+		    "%s", c->idx, wythoff_numstr(*pl, n1, sizeof n1)));
+	mpz_sub(removed, *pl, c->val);
+	if (!mpz_divisible_p(removed, st->k))
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "pile %zu: removing %s is not a multiple of K=%s", c->idx,
+		    wythoff_numstr(removed, n1, sizeof n1),
+		    wythoff_numstr(st->k, n2, sizeof n2)));
+	return (0);
+}
+
+/* Checks a move: one pile, or both with removals differing by < t. */
+static int
+wythoff_check(const void *p, const struct game_move *m,
+    struct game_error *err)
+{
+	const struct wythoff *st = p;
+	char		 n1[64], n2[64], n3[64], n4[64];
+	mpz_t		 rm[2], diff;
+	size_t		 i;
+	int		 rv = 0;
+
+	if (m->n < 1 || m->n > 2)
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "a move changes one pile or both, this one changes %zu",
+		    m->n));
+	for (i = 0; i < m->n; i++)
+		if (m->ch[i].idx < 1 || m->ch[i].idx > 2)
+			return (game_set_error(err, GAME_EILLEGAL,
+			    "index %zu out of range: the position has 2 piles",
+			    m->ch[i].idx));
+	if (m->n == 2 && m->ch[0].idx == m->ch[1].idx)
+		return (game_set_error(err, GAME_EILLEGAL,
+		    "index %zu is changed twice", m->ch[0].idx));
+	mpz_inits(rm[0], rm[1], diff, NULL);
+	for (i = 0; i < m->n && rv == 0; i++)
+		rv = wythoff_check_change(st, &m->ch[i], rm[i], err);
+	if (rv == 0 && m->n == 2) {
+		mpz_sub(diff, rm[0], rm[1]);
+		mpz_abs(diff, diff);
+		if (mpz_cmp(diff, st->t) >= 0)
+			rv = game_set_error(err, GAME_EILLEGAL,
+			    "diagonal move: the removals %s and %s differ by "
+			    "%s, which must be less than t=%s",
+			    wythoff_numstr(rm[0], n1, sizeof n1),
+			    wythoff_numstr(rm[1], n2, sizeof n2),
+			    wythoff_numstr(diff, n3, sizeof n3),
+			    wythoff_numstr(st->t, n4, sizeof n4));
+	}
+	mpz_clears(rm[0], rm[1], diff, NULL);
+	return (rv);
+}
+
+/* Applies a checked move. */
+static void
+wythoff_apply(void *p, const struct game_move *m)
+{
+	struct wythoff	*st = p;
+	size_t		 i;
+
+	for (i = 0; i < m->n; i++)
+		mpz_set(st->pile[m->ch[i].idx - 1], m->ch[i].val);
+}
+
+/* Returns 1 when both piles are below K. */
+static int
+wythoff_terminal(const void *p)
+{
+	const struct wythoff *st = p;
+
+	return (mpz_cmp(st->pile[0], st->k) < 0 &&
+	    mpz_cmp(st->pile[1], st->k) < 0);
+}
+
+/* Reduces the position to sorted quotients and residues. */
+static void
+wythoff_q_init(const struct wythoff *st, struct wythoff_q *q)
+{
+	size_t	 i, j;
+
+	mpz_inits(q->a, q->b, q->ra, q->rb, NULL);
+	i = mpz_cmp(st->pile[0], st->pile[1]) <= 0 ? 0 : 1;
+	j = 1 - i;
+	q->ia = i + 1;
+	q->ib = j + 1;
+	if (mpz_cmp_ui(st->k, 1) == 0) {
+		mpz_set(q->a, st->pile[i]);
+		mpz_set(q->b, st->pile[j]);
+	} else {
+		mpz_fdiv_qr(q->a, q->ra, st->pile[i], st->k);
+		mpz_fdiv_qr(q->b, q->rb, st->pile[j], st->k);
+	}
+}
+
+/* Frees a reduced position. */
+static void
+wythoff_q_clear(struct wythoff_q *q)
+{
+	mpz_clears(q->a, q->b, q->ra, q->rb, NULL);
+}
+
+/* Sets z to the pile value of quotient v with residue res: v K + res. */
+static void
+wythoff_lift(const struct wythoff *st, mpz_t z, const mpz_t v,
+    const mpz_t res)
+{
+	mpz_mul(z, v, st->k);
+	mpz_add(z, z, res);
+}
+
+/* Appends a move to quotients (va, vb); a two-change move lists idx 1 first. */
+static void
+wythoff_add(const struct wythoff *st, const struct wythoff_q *q,
+    struct game_moveset *ms, const mpz_t va, const mpz_t vb)
+{
+	struct game_move *m = game_moveset_add(ms);
+	size_t	 i;
+
+	for (i = 1; i <= 2; i++) {
+		if (va != NULL && q->ia == i) {
+			game_move_add(m, 0, i, va);
+			wythoff_lift(st, m->ch[m->n - 1].val, va, q->ra);
+		}
+		if (vb != NULL && q->ib == i) {
+			game_move_add(m, 0, i, vb);
+			wythoff_lift(st, m->ch[m->n - 1].val, vb, q->rb);
+		}
+	}
+}
+
+/* Sets z to floor(v sqrt(D)) with an exact square root. */
+static void
+wythoff_isqrtd(const struct wythoff *st, mpz_t z, const mpz_t v)
+{
+	mpz_mul(z, v, v);
+	mpz_mul(z, z, st->d);
+	mpz_sqrt(z, z);
+}
+
+/* Sets z to the scaled root floor(v sqrt(D) 2^G). */
+static void
+wythoff_scaled(const struct wythoff *st, mpz_t z, const mpz_t v)
+{
+	mpz_mul(z, v, v);
+	mpz_mul(z, z, st->d);
+	mpz_mul_2exp(z, z, 2 * WYTHOFF_GUARD);
+	mpz_sqrt(z, z);
+}
+
+/* Sets an to A_n = (n (2 - r) + fl) div 2, given fl = floor(n sqrt(D)). */
+static void
+wythoff_a(const struct wythoff *st, mpz_t an, const mpz_t n, const mpz_t fl)
+{
+	mpz_mul(an, n, st->rm2);
+	mpz_sub(an, fl, an);
+	mpz_fdiv_q_2exp(an, an, 1);
+}
+
+/*
+ * Sets p to the partner of x >= 1 in r-Wythoff (the other coordinate of the
+ * P-position containing x), given sx = floor(x sqrt(D) 2^G).  With
+ * f = floor(x / alpha) = (x (r - 2) + floor(x sqrt(D))) div 2r, x is A_(f+1)
+ * iff floor((x + 1) / alpha) = f + 1, and otherwise x = B_(x-f) (§4).  The
+ * numerator for x + 1 exceeds the one for x by r - 2 + delta, where
+ * delta = floor((x + 1) sqrt(D)) - floor(x sqrt(D)) comes from the low bits
+ * of sx plus s1 unless they end in G ones.
+ */
+static void
+wythoff_partner(const struct wythoff *st, mpz_t p, const mpz_t x,
+    const mpz_t sx)
+{
+	mpz_t	 fl, f, rem, delta;
+
+	mpz_inits(fl, f, rem, delta, NULL);
+	mpz_fdiv_q_2exp(fl, sx, WYTHOFF_GUARD);
+	mpz_mul(f, x, st->rm2);
+	mpz_add(f, f, fl);
+	mpz_fdiv_qr(f, rem, f, st->r2);
+	mpz_fdiv_r_2exp(delta, sx, WYTHOFF_GUARD);
+	mpz_add(delta, delta, st->s1);
+	mpz_add_ui(p, delta, 1);
+	if (mpz_divisible_2exp_p(p, WYTHOFF_GUARD)) {
+		/* The bounds straddle an integer: take the exact root. */
+		mpz_add_ui(p, x, 1);
+		wythoff_isqrtd(st, delta, p);
+		mpz_sub(delta, delta, fl);
+	} else
+		mpz_fdiv_q_2exp(delta, delta, WYTHOFF_GUARD);
+	mpz_add(rem, rem, delta);
+	mpz_sub_ui(rem, rem, 2);
+	if (mpz_cmp(rem, st->r) >= 0) {
+		/* x = A_(f+1); the partner is B_(f+1) = x + r (f + 1). */
+		mpz_add_ui(f, f, 1);
+		mpz_set(p, x);
+		mpz_addmul(p, st->r, f);
+	} else {
+		/* x = B_m, m = x - f; the partner is A_m = x - r m. */
+		mpz_sub(f, x, f);
+		mpz_set(p, x);
+		mpz_submul(p, st->r, f);
+	}
+	mpz_clears(fl, f, rem, delta, NULL);
+}
+
+/*
+ * Sets fl to floor(v sqrt(D)) for v = (b - a - c) / r >= 0, given the scaled
+ * roots sa, sb of a and b.  Then v sqrt(D) r 2^G lies strictly between
+ * lo = sb - sa - c s1 - |c| - 1 and lo + 2 |c| + 2, which fixes the floor
+ * unless that interval contains a multiple of r 2^G; then an exact root
+ * decides.
+ */
+static void
+wythoff_diag_floor(const struct wythoff *st, mpz_t fl, const mpz_t v,
+    const mpz_t sa, const mpz_t sb, const mpz_t c)
+{
+	mpz_t	 lo, rem, w;
+
+	if (mpz_sgn(v) == 0) {
+		mpz_set_ui(fl, 0);
+		return;
+	}
+	mpz_inits(lo, rem, w, NULL);
+	mpz_abs(w, c);
+	mpz_sub(lo, sb, sa);
+	mpz_submul(lo, c, st->s1);
+	mpz_sub(lo, lo, w);
+	mpz_sub_ui(lo, lo, 1);
+	mpz_fdiv_qr(fl, rem, lo, st->den);
+	/* Determined iff lo + width <= (fl + 1) r 2^G. */
+	mpz_mul_2exp(w, w, 1);
+	mpz_add_ui(w, w, 2);
+	mpz_add(rem, rem, w);
+	if (mpz_cmp(rem, st->den) > 0)
+		wythoff_isqrtd(st, fl, v);
+	mpz_clears(lo, rem, w, NULL);
+}
+
+/* Returns GAME_P iff the quotients form an r-Wythoff P-position (§5). */
+static int
+wythoff_outcome(const void *p, struct game_error *err)
+{
+	const struct wythoff *st = p;
+	struct wythoff_q q;
+	mpz_t		 n, rho, fl, an;
+	int		 out = GAME_N;
+
+	(void)err;
+	wythoff_q_init(st, &q);
+	mpz_inits(n, rho, fl, an, NULL);
+	mpz_sub(n, q.b, q.a);
+	mpz_fdiv_qr(n, rho, n, st->r);
+	if (mpz_sgn(rho) == 0) {
+		wythoff_isqrtd(st, fl, n);
+		wythoff_a(st, an, n, fl);
+		if (mpz_cmp(an, q.a) == 0)
+			out = GAME_P;
+	}
+	mpz_clears(n, rho, fl, an, NULL);
+	wythoff_q_clear(&q);
+	return (out);
+}
+
+/*
+ * Appends every winning move (§4, lifted per §5), for a <= b: b to the
+ * partner of a, a to the partner of b, and the diagonal moves to
+ * (A_n, B_n) for n = floor(d / r) and ceil(d / r), d = b - a.  Costs two
+ * scaled square roots, plus an exact one with probability about 2^-G.
+ */
+static int
+wythoff_winning(const void *p, struct game_moveset *ms,
+    struct game_error *err)
+{
+	const struct wythoff *st = p;
+	struct wythoff_q q;
+	mpz_t		 sa, sb, n, rho, fl, an, bn;
+	int		 i;
+
+	(void)err;
+	wythoff_q_init(st, &q);
+	if (mpz_sgn(q.b) == 0) {
+		wythoff_q_clear(&q);
+		return (0);
+	}
+	mpz_inits(sa, sb, n, rho, fl, an, bn, NULL);
+	if (mpz_sgn(q.a) != 0)
+		wythoff_scaled(st, sa, q.a);
+	wythoff_scaled(st, sb, q.b);
+	mpz_sub(n, q.b, q.a);
+	mpz_fdiv_qr(n, rho, n, st->r);
+	wythoff_diag_floor(st, fl, n, sa, sb, rho);
+	wythoff_a(st, an, n, fl);
+	if (mpz_sgn(rho) == 0 && mpz_cmp(an, q.a) == 0)
+		goto done;
+	/* b to the partner of a. */
+	if (mpz_sgn(q.a) == 0)
+		mpz_set_ui(bn, 0);
+	else
+		wythoff_partner(st, bn, q.a, sa);
+	if (mpz_cmp(bn, q.b) < 0)
+		wythoff_add(st, &q, ms, NULL, bn);
+	/* a to the partner of b. */
+	if (mpz_sgn(q.a) != 0) {
+		wythoff_partner(st, bn, q.b, sb);
+		if (mpz_cmp(bn, q.a) < 0)
+			wythoff_add(st, &q, ms, bn, NULL);
+	}
+	/* Diagonally to (A_n, B_n), n = floor(d / r), then n + 1. */
+	for (i = 0; i < 2; i++) {
+		if (i == 1) {
+			if (mpz_sgn(rho) == 0)
+				break;
+			mpz_add_ui(n, n, 1);
+			mpz_sub(rho, rho, st->r);
+			wythoff_diag_floor(st, fl, n, sa, sb, rho);
+			wythoff_a(st, an, n, fl);
+		}
+		mpz_set(bn, an);
+		mpz_addmul(bn, st->r, n);
+		if (mpz_cmp(an, q.a) < 0 && mpz_cmp(bn, q.b) < 0)
+			wythoff_add(st, &q, ms, an, bn);
+	}
+done:
+	mpz_clears(sa, sb, n, rho, fl, an, bn, NULL);
+	wythoff_q_clear(&q);
+	return (0);
+}
+
+/* Adds value v to a sliding window of counts and its bit set. */
+static void
+wythoff_win_add(unsigned int *cnt, unsigned long *bits, unsigned int v)
+{
+	if (cnt[v]++ == 0)
+		bits[v / WYTHOFF_WBITS] |= 1UL << (v % WYTHOFF_WBITS);
+}
+
+/* Removes value v from a sliding window. */
+static void
+wythoff_win_del(unsigned int *cnt, unsigned long *bits, unsigned int v)
+{
+	if (--cnt[v] == 0)
+		bits[v / WYTHOFF_WBITS] &= ~(1UL << (v % WYTHOFF_WBITS));
+}
+
+/*
+ * Fills tab with the Grundy values of r-Wythoff on [0..cols] x [0..rows]
+ * (every option of a cell stays inside).  SG(x, y) is the mex over the row
+ * (x' < x), the column (y' < y) and the band E(x, y) of cells x' < x,
+ * y' < y with |(x' - y') - (x - y)| < r.  E(x, y) is E(x - 1, y - 1) plus
+ * the frontier (x-r..x-1, y-1) and (x-1, y-r..y-2), kept as sliding windows
+ * of counts along the previous row and along each column.  An option has a
+ * smaller x + y, so SG(x, y) <= x + y and cols + rows + 1 bits suffice.
+ * Time O(cells * bits / word), memory O(cells).
+ */
+static void
+wythoff_tab_build(struct wythoff_tab *tab, unsigned long cols,
+    unsigned long rows, const mpz_t r)
+{
+	unsigned long	*colbits, *cwbits, *rowbits, *rwbits, *eprev, *ecur;
+	unsigned long	*e, *sw, w;
+	unsigned int	*sg, *cwcnt, *rwcnt, v;
+	size_t		 nc, nv, nw, rc, x, y, i;
+
+	nc = cols + 1;
+	nv = cols + rows + 1;
+	nw = (nv + WYTHOFF_WBITS - 1) / WYTHOFF_WBITS;
+	rc = nv + 1;
+	if (mpz_cmp_ui(r, rc) < 0)
+		rc = mpz_get_ui(r);
+	sg = xcalloc(nc * (rows + 1), sizeof *sg);
+	colbits = xcalloc(nc * nw, sizeof *colbits);
+	cwbits = xcalloc(nc * nw, sizeof *cwbits);
+	cwcnt = xcalloc(nc * nv, sizeof *cwcnt);
+	eprev = xcalloc(nc * nw, sizeof *eprev);
+	ecur = xcalloc(nc * nw, sizeof *ecur);
+	rowbits = xcalloc(nw, sizeof *rowbits);
+	rwbits = xcalloc(nw, sizeof *rwbits);
+	rwcnt = xcalloc(nv, sizeof *rwcnt);
+	for (y = 0; y <= rows; y++) {
+		/* Column windows move on to rows y - rc .. y - 2. */
+		if (rc >= 2 && y >= 2)
+			for (x = 0; x < nc; x++) {
+				wythoff_win_add(cwcnt + x * nv, cwbits + x * nw,
+				    sg[(y - 2) * nc + x]);
+				if (y >= rc + 1)
+					wythoff_win_del(cwcnt + x * nv,
+					    cwbits + x * nw,
+					    sg[(y - 1 - rc) * nc + x]);
+			}
+		memset(rowbits, 0, nw * sizeof *rowbits);
+		memset(rwbits, 0, nw * sizeof *rwbits);
+		memset(rwcnt, 0, nv * sizeof *rwcnt);
+		for (x = 0; x < nc; x++) {
+			e = ecur + x * nw;
+			if (x >= 1 && y >= 1) {
+				/* The row window covers x - rc .. x - 1. */
+				wythoff_win_add(rwcnt, rwbits,
+				    sg[(y - 1) * nc + x - 1]);
+				if (x >= rc + 1)
+					wythoff_win_del(rwcnt, rwbits,
+					    sg[(y - 1) * nc + x - 1 - rc]);
+				for (i = 0; i < nw; i++)
+					e[i] = eprev[(x - 1) * nw + i] |
+					    rwbits[i] | cwbits[(x - 1) * nw + i];
+			} else
+				memset(e, 0, nw * sizeof *e);
+			for (i = 0; (w = e[i] | rowbits[i] |
+			    colbits[x * nw + i]) == ~0UL; i++)
+				;
+			for (v = 0; w & 1; v++)
+				w >>= 1;
+			v += (unsigned int)(i * WYTHOFF_WBITS);
+			sg[y * nc + x] = v;
+			rowbits[v / WYTHOFF_WBITS] |= 1UL << (v % WYTHOFF_WBITS);
+			colbits[x * nw + v / WYTHOFF_WBITS] |=
+			    1UL << (v % WYTHOFF_WBITS);
+		}
+		sw = eprev;
+		eprev = ecur;
+		ecur = sw;
+	}
+	free(colbits);
+	free(cwbits);
+	free(cwcnt);
+	free(eprev);
+	free(ecur);
+	free(rowbits);
+	free(rwbits);
+	free(rwcnt);
+	free(tab->sg);
+	tab->sg = sg;
+	tab->cols = cols;
+	tab->rows = rows;
+}
+
+/* Returns the tabled Grundy value of quotients (x, y). */
+static unsigned int
+wythoff_tab_get(const struct wythoff_tab *tab, unsigned long x,
+    unsigned long y)
+{
+	unsigned long	 s;
+
+	if (x > y) {
+		s = x;
+		x = y;
+		y = s;
+	}
+	return (tab->sg[(size_t)y * (tab->cols + 1) + x]);
+}
+
+/*
+ * Makes the shared table cover the reduced position q, whose quotients it
+ * stores in *u <= *v; fails with GAME_EBOUND beyond the bound.  The options
+ * of (u, v) sorted lie in [0..u] x [0..v], so that rectangle suffices.
+ */
+static int
+wythoff_tab_need(const struct wythoff *st, const struct wythoff_q *q,
+    unsigned long *u, unsigned long *v, struct game_error *err)
+{
+	struct wythoff_tab *tab = st->tab;
+	unsigned long	 cols, rows;
+	char		 n1[64];
+
+	if (mpz_cmp_ui(q->b, st->bound) > 0)
+		return (game_set_error(err, GAME_EBOUND,
+		    "wythoff: Grundy values have no closed form; the table "
+		    "covers pile div K <= %lu (max_wythoff), this position "
+		    "needs %s", st->bound, wythoff_numstr(q->b, n1,
+		    sizeof n1)));
+	*u = mpz_get_ui(q->a);
+	*v = mpz_get_ui(q->b);
+	if (tab->sg != NULL && *u <= tab->cols && *v <= tab->rows)
+		return (0);
+	cols = *u;
+	rows = *v;
+	if (tab->sg != NULL) {
+		cols = cols > tab->cols ? cols : tab->cols;
+		rows = rows > tab->rows ? rows : tab->rows;
+	}
+	if (rows >= UINT_MAX / 2 || cols >= UINT_MAX / 2 ||
+	    cols + 1 > SIZE_MAX / sizeof(unsigned int) / (cols + rows + 2))
+		return (game_set_error(err, GAME_EBOUND,
+		    "wythoff: a Grundy table of %lu x %lu entries is too "
+		    "large", cols + 1, rows + 1));
+	wythoff_tab_build(tab, cols, rows, st->r);
+	return (0);
+}
+
+/* Sets g to the Grundy value, from the table (GAME_EBOUND beyond it). */
+static int
+wythoff_grundy(const void *p, mpz_t g, struct game_error *err)
+{
+	const struct wythoff *st = p;
+	struct wythoff_q q;
+	unsigned long	 u, v;
+	int		 rv;
+
+	wythoff_q_init(st, &q);
+	if ((rv = wythoff_tab_need(st, &q, &u, &v, err)) == 0)
+		mpz_set_ui(g, wythoff_tab_get(st->tab, u, v));
+	wythoff_q_clear(&q);
+	return (rv);
+}
+
+/* Appends every move to a position of Grundy value target, by the table. */
+static int
+wythoff_to_grundy(const void *p, const mpz_t target,
+    struct game_moveset *ms, struct game_error *err)
+{
+	const struct wythoff *st = p;
+	struct wythoff_q q;
+	unsigned long	 u, v, i, j, rc, tv;
+	mpz_t		 za, zb;
+
+	wythoff_q_init(st, &q);
+	if (wythoff_tab_need(st, &q, &u, &v, err) != 0) {
+		wythoff_q_clear(&q);
+		return (-1);
+	}
+	/* Options have Grundy values below u + v. */
+	if (mpz_sgn(target) < 0 || mpz_cmp_ui(target, u + v) >= 0) {
+		wythoff_q_clear(&q);
+		return (0);
+	}
+	tv = mpz_get_ui(target);
+	rc = u + v + 1;
+	if (mpz_cmp_ui(st->r, rc) < 0)
+		rc = mpz_get_ui(st->r);
+	mpz_inits(za, zb, NULL);
+	for (i = 0; i < u; i++)
+		if (wythoff_tab_get(st->tab, i, v) == tv) {
+			mpz_set_ui(za, i);
+			wythoff_add(st, &q, ms, za, NULL);
+		}
+	for (j = 0; j < v; j++)
+		if (wythoff_tab_get(st->tab, u, j) == tv) {
+			mpz_set_ui(zb, j);
+			wythoff_add(st, &q, ms, NULL, zb);
+		}
+	/* Remove i from a and j from b, |i - j| < r. */
+	for (i = 1; i <= u; i++)
+		for (j = i >= rc ? i - rc + 1 : 1; j <= v && j < i + rc; j++)
+			if (wythoff_tab_get(st->tab, u - i, v - j) == tv) {
+				mpz_set_ui(za, u - i);
+				mpz_set_ui(zb, v - j);
+				wythoff_add(st, &q, ms, za, zb);
+			}
+	mpz_clears(za, zb, NULL);
+	wythoff_q_clear(&q);
+	return (0);
+}
+
+/* Appends the engine's fallback moves: remove K from either pile. */
+static void
+wythoff_policy(const void *p, struct game_moveset *ms)
+{
+	const struct wythoff *st = p;
+	struct game_move *m;
+	size_t		 i;
+
+	for (i = 0; i < 2; i++) {
+		if (mpz_cmp(st->pile[i], st->k) < 0)
+			continue;
+		m = game_moveset_add(ms);
+		game_move_add(m, 0, i + 1, st->pile[i]);
+		mpz_sub(m->ch[0].val, m->ch[0].val, st->k);
+	}
+}
+
+/* Wythoff is impartial. */
+static int
+wythoff_mover(const void *p)
+{
+	(void)p;
+	return (0);
+}
+
+const struct game_family game_wythoff = {
+	.name = "wythoff",
+	.usage = "wythoff [K=VALUE] [t=VALUE] X Y",
+	.summary = "Wythoff (K=1, t=1), t-Wythoff and (K,t)-Wythoff: "
+	    "remove multiples of K from one pile or both (differing by < t)",
+	.parse = wythoff_parse,
+	.clone = wythoff_clone,
+	.free = wythoff_free,
+	.print = wythoff_print,
+	.check = wythoff_check,
+	.apply = wythoff_apply,
+	.terminal = wythoff_terminal,
+	.outcome = wythoff_outcome,
+	.grundy = wythoff_grundy,
+	.winning = wythoff_winning,
+	.to_grundy = wythoff_to_grundy,
+	.policy = wythoff_policy,
+	.mover = wythoff_mover,
+};

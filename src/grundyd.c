@@ -1,0 +1,103 @@
+/*
+ * grundyd.c: the daemon's entry point: settings from flags and an optional
+ * configuration file, --check-config, then the server.
+ */
+#include <sys/socket.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "conf.h"
+#include "log.h"
+#include "server.h"
+
+/* Prints usage and exits with status. */
+static void __attribute__((noreturn))
+grundyd_usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: grundyd [--config FILE] [--check-config] [--SETTING VALUE "
+	    "...]\n%s", conf_usage());
+	exit(status);
+}
+
+/* Checks settings that conf_set cannot check alone; returns 0 if sound. */
+static int
+grundyd_validate(const struct conf *c, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	int	 i, len;
+
+	for (i = 0; i < c->nlisten; i++) {
+		if (conf_parse_addr(c->listen[i], &ss, &len) != 0) {
+			snprintf(err, errlen, "listen '%s': not a numeric "
+			    "ADDR:PORT or [V6ADDR]:PORT", c->listen[i]);
+			return (-1);
+		}
+	}
+	if (c->max_line < 1024) {
+		snprintf(err, errlen, "max-line %zu: at least 1024 bytes",
+		    c->max_line);
+		return (-1);
+	}
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct conf	 conf;
+	char		 err[512];
+	int		 a, check = 0;
+
+	conf_default(&conf);
+	/* The file first, so that flags override it. */
+	for (a = 1; a < argc; a++)
+		if (strcmp(argv[a], "--config") == 0 && a + 1 < argc) {
+			conf.config_file = xstrdup(argv[a + 1]);
+			if (conf_load(&conf, conf.config_file, err,
+			    sizeof err) != 0) {
+				fprintf(stderr, "grundyd: %s\n", err);
+				return (1);
+			}
+		}
+	for (a = 1; a < argc; a++) {
+		if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)
+			grundyd_usage(0);
+		if (strcmp(argv[a], "--version") == 0) {
+			printf("grundyd %s\n", PACKAGE_VERSION);
+			return (0);
+		}
+		if (strcmp(argv[a], "--check-config") == 0) {
+			check = 1;
+			continue;
+		}
+		if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc)
+			grundyd_usage(2);
+		if (strcmp(argv[a], "--config") == 0) {
+			a++;
+			continue;
+		}
+		if (conf_set(&conf, argv[a] + 2, argv[a + 1], err,
+		    sizeof err) != 0) {
+			fprintf(stderr, "grundyd: %s\n", err);
+			return (1);
+		}
+		a++;
+	}
+	if (grundyd_validate(&conf, err, sizeof err) != 0) {
+		fprintf(stderr, "grundyd: %s\n", err);
+		return (1);
+	}
+	if (check) {
+		printf("grundyd: configuration ok\n");
+		conf_free(&conf);
+		return (0);
+	}
+	log_init(conf.verbose);
+	a = server_run(&conf);
+	conf_free(&conf);
+	return (a);
+}

@@ -1,0 +1,722 @@
+/*
+ * server.c: grundyd's network side, on one libevent loop.
+ *
+ * Threading model.  One thread runs the event loop and owns every socket,
+ * bufferevent and connection list.  A request line is executed on the loop
+ * when it is cheap; when session_heavy() says it may be slow (building a
+ * subtraction or graph table, a bounded Wythoff Grundy table, a sum, a line
+ * over 1 KiB) it is queued to a small pool of worker threads instead.
+ * While a connection has a job in flight it is "busy": the loop neither
+ * reads its next line nor touches its session, so a session is only ever
+ * used by one thread at a time and needs no lock.  Workers hand finished
+ * jobs back through a mutex-protected queue and one byte on a pipe that the
+ * loop watches.  A connection that closes while busy is only marked dead
+ * and freed when its job returns.  Pipelined requests are answered in
+ * order because a connection runs one request at a time.
+ *
+ * Limits: request line length (reply and close), output buffer (drop the
+ * client), idle timeout (final message and close), connection count
+ * (refuse with a message), per-connection rate (token bucket: refuse the
+ * command).  Game-size limits are enforced by the solver's parsers.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/queue.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
+#include <event2/util.h>
+
+#include "log.h"
+#include "sdnotify.h"
+#include "server.h"
+
+#ifndef TAILQ_FOREACH_SAFE
+#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
+	for ((var) = TAILQ_FIRST(head);					\
+	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
+	    (var) = (tvar))
+#endif
+
+struct server;
+
+/* One client connection. */
+struct conn {
+	TAILQ_ENTRY(conn) entry;
+	struct server	*srv;
+	uint64_t	 id;
+	struct bufferevent *bev;
+	struct session	 sess;
+	char		 peer[64];
+	int		 busy;		/* a job is with the workers */
+	int		 dead;		/* peer gone while busy: free on return */
+	int		 closing;	/* flush the output, then close */
+	int		 eof;		/* peer sent EOF: answer, then close */
+	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
+	uint64_t	 refill_ms;	/* when the bucket was last refilled */
+	uint64_t	 ncmds;
+};
+TAILQ_HEAD(connlist, conn);
+
+/* A request for the workers, and its answer. */
+struct job {
+	STAILQ_ENTRY(job) entry;
+	struct conn	*conn;
+	char		*line;
+	size_t		 len;
+	struct buf	 out;
+	int		 close;
+};
+STAILQ_HEAD(joblist, job);
+
+struct server {
+	struct event_base *base;
+	struct conf	*conf;
+	struct evconnlistener *lis[CONF_MAX_LISTEN];
+	int		 nlis;
+	struct event	*sig[3];
+	struct event	*donev;		/* the pipe's read end */
+	struct event	*stopev;	/* shutdown deadline */
+	struct connlist	 conns;
+	size_t		 nconns;
+	uint64_t	 next_id;
+	int		 stopping;
+	/* Worker pool. */
+	pthread_t	*threads;
+	unsigned int	 nthreads;
+	pthread_mutex_t	 mtx;
+	pthread_cond_t	 cond;
+	struct joblist	 todo;
+	struct joblist	 done;
+	int		 quit;
+	int		 pipefd[2];
+};
+
+static void	 conn_process(struct conn *);
+static void	 conn_free(struct conn *, const char *);
+
+/* Returns the loop's cached time in milliseconds. */
+static uint64_t
+server_now_ms(struct server *srv)
+{
+	struct timeval	 tv;
+
+	event_base_gettimeofday_cached(srv->base, &tv);
+	return ((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000);
+}
+
+/* Runs queued jobs until told to quit (worker thread body). */
+static void *
+server_worker(void *arg)
+{
+	struct server	*srv = arg;
+	struct job	*j;
+	char		 b = 1;
+
+	for (;;) {
+		pthread_mutex_lock(&srv->mtx);
+		while (STAILQ_EMPTY(&srv->todo) && !srv->quit)
+			pthread_cond_wait(&srv->cond, &srv->mtx);
+		if (srv->quit && STAILQ_EMPTY(&srv->todo)) {
+			pthread_mutex_unlock(&srv->mtx);
+			return (NULL);
+		}
+		j = STAILQ_FIRST(&srv->todo);
+		STAILQ_REMOVE_HEAD(&srv->todo, entry);
+		pthread_mutex_unlock(&srv->mtx);
+
+		j->close = session_execute(&j->conn->sess, j->line, j->len,
+		    &j->out);
+
+		pthread_mutex_lock(&srv->mtx);
+		STAILQ_INSERT_TAIL(&srv->done, j, entry);
+		pthread_mutex_unlock(&srv->mtx);
+		while (write(srv->pipefd[1], &b, 1) == -1 && errno == EINTR)
+			;
+	}
+}
+
+/* Frees a job. */
+static void
+job_free(struct job *j)
+{
+	free(j->line);
+	buf_free(&j->out);
+	free(j);
+}
+
+/* Logs one executed command (debug). */
+static void
+conn_log_cmd(struct conn *c)
+{
+	if (log_verbose())
+		log_debug("conn=%llu cmd=%s status=%s state=%s",
+		    (unsigned long long)c->id,
+		    c->sess.last_cmd != NULL ? c->sess.last_cmd : "-",
+		    c->sess.last_ok ? "ok" : "error",
+		    session_strstate(c->sess.state));
+}
+
+/* Writes a reply; drops the client if its unread output passes the cap. */
+static int
+conn_write(struct conn *c, const char *data, size_t len)
+{
+	struct evbuffer	*out = bufferevent_get_output(c->bev);
+
+	if (len > 0)
+		evbuffer_add(out, data, len);
+	if (evbuffer_get_length(out) > c->srv->conf->max_output) {
+		conn_free(c, "output-overflow");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Takes finished jobs back on the loop and resumes their connections. */
+static void
+server_done_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*srv = arg;
+	struct joblist	 done;
+	struct conn	*c;
+	struct job	*j;
+	char		 drain[64];
+
+	while (read(fd, drain, sizeof drain) > 0)
+		;
+	STAILQ_INIT(&done);
+	pthread_mutex_lock(&srv->mtx);
+	STAILQ_CONCAT(&done, &srv->done);
+	pthread_mutex_unlock(&srv->mtx);
+	while ((j = STAILQ_FIRST(&done)) != NULL) {
+		STAILQ_REMOVE_HEAD(&done, entry);
+		c = j->conn;
+		c->busy = 0;
+		if (c->dead) {
+			conn_free(c, "closed");
+			job_free(j);
+			continue;
+		}
+		conn_log_cmd(c);
+		if (conn_write(c, j->out.data, j->out.len) == 0) {
+			if (j->close)
+				c->closing = 1;
+			conn_process(c);
+		}
+		job_free(j);
+	}
+}
+
+/* Frees a connection now, or marks it dead if a worker still has it. */
+static void
+conn_free(struct conn *c, const char *reason)
+{
+	struct server	*srv = c->srv;
+
+	if (c->busy) {
+		c->dead = 1;
+		bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+		return;
+	}
+	log_info("conn=%llu event=close reason=%s commands=%llu",
+	    (unsigned long long)c->id, reason, (unsigned long long)c->ncmds);
+	TAILQ_REMOVE(&srv->conns, c, entry);
+	srv->nconns--;
+	bufferevent_free(c->bev);
+	session_free(&c->sess);
+	free(c);
+	if (srv->stopping && srv->nconns == 0)
+		event_base_loopexit(srv->base, NULL);
+}
+
+/* Returns 1 if the connection may run one more command (token bucket). */
+static int
+conn_rate_ok(struct conn *c)
+{
+	const struct conf *cf = c->srv->conf;
+	uint64_t	 now = server_now_ms(c->srv), cap;
+
+	cap = (uint64_t)cf->burst * 1000;
+	if (now > c->refill_ms) {
+		c->tokens += (now - c->refill_ms) * cf->rate;
+		c->refill_ms = now;
+	}
+	if (c->tokens > cap)
+		c->tokens = cap;
+	if (c->tokens < 1000)
+		return (0);
+	c->tokens -= 1000;
+	return (1);
+}
+
+/* Closes the connection once its output has been written. */
+static void
+conn_close_after_flush(struct conn *c)
+{
+	c->closing = 1;
+	bufferevent_disable(c->bev, EV_READ);
+	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+		conn_free(c, c->srv->stopping ? "shutdown" : c->eof ? "eof" :
+		    "quit");
+}
+
+/*
+ * Runs the complete request lines waiting in the input, in order, until
+ * the input is empty, a job goes to the workers, or the connection closes.
+ */
+static void
+conn_process(struct conn *c)
+{
+	struct server	*srv = c->srv;
+	struct evbuffer	*in = bufferevent_get_input(c->bev);
+	struct evbuffer_ptr eol;
+	struct buf	 out;
+	struct job	*j;
+	char		*line, msg[128];
+	size_t		 n, eol_len;
+	int		 close;
+
+	buf_init(&out);
+	while (!c->busy && !c->closing) {
+		eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+		if (eol.pos < 0) {
+			if (evbuffer_get_length(in) <= srv->conf->max_line)
+				break;
+			/* No end of line within the limit: give up on it. */
+			snprintf(msg, sizeof msg, "? line too long: the limit "
+			    "is %zu bytes; closing\n\n", srv->conf->max_line);
+			if (conn_write(c, msg, strlen(msg)) == 0)
+				conn_close_after_flush(c);
+			buf_free(&out);
+			return;
+		}
+		if ((size_t)eol.pos > srv->conf->max_line) {
+			evbuffer_drain(in, (size_t)eol.pos + eol_len);
+			snprintf(msg, sizeof msg, "? line too long: the limit "
+			    "is %zu bytes\n\n", srv->conf->max_line);
+			if (conn_write(c, msg, strlen(msg)) != 0)
+				break;
+			continue;
+		}
+		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
+		if (line == NULL)
+			break;
+		c->ncmds++;
+		if (!conn_rate_ok(c)) {
+			free(line);
+			snprintf(msg, sizeof msg, "? rate limit: at most %u "
+			    "commands per second (burst %u)\n\n",
+			    srv->conf->rate, srv->conf->burst);
+			if (conn_write(c, msg, strlen(msg)) != 0)
+				break;
+			continue;
+		}
+		c->sess.conf = &srv->conf->sc;
+		if (session_heavy(&c->sess, line, n)) {
+			j = xcalloc(1, sizeof *j);
+			j->conn = c;
+			j->line = line;
+			j->len = n;
+			buf_init(&j->out);
+			c->busy = 1;
+			pthread_mutex_lock(&srv->mtx);
+			STAILQ_INSERT_TAIL(&srv->todo, j, entry);
+			pthread_cond_signal(&srv->cond);
+			pthread_mutex_unlock(&srv->mtx);
+			break;
+		}
+		buf_reset(&out);
+		close = session_execute(&c->sess, line, n, &out);
+		free(line);
+		conn_log_cmd(c);
+		if (conn_write(c, out.data, out.len) != 0) {
+			buf_free(&out);
+			return;
+		}
+		if (close)
+			c->closing = 1;
+	}
+	buf_free(&out);
+	if ((c->closing || c->eof) && !c->busy)
+		conn_close_after_flush(c);
+	else if (srv->stopping && !c->busy &&
+	    evbuffer_get_length(in) == 0)
+		conn_close_after_flush(c);
+}
+
+/* Reads: run what has arrived. */
+static void
+conn_read_cb(struct bufferevent *bev, void *arg)
+{
+	conn_process(arg);
+}
+
+/* Writes drained: close if that was the last thing to do. */
+static void
+conn_write_cb(struct bufferevent *bev, void *arg)
+{
+	struct conn	*c = arg;
+
+	if (c->closing && !c->busy &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		conn_free(c, c->srv->stopping ? "shutdown" : c->eof ? "eof" :
+		    "quit");
+}
+
+/* Peer closed, error, or idle timeout. */
+static void
+conn_event_cb(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn	*c = arg;
+	static const char idle[] = "? idle timeout: closing\n\n";
+
+	if (what & BEV_EVENT_TIMEOUT) {
+		if (what & BEV_EVENT_WRITING) {
+			conn_free(c, "write-timeout");
+			return;
+		}
+		evbuffer_add(bufferevent_get_output(bev), idle,
+		    sizeof idle - 1);
+		bufferevent_set_timeouts(bev, NULL, NULL);
+		bufferevent_enable(bev, EV_WRITE);
+		conn_close_after_flush(c);
+		return;
+	}
+	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) && !c->dead) {
+		/* Half-close: answer what was sent, then close. */
+		c->eof = 1;
+		conn_process(c);
+		return;
+	}
+	conn_free(c, (what & BEV_EVENT_EOF) ? "eof" : "error");
+}
+
+/* Applies the read watermark and timeouts from the current settings. */
+static void
+conn_apply_conf(struct conn *c)
+{
+	struct timeval	 tv;
+
+	tv.tv_sec = c->srv->conf->idle_timeout;
+	tv.tv_usec = 0;
+	bufferevent_set_timeouts(c->bev, &tv, &tv);
+	/* Stop reading once a whole line's worth is pending: backpressure. */
+	bufferevent_setwatermark(c->bev, EV_READ, 0,
+	    c->srv->conf->max_line + 2);
+}
+
+/* Accepts a connection, or refuses it with a message when full. */
+static void
+server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	struct server	*srv = arg;
+	static const char full[] = "? too many connections: try again later\n\n";
+	struct conn	*c;
+	char		 host[INET6_ADDRSTRLEN];
+	int		 one = 1, port = 0;
+
+	if (srv->stopping || srv->nconns >= srv->conf->max_conns) {
+		(void)send(fd, full, sizeof full - 1, MSG_DONTWAIT |
+		    MSG_NOSIGNAL);
+		evutil_closesocket(fd);
+		log_info("event=refuse reason=%s conns=%zu",
+		    srv->stopping ? "shutdown" : "max-conns", srv->nconns);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->srv = srv;
+	c->id = ++srv->next_id;
+	host[0] = '\0';
+	if (sa->sa_family == AF_INET) {
+		inet_ntop(AF_INET, &((struct sockaddr_in *)sa)->sin_addr, host,
+		    sizeof host);
+		port = ntohs(((struct sockaddr_in *)sa)->sin_port);
+	} else if (sa->sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)sa)->sin6_addr,
+		    host, sizeof host);
+		port = ntohs(((struct sockaddr_in6 *)sa)->sin6_port);
+	}
+	snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	session_init(&c->sess, c->id, &srv->conf->sc);
+	c->tokens = (uint64_t)srv->conf->burst * 1000;
+	c->refill_ms = server_now_ms(srv);
+	bufferevent_setcb(c->bev, conn_read_cb, conn_write_cb, conn_event_cb,
+	    c);
+	conn_apply_conf(c);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
+	srv->nconns++;
+	(void)salen;
+	log_info("conn=%llu event=connect peer=%s conns=%zu",
+	    (unsigned long long)c->id, c->peer, srv->nconns);
+}
+
+/* Logs listener errors (for example EMFILE) without stopping. */
+static void
+server_accept_error_cb(struct evconnlistener *lis, void *arg)
+{
+	log_warn("event=accept-error");
+}
+
+/* Gives up waiting for connections to finish. */
+static void
+server_deadline_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*srv = arg;
+
+	log_warnx("event=shutdown-deadline conns=%zu", srv->nconns);
+	event_base_loopexit(srv->base, NULL);
+}
+
+/* SIGTERM/SIGINT: stop accepting, finish replies in flight, then exit. */
+static void
+server_stop(struct server *srv, int sig)
+{
+	struct conn	*c, *tmp;
+	struct timeval	 tv = { 10, 0 };
+	int		 i;
+
+	if (srv->stopping)
+		return;
+	srv->stopping = 1;
+	sd_notify_send("STOPPING=1");
+	log_info("event=shutdown signal=%d conns=%zu", sig, srv->nconns);
+	for (i = 0; i < srv->nlis; i++)
+		evconnlistener_disable(srv->lis[i]);
+	TAILQ_FOREACH_SAFE(c, &srv->conns, entry, tmp)
+		if (!c->busy)
+			conn_close_after_flush(c);
+	if (srv->nconns == 0) {
+		event_base_loopexit(srv->base, NULL);
+		return;
+	}
+	srv->stopev = evtimer_new(srv->base, server_deadline_cb, srv);
+	evtimer_add(srv->stopev, &tv);
+}
+
+/* SIGHUP: re-read the configuration file and apply run-time settings. */
+static void
+server_reload(struct server *srv)
+{
+	struct conf	 nc, *keep;
+	struct conn	*c;
+	char		 err[512];
+
+	if (srv->conf->config_file == NULL) {
+		log_info("event=reload result=skipped reason=no-config-file");
+		return;
+	}
+	sd_notify_send("RELOADING=1");
+	conf_default(&nc);
+	if (conf_load(&nc, srv->conf->config_file, err, sizeof err) != 0) {
+		log_warnx("event=reload result=error error=\"%s\"", err);
+		conf_free(&nc);
+		sd_notify_send("READY=1");
+		return;
+	}
+	/*
+	 * Sessions running on workers may be reading the old limits: the
+	 * limits live in srv->conf, so replace them only when no job runs.
+	 */
+	keep = srv->conf;
+	pthread_mutex_lock(&srv->mtx);
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		if (c->busy)
+			break;
+	if (c != NULL) {
+		pthread_mutex_unlock(&srv->mtx);
+		log_warnx("event=reload result=deferred reason=busy");
+		conf_free(&nc);
+		sd_notify_send("READY=1");
+		return;
+	}
+	conf_copy_runtime(keep, &nc);
+	pthread_mutex_unlock(&srv->mtx);
+	log_init(keep->verbose);
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		conn_apply_conf(c);
+	conf_free(&nc);
+	log_info("event=reload result=ok");
+	sd_notify_send("READY=1");
+}
+
+/* Dispatches signals on the loop. */
+static void
+server_signal_cb(evutil_socket_t sig, short what, void *arg)
+{
+	if (sig == SIGHUP)
+		server_reload(arg);
+	else
+		server_stop(arg, (int)sig);
+}
+
+/* Writes the first listener's port to the port file. */
+static void
+server_write_port(struct server *srv, evutil_socket_t fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t	 len = sizeof ss;
+	FILE		*f;
+	int		 port = 0;
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return;
+	if (ss.ss_family == AF_INET)
+		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	else if (ss.ss_family == AF_INET6)
+		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	log_info("event=listen fd=%d port=%d", (int)fd, port);
+	if (srv->nlis != 1 || srv->conf->port_file == NULL)
+		return;
+	if ((f = fopen(srv->conf->port_file, "w")) == NULL)
+		fatal("event=port-file path=%s", srv->conf->port_file);
+	fprintf(f, "%d\n", port);
+	fclose(f);
+}
+
+/* Adds a listener on an already bound socket (systemd) or an address. */
+static void
+server_listen(struct server *srv, evutil_socket_t fd, const char *addr)
+{
+	struct sockaddr_storage ss;
+	struct evconnlistener *l;
+	unsigned	 flags = LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE |
+	    LEV_OPT_CLOSE_ON_EXEC;
+	int		 sslen = sizeof ss;
+
+	if (fd >= 0) {
+		evutil_make_socket_nonblocking(fd);
+		l = evconnlistener_new(srv->base, server_accept_cb, srv, flags,
+		    -1, fd);
+	} else {
+		if (conf_parse_addr(addr, &ss, &sslen) != 0)
+			fatalx("event=listen addr=%s error=\"not ADDR:PORT\"",
+			    addr);
+		l = evconnlistener_new_bind(srv->base, server_accept_cb, srv,
+		    flags, 512, (struct sockaddr *)&ss, sslen);
+	}
+	if (l == NULL)
+		fatal("event=listen addr=%s", addr != NULL ? addr : "systemd");
+	evconnlistener_set_error_cb(l, server_accept_error_cb);
+	srv->lis[srv->nlis++] = l;
+	server_write_port(srv, evconnlistener_get_fd(l));
+}
+
+/* Returns the number of sockets systemd passed us (socket activation). */
+static int
+server_systemd_fds(void)
+{
+	const char	*pid, *fds;
+
+	if ((pid = getenv("LISTEN_PID")) == NULL ||
+	    (fds = getenv("LISTEN_FDS")) == NULL)
+		return (0);
+	if (strtol(pid, NULL, 10) != (long)getpid())
+		return (0);
+	return ((int)strtol(fds, NULL, 10));
+}
+
+/* Runs the server until a shutdown signal; returns the exit status. */
+int
+server_run(struct conf *conf)
+{
+	struct server	 srv;
+	struct conn	*c;
+	struct job	*j;
+	unsigned int	 i;
+	int		 n, sigs[3] = { SIGTERM, SIGINT, SIGHUP };
+
+	memset(&srv, 0, sizeof srv);
+	srv.conf = conf;
+	TAILQ_INIT(&srv.conns);
+	STAILQ_INIT(&srv.todo);
+	STAILQ_INIT(&srv.done);
+	signal(SIGPIPE, SIG_IGN);
+	if ((srv.base = event_base_new()) == NULL)
+		fatalx("event=init error=\"event_base_new failed\"");
+	if ((n = server_systemd_fds()) > 0) {
+		for (i = 0; i < (unsigned)n && i < CONF_MAX_LISTEN; i++)
+			server_listen(&srv, 3 + (int)i, NULL);
+		unsetenv("LISTEN_PID");
+		unsetenv("LISTEN_FDS");
+		unsetenv("LISTEN_FDNAMES");
+	} else if (conf->nlisten == 0)
+		server_listen(&srv, -1, "127.0.0.1:7559");
+	else
+		for (i = 0; i < (unsigned)conf->nlisten; i++)
+			server_listen(&srv, -1, conf->listen[i]);
+
+	if (pipe2(srv.pipefd, O_NONBLOCK | O_CLOEXEC) != 0)
+		fatal("event=init");
+	srv.donev = event_new(srv.base, srv.pipefd[0], EV_READ | EV_PERSIST,
+	    server_done_cb, &srv);
+	event_add(srv.donev, NULL);
+	pthread_mutex_init(&srv.mtx, NULL);
+	pthread_cond_init(&srv.cond, NULL);
+	srv.nthreads = conf->workers;
+	srv.threads = xcalloc(srv.nthreads, sizeof *srv.threads);
+	for (i = 0; i < srv.nthreads; i++)
+		if (pthread_create(&srv.threads[i], NULL, server_worker,
+		    &srv) != 0)
+			fatalx("event=init error=\"pthread_create failed\"");
+	for (i = 0; i < 3; i++) {
+		srv.sig[i] = evsignal_new(srv.base, sigs[i], server_signal_cb,
+		    &srv);
+		evsignal_add(srv.sig[i], NULL);
+	}
+	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
+	    srv.nlis, srv.nthreads, conf->max_conns);
+	sd_notify_send("READY=1");
+
+	event_base_dispatch(srv.base);
+
+	/* Stop the workers, then free whatever is left. */
+	pthread_mutex_lock(&srv.mtx);
+	srv.quit = 1;
+	pthread_cond_broadcast(&srv.cond);
+	pthread_mutex_unlock(&srv.mtx);
+	for (i = 0; i < srv.nthreads; i++)
+		pthread_join(srv.threads[i], NULL);
+	while ((j = STAILQ_FIRST(&srv.done)) != NULL) {
+		STAILQ_REMOVE_HEAD(&srv.done, entry);
+		j->conn->busy = 0;
+		job_free(j);
+	}
+	while ((c = TAILQ_FIRST(&srv.conns)) != NULL) {
+		c->busy = 0;
+		conn_free(c, "shutdown");
+	}
+	for (i = 0; i < (unsigned)srv.nlis; i++)
+		evconnlistener_free(srv.lis[i]);
+	for (i = 0; i < 3; i++)
+		event_free(srv.sig[i]);
+	event_free(srv.donev);
+	if (srv.stopev != NULL)
+		event_free(srv.stopev);
+	close(srv.pipefd[0]);
+	close(srv.pipefd[1]);
+	free(srv.threads);
+	pthread_mutex_destroy(&srv.mtx);
+	pthread_cond_destroy(&srv.cond);
+	event_base_free(srv.base);
+	log_info("event=exit");
+	return (0);
+}

@@ -1,0 +1,12 @@
+/*
+ * server.h: the libevent server: listeners, connections, limits, the
+ * worker threads for heavy commands, signals.
+ */
+#ifndef SERVER_H
+#define SERVER_H
+
+#include "conf.h"
+
+int	 server_run(struct conf *);
+
+#endif /* SERVER_H */

@@ -1,0 +1,160 @@
+/*
+ * session.c: the session state machine and the execution of one request:
+ * preprocess, parse, look the command up, check arity and state centrally,
+ * run the handler, format the reply.  Handlers live in cmd-*.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+/* Initialises a session with no game. */
+void
+session_init(struct session *s, uint64_t id, const struct session_conf *conf)
+{
+	memset(s, 0, sizeof *s);
+	s->id = id;
+	s->conf = conf;
+	s->state = SESSION_IDLE;
+	s->to_move = 1;
+}
+
+/* Frees the game, the history and the random state. */
+void
+session_free(struct session *s)
+{
+	size_t	 i;
+
+	if (s->state != SESSION_IDLE || s->game.fam != NULL)
+		game_free(&s->game);
+	for (i = 0; i < s->nhist; i++)
+		game_free(&s->hist[i].game);
+	free(s->hist);
+	s->hist = NULL;
+	s->nhist = 0;
+	if (s->seeded)
+		gmp_randclear(s->rs);
+	s->seeded = 0;
+}
+
+/* Returns the name of a state, for logs. */
+const char *
+session_strstate(enum session_state st)
+{
+	switch (st) {
+	case SESSION_IDLE:
+		return ("idle");
+	case SESSION_GAME:
+		return ("game");
+	case SESSION_MATCH:
+		return ("match");
+	case SESSION_CLOSING:
+		return ("closing");
+	}
+	return ("unknown");
+}
+
+/*
+ * Returns 1 if the request line may be slow enough that the server should
+ * run it off the event loop: long lines, `new` of a family that builds a
+ * table, and game commands on a game that is large or uses Wythoff tables.
+ */
+int
+session_heavy(const struct session *s, const char *line, size_t len)
+{
+	const struct cmd_entry *ce;
+	char	 name[32], fam[32];
+	size_t	 i, n;
+
+	if (len > 1024)
+		return (1);
+	/* The first word that is not an id, then the word after it. */
+	for (i = 0;;) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		for (n = 0; i < len && line[i] != ' ' && line[i] != '\t' &&
+		    line[i] != '\r' && line[i] != '\n' && n < sizeof name - 1;)
+			name[n++] = line[i++];
+		name[n] = '\0';
+		if (n == 0 || strspn(name, "0123456789") != n)
+			break;
+	}
+	if ((ce = cmd_find(name)) == NULL || !(ce->flags & CMD_F_HEAVY))
+		return (0);
+	if (strcmp(name, "new") != 0 && strcmp(name, "match") != 0)
+		return (s->state != SESSION_IDLE && s->game.fam != NULL &&
+		    (s->game.fam == &game_wythoff || s->game.fam == &game_sum));
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	for (n = 0; i < len && line[i] != ' ' && n < sizeof fam - 1;)
+		fam[n++] = line[i++];
+	fam[n] = '\0';
+	return (strcmp(fam, "wythoff") == 0 || strcmp(fam, "sum") == 0 ||
+	    strcmp(fam, "graph") == 0 || strcmp(fam, "subtraction") == 0);
+}
+
+/*
+ * Executes one raw request line (modified in place) and appends the reply
+ * to out.  A blank or comment-only line produces no reply.  Returns 1 if
+ * the connection must close once the reply is written.
+ */
+int
+session_execute(struct session *s, char *line, size_t len, struct buf *out)
+{
+	const struct cmd_entry *ce;
+	struct proto_cmd cmd;
+	struct buf	 body;
+	const char	*why;
+	int		 rv, ret = 0;
+
+	s->last_cmd = NULL;
+	s->last_ok = 1;
+	len = proto_preprocess(line, len);
+	if ((rv = proto_parse(line, &cmd, &why)) == 0) {
+		proto_cmd_free(&cmd);
+		return (0);
+	}
+	buf_init(&body);
+	if (rv < 0) {
+		buf_puts(&body, why);
+		goto fail;
+	}
+	s->last_cmd = "unknown";
+	if ((ce = cmd_find(cmd.name)) == NULL) {
+		buf_printf(&body, "unknown command: %.64s", cmd.name);
+		goto fail;
+	}
+	s->last_cmd = ce->name;
+	if (cmd.argc < ce->min_args ||
+	    (ce->max_args >= 0 && cmd.argc > ce->max_args)) {
+		buf_printf(&body, "usage: %s%s%s", ce->name,
+		    ce->usage[0] ? " " : "", ce->usage);
+		goto fail;
+	}
+	if ((ce->flags & CMD_F_GAME) && s->state == SESSION_IDLE) {
+		buf_puts(&body, "no game: start one with new GAME");
+		goto fail;
+	}
+	if ((ce->flags & CMD_F_NOMATCH) && s->state == SESSION_MATCH) {
+		buf_printf(&body, "%s is not available during a match "
+		    "(resign first)", ce->name);
+		goto fail;
+	}
+	rv = ce->exec(s, &cmd, &body);
+	if (rv == CMD_ERROR)
+		goto fail;
+	if (rv == CMD_QUIT) {
+		s->state = SESSION_CLOSING;
+		ret = 1;
+	}
+	proto_reply(out, 1, &cmd, buf_str(&body));
+	goto done;
+fail:
+	s->last_ok = 0;
+	proto_reply(out, 0, &cmd, buf_str(&body));
+done:
+	buf_free(&body);
+	proto_cmd_free(&cmd);
+	(void)len;
+	return (ret);
+}

@@ -1,0 +1,81 @@
+/*
+ * session.h: one client's protocol session: its state machine, its game and
+ * history, and the execution of one request line into one reply.  No I/O:
+ * the server feeds lines in and writes replies out.
+ */
+#ifndef SESSION_H
+#define SESSION_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "proto.h"
+
+/* Session states; session_enter() logs every transition. */
+enum session_state {
+	SESSION_IDLE = 0,	/* no game yet */
+	SESSION_GAME,		/* a game, free play and analysis */
+	SESSION_MATCH,		/* a refereed game against the engine */
+	SESSION_CLOSING,	/* quit received: flush, then close */
+};
+
+/* Settings a session needs; owned by the server, changed on reload. */
+struct session_conf {
+	struct game_limits lim;
+	size_t		 max_undo;	/* positions kept for undo */
+	size_t		 max_winning;	/* cap on lines of `winning` */
+};
+
+/* One saved position, for undo. */
+struct session_hist {
+	struct game	 game;
+	int		 to_move;
+};
+
+struct session {
+	uint64_t	 id;		/* connection id, for logs */
+	enum session_state state;
+	const struct session_conf *conf;
+	struct game	 game;		/* valid unless SESSION_IDLE */
+	int		 to_move;	/* 1 or 2: the player to move */
+	unsigned long	 moveno;	/* moves played since `new` */
+	struct session_hist *hist;	/* ring of earlier positions */
+	size_t		 nhist;
+	int		 client;	/* match: the client's player, 1 or 2 */
+	int		 first;		/* match: the player who moved first */
+	int		 seeded;	/* engine picks at random from rs */
+	gmp_randstate_t	 rs;
+	/* Filled by session_execute for the server's log line. */
+	const char	*last_cmd;
+	int		 last_ok;
+};
+
+void	 session_init(struct session *, uint64_t, const struct session_conf *);
+void	 session_free(struct session *);
+int	 session_execute(struct session *, char *, size_t, struct buf *);
+const char *session_strstate(enum session_state);
+int	 session_heavy(const struct session *, const char *, size_t);
+
+/* One command table entry (cmd.c); see the comment above cmd_table. */
+struct cmd_entry {
+	const char	*name;
+	int		 min_args;
+	int		 max_args;	/* -1: unbounded */
+	int		 flags;
+#define CMD_F_GAME	0x1		/* needs a game (not SESSION_IDLE) */
+#define CMD_F_NOMATCH	0x2		/* refused during a match */
+#define CMD_F_HEAVY	0x4		/* may be slow: run off the loop */
+	const char	*usage;
+	int		 (*exec)(struct session *, const struct proto_cmd *,
+			    struct buf *);
+};
+
+/* Return values of cmd_entry.exec. */
+#define CMD_OK		0	/* success; body holds the reply */
+#define CMD_ERROR	-1	/* failure; body holds the one-line error */
+#define CMD_QUIT	1	/* success, then close the connection */
+
+const struct cmd_entry *cmd_find(const char *);
+extern const struct cmd_entry *const cmd_table[];
+
+#endif /* SESSION_H */

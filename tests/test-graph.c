@@ -1,0 +1,665 @@
+/*
+ * test-graph.c: tokens on a DAG against an independent brute force (a
+ * memoised game-tree search over token tuples, with no Sprague-Grundy
+ * theory), plus long and wide graphs, cycles and bad input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* Most nodes and tokens of a random DAG. */
+#define RDAG_MAXV	12
+#define RDAG_MAXK	3
+
+/* A small random DAG: node ids and an adjacency matrix over indices. */
+struct rdag {
+	int		 nv;
+	unsigned long	 id[RDAG_MAXV];
+	char		 adj[RDAG_MAXV][RDAG_MAXV];
+	int		 height[RDAG_MAXV];
+};
+
+/* Returns the next number of a fixed pseudo-random sequence. */
+static unsigned long
+rng_next(unsigned long long *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return ((unsigned long)(*s >> 33));
+}
+
+/* Returns the longest path from v to a sink (memoised in d->height). */
+static int
+rdag_height(struct rdag *d, int v)
+{
+	int	 w, h;
+
+	if (d->height[v] >= 0)
+		return (d->height[v]);
+	d->height[v] = 0;
+	for (w = 0; w < d->nv; w++)
+		if (d->adj[v][w] && (h = rdag_height(d, w) + 1) > d->height[v])
+			d->height[v] = h;
+	return (d->height[v]);
+}
+
+/*
+ * Builds a random DAG: nodes in a random topological order with random ids
+ * (some huge, so that id order and topological order differ), edges from
+ * earlier to later nodes.  Writes the edges in a shuffled order with some
+ * duplicates, as "edges=U>V,..." (empty if none).
+ */
+static void
+rdag_make(struct rdag *d, unsigned long long *s, struct buf *edges)
+{
+	struct tu_strs	 e;
+	unsigned long	 id;
+	size_t		 i, j;
+	char		*t;
+	int		 u, v, dup, dens;
+
+	d->nv = 1 + (int)(rng_next(s) % RDAG_MAXV);
+	dens = 15 + (int)(rng_next(s) % 60);
+	for (u = 0; u < d->nv; u++) {
+		do {
+			id = rng_next(s) % 4 == 0 ? rng_next(s) % 2147483648UL :
+			    rng_next(s) % 40;
+			for (dup = 0, v = 0; v < u; v++)
+				dup |= d->id[v] == id;
+		} while (dup);
+		d->id[u] = id;
+		d->height[u] = -1;
+	}
+	memset(d->adj, 0, sizeof d->adj);
+	tu_strs_init(&e);
+	for (u = 0; u < d->nv; u++)
+		for (v = u + 1; v < d->nv; v++)
+			if ((int)(rng_next(s) % 100) < dens) {
+				d->adj[u][v] = 1;
+				tu_strs_add(&e, "%lu>%lu", d->id[u], d->id[v]);
+				if (rng_next(s) % 8 == 0)
+					tu_strs_add(&e, "%lu>%lu", d->id[u],
+					    d->id[v]);
+			}
+	for (i = e.n; i > 1; i--) {
+		j = rng_next(s) % i;
+		t = e.v[i - 1];
+		e.v[i - 1] = e.v[j];
+		e.v[j] = t;
+	}
+	buf_reset(edges);
+	for (i = 0; i < e.n; i++)
+		buf_printf(edges, "%s%s", i ? "," : "edges=", e.v[i]);
+	tu_strs_free(&e);
+	for (u = 0; u < d->nv; u++)
+		rdag_height(d, u);
+}
+
+/* Brute-force product game over k tokens on a small DAG. */
+struct bprod {
+	struct rdag	*d;
+	int		 k;
+	size_t		 size;
+	signed char	*win;		/* -1 unknown, 0 P, 1 N */
+	int		*sg;		/* mex over product options */
+};
+
+/* Decodes index into token nodes. */
+static void
+bprod_decode(const struct bprod *br, size_t idx, int *a)
+{
+	int	 i;
+
+	for (i = 0; i < br->k; i++) {
+		a[i] = (int)(idx % (size_t)br->d->nv);
+		idx /= (size_t)br->d->nv;
+	}
+}
+
+/* Encodes token nodes into an index. */
+static size_t
+bprod_encode(const struct bprod *br, const int *a)
+{
+	size_t	 idx = 0;
+	int	 i;
+
+	for (i = br->k - 1; i >= 0; i--)
+		idx = idx * (size_t)br->d->nv + (size_t)a[i];
+	return (idx);
+}
+
+/* Solves a position by trying every move of every token. */
+static void
+bprod_solve(struct bprod *br, size_t idx)
+{
+	char	 seen[256];
+	int	 a[RDAG_MAXK], i, w, old, anyp = 0, v;
+	size_t	 nx;
+
+	if (br->win[idx] >= 0)
+		return;
+	bprod_decode(br, idx, a);
+	memset(seen, 0, sizeof seen);
+	for (i = 0; i < br->k; i++) {
+		old = a[i];
+		for (w = 0; w < br->d->nv; w++) {
+			if (!br->d->adj[old][w])
+				continue;
+			a[i] = w;
+			nx = bprod_encode(br, a);
+			bprod_solve(br, nx);
+			if (br->win[nx] == 0)
+				anyp = 1;
+			seen[br->sg[nx]] = 1;
+		}
+		a[i] = old;
+	}
+	br->win[idx] = (signed char)anyp;
+	for (v = 0; seen[v]; v++)
+		;
+	br->sg[idx] = v;
+}
+
+/* Lists the moves from idx to positions of brute Grundy value t (t < 0: all
+ * moves to the greatest height, the engine's policy). */
+static void
+bprod_moves(const struct bprod *br, size_t idx, int t, struct tu_strs *out)
+{
+	int	 a[RDAG_MAXK], i, w, old, best = -1, pass;
+
+	bprod_decode(br, idx, a);
+	for (pass = t < 0 ? 0 : 1; pass < 2; pass++)
+		for (i = 0; i < br->k; i++) {
+			old = a[i];
+			for (w = 0; w < br->d->nv; w++) {
+				if (!br->d->adj[old][w])
+					continue;
+				a[i] = w;
+				if (pass == 0 && br->d->height[w] > best)
+					best = br->d->height[w];
+				else if (pass == 1 && (t < 0 ?
+				    br->d->height[w] == best :
+				    br->sg[bprod_encode(br, a)] == t))
+					tu_strs_add(out, "%d=%lu", i + 1,
+					    br->d->id[w]);
+			}
+			a[i] = old;
+		}
+}
+
+/* Lists a move set as strings. */
+static void
+moveset_strs(const struct game_moveset *ms, struct tu_strs *out)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < ms->n; i++) {
+		buf_reset(&b);
+		game_moveset_ent_print(&ms->v[i], &b);
+		tu_strs_add(out, "%s", buf_str(&b));
+	}
+	buf_free(&b);
+	tu_strs_sort(out);
+}
+
+/* Compares to_grundy(t) (t >= 0) or the policy (t < 0) with the brute. */
+static void
+check_moves(const struct game *g, const struct bprod *br, size_t idx, int t,
+    const char *ctx)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 fast, want;
+	mpz_t		 tz;
+
+	game_moveset_init(&ms);
+	tu_strs_init(&fast);
+	tu_strs_init(&want);
+	if (t < 0)
+		game_graph.policy(g->st, &ms);
+	else {
+		mpz_init_set_ui(tz, (unsigned long)t);
+		assert_int_equal(game_graph.to_grundy(g->st, tz, &ms, &err),
+		    0);
+		mpz_clear(tz);
+	}
+	moveset_strs(&ms, &fast);
+	bprod_moves(br, idx, t, &want);
+	tu_strs_sort(&want);
+	if (!tu_strs_eq(&fast, &want, ctx))
+		fail();
+	game_moveset_clear(&ms);
+	tu_strs_free(&fast);
+	tu_strs_free(&want);
+}
+
+/* Checks every placement of k tokens on d against the brute force. */
+static void
+check_dag(struct rdag *d, const char *edges, int k)
+{
+	struct tu_strs	 wins;
+	struct bprod	 br;
+	struct buf	 line, pr;
+	struct game	 g, h;
+	size_t		 idx;
+	int		 a[RDAG_MAXK], i, t, stuck;
+
+	br.d = d;
+	br.k = k;
+	br.size = 1;
+	for (i = 0; i < k; i++)
+		br.size *= (size_t)d->nv;
+	br.win = malloc(br.size);
+	memset(br.win, -1, br.size);
+	br.sg = calloc(br.size, sizeof *br.sg);
+	buf_init(&line);
+	buf_init(&pr);
+	for (idx = 0; idx < br.size; idx++) {
+		bprod_solve(&br, idx);
+		bprod_decode(&br, idx, a);
+		buf_reset(&line);
+		buf_printf(&line, "graph %s", edges);
+		for (stuck = 1, i = 0; i < k; i++) {
+			buf_printf(&line, " %lu", d->id[a[i]]);
+			stuck &= d->height[a[i]] == 0;
+		}
+		tu_parse(&g, "%s", buf_str(&line));
+		assert_int_equal(game_terminal(&g), stuck);
+		tu_strs_init(&wins);
+		bprod_moves(&br, idx, 0, &wins);
+		tu_check(&g, br.win[idx], br.sg[idx], &wins);
+		tu_strs_free(&wins);
+		for (t = -1; t <= 3; t++)
+			if (t != 0)
+				check_moves(&g, &br, idx, t, buf_str(&line));
+		/* The canonical form round-trips. */
+		buf_reset(&pr);
+		game_print(&g, &pr);
+		tu_parse(&h, "%s", buf_str(&pr));
+		buf_reset(&line);
+		game_print(&h, &line);
+		assert_string_equal(buf_str(&pr), buf_str(&line));
+		game_free(&h);
+		game_free(&g);
+	}
+	buf_free(&line);
+	buf_free(&pr);
+	free(br.win);
+	free(br.sg);
+}
+
+/* Forty random DAGs with one to three tokens on every placement. */
+static void
+test_graph_brute(void **state)
+{
+	unsigned long long s = 20240601;
+	struct rdag	 d;
+	struct buf	 edges;
+	int		 n, k;
+
+	(void)state;
+	buf_init(&edges);
+	for (n = 0; n < 40; n++) {
+		rdag_make(&d, &s, &edges);
+		for (k = 1; k <= RDAG_MAXK; k++)
+			check_dag(&d, buf_str(&edges), k);
+	}
+	buf_free(&edges);
+}
+
+/* Returns the sorted string list of g's policy moves. */
+static void
+policy_strs(const struct game *g, struct tu_strs *out)
+{
+	struct game_moveset ms;
+
+	game_moveset_init(&ms);
+	g->fam->policy(g->st, &ms);
+	moveset_strs(&ms, out);
+	game_moveset_clear(&ms);
+}
+
+/* A path of 100,000 nodes (deep search, no recursion) and wide graphs. */
+static void
+test_graph_big(void **state)
+{
+	struct tu_strs	 wins, pol;
+	struct game_error err;
+	struct game	 g;
+	struct buf	 b;
+	mpz_t		 gv;
+	int		 i, j;
+
+	(void)state;
+	mpz_init(gv);
+	buf_init(&b);
+	/* 0>1>...>99999: SG(i) = (99999 - i) mod 2, height 99999 - i. */
+	buf_puts(&b, "graph edges=0>1");
+	for (i = 1; i < 99999; i++)
+		buf_printf(&b, ",%d>%d", i, i + 1);
+	buf_puts(&b, " 0 1 99999");
+	tu_parse(&g, "%s", buf_str(&b));
+	tu_strs_init(&wins);
+	tu_strs_add(&wins, "1=1");
+	tu_strs_add(&wins, "2=2");
+	tu_check(&g, GAME_N, 1, &wins);
+	tu_strs_free(&wins);
+	tu_strs_init(&wins);
+	tu_strs_init(&pol);
+	tu_strs_add(&wins, "1=1");
+	policy_strs(&g, &pol);
+	assert_true(tu_strs_eq(&pol, &wins, "path policy"));
+	tu_strs_free(&wins);
+	tu_strs_free(&pol);
+	tu_play(&g, "1=1");
+	tu_play_fail(&g, "3=0", GAME_EILLEGAL);
+	game_free(&g);
+	/* The same path written backwards (99999>99998>...>0). */
+	buf_reset(&b);
+	buf_puts(&b, "graph edges=1>0");
+	for (i = 1; i < 99999; i++)
+		buf_printf(&b, ",%d>%d", i + 1, i);
+	buf_puts(&b, " 99999 99998");
+	tu_parse(&g, "%s", buf_str(&b));
+	assert_int_equal(game_grundy(&g, gv, &err), 0);
+	assert_int_equal(mpz_get_ui(gv), 1);
+	game_free(&g);
+	/* One more node is one too many for the default limits. */
+	buf_puts(&b, " 100000");
+	tu_parse_fail(GAME_ELIMIT, "%s", buf_str(&b));
+	/* The path closed into a cycle. */
+	buf_reset(&b);
+	buf_puts(&b, "graph edges=99999>0");
+	for (i = 0; i < 99999; i++)
+		buf_printf(&b, ",%d>%d", i, i + 1);
+	buf_puts(&b, " 0");
+	assert_int_equal(game_parse_line(&g, buf_str(&b), tu_limits(), &err),
+	    -1);
+	assert_int_equal(err.code, GAME_ECYCLE);
+	assert_string_equal(err.msg, "graph has a cycle of 100000 nodes: "
+	    "0>1>2>3>4>5>6>7>...>99998>99999>0");
+	/* A star: 0 -> 1..99999, every move from 0 wins. */
+	buf_reset(&b);
+	buf_puts(&b, "graph edges=0>1");
+	for (i = 2; i < 100000; i++)
+		buf_printf(&b, ",0>%d", i);
+	buf_puts(&b, " 0");
+	tu_parse(&g, "%s", buf_str(&b));
+	tu_strs_init(&wins);
+	for (i = 1; i < 100000; i++)
+		tu_strs_add(&wins, "1=%d", i);
+	tu_check(&g, GAME_N, 1, &wins);
+	tu_strs_free(&wins);
+	game_free(&g);
+	/* The complete DAG on 450 nodes (101,025 edges): SG(i) = 449 - i. */
+	buf_reset(&b);
+	buf_puts(&b, "graph edges=");
+	for (i = 0; i < 450; i++)
+		for (j = i + 1; j < 450; j++)
+			buf_printf(&b, "%s%d>%d", i || j > 1 ? "," : "", i, j);
+	buf_puts(&b, " 0 1 7");
+	tu_parse(&g, "%s", buf_str(&b));
+	/*
+	 * X = 449 ^ 448 ^ 442 = 443: token 1 to SG 449 ^ 443 = 122 (node 327),
+	 * token 2 to SG 448 ^ 443 = 123 (node 326), token 3 to SG 1 (448).
+	 */
+	tu_strs_init(&wins);
+	tu_strs_add(&wins, "1=327");
+	tu_strs_add(&wins, "2=326");
+	tu_strs_add(&wins, "3=448");
+	tu_check(&g, GAME_N, 443, &wins);
+	tu_strs_free(&wins);
+	tu_strs_init(&wins);
+	tu_strs_init(&pol);
+	tu_strs_add(&wins, "1=1");
+	policy_strs(&g, &pol);
+	assert_true(tu_strs_eq(&pol, &wins, "complete policy"));
+	tu_strs_free(&wins);
+	tu_strs_free(&pol);
+	game_free(&g);
+	buf_free(&b);
+	mpz_clear(gv);
+}
+
+/* Asserts that parsing line under lim fails with code and message msg. */
+static void
+parse_fail_msg(const struct game_limits *lim, const char *line,
+    enum game_err code, const char *msg)
+{
+	struct game_error err;
+	struct game	 g;
+
+	memset(&err, 0, sizeof err);
+	if (game_parse_line(&g, line, lim, &err) == 0) {
+		print_error("parse '%s' succeeded\n", line);
+		game_free(&g);
+		fail();
+	}
+	if (err.code != code || strstr(err.msg, msg) == NULL) {
+		print_error("parse '%s': error %d '%s', want %d '%s'\n", line,
+		    err.code, err.msg, code, msg);
+		fail();
+	}
+}
+
+/* Asserts that a move is refused as illegal with a message containing msg. */
+static void
+move_fail_msg(struct game *g, const char *text, const char *msg)
+{
+	struct game_error err;
+	struct game_move m;
+	char	*s, *argv[4], *p;
+	int	 argc = 0;
+
+	s = strdup(text);
+	for (p = strtok(s, " "); p != NULL && argc < 4; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	game_move_init(&m);
+	assert_int_equal(game_move_parse(&m, argc, argv, 0, tu_limits(),
+	    &err), 0);
+	assert_int_equal(game_check(g, &m, &err), -1);
+	if (err.code != GAME_EILLEGAL || strstr(err.msg, msg) == NULL) {
+		print_error("move '%s': error %d '%s', want '%s'\n", text,
+		    err.code, err.msg, msg);
+		fail();
+	}
+	game_move_clear(&m);
+	free(s);
+}
+
+/* Cycles are named; they start at their smallest node. */
+static void
+test_graph_cycles(void **state)
+{
+	const struct game_limits *dl = tu_limits();
+	struct game	 g;
+	struct buf	 b;
+	int		 i;
+
+	(void)state;
+	parse_fail_msg(dl, "graph edges=1>1 1", GAME_ECYCLE,
+	    "graph has a cycle: 1>1");
+	parse_fail_msg(dl, "graph edges=0>1,2>2 0", GAME_ECYCLE,
+	    "graph has a cycle: 2>2");
+	parse_fail_msg(dl, "graph edges=1>2,2>1 7", GAME_ECYCLE,
+	    "graph has a cycle: 1>2>1");
+	parse_fail_msg(dl, "graph edges=1>2,2>3,3>1 1", GAME_ECYCLE,
+	    "graph has a cycle: 1>2>3>1");
+	parse_fail_msg(dl, "graph edges=0>7,7>4,4>7 0", GAME_ECYCLE,
+	    "graph has a cycle: 4>7>4");
+	parse_fail_msg(dl, "graph edges=9>5,5>3,3>9,0>9 0", GAME_ECYCLE,
+	    "graph has a cycle: 3>9>5>3");
+	buf_init(&b);
+	buf_puts(&b, "graph edges=19>0");
+	for (i = 0; i < 19; i++)
+		buf_printf(&b, ",%d>%d", i, i + 1);
+	buf_puts(&b, " 5");
+	parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
+	    "graph has a cycle of 20 nodes: 0>1>2>3>4>5>6>7>...>18>19>0");
+	buf_reset(&b);
+	buf_puts(&b, "graph edges=11>0");
+	for (i = 0; i < 11; i++)
+		buf_printf(&b, ",%d>%d", i, i + 1);
+	buf_puts(&b, " 5");
+	parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
+	    "graph has a cycle: 0>1>2>3>4>5>6>7>8>9>10>11>0");
+	buf_free(&b);
+	/* A diamond is no cycle. */
+	tu_parse(&g, "graph edges=0>1,0>2,1>3,2>3 0");
+	game_free(&g);
+}
+
+/* Bad input gives a specific error and never crashes. */
+static void
+test_graph_bad(void **state)
+{
+	struct game_limits lim = *tu_limits();
+	const struct game_limits *dl = tu_limits();
+	struct game	 g;
+
+	(void)state;
+	parse_fail_msg(dl, "graph edges=1> 1", GAME_ESYNTAX,
+	    "edge '1>': missing the node after '>'");
+	parse_fail_msg(dl, "graph edges=>2 1", GAME_ESYNTAX,
+	    "edge '>2': missing the node before '>'");
+	parse_fail_msg(dl, "graph edges=a>b 1", GAME_ESYNTAX,
+	    "edge 'a>b': the node before '>' is not");
+	parse_fail_msg(dl, "graph edges=1>b 1", GAME_ESYNTAX,
+	    "edge '1>b': the node after '>' is not");
+	parse_fail_msg(dl, "graph edges=1-2 1", GAME_ESYNTAX,
+	    "edge '1-2': expected U>V");
+	parse_fail_msg(dl, "graph edges=1>2>3 1", GAME_ESYNTAX, "'1>2>3'");
+	parse_fail_msg(dl, "graph edges=-1>2 1", GAME_ESYNTAX, "'-1>2'");
+	parse_fail_msg(dl, "graph edges=1>2,,2>3 1", GAME_ESYNTAX,
+	    "edge 2 is empty");
+	parse_fail_msg(dl, "graph edges=1>2, 1", GAME_ESYNTAX,
+	    "edge 2 is empty");
+	parse_fail_msg(dl, "graph edges=1>2147483648 1", GAME_ELIMIT,
+	    "exceeds the largest node id 2147483647");
+	parse_fail_msg(dl, "graph edges=99999999999999999999999>1 1",
+	    GAME_ELIMIT, "exceeds the largest node id");
+	tu_parse_fail(GAME_ESYNTAX, "graph edges= 1");
+	tu_parse_fail(GAME_ESYNTAX, "graph edge=1>2 1");
+	tu_parse_fail(GAME_ESYNTAX, "graph edges=1>2 edges=2>3 1");
+	parse_fail_msg(dl, "graph edges=0>1", GAME_ESYNTAX, "missing position");
+	parse_fail_msg(dl, "graph", GAME_ESYNTAX, "missing position");
+	parse_fail_msg(dl, "graph edges=0>1 x", GAME_ESYNTAX, "token 1");
+	parse_fail_msg(dl, "graph edges=0>1 0 -1", GAME_ESYNTAX, "token 2");
+	parse_fail_msg(dl, "graph edges=0>1 0 1.5", GAME_ESYNTAX, "token 2");
+	parse_fail_msg(dl, "graph 2147483648", GAME_ELIMIT, "token 1");
+	tu_parse_fail(GAME_ESYNTAX, "graph 1 edges=1>2");
+	/* Limits: nodes (tokens count too), edges after folding, tokens. */
+	lim.max_nodes = 3;
+	parse_fail_msg(&lim, "graph edges=0>1,1>2,2>3 0", GAME_ELIMIT,
+	    "4 distinct nodes exceeds the limit of 3");
+	parse_fail_msg(&lim, "graph edges=0>1,1>2 5", GAME_ELIMIT,
+	    "4 distinct nodes");
+	assert_int_equal(game_parse_line(&g, "graph edges=0>1,1>2 2 0 1",
+	    &lim, NULL), 0);
+	game_free(&g);
+	lim = *dl;
+	lim.max_edges = 2;
+	parse_fail_msg(&lim, "graph edges=0>1,1>2,0>2 0", GAME_ELIMIT,
+	    "3 distinct edges exceeds the limit of 2");
+	assert_int_equal(game_parse_line(&g, "graph edges=0>1,0>1,1>2,1>2 0",
+	    &lim, NULL), 0);
+	game_free(&g);
+	lim = *dl;
+	lim.max_piles = 2;
+	parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
+
+	tu_parse(&g, "graph edges=3>5,3>4,5>4 3 7");
+	move_fail_msg(&g, "1=6", "no edge 3>6");
+	move_fail_msg(&g, "1=7", "no edge 3>7");
+	move_fail_msg(&g, "1=3", "no edge 3>3");
+	move_fail_msg(&g, "2=4", "no edge 7>4");
+	move_fail_msg(&g, "3=4", "token 3 out of range: 2 tokens");
+	move_fail_msg(&g, "1=99999999999999999999", "no edge 3>");
+	tu_play_fail(&g, "1=6", GAME_EILLEGAL);
+	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
+	tu_play_fail(&g, "1=5 2=4", GAME_EILLEGAL);
+	tu_play_fail(&g, "1=-5", GAME_ESYNTAX);
+	tu_play_fail(&g, "0=5", GAME_ESYNTAX);
+	tu_play_fail(&g, "1.1=5", GAME_ESYNTAX);
+	tu_play(&g, "1=5");
+	move_fail_msg(&g, "1=3", "no edge 5>3");
+	tu_play(&g, "1=4");
+	assert_int_equal(game_terminal(&g), 1);
+	tu_play_fail(&g, "1=5", GAME_EILLEGAL);
+	game_free(&g);
+	tu_parse(&g, "graph edges=4>5 4");
+	move_fail_msg(&g, "2=5", "token 2 out of range: 1 token");
+	game_free(&g);
+}
+
+/* Canonical forms, isolated tokens, clones sharing the graph. */
+static void
+test_graph_print(void **state)
+{
+	const char	*in[] = { "graph edges=1>2,0>2,0>1,0>1 0 0",
+	    "graph 007 3", "graph edges=10>9,9>100,2>10 2 55",
+	    "graph edges=0>1 1" };
+	const char	*out[] = { "graph edges=0>1,0>2,1>2 0 0",
+	    "graph 7 3", "graph edges=2>10,9>100,10>9 2 55",
+	    "graph edges=0>1 1" };
+	struct tu_strs	 none;
+	struct game	 g, h;
+	struct buf	 a, b;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
+		buf_init(&a);
+		buf_init(&b);
+		tu_parse(&g, "%s", in[i]);
+		game_print(&g, &a);
+		assert_string_equal(buf_str(&a), out[i]);
+		tu_parse(&h, "%s", buf_str(&a));
+		game_print(&h, &b);
+		assert_string_equal(buf_str(&a), buf_str(&b));
+		game_free(&g);
+		game_free(&h);
+		buf_free(&a);
+		buf_free(&b);
+	}
+	/* Tokens on nodes outside every edge are stuck. */
+	tu_parse(&g, "graph 4 4 9");
+	assert_int_equal(game_terminal(&g), 1);
+	tu_strs_init(&none);
+	tu_check(&g, GAME_P, 0, &none);
+	tu_strs_free(&none);
+	game_free(&g);
+	/* A clone shares the graph, not the tokens, and outlives g. */
+	tu_parse(&g, "graph edges=0>1,1>2 0 1");
+	game_clone(&h, &g);
+	tu_play(&h, "1=1");
+	buf_init(&a);
+	game_print(&g, &a);
+	assert_string_equal(buf_str(&a), "graph edges=0>1,1>2 0 1");
+	game_free(&g);
+	buf_reset(&a);
+	game_print(&h, &a);
+	assert_string_equal(buf_str(&a), "graph edges=0>1,1>2 1 1");
+	tu_play(&h, "2=2");
+	tu_play(&h, "1=2");
+	assert_int_equal(game_terminal(&h), 1);
+	game_free(&h);
+	buf_free(&a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graph_brute),
+		cmocka_unit_test(test_graph_big),
+		cmocka_unit_test(test_graph_cycles),
+		cmocka_unit_test(test_graph_bad),
+		cmocka_unit_test(test_graph_print),
+	};
+
+	return (cmocka_run_group_tests_name("graph", tests, NULL, NULL));
+}
