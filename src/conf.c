@@ -68,7 +68,7 @@ static const struct conf_key conf_keys[] = {
 	    "largest element of a subtraction set" },
 	{ "max-table", CONF_SIZE, LIM(max_table), 16, 100000000,
 	    "subtraction-game Grundy table entries" },
-	{ "max-wythoff", CONF_ULONG, LIM(max_wythoff), 1, 5000,
+	{ "max-wythoff", CONF_ULONG, LIM(max_wythoff), 1, 1000,
 	    "Wythoff Grundy table side (piles divided by K)" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },

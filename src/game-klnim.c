@@ -440,45 +440,144 @@ klnim_ivals_emit(struct klnim_ivals *iv, struct game_moveset *ms,
 	mpz_clears(lo, hi, t, NULL);
 }
 
+/* A piece of [0, 2^L) in the in-order walk of klnim_xor_ge. */
+enum klnim_piece {
+	KLNIM_SUB,		/* the subtree hanging off a path at bit j */
+	KLNIM_TAIL,		/* [h with its bits below j cleared, h - 1] */
+	KLNIM_LEAF,		/* the single value path */
+};
+
+/* The in-order walk: the bound h and the open run of wanted pieces. */
+struct klnim_walk {
+	struct klnim_ivals *iv;
+	mpz_srcptr	 h;
+	int		 open;
+	enum klnim_piece fkind, lkind;	/* first and last piece of the run */
+	size_t		 fj, lj;
+	mpz_srcptr	 fpath, lpath;
+	mpz_t		 lo, hi, t;
+};
+
+/* Sets lo and hi to the bounds of a piece. */
+static void
+klnim_piece_bounds(const struct klnim_walk *w, enum klnim_piece kind,
+    size_t j, mpz_srcptr path, mpz_t lo, mpz_t hi)
+{
+	switch (kind) {
+	case KLNIM_SUB:
+		/* path's bits above j, then the other value of bit j. */
+		mpz_fdiv_q_2exp(lo, path, j + 1);
+		mpz_mul_2exp(lo, lo, 1);
+		if (!mpz_tstbit(path, j))
+			mpz_add_ui(lo, lo, 1);
+		mpz_mul_2exp(lo, lo, j);
+		mpz_set_ui(hi, 0);
+		mpz_setbit(hi, j);
+		mpz_add(hi, hi, lo);
+		mpz_sub_ui(hi, hi, 1);
+		break;
+	case KLNIM_TAIL:
+		mpz_fdiv_q_2exp(lo, w->h, j);
+		mpz_mul_2exp(lo, lo, j);
+		mpz_sub_ui(hi, w->h, 1);
+		break;
+	default:
+		mpz_set(lo, path);
+		mpz_set(hi, path);
+		break;
+	}
+}
+
+/* Closes the open run: adds [start of its first piece, end of its last]. */
+static void
+klnim_walk_close(struct klnim_walk *w)
+{
+	if (!w->open)
+		return;
+	w->open = 0;
+	klnim_piece_bounds(w, w->fkind, w->fj, w->fpath, w->lo, w->t);
+	klnim_piece_bounds(w, w->lkind, w->lj, w->lpath, w->t, w->hi);
+	klnim_ivals_add(w->iv, w->lo, w->hi);
+}
+
+/* Feeds the next piece in order: a wanted one extends the run. */
+static void
+klnim_walk_piece(struct klnim_walk *w, int want, enum klnim_piece kind,
+    size_t j, mpz_srcptr path)
+{
+	if (!want) {
+		klnim_walk_close(w);
+		return;
+	}
+	if (!w->open) {
+		w->open = 1;
+		w->fkind = kind;
+		w->fj = j;
+		w->fpath = path;
+	}
+	w->lkind = kind;
+	w->lj = j;
+	w->lpath = path;
+}
+
 /*
- * Adds {v < h : (v ^ s) >= m}: the aligned binary blocks of [m, 2^L),
- * pulled back through ^ s (an aligned block maps to an aligned block of
- * the same size), cut at h.  At most L = bits(max(h, s)) intervals.
+ * Adds {v < h : (v ^ s) >= m} as maximal intervals, in O(L) bit tests plus
+ * O(L) per interval (L = bits of max(h, m, s)).  In the binary trie of v,
+ * v < h means "left of the path to h" and v ^ s >= m means "right of the
+ * path to p = m ^ s" once ^ s is undone bit by bit: the subtree hanging off
+ * the p-path at bit j is wanted iff m_j = 0.  The two paths share their
+ * bits above tb, the top bit of h ^ p.  Listing the pieces hanging off
+ * the paths in the order of v, consecutive pieces are adjacent, so the
+ * maximal intervals are the maximal runs of wanted pieces.
  */
 static void
 klnim_xor_ge(struct klnim_ivals *iv, const mpz_t h, const mpz_t s,
     const mpz_t m)
 {
-	mpz_t	 x, end, base, hi, step;
-	size_t	 len, j;
+	struct klnim_walk w;
+	mpz_t	 p, d;
+	size_t	 len, j, tb;
+	int	 split;
 
 	if (mpz_sgn(h) <= 0)
 		return;
 	len = mpz_sizeinbase(h, 2);
+	if (mpz_sizeinbase(m, 2) > len)
+		len = mpz_sizeinbase(m, 2);
 	if (mpz_sizeinbase(s, 2) > len)
 		len = mpz_sizeinbase(s, 2);
-	if (mpz_sizeinbase(m, 2) > len)
-		return;
-	mpz_inits(x, end, base, hi, step, NULL);
-	mpz_setbit(end, len);
-	mpz_set(x, m);
-	while (mpz_cmp(x, end) < 0) {
-		j = mpz_scan1(x, 0);
-		mpz_set_ui(step, 0);
-		mpz_setbit(step, j);
-		mpz_xor(base, x, s);
-		mpz_fdiv_q_2exp(base, base, j);
-		mpz_mul_2exp(base, base, j);
-		if (mpz_cmp(base, h) < 0) {
-			mpz_add(hi, base, step);
-			if (mpz_cmp(hi, h) > 0)
-				mpz_set(hi, h);
-			mpz_sub_ui(hi, hi, 1);
-			klnim_ivals_add(iv, base, hi);
-		}
-		mpz_add(x, x, step);
+	mpz_inits(p, d, w.lo, w.hi, w.t, NULL);
+	w.iv = iv;
+	w.h = h;
+	w.open = 0;
+	mpz_xor(p, m, s);
+	mpz_xor(d, h, p);
+	split = mpz_sgn(d) != 0;
+	tb = split ? mpz_sizeinbase(d, 2) - 1 : 0;
+	/*
+	 * Shared path: a left-hanging subtree (h_j = 1) is below h and wanted
+	 * iff m_j = 0; right-hanging ones are above h and come last.
+	 */
+	for (j = len; j-- > (split ? tb + 1 : 0);)
+		if (mpz_tstbit(h, j))
+			klnim_walk_piece(&w, !mpz_tstbit(m, j), KLNIM_SUB, j, h);
+	if (split && mpz_tstbit(h, tb)) {
+		/* The p-path goes left of h: all of it is below h. */
+		for (j = tb; j-- > 0;)
+			if (mpz_tstbit(p, j))
+				klnim_walk_piece(&w, !mpz_tstbit(m, j),
+				    KLNIM_SUB, j, p);
+		klnim_walk_piece(&w, 1, KLNIM_LEAF, 0, p);
+		for (j = 0; j < tb; j++)
+			if (!mpz_tstbit(p, j))
+				klnim_walk_piece(&w, !mpz_tstbit(m, j),
+				    KLNIM_SUB, j, p);
 	}
-	mpz_clears(x, end, base, hi, step, NULL);
+	/* The h-path below tb: v ^ s > m iff m_tb = 0; v < h up to h - 1. */
+	if (split)
+		klnim_walk_piece(&w, !mpz_tstbit(m, tb), KLNIM_TAIL, tb, NULL);
+	klnim_walk_close(&w);
+	mpz_clears(p, d, w.lo, w.hi, w.t, NULL);
 }
 
 /* Appends the weak mover's winning moves: the moves into Z. */
@@ -516,8 +615,8 @@ klnim_strong_pile(struct klnim_ivals *iv, const mpz_t a, const mpz_t m,
 
 	mpz_inits(top, zero, h, v, NULL);
 	mpz_sub_ui(top, a, 1);
+	/* With two other big piles the weak player can never reach Z. */
 	if (co >= 2)
-		/* Two big piles stay: the weak player cannot reach Z. */
 		klnim_ivals_add(iv, zero, top);
 	else if (co == 1) {
 		klnim_ivals_add(iv, m, top);

@@ -436,14 +436,14 @@ subtraction_check(const void *p, const struct game_move *m,
 	mpz_init(d);
 	mpz_sub(d, st->piles[i], m->ch[0].val);
 	in = mpz_fits_ulong_p(d) && subtraction_in_set(t, mpz_get_ui(d));
-	if (!in && mpz_cmp_ui(d, t->set[t->nset - 1]) > 0)
+	if (!in && mpz_fits_ulong_p(d))
 		game_set_error(err, GAME_EILLEGAL,
-		    "removal from pile %zu exceeds the largest element %lu "
-		    "of S=%s", m->ch[0].idx, t->set[t->nset - 1],
+		    "removal %lu is not in S=%s", mpz_get_ui(d),
 		    subtraction_set_str(t, s, sizeof s));
 	else if (!in)
 		game_set_error(err, GAME_EILLEGAL,
-		    "removal %lu is not in S=%s", mpz_get_ui(d),
+		    "removal from pile %zu exceeds the largest element %lu "
+		    "of S=%s", m->ch[0].idx, t->set[t->nset - 1],
 		    subtraction_set_str(t, s, sizeof s));
 	mpz_clear(d);
 	return (in ? 0 : -1);

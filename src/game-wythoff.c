@@ -31,7 +31,12 @@
 /* Bits in one word of a Grundy table bit set. */
 #define WYTHOFF_WBITS	(sizeof(unsigned long) * CHAR_BIT)
 
-/* Grundy values of r-Wythoff on [0..cols] x [0..rows], shared by clones. */
+/*
+ * Grundy values of r-Wythoff on [0..cols] x [0..rows].  The first Grundy
+ * query that needs them builds them (lazily: P/N and winning moves never
+ * do); clones share one table by reference count, so, like the state
+ * itself, a table must not be used from two threads at once.
+ */
 struct wythoff_tab {
 	size_t		 refs;
 	unsigned long	 cols;
@@ -43,7 +48,7 @@ struct wythoff_tab {
 struct wythoff {
 	mpz_t		 k;		/* every removal is a multiple of K */
 	mpz_t		 t;		/* diagonal removals differ by < t */
-	mpz_t		 r;		/* ceil(t / K), t of the quotient game */
+	mpz_t		 r;		/* ceil(t / K) */
 	mpz_t		 rm2;		/* r - 2 */
 	mpz_t		 r2;		/* 2 r */
 	mpz_t		 d;		/* D = r^2 + 4 */
@@ -222,14 +227,14 @@ static int
 wythoff_check_change(const struct wythoff *st, const struct game_change *c,
     mpz_t removed, struct game_error *err)
 {
-	const mpz_t	*pl = &st->pile[c->idx - 1];
+	mpz_srcptr	 pl = st->pile[c->idx - 1];
 	char		 n1[64], n2[64];
 
-	if (mpz_cmp(c->val, *pl) >= 0)
+	if (mpz_cmp(c->val, pl) >= 0)
 		return (game_set_error(err, GAME_EILLEGAL,
 		    "pile %zu: the new value must be smaller than the current "
-		    "%s", c->idx, wythoff_numstr(*pl, n1, sizeof n1)));
-	mpz_sub(removed, *pl, c->val);
+		    "%s", c->idx, wythoff_numstr(pl, n1, sizeof n1)));
+	mpz_sub(removed, pl, c->val);
 	if (!mpz_divisible_p(removed, st->k))
 		return (game_set_error(err, GAME_EILLEGAL,
 		    "pile %zu: removing %s is not a multiple of K=%s", c->idx,
@@ -337,7 +342,7 @@ wythoff_lift(const struct wythoff *st, mpz_t z, const mpz_t v,
 	mpz_add(z, z, res);
 }
 
-/* Appends a move to quotients (va, vb); a two-change move lists idx 1 first. */
+/* Appends the move to quotients va, vb (NULL: unchanged), idx 1 first. */
 static void
 wythoff_add(const struct wythoff *st, const struct wythoff_q *q,
     struct game_moveset *ms, const mpz_t va, const mpz_t vb)
@@ -493,7 +498,7 @@ wythoff_outcome(const void *p, struct game_error *err)
  * Appends every winning move (§4, lifted per §5), for a <= b: b to the
  * partner of a, a to the partner of b, and the diagonal moves to
  * (A_n, B_n) for n = floor(d / r) and ceil(d / r), d = b - a.  Costs two
- * scaled square roots, plus an exact one with probability about 2^-G.
+ * scaled square roots, plus an exact one with probability O(2^-G).
  */
 static int
 wythoff_winning(const void *p, struct game_moveset *ms,
@@ -554,19 +559,13 @@ done:
 	return (0);
 }
 
-/* Adds value v to a sliding window of counts and its bit set. */
+/* Sets or clears bit v of a bit set. */
 static void
-wythoff_win_add(unsigned int *cnt, unsigned long *bits, unsigned int v)
+wythoff_bit(unsigned long *bits, unsigned int v, int on)
 {
-	if (cnt[v]++ == 0)
+	if (on)
 		bits[v / WYTHOFF_WBITS] |= 1UL << (v % WYTHOFF_WBITS);
-}
-
-/* Removes value v from a sliding window. */
-static void
-wythoff_win_del(unsigned int *cnt, unsigned long *bits, unsigned int v)
-{
-	if (--cnt[v] == 0)
+	else
 		bits[v / WYTHOFF_WBITS] &= ~(1UL << (v % WYTHOFF_WBITS));
 }
 
@@ -575,61 +574,59 @@ wythoff_win_del(unsigned int *cnt, unsigned long *bits, unsigned int v)
  * (every option of a cell stays inside).  SG(x, y) is the mex over the row
  * (x' < x), the column (y' < y) and the band E(x, y) of cells x' < x,
  * y' < y with |(x' - y') - (x - y)| < r.  E(x, y) is E(x - 1, y - 1) plus
- * the frontier (x-r..x-1, y-1) and (x-1, y-r..y-2), kept as sliding windows
- * of counts along the previous row and along each column.  An option has a
- * smaller x + y, so SG(x, y) <= x + y and cols + rows + 1 bits suffice.
- * Time O(cells * bits / word), memory O(cells).
+ * the frontier (x-r..x-1, y-1) and (x-1, y-r..y-2): sliding windows along
+ * the previous row and along each column.  A row or a column never holds a
+ * value twice (its cells are options of each other), so a window is a bit
+ * set.  An option has a smaller x + y, so SG(x, y) <= x + y and
+ * cols + rows + 1 bits suffice.  Time O(cells * bits / word); memory: the
+ * table plus O(cols * (cols + rows)) bits.
  */
 static void
 wythoff_tab_build(struct wythoff_tab *tab, unsigned long cols,
     unsigned long rows, const mpz_t r)
 {
-	unsigned long	*colbits, *cwbits, *rowbits, *rwbits, *eprev, *ecur;
-	unsigned long	*e, *sw, w;
-	unsigned int	*sg, *cwcnt, *rwcnt, v;
-	size_t		 nc, nv, nw, rc, x, y, i;
+	unsigned long	*colbits, *cwbits, *rowbits, *rwbits;
+	unsigned long	*eprev, *ecur, *e, *sw, w;
+	unsigned int	*sg, v;
+	size_t		 nc, nw, rc, x, y, i;
 
 	nc = cols + 1;
-	nv = cols + rows + 1;
-	nw = (nv + WYTHOFF_WBITS - 1) / WYTHOFF_WBITS;
-	rc = nv + 1;
+	nw = (cols + rows + 1 + WYTHOFF_WBITS - 1) / WYTHOFF_WBITS;
+	rc = cols + rows + 2;
 	if (mpz_cmp_ui(r, rc) < 0)
 		rc = mpz_get_ui(r);
 	sg = xcalloc(nc * (rows + 1), sizeof *sg);
 	colbits = xcalloc(nc * nw, sizeof *colbits);
 	cwbits = xcalloc(nc * nw, sizeof *cwbits);
-	cwcnt = xcalloc(nc * nv, sizeof *cwcnt);
 	eprev = xcalloc(nc * nw, sizeof *eprev);
 	ecur = xcalloc(nc * nw, sizeof *ecur);
 	rowbits = xcalloc(nw, sizeof *rowbits);
 	rwbits = xcalloc(nw, sizeof *rwbits);
-	rwcnt = xcalloc(nv, sizeof *rwcnt);
 	for (y = 0; y <= rows; y++) {
 		/* Column windows move on to rows y - rc .. y - 2. */
 		if (rc >= 2 && y >= 2)
 			for (x = 0; x < nc; x++) {
-				wythoff_win_add(cwcnt + x * nv, cwbits + x * nw,
-				    sg[(y - 2) * nc + x]);
+				wythoff_bit(cwbits + x * nw,
+				    sg[(y - 2) * nc + x], 1);
 				if (y >= rc + 1)
-					wythoff_win_del(cwcnt + x * nv,
-					    cwbits + x * nw,
-					    sg[(y - 1 - rc) * nc + x]);
+					wythoff_bit(cwbits + x * nw,
+					    sg[(y - 1 - rc) * nc + x], 0);
 			}
 		memset(rowbits, 0, nw * sizeof *rowbits);
 		memset(rwbits, 0, nw * sizeof *rwbits);
-		memset(rwcnt, 0, nv * sizeof *rwcnt);
 		for (x = 0; x < nc; x++) {
 			e = ecur + x * nw;
 			if (x >= 1 && y >= 1) {
 				/* The row window covers x - rc .. x - 1. */
-				wythoff_win_add(rwcnt, rwbits,
-				    sg[(y - 1) * nc + x - 1]);
+				wythoff_bit(rwbits, sg[(y - 1) * nc + x - 1],
+				    1);
 				if (x >= rc + 1)
-					wythoff_win_del(rwcnt, rwbits,
-					    sg[(y - 1) * nc + x - 1 - rc]);
+					wythoff_bit(rwbits,
+					    sg[(y - 1) * nc + x - 1 - rc], 0);
 				for (i = 0; i < nw; i++)
 					e[i] = eprev[(x - 1) * nw + i] |
-					    rwbits[i] | cwbits[(x - 1) * nw + i];
+					    rwbits[i] |
+					    cwbits[(x - 1) * nw + i];
 			} else
 				memset(e, 0, nw * sizeof *e);
 			for (i = 0; (w = e[i] | rowbits[i] |
@@ -639,9 +636,8 @@ wythoff_tab_build(struct wythoff_tab *tab, unsigned long cols,
 				w >>= 1;
 			v += (unsigned int)(i * WYTHOFF_WBITS);
 			sg[y * nc + x] = v;
-			rowbits[v / WYTHOFF_WBITS] |= 1UL << (v % WYTHOFF_WBITS);
-			colbits[x * nw + v / WYTHOFF_WBITS] |=
-			    1UL << (v % WYTHOFF_WBITS);
+			wythoff_bit(rowbits, v, 1);
+			wythoff_bit(colbits + x * nw, v, 1);
 		}
 		sw = eprev;
 		eprev = ecur;
@@ -649,12 +645,10 @@ wythoff_tab_build(struct wythoff_tab *tab, unsigned long cols,
 	}
 	free(colbits);
 	free(cwbits);
-	free(cwcnt);
 	free(eprev);
 	free(ecur);
 	free(rowbits);
 	free(rwbits);
-	free(rwcnt);
 	free(tab->sg);
 	tab->sg = sg;
 	tab->cols = cols;
@@ -706,7 +700,7 @@ wythoff_tab_need(const struct wythoff *st, const struct wythoff_q *q,
 		rows = rows > tab->rows ? rows : tab->rows;
 	}
 	if (rows >= UINT_MAX / 2 || cols >= UINT_MAX / 2 ||
-	    cols + 1 > SIZE_MAX / sizeof(unsigned int) / (cols + rows + 2))
+	    cols + 1 > SIZE_MAX / sizeof(unsigned long) / (cols + rows + 2))
 		return (game_set_error(err, GAME_EBOUND,
 		    "wythoff: a Grundy table of %lu x %lu entries is too "
 		    "large", cols + 1, rows + 1));

@@ -217,8 +217,10 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 			human = 1;
 			continue;
 		}
-		printf("your move> ");
-		fflush(stdout);
+		if (isatty(0)) {
+			printf("your move> ");
+			fflush(stdout);
+		}
 		if (!grundy_readline(&line)) {
 			printf("\n");
 			break;

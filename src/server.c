@@ -14,7 +14,7 @@
  * and freed when its job returns.  Pipelined requests are answered in
  * order because a connection runs one request at a time.
  *
- * Limits: request line length (reply and close), output buffer (drop the
+ * Limits: request line length (reply, skip the line), output buffer (drop the
  * client), idle timeout (final message and close), connection count
  * (refuse with a message), per-connection rate (token bucket: refuse the
  * command).  Game-size limits are enforced by the solver's parsers.
@@ -67,6 +67,7 @@ struct conn {
 	int		 dead;		/* peer gone while busy: free on return */
 	int		 closing;	/* flush the output, then close */
 	int		 eof;		/* peer sent EOF: answer, then close */
+	int		 discard;	/* skipping the rest of an overlong line */
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
 	uint64_t	 refill_ms;	/* when the bucket was last refilled */
 	uint64_t	 ncmds;
@@ -294,23 +295,32 @@ conn_process(struct conn *c)
 	buf_init(&out);
 	while (!c->busy && !c->closing) {
 		eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
-		if (eol.pos < 0) {
-			if (evbuffer_get_length(in) <= srv->conf->max_line)
+		if (c->discard) {
+			/* Skip the rest of an overlong line. */
+			if (eol.pos < 0) {
+				evbuffer_drain(in, evbuffer_get_length(in));
 				break;
-			/* No end of line within the limit: give up on it. */
-			snprintf(msg, sizeof msg, "? line too long: the limit "
-			    "is %zu bytes; closing\n\n", srv->conf->max_line);
-			if (conn_write(c, msg, strlen(msg)) == 0)
-				conn_close_after_flush(c);
-			buf_free(&out);
-			return;
-		}
-		if ((size_t)eol.pos > srv->conf->max_line) {
+			}
 			evbuffer_drain(in, (size_t)eol.pos + eol_len);
+			c->discard = 0;
+			continue;
+		}
+		if (eol.pos < 0 && evbuffer_get_length(in) <= srv->conf->max_line)
+			break;
+		if (eol.pos < 0 || (size_t)eol.pos > srv->conf->max_line) {
+			/* Over the limit: one error, then skip to its end. */
+			if (eol.pos < 0) {
+				evbuffer_drain(in, evbuffer_get_length(in));
+				c->discard = 1;
+			} else
+				evbuffer_drain(in, (size_t)eol.pos + eol_len);
+			c->ncmds++;
 			snprintf(msg, sizeof msg, "? line too long: the limit "
 			    "is %zu bytes\n\n", srv->conf->max_line);
-			if (conn_write(c, msg, strlen(msg)) != 0)
-				break;
+			if (conn_write(c, msg, strlen(msg)) != 0) {
+				buf_free(&out);
+				return;
+			}
 			continue;
 		}
 		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);

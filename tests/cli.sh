@@ -69,7 +69,7 @@ winning 0" $GRUNDY analyze klnim k=2 l=3 turn=1 5 6 7
 expect graph "game graph edges=0>1,0>2,1>2 0 0
 outcome P
 grundy 0
-winning 0" $GRUNDY analyze graph edges=0>1,0>2,1>2 0 0
+winning 0" $GRUNDY analyze graph 'edges=0>1,0>2,1>2' 0 0
 expect sum "game sum nim 3 4 + bash m=3 10 + wythoff 3 5
 outcome N
 grundy 5" $GRUNDY analyze sum nim 3 4 + bash m=3 10 + wythoff 3 5
@@ -84,7 +84,7 @@ expect play-engine-first "engine plays 1=1" sh -c "printf 'quit\n' | $GRUNDY pla
 refuse junk "not a non-negative decimal integer" $GRUNDY analyze nim 3 x
 refuse family "unknown game" $GRUNDY analyze chess 1
 refuse digits "exceeds the limit of 5" $GRUNDY analyze --max-digits 5 nim 123456
-refuse cycle "cycle" $GRUNDY analyze graph edges=1>2,2>1 1
+refuse cycle "cycle" $GRUNDY analyze graph 'edges=1>2,2>1' 1
 refuse usage "usage" $GRUNDY frobnicate
 
 echo "$pass passed, $fail failed"

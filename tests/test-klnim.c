@@ -726,6 +726,71 @@ huge_fill(struct huge *h, size_t n, const mpz_t m, const mpz_t bm)
 }
 
 /*
+ * Mid-sized numbers (k, l < 100, piles < 2,000), where the brute force is
+ * too slow: the complete winning set, expanded, equals the set of legal
+ * moves after which the independent characterisation says the opponent
+ * loses.
+ */
+static void
+test_klnim_medium(void **state)
+{
+	struct tu_strs	 wins;
+	struct buf	 line;
+	struct huge	 h;
+	struct pos	 q;
+	mpz_t		 m, bm, d;
+	unsigned long	 v, a;
+	size_t		 i;
+	int		 t, sw, turn;
+
+	(void)state;
+	gmp_randinit_default(h.rs);
+	gmp_randseed_ui(h.rs, 4242);
+	mpz_inits(m, bm, d, NULL);
+	buf_init(&line);
+	for (t = 0; t < 1500; t++) {
+		mpz_set_ui(m, 1 + gmp_urandomm_ui(h.rs, 48));
+		mpz_add_ui(bm, m, 1 + gmp_urandomm_ui(h.rs, 48));
+		huge_fill(&h, 2 + (size_t)t % 3, m, bm);
+		for (sw = 0; sw < 2; sw++) {
+			mpz_init_set(h.p.k, sw ? bm : m);
+			mpz_init_set(h.p.l, sw ? m : bm);
+			for (turn = 1; turn <= 2; turn++) {
+				h.p.turn = turn;
+				tu_strs_init(&wins);
+				pos_copy(&q, &h.p);
+				q.turn = 3 - turn;
+				for (i = 0; i < h.p.n; i++) {
+					a = mpz_get_ui(h.p.a[i]);
+					for (v = 0; v < a; v++) {
+						mpz_set_ui(q.a[i], v);
+						mpz_sub_ui(d, h.p.a[i], v);
+						if (mpz_cmp(d, turn == 1 ? h.p.k :
+						    h.p.l) != 0 && !pos_wins(&q))
+							tu_strs_add(&wins, "%zu=%lu",
+							    i + 1, v);
+					}
+					mpz_set(q.a[i], h.p.a[i]);
+				}
+				pos_clear(&q);
+				buf_reset(&line);
+				pos_print(&h.p, &line);
+				tu_parse(&h.g, "%s", buf_str(&line));
+				tu_check(&h.g, pos_wins(&h.p), -1, &wins);
+				game_free(&h.g);
+				tu_strs_free(&wins);
+			}
+			mpz_clears(h.p.k, h.p.l, NULL);
+		}
+		for (i = 0; i < h.p.n; i++)
+			mpz_clear(h.p.a[i]);
+	}
+	buf_free(&line);
+	mpz_clears(m, bm, d, NULL);
+	gmp_randclear(h.rs);
+}
+
+/*
  * k != l with 1,000-digit k, l and piles (and a few tiny m): each position
  * for both movers and both orders of k and l.
  */
@@ -1096,6 +1161,7 @@ main(void)
 		cmocka_unit_test(test_klnim_partizan_brute),
 		cmocka_unit_test(test_klnim_impartial_brute),
 		cmocka_unit_test(test_klnim_terminal),
+		cmocka_unit_test(test_klnim_medium),
 		cmocka_unit_test(test_klnim_huge_partizan),
 		cmocka_unit_test(test_klnim_huge_impartial),
 		cmocka_unit_test(test_klnim_huge_ranges),

@@ -649,7 +649,7 @@ test_sub_bad(void **state)
 	tu_parse(&g, "subtraction S=7,2,5 10 11");
 	move_fail_msg(&g, "1=9", "removal 1 is not in S={2,5,7}");
 	move_fail_msg(&g, "2=7", "removal 4 is not in S={2,5,7}");
-	move_fail_msg(&g, "1=0", "exceeds the largest element 7");
+	move_fail_msg(&g, "1=0", "removal 10 is not in S={2,5,7}");
 	move_fail_msg(&g, "3=1", "out of range");
 	tu_play_fail(&g, "1=9", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=10", GAME_EILLEGAL);
@@ -666,6 +666,11 @@ test_sub_bad(void **state)
 	tu_play(&g, "2=0");
 	assert_int_equal(game_terminal(&g), 1);
 	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
+	game_free(&g);
+	tu_parse(&g, "subtraction S=1,9 123456789012345678901234567890 3");
+	move_fail_msg(&g, "1=1", "removal from pile 1 exceeds the largest "
+	    "element 9 of S={1,9}");
+	tu_play(&g, "1=123456789012345678901234567881");
 	game_free(&g);
 }
 

@@ -1,0 +1,209 @@
+/*
+ * test-proto.c: unit tests of the protocol's pure framing functions and of
+ * the session layer (request line in, reply out), without any socket.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "session.h"
+
+/* Preprocessing follows GTP: control chars, tabs, comments, CR. */
+static void
+test_preprocess(void **state)
+{
+	struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "name", "name" },
+		{ "name\r", "name" },
+		{ "\tplay\t1=2 ", " play 1=2 " },
+		{ "pro\001to\177col", "protocol" },
+		{ "name # a comment", "name " },
+		{ "# only a comment", "" },
+		{ "", "" },
+	};
+	char	 buf[64];
+	size_t	 i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(buf, sizeof buf, "%s", cases[i].in);
+		n = proto_preprocess(buf, strlen(buf));
+		assert_string_equal(buf, cases[i].out);
+		assert_int_equal(n, strlen(cases[i].out));
+	}
+}
+
+/* Parsing: ids, names, arguments, blank lines, id without command. */
+static void
+test_parse(void **state)
+{
+	struct proto_cmd cmd;
+	const char	*why = NULL;
+	char		 buf[128];
+
+	(void)state;
+	snprintf(buf, sizeof buf, "  12   play  1=2 3=4 ");
+	assert_int_equal(proto_parse(buf, &cmd, &why), 1);
+	assert_true(cmd.has_id);
+	assert_int_equal(cmd.id, 12);
+	assert_string_equal(cmd.name, "play");
+	assert_int_equal(cmd.argc, 2);
+	assert_string_equal(cmd.argv[1], "3=4");
+	proto_cmd_free(&cmd);
+	snprintf(buf, sizeof buf, "name");
+	assert_int_equal(proto_parse(buf, &cmd, &why), 1);
+	assert_false(cmd.has_id);
+	proto_cmd_free(&cmd);
+	snprintf(buf, sizeof buf, "   ");
+	assert_int_equal(proto_parse(buf, &cmd, &why), 0);
+	proto_cmd_free(&cmd);
+	snprintf(buf, sizeof buf, "7");
+	assert_int_equal(proto_parse(buf, &cmd, &why), -1);
+	assert_non_null(why);
+	proto_cmd_free(&cmd);
+	/* An id that overflows is a command name, not an id. */
+	snprintf(buf, sizeof buf, "99999999999999999999999 x");
+	assert_int_equal(proto_parse(buf, &cmd, &why), 1);
+	assert_false(cmd.has_id);
+	proto_cmd_free(&cmd);
+}
+
+/* Replies: = / ?, the id, the body, the final empty line. */
+static void
+test_reply(void **state)
+{
+	struct proto_cmd cmd;
+	struct buf	 b;
+
+	(void)state;
+	memset(&cmd, 0, sizeof cmd);
+	buf_init(&b);
+	proto_reply(&b, 1, &cmd, "");
+	assert_string_equal(buf_str(&b), "=\n\n");
+	buf_reset(&b);
+	cmd.has_id = 1;
+	cmd.id = 5;
+	proto_reply(&b, 0, &cmd, "bad thing");
+	assert_string_equal(buf_str(&b), "?5 bad thing\n\n");
+	buf_reset(&b);
+	proto_reply(&b, 1, &cmd, "a\n\nb\n");
+	assert_string_equal(buf_str(&b), "=5 a\nb\n\n");
+	buf_free(&b);
+}
+
+/* Runs one line through a session; returns the reply. */
+static char *
+run(struct session *s, const char *line)
+{
+	struct buf	 out;
+	char		*copy = strdup(line), *r;
+
+	buf_init(&out);
+	session_execute(s, copy, strlen(copy), &out);
+	r = strdup(buf_str(&out));
+	buf_free(&out);
+	free(copy);
+	return (r);
+}
+
+/* Asserts that line's reply equals want. */
+static void
+expect(struct session *s, const char *line, const char *want)
+{
+	char	*r = run(s, line);
+
+	if (strcmp(r, want) != 0)
+		fail_msg("'%s': got '%s', want '%s'", line, r, want);
+	free(r);
+}
+
+/* The session: central checks, failures never change state, undo, match. */
+static void
+test_session(void **state)
+{
+	struct session_conf conf;
+	struct session	 s;
+
+	(void)state;
+	game_limits_default(&conf.lim);
+	conf.max_undo = 2;
+	conf.max_winning = 100;
+	session_init(&s, 1, &conf);
+	expect(&s, "show", "? no game: start one with new GAME\n\n");
+	expect(&s, "play", "? usage: play MOVE\n\n");
+	expect(&s, "known_command", "? usage: known_command COMMAND\n\n");
+	expect(&s, "new nim 3 4 5", "= nim 3 4 5\n\n");
+	expect(&s, "new nim 3 x", "? invalid game: pile 2 'x': not a "
+	    "non-negative decimal integer\n\n");
+	expect(&s, "show", "= position nim 3 4 5\nplayer 1\nmove 1\n\n");
+	expect(&s, "play 1=9", "? illegal move: pile 1: the new value must "
+	    "be smaller than the current 3\n\n");
+	expect(&s, "play 1=1", "=\n\n");
+	expect(&s, "play 2=3", "=\n\n");
+	expect(&s, "play 3=4", "=\n\n");
+	expect(&s, "show", "= position nim 1 3 4\nplayer 2\nmove 4\n\n");
+	/* max_undo = 2: two undos, then nothing. */
+	expect(&s, "undo", "=\n\n");
+	expect(&s, "undo", "=\n\n");
+	expect(&s, "undo", "? nothing to undo\n\n");
+	expect(&s, "show", "= position nim 1 4 5\nplayer 2\nmove 2\n\n");
+	expect(&s, "legal 1=0", "= true\n\n");
+	expect(&s, "legal 4=0", "= false index 4 out of range: the position "
+	    "has 3 piles\n\n");
+	expect(&s, "match engine first", "=\n\n");
+	expect(&s, "new nim 1", "? new is not available during a match "
+	    "(resign first)\n\n");
+	expect(&s, "genmove", "? genmove is not available during a match "
+	    "(resign first)\n\n");
+	expect(&s, "play 2=0", "= reply 3=1\n\n");
+	expect(&s, "resign", "= result second resign\n\n");
+	expect(&s, "resign", "? no match in progress\n\n");
+	expect(&s, "seed 42", "=\n\n");
+	expect(&s, "seed off", "=\n\n");
+	expect(&s, "quit", "=\n\n");
+	assert_int_equal(s.state, SESSION_CLOSING);
+	session_free(&s);
+}
+
+/* session_heavy sends table-building and large work off the loop. */
+static void
+test_heavy(void **state)
+{
+	struct session_conf conf;
+	struct session	 s;
+	char		 big[2000];
+
+	(void)state;
+	game_limits_default(&conf.lim);
+	conf.max_undo = 10;
+	conf.max_winning = 100;
+	session_init(&s, 1, &conf);
+	assert_false(session_heavy(&s, "protocol_version", 16));
+	assert_false(session_heavy(&s, "new nim 3 4", 11));
+	assert_true(session_heavy(&s, "new wythoff 3 4", 15));
+	assert_true(session_heavy(&s, "7 new graph 1", 13));
+	assert_true(session_heavy(&s, "new subtraction S=1 3", 21));
+	memset(big, '1', sizeof big);
+	assert_true(session_heavy(&s, big, sizeof big));
+	free(run(&s, "new wythoff 3 4"));
+	assert_true(session_heavy(&s, "analyze", 7));
+	assert_false(session_heavy(&s, "show", 4));
+	session_free(&s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_preprocess),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_reply),
+		cmocka_unit_test(test_session),
+		cmocka_unit_test(test_heavy),
+	};
+
+	return (cmocka_run_group_tests_name("proto", tests, NULL, NULL));
+}
