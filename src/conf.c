@@ -70,6 +70,8 @@ static const struct conf_key conf_keys[] = {
 	    "subtraction-game Grundy table entries" },
 	{ "max-wythoff", CONF_ULONG, LIM(max_wythoff), 1, 1000,
 	    "Wythoff Grundy table side (piles divided by K)" },
+	{ "max-moves", CONF_SIZE, LIM(max_moves), 16, 10000000,
+	    "entries in one winning-move set (K-L-Nim ranges)" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
 	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,

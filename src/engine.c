@@ -61,10 +61,20 @@ engine_choose(const struct game *g, gmp_randstate_t rs, struct game_move *out,
 	if ((o = game_outcome(g, err)) < 0)
 		return (-1);
 	game_moveset_init(&ms);
+	if (o == GAME_N && g->fam->one_winning != NULL && rs == NULL) {
+		/* Deterministic, and the family can name one move directly. */
+		*why = ENGINE_WIN;
+		return (g->fam->one_winning(g->st, out, err));
+	}
 	if (o == GAME_N) {
 		if (game_winning(g, &ms, err) != 0) {
-			rv = -1;
-			goto out;
+			game_moveset_clear(&ms);
+			if (err->code != GAME_ELIMIT ||
+			    g->fam->one_winning == NULL)
+				return (-1);
+			/* Too many to pick among: play the direct one. */
+			*why = ENGINE_WIN;
+			return (g->fam->one_winning(g->st, out, err));
 		}
 		if (ms.n == 0) {
 			rv = game_set_error(err, GAME_EILLEGAL, "internal "

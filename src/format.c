@@ -9,7 +9,8 @@
  *   player 1|2        (only for games whose state records the mover)
  *   outcome P|N       (for the player to move)
  *   grundy G          (only where a Grundy value is defined and computable)
- *   winning COUNT     (number of winning moves; ranges count every move)
+ *   winning COUNT     (number of winning moves; ranges count every move,
+ *                     or "over-limit" when the set exceeds max_moves)
  */
 int
 format_analysis(const struct game *g, struct buf *out,
@@ -17,15 +18,20 @@ format_analysis(const struct game *g, struct buf *out,
 {
 	struct game_moveset ms;
 	struct game_error e;
-	int	 o, mover;
+	int	 o, mover, over = 0;
 	mpz_t	 v;
 
 	if ((o = game_outcome(g, err)) < 0)
 		return (-1);
 	game_moveset_init(&ms);
-	if (game_winning(g, &ms, err) != 0) {
+	if (game_winning(g, &ms, &e) != 0) {
 		game_moveset_clear(&ms);
-		return (-1);
+		if (e.code != GAME_ELIMIT) {
+			*err = e;
+			return (-1);
+		}
+		/* The set is over the cap: say so instead of a count. */
+		over = 1;
 	}
 	if ((mover = game_mover(g)) != 0)
 		buf_printf(out, "player %d\n", mover);
@@ -36,10 +42,14 @@ format_analysis(const struct game *g, struct buf *out,
 		buf_mpz(out, v);
 		buf_putc(out, '\n');
 	}
-	game_moveset_count(&ms, v);
-	buf_puts(out, "winning ");
-	buf_mpz(out, v);
-	buf_putc(out, '\n');
+	if (over)
+		buf_puts(out, "winning over-limit\n");
+	else {
+		game_moveset_count(&ms, v);
+		buf_puts(out, "winning ");
+		buf_mpz(out, v);
+		buf_putc(out, '\n');
+	}
 	mpz_clear(v);
 	game_moveset_clear(&ms);
 	return (0);

@@ -5,8 +5,11 @@
  * k == l is impartial (§8a); k != l is partizan (§8b): with m = min(k,l),
  * M = max(k,l) and Z = {every pile < m, XOR 0}, the strong player (forbidden
  * M) wins iff the position is not in Z, the weak player (forbidden m) wins
- * iff he can move into Z.
+ * iff he can move into Z.  The strong player's complete winning set can hold
+ * O(n b) ranges of O(b) bits; it is refused (GAME_ELIMIT) beyond max_moves
+ * entries, and one_winning names a single winning move in O(n b) instead.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,7 @@ struct klnim {
 	mpz_t		 k;		/* player 1 may not remove exactly k */
 	mpz_t		 l;		/* player 2 may not remove exactly l */
 	int		 turn;		/* 1 or 2 */
+	size_t		 max_moves;	/* entries in one winning-move set */
 	size_t		 n;
 	mpz_t		*piles;
 };
@@ -82,6 +86,7 @@ klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	st = xcalloc(1, sizeof *st);
 	mpz_inits(st->k, st->l, NULL);
 	st->turn = keys[2].val != NULL && keys[2].val[0] == '2' ? 2 : 1;
+	st->max_moves = lim->max_moves;
 	if (klnim_parse_amount(st->k, keys[0].val, "klnim: k", lim,
 	    err) != 0 ||
 	    klnim_parse_amount(st->l, keys[1].val, "klnim: l", lim,
@@ -105,6 +110,7 @@ klnim_clone(const void *p)
 	mpz_init_set(c->k, st->k);
 	mpz_init_set(c->l, st->l);
 	c->turn = st->turn;
+	c->max_moves = st->max_moves;
 	c->n = st->n;
 	c->piles = game_piles_dup(st->piles, st->n);
 	return (c);
@@ -398,24 +404,39 @@ klnim_ival_cmp(const void *a, const void *b)
 	return (mpz_cmp(ia->lo, ib->lo));
 }
 
+/* Appends the range [lo, hi] unless empty; -1 if ms would pass cap. */
+static int
+klnim_emit_range(struct game_moveset *ms, size_t idx, const mpz_t lo,
+    const mpz_t hi, size_t cap)
+{
+	if (mpz_cmp(lo, hi) > 0)
+		return (0);
+	if (ms->n >= cap)
+		return (-1);
+	game_moveset_add_range(ms, idx, lo, hi);
+	return (0);
+}
+
 /*
  * Appends the union of the intervals as moves on pile idx, sorted, disjoint
- * and maximal, leaving out the single value excl (if not NULL).
+ * and maximal, leaving out the single value excl (if not NULL).  Returns -1
+ * as soon as ms would hold more than cap entries.
  */
-static void
+static int
 klnim_ivals_emit(struct klnim_ivals *iv, struct game_moveset *ms,
-    size_t idx, const mpz_t excl)
+    size_t idx, const mpz_t excl, size_t cap)
 {
 	mpz_t	 lo, hi, t;
 	size_t	 i;
+	int	 rv = 0;
 
 	if (iv->n == 0)
-		return;
+		return (0);
 	qsort(iv->v, iv->n, sizeof *iv->v, klnim_ival_cmp);
 	mpz_inits(lo, hi, t, NULL);
 	mpz_set(lo, iv->v[0].lo);
 	mpz_set(hi, iv->v[0].hi);
-	for (i = 1; i <= iv->n; i++) {
+	for (i = 1; i <= iv->n && rv == 0; i++) {
 		if (i < iv->n) {
 			mpz_add_ui(t, hi, 1);
 			if (mpz_cmp(iv->v[i].lo, t) <= 0) {
@@ -427,17 +448,19 @@ klnim_ivals_emit(struct klnim_ivals *iv, struct game_moveset *ms,
 		if (excl != NULL && mpz_cmp(lo, excl) <= 0 &&
 		    mpz_cmp(excl, hi) <= 0) {
 			mpz_sub_ui(t, excl, 1);
-			game_moveset_add_range(ms, idx, lo, t);
+			rv = klnim_emit_range(ms, idx, lo, t, cap);
 			mpz_add_ui(t, excl, 1);
-			game_moveset_add_range(ms, idx, t, hi);
+			if (rv == 0)
+				rv = klnim_emit_range(ms, idx, t, hi, cap);
 		} else
-			game_moveset_add_range(ms, idx, lo, hi);
+			rv = klnim_emit_range(ms, idx, lo, hi, cap);
 		if (i < iv->n) {
 			mpz_set(lo, iv->v[i].lo);
 			mpz_set(hi, iv->v[i].hi);
 		}
 	}
 	mpz_clears(lo, hi, t, NULL);
+	return (rv);
 }
 
 /* A piece of [0, 2^L) in the in-order walk of klnim_xor_ge. */
@@ -447,9 +470,13 @@ enum klnim_piece {
 	KLNIM_LEAF,		/* the single value path */
 };
 
-/* The in-order walk: the bound h and the open run of wanted pieces. */
+/*
+ * The in-order walk: the bound h, the open run of wanted pieces and the
+ * number of runs closed so far; with iv NULL it only counts the runs.
+ */
 struct klnim_walk {
 	struct klnim_ivals *iv;
+	size_t		 runs;
 	mpz_srcptr	 h;
 	int		 open;
 	enum klnim_piece fkind, lkind;	/* first and last piece of the run */
@@ -495,6 +522,9 @@ klnim_walk_close(struct klnim_walk *w)
 	if (!w->open)
 		return;
 	w->open = 0;
+	w->runs++;
+	if (w->iv == NULL)
+		return;
 	klnim_piece_bounds(w, w->fkind, w->fj, w->fpath, w->lo, w->t);
 	klnim_piece_bounds(w, w->lkind, w->lj, w->lpath, w->t, w->hi);
 	klnim_ivals_add(w->iv, w->lo, w->hi);
@@ -521,7 +551,8 @@ klnim_walk_piece(struct klnim_walk *w, int want, enum klnim_piece kind,
 }
 
 /*
- * Adds {v < h : (v ^ s) >= m} as maximal intervals, in O(L) bit tests plus
+ * Adds {v < h : (v ^ s) >= m} as maximal intervals to iv (if not NULL) and
+ * returns their number, in O(L) bit tests plus
  * O(L) per interval (L = bits of max(h, m, s)).  In the binary trie of v,
  * v < h means "left of the path to h" and v ^ s >= m means "right of the
  * path to p = m ^ s" once ^ s is undone bit by bit: the subtree hanging off
@@ -530,7 +561,7 @@ klnim_walk_piece(struct klnim_walk *w, int want, enum klnim_piece kind,
  * the paths in the order of v, consecutive pieces are adjacent, so the
  * maximal intervals are the maximal runs of wanted pieces.
  */
-static void
+static size_t
 klnim_xor_ge(struct klnim_ivals *iv, const mpz_t h, const mpz_t s,
     const mpz_t m)
 {
@@ -540,7 +571,7 @@ klnim_xor_ge(struct klnim_ivals *iv, const mpz_t h, const mpz_t s,
 	int	 split;
 
 	if (mpz_sgn(h) <= 0)
-		return;
+		return (0);
 	len = mpz_sizeinbase(h, 2);
 	if (mpz_sizeinbase(m, 2) > len)
 		len = mpz_sizeinbase(m, 2);
@@ -548,6 +579,7 @@ klnim_xor_ge(struct klnim_ivals *iv, const mpz_t h, const mpz_t s,
 		len = mpz_sizeinbase(s, 2);
 	mpz_inits(p, d, w.lo, w.hi, w.t, NULL);
 	w.iv = iv;
+	w.runs = 0;
 	w.h = h;
 	w.open = 0;
 	mpz_xor(p, m, s);
@@ -578,6 +610,7 @@ klnim_xor_ge(struct klnim_ivals *iv, const mpz_t h, const mpz_t s,
 		klnim_walk_piece(&w, !mpz_tstbit(m, tb), KLNIM_TAIL, tb, NULL);
 	klnim_walk_close(&w);
 	mpz_clears(p, d, w.lo, w.hi, w.t, NULL);
+	return (w.runs);
 }
 
 /* Appends the weak mover's winning moves: the moves into Z. */
@@ -605,27 +638,34 @@ klnim_winning_weak(const struct klnim *st, const mpz_t m,
 /*
  * Adds the strong mover's winning new values v < a for one pile, given the
  * other piles' count of big piles co, XOR of small piles so and big pile bo
- * (when co == 1).  The point a - M is left out by the caller.
+ * (when co == 1), and returns the number of intervals of the v < m part
+ * (co == 1).  The point a - M is left out by the caller.  With iv NULL it
+ * only counts those intervals, in O(b) time and space.
  */
-static void
+static size_t
 klnim_strong_pile(struct klnim_ivals *iv, const mpz_t a, const mpz_t m,
     size_t co, const mpz_t so, const mpz_t bo)
 {
 	mpz_t	 top, zero, h, v;
+	size_t	 runs = 0;
 
+	if (iv == NULL && co != 1)
+		return (0);
 	mpz_inits(top, zero, h, v, NULL);
 	mpz_sub_ui(top, a, 1);
 	/* With two other big piles the weak player can never reach Z. */
 	if (co >= 2)
 		klnim_ivals_add(iv, zero, top);
 	else if (co == 1) {
-		klnim_ivals_add(iv, m, top);
 		mpz_set(h, mpz_cmp(m, a) < 0 ? m : a);
-		klnim_xor_ge(iv, h, so, m);
-		mpz_sub(v, bo, m);
-		mpz_xor(v, v, so);
-		if (mpz_cmp(v, h) < 0)
-			klnim_ivals_add(iv, v, v);
+		runs = klnim_xor_ge(iv, h, so, m);
+		if (iv != NULL) {
+			klnim_ivals_add(iv, m, top);
+			mpz_sub(v, bo, m);
+			mpz_xor(v, v, so);
+			if (mpz_cmp(v, h) < 0)
+				klnim_ivals_add(iv, v, v);
+		}
 	} else if (mpz_cmp(so, m) >= 0)
 		klnim_ivals_add(iv, m, top);
 	else {
@@ -636,50 +676,102 @@ klnim_strong_pile(struct klnim_ivals *iv, const mpz_t a, const mpz_t m,
 			klnim_ivals_add(iv, v, v);
 	}
 	mpz_clears(top, zero, h, v, NULL);
+	return (runs);
 }
 
-/* Appends the strong mover's winning moves, as intervals per pile (§8b). */
-static void
+/*
+ * Returns, for pile i, the other piles' count of big piles; sets so to the
+ * XOR of their small piles and *bo to their big pile when there is one.
+ * c, s and big are the census of the whole position.
+ */
+static size_t
+klnim_others(const struct klnim *st, const mpz_t m, size_t c, const mpz_t s,
+    const size_t big[2], size_t i, mpz_t so, mpz_srcptr *bo)
+{
+	*bo = s;
+	if (mpz_cmp(st->piles[i], m) >= 0) {
+		mpz_set(so, s);
+		if (c == 2)
+			*bo = st->piles[big[i == big[0] ? 1 : 0]];
+		return (c - 1);
+	}
+	mpz_xor(so, s, st->piles[i]);
+	if (c == 1)
+		*bo = st->piles[big[0]];
+	return (c);
+}
+
+/* Fails with GAME_ELIMIT: the strong mover's set exceeds max_moves. */
+static int
+klnim_over(const struct klnim *st, struct game_error *err)
+{
+	return (game_set_error(err, GAME_ELIMIT,
+	    "klnim: the winning-move set has more than %zu ranges "
+	    "(max_moves); genmove still plays one", st->max_moves));
+}
+
+/*
+ * Appends the strong mover's winning moves, as intervals per pile (§8b).
+ * A first pass counts the intervals below m without building them: each
+ * pile's final list has at least that many minus 2 (the point so ^ (bo - m)
+ * can bridge two, the excluded a - M can drop a single point), so a sum
+ * over max_moves fails at once in O(n b) space.  The second pass builds the
+ * set and stops as soon as it would pass max_moves entries; either way the
+ * memory stays O(max_moves b).
+ */
+static int
 klnim_winning_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
-    struct game_moveset *ms)
+    struct game_moveset *ms, struct game_error *err)
 {
 	struct klnim_ivals iv;
-	size_t	 c, co, i, big[2];
+	size_t	 c, co, i, runs, lb, cap, big[2];
 	mpz_t	 s, so, excl;
 	mpz_srcptr bo;
+	int	 rv = 0;
 
 	mpz_inits(s, so, excl, NULL);
+	klnim_ivals_init(&iv);
 	c = klnim_census(st, m, s, big);
 	if (c == 0 && mpz_sgn(s) == 0)
 		goto out;		/* in Z: every move loses */
-	klnim_ivals_init(&iv);
+	for (i = 0, lb = 0; i < st->n; i++) {
+		if (mpz_sgn(st->piles[i]) == 0)
+			continue;
+		co = klnim_others(st, m, c, s, big, i, so, &bo);
+		runs = klnim_strong_pile(NULL, st->piles[i], m, co, so, bo);
+		if (runs > 2)
+			lb += runs - 2;
+		if (lb > st->max_moves) {
+			rv = klnim_over(st, err);
+			goto out;
+		}
+	}
+	cap = st->max_moves > SIZE_MAX - ms->n ? SIZE_MAX :
+	    ms->n + st->max_moves;
 	for (i = 0; i < st->n; i++) {
 		if (mpz_sgn(st->piles[i]) == 0)
 			continue;
-		bo = s;
-		if (mpz_cmp(st->piles[i], m) >= 0) {
-			co = c - 1;
-			mpz_set(so, s);
-			if (c == 2)
-				bo = st->piles[big[i == big[0] ? 1 : 0]];
-		} else {
-			co = c;
-			mpz_xor(so, s, st->piles[i]);
-			if (c == 1)
-				bo = st->piles[big[0]];
-		}
+		co = klnim_others(st, m, c, s, big, i, so, &bo);
 		iv.n = 0;
 		klnim_strong_pile(&iv, st->piles[i], m, co, so, bo);
 		mpz_sub(excl, st->piles[i], bigm);
-		klnim_ivals_emit(&iv, ms, i + 1,
-		    mpz_sgn(excl) >= 0 ? excl : NULL);
+		if (klnim_ivals_emit(&iv, ms, i + 1,
+		    mpz_sgn(excl) >= 0 ? excl : NULL, cap) != 0) {
+			rv = klnim_over(st, err);
+			goto out;
+		}
 	}
-	klnim_ivals_clear(&iv);
 out:
+	klnim_ivals_clear(&iv);
 	mpz_clears(s, so, excl, NULL);
+	return (rv);
 }
 
-/* Appends every winning move (the complete set, ranges for the strong). */
+/*
+ * Appends every winning move (the complete set, ranges for the strong);
+ * the strong mover's set fails with GAME_ELIMIT beyond max_moves entries,
+ * leaving ms partly filled.
+ */
 static int
 klnim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 {
@@ -695,7 +787,110 @@ klnim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 	} else if (mpz_cmp(f, o) < 0)
 		klnim_winning_weak(st, f, ms);
 	else
-		klnim_winning_strong(st, o, f, ms);
+		rv = klnim_winning_strong(st, o, f, ms, err);
+	return (rv);
+}
+
+/*
+ * Returns the index of a small pile (< m) whose Nim move to a ^ s lowers it,
+ * setting v to a ^ s; s != 0 must be the XOR of the small piles.
+ */
+static size_t
+klnim_nim_move(const struct klnim *st, const mpz_t m, const mpz_t s, mpz_t v)
+{
+	size_t	 i;
+
+	for (i = 0; i < st->n; i++) {
+		if (mpz_cmp(st->piles[i], m) >= 0)
+			continue;
+		mpz_xor(v, st->piles[i], s);
+		if (mpz_cmp(v, st->piles[i]) < 0)
+			return (i);
+	}
+	abort();		/* the pile holding s's top bit lowers */
+}
+
+/*
+ * Sets mv to the strong mover's constructive winning move of §8b, for a
+ * position not in Z.  Every removal is < m, 1, M - m or exactly m, never M
+ * (M > m >= 1, so M >= 2), and the weak player cannot move into Z after it.
+ */
+static void
+klnim_one_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
+    struct game_move *mv)
+{
+	size_t	 c, j, big[2];
+	mpz_t	 s, v;
+	mpz_srcptr a;
+
+	mpz_inits(s, v, NULL);
+	c = klnim_census(st, m, s, big);
+	j = big[0];
+	a = st->piles[j];
+	if (c == 0 || (c == 1 && mpz_cmp(s, m) >= 0 && mpz_cmp(a, m) == 0)) {
+		/*
+		 * Small: a Nim move.  One pile of exactly m with small XOR
+		 * s >= m: zero the small XOR, the weak player may not
+		 * remove the m.
+		 */
+		j = klnim_nim_move(st, m, s, v);
+	} else if (c >= 3)
+		mpz_sub_ui(v, a, 1);	/* two big piles stay */
+	else if (c == 2) {
+		if (mpz_cmp(st->piles[big[1]], a) > 0)
+			j = big[1];
+		a = st->piles[j];
+		if (mpz_cmp(a, m) > 0)
+			mpz_sub_ui(v, a, 1);	/* two big piles stay */
+		else if (mpz_cmp(s, m) < 0)
+			mpz_set(v, s);	/* (m, small XOR 0): m is stuck */
+		else
+			mpz_set_ui(v, 0); /* (m, small XOR >= m) */
+	} else if (mpz_cmp(s, m) < 0) {
+		/* One big pile: into Z, or to s + m if that removes M. */
+		mpz_sub(v, a, s);
+		if (mpz_cmp(v, bigm) == 0)
+			mpz_add(v, s, m);
+		else
+			mpz_set(v, s);
+	} else
+		mpz_sub_ui(v, a, 1);	/* a > m stays big, small XOR >= m */
+	game_move_add(mv, 0, j + 1, v);
+	mpz_clears(s, v, NULL);
+}
+
+/*
+ * Sets mv (initialised, empty) to one winning move, in O(n b): for k == l
+ * and the weak mover the first move of the complete set (at most 2n moves),
+ * for the strong mover the constructive move of §8b.  Fails with
+ * GAME_EILLEGAL in a P-position.
+ */
+static int
+klnim_one_winning(const void *p, struct game_move *mv, struct game_error *err)
+{
+	const struct klnim *st = p;
+	mpz_srcptr	 f = klnim_forbidden(st), o = klnim_other(st);
+	struct game_moveset ms;
+	int		 rv;
+
+	if (klnim_outcome(p, err) != GAME_N)
+		return (game_set_error(err, GAME_EILLEGAL, "no winning move: "
+		    "the position is lost for the player to move"));
+	if (mpz_cmp(f, o) > 0) {
+		klnim_one_strong(st, o, f, mv);
+		return (0);
+	}
+	game_moveset_init(&ms);
+	if ((rv = klnim_winning(p, &ms, err)) == 0) {
+		if (ms.n == 0)
+			rv = game_set_error(err, GAME_EILLEGAL, "internal "
+			    "error: an N-position without a winning move");
+		else {
+			game_moveset_sort(&ms);
+			game_move_copy(mv, &ms.v[0].mv);
+		}
+	}
+	game_moveset_clear(&ms);
 	return (rv);
 }
 
@@ -739,4 +934,5 @@ const struct game_family game_klnim = {
 	.to_grundy = klnim_to_grundy,
 	.policy = klnim_policy,
 	.mover = klnim_mover,
+	.one_winning = klnim_one_winning,
 };

@@ -65,6 +65,7 @@ game_limits_default(struct game_limits *lim)
 	lim->max_set_value = 4096;
 	lim->max_table = 1000000;
 	lim->max_wythoff = 200;
+	lim->max_moves = 10000;
 }
 
 /* Parses FAMILY [KEY=VALUE ...] POSITION from argv into g. */

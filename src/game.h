@@ -42,6 +42,7 @@ struct game_limits {
 	unsigned long	 max_set_value;	/* subtraction: largest element of S */
 	size_t		 max_table;	/* subtraction: SG table entries (pre+period) */
 	unsigned long	 max_wythoff;	/* Wythoff Grundy table: largest pile/K */
+	size_t		 max_moves;	/* entries in one winning-move set */
 };
 
 /* Outcome for the side to move. */
@@ -123,6 +124,13 @@ struct game_family {
 	void		 (*policy)(const void *st, struct game_moveset *);
 	/* Returns the player to move (1 or 2) for partizan games, else 0. */
 	int		 (*mover)(const void *st);
+	/*
+	 * Optional: sets m (initialised) to one winning move of an N-position
+	 * without listing the whole set, for families whose complete set can
+	 * exceed max_moves.  NULL elsewhere.
+	 */
+	int		 (*one_winning)(const void *st, struct game_move *m,
+			    struct game_error *);
 };
 
 /* A game: its family and the family's state. */

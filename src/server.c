@@ -173,12 +173,26 @@ conn_log_cmd(struct conn *c)
 		    session_strstate(c->sess.state));
 }
 
-/* Writes a reply; drops the client if its unread output passes the cap. */
+/*
+ * Writes a reply; drops the client if its unread output passes the cap.
+ * When nothing is queued the reply goes straight to the socket, which
+ * saves the event-loop round trip (and two epoll_ctl calls) per request;
+ * whatever the socket does not take is queued on the bufferevent.
+ */
 static int
 conn_write(struct conn *c, const char *data, size_t len)
 {
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
+	ssize_t		 n;
 
+	if (len > 0 && evbuffer_get_length(out) == 0) {
+		n = send(bufferevent_getfd(c->bev), data, len,
+		    MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			data += n;
+			len -= (size_t)n;
+		}
+	}
 	if (len > 0)
 		evbuffer_add(out, data, len);
 	if (evbuffer_get_length(out) > c->srv->conf->max_output) {
@@ -288,7 +302,7 @@ conn_process(struct conn *c)
 	struct evbuffer_ptr eol;
 	struct buf	 out;
 	struct job	*j;
-	char		*line, msg[128];
+	char		*line;
 	size_t		 n, eol_len;
 	int		 close;
 
@@ -315,12 +329,8 @@ conn_process(struct conn *c)
 			} else
 				evbuffer_drain(in, (size_t)eol.pos + eol_len);
 			c->ncmds++;
-			snprintf(msg, sizeof msg, "? line too long: the limit "
-			    "is %zu bytes\n\n", srv->conf->max_line);
-			if (conn_write(c, msg, strlen(msg)) != 0) {
-				buf_free(&out);
-				return;
-			}
+			buf_printf(&out, "? line too long: the limit is %zu "
+			    "bytes\n\n", srv->conf->max_line);
 			continue;
 		}
 		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
@@ -329,15 +339,20 @@ conn_process(struct conn *c)
 		c->ncmds++;
 		if (!conn_rate_ok(c)) {
 			free(line);
-			snprintf(msg, sizeof msg, "? rate limit: at most %u "
-			    "commands per second (burst %u)\n\n",
-			    srv->conf->rate, srv->conf->burst);
-			if (conn_write(c, msg, strlen(msg)) != 0)
-				break;
+			buf_printf(&out, "? rate limit: at most %u commands per "
+			    "second (burst %u)\n\n", srv->conf->rate,
+			    srv->conf->burst);
 			continue;
 		}
 		c->sess.conf = &srv->conf->sc;
 		if (session_heavy(&c->sess, line, n)) {
+			/* Answer the earlier lines before this one waits. */
+			if (conn_write(c, out.data, out.len) != 0) {
+				free(line);
+				buf_free(&out);
+				return;
+			}
+			buf_reset(&out);
 			j = xcalloc(1, sizeof *j);
 			j->conn = c;
 			j->line = line;
@@ -350,16 +365,23 @@ conn_process(struct conn *c)
 			pthread_mutex_unlock(&srv->mtx);
 			break;
 		}
-		buf_reset(&out);
 		close = session_execute(&c->sess, line, n, &out);
 		free(line);
 		conn_log_cmd(c);
-		if (conn_write(c, out.data, out.len) != 0) {
-			buf_free(&out);
-			return;
-		}
 		if (close)
 			c->closing = 1;
+		/* Pipelined replies go out together, but not unboundedly. */
+		if (out.len >= 65536) {
+			if (conn_write(c, out.data, out.len) != 0) {
+				buf_free(&out);
+				return;
+			}
+			buf_reset(&out);
+		}
+	}
+	if (conn_write(c, out.data, out.len) != 0) {
+		buf_free(&out);
+		return;
 	}
 	buf_free(&out);
 	if ((c->closing || c->eof) && !c->busy)

@@ -167,7 +167,10 @@ tu_move_str(const struct game_move *m, struct buf *b)
 	game_move_clear(&s);
 }
 
-/* Expands g's winning moves (ranges included) into a sorted string list. */
+/*
+ * Expands g's winning moves (ranges included) into a sorted string list,
+ * failing the test if any of them is illegal.
+ */
 void
 tu_winning(const struct game *g, struct tu_strs *out)
 {
@@ -191,6 +194,11 @@ tu_winning(const struct game *g, struct tu_strs *out)
 		for (;;) {
 			buf_reset(&b);
 			tu_move_str(&m, &b);
+			if (game_check(g, &m, &err) != 0) {
+				print_error("winning move %s is illegal: %s\n",
+				    buf_str(&b), err.msg);
+				fail();
+			}
 			tu_strs_add(out, "%s", buf_str(&b));
 			if (!ms.v[i].ranged ||
 			    mpz_cmp(m.ch[0].val, ms.v[i].hi) >= 0)

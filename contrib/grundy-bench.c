@@ -1,0 +1,314 @@
+/*
+ * grundy-bench.c: load generator for grundyd (a benchmark, not a test).
+ * It opens N connections on loopback, each with one request in flight, and
+ * prints figures; nothing is asserted.
+ *
+ *   trivial  protocol_version round trips: rate, p50 and p99 latency
+ *   games    complete refereed games against the engine (Nim): games/s,
+ *            client moves/s and moves/s (client + engine)
+ *   --redis PORT  the same trivial load as inline PING to a redis-server,
+ *            measured in the same run, so the report gives ratios
+ *
+ * usage: grundy-bench [--port P] [--conns N] [--seconds S] [--redis PORT]
+ */
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BENCH_MAXCONN	1024
+#define BENCH_PILES	3
+
+/* One connection's state. */
+struct bconn {
+	int		 fd;
+	char		 in[8192];
+	size_t		 inlen;
+	long long	 sent_ns;
+	int		 piles[BENCH_PILES];	/* games: local copy */
+	int		 phase;			/* games: 0 new, 1 match, 2 play */
+};
+
+/* Results of one run. */
+struct bresult {
+	long long	 requests;
+	long long	 games;
+	long long	 plays;
+	long long	 engine_moves;
+	long long	 elapsed_ns;
+	long long	 p50_ns, p99_ns;
+};
+
+/* Returns monotonic nanoseconds. */
+static long long
+bench_ns(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long long)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
+
+/* Connects to 127.0.0.1:port; exits on failure. */
+static int
+bench_connect(int port)
+{
+	struct sockaddr_in sin;
+	int		 fd, one = 1;
+
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons((unsigned short)port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
+		fprintf(stderr, "grundy-bench: connect 127.0.0.1:%d: %s\n",
+		    port, strerror(errno));
+		exit(1);
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	return (fd);
+}
+
+/* Sends a request string. */
+static void
+bench_send(struct bconn *c, const char *s)
+{
+	size_t	 n = strlen(s);
+	ssize_t	 w;
+
+	c->sent_ns = bench_ns();
+	while (n > 0) {
+		if ((w = send(c->fd, s, n, MSG_NOSIGNAL)) <= 0) {
+			fprintf(stderr, "grundy-bench: send: %s\n",
+			    strerror(errno));
+			exit(1);
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Compares two long longs for qsort. */
+static int
+bench_cmp(const void *a, const void *b)
+{
+	long long	 x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Starts the next request of a games connection. */
+static void
+bench_game_next(struct bconn *c, unsigned *seed)
+{
+	char	 req[128];
+	int	 i;
+
+	if (c->phase == 0) {
+		for (i = 0; i < BENCH_PILES; i++)
+			c->piles[i] = 5 + (int)(rand_r(seed) % 40);
+		snprintf(req, sizeof req, "new nim %d %d %d\n", c->piles[0],
+		    c->piles[1], c->piles[2]);
+		bench_send(c, req);
+		return;
+	}
+	if (c->phase == 1) {
+		bench_send(c, "match engine first\n");
+		return;
+	}
+	/* The client removes one token from its first non-empty pile. */
+	for (i = 0; i < BENCH_PILES && c->piles[i] == 0; i++)
+		;
+	c->piles[i]--;
+	snprintf(req, sizeof req, "play %d=%d\n", i + 1, c->piles[i]);
+	bench_send(c, req);
+}
+
+/*
+ * Handles one complete reply of a games connection; returns 1 when a game
+ * ended.  Applies the engine's "reply I=V" to the local position.
+ */
+static int
+bench_game_reply(struct bconn *c, const char *reply, struct bresult *r)
+{
+	const char	*p;
+	int		 idx, val;
+
+	if (reply[0] != '=') {
+		fprintf(stderr, "grundy-bench: error reply: %s\n", reply);
+		exit(1);
+	}
+	if (c->phase < 2) {
+		c->phase++;
+		return (0);
+	}
+	r->plays++;
+	if ((p = strstr(reply, "reply ")) != NULL &&
+	    sscanf(p + 6, "%d=%d", &idx, &val) == 2 && idx >= 1 &&
+	    idx <= BENCH_PILES) {
+		c->piles[idx - 1] = val;
+		r->engine_moves++;
+	}
+	if (strstr(reply, "result ") != NULL) {
+		c->phase = 0;
+		r->games++;
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * Runs one load for `seconds` over n connections to port.  mode: 0 trivial
+ * (protocol_version), 1 redis PING, 2 games.
+ */
+static void
+bench_run(int port, int n, int seconds, int mode, struct bresult *r)
+{
+	static struct bconn conns[BENCH_MAXCONN];
+	static struct pollfd pfd[BENCH_MAXCONN];
+	long long	*lat, nlat = 0, caplat = 1 << 22, start, end, now;
+	unsigned	 seed = 12345;
+	const char	*req = mode == 1 ? "PING\r\n" : "protocol_version\n";
+	const char	*term = mode == 1 ? "\r\n" : "\n\n";
+	char		*e;
+	ssize_t		 k;
+	int		 i;
+
+	memset(r, 0, sizeof *r);
+	lat = malloc((size_t)caplat * sizeof *lat);
+	for (i = 0; i < n; i++) {
+		memset(&conns[i], 0, sizeof conns[i]);
+		conns[i].fd = bench_connect(port);
+		pfd[i].fd = conns[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	start = bench_ns();
+	end = start + (long long)seconds * 1000000000LL;
+	for (i = 0; i < n; i++) {
+		if (mode == 2)
+			bench_game_next(&conns[i], &seed);
+		else
+			bench_send(&conns[i], req);
+	}
+	while ((now = bench_ns()) < end) {
+		if (poll(pfd, (nfds_t)n, 100) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			struct bconn *c = &conns[i];
+
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			k = recv(c->fd, c->in + c->inlen,
+			    sizeof c->in - c->inlen - 1, 0);
+			if (k <= 0) {
+				fprintf(stderr, "grundy-bench: connection "
+				    "closed by the server\n");
+				exit(1);
+			}
+			c->inlen += (size_t)k;
+			c->in[c->inlen] = '\0';
+			if ((e = strstr(c->in, term)) == NULL)
+				continue;
+			*e = '\0';
+			now = bench_ns();
+			if (nlat < caplat)
+				lat[nlat++] = now - c->sent_ns;
+			r->requests++;
+			if (mode == 2)
+				bench_game_reply(c, c->in, r);
+			c->inlen = 0;
+			if (mode == 2)
+				bench_game_next(c, &seed);
+			else
+				bench_send(c, req);
+		}
+	}
+	r->elapsed_ns = bench_ns() - start;
+	qsort(lat, (size_t)nlat, sizeof *lat, bench_cmp);
+	if (nlat > 0) {
+		r->p50_ns = lat[nlat / 2];
+		r->p99_ns = lat[nlat * 99 / 100];
+	}
+	for (i = 0; i < n; i++)
+		close(conns[i].fd);
+	free(lat);
+}
+
+/* Returns events per second, rounded. */
+static long long
+bench_rate(long long count, long long ns)
+{
+	return (ns > 0 ? count * 1000000000LL / ns : 0);
+}
+
+/* Prints a/b as a ratio with two decimals (integer arithmetic). */
+static void
+bench_ratio(const char *what, long long a, long long b)
+{
+	long long	 x = b > 0 ? (a * 100 + b / 2) / b : 0;
+
+	printf("  %-44s %lld.%02lldx\n", what, x / 100, x % 100);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct bresult	 triv, redis, games;
+	int		 port = 7559, conns = 50, seconds = 5, rport = 0, a;
+	long long	 trate, rrate, mrate;
+
+	for (a = 1; a + 1 < argc; a += 2) {
+		if (strcmp(argv[a], "--port") == 0)
+			port = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "--conns") == 0)
+			conns = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "--seconds") == 0)
+			seconds = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "--redis") == 0)
+			rport = atoi(argv[a + 1]);
+		else
+			break;
+	}
+	if (a < argc || conns < 1 || conns > BENCH_MAXCONN || seconds < 1) {
+		fprintf(stderr, "usage: grundy-bench [--port P] [--conns N] "
+		    "[--seconds S] [--redis PORT]\n");
+		return (2);
+	}
+	printf("grundy-bench: %d connections, %d s per load, one request "
+	    "in flight per connection\n", conns, seconds);
+	bench_run(port, conns, seconds, 0, &triv);
+	trate = bench_rate(triv.requests, triv.elapsed_ns);
+	printf("grundyd protocol_version: %lld req/s, p50 %lld us, p99 %lld "
+	    "us\n", trate, triv.p50_ns / 1000, triv.p99_ns / 1000);
+	bench_run(port, conns, seconds, 2, &games);
+	mrate = bench_rate(games.plays, games.elapsed_ns);
+	printf("grundyd refereed games (nim, 3 piles of 5..44): %lld games/s, "
+	    "%lld client moves/s, %lld moves/s (client + engine), p50 %lld us, "
+	    "p99 %lld us\n", bench_rate(games.games, games.elapsed_ns), mrate,
+	    bench_rate(games.plays + games.engine_moves, games.elapsed_ns),
+	    games.p50_ns / 1000, games.p99_ns / 1000);
+	if (rport > 0) {
+		bench_run(rport, conns, seconds, 1, &redis);
+		rrate = bench_rate(redis.requests, redis.elapsed_ns);
+		printf("redis-server PING: %lld req/s, p50 %lld us, p99 %lld "
+		    "us\n", rrate, redis.p50_ns / 1000, redis.p99_ns / 1000);
+		printf("ratios to redis PING in the same run:\n");
+		bench_ratio("protocol_version / PING (goal >= 1.0)", trate,
+		    rrate);
+		bench_ratio("refereed client moves / PING (goal >= 0.5)",
+		    mrate, rrate);
+	}
+	return (0);
+}
