@@ -52,15 +52,9 @@ if [ "$mode" = check ]; then
 	exit "$rc"
 fi
 
-# The main job: the solver CLI (the daemon arrives with the next issue).
-./grundy games
-for g in "nim 3 4 5" "wythoff K=3 t=5 30 40" "sum nim 3 4 + bash m=3 10 + wythoff 3 5"; do
-	echo
-	# shellcheck disable=SC2086
-	./grundy analyze $g
-done
-if [ -t 0 ]; then
-	echo
-	echo "Play Nim against the engine (type 'quit' to stop):"
-	exec ./grundy play nim 3 4 5
-fi
+# The main job: grundyd in the foreground on 127.0.0.1:7559, its state
+# under ./var/.  Play from another terminal: ./grundy connect
+mkdir -p var
+echo "quickstart: grundyd on 127.0.0.1:7559 (Ctrl-C stops it);" \
+    "from another terminal: ./grundy connect"
+exec ./grundyd --listen 127.0.0.1:7559

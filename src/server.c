@@ -60,7 +60,10 @@ struct conn {
 	TAILQ_ENTRY(conn) entry;
 	struct server	*srv;
 	uint64_t	 id;
-	struct bufferevent *bev;
+	struct bufferevent *bev;	/* output side only */
+	struct event	*rev;		/* input: readable or idle timeout */
+	struct evbuffer	*in;		/* received, not yet executed */
+	int		 reading;	/* rev is added */
 	struct session	 sess;
 	char		 peer[64];
 	int		 busy;		/* a job is with the workers */
@@ -110,6 +113,7 @@ struct server {
 
 static void	 conn_process(struct conn *);
 static void	 conn_free(struct conn *, const char *);
+static void	 conn_reading(struct conn *, int);
 
 /* Returns the loop's cached time in milliseconds. */
 static uint64_t
@@ -245,7 +249,8 @@ conn_free(struct conn *c, const char *reason)
 
 	if (c->busy) {
 		c->dead = 1;
-		bufferevent_disable(c->bev, EV_READ | EV_WRITE);
+		conn_reading(c, 0);
+		bufferevent_disable(c->bev, EV_WRITE);
 		return;
 	}
 	log_info("conn=%llu event=close reason=%s commands=%llu",
@@ -253,6 +258,8 @@ conn_free(struct conn *c, const char *reason)
 	TAILQ_REMOVE(&srv->conns, c, entry);
 	srv->nconns--;
 	bufferevent_free(c->bev);
+	event_free(c->rev);
+	evbuffer_free(c->in);
 	session_free(&c->sess);
 	free(c);
 	if (srv->stopping && srv->nconns == 0)
@@ -284,7 +291,7 @@ static void
 conn_close_after_flush(struct conn *c)
 {
 	c->closing = 1;
-	bufferevent_disable(c->bev, EV_READ);
+	conn_reading(c, 0);
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
 		conn_free(c, c->srv->stopping ? "shutdown" : c->eof ? "eof" :
 		    "quit");
@@ -298,7 +305,7 @@ static void
 conn_process(struct conn *c)
 {
 	struct server	*srv = c->srv;
-	struct evbuffer	*in = bufferevent_get_input(c->bev);
+	struct evbuffer	*in = c->in;
 	struct evbuffer_ptr eol;
 	struct buf	 out;
 	struct job	*j;
@@ -386,16 +393,70 @@ conn_process(struct conn *c)
 	buf_free(&out);
 	if ((c->closing || c->eof) && !c->busy)
 		conn_close_after_flush(c);
+	else if (!c->busy && !c->closing && !c->eof && !c->reading)
+		conn_reading(c, 1);
 	else if (srv->stopping && !c->busy &&
 	    evbuffer_get_length(in) == 0)
 		conn_close_after_flush(c);
 }
 
-/* Reads: run what has arrived. */
+/* Starts or stops watching the socket for input (and idleness). */
 static void
-conn_read_cb(struct bufferevent *bev, void *arg)
+conn_reading(struct conn *c, int on)
 {
-	conn_process(arg);
+	struct timeval	 tv;
+
+	if (on && !c->reading) {
+		tv.tv_sec = c->srv->conf->idle_timeout;
+		tv.tv_usec = 0;
+		event_add(c->rev, &tv);
+	} else if (!on && c->reading)
+		event_del(c->rev);
+	c->reading = on;
+}
+
+/*
+ * Reads what has arrived with one recv() straight into the input buffer
+ * (a bufferevent would add an ioctl(FIONREAD) per read), then runs it.  A
+ * connection with a job in flight stops reading once a line's worth is
+ * pending: backpressure.  A timeout means the client was idle too long.
+ */
+static void
+conn_read_ev(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn	*c = arg;
+	struct evbuffer_iovec v;
+	static const char idle[] = "? idle timeout: closing\n\n";
+	ssize_t		 n;
+
+	if (what & EV_TIMEOUT) {
+		if (c->busy)
+			return;
+		conn_write(c, idle, sizeof idle - 1);
+		conn_close_after_flush(c);
+		return;
+	}
+	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
+		fatalx("event=oom");
+	n = recv(fd, v.iov_base, v.iov_len, 0);
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+			return;
+		conn_free(c, "error");
+		return;
+	}
+	if (n == 0) {
+		/* Half-close: answer what was sent, then close. */
+		c->eof = 1;
+		conn_reading(c, 0);
+		conn_process(c);
+		return;
+	}
+	v.iov_len = (size_t)n;
+	evbuffer_commit_space(c->in, &v, 1);
+	if (c->busy && evbuffer_get_length(c->in) > c->srv->conf->max_line + 2)
+		conn_reading(c, 0);
+	conn_process(c);
 }
 
 /* Writes drained: close if that was the last thing to do. */
@@ -410,35 +471,17 @@ conn_write_cb(struct bufferevent *bev, void *arg)
 		    "quit");
 }
 
-/* Peer closed, error, or idle timeout. */
+/* Output side: the peer is gone, or it stopped reading for too long. */
 static void
 conn_event_cb(struct bufferevent *bev, short what, void *arg)
 {
 	struct conn	*c = arg;
-	static const char idle[] = "? idle timeout: closing\n\n";
 
-	if (what & BEV_EVENT_TIMEOUT) {
-		if (what & BEV_EVENT_WRITING) {
-			conn_free(c, "write-timeout");
-			return;
-		}
-		evbuffer_add(bufferevent_get_output(bev), idle,
-		    sizeof idle - 1);
-		bufferevent_set_timeouts(bev, NULL, NULL);
-		bufferevent_enable(bev, EV_WRITE);
-		conn_close_after_flush(c);
-		return;
-	}
-	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) && !c->dead) {
-		/* Half-close: answer what was sent, then close. */
-		c->eof = 1;
-		conn_process(c);
-		return;
-	}
-	conn_free(c, (what & BEV_EVENT_EOF) ? "eof" : "error");
+	conn_free(c, (what & BEV_EVENT_TIMEOUT) ? "write-timeout" :
+	    (what & BEV_EVENT_EOF) ? "eof" : "error");
 }
 
-/* Applies the read watermark and timeouts from the current settings. */
+/* Applies the idle and write timeouts from the current settings. */
 static void
 conn_apply_conf(struct conn *c)
 {
@@ -446,10 +489,11 @@ conn_apply_conf(struct conn *c)
 
 	tv.tv_sec = c->srv->conf->idle_timeout;
 	tv.tv_usec = 0;
-	bufferevent_set_timeouts(c->bev, &tv, &tv);
-	/* Stop reading once a whole line's worth is pending: backpressure. */
-	bufferevent_setwatermark(c->bev, EV_READ, 0,
-	    c->srv->conf->max_line + 2);
+	bufferevent_set_timeouts(c->bev, NULL, &tv);
+	if (c->reading) {
+		conn_reading(c, 0);
+		conn_reading(c, 1);
+	}
 }
 
 /* Accepts a connection, or refuses it with a message when full. */
@@ -490,10 +534,13 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	session_init(&c->sess, c->id, &srv->conf->sc);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
-	bufferevent_setcb(c->bev, conn_read_cb, conn_write_cb, conn_event_cb,
+	bufferevent_setcb(c->bev, NULL, conn_write_cb, conn_event_cb, c);
+	c->in = evbuffer_new();
+	c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, conn_read_ev,
 	    c);
 	conn_apply_conf(c);
-	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	conn_reading(c, 1);
+	bufferevent_enable(c->bev, EV_WRITE);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
 	(void)salen;

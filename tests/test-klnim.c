@@ -2,12 +2,15 @@
  * test-klnim.c: K-L-Nim against an independent brute force (a memoised
  * game-tree search over the raw rules with the player to move in the state,
  * no theory), huge numbers against an independent formulation of the
- * theorem, bad input and canonical forms.
+ * theorem, bad input and canonical forms; one_winning and the max_moves cap
+ * on the strong player's winning set.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
+#include "format.h"
 #include "testutil.h"
 
 #define NPMAX	8		/* most piles in a test position */
@@ -150,6 +153,43 @@ check_canonical(const struct game_moveset *ms, int maximal)
 	mpz_clear(t);
 }
 
+/*
+ * Checks one_winning at a small position: in an N-position a legal move
+ * after which the brute force says the opponent loses, i.e. a member of the
+ * complete winning set; in a P-position GAME_EILLEGAL.
+ */
+static void
+check_one(struct brute *br, size_t idx, int turn, const struct game *g)
+{
+	struct game_error err;
+	struct game_move mv;
+	int		 a[NPMAX], i, v;
+
+	brute_decode(br, idx, a);
+	game_move_init(&mv);
+	memset(&err, 0, sizeof err);
+	if (!brute_win(br, idx, turn)) {
+		assert_int_equal(g->fam->one_winning(g->st, &mv, &err), -1);
+		assert_int_equal(err.code, GAME_EILLEGAL);
+		assert_non_null(strstr(err.msg, "no winning move"));
+		game_move_clear(&mv);
+		return;
+	}
+	assert_int_equal(g->fam->one_winning(g->st, &mv, &err), 0);
+	assert_int_equal(mv.n, 1);
+	assert_int_equal(mv.ch[0].comp, 0);
+	assert_true(mv.ch[0].idx >= 1 && mv.ch[0].idx <= (size_t)br->np);
+	assert_true(mpz_fits_slong_p(mv.ch[0].val));
+	assert_int_equal(game_check(g, &mv, &err), 0);
+	i = (int)mv.ch[0].idx - 1;
+	v = (int)mpz_get_si(mv.ch[0].val);
+	assert_true(v >= 0 && v < a[i]);
+	assert_int_not_equal(a[i] - v, turn == 1 ? br->k : br->l);
+	a[i] = v;
+	assert_false(brute_win(br, brute_encode(br, a), 3 - turn));
+	game_move_clear(&mv);
+}
+
 /* Checks one small position for one mover against the brute force. */
 static void
 check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
@@ -191,6 +231,7 @@ check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
 	game_moveset_init(&ms);
 	assert_int_equal(game_winning(&g, &ms, &err), 0);
 	check_canonical(&ms, br->k != br->l);
+	check_one(br, idx, turn, &g);
 
 	/* Policy: the smallest legal removal from every pile holding it. */
 	game_moveset_reset(&ms);
@@ -610,8 +651,85 @@ huge_try_range(struct huge *h, size_t i, const mpz_t lo, const mpz_t hi,
 }
 
 /*
+ * Checks one_winning at h->p (parsed in h->g): a legal move after which the
+ * independent predicate says the opponent loses, or GAME_EILLEGAL when the
+ * mover loses.
+ */
+static void
+huge_one(struct huge *h, int win)
+{
+	struct game_error err;
+	struct game_move mv;
+
+	game_move_init(&mv);
+	memset(&err, 0, sizeof err);
+	if (!win) {
+		assert_int_equal(h->g.fam->one_winning(h->g.st, &mv, &err), -1);
+		assert_int_equal(err.code, GAME_EILLEGAL);
+	} else {
+		assert_int_equal(h->g.fam->one_winning(h->g.st, &mv, &err), 0);
+		assert_int_equal(mv.n, 1);
+		assert_int_equal(mv.ch[0].comp, 0);
+		assert_true(mv.ch[0].idx >= 1 && mv.ch[0].idx <= h->p.n);
+		huge_try(h, mv.ch[0].idx - 1, mv.ch[0].val, 1);
+	}
+	game_move_clear(&mv);
+}
+
+/* Parses line with the test limits but at most max_moves set entries. */
+static void
+parse_cap(struct game *g, const char *line, size_t max_moves)
+{
+	struct game_limits lim;
+	struct game_error err;
+
+	lim = *tu_limits();
+	lim.max_moves = max_moves;
+	if (game_parse_line(g, line, &lim, &err) != 0) {
+		print_error("parse '%.60s...': %s\n", line, err.msg);
+		fail();
+	}
+}
+
+/*
+ * The cap is exact: with max_moves = n, the size of the complete set full,
+ * the same set comes back; with n - 1 the set fails with GAME_ELIMIT.
+ */
+static void
+check_cap(const char *line, const struct game_moveset *full)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct game	 g;
+	size_t		 i;
+
+	parse_cap(&g, line, full->n);
+	game_moveset_init(&ms);
+	assert_int_equal(game_winning(&g, &ms, &err), 0);
+	assert_int_equal(ms.n, full->n);
+	for (i = 0; i < ms.n; i++) {
+		assert_int_equal(game_move_cmp(&ms.v[i].mv, &full->v[i].mv), 0);
+		assert_int_equal(ms.v[i].ranged, full->v[i].ranged);
+		if (ms.v[i].ranged)
+			assert_int_equal(mpz_cmp(ms.v[i].hi, full->v[i].hi), 0);
+	}
+	game_free(&g);
+	if (full->n > 0) {
+		parse_cap(&g, line, full->n - 1);
+		game_moveset_reset(&ms);
+		memset(&err, 0, sizeof err);
+		assert_int_equal(game_winning(&g, &ms, &err), -1);
+		assert_int_equal(err.code, GAME_ELIMIT);
+		assert_non_null(strstr(err.msg, "max_moves"));
+		game_free(&g);
+	}
+	game_moveset_clear(&ms);
+}
+
+/*
  * Checks the solver at h->p: outcome, canonical form, every listed range
- * (sampled) wins, and the gaps between ranges (sampled) do not.
+ * (sampled) wins, and the gaps between ranges (sampled) do not; one_winning
+ * wins; for the strong mover the max_moves cap is exact.
  */
 static void
 huge_check(struct huge *h)
@@ -633,8 +751,12 @@ huge_check(struct huge *h)
 	assert_int_equal(game_winning(&h->g, &ms, &err), 0);
 	check_canonical(&ms, mpz_cmp(h->p.k, h->p.l) != 0);
 	assert_int_equal(ms.n > 0, win);
-	mpz_inits(next, gap, t, NULL);
 	h->replay = 1;
+	huge_one(h, win);
+	if (mpz_cmp(h->p.turn == 1 ? h->p.k : h->p.l,
+	    h->p.turn == 1 ? h->p.l : h->p.k) > 0)
+		check_cap(buf_str(&line), &ms);
+	mpz_inits(next, gap, t, NULL);
 	for (i = 0, j = 0; i < h->p.n; i++) {
 		/* Entries [first, first + cnt) are pile i's, in order. */
 		for (first = j; j < ms.n && ms.v[j].mv.ch[0].idx == i + 1; j++)
@@ -746,6 +868,8 @@ test_klnim_medium(void **state)
 	(void)state;
 	gmp_randinit_default(h.rs);
 	gmp_randseed_ui(h.rs, 4242);
+	h.nchecks = 0;
+	h.replay = 1;
 	mpz_inits(m, bm, d, NULL);
 	buf_init(&line);
 	for (t = 0; t < 1500; t++) {
@@ -777,6 +901,7 @@ test_klnim_medium(void **state)
 				pos_print(&h.p, &line);
 				tu_parse(&h.g, "%s", buf_str(&line));
 				tu_check(&h.g, pos_wins(&h.p), -1, &wins);
+				huge_one(&h, pos_wins(&h.p));
 				game_free(&h.g);
 				tu_strs_free(&wins);
 			}
@@ -939,56 +1064,201 @@ test_klnim_huge_impartial(void **state)
 }
 
 /*
- * A strong mover with 10,000-digit numbers and many ranges: the output
- * stays O(b) ranges per pile and takes polynomial time.
+ * Fills h->p with a strong mover and many ranges: m has bits + 1 bits;
+ * kind 0: k = m, l = m + 1, player 2 to move, piles m, m and two random
+ * small piles (their XOR has m's length: many pulled-back blocks); kind 1:
+ * the same with k and l swapped and player 1 to move; kind 2: k = m,
+ * l = 2m, player 2, one big pile m + 3 and three random small piles.
+ */
+static void
+ranges_fill(struct huge *h, size_t bits, int kind)
+{
+	mpz_t	 m;
+	size_t	 i;
+
+	mpz_init(m);
+	mpz_urandomb(m, h->rs, bits);
+	mpz_setbit(m, bits);
+	mpz_init_set(h->p.k, m);
+	mpz_init(h->p.l);
+	if (kind == 2)
+		mpz_mul_2exp(h->p.l, m, 1);
+	else
+		mpz_add_ui(h->p.l, m, 1);
+	h->p.turn = 2;
+	if (kind == 1) {
+		mpz_swap(h->p.k, h->p.l);
+		h->p.turn = 1;
+	}
+	h->p.n = 4;
+	for (i = 0; i < h->p.n; i++) {
+		mpz_init(h->p.a[i]);
+		if (i < (kind == 2 ? 1U : 2U))
+			mpz_add_ui(h->p.a[i], m, kind == 2 ? 3 : 0);
+		else
+			mpz_urandomm(h->p.a[i], h->rs, m);
+	}
+	mpz_clear(m);
+}
+
+/*
+ * A strong mover with 10,000-digit numbers and many ranges: under a large
+ * cap the output stays O(b) ranges per pile and takes polynomial time; the
+ * default cap refuses it; one_winning still wins.
  */
 static void
 test_klnim_huge_ranges(void **state)
 {
 	struct game_moveset ms;
 	struct game_error err;
-	struct game	 g;
+	struct huge	 h;
 	struct buf	 line;
-	gmp_randstate_t	 rs;
-	mpz_t		 m, a, s;
 	size_t		 bits = 33300;
 
 	(void)state;
-	gmp_randinit_default(rs);
-	gmp_randseed_ui(rs, 99);
-	mpz_inits(m, a, s, NULL);
-	mpz_urandomb(m, rs, bits);
-	mpz_setbit(m, bits);
-	/* Two small piles whose XOR has m's length: many pulled-back blocks. */
-	mpz_urandomm(a, rs, m);
-	mpz_urandomm(s, rs, m);
+	gmp_randinit_default(h.rs);
+	gmp_randseed_ui(h.rs, 99);
+	h.nchecks = 0;
+	h.replay = 1;
+	ranges_fill(&h, bits, 0);
 	buf_init(&line);
-	buf_puts(&line, "klnim k=");
-	buf_mpz(&line, m);
-	buf_puts(&line, " l=");
-	mpz_add_ui(m, m, 1);
-	buf_mpz(&line, m);
-	buf_puts(&line, " turn=2 ");
-	mpz_sub_ui(m, m, 1);
-	buf_mpz(&line, m);
-	buf_putc(&line, ' ');
-	buf_mpz(&line, m);
-	buf_putc(&line, ' ');
-	buf_mpz(&line, a);
-	buf_putc(&line, ' ');
-	buf_mpz(&line, s);
-	tu_parse(&g, "%s", buf_str(&line));
-	assert_int_equal(game_outcome(&g, &err), GAME_N);
+	pos_print(&h.p, &line);
+	parse_cap(&h.g, buf_str(&line), 1000000);
+	assert_int_equal(game_outcome(&h.g, &err), GAME_N);
 	game_moveset_init(&ms);
-	assert_int_equal(game_winning(&g, &ms, &err), 0);
+	assert_int_equal(game_winning(&h.g, &ms, &err), 0);
 	check_canonical(&ms, 1);
 	assert_true(ms.n > bits / 8);
 	assert_true(ms.n <= 4 * (bits + 8));
+	huge_one(&h, 1);
+	game_free(&h.g);
+
+	/* The default cap (10,000 entries) refuses this set. */
+	assert_true(ms.n > 10000);
+	tu_parse(&h.g, "%s", buf_str(&line));
+	game_moveset_reset(&ms);
+	memset(&err, 0, sizeof err);
+	assert_int_equal(game_winning(&h.g, &ms, &err), -1);
+	assert_int_equal(err.code, GAME_ELIMIT);
+	assert_non_null(strstr(err.msg, "more than 10000 ranges"));
+	huge_one(&h, 1);
+	game_free(&h.g);
 	game_moveset_clear(&ms);
-	game_free(&g);
+	pos_clear(&h.p);
 	buf_free(&line);
-	mpz_clears(m, a, s, NULL);
-	gmp_randclear(rs);
+	gmp_randclear(h.rs);
+}
+
+/*
+ * Strong movers whose sets pass max_moves = 16: winning fails with
+ * GAME_ELIMIT and a message, the analysis says "winning over-limit", and
+ * the engine still plays a winning move, both deterministically (directly
+ * by one_winning) and at random (by falling back to it).
+ */
+static void
+test_klnim_over_limit(void **state)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct game_move mv;
+	enum engine_why	 why;
+	struct huge	 h;
+	struct buf	 line, out;
+	int		 kind, r;
+
+	(void)state;
+	gmp_randinit_default(h.rs);
+	gmp_randseed_ui(h.rs, 16);
+	h.nchecks = 0;
+	buf_init(&line);
+	buf_init(&out);
+	game_moveset_init(&ms);
+	for (kind = 0; kind < 3; kind++) {
+		ranges_fill(&h, 3000, kind);
+		buf_reset(&line);
+		pos_print(&h.p, &line);
+		parse_cap(&h.g, buf_str(&line), 1000000);
+		game_moveset_reset(&ms);
+		assert_int_equal(game_winning(&h.g, &ms, &err), 0);
+		assert_true(ms.n > 16);
+		game_free(&h.g);
+
+		parse_cap(&h.g, buf_str(&line), 16);
+		game_moveset_reset(&ms);
+		memset(&err, 0, sizeof err);
+		assert_int_equal(game_winning(&h.g, &ms, &err), -1);
+		assert_int_equal(err.code, GAME_ELIMIT);
+		assert_non_null(strstr(err.msg,
+		    "more than 16 ranges (max_moves)"));
+		buf_reset(&out);
+		assert_int_equal(format_analysis(&h.g, &out, &err), 0);
+		assert_non_null(strstr(buf_str(&out), "winning over-limit\n"));
+		for (r = 0; r < 2; r++) {
+			game_move_init(&mv);
+			why = 0;
+			assert_int_equal(engine_choose(&h.g, r ? h.rs : NULL,
+			    &mv, &why, &err), 0);
+			assert_int_equal(why, ENGINE_WIN);
+			assert_int_equal(mv.n, 1);
+			assert_true(mv.ch[0].idx >= 1 &&
+			    mv.ch[0].idx <= h.p.n);
+			h.replay = 1;
+			huge_try(&h, mv.ch[0].idx - 1, mv.ch[0].val, 1);
+			game_move_clear(&mv);
+		}
+		game_free(&h.g);
+		pos_clear(&h.p);
+	}
+	game_moveset_clear(&ms);
+	buf_free(&line);
+	buf_free(&out);
+	gmp_randclear(h.rs);
+}
+
+/*
+ * 30,000-digit numbers under the default cap: winning returns at once
+ * (the set fits, or GAME_ELIMIT) instead of building gigabytes of ranges,
+ * and one_winning and the engine still win.
+ */
+static void
+test_klnim_huge_cap(void **state)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct game_move mv;
+	enum engine_why	 why;
+	struct huge	 h;
+	struct buf	 line;
+	int		 kind, rv;
+
+	(void)state;
+	gmp_randinit_default(h.rs);
+	gmp_randseed_ui(h.rs, 30000);
+	h.nchecks = 0;
+	buf_init(&line);
+	for (kind = 0; kind < 3; kind++) {
+		ranges_fill(&h, 99660, kind);
+		buf_reset(&line);
+		pos_print(&h.p, &line);
+		tu_parse(&h.g, "%s", buf_str(&line));
+		game_moveset_init(&ms);
+		memset(&err, 0, sizeof err);
+		rv = game_winning(&h.g, &ms, &err);
+		assert_true(rv == 0 || (rv == -1 && err.code == GAME_ELIMIT));
+		assert_true(ms.n <= tu_limits()->max_moves);
+		game_moveset_clear(&ms);
+		h.replay = 1;
+		huge_one(&h, 1);
+		game_move_init(&mv);
+		assert_int_equal(engine_choose(&h.g, h.rs, &mv, &why, &err), 0);
+		assert_int_equal(why, ENGINE_WIN);
+		huge_try(&h, mv.ch[0].idx - 1, mv.ch[0].val, 1);
+		game_move_clear(&mv);
+		game_free(&h.g);
+		pos_clear(&h.p);
+	}
+	buf_free(&line);
+	gmp_randclear(h.rs);
 }
 
 /* Bad input gives a specific error and never crashes. */
@@ -1165,6 +1435,8 @@ main(void)
 		cmocka_unit_test(test_klnim_huge_partizan),
 		cmocka_unit_test(test_klnim_huge_impartial),
 		cmocka_unit_test(test_klnim_huge_ranges),
+		cmocka_unit_test(test_klnim_over_limit),
+		cmocka_unit_test(test_klnim_huge_cap),
 		cmocka_unit_test(test_klnim_bad),
 		cmocka_unit_test(test_klnim_roundtrip),
 	};
