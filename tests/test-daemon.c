@@ -5,6 +5,7 @@
  */
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include <arpa/inet.h>
@@ -643,6 +644,87 @@ test_signals(void **state)
 	unlink("daemon-test.conf");
 }
 
+/*
+ * systemd: readiness through $NOTIFY_SOCKET (READY=1, then STOPPING=1 on
+ * SIGTERM), and socket activation: a listening socket passed as fd 3 with
+ * LISTEN_PID and LISTEN_FDS is served instead of --listen.
+ */
+static void
+test_systemd(void **state)
+{
+	struct sockaddr_un sun;
+	struct sockaddr_in sin;
+	struct daemon	 d;
+	socklen_t	 len = sizeof sin;
+	char		 msg[256], path[108], *r;
+	ssize_t		 n;
+	int		 nfd, lfd, fd, status, one = 1;
+	struct timeval	 tv = { 10, 0 };
+
+	(void)state;
+	snprintf(path, sizeof path, "notify-%d.sock", (int)getpid());
+	unlink(path);
+	nfd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	assert_int_equal(bind(nfd, (struct sockaddr *)&sun, sizeof sun), 0);
+	setsockopt(nfd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	{
+		char	 abs[1024];
+
+		assert_non_null(getcwd(abs, sizeof abs - sizeof path - 2));
+		strcat(abs, "/");
+		strcat(abs, path);
+		setenv("NOTIFY_SOCKET", abs, 1);
+	}
+
+	/* A listening socket on an ephemeral port, handed over as fd 3. */
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sin, sizeof sin), 0);
+	assert_int_equal(listen(lfd, 16), 0);
+	getsockname(lfd, (struct sockaddr *)&sin, &len);
+	d.port = ntohs(sin.sin_port);
+	if ((d.pid = fork()) == 0) {
+		char	 pid[32];
+
+		dup2(lfd, 3);
+		snprintf(pid, sizeof pid, "%d", (int)getpid());
+		setenv("LISTEN_PID", pid, 1);
+		setenv("LISTEN_FDS", "1", 1);
+		fd = open("daemon-systemd.log", O_WRONLY | O_CREAT | O_TRUNC,
+		    0644);
+		dup2(fd, 2);
+		execl("./grundyd", "./grundyd", "--listen", "127.0.0.1:1",
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(lfd);
+	unsetenv("NOTIFY_SOCKET");
+	n = recv(nfd, msg, sizeof msg - 1, 0);
+	assert_true(n > 0);
+	msg[n] = '\0';
+	assert_string_equal(msg, "READY=1");
+	fd = client_open(&d);
+	r = client_req(fd, "name");
+	assert_string_equal(r, "= grundyd");
+	free(r);
+	close(fd);
+	kill(d.pid, SIGTERM);
+	n = recv(nfd, msg, sizeof msg - 1, 0);
+	assert_true(n > 0);
+	msg[n] = '\0';
+	assert_string_equal(msg, "STOPPING=1");
+	waitpid(d.pid, &status, 0);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(nfd);
+	unlink(path);
+}
+
 /* --check-config accepts good settings and rejects bad ones. */
 static void
 test_check_config(void **state)
@@ -669,6 +751,7 @@ main(void)
 		cmocka_unit_test(test_concurrent),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_signals),
+		cmocka_unit_test(test_systemd),
 		cmocka_unit_test(test_check_config),
 	};
 

@@ -1180,6 +1180,7 @@ test_klnim_over_limit(void **state)
 		parse_cap(&h.g, buf_str(&line), 1000000);
 		game_moveset_reset(&ms);
 		assert_int_equal(game_winning(&h.g, &ms, &err), 0);
+		fprintf(stderr, "kind %d n %zu\n", kind, ms.n);
 		assert_true(ms.n > 16);
 		game_free(&h.g);
 
