@@ -860,10 +860,10 @@ klnim_one_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
 }
 
 /*
- * Sets mv (initialised, empty) to one winning move, in O(n b): for k == l
- * and the weak mover the first move of the complete set (at most 2n moves),
- * for the strong mover the constructive move of §8b.  Fails with
- * GAME_EILLEGAL in a P-position.
+ * Sets mv (initialised; any old content is replaced) to one winning move,
+ * in O(n b): for k == l and the weak mover the first move of the complete
+ * set (at most 2n moves), for the strong mover the constructive move of
+ * §8b.  Fails with GAME_EILLEGAL in a P-position.
  */
 static int
 klnim_one_winning(const void *p, struct game_move *mv, struct game_error *err)
@@ -877,6 +877,7 @@ klnim_one_winning(const void *p, struct game_move *mv, struct game_error *err)
 		return (game_set_error(err, GAME_EILLEGAL, "no winning move: "
 		    "the position is lost for the player to move"));
 	if (mpz_cmp(f, o) > 0) {
+		mv->n = 0;
 		klnim_one_strong(st, o, f, mv);
 		return (0);
 	}

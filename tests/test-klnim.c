@@ -167,6 +167,7 @@ check_one(struct brute *br, size_t idx, int turn, const struct game *g)
 
 	brute_decode(br, idx, a);
 	game_move_init(&mv);
+	game_move_add_ui(&mv, 0, 9, 9);	/* stale content is replaced */
 	memset(&err, 0, sizeof err);
 	if (!brute_win(br, idx, turn)) {
 		assert_int_equal(g->fam->one_winning(g->st, &mv, &err), -1);
@@ -190,15 +191,68 @@ check_one(struct brute *br, size_t idx, int turn, const struct game *g)
 	game_move_clear(&mv);
 }
 
-/* Checks one small position for one mover against the brute force. */
+/*
+ * Returns the number of moves a canonical winning set of the small position
+ * a stands for, asserting that each is legal (game_check) and that the
+ * brute force says the opponent then loses.  Canonical sets list every
+ * move once, so with the brute-force count this proves the set complete.
+ */
+static int
+check_listed(struct brute *br, int *a, int turn, const struct game *g,
+    const struct game_moveset *ms, const char *line)
+{
+	const struct game_moveset_ent *e;
+	struct game_error err;
+	struct game_move mv;
+	unsigned long	 v, hi;
+	size_t		 j;
+	int		 i, old, n = 0;
+
+	game_move_init(&mv);
+	for (j = 0; j < ms->n; j++) {
+		e = &ms->v[j];
+		i = (int)e->mv.ch[0].idx - 1;
+		assert_true(i >= 0 && i < br->np);
+		old = a[i];
+		v = mpz_get_ui(e->mv.ch[0].val);
+		hi = e->ranged ? mpz_get_ui(e->hi) : v;
+		for (; v <= hi; v++, n++) {
+			game_move_clear(&mv);
+			game_move_init(&mv);
+			game_move_add_ui(&mv, 0, (size_t)i + 1, v);
+			if (game_check(g, &mv, &err) != 0) {
+				print_error("%s: winning move %d=%lu is "
+				    "illegal: %s\n", line, i + 1, v, err.msg);
+				fail();
+			}
+			a[i] = (int)v;
+			if (brute_win(br, brute_encode(br, a), 3 - turn)) {
+				print_error("%s: move %d=%lu is listed but "
+				    "does not win\n", line, i + 1, v);
+				fail();
+			}
+		}
+		a[i] = old;
+	}
+	game_move_clear(&mv);
+	return (n);
+}
+
+/*
+ * Checks one small position for one mover against the brute force: outcome,
+ * Grundy value, the complete winning set (canonical, every listed move legal
+ * and winning, as many as the brute force finds), one_winning, policy and
+ * to_grundy.
+ */
 static void
 check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
 {
 	struct game_moveset ms;
 	struct game_error err;
-	struct tu_strs	 wins, want, got;
+	struct tu_strs	 want, got;
 	struct game	 g;
-	int		 a[NPMAX], i, v, old, f, c, t, nmoves = 0;
+	int		 a[NPMAX], i, v, old, f, c, t, win, nmoves = 0;
+	int		 nwins = 0, nlisted;
 	mpz_t		 target;
 
 	brute_decode(br, idx, a);
@@ -208,7 +262,6 @@ check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
 		buf_printf(line, " %d", a[i]);
 	tu_parse(&g, "%s", buf_str(line));
 	f = turn == 1 ? br->k : br->l;
-	tu_strs_init(&wins);
 	for (i = 0; i < br->np; i++) {
 		old = a[i];
 		for (v = 0; v < old; v++) {
@@ -217,20 +270,32 @@ check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
 			nmoves++;
 			a[i] = v;
 			if (!brute_win(br, brute_encode(br, a), 3 - turn))
-				tu_strs_add(&wins, "%d=%d", i + 1, v);
+				nwins++;
 		}
 		a[i] = old;
 	}
-	tu_check(&g, brute_win(br, idx, turn),
-	    br->k == br->l ? brute_sg(br, idx) : -1, &wins);
-	tu_strs_free(&wins);
+	win = brute_win(br, idx, turn);
+	assert_int_equal(win, nwins > 0);
+	assert_int_equal(game_outcome(&g, &err), win ? GAME_N : GAME_P);
 	assert_int_equal(game_terminal(&g), nmoves == 0);
 	assert_int_equal(game_mover(&g), turn);
+	mpz_init(target);
+	if (br->k == br->l) {
+		assert_int_equal(game_grundy(&g, target, &err), 0);
+		assert_int_equal(mpz_cmp_si(target, brute_sg(br, idx)), 0);
+	} else
+		assert_int_equal(game_grundy(&g, target, &err), -1);
 
-	/* The winning set is canonical: sorted maximal disjoint ranges. */
+	/* The winning set: canonical (sorted maximal disjoint ranges). */
 	game_moveset_init(&ms);
 	assert_int_equal(game_winning(&g, &ms, &err), 0);
 	check_canonical(&ms, br->k != br->l);
+	nlisted = check_listed(br, a, turn, &g, &ms, buf_str(line));
+	if (nlisted != nwins) {
+		print_error("%s: %d winning moves listed, brute %d\n",
+		    buf_str(line), nlisted, nwins);
+		fail();
+	}
 	check_one(br, idx, turn, &g);
 
 	/* Policy: the smallest legal removal from every pile holding it. */
@@ -251,7 +316,6 @@ check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
 	tu_strs_free(&got);
 
 	/* to_grundy: every move to a position of the target value. */
-	mpz_init(target);
 	for (t = 0; t < 5; t++) {
 		game_moveset_reset(&ms);
 		mpz_set_ui(target, (unsigned long)t);
@@ -662,6 +726,7 @@ huge_one(struct huge *h, int win)
 	struct game_move mv;
 
 	game_move_init(&mv);
+	game_move_add_ui(&mv, 0, 9, 9);	/* stale content is replaced */
 	memset(&err, 0, sizeof err);
 	if (!win) {
 		assert_int_equal(h->g.fam->one_winning(h->g.st, &mv, &err), -1);
@@ -851,11 +916,13 @@ huge_fill(struct huge *h, size_t n, const mpz_t m, const mpz_t bm)
  * Mid-sized numbers (k, l < 100, piles < 2,000), where the brute force is
  * too slow: the complete winning set, expanded, equals the set of legal
  * moves after which the independent characterisation says the opponent
- * loses.
+ * loses; one_winning wins; the max_moves cap on the strong set is exact.
  */
 static void
 test_klnim_medium(void **state)
 {
+	struct game_moveset ms;
+	struct game_error err;
 	struct tu_strs	 wins;
 	struct buf	 line;
 	struct huge	 h;
@@ -902,6 +969,14 @@ test_klnim_medium(void **state)
 				tu_parse(&h.g, "%s", buf_str(&line));
 				tu_check(&h.g, pos_wins(&h.p), -1, &wins);
 				huge_one(&h, pos_wins(&h.p));
+				if (mpz_cmp(turn == 1 ? h.p.k : h.p.l,
+				    turn == 1 ? h.p.l : h.p.k) > 0) {
+					game_moveset_init(&ms);
+					assert_int_equal(game_winning(&h.g, &ms,
+					    &err), 0);
+					check_cap(buf_str(&line), &ms);
+					game_moveset_clear(&ms);
+				}
 				game_free(&h.g);
 				tu_strs_free(&wins);
 			}
@@ -1066,9 +1141,10 @@ test_klnim_huge_impartial(void **state)
 /*
  * Fills h->p with a strong mover and many ranges: m has bits + 1 bits;
  * kind 0: k = m, l = m + 1, player 2 to move, piles m, m and two random
- * small piles (their XOR has m's length: many pulled-back blocks); kind 1:
- * the same with k and l swapped and player 1 to move; kind 2: k = m,
- * l = 2m, player 2, one big pile m + 3 and three random small piles.
+ * small piles, only the first as long as m (so their XOR is: many
+ * pulled-back blocks); kind 1: the same with k and l swapped and player 1
+ * to move; kind 2: k = m, l = 2m, player 2, one big pile m + 3 and three
+ * random small piles, again only the first as long as m.
  */
 static void
 ranges_fill(struct huge *h, size_t bits, int kind)
@@ -1079,6 +1155,7 @@ ranges_fill(struct huge *h, size_t bits, int kind)
 	mpz_init(m);
 	mpz_urandomb(m, h->rs, bits);
 	mpz_setbit(m, bits);
+	mpz_setbit(m, bits - 1);
 	mpz_init_set(h->p.k, m);
 	mpz_init(h->p.l);
 	if (kind == 2)
@@ -1095,8 +1172,14 @@ ranges_fill(struct huge *h, size_t bits, int kind)
 		mpz_init(h->p.a[i]);
 		if (i < (kind == 2 ? 1U : 2U))
 			mpz_add_ui(h->p.a[i], m, kind == 2 ? 3 : 0);
-		else
+		else if (i == (kind == 2 ? 1U : 2U)) {
+			/* In [2^bits, m). */
+			mpz_clrbit(m, bits);
 			mpz_urandomm(h->p.a[i], h->rs, m);
+			mpz_setbit(m, bits);
+			mpz_setbit(h->p.a[i], bits);
+		} else
+			mpz_urandomb(h->p.a[i], h->rs, bits);
 	}
 	mpz_clear(m);
 }
@@ -1180,7 +1263,6 @@ test_klnim_over_limit(void **state)
 		parse_cap(&h.g, buf_str(&line), 1000000);
 		game_moveset_reset(&ms);
 		assert_int_equal(game_winning(&h.g, &ms, &err), 0);
-		fprintf(stderr, "kind %d n %zu\n", kind, ms.n);
 		assert_true(ms.n > 16);
 		game_free(&h.g);
 
