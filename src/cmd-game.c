@@ -17,6 +17,9 @@ cmd_to_move(const struct session *s)
 	return (m != 0 ? m : s->to_move);
 }
 
+static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
+		    struct buf *);
+
 /* Drops every saved position. */
 static void
 cmd_hist_clear(struct session *s)
@@ -28,22 +31,35 @@ cmd_hist_clear(struct session *s)
 	s->nhist = 0;
 }
 
-/* Saves the current position for undo, dropping the oldest beyond the cap. */
+/*
+ * Saves the current position for undo, dropping the oldest beyond the cap.
+ * The cap can change on SIGHUP, so the array follows the current value.
+ */
 static void
 cmd_hist_push(struct session *s)
 {
-	size_t	 cap = s->conf->max_undo;
+	size_t	 cap = s->conf->max_undo, drop, i;
 
+	if (s->nhist > cap) {
+		/* The cap shrank: keep the newest positions. */
+		drop = s->nhist - cap;
+		for (i = 0; i < drop; i++)
+			game_free(&s->hist[i].game);
+		memmove(&s->hist[0], &s->hist[drop], cap * sizeof *s->hist);
+		s->nhist = cap;
+	}
 	if (cap == 0)
 		return;
+	if (s->hist_cap != cap) {
+		s->hist = xreallocarray(s->hist, cap, sizeof *s->hist);
+		s->hist_cap = cap;
+	}
 	if (s->nhist == cap) {
 		game_free(&s->hist[0].game);
 		memmove(&s->hist[0], &s->hist[1],
 		    (cap - 1) * sizeof *s->hist);
 		s->nhist--;
 	}
-	if (s->hist == NULL)
-		s->hist = xcalloc(cap, sizeof *s->hist);
 	game_clone(&s->hist[s->nhist].game, &s->game);
 	s->hist[s->nhist].to_move = s->to_move;
 	s->nhist++;
@@ -217,6 +233,8 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	if (s->state != SESSION_MATCH || cmd_match_over(s, body))
 		goto out;
 	if (cmd_engine_move(s, "reply", body) != 0) {
+		/* A failed command changes nothing: take the move back. */
+		cmd_undo_exec(s, c, body);
 		rv = CMD_ERROR;
 		goto out;
 	}

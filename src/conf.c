@@ -84,9 +84,9 @@ conf_default(struct conf *c)
 {
 	memset(c, 0, sizeof *c);
 	c->max_line = 256 * 1024;
-	c->max_conns = 4096;
+	c->max_conns = 1024;
 	c->idle_timeout = 600;
-	c->max_output = 4 * 1024 * 1024;
+	c->max_output = 1024 * 1024;
 	c->rate = 5000;
 	c->burst = 1000;
 	c->workers = 2;
@@ -115,6 +115,41 @@ conf_free(struct conf *c)
 	free(c->config_file);
 	free(c->port_file);
 	c->config_file = c->port_file = NULL;
+	for (i = 0; i < c->nflags; i++) {
+		free(c->flag_key[i]);
+		free(c->flag_val[i]);
+	}
+	c->nflags = 0;
+}
+
+/* Records a command-line setting so that a reload keeps it; -1 if full. */
+int
+conf_remember_flag(struct conf *c, const char *key, const char *value)
+{
+	if (c->nflags == 64)
+		return (-1);
+	c->flag_key[c->nflags] = xstrdup(key);
+	c->flag_val[c->nflags] = xstrdup(value);
+	c->nflags++;
+	return (0);
+}
+
+/* Applies src's remembered command-line settings to dst (flags win). */
+int
+conf_apply_flags(struct conf *dst, const struct conf *src, char *err,
+    size_t errlen)
+{
+	int	 i;
+
+	for (i = 0; i < src->nflags; i++) {
+		if (strcmp(src->flag_key[i], "listen") == 0 ||
+		    strcmp(src->flag_key[i], "port-file") == 0)
+			continue;
+		if (conf_set(dst, src->flag_key[i], src->flag_val[i], err,
+		    errlen) != 0)
+			return (-1);
+	}
+	return (0);
 }
 
 /* Sets key to value; on error writes a message to err and returns -1. */

@@ -23,6 +23,10 @@ struct conf {
 	unsigned int	 workers;	/* threads for heavy commands */
 	int		 verbose;
 	struct session_conf sc;
+	/* Command-line settings, re-applied over the file on SIGHUP. */
+	char		*flag_key[64];
+	char		*flag_val[64];
+	int		 nflags;
 };
 
 void	 conf_default(struct conf *);
@@ -30,6 +34,8 @@ void	 conf_free(struct conf *);
 int	 conf_set(struct conf *, const char *, const char *, char *, size_t);
 int	 conf_load(struct conf *, const char *, char *, size_t);
 void	 conf_copy_runtime(struct conf *, const struct conf *);
+int	 conf_remember_flag(struct conf *, const char *, const char *);
+int	 conf_apply_flags(struct conf *, const struct conf *, char *, size_t);
 const char *conf_usage(void);
 struct sockaddr_storage;
 int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);

@@ -8,6 +8,8 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -89,36 +91,66 @@ connect_write(int fd, const char *buf, size_t len)
 	return (0);
 }
 
-/* Streams stdin to the server and replies to stdout until both are done. */
+/*
+ * Streams stdin to the server and replies to stdout until both are done.
+ * Replies are read whenever they arrive, so a large batch never makes the
+ * server wait on us; stdin is read only while little is queued to send.
+ * Returns 1 if the server closed before stdin was all sent.
+ */
 static int
 connect_pipe(int fd)
 {
 	struct pollfd	 pfd[2];
+	struct buf	 pending;
 	char		 buf[65536];
+	size_t		 off = 0;
 	ssize_t		 n;
-	int		 in_open = 1;
+	int		 in_open = 1, shut = 0;
 
+	buf_init(&pending);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	for (;;) {
-		pfd[0].fd = in_open ? 0 : -1;
+		if (!in_open && off == pending.len && !shut) {
+			shutdown(fd, SHUT_WR);
+			shut = 1;
+		}
+		pfd[0].fd = in_open && pending.len - off < 65536 ? 0 : -1;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = fd;
-		pfd[1].events = POLLIN;
+		pfd[1].events = POLLIN | (off < pending.len ? POLLOUT : 0);
 		if (poll(pfd, 2, -1) < 0)
-			return (1);
+			break;
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if ((n = recv(fd, buf, sizeof buf, 0)) <= 0)
-				return (0);
-			fwrite(buf, 1, (size_t)n, stdout);
-			fflush(stdout);
+			n = recv(fd, buf, sizeof buf, 0);
+			if (n == 0 || (n < 0 && errno != EAGAIN &&
+			    errno != EINTR)) {
+				buf_free(&pending);
+				return (in_open || off < pending.len ? 1 : 0);
+			}
+			if (n > 0) {
+				fwrite(buf, 1, (size_t)n, stdout);
+				fflush(stdout);
+			}
 		}
-		if (in_open && (pfd[0].revents & (POLLIN | POLLHUP))) {
-			if ((n = read(0, buf, sizeof buf)) <= 0) {
-				shutdown(fd, SHUT_WR);
+		if ((pfd[1].revents & POLLOUT) && off < pending.len) {
+			n = send(fd, pending.data + off, pending.len - off,
+			    MSG_NOSIGNAL);
+			if (n > 0)
+				off += (size_t)n;
+			if (off == pending.len) {
+				buf_reset(&pending);
+				off = 0;
+			}
+		}
+		if (pfd[0].fd == 0 && (pfd[0].revents & (POLLIN | POLLHUP))) {
+			if ((n = read(0, buf, sizeof buf)) <= 0)
 				in_open = 0;
-			} else if (connect_write(fd, buf, (size_t)n) != 0)
-				return (1);
+			else
+				buf_add(&pending, buf, (size_t)n);
 		}
 	}
+	buf_free(&pending);
+	return (1);
 }
 
 /* Reads one reply (up to the empty line) and prints it; 0 at EOF. */

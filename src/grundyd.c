@@ -49,7 +49,7 @@ int
 main(int argc, char **argv)
 {
 	struct conf	 conf;
-	char		 err[512];
+	char		 err[512] = "";
 	int		 a, check = 0;
 
 	conf_default(&conf);
@@ -81,8 +81,10 @@ main(int argc, char **argv)
 			continue;
 		}
 		if (conf_set(&conf, argv[a] + 2, argv[a + 1], err,
-		    sizeof err) != 0) {
-			fprintf(stderr, "grundyd: %s\n", err);
+		    sizeof err) != 0 || conf_remember_flag(&conf, argv[a] + 2,
+		    argv[a + 1]) != 0) {
+			fprintf(stderr, "grundyd: %s\n", err[0] ? err :
+			    "too many command-line settings");
 			return (1);
 		}
 		a++;

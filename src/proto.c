@@ -44,7 +44,7 @@ proto_is_id(const char *s, unsigned long *id)
 	const char	*p;
 
 	for (p = s; isdigit((unsigned char)*p); p++) {
-		if (v > (~0UL - 9) / 10)
+		if (v > (~0UL - (unsigned long)(*p - '0')) / 10)
 			return (0);
 		v = v * 10 + (unsigned long)(*p - '0');
 	}
@@ -140,4 +140,21 @@ proto_reply(struct buf *out, int ok, const struct proto_cmd *cmd,
 			break;
 	}
 	buf_add(out, "\n\n", 2);
+}
+
+/* Returns 1 if a raw line would be empty after preprocessing (no reply). */
+int
+proto_blank(const char *line, size_t len)
+{
+	size_t		 i;
+	unsigned char	 c;
+
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)line[i];
+		if (c == '#')
+			return (1);
+		if (c > ' ' && c != 127)
+			return (0);
+	}
+	return (1);
 }

@@ -20,6 +20,7 @@ struct proto_cmd {
 };
 
 size_t	 proto_preprocess(char *, size_t);
+int	 proto_blank(const char *, size_t);
 int	 proto_parse(char *, struct proto_cmd *, const char **);
 void	 proto_cmd_free(struct proto_cmd *);
 void	 proto_reply(struct buf *, int, const struct proto_cmd *,

@@ -100,6 +100,7 @@ struct server {
 	size_t		 nconns;
 	uint64_t	 next_id;
 	int		 stopping;
+	int		 reload_pending;	/* SIGHUP while a job ran */
 	/* Worker pool. */
 	pthread_t	*threads;
 	unsigned int	 nthreads;
@@ -114,6 +115,8 @@ struct server {
 static void	 conn_process(struct conn *);
 static void	 conn_free(struct conn *, const char *);
 static void	 conn_reading(struct conn *, int);
+static int	 conn_output_full(struct conn *);
+static void	 server_reload(struct server *);
 
 /* Returns the loop's cached time in milliseconds. */
 static uint64_t
@@ -137,7 +140,8 @@ server_worker(void *arg)
 		pthread_mutex_lock(&srv->mtx);
 		while (STAILQ_EMPTY(&srv->todo) && !srv->quit)
 			pthread_cond_wait(&srv->cond, &srv->mtx);
-		if (srv->quit && STAILQ_EMPTY(&srv->todo)) {
+		if (srv->quit) {
+			/* Queued jobs are dropped; server_run frees them. */
 			pthread_mutex_unlock(&srv->mtx);
 			return (NULL);
 		}
@@ -239,6 +243,8 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 		}
 		job_free(j);
 	}
+	if (srv->reload_pending)
+		server_reload(srv);
 }
 
 /* Frees a connection now, or marks it dead if a worker still has it. */
@@ -286,6 +292,24 @@ conn_rate_ok(struct conn *c)
 	return (1);
 }
 
+/* Answers a request over the rate limit, with its id, without running it. */
+static void
+conn_refuse_rate(struct conn *c, char *line, size_t n, struct buf *out)
+{
+	struct proto_cmd cmd;
+	struct buf	 msg;
+	const char	*why;
+
+	buf_init(&msg);
+	buf_printf(&msg, "rate limit: at most %u commands per second "
+	    "(burst %u)", c->srv->conf->rate, c->srv->conf->burst);
+	proto_preprocess(line, n);
+	proto_parse(line, &cmd, &why);
+	proto_reply(out, 0, &cmd, buf_str(&msg));
+	proto_cmd_free(&cmd);
+	buf_free(&msg);
+}
+
 /* Closes the connection once its output has been written. */
 static void
 conn_close_after_flush(struct conn *c)
@@ -315,6 +339,8 @@ conn_process(struct conn *c)
 
 	buf_init(&out);
 	while (!c->busy && !c->closing) {
+		if (conn_output_full(c))
+			break;
 		eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
 		if (c->discard) {
 			/* Skip the rest of an overlong line. */
@@ -344,11 +370,9 @@ conn_process(struct conn *c)
 		if (line == NULL)
 			break;
 		c->ncmds++;
-		if (!conn_rate_ok(c)) {
+		if (!proto_blank(line, n) && !conn_rate_ok(c)) {
+			conn_refuse_rate(c, line, n, &out);
 			free(line);
-			buf_printf(&out, "? rate limit: at most %u commands per "
-			    "second (burst %u)\n\n", srv->conf->rate,
-			    srv->conf->burst);
 			continue;
 		}
 		c->sess.conf = &srv->conf->sc;
@@ -378,7 +402,7 @@ conn_process(struct conn *c)
 		if (close)
 			c->closing = 1;
 		/* Pipelined replies go out together, but not unboundedly. */
-		if (out.len >= 65536) {
+		if (out.len >= 16384 || out.len > srv->conf->max_output / 4) {
 			if (conn_write(c, out.data, out.len) != 0) {
 				buf_free(&out);
 				return;
@@ -393,11 +417,23 @@ conn_process(struct conn *c)
 	buf_free(&out);
 	if ((c->closing || c->eof) && !c->busy)
 		conn_close_after_flush(c);
-	else if (!c->busy && !c->closing && !c->eof && !c->reading)
-		conn_reading(c, 1);
-	else if (srv->stopping && !c->busy &&
-	    evbuffer_get_length(in) == 0)
+	else if (srv->stopping && !c->busy)
 		conn_close_after_flush(c);
+	else if (!c->busy && !c->reading && !conn_output_full(c))
+		conn_reading(c, 1);
+}
+
+/*
+ * Returns 1 when half the output cap is queued: the client reads slowly,
+ * so stop reading its requests until it catches up (backpressure).  A
+ * client that never reads is then dropped by the write timeout, or by the
+ * cap itself if one reply overshoots it.
+ */
+static int
+conn_output_full(struct conn *c)
+{
+	return (evbuffer_get_length(bufferevent_get_output(c->bev)) >
+	    c->srv->conf->max_output / 2);
 }
 
 /* Starts or stops watching the socket for input (and idleness). */
@@ -432,8 +468,8 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	if (what & EV_TIMEOUT) {
 		if (c->busy)
 			return;
-		conn_write(c, idle, sizeof idle - 1);
-		conn_close_after_flush(c);
+		if (conn_write(c, idle, sizeof idle - 1) == 0)
+			conn_close_after_flush(c);
 		return;
 	}
 	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
@@ -454,7 +490,8 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	}
 	v.iov_len = (size_t)n;
 	evbuffer_commit_space(c->in, &v, 1);
-	if (c->busy && evbuffer_get_length(c->in) > c->srv->conf->max_line + 2)
+	if ((c->busy && evbuffer_get_length(c->in) >
+	    c->srv->conf->max_line + 2) || conn_output_full(c))
 		conn_reading(c, 0);
 	conn_process(c);
 }
@@ -466,9 +503,15 @@ conn_write_cb(struct bufferevent *bev, void *arg)
 	struct conn	*c = arg;
 
 	if (c->closing && !c->busy &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
 		conn_free(c, c->srv->stopping ? "shutdown" : c->eof ? "eof" :
 		    "quit");
+		return;
+	}
+	/* The client caught up: take its requests again. */
+	if (!c->reading && !c->busy && !c->closing && !c->eof && !c->dead &&
+	    !conn_output_full(c))
+		conn_process(c);
 }
 
 /* Output side: the peer is gone, or it stopped reading for too long. */
@@ -605,7 +648,9 @@ server_reload(struct server *srv)
 	}
 	sd_notify_send("RELOADING=1");
 	conf_default(&nc);
-	if (conf_load(&nc, srv->conf->config_file, err, sizeof err) != 0) {
+	if (conf_load(&nc, srv->conf->config_file, err, sizeof err) != 0 ||
+	    conf_apply_flags(&nc, srv->conf, err, sizeof err) != 0) {
+		srv->reload_pending = 0;
 		log_warnx("event=reload result=error error=\"%s\"", err);
 		conf_free(&nc);
 		sd_notify_send("READY=1");
@@ -621,12 +666,15 @@ server_reload(struct server *srv)
 		if (c->busy)
 			break;
 	if (c != NULL) {
+		/* Retried by server_done_cb once no job runs. */
 		pthread_mutex_unlock(&srv->mtx);
-		log_warnx("event=reload result=deferred reason=busy");
+		if (!srv->reload_pending)
+			log_info("event=reload result=deferred reason=busy");
+		srv->reload_pending = 1;
 		conf_free(&nc);
-		sd_notify_send("READY=1");
 		return;
 	}
+	srv->reload_pending = 0;
 	conf_copy_runtime(keep, &nc);
 	pthread_mutex_unlock(&srv->mtx);
 	log_init(keep->verbose);
@@ -774,6 +822,7 @@ server_run(struct conf *conf)
 	pthread_mutex_unlock(&srv.mtx);
 	for (i = 0; i < srv.nthreads; i++)
 		pthread_join(srv.threads[i], NULL);
+	STAILQ_CONCAT(&srv.done, &srv.todo);
 	while ((j = STAILQ_FIRST(&srv.done)) != NULL) {
 		STAILQ_REMOVE_HEAD(&srv.done, entry);
 		j->conn->busy = 0;

@@ -63,34 +63,33 @@ int
 session_heavy(const struct session *s, const char *line, size_t len)
 {
 	const struct cmd_entry *ce;
-	char	 name[32], fam[32];
-	size_t	 i, n;
+	struct proto_cmd cmd;
+	const char	*why, *fam;
+	char		 copy[1025];
+	int		 heavy = 0;
 
 	if (len > 1024)
 		return (1);
-	/* The first word that is not an id, then the word after it. */
-	for (i = 0;;) {
-		while (i < len && (line[i] == ' ' || line[i] == '\t'))
-			i++;
-		for (n = 0; i < len && line[i] != ' ' && line[i] != '\t' &&
-		    line[i] != '\r' && line[i] != '\n' && n < sizeof name - 1;)
-			name[n++] = line[i++];
-		name[n] = '\0';
-		if (n == 0 || strspn(name, "0123456789") != n)
-			break;
+	/* Decide on the line as session_execute will see it. */
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	proto_preprocess(copy, len);
+	if (proto_parse(copy, &cmd, &why) == 1 &&
+	    (ce = cmd_find(cmd.name)) != NULL && (ce->flags & CMD_F_HEAVY)) {
+		if (strcmp(ce->name, "new") == 0) {
+			fam = cmd.argc > 0 ? cmd.argv[0] : "";
+			heavy = strcmp(fam, "wythoff") == 0 ||
+			    strcmp(fam, "sum") == 0 ||
+			    strcmp(fam, "graph") == 0 ||
+			    strcmp(fam, "subtraction") == 0;
+		} else
+			heavy = s->state != SESSION_IDLE &&
+			    s->game.fam != NULL &&
+			    (s->game.fam == &game_wythoff ||
+			    s->game.fam == &game_sum);
 	}
-	if ((ce = cmd_find(name)) == NULL || !(ce->flags & CMD_F_HEAVY))
-		return (0);
-	if (strcmp(name, "new") != 0 && strcmp(name, "match") != 0)
-		return (s->state != SESSION_IDLE && s->game.fam != NULL &&
-		    (s->game.fam == &game_wythoff || s->game.fam == &game_sum));
-	while (i < len && (line[i] == ' ' || line[i] == '\t'))
-		i++;
-	for (n = 0; i < len && line[i] != ' ' && n < sizeof fam - 1;)
-		fam[n++] = line[i++];
-	fam[n] = '\0';
-	return (strcmp(fam, "wythoff") == 0 || strcmp(fam, "sum") == 0 ||
-	    strcmp(fam, "graph") == 0 || strcmp(fam, "subtraction") == 0);
+	proto_cmd_free(&cmd);
+	return (heavy);
 }
 
 /*

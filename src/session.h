@@ -39,8 +39,9 @@ struct session {
 	struct game	 game;		/* valid unless SESSION_IDLE */
 	int		 to_move;	/* 1 or 2: the player to move */
 	unsigned long	 moveno;	/* moves played since `new` */
-	struct session_hist *hist;	/* ring of earlier positions */
+	struct session_hist *hist;	/* earlier positions, oldest first */
 	size_t		 nhist;
+	size_t		 hist_cap;	/* entries allocated in hist */
 	int		 client;	/* match: the client's player, 1 or 2 */
 	int		 first;		/* match: the player who moved first */
 	int		 seeded;	/* engine picks at random from rs */

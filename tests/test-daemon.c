@@ -588,12 +588,15 @@ test_limits(void **state)
 	assert_int_equal(daemon_stop(&d), 0);
 }
 
-/* Output cap: a client that never reads is dropped, others are served. */
+/*
+ * Output cap: a client that never reads is first throttled (its requests
+ * wait), then dropped by the write timeout; others are served meanwhile.
+ */
 static void
 test_output_cap(void **state)
 {
 	const char	*args[] = { "--max-output", "65536", "--rate",
-	    "10000000", "--burst", "10000000", NULL };
+	    "10000000", "--burst", "10000000", "--idle-timeout", "2", NULL };
 	struct daemon	 d;
 	struct sockaddr_in sin;
 	char		*r, *log, flood[6000];
@@ -623,13 +626,15 @@ test_output_cap(void **state)
 	/* The drop is logged; wait for it (bounded). */
 	for (i = 0; i < 100; i++) {
 		log = slurp(d.logfile, &loglen);
-		r = strstr(log, "reason=output-overflow");
+		r = strstr(log, "reason=write-timeout");
 		free(log);
 		if (r != NULL)
 			break;
 		usleep(100000);
 	}
 	assert_true(i < 100);
+	close(fd);
+	fd = client_open(&d);
 	r = client_req(fd, "protocol_version");
 	assert_string_equal(r, "= 2");
 	free(r);

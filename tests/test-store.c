@@ -1,0 +1,1311 @@
+/*
+ * test-store.c: the SQLite store: migrations from every older version,
+ * the newer-version refusal, the record, history, stats and tables, group
+ * commit and the bounded queue, and the bad states (read-only, full,
+ * locked, corrupt).  Last, a child process is killed with SIGKILL while it
+ * writes games: every game it was told was committed must be there, whole.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "store.h"
+
+#define REC_MAXMOVES	64
+
+/* The temporary directory of this run; one file name per test. */
+struct fixture {
+	char		 dir[256];
+	char		 path[300];
+};
+
+/* A done callback's report. */
+struct done {
+	int		 called;
+	int		 ok;
+};
+
+/* One parsed "move" line of a record. */
+struct rec_move {
+	unsigned long	 ply;
+	int		 player;
+	char		 move[256];
+	char		 mark[16];
+	unsigned long	 time_ms;
+};
+
+/* A record parsed back from store_record's text. */
+struct rec {
+	int64_t		 id;
+	char		 start[256];
+	char		 p1[64];
+	char		 p2[64];
+	char		 started[32];
+	char		 ended[32];
+	char		 result[16];
+	char		 reason[64];
+	char		 status[16];
+	size_t		 nmoves;
+	struct rec_move	 mv[REC_MAXMOVES];
+};
+
+/* Returns monotonic milliseconds. */
+static long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/* Removes every file in the fixture's directory. */
+static void
+fx_clean(struct fixture *fx)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 p[600];
+
+	if ((d = opendir(fx->dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", fx->dir, de->d_name);
+		unlink(p);
+	}
+	closedir(d);
+}
+
+/* Creates the temporary directory and names the test's database. */
+static int
+setup(void **state)
+{
+	struct fixture	*fx;
+	const char	*tmp = getenv("TMPDIR");
+
+	fx = calloc(1, sizeof *fx);
+	if (fx == NULL)
+		return (-1);
+	snprintf(fx->dir, sizeof fx->dir, "%s/test-store.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if (mkdtemp(fx->dir) == NULL) {
+		free(fx);
+		return (-1);
+	}
+	snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
+	*state = fx;
+	return (0);
+}
+
+/* Removes the temporary directory. */
+static int
+teardown(void **state)
+{
+	struct fixture	*fx = *state;
+
+	fx_clean(fx);
+	rmdir(fx->dir);
+	free(fx);
+	return (0);
+}
+
+/* Records a done callback (runs on the writer thread). */
+static void
+done_cb(void *arg, int ok)
+{
+	struct done	*d = arg;
+
+	d->called++;
+	d->ok = ok;
+}
+
+/* Opens a store or fails the test with its message. */
+static struct store *
+open_ok(const char *path, const struct store_config *cf)
+{
+	struct store_config def;
+	struct store	*st;
+	char		 err[512];
+
+	if (cf == NULL) {
+		store_config_default(&def);
+		cf = &def;
+	}
+	err[0] = '\0';
+	st = store_open_config(path, cf, err, sizeof err);
+	if (st == NULL)
+		fail_msg("store_open %s: %s", path, err);
+	return (st);
+}
+
+/* Opens a store that must fail; checks that err contains want. */
+static void
+open_fails(const char *path, int busy_ms, const char *want)
+{
+	struct store_config cf;
+	struct store	*st;
+	char		 err[512];
+
+	store_config_default(&cf);
+	cf.busy_ms = busy_ms;
+	err[0] = '\0';
+	st = store_open_config(path, &cf, err, sizeof err);
+	if (st != NULL) {
+		store_close(st);
+		fail_msg("store_open %s succeeded, expected \"%s\"", path, want);
+	}
+	if (strstr(err, want) == NULL)
+		fail_msg("store_open %s: \"%s\" does not say \"%s\"", path, err,
+		    want);
+	print_message("refused as expected: %s\n", err);
+}
+
+/* Runs one SQL text on a raw connection; fails the test on error. */
+static void
+raw_exec(sqlite3 *db, const char *sql)
+{
+	char	*e = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &e) != SQLITE_OK)
+		fail_msg("%s: %s", sql, e != NULL ? e : "?");
+}
+
+/* Returns the first column of one row of sql as an integer. */
+static int64_t
+raw_int(const char *path, const char *sql)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*s;
+	int64_t		 v = -1;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE,
+	    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
+	    SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return (v);
+}
+
+/* Checks that PRAGMA integrity_check says ok. */
+static void
+integrity_ok(const char *path)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*s;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1,
+	    &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0), "ok");
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
+/* Copies the token of line that starts at *p into out (bounded). */
+static void
+rec_word(const char **p, char *out, size_t len)
+{
+	size_t	 n = strcspn(*p, " ");
+
+	assert_true(n < len);
+	memcpy(out, *p, n);
+	out[n] = '\0';
+	*p += n;
+	if (**p == ' ')
+		(*p)++;
+}
+
+/* Parses one "move PLY PLAYER MOVE MARK TIME_MS" line. */
+static void
+rec_move_parse(const char *s, struct rec_move *m)
+{
+	const char	*sp1, *sp2;
+	char		*end;
+	size_t		 n;
+
+	m->ply = strtoul(s, &end, 10);
+	assert_true(*end == ' ');
+	m->player = (int)strtol(end + 1, &end, 10);
+	assert_true(*end == ' ');
+	s = end + 1;
+	sp2 = strrchr(s, ' ');
+	assert_non_null(sp2);
+	m->time_ms = strtoul(sp2 + 1, &end, 10);
+	assert_true(*end == '\0');
+	for (sp1 = sp2 - 1; sp1 > s && *sp1 != ' '; sp1--)
+		;
+	assert_true(sp1 > s);
+	n = (size_t)(sp2 - sp1 - 1);
+	assert_true(n < sizeof m->mark);
+	memcpy(m->mark, sp1 + 1, n);
+	m->mark[n] = '\0';
+	n = (size_t)(sp1 - s);
+	assert_true(n < sizeof m->move);
+	memcpy(m->move, s, n);
+	m->move[n] = '\0';
+}
+
+/* Parses a record's text, checking its layout. */
+static void
+rec_parse(const char *text, struct rec *r)
+{
+	char		*copy, *line, *save = NULL;
+	const char	*p;
+	int		 n = 0;
+
+	memset(r, 0, sizeof *r);
+	copy = strdup(text);
+	assert_non_null(copy);
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save), n++) {
+		if (n == 0) {
+			assert_int_equal(strncmp(line, "game ", 5), 0);
+			r->id = strtoll(line + 5, NULL, 10);
+		} else if (n == 1) {
+			assert_int_equal(strncmp(line, "start ", 6), 0);
+			snprintf(r->start, sizeof r->start, "%s", line + 6);
+		} else if (n == 2) {
+			assert_int_equal(strncmp(line, "players ", 8), 0);
+			p = line + 8;
+			rec_word(&p, r->p1, sizeof r->p1);
+			rec_word(&p, r->p2, sizeof r->p2);
+			assert_true(*p == '\0');
+		} else if (n == 3) {
+			assert_int_equal(strncmp(line, "started ", 8), 0);
+			snprintf(r->started, sizeof r->started, "%s", line + 8);
+		} else if (strncmp(line, "move ", 5) == 0) {
+			assert_true(r->nmoves < REC_MAXMOVES);
+			assert_true(r->ended[0] == '\0');
+			rec_move_parse(line + 5, &r->mv[r->nmoves++]);
+		} else if (strncmp(line, "ended ", 6) == 0) {
+			snprintf(r->ended, sizeof r->ended, "%s", line + 6);
+		} else if (strncmp(line, "result ", 7) == 0) {
+			p = line + 7;
+			rec_word(&p, r->result, sizeof r->result);
+			rec_word(&p, r->reason, sizeof r->reason);
+			assert_true(*p == '\0');
+		} else if (strncmp(line, "status ", 7) == 0) {
+			snprintf(r->status, sizeof r->status, "%s", line + 7);
+		} else
+			fail_msg("unexpected record line: %s", line);
+	}
+	free(copy);
+	assert_true(r->status[0] != '\0');
+}
+
+/* Reads game id's record and parses it; fails if it is missing. */
+static void
+rec_read(struct store *st, int64_t id, struct rec *r)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	assert_int_equal(store_record(st, id, &b), 1);
+	rec_parse(buf_str(&b), r);
+	buf_free(&b);
+	assert_int_equal(r->id, id);
+}
+
+/* Returns 1 if s looks like 2025-11-21T05:38:00.123Z. */
+static int
+iso_ok(const char *s)
+{
+	const char	*pat = "dddd-dd-ddTdd:dd:dd.dddZ";
+	size_t		 i;
+
+	if (strlen(s) != strlen(pat))
+		return (0);
+	for (i = 0; pat[i] != '\0'; i++) {
+		if (pat[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != pat[i])
+			return (0);
+	}
+	return (1);
+}
+
+/* A game to write: start, players, moves (two-change moves included). */
+struct script {
+	const char	*family;
+	const char	*start;
+	const char	*p1, *p2;
+	size_t		 n;
+	struct {
+		const char	*move, *pos;
+		enum store_mark	 mark;
+		unsigned long	 ms;
+	}		 mv[8];
+	enum store_result result;
+	const char	*reason;
+};
+
+static const struct script scripts[] = {
+	{ "nim", "nim 3 4 5", "conn:17", "engine", 4, {
+		{ "1=1", "nim 1 4 5", STORE_KEPT_WIN, 12 },
+		{ "2=1", "nim 1 1 5", STORE_NO_WIN, 0 },
+		{ "3=1", "nim 1 1 1", STORE_THREW_WIN, 4031 },
+		{ "3=0", "nim 1 1 0", STORE_KEPT_WIN, 1 },
+	    }, STORE_RESULT_SECOND, "no-legal-move" },
+	{ "wythoff", "wythoff K=3 t=5 30 40", "engine", "conn:3", 2, {
+		{ "1=0 2=2", "wythoff K=3 t=5 0 2", STORE_KEPT_WIN, 3 },
+		{ "2=1", "wythoff K=3 t=5 0 1", STORE_NO_WIN, 77 },
+	    }, STORE_RESULT_FIRST, "resign" },
+	{ "sum", "sum nim 3 4 + wythoff 3 5", "conn:17", "engine", 1, {
+		{ "2.1=0 2.2=2", "sum nim 3 4 + wythoff 0 2", STORE_THREW_WIN,
+		    5 },
+	    }, STORE_RESULT_NONE, "disconnect" },
+};
+
+/* Writes script sc as a game through the asynchronous API. */
+static int64_t
+script_write(struct store *st, const struct script *sc,
+    enum store_status status, struct done *d)
+{
+	struct store_game g;
+	struct store_move m;
+	int64_t		 id;
+	size_t		 i;
+
+	g.family = sc->family;
+	g.game = sc->start;
+	g.player1 = sc->p1;
+	g.player2 = sc->p2;
+	id = store_game_begin(st, &g);
+	assert_true(id > 0);
+	for (i = 0; i < sc->n; i++) {
+		m.ply = i + 1;
+		m.player = (int)(i % 2) + 1;
+		m.move = sc->mv[i].move;
+		m.position = sc->mv[i].pos;
+		m.time_ms = sc->mv[i].ms;
+		m.mark = sc->mv[i].mark;
+		store_move(st, id, &m);
+	}
+	store_game_end(st, id, sc->result, sc->reason, status, done_cb, d);
+	return (id);
+}
+
+/* Checks a parsed record against the script that wrote it. */
+static void
+script_check(const struct script *sc, const struct rec *r,
+    const char *status)
+{
+	size_t	 i;
+
+	assert_string_equal(r->start, sc->start);
+	assert_string_equal(r->p1, sc->p1);
+	assert_string_equal(r->p2, sc->p2);
+	assert_true(iso_ok(r->started));
+	assert_true(iso_ok(r->ended));
+	assert_true(strcmp(r->started, r->ended) <= 0);
+	assert_string_equal(r->result, sc->result == STORE_RESULT_NONE ? "-" :
+	    store_result_name(sc->result));
+	assert_string_equal(r->reason, sc->reason);
+	assert_string_equal(r->status, status);
+	assert_int_equal(r->nmoves, sc->n);
+	for (i = 0; i < sc->n; i++) {
+		assert_int_equal(r->mv[i].ply, i + 1);
+		assert_int_equal(r->mv[i].player, (int)(i % 2) + 1);
+		assert_string_equal(r->mv[i].move, sc->mv[i].move);
+		assert_string_equal(r->mv[i].mark,
+		    store_mark_name(sc->mv[i].mark));
+		assert_int_equal(r->mv[i].time_ms, sc->mv[i].ms);
+	}
+}
+
+/* Round trip on one database: write the scripts, read the records back. */
+static void
+roundtrip(const char *path)
+{
+	struct store	*st;
+	struct done	 d[3];
+	struct rec	 r;
+	int64_t		 id[3];
+	size_t		 i;
+
+	memset(d, 0, sizeof d);
+	st = open_ok(path, NULL);
+	for (i = 0; i < 3; i++)
+		id[i] = script_write(st, &scripts[i], i == 2 ? STORE_ABANDONED :
+		    STORE_FINISHED, &d[i]);
+	assert_int_equal(store_flush(st), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(d[i].called, 1);
+		assert_int_equal(d[i].ok, 1);
+		assert_int_equal(id[i], (int64_t)i + 1);
+		rec_read(st, id[i], &r);
+		script_check(&scripts[i], &r, i == 2 ? "abandoned" :
+		    "finished");
+	}
+	store_close(st);
+}
+
+/* An in-memory database: write games, read them back. */
+static void
+test_memory(void **state)
+{
+	struct buf	 b;
+	struct store	*st;
+
+	roundtrip(":memory:");
+	/* Each open is a new, empty database. */
+	st = open_ok(":memory:", NULL);
+	buf_init(&b);
+	assert_int_equal(store_record(st, 1, &b), 0);
+	assert_int_equal(store_history(st, 10, &b), 0);
+	assert_int_equal(b.len, 0);
+	buf_free(&b);
+	store_close(st);
+}
+
+/* A file database: the records survive a reopen; ids continue. */
+static void
+test_file(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 1", "a", "b" };
+	struct rec	 r;
+	size_t		 i;
+
+	roundtrip(fx->path);
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)store_nmigrations);
+	st = open_ok(fx->path, NULL);
+	for (i = 0; i < 3; i++) {
+		rec_read(st, (int64_t)i + 1, &r);
+		script_check(&scripts[i], &r, i == 2 ? "abandoned" :
+		    "finished");
+	}
+	assert_int_equal(store_game_begin(st, &g), 4);
+	store_close(st);
+	fx_clean(fx);
+}
+
+/* WAL is on for files, and the moves are in the moves table. */
+static void
+test_wal(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	sqlite3		*db;
+	sqlite3_stmt	*s;
+	struct done	 d = { 0, 0 };
+
+	st = open_ok(fx->path, NULL);
+	script_write(st, &scripts[0], STORE_FINISHED, &d);
+	store_flush(st);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &s,
+	    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0), "wal");
+	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT position FROM moves "
+	    "WHERE game_id = 1 AND ply = 3", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(s, 0),
+	    "nim 1 1 1");
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	store_close(st);
+	fx_clean(fx);
+}
+
+/* Migrating from each older version, including empty, to the newest. */
+static void
+test_migrate_each(void **state)
+{
+	struct fixture	*fx = *state;
+	char		 err[512];
+	int		 v;
+
+	for (v = 0; v < (int)store_nmigrations; v++) {
+		fx_clean(fx);
+		assert_int_equal(store_migrate_file(fx->path, store_migrations,
+		    store_nmigrations, v, err, sizeof err), 0);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+		roundtrip(fx->path);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+		    (int64_t)store_nmigrations);
+	}
+	fx_clean(fx);
+}
+
+/* The mechanism with more files than ship: order, atomicity, errors. */
+static void
+test_migrate_synthetic(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store_migration list[8];
+	size_t		 n = store_nmigrations, i;
+	char		 err[512];
+	int		 v;
+
+	assert_true(n + 2 <= sizeof list / sizeof list[0]);
+	for (i = 0; i < n; i++)
+		list[i] = store_migrations[i];
+	list[n].version = (int)n + 1;
+	list[n].name = "900-extra.sql";
+	list[n].sql = "CREATE TABLE extra (a INTEGER);\n"
+	    "INSERT INTO extra VALUES (1);";
+	list[n + 1].version = (int)n + 2;
+	list[n + 1].name = "901-extra.sql";
+	list[n + 1].sql = "ALTER TABLE extra ADD COLUMN b TEXT;\n"
+	    "UPDATE extra SET b = 'x';";
+
+	/* From every version to the last, step by step or at once. */
+	for (v = 0; v <= (int)n + 1; v++) {
+		fx_clean(fx);
+		assert_int_equal(store_migrate_file(fx->path, list, n + 2, v,
+		    err, sizeof err), 0);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+		assert_int_equal(store_migrate_file(fx->path, list, n + 2,
+		    (int)n + 2, err, sizeof err), 0);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+		    (int64_t)n + 2);
+		assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM extra "
+		    "WHERE a = 1 AND b = 'x'"), 1);
+	}
+
+	/* A failing migration leaves nothing of itself behind. */
+	fx_clean(fx);
+	list[n + 1].sql = "CREATE TABLE half (a);\nTHIS IS NOT SQL;";
+	assert_int_equal(store_migrate_file(fx->path, list, n + 2, (int)n,
+	    err, sizeof err), 0);
+	assert_int_equal(store_migrate_file(fx->path, list, n + 2,
+	    (int)n + 2, err, sizeof err), -1);
+	assert_non_null(strstr(err, "migration 901-extra.sql failed"));
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)n);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM "
+	    "sqlite_schema WHERE name IN ('extra', 'half')"), 0);
+
+	/* A list out of order is refused. */
+	list[n].version = (int)n + 5;
+	assert_int_equal(store_migrate_file(fx->path, list, n + 1, (int)n + 1,
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "out of order"));
+	fx_clean(fx);
+}
+
+/* A database newer than the binary is refused with a clear message. */
+static void
+test_newer(void **state)
+{
+	struct fixture	*fx = *state;
+	sqlite3		*db;
+	char		 sql[64], want[128];
+
+	store_close(open_ok(fx->path, NULL));
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %zu",
+	    store_nmigrations + 1);
+	raw_exec(db, sql);
+	sqlite3_close(db);
+	snprintf(want, sizeof want, "database version %zu is newer than this "
+	    "grundyd (%zu): upgrade grundyd", store_nmigrations + 1,
+	    store_nmigrations);
+	open_fails(fx->path, 1000, want);
+	/* Nothing was changed. */
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)store_nmigrations + 1);
+	fx_clean(fx);
+}
+
+/* History lines, newest first, and the stats. */
+static void
+test_history_stats(void **state)
+{
+	struct store	*st;
+	struct done	 d[4];
+	struct buf	 b;
+	struct store_game g = { "nim", "nim 2", "bob smith", "engine" };
+	const char	*want_hist, *want_stats;
+	char		*p;
+	size_t		 i;
+
+	memset(d, 0, sizeof d);
+	st = open_ok(":memory:", NULL);
+	for (i = 0; i < 3; i++)
+		script_write(st, &scripts[i], i == 2 ? STORE_ABANDONED :
+		    STORE_FINISHED, &d[i]);
+	store_game_begin(st, &g);		/* live, no moves */
+	assert_int_equal(store_flush(st), 0);
+
+	buf_init(&b);
+	assert_int_equal(store_history(st, 3, &b), 0);
+	/* Drop the start times (the last word) before comparing. */
+	for (p = b.data; (p = strstr(p, " 20")) != NULL; ) {
+		memmove(p, p + 25, strlen(p + 25) + 1);
+		b.len -= 25;
+	}
+	want_hist =
+	    "4 nim live - - bob_smith engine\n"
+	    "3 sum abandoned - disconnect conn:17 engine\n"
+	    "2 wythoff finished first resign engine conn:3\n";
+	assert_string_equal(b.data, want_hist);
+
+	/*
+	 * conn:17: game 1 plies 1 (kept) and 3 (threw), game 3 ply 1
+	 * (threw); engine: game 1 plies 2 (no-win) and 4 (kept), game 2
+	 * ply 1 (kept); conn:3: game 2 ply 2 (no-win).
+	 */
+	buf_reset(&b);
+	assert_int_equal(store_stats(st, &b), 0);
+	want_stats =
+	    "games 4\n"
+	    "moves 7\n"
+	    "player conn:17 moves 3 optimal 33 kept-win 1 threw-win 2\n"
+	    "player conn:3 moves 1 optimal - kept-win 0 threw-win 0\n"
+	    "player engine moves 3 optimal 100 kept-win 2 threw-win 0\n";
+	assert_string_equal(buf_str(&b), want_stats);
+	buf_free(&b);
+	store_close(st);
+}
+
+/* Names with blanks and texts with newlines cannot break the format. */
+static void
+test_sanitize(void **state)
+{
+	struct store	*st;
+	struct store_game g = { "nim", "nim\n3 4", "a b\tc", "" };
+	struct store_move m = { 1, 1, "1=0\n", "nim 0 4", 1, STORE_KEPT_WIN };
+	struct done	 d = { 0, 0 };
+	struct rec	 r;
+	int64_t		 id;
+
+	st = open_ok(":memory:", NULL);
+	id = store_game_begin(st, &g);
+	store_move(st, id, &m);
+	store_game_end(st, id, STORE_RESULT_FIRST, "no legal move",
+	    STORE_FINISHED, done_cb, &d);
+	store_flush(st);
+	assert_int_equal(d.ok, 1);
+	rec_read(st, id, &r);
+	assert_string_equal(r.start, "nim 3 4");
+	assert_string_equal(r.p1, "a_b_c");
+	assert_string_equal(r.p2, "-");
+	assert_string_equal(r.mv[0].move, "1=0 ");
+	assert_string_equal(r.reason, "no_legal_move");
+	store_close(st);
+}
+
+/* Bad writes fail alone: unknown game, duplicate ply, bad player. */
+static void
+test_bad_writes(void **state)
+{
+	struct store	*st;
+	struct store_game g = { "nim", "nim 3", "a", "b" };
+	struct store_move m = { 1, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN };
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
+	struct store_counters c;
+	struct rec	 r;
+	int64_t		 a, b;
+
+	st = open_ok(":memory:", NULL);
+	store_game_end(st, 999, STORE_RESULT_FIRST, "x", STORE_FINISHED,
+	    done_cb, &d1);
+	a = store_game_begin(st, &g);
+	store_move(st, a, &m);
+	store_move(st, a, &m);			/* ply 1 again */
+	store_game_end(st, a, STORE_RESULT_FIRST, "x", STORE_FINISHED,
+	    done_cb, &d2);
+	b = store_game_begin(st, &g);
+	store_move(st, b, &m);
+	store_game_end(st, b, STORE_RESULT_FIRST, "x", STORE_FINISHED,
+	    done_cb, &d3);
+	store_flush(st);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);
+	assert_int_equal(d2.called, 1);
+	assert_int_equal(d2.ok, 0);		/* incomplete */
+	assert_int_equal(d3.called, 1);
+	assert_int_equal(d3.ok, 1);		/* unharmed */
+	rec_read(st, a, &r);
+	assert_int_equal(r.nmoves, 1);
+	assert_string_equal(r.status, "finished");
+	store_counters(st, &c);
+	assert_true(c.failed >= 3);
+	store_close(st);
+}
+
+/* Tables: put, get, replace, missing, binary data, unknown kind. */
+static void
+test_tables(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct buf	 meta, data;
+	const char	 bin[] = { 'a', '\0', 'b', '\377', '\0' };
+	unsigned char	*big;
+	size_t		 i, nbig = 1 << 20;
+
+	big = malloc(nbig);
+	assert_non_null(big);
+	for (i = 0; i < nbig; i++)
+		big[i] = (unsigned char)(i * 7);
+	buf_init(&meta);
+	buf_init(&data);
+	st = open_ok(fx->path, NULL);
+	store_table_put(st, "subtraction", "S=2,5,7", "preperiod=0 period=7",
+	    bin, sizeof bin);
+	store_table_put(st, "wythoff-p", "K=3 t=5 n=100", NULL, "1 2\n3 5\n",
+	    8);
+	store_table_put(st, "graph", "edges=0>1", "nodes=2", NULL, 0);
+	store_table_put(st, "wythoff-sg", "K=1 t=1 n=1024", "n=1024", big,
+	    nbig);
+	store_table_put(st, "bogus", "k", "m", "d", 1);
+	store_flush(st);
+	assert_int_equal(store_table_get(st, "subtraction", "S=2,5,7", &meta,
+	    &data), 1);
+	assert_string_equal(buf_str(&meta), "preperiod=0 period=7");
+	assert_int_equal(data.len, sizeof bin);
+	assert_memory_equal(data.data, bin, sizeof bin);
+	buf_reset(&meta);
+	buf_reset(&data);
+	assert_int_equal(store_table_get(st, "wythoff-p", "K=3 t=5 n=100",
+	    &meta, &data), 1);
+	assert_int_equal(meta.len, 0);
+	assert_string_equal(buf_str(&data), "1 2\n3 5\n");
+	buf_reset(&data);
+	assert_int_equal(store_table_get(st, "graph", "edges=0>1", NULL,
+	    &data), 1);
+	assert_int_equal(data.len, 0);
+	assert_int_equal(store_table_get(st, "graph", "edges=1>0", NULL,
+	    NULL), 0);
+	assert_int_equal(store_table_get(st, "bogus", "k", NULL, NULL), 0);
+
+	/* Replace. */
+	store_table_put(st, "subtraction", "S=2,5,7", "v2", "new", 3);
+	store_flush(st);
+	buf_reset(&meta);
+	buf_reset(&data);
+	assert_int_equal(store_table_get(st, "subtraction", "S=2,5,7", &meta,
+	    &data), 1);
+	assert_string_equal(buf_str(&meta), "v2");
+	assert_string_equal(buf_str(&data), "new");
+	store_close(st);
+
+	/* Reused after a restart. */
+	st = open_ok(fx->path, NULL);
+	buf_reset(&data);
+	assert_int_equal(store_table_get(st, "wythoff-sg", "K=1 t=1 n=1024",
+	    NULL, &data), 1);
+	assert_int_equal(data.len, nbig);
+	assert_memory_equal(data.data, big, nbig);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM tables"), 4);
+	store_close(st);
+	buf_free(&meta);
+	buf_free(&data);
+	free(big);
+	fx_clean(fx);
+}
+
+/* Games left live by a crash are abandoned at the next open. */
+static void
+test_abandon(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 3", "conn:1", "engine" };
+	struct store_move m = { 1, 1, "1=2", "nim 2", 5, STORE_KEPT_WIN };
+	struct rec	 r;
+	int64_t		 a, b;
+
+	st = open_ok(fx->path, NULL);
+	a = store_game_begin(st, &g);
+	store_move(st, a, &m);
+	store_close(st);			/* as if the server died */
+	st = open_ok(fx->path, NULL);
+	rec_read(st, a, &r);
+	assert_string_equal(r.status, "abandoned");
+	assert_string_equal(r.reason, "interrupted");
+	assert_string_equal(r.result, "-");
+	assert_string_equal(r.ended, "-");
+	assert_int_equal(r.nmoves, 1);
+	/* Games of this run are not touched by a later call. */
+	b = store_game_begin(st, &g);
+	assert_int_equal(store_abandon_live(st), 0);
+	rec_read(st, b, &r);
+	assert_string_equal(r.status, "live");
+	store_close(st);
+	fx_clean(fx);
+}
+
+/* Group commit: a burst of writes takes far fewer transactions. */
+static void
+test_batching(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 5000", "conn:1", "engine" };
+	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN };
+	struct store_counters c;
+	struct done	 d = { 0, 0 };
+	int64_t		 id;
+	unsigned long	 i, n = 3000;
+
+	st = open_ok(fx->path, NULL);
+	store_counters(st, &c);
+	assert_int_equal(c.batches, 1);		/* store_abandon_live */
+	id = store_game_begin(st, &g);
+	for (i = 1; i <= n; i++) {
+		m.ply = i;
+		m.player = (int)(i % 2) + 1;
+		store_move(st, id, &m);
+	}
+	store_game_end(st, id, STORE_RESULT_FIRST, "no-legal-move",
+	    STORE_FINISHED, done_cb, &d);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d.ok, 1);
+	store_counters(st, &c);
+	assert_int_equal(c.items, n + 3);
+	assert_int_equal(c.failed, 0);
+	assert_int_equal(c.dropped, 0);
+	print_message("batching: %" PRIu64 " writes in %" PRIu64
+	    " transactions\n", c.items, c.batches);
+	assert_true(c.batches * 4 < c.items);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves"),
+	    (int64_t)n);
+	store_close(st);
+	fx_clean(fx);
+}
+
+/* Read-only databases are refused at open. */
+static void
+test_readonly(void **state)
+{
+	struct fixture	*fx = *state;
+	char		 uri[400];
+
+	store_close(open_ok(fx->path, NULL));
+	snprintf(uri, sizeof uri, "file:%s?mode=ro", fx->path);
+	open_fails(uri, 1000, "database is read-only");
+	if (geteuid() != 0) {
+		assert_int_equal(chmod(fx->path, 0444), 0);
+		open_fails(fx->path, 1000, "database is read-only");
+		chmod(fx->path, 0644);
+	} else
+		print_message("readonly: running as root, chmod 0444 does not "
+		    "stop writes: tested with mode=ro only\n");
+	/* A directory that does not exist. */
+	snprintf(uri, sizeof uri, "%s/no/such/dir/x.db", fx->dir);
+	open_fails(uri, 1000, "cannot open");
+	fx_clean(fx);
+}
+
+/* A full disk: failed callbacks, then back to work once there is room. */
+static void
+test_full(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 9", "conn:1", "engine" };
+	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN };
+	struct store_counters c;
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
+	struct rec	 r;
+	char		*big;
+	int64_t		 a, b;
+	size_t		 nbig = 256 * 1024;
+
+	big = malloc(nbig + 1);
+	assert_non_null(big);
+	memset(big, '7', nbig);
+	big[nbig] = '\0';
+	st = open_ok(fx->path, NULL);
+	/* No room to grow: the cap drops to the current size. */
+	store_set_max_pages(st, 1);
+	a = store_game_begin(st, &g);
+	m.position = big;
+	store_move(st, a, &m);
+	store_game_end(st, a, STORE_RESULT_FIRST, "no-legal-move",
+	    STORE_FINISHED, done_cb, &d1);
+	store_table_put(st, "graph", "g", NULL, big, nbig);
+	store_flush(st);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);
+	store_counters(st, &c);
+	assert_true(c.failed > 0);
+
+	/* Still full: a second game fails the same way, nothing crashes. */
+	b = store_game_begin(st, &g);
+	store_move(st, b, &m);
+	store_game_end(st, b, STORE_RESULT_FIRST, "no-legal-move",
+	    STORE_FINISHED, done_cb, &d2);
+	store_flush(st);
+	assert_int_equal(d2.ok, 0);
+
+	/* Room again. */
+	store_set_max_pages(st, 0);
+	script_write(st, &scripts[0], STORE_FINISHED, &d3);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d3.called, 1);
+	assert_int_equal(d3.ok, 1);
+	rec_read(st, b + 1, &r);
+	script_check(&scripts[0], &r, "finished");
+	store_close(st);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE "
+	    "length(position) > 1000"), 0);
+	integrity_ok(fx->path);
+	free(big);
+	fx_clean(fx);
+}
+
+/* A database locked by another process: clear errors, then recovery. */
+static void
+test_locked(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store_config cf;
+	struct store	*st;
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
+	sqlite3		*db;
+	long		 t0, dt;
+
+	/* A new file held exclusively: open waits busy_ms, then fails. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "BEGIN EXCLUSIVE");
+	t0 = now_ms();
+	open_fails(fx->path, 200, "database is locked by another process "
+	    "(waited 200 ms)");
+	dt = now_ms() - t0;
+	assert_true(dt >= 150 && dt < 3000);
+	raw_exec(db, "ROLLBACK");
+	sqlite3_close(db);
+
+	/* An existing WAL database with a writer in it. */
+	store_close(open_ok(fx->path, NULL));
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "BEGIN IMMEDIATE");
+	open_fails(fx->path, 200, "database is locked");
+	raw_exec(db, "ROLLBACK");
+
+	/* Locked while running: the batch fails after busy_ms, then works. */
+	store_config_default(&cf);
+	cf.busy_ms = 200;
+	st = open_ok(fx->path, &cf);
+	raw_exec(db, "BEGIN IMMEDIATE");
+	script_write(st, &scripts[1], STORE_FINISHED, &d1);
+	assert_int_equal(store_flush(st), -1);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);
+	raw_exec(db, "COMMIT");
+	script_write(st, &scripts[1], STORE_FINISHED, &d2);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d2.ok, 1);
+	store_close(st);
+	sqlite3_close(db);
+	fx_clean(fx);
+}
+
+/* The queue is bounded: a stuck writer makes it refuse, not grow. */
+static void
+test_queue_bound(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store_config cf;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 200", "conn:1", "engine" };
+	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN };
+	struct store_counters c;
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
+	sqlite3		*db;
+	int64_t		 id;
+	unsigned long	 i;
+
+	store_config_default(&cf);
+	cf.busy_ms = 300;
+	cf.queue_max = 10;
+	st = open_ok(fx->path, &cf);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "BEGIN IMMEDIATE");
+	id = store_game_begin(st, &g);
+	for (i = 1; i <= 200; i++) {
+		m.ply = i;
+		store_move(st, id, &m);
+	}
+	store_game_end(st, id, STORE_RESULT_FIRST, "x", STORE_FINISHED,
+	    done_cb, &d1);
+	raw_exec(db, "COMMIT");
+	store_flush(st);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);
+	store_counters(st, &c);
+	assert_true(c.dropped >= 150);
+	/* Once the writer is free again, all is well. */
+	script_write(st, &scripts[0], STORE_FINISHED, &d2);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d2.ok, 1);
+	store_close(st);
+	sqlite3_close(db);
+	fx_clean(fx);
+}
+
+/* Garbage and damaged files are refused with a clear message. */
+static void
+test_corrupt(void **state)
+{
+	struct fixture	*fx = *state;
+	char		 junk[8192];
+	size_t		 i;
+	int		 fd;
+
+	for (i = 0; i < sizeof junk; i++)
+		junk[i] = (char)(i * 31 + 7);
+	fd = open(fx->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd != -1);
+	assert_int_equal(write(fd, junk, sizeof junk), sizeof junk);
+	close(fd);
+	open_fails(fx->path, 1000, "file is not a database");
+	fx_clean(fx);
+
+	/* A valid header over a damaged schema page. */
+	store_close(open_ok(fx->path, NULL));
+	fd = open(fx->path, O_WRONLY);
+	assert_true(fd != -1);
+	assert_int_equal(pwrite(fd, junk, 1000, 100), 1000);
+	close(fd);
+	open_fails(fx->path, 1000, "corrupt");
+	fx_clean(fx);
+}
+
+/* Reads go on while the writer writes (WAL), and see whole games. */
+struct reader_arg {
+	struct store	*st;
+	int		 stop;
+	int		 errors;
+	unsigned long	 reads;
+};
+
+/* Reads records and stats until told to stop (reader thread). */
+static void *
+reader_main(void *arg)
+{
+	struct reader_arg *ra = arg;
+	struct buf	 b;
+	struct rec	 r;
+	int64_t		 id;
+	int		 rc;
+
+	buf_init(&b);
+	while (!__atomic_load_n(&ra->stop, __ATOMIC_ACQUIRE)) {
+		for (id = 1; id <= 20; id++) {
+			buf_reset(&b);
+			rc = store_record(ra->st, id, &b);
+			if (rc == -1)
+				ra->errors++;
+			if (rc != 1)
+				continue;
+			rec_parse(b.data, &r);
+			/* A finished game is whole. */
+			if (strcmp(r.status, "finished") == 0 && r.nmoves != 4)
+				ra->errors++;
+		}
+		buf_reset(&b);
+		if (store_stats(ra->st, &b) == -1)
+			ra->errors++;
+		ra->reads++;
+	}
+	buf_free(&b);
+	return (NULL);
+}
+
+/* Concurrent reads during writes. */
+static void
+test_concurrent_reads(void **state)
+{
+	struct fixture	*fx = *state;
+	struct reader_arg ra;
+	pthread_t	 t;
+	struct done	 d[20];
+	int		 i;
+
+	memset(&ra, 0, sizeof ra);
+	memset(d, 0, sizeof d);
+	ra.st = open_ok(fx->path, NULL);
+	assert_int_equal(pthread_create(&t, NULL, reader_main, &ra), 0);
+	for (i = 0; i < 20; i++) {
+		script_write(ra.st, &scripts[0], STORE_FINISHED, &d[i]);
+		if (i % 4 == 0)
+			store_flush(ra.st);
+	}
+	store_flush(ra.st);
+	__atomic_store_n(&ra.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	assert_int_equal(ra.errors, 0);
+	assert_true(ra.reads > 0);
+	for (i = 0; i < 20; i++)
+		assert_int_equal(d[i].ok, 1);
+	store_close(ra.st);
+	fx_clean(fx);
+}
+
+/* A child's game whose end was reported: where to say so. */
+struct child_done {
+	int		 fd;
+	int64_t		 id;
+};
+
+/* Reports a committed game to the parent (child's writer thread). */
+static void
+child_done_cb(void *arg, int ok)
+{
+	struct child_done *cd = arg;
+
+	if (ok && write(cd->fd, &cd->id, sizeof cd->id) != sizeof cd->id)
+		_exit(4);
+	free(cd);
+}
+
+/* Writes games forever (the child); game id has id % 5 + 1 moves. */
+static void
+child_load(const char *path, int fd)
+{
+	struct store	*st;
+	struct store_game g = { "nim", "nim 9 9", "conn:1", "engine" };
+	struct store_move m = { 0, 1, "1=0", "nim 0 9", 3, STORE_KEPT_WIN };
+	struct child_done *cd;
+	char		 err[512];
+	int64_t		 id, k;
+	int		 i;
+
+	if ((st = store_open(path, err, sizeof err)) == NULL)
+		_exit(2);
+	for (i = 0; i < 1000000; i++) {
+		id = store_game_begin(st, &g);
+		for (k = 1; k <= id % 5 + 1; k++) {
+			m.ply = (unsigned long)k;
+			m.player = (int)((k + 1) % 2) + 1;
+			store_move(st, id, &m);
+		}
+		if ((cd = malloc(sizeof *cd)) == NULL)
+			_exit(3);
+		cd->fd = fd;
+		cd->id = id;
+		store_game_end(st, id, STORE_RESULT_FIRST, "no-legal-move",
+		    STORE_FINISHED, child_done_cb, cd);
+		if (i % 16 == 15)
+			store_flush(st);
+	}
+	_exit(0);
+}
+
+/*
+ * Durability: kill -9 a writing child; every game whose done callback
+ * said ok is in the database, finished and whole.
+ */
+static void
+test_durability(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct rec	 r;
+	int64_t		*ids, id;
+	size_t		 n = 0, cap = 16384, i;
+	ssize_t		 got;
+	long		 t0;
+	pid_t		 pid;
+	int		 fds[2], status, killed = 0;
+
+	ids = calloc(cap, sizeof *ids);
+	assert_non_null(ids);
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		close(fds[0]);
+		child_load(fx->path, fds[1]);
+	}
+	close(fds[1]);
+	t0 = now_ms();
+	for (;;) {
+		got = read(fds[0], &id, sizeof id);
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		assert_int_equal(got, sizeof id);
+		if (n < cap)
+			ids[n++] = id;
+		if (!killed && (n >= 400 || now_ms() - t0 > 5000)) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+	}
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	print_message("durability: %zu games reported committed before "
+	    "SIGKILL\n", n);
+	assert_true(n >= 100);
+
+	st = open_ok(fx->path, NULL);
+	for (i = 0; i < n; i++) {
+		rec_read(st, ids[i], &r);
+		assert_string_equal(r.status, "finished");
+		assert_string_equal(r.result, "first");
+		assert_int_equal(r.nmoves, ids[i] % 5 + 1);
+	}
+	store_close(st);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games "
+	    "WHERE status = 'live'"), 0);
+	integrity_ok(fx->path);
+	free(ids);
+	fx_clean(fx);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_wal),
+		cmocka_unit_test(test_migrate_each),
+		cmocka_unit_test(test_migrate_synthetic),
+		cmocka_unit_test(test_newer),
+		cmocka_unit_test(test_history_stats),
+		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_bad_writes),
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_abandon),
+		cmocka_unit_test(test_batching),
+		cmocka_unit_test(test_readonly),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_locked),
+		cmocka_unit_test(test_queue_bound),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_concurrent_reads),
+		cmocka_unit_test(test_durability),
+	};
+
+	return (cmocka_run_group_tests(tests, setup, teardown));
+}
