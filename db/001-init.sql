@@ -9,7 +9,7 @@ CREATE TABLE games (
 	id		INTEGER PRIMARY KEY,
 	family		TEXT NOT NULL,
 	game		TEXT NOT NULL,		-- canonical start position
-	player1		TEXT NOT NULL,		-- moves first: "conn:17", "engine"
+	player1		TEXT NOT NULL,		-- moves first: "conn:17"
 	player2		TEXT NOT NULL,
 	started_at	TEXT NOT NULL,
 	ended_at	TEXT,			-- NULL while live or if unknown
@@ -25,7 +25,8 @@ CREATE INDEX games_player2 ON games (player2);
 -- Every move of a game in order; ply 1 is the first move.  A rowid table,
 -- not WITHOUT ROWID: positions can be long.
 CREATE TABLE moves (
-	game_id		INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+	game_id		INTEGER NOT NULL
+			    REFERENCES games (id) ON DELETE CASCADE,
 	ply		INTEGER NOT NULL CHECK (ply >= 1),
 	player		INTEGER NOT NULL CHECK (player IN (1, 2)),
 	move		TEXT NOT NULL,

@@ -79,7 +79,8 @@ for f in "$@"; do
 		for (i = 1; i <= NF; i++) {
 			c = $i + 0
 			if (c == 0) {
-				print "embed.sh: " name ": NUL byte" | "cat 1>&2"
+				msg = "embed.sh: " name ": NUL byte"
+				print msg | "cat 1>&2"
 				exit 1
 			}
 			if (c == 10) {

@@ -100,6 +100,7 @@ struct server {
 	size_t		 nconns;
 	uint64_t	 next_id;
 	int		 stopping;
+	struct buf	 out;		/* reply scratch for conn_process */
 	int		 reload_pending;	/* SIGHUP while a job ran */
 	/* Worker pool. */
 	pthread_t	*threads;
@@ -331,13 +332,13 @@ conn_process(struct conn *c)
 	struct server	*srv = c->srv;
 	struct evbuffer	*in = c->in;
 	struct evbuffer_ptr eol;
-	struct buf	 out;
+	struct buf	*out = &srv->out;
 	struct job	*j;
 	char		*line;
 	size_t		 n, eol_len;
 	int		 close;
 
-	buf_init(&out);
+	buf_reset(out);
 	while (!c->busy && !c->closing) {
 		if (conn_output_full(c))
 			break;
@@ -362,7 +363,7 @@ conn_process(struct conn *c)
 			} else
 				evbuffer_drain(in, (size_t)eol.pos + eol_len);
 			c->ncmds++;
-			buf_printf(&out, "? line too long: the limit is %zu "
+			buf_printf(out, "? line too long: the limit is %zu "
 			    "bytes\n\n", srv->conf->max_line);
 			continue;
 		}
@@ -371,19 +372,19 @@ conn_process(struct conn *c)
 			break;
 		c->ncmds++;
 		if (!proto_blank(line, n) && !conn_rate_ok(c)) {
-			conn_refuse_rate(c, line, n, &out);
+			conn_refuse_rate(c, line, n, out);
 			free(line);
 			continue;
 		}
 		c->sess.conf = &srv->conf->sc;
 		if (session_heavy(&c->sess, line, n)) {
 			/* Answer the earlier lines before this one waits. */
-			if (conn_write(c, out.data, out.len) != 0) {
+			if (conn_write(c, out->data, out->len) != 0) {
 				free(line);
-				buf_free(&out);
+				buf_reset(out);
 				return;
 			}
-			buf_reset(&out);
+			buf_reset(out);
 			j = xcalloc(1, sizeof *j);
 			j->conn = c;
 			j->line = line;
@@ -396,25 +397,25 @@ conn_process(struct conn *c)
 			pthread_mutex_unlock(&srv->mtx);
 			break;
 		}
-		close = session_execute(&c->sess, line, n, &out);
+		close = session_execute(&c->sess, line, n, out);
 		free(line);
 		conn_log_cmd(c);
 		if (close)
 			c->closing = 1;
 		/* Pipelined replies go out together, but not unboundedly. */
-		if (out.len >= 16384 || out.len > srv->conf->max_output / 4) {
-			if (conn_write(c, out.data, out.len) != 0) {
-				buf_free(&out);
+		if (out->len >= 16384 || out->len > srv->conf->max_output / 4) {
+			if (conn_write(c, out->data, out->len) != 0) {
+				buf_reset(out);
 				return;
 			}
-			buf_reset(&out);
+			buf_reset(out);
 		}
 	}
-	if (conn_write(c, out.data, out.len) != 0) {
-		buf_free(&out);
+	if (conn_write(c, out->data, out->len) != 0) {
+		buf_reset(out);
 		return;
 	}
-	buf_free(&out);
+	buf_reset(out);
 	if ((c->closing || c->eof) && !c->busy)
 		conn_close_after_flush(c);
 	else if (srv->stopping && !c->busy)
@@ -842,6 +843,7 @@ server_run(struct conf *conf)
 	close(srv.pipefd[0]);
 	close(srv.pipefd[1]);
 	free(srv.threads);
+	buf_free(&srv.out);
 	pthread_mutex_destroy(&srv.mtx);
 	pthread_cond_destroy(&srv.cond);
 	event_base_free(srv.base);

@@ -13,6 +13,7 @@ void
 session_init(struct session *s, uint64_t id, const struct session_conf *conf)
 {
 	memset(s, 0, sizeof *s);
+	buf_init(&s->body);
 	s->id = id;
 	s->conf = conf;
 	s->state = SESSION_IDLE;
@@ -35,6 +36,7 @@ session_free(struct session *s)
 	if (s->seeded)
 		gmp_randclear(s->rs);
 	s->seeded = 0;
+	buf_free(&s->body);
 }
 
 /* Returns the name of a state, for logs. */
@@ -102,7 +104,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 {
 	const struct cmd_entry *ce;
 	struct proto_cmd cmd;
-	struct buf	 body;
+	struct buf	*body = &s->body;
 	const char	*why;
 	int		 rv, ret = 0;
 
@@ -113,46 +115,47 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		proto_cmd_free(&cmd);
 		return (0);
 	}
-	buf_init(&body);
+	buf_reset(body);
 	if (rv < 0) {
-		buf_puts(&body, why);
+		buf_puts(body, why);
 		goto fail;
 	}
 	s->last_cmd = "unknown";
 	if ((ce = cmd_find(cmd.name)) == NULL) {
-		buf_printf(&body, "unknown command: %.64s", cmd.name);
+		buf_printf(body, "unknown command: %.64s", cmd.name);
 		goto fail;
 	}
 	s->last_cmd = ce->name;
 	if (cmd.argc < ce->min_args ||
 	    (ce->max_args >= 0 && cmd.argc > ce->max_args)) {
-		buf_printf(&body, "usage: %s%s%s", ce->name,
+		buf_printf(body, "usage: %s%s%s", ce->name,
 		    ce->usage[0] ? " " : "", ce->usage);
 		goto fail;
 	}
 	if ((ce->flags & CMD_F_GAME) && s->state == SESSION_IDLE) {
-		buf_puts(&body, "no game: start one with new GAME");
+		buf_puts(body, "no game: start one with new GAME");
 		goto fail;
 	}
 	if ((ce->flags & CMD_F_NOMATCH) && s->state == SESSION_MATCH) {
-		buf_printf(&body, "%s is not available during a match "
+		buf_printf(body, "%s is not available during a match "
 		    "(resign first)", ce->name);
 		goto fail;
 	}
-	rv = ce->exec(s, &cmd, &body);
+	rv = ce->exec(s, &cmd, body);
 	if (rv == CMD_ERROR)
 		goto fail;
 	if (rv == CMD_QUIT) {
 		s->state = SESSION_CLOSING;
 		ret = 1;
 	}
-	proto_reply(out, 1, &cmd, buf_str(&body));
+	proto_reply(out, 1, &cmd, buf_str(body));
 	goto done;
 fail:
 	s->last_ok = 0;
-	proto_reply(out, 0, &cmd, buf_str(&body));
+	proto_reply(out, 0, &cmd, buf_str(body));
 done:
-	buf_free(&body);
+	if (body->cap > 65536)
+		buf_free(body);		/* do not keep a huge reply's memory */
 	proto_cmd_free(&cmd);
 	(void)len;
 	return (ret);

@@ -46,6 +46,7 @@ struct session {
 	int		 first;		/* match: the player who moved first */
 	int		 seeded;	/* engine picks at random from rs */
 	gmp_randstate_t	 rs;
+	struct buf	 body;		/* reply body scratch, reused */
 	/* Filled by session_execute for the server's log line. */
 	const char	*last_cmd;
 	int		 last_ok;

@@ -407,9 +407,9 @@ store_migrate(sqlite3 *db, const char *path, const struct store_migration
 		if ((rc = sqlite3_exec(db, list[i].sql, NULL, NULL,
 		    &emsg)) != SQLITE_OK) {
 			if ((rc & 0xff) == SQLITE_ERROR)
-				snprintf(err, errlen, "%s: migration %s failed: "
-				    "%s", path, list[i].name, emsg != NULL ?
-				    emsg : sqlite3_errstr(rc));
+				snprintf(err, errlen, "%s: migration %s "
+				    "failed: %s", path, list[i].name,
+				    emsg != NULL ? emsg : sqlite3_errstr(rc));
 			else
 				store_error(err, errlen, path, db, rc,
 				    "migrate the schema", busy_ms);
@@ -430,7 +430,8 @@ store_migrate(sqlite3 *db, const char *path, const struct store_migration
 		goto fail;
 	}
 	if (v < upto)
-		log_info("store=%s event=migrated from=%d to=%d", path, v, upto);
+		log_info("store=%s event=migrated from=%d to=%d", path, v,
+		    upto);
 	return (0);
 
 fail:
@@ -522,7 +523,8 @@ store_open_config(const char *path, const struct store_config *cf,
 	rc = store_connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 	    st->busy_ms, &st->wdb);
 	if (rc != SQLITE_OK) {
-		store_error(err, errlen, path, st->wdb, rc, "open", st->busy_ms);
+		store_error(err, errlen, path, st->wdb, rc, "open",
+		    st->busy_ms);
 		goto fail;
 	}
 	if (sqlite3_db_readonly(st->wdb, "main") == 1) {
@@ -617,8 +619,8 @@ store_open_config(const char *path, const struct store_config *cf,
 		return (NULL);
 	}
 	log_info("store=%s event=open version=%zu games=%" PRId64
-	    " abandoned=%d wal=%d", path, store_nmigrations, st->open_id, n,
-	    !st->shared);
+	    " abandoned=%d wal=%d sqlite=%s", path, store_nmigrations,
+	    st->open_id, n, !st->shared, sqlite3_libversion());
 	return (st);
 
 fail:
@@ -1089,15 +1091,18 @@ store_log_fail(struct store *st, const char *what, int64_t id, int rc,
     const char *msg, size_t n)
 {
 	struct timespec	 ts;
+	char		 game[32] = "-";
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	if (st->fail_logged == ts.tv_sec && st->fail_logged != 0) {
 		st->fail_quiet++;
 		return;
 	}
-	log_warnx("store=%s event=write-failed what=%s game=%" PRId64
-	    " writes=%zu error=\"%s\" code=%d suppressed=%" PRIu64, st->path,
-	    what, id, n, msg, rc, st->fail_quiet);
+	if (id != 0)
+		snprintf(game, sizeof game, "%" PRId64, id);
+	log_warnx("store=%s event=write-failed what=%s game=%s writes=%zu "
+	    "error=\"%s\" code=%d suppressed=%" PRIu64, st->path, what, game,
+	    n, msg, rc, st->fail_quiet);
 	st->fail_logged = ts.tv_sec;
 	st->fail_quiet = 0;
 }

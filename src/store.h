@@ -6,8 +6,12 @@
  * bounded queue and return at once; one writer thread commits whatever is
  * queued in one transaction per batch (group commit), with synchronous=FULL
  * in WAL mode.  A game's done callback runs on the writer thread after the
- * COMMIT that contains the game's end.  Reads are synchronous, on a second
- * connection, and see committed data only.  Every function is thread-safe.
+ * COMMIT that contains the game's end; it must be quick and must not call
+ * store_flush or store_close.  Reads are synchronous, on a second
+ * connection, see committed data only and may take a while on a big log:
+ * call them off the event loop.  Every function is thread-safe; one
+ * grundyd per database.  Text formats: see store_history, store_record and
+ * store_stats in store.c.
  */
 #ifndef STORE_H
 #define STORE_H
@@ -21,9 +25,9 @@ struct store;
 
 /* Settings for store_open_config; store_config_default fills them. */
 struct store_config {
-	int		 busy_ms;	/* wait this long for a lock (5000) */
-	size_t		 queue_max;	/* queued writes before dropping (65536) */
-	unsigned long	 max_pages;	/* database size cap in pages, 0: none */
+	int		 busy_ms;	/* wait for a lock (5000 ms) */
+	size_t		 queue_max;	/* queued writes, then drop (65536) */
+	unsigned long	 max_pages;	/* size cap in pages, 0: none */
 };
 
 /* A game as it starts; store_game_begin copies every string. */
@@ -70,7 +74,7 @@ struct store_counters {
 	uint64_t	 batches;	/* transactions attempted */
 	uint64_t	 items;		/* writes taken off the queue */
 	uint64_t	 failed;	/* writes that failed */
-	uint64_t	 dropped;	/* writes refused because the queue was full */
+	uint64_t	 dropped;	/* writes refused: the queue was full */
 };
 
 void	 store_config_default(struct store_config *);

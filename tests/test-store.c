@@ -175,7 +175,8 @@ open_fails(const char *path, int busy_ms, const char *want)
 	st = store_open_config(path, &cf, err, sizeof err);
 	if (st != NULL) {
 		store_close(st);
-		fail_msg("store_open %s succeeded, expected \"%s\"", path, want);
+		fail_msg("store_open %s succeeded, expected \"%s\"", path,
+		    want);
 	}
 	if (strstr(err, want) == NULL)
 		fail_msg("store_open %s: \"%s\" does not say \"%s\"", path, err,
