@@ -2,8 +2,10 @@
  * cmd-game.c: the game commands: games, limits, new, show, play, genmove,
  * analyze, winning, legal, undo, seed, match and resign.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "format.h"
 #include "session.h"
@@ -19,6 +21,70 @@ cmd_to_move(const struct session *s)
 
 static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
 		    struct buf *);
+
+/* Returns monotonic milliseconds, for the time each move took. */
+static uint64_t
+cmd_now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+/*
+ * Logs a move just applied in a match: who made it (1: the player who
+ * moved first in the match), the position after it, the time used since
+ * the previous move, and its optimality mark.
+ */
+static void
+cmd_log_move(struct session *s, int mover, const struct game_move *m,
+    enum store_mark mark)
+{
+	struct store_move sm;
+	struct buf	 mv, pos;
+	uint64_t	 now = cmd_now_ms();
+
+	if (s->store == NULL || s->game_id <= 0)
+		return;
+	buf_init(&mv);
+	buf_init(&pos);
+	game_move_print(m, &mv);
+	game_print(&s->game, &pos);
+	sm.ply = ++s->ply;
+	sm.player = mover == s->first ? 1 : 2;
+	sm.move = buf_str(&mv);
+	sm.position = buf_str(&pos);
+	sm.time_ms = (unsigned long)(now - s->last_ms);
+	sm.mark = mark;
+	s->last_ms = now;
+	store_move(s->store, s->game_id, &sm);
+	buf_free(&mv);
+	buf_free(&pos);
+}
+
+/* Returns the mark of a move from a position of outcome before. */
+static enum store_mark
+cmd_mark(struct session *s, int before)
+{
+	struct game_error err;
+
+	if (before != GAME_N)
+		return (STORE_NO_WIN);
+	return (game_outcome(&s->game, &err) == GAME_P ? STORE_KEPT_WIN :
+	    STORE_THREW_WIN);
+}
+
+/* Records that the match ended; the server logs it before replying. */
+static void
+cmd_end(struct session *s, int winner, const char *reason)
+{
+	s->end_pending = s->store != NULL && s->game_id > 0;
+	s->end_result = winner == s->first ? STORE_RESULT_FIRST :
+	    STORE_RESULT_SECOND;
+	s->end_reason = reason;
+	s->state = SESSION_GAME;
+}
 
 /* Drops every saved position. */
 static void
@@ -111,12 +177,13 @@ cmd_match_over(struct session *s, struct buf *body)
 		winner = mover;
 		buf_printf(body, "result %s last-token-taken\n",
 		    winner == s->first ? "first" : "second");
+		cmd_end(s, winner, "last-token-taken");
 	} else {
 		winner = 3 - mover;
 		buf_printf(body, "result %s no-legal-move\n",
 		    winner == s->first ? "first" : "second");
+		cmd_end(s, winner, "no-legal-move");
 	}
-	s->state = SESSION_GAME;
 	return (1);
 }
 
@@ -135,11 +202,16 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 		buf_printf(body, "%s", err.msg);
 		rv = -1;
 	} else {
+		int mover = cmd_to_move(s);
+
 		if (label != NULL)
 			buf_printf(body, "%s ", label);
 		game_move_print(&m, body);
 		buf_putc(body, '\n');
 		cmd_apply(s, &m);
+		if (s->state == SESSION_MATCH)
+			cmd_log_move(s, mover, &m, why == ENGINE_WIN ?
+			    STORE_KEPT_WIN : STORE_NO_WIN);
 	}
 	game_move_clear(&m);
 	return (rv);
@@ -217,7 +289,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	struct game_error err;
 	struct game_move m;
-	int		 rv = CMD_OK;
+	int		 rv = CMD_OK, mover, before;
 
 	game_move_init(&m);
 	if (cmd_parse_move(s, c, 0, &m, body) != 0) {
@@ -229,8 +301,15 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		rv = CMD_ERROR;
 		goto out;
 	}
+	if (s->state != SESSION_MATCH) {
+		cmd_apply(s, &m);
+		goto out;
+	}
+	mover = cmd_to_move(s);
+	before = s->store != NULL ? game_outcome(&s->game, &err) : GAME_P;
 	cmd_apply(s, &m);
-	if (s->state != SESSION_MATCH || cmd_match_over(s, body))
+	cmd_log_move(s, mover, &m, cmd_mark(s, before));
+	if (cmd_match_over(s, body))
 		goto out;
 	if (cmd_engine_move(s, "reply", body) != 0) {
 		/* A failed command changes nothing: take the move back. */
@@ -379,8 +458,30 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
 	s->state = SESSION_MATCH;
+	s->game_id = 0;
+	s->ply = 0;
+	s->last_ms = cmd_now_ms();
+	if (s->store != NULL) {
+		struct store_game sg;
+		struct buf	 start;
+		char		 conn[32];
+
+		buf_init(&start);
+		game_print(&s->game, &start);
+		snprintf(conn, sizeof conn, "conn:%llu",
+		    (unsigned long long)s->id);
+		sg.family = s->game.fam->name;
+		sg.game = buf_str(&start);
+		sg.player1 = first ? conn : "engine";
+		sg.player2 = first ? "engine" : conn;
+		s->game_id = store_game_begin(s->store, &sg);
+		buf_free(&start);
+		if (s->game_id > 0)
+			buf_printf(body, "game %lld\n", (long long)s->game_id);
+	}
 	if (!first) {
 		if (cmd_engine_move(s, "reply", body) != 0) {
+			session_abandon(s, "engine-error");
 			s->state = SESSION_GAME;
 			return (CMD_ERROR);
 		}
@@ -400,7 +501,7 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 	}
 	buf_printf(body, "result %s resign\n",
 	    s->client == s->first ? "second" : "first");
-	s->state = SESSION_GAME;
+	cmd_end(s, 3 - s->client, "resign");
 	return (CMD_OK);
 }
 

@@ -6,7 +6,8 @@
  *   min_args  fewest arguments; max_args most (-1: no upper bound)
  *   flags     CMD_F_GAME: needs a game; CMD_F_NOMATCH: refused during a
  *             match; CMD_F_HEAVY: may be slow, the server may run it off
- *             the event loop
+ *             the event loop; CMD_F_DB: reads the game log, always off
+ *             the loop
  *   usage     argument synopsis, printed on an arity error
  *   exec      the handler: fills the body, returns CMD_OK, CMD_ERROR (the
  *             body is then the one-line error) or CMD_QUIT
@@ -37,6 +38,9 @@ extern const struct cmd_entry cmd_undo_entry;
 extern const struct cmd_entry cmd_seed_entry;
 extern const struct cmd_entry cmd_match_entry;
 extern const struct cmd_entry cmd_resign_entry;
+extern const struct cmd_entry cmd_history_entry;
+extern const struct cmd_entry cmd_record_entry;
+extern const struct cmd_entry cmd_stats_entry;
 
 /* Every command, in the order list_commands prints them. */
 const struct cmd_entry *const cmd_table[] = {
@@ -59,6 +63,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_seed_entry,
 	&cmd_match_entry,
 	&cmd_resign_entry,
+	&cmd_history_entry,
+	&cmd_record_entry,
+	&cmd_stats_entry,
 	NULL
 };
 

@@ -114,7 +114,8 @@ conf_free(struct conf *c)
 	c->nlisten = 0;
 	free(c->config_file);
 	free(c->port_file);
-	c->config_file = c->port_file = NULL;
+	free(c->db);
+	c->config_file = c->port_file = c->db = NULL;
 	for (i = 0; i < c->nflags; i++) {
 		free(c->flag_key[i]);
 		free(c->flag_val[i]);
@@ -143,7 +144,8 @@ conf_apply_flags(struct conf *dst, const struct conf *src, char *err,
 
 	for (i = 0; i < src->nflags; i++) {
 		if (strcmp(src->flag_key[i], "listen") == 0 ||
-		    strcmp(src->flag_key[i], "port-file") == 0)
+		    strcmp(src->flag_key[i], "port-file") == 0 ||
+		    strcmp(src->flag_key[i], "db") == 0)
 			continue;
 		if (conf_set(dst, src->flag_key[i], src->flag_val[i], err,
 		    errlen) != 0)
@@ -174,6 +176,11 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 			return (-1);
 		}
 		c->listen[c->nlisten++] = xstrdup(value);
+		return (0);
+	}
+	if (strcmp(key, "db") == 0) {
+		free(c->db);
+		c->db = xstrdup(value);
 		return (0);
 	}
 	if (strcmp(key, "port-file") == 0) {
@@ -289,6 +296,9 @@ conf_usage(void)
 	    "  --config FILE        read key = value settings from FILE\n"
 	    "  --check-config       validate the settings and exit\n"
 	    "  --port-file FILE     write the first bound port to FILE\n"
+	    "  --db PATH|off        the game log (default: "
+	    "$STATE_DIRECTORY/grundy.db,\n"
+	    "                       else var/grundy.db)\n"
 	    "  --verbose 1          log every command\n");
 	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
 	    n < sizeof text; i++)

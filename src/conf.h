@@ -14,6 +14,7 @@ struct conf {
 	int		 nlisten;
 	char		*config_file;
 	char		*port_file;	/* write the first bound port here */
+	char		*db;		/* game log path, "off", or NULL */
 	size_t		 max_line;	/* bytes per request line */
 	size_t		 max_conns;
 	unsigned int	 idle_timeout;	/* seconds */

@@ -21,6 +21,7 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/queue.h>
 
 #include <arpa/inet.h>
@@ -45,6 +46,7 @@
 #include "log.h"
 #include "sdnotify.h"
 #include "server.h"
+#include "store.h"
 
 #ifndef TAILQ_FOREACH_SAFE
 #define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
@@ -101,6 +103,7 @@ struct server {
 	uint64_t	 next_id;
 	int		 stopping;
 	struct buf	 out;		/* reply scratch for conn_process */
+	struct store	*store;		/* the game log, or NULL (--db off) */
 	int		 reload_pending;	/* SIGHUP while a job ran */
 	/* Worker pool. */
 	pthread_t	*threads;
@@ -129,13 +132,53 @@ server_now_ms(struct server *srv)
 	return ((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000);
 }
 
+/* Hands a finished job back to the loop (any thread). */
+static void
+server_job_done(struct server *srv, struct job *j)
+{
+	char	 b = 1;
+
+	pthread_mutex_lock(&srv->mtx);
+	STAILQ_INSERT_TAIL(&srv->done, j, entry);
+	pthread_mutex_unlock(&srv->mtx);
+	while (write(srv->pipefd[1], &b, 1) == -1 && errno == EINTR)
+		;
+}
+
+/* The log has (or failed to write) a game's end: release the reply. */
+static void
+server_durable_cb(void *arg, int ok)
+{
+	struct job	*j = arg;
+
+	if (!ok)
+		log_warnx("conn=%llu event=log-failed what=game-end",
+		    (unsigned long long)j->conn->id);
+	server_job_done(j->conn->srv, j);
+}
+
+/*
+ * A command ended a match: log the end and hold its reply (in j) until
+ * the commit that holds the result returns.  Called by the thread that
+ * ran the command, which owns the session.
+ */
+static void
+conn_end_game(struct conn *c, struct job *j)
+{
+	struct session	*s = &c->sess;
+
+	s->end_pending = 0;
+	store_game_end(s->store, s->game_id, s->end_result, s->end_reason,
+	    STORE_FINISHED, server_durable_cb, j);
+	s->game_id = 0;
+}
+
 /* Runs queued jobs until told to quit (worker thread body). */
 static void *
 server_worker(void *arg)
 {
 	struct server	*srv = arg;
 	struct job	*j;
-	char		 b = 1;
 
 	for (;;) {
 		pthread_mutex_lock(&srv->mtx);
@@ -152,12 +195,10 @@ server_worker(void *arg)
 
 		j->close = session_execute(&j->conn->sess, j->line, j->len,
 		    &j->out);
-
-		pthread_mutex_lock(&srv->mtx);
-		STAILQ_INSERT_TAIL(&srv->done, j, entry);
-		pthread_mutex_unlock(&srv->mtx);
-		while (write(srv->pipefd[1], &b, 1) == -1 && errno == EINTR)
-			;
+		if (j->conn->sess.end_pending)
+			conn_end_game(j->conn, j);
+		else
+			server_job_done(srv, j);
 	}
 }
 
@@ -264,6 +305,7 @@ conn_free(struct conn *c, const char *reason)
 	    (unsigned long long)c->id, reason, (unsigned long long)c->ncmds);
 	TAILQ_REMOVE(&srv->conns, c, entry);
 	srv->nconns--;
+	session_abandon(&c->sess, reason);
 	bufferevent_free(c->bev);
 	event_free(c->rev);
 	evbuffer_free(c->in);
@@ -335,7 +377,7 @@ conn_process(struct conn *c)
 	struct buf	*out = &srv->out;
 	struct job	*j;
 	char		*line;
-	size_t		 n, eol_len;
+	size_t		 n, eol_len, mark;
 	int		 close;
 
 	buf_reset(out);
@@ -397,9 +439,23 @@ conn_process(struct conn *c)
 			pthread_mutex_unlock(&srv->mtx);
 			break;
 		}
+		mark = out->len;
 		close = session_execute(&c->sess, line, n, out);
 		free(line);
 		conn_log_cmd(c);
+		if (c->sess.end_pending) {
+			/* Reply once the log has the result on disk. */
+			j = xcalloc(1, sizeof *j);
+			j->conn = c;
+			buf_init(&j->out);
+			buf_add(&j->out, out->data + mark, out->len - mark);
+			out->len = mark;
+			out->data[mark] = '\0';
+			j->close = close;
+			c->busy = 1;
+			conn_end_game(c, j);
+			break;
+		}
 		if (close)
 			c->closing = 1;
 		/* Pipelined replies go out together, but not unboundedly. */
@@ -576,6 +632,7 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	session_init(&c->sess, c->id, &srv->conf->sc);
+	c->sess.store = srv->store;
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
 	bufferevent_setcb(c->bev, NULL, conn_write_cb, conn_event_cb, c);
@@ -762,6 +819,38 @@ server_systemd_fds(void)
 	return ((int)strtol(fds, NULL, 10));
 }
 
+/*
+ * Opens the game log: --db PATH, else $STATE_DIRECTORY/grundy.db under
+ * systemd, else var/grundy.db; "--db off" runs without one.
+ */
+static void
+server_open_store(struct server *srv)
+{
+	const char	*path = srv->conf->db, *sd;
+	char		 def[4096], err[1024];
+	size_t		 n;
+
+	if (path == NULL) {
+		if ((sd = getenv("STATE_DIRECTORY")) != NULL && *sd != '\0') {
+			/* The first of a colon-separated list. */
+			n = strcspn(sd, ":");
+			snprintf(def, sizeof def, "%.*s/grundy.db", (int)n, sd);
+		} else {
+			if (mkdir("var", 0755) != 0 && errno != EEXIST)
+				fatal("event=db-open path=var");
+			snprintf(def, sizeof def, "var/grundy.db");
+		}
+		path = def;
+	}
+	if (strcmp(path, "off") == 0) {
+		log_info("event=db path=off");
+		return;
+	}
+	if ((srv->store = store_open(path, err, sizeof err)) == NULL)
+		fatalx("event=db-open path=%s error=\"%s\"", path, err);
+	log_info("event=db path=%s", path);
+}
+
 /* Runs the server until a shutdown signal; returns the exit status. */
 int
 server_run(struct conf *conf)
@@ -778,6 +867,7 @@ server_run(struct conf *conf)
 	STAILQ_INIT(&srv.todo);
 	STAILQ_INIT(&srv.done);
 	signal(SIGPIPE, SIG_IGN);
+	server_open_store(&srv);
 	if ((srv.base = event_base_new()) == NULL)
 		fatalx("event=init error=\"event_base_new failed\"");
 	if ((n = server_systemd_fds()) > 0) {
@@ -823,6 +913,8 @@ server_run(struct conf *conf)
 	pthread_mutex_unlock(&srv.mtx);
 	for (i = 0; i < srv.nthreads; i++)
 		pthread_join(srv.threads[i], NULL);
+	if (srv.store != NULL)
+		store_flush(srv.store);	/* game ends in flight come back */
 	STAILQ_CONCAT(&srv.done, &srv.todo);
 	while ((j = STAILQ_FIRST(&srv.done)) != NULL) {
 		STAILQ_REMOVE_HEAD(&srv.done, entry);
@@ -833,6 +925,8 @@ server_run(struct conf *conf)
 		c->busy = 0;
 		conn_free(c, "shutdown");
 	}
+	if (srv.store != NULL)
+		store_close(srv.store);	/* abandoned matches included */
 	for (i = 0; i < (unsigned)srv.nlis; i++)
 		evconnlistener_free(srv.lis[i]);
 	for (i = 0; i < 3; i++)

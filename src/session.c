@@ -39,6 +39,16 @@ session_free(struct session *s)
 	buf_free(&s->body);
 }
 
+/* Logs a match that ends without a result (the client vanished). */
+void
+session_abandon(struct session *s, const char *reason)
+{
+	if (s->state == SESSION_MATCH && s->store != NULL && s->game_id > 0)
+		store_game_end(s->store, s->game_id, STORE_RESULT_NONE, reason,
+		    STORE_ABANDONED, NULL, NULL);
+	s->game_id = 0;
+}
+
 /* Returns the name of a state, for logs. */
 const char *
 session_strstate(enum session_state st)
@@ -78,7 +88,9 @@ session_heavy(const struct session *s, const char *line, size_t len)
 	proto_preprocess(copy, len);
 	if (proto_parse(copy, &cmd, &why) == 1 &&
 	    (ce = cmd_find(cmd.name)) != NULL && (ce->flags & CMD_F_HEAVY)) {
-		if (strcmp(ce->name, "new") == 0) {
+		if (ce->flags & CMD_F_DB)
+			heavy = 1;
+		else if (strcmp(ce->name, "new") == 0) {
 			fam = cmd.argc > 0 ? cmd.argv[0] : "";
 			heavy = strcmp(fam, "wythoff") == 0 ||
 			    strcmp(fam, "sum") == 0 ||

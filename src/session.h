@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "proto.h"
+#include "store.h"
 
 /* Session states; session_enter() logs every transition. */
 enum session_state {
@@ -47,6 +48,18 @@ struct session {
 	int		 seeded;	/* engine picks at random from rs */
 	gmp_randstate_t	 rs;
 	struct buf	 body;		/* reply body scratch, reused */
+	/* The game log (NULL: logging off) and this match's place in it. */
+	struct store	*store;
+	int64_t		 game_id;	/* match: its id in the log, or 0 */
+	unsigned long	 ply;		/* match: moves logged */
+	uint64_t	 last_ms;	/* match: when the last move was made */
+	/*
+	 * Set when a command ended a match: the server logs the end and
+	 * sends the reply only once the log has it on disk.
+	 */
+	int		 end_pending;
+	enum store_result end_result;
+	const char	*end_reason;
 	/* Filled by session_execute for the server's log line. */
 	const char	*last_cmd;
 	int		 last_ok;
@@ -57,6 +70,7 @@ void	 session_free(struct session *);
 int	 session_execute(struct session *, char *, size_t, struct buf *);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
+void	 session_abandon(struct session *, const char *);
 
 /* One command table entry (cmd.c); see the comment above cmd_table. */
 struct cmd_entry {
@@ -67,6 +81,7 @@ struct cmd_entry {
 #define CMD_F_GAME	0x1		/* needs a game (not SESSION_IDLE) */
 #define CMD_F_NOMATCH	0x2		/* refused during a match */
 #define CMD_F_HEAVY	0x4		/* may be slow: run off the loop */
+#define CMD_F_DB	0x8		/* reads the game log: always off the loop */
 	const char	*usage;
 	int		 (*exec)(struct session *, const struct proto_cmd *,
 			    struct buf *);

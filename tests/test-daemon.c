@@ -22,8 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "testutil.h"
 #include "engine.h"
+#include "store.h"
 
 /* A running daemon. */
 struct daemon {
@@ -31,6 +34,7 @@ struct daemon {
 	int		 port;
 	char		 portfile[64];
 	char		 logfile[64];
+	char		 dbfile[64];
 };
 
 /* Returns the path of a file in the source tree. */
@@ -67,13 +71,18 @@ daemon_start(struct daemon *d, const char *const *extra)
 	snprintf(d->portfile, sizeof d->portfile, "daemon-%d-%d.port",
 	    (int)getpid(), seq);
 	snprintf(d->logfile, sizeof d->logfile, "daemon-%d-%d.log",
+	    (int)getpid(), seq);
+	snprintf(d->dbfile, sizeof d->dbfile, "daemon-%d-%d.db",
 	    (int)getpid(), seq++);
 	unlink(d->portfile);
+	unlink(d->dbfile);
 	argv[n++] = "./grundyd";
 	argv[n++] = "--listen";
 	argv[n++] = "127.0.0.1:0";
 	argv[n++] = "--port-file";
 	argv[n++] = d->portfile;
+	argv[n++] = "--db";
+	argv[n++] = d->dbfile;
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;
@@ -267,7 +276,7 @@ test_transcripts(void **state)
  */
 static int
 play_match(int fd, const char *start, int client_first, unsigned long seed,
-    char *why, size_t whylen)
+    char *why, size_t whylen, long long *idp, int *plies)
 {
 	struct game_error err;
 	struct game_move m;
@@ -276,7 +285,7 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 	gmp_randstate_t	 rs;
 	struct buf	 line;
 	char		*r, *p, *tok[4], req[256], *save;
-	int		 ntok, o, rv = -1, moves = 0;
+	int		 ntok, o, rv = -1, moves = 0, g_plies = 0;
 
 	snprintf(req, sizeof req, "new %s", start);
 	r = client_req(fd, req);
@@ -308,7 +317,11 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 		    p = strtok_r(NULL, "\n", &save)) {
 			while (*p == ' ')
 				p++;
+			if (strncmp(p, "game ", 5) == 0 && idp != NULL)
+				*idp = atoll(p + 5);
 			if (strncmp(p, "result ", 7) == 0) {
+				if (plies != NULL)
+					*plies = g_plies;
 				if (!game_terminal(&g)) {
 					snprintf(why, whylen, "result but the "
 					    "game is not over: %s", p);
@@ -337,6 +350,7 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 				}
 				free(s);
 			}
+			g_plies++;
 			if (o == GAME_N && game_outcome(&g, &err) != GAME_P) {
 				snprintf(why, whylen, "engine move %s did not "
 				    "win from an N-position", p);
@@ -358,6 +372,7 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 		buf_puts(&line, "play ");
 		game_move_print(&m, &line);
 		game_play(&g, &m, &err);
+		g_plies++;
 		snprintf(req, sizeof req, "%.200s", buf_str(&line));
 		r = client_req(fd, buf_str(&line));
 		if (++moves > 100000)
@@ -398,7 +413,7 @@ test_every_family(void **state)
 	for (i = 0; i < sizeof starts / sizeof starts[0]; i++)
 		for (side = 0; side < 2; side++)
 			if (play_match(fd, starts[i], side, i, why,
-			    sizeof why) != 0)
+			    sizeof why, NULL, NULL) != 0)
 				fail_msg("%s (client %s): %s", starts[i],
 				    side ? "first" : "second", why);
 	close(fd);
@@ -429,7 +444,7 @@ cc_main(void *p)
 		    "bash m=5" : "staircase", 5 + (a->idx * 7 + k) % 23,
 		    3 + (a->idx * 13 + k) % 17, 1 + (a->idx + k) % 11);
 		if (play_match(fd, start, (a->idx + k) % 2, (unsigned long)
-		    (a->idx * 10 + k), a->why, sizeof a->why) != 0)
+		    (a->idx * 10 + k), a->why, sizeof a->why, NULL, NULL) != 0)
 			a->ok = 0;
 	}
 	close(fd);
@@ -739,7 +754,7 @@ test_systemd(void **state)
 		    0644);
 		dup2(fd, 2);
 		execl("./grundyd", "./grundyd", "--listen", "127.0.0.1:1",
-		    (char *)NULL);
+		    "--db", "off", (char *)NULL);
 		_exit(127);
 	}
 	close(lfd);
@@ -762,6 +777,136 @@ test_systemd(void **state)
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	close(nfd);
 	unlink(path);
+}
+
+/* What the crash-test clients saw: games whose result they received. */
+struct crash_seen {
+	pthread_mutex_t	 mtx;
+	long long	 id[20000];
+	int		 plies[20000];
+	int		 n;
+};
+
+/* Arguments of one crash-test client. */
+struct crash_arg {
+	const struct daemon *d;
+	struct crash_seen *seen;
+	int		 idx;
+};
+
+/* Plays matches until the daemon dies; records every finished game. */
+static void *
+crash_main(void *p)
+{
+	struct crash_arg *a = p;
+	char		 start[128], why[256];
+	long long	 id;
+	int		 fd, k, plies;
+
+	fd = client_open(a->d);
+	for (k = 0; k < 100000; k++) {
+		snprintf(start, sizeof start, "nim %d %d %d", 3 + (a->idx +
+		    k) % 29, 1 + (k * 7) % 31, 2 + (a->idx * 3 + k) % 13);
+		id = 0;
+		plies = 0;
+		if (play_match(fd, start, k % 2, (unsigned long)k, why,
+		    sizeof why, &id, &plies) != 0)
+			break;
+		pthread_mutex_lock(&a->seen->mtx);
+		if (a->seen->n < 20000) {
+			a->seen->id[a->seen->n] = id;
+			a->seen->plies[a->seen->n] = plies;
+			a->seen->n++;
+		}
+		pthread_mutex_unlock(&a->seen->mtx);
+	}
+	close(fd);
+	return (NULL);
+}
+
+/*
+ * Durability: kill -9 the daemon during a load of concurrent games, then
+ * check that every game whose result a client received is in the log,
+ * finished and complete, that the database passes integrity_check, and
+ * that a restarted daemon serves the records.
+ */
+static void
+test_crash(void **state)
+{
+	static struct crash_seen seen;
+	struct crash_arg args[16];
+	pthread_t	 th[16];
+	struct daemon	 d;
+	struct store	*st;
+	struct buf	 rec;
+	char		 err[512], *r, req[64];
+	const char	*p;
+	int		 i, n, fd, status;
+	sqlite3		*db;
+	sqlite3_stmt	*stmt;
+
+	(void)state;
+	daemon_start(&d, NULL);
+	pthread_mutex_init(&seen.mtx, NULL);
+	seen.n = 0;
+	for (i = 0; i < 16; i++) {
+		args[i].d = &d;
+		args[i].seen = &seen;
+		args[i].idx = i;
+		pthread_create(&th[i], NULL, crash_main, &args[i]);
+	}
+	usleep(1500000);
+	kill(d.pid, SIGKILL);
+	waitpid(d.pid, &status, 0);
+	for (i = 0; i < 16; i++)
+		pthread_join(th[i], NULL);
+	assert_true(seen.n > 0);
+	print_message("crash test: %d games finished before kill -9\n",
+	    seen.n);
+
+	/* Integrity first, on the file as the crash left it. */
+	assert_int_equal(sqlite3_open(d.dbfile, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1,
+	    &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "ok");
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+
+	/* Every game a client saw finish is complete in the log. */
+	st = store_open(d.dbfile, err, sizeof err);
+	assert_non_null(st);
+	buf_init(&rec);
+	for (i = 0; i < seen.n; i++) {
+		buf_reset(&rec);
+		if (store_record(st, seen.id[i], &rec) != 1)
+			fail_msg("game %lld: result received, not in the log",
+			    seen.id[i]);
+		for (n = 0, p = buf_str(&rec); (p = strstr(p, "\nmove ")) !=
+		    NULL; p++)
+			n++;
+		if (n != seen.plies[i] ||
+		    strstr(buf_str(&rec), "status finished") == NULL)
+			fail_msg("game %lld: %d moves logged, %d played:\n%s",
+			    seen.id[i], n, seen.plies[i], buf_str(&rec));
+	}
+	buf_free(&rec);
+	store_close(st);
+
+	/* A restarted daemon on the same log serves the records. */
+	{
+		const char *args2[] = { "--db", d.dbfile, NULL };
+		struct daemon d2;
+
+		daemon_start(&d2, args2);
+		fd = client_open(&d2);
+		snprintf(req, sizeof req, "record %lld", seen.id[0]);
+		r = client_req(fd, req);
+		assert_non_null(strstr(r, "status finished"));
+		free(r);
+		close(fd);
+		assert_int_equal(daemon_stop(&d2), 0);
+	}
 }
 
 /* --check-config accepts good settings and rejects bad ones. */
@@ -792,6 +937,7 @@ main(void)
 		cmocka_unit_test(test_output_cap),
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_systemd),
+		cmocka_unit_test(test_crash),
 		cmocka_unit_test(test_check_config),
 	};
 
