@@ -4,12 +4,14 @@
  * prints figures; nothing is asserted.
  *
  *   trivial  protocol_version round trips: rate, p50 and p99 latency
- *   games    complete refereed games against the engine (Nim): games/s,
+ *   games    complete refereed games against the engine (Nim, three
+ *            piles of 5..--pile-max, default 44): games/s,
  *            client moves/s and moves/s (client + engine)
  *   --redis PORT  the same trivial load as inline PING to a redis-server,
  *            measured in the same run, so the report gives ratios
  *
  * usage: grundy-bench [--port P] [--conns N] [--seconds S] [--redis PORT]
+ *                     [--pile-max M]
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -110,6 +112,8 @@ bench_cmp(const void *a, const void *b)
 }
 
 /* Starts the next request of a games connection. */
+static int	 bench_pile_max = 44;
+
 static void
 bench_game_next(struct bconn *c, unsigned *seed)
 {
@@ -118,7 +122,8 @@ bench_game_next(struct bconn *c, unsigned *seed)
 
 	if (c->phase == 0) {
 		for (i = 0; i < BENCH_PILES; i++)
-			c->piles[i] = 5 + (int)(rand_r(seed) % 40);
+			c->piles[i] = 5 + (int)(rand_r(seed) %
+			    (unsigned)(bench_pile_max - 4));
 		snprintf(req, sizeof req, "new nim %d %d %d\n", c->piles[0],
 		    c->piles[1], c->piles[2]);
 		bench_send(c, req);
@@ -278,12 +283,15 @@ main(int argc, char **argv)
 			seconds = atoi(argv[a + 1]);
 		else if (strcmp(argv[a], "--redis") == 0)
 			rport = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "--pile-max") == 0)
+			bench_pile_max = atoi(argv[a + 1]);
 		else
 			break;
 	}
-	if (a < argc || conns < 1 || conns > BENCH_MAXCONN || seconds < 1) {
+	if (a < argc || conns < 1 || conns > BENCH_MAXCONN || seconds < 1 ||
+	    bench_pile_max < 5) {
 		fprintf(stderr, "usage: grundy-bench [--port P] [--conns N] "
-		    "[--seconds S] [--redis PORT]\n");
+		    "[--seconds S] [--redis PORT] [--pile-max M]\n");
 		return (2);
 	}
 	printf("grundy-bench: %d connections, %d s per load, one request "
@@ -294,9 +302,10 @@ main(int argc, char **argv)
 	    "us\n", trate, triv.p50_ns / 1000, triv.p99_ns / 1000);
 	bench_run(port, conns, seconds, 2, &games);
 	mrate = bench_rate(games.plays, games.elapsed_ns);
-	printf("grundyd refereed games (nim, 3 piles of 5..44): %lld games/s, "
+	printf("grundyd refereed games (nim, 3 piles of 5..%d): %lld games/s, "
 	    "%lld client moves/s, %lld moves/s (client + engine), p50 %lld us, "
-	    "p99 %lld us\n", bench_rate(games.games, games.elapsed_ns), mrate,
+	    "p99 %lld us\n", bench_pile_max,
+	    bench_rate(games.games, games.elapsed_ns), mrate,
 	    bench_rate(games.plays + games.engine_moves, games.elapsed_ns),
 	    games.p50_ns / 1000, games.p99_ns / 1000);
 	if (rport > 0) {

@@ -5,6 +5,7 @@
  * reverse topological order; the graph is shared between clones.
  */
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +329,137 @@ graph_solve(struct graph_dag *d, struct game_error *err)
 	return (rv);
 }
 
+/* Marks in on[] the nodes that lie on an edge; returns how many. */
+static size_t
+graph_edge_nodes(const struct graph_dag *d, unsigned char *on)
+{
+	size_t	 u, e, n = 0;
+
+	for (u = 0; u < d->nv; u++)
+		for (e = d->off[u]; e < d->off[u + 1]; e++)
+			on[u] = on[d->adj[e]] = 1;
+	for (u = 0; u < d->nv; u++)
+		n += on[u];
+	return (n);
+}
+
+/* Appends the cache key: the canonical edge list "U>V,U>V,...". */
+static void
+graph_key(const struct graph_dag *d, struct buf *key)
+{
+	size_t	 u, e;
+
+	for (u = 0; u < d->nv; u++)
+		for (e = d->off[u]; e < d->off[u + 1]; e++)
+			buf_printf(key, "%s%lu>%lu", e ? "," : "", d->ids[u],
+			    d->ids[d->adj[e]]);
+}
+
+/*
+ * Loads Grundy values and heights from a cached blob (game-table.c): the
+ * number of nodes on an edge, then (SG, height) of each in ascending id
+ * order; other nodes (tokens off every edge) are sinks.  Trusts it only if
+ * every node's pair is what graph_finish derives from its successors' pairs:
+ * heights then drop along every edge, so the graph is acyclic and the
+ * values are right.  Returns -1, with sg and height freed, otherwise.
+ */
+static int
+graph_load(struct graph_dag *d, const struct buf *blob)
+{
+	const unsigned char *p, *end;
+	unsigned char	*on;
+	uint64_t	 n, sg, h;
+	size_t		*mark, v;
+	unsigned	 osg;
+	size_t		 oh;
+	int		 rv = -1;
+
+	on = xcalloc(d->nv > 0 ? d->nv : 1, 1);
+	mark = xcalloc(d->nv + 1, sizeof *mark);
+	d->sg = xcalloc(d->nv, sizeof *d->sg);
+	d->height = xcalloc(d->nv, sizeof *d->height);
+	if (game_table_open(blob, &p, &end) != 0 ||
+	    game_table_getv(&p, end, &n) != 0 ||
+	    n != graph_edge_nodes(d, on))
+		goto out;
+	for (v = 0; v < d->nv; v++) {
+		if (!on[v])
+			continue;
+		if (game_table_getv(&p, end, &sg) != 0 ||
+		    game_table_getv(&p, end, &h) != 0 ||
+		    sg > d->off[v + 1] - d->off[v] || h >= d->nv)
+			goto out;
+		d->sg[v] = (unsigned)sg;
+		d->height[v] = (size_t)h;
+	}
+	if (p != end)
+		goto out;
+	for (v = 0; v < d->nv; v++) {
+		osg = d->sg[v];
+		oh = d->height[v];
+		graph_finish(d, v, mark);
+		if (d->sg[v] != osg || d->height[v] != oh)
+			goto out;
+	}
+	rv = 0;
+out:
+	if (rv != 0) {
+		free(d->sg);
+		free(d->height);
+		d->sg = NULL;
+		d->height = NULL;
+	}
+	free(on);
+	free(mark);
+	return (rv);
+}
+
+/*
+ * Solves the graph: from the cache when it holds a sound table for these
+ * edges, else by graph_solve (and then stored).
+ */
+static int
+graph_solve_cached(struct graph_dag *d, const struct game_limits *lim,
+    struct game_error *err)
+{
+	struct buf	 key, blob, meta;
+	unsigned char	*on;
+	size_t		 v, n;
+	int		 rv = 0;
+
+	if (lim->tables == NULL || d->ne == 0)
+		return (graph_solve(d, err));
+	buf_init(&key);
+	buf_init(&blob);
+	buf_init(&meta);
+	graph_key(d, &key);
+	if (game_tables_get(lim->tables, "graph", buf_str(&key), &blob) &&
+	    graph_load(d, &blob) == 0)
+		goto out;
+	if ((rv = graph_solve(d, err)) != 0)
+		goto out;
+	on = xcalloc(d->nv, 1);
+	n = graph_edge_nodes(d, on);
+	buf_reset(&blob);
+	game_table_putv(&blob, GAME_TABLE_VERSION);
+	game_table_putv(&blob, n);
+	for (v = 0; v < d->nv; v++)
+		if (on[v]) {
+			game_table_putv(&blob, d->sg[v]);
+			game_table_putv(&blob, d->height[v]);
+		}
+	game_table_seal(&blob);
+	free(on);
+	buf_printf(&meta, "nodes=%zu edges=%zu", n, d->ne);
+	game_tables_put(lim->tables, "graph", buf_str(&key), buf_str(&meta),
+	    &blob);
+out:
+	buf_free(&key);
+	buf_free(&blob);
+	buf_free(&meta);
+	return (rv);
+}
+
 /* Drops one reference to a graph, freeing it with the last. */
 static void
 graph_dag_unref(struct graph_dag *d)
@@ -397,7 +529,7 @@ graph_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	d = xcalloc(1, sizeof *d);
 	atomic_init(&d->refs, 1);
 	if (graph_build(d, e, ne, tokid, ntok, lim, err) != 0 ||
-	    graph_solve(d, err) != 0) {
+	    graph_solve_cached(d, lim, err) != 0) {
 		graph_dag_unref(d);
 		goto out;
 	}
@@ -612,6 +744,29 @@ graph_policy(const void *p, struct game_moveset *ms)
 	}
 }
 
+/* Appends "node SG" for the first count nodes on an edge, by id. */
+static int
+graph_table(const void *p, unsigned long count, struct buf *out,
+    struct game_error *err)
+{
+	const struct graph *st = p;
+	const struct graph_dag *d = st->dag;
+	unsigned char	*on;
+	unsigned long	 n = 0;
+	size_t		 v;
+
+	(void)err;
+	on = xcalloc(d->nv > 0 ? d->nv : 1, 1);
+	graph_edge_nodes(d, on);
+	for (v = 0; v < d->nv && n < count; v++)
+		if (on[v]) {
+			buf_printf(out, "%lu %u\n", d->ids[v], d->sg[v]);
+			n++;
+		}
+	free(on);
+	return (0);
+}
+
 /* Graph games are impartial. */
 static int
 graph_mover(const void *p)
@@ -637,4 +792,5 @@ const struct game_family game_graph = {
 	.to_grundy = graph_to_grundy,
 	.policy = graph_policy,
 	.mover = graph_mover,
+	.table = graph_table,
 };

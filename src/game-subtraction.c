@@ -317,6 +317,143 @@ out:
 	return (rv);
 }
 
+/* Returns SG(n) for a small n: the table entry or its periodic extension. */
+static unsigned
+subtraction_sg_ul(const struct subtraction_table *t, unsigned long n)
+{
+	if (n < t->pre + t->per)
+		return (t->g[n]);
+	return (t->g[t->pre + (n - t->pre) % t->per]);
+}
+
+/* Appends the cache key of S: "S=2,5,7". */
+static void
+subtraction_key(const struct subtraction_table *t, struct buf *key)
+{
+	size_t	 i;
+
+	buf_puts(key, "S=");
+	for (i = 0; i < t->nset; i++)
+		buf_printf(key, "%s%lu", i ? "," : "", t->set[i]);
+}
+
+/* Returns 1 if per is the minimal period of the (periodic) tail of t. */
+static int
+subtraction_per_minimal(const struct subtraction_table *t)
+{
+	size_t	 m = t->per, q, d, i;
+
+	/* The minimal period divides per: try per / q for each prime q. */
+	for (q = 2; m > 1; q++) {
+		if (q * q > m)
+			q = m;
+		if (m % q != 0)
+			continue;
+		while (m % q == 0)
+			m /= q;
+		d = t->per / q;
+		for (i = 0; i + d < t->per; i++)
+			if (t->g[t->pre + i] != t->g[t->pre + i + d])
+				break;
+		if (i + d == t->per)
+			return (0);
+	}
+	return (1);
+}
+
+/*
+ * Loads the table from a cached blob (game-table.c): preperiod, period,
+ * then SG(0) .. SG(pre + per - 1).  Trusts it only if it fits the cap,
+ * every value is at most |S|, the periodic extension obeys the mex
+ * recurrence up to pre + per + max S (then, by induction, everywhere) and
+ * both pre and per are minimal.  Returns -1, t unchanged, otherwise.
+ */
+static int
+subtraction_table_load(struct subtraction_table *t, const struct buf *blob,
+    const struct game_limits *lim)
+{
+	const unsigned char *p, *end;
+	uint64_t	 pre, per, v;
+	size_t		 smax = t->set[t->nset - 1], n, i, *seen = NULL;
+	unsigned	 x;
+
+	if (game_table_open(blob, &p, &end) != 0 ||
+	    game_table_getv(&p, end, &pre) != 0 ||
+	    game_table_getv(&p, end, &per) != 0 || per == 0 ||
+	    pre > lim->max_table || per > lim->max_table - pre ||
+	    pre + per > (size_t)(end - p))
+		return (-1);
+	t->pre = (size_t)pre;
+	t->per = (size_t)per;
+	t->g = xreallocarray(NULL, t->pre + t->per, sizeof *t->g);
+	for (n = 0; n < t->pre + t->per; n++) {
+		if (game_table_getv(&p, end, &v) != 0 || v > t->nset)
+			goto bad;
+		t->g[n] = (unsigned)v;
+	}
+	if (p != end || (t->pre > 0 &&
+	    t->g[t->pre - 1] == t->g[t->pre - 1 + t->per]) ||
+	    !subtraction_per_minimal(t))
+		goto bad;
+	seen = xcalloc(t->nset + 2, sizeof *seen);
+	for (n = 0; n < t->pre + t->per + smax; n++) {
+		for (i = 0; i < t->nset && t->set[i] <= n; i++)
+			seen[subtraction_sg_ul(t, n - t->set[i])] = n + 1;
+		for (x = 0; seen[x] == n + 1; x++)
+			;
+		if (x != subtraction_sg_ul(t, n))
+			goto bad;
+	}
+	free(seen);
+	return (0);
+bad:
+	free(seen);
+	free(t->g);
+	t->g = NULL;
+	t->pre = t->per = 0;
+	return (-1);
+}
+
+/*
+ * Makes the table: from the cache when it holds a sound one, else built
+ * (and then stored: version, pre, per, the values, as varints).
+ */
+static int
+subtraction_table_make(struct subtraction_table *t,
+    const struct game_limits *lim, struct game_error *err)
+{
+	struct buf	 key, blob, meta;
+	size_t		 n;
+	int		 rv = 0;
+
+	if (lim->tables == NULL)
+		return (subtraction_table_build(t, lim, err));
+	buf_init(&key);
+	buf_init(&blob);
+	buf_init(&meta);
+	subtraction_key(t, &key);
+	if (game_tables_get(lim->tables, "subtraction", buf_str(&key),
+	    &blob) && subtraction_table_load(t, &blob, lim) == 0)
+		goto out;
+	if ((rv = subtraction_table_build(t, lim, err)) != 0)
+		goto out;
+	buf_reset(&blob);
+	game_table_putv(&blob, GAME_TABLE_VERSION);
+	game_table_putv(&blob, t->pre);
+	game_table_putv(&blob, t->per);
+	for (n = 0; n < t->pre + t->per; n++)
+		game_table_putv(&blob, t->g[n]);
+	game_table_seal(&blob);
+	buf_printf(&meta, "pre=%zu period=%zu", t->pre, t->per);
+	game_tables_put(lim->tables, "subtraction", buf_str(&key),
+	    buf_str(&meta), &blob);
+out:
+	buf_free(&key);
+	buf_free(&blob);
+	buf_free(&meta);
+	return (rv);
+}
+
 /* Drops one reference to a table, freeing it with the last. */
 static void
 subtraction_table_unref(struct subtraction_table *t)
@@ -363,7 +500,7 @@ subtraction_parse(void **stp, int argc, char **argv,
 	if (subtraction_parse_set(t, keys[0].val, lim, err) != 0 ||
 	    game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
 	    "pile", lim, err) != 0 ||
-	    subtraction_table_build(t, lim, err) != 0) {
+	    subtraction_table_make(t, lim, err) != 0) {
 		game_piles_free(st->piles, st->n);
 		subtraction_table_unref(t);
 		free(st);
@@ -554,6 +691,22 @@ subtraction_policy(const void *p, struct game_moveset *ms)
 	game_policy_remove(st->piles, st->n, st->tab->set[0], ms);
 }
 
+/* Appends preperiod, period and the first count Grundy values. */
+static int
+subtraction_table(const void *p, unsigned long count, struct buf *out,
+    struct game_error *err)
+{
+	const struct subtraction *st = p;
+	unsigned long	 n;
+
+	(void)err;
+	buf_printf(out, "preperiod %zu\nperiod %zu\n", st->tab->pre,
+	    st->tab->per);
+	for (n = 0; n < count; n++)
+		buf_printf(out, "%lu %u\n", n, subtraction_sg_ul(st->tab, n));
+	return (0);
+}
+
 /* Subtraction games are impartial. */
 static int
 subtraction_mover(const void *p)
@@ -579,4 +732,5 @@ const struct game_family game_subtraction = {
 	.to_grundy = subtraction_to_grundy,
 	.policy = subtraction_policy,
 	.mover = subtraction_mover,
+	.table = subtraction_table,
 };

@@ -7,6 +7,7 @@
 #define GAME_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <gmp.h>
 
 #include "buf.h"
@@ -31,6 +32,22 @@ struct game_error {
 	char		 msg[320];
 };
 
+/*
+ * An optional cache of precomputed tables, kept outside the core (grundyd
+ * backs it with its SQLite store).  get appends the stored data of table
+ * kind/key to data and returns 1, or returns 0 if there is none (or -1 on
+ * error); put stores a table, or drops it.  Both may be called from any
+ * thread.  The core checks whatever get returns and recomputes a table it
+ * cannot trust (game-table.c).
+ */
+struct game_tables {
+	void		*ctx;
+	int		 (*get)(void *ctx, const char *kind, const char *key,
+			    struct buf *data);
+	void		 (*put)(void *ctx, const char *kind, const char *key,
+			    const char *meta, const void *data, size_t len);
+};
+
 /* Hard input limits; every parser honours them. */
 struct game_limits {
 	size_t		 max_digits;	/* decimal digits of any number */
@@ -43,6 +60,7 @@ struct game_limits {
 	size_t		 max_table;	/* subtraction: SG table entries (pre+period) */
 	unsigned long	 max_wythoff;	/* Wythoff Grundy table: largest pile/K */
 	size_t		 max_moves;	/* entries in one winning-move set */
+	const struct game_tables *tables; /* table cache, or NULL */
 };
 
 /* Outcome for the side to move. */
@@ -131,6 +149,13 @@ struct game_family {
 	 */
 	int		 (*one_winning)(const void *st, struct game_move *m,
 			    struct game_error *);
+	/*
+	 * Optional: appends the first count entries of the family's
+	 * precomputed table as text lines (the `table` command).  NULL for
+	 * families without one.
+	 */
+	int		 (*table)(const void *st, unsigned long count,
+			    struct buf *, struct game_error *);
 };
 
 /* A game: its family and the family's state. */
@@ -207,6 +232,21 @@ int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
 	    const char *, struct game_error *);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 	    struct game_moveset *);
+
+/* game-table.c: the table cache's blob format, shared by the families. */
+#define GAME_TABLE_VERSION	1
+int	 game_tables_get(const struct game_tables *, const char *,
+	    const char *, struct buf *);
+void	 game_tables_put(const struct game_tables *, const char *,
+	    const char *, const char *, const struct buf *);
+void	 game_table_putv(struct buf *, uint64_t);
+int	 game_table_getv(const unsigned char **, const unsigned char *,
+	    uint64_t *);
+void	 game_table_seal(struct buf *);
+int	 game_table_open(const struct buf *, const unsigned char **,
+	    const unsigned char **);
+int	 game_table(const struct game *, unsigned long, struct buf *,
+	    struct game_error *);
 
 /* Families (one file each). */
 extern const struct game_family game_nim;
