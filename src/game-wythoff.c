@@ -57,6 +57,7 @@ struct wythoff {
 	mpz_t		 pile[2];
 	unsigned long	 bound;		/* Grundy table bound (max_wythoff) */
 	struct wythoff_tab *tab;
+	const struct game_tables *tables; /* table cache, or NULL */
 };
 
 /* A position reduced to r-Wythoff: sorted quotients and their residues. */
@@ -163,6 +164,7 @@ wythoff_parse(void **stp, int argc, char **argv,
 	}
 	wythoff_derive(st);
 	st->bound = lim->max_wythoff;
+	st->tables = lim->tables;
 	st->tab = xcalloc(1, sizeof *st->tab);
 	st->tab->refs = 1;
 	*stp = st;
@@ -187,6 +189,7 @@ wythoff_clone(const void *p)
 	mpz_set(c->pile[0], st->pile[0]);
 	mpz_set(c->pile[1], st->pile[1]);
 	c->bound = st->bound;
+	c->tables = st->tables;
 	c->tab = st->tab;
 	c->tab->refs++;
 	return (c);
@@ -671,6 +674,112 @@ wythoff_tab_get(const struct wythoff_tab *tab, unsigned long x,
 }
 
 /*
+ * Loads a square Grundy table from a cached blob (game-table.c): its side
+ * N, then SG(x, y) for 0 <= x <= y <= N, row by row.  Trusts it only if N
+ * is within the bound and at least need, SG(x, y) <= x + y everywhere, and
+ * its zeros are exactly the P-positions (A_n, B_n) of the closed form.
+ * Returns -1, tab unchanged, otherwise.
+ */
+static int
+wythoff_tab_load(const struct wythoff *st, struct wythoff_tab *tab,
+    const struct buf *blob, unsigned long need)
+{
+	const unsigned char *p, *end;
+	unsigned long	*partner = NULL, side, a, b;
+	unsigned int	*sg;
+	uint64_t	 n, v;
+	size_t		 nc, x, y;
+	mpz_t		 zn, fl, an;
+	int		 rv = -1;
+
+	if (game_table_open(blob, &p, &end) != 0 ||
+	    game_table_getv(&p, end, &n) != 0 || n < need || n > st->bound)
+		return (-1);
+	side = (unsigned long)n;
+	nc = side + 1;
+	sg = xcalloc(nc * nc, sizeof *sg);
+	for (y = 0; y <= side; y++)
+		for (x = 0; x <= y; x++) {
+			if (game_table_getv(&p, end, &v) != 0 || v > x + y)
+				goto out;
+			sg[y * nc + x] = sg[x * nc + y] = (unsigned int)v;
+		}
+	if (p != end)
+		goto out;
+	/* partner[x]: the other coordinate of x's P-position, if in range. */
+	partner = xcalloc(nc, sizeof *partner);
+	for (x = 0; x <= side; x++)
+		partner[x] = ULONG_MAX;
+	mpz_inits(zn, fl, an, NULL);
+	for (n = 0;; n++) {
+		mpz_set_ui(zn, (unsigned long)n);
+		wythoff_isqrtd(st, fl, zn);
+		wythoff_a(st, an, zn, fl);
+		if (mpz_cmp_ui(an, side) > 0)
+			break;
+		a = mpz_get_ui(an);
+		mpz_addmul(an, st->r, zn);
+		if (mpz_cmp_ui(an, side) <= 0) {
+			b = mpz_get_ui(an);
+			partner[a] = b;
+			partner[b] = a;
+		}
+	}
+	mpz_clears(zn, fl, an, NULL);
+	for (y = 0; y <= side; y++)
+		for (x = 0; x <= y; x++)
+			if ((sg[y * nc + x] == 0) != (partner[x] == y))
+				goto out;
+	free(tab->sg);
+	tab->sg = sg;
+	tab->cols = tab->rows = side;
+	sg = NULL;
+	rv = 0;
+out:
+	free(sg);
+	free(partner);
+	return (rv);
+}
+
+/*
+ * Makes the table square with side at least need, from the cache (kind
+ * wythoff-sg, key "r=R": the quotient game depends on r alone) when it
+ * holds one that large, else built and stored.
+ */
+static void
+wythoff_tab_cached(const struct wythoff *st, unsigned long need)
+{
+	struct wythoff_tab *tab = st->tab;
+	struct buf	 key, blob, meta;
+	size_t		 nc, x, y;
+
+	buf_init(&key);
+	buf_init(&blob);
+	buf_init(&meta);
+	buf_puts(&key, "r=");
+	buf_mpz(&key, st->r);
+	if (game_tables_get(st->tables, "wythoff-sg", buf_str(&key), &blob) &&
+	    wythoff_tab_load(st, tab, &blob, need) == 0)
+		goto out;
+	wythoff_tab_build(tab, need, need, st->r);
+	nc = (size_t)need + 1;
+	buf_reset(&blob);
+	game_table_putv(&blob, GAME_TABLE_VERSION);
+	game_table_putv(&blob, need);
+	for (y = 0; y <= need; y++)
+		for (x = 0; x <= y; x++)
+			game_table_putv(&blob, tab->sg[y * nc + x]);
+	game_table_seal(&blob);
+	buf_printf(&meta, "side=%lu", need);
+	game_tables_put(st->tables, "wythoff-sg", buf_str(&key),
+	    buf_str(&meta), &blob);
+out:
+	buf_free(&key);
+	buf_free(&blob);
+	buf_free(&meta);
+}
+
+/*
  * Makes the shared table cover the reduced position q, whose quotients it
  * stores in *u <= *v; fails with GAME_EBOUND beyond the bound.  The options
  * of (u, v) sorted lie in [0..u] x [0..v], so that rectangle suffices.
@@ -704,7 +813,11 @@ wythoff_tab_need(const struct wythoff *st, const struct wythoff_q *q,
 		return (game_set_error(err, GAME_EBOUND,
 		    "wythoff: a Grundy table of %lu x %lu entries is too "
 		    "large", cols + 1, rows + 1));
-	wythoff_tab_build(tab, cols, rows, st->r);
+	/* With a cache, tables are square and kept (r of at most 40 digits). */
+	if (st->tables != NULL && mpz_sizeinbase(st->r, 10) <= 40)
+		wythoff_tab_cached(st, rows > cols ? rows : cols);
+	else
+		wythoff_tab_build(tab, cols, rows, st->r);
 	return (0);
 }
 
