@@ -779,6 +779,47 @@ test_systemd(void **state)
 	unlink(path);
 }
 
+/*
+ * Replays a record (the text of `record ID`) on the connection with `new`
+ * and one `play` per move: every move must be accepted, and the replayed
+ * game must end where the record says, with nobody able to move.
+ */
+static void
+replay_record(int fd, const char *rec)
+{
+	char	*copy = strdup(rec), *line, *save, *r, req[512], *p, *q;
+	int	 moves = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "start ", 6) == 0) {
+			snprintf(req, sizeof req, "new %s", line + 6);
+			r = client_req(fd, req);
+			assert_true(r[0] == '=');
+			free(r);
+		} else if (strncmp(line, "move ", 5) == 0) {
+			/* move PLY PLAYER MOVE... MARK TIME_MS */
+			p = strchr(line + 5, ' ');
+			p = strchr(p + 1, ' ') + 1;
+			q = strrchr(line, ' ');
+			*q = '\0';
+			q = strrchr(line, ' ');
+			*q = '\0';
+			snprintf(req, sizeof req, "play %s", p);
+			r = client_req(fd, req);
+			if (strcmp(r, "=") != 0)
+				fail_msg("replay '%s': %s", req, r);
+			free(r);
+			moves++;
+		}
+	}
+	assert_true(moves > 0);
+	r = client_req(fd, "show");
+	assert_non_null(strstr(r, "\nover"));
+	free(r);
+	free(copy);
+}
+
 /* What the crash-test clients saw: games whose result they received. */
 struct crash_seen {
 	pthread_mutex_t	 mtx;
@@ -903,6 +944,7 @@ test_crash(void **state)
 		snprintf(req, sizeof req, "record %lld", seen.id[0]);
 		r = client_req(fd, req);
 		assert_non_null(strstr(r, "status finished"));
+		replay_record(fd, r);
 		free(r);
 		close(fd);
 		assert_int_equal(daemon_stop(&d2), 0);
