@@ -41,6 +41,7 @@ extern const struct cmd_entry cmd_resign_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_record_entry;
 extern const struct cmd_entry cmd_stats_entry;
+extern const struct cmd_entry cmd_table_entry;
 
 /* Every command, in the order list_commands prints them. */
 const struct cmd_entry *const cmd_table[] = {
@@ -66,6 +67,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_history_entry,
 	&cmd_record_entry,
 	&cmd_stats_entry,
+	&cmd_table_entry,
 	NULL
 };
 

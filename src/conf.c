@@ -271,6 +271,8 @@ conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 void
 conf_copy_runtime(struct conf *dst, const struct conf *src)
 {
+	const struct game_tables *tables;
+
 	dst->max_line = src->max_line;
 	dst->max_conns = src->max_conns;
 	dst->idle_timeout = src->idle_timeout;
@@ -278,7 +280,10 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->rate = src->rate;
 	dst->burst = src->burst;
 	dst->verbose = src->verbose;
+	/* The table cache belongs to the running server: keep it. */
+	tables = dst->sc.lim.tables;
 	dst->sc = src->sc;
+	dst->sc.lim.tables = tables;
 }
 
 /* Returns the help text listing every setting. */

@@ -676,16 +676,18 @@ wythoff_tab_get(const struct wythoff_tab *tab, unsigned long x,
 /*
  * Loads a square Grundy table from a cached blob (game-table.c): its side
  * N, then SG(x, y) for 0 <= x <= y <= N, row by row.  Trusts it only if N
- * is within the bound and at least need, SG(x, y) <= x + y everywhere, and
- * its zeros are exactly the P-positions (A_n, B_n) of the closed form.
- * Returns -1, tab unchanged, otherwise.
+ * is within the bound and at least need, SG(x, y) <= x + y everywhere, no
+ * row repeats a value (its cells are options of each other) and its zeros
+ * are exactly the P-positions (A_n, B_n) of the closed form.  That is not
+ * a proof (the checksum guards against damage); rebuilding would cost what
+ * the cache saves.  Returns -1, tab unchanged, otherwise.
  */
 static int
 wythoff_tab_load(const struct wythoff *st, struct wythoff_tab *tab,
     const struct buf *blob, unsigned long need)
 {
 	const unsigned char *p, *end;
-	unsigned long	*partner = NULL, side, a, b;
+	unsigned long	*partner = NULL, *stamp = NULL, side, a, b;
 	unsigned int	*sg;
 	uint64_t	 n, v;
 	size_t		 nc, x, y;
@@ -706,6 +708,13 @@ wythoff_tab_load(const struct wythoff *st, struct wythoff_tab *tab,
 		}
 	if (p != end)
 		goto out;
+	stamp = xcalloc(2 * nc, sizeof *stamp);
+	for (y = 0; y <= side; y++)
+		for (x = 0; x <= side; x++) {
+			if (stamp[sg[y * nc + x]] == y + 1)
+				goto out;
+			stamp[sg[y * nc + x]] = y + 1;
+		}
 	/* partner[x]: the other coordinate of x's P-position, if in range. */
 	partner = xcalloc(nc, sizeof *partner);
 	for (x = 0; x <= side; x++)
@@ -738,6 +747,7 @@ wythoff_tab_load(const struct wythoff *st, struct wythoff_tab *tab,
 out:
 	free(sg);
 	free(partner);
+	free(stamp);
 	return (rv);
 }
 
@@ -902,6 +912,148 @@ wythoff_policy(const void *p, struct game_moveset *ms)
 	}
 }
 
+/* Appends the cache key of the P-position table: "K=K t=T". */
+static void
+wythoff_pkey(const struct wythoff *st, struct buf *key)
+{
+	buf_puts(key, "K=");
+	buf_mpz(key, st->k);
+	buf_puts(key, " t=");
+	buf_mpz(key, st->t);
+}
+
+/* Parses a decimal number of text up to the character stop; -1 if bad. */
+static int
+wythoff_pnum(mpz_t z, const char **p, const char *end, char stop)
+{
+	const char	*q = *p;
+	char		*s;
+	int		 rv;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	if (q == *p || q == end || *q != stop || (q - *p > 1 && **p == '0'))
+		return (-1);
+	s = xreallocarray(NULL, (size_t)(q - *p) + 1, 1);
+	memcpy(s, *p, (size_t)(q - *p));
+	s[q - *p] = '\0';
+	rv = mpz_set_str(z, s, 10);
+	free(s);
+	*p = q + 1;
+	return (rv);
+}
+
+/*
+ * Checks a cached P-position table (lines "n K*A_n K*B_n") and returns how
+ * many leading lines it holds, with *len their bytes; -1 if it cannot be
+ * trusted.  With a_n = A_n, b_n = B_n it checks n = 0, 1, ..., that K
+ * divides both piles, b_n - a_n = r n and a_n = mex{a_i, b_i : i < n}:
+ * the definition, so the lines are right without the closed form.
+ */
+static long
+wythoff_pcheck(const struct wythoff *st, const struct buf *text,
+    unsigned long want, size_t *len)
+{
+	const char	*p = text->data, *end = text->data + text->len;
+	mpz_t		*b, n, a, d, c;
+	unsigned long	 i, j = 0, nb = 0;
+	long		 rv = -1;
+
+	if (p == NULL)
+		return (-1);
+	b = xreallocarray(NULL, want > 0 ? want : 1, sizeof *b);
+	mpz_inits(n, a, d, c, NULL);
+	for (i = 0; i < want && p < end; i++) {
+		mpz_init(b[nb++]);
+		if (wythoff_pnum(n, &p, end, ' ') != 0 ||
+		    mpz_cmp_ui(n, i) != 0 || wythoff_pnum(a, &p, end, ' ') != 0 ||
+		    wythoff_pnum(b[i], &p, end, '\n') != 0 ||
+		    !mpz_divisible_p(a, st->k) || !mpz_divisible_p(b[i], st->k))
+			goto out;
+		mpz_divexact(a, a, st->k);
+		mpz_divexact(b[i], b[i], st->k);
+		mpz_sub(d, b[i], a);
+		mpz_submul_ui(d, st->r, i);
+		if (mpz_sgn(d) != 0)
+			goto out;
+		/* The mex: past a_(i-1), skipping the earlier b_j. */
+		if (i == 0)
+			mpz_set_ui(c, 0);
+		for (; i > 0; mpz_add_ui(c, c, 1)) {
+			while (j < i && mpz_cmp(b[j], c) < 0)
+				j++;
+			if (j == i || mpz_cmp(b[j], c) != 0)
+				break;
+		}
+		if (mpz_cmp(a, c) != 0)
+			goto out;
+		mpz_add_ui(c, a, 1);
+	}
+	*len = (size_t)(p - text->data);
+	rv = (long)i;
+out:
+	while (nb > 0)
+		mpz_clear(b[--nb]);
+	free(b);
+	mpz_clears(n, a, d, c, NULL);
+	return (rv);
+}
+
+/*
+ * Appends the first count P-positions "n K*A_n K*B_n" (kind wythoff-p):
+ * from the cache if it holds that many sound lines, else by the closed
+ * form, stored for next time.  (K A_n + i, K B_n + j) and the mirror
+ * images are P-positions too, for 0 <= i, j < K.
+ */
+static int
+wythoff_table(const void *p, unsigned long count, struct buf *out,
+    struct game_error *err)
+{
+	const struct wythoff *st = p;
+	struct buf	 key, text, meta;
+	unsigned long	 i;
+	size_t		 len = 0;
+	mpz_t		 n, fl, an, bn;
+
+	(void)err;
+	buf_init(&key);
+	buf_init(&text);
+	buf_init(&meta);
+	wythoff_pkey(st, &key);
+	if (game_tables_get(st->tables, "wythoff-p", buf_str(&key), &text) &&
+	    wythoff_pcheck(st, &text, count, &len) == (long)count) {
+		buf_add(out, text.data, len);
+		goto out;
+	}
+	buf_reset(&text);
+	mpz_inits(n, fl, an, bn, NULL);
+	for (i = 0; i < count; i++) {
+		mpz_set_ui(n, i);
+		wythoff_isqrtd(st, fl, n);
+		wythoff_a(st, an, n, fl);
+		mpz_set(bn, an);
+		mpz_addmul(bn, st->r, n);
+		mpz_mul(an, an, st->k);
+		mpz_mul(bn, bn, st->k);
+		buf_printf(&text, "%lu ", i);
+		buf_mpz(&text, an);
+		buf_putc(&text, ' ');
+		buf_mpz(&text, bn);
+		buf_putc(&text, '\n');
+	}
+	mpz_clears(n, fl, an, bn, NULL);
+	buf_add(out, text.data != NULL ? text.data : "", text.len);
+	buf_printf(&meta, "count=%lu", count);
+	if (count > 0)
+		game_tables_put(st->tables, "wythoff-p", buf_str(&key),
+		    buf_str(&meta), &text);
+out:
+	buf_free(&key);
+	buf_free(&text);
+	buf_free(&meta);
+	return (0);
+}
+
 /* Wythoff is impartial. */
 static int
 wythoff_mover(const void *p)
@@ -928,4 +1080,5 @@ const struct game_family game_wythoff = {
 	.to_grundy = wythoff_to_grundy,
 	.policy = wythoff_policy,
 	.mover = wythoff_mover,
+	.table = wythoff_table,
 };

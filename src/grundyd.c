@@ -1,6 +1,6 @@
 /*
  * grundyd.c: the daemon's entry point: settings from flags and an optional
- * configuration file, --check-config, then the server.
+ * configuration file, --check-config, --precompute, then the server.
  */
 #include <sys/socket.h>
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "cmd-table.h"
 #include "conf.h"
 #include "log.h"
 #include "server.h"
@@ -19,7 +20,17 @@ grundyd_usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: grundyd [--config FILE] [--check-config] [--SETTING VALUE "
-	    "...]\n%s", conf_usage());
+	    "...]\n"
+	    "       grundyd [--db PATH] [--SETTING VALUE ...] --precompute "
+	    "'GAME [count=N]' ...\n%s"
+	    "  --precompute SPEC    fill the precomputed table of game SPEC "
+	    "in the database\n"
+	    "                       (count=N entries, default 20, at most "
+	    "%d; wythoff also\n"
+	    "                       builds its Grundy table up to the "
+	    "position), print one\n"
+	    "                       line and exit without serving; "
+	    "repeatable\n", conf_usage(), CMD_TABLE_MAX);
 	exit(status);
 }
 
@@ -49,8 +60,8 @@ int
 main(int argc, char **argv)
 {
 	struct conf	 conf;
-	char		 err[512] = "";
-	int		 a, check = 0;
+	char		 err[512] = "", *pre[64];
+	int		 a, check = 0, npre = 0;
 
 	conf_default(&conf);
 	/* The file first, so that flags override it. */
@@ -76,6 +87,14 @@ main(int argc, char **argv)
 		}
 		if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc)
 			grundyd_usage(2);
+		if (strcmp(argv[a], "--precompute") == 0) {
+			if (npre == (int)(sizeof pre / sizeof pre[0])) {
+				fprintf(stderr, "grundyd: too many --precompute\n");
+				return (1);
+			}
+			pre[npre++] = argv[++a];
+			continue;
+		}
 		if (strcmp(argv[a], "--config") == 0) {
 			a++;
 			continue;
@@ -99,7 +118,11 @@ main(int argc, char **argv)
 		return (0);
 	}
 	log_init(conf.verbose);
-	a = server_run(&conf);
+	if (npre > 0)
+		a = cmd_table_precompute(&conf, server_store_open(&conf),
+		    pre, npre);
+	else
+		a = server_run(&conf);
 	conf_free(&conf);
 	return (a);
 }

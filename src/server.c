@@ -43,6 +43,7 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
+#include "cmd-table.h"
 #include "log.h"
 #include "sdnotify.h"
 #include "server.h"
@@ -104,6 +105,7 @@ struct server {
 	int		 stopping;
 	struct buf	 out;		/* reply scratch for conn_process */
 	struct store	*store;		/* the game log, or NULL (--db off) */
+	struct game_tables tables;	/* the table cache on store */
 	int		 reload_pending;	/* SIGHUP while a job ran */
 	/* Worker pool. */
 	pthread_t	*threads;
@@ -821,13 +823,15 @@ server_systemd_fds(void)
 
 /*
  * Opens the game log: --db PATH, else $STATE_DIRECTORY/grundy.db under
- * systemd, else var/grundy.db; "--db off" runs without one.
+ * systemd, else var/grundy.db.  Returns NULL for "--db off"; exits if the
+ * database cannot be opened.  grundyd --precompute uses it too.
  */
-static void
-server_open_store(struct server *srv)
+struct store *
+server_store_open(const struct conf *conf)
 {
-	const char	*path = srv->conf->db, *sd;
+	const char	*path = conf->db, *sd;
 	char		 def[4096], err[1024];
+	struct store	*st;
 	size_t		 n;
 
 	if (path == NULL) {
@@ -844,11 +848,23 @@ server_open_store(struct server *srv)
 	}
 	if (strcmp(path, "off") == 0) {
 		log_info("event=db path=off");
-		return;
+		return (NULL);
 	}
-	if ((srv->store = store_open(path, err, sizeof err)) == NULL)
+	if ((st = store_open(path, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", path, err);
 	log_info("event=db path=%s", path);
+	return (st);
+}
+
+/* Opens the game log and, with it, the cache of precomputed tables. */
+static void
+server_open_store(struct server *srv)
+{
+	srv->store = server_store_open(srv->conf);
+	if (srv->store != NULL) {
+		cmd_table_cache(&srv->tables, srv->store);
+		srv->conf->sc.lim.tables = &srv->tables;
+	}
 }
 
 /* Runs the server until a shutdown signal; returns the exit status. */
@@ -925,6 +941,7 @@ server_run(struct conf *conf)
 		c->busy = 0;
 		conn_free(c, "shutdown");
 	}
+	conf->sc.lim.tables = NULL;	/* it lives in srv */
 	if (srv.store != NULL)
 		store_close(srv.store);	/* abandoned matches included */
 	for (i = 0; i < (unsigned)srv.nlis; i++)

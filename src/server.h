@@ -7,6 +7,9 @@
 
 #include "conf.h"
 
+struct store;
+
 int	 server_run(struct conf *);
+struct store *server_store_open(const struct conf *);
 
 #endif /* SERVER_H */

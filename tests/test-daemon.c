@@ -1,7 +1,8 @@
 /*
  * test-daemon.c: end-to-end tests against the real grundyd on an ephemeral
  * loopback port: golden transcripts, a refereed game for every family,
- * every limit, 200 concurrent clients, signals and --check-config.
+ * every limit, 200 concurrent clients, signals, --check-config and
+ * precomputed tables.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -951,6 +952,67 @@ test_crash(void **state)
 	}
 }
 
+/*
+ * Precomputed tables: --precompute fills one that `table` then serves from
+ * the store; a table computed by one daemon is loaded, not recomputed, by
+ * the next one on the same database.
+ */
+static void
+test_tables(void **state)
+{
+	struct daemon	 d, d2;
+	const char	*args[] = { "--db", "daemon-tables.db", NULL };
+	char		*r, *log;
+	size_t		 len;
+	int		 fd;
+
+	(void)state;
+	unlink("daemon-tables.db");
+	assert_int_equal(system("./grundyd --db daemon-tables.db --precompute "
+	    "'wythoff t=2 K=3 count=500' >daemon-tables.out 2>/dev/null"), 0);
+	log = slurp("daemon-tables.out", &len);
+	assert_non_null(strstr(log, "precomputed wythoff t=2 K=3 count=500: "
+	    "500 lines"));
+	free(log);
+	unlink("daemon-tables.out");
+
+	daemon_start(&d, args);
+	fd = client_open(&d);
+	r = client_req(fd, "table subtraction S=2,5,7 0");
+	assert_non_null(strstr(r, "= preperiod 0\nperiod 22\n0 0\n1 0\n"));
+	free(r);
+	r = client_req(fd, "table wythoff K=3 t=2 count=400");
+	assert_non_null(strstr(r, "\n399 1935 3132"));
+	free(r);
+	r = client_req(fd, "table nim 3");
+	assert_non_null(strstr(r, "? nim has no precomputed table"));
+	free(r);
+	close(fd);
+	assert_int_equal(daemon_stop(&d), 0);
+	log = slurp(d.logfile, &len);
+	assert_non_null(strstr(log, "event=table-load kind=wythoff-p"));
+	assert_null(strstr(log, "event=table-save kind=wythoff-p"));
+	assert_non_null(strstr(log, "event=table-save kind=subtraction"));
+	free(log);
+
+	daemon_start(&d2, args);
+	fd = client_open(&d2);
+	r = client_req(fd, "table subtraction S=2,5,7 0 count=30");
+	assert_non_null(strstr(r, "= preperiod 0\nperiod 22\n0 0\n1 0\n"));
+	assert_non_null(strstr(r, "\n29 3"));
+	free(r);
+	close(fd);
+	assert_int_equal(daemon_stop(&d2), 0);
+	log = slurp(d2.logfile, &len);
+	assert_non_null(strstr(log, "event=table-load kind=subtraction "
+	    "key=S=2,5,7"));
+	assert_null(strstr(log, "event=table-save"));
+	free(log);
+	unlink("daemon-tables.db");
+	unlink("daemon-tables.db-wal");
+	unlink("daemon-tables.db-shm");
+}
+
 /* --check-config accepts good settings and rejects bad ones. */
 static void
 test_check_config(void **state)
@@ -981,6 +1043,7 @@ main(void)
 		cmocka_unit_test(test_systemd),
 		cmocka_unit_test(test_crash),
 		cmocka_unit_test(test_check_config),
+		cmocka_unit_test(test_tables),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

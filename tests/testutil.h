@@ -51,7 +51,7 @@ void	 tu_play_fail(struct game *, const char *, enum game_err);
 /* One option: the next position and the move's text. */
 struct tu_opt {
 	int		 next[TU_MAXK];
-	char		 name[48];
+	char		 name[80];
 };
 
 struct tu_brute {
