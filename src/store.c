@@ -45,6 +45,8 @@
 
 #define STORE_BUSY_MS		5000
 #define STORE_QUEUE_MAX		65536
+#define STORE_GATHER_NS		1000000L	/* a batch may gather 1 ms */
+#define STORE_GATHER_MAX	4096		/* ... or up to this size */
 #define STORE_PAGES_NONE	4294967294UL	/* SQLite's own maximum */
 
 /* Kinds of queued writes. */
@@ -161,6 +163,8 @@ struct store {
 	int		 running;
 	pthread_mutex_t	 mtx;		/* everything below */
 	pthread_cond_t	 work;		/* queue not empty, or quit */
+	int		 idle;		/* the writer waits for an empty queue */
+	int		 urgent;	/* someone waits on the queue: commit now */
 	pthread_cond_t	 done;		/* done_seq moved */
 	struct store_items queue;
 	size_t		 qlen;
@@ -693,6 +697,10 @@ static void
 store_wait(struct store *st, uint64_t seq)
 {
 	pthread_mutex_lock(&st->mtx);
+	if (st->done_seq < seq) {
+		st->urgent = 1;
+		pthread_cond_signal(&st->work);
+	}
 	while (st->done_seq < seq)
 		pthread_cond_wait(&st->done, &st->mtx);
 	pthread_mutex_unlock(&st->mtx);
@@ -711,6 +719,10 @@ store_flush(struct store *st)
 
 	pthread_mutex_lock(&st->mtx);
 	seq = st->seq;
+	if (st->done_seq < seq) {
+		st->urgent = 1;
+		pthread_cond_signal(&st->work);
+	}
 	while (st->done_seq < seq)
 		pthread_cond_wait(&st->done, &st->mtx);
 	ok = st->last_ok;
@@ -804,7 +816,15 @@ store_push(struct store *st, struct store_item *it, int must)
 	seq = it->seq = ++st->seq;
 	STAILQ_INSERT_TAIL(&st->queue, it, entry);
 	st->qlen++;
-	pthread_cond_signal(&st->work);
+	/*
+	 * Wake the writer when it sleeps on an empty queue, or at once for a
+	 * game end (its reply waits for the commit); other writes ride along
+	 * in the batch the writer is gathering.
+	 */
+	if (it->op == STORE_OP_END)
+		st->urgent = 1;
+	if (st->idle || st->urgent)
+		pthread_cond_signal(&st->work);
 	pthread_mutex_unlock(&st->mtx);
 	return (seq);
 }
@@ -1210,21 +1230,44 @@ store_batch(struct store *st, struct store_items *b)
 	return (committed);
 }
 
-/* Runs the writer thread: takes every queued item as one batch. */
+/*
+ * Runs the writer thread: takes every queued item as one batch.  A batch
+ * that nobody waits on may gather for up to STORE_GATHER_NS first, so that
+ * a stream of moves costs few transactions; a game end, a flush or a full
+ * batch cuts the wait short.
+ */
 static void *
 store_writer(void *arg)
 {
 	struct store	*st = arg;
 	struct store_items b;
+	struct timespec	 until;
 	uint64_t	 last;
 	int		 ok;
 
 	pthread_mutex_lock(&st->mtx);
 	for (;;) {
-		while (STAILQ_EMPTY(&st->queue) && !st->quit)
+		while (STAILQ_EMPTY(&st->queue) && !st->quit) {
+			st->idle = 1;
 			pthread_cond_wait(&st->work, &st->mtx);
+			st->idle = 0;
+		}
 		if (STAILQ_EMPTY(&st->queue))
 			break;
+		if (!st->urgent && !st->quit && st->qlen < STORE_GATHER_MAX) {
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += STORE_GATHER_NS;
+			if (until.tv_nsec >= 1000000000L) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000L;
+			}
+			while (!st->urgent && !st->quit &&
+			    st->qlen < STORE_GATHER_MAX &&
+			    pthread_cond_timedwait(&st->work, &st->mtx,
+			    &until) == 0)
+				;
+		}
+		st->urgent = 0;
 		STAILQ_INIT(&b);
 		STAILQ_CONCAT(&b, &st->queue);
 		st->qlen = 0;
