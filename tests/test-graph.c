@@ -424,52 +424,6 @@ test_graph_big(void **state)
 	mpz_clear(gv);
 }
 
-/* Asserts that parsing line under lim fails with code and message msg. */
-static void
-parse_fail_msg(const struct game_limits *lim, const char *line,
-    enum game_err code, const char *msg)
-{
-	struct game_error err;
-	struct game	 g;
-
-	memset(&err, 0, sizeof err);
-	if (game_parse_line(&g, line, lim, &err) == 0) {
-		print_error("parse '%s' succeeded\n", line);
-		game_free(&g);
-		fail();
-	}
-	if (err.code != code || strstr(err.msg, msg) == NULL) {
-		print_error("parse '%s': error %d '%s', want %d '%s'\n", line,
-		    err.code, err.msg, code, msg);
-		fail();
-	}
-}
-
-/* Asserts that a move is refused as illegal with a message containing msg. */
-static void
-move_fail_msg(struct game *g, const char *text, const char *msg)
-{
-	struct game_error err;
-	struct game_move m;
-	char	*s, *argv[4], *p;
-	int	 argc = 0;
-
-	s = strdup(text);
-	for (p = strtok(s, " "); p != NULL && argc < 4; p = strtok(NULL, " "))
-		argv[argc++] = p;
-	game_move_init(&m);
-	assert_int_equal(game_move_parse(&m, argc, argv, 0, tu_limits(),
-	    &err), 0);
-	assert_int_equal(game_check(g, &m, &err), -1);
-	if (err.code != GAME_EILLEGAL || strstr(err.msg, msg) == NULL) {
-		print_error("move '%s': error %d '%s', want '%s'\n", text,
-		    err.code, err.msg, msg);
-		fail();
-	}
-	game_move_clear(&m);
-	free(s);
-}
-
 /* Cycles are named; they start at their smallest node. */
 static void
 test_graph_cycles(void **state)
@@ -480,31 +434,31 @@ test_graph_cycles(void **state)
 	int		 i;
 
 	(void)state;
-	parse_fail_msg(dl, "graph edges=1>1 1", GAME_ECYCLE,
+	tu_parse_fail_msg(dl, "graph edges=1>1 1", GAME_ECYCLE,
 	    "graph has a cycle: 1>1");
-	parse_fail_msg(dl, "graph edges=0>1,2>2 0", GAME_ECYCLE,
+	tu_parse_fail_msg(dl, "graph edges=0>1,2>2 0", GAME_ECYCLE,
 	    "graph has a cycle: 2>2");
-	parse_fail_msg(dl, "graph edges=1>2,2>1 7", GAME_ECYCLE,
+	tu_parse_fail_msg(dl, "graph edges=1>2,2>1 7", GAME_ECYCLE,
 	    "graph has a cycle: 1>2>1");
-	parse_fail_msg(dl, "graph edges=1>2,2>3,3>1 1", GAME_ECYCLE,
+	tu_parse_fail_msg(dl, "graph edges=1>2,2>3,3>1 1", GAME_ECYCLE,
 	    "graph has a cycle: 1>2>3>1");
-	parse_fail_msg(dl, "graph edges=0>7,7>4,4>7 0", GAME_ECYCLE,
+	tu_parse_fail_msg(dl, "graph edges=0>7,7>4,4>7 0", GAME_ECYCLE,
 	    "graph has a cycle: 4>7>4");
-	parse_fail_msg(dl, "graph edges=9>5,5>3,3>9,0>9 0", GAME_ECYCLE,
+	tu_parse_fail_msg(dl, "graph edges=9>5,5>3,3>9,0>9 0", GAME_ECYCLE,
 	    "graph has a cycle: 3>9>5>3");
 	buf_init(&b);
 	buf_puts(&b, "graph edges=19>0");
 	for (i = 0; i < 19; i++)
 		buf_printf(&b, ",%d>%d", i, i + 1);
 	buf_puts(&b, " 5");
-	parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
+	tu_parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
 	    "graph has a cycle of 20 nodes: 0>1>2>3>4>5>6>7>...>18>19>0");
 	buf_reset(&b);
 	buf_puts(&b, "graph edges=11>0");
 	for (i = 0; i < 11; i++)
 		buf_printf(&b, ",%d>%d", i, i + 1);
 	buf_puts(&b, " 5");
-	parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
+	tu_parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
 	    "graph has a cycle: 0>1>2>3>4>5>6>7>8>9>10>11>0");
 	buf_free(&b);
 	/* A diamond is no cycle. */
@@ -521,63 +475,63 @@ test_graph_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	parse_fail_msg(dl, "graph edges=1> 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=1> 1", GAME_ESYNTAX,
 	    "edge '1>': missing the node after '>'");
-	parse_fail_msg(dl, "graph edges=>2 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=>2 1", GAME_ESYNTAX,
 	    "edge '>2': missing the node before '>'");
-	parse_fail_msg(dl, "graph edges=a>b 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=a>b 1", GAME_ESYNTAX,
 	    "edge 'a>b': the node before '>' is not");
-	parse_fail_msg(dl, "graph edges=1>b 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=1>b 1", GAME_ESYNTAX,
 	    "edge '1>b': the node after '>' is not");
-	parse_fail_msg(dl, "graph edges=1-2 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=1-2 1", GAME_ESYNTAX,
 	    "edge '1-2': expected U>V");
-	parse_fail_msg(dl, "graph edges=1>2>3 1", GAME_ESYNTAX, "'1>2>3'");
-	parse_fail_msg(dl, "graph edges=-1>2 1", GAME_ESYNTAX, "'-1>2'");
-	parse_fail_msg(dl, "graph edges=1>2,,2>3 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=1>2>3 1", GAME_ESYNTAX, "'1>2>3'");
+	tu_parse_fail_msg(dl, "graph edges=-1>2 1", GAME_ESYNTAX, "'-1>2'");
+	tu_parse_fail_msg(dl, "graph edges=1>2,,2>3 1", GAME_ESYNTAX,
 	    "edge 2 is empty");
-	parse_fail_msg(dl, "graph edges=1>2, 1", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "graph edges=1>2, 1", GAME_ESYNTAX,
 	    "edge 2 is empty");
-	parse_fail_msg(dl, "graph edges=1>2147483648 1", GAME_ELIMIT,
+	tu_parse_fail_msg(dl, "graph edges=1>2147483648 1", GAME_ELIMIT,
 	    "exceeds the largest node id 2147483647");
-	parse_fail_msg(dl, "graph edges=99999999999999999999999>1 1",
+	tu_parse_fail_msg(dl, "graph edges=99999999999999999999999>1 1",
 	    GAME_ELIMIT, "exceeds the largest node id");
 	tu_parse_fail(GAME_ESYNTAX, "graph edges= 1");
 	tu_parse_fail(GAME_ESYNTAX, "graph edge=1>2 1");
 	tu_parse_fail(GAME_ESYNTAX, "graph edges=1>2 edges=2>3 1");
-	parse_fail_msg(dl, "graph edges=0>1", GAME_ESYNTAX, "missing position");
-	parse_fail_msg(dl, "graph", GAME_ESYNTAX, "missing position");
-	parse_fail_msg(dl, "graph edges=0>1 x", GAME_ESYNTAX, "token 1");
-	parse_fail_msg(dl, "graph edges=0>1 0 -1", GAME_ESYNTAX, "token 2");
-	parse_fail_msg(dl, "graph edges=0>1 0 1.5", GAME_ESYNTAX, "token 2");
-	parse_fail_msg(dl, "graph 2147483648", GAME_ELIMIT, "token 1");
+	tu_parse_fail_msg(dl, "graph edges=0>1", GAME_ESYNTAX, "missing position");
+	tu_parse_fail_msg(dl, "graph", GAME_ESYNTAX, "missing position");
+	tu_parse_fail_msg(dl, "graph edges=0>1 x", GAME_ESYNTAX, "token 1");
+	tu_parse_fail_msg(dl, "graph edges=0>1 0 -1", GAME_ESYNTAX, "token 2");
+	tu_parse_fail_msg(dl, "graph edges=0>1 0 1.5", GAME_ESYNTAX, "token 2");
+	tu_parse_fail_msg(dl, "graph 2147483648", GAME_ELIMIT, "token 1");
 	tu_parse_fail(GAME_ESYNTAX, "graph 1 edges=1>2");
 	/* Limits: nodes (tokens count too), edges after folding, tokens. */
 	lim.max_nodes = 3;
-	parse_fail_msg(&lim, "graph edges=0>1,1>2,2>3 0", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2,2>3 0", GAME_ELIMIT,
 	    "4 distinct nodes exceeds the limit of 3");
-	parse_fail_msg(&lim, "graph edges=0>1,1>2 5", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2 5", GAME_ELIMIT,
 	    "4 distinct nodes");
 	assert_int_equal(game_parse_line(&g, "graph edges=0>1,1>2 2 0 1",
 	    &lim, NULL), 0);
 	game_free(&g);
 	lim = *dl;
 	lim.max_edges = 2;
-	parse_fail_msg(&lim, "graph edges=0>1,1>2,0>2 0", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2,0>2 0", GAME_ELIMIT,
 	    "3 distinct edges exceeds the limit of 2");
 	assert_int_equal(game_parse_line(&g, "graph edges=0>1,0>1,1>2,1>2 0",
 	    &lim, NULL), 0);
 	game_free(&g);
 	lim = *dl;
 	lim.max_piles = 2;
-	parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
+	tu_parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
 
 	tu_parse(&g, "graph edges=3>5,3>4,5>4 3 7");
-	move_fail_msg(&g, "1=6", "no edge 3>6");
-	move_fail_msg(&g, "1=7", "no edge 3>7");
-	move_fail_msg(&g, "1=3", "no edge 3>3");
-	move_fail_msg(&g, "2=4", "no edge 7>4");
-	move_fail_msg(&g, "3=4", "token 3 out of range: 2 tokens");
-	move_fail_msg(&g, "1=99999999999999999999", "no edge 3>");
+	tu_move_fail_msg(&g, "1=6", "no edge 3>6");
+	tu_move_fail_msg(&g, "1=7", "no edge 3>7");
+	tu_move_fail_msg(&g, "1=3", "no edge 3>3");
+	tu_move_fail_msg(&g, "2=4", "no edge 7>4");
+	tu_move_fail_msg(&g, "3=4", "token 3 out of range: 2 tokens");
+	tu_move_fail_msg(&g, "1=99999999999999999999", "no edge 3>");
 	tu_play_fail(&g, "1=6", GAME_EILLEGAL);
 	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=5 2=4", GAME_EILLEGAL);
@@ -585,13 +539,13 @@ test_graph_bad(void **state)
 	tu_play_fail(&g, "0=5", GAME_ESYNTAX);
 	tu_play_fail(&g, "1.1=5", GAME_ESYNTAX);
 	tu_play(&g, "1=5");
-	move_fail_msg(&g, "1=3", "no edge 5>3");
+	tu_move_fail_msg(&g, "1=3", "no edge 5>3");
 	tu_play(&g, "1=4");
 	assert_int_equal(game_terminal(&g), 1);
 	tu_play_fail(&g, "1=5", GAME_EILLEGAL);
 	game_free(&g);
 	tu_parse(&g, "graph edges=4>5 4");
-	move_fail_msg(&g, "2=5", "token 2 out of range: 1 token");
+	tu_move_fail_msg(&g, "2=5", "token 2 out of range: 1 token");
 	game_free(&g);
 }
 

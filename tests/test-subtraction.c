@@ -545,52 +545,6 @@ test_sub_huge(void **state)
 	free(b);
 }
 
-/* Asserts that parsing line under lim fails with code and says what. */
-static void
-parse_fail_msg(const struct game_limits *lim, const char *line,
-    enum game_err code, const char *what)
-{
-	struct game_error err;
-	struct game	 g;
-
-	memset(&err, 0, sizeof err);
-	if (game_parse_line(&g, line, lim, &err) == 0) {
-		print_error("parse '%s' succeeded\n", line);
-		game_free(&g);
-		fail();
-	}
-	if (err.code != code || strstr(err.msg, what) == NULL) {
-		print_error("parse '%s': error %d '%s', want %d '%s'\n", line,
-		    err.code, err.msg, code, what);
-		fail();
-	}
-}
-
-/* Asserts that a move is refused with a message containing what. */
-static void
-move_fail_msg(struct game *g, const char *text, const char *what)
-{
-	struct game_error err;
-	struct game_move m;
-	char	*s, *argv[4], *p;
-	int	 argc = 0;
-
-	s = strdup(text);
-	for (p = strtok(s, " "); p != NULL && argc < 4; p = strtok(NULL, " "))
-		argv[argc++] = p;
-	game_move_init(&m);
-	assert_int_equal(game_move_parse(&m, argc, argv, 0, tu_limits(),
-	    &err), 0);
-	assert_int_equal(game_check(g, &m, &err), -1);
-	if (err.code != GAME_EILLEGAL || strstr(err.msg, what) == NULL) {
-		print_error("move '%s': error %d '%s', want '%s'\n", text,
-		    err.code, err.msg, what);
-		fail();
-	}
-	game_move_clear(&m);
-	free(s);
-}
-
 /* Bad input gives a specific error and never crashes. */
 static void
 test_sub_bad(void **state)
@@ -600,33 +554,33 @@ test_sub_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	parse_fail_msg(dl, "subtraction 3 4", GAME_ESYNTAX, "missing S=");
-	parse_fail_msg(dl, "subtraction 3 S=1,2", GAME_ESYNTAX, "missing S=");
+	tu_parse_fail_msg(dl, "subtraction 3 4", GAME_ESYNTAX, "missing S=");
+	tu_parse_fail_msg(dl, "subtraction 3 S=1,2", GAME_ESYNTAX, "missing S=");
 	tu_parse_fail(GAME_ESYNTAX, "subtraction S= 3");
 	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1 S=2 3");
 	tu_parse_fail(GAME_ESYNTAX, "subtraction T=1 3");
-	parse_fail_msg(dl, "subtraction S=2,,3 4", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "subtraction S=2,,3 4", GAME_ESYNTAX,
 	    "S element 2 is empty");
-	parse_fail_msg(dl, "subtraction S=,2 4", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "subtraction S=,2 4", GAME_ESYNTAX,
 	    "S element 1 is empty");
-	parse_fail_msg(dl, "subtraction S=2, 4", GAME_ESYNTAX,
+	tu_parse_fail_msg(dl, "subtraction S=2, 4", GAME_ESYNTAX,
 	    "S element 2 is empty");
-	parse_fail_msg(dl, "subtraction S=2,x 4", GAME_ESYNTAX, "'x'");
-	parse_fail_msg(dl, "subtraction S=2a 4", GAME_ESYNTAX, "'2a'");
-	parse_fail_msg(dl, "subtraction S=-1 4", GAME_ESYNTAX, "'-1'");
-	parse_fail_msg(dl, "subtraction S=+2 4", GAME_ESYNTAX, "'+2'");
-	parse_fail_msg(dl, "subtraction S=2;3 4", GAME_ESYNTAX, "'2;3'");
-	parse_fail_msg(dl, "subtraction S=0 4", GAME_ESYNTAX, "at least 1");
-	parse_fail_msg(dl, "subtraction S=2,00 4", GAME_ESYNTAX, "at least 1");
-	parse_fail_msg(dl, "subtraction S=4097 4", GAME_ELIMIT,
+	tu_parse_fail_msg(dl, "subtraction S=2,x 4", GAME_ESYNTAX, "'x'");
+	tu_parse_fail_msg(dl, "subtraction S=2a 4", GAME_ESYNTAX, "'2a'");
+	tu_parse_fail_msg(dl, "subtraction S=-1 4", GAME_ESYNTAX, "'-1'");
+	tu_parse_fail_msg(dl, "subtraction S=+2 4", GAME_ESYNTAX, "'+2'");
+	tu_parse_fail_msg(dl, "subtraction S=2;3 4", GAME_ESYNTAX, "'2;3'");
+	tu_parse_fail_msg(dl, "subtraction S=0 4", GAME_ESYNTAX, "at least 1");
+	tu_parse_fail_msg(dl, "subtraction S=2,00 4", GAME_ESYNTAX, "at least 1");
+	tu_parse_fail_msg(dl, "subtraction S=4097 4", GAME_ELIMIT,
 	    "exceeds the limit of 4096");
-	parse_fail_msg(dl, "subtraction S=3,184467440737095516160000 4",
+	tu_parse_fail_msg(dl, "subtraction S=3,184467440737095516160000 4",
 	    GAME_ELIMIT, "exceeds the limit");
 	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1,2");
 	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1,2 x");
 	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1,2 -3");
 	lim.max_set = 3;
-	parse_fail_msg(&lim, "subtraction S=1,2,3,4 5", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "subtraction S=1,2,3,4 5", GAME_ELIMIT,
 	    "more than 3 distinct");
 	assert_int_equal(game_parse_line(&g, "subtraction S=3,1,1,2,2,3,3 5",
 	    &lim, NULL), 0);
@@ -634,23 +588,23 @@ test_sub_bad(void **state)
 	/* {3,7,8,10}: preperiod 30 + period 15 = 45 entries. */
 	lim = *dl;
 	lim.max_table = 44;
-	parse_fail_msg(&lim, "subtraction S=3,7,8,10 5", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "subtraction S=3,7,8,10 5", GAME_ELIMIT,
 	    "cap of 44 entries (max_table)");
-	parse_fail_msg(&lim, "subtraction S=3,7,8,10 5", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "subtraction S=3,7,8,10 5", GAME_ELIMIT,
 	    "S={3,7,8,10}");
 	lim.max_table = 45;
 	assert_int_equal(game_parse_line(&g, "subtraction S=3,7,8,10 5",
 	    &lim, NULL), 0);
 	game_free(&g);
 	lim.max_digits = 10;
-	parse_fail_msg(&lim, "subtraction S=3 12345678901", GAME_ELIMIT,
+	tu_parse_fail_msg(&lim, "subtraction S=3 12345678901", GAME_ELIMIT,
 	    "pile 1");
 
 	tu_parse(&g, "subtraction S=7,2,5 10 11");
-	move_fail_msg(&g, "1=9", "removal 1 is not in S={2,5,7}");
-	move_fail_msg(&g, "2=7", "removal 4 is not in S={2,5,7}");
-	move_fail_msg(&g, "1=0", "removal 10 is not in S={2,5,7}");
-	move_fail_msg(&g, "3=1", "out of range");
+	tu_move_fail_msg(&g, "1=9", "removal 1 is not in S={2,5,7}");
+	tu_move_fail_msg(&g, "2=7", "removal 4 is not in S={2,5,7}");
+	tu_move_fail_msg(&g, "1=0", "removal 10 is not in S={2,5,7}");
+	tu_move_fail_msg(&g, "3=1", "out of range");
 	tu_play_fail(&g, "1=9", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=10", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=12", GAME_EILLEGAL);
@@ -668,7 +622,7 @@ test_sub_bad(void **state)
 	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
 	game_free(&g);
 	tu_parse(&g, "subtraction S=1,9 123456789012345678901234567890 3");
-	move_fail_msg(&g, "1=1", "removal from pile 1 exceeds the largest "
+	tu_move_fail_msg(&g, "1=1", "removal from pile 1 exceeds the largest "
 	    "element 9 of S={1,9}");
 	tu_play(&g, "1=123456789012345678901234567881");
 	game_free(&g);

@@ -316,6 +316,52 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 	buf_free(&after);
 }
 
+/* Asserts that parsing line under lim fails with code and message msg. */
+void
+tu_parse_fail_msg(const struct game_limits *lim, const char *line,
+    enum game_err code, const char *msg)
+{
+	struct game_error err;
+	struct game	 g;
+
+	memset(&err, 0, sizeof err);
+	if (game_parse_line(&g, line, lim, &err) == 0) {
+		print_error("parse '%s' succeeded\n", line);
+		game_free(&g);
+		fail();
+	}
+	if (err.code != code || strstr(err.msg, msg) == NULL) {
+		print_error("parse '%s': error %d '%s', want %d '%s'\n", line,
+		    err.code, err.msg, code, msg);
+		fail();
+	}
+}
+
+/* Asserts that a move is refused as illegal with a message containing msg. */
+void
+tu_move_fail_msg(struct game *g, const char *text, const char *msg)
+{
+	struct game_error err;
+	struct game_move m;
+	char	*s, *argv[4], *p;
+	int	 argc = 0;
+
+	s = strdup(text);
+	for (p = strtok(s, " "); p != NULL && argc < 4; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	game_move_init(&m);
+	assert_int_equal(game_move_parse(&m, argc, argv, 0, tu_limits(),
+	    &err), 0);
+	assert_int_equal(game_check(g, &m, &err), -1);
+	if (err.code != GAME_EILLEGAL || strstr(err.msg, msg) == NULL) {
+		print_error("move '%s': error %d '%s', want '%s'\n", text,
+		    err.code, err.msg, msg);
+		fail();
+	}
+	game_move_clear(&m);
+	free(s);
+}
+
 /* Prepares a brute-force solver for vectors of length k. */
 void
 tu_brute_init(struct tu_brute *br, int k,

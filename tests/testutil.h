@@ -38,6 +38,9 @@ void	 tu_winning(const struct game *, struct tu_strs *);
 void	 tu_check(const struct game *, int, long, struct tu_strs *);
 void	 tu_play(struct game *, const char *);
 void	 tu_play_fail(struct game *, const char *, enum game_err);
+void	 tu_parse_fail_msg(const struct game_limits *, const char *,
+	    enum game_err, const char *);
+void	 tu_move_fail_msg(struct game *, const char *, const char *);
 
 #endif /* TESTUTIL_H */
 
