@@ -10,9 +10,10 @@ run|check) ;;
 *) echo "usage: ./quickstart.sh [check]" >&2; exit 2 ;;
 esac
 
-# Debian packages: the toolchain, autotools and every library we link.
-pkgs="build-essential autoconf automake pkg-config
-	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev"
+# Debian packages: the toolchain, autotools, every library we link, and
+# python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py.
+pkgs="build-essential autoconf automake pkg-config python3
+	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev"
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

@@ -78,22 +78,34 @@ void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list	 ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* Appends formatted text from a va_list. */
+void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	va_list	 ap2;
 	char	 tmp[256];
 	int	 n;
 
-	va_start(ap, fmt);
+	va_copy(ap2, ap);
 	n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n <= 0)
+	if (n <= 0) {
+		va_end(ap2);
 		return;
+	}
 	if ((size_t)n < sizeof tmp) {
 		buf_add(b, tmp, (size_t)n);
+		va_end(ap2);
 		return;
 	}
 	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
 	b->len += (size_t)n;
 }
 

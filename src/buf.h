@@ -5,6 +5,7 @@
 #ifndef BUF_H
 #define BUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <gmp.h>
 
@@ -23,6 +24,8 @@ void	 buf_puts(struct buf *, const char *);
 void	 buf_putc(struct buf *, char);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	 buf_vprintf(struct buf *, const char *, va_list)
+	    __attribute__((format(printf, 2, 0)));
 void	 buf_mpz(struct buf *, const mpz_t);
 const char *buf_str(struct buf *);
 

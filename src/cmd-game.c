@@ -1,6 +1,6 @@
 /*
  * cmd-game.c: the game commands: games, limits, new, show, play, genmove,
- * analyze, winning, legal, undo, seed, match and resign.
+ * gameover, analyze, winning, legal, undo, seed, match and resign.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "format.h"
+#include "lobby.h"
 #include "session.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
@@ -21,6 +22,8 @@ cmd_to_move(const struct session *s)
 
 static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
 		    struct buf *);
+extern const struct cmd_entry cmd_play_entry;
+extern const struct cmd_entry cmd_genmove_entry;
 
 /* Returns monotonic milliseconds, for the time each move took. */
 static uint64_t
@@ -217,10 +220,21 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 	return (rv);
 }
 
-/* Lists the families with their syntax. */
+/* Lists the families with their syntax, or (games live) the live games. */
 static int
 cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
+	if (c->argc == 1) {
+		if (strcmp(c->argv[0], "live") != 0) {
+			buf_puts(body, "usage: games [live]");
+			return (CMD_ERROR);
+		}
+		if (s->lc == NULL) {
+			buf_puts(body, "networked play is not available here");
+			return (CMD_ERROR);
+		}
+		return (lobby_cmd_live(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+	}
 	format_games(body);
 	return (CMD_OK);
 }
@@ -281,6 +295,44 @@ cmd_show_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 }
 
 /*
+ * Checks the clock tokens time1=MS and time2=MS (each at most once, in any
+ * order) that the player role adds at the end of play and genmove
+ * (§13.2); they are ignored.  Returns the number of arguments before
+ * them, or -1 with the error in body.
+ */
+static int
+cmd_clock_args(const struct proto_cmd *c, struct buf *body)
+{
+	struct game_error err;
+	unsigned long	 ms;
+	const char	*a;
+	int		 n = c->argc, seen = 0, which;
+
+	while (n > 0) {
+		a = c->argv[n - 1];
+		if (strncmp(a, "time1=", 6) == 0)
+			which = 1;
+		else if (strncmp(a, "time2=", 6) == 0)
+			which = 2;
+		else
+			break;
+		if (seen & which) {
+			buf_printf(body, "duplicate clock token 'time%d'",
+			    which);
+			return (-1);
+		}
+		if (game_parse_ulong(&ms, a + 6, which == 1 ? "time1" :
+		    "time2", 0, ~0UL, &err) != 0) {
+			buf_puts(body, err.msg);
+			return (-1);
+		}
+		seen |= which;
+		n--;
+	}
+	return (n);
+}
+
+/*
  * Verifies and applies a move.  In a match, the engine answers at once
  * ("reply MOVE") and a finished game adds "result WINNER REASON".
  */
@@ -289,10 +341,21 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	struct game_error err;
 	struct game_move m;
+	struct proto_cmd mc = *c;
 	int		 rv = CMD_OK, mover, before;
 
 	game_move_init(&m);
-	if (cmd_parse_move(s, c, 0, &m, body) != 0) {
+	if ((mc.argc = cmd_clock_args(c, body)) < 0) {
+		rv = CMD_ERROR;
+		goto out;
+	}
+	if (mc.argc == 0) {
+		buf_printf(body, "usage: %s %s", cmd_play_entry.name,
+		    cmd_play_entry.usage);
+		rv = CMD_ERROR;
+		goto out;
+	}
+	if (cmd_parse_move(s, &mc, 0, &m, body) != 0) {
 		rv = CMD_ERROR;
 		goto out;
 	}
@@ -328,7 +391,27 @@ static int
 cmd_genmove_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
+	int	 n;
+
+	if ((n = cmd_clock_args(c, body)) < 0)
+		return (CMD_ERROR);
+	if (n > 0) {
+		buf_printf(body, "usage: %s %s", cmd_genmove_entry.name,
+		    cmd_genmove_entry.usage);
+		return (CMD_ERROR);
+	}
 	return (cmd_engine_move(s, NULL, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/*
+ * Acknowledges the end-of-game notice the server sends a player program
+ * (§13.2); nothing changes.
+ */
+static int
+cmd_gameover_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	return (CMD_OK);
 }
 
 /* Answers outcome, Grundy value and the number of winning moves. */
@@ -470,6 +553,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		game_print(&s->game, &start);
 		snprintf(conn, sizeof conn, "conn:%llu",
 		    (unsigned long long)s->id);
+		memset(&sg, 0, sizeof sg);
 		sg.family = s->game.fam->name;
 		sg.game = buf_str(&start);
 		sg.player1 = first ? conn : "engine";
@@ -495,6 +579,15 @@ static int
 cmd_resign_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
+	if (c->argc == 1) {
+		/* resign GAME_ID: a networked game (PROTOCOL.md §13.4). */
+		if (s->lc == NULL) {
+			buf_puts(body, "networked play is not available here");
+			return (CMD_ERROR);
+		}
+		return (lobby_cmd_resign(s->lc, c->argv[0], body) == 0 ?
+		    CMD_OK : CMD_ERROR);
+	}
 	if (s->state != SESSION_MATCH) {
 		buf_puts(body, "no match in progress");
 		return (CMD_ERROR);
@@ -506,7 +599,7 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_games_entry = {
-	"games", 0, 0, 0, "", cmd_games_exec
+	"games", 0, 1, CMD_F_LOOP, "[live]", cmd_games_exec
 };
 const struct cmd_entry cmd_limits_entry = {
 	"limits", 0, 0, 0, "", cmd_limits_exec
@@ -519,12 +612,15 @@ const struct cmd_entry cmd_show_entry = {
 	"show", 0, 0, CMD_F_GAME, "", cmd_show_exec
 };
 const struct cmd_entry cmd_play_entry = {
-	"play", 1, GAME_MOVE_MAX, CMD_F_GAME | CMD_F_HEAVY, "MOVE",
-	cmd_play_exec
+	"play", 1, GAME_MOVE_MAX + 2, CMD_F_GAME | CMD_F_HEAVY,
+	"MOVE [time1=MS] [time2=MS]", cmd_play_exec
 };
 const struct cmd_entry cmd_genmove_entry = {
-	"genmove", 0, 0, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY, "",
-	cmd_genmove_exec
+	"genmove", 0, 2, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
+	"[time1=MS] [time2=MS]", cmd_genmove_exec
+};
+const struct cmd_entry cmd_gameover_entry = {
+	"gameover", 0, 8, 0, "[RESULT REASON]", cmd_gameover_exec
 };
 const struct cmd_entry cmd_analyze_entry = {
 	"analyze", 0, 0, CMD_F_GAME | CMD_F_HEAVY, "", cmd_analyze_exec
@@ -546,5 +642,5 @@ const struct cmd_entry cmd_match_entry = {
 	"engine first|second", cmd_match_exec
 };
 const struct cmd_entry cmd_resign_entry = {
-	"resign", 0, 0, CMD_F_GAME, "", cmd_resign_exec
+	"resign", 0, 1, CMD_F_LOOP, "[GAME_ID]", cmd_resign_exec
 };

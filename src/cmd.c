@@ -31,6 +31,7 @@ extern const struct cmd_entry cmd_new_entry;
 extern const struct cmd_entry cmd_show_entry;
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_genmove_entry;
+extern const struct cmd_entry cmd_gameover_entry;
 extern const struct cmd_entry cmd_analyze_entry;
 extern const struct cmd_entry cmd_winning_entry;
 extern const struct cmd_entry cmd_legal_entry;
@@ -42,6 +43,23 @@ extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_record_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_table_entry;
+extern const struct cmd_entry cmd_register_entry;
+extern const struct cmd_entry cmd_login_entry;
+extern const struct cmd_entry cmd_whoami_entry;
+extern const struct cmd_entry cmd_seek_entry;
+extern const struct cmd_entry cmd_unseek_entry;
+extern const struct cmd_entry cmd_challenge_entry;
+extern const struct cmd_entry cmd_accept_entry;
+extern const struct cmd_entry cmd_decline_entry;
+extern const struct cmd_entry cmd_ready_entry;
+extern const struct cmd_entry cmd_unready_entry;
+extern const struct cmd_entry cmd_resume_entry;
+extern const struct cmd_entry cmd_watch_entry;
+extern const struct cmd_entry cmd_unwatch_entry;
+extern const struct cmd_entry cmd_tournament_entry;
+extern const struct cmd_entry cmd_standings_entry;
+extern const struct cmd_entry cmd_ratings_entry;
+extern const struct cmd_entry cmd_player_entry;
 
 /* Every command, in the order list_commands prints them. */
 const struct cmd_entry *const cmd_table[] = {
@@ -57,6 +75,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_show_entry,
 	&cmd_play_entry,
 	&cmd_genmove_entry,
+	&cmd_gameover_entry,
 	&cmd_analyze_entry,
 	&cmd_winning_entry,
 	&cmd_legal_entry,
@@ -68,6 +87,23 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_record_entry,
 	&cmd_stats_entry,
 	&cmd_table_entry,
+	&cmd_register_entry,
+	&cmd_login_entry,
+	&cmd_whoami_entry,
+	&cmd_seek_entry,
+	&cmd_unseek_entry,
+	&cmd_challenge_entry,
+	&cmd_accept_entry,
+	&cmd_decline_entry,
+	&cmd_ready_entry,
+	&cmd_unready_entry,
+	&cmd_resume_entry,
+	&cmd_watch_entry,
+	&cmd_unwatch_entry,
+	&cmd_tournament_entry,
+	&cmd_standings_entry,
+	&cmd_ratings_entry,
+	&cmd_player_entry,
 	NULL
 };
 

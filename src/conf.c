@@ -72,6 +72,18 @@ static const struct conf_key conf_keys[] = {
 	    "Wythoff Grundy table side (piles divided by K)" },
 	{ "max-moves", CONF_SIZE, LIM(max_moves), 16, 10000000,
 	    "entries in one winning-move set (K-L-Nim ranges)" },
+	{ "login-failures", CONF_UINT, SC(login_failures), 1, 1000,
+	    "failed logins: a name is locked, a connection closed" },
+	{ "login-lockout", CONF_UINT, offsetof(struct conf, login_lockout), 1,
+	    86400, "seconds a name stays locked after failed logins" },
+	{ "clock-grace", CONF_ULONG, offsetof(struct conf, clock_grace), 0,
+	    10000, "ms of network latency forgiven on a game clock" },
+	{ "max-seeks", CONF_SIZE, offsetof(struct conf, max_seeks), 1,
+	    1000000, "open seeks (and challenges) server-wide" },
+	{ "max-watchers", CONF_SIZE, offsetof(struct conf, max_watchers), 1,
+	    100000, "spectators per game" },
+	{ "max-conns-per-ip", CONF_SIZE, offsetof(struct conf,
+	    max_conns_per_ip), 1, 1000000, "connections from one address" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
 	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,
@@ -101,6 +113,14 @@ conf_default(struct conf *c)
 	c->sc.lim.max_wythoff = 200;
 	c->sc.max_undo = 1000;
 	c->sc.max_winning = 100000;
+	c->sc.login_failures = 5;
+	c->login_lockout = 30;
+	c->clock_grace = 250;
+	c->tc_base = 60000;
+	c->tc_inc = 0;
+	c->max_seeks = 1000;
+	c->max_watchers = 256;
+	c->max_conns_per_ip = 64;
 }
 
 /* Frees the strings a configuration owns. */
@@ -115,7 +135,9 @@ conf_free(struct conf *c)
 	free(c->config_file);
 	free(c->port_file);
 	free(c->db);
-	c->config_file = c->port_file = c->db = NULL;
+	free(c->admins);
+	c->config_file = c->port_file = c->db = c->admins = NULL;
+	c->sc.admins = NULL;
 	for (i = 0; i < c->nflags; i++) {
 		free(c->flag_key[i]);
 		free(c->flag_val[i]);
@@ -186,6 +208,45 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 	if (strcmp(key, "port-file") == 0) {
 		free(c->port_file);
 		c->port_file = xstrdup(value);
+		return (0);
+	}
+	if (strcmp(key, "admins") == 0) {
+		for (i = 0; value[i] != '\0'; i++)
+			if (!isalnum((unsigned char)value[i]) &&
+			    strchr("_-.,", value[i]) == NULL) {
+				snprintf(err, errlen, "admins '%s': expected "
+				    "account names separated by commas", value);
+				return (-1);
+			}
+		free(c->admins);
+		c->admins = xstrdup(value);
+		c->sc.admins = c->admins;
+		return (0);
+	}
+	if (strcmp(key, "default-tc") == 0) {
+		unsigned long long b, n = 0;
+
+		errno = 0;
+		b = strtoull(value, &end, 10);
+		if (*end == '+' && isdigit((unsigned char)end[1]))
+			n = strtoull(end + 1, &end, 10);
+		if (!isdigit((unsigned char)value[0]) || *end != '\0' ||
+		    errno != 0 || b == 0 || b > 86400000ULL || n > 86400000ULL) {
+			snprintf(err, errlen, "default-tc '%s': expected BASE "
+			    "or BASE+INC in milliseconds", value);
+			return (-1);
+		}
+		c->tc_base = (unsigned long)b;
+		c->tc_inc = (unsigned long)n;
+		return (0);
+	}
+	if (strcmp(key, "illegal-move") == 0) {
+		if (strcmp(value, "lose") != 0 && strcmp(value, "retry") != 0) {
+			snprintf(err, errlen, "illegal-move '%s': expected "
+			    "lose or retry", value);
+			return (-1);
+		}
+		c->illegal_retry = strcmp(value, "retry") == 0;
 		return (0);
 	}
 	if (strcmp(key, "verbose") == 0) {
@@ -280,17 +341,28 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->rate = src->rate;
 	dst->burst = src->burst;
 	dst->verbose = src->verbose;
+	dst->login_lockout = src->login_lockout;
+	dst->clock_grace = src->clock_grace;
+	dst->tc_base = src->tc_base;
+	dst->tc_inc = src->tc_inc;
+	dst->illegal_retry = src->illegal_retry;
+	dst->max_seeks = src->max_seeks;
+	dst->max_watchers = src->max_watchers;
+	dst->max_conns_per_ip = src->max_conns_per_ip;
+	free(dst->admins);
+	dst->admins = src->admins != NULL ? xstrdup(src->admins) : NULL;
 	/* The table cache belongs to the running server: keep it. */
 	tables = dst->sc.lim.tables;
 	dst->sc = src->sc;
 	dst->sc.lim.tables = tables;
+	dst->sc.admins = dst->admins;
 }
 
 /* Returns the help text listing every setting. */
 const char *
 conf_usage(void)
 {
-	static char	 text[4096];
+	static char	 text[8192];
 	size_t		 i, n = 0;
 
 	if (text[0] != '\0')
@@ -304,7 +376,10 @@ conf_usage(void)
 	    "  --db PATH|off        the game log (default: "
 	    "$STATE_DIRECTORY/grundy.db,\n"
 	    "                       else var/grundy.db)\n"
-	    "  --verbose 1          log every command\n");
+	    "  --verbose 1          log every command\n"
+	    "  --admins A,B         accounts with the admin role\n"
+	    "  --default-tc B[+I]   default time control, ms (60000)\n"
+	    "  --illegal-move lose|retry  what an illegal move costs\n");
 	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
 	    n < sizeof text; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,

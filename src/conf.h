@@ -23,6 +23,16 @@ struct conf {
 	unsigned int	 burst;		/* bucket size for rate */
 	unsigned int	 workers;	/* threads for heavy commands */
 	int		 verbose;
+	/* Networked play (PROTOCOL.md §13). */
+	char		*admins;	/* "alice,bob" */
+	unsigned int	 login_lockout;	/* seconds */
+	unsigned long	 clock_grace;	/* ms */
+	unsigned long	 tc_base;	/* default-tc, ms */
+	unsigned long	 tc_inc;
+	int		 illegal_retry;	/* illegal-move = retry */
+	size_t		 max_seeks;
+	size_t		 max_watchers;
+	size_t		 max_conns_per_ip;
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */
 	char		*flag_key[64];

@@ -21,7 +21,7 @@
 #include "proto.h"
 
 /* Splits HOST:PORT or [V6]:PORT; returns 0 or -1. */
-static int
+int
 connect_split(const char *arg, char *host, size_t hlen, char *port,
     size_t plen)
 {

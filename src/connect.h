@@ -4,6 +4,9 @@
 #ifndef CONNECT_H
 #define CONNECT_H
 
+#include <stddef.h>
+
 int	 connect_main(int, char **);
+int	 connect_split(const char *, char *, size_t, char *, size_t);
 
 #endif /* CONNECT_H */

@@ -3,7 +3,9 @@
  * outcome, the Grundy value and the winning moves; `grundy play GAME...`
  * plays a person against the engine in the terminal; `grundy games` lists
  * the families.  No server is needed for these; `grundy connect` talks to
- * grundyd (connect.c).
+ * grundyd (connect.c).  `grundy engine` is grundyd's session as a player
+ * program on stdin and stdout, and `grundy bot` connects such a program
+ * to grundyd (bot.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "bot.h"
+#include "conf.h"
 #include "connect.h"
 #include "engine.h"
 #include "format.h"
@@ -28,10 +32,20 @@ grundy_usage(void)
 	    "       grundy play [--engine-first] [--seed N] [--max-digits N] "
 	    "GAME...\n"
 	    "       grundy connect [HOST:PORT] [--pipe]\n"
+	    "       grundy engine\n"
+	    "       grundy bot --server HOST:PORT --name NAME --password PASS\n"
+	    "           [--register] [--seek 'GAME [tc=..] [rated=..] "
+	    "[random=1]']\n"
+	    "           [--games N] [--accept] [--no-ready] "
+	    "[--reconnect-ms MS] -- PROGRAM [ARG...]\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
 	    "GAME is FAMILY [KEY=VALUE ...] POSITION, e.g. 'nim 3 4 5';\n"
-	    "see proto/PROTOCOL.md or 'grundy games'.\n");
+	    "see proto/PROTOCOL.md or 'grundy games'.\n"
+	    "'grundy engine' answers GTP commands (new, play, genmove, "
+	    "gameover, ...)\non stdin with perfect play; 'grundy bot' "
+	    "plays PROGRAM, a program that\nspeaks them, on grundyd "
+	    "(PROTOCOL.md section 13).\n");
 	exit(2);
 }
 
@@ -257,6 +271,71 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 	return (rv);
 }
 
+/*
+ * Reads one line from stdin into b without its newline; 0 at EOF.  A line
+ * longer than GRUNDY_LINE_MAX is read to its end and *over set; b keeps
+ * its first bytes.
+ */
+static int
+grundy_engine_line(struct buf *b, int *over)
+{
+	int	 c, any = 0;
+
+	buf_reset(b);
+	*over = 0;
+	while ((c = getchar()) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		if (b->len < GRUNDY_LINE_MAX)
+			buf_putc(b, (char)c);
+		else
+			*over = 1;
+	}
+	buf_str(b);
+	return (any);
+}
+
+/*
+ * Runs `grundy engine`: answers GTP commands from stdin on stdout with
+ * grundyd's own session and default limits, so it plays perfectly; a
+ * player program for `grundy bot`.  Exits 0 at EOF or after quit.
+ */
+static int
+grundy_engine(void)
+{
+	struct conf	 c;
+	struct session	 s;
+	struct buf	 line, out;
+	size_t		 n;
+	int		 over, quit = 0;
+
+	conf_default(&c);
+	session_init(&s, 0, &c.sc);
+	buf_init(&line);
+	buf_init(&out);
+	while (!quit && grundy_engine_line(&line, &over)) {
+		buf_reset(&out);
+		if (over) {
+			/* Answer with the line's id, if it starts with one. */
+			n = strspn(line.data, "0123456789");
+			buf_printf(&out, "?%.*s line too long: the limit is "
+			    "%d bytes\n\n", n > 0 && n < 21 &&
+			    line.data[n] == ' ' ? (int)n : 0, line.data,
+			    GRUNDY_LINE_MAX);
+		} else
+			quit = session_execute(&s, line.data, line.len, &out);
+		if (out.len > 0 && (fwrite(out.data, 1, out.len, stdout) !=
+		    out.len || fflush(stdout) != 0))
+			break;
+	}
+	buf_free(&line);
+	buf_free(&out);
+	session_free(&s);
+	conf_free(&c);
+	return (0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -270,6 +349,10 @@ main(int argc, char **argv)
 		grundy_usage();
 	if (strcmp(argv[1], "connect") == 0)
 		return (connect_main(argc - 2, argv + 2));
+	if (strcmp(argv[1], "bot") == 0)
+		return (bot_main(argc - 2, argv + 2));
+	if (strcmp(argv[1], "engine") == 0 && argc == 2)
+		return (grundy_engine());
 	a = 2 + grundy_options(argc - 2, argv + 2, &o);
 	if (strcmp(argv[1], "analyze") == 0 && a < argc)
 		return (grundy_analyze(argc - a, argv + a, &o));

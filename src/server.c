@@ -44,6 +44,8 @@
 #include <event2/util.h>
 
 #include "cmd-table.h"
+#include "league.h"
+#include "lobby.h"
 #include "log.h"
 #include "sdnotify.h"
 #include "server.h"
@@ -69,11 +71,14 @@ struct conn {
 	int		 reading;	/* rev is added */
 	struct session	 sess;
 	char		 peer[64];
+	char		 host[INET6_ADDRSTRLEN];	/* peer address */
+	struct event	*killev;	/* drops the client from the lobby */
 	int		 busy;		/* a job is with the workers */
 	int		 dead;		/* peer gone while busy: free on return */
 	int		 closing;	/* flush the output, then close */
 	int		 eof;		/* peer sent EOF: answer, then close */
 	int		 discard;	/* skipping the rest of an overlong line */
+	int		 killing;	/* killev is pending */
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
 	uint64_t	 refill_ms;	/* when the bucket was last refilled */
 	uint64_t	 ncmds;
@@ -83,7 +88,9 @@ TAILQ_HEAD(connlist, conn);
 /* A request for the workers, and its answer. */
 struct job {
 	STAILQ_ENTRY(job) entry;
-	struct conn	*conn;
+	struct conn	*conn;		/* NULL: a deferred call, fn(arg) */
+	void		 (*fn)(void *);
+	void		*arg;
 	char		*line;
 	size_t		 len;
 	struct buf	 out;
@@ -106,6 +113,8 @@ struct server {
 	struct buf	 out;		/* reply scratch for conn_process */
 	struct store	*store;		/* the game log, or NULL (--db off) */
 	struct game_tables tables;	/* the table cache on store */
+	struct league	*league;	/* accounts, or NULL (--db off) */
+	struct lobby	*lobby;		/* networked play */
 	int		 reload_pending;	/* SIGHUP while a job ran */
 	/* Worker pool. */
 	pthread_t	*threads;
@@ -272,7 +281,11 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 	pthread_mutex_unlock(&srv->mtx);
 	while ((j = STAILQ_FIRST(&done)) != NULL) {
 		STAILQ_REMOVE_HEAD(&done, entry);
-		c = j->conn;
+		if ((c = j->conn) == NULL) {
+			j->fn(j->arg);
+			job_free(j);
+			continue;
+		}
 		c->busy = 0;
 		if (c->dead) {
 			conn_free(c, "closed");
@@ -280,6 +293,13 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 			continue;
 		}
 		conn_log_cmd(c);
+		if (c->sess.login_changed) {
+			c->sess.login_changed = 0;
+			lobby_login(c->sess.lc, c->sess.account, c->sess.admin);
+			log_info("conn=%llu event=login account=%s admin=%d",
+			    (unsigned long long)c->id, c->sess.account,
+			    c->sess.admin);
+		}
 		if (conn_write(c, j->out.data, j->out.len) == 0) {
 			if (j->close)
 				c->closing = 1;
@@ -289,6 +309,82 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 	}
 	if (srv->reload_pending)
 		server_reload(srv);
+}
+
+/* Drops a client whose output the lobby overfilled (never inside it). */
+static void
+conn_kill_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	conn_free(arg, "output-overflow");
+}
+
+/*
+ * The lobby's send: like conn_write, but a client over the output cap is
+ * dropped a moment later, so the lobby never sees a client vanish in the
+ * middle of its own work.
+ */
+static void
+server_lobby_send(void *arg, void *conn, const char *data, size_t len)
+{
+	struct conn	*c = conn;
+	struct evbuffer	*out;
+	ssize_t		 n;
+
+	(void)arg;
+	if (c->dead || c->killing)
+		return;
+	out = bufferevent_get_output(c->bev);
+	if (len > 0 && evbuffer_get_length(out) == 0) {
+		n = send(bufferevent_getfd(c->bev), data, len,
+		    MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			data += n;
+			len -= (size_t)n;
+		}
+	}
+	if (len > 0)
+		evbuffer_add(out, data, len);
+	if (evbuffer_get_length(out) > c->srv->conf->max_output) {
+		c->killing = 1;
+		event_active(c->killev, EV_TIMEOUT, 0);
+	}
+}
+
+/* The lobby's deferred call: runs fn(fnarg) on the loop (any thread). */
+static void
+server_lobby_defer(void *arg, void (*fn)(void *), void *fnarg)
+{
+	struct job	*j;
+
+	j = xcalloc(1, sizeof *j);
+	j->fn = fn;
+	j->arg = fnarg;
+	buf_init(&j->out);
+	server_job_done(arg, j);
+}
+
+/* Fills the lobby's settings from the configuration. */
+static void
+server_lobby_conf(const struct conf *cf, struct lobby_conf *lc)
+{
+	memset(lc, 0, sizeof *lc);
+	lc->default_base_ms = cf->tc_base;
+	lc->default_inc_ms = cf->tc_inc;
+	lc->grace_ms = cf->clock_grace;
+	lc->illegal_retry = cf->illegal_retry;
+	lc->max_seeks = cf->max_seeks;
+	lc->max_watchers = cf->max_watchers;
+	lc->lim = cf->sc.lim;
+}
+
+/* Fills the league's failed-login limits from the configuration. */
+static void
+server_league_limits(const struct conf *cf, struct league_limits *ll)
+{
+	ll->failures = cf->sc.login_failures;
+	ll->lockout_s = cf->login_lockout;
 }
 
 /* Frees a connection now, or marks it dead if a worker still has it. */
@@ -308,6 +404,10 @@ conn_free(struct conn *c, const char *reason)
 	TAILQ_REMOVE(&srv->conns, c, entry);
 	srv->nconns--;
 	session_abandon(&c->sess, reason);
+	if (c->sess.lc != NULL)
+		lobby_detach(c->sess.lc, reason);
+	c->sess.lc = NULL;
+	event_free(c->killev);
 	bufferevent_free(c->bev);
 	event_free(c->rev);
 	evbuffer_free(c->in);
@@ -415,6 +515,14 @@ conn_process(struct conn *c)
 		if (line == NULL)
 			break;
 		c->ncmds++;
+		if ((line[0] == '=' || line[0] == '?') && c->sess.lc != NULL) {
+			/* An answer to a server command (§13.2). */
+			lobby_hold(c->sess.lc);
+			lobby_answer(c->sess.lc, line, n);
+			lobby_release(c->sess.lc, out);
+			free(line);
+			continue;
+		}
 		if (!proto_blank(line, n) && !conn_rate_ok(c)) {
 			conn_refuse_rate(c, line, n, out);
 			free(line);
@@ -442,7 +550,13 @@ conn_process(struct conn *c)
 			break;
 		}
 		mark = out->len;
+		c->sess.on_loop = 1;
+		if (c->sess.lc != NULL)
+			lobby_hold(c->sess.lc);
 		close = session_execute(&c->sess, line, n, out);
+		if (c->sess.lc != NULL)
+			lobby_release(c->sess.lc, out);
+		c->sess.on_loop = 0;
 		free(line);
 		conn_log_cmd(c);
 		if (c->sess.end_pending) {
@@ -527,6 +641,12 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	if (what & EV_TIMEOUT) {
 		if (c->busy)
 			return;
+		if (c->sess.lc != NULL && lobby_active(c->sess.lc)) {
+			/* Waiting on a game, a seek or a tournament. */
+			conn_reading(c, 0);
+			conn_reading(c, 1);
+			return;
+		}
 		if (conn_write(c, idle, sizeof idle - 1) == 0)
 			conn_close_after_flush(c);
 		return;
@@ -598,6 +718,19 @@ conn_apply_conf(struct conn *c)
 	}
 }
 
+/* Returns the number of connections from one address. */
+static size_t
+server_conns_from(struct server *srv, const char *host)
+{
+	struct conn	*c;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(c, &srv->conns, entry)
+		if (strcmp(c->host, host) == 0)
+			n++;
+	return (n);
+}
+
 /* Accepts a connection, or refuses it with a message when full. */
 static void
 server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
@@ -617,9 +750,6 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 		    srv->stopping ? "shutdown" : "max-conns", srv->nconns);
 		return;
 	}
-	c = xcalloc(1, sizeof *c);
-	c->srv = srv;
-	c->id = ++srv->next_id;
 	host[0] = '\0';
 	if (sa->sa_family == AF_INET) {
 		inet_ntop(AF_INET, &((struct sockaddr_in *)sa)->sin_addr, host,
@@ -630,11 +760,29 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 		    host, sizeof host);
 		port = ntohs(((struct sockaddr_in6 *)sa)->sin6_port);
 	}
+	if (server_conns_from(srv, host) >= srv->conf->max_conns_per_ip) {
+		static const char many[] = "? too many connections from your "
+		    "address: try again later\n\n";
+
+		(void)send(fd, many, sizeof many - 1, MSG_DONTWAIT |
+		    MSG_NOSIGNAL);
+		evutil_closesocket(fd);
+		log_info("event=refuse reason=max-conns-per-ip peer=%s", host);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->srv = srv;
+	c->id = ++srv->next_id;
+	snprintf(c->host, sizeof c->host, "%s", host);
 	snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	session_init(&c->sess, c->id, &srv->conf->sc);
 	c->sess.store = srv->store;
+	c->sess.league = srv->league;
+	c->sess.lobby = srv->lobby;
+	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
+	c->killev = evtimer_new(srv->base, conn_kill_cb, c);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
 	bufferevent_setcb(c->bev, NULL, conn_write_cb, conn_event_cb, c);
@@ -700,6 +848,8 @@ server_reload(struct server *srv)
 {
 	struct conf	 nc, *keep;
 	struct conn	*c;
+	struct lobby_conf lconf;
+	struct league_limits ll;
 	char		 err[512];
 
 	if (srv->conf->config_file == NULL) {
@@ -738,6 +888,12 @@ server_reload(struct server *srv)
 	conf_copy_runtime(keep, &nc);
 	pthread_mutex_unlock(&srv->mtx);
 	log_init(keep->verbose);
+	server_lobby_conf(keep, &lconf);
+	lobby_set_conf(srv->lobby, &lconf);
+	if (srv->league != NULL) {
+		server_league_limits(keep, &ll);
+		league_set_limits(srv->league, &ll);
+	}
 	TAILQ_FOREACH(c, &srv->conns, entry)
 		conn_apply_conf(c);
 	conf_free(&nc);
@@ -867,6 +1023,33 @@ server_open_store(struct server *srv)
 	}
 }
 
+/*
+ * Opens the accounts (on the game log's file) and the lobby, which resumes
+ * running tournaments and recomputes the ratings from the log.
+ */
+static void
+server_open_lobby(struct server *srv)
+{
+	struct lobby_io	 io;
+	struct lobby_conf lconf;
+	struct league_limits ll;
+	char		 err[512];
+
+	if (srv->store != NULL) {
+		server_league_limits(srv->conf, &ll);
+		if ((srv->league = league_open(store_path(srv->store), &ll,
+		    err, sizeof err)) == NULL)
+			fatalx("event=league-open error=\"%s\"", err);
+	}
+	io.arg = srv;
+	io.send = server_lobby_send;
+	io.defer = server_lobby_defer;
+	server_lobby_conf(srv->conf, &lconf);
+	if ((srv->lobby = lobby_new(srv->base, srv->store, srv->league, &io,
+	    &lconf, err, sizeof err)) == NULL)
+		fatalx("event=lobby error=\"%s\"", err);
+}
+
 /* Runs the server until a shutdown signal; returns the exit status. */
 int
 server_run(struct conf *conf)
@@ -886,6 +1069,7 @@ server_run(struct conf *conf)
 	server_open_store(&srv);
 	if ((srv.base = event_base_new()) == NULL)
 		fatalx("event=init error=\"event_base_new failed\"");
+	server_open_lobby(&srv);
 	if ((n = server_systemd_fds()) > 0) {
 		for (i = 0; i < (unsigned)n && i < CONF_MAX_LISTEN; i++)
 			server_listen(&srv, 3 + (int)i, NULL);
@@ -934,13 +1118,17 @@ server_run(struct conf *conf)
 	STAILQ_CONCAT(&srv.done, &srv.todo);
 	while ((j = STAILQ_FIRST(&srv.done)) != NULL) {
 		STAILQ_REMOVE_HEAD(&srv.done, entry);
-		j->conn->busy = 0;
+		if (j->conn != NULL)
+			j->conn->busy = 0;
 		job_free(j);
 	}
 	while ((c = TAILQ_FIRST(&srv.conns)) != NULL) {
 		c->busy = 0;
 		conn_free(c, "shutdown");
 	}
+	lobby_free(srv.lobby);		/* live games: abandoned */
+	if (srv.league != NULL)
+		league_close(srv.league);
 	conf->sc.lim.tables = NULL;	/* it lives in srv */
 	if (srv.store != NULL)
 		store_close(srv.store);	/* abandoned matches included */

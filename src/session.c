@@ -77,18 +77,24 @@ session_heavy(const struct session *s, const char *line, size_t len)
 	const struct cmd_entry *ce;
 	struct proto_cmd cmd;
 	const char	*why, *fam;
-	char		 copy[1025];
+	char		 small[1025], *copy = small;
 	int		 heavy = 0;
 
-	if (len > 1024)
-		return (1);
 	/* Decide on the line as session_execute will see it. */
+	if (len >= sizeof small)
+		copy = xmalloc(len + 1);
 	memcpy(copy, line, len);
 	copy[len] = '\0';
 	proto_preprocess(copy, len);
 	if (proto_parse(copy, &cmd, &why) == 1 &&
-	    (ce = cmd_find(cmd.name)) != NULL && (ce->flags & CMD_F_HEAVY)) {
-		if (ce->flags & CMD_F_DB)
+	    (ce = cmd_find(cmd.name)) != NULL) {
+		if (ce->flags & CMD_F_LOOP)
+			heavy = 0;	/* the lobby lives on the loop */
+		else if (len > 1024)
+			heavy = 1;
+		else if (!(ce->flags & CMD_F_HEAVY))
+			heavy = 0;
+		else if (ce->flags & CMD_F_DB)
 			heavy = 1;
 		else if (strcmp(ce->name, "new") == 0) {
 			fam = cmd.argc > 0 ? cmd.argv[0] : "";
@@ -101,8 +107,11 @@ session_heavy(const struct session *s, const char *line, size_t len)
 			    s->game.fam != NULL &&
 			    (s->game.fam == &game_wythoff ||
 			    s->game.fam == &game_sum);
-	}
+	} else if (len > 1024)
+		heavy = 1;
 	proto_cmd_free(&cmd);
+	if (copy != small)
+		free(copy);
 	return (heavy);
 }
 
@@ -153,9 +162,19 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		    "(resign first)", ce->name);
 		goto fail;
 	}
+	if ((ce->flags & CMD_F_LOOP) && s->lc != NULL && !s->on_loop) {
+		/* session_heavy keeps these on the loop; never race it. */
+		buf_printf(body, "%s is not available here", ce->name);
+		goto fail;
+	}
 	rv = ce->exec(s, &cmd, body);
 	if (rv == CMD_ERROR)
 		goto fail;
+	if (rv == CMD_ERROR_QUIT) {
+		s->state = SESSION_CLOSING;
+		ret = 1;
+		goto fail;
+	}
 	if (rv == CMD_QUIT) {
 		s->state = SESSION_CLOSING;
 		ret = 1;

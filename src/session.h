@@ -12,6 +12,10 @@
 #include "proto.h"
 #include "store.h"
 
+struct lobby;
+struct lobby_client;
+struct league;
+
 /* Session states; session_enter() logs every transition. */
 enum session_state {
 	SESSION_IDLE = 0,	/* no game yet */
@@ -25,6 +29,8 @@ struct session_conf {
 	struct game_limits lim;
 	size_t		 max_undo;	/* positions kept for undo */
 	size_t		 max_winning;	/* cap on lines of `winning` */
+	const char	*admins;	/* "alice,bob": the admin role */
+	unsigned int	 login_failures;	/* then the connection closes */
 };
 
 /* One saved position, for undo. */
@@ -60,6 +66,20 @@ struct session {
 	int		 end_pending;
 	enum store_result end_result;
 	const char	*end_reason;
+	/*
+	 * Networked play (PROTOCOL.md §13), set by the server: the lobby
+	 * (loop only), the accounts (any thread), this connection's account.
+	 * login runs off the loop and sets login_changed; the server then
+	 * tells the lobby.  on_loop is set while a command runs on the loop.
+	 */
+	struct lobby	*lobby;
+	struct lobby_client *lc;
+	struct league	*league;
+	char		 account[33];
+	int		 admin;
+	int		 login_changed;
+	unsigned int	 login_failed;
+	int		 on_loop;
 	/* Filled by session_execute for the server's log line. */
 	const char	*last_cmd;
 	int		 last_ok;
@@ -82,6 +102,7 @@ struct cmd_entry {
 #define CMD_F_NOMATCH	0x2		/* refused during a match */
 #define CMD_F_HEAVY	0x4		/* may be slow: run off the loop */
 #define CMD_F_DB	0x8		/* reads the game log: always off the loop */
+#define CMD_F_LOOP	0x10		/* uses the lobby: always on the loop */
 	const char	*usage;
 	int		 (*exec)(struct session *, const struct proto_cmd *,
 			    struct buf *);
@@ -91,6 +112,7 @@ struct cmd_entry {
 #define CMD_OK		0	/* success; body holds the reply */
 #define CMD_ERROR	-1	/* failure; body holds the one-line error */
 #define CMD_QUIT	1	/* success, then close the connection */
+#define CMD_ERROR_QUIT	-2	/* failure, then close the connection */
 
 const struct cmd_entry *cmd_find(const char *);
 extern const struct cmd_entry *const cmd_table[];

@@ -51,7 +51,8 @@
 
 /* Kinds of queued writes. */
 enum store_op {
-	STORE_OP_BEGIN,		/* s[0..3]: family, game, player1, player2 */
+	STORE_OP_BEGIN,		/* s[0..3]: family, game, player1, player2;
+				   tc, rated, tournament, slot */
 	STORE_OP_MOVE,		/* s[0..1]: move, position */
 	STORE_OP_END,		/* s[0]: reason or NULL */
 	STORE_OP_TABLE,		/* s[0..2]: kind, key, meta; data, len */
@@ -81,6 +82,10 @@ struct store_item {
 	int		*count;		/* abandon: games, or -1 */
 	int		*rcp;		/* abandon: SQLite code */
 	int		 ok;
+	char		*tc;		/* begin: time control or NULL */
+	int		 rated;		/* begin: league fields */
+	int64_t		 tournament;
+	unsigned int	 slot;
 };
 STAILQ_HEAD(store_items, store_item);
 
@@ -101,7 +106,8 @@ static const char *const store_wsql[STORE_W_N] = {
 	"COMMIT",
 	"ROLLBACK",
 	"INSERT INTO games (id, family, game, player1, player2, started_at,"
-	" status) VALUES (?, ?, ?, ?, ?, ?, 'live')",
+	" status, rated, tc, tournament_id, slot)"
+	" VALUES (?, ?, ?, ?, ?, ?, 'live', ?, ?, ?, ?)",
 	"INSERT INTO moves (game_id, ply, player, move, position, time_ms,"
 	" mark) VALUES (?, ?, ?, ?, ?, ?, ?)",
 	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?"
@@ -660,6 +666,7 @@ store_free(struct store *st)
 		STAILQ_REMOVE_HEAD(&st->queue, entry);
 		for (j = 0; j < 4; j++)
 			free(it->s[j]);
+		free(it->tc);
 		free(it->data);
 		free(it);
 	}
@@ -778,6 +785,7 @@ store_item_free(struct store_item *it)
 
 	for (i = 0; i < 4; i++)
 		free(it->s[i]);
+	free(it->tc);
 	free(it->data);
 	free(it);
 }
@@ -860,6 +868,10 @@ store_game_begin(struct store *st, const struct store_game *g)
 	it->s[1] = store_line(g->game);
 	it->s[2] = store_word(g->player1);
 	it->s[3] = store_word(g->player2);
+	it->tc = g->tc != NULL ? store_word(g->tc) : NULL;
+	it->rated = g->rated != 0;
+	it->tournament = g->tournament;
+	it->slot = g->slot;
 	store_push(st, it, 0);
 	return (id);
 }
@@ -1023,6 +1035,16 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		store_bind_text(s, 4, it->s[2]);
 		store_bind_text(s, 5, it->s[3]);
 		store_bind_text(s, 6, it->when);
+		sqlite3_bind_int(s, 7, it->rated);
+		store_bind_text(s, 8, it->tc);
+		if (it->tournament != 0) {
+			sqlite3_bind_int64(s, 9, it->tournament);
+			sqlite3_bind_int64(s, 10, it->slot);
+		} else {
+			/* Statements are reused: clear an earlier game's. */
+			sqlite3_bind_null(s, 9);
+			sqlite3_bind_null(s, 10);
+		}
 		rc = store_step(s);
 		break;
 	case STORE_OP_MOVE:
@@ -1528,4 +1550,11 @@ store_table_get(struct store *st, const char *kind, const char *key,
 	if (rc != SQLITE_DONE)
 		return (store_read_fail(st, "table", rc));
 	return (found);
+}
+
+/* Returns the path the store was opened with (for a second connection). */
+const char *
+store_path(const struct store *st)
+{
+	return (st->path);
 }

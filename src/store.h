@@ -30,12 +30,19 @@ struct store_config {
 	unsigned long	 max_pages;	/* size cap in pages, 0: none */
 };
 
-/* A game as it starts; store_game_begin copies every string. */
+/*
+ * A game as it starts; store_game_begin copies every string.  Zero it
+ * first: zero league fields mean unrated, no tc, no tournament.
+ */
 struct store_game {
 	const char	*family;	/* "nim", "sum", ... */
 	const char	*game;		/* canonical start position */
 	const char	*player1;	/* moves first: "conn:17", "engine" */
 	const char	*player2;
+	int		 rated;		/* 1: a rated game */
+	const char	*tc;		/* time control "60000+0", or NULL */
+	int64_t		 tournament;	/* tournament id, 0: none */
+	unsigned int	 slot;		/* index into its schedule */
 };
 
 /* How a move treated a win: kept it, threw it, or there was none. */
@@ -86,6 +93,7 @@ int	 store_flush(struct store *);
 int	 store_abandon_live(struct store *);
 void	 store_set_max_pages(struct store *, unsigned long);
 void	 store_counters(struct store *, struct store_counters *);
+const char *store_path(const struct store *);
 
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);

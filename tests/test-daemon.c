@@ -84,6 +84,9 @@ daemon_start(struct daemon *d, const char *const *extra)
 	argv[n++] = d->portfile;
 	argv[n++] = "--db";
 	argv[n++] = d->dbfile;
+	/* Every client comes from 127.0.0.1: no per-address cap here. */
+	argv[n++] = "--max-conns-per-ip";
+	argv[n++] = "1000000";
 	for (i = 0; extra != NULL && extra[i] != NULL; i++)
 		argv[n++] = extra[i];
 	argv[n] = NULL;

@@ -133,7 +133,7 @@ test_session(void **state)
 	conf.max_winning = 100;
 	session_init(&s, 1, &conf);
 	expect(&s, "show", "? no game: start one with new GAME\n\n");
-	expect(&s, "play", "? usage: play MOVE\n\n");
+	expect(&s, "play", "? usage: play MOVE [time1=MS] [time2=MS]\n\n");
 	expect(&s, "known_command", "? usage: known_command COMMAND\n\n");
 	expect(&s, "new nim 3 4 5", "= nim 3 4 5\n\n");
 	expect(&s, "new nim 3 x", "? invalid game: pile 2 'x': not a "
@@ -161,6 +161,27 @@ test_session(void **state)
 	expect(&s, "play 2=0", "= reply 3=1\n\n");
 	expect(&s, "resign", "= result second resign\n\n");
 	expect(&s, "resign", "? no match in progress\n\n");
+	/* The player role's clock tokens are checked and ignored (§13.2). */
+	expect(&s, "new nim 3 4 5", "= nim 3 4 5\n\n");
+	expect(&s, "3 play 1=1 time2=500 time1=0", "=3\n\n");
+	expect(&s, "play 2=3 time1=1", "=\n\n");
+	expect(&s, "4 genmove time1=7 time2=8", "=4 3=2\n\n");
+	expect(&s, "genmove time2=8", "= 1=0\n\n");
+	expect(&s, "play time1=5", "? usage: play MOVE [time1=MS] "
+	    "[time2=MS]\n\n");
+	expect(&s, "play 1=0 time1=5 time1=6", "? duplicate clock token "
+	    "'time1'\n\n");
+	expect(&s, "play 1=0 time1=-5", "? time1 '-5': not a non-negative "
+	    "decimal integer\n\n");
+	expect(&s, "play 1=0 time3=5", "? invalid move: move token "
+	    "'time3=5': index must be an integer from 1\n\n");
+	expect(&s, "genmove now", "? usage: genmove [time1=MS] "
+	    "[time2=MS]\n\n");
+	expect(&s, "genmove time1=x", "? time1 'x': not a non-negative "
+	    "decimal integer\n\n");
+	expect(&s, "show", "= position nim 0 3 2\nplayer 1\nmove 5\n\n");
+	expect(&s, "9 gameover first no-legal-move", "=9\n\n");
+	expect(&s, "gameover", "=\n\n");
 	expect(&s, "seed 42", "=\n\n");
 	expect(&s, "seed off", "=\n\n");
 	expect(&s, "quit", "=\n\n");

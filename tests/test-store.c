@@ -392,6 +392,7 @@ script_write(struct store *st, const struct script *sc,
 	int64_t		 id;
 	size_t		 i;
 
+	memset(&g, 0, sizeof g);
 	g.family = sc->family;
 	g.game = sc->start;
 	g.player1 = sc->p1;

@@ -1,0 +1,364 @@
+/*
+ * cmd-play.c: the commands of networked play (PROTOCOL.md §13): accounts
+ * (register, login, whoami), matchmaking (seek, unseek, challenge, accept,
+ * decline, ready, unready), the referee (resume), spectating (watch,
+ * unwatch), tournaments, standings, ratings and player statistics.
+ *
+ * register, login and player hash passwords or read the database, so they
+ * run off the loop (CMD_F_DB) and only touch the league; the others use the
+ * lobby and always run on the loop (CMD_F_LOOP).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "league.h"
+#include "lobby.h"
+#include "session.h"
+
+/* Refuses when the server runs without networked play (or stdio). */
+static int
+cmd_need_lobby(struct session *s, struct buf *body)
+{
+	if (s->lc == NULL) {
+		buf_puts(body, "networked play is not available here");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Refuses account commands when there is no database. */
+static int
+cmd_need_league(struct session *s, struct buf *body)
+{
+	if (s->league == NULL) {
+		buf_puts(body, "accounts need the game log (--db)");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Returns 1 if name is in the comma-separated admins list. */
+static int
+cmd_is_admin(const char *admins, const char *name)
+{
+	size_t	 n = strlen(name);
+	const char *p = admins;
+
+	if (p == NULL)
+		return (0);
+	while (*p != '\0') {
+		while (*p == ',' || *p == ' ')
+			p++;
+		if (strncmp(p, name, n) == 0 &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return (1);
+		while (*p != '\0' && *p != ',')
+			p++;
+	}
+	return (0);
+}
+
+/* Returns monotonic milliseconds, for the login lockout. */
+static uint64_t
+cmd_mono_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+/* register NAME PASSWORD: creates an account. */
+static int
+cmd_register_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	char	 err[256];
+
+	if (cmd_need_league(s, body) != 0)
+		return (CMD_ERROR);
+	if (league_register(s->league, c->argv[0], c->argv[1], err,
+	    sizeof err) != 0) {
+		buf_puts(body, err);
+		return (CMD_ERROR);
+	}
+	buf_printf(body, "registered %s", c->argv[0]);
+	return (CMD_OK);
+}
+
+/* login NAME PASSWORD: becomes an account; failures are limited. */
+static int
+cmd_login_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	char		 err[256];
+	long		 r = 1500;
+	int		 rv;
+
+	if (cmd_need_league(s, body) != 0)
+		return (CMD_ERROR);
+	rv = league_login(s->league, c->argv[0], c->argv[1], cmd_mono_ms(),
+	    err, sizeof err);
+	if (rv != 0) {
+		buf_puts(body, err);
+		if (rv == -1 && ++s->login_failed >= s->conf->login_failures &&
+		    s->conf->login_failures > 0) {
+			buf_puts(body, ": closing");
+			return (CMD_ERROR_QUIT);
+		}
+		return (CMD_ERROR);
+	}
+	s->login_failed = 0;
+	snprintf(s->account, sizeof s->account, "%s", c->argv[0]);
+	s->admin = cmd_is_admin(s->conf->admins, s->account);
+	s->login_changed = 1;
+	(void)r;
+	buf_printf(body, "account %s\nrole %s", s->account,
+	    s->admin ? "admin" : "player");
+	return (CMD_OK);
+}
+
+/* whoami: this connection's account and role. */
+static int
+cmd_whoami_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (s->account[0] == '\0')
+		buf_puts(body, "account -");
+	else
+		buf_printf(body, "account %s\nrole %s", s->account,
+		    s->admin ? "admin" : "player");
+	return (CMD_OK);
+}
+
+/* seek GAME [options]: pairs or waits. */
+static int
+cmd_seek_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_seek(s->lc, c->argc, c->argv, body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* unseek: withdraws the seek. */
+static int
+cmd_unseek_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_unseek(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/* challenge NAME GAME [options]. */
+static int
+cmd_challenge_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_challenge(s->lc, c->argc, c->argv, body) == 0 ?
+	    CMD_OK : CMD_ERROR);
+}
+
+/* accept CH_ID. */
+static int
+cmd_accept_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_accept(s->lc, c->argv[0], 1, body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* decline CH_ID. */
+static int
+cmd_decline_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_accept(s->lc, c->argv[0], 0, body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* ready: offers the connection to tournaments. */
+static int
+cmd_ready_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_ready(s->lc, 1, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/* unready: withdraws it. */
+static int
+cmd_unready_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_ready(s->lc, 0, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/* resume TOKEN: takes a seat back. */
+static int
+cmd_resume_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_resume(s->lc, c->argv[0], body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* watch GAME_ID. */
+static int
+cmd_watch_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_watch(s->lc, c->argv[0], 1, body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* unwatch GAME_ID. */
+static int
+cmd_unwatch_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_watch(s->lc, c->argv[0], 0, body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* tournament create|list|cancel (admin). */
+static int
+cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_tournament(s->lc, c->argc, c->argv, body) == 0 ?
+	    CMD_OK : CMD_ERROR);
+}
+
+/* standings NAME. */
+static int
+cmd_standings_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_standings(s->lc, c->argv[0], body) == 0 ? CMD_OK :
+	    CMD_ERROR);
+}
+
+/* ratings: the rated players, best first. */
+static int
+cmd_ratings_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (cmd_need_lobby(s, body) != 0)
+		return (CMD_ERROR);
+	return (lobby_cmd_ratings(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/* player NAME: rating, results, optimal-move rate, first throws. */
+static int
+cmd_player_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct buf	 tmp;
+	long		 r = 1500;
+	unsigned long	 n = 0;
+	const char	*line2;
+
+	if (cmd_need_league(s, body) != 0)
+		return (CMD_ERROR);
+	buf_init(&tmp);
+	if (league_player(s->league, c->argv[0], &tmp) != 0) {
+		buf_puts(body, buf_str(&tmp));
+		buf_free(&tmp);
+		return (CMD_ERROR);
+	}
+	if (s->lobby != NULL)
+		lobby_rating(s->lobby, c->argv[0], &r, &n);
+	/* "account NAME" first, then the rating, then the rest. */
+	line2 = strchr(buf_str(&tmp), '\n');
+	if (line2 == NULL)
+		line2 = buf_str(&tmp) + tmp.len;
+	buf_add(body, tmp.data, (size_t)(line2 - tmp.data));
+	buf_printf(body, "\nrating %ld", r);
+	if (*line2 != '\0')
+		buf_puts(body, line2);
+	while (body->len > 0 && body->data[body->len - 1] == '\n')
+		body->data[--body->len] = '\0';
+	buf_free(&tmp);
+	return (CMD_OK);
+}
+
+const struct cmd_entry cmd_register_entry = {
+	"register", 2, 2, CMD_F_HEAVY | CMD_F_DB, "NAME PASSWORD",
+	cmd_register_exec
+};
+const struct cmd_entry cmd_login_entry = {
+	"login", 2, 2, CMD_F_HEAVY | CMD_F_DB, "NAME PASSWORD",
+	cmd_login_exec
+};
+const struct cmd_entry cmd_whoami_entry = {
+	"whoami", 0, 0, 0, "", cmd_whoami_exec
+};
+const struct cmd_entry cmd_seek_entry = {
+	"seek", 1, -1, CMD_F_LOOP,
+	"GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] [random=1]",
+	cmd_seek_exec
+};
+const struct cmd_entry cmd_unseek_entry = {
+	"unseek", 0, 0, CMD_F_LOOP, "", cmd_unseek_exec
+};
+const struct cmd_entry cmd_challenge_entry = {
+	"challenge", 2, -1, CMD_F_LOOP,
+	"NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] [random=1]",
+	cmd_challenge_exec
+};
+const struct cmd_entry cmd_accept_entry = {
+	"accept", 1, 1, CMD_F_LOOP, "CH_ID", cmd_accept_exec
+};
+const struct cmd_entry cmd_decline_entry = {
+	"decline", 1, 1, CMD_F_LOOP, "CH_ID", cmd_decline_exec
+};
+const struct cmd_entry cmd_ready_entry = {
+	"ready", 0, 0, CMD_F_LOOP, "", cmd_ready_exec
+};
+const struct cmd_entry cmd_unready_entry = {
+	"unready", 0, 0, CMD_F_LOOP, "", cmd_unready_exec
+};
+const struct cmd_entry cmd_resume_entry = {
+	"resume", 1, 1, CMD_F_LOOP, "TOKEN", cmd_resume_exec
+};
+const struct cmd_entry cmd_watch_entry = {
+	"watch", 1, 1, CMD_F_LOOP, "GAME_ID", cmd_watch_exec
+};
+const struct cmd_entry cmd_unwatch_entry = {
+	"unwatch", 1, 1, CMD_F_LOOP, "GAME_ID", cmd_unwatch_exec
+};
+const struct cmd_entry cmd_tournament_entry = {
+	"tournament", 1, -1, CMD_F_LOOP,
+	"create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
+	"[seed=S] [random=1] GAME | list | cancel NAME", cmd_tournament_exec
+};
+const struct cmd_entry cmd_standings_entry = {
+	"standings", 1, 1, CMD_F_LOOP, "NAME", cmd_standings_exec
+};
+const struct cmd_entry cmd_ratings_entry = {
+	"ratings", 0, 0, CMD_F_LOOP, "", cmd_ratings_exec
+};
+const struct cmd_entry cmd_player_entry = {
+	"player", 1, 1, CMD_F_HEAVY | CMD_F_DB, "NAME", cmd_player_exec
+};

@@ -1,0 +1,1163 @@
+/*
+ * league.c: accounts, tournaments and play statistics (league.h).
+ *
+ * One SQLite connection of its own (synchronous=FULL, like the store's
+ * writer), used under one mutex, with every statement prepared at open.
+ * The store has created and migrated the schema; league_open only opens
+ * the file, so an in-memory database (which exists only inside the
+ * store's connection) cannot hold accounts.
+ *
+ * Passwords are hashed with yescrypt (libcrypt) outside the mutex, so a
+ * login does not hold up the other calls for tens of milliseconds.  A
+ * login for a name without an account hashes against a dummy setting of
+ * the same cost, so the time taken does not tell whether the name exists.
+ *
+ * Failed logins are counted per name in a table in memory (under the
+ * mutex): after limits.failures failures in a row the name is locked for
+ * limits.lockout_s seconds on the caller's clock (now_ms); once the lock
+ * has run out the count starts again from zero.  A success forgets the
+ * name.  The table holds at most LEAGUE_FAILS_MAX names: a new name
+ * replaces the least recently failed one that is not locked (or, if all
+ * are locked, the least recently failed of all).  The check is made
+ * before the hash, so concurrent logins for one name may each get one
+ * attempt past the limit.
+ */
+#include <sys/types.h>
+
+#include <crypt.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "league.h"
+#include "log.h"
+
+#define LEAGUE_BUSY_MS		5000
+#define LEAGUE_FAILS_MAX	4096	/* names in the failed-login table */
+#define LEAGUE_PREFIX		"$y$"	/* yescrypt */
+#define LEAGUE_NBUCKETS		8	/* first-throw histogram */
+
+/* The prepared statements. */
+enum {
+	LEAGUE_S_BEGIN,
+	LEAGUE_S_COMMIT,
+	LEAGUE_S_ROLLBACK,
+	LEAGUE_S_REGISTER,
+	LEAGUE_S_HASH,
+	LEAGUE_S_EXISTS,
+	LEAGUE_S_T_CREATE,
+	LEAGUE_S_T_STATUS,
+	LEAGUE_S_T_LIST,
+	LEAGUE_S_T_GAMES,
+	LEAGUE_S_RATED,
+	LEAGUE_S_P_GAMES,
+	LEAGUE_S_P_MOVES,
+	LEAGUE_S_P_THROWS,
+	LEAGUE_S_N
+};
+
+/* The finished games of player ?1, with the seat the player had. */
+#define LEAGUE_SQL_SEATS						\
+	"WITH g AS (SELECT id,"						\
+	" CASE WHEN player1 = ?1 THEN 1 ELSE 2 END AS seat FROM games"	\
+	" WHERE (player1 = ?1 OR player2 = ?1) AND status = 'finished')"
+
+static const char *const league_sql[LEAGUE_S_N] = {
+	"BEGIN",
+	"COMMIT",
+	"ROLLBACK",
+	"INSERT INTO accounts (name, hash, created_at) VALUES (?, ?, ?)",
+	"SELECT hash FROM accounts WHERE name = ?",
+	"SELECT 1 FROM accounts WHERE name = ?",
+	"INSERT INTO tournaments (name, format, status, game, random, base_ms,"
+	" inc_ms, games_per_pair, seed, players, created_at)"
+	" VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+	"UPDATE tournaments SET status = ? WHERE id = ?",
+	"SELECT id, name, format, status, game, random, base_ms, inc_ms,"
+	" games_per_pair, seed, players FROM tournaments"
+	" WHERE ?1 OR status = 'running' ORDER BY id",
+	"SELECT id, slot, status, result, player1, player2 FROM games"
+	" WHERE tournament_id = ? ORDER BY id",
+	"SELECT id, player1, player2, result FROM games"
+	" WHERE rated = 1 AND status = 'finished' AND result IS NOT NULL"
+	" ORDER BY ended_at, id",
+	/* Games, wins, losses. */
+	"SELECT COUNT(*), COALESCE(SUM(result = CASE WHEN player1 = ?1"
+	" THEN 'first' ELSE 'second' END), 0),"
+	" COALESCE(SUM(result = CASE WHEN player1 = ?1"
+	" THEN 'second' ELSE 'first' END), 0) FROM games"
+	" WHERE (player1 = ?1 OR player2 = ?1) AND status = 'finished'",
+	/* Moves, optimal moves. */
+	LEAGUE_SQL_SEATS
+	" SELECT COUNT(*), COALESCE(SUM(m.mark <> 'threw-win'), 0)"
+	" FROM g JOIN moves AS m ON m.game_id = g.id AND m.player = g.seat",
+	/* The first-throw histogram: bucket 1..8, games. */
+	LEAGUE_SQL_SEATS
+	", mv AS (SELECT m.game_id, m.mark,"
+	" ROW_NUMBER() OVER (PARTITION BY m.game_id ORDER BY m.ply) AS k"
+	" FROM g JOIN moves AS m ON m.game_id = g.id AND m.player = g.seat),"
+	" f AS (SELECT MIN(k) AS k FROM mv WHERE mark = 'threw-win'"
+	" GROUP BY game_id)"
+	" SELECT CASE WHEN k <= 5 THEN k WHEN k <= 10 THEN 6"
+	" WHEN k <= 20 THEN 7 ELSE 8 END AS b, COUNT(*) FROM f GROUP BY b",
+};
+
+/* The first-throw buckets' names, in order. */
+static const char *const league_buckets[LEAGUE_NBUCKETS] = {
+	"1", "2", "3", "4", "5", "6-10", "11-20", "21+"
+};
+
+/* One name's failed logins. */
+struct league_fail {
+	char		 name[LEAGUE_NAME_MAX + 1];
+	unsigned int	 count;		/* failures in a row */
+	uint64_t	 until_ms;	/* locked until then; 0: not locked */
+	uint64_t	 last_ms;	/* the last failure */
+};
+
+struct league {
+	char		*path;
+	sqlite3		*db;
+	sqlite3_stmt	*s[LEAGUE_S_N];
+	pthread_mutex_t	 mtx;		/* everything here */
+	struct league_limits limits;
+	char		 dummy[CRYPT_GENSALT_OUTPUT_SIZE]; /* unknown names */
+	struct league_fail *fails;
+	size_t		 nfails;
+};
+
+/* Writes the current UTC time as ISO-8601 with milliseconds. */
+static void
+league_now(char *out, size_t len)
+{
+	struct timespec	 ts;
+	struct tm	 tm;
+	char		 when[24];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03uZ", when,
+	    (unsigned int)(ts.tv_nsec / 1000000) % 1000);
+}
+
+/* Describes a failed SQLite call in err, naming the usual causes. */
+static void
+league_dberr(struct league *lg, char *err, size_t errlen, int rc,
+    const char *what)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		snprintf(err, errlen, "%s: cannot %s: database is locked by "
+		    "another process (waited %d ms)", lg->path, what,
+		    LEAGUE_BUSY_MS);
+		break;
+	case SQLITE_READONLY:
+		snprintf(err, errlen, "%s: cannot %s: database is read-only",
+		    lg->path, what);
+		break;
+	case SQLITE_FULL:
+		snprintf(err, errlen, "%s: cannot %s: disk full (or the size "
+		    "cap reached)", lg->path, what);
+		break;
+	default:
+		snprintf(err, errlen, "%s: cannot %s: %s", lg->path, what,
+		    sqlite3_errmsg(lg->db));
+		break;
+	}
+	log_warnx("league=%s event=db-error what=\"%s\" code=%d error=\"%s\"",
+	    lg->path, what, rc, sqlite3_errmsg(lg->db));
+}
+
+/* Logs a failed SQLite call where no message goes back; returns -1. */
+static int
+league_dbfail(struct league *lg, int rc, const char *what)
+{
+	char	 err[512];
+
+	league_dberr(lg, err, sizeof err, rc, what);
+	return (-1);
+}
+
+/* Runs a bound statement to completion and resets it; an SQLite code. */
+static int
+league_step(sqlite3_stmt *s)
+{
+	int	 rc;
+
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return (rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc);
+}
+
+/* Resets a statement after reading its rows. */
+static void
+league_done(sqlite3_stmt *s)
+{
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+}
+
+/* Binds a text (copied by SQLite: it may be freed before the step). */
+static int
+league_bind(sqlite3_stmt *s, int i, const char *t)
+{
+	return (sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT));
+}
+
+/* Returns a column as text, "" when NULL. */
+static const char *
+league_col(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t;
+
+	t = sqlite3_column_text(s, i);
+	return (t != NULL ? (const char *)t : "");
+}
+
+/* Prepares (no parameters) and runs one setting statement. */
+static int
+league_pragma(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if ((rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL)) != SQLITE_OK)
+		return (rc);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return (rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc);
+}
+
+/* Frees the statements, the connection and the league. */
+static void
+league_free(struct league *lg)
+{
+	int	 i;
+
+	for (i = 0; i < LEAGUE_S_N; i++)
+		sqlite3_finalize(lg->s[i]);
+	sqlite3_close(lg->db);
+	pthread_mutex_destroy(&lg->mtx);
+	free(lg->fails);
+	free(lg->path);
+	free(lg);
+}
+
+/*
+ * Opens the league on the database file at path, which the store has
+ * migrated.  Returns NULL with err filled in on failure.
+ */
+struct league *
+league_open(const char *path, const struct league_limits *limits,
+    char *err, size_t errlen)
+{
+	struct league	*lg;
+	const char	*fname;
+	int		 rc, i;
+
+	lg = xcalloc(1, sizeof *lg);
+	lg->path = xstrdup(path);
+	lg->limits = *limits;
+	pthread_mutex_init(&lg->mtx, NULL);
+
+	rc = sqlite3_open_v2(path, &lg->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+		    lg->db != NULL ? sqlite3_errmsg(lg->db) :
+		    sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_extended_result_codes(lg->db, 1);
+	sqlite3_busy_timeout(lg->db, LEAGUE_BUSY_MS);
+	fname = sqlite3_db_filename(lg->db, "main");
+	if (fname == NULL || *fname == '\0') {
+		snprintf(err, errlen, "%s: accounts need a database file, not "
+		    "an in-memory database", path);
+		goto fail;
+	}
+	if ((rc = league_pragma(lg->db, "PRAGMA synchronous = FULL")) !=
+	    SQLITE_OK ||
+	    (rc = league_pragma(lg->db, "PRAGMA foreign_keys = ON")) !=
+	    SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "configure the connection");
+		goto fail;
+	}
+	for (i = 0; i < LEAGUE_S_N; i++) {
+		rc = sqlite3_prepare_v2(lg->db, league_sql[i], -1, &lg->s[i],
+		    NULL);
+		if (rc != SQLITE_OK) {
+			snprintf(err, errlen, "%s: cannot prepare the league's "
+			    "queries (is the schema migrated?): %s", path,
+			    sqlite3_errmsg(lg->db));
+			goto fail;
+		}
+	}
+	if (crypt_gensalt_rn(LEAGUE_PREFIX, 0, NULL, 0, lg->dummy,
+	    sizeof lg->dummy) == NULL || lg->dummy[0] == '*') {
+		snprintf(err, errlen, "libcrypt cannot make yescrypt hashes: "
+		    "%s", strerror(errno));
+		goto fail;
+	}
+	return (lg);
+
+fail:
+	league_free(lg);
+	return (NULL);
+}
+
+/* Closes the league. */
+void
+league_close(struct league *lg)
+{
+	if (lg != NULL)
+		league_free(lg);
+}
+
+/* Changes the failed-login limits (from the next login). */
+void
+league_set_limits(struct league *lg, const struct league_limits *limits)
+{
+	pthread_mutex_lock(&lg->mtx);
+	lg->limits = *limits;
+	pthread_mutex_unlock(&lg->mtx);
+}
+
+/*
+ * Returns 1 if the name is a valid account (or tournament) name: 1..32
+ * characters of A-Z a-z 0-9 _ - ., and neither "engine" (in any case) nor
+ * "-", which the protocol uses for "none".
+ */
+int
+league_name_ok(const char *name)
+{
+	const char	*p;
+	size_t		 n = 0;
+
+	if (name == NULL)
+		return (0);
+	for (p = name; *p != '\0'; p++, n++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
+		    *p == '.')
+			continue;
+		return (0);
+	}
+	if (n < 1 || n > LEAGUE_NAME_MAX)
+		return (0);
+	if (strcasecmp(name, "engine") == 0 || strcmp(name, "-") == 0)
+		return (0);
+	return (1);
+}
+
+/* Checks a password's form; returns NULL, or what is wrong with it. */
+static const char *
+league_pass_bad(const char *pass)
+{
+	const char	*p;
+	size_t		 n;
+
+	if (pass == NULL)
+		return ("no password");
+	n = strlen(pass);
+	if (n < LEAGUE_PASS_MIN)
+		return ("password too short: at least 8 bytes");
+	if (n > LEAGUE_PASS_MAX)
+		return ("password too long: at most 128 bytes");
+	for (p = pass; *p != '\0'; p++) {
+		if (*p <= ' ' || *p > '~')
+			return ("bad password: only printable ASCII without "
+			    "spaces");
+	}
+	return (NULL);
+}
+
+/* Hashes pass with setting into out; returns 0, or -1 (errno set). */
+static int
+league_hash(const char *pass, const char *setting, char *out, size_t len)
+{
+	struct crypt_data *cd;
+	const char	*h;
+	int		 r = -1;
+
+	cd = xcalloc(1, sizeof *cd);	/* about 32 KB: not on the stack */
+	h = crypt_rn(pass, setting, cd, sizeof *cd);
+	if (h != NULL && h[0] != '*' && strlen(h) < len) {
+		memcpy(out, h, strlen(h) + 1);
+		r = 0;
+	} else if (h != NULL)
+		errno = EINVAL;
+	explicit_bzero(cd, sizeof *cd);
+	free(cd);
+	return (r);
+}
+
+/* Compares two hashes in time that does not depend on where they differ. */
+static int
+league_hash_eq(const char *a, const char *b)
+{
+	size_t		 la = strlen(a), lb = strlen(b), i;
+	unsigned char	 d = 0;
+
+	if (la != lb)
+		return (0);
+	for (i = 0; i < la; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return (d == 0);
+}
+
+/* Looks up a name in the failed-login table (mtx held). */
+static struct league_fail *
+league_fail_find(struct league *lg, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < lg->nfails; i++) {
+		if (strcmp(lg->fails[i].name, name) == 0)
+			return (&lg->fails[i]);
+	}
+	return (NULL);
+}
+
+/* Returns the entry for name, made anew if need be (mtx held). */
+static struct league_fail *
+league_fail_get(struct league *lg, const char *name, uint64_t now)
+{
+	struct league_fail *f, *old = NULL, *oldlocked = NULL;
+	size_t		 i;
+
+	if ((f = league_fail_find(lg, name)) != NULL)
+		return (f);
+	if (lg->fails == NULL)
+		lg->fails = xcalloc(LEAGUE_FAILS_MAX, sizeof *lg->fails);
+	if (lg->nfails < LEAGUE_FAILS_MAX)
+		f = &lg->fails[lg->nfails++];
+	else {
+		for (i = 0; i < lg->nfails; i++) {
+			f = &lg->fails[i];
+			if (f->until_ms > now) {
+				if (oldlocked == NULL ||
+				    f->last_ms < oldlocked->last_ms)
+					oldlocked = f;
+			} else if (old == NULL || f->last_ms < old->last_ms)
+				old = f;
+		}
+		f = old != NULL ? old : oldlocked;
+	}
+	memset(f, 0, sizeof *f);
+	snprintf(f->name, sizeof f->name, "%s", name);
+	return (f);
+}
+
+/* Forgets a name's failures (mtx held). */
+static void
+league_fail_clear(struct league *lg, const char *name)
+{
+	struct league_fail *f;
+
+	if ((f = league_fail_find(lg, name)) != NULL)
+		*f = lg->fails[--lg->nfails];
+}
+
+/*
+ * Returns the milliseconds name stays locked, 0 if it is not (mtx held).
+ * A lock that has run out is lifted, and the count starts again.
+ */
+static uint64_t
+league_fail_locked(struct league *lg, const char *name, uint64_t now)
+{
+	struct league_fail *f;
+
+	if ((f = league_fail_find(lg, name)) == NULL || f->until_ms == 0)
+		return (0);
+	if (f->until_ms > now)
+		return (f->until_ms - now);
+	f->until_ms = 0;
+	f->count = 0;
+	return (0);
+}
+
+/* Counts a failed login for name, locking it at the limit (mtx held). */
+static void
+league_fail_add(struct league *lg, const char *name, uint64_t now)
+{
+	struct league_fail *f;
+
+	f = league_fail_get(lg, name, now);
+	f->count++;
+	f->last_ms = now;
+	if (lg->limits.failures != 0 && lg->limits.lockout_s != 0 &&
+	    f->count >= lg->limits.failures) {
+		f->until_ms = now + (uint64_t)lg->limits.lockout_s * 1000;
+		log_info("league=%s event=login-locked name=%s failures=%u "
+		    "seconds=%u", lg->path, name, f->count,
+		    lg->limits.lockout_s);
+	}
+}
+
+/* Returns 1 if an account exists, 0 if not, or an SQLite error (mtx). */
+static int
+league_exists_locked(struct league *lg, const char *name, int *rcp)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_EXISTS];
+	int		 rc, found = 0;
+
+	league_bind(s, 1, name);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		found = 1;
+	else if (rc != SQLITE_DONE)
+		found = -1;
+	*rcp = rc;
+	league_done(s);
+	return (found);
+}
+
+/*
+ * Creates the account name with password.  Returns 0, or -1 with err
+ * filled in (a bad name or password, a taken name, a database error).
+ */
+int
+league_register(struct league *lg, const char *name, const char *pass,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_REGISTER];
+	char		 setting[CRYPT_GENSALT_OUTPUT_SIZE];
+	char		 hash[CRYPT_OUTPUT_SIZE], when[32];
+	const char	*bad;
+	int		 rc, found;
+
+	if (!league_name_ok(name)) {
+		snprintf(err, errlen, "bad account name: 1..%d characters of "
+		    "A-Z a-z 0-9 _ - ., not engine", LEAGUE_NAME_MAX);
+		return (-1);
+	}
+	if ((bad = league_pass_bad(pass)) != NULL) {
+		snprintf(err, errlen, "%s", bad);
+		return (-1);
+	}
+
+	/* Spare the hash when the name is plainly taken. */
+	pthread_mutex_lock(&lg->mtx);
+	found = league_exists_locked(lg, name, &rc);
+	if (found == -1)
+		league_dberr(lg, err, errlen, rc, "look up the account");
+	pthread_mutex_unlock(&lg->mtx);
+	if (found == -1)
+		return (-1);
+	if (found == 1) {
+		snprintf(err, errlen, "name %s is taken", name);
+		return (-1);
+	}
+
+	if (crypt_gensalt_rn(LEAGUE_PREFIX, 0, NULL, 0, setting,
+	    sizeof setting) == NULL || setting[0] == '*' ||
+	    league_hash(pass, setting, hash, sizeof hash) != 0) {
+		snprintf(err, errlen, "cannot hash the password: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	league_now(when, sizeof when);
+
+	pthread_mutex_lock(&lg->mtx);
+	league_bind(s, 1, name);
+	league_bind(s, 2, hash);
+	league_bind(s, 3, when);
+	rc = league_step(s);
+	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		snprintf(err, errlen, "name %s is taken", name);
+	else if (rc != SQLITE_OK)
+		league_dberr(lg, err, errlen, rc, "store the account");
+	pthread_mutex_unlock(&lg->mtx);
+	explicit_bzero(hash, sizeof hash);
+	if (rc != SQLITE_OK)
+		return (-1);
+	log_info("league=%s event=registered name=%s", lg->path, name);
+	return (0);
+}
+
+/*
+ * Checks name and password at time now_ms (any monotonic clock in
+ * milliseconds).  Returns 0 if they are right; -1 if they are wrong or the
+ * name is locked, with err filled in ("wrong name or password" whether the
+ * name exists or not); -2 on a database error, with err filled in.
+ */
+int
+league_login(struct league *lg, const char *name, const char *pass,
+    uint64_t now, char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_HASH];
+	char		 stored[CRYPT_OUTPUT_SIZE], got[CRYPT_OUTPUT_SIZE];
+	uint64_t	 left;
+	int		 rc, named, known = 0, ok = 0;
+
+	named = league_name_ok(name);
+	pthread_mutex_lock(&lg->mtx);
+	if (named && (left = league_fail_locked(lg, name, now)) != 0) {
+		pthread_mutex_unlock(&lg->mtx);
+		snprintf(err, errlen, "too many failed logins for %s: retry "
+		    "in %" PRIu64 " s", name, (left + 999) / 1000);
+		return (-1);
+	}
+	if (named) {
+		league_bind(s, 1, name);
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			if ((size_t)sqlite3_column_bytes(s, 0) < sizeof stored) {
+				snprintf(stored, sizeof stored, "%s",
+				    league_col(s, 0));
+				known = 1;
+			} else
+				log_warnx("league=%s event=bad-hash name=%s",
+				    lg->path, name);
+		} else if (rc != SQLITE_DONE) {
+			league_dberr(lg, err, errlen, rc, "look up the "
+			    "account");
+			league_done(s);
+			pthread_mutex_unlock(&lg->mtx);
+			return (-2);
+		}
+		league_done(s);
+	}
+	pthread_mutex_unlock(&lg->mtx);
+
+	/* Hash even for a name without an account: the same time. */
+	if (league_pass_bad(pass) == NULL) {
+		if (league_hash(pass, known ? stored : lg->dummy, got,
+		    sizeof got) == 0)
+			ok = known && league_hash_eq(got, stored);
+		else if (known)
+			log_warnx("league=%s event=bad-hash name=%s", lg->path,
+			    name);
+	}
+	explicit_bzero(stored, sizeof stored);
+	explicit_bzero(got, sizeof got);
+
+	pthread_mutex_lock(&lg->mtx);
+	if (named) {
+		if (ok)
+			league_fail_clear(lg, name);
+		else
+			league_fail_add(lg, name, now);
+	}
+	pthread_mutex_unlock(&lg->mtx);
+	if (!ok) {
+		snprintf(err, errlen, "wrong name or password");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Returns 1 if the account exists, 0 if not, -1 on a database error. */
+int
+league_exists(struct league *lg, const char *name)
+{
+	int	 rc, found;
+
+	if (!league_name_ok(name))
+		return (0);
+	pthread_mutex_lock(&lg->mtx);
+	found = league_exists_locked(lg, name, &rc);
+	if (found == -1)
+		league_dbfail(lg, rc, "look up the account");
+	pthread_mutex_unlock(&lg->mtx);
+	return (found);
+}
+
+/* Returns the text of a format. */
+static const char *
+league_format_name(enum league_format f)
+{
+	switch (f) {
+	case LEAGUE_ROUNDROBIN:
+		return ("roundrobin");
+	case LEAGUE_GAUNTLET:
+		return ("gauntlet");
+	}
+	return (NULL);
+}
+
+/* Returns the text of a tournament status. */
+static const char *
+league_tstatus_name(enum league_tstatus st)
+{
+	switch (st) {
+	case LEAGUE_T_RUNNING:
+		return ("running");
+	case LEAGUE_T_FINISHED:
+		return ("finished");
+	case LEAGUE_T_CANCELLED:
+		return ("cancelled");
+	}
+	return (NULL);
+}
+
+/* Checks a tournament before it is stored; returns 0 or -1 with err. */
+static int
+league_tournament_check(const struct league_tournament *t, char *err,
+    size_t errlen)
+{
+	size_t	 i, j;
+
+	if (!league_name_ok(t->name)) {
+		snprintf(err, errlen, "bad tournament name: 1..%d characters "
+		    "of A-Z a-z 0-9 _ - .", LEAGUE_NAME_MAX);
+		return (-1);
+	}
+	if (league_format_name(t->format) == NULL) {
+		snprintf(err, errlen, "bad tournament format");
+		return (-1);
+	}
+	if (t->game == NULL || *t->game == '\0') {
+		snprintf(err, errlen, "a tournament needs a game");
+		return (-1);
+	}
+	if (t->games_per_pair < 1 ||
+	    t->games_per_pair > (unsigned int)INT32_MAX) {
+		snprintf(err, errlen, "games per pairing must be 1 or more");
+		return (-1);
+	}
+	if (t->base_ms > (uint64_t)INT64_MAX ||
+	    t->inc_ms > (uint64_t)INT64_MAX) {
+		snprintf(err, errlen, "time control too large");
+		return (-1);
+	}
+	if (t->nplayers < 2) {
+		snprintf(err, errlen, "a tournament needs at least 2 players");
+		return (-1);
+	}
+	for (i = 0; i < t->nplayers; i++) {
+		if (!league_name_ok(t->players[i])) {
+			snprintf(err, errlen, "bad player name: 1..%d "
+			    "characters of A-Z a-z 0-9 _ - .",
+			    LEAGUE_NAME_MAX);
+			return (-1);
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(t->players[i], t->players[j]) == 0) {
+				snprintf(err, errlen, "player %s is listed "
+				    "twice", t->players[i]);
+				return (-1);
+			}
+		}
+	}
+	return (0);
+}
+
+/*
+ * Stores a new tournament, running, and sets t->id and t->status.  Every
+ * player must have an account.  Returns 0, or -1 with err filled in.
+ */
+int
+league_tournament_create(struct league *lg, struct league_tournament *t,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_CREATE];
+	struct buf	 players;
+	char		 when[32];
+	size_t		 i;
+	int		 rc = SQLITE_OK, found, r = -1;
+
+	if (league_tournament_check(t, err, errlen) != 0)
+		return (-1);
+	buf_init(&players);
+	for (i = 0; i < t->nplayers; i++) {
+		if (i != 0)
+			buf_putc(&players, ',');
+		buf_puts(&players, t->players[i]);
+	}
+	league_now(when, sizeof when);
+
+	/* The checks and the insert in one transaction. */
+	pthread_mutex_lock(&lg->mtx);
+	if ((rc = league_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "create the tournament");
+		goto out;
+	}
+	for (i = 0; i < t->nplayers; i++) {
+		found = league_exists_locked(lg, t->players[i], &rc);
+		if (found == -1) {
+			league_dberr(lg, err, errlen, rc, "look up the "
+			    "players");
+			goto out;
+		}
+		if (found == 0) {
+			snprintf(err, errlen, "no account %s", t->players[i]);
+			goto out;
+		}
+	}
+	league_bind(s, 1, t->name);
+	league_bind(s, 2, league_format_name(t->format));
+	league_bind(s, 3, t->game);
+	sqlite3_bind_int(s, 4, t->random != 0);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)t->base_ms);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)t->inc_ms);
+	sqlite3_bind_int64(s, 7, t->games_per_pair);
+	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->seed);	/* bits kept */
+	league_bind(s, 9, buf_str(&players));
+	league_bind(s, 10, when);
+	rc = league_step(s);
+	if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+		snprintf(err, errlen, "tournament %s exists", t->name);
+		goto out;
+	}
+	if (rc != SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "store the tournament");
+		goto out;
+	}
+	t->id = sqlite3_last_insert_rowid(lg->db);
+	if ((rc = league_step(lg->s[LEAGUE_S_COMMIT])) != SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "commit the tournament");
+		goto out;
+	}
+	t->status = LEAGUE_T_RUNNING;
+	r = 0;
+out:
+	if (!sqlite3_get_autocommit(lg->db))
+		league_step(lg->s[LEAGUE_S_ROLLBACK]);
+	pthread_mutex_unlock(&lg->mtx);
+	buf_free(&players);
+	if (r == 0)
+		log_info("league=%s event=tournament-created id=%" PRId64
+		    " name=%s players=%zu", lg->path, t->id, t->name,
+		    t->nplayers);
+	return (r);
+}
+
+/*
+ * Sets a tournament's status.  Returns 0, or -1 if there is no such
+ * tournament or on a database error (logged).
+ */
+int
+league_tournament_status(struct league *lg, int64_t id,
+    enum league_tstatus status)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_STATUS];
+	const char	*name;
+	int		 rc, n = 0;
+
+	if ((name = league_tstatus_name(status)) == NULL)
+		return (-1);
+	pthread_mutex_lock(&lg->mtx);
+	league_bind(s, 1, name);
+	sqlite3_bind_int64(s, 2, id);
+	if ((rc = league_step(s)) == SQLITE_OK)
+		n = sqlite3_changes(lg->db);
+	else
+		league_dbfail(lg, rc, "update the tournament");
+	pthread_mutex_unlock(&lg->mtx);
+	return (n == 1 ? 0 : -1);
+}
+
+/* Frees what a tournament owns (its game and players), not t itself. */
+void
+league_tournament_free(struct league_tournament *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nplayers; i++)
+		free(t->players[i]);
+	free(t->players);
+	free(t->game);
+	t->players = NULL;
+	t->nplayers = 0;
+	t->game = NULL;
+}
+
+/* Frees an array of n tournaments from league_tournaments. */
+void
+league_tournaments_free(struct league_tournament *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		league_tournament_free(&v[i]);
+	free(v);
+}
+
+/* Fills t from a row of LEAGUE_S_T_LIST. */
+static void
+league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
+{
+	const char	*p, *q, *f, *st;
+	size_t		 n;
+
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(s, 0);
+	snprintf(t->name, sizeof t->name, "%s", league_col(s, 1));
+	f = league_col(s, 2);
+	t->format = strcmp(f, "gauntlet") == 0 ? LEAGUE_GAUNTLET :
+	    LEAGUE_ROUNDROBIN;
+	st = league_col(s, 3);
+	if (strcmp(st, "finished") == 0)
+		t->status = LEAGUE_T_FINISHED;
+	else if (strcmp(st, "cancelled") == 0)
+		t->status = LEAGUE_T_CANCELLED;
+	else
+		t->status = LEAGUE_T_RUNNING;
+	t->game = xstrdup(league_col(s, 4));
+	t->random = sqlite3_column_int(s, 5) != 0;
+	t->base_ms = (uint64_t)sqlite3_column_int64(s, 6);
+	t->inc_ms = (uint64_t)sqlite3_column_int64(s, 7);
+	t->games_per_pair = (unsigned int)sqlite3_column_int64(s, 8);
+	t->seed = (uint64_t)sqlite3_column_int64(s, 9);
+	for (p = league_col(s, 10); *p != '\0'; p = *q == ',' ? q + 1 : q) {
+		q = p + strcspn(p, ",");
+		n = (size_t)(q - p);
+		t->players = xreallocarray(t->players, t->nplayers + 1,
+		    sizeof *t->players);
+		t->players[t->nplayers] = xmalloc(n + 1);
+		memcpy(t->players[t->nplayers], p, n);
+		t->players[t->nplayers][n] = '\0';
+		t->nplayers++;
+	}
+}
+
+/*
+ * Reads the tournaments, by id: every one if all is set, else the running
+ * ones.  Sets *vp and *np (free with league_tournaments_free).  Returns 0,
+ * or -1 on a database error (logged).
+ */
+int
+league_tournaments(struct league *lg, int all, struct league_tournament **vp,
+    size_t *np)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_LIST];
+	struct league_tournament *v = NULL;
+	size_t		 n = 0;
+	int		 rc;
+
+	pthread_mutex_lock(&lg->mtx);
+	sqlite3_bind_int(s, 1, all != 0);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		v = xreallocarray(v, n + 1, sizeof *v);
+		league_tournament_row(s, &v[n++]);
+	}
+	league_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, "read the tournaments");
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_DONE) {
+		league_tournaments_free(v, n);
+		*vp = NULL;
+		*np = 0;
+		return (-1);
+	}
+	*vp = v;
+	*np = n;
+	return (0);
+}
+
+/* Returns a result column as 1 (first), 2 (second) or 0 (none). */
+static int
+league_result(sqlite3_stmt *s, int i)
+{
+	const char	*r = league_col(s, i);
+
+	if (strcmp(r, "first") == 0)
+		return (1);
+	if (strcmp(r, "second") == 0)
+		return (2);
+	return (0);
+}
+
+/*
+ * Reads every game of tournament id (finished, abandoned or live), by id.
+ * Sets *vp (free it) and *np.  Returns 0, or -1 on a database error.
+ */
+int
+league_tournament_games(struct league *lg, int64_t id,
+    struct league_tgame **vp, size_t *np)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_GAMES];
+	struct league_tgame *v = NULL, *g;
+	size_t		 n = 0;
+	int		 rc;
+
+	pthread_mutex_lock(&lg->mtx);
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		v = xreallocarray(v, n + 1, sizeof *v);
+		g = &v[n++];
+		memset(g, 0, sizeof *g);
+		g->game_id = sqlite3_column_int64(s, 0);
+		g->slot = (unsigned int)sqlite3_column_int64(s, 1);
+		g->finished = strcmp(league_col(s, 2), "finished") == 0;
+		g->result = league_result(s, 3);
+		snprintf(g->player1, sizeof g->player1, "%s",
+		    league_col(s, 4));
+		snprintf(g->player2, sizeof g->player2, "%s",
+		    league_col(s, 5));
+	}
+	league_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, "read the tournament's games");
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*vp = NULL;
+		*np = 0;
+		return (-1);
+	}
+	*vp = v;
+	*np = n;
+	return (0);
+}
+
+/*
+ * Reads every finished rated game with a result, in the order they ended
+ * (then by id).  Sets *vp (free it) and *np.  Returns 0, or -1 on a
+ * database error.
+ */
+int
+league_rated_games(struct league *lg, struct league_rgame **vp, size_t *np)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_RATED];
+	struct league_rgame *v = NULL, *g;
+	size_t		 n = 0, cap = 0;
+	int		 rc;
+
+	pthread_mutex_lock(&lg->mtx);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		g = &v[n++];
+		memset(g, 0, sizeof *g);
+		g->game_id = sqlite3_column_int64(s, 0);
+		snprintf(g->player1, sizeof g->player1, "%s",
+		    league_col(s, 1));
+		snprintf(g->player2, sizeof g->player2, "%s",
+		    league_col(s, 2));
+		g->result = league_result(s, 3);
+	}
+	league_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, "read the rated games");
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*vp = NULL;
+		*np = 0;
+		return (-1);
+	}
+	*vp = v;
+	*np = n;
+	return (0);
+}
+
+/* Steps a one-row statement of player name into a[0..n-1]; SQLite code. */
+static int
+league_row(sqlite3_stmt *s, const char *name, int64_t *a, int n)
+{
+	int	 rc, i;
+
+	league_bind(s, 1, name);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		for (i = 0; i < n; i++)
+			a[i] = sqlite3_column_int64(s, i);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	league_done(s);
+	return (rc);
+}
+
+/*
+ * Appends an account's statistics over its finished games (§13.7 of
+ * PROTOCOL.md, all but the rating line, which the caller adds after the
+ * first line):
+ *
+ *	account NAME
+ *	games G wins W losses L
+ *	moves M optimal PCT		(PCT: "97.5%", rounded down; "-")
+ *	threw-win-games N
+ *	first-throw 1:C 2:C 3:C 4:C 5:C 6-10:C 11-20:C 21+:C
+ *
+ * optimal counts the moves marked kept-win or no-win; first-throw counts
+ * the games in which the player threw a win by the player's own move
+ * number (1: its first move of the game) of the first such move.  Returns
+ * 0; -1 if there is no such account ("no account NAME" or "bad account
+ * name" appended); -2 on a database error (a message appended).
+ */
+int
+league_player(struct league *lg, const char *name, struct buf *out)
+{
+	sqlite3_stmt	*s;
+	int64_t		 g[3] = { 0, 0, 0 }, m[2] = { 0, 0 };
+	int64_t		 hist[LEAGUE_NBUCKETS], b, nthrow = 0, tenths;
+	char		 err[512];
+	int		 rc, found = 0, i;
+
+	if (!league_name_ok(name)) {
+		buf_puts(out, "bad account name");
+		return (-1);
+	}
+	memset(hist, 0, sizeof hist);
+	pthread_mutex_lock(&lg->mtx);
+	if ((rc = league_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK)
+		goto done;
+	if ((found = league_exists_locked(lg, name, &rc)) != 1)
+		goto done;
+	if ((rc = league_row(lg->s[LEAGUE_S_P_GAMES], name, g, 3)) !=
+	    SQLITE_OK ||
+	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 2)) !=
+	    SQLITE_OK)
+		goto done;
+	s = lg->s[LEAGUE_S_P_THROWS];
+	league_bind(s, 1, name);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		b = sqlite3_column_int64(s, 0);
+		if (b >= 1 && b <= LEAGUE_NBUCKETS)
+			hist[b - 1] += sqlite3_column_int64(s, 1);
+		nthrow += sqlite3_column_int64(s, 1);
+	}
+	league_done(s);
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+done:
+	if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		league_dberr(lg, err, sizeof err, rc, "read the statistics");
+	else
+		rc = SQLITE_OK;
+	if (!sqlite3_get_autocommit(lg->db))
+		league_step(lg->s[LEAGUE_S_COMMIT]);
+	pthread_mutex_unlock(&lg->mtx);
+
+	if (rc != SQLITE_OK) {
+		buf_puts(out, err);
+		return (-2);
+	}
+	if (found != 1) {
+		buf_printf(out, "no account %s", name);
+		return (-1);
+	}
+	buf_printf(out, "account %s\n", name);
+	buf_printf(out, "games %" PRId64 " wins %" PRId64 " losses %" PRId64
+	    "\n", g[0], g[1], g[2]);
+	buf_printf(out, "moves %" PRId64 " optimal ", m[0]);
+	if (m[0] > 0) {
+		tenths = m[1] * 1000 / m[0];
+		buf_printf(out, "%" PRId64 ".%" PRId64 "%%\n", tenths / 10,
+		    tenths % 10);
+	} else
+		buf_puts(out, "-\n");
+	buf_printf(out, "threw-win-games %" PRId64 "\n", nthrow);
+	buf_puts(out, "first-throw");
+	for (i = 0; i < LEAGUE_NBUCKETS; i++)
+		buf_printf(out, " %s:%" PRId64, league_buckets[i], hist[i]);
+	buf_putc(out, '\n');
+	return (0);
+}

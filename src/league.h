@@ -1,0 +1,109 @@
+/*
+ * league.h: accounts, tournaments and play statistics in grundyd's
+ * database (the same SQLite file as the game log, store.h).
+ *
+ * The league has its own SQLite connection, guarded by one mutex, so every
+ * function is thread-safe; all of them may block (password hashing takes
+ * tens of milliseconds, SQL may wait for a lock), so call them off the
+ * event loop except where said.  The schema is db/003-league.sql; the
+ * store (store_open) must have migrated the file first.
+ *
+ * Ratings are not stored: league_rated_games hands the rated games of the
+ * log, in order, to the caller, who recomputes them (lobby.c).
+ */
+#ifndef LEAGUE_H
+#define LEAGUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+struct league;
+
+#define LEAGUE_NAME_MAX	32		/* bytes of an account name */
+#define LEAGUE_PASS_MIN	8		/* bytes of a password */
+#define LEAGUE_PASS_MAX	128
+
+/* Settings for failed-login limits. */
+struct league_limits {
+	unsigned int	 failures;	/* failures in a row before a lockout */
+	unsigned int	 lockout_s;	/* seconds a name stays locked */
+};
+
+/* Tournament formats. */
+enum league_format {
+	LEAGUE_ROUNDROBIN = 0,
+	LEAGUE_GAUNTLET,
+};
+
+/* Tournament states, as stored ('running', 'finished', 'cancelled'). */
+enum league_tstatus {
+	LEAGUE_T_RUNNING = 0,
+	LEAGUE_T_FINISHED,
+	LEAGUE_T_CANCELLED,
+};
+
+/* A tournament definition; players are owned (league_tournament_free). */
+struct league_tournament {
+	int64_t		 id;		/* set by league_tournament_create */
+	char		 name[LEAGUE_NAME_MAX + 1];
+	enum league_format format;
+	enum league_tstatus status;
+	char		*game;		/* game spec text (may be a template) */
+	int		 random;	/* game is a random=1 template */
+	uint64_t	 base_ms;	/* time control */
+	uint64_t	 inc_ms;
+	unsigned int	 games_per_pair;
+	uint64_t	 seed;
+	char		**players;	/* account names, in the given order */
+	size_t		 nplayers;
+};
+
+/* One stored game of a tournament, for resuming it. */
+struct league_tgame {
+	int64_t		 game_id;
+	unsigned int	 slot;		/* index into the tournament's schedule */
+	int		 finished;	/* status 'finished' (else abandoned/live) */
+	int		 result;	/* 1: first won, 2: second won, 0: none */
+	char		 player1[LEAGUE_NAME_MAX + 1];	/* account names */
+	char		 player2[LEAGUE_NAME_MAX + 1];
+};
+
+/* One finished rated game, for the rating replay. */
+struct league_rgame {
+	int64_t		 game_id;
+	char		 player1[LEAGUE_NAME_MAX + 1];
+	char		 player2[LEAGUE_NAME_MAX + 1];
+	int		 result;	/* 1: first won, 2: second won */
+};
+
+struct league *league_open(const char *, const struct league_limits *,
+	    char *, size_t);
+void	 league_close(struct league *);
+void	 league_set_limits(struct league *, const struct league_limits *);
+
+/* Returns 1 if the name is a valid account name (no I/O; any thread). */
+int	 league_name_ok(const char *);
+
+int	 league_register(struct league *, const char *, const char *,
+	    char *, size_t);
+int	 league_login(struct league *, const char *, const char *, uint64_t,
+	    char *, size_t);
+int	 league_exists(struct league *, const char *);
+
+int	 league_tournament_create(struct league *, struct league_tournament *,
+	    char *, size_t);
+int	 league_tournament_status(struct league *, int64_t,
+	    enum league_tstatus);
+int	 league_tournaments(struct league *, int, struct league_tournament **,
+	    size_t *);
+void	 league_tournament_free(struct league_tournament *);
+void	 league_tournaments_free(struct league_tournament *, size_t);
+int	 league_tournament_games(struct league *, int64_t,
+	    struct league_tgame **, size_t *);
+
+int	 league_rated_games(struct league *, struct league_rgame **, size_t *);
+int	 league_player(struct league *, const char *, struct buf *);
+
+#endif /* LEAGUE_H */

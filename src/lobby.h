@@ -1,0 +1,82 @@
+/*
+ * lobby.h: networked play (PROTOCOL.md §13): the games grundyd referees
+ * between clients (or a client and the engine) with server-side clocks,
+ * seeks and challenges, spectators, resume tokens, tournaments and
+ * ratings.  Everything here runs on the event loop, except the functions
+ * marked "any thread".  The lobby never touches sockets: the server hands
+ * it answer lines and gives it a send function.
+ */
+#ifndef LOBBY_H
+#define LOBBY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "game.h"
+
+struct event_base;
+struct store;
+struct league;
+struct lobby;
+struct lobby_client;
+
+/* What the server provides. */
+struct lobby_io {
+	void		*arg;
+	/* Writes to a connection; never frees it synchronously. */
+	void		 (*send)(void *arg, void *conn, const char *, size_t);
+	/* Runs fn(fnarg) on the loop soon (any thread). */
+	void		 (*defer)(void *arg, void (*fn)(void *), void *fnarg);
+};
+
+/* Settings, from the configuration; lobby_set_conf applies new ones. */
+struct lobby_conf {
+	uint64_t	 default_base_ms;	/* default time control */
+	uint64_t	 default_inc_ms;
+	uint64_t	 grace_ms;		/* clock_grace */
+	int		 illegal_retry;		/* illegal_move = retry */
+	size_t		 max_seeks;		/* open seeks, server-wide */
+	size_t		 max_watchers;		/* spectators per game */
+	struct game_limits lim;			/* for game specs and moves */
+};
+
+struct lobby *lobby_new(struct event_base *, struct store *, struct league *,
+	    const struct lobby_io *, const struct lobby_conf *, char *, size_t);
+void	 lobby_free(struct lobby *);
+void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
+
+struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);
+void	 lobby_detach(struct lobby_client *, const char *);
+void	 lobby_login(struct lobby_client *, const char *, int);
+int	 lobby_active(const struct lobby_client *);
+void	 lobby_answer(struct lobby_client *, const char *, size_t);
+void	 lobby_hold(struct lobby_client *);
+void	 lobby_release(struct lobby_client *, struct buf *);
+int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);
+
+/* Commands (cmd-play.c); each fills body and returns 0 or -1 (error). */
+int	 lobby_cmd_seek(struct lobby_client *, int, char **, struct buf *);
+int	 lobby_cmd_unseek(struct lobby_client *, struct buf *);
+int	 lobby_cmd_challenge(struct lobby_client *, int, char **,
+	    struct buf *);
+int	 lobby_cmd_accept(struct lobby_client *, const char *, int,
+	    struct buf *);
+int	 lobby_cmd_ready(struct lobby_client *, int, struct buf *);
+int	 lobby_cmd_resume(struct lobby_client *, const char *, struct buf *);
+int	 lobby_cmd_resign(struct lobby_client *, const char *, struct buf *);
+int	 lobby_cmd_live(struct lobby_client *, struct buf *);
+int	 lobby_cmd_watch(struct lobby_client *, const char *, int,
+	    struct buf *);
+int	 lobby_cmd_tournament(struct lobby_client *, int, char **,
+	    struct buf *);
+int	 lobby_cmd_standings(struct lobby_client *, const char *,
+	    struct buf *);
+int	 lobby_cmd_ratings(struct lobby_client *, struct buf *);
+
+/* Shared with the tests: time controls and random fair starts. */
+int	 lobby_parse_tc(const char *, uint64_t *, uint64_t *);
+int	 lobby_draw_start(const struct game *, gmp_randstate_t,
+	    const struct game_limits *, struct game *, struct game_error *);
+
+#endif /* LOBBY_H */

@@ -1,0 +1,565 @@
+#!/usr/bin/env python3
+"""play.py: end-to-end tests of networked play (PROTOCOL.md §13) against a
+real grundyd on an ephemeral loopback port: accounts and the login limit,
+rights, the player role, the referee's failure paths (illegal move, timeout,
+disconnect and resume, disconnect with no return), spectating, ratings and
+statistics, floods, and a timed rated round-robin between two `grundy bot`
+processes that survives a daemon restart.
+
+Usage: play.py BUILDDIR SRCDIR.  Every wait is bounded; the daemons and bots
+are killed at the end whatever happens.  Exit 0 when every check passes.
+"""
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD, SRC = sys.argv[1], sys.argv[2]
+GRUNDYD = os.path.join(BUILD, "grundyd")
+GRUNDY = os.path.join(BUILD, "grundy")
+TMP = tempfile.mkdtemp(prefix="grundy-play.")
+PROCS = []
+PASSED = 0
+FAILED = 0
+
+
+def check(name, cond, detail=""):
+    """Counts one check; prints the failures."""
+    global PASSED, FAILED
+    if cond:
+        PASSED += 1
+    else:
+        FAILED += 1
+        print("FAIL %s %s" % (name, detail), flush=True)
+
+
+class Daemon:
+    """A grundyd on an ephemeral port with its own database."""
+
+    def __init__(self, name, *flags, db=None):
+        self.db = db or os.path.join(TMP, name + ".db")
+        self.flags = list(flags)
+        self.name = name
+        self.port = 0
+        self.start()
+
+    def start(self):
+        """Starts it; a restart listens on the same port again."""
+        portfile = os.path.join(TMP, self.name + ".port")
+        if os.path.exists(portfile):
+            os.unlink(portfile)
+        self.log = open(os.path.join(TMP, self.name + ".log"), "a")
+        self.proc = subprocess.Popen(
+            [GRUNDYD, "--listen", "127.0.0.1:%d" % self.port,
+             "--port-file", portfile,
+             "--db", self.db] + self.flags,
+            stdout=self.log, stderr=self.log)
+        PROCS.append(self.proc)
+        for _ in range(200):
+            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
+                break
+            time.sleep(0.05)
+        self.port = int(open(portfile).read().strip())
+
+    def stop(self, sig=signal.SIGTERM):
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Client:
+    """A raw protocol connection that sorts what arrives: replies (blocks
+    starting with = or ?), server commands (ID NAME ...) and events."""
+
+    def __init__(self, d):
+        self.s = socket.create_connection(("127.0.0.1", d.port), timeout=5)
+        self.buf = b""
+        self.replies = []
+        self.commands = []
+        self.events = []
+        self.closed = False
+        self.nid = 100
+
+    def send(self, line):
+        self.s.sendall((line + "\n").encode())
+
+    def _pump(self, timeout):
+        self.s.settimeout(timeout)
+        try:
+            data = self.s.recv(65536)
+        except socket.timeout:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.closed = True
+            return
+        self.buf += data
+        while True:
+            if self.buf.startswith((b"=", b"?")):
+                end = self.buf.find(b"\n\n")
+                if end < 0:
+                    break
+                self.replies.append(self.buf[:end].decode())
+                self.buf = self.buf[end + 2:]
+                continue
+            end = self.buf.find(b"\n")
+            if end < 0:
+                break
+            line = self.buf[:end].decode()
+            self.buf = self.buf[end + 1:]
+            if line.startswith("event "):
+                self.events.append(line)
+            elif line:
+                self.commands.append(line)
+
+    def wait(self, what, pred=lambda x: True, timeout=5.0):
+        """Waits for the first item of replies|commands|events matching
+        pred; removes and returns it, or None after timeout."""
+        lst = getattr(self, what)
+        end = time.time() + timeout
+        while True:
+            for i, x in enumerate(lst):
+                if pred(x):
+                    return lst.pop(i)
+            left = end - time.time()
+            if left <= 0 or self.closed:
+                return None
+            self._pump(min(left, 0.2))
+
+    def cmd(self, line, timeout=5.0):
+        """Sends a command with a fresh id and returns its reply block."""
+        self.nid += 1
+        i = self.nid
+        self.send("%d %s" % (i, line))
+        r = self.wait("replies", lambda x: re.match(r"[=?]%d\b" % i, x),
+                      timeout)
+        return r
+
+    def answer(self, cmdline, body=""):
+        cid = cmdline.split()[0]
+        self.send("=%s %s\n" % (cid, body))
+
+    def drain(self):
+        """Forgets whatever arrived from an earlier game."""
+        self._pump(0.05)
+        del self.commands[:]
+        del self.events[:]
+
+    def close(self):
+        try:
+            self.s.close()
+        except OSError:
+            pass
+
+
+def ok(r):
+    return r is not None and r.startswith("=")
+
+
+def body(r):
+    return re.sub(r"^[=?]\d*\s?", "", r or "")
+
+
+def login(d, name, pw="password1", register=True):
+    c = Client(d)
+    if register:
+        c.cmd("register %s %s" % (name, pw))
+    r = c.cmd("login %s %s" % (name, pw))
+    check("login " + name, ok(r), r)
+    return c
+
+
+def genmove_of(c, timeout=5.0):
+    return c.wait("commands", lambda x: " genmove " in x + " ", timeout)
+
+
+def gameover_of(c, timeout=5.0):
+    return c.wait("commands", lambda x: " gameover " in x, timeout)
+
+
+def pair(d, a, b, spec="nim 3 4 5", opts="tc=5000"):
+    """Pairs two logged-in clients through seeks; returns (game id,
+    {seat: client})."""
+    a.drain()
+    b.drain()
+    ra = a.cmd("seek %s %s" % (spec, opts))
+    check("seek waits", ok(ra) and body(ra).startswith("seek"), ra)
+    rb = b.cmd("seek %s %s" % (spec, opts))
+    check("seek pairs", ok(rb) and body(rb).startswith("game"), rb)
+    ea = a.wait("events", lambda x: x.startswith("event start"))
+    eb = b.wait("events", lambda x: x.startswith("event start"))
+    check("start events", ea is not None and eb is not None)
+    gid = int(ea.split()[2])
+    seats = {int(re.search(r"you=(\d)", ea).group(1)): a,
+             int(re.search(r"you=(\d)", eb).group(1)): b}
+    return gid, seats, ea, eb
+
+
+def db_game(d, gid):
+    con = sqlite3.connect(d.db)
+    row = con.execute("SELECT status, result, reason, rated, tc, player1,"
+                      " player2 FROM games WHERE id = ?", (gid,)).fetchone()
+    n = con.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?",
+                    (gid,)).fetchone()[0]
+    con.close()
+    return row, n
+
+
+def test_accounts():
+    d = Daemon("accounts", "--admins", "root", "--login-failures", "3",
+               "--login-lockout", "2")
+    c = Client(d)
+    check("register", body(c.cmd("register alice password1")) ==
+          "registered alice")
+    r = c.cmd("register alice password2")
+    check("register taken", not ok(r) and "taken" in r, r)
+    r = c.cmd("register bad!name password1")
+    check("register bad name", not ok(r), r)
+    r = c.cmd("register carol short")
+    check("register short password", not ok(r), r)
+    r = c.cmd("login alice wrongpass1")
+    check("wrong password", r is not None and
+          body(r) == "wrong name or password", r)
+    r = c.cmd("login nobody password1")
+    check("unknown name same message", r is not None and
+          body(r) == "wrong name or password", r)
+    r = c.cmd("login alice wrongpass2")
+    check("third failure closes", r is not None and "closing" in r, r)
+    time.sleep(0.3)
+    c._pump(0.5)
+    check("connection closed after failures", c.closed)
+    c2 = Client(d)
+    r = c2.cmd("login alice wrongpass3")
+    check("third failure for the name", r is not None and
+          body(r) == "wrong name or password", r)
+    r = c2.cmd("login alice password1")
+    check("name locked after failures", r is not None and
+          "too many failed logins for alice" in r, r)
+    time.sleep(2.2)
+    r = c2.cmd("login alice password1")
+    check("lock expires", ok(r) and "role player" in r, r)
+    r = c2.cmd("whoami")
+    check("whoami", ok(r) and "account alice" in r, r)
+    con = sqlite3.connect(d.db)
+    h = con.execute("SELECT hash FROM accounts WHERE name = 'alice'"
+                    ).fetchone()[0]
+    con.close()
+    check("yescrypt hash stored", h.startswith("$y$") and
+          "password1" not in h, h)
+    # Rights.
+    anon = Client(d)
+    r = anon.cmd("seek nim 3 4 5")
+    check("anonymous may not seek players", not ok(r) and "account" in r, r)
+    r = anon.cmd("seek nim 3 4 5 opponent=engine rated=1")
+    check("engine games are unrated", not ok(r), r)
+    r = anon.cmd("ready")
+    check("anonymous ready refused", not ok(r), r)
+    r = anon.cmd("tournament list")
+    check("anonymous admin refused", not ok(r) and
+          "permission denied" in r, r)
+    r = c2.cmd("tournament create t1 roundrobin players=alice,bob games=1 "
+               "nim 3 4 5")
+    check("non-admin admin refused", not ok(r) and
+          "permission denied" in r, r)
+    root = login(d, "root")
+    check("admin role", "role admin" in (root.cmd("whoami") or ""))
+    r = root.cmd("tournament list")
+    check("admin may list", ok(r), r)
+    d.stop()
+
+
+def test_engine_game():
+    """An anonymous client plays the engine in the player role."""
+    d = Daemon("engine")
+    c = Client(d)
+    r = c.cmd("seek nim 1 2 opponent=engine seat=1 tc=5000")
+    check("engine seek", ok(r) and body(r).startswith("game"), r)
+    g = genmove_of(c)
+    check("engine game genmove", g is not None and "time1=" in g, g)
+    c.answer(g, "2=1")           # nim 1 1: a winning move
+    p = c.wait("commands", lambda x: " play " in x)
+    check("engine replies with play", p is not None, p)
+    g = genmove_of(c)
+    c.answer(g, "1=0" if "1=0" not in p else "2=0")
+    o = gameover_of(c)
+    check("win against the engine", o is not None and
+          o.split()[2:] == ["first", "no-legal-move"], o)
+    c.answer(o)
+    gid = int(body(r).split()[1])
+    row, n = db_game(d, gid)
+    check("engine game logged", row is not None and row[0] == "finished"
+          and row[1] == "first" and n == 3 and row[5].startswith("conn:")
+          and row[6] == "engine", (row, n))
+    d.stop()
+
+
+def test_referee():
+    d = Daemon("referee", "--clock-grace", "100")
+    a = login(d, "anna")
+    b = login(d, "bert")
+    w = Client(d)
+    eve = login(d, "eve")
+
+    # Illegal move: the default policy loses; both get gameover.
+    gid, seats, ea, eb = pair(d, a, b)
+    live = w.cmd("games live")
+    check("games live lists it", ok(live) and str(gid) in live, live)
+    r = w.cmd("watch %d" % gid)
+    check("watch", ok(r) and "position nim 3 4 5" in r, r)
+    r = eve.cmd("resign %d" % gid)
+    check("resign someone else's game", not ok(r) and
+          "not a player" in r, r)
+    token1 = re.search(r"token=(\w+)", ea).group(1)
+    r = eve.cmd("resume " + token1[::-1])
+    check("resume wrong token", not ok(r), r)
+    first = seats[1]
+    g = genmove_of(first)
+    first.answer(g, "1=2")
+    mv = w.wait("events", lambda x: x.startswith("event move"))
+    check("spectator sees the move", mv is not None and " 1=2 " in mv, mv)
+    g2 = genmove_of(seats[2])
+    check("opponent asked to move", g2 is not None)
+    seats[2].answer(g2, "1=9")    # pile 1 is 2: illegal
+    for s, who in ((seats[1], "first"), (seats[2], "second")):
+        o = gameover_of(s)
+        check("illegal move loses (%s)" % who, o is not None and
+              o.split()[2:] == ["first", "illegal-move"], o)
+        s.answer(o)
+    go = w.wait("events", lambda x: x.startswith("event gameover"))
+    check("spectator gameover", go is not None and "illegal-move" in go, go)
+    row, n = db_game(d, gid)
+    check("illegal game logged", row[:4] == ("finished", "first",
+          "illegal-move", 1) and n == 1, row)
+
+    # Timeout: nobody answers genmove.
+    gid, seats, ea, eb = pair(d, a, b, opts="tc=400")
+    t0 = time.time()
+    o = gameover_of(seats[1], 5)
+    el = time.time() - t0
+    check("timeout loses", o is not None and
+          o.split()[2:] == ["second", "timeout"], o)
+    check("timeout after the clock and grace", 0.45 <= el < 3.0, el)
+    seats[1].answer(o)
+    o2 = gameover_of(seats[2])
+    seats[2].answer(o2)
+
+    # Disconnect, then resume with the token; the game goes on.
+    gid, seats, ea, eb = pair(d, a, b, spec="nim 1 1", opts="tc=20000")
+    first, second = seats[1], seats[2]
+    ev1 = ea if first is a else eb
+    tok = re.search(r"token=(\w+)", ev1).group(1)
+    fname = "anna" if first is a else "bert"
+    first.close()
+    time.sleep(0.2)
+    back = Client(d)
+    r = back.cmd("login %s password1" % fname)
+    r = back.cmd("resume " + tok)
+    check("resume", ok(r) and ("game %d you=1" % gid) in r, r)
+    e = back.wait("events", lambda x: x.startswith("event start"))
+    check("resume resends the start", e is not None and tok in e, e)
+    n = back.wait("commands", lambda x: " new " in x)
+    check("resume resends the position", n is not None and
+          n.endswith("new nim 1 1"), n)
+    g = genmove_of(back)
+    check("resume asks for the move", g is not None, g)
+    back.answer(g, "1=0")
+    g = genmove_of(second)
+    second.answer(g, "2=0")
+    o = gameover_of(back)
+    check("resumed game finishes", o is not None and
+          o.split()[2:] == ["second", "no-legal-move"], o)
+    back.answer(o)
+    gameover_of(second)
+    if first is a:
+        a = back
+    else:
+        b = back
+
+    # Disconnect with no return: the clock runs out.
+    gid, seats, ea, eb = pair(d, a, b, opts="tc=600")
+    away = seats[1]
+    stay = seats[2]
+    away.close()
+    o = gameover_of(stay, 5)
+    check("disconnect with no return loses on time", o is not None and
+          o.split()[2:] == ["second", "timeout"], o)
+    row, n = db_game(d, gid)
+    check("abandoned seat game logged", row[:3] ==
+          ("finished", "second", "timeout"), row)
+    d.stop()
+
+
+def test_retry_policy():
+    d = Daemon("retry", "--illegal-move", "retry")
+    a = login(d, "ann")
+    b = login(d, "ben")
+    gid, seats, ea, eb = pair(d, a, b, spec="nim 2 2")
+    g = genmove_of(seats[1])
+    seats[1].answer(g, "1=7")
+    e = seats[1].wait("events", lambda x: x.startswith("event illegal"))
+    check("retry: event illegal", e is not None, e)
+    g = genmove_of(seats[1])
+    check("retry: genmove again", g is not None, g)
+    seats[1].answer(g, "1=0")
+    g = genmove_of(seats[2])
+    check("retry: game goes on", g is not None, g)
+    d.stop()
+
+
+def test_floods():
+    d = Daemon("flood", "--max-seeks", "5", "--max-conns-per-ip", "40",
+               "--max-line", "4096")
+    other = Client(d)
+    # Many seeks from one connection: one open at a time.
+    a = login(d, "flooder")
+    for i in range(200):
+        a.send("seek nim %d %d" % (i + 1, i + 2))
+    got = 0
+    while a.wait("replies", timeout=5) is not None:
+        got += 1
+        if got == 200:
+            break
+    check("200 seeks answered", got == 200, got)
+    # Many seekers: the server-wide cap.
+    cs = [login(d, "s%d" % i) for i in range(7)]
+    rs = [c.cmd("seek nim 9 %d" % (i + 30)) for i, c in enumerate(cs)]
+    refused = [r for r in rs if r and "too many open seeks" in r]
+    check("max-seeks enforced", len(refused) >= 1, rs)
+    # Many connections from one address.
+    many = []
+    refused = 0
+    for i in range(60):
+        try:
+            c = Client(d)
+            c._pump(0.05)
+            if c.closed or any("too many connections" in r
+                               for r in c.replies):
+                refused += 1
+            many.append(c)
+        except OSError:
+            refused += 1
+    check("max-conns-per-ip enforced", refused > 0, refused)
+    # An oversized command.
+    for c in many:
+        c.close()
+    time.sleep(0.3)
+    big = Client(d)
+    big.send("seek nim " + "9" * 10000)
+    r = big.wait("replies", timeout=5)
+    check("oversized command refused", r is not None and
+          "line too long" in r, r)
+    r = other.cmd("protocol_version")
+    check("other clients still served", ok(r) and body(r) == "2", r)
+    d.stop()
+
+
+def start_bot(d, name, prog, extra=()):
+    log = open(os.path.join(TMP, "bot-%s.log" % name), "a")
+    p = subprocess.Popen(
+        [GRUNDY, "bot", "--server", "127.0.0.1:%d" % d.port, "--name",
+         name, "--password", "password1", "--register"] + list(extra) +
+        ["--"] + prog, stdout=log, stderr=log)
+    PROCS.append(p)
+    return p
+
+
+def standings(c, name):
+    r = c.cmd("standings " + name)
+    m = re.search(r"played (\d+) of (\d+)", r or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None), r
+
+
+def test_tournament():
+    """Two bots play a timed rated round-robin across a daemon restart."""
+    d = Daemon("tour", "--admins", "boss")
+    perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
+    rnd = [sys.executable, os.path.join(SRC, "contrib", "bot-random.py")]
+    env_ok = os.access(perfect[0], os.X_OK)
+    check("bot-perfect is executable", env_ok)
+    os.environ["GRUNDY"] = GRUNDY
+    boss = login(d, "boss")
+    bots = [start_bot(d, "perfect", perfect),
+            start_bot(d, "random", rnd + ["--think-ms", "40"])]
+    time.sleep(1.0)
+    r = boss.cmd("tournament create rr1 roundrobin players=perfect,random "
+                 "games=6 tc=20000+100 seed=7 random=1 nim 9 9 9")
+    check("tournament create", ok(r) and "games 6" in r, r)
+    (played, total), r = standings(boss, "rr1")
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        (played, total), r = standings(boss, "rr1")
+        if played is not None and played >= 2:
+            break
+        time.sleep(0.05)
+    check("tournament under way", played is not None and played >= 2, r)
+    boss.close()
+    d.stop(signal.SIGKILL)
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        (played, total), r = standings(boss, "rr1")
+        if played is not None and played == total:
+            break
+        time.sleep(0.3)
+    check("tournament resumed and finished", played == total == 6, r)
+    check("standings status", r is not None and "status finished" in r, r)
+    perfect_wins = re.search(r"perfect points (\d+)", r or "")
+    check("perfect bot wins every game against random (N starts)",
+          perfect_wins is not None and int(perfect_wins.group(1)) == 6, r)
+    r = boss.cmd("ratings")
+    m = re.findall(r"(\w+) rating (\d+) games (\d+)", r or "")
+    check("ratings after the tournament", len(m) == 2 and
+          m[0][0] == "perfect" and int(m[0][1]) > 1500, r)
+    r = boss.cmd("player random")
+    check("player stats", ok(r) and "optimal" in r and "first-throw" in r,
+          r)
+    r = boss.cmd("player perfect")
+    check("perfect bot plays optimally", ok(r) and "optimal 100.0%" in r, r)
+    con = sqlite3.connect(d.db)
+    rows = con.execute("SELECT COUNT(*) FROM games WHERE tournament_id IS"
+                       " NOT NULL AND status = 'finished' AND rated = 1"
+                       ).fetchone()[0]
+    con.close()
+    check("tournament games logged rated", rows == 6, rows)
+    for p in bots:
+        p.terminate()
+    d.stop()
+
+
+def main():
+    tests = [test_accounts, test_engine_game, test_referee,
+             test_retry_policy, test_floods, test_tournament]
+    only = os.environ.get("PLAY_ONLY")
+    try:
+        for t in tests:
+            if only and t.__name__ != only:
+                continue
+            t0 = time.time()
+            try:
+                t()
+            except Exception as e:      # a crash is a failure, not a stop
+                check(t.__name__, False, "exception: %r" % (e,))
+            print("%s done in %.1f s" % (t.__name__, time.time() - t0),
+                  flush=True)
+    finally:
+        for p in PROCS:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    print("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
