@@ -398,6 +398,41 @@ def test_referee():
     d.stop()
 
 
+def test_challenge():
+    d = Daemon("challenge")
+    a = login(d, "cara")
+    b = login(d, "dave")
+    eve = login(d, "evan")
+    r = a.cmd("challenge nobody nim 3 4 5")
+    check("challenge offline", not ok(r) and "not connected" in r, r)
+    r = a.cmd("challenge cara nim 3 4 5")
+    check("challenge yourself", not ok(r), r)
+    r = Client(d).cmd("challenge dave nim 3 4 5")
+    check("anonymous challenge", not ok(r) and "account" in r, r)
+    r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
+    check("challenge", ok(r) and body(r).startswith("challenge"), r)
+    chid = body(r).split()[1]
+    e = b.wait("events", lambda x: x.startswith("event challenge"))
+    check("challenge event", e is not None and (" %s cara " % chid) in e
+          and "tc=9000+10" in e and "seat=2" in e, e)
+    r = eve.cmd("accept " + chid)
+    check("accept someone else's challenge", not ok(r) and
+          "not addressed to you" in r, r)
+    r = b.cmd("decline " + chid)
+    check("decline", ok(r), r)
+    e = a.wait("events", lambda x: x.startswith("event declined"))
+    check("declined event", e is not None, e)
+    r = a.cmd("challenge dave nim 2 3 seat=2")
+    chid = body(r).split()[1]
+    r = b.cmd("accept " + chid)
+    check("accept", ok(r) and body(r).startswith("game"), r)
+    ea = a.wait("events", lambda x: x.startswith("event start"))
+    check("challenger seat", ea is not None and "you=2" in ea, ea)
+    g = genmove_of(b)
+    check("accepter moves first", g is not None, g)
+    d.stop()
+
+
 def test_retry_policy():
     d = Daemon("retry", "--illegal-move", "retry")
     a = login(d, "ann")
@@ -532,13 +567,33 @@ def test_tournament():
                        ).fetchone()[0]
     con.close()
     check("tournament games logged rated", rows == 6, rows)
+    # A gauntlet: the first player meets each other one, no one else.
+    bots.append(start_bot(d, "second", perfect))
+    time.sleep(1.0)
+    r = boss.cmd("tournament create g1 gauntlet players=perfect,random,"
+                 "second games=2 tc=20000 nim 3 4 5")
+    check("gauntlet create", ok(r) and "games 4" in r, r)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        (played, total), r = standings(boss, "g1")
+        if played is not None and played == total:
+            break
+        time.sleep(0.2)
+    check("gauntlet finished", played == total == 4, r)
+    check("gauntlet pairs only the first", r is not None and
+          re.search(r"perfect points \d+ games 4 ", r) and
+          re.search(r"random points \d+ games 2 ", r) and
+          re.search(r"second points \d+ games 2 ", r), r)
+    r = boss.cmd("tournament list")
+    check("tournament list", ok(r) and "rr1 roundrobin finished" in r and
+          "g1 gauntlet finished" in r, r)
     for p in bots:
         p.terminate()
     d.stop()
 
 
 def main():
-    tests = [test_accounts, test_engine_game, test_referee,
+    tests = [test_accounts, test_engine_game, test_referee, test_challenge,
              test_retry_policy, test_floods, test_tournament]
     only = os.environ.get("PLAY_ONLY")
     try:
