@@ -25,16 +25,6 @@ static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_genmove_entry;
 
-/* Returns monotonic milliseconds, for the time each move took. */
-static uint64_t
-cmd_now_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
-}
-
 /*
  * Logs a move just applied in a match: who made it (1: the player who
  * moved first in the match), the position after it, the time used since
@@ -46,7 +36,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 {
 	struct store_move sm;
 	struct buf	 mv, pos;
-	uint64_t	 now = cmd_now_ms();
+	uint64_t	 now = lobby_now_ms();
 
 	if (s->store == NULL || s->game_id <= 0)
 		return;
@@ -543,7 +533,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->state = SESSION_MATCH;
 	s->game_id = 0;
 	s->ply = 0;
-	s->last_ms = cmd_now_ms();
+	s->last_ms = lobby_now_ms();
 	if (s->store != NULL) {
 		struct store_game sg;
 		struct buf	 start;

@@ -60,16 +60,6 @@ cmd_is_admin(const char *admins, const char *name)
 	return (0);
 }
 
-/* Returns monotonic milliseconds, for the login lockout. */
-static uint64_t
-cmd_mono_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
-}
-
 /* register NAME PASSWORD: creates an account. */
 static int
 cmd_register_exec(struct session *s, const struct proto_cmd *c,
@@ -99,7 +89,7 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
-	rv = league_login(s->league, c->argv[0], c->argv[1], cmd_mono_ms(),
+	rv = league_login(s->league, c->argv[0], c->argv[1], lobby_now_ms(),
 	    err, sizeof err);
 	if (rv != 0) {
 		buf_puts(body, err);

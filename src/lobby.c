@@ -39,13 +39,6 @@
 #include "log.h"
 #include "store.h"
 
-#ifndef TAILQ_FOREACH_SAFE
-#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
-	for ((var) = TAILQ_FIRST(head);					\
-	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
-	    (var) = (tvar))
-#endif
-
 #define LOBBY_TOKEN_LEN	24	/* hex characters of a resume token */
 #define LOBBY_MAX_OUT	64	/* unanswered server commands kept per client */
 #define LOBBY_MAX_WATCH	16	/* games one client may watch */
@@ -218,9 +211,9 @@ lobby_copy(char *dst, const char *src, size_t size)
 	snprintf(dst, size, "%s", src);
 }
 
-/* Returns monotonic milliseconds. */
-static uint64_t
-lobby_now(void)
+/* Returns monotonic milliseconds (clocks, lockouts, move times). */
+uint64_t
+lobby_now_ms(void)
 {
 	struct timespec	 ts;
 
@@ -536,7 +529,7 @@ static void
 lg_send_genmove(struct lgame *g)
 {
 	struct lobby_client *lc = g->p[g->to_move - 1].lc;
-	uint64_t	 now = lobby_now();
+	uint64_t	 now = lobby_now_ms();
 
 	if (lc == NULL)
 		return;
@@ -583,7 +576,7 @@ lg_clock_start(struct lgame *g)
 	struct timeval	 tv;
 	uint64_t	 ms = p->clock_ms + g->lb->conf.grace_ms + 1;
 
-	g->turn_start = lobby_now();
+	g->turn_start = lobby_now_ms();
 	tv.tv_sec = (time_t)(ms / 1000);
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
 	evtimer_add(g->timer, &tv);
@@ -628,7 +621,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		sm.mark = mark;
 		store_move(g->lb->store, g->id, &sm);
 	}
-	now = lobby_now();
+	now = lobby_now_ms();
 	g->turn_start = now;		/* clocks read right in the messages */
 	o = &g->p[g->to_move - 1];
 	if (o->lc != NULL)
@@ -1276,7 +1269,7 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 	struct game_move m;
 	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
 	int		 argc = 0, before;
-	uint64_t	 used = lobby_now() - g->turn_start;
+	uint64_t	 used = lobby_now_ms() - g->turn_start;
 
 	if (used > p->clock_ms + g->lb->conf.grace_ms) {
 		lg_finish(g, 3 - g->to_move, "timeout");
@@ -1876,7 +1869,7 @@ lobby_cmd_watch(struct lobby_client *lc, const char *id, int on,
     struct buf *body)
 {
 	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
-	uint64_t	 now = lobby_now();
+	uint64_t	 now = lobby_now_ms();
 	size_t		 i;
 
 	if (!on) {

@@ -15,6 +15,15 @@
 #include "buf.h"
 #include "game.h"
 
+#include <sys/queue.h>
+
+#ifndef TAILQ_FOREACH_SAFE
+#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
+	for ((var) = TAILQ_FIRST(head);					\
+	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
+	    (var) = (tvar))
+#endif
+
 struct event_base;
 struct store;
 struct league;
@@ -73,6 +82,8 @@ int	 lobby_cmd_tournament(struct lobby_client *, int, char **,
 int	 lobby_cmd_standings(struct lobby_client *, const char *,
 	    struct buf *);
 int	 lobby_cmd_ratings(struct lobby_client *, struct buf *);
+
+uint64_t lobby_now_ms(void);
 
 /* Shared with the tests: time controls and random fair starts. */
 int	 lobby_parse_tc(const char *, uint64_t *, uint64_t *);

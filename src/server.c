@@ -51,13 +51,6 @@
 #include "server.h"
 #include "store.h"
 
-#ifndef TAILQ_FOREACH_SAFE
-#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
-	for ((var) = TAILQ_FIRST(head);					\
-	    (var) != NULL && ((tvar) = TAILQ_NEXT(var, field), 1);	\
-	    (var) = (tvar))
-#endif
-
 struct server;
 
 /* One client connection. */
@@ -235,13 +228,11 @@ conn_log_cmd(struct conn *c)
 }
 
 /*
- * Writes a reply; drops the client if its unread output passes the cap.
- * When nothing is queued the reply goes straight to the socket, which
- * saves the event-loop round trip (and two epoll_ctl calls) per request;
- * whatever the socket does not take is queued on the bufferevent.
+ * Sends data, straight to the socket when nothing is queued, and queues
+ * the rest; returns -1 if the unread output is now over the cap.
  */
 static int
-conn_write(struct conn *c, const char *data, size_t len)
+conn_queue(struct conn *c, const char *data, size_t len)
 {
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
 	ssize_t		 n;
@@ -256,7 +247,19 @@ conn_write(struct conn *c, const char *data, size_t len)
 	}
 	if (len > 0)
 		evbuffer_add(out, data, len);
-	if (evbuffer_get_length(out) > c->srv->conf->max_output) {
+	return (evbuffer_get_length(out) > c->srv->conf->max_output ? -1 : 0);
+}
+
+/*
+ * Writes a reply; drops the client if its unread output passes the cap.
+ * When nothing is queued the reply goes straight to the socket, which
+ * saves the event-loop round trip (and two epoll_ctl calls) per request;
+ * whatever the socket does not take is queued on the bufferevent.
+ */
+static int
+conn_write(struct conn *c, const char *data, size_t len)
+{
+	if (conn_queue(c, data, len) != 0) {
 		conn_free(c, "output-overflow");
 		return (-1);
 	}
@@ -329,24 +332,11 @@ static void
 server_lobby_send(void *arg, void *conn, const char *data, size_t len)
 {
 	struct conn	*c = conn;
-	struct evbuffer	*out;
-	ssize_t		 n;
 
 	(void)arg;
 	if (c->dead || c->killing)
 		return;
-	out = bufferevent_get_output(c->bev);
-	if (len > 0 && evbuffer_get_length(out) == 0) {
-		n = send(bufferevent_getfd(c->bev), data, len,
-		    MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n > 0) {
-			data += n;
-			len -= (size_t)n;
-		}
-	}
-	if (len > 0)
-		evbuffer_add(out, data, len);
-	if (evbuffer_get_length(out) > c->srv->conf->max_output) {
+	if (conn_queue(c, data, len) != 0) {
 		c->killing = 1;
 		event_active(c->killev, EV_TIMEOUT, 0);
 	}
