@@ -361,6 +361,32 @@ test_lockout(void **state)
 	login_is(fx->lg, "bob", PASS, T0, 0, "");
 }
 
+/*
+ * The failed-login table is bounded; a flood of other names does not
+ * evict a locked one.  Badly formed passwords are not hashed but count.
+ */
+static void
+test_lockout_table(void **state)
+{
+	struct fixture	*fx = *state;
+	char		 name[32];
+	int		 i;
+
+	open_both(fx, 3, 30);
+	reg_ok(fx->lg, "alice");
+	for (i = 0; i < 3; i++)
+		login_is(fx->lg, "alice", "x", T0, -1,
+		    "wrong name or password");
+	for (i = 0; i < 5000; i++) {
+		snprintf(name, sizeof name, "flood%d", i);
+		login_is(fx->lg, name, "x", T0 + 1 + (uint64_t)i, -1,
+		    "wrong name or password");
+	}
+	login_is(fx->lg, "alice", PASS, T0 + 6000, -1,
+	    "too many failed logins for alice: retry in 24 s");
+	login_is(fx->lg, "alice", PASS, T0 + 30000, 0, "");
+}
+
 /* Fills a tournament definition (players point at static strings). */
 static void
 tdef(struct league_tournament *t, const char *name, char **players,
@@ -910,6 +936,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_register, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lockout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lockout_table, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_tournaments, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_games, setup, teardown),

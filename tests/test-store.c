@@ -491,7 +491,7 @@ test_file(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 1", "a", "b" };
+	struct store_game g = { "nim", "nim 1", "a", "b", 0, NULL, 0, 0 };
 	struct rec	 r;
 	size_t		 i;
 
@@ -647,7 +647,8 @@ test_history_stats(void **state)
 	struct store	*st;
 	struct done	 d[4];
 	struct buf	 b;
-	struct store_game g = { "nim", "nim 2", "bob smith", "engine" };
+	struct store_game g = { "nim", "nim 2", "bob smith", "engine", 0, NULL,
+	    0, 0 };
 	const char	*want_hist, *want_stats;
 	char		*p;
 	size_t		 i;
@@ -696,7 +697,7 @@ static void
 test_sanitize(void **state)
 {
 	struct store	*st;
-	struct store_game g = { "nim", "nim\n3 4", "a b\tc", "" };
+	struct store_game g = { "nim", "nim\n3 4", "a b\tc", "", 0, NULL, 0, 0 };
 	struct store_move m = { 1, 1, "1=0\n", "nim 0 4", 1, STORE_KEPT_WIN };
 	struct done	 d = { 0, 0 };
 	struct rec	 r;
@@ -723,7 +724,7 @@ static void
 test_bad_writes(void **state)
 {
 	struct store	*st;
-	struct store_game g = { "nim", "nim 3", "a", "b" };
+	struct store_game g = { "nim", "nim 3", "a", "b", 0, NULL, 0, 0 };
 	struct store_move m = { 1, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN };
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
 	struct store_counters c;
@@ -835,7 +836,7 @@ test_abandon(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 3", "conn:1", "engine" };
+	struct store_game g = { "nim", "nim 3", "conn:1", "engine", 0, NULL, 0, 0 };
 	struct store_move m = { 1, 1, "1=2", "nim 2", 5, STORE_KEPT_WIN };
 	struct rec	 r;
 	int64_t		 a, b;
@@ -866,7 +867,7 @@ test_batching(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 5000", "conn:1", "engine" };
+	struct store_game g = { "nim", "nim 5000", "conn:1", "engine", 0, NULL, 0, 0 };
 	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN };
 	struct store_counters c;
 	struct done	 d = { 0, 0 };
@@ -928,7 +929,7 @@ test_full(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 9", "conn:1", "engine" };
+	struct store_game g = { "nim", "nim 9", "conn:1", "engine", 0, NULL, 0, 0 };
 	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN };
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
@@ -1034,7 +1035,7 @@ test_queue_bound(void **state)
 	struct fixture	*fx = *state;
 	struct store_config cf;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 200", "conn:1", "engine" };
+	struct store_game g = { "nim", "nim 200", "conn:1", "engine", 0, NULL, 0, 0 };
 	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN };
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
@@ -1191,7 +1192,7 @@ static void
 child_load(const char *path, int fd)
 {
 	struct store	*st;
-	struct store_game g = { "nim", "nim 9 9", "conn:1", "engine" };
+	struct store_game g = { "nim", "nim 9 9", "conn:1", "engine", 0, NULL, 0, 0 };
 	struct store_move m = { 0, 1, "1=0", "nim 0 9", 3, STORE_KEPT_WIN };
 	struct child_done *cd;
 	char		 err[512];
