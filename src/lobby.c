@@ -477,8 +477,10 @@ lobby_rate(struct lobby *lb, const char *p1, const char *p2, int winner)
 	double		 ea, sa;
 
 	pthread_mutex_lock(&lb->rmtx);
-	a = lobby_rating_get(lb, p1);
+	/* Adding b may move the array: add both first, then look up. */
+	(void)lobby_rating_get(lb, p1);
 	b = lobby_rating_get(lb, p2);
+	a = lobby_rating_get(lb, p1);
 	ea = 1.0 / (1.0 + pow(10.0, (b->r - a->r) / 400.0));
 	sa = winner == 1 ? 1.0 : 0.0;
 	a->r += LOBBY_ELO_K * (sa - ea);

@@ -612,6 +612,12 @@ def main():
             if p.poll() is None:
                 p.kill()
                 p.wait()
+    # Sanitizer builds: a report in any daemon or bot log is a failure.
+    for f in sorted(os.listdir(TMP)):
+        if f.endswith(".log"):
+            text = open(os.path.join(TMP, f), errors="replace").read()
+            check("no sanitizer report in " + f,
+                  "Sanitizer" not in text and "runtime error:" not in text)
     print("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
     return 1 if FAILED else 0
 
