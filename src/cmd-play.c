@@ -85,6 +85,7 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 {
 	char		 err[256];
 	long		 r = 1500;
+	unsigned long	 n = 0;
 	int		 rv;
 
 	if (cmd_need_league(s, body) != 0)
@@ -104,9 +105,10 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 	snprintf(s->account, sizeof s->account, "%s", c->argv[0]);
 	s->admin = cmd_is_admin(s->conf->admins, s->account);
 	s->login_changed = 1;
-	(void)r;
-	buf_printf(body, "account %s\nrole %s", s->account,
-	    s->admin ? "admin" : "player");
+	if (s->lobby != NULL)
+		lobby_rating(s->lobby, s->account, &r, &n);
+	buf_printf(body, "account %s\nrole %s\nrating %ld", s->account,
+	    s->admin ? "admin" : "player", r);
 	return (CMD_OK);
 }
 

@@ -46,6 +46,8 @@
 #define LOBBY_DRAWS	1000	/* tries for a random fair start */
 #define LOBBY_RETRIES	3	/* illegal moves retried per turn */
 #define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
+#define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
+#define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
 #define LOBBY_ELO_START	1500.0
 #define LOBBY_ELO_K	32.0
 
@@ -121,6 +123,7 @@ struct lgame {
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct event	*timer;
 	int		 over;		/* ended; waiting for the log */
+	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat */
 	const char	*reason;
 	struct lobby_client **watchers;
@@ -151,6 +154,7 @@ struct lchall {
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
 	int		 seat;		/* the challenger's seat */
+	uint64_t	 created;	/* lobby_now_ms, for expiry */
 };
 TAILQ_HEAD(lchalls, lchall);
 
@@ -203,6 +207,8 @@ struct lobby {
 static void	 lg_turn(struct lgame *);
 static void	 lg_finish(struct lgame *, int, const char *);
 static void	 lobby_schedule(struct lobby *);
+static void	 lc_drop_seek(struct lobby_client *);
+static void	 lobby_drop_chall(struct lobby *, struct lchall *);
 
 /* Copies a string into a fixed buffer, truncating. */
 static void
@@ -695,10 +701,12 @@ lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
 		lobby_copy(p->name, "engine", sizeof p->name);
 		return;
 	}
+	if (lc->game != NULL)
+		fatalx("event=bug what=seat-taken conn=%llu game=%lld",
+		    (unsigned long long)lc->connid, (long long)lc->game->id);
 	p->lc = lc;
 	lc->game = g;
 	lc->seat = seat;
-	lc->ready = lc->ready;		/* stays offered after the game */
 	if (lc->name[0] != '\0') {
 		lobby_copy(p->name, lc->name, sizeof p->name);
 		p->account = 1;
@@ -723,6 +731,8 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 	struct buf	 pos, tc;
 	int		 s;
 
+	if (c1 != NULL && c1 == c2)
+		fatalx("event=bug what=same-client-both-seats");
 	g = xcalloc(1, sizeof *g);
 	g->lb = lb;
 	g->game = *start;
@@ -805,6 +815,8 @@ lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
 
 	t->slots[slot].state = 2;
 	t->slots[slot].winner = winner;
+	if (t->def.status != LEAGUE_T_RUNNING)
+		return;			/* cancelled meanwhile: stays so */
 	for (i = 0; i < t->nslots; i++)
 		if (t->slots[i].state != 2)
 			return;
@@ -845,7 +857,8 @@ lg_logged(void *arg)
 		    (long long)g->id, res, g->reason);
 		lc_unwatch(g->watchers[i], g->id);
 	}
-	if (g->rated && g->p[0].account && g->p[1].account)
+	/* Ratings follow the log: a game it lacks is not rated. */
+	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok)
 		lobby_rate(lb, g->p[0].name, g->p[1].name, g->winner);
 	if (g->tour != NULL && g->tour->slots[g->slot].state == 1) {
 		/* slots[].a is seat 1: the winner is a (1) or b (2). */
@@ -866,6 +879,7 @@ lg_logged_cb(void *arg, int ok)
 	if (!ok)
 		log_warnx("game=%lld event=log-failed what=game-end",
 		    (long long)g->id);
+	g->log_ok = ok;
 	g->lb->io.defer(g->lb->io.arg, lg_logged, g);
 }
 
@@ -883,8 +897,10 @@ lg_finish(struct lgame *g, int winner, const char *reason)
 		store_game_end(g->lb->store, g->id, winner == 1 ?
 		    STORE_RESULT_FIRST : STORE_RESULT_SECOND, reason,
 		    STORE_FINISHED, lg_logged_cb, g);
-	else
-		lg_logged(g);
+	else {
+		/* No log: still never free the game under the caller. */
+		g->lb->io.defer(g->lb->io.arg, lg_logged, g);
+	}
 }
 
 /* Builds the schedule of a tournament. */
@@ -1004,6 +1020,8 @@ lobby_schedule(struct lobby *lb)
 				continue;
 			}
 			s->state = 1;
+			lc_drop_seek(a);
+			lc_drop_seek(b);
 			lg_start(lb, &start, a, b, 0, t->def.base_ms,
 			    t->def.inc_ms, 1, t, i);
 		}
@@ -1042,6 +1060,16 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 				t->slots[tg[j].slot].winner = tg[j].result;
 		free(tg);
 		tg = NULL;
+		for (j = 0; j < t->nslots && t->slots[j].state == 2; j++)
+			;
+		if (j == t->nslots) {
+			/* Every game counted, but the end was never stored. */
+			t->def.status = LEAGUE_T_FINISHED;
+			if (league_tournament_status(lb->league, t->def.id,
+			    LEAGUE_T_FINISHED) != 0)
+				log_warnx("tournament=%s event=status-failed",
+				    t->def.name);
+		}
 		log_info("tournament=%s event=resumed games=%zu", t->def.name,
 		    t->nslots);
 	}
@@ -1226,10 +1254,15 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 void
 lobby_login(struct lobby_client *lc, const char *name, int admin)
 {
+	struct lchall	*ch, *tch;
+
 	if (strcmp(lc->name, name) != 0) {
 		/* A new identity: what the old one offered goes. */
 		lc_drop_seek(lc);
 		lc->ready = 0;
+		TAILQ_FOREACH_SAFE(ch, &lc->lb->challs, entry, tch)
+			if (ch->from == lc)
+				lobby_drop_chall(lc->lb, ch);
 	}
 	lobby_copy(lc->name, name, sizeof lc->name);
 	lc->admin = admin;
@@ -1354,12 +1387,21 @@ lobby_answer(struct lobby_client *lc, const char *line, size_t len)
 	    end[-1] == '\t'))
 		end--;
 	snprintf(text, sizeof text, "%.*s", (int)(end - p), p);
-	while ((c = STAILQ_FIRST(&lc->out)) != NULL) {
+	/* An id that matches nothing is a stray: it drops nothing else. */
+	if (has_id) {
+		STAILQ_FOREACH(c, &lc->out, entry)
+			if (c->id == id)
+				break;
+	} else
+		c = STAILQ_FIRST(&lc->out);
+	while (c != NULL) {
+		struct lcmd *first = STAILQ_FIRST(&lc->out);
+
 		STAILQ_REMOVE_HEAD(&lc->out, entry);
 		lc->nout--;
-		if (!has_id || c->id == id)
+		if (first == c)
 			break;
-		free(c);		/* never answered: skipped */
+		free(first);		/* older, never answered: skipped */
 	}
 	if (c == NULL) {
 		log_debug("conn=%llu event=stray-answer", (unsigned long long)
@@ -1402,6 +1444,7 @@ lobby_opts(struct lobby *lb, int argc, char **argv, struct lopts *o,
 {
 	struct game_error err;
 	char		**rest;
+	size_t		 len;
 	int		 i, n = 0;
 
 	memset(o, 0, sizeof *o);
@@ -1445,6 +1488,14 @@ lobby_opts(struct lobby *lb, int argc, char **argv, struct lopts *o,
 	}
 	if (n == 0) {
 		buf_puts(body, "no game given");
+		goto fail;
+	}
+	for (len = 0, i = 0; i < n; i++)
+		len += strlen(rest[i]) + 1;
+	if (len > LOBBY_SPEC_MAX) {
+		/* Bounds the parse, draws and engine moves on the loop. */
+		buf_printf(body, "game too large for networked play: %zu "
+		    "bytes (limit %d)", len, LOBBY_SPEC_MAX);
 		goto fail;
 	}
 	if (game_parse(&o->game, n, rest, &lb->conf.lim, &err) != 0) {
@@ -1558,6 +1609,7 @@ lobby_cmd_seek(struct lobby_client *lc, int argc, char **argv,
 	}
 	TAILQ_FOREACH(sk, &lb->seeks, entry)
 		if (sk->lc != lc && strcmp(sk->lc->name, lc->name) != 0 &&
+		    sk->lc->game == NULL && !lobby_playing(lb, sk->lc->name) &&
 		    strcmp(sk->spec, buf_str(&o.spec)) == 0 &&
 		    sk->random == o.random && sk->rated == o.rated &&
 		    sk->base_ms == o.base_ms && sk->inc_ms == o.inc_ms)
@@ -1623,10 +1675,11 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 {
 	struct lobby	*lb = lc->lb;
 	struct lobby_client *t;
-	struct lchall	*ch;
+	struct lchall	*ch, *tch;
 	struct lopts	 o;
 	struct buf	 tc;
-	size_t		 mine = 0, sent = 0;
+	size_t		 mine = 0, theirs = 0, sent = 0;
+	uint64_t	 now = lobby_now_ms();
 
 	if (lc->name[0] == '\0') {
 		buf_puts(body, "challenges need an account (login)");
@@ -1642,12 +1695,29 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	}
 	if (lobby_opts(lb, argc - 1, argv + 1, &o, 1, body) != 0)
 		return (-1);
-	TAILQ_FOREACH(ch, &lb->challs, entry)
+	TAILQ_FOREACH_SAFE(ch, &lb->challs, entry, tch) {
+		if (now - ch->created > LOBBY_CHALL_TTL) {
+			lobby_drop_chall(lb, ch);	/* expired */
+			continue;
+		}
 		if (ch->from == lc)
 			mine++;
-	if (mine >= LOBBY_MAX_CHALL || lb->nchalls >= lb->conf.max_seeks) {
+		if (strcmp(ch->to, argv[0]) == 0)
+			theirs++;
+	}
+	if (mine >= LOBBY_MAX_CHALL) {
 		buf_printf(body, "too many open challenges (limit %d per "
 		    "connection)", LOBBY_MAX_CHALL);
+		goto fail;
+	}
+	if (theirs >= LOBBY_MAX_CHALL) {
+		buf_printf(body, "%s has too many open challenges (limit %d)",
+		    argv[0], LOBBY_MAX_CHALL);
+		goto fail;
+	}
+	if (lb->nchalls >= lb->conf.max_seeks) {
+		buf_printf(body, "too many open challenges server-wide "
+		    "(limit %zu): try later", lb->conf.max_seeks);
 		goto fail;
 	}
 	ch = xcalloc(1, sizeof *ch);
@@ -1660,10 +1730,12 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	ch->base_ms = o.base_ms;
 	ch->inc_ms = o.inc_ms;
 	ch->seat = o.seat != 0 ? o.seat : 1;
+	ch->created = now;
 	buf_init(&tc);
 	lobby_tc_print(&tc, ch->base_ms, ch->inc_ms);
 	TAILQ_FOREACH(t, &lb->clients, entry)
-		if (strcmp(t->name, ch->to) == 0) {
+		if (strcmp(t->name, ch->to) == 0 && t->game == NULL &&
+		    (t->ready || t->seek != NULL)) {
 			lc_event(t, "challenge %llu %s tc=%s rated=%d seat=%d "
 			    "%s%s", (unsigned long long)ch->id, lc->name,
 			    buf_str(&tc), ch->rated, 3 - ch->seat,
@@ -1674,7 +1746,8 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	if (sent == 0) {
 		free(ch->spec);
 		free(ch);
-		buf_printf(body, "%s is not connected", argv[0]);
+		buf_printf(body, "%s is not connected, or neither ready nor "
+		    "seeking, or playing", argv[0]);
 		goto fail;
 	}
 	TAILQ_INSERT_TAIL(&lb->challs, ch, entry);
@@ -1703,11 +1776,16 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 	TAILQ_FOREACH(ch, &lb->challs, entry)
 		if ((int64_t)ch->id == n)
 			break;
+	if (ch != NULL && lobby_now_ms() - ch->created > LOBBY_CHALL_TTL) {
+		lobby_drop_chall(lb, ch);
+		ch = NULL;
+	}
 	if (ch == NULL) {
 		buf_printf(body, "no open challenge %.32s", id);
 		return (-1);
 	}
-	if (lc->name[0] == '\0' || strcmp(ch->to, lc->name) != 0) {
+	if (lc->name[0] == '\0' || strcmp(ch->to, lc->name) != 0 ||
+	    ch->from == lc || strcmp(ch->from->name, lc->name) == 0) {
 		buf_printf(body, "challenge %.32s is not addressed to you", id);
 		return (-1);
 	}
@@ -1961,8 +2039,10 @@ lobby_tour_create(struct lobby_client *lc, int argc, char **argv,
 	struct ltour	*t;
 	struct buf	 spec;
 	char		 err[256], *end, **rest;
-	int		 i, n = 0, have_tc = 0;
+	int		 i, n = 0, have_tc = 0, have_seed = 0;
 	unsigned long	 v;
+	gmp_randstate_t	 rs;
+	struct game	 drawn;
 
 	memset(&d, 0, sizeof d);
 	buf_init(&spec);
@@ -2014,6 +2094,7 @@ lobby_tour_create(struct lobby_client *lc, int argc, char **argv,
 		} else if (strncmp(a, "seed=", 5) == 0) {
 			errno = 0;
 			d.seed = strtoull(a + 5, &end, 10);
+			have_seed = 1;
 			if (a[5] < '0' || a[5] > '9' || *end != '\0' ||
 			    errno != 0) {
 				buf_puts(body, "seed=S: a number");
@@ -2039,6 +2120,22 @@ lobby_tour_create(struct lobby_client *lc, int argc, char **argv,
 		game_free(&g);
 		buf_puts(body, "the game is already over: nobody can move");
 		goto fail;
+	}
+	if (!have_seed)		/* unpredictable unless asked for */
+		d.seed = ((uint64_t)gmp_urandomb_ui(lb->rs, 32) << 32) |
+		    gmp_urandomb_ui(lb->rs, 32);
+	if (d.random) {
+		/* A template with no fair start could never be played. */
+		gmp_randinit_default(rs);
+		gmp_randseed_ui(rs, (unsigned long)d.seed);
+		i = lobby_draw_start(&g, rs, &lb->conf.lim, &drawn, &gerr);
+		gmp_randclear(rs);
+		if (i != 0) {
+			game_free(&g);
+			buf_printf(body, "%s", gerr.msg);
+			goto fail;
+		}
+		game_free(&drawn);
 	}
 	game_free(&g);
 	d.game = xstrdup(buf_str(&spec));
@@ -2208,7 +2305,8 @@ lobby_cmd_ratings(struct lobby_client *lc, struct buf *body)
 	pthread_mutex_lock(&lb->rmtx);
 	n = lb->nratings;
 	v = xreallocarray(NULL, n + 1, sizeof *v);
-	memcpy(v, lb->ratings, n * sizeof *v);
+	if (n > 0)
+		memcpy(v, lb->ratings, n * sizeof *v);
 	pthread_mutex_unlock(&lb->rmtx);
 	qsort(v, n, sizeof *v, lrating_cmp);
 	for (i = 0; i < n; i++)

@@ -42,7 +42,7 @@ class Daemon:
     """A grundyd on an ephemeral port with its own database."""
 
     def __init__(self, name, *flags, db=None):
-        self.db = db or os.path.join(TMP, name + ".db")
+        self.db = db or os.path.join(TMP, name + ".db")     # "off": none
         self.flags = list(flags)
         self.name = name
         self.port = 0
@@ -410,6 +410,9 @@ def test_challenge():
     r = Client(d).cmd("challenge dave nim 3 4 5")
     check("anonymous challenge", not ok(r) and "account" in r, r)
     r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
+    check("challenge needs the target ready or seeking", not ok(r), r)
+    check("ready", ok(b.cmd("ready")))
+    r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
     check("challenge", ok(r) and body(r).startswith("challenge"), r)
     chid = body(r).split()[1]
     e = b.wait("events", lambda x: x.startswith("event challenge"))
@@ -422,6 +425,15 @@ def test_challenge():
     check("decline", ok(r), r)
     e = a.wait("events", lambda x: x.startswith("event declined"))
     check("declined event", e is not None, e)
+    # Re-login as the target on the challenging connection: the
+    # challenge is dropped, and one cannot accept one's own anyway.
+    r = a.cmd("challenge dave nim 2 3")
+    own = body(r).split()[1]
+    a.cmd("register dave2 password1")
+    a.cmd("login dave2 password1")
+    r = a.cmd("accept " + own)
+    check("challenge dropped on a new login", not ok(r), r)
+    a.cmd("login cara password1")
     r = a.cmd("challenge dave nim 2 3 seat=2")
     chid = body(r).split()[1]
     r = b.cmd("accept " + chid)
@@ -430,6 +442,43 @@ def test_challenge():
     check("challenger seat", ea is not None and "you=2" in ea, ea)
     g = genmove_of(b)
     check("accepter moves first", g is not None, g)
+    d.stop()
+
+
+def test_review_regressions():
+    """Defects an outside review found, kept fixed."""
+    d = Daemon("nodb", db="off")
+    c = Client(d)
+    r = c.cmd("ratings")
+    check("ratings with none", ok(r), r)
+    # The engine wins at its first move, without a log.
+    r = c.cmd("seek nim 1 opponent=engine seat=2")
+    check("engine seek without a log", ok(r), r)
+    o = gameover_of(c)
+    check("engine wins at once", o is not None and
+          o.split()[2:] == ["first", "no-legal-move"], o)
+    c.answer(o)
+    # A stray answer id drops nothing else.
+    r = c.cmd("seek nim 2 2 opponent=engine seat=1 tc=5000")
+    g = genmove_of(c)
+    c.send("=999 1=0")
+    c.send("=999 1=0")
+    c.answer(g, "1=0")
+    p = c.wait("commands", lambda x: " play " in x)
+    check("stray answers ignored", p is not None, p)
+    r = c.cmd("protocol_version")
+    check("server alive", ok(r), r)
+    d.stop()
+    d = Daemon("review", "--admins", "root")
+    root = login(d, "root")
+    login(d, "x1")
+    login(d, "x2")
+    r = root.cmd("tournament create t0 roundrobin players=x1,x2 games=1 "
+                 "random=1 nim 0 0")
+    check("template without a fair start refused", not ok(r) and
+          "no fair start" in r, r)
+    r = root.cmd("seek nim " + " ".join(["99999"] * 1000))
+    check("oversized seek spec refused", not ok(r) and "too large" in r, r)
     d.stop()
 
 
@@ -594,6 +643,7 @@ def test_tournament():
 
 def main():
     tests = [test_accounts, test_engine_game, test_referee, test_challenge,
+             test_review_regressions,
              test_retry_policy, test_floods, test_tournament]
     only = os.environ.get("PLAY_ONLY")
     try:
