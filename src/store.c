@@ -35,6 +35,13 @@
  * reported is complete.  A run counts as one write per move in the queue
  * bound and the counters.
  *
+ * Checkpoints.  SQLite's automatic checkpoint would run inside a COMMIT,
+ * before the done callbacks, so the replies waiting on that commit would
+ * wait for the checkpoint too.  Instead a WAL hook counts the frames and
+ * the writer runs a PASSIVE checkpoint itself after a batch's callbacks,
+ * once the WAL holds STORE_CKPT_FRAMES pages; journal_size_limit trims the
+ * WAL file back afterwards.
+ *
  * Game ids come from a counter set from MAX(id) at open, so they are
  * known at once, before anything is written.
  */
@@ -59,6 +66,8 @@
 #define STORE_GATHER_MAX	4096		/* ... or up to this size */
 #define STORE_PAGES_NONE	4294967294UL	/* SQLite's own maximum */
 #define STORE_RUN_MAX		64		/* moves in one move_runs row */
+#define STORE_CKPT_FRAMES	4096		/* checkpoint at 16 MB of WAL */
+#define STORE_WAL_LIMIT		"33554432"	/* keep at most 32 MB of WAL */
 #define STORE_RUN_AGE_NS	1000000000LL	/* a run waits at most 1 s */
 #define STORE_RUN_BUCKETS	1024		/* hash of the pending runs */
 
@@ -212,6 +221,7 @@ struct store {
 	uint64_t	 fail_quiet;	/* failures not logged since */
 	time_t		 recover_logged; /* last recovery line */
 	int		 failing;	/* the last batch failed */
+	int		 wal_frames;	/* frames in the WAL (the hook's) */
 };
 
 static void	 store_free(struct store *);
@@ -472,6 +482,18 @@ fail:
 	return (-1);
 }
 
+/* Notes the WAL's size after each commit (the writer's WAL hook). */
+static int
+store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct store	*st = arg;
+
+	(void)db;
+	(void)name;
+	st->wal_frames = frames;
+	return (SQLITE_OK);
+}
+
 /* Opens a connection and sets its busy timeout; returns an SQLite code. */
 static int
 store_connect(const char *path, int flags, int busy_ms, sqlite3 **dbp)
@@ -580,6 +602,16 @@ store_open_config(const char *path, const struct store_config *cf,
 		if (strcmp(mode, "wal") != 0)
 			log_warnx("store=%s event=no-wal journal_mode=%s", path,
 			    mode);
+		/* PRAGMA takes no parameters; the value is a constant. */
+		rc = store_exec1(st->wdb, "PRAGMA journal_size_limit = "
+		    STORE_WAL_LIMIT, NULL, 0);
+		if (rc != SQLITE_OK) {
+			store_error(err, errlen, path, st->wdb, rc,
+			    "configure", st->busy_ms);
+			goto fail;
+		}
+		/* Replaces the automatic checkpoint: see the top. */
+		sqlite3_wal_hook(st->wdb, store_wal_hook, st);
 	}
 	if ((rc = store_exec1(st->wdb, "PRAGMA synchronous = FULL", NULL,
 	    0)) != SQLITE_OK ||
@@ -1432,6 +1464,16 @@ store_batch(struct store *st, struct store_items *b)
 		if (it->cb != NULL)
 			it->cb(it->arg, it->ok);
 		store_item_free(it);
+	}
+
+	/* The replies are out: now the checkpoint, if the WAL is big. */
+	if (st->wal_frames >= STORE_CKPT_FRAMES) {
+		rc = sqlite3_wal_checkpoint_v2(st->wdb, NULL,
+		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+			store_log_fail(st, "checkpoint", 0, rc,
+			    sqlite3_errmsg(st->wdb), 0);
+		st->wal_frames = 0;
 	}
 	return (committed);
 }
