@@ -9,13 +9,15 @@
 --     [player, "move", "position after it", time_ms, mark]
 -- player is 1 or 2 (1 moved first); mark is 0 kept-win, 1 threw-win,
 -- 2 no-win.  store.c writes runs of up to 64 moves (see STORE_RUN_MAX).
+-- A rowid table, not WITHOUT ROWID: a run is often over 1 KB, which a
+-- WITHOUT ROWID row would spill to overflow pages (a 4 KB page each).
 CREATE TABLE move_runs (
 	game_id		INTEGER NOT NULL
 			    REFERENCES games (id) ON DELETE CASCADE,
 	first_ply	INTEGER NOT NULL CHECK (first_ply >= 1),
 	moves		TEXT NOT NULL CHECK (json_valid(moves)),
 	PRIMARY KEY (game_id, first_ply)
-) WITHOUT ROWID;
+);
 
 -- The moves of version 1, each as a run of one move.
 INSERT INTO move_runs (game_id, first_ply, moves)
