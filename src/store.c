@@ -25,6 +25,23 @@
  * callback gets ok=0, because its record is incomplete.  Failures are
  * logged as key=value warnings, at most one line per second.
  *
+ * Moves.  A game's moves are kept in memory as a run (a JSON array, see
+ * db/003-move-runs.sql) and queued as one write, one row of move_runs: when
+ * the run holds STORE_RUN_MAX moves, when the game ends (just before the
+ * end, in the same batch), on store_flush and store_close, when a move does
+ * not follow the run (its ply), and once the run is STORE_RUN_AGE_NS old.
+ * So a crash loses at most the last second of a live game's moves (such a
+ * game is marked abandoned at the next start); a game whose result was
+ * reported is complete.  A run counts as one write per move in the queue
+ * bound and the counters.
+ *
+ * Checkpoints.  SQLite's automatic checkpoint would run inside a COMMIT,
+ * before the done callbacks, so the replies waiting on that commit would
+ * wait for the checkpoint too.  Instead a WAL hook counts the frames and
+ * the writer runs a PASSIVE checkpoint itself after a batch's callbacks,
+ * once the WAL holds STORE_CKPT_FRAMES pages; journal_size_limit trims the
+ * WAL file back afterwards.
+ *
  * Game ids come from a counter set from MAX(id) at open, so they are
  * known at once, before anything is written.
  */
@@ -48,12 +65,17 @@
 #define STORE_GATHER_NS		1000000L	/* a batch may gather 1 ms */
 #define STORE_GATHER_MAX	4096		/* ... or up to this size */
 #define STORE_PAGES_NONE	4294967294UL	/* SQLite's own maximum */
+#define STORE_RUN_MAX		64		/* moves in one move_runs row */
+#define STORE_CKPT_FRAMES	4096		/* checkpoint at 16 MB of WAL */
+#define STORE_WAL_LIMIT		"33554432"	/* keep at most 32 MB of WAL */
+#define STORE_RUN_AGE_NS	1000000000LL	/* a run waits at most 1 s */
+#define STORE_RUN_BUCKETS	1024		/* hash of the pending runs */
 
 /* Kinds of queued writes. */
 enum store_op {
 	STORE_OP_BEGIN,		/* s[0..3]: family, game, player1, player2;
 				   tc, rated, tournament, slot */
-	STORE_OP_MOVE,		/* s[0..1]: move, position */
+	STORE_OP_RUN,		/* s[0]: JSON moves; ply first, n moves */
 	STORE_OP_END,		/* s[0]: reason or NULL */
 	STORE_OP_TABLE,		/* s[0..2]: kind, key, meta; data, len */
 	STORE_OP_ABANDON,	/* live games with id <= id; count */
@@ -68,10 +90,7 @@ struct store_item {
 	int64_t		 id;
 	char		*s[4];
 	char		 when[32];
-	unsigned long	 ply;
-	int		 player;
-	unsigned long	 time_ms;
-	enum store_mark	 mark;
+	unsigned long	 ply;		/* run: its first ply */
 	enum store_result result;
 	enum store_status status;
 	unsigned long	 n;
@@ -81,6 +100,7 @@ struct store_item {
 	void		*arg;
 	int		*count;		/* abandon: games, or -1 */
 	int		*rcp;		/* abandon: SQLite code */
+	size_t		 w;		/* writes it counts for: 1, or moves */
 	int		 ok;
 	char		*tc;		/* begin: time control or NULL */
 	int		 rated;		/* begin: league fields */
@@ -88,6 +108,20 @@ struct store_item {
 	unsigned int	 slot;
 };
 STAILQ_HEAD(store_items, store_item);
+
+/* A game's moves not queued yet: a run of consecutive plies. */
+struct store_run {
+	LIST_ENTRY(store_run) hash;
+	TAILQ_ENTRY(store_run) age;	/* oldest first */
+	int64_t		 id;
+	unsigned long	 first_ply;
+	unsigned long	 next_ply;
+	size_t		 n;		/* moves in text */
+	int64_t		 born;		/* monotonic ns of the first move */
+	struct buf	 text;		/* "[m1,m2" without the closing ']' */
+};
+LIST_HEAD(store_runs, store_run);
+TAILQ_HEAD(store_ages, store_run);
 
 /* The writer's prepared statements. */
 enum {
@@ -108,8 +142,7 @@ static const char *const store_wsql[STORE_W_N] = {
 	"INSERT INTO games (id, family, game, player1, player2, started_at,"
 	" status, rated, tc, tournament_id, slot)"
 	" VALUES (?, ?, ?, ?, ?, ?, 'live', ?, ?, ?, ?)",
-	"INSERT INTO moves (game_id, ply, player, move, position, time_ms,"
-	" mark) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	"INSERT INTO move_runs (game_id, first_ply, moves) VALUES (?, ?, ?)",
 	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?"
 	" WHERE id = ?",
 	"INSERT OR REPLACE INTO tables (kind, key, created_at, meta, data)"
@@ -141,7 +174,7 @@ static const char *const store_rsql[STORE_R_N] = {
 	"SELECT ply, player, move, mark, time_ms FROM moves"
 	" WHERE game_id = ? ORDER BY ply",
 	"SELECT COUNT(*) FROM games",
-	"SELECT COUNT(*) FROM moves",
+	"SELECT COALESCE(SUM(json_array_length(moves)), 0) FROM move_runs",
 	"SELECT CASE m.player WHEN 1 THEN g.player1 ELSE g.player2 END AS who,"
 	" COUNT(*), SUM(m.mark = 'kept-win'), SUM(m.mark = 'threw-win')"
 	" FROM moves AS m JOIN games AS g ON g.id = m.game_id"
@@ -183,6 +216,8 @@ struct store {
 	int64_t		*damaged;	/* games with a lost write */
 	size_t		 ndamaged;
 	size_t		 damaged_cap;
+	struct store_runs runs[STORE_RUN_BUCKETS]; /* pending, by game */
+	struct store_ages ages;		/* the same, oldest first */
 	int		 dropping;	/* the queue is refusing writes */
 	uint64_t	 dropped_now;	/* ... this many so far */
 	struct store_counters cnt;
@@ -192,10 +227,13 @@ struct store {
 	uint64_t	 fail_quiet;	/* failures not logged since */
 	time_t		 recover_logged; /* last recovery line */
 	int		 failing;	/* the last batch failed */
+	int		 wal_frames;	/* frames in the WAL (the hook's) */
 };
 
 static void	 store_free(struct store *);
 static uint64_t	 store_push(struct store *, struct store_item *, int);
+static uint64_t	 store_push_locked(struct store *, struct store_item *, int);
+static void	 store_runs_queue(struct store *, int64_t);
 static void	 store_wait(struct store *, uint64_t);
 static void	*store_writer(void *);
 static int	 store_abandon(struct store *, int *);
@@ -450,6 +488,18 @@ fail:
 	return (-1);
 }
 
+/* Notes the WAL's size after each commit (the writer's WAL hook). */
+static int
+store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct store	*st = arg;
+
+	(void)db;
+	(void)name;
+	st->wal_frames = frames;
+	return (SQLITE_OK);
+}
+
 /* Opens a connection and sets its busy timeout; returns an SQLite code. */
 static int
 store_connect(const char *path, int flags, int busy_ms, sqlite3 **dbp)
@@ -525,6 +575,9 @@ store_open_config(const char *path, const struct store_config *cf,
 	st->queue_max = cf->queue_max > 0 ? cf->queue_max : 1;
 	st->last_ok = 1;
 	STAILQ_INIT(&st->queue);
+	for (i = 0; i < STORE_RUN_BUCKETS; i++)
+		LIST_INIT(&st->runs[i]);
+	TAILQ_INIT(&st->ages);
 	pthread_mutex_init(&st->mtx, NULL);
 	pthread_mutex_init(&st->rmtx, NULL);
 	pthread_cond_init(&st->work, NULL);
@@ -555,6 +608,16 @@ store_open_config(const char *path, const struct store_config *cf,
 		if (strcmp(mode, "wal") != 0)
 			log_warnx("store=%s event=no-wal journal_mode=%s", path,
 			    mode);
+		/* PRAGMA takes no parameters; the value is a constant. */
+		rc = store_exec1(st->wdb, "PRAGMA journal_size_limit = "
+		    STORE_WAL_LIMIT, NULL, 0);
+		if (rc != SQLITE_OK) {
+			store_error(err, errlen, path, st->wdb, rc,
+			    "configure", st->busy_ms);
+			goto fail;
+		}
+		/* Replaces the automatic checkpoint: see the top. */
+		sqlite3_wal_hook(st->wdb, store_wal_hook, st);
 	}
 	if ((rc = store_exec1(st->wdb, "PRAGMA synchronous = FULL", NULL,
 	    0)) != SQLITE_OK ||
@@ -653,6 +716,7 @@ static void
 store_free(struct store *st)
 {
 	struct store_item *it;
+	struct store_run *r;
 	int		 i, j;
 
 	for (i = 0; i < STORE_W_N; i++)
@@ -669,6 +733,12 @@ store_free(struct store *st)
 		free(it->tc);
 		free(it->data);
 		free(it);
+	}
+	while ((r = TAILQ_FIRST(&st->ages)) != NULL) {
+		TAILQ_REMOVE(&st->ages, r, age);
+		LIST_REMOVE(r, hash);
+		buf_free(&r->text);
+		free(r);
 	}
 	pthread_mutex_destroy(&st->mtx);
 	pthread_mutex_destroy(&st->rmtx);
@@ -687,6 +757,7 @@ store_close(struct store *st)
 		return;
 	if (st->running) {
 		pthread_mutex_lock(&st->mtx);
+		store_runs_queue(st, -1);
 		st->quit = 1;
 		pthread_cond_signal(&st->work);
 		pthread_mutex_unlock(&st->mtx);
@@ -725,6 +796,7 @@ store_flush(struct store *st)
 	int		 ok;
 
 	pthread_mutex_lock(&st->mtx);
+	store_runs_queue(st, -1);
 	seq = st->seq;
 	if (st->done_seq < seq) {
 		st->urgent = 1;
@@ -802,16 +874,28 @@ store_push(struct store *st, struct store_item *it, int must)
 	uint64_t	 seq;
 
 	pthread_mutex_lock(&st->mtx);
+	seq = store_push_locked(st, it, must);
+	pthread_mutex_unlock(&st->mtx);
+	return (seq);
+}
+
+/* Does store_push with mtx held. */
+static uint64_t
+store_push_locked(struct store *st, struct store_item *it, int must)
+{
+	uint64_t	 seq;
+
+	if (it->w == 0)
+		it->w = 1;
 	if (!must && st->qlen >= st->queue_max) {
-		st->cnt.dropped++;
-		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_MOVE)
+		st->cnt.dropped += it->w;
+		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
 			store_damage(st, it->id);
 		if (!st->dropping)
 			log_warnx("store=%s event=queue-full queued=%zu "
 			    "action=dropping-writes", st->path, st->qlen);
 		st->dropping = 1;
-		st->dropped_now++;
-		pthread_mutex_unlock(&st->mtx);
+		st->dropped_now += it->w;
 		store_item_free(it);
 		return (0);
 	}
@@ -823,7 +907,7 @@ store_push(struct store *st, struct store_item *it, int must)
 	}
 	seq = it->seq = ++st->seq;
 	STAILQ_INSERT_TAIL(&st->queue, it, entry);
-	st->qlen++;
+	st->qlen += it->w;
 	/*
 	 * Wake the writer when it sleeps on an empty queue, or at once for a
 	 * game end (its reply waits for the commit); other writes ride along
@@ -833,7 +917,6 @@ store_push(struct store *st, struct store_item *it, int must)
 		st->urgent = 1;
 	if (st->idle || st->urgent)
 		pthread_cond_signal(&st->work);
-	pthread_mutex_unlock(&st->mtx);
 	return (seq);
 }
 
@@ -876,20 +959,176 @@ store_game_begin(struct store *st, const struct store_game *g)
 	return (id);
 }
 
-/* Logs one move of game id (queued). */
-void
-store_move(struct store *st, int64_t id, const struct store_move *m)
+/* Returns monotonic nanoseconds. */
+static int64_t
+store_mono_ns(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
+
+/* Appends n in decimal. */
+static void
+store_put_ulong(struct buf *b, unsigned long n)
+{
+	char	 d[24];
+	size_t	 i = sizeof d;
+
+	do {
+		d[--i] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n != 0);
+	buf_add(b, d + i, sizeof d - i);
+}
+
+/* Appends s (NULL: empty) as a JSON string; controls become spaces. */
+static void
+store_put_json(struct buf *b, const char *s)
+{
+	const char	*p;
+	unsigned char	 c;
+
+	buf_putc(b, '"');
+	if (s != NULL) {
+		for (p = s; (c = (unsigned char)*p) != '\0'; p++) {
+			if (c >= ' ' && c != '"' && c != '\\' && c != '\177')
+				continue;
+			buf_add(b, s, (size_t)(p - s));
+			if (c == '"' || c == '\\') {
+				buf_putc(b, '\\');
+				buf_putc(b, (char)c);
+			} else
+				buf_putc(b, ' ');
+			s = p + 1;
+		}
+		buf_add(b, s, (size_t)(p - s));
+	}
+	buf_putc(b, '"');
+}
+
+/* Returns the list of pending runs where game id's would be. */
+static struct store_runs *
+store_bucket(struct store *st, int64_t id)
+{
+	return (&st->runs[(uint64_t)id % STORE_RUN_BUCKETS]);
+}
+
+/* Returns game id's pending run, or NULL (mtx held). */
+static struct store_run *
+store_run_find(struct store *st, int64_t id)
+{
+	struct store_run *r;
+
+	LIST_FOREACH(r, store_bucket(st, id), hash) {
+		if (r->id == id)
+			return (r);
+	}
+	return (NULL);
+}
+
+/* Queues a pending run as one write and forgets it (mtx held). */
+static void
+store_run_queue(struct store *st, struct store_run *r)
 {
 	struct store_item *it;
 
-	it = store_item_new(STORE_OP_MOVE, id);
-	it->ply = m->ply;
-	it->player = m->player;
-	it->time_ms = m->time_ms;
-	it->mark = m->mark;
-	it->s[0] = store_line(m->move);
-	it->s[1] = store_line(m->position);
-	store_push(st, it, 0);
+	LIST_REMOVE(r, hash);
+	TAILQ_REMOVE(&st->ages, r, age);
+	buf_putc(&r->text, ']');
+	it = xcalloc(1, sizeof *it);
+	it->op = STORE_OP_RUN;
+	it->id = r->id;
+	it->ply = r->first_ply;
+	it->w = r->n;
+	it->s[0] = r->text.data;	/* the item owns the text now */
+	free(r);
+	store_push_locked(st, it, 0);
+}
+
+/* Queues game id's pending run, or every game's for id -1 (mtx held). */
+static void
+store_runs_queue(struct store *st, int64_t id)
+{
+	struct store_run *r;
+
+	if (id != -1) {
+		if ((r = store_run_find(st, id)) != NULL)
+			store_run_queue(st, r);
+		return;
+	}
+	while ((r = TAILQ_FIRST(&st->ages)) != NULL)
+		store_run_queue(st, r);
+}
+
+/* Queues the runs begun STORE_RUN_AGE_NS or more before now (mtx held). */
+static void
+store_runs_age(struct store *st, int64_t now)
+{
+	struct store_run *r;
+
+	while ((r = TAILQ_FIRST(&st->ages)) != NULL &&
+	    now - r->born >= STORE_RUN_AGE_NS)
+		store_run_queue(st, r);
+}
+
+/*
+ * Logs one move of game id: adds it to the game's pending run, which is
+ * queued when full (see the top of the file).  A move with a bad player
+ * or mark, or ply 0, is refused: a failed write, the game damaged.
+ */
+void
+store_move(struct store *st, int64_t id, const struct store_move *m)
+{
+	struct store_run *r;
+	struct buf	*b;
+
+	pthread_mutex_lock(&st->mtx);
+	if ((m->player != 1 && m->player != 2) || m->ply == 0 ||
+	    store_mark_name(m->mark) == NULL) {
+		st->cnt.failed++;
+		store_damage(st, id);
+		pthread_mutex_unlock(&st->mtx);
+		log_warnx("store=%s event=write-failed what=move game=%" PRId64
+		    " error=\"bad move\"", st->path, id);
+		return;
+	}
+	if ((r = store_run_find(st, id)) != NULL && r->next_ply != m->ply) {
+		store_run_queue(st, r);
+		r = NULL;
+	}
+	if (r == NULL) {
+		r = xcalloc(1, sizeof *r);
+		r->id = id;
+		r->first_ply = r->next_ply = m->ply;
+		r->born = store_mono_ns();
+		buf_init(&r->text);
+		buf_putc(&r->text, '[');
+		LIST_INSERT_HEAD(store_bucket(st, id), r, hash);
+		TAILQ_INSERT_TAIL(&st->ages, r, age);
+		/* An idle writer sets its alarm by the oldest run. */
+		if (st->idle && TAILQ_FIRST(&st->ages) == r)
+			pthread_cond_signal(&st->work);
+	} else
+		buf_putc(&r->text, ',');
+	b = &r->text;
+	buf_putc(b, '[');
+	buf_putc(b, (char)('0' + m->player));
+	buf_putc(b, ',');
+	store_put_json(b, m->move);
+	buf_putc(b, ',');
+	store_put_json(b, m->position);
+	buf_putc(b, ',');
+	store_put_ulong(b, m->time_ms);
+	buf_putc(b, ',');
+	buf_putc(b, (char)('0' + (int)m->mark));
+	buf_putc(b, ']');
+	r->n++;
+	r->next_ply++;
+	if (r->n >= STORE_RUN_MAX)
+		store_run_queue(st, r);
+	pthread_mutex_unlock(&st->mtx);
 }
 
 /*
@@ -910,7 +1149,10 @@ store_game_end(struct store *st, int64_t id, enum store_result result,
 	it->s[0] = reason != NULL ? store_word(reason) : NULL;
 	it->cb = done;
 	it->arg = arg;
-	store_push(st, it, 1);
+	pthread_mutex_lock(&st->mtx);
+	store_runs_queue(st, id);	/* the moves go first, same batch */
+	store_push_locked(st, it, 1);
+	pthread_mutex_unlock(&st->mtx);
 }
 
 /* Returns 1 if kind is a known table kind. */
@@ -1047,15 +1289,11 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		}
 		rc = store_step(s);
 		break;
-	case STORE_OP_MOVE:
+	case STORE_OP_RUN:
 		s = st->ws[STORE_W_MOVE];
 		sqlite3_bind_int64(s, 1, it->id);
 		sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
-		sqlite3_bind_int(s, 3, it->player);
-		store_bind_text(s, 4, it->s[0]);
-		store_bind_text(s, 5, it->s[1]);
-		sqlite3_bind_int64(s, 6, (sqlite3_int64)it->time_ms);
-		store_bind_text(s, 7, store_mark_name(it->mark));
+		store_bind_text(s, 3, it->s[0]);
 		rc = store_step(s);
 		break;
 	case STORE_OP_END:
@@ -1113,8 +1351,8 @@ store_op_name(enum store_op op)
 	switch (op) {
 	case STORE_OP_BEGIN:
 		return ("game-begin");
-	case STORE_OP_MOVE:
-		return ("move");
+	case STORE_OP_RUN:
+		return ("moves");
 	case STORE_OP_END:
 		return ("game-end");
 	case STORE_OP_TABLE:
@@ -1179,7 +1417,7 @@ store_batch(struct store *st, struct store_items *b)
 		pthread_mutex_lock(&st->rmtx);
 	/* The size cap is a setting, not data: it applies whatever happens. */
 	STAILQ_FOREACH(it, b, entry) {
-		n++;
+		n += it->w;
 		if (it->op == STORE_OP_PAGES &&
 		    (rc = store_max_pages(st->wdb, it->n)) != SQLITE_OK)
 			store_log_fail(st, "max-pages", 0, rc,
@@ -1194,10 +1432,10 @@ store_batch(struct store *st, struct store_items *b)
 				continue;
 			if (!alone)
 				break;
-			nfail++;
+			nfail += it->w;
 			store_log_fail(st, store_op_name(it->op), it->id, rc,
 			    rc == SQLITE_NOTFOUND ? "no such game" :
-			    sqlite3_errmsg(st->wdb), 1);
+			    sqlite3_errmsg(st->wdb), it->w);
 			rc = SQLITE_OK;
 		}
 	}
@@ -1226,7 +1464,7 @@ store_batch(struct store *st, struct store_items *b)
 	/* A game end is ok only if all of its game's writes were. */
 	pthread_mutex_lock(&st->mtx);
 	STAILQ_FOREACH(it, b, entry) {
-		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_MOVE) {
+		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN) {
 			if (!it->ok)
 				store_damage(st, it->id);
 		} else if (it->op == STORE_OP_END) {
@@ -1249,6 +1487,16 @@ store_batch(struct store *st, struct store_items *b)
 			it->cb(it->arg, it->ok);
 		store_item_free(it);
 	}
+
+	/* The replies are out: now the checkpoint, if the WAL is big. */
+	if (st->wal_frames >= STORE_CKPT_FRAMES) {
+		rc = sqlite3_wal_checkpoint_v2(st->wdb, NULL,
+		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+			store_log_fail(st, "checkpoint", 0, rc,
+			    sqlite3_errmsg(st->wdb), 0);
+		st->wal_frames = 0;
+	}
 	return (committed);
 }
 
@@ -1263,16 +1511,34 @@ store_writer(void *arg)
 {
 	struct store	*st = arg;
 	struct store_items b;
+	struct store_run *r;
 	struct timespec	 until;
 	uint64_t	 last;
+	int64_t		 wait;
 	int		 ok;
 
 	pthread_mutex_lock(&st->mtx);
 	for (;;) {
+		store_runs_age(st, store_mono_ns());
 		while (STAILQ_EMPTY(&st->queue) && !st->quit) {
 			st->idle = 1;
-			pthread_cond_wait(&st->work, &st->mtx);
+			if ((r = TAILQ_FIRST(&st->ages)) == NULL)
+				pthread_cond_wait(&st->work, &st->mtx);
+			else {
+				/* Sleep until the oldest run is due. */
+				wait = r->born + STORE_RUN_AGE_NS -
+				    store_mono_ns();
+				if (wait < 0)
+					wait = 0;
+				clock_gettime(CLOCK_REALTIME, &until);
+				wait += until.tv_nsec;
+				until.tv_sec += (time_t)(wait / 1000000000LL);
+				until.tv_nsec = (long)(wait % 1000000000LL);
+				pthread_cond_timedwait(&st->work, &st->mtx,
+				    &until);
+			}
 			st->idle = 0;
+			store_runs_age(st, store_mono_ns());
 		}
 		if (STAILQ_EMPTY(&st->queue))
 			break;

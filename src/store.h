@@ -5,7 +5,8 @@
  * Writes are asynchronous: the calls below copy their arguments onto a
  * bounded queue and return at once; one writer thread commits whatever is
  * queued in one transaction per batch (group commit), with synchronous=FULL
- * in WAL mode.  A game's done callback runs on the writer thread after the
+ * in WAL mode.  store_move adds to its game's run of moves, queued as one
+ * write when full, at the game's end, on flush or close, or within 1 s.  A game's done callback runs on the writer thread after the
  * COMMIT that contains the game's end; it must be quick and must not call
  * store_flush or store_close.  Reads are synchronous, on a second
  * connection, see committed data only and may take a while on a big log:
