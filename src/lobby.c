@@ -1028,7 +1028,10 @@ lobby_schedule(struct lobby *lb)
 	}
 }
 
-/* Loads the running tournaments and what they have played. */
+/*
+ * Loads every tournament and what it has played: running ones resume,
+ * the others answer standings.
+ */
 static int
 lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 {
@@ -1037,7 +1040,7 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 	struct ltour	*t;
 	size_t		 n = 0, ng, i, j;
 
-	if (league_tournaments(lb->league, 0, &v, &n) != 0) {
+	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
 		snprintf(err, errlen, "cannot read the tournaments");
 		return (-1);
 	}
@@ -1062,7 +1065,7 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 		tg = NULL;
 		for (j = 0; j < t->nslots && t->slots[j].state == 2; j++)
 			;
-		if (j == t->nslots) {
+		if (j == t->nslots && t->def.status == LEAGUE_T_RUNNING) {
 			/* Every game counted, but the end was never stored. */
 			t->def.status = LEAGUE_T_FINISHED;
 			if (league_tournament_status(lb->league, t->def.id,
@@ -1070,8 +1073,10 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 				log_warnx("tournament=%s event=status-failed",
 				    t->def.name);
 		}
-		log_info("tournament=%s event=resumed games=%zu", t->def.name,
-		    t->nslots);
+		log_info("tournament=%s event=loaded status=%s games=%zu",
+		    t->def.name, t->def.status == LEAGUE_T_RUNNING ? "running" :
+		    t->def.status == LEAGUE_T_FINISHED ? "finished" :
+		    "cancelled", t->nslots);
 	}
 	free(v);
 	return (0);
@@ -2252,8 +2257,7 @@ lobby_cmd_standings(struct lobby_client *lc, const char *name,
 	size_t		 i, played = 0, n;
 
 	if (t == NULL) {
-		buf_printf(body, "no tournament %.32s since the server "
-		    "started (finished ones: tournament list)", name);
+		buf_printf(body, "no tournament %.32s", name);
 		return (-1);
 	}
 	n = t->def.nplayers;

@@ -636,6 +636,13 @@ def test_tournament():
     r = boss.cmd("tournament list")
     check("tournament list", ok(r) and "rr1 roundrobin finished" in r and
           "g1 gauntlet finished" in r, r)
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    (played, total), r = standings(boss, "rr1")
+    check("standings of a finished tournament after a restart",
+          played == total == 6 and "status finished" in r, r)
     for p in bots:
         p.terminate()
     d.stop()
