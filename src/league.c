@@ -39,6 +39,7 @@
 #include "buf.h"
 #include "league.h"
 #include "log.h"
+#include "store.h"
 
 #define LEAGUE_BUSY_MS		5000
 #define LEAGUE_FAILS_MAX	4096	/* names in the failed-login table */
@@ -134,21 +135,6 @@ struct league {
 	size_t		 nfails;
 };
 
-/* Writes the current UTC time as ISO-8601 with milliseconds. */
-static void
-league_now(char *out, size_t len)
-{
-	struct timespec	 ts;
-	struct tm	 tm;
-	char		 when[24];
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, len, "%s.%03uZ", when,
-	    (unsigned int)(ts.tv_nsec / 1000000) % 1000);
-}
-
 /* Describes a failed SQLite call in err, naming the usual causes. */
 static void
 league_dberr(struct league *lg, char *err, size_t errlen, int rc,
@@ -225,20 +211,6 @@ league_col(sqlite3_stmt *s, int i)
 	return (t != NULL ? (const char *)t : "");
 }
 
-/* Prepares (no parameters) and runs one setting statement. */
-static int
-league_pragma(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt	*s;
-	int		 rc;
-
-	if ((rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL)) != SQLITE_OK)
-		return (rc);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return (rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc);
-}
-
 /* Frees the statements, the connection and the league. */
 static void
 league_free(struct league *lg)
@@ -271,25 +243,23 @@ league_open(const char *path, const struct league_limits *limits,
 	lg->limits = *limits;
 	pthread_mutex_init(&lg->mtx, NULL);
 
-	rc = sqlite3_open_v2(path, &lg->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, NULL);
+	rc = store_connect(path, SQLITE_OPEN_READWRITE, LEAGUE_BUSY_MS,
+	    &lg->db);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "%s: cannot open: %s", path,
 		    lg->db != NULL ? sqlite3_errmsg(lg->db) :
 		    sqlite3_errstr(rc));
 		goto fail;
 	}
-	sqlite3_extended_result_codes(lg->db, 1);
-	sqlite3_busy_timeout(lg->db, LEAGUE_BUSY_MS);
 	fname = sqlite3_db_filename(lg->db, "main");
 	if (fname == NULL || *fname == '\0') {
 		snprintf(err, errlen, "%s: accounts need a database file, not "
 		    "an in-memory database", path);
 		goto fail;
 	}
-	if ((rc = league_pragma(lg->db, "PRAGMA synchronous = FULL")) !=
+	if ((rc = store_exec1(lg->db, "PRAGMA synchronous = FULL", NULL, 0)) !=
 	    SQLITE_OK ||
-	    (rc = league_pragma(lg->db, "PRAGMA foreign_keys = ON")) !=
+	    (rc = store_exec1(lg->db, "PRAGMA foreign_keys = ON", NULL, 0)) !=
 	    SQLITE_OK) {
 		league_dberr(lg, err, errlen, rc, "configure the connection");
 		goto fail;
@@ -567,7 +537,7 @@ league_register(struct league *lg, const char *name, const char *pass,
 		    strerror(errno));
 		return (-1);
 	}
-	league_now(when, sizeof when);
+	store_now(when, sizeof when);
 
 	pthread_mutex_lock(&lg->mtx);
 	league_bind(s, 1, name);
@@ -775,7 +745,7 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 			buf_putc(&players, ',');
 		buf_puts(&players, t->players[i]);
 	}
-	league_now(when, sizeof when);
+	store_now(when, sizeof when);
 
 	/* The checks and the insert in one transaction. */
 	pthread_mutex_lock(&lg->mtx);

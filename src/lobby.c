@@ -1481,8 +1481,7 @@ lobby_opts(struct lobby *lb, int argc, char **argv, struct lopts *o,
 			o->engine = 0;
 		else if (strcmp(a, "seat=1") == 0 || strcmp(a, "seat=2") == 0)
 			o->seat = a[5] - '0';
-		else if (strncmp(a, "tc=", 3) == 0 ||
-		    strncmp(a, "rated=", 6) == 0 ||
+		else if (strncmp(a, "rated=", 6) == 0 ||
 		    strncmp(a, "random=", 7) == 0 ||
 		    strncmp(a, "seat=", 5) == 0 ||
 		    strncmp(a, "opponent=", 9) == 0) {
@@ -1775,7 +1774,6 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 	struct lopts	 o;
 	struct game	 start;
 	struct lgame	*g;
-	char		*argv[2];
 	int64_t		 n = lobby_gid(id);
 
 	TAILQ_FOREACH(ch, &lb->challs, entry)
@@ -1807,8 +1805,6 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 		return (-1);
 	}
 	/* Re-parse the stored spec: it was canonical when offered. */
-	argv[0] = ch->spec;
-	argv[1] = NULL;
 	memset(&o, 0, sizeof o);
 	buf_init(&o.spec);
 	if (game_parse_line(&o.game, ch->spec, &lb->conf.lim,
@@ -1833,7 +1829,6 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 		    ch->inc_ms, ch->rated, NULL, 0);
 	lobby_drop_chall(lb, ch);
 	buf_printf(body, "game %lld", (long long)g->id);
-	(void)argv;
 	return (0);
 }
 
@@ -2044,7 +2039,7 @@ lobby_tour_create(struct lobby_client *lc, int argc, char **argv,
 	struct ltour	*t;
 	struct buf	 spec;
 	char		 err[256], *end, **rest;
-	int		 i, n = 0, have_tc = 0, have_seed = 0;
+	int		 i, n = 0, have_seed = 0;
 	unsigned long	 v;
 	gmp_randstate_t	 rs;
 	struct game	 drawn;
@@ -2095,7 +2090,6 @@ lobby_tour_create(struct lobby_client *lc, int argc, char **argv,
 				    a + 3);
 				goto fail;
 			}
-			have_tc = 1;
 		} else if (strncmp(a, "seed=", 5) == 0) {
 			errno = 0;
 			d.seed = strtoull(a + 5, &end, 10);
@@ -2110,7 +2104,6 @@ lobby_tour_create(struct lobby_client *lc, int argc, char **argv,
 		else
 			rest[n++] = argv[i];
 	}
-	(void)have_tc;
 	if (d.nplayers < 2) {
 		buf_puts(body, "players=A,B,...: at least two players");
 		goto fail;

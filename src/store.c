@@ -293,7 +293,7 @@ store_config_default(struct store_config *cf)
 }
 
 /* Writes the current UTC time as ISO-8601 with milliseconds. */
-static void
+void
 store_now(char *out, size_t len)
 {
 	struct timespec	 ts;
@@ -384,8 +384,9 @@ store_error(char *err, size_t errlen, const char *path, sqlite3 *db,
 	}
 }
 
-/* Runs one statement with no parameters; returns an SQLite code. */
-static int
+/* Runs one statement with no parameters; returns an SQLite code (any
+ * first column of its first row goes to out, if given). */
+int
 store_exec1(sqlite3 *db, const char *sql, char *out, size_t outlen)
 {
 	sqlite3_stmt	*stmt;
@@ -501,7 +502,7 @@ store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 }
 
 /* Opens a connection and sets its busy timeout; returns an SQLite code. */
-static int
+int
 store_connect(const char *path, int flags, int busy_ms, sqlite3 **dbp)
 {
 	int	 rc;

@@ -96,6 +96,12 @@ void	 store_set_max_pages(struct store *, unsigned long);
 void	 store_counters(struct store *, struct store_counters *);
 const char *store_path(const struct store *);
 
+/* SQLite helpers shared with league.c (any thread, any connection). */
+struct sqlite3;
+void	 store_now(char *, size_t);
+int	 store_connect(const char *, int, int, struct sqlite3 **);
+int	 store_exec1(struct sqlite3 *, const char *, char *, size_t);
+
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
 void	 store_game_end(struct store *, int64_t, enum store_result,

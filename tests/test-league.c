@@ -6,7 +6,6 @@
  */
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,8 @@
 
 #include <cmocka.h>
 #include <sqlite3.h>
+
+#include "testutil.h"
 
 #include "buf.h"
 #include "league.h"
@@ -36,39 +37,16 @@ struct fixture {
 	struct league	*lg;
 };
 
-/* Removes every file in the fixture's directory. */
-static void
-fx_clean(struct fixture *fx)
-{
-	DIR		*d;
-	struct dirent	*de;
-	char		 p[600];
-
-	if ((d = opendir(fx->dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		snprintf(p, sizeof p, "%s/%s", fx->dir, de->d_name);
-		unlink(p);
-	}
-	closedir(d);
-}
-
 /* Creates the temporary directory and names the test's database. */
 static int
 setup(void **state)
 {
 	struct fixture	*fx;
-	const char	*tmp = getenv("TMPDIR");
 
 	fx = calloc(1, sizeof *fx);
 	if (fx == NULL)
 		return (-1);
-	snprintf(fx->dir, sizeof fx->dir, "%s/test-league.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	if (mkdtemp(fx->dir) == NULL) {
+	if (tu_tmpdir(fx->dir, sizeof fx->dir, "test-league") != 0) {
 		free(fx);
 		return (-1);
 	}
@@ -85,7 +63,7 @@ teardown(void **state)
 
 	league_close(fx->lg);
 	store_close(fx->st);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 	rmdir(fx->dir);
 	free(fx);
 	return (0);

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,6 +26,8 @@
 
 #include <cmocka.h>
 #include <sqlite3.h>
+
+#include "testutil.h"
 
 #include "buf.h"
 #include "store.h"
@@ -79,39 +80,16 @@ now_ms(void)
 	return (ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
-/* Removes every file in the fixture's directory. */
-static void
-fx_clean(struct fixture *fx)
-{
-	DIR		*d;
-	struct dirent	*de;
-	char		 p[600];
-
-	if ((d = opendir(fx->dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		snprintf(p, sizeof p, "%s/%s", fx->dir, de->d_name);
-		unlink(p);
-	}
-	closedir(d);
-}
-
 /* Creates the temporary directory and names the test's database. */
 static int
 setup(void **state)
 {
 	struct fixture	*fx;
-	const char	*tmp = getenv("TMPDIR");
 
 	fx = calloc(1, sizeof *fx);
 	if (fx == NULL)
 		return (-1);
-	snprintf(fx->dir, sizeof fx->dir, "%s/test-store.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	if (mkdtemp(fx->dir) == NULL) {
+	if (tu_tmpdir(fx->dir, sizeof fx->dir, "test-store") != 0) {
 		free(fx);
 		return (-1);
 	}
@@ -126,7 +104,7 @@ teardown(void **state)
 {
 	struct fixture	*fx = *state;
 
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 	rmdir(fx->dir);
 	free(fx);
 	return (0);
@@ -506,7 +484,7 @@ test_file(void **state)
 	}
 	assert_int_equal(store_game_begin(st, &g), 4);
 	store_close(st);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* WAL is on for files, and the moves are in the moves table. */
@@ -536,7 +514,7 @@ test_wal(void **state)
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	store_close(st);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* Migrating from each older version, including empty, to the newest. */
@@ -548,7 +526,7 @@ test_migrate_each(void **state)
 	int		 v;
 
 	for (v = 0; v < (int)store_nmigrations; v++) {
-		fx_clean(fx);
+		tu_empty_dir(fx->dir);
 		assert_int_equal(store_migrate_file(fx->path, store_migrations,
 		    store_nmigrations, v, err, sizeof err), 0);
 		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
@@ -556,7 +534,7 @@ test_migrate_each(void **state)
 		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
 		    (int64_t)store_nmigrations);
 	}
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* The mechanism with more files than ship: order, atomicity, errors. */
@@ -583,7 +561,7 @@ test_migrate_synthetic(void **state)
 
 	/* From every version to the last, step by step or at once. */
 	for (v = 0; v <= (int)n + 1; v++) {
-		fx_clean(fx);
+		tu_empty_dir(fx->dir);
 		assert_int_equal(store_migrate_file(fx->path, list, n + 2, v,
 		    err, sizeof err), 0);
 		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
@@ -596,7 +574,7 @@ test_migrate_synthetic(void **state)
 	}
 
 	/* A failing migration leaves nothing of itself behind. */
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 	list[n + 1].sql = "CREATE TABLE half (a);\nTHIS IS NOT SQL;";
 	assert_int_equal(store_migrate_file(fx->path, list, n + 2, (int)n,
 	    err, sizeof err), 0);
@@ -613,7 +591,7 @@ test_migrate_synthetic(void **state)
 	assert_int_equal(store_migrate_file(fx->path, list, n + 1, (int)n + 1,
 	    err, sizeof err), -1);
 	assert_non_null(strstr(err, "out of order"));
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /*
@@ -630,7 +608,7 @@ test_migrate_v1_data(void **state)
 	sqlite3		*db;
 	char		 err[512];
 
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 	assert_int_equal(store_migrate_file(fx->path, store_migrations,
 	    store_nmigrations, 1, err, sizeof err), 0);
 	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
@@ -683,7 +661,7 @@ test_migrate_v1_data(void **state)
 	    " game_id = 1 AND ply = 3 AND mark = 'no-win' AND"
 	    " position = 'nim 0 1'"), 1);
 	integrity_ok(fx->path);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /*
@@ -743,7 +721,7 @@ test_runs(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE"
 	    " mark = 'kept-win' AND ply % 3 = 0 AND ply > 101"), 20);
 	integrity_ok(fx->path);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* A database newer than the binary is refused with a clear message. */
@@ -767,7 +745,7 @@ test_newer(void **state)
 	/* Nothing was changed. */
 	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
 	    (int64_t)store_nmigrations + 1);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* History lines, newest first, and the stats. */
@@ -957,7 +935,7 @@ test_tables(void **state)
 	buf_free(&meta);
 	buf_free(&data);
 	free(big);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* Games left live by a crash are abandoned at the next open. */
@@ -988,7 +966,7 @@ test_abandon(void **state)
 	rec_read(st, b, &r);
 	assert_string_equal(r.status, "live");
 	store_close(st);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* Group commit: a burst of writes takes far fewer transactions. */
@@ -1027,7 +1005,7 @@ test_batching(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves"),
 	    (int64_t)n);
 	store_close(st);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* Read-only databases are refused at open. */
@@ -1050,7 +1028,7 @@ test_readonly(void **state)
 	/* A directory that does not exist. */
 	snprintf(uri, sizeof uri, "%s/no/such/dir/x.db", fx->dir);
 	open_fails(uri, 1000, "cannot open");
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* A full disk: failed callbacks, then back to work once there is room. */
@@ -1108,7 +1086,7 @@ test_full(void **state)
 	    "length(position) > 1000"), 0);
 	integrity_ok(fx->path);
 	free(big);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* A database locked by another process: clear errors, then recovery. */
@@ -1155,7 +1133,7 @@ test_locked(void **state)
 	assert_int_equal(d2.ok, 1);
 	store_close(st);
 	sqlite3_close(db);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* The queue is bounded: a stuck writer makes it refuse, not grow. */
@@ -1199,7 +1177,7 @@ test_queue_bound(void **state)
 	assert_int_equal(d2.ok, 1);
 	store_close(st);
 	sqlite3_close(db);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* Garbage and damaged files are refused with a clear message. */
@@ -1218,7 +1196,7 @@ test_corrupt(void **state)
 	assert_int_equal(write(fd, junk, sizeof junk), sizeof junk);
 	close(fd);
 	open_fails(fx->path, 1000, "file is not a database");
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 
 	/* A valid header over a damaged schema page. */
 	store_close(open_ok(fx->path, NULL));
@@ -1227,7 +1205,7 @@ test_corrupt(void **state)
 	assert_int_equal(pwrite(fd, junk, 1000, 100), 1000);
 	close(fd);
 	open_fails(fx->path, 1000, "corrupt");
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* Reads go on while the writer writes (WAL), and see whole games. */
@@ -1298,7 +1276,7 @@ test_concurrent_reads(void **state)
 	for (i = 0; i < 20; i++)
 		assert_int_equal(d[i].ok, 1);
 	store_close(ra.st);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 /* A child's game whose end was reported: where to say so. */
@@ -1413,7 +1391,7 @@ test_durability(void **state)
 	    "WHERE status = 'live'"), 0);
 	integrity_ok(fx->path);
 	free(ids);
-	fx_clean(fx);
+	tu_empty_dir(fx->dir);
 }
 
 int

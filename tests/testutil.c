@@ -1,9 +1,13 @@
 /*
  * testutil.c: helpers shared by the cmocka tests.
  */
+#include <sys/types.h>
+
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -476,4 +480,38 @@ tu_brute_wins(struct tu_brute *br, const int *a, struct tu_strs *out)
 			tu_strs_add(out, "%s", opts[i].name);
 	free(opts);
 	tu_strs_sort(out);
+}
+
+/*
+ * Creates a fresh directory $TMPDIR/PREFIX.XXXXXX (or under /tmp) and puts
+ * its path in dir; returns 0, or -1 if it cannot.
+ */
+int
+tu_tmpdir(char *dir, size_t len, const char *prefix)
+{
+	const char	*tmp = getenv("TMPDIR");
+
+	snprintf(dir, len, "%s/%s.XXXXXX", tmp != NULL && *tmp != '\0' ?
+	    tmp : "/tmp", prefix);
+	return (mkdtemp(dir) == NULL ? -1 : 0);
+}
+
+/* Removes every file in a directory (not the directory itself). */
+void
+tu_empty_dir(const char *dir)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 p[1024];
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+		unlink(p);
+	}
+	closedir(d);
 }

@@ -1,6 +1,7 @@
 /*
  * testutil.h: helpers shared by the cmocka tests: string sets for comparing
- * move sets against brute force, and checked parsing.
+ * move sets against brute force, checked parsing, and temporary
+ * directories for the database tests.
  */
 #ifndef TESTUTIL_H
 #define TESTUTIL_H
@@ -41,6 +42,8 @@ void	 tu_play_fail(struct game *, const char *, enum game_err);
 void	 tu_parse_fail_msg(const struct game_limits *, const char *,
 	    enum game_err, const char *);
 void	 tu_move_fail_msg(struct game *, const char *, const char *);
+int	 tu_tmpdir(char *, size_t, const char *);
+void	 tu_empty_dir(const char *);
 
 #endif /* TESTUTIL_H */
 
