@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""e2e.py: the client module shared by the end-to-end tests (play.py and
+the others run by tests/*.sh): a grundyd on an ephemeral loopback port with
+its own database, a raw protocol client that sorts replies, server
+commands and events, `grundy bot` processes, and a runner that counts
+checks and looks for sanitizer reports in every log.
+
+A test script does `from e2e import *`, defines test functions and ends
+with `sys.exit(run([test_a, test_b]))`; argv is BUILDDIR SRCDIR.  Every
+wait is bounded; daemons and bots are killed at the end whatever happens.
+"""
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+BUILD, SRC = sys.argv[1], sys.argv[2]
+GRUNDYD = os.path.join(BUILD, "grundyd")
+GRUNDY = os.path.join(BUILD, "grundy")
+TMP = tempfile.mkdtemp(prefix="grundy-e2e.")
+PROCS = []
+PASSED = 0
+FAILED = 0
+
+
+def check(name, cond, detail=""):
+    """Counts one check; prints the failures."""
+    global PASSED, FAILED
+    if cond:
+        PASSED += 1
+    else:
+        FAILED += 1
+        print("FAIL %s %s" % (name, detail), flush=True)
+
+
+class Daemon:
+    """A grundyd on an ephemeral port with its own database."""
+
+    def __init__(self, name, *flags, db=None):
+        self.db = db or os.path.join(TMP, name + ".db")     # "off": none
+        self.flags = list(flags)
+        self.name = name
+        self.port = 0
+        self.start()
+
+    def start(self):
+        """Starts it; a restart listens on the same port again."""
+        portfile = os.path.join(TMP, self.name + ".port")
+        if os.path.exists(portfile):
+            os.unlink(portfile)
+        self.log = open(os.path.join(TMP, self.name + ".log"), "a")
+        self.proc = subprocess.Popen(
+            [GRUNDYD, "--listen", "127.0.0.1:%d" % self.port,
+             "--port-file", portfile,
+             "--db", self.db] + self.flags,
+            stdout=self.log, stderr=self.log)
+        PROCS.append(self.proc)
+        for _ in range(200):
+            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
+                break
+            time.sleep(0.05)
+        self.port = int(open(portfile).read().strip())
+
+    def stop(self, sig=signal.SIGTERM):
+        self.proc.send_signal(sig)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Client:
+    """A raw protocol connection that sorts what arrives: replies (blocks
+    starting with = or ?), server commands (ID NAME ...) and events."""
+
+    def __init__(self, d):
+        self.s = socket.create_connection(("127.0.0.1", d.port), timeout=5)
+        self.buf = b""
+        self.replies = []
+        self.commands = []
+        self.events = []
+        self.closed = False
+        self.nid = 100
+
+    def send(self, line):
+        self.s.sendall((line + "\n").encode())
+
+    def _pump(self, timeout):
+        self.s.settimeout(timeout)
+        try:
+            data = self.s.recv(65536)
+        except socket.timeout:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.closed = True
+            return
+        self.buf += data
+        while True:
+            if self.buf.startswith((b"=", b"?")):
+                end = self.buf.find(b"\n\n")
+                if end < 0:
+                    break
+                self.replies.append(self.buf[:end].decode())
+                self.buf = self.buf[end + 2:]
+                continue
+            end = self.buf.find(b"\n")
+            if end < 0:
+                break
+            line = self.buf[:end].decode()
+            self.buf = self.buf[end + 1:]
+            if line.startswith("event "):
+                self.events.append(line)
+            elif line:
+                self.commands.append(line)
+
+    def wait(self, what, pred=lambda x: True, timeout=5.0):
+        """Waits for the first item of replies|commands|events matching
+        pred; removes and returns it, or None after timeout."""
+        lst = getattr(self, what)
+        end = time.time() + timeout
+        while True:
+            for i, x in enumerate(lst):
+                if pred(x):
+                    return lst.pop(i)
+            left = end - time.time()
+            if left <= 0 or self.closed:
+                return None
+            self._pump(min(left, 0.2))
+
+    def cmd(self, line, timeout=5.0):
+        """Sends a command with a fresh id and returns its reply block."""
+        self.nid += 1
+        i = self.nid
+        self.send("%d %s" % (i, line))
+        r = self.wait("replies", lambda x: re.match(r"[=?]%d\b" % i, x),
+                      timeout)
+        return r
+
+    def answer(self, cmdline, body=""):
+        cid = cmdline.split()[0]
+        self.send("=%s %s\n" % (cid, body))
+
+    def drain(self):
+        """Forgets whatever arrived from an earlier game."""
+        self._pump(0.05)
+        del self.commands[:]
+        del self.events[:]
+
+    def close(self):
+        try:
+            self.s.close()
+        except OSError:
+            pass
+
+
+def ok(r):
+    return r is not None and r.startswith("=")
+
+
+def body(r):
+    return re.sub(r"^[=?]\d*\s?", "", r or "")
+
+
+def login(d, name, pw="password1", register=True):
+    c = Client(d)
+    if register:
+        c.cmd("register %s %s" % (name, pw))
+    r = c.cmd("login %s %s" % (name, pw))
+    check("login " + name, ok(r), r)
+    return c
+
+
+def genmove_of(c, timeout=5.0):
+    return c.wait("commands", lambda x: " genmove " in x + " ", timeout)
+
+
+def gameover_of(c, timeout=5.0):
+    return c.wait("commands", lambda x: " gameover " in x, timeout)
+
+
+def pair(d, a, b, spec="nim 3 4 5", opts="tc=5000"):
+    """Pairs two logged-in clients through seeks; returns (game id,
+    {seat: client})."""
+    a.drain()
+    b.drain()
+    ra = a.cmd("seek %s %s" % (spec, opts))
+    check("seek waits", ok(ra) and body(ra).startswith("seek"), ra)
+    rb = b.cmd("seek %s %s" % (spec, opts))
+    check("seek pairs", ok(rb) and body(rb).startswith("game"), rb)
+    ea = a.wait("events", lambda x: x.startswith("event start"))
+    eb = b.wait("events", lambda x: x.startswith("event start"))
+    check("start events", ea is not None and eb is not None)
+    gid = int(ea.split()[2])
+    seats = {int(re.search(r"you=(\d)", ea).group(1)): a,
+             int(re.search(r"you=(\d)", eb).group(1)): b}
+    return gid, seats, ea, eb
+
+
+def db_game(d, gid):
+    con = sqlite3.connect(d.db)
+    row = con.execute("SELECT status, result, reason, rated, tc, player1,"
+                      " player2 FROM games WHERE id = ?", (gid,)).fetchone()
+    n = con.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?",
+                    (gid,)).fetchone()[0]
+    con.close()
+    return row, n
+
+def start_bot(d, name, prog, extra=()):
+    log = open(os.path.join(TMP, "bot-%s.log" % name), "a")
+    p = subprocess.Popen(
+        [GRUNDY, "bot", "--server", "127.0.0.1:%d" % d.port, "--name",
+         name, "--password", "password1", "--register"] + list(extra) +
+        ["--"] + prog, stdout=log, stderr=log)
+    PROCS.append(p)
+    return p
+
+
+def run(tests):
+    """Runs the test functions (PLAY_ONLY=name runs one), kills every
+    process left, checks every log for a sanitizer report and prints the
+    summary line; returns the exit status."""
+    only = os.environ.get("PLAY_ONLY")
+    try:
+        for t in tests:
+            if only and t.__name__ != only:
+                continue
+            t0 = time.time()
+            try:
+                t()
+            except Exception as e:      # a crash is a failure, not a stop
+                check(t.__name__, False, "exception: %r" % (e,))
+            print("%s done in %.1f s" % (t.__name__, time.time() - t0),
+                  flush=True)
+    finally:
+        for p in PROCS:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    # Sanitizer builds: a report in any daemon or bot log is a failure.
+    for f in sorted(os.listdir(TMP)):
+        if f.endswith(".log"):
+            text = open(os.path.join(TMP, f), errors="replace").read()
+            check("no sanitizer report in " + f,
+                  "Sanitizer" not in text and "runtime error:" not in text)
+    print("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
+    return 1 if FAILED else 0
