@@ -122,6 +122,29 @@ bench_outcome(const struct game *g, int reps)
 	return (best);
 }
 
+/* Returns the best time of parsing (and so valuing) a sum, in ns. */
+static long long
+bench_sum(const char *text, const struct game_limits *lim)
+{
+	struct game_error err;
+	struct game	 g;
+	long long	 t, best = -1;
+	int		 i;
+
+	for (i = 0; i < 5; i++) {
+		t = bench_now();
+		if (game_parse_line(&g, text, lim, &err) != 0) {
+			fprintf(stderr, "solver-bench: %s\n", err.msg);
+			exit(1);
+		}
+		t = bench_now() - t;
+		game_free(&g);
+		if (best < 0 || t < best)
+			best = t;
+	}
+	return (best);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -135,7 +158,7 @@ main(int argc, char **argv)
 	unsigned long	 maxd = 1000000, d;
 	long long	 tphi, tout, twin, t;
 	size_t		 f, nm, i;
-	mpz_t		 x, y;
+	mpz_t		 x, y, tz;
 	int		 reps;
 
 	if (argc > 1)
@@ -145,7 +168,7 @@ main(int argc, char **argv)
 	lim.max_piles = 2000000;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 42);
-	mpz_inits(x, y, NULL);
+	mpz_inits(x, y, tz, NULL);
 	buf_init(&line);
 	printf("Wythoff family: time / one floor(n*phi) at the same size "
 	    "(best of several runs)\n");
@@ -179,6 +202,64 @@ main(int argc, char **argv)
 		}
 	}
 
+	/* t as long as a part of the piles: r = t, D = t^2 + 4. */
+	printf("\nt-Wythoff with long t: time / one floor(n*phi) at the "
+	    "piles' size\n");
+	printf("%-20s %9s %14s %11s %11s %6s\n", "t digits", "digits",
+	    "floor(n*phi)", "outcome", "winning", "moves");
+	for (d = 1000; d <= maxd && d <= 100000; d *= 10) {
+		static const unsigned long tdiv[] = { 100, 10, 3, 2, 0 };
+		unsigned long td;
+
+		reps = d >= 100000 ? 5 : 20;
+		bench_random(x, rs, d);
+		tphi = bench_phi(x, reps);
+		for (f = 0; f < sizeof tdiv / sizeof tdiv[0]; f++) {
+			td = tdiv[f] != 0 ? d / tdiv[f] : d - 10;
+			bench_random(x, rs, d);
+			bench_random(y, rs, d);
+			buf_reset(&line);
+			buf_puts(&line, "wythoff t=");
+			bench_random(tz, rs, td);
+			buf_mpz(&line, tz);
+			buf_putc(&line, ' ');
+			buf_mpz(&line, x);
+			buf_putc(&line, ' ');
+			buf_mpz(&line, y);
+			if (game_parse_line(&g, buf_str(&line), &lim, &err)) {
+				fprintf(stderr, "solver-bench: %s\n", err.msg);
+				return (1);
+			}
+			tout = bench_outcome(&g, reps);
+			twin = bench_winning(&g, reps, &nm);
+			printf("%-20lu %9lu", td, d);
+			bench_ms(tphi);
+			bench_ratio(tout, tphi);
+			bench_ratio(twin, tphi);
+			printf(" %6zu\n", nm);
+			fflush(stdout);
+			game_free(&g);
+		}
+	}
+
+	/* A sum of 64 t-Wythoff components of one t, piles below 600. */
+	buf_reset(&line);
+	buf_puts(&line, "sum");
+	for (i = 0; i < 64; i++) {
+		buf_printf(&line, "%s wythoff t=3 %lu %lu", i ? " +" : "",
+		    gmp_urandomm_ui(rs, 201), gmp_urandomm_ui(rs, 201));
+	}
+	t = bench_sum(buf_str(&line), &lim);
+	tout = bench_sum("sum wythoff t=3 200 200", &lim);
+	printf("\nSum of 64 t-Wythoff components (t=3, piles <= 200), parse "
+	    "with every Grundy value:");
+	bench_ms(t);
+	printf("\n  one component at 200 200 (one table):");
+	bench_ms(tout);
+	printf("\n  ratio");
+	bench_ratio(t, tout);
+	printf("\n");
+
 	/* Nim: 10^5 piles of 100 digits. */
 	buf_reset(&line);
 	buf_puts(&line, "nim");
@@ -210,7 +291,7 @@ main(int argc, char **argv)
 	printf(" of one 100-digit floor(n*phi)\n");
 	game_free(&g);
 	buf_free(&line);
-	mpz_clears(x, y, NULL);
+	mpz_clears(x, y, tz, NULL);
 	gmp_randclear(rs);
 	return (0);
 }

@@ -33,8 +33,6 @@ sum_parse_comp(struct game *g, size_t idx, int argc, char **argv,
     const struct game_limits *lim, struct game_error *err)
 {
 	struct game_error e;
-	mpz_t		 v;
-	int		 rv;
 
 	if (argc == 0)
 		return (game_set_error(err, GAME_ESYNTAX,
@@ -52,16 +50,39 @@ sum_parse_comp(struct game *g, size_t idx, int argc, char **argv,
 		    "sum: component %zu: %s cannot be a sum component", idx,
 		    argv[0]));
 	}
-	mpz_init(v);
-	rv = game_grundy(g, v, &e);
-	mpz_clear(v);
-	if (rv != 0) {
-		game_free(g);
-		return (game_set_error(err,
-		    e.code == GAME_EBOUND ? GAME_ELIMIT : GAME_ESYNTAX,
-		    "sum: component %zu cannot be summed: %s", idx, e.msg));
-	}
 	return (0);
+}
+
+/*
+ * Lets each component share the Grundy table of an earlier one of its
+ * family (64 Wythoff components of one t build one table, not 64), then
+ * checks that every component has a Grundy value.
+ */
+static int
+sum_check_comps(struct sum *st, struct game_error *err)
+{
+	struct game_error e;
+	size_t		 i, j;
+	mpz_t		 v;
+	int		 rv = 0;
+
+	for (i = 1; i < st->n; i++)
+		for (j = 0; j < i; j++)
+			if (st->comp[i].fam == st->comp[j].fam &&
+			    st->comp[i].fam->share != NULL) {
+				st->comp[i].fam->share(st->comp[i].st,
+				    st->comp[j].st);
+				break;
+			}
+	mpz_init(v);
+	for (i = 0; i < st->n && rv == 0; i++)
+		if (game_grundy(&st->comp[i], v, &e) != 0)
+			rv = game_set_error(err,
+			    e.code == GAME_EBOUND ? GAME_ELIMIT : GAME_ESYNTAX,
+			    "sum: component %zu cannot be summed: %s", i + 1,
+			    e.msg);
+	mpz_clear(v);
+	return (rv);
 }
 
 /* Parses sum GAME + GAME + ... */
@@ -95,6 +116,10 @@ sum_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 		}
 		st->n++;
 		start = a + 1;
+	}
+	if (sum_check_comps(st, err) != 0) {
+		sum_free(st);
+		return (-1);
 	}
 	*stp = st;
 	return (0);

@@ -19,10 +19,10 @@
 #include "game.h"
 
 /*
- * Guard bits G of the scaled roots floor(v sqrt(D) 2^G).  One such root per
- * pile yields every other floor the winning moves need; when the error
- * bounds straddle an integer (probability about 4 / 2^G) an exact root
- * decides.
+ * Guard bits G of the fixed-point e = sqrt(D) - r (wythoff_root_init): one
+ * such root yields every floor the winning moves need; when the error
+ * bounds of one straddle an integer (probability below 2^-G) an exact root
+ * decides.  tests/test-wythoff-guard runs the tests with G = 1.
  */
 #ifndef WYTHOFF_GUARD
 #define WYTHOFF_GUARD	16
@@ -42,6 +42,8 @@ struct wythoff_tab {
 	unsigned long	 cols;
 	unsigned long	 rows;
 	unsigned int	*sg;		/* sg[y * (cols + 1) + x], or NULL */
+	unsigned long	 wcols;		/* the sharers' largest quotients */
+	unsigned long	 wrows;
 };
 
 /* Wythoff state: parameters, constants derived from them, the piles. */
@@ -52,8 +54,6 @@ struct wythoff {
 	mpz_t		 rm2;		/* r - 2 */
 	mpz_t		 r2;		/* 2 r */
 	mpz_t		 d;		/* D = r^2 + 4 */
-	mpz_t		 s1;		/* floor(sqrt(D) 2^G) */
-	mpz_t		 den;		/* r 2^G */
 	mpz_t		 pile[2];
 	unsigned long	 bound;		/* Grundy table bound (max_wythoff) */
 	struct wythoff_tab *tab;
@@ -78,8 +78,8 @@ wythoff_new(void)
 
 	mpz_init_set_ui(st->k, 1);
 	mpz_init_set_ui(st->t, 1);
-	mpz_inits(st->r, st->rm2, st->r2, st->d, st->s1, st->den, st->pile[0],
-	    st->pile[1], NULL);
+	mpz_inits(st->r, st->rm2, st->r2, st->d, st->pile[0], st->pile[1],
+	    NULL);
 	return (st);
 }
 
@@ -93,8 +93,8 @@ wythoff_free(void *p)
 		free(st->tab->sg);
 		free(st->tab);
 	}
-	mpz_clears(st->k, st->t, st->r, st->rm2, st->r2, st->d, st->s1,
-	    st->den, st->pile[0], st->pile[1], NULL);
+	mpz_clears(st->k, st->t, st->r, st->rm2, st->r2, st->d, st->pile[0],
+	    st->pile[1], NULL);
 	free(st);
 }
 
@@ -107,9 +107,6 @@ wythoff_derive(struct wythoff *st)
 	mpz_mul_2exp(st->r2, st->r, 1);
 	mpz_mul(st->d, st->r, st->r);
 	mpz_add_ui(st->d, st->d, 4);
-	mpz_mul_2exp(st->s1, st->d, 2 * WYTHOFF_GUARD);
-	mpz_sqrt(st->s1, st->s1);
-	mpz_mul_2exp(st->den, st->r, WYTHOFF_GUARD);
 }
 
 /* Parses the value of key K or t: an integer >= 1. */
@@ -184,8 +181,6 @@ wythoff_clone(const void *p)
 	mpz_set(c->rm2, st->rm2);
 	mpz_set(c->r2, st->r2);
 	mpz_set(c->d, st->d);
-	mpz_set(c->s1, st->s1);
-	mpz_set(c->den, st->den);
 	mpz_set(c->pile[0], st->pile[0]);
 	mpz_set(c->pile[1], st->pile[1]);
 	c->bound = st->bound;
@@ -374,16 +369,6 @@ wythoff_isqrtd(const struct wythoff *st, mpz_t z, const mpz_t v)
 	mpz_sqrt(z, z);
 }
 
-/* Sets z to the scaled root floor(v sqrt(D) 2^G). */
-static void
-wythoff_scaled(const struct wythoff *st, mpz_t z, const mpz_t v)
-{
-	mpz_mul(z, v, v);
-	mpz_mul(z, z, st->d);
-	mpz_mul_2exp(z, z, 2 * WYTHOFF_GUARD);
-	mpz_sqrt(z, z);
-}
-
 /* Sets an to A_n = (n (2 - r) + fl) div 2, given fl = floor(n sqrt(D)). */
 static void
 wythoff_a(const struct wythoff *st, mpz_t an, const mpz_t n, const mpz_t fl)
@@ -394,38 +379,117 @@ wythoff_a(const struct wythoff *st, mpz_t an, const mpz_t n, const mpz_t fl)
 }
 
 /*
+ * The winning moves need floor(v sqrt(D)) for several v <= vmax.  Write
+ * sqrt(D) = r + e, e = 4 / (r + sqrt(D)) in (0, 2]; then floor(v sqrt(D)) =
+ * v r + g(v), g(v) = floor(v e).  One fixed-point e_H = E with e 2^H in
+ * [E, E + 2), H = bits(vmax) + G + 1, gives every g(v) from the product
+ * v E (v e 2^H lies in [v E, v E + 2v), an interval of width below 2^(H-G)),
+ * and (v + 1) E = v E + E costs an addition.  E comes from one square root:
+ * floor(sqrt(D 4^H)) - r 2^H (error < 1), of 2H + 2 bits(r) bits; or, once
+ * bits(r) > H / 3 makes that dearer than a root and a division of
+ * H - bits(r) bits, floor(4 2^(H+F) / (r 2^F + floor(sqrt(D 4^F)) + 1))
+ * with only F = H - 2 (bits(r) - 1) fraction bits of sqrt(D) (error < 2):
+ * a root that shrinks as r grows instead of growing with r^2.
+ */
+struct wythoff_root {
+	mpz_t		 e;		/* E */
+	mp_bitcnt_t	 h;		/* H */
+	mpz_t		 t1, t2;	/* scratch */
+};
+
+/* Computes E for every v <= vmax. */
+static void
+wythoff_root_init(const struct wythoff *st, struct wythoff_root *rt,
+    const mpz_t vmax)
+{
+	mp_bitcnt_t	 rb, f;
+
+	mpz_inits(rt->e, rt->t1, rt->t2, NULL);
+	rt->h = mpz_sizeinbase(vmax, 2) + WYTHOFF_GUARD + 1;
+	rb = mpz_sizeinbase(st->r, 2);
+	if (3 * rb <= rt->h) {
+		mpz_mul_2exp(rt->e, st->d, 2 * rt->h);
+		mpz_sqrt(rt->e, rt->e);
+		mpz_mul_2exp(rt->t1, st->r, rt->h);
+		mpz_sub(rt->e, rt->e, rt->t1);
+		return;
+	}
+	/* r + sqrt(D) >= 2 r >= 2^rb: the error is 2^(H-F) / r^2 <= 1. */
+	f = rt->h > 2 * (rb - 1) ? rt->h - 2 * (rb - 1) : 0;
+	mpz_mul_2exp(rt->t1, st->d, 2 * f);
+	mpz_sqrt(rt->t1, rt->t1);
+	mpz_mul_2exp(rt->t2, st->r, f);
+	mpz_add(rt->t1, rt->t1, rt->t2);
+	mpz_add_ui(rt->t1, rt->t1, 1);
+	mpz_set_ui(rt->e, 1);
+	mpz_mul_2exp(rt->e, rt->e, rt->h + f + 2);
+	mpz_fdiv_q(rt->e, rt->e, rt->t1);
+}
+
+/* Frees E and the scratch. */
+static void
+wythoff_root_clear(struct wythoff_root *rt)
+{
+	mpz_clears(rt->e, rt->t1, rt->t2, NULL);
+}
+
+/*
+ * Sets g to g(v) = floor(v e) for 0 <= v <= vmax, given pv = v E.  The
+ * bounds pv and pv + 2v - 1 fix it unless a multiple of 2^H lies between
+ * them (probability below 2^-G): then the exact floor(sqrt(v^2 D)) - v r.
+ */
+static void
+wythoff_g(const struct wythoff *st, struct wythoff_root *rt, mpz_t g,
+    const mpz_t v, const mpz_t pv)
+{
+	mpz_fdiv_q_2exp(g, pv, rt->h);
+	mpz_mul_2exp(rt->t1, v, 1);
+	mpz_add(rt->t1, rt->t1, pv);
+	mpz_sub_ui(rt->t1, rt->t1, 1);
+	mpz_fdiv_q_2exp(rt->t1, rt->t1, rt->h);
+	if (mpz_sgn(v) > 0 && mpz_cmp(g, rt->t1) != 0) {
+		wythoff_isqrtd(st, g, v);
+		mpz_submul(g, v, st->r);
+	}
+}
+
+/* Sets g0 = g(v) and g1 = g(v + 1) for v + 1 <= vmax, given pv = v E. */
+static void
+wythoff_g2(const struct wythoff *st, struct wythoff_root *rt, mpz_t g0,
+    mpz_t g1, mpz_t v, mpz_t pv)
+{
+	wythoff_g(st, rt, g0, v, pv);
+	mpz_add(pv, pv, rt->e);
+	mpz_add_ui(v, v, 1);
+	wythoff_g(st, rt, g1, v, pv);
+	mpz_sub_ui(v, v, 1);
+	mpz_sub(pv, pv, rt->e);
+}
+
+/*
  * Sets p to the partner of x >= 1 in r-Wythoff (the other coordinate of the
- * P-position containing x), given sx = floor(x sqrt(D) 2^G).  With
- * f = floor(x / alpha) = (x (r - 2) + floor(x sqrt(D))) div 2r, x is A_(f+1)
- * iff floor((x + 1) / alpha) = f + 1, and otherwise x = B_(x-f) (§4).  The
- * numerator for x + 1 exceeds the one for x by r - 2 + delta, where
- * delta = floor((x + 1) sqrt(D)) - floor(x sqrt(D)) comes from the low bits
- * of sx plus s1 unless they end in G ones.
+ * P-position containing x), given gx = g(x) and gx1 = g(x + 1).  With
+ * f = floor(x / alpha) = (x (r - 2) + floor(x sqrt(D))) div 2r
+ *   = x + (gx - 2x) div 2r,
+ * x is A_(f+1) iff floor((x + 1) / alpha) = f + 1, that is iff the
+ * remainder of that division plus gx1 - gx - 2 is at least 0 (the
+ * numerator for x + 1 exceeds the one for x by 2r - 2 + gx1 - gx), and
+ * otherwise x = B_(x-f) (§4).
  */
 static void
 wythoff_partner(const struct wythoff *st, mpz_t p, const mpz_t x,
-    const mpz_t sx)
+    const mpz_t gx, const mpz_t gx1)
 {
-	mpz_t	 fl, f, rem, delta;
+	mpz_t	 f, rem;
 
-	mpz_inits(fl, f, rem, delta, NULL);
-	mpz_fdiv_q_2exp(fl, sx, WYTHOFF_GUARD);
-	mpz_mul(f, x, st->rm2);
-	mpz_add(f, f, fl);
+	mpz_inits(f, rem, NULL);
+	mpz_submul_ui(f, x, 2);
+	mpz_add(f, f, gx);
 	mpz_fdiv_qr(f, rem, f, st->r2);
-	mpz_fdiv_r_2exp(delta, sx, WYTHOFF_GUARD);
-	mpz_add(delta, delta, st->s1);
-	mpz_add_ui(p, delta, 1);
-	if (mpz_divisible_2exp_p(p, WYTHOFF_GUARD)) {
-		/* The bounds straddle an integer: take the exact root. */
-		mpz_add_ui(p, x, 1);
-		wythoff_isqrtd(st, delta, p);
-		mpz_sub(delta, delta, fl);
-	} else
-		mpz_fdiv_q_2exp(delta, delta, WYTHOFF_GUARD);
-	mpz_add(rem, rem, delta);
-	mpz_sub_ui(rem, rem, 2);
-	if (mpz_cmp(rem, st->r) >= 0) {
+	mpz_add(f, f, x);
+	mpz_add(rem, rem, gx1);
+	mpz_sub(rem, rem, gx);
+	if (mpz_cmp_ui(rem, 2) >= 0) {
 		/* x = A_(f+1); the partner is B_(f+1) = x + r (f + 1). */
 		mpz_add_ui(f, f, 1);
 		mpz_set(p, x);
@@ -436,40 +500,7 @@ wythoff_partner(const struct wythoff *st, mpz_t p, const mpz_t x,
 		mpz_set(p, x);
 		mpz_submul(p, st->r, f);
 	}
-	mpz_clears(fl, f, rem, delta, NULL);
-}
-
-/*
- * Sets fl to floor(v sqrt(D)) for v = (b - a - c) / r >= 0, given the scaled
- * roots sa, sb of a and b.  Then v sqrt(D) r 2^G lies strictly between
- * lo = sb - sa - c s1 - |c| - 1 and lo + 2 |c| + 2, which fixes the floor
- * unless that interval contains a multiple of r 2^G; then an exact root
- * decides.
- */
-static void
-wythoff_diag_floor(const struct wythoff *st, mpz_t fl, const mpz_t v,
-    const mpz_t sa, const mpz_t sb, const mpz_t c)
-{
-	mpz_t	 lo, rem, w;
-
-	if (mpz_sgn(v) == 0) {
-		mpz_set_ui(fl, 0);
-		return;
-	}
-	mpz_inits(lo, rem, w, NULL);
-	mpz_abs(w, c);
-	mpz_sub(lo, sb, sa);
-	mpz_submul(lo, c, st->s1);
-	mpz_sub(lo, lo, w);
-	mpz_sub_ui(lo, lo, 1);
-	mpz_fdiv_qr(fl, rem, lo, st->den);
-	/* Determined iff lo + width <= (fl + 1) r 2^G. */
-	mpz_mul_2exp(w, w, 1);
-	mpz_add_ui(w, w, 2);
-	mpz_add(rem, rem, w);
-	if (mpz_cmp(rem, st->den) > 0)
-		wythoff_isqrtd(st, fl, v);
-	mpz_clears(lo, rem, w, NULL);
+	mpz_clears(f, rem, NULL);
 }
 
 /* Returns GAME_P iff the quotients form an r-Wythoff P-position (§5). */
@@ -500,8 +531,10 @@ wythoff_outcome(const void *p, struct game_error *err)
 /*
  * Appends every winning move (§4, lifted per §5), for a <= b: b to the
  * partner of a, a to the partner of b, and the diagonal moves to
- * (A_n, B_n) for n = floor(d / r) and ceil(d / r), d = b - a.  Costs two
- * scaled square roots, plus an exact one with probability O(2^-G).
+ * (A_n, B_n) for n = floor(d / r) and ceil(d / r), d = b - a, where
+ * A_n = (n (2 - r) + n r + g(n)) div 2 = n + g(n) div 2.  Costs one square
+ * root (smaller as r grows) and three products, plus an exact root with
+ * probability O(2^-G).
  */
 static int
 wythoff_winning(const void *p, struct game_moveset *ms,
@@ -509,7 +542,8 @@ wythoff_winning(const void *p, struct game_moveset *ms,
 {
 	const struct wythoff *st = p;
 	struct wythoff_q q;
-	mpz_t		 sa, sb, n, rho, fl, an, bn;
+	struct wythoff_root rt;
+	mpz_t		 vmax, n, rho, gn, gn1, g0, g1, an, bn, pa, pb, pn;
 	int		 i;
 
 	(void)err;
@@ -518,26 +552,39 @@ wythoff_winning(const void *p, struct game_moveset *ms,
 		wythoff_q_clear(&q);
 		return (0);
 	}
-	mpz_inits(sa, sb, n, rho, fl, an, bn, NULL);
-	if (mpz_sgn(q.a) != 0)
-		wythoff_scaled(st, sa, q.a);
-	wythoff_scaled(st, sb, q.b);
+	mpz_inits(vmax, n, rho, gn, gn1, g0, g1, an, bn, pa, pb, pn, NULL);
+	mpz_add_ui(vmax, q.b, 1);
+	wythoff_root_init(st, &rt, vmax);
+	/* The products a E and b E; n E from them when r is one word. */
+	mpz_mul(pa, q.a, rt.e);
+	mpz_mul(pb, q.b, rt.e);
 	mpz_sub(n, q.b, q.a);
 	mpz_fdiv_qr(n, rho, n, st->r);
-	wythoff_diag_floor(st, fl, n, sa, sb, rho);
-	wythoff_a(st, an, n, fl);
+	if (mpz_fits_ulong_p(st->r)) {
+		mpz_sub(pn, pb, pa);
+		mpz_submul(pn, rho, rt.e);
+		mpz_divexact_ui(pn, pn, mpz_get_ui(st->r));
+	} else
+		mpz_mul(pn, n, rt.e);
+	/* A P-position (rho = 0 and a = A_n, n = d / r) has no winning move. */
+	wythoff_g2(st, &rt, gn, gn1, n, pn);
+	mpz_fdiv_q_2exp(an, gn, 1);
+	mpz_add(an, an, n);
 	if (mpz_sgn(rho) == 0 && mpz_cmp(an, q.a) == 0)
 		goto done;
 	/* b to the partner of a. */
 	if (mpz_sgn(q.a) == 0)
 		mpz_set_ui(bn, 0);
-	else
-		wythoff_partner(st, bn, q.a, sa);
+	else {
+		wythoff_g2(st, &rt, g0, g1, q.a, pa);
+		wythoff_partner(st, bn, q.a, g0, g1);
+	}
 	if (mpz_cmp(bn, q.b) < 0)
 		wythoff_add(st, &q, ms, NULL, bn);
 	/* a to the partner of b. */
 	if (mpz_sgn(q.a) != 0) {
-		wythoff_partner(st, bn, q.b, sb);
+		wythoff_g2(st, &rt, g0, g1, q.b, pb);
+		wythoff_partner(st, bn, q.b, g0, g1);
 		if (mpz_cmp(bn, q.a) < 0)
 			wythoff_add(st, &q, ms, bn, NULL);
 	}
@@ -547,9 +594,8 @@ wythoff_winning(const void *p, struct game_moveset *ms,
 			if (mpz_sgn(rho) == 0)
 				break;
 			mpz_add_ui(n, n, 1);
-			mpz_sub(rho, rho, st->r);
-			wythoff_diag_floor(st, fl, n, sa, sb, rho);
-			wythoff_a(st, an, n, fl);
+			mpz_fdiv_q_2exp(an, gn1, 1);
+			mpz_add(an, an, n);
 		}
 		mpz_set(bn, an);
 		mpz_addmul(bn, st->r, n);
@@ -557,7 +603,8 @@ wythoff_winning(const void *p, struct game_moveset *ms,
 			wythoff_add(st, &q, ms, an, bn);
 	}
 done:
-	mpz_clears(sa, sb, n, rho, fl, an, bn, NULL);
+	wythoff_root_clear(&rt);
+	mpz_clears(vmax, n, rho, gn, gn1, g0, g1, an, bn, pa, pb, pn, NULL);
 	wythoff_q_clear(&q);
 	return (0);
 }
@@ -812,8 +859,9 @@ wythoff_tab_need(const struct wythoff *st, const struct wythoff_q *q,
 	*v = mpz_get_ui(q->b);
 	if (tab->sg != NULL && *u <= tab->cols && *v <= tab->rows)
 		return (0);
-	cols = *u;
-	rows = *v;
+	/* Cover the other sum components sharing the table too. */
+	cols = *u > tab->wcols ? *u : tab->wcols;
+	rows = *v > tab->wrows ? *v : tab->wrows;
 	if (tab->sg != NULL) {
 		cols = cols > tab->cols ? cols : tab->cols;
 		rows = rows > tab->rows ? rows : tab->rows;
@@ -893,6 +941,43 @@ wythoff_to_grundy(const void *p, const mpz_t target,
 	mpz_clears(za, zb, NULL);
 	wythoff_q_clear(&q);
 	return (0);
+}
+
+/*
+ * Shares other's Grundy table when both reduce to the same r-Wythoff
+ * (equal r, bound and cache), and has it cover both positions' quotients
+ * when first built.  A position beyond the bound wants nothing: its own
+ * Grundy query fails.
+ */
+static void
+wythoff_share(void *p, void *q)
+{
+	struct wythoff	*st = p, *other = q;
+	struct wythoff_tab *tab = other->tab;
+	struct wythoff_q wq;
+	const struct wythoff *s;
+	int		 i;
+
+	if (st->tab == tab || mpz_cmp(st->r, other->r) != 0 ||
+	    st->bound != other->bound || st->tables != other->tables)
+		return;
+	if (--st->tab->refs == 0) {
+		free(st->tab->sg);
+		free(st->tab);
+	}
+	st->tab = tab;
+	tab->refs++;
+	for (i = 0; i < 2; i++) {
+		s = i == 0 ? st : other;
+		wythoff_q_init(s, &wq);
+		if (mpz_cmp_ui(wq.b, s->bound) <= 0) {
+			if (mpz_get_ui(wq.a) > tab->wcols)
+				tab->wcols = mpz_get_ui(wq.a);
+			if (mpz_get_ui(wq.b) > tab->wrows)
+				tab->wrows = mpz_get_ui(wq.b);
+		}
+		wythoff_q_clear(&wq);
+	}
 }
 
 /* Appends the engine's fallback moves: remove K from either pile. */
@@ -1081,4 +1166,5 @@ const struct game_family game_wythoff = {
 	.policy = wythoff_policy,
 	.mover = wythoff_mover,
 	.table = wythoff_table,
+	.share = wythoff_share,
 };

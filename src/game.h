@@ -156,6 +156,13 @@ struct game_family {
 	 */
 	int		 (*table)(const void *st, unsigned long count,
 			    struct buf *, struct game_error *);
+	/*
+	 * Optional: lets st, a component of the same sum as other (of the
+	 * same family), use other's Grundy table when both games reduce to
+	 * the same one, sized for both positions.  NULL for families
+	 * without tables.
+	 */
+	void		 (*share)(void *st, void *other);
 };
 
 /* A game: its family and the family's state. */

@@ -214,6 +214,9 @@ test_sum_brute(void **state)
 		{ 2, { { SUB, (1 << 1) | (1 << 3) | (1 << 4), 1, 20 },
 		    { KL, 3, 1, 20 } } },
 		{ 2, { { GRAPH, 0, 1, 5 }, { GRAPH, 0, 1, 5 } } },
+		/* Wythoff components of one r share a Grundy table. */
+		{ 3, { { WYT, 2, 2, 4 }, { WYT, 3, 2, 5 }, { WYT, 2, 2, 5 } } },
+		{ 2, { { WYT, 1, 2, 7 }, { WYT, 1, 2, 4 } } },
 	};
 	size_t	 i;
 

@@ -411,7 +411,58 @@ check_huge(const mpz_t k, const mpz_t t, const mpz_t x, const mpz_t y)
 	return (out);
 }
 
-/* Piles of 1,000+ digits: random, P-positions from U_K, and offsets. */
+/*
+ * Random piles of about 1,000 digits for (K, t), then P-positions from U_K
+ * and offsets from them; returns the number of P-positions made.
+ */
+static size_t
+check_huge_kt(const mpz_t k, const mpz_t t, gmp_randstate_t rs)
+{
+	static const int off[][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 },
+	    { 2, 3 }, { 0, -1 }, { -1, 0 }, { -1, -1 }, { 5, 0 }, { 0, 9 },
+	    { -3, 2 }, { 4, 4 } };
+	mpz_t		 x, y, a, b, ra, rb;
+	size_t		 n, o, np = 0;
+
+	mpz_inits(x, y, a, b, ra, rb, NULL);
+	for (n = 0; n < 12; n++) {
+		mpz_urandomb(x, rs, 3330 + gmp_urandomm_ui(rs, 300));
+		mpz_urandomb(y, rs, 3330 + gmp_urandomm_ui(rs, 300));
+		if (n % 3 == 1) {
+			/* Close piles: small d, small n. */
+			mpz_urandomb(y, rs, 40);
+			mpz_add(y, y, x);
+		} else if (n % 3 == 2)
+			mpz_urandomb(x, rs, 100);
+		check_huge(k, t, x, y);
+	}
+	for (n = 0; n < 6; n++) {
+		uk_make_p(k, t, 1000, rs, a, b);
+		mpz_urandomm(ra, rs, k);
+		mpz_urandomm(rb, rs, k);
+		mpz_add(a, a, ra);
+		mpz_add(b, b, rb);
+		if (n % 2 == 1)
+			mpz_swap(a, b);
+		assert_int_equal(check_huge(k, t, a, b), GAME_P);
+		np++;
+		for (o = 0; o < sizeof off / sizeof off[0]; o++) {
+			mpz_mul_si(x, k, off[o][0]);
+			mpz_add(x, x, a);
+			mpz_mul_si(y, k, off[o][1]);
+			mpz_add(y, y, b);
+			check_huge(k, t, x, y);
+		}
+	}
+	mpz_clears(x, y, a, b, ra, rb, NULL);
+	return (np);
+}
+
+/*
+ * Piles of 1,000+ digits, for small and large t: t of 400 to 1,000 digits
+ * (r as long as a third of the piles and more) takes the other way to e in
+ * wythoff_root_init.
+ */
 static void
 test_wythoff_huge(void **state)
 {
@@ -421,52 +472,33 @@ test_wythoff_huge(void **state)
 	    { "1", "100000000000000000000001" },
 	    { "4", "12345678901234567890123" },
 	    { "100000000000000000000", "250000000000000000000" } };
-	static const int off[][2] = { { 1, 0 }, { 0, 1 }, { 1, 1 },
-	    { 2, 3 }, { 0, -1 }, { -1, 0 }, { -1, -1 }, { 5, 0 }, { 0, 9 },
-	    { -3, 2 }, { 4, 4 } };
+	static const struct { unsigned long k, tdigits; long tadd; } big[] = {
+	    { 1, 400, 7 }, { 1, 700, -1 }, { 3, 990, 12345 },
+	    { 1, 1000, -3 }, { 2, 1100, 1 } };
 	gmp_randstate_t	 rs;
-	mpz_t		 k, t, x, y, a, b, ra, rb;
-	size_t		 i, n, o, np = 0;
+	mpz_t		 k, t;
+	size_t		 i, np = 0;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 20240521);
-	mpz_inits(k, t, x, y, a, b, ra, rb, NULL);
+	mpz_inits(k, t, NULL);
 	for (i = 0; i < sizeof kt / sizeof kt[0]; i++) {
 		mpz_set_str(k, kt[i][0], 10);
 		mpz_set_str(t, kt[i][1], 10);
-		for (n = 0; n < 12; n++) {
-			mpz_urandomb(x, rs, 3330 + gmp_urandomm_ui(rs, 300));
-			mpz_urandomb(y, rs, 3330 + gmp_urandomm_ui(rs, 300));
-			if (n % 3 == 1) {
-				/* Close piles: small d, small n. */
-				mpz_urandomb(y, rs, 40);
-				mpz_add(y, y, x);
-			} else if (n % 3 == 2)
-				mpz_urandomb(x, rs, 100);
-			check_huge(k, t, x, y);
-		}
-		for (n = 0; n < 6; n++) {
-			uk_make_p(k, t, 1000, rs, a, b);
-			mpz_urandomm(ra, rs, k);
-			mpz_urandomm(rb, rs, k);
-			mpz_add(a, a, ra);
-			mpz_add(b, b, rb);
-			if (n % 2 == 1)
-				mpz_swap(a, b);
-			assert_int_equal(check_huge(k, t, a, b), GAME_P);
-			np++;
-			for (o = 0; o < sizeof off / sizeof off[0]; o++) {
-				mpz_mul_si(x, k, off[o][0]);
-				mpz_add(x, x, a);
-				mpz_mul_si(y, k, off[o][1]);
-				mpz_add(y, y, b);
-				check_huge(k, t, x, y);
-			}
-		}
+		np += check_huge_kt(k, t, rs);
+	}
+	for (i = 0; i < sizeof big / sizeof big[0]; i++) {
+		mpz_set_ui(k, big[i].k);
+		mpz_ui_pow_ui(t, 10, big[i].tdigits);
+		if (big[i].tadd < 0)
+			mpz_sub_ui(t, t, (unsigned long)-big[i].tadd);
+		else
+			mpz_add_ui(t, t, (unsigned long)big[i].tadd);
+		np += check_huge_kt(k, t, rs);
 	}
 	assert_true(np > 0);
-	mpz_clears(k, t, x, y, a, b, ra, rb, NULL);
+	mpz_clears(k, t, NULL);
 	gmp_randclear(rs);
 }
 
