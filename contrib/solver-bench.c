@@ -122,6 +122,38 @@ bench_outcome(const struct game *g, int reps)
 	return (best);
 }
 
+/*
+ * Appends the piles x y to the game text in line, then prints a table row:
+ * outcome and winning-move times as ratios to tphi.
+ */
+static void
+bench_row(struct buf *line, const mpz_t x, const mpz_t y,
+    const struct game_limits *lim, int reps, long long tphi,
+    const char *label, unsigned long d)
+{
+	struct game_error err;
+	struct game	 g;
+	long long	 tout, twin;
+	size_t		 nm;
+
+	buf_mpz(line, x);
+	buf_putc(line, ' ');
+	buf_mpz(line, y);
+	if (game_parse_line(&g, buf_str(line), lim, &err)) {
+		fprintf(stderr, "solver-bench: %s\n", err.msg);
+		exit(1);
+	}
+	tout = bench_outcome(&g, reps);
+	twin = bench_winning(&g, reps, &nm);
+	printf("%-20s %9lu", label, d);
+	bench_ms(tphi);
+	bench_ratio(tout, tphi);
+	bench_ratio(twin, tphi);
+	printf(" %6zu\n", nm);
+	fflush(stdout);
+	game_free(&g);
+}
+
 /* Returns the best time of parsing (and so valuing) a sum, in ns. */
 static long long
 bench_sum(const char *text, const struct game_limits *lim)
@@ -183,22 +215,7 @@ main(int argc, char **argv)
 			bench_random(y, rs, d);
 			buf_reset(&line);
 			buf_printf(&line, "%s ", fams[f]);
-			buf_mpz(&line, x);
-			buf_putc(&line, ' ');
-			buf_mpz(&line, y);
-			if (game_parse_line(&g, buf_str(&line), &lim, &err)) {
-				fprintf(stderr, "solver-bench: %s\n", err.msg);
-				return (1);
-			}
-			tout = bench_outcome(&g, reps);
-			twin = bench_winning(&g, reps, &nm);
-			printf("%-20s %9lu", fams[f], d);
-			bench_ms(tphi);
-			bench_ratio(tout, tphi);
-			bench_ratio(twin, tphi);
-			printf(" %6zu\n", nm);
-			fflush(stdout);
-			game_free(&g);
+			bench_row(&line, x, y, &lim, reps, tphi, fams[f], d);
 		}
 	}
 
@@ -210,6 +227,7 @@ main(int argc, char **argv)
 	for (d = 1000; d <= maxd && d <= 100000; d *= 10) {
 		static const unsigned long tdiv[] = { 100, 10, 3, 2, 0 };
 		unsigned long td;
+		char	 label[32];
 
 		reps = d >= 100000 ? 5 : 20;
 		bench_random(x, rs, d);
@@ -223,22 +241,8 @@ main(int argc, char **argv)
 			bench_random(tz, rs, td);
 			buf_mpz(&line, tz);
 			buf_putc(&line, ' ');
-			buf_mpz(&line, x);
-			buf_putc(&line, ' ');
-			buf_mpz(&line, y);
-			if (game_parse_line(&g, buf_str(&line), &lim, &err)) {
-				fprintf(stderr, "solver-bench: %s\n", err.msg);
-				return (1);
-			}
-			tout = bench_outcome(&g, reps);
-			twin = bench_winning(&g, reps, &nm);
-			printf("%-20lu %9lu", td, d);
-			bench_ms(tphi);
-			bench_ratio(tout, tphi);
-			bench_ratio(twin, tphi);
-			printf(" %6zu\n", nm);
-			fflush(stdout);
-			game_free(&g);
+			snprintf(label, sizeof label, "%lu", td);
+			bench_row(&line, x, y, &lim, reps, tphi, label, d);
 		}
 	}
 
