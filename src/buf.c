@@ -35,7 +35,7 @@ buf_reset(struct buf *b)
 }
 
 /* Makes room for n more bytes plus the terminating NUL. */
-static void
+void
 buf_grow(struct buf *b, size_t n)
 {
 	size_t	 need = b->len + n + 1;
@@ -107,17 +107,6 @@ buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
 	b->len += (size_t)n;
-}
-
-/* Appends a GMP integer in decimal. */
-void
-buf_mpz(struct buf *b, const mpz_t z)
-{
-	size_t	 n = mpz_sizeinbase(z, 10) + 2;
-
-	buf_grow(b, n);
-	mpz_get_str(b->data + b->len, 10, z);
-	b->len += strlen(b->data + b->len);
 }
 
 /* Returns the contents as a C string ("" when empty). */

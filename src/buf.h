@@ -7,7 +7,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <gmp.h>
 
 /* Text buffer: len bytes in data, always NUL-terminated once written. */
 struct buf {
@@ -19,6 +18,7 @@ struct buf {
 void	 buf_init(struct buf *);
 void	 buf_free(struct buf *);
 void	 buf_reset(struct buf *);
+void	 buf_grow(struct buf *, size_t);
 void	 buf_add(struct buf *, const char *, size_t);
 void	 buf_puts(struct buf *, const char *);
 void	 buf_putc(struct buf *, char);
@@ -26,7 +26,6 @@ void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_vprintf(struct buf *, const char *, va_list)
 	    __attribute__((format(printf, 2, 0)));
-void	 buf_mpz(struct buf *, const mpz_t);
 const char *buf_str(struct buf *);
 
 /* xmalloc.c */

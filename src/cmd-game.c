@@ -143,8 +143,8 @@ cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
 {
 	struct game_error err;
 
-	if (game_move_parse(m, c->argc - first, c->argv + first,
-	    s->game.fam == &game_sum, &s->conf->lim, &err) != 0) {
+	if (game_move_parse(&s->game, m, c->argc - first, c->argv + first,
+	    &s->conf->lim, &err) != 0) {
 		buf_printf(body, "invalid move: %s", err.msg);
 		return (-1);
 	}

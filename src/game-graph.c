@@ -777,6 +777,7 @@ graph_mover(const void *p)
 
 const struct game_family game_graph = {
 	.name = "graph",
+	.flags = GAME_F_HEAVY_PARSE,
 	.usage = "graph [edges=U>V,...] NODE...",
 	.summary = "tokens on a DAG: slide one token along an edge",
 	.parse = graph_parse,

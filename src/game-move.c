@@ -6,6 +6,17 @@
 
 #include "game.h"
 
+/* Appends a GMP integer in decimal. */
+void
+buf_mpz(struct buf *b, const mpz_t z)
+{
+	size_t	 n = mpz_sizeinbase(z, 10) + 2;
+
+	buf_grow(b, n);
+	mpz_get_str(b->data + b->len, 10, z);
+	b->len += strlen(b->data + b->len);
+}
+
 /* Initialises an empty move. */
 void
 game_move_init(struct game_move *m)

@@ -717,6 +717,7 @@ subtraction_mover(const void *p)
 
 const struct game_family game_subtraction = {
 	.name = "subtraction",
+	.flags = GAME_F_HEAVY_PARSE,
 	.usage = "subtraction S=s1,s2,... PILE...",
 	.summary = "subtraction game: remove some s in S from one pile",
 	.parse = subtraction_parse,

@@ -41,7 +41,7 @@ sum_parse_comp(struct game *g, size_t idx, int argc, char **argv,
 		return (game_set_error(err, GAME_ESYNTAX,
 		    "sum: component %zu: sums do not nest; list the "
 		    "components flat", idx));
-	if (game_parse(g, argc, argv, lim, &e) != 0)
+	if (game_parse_in(lim->families, g, argc, argv, lim, &e) != 0)
 		return (game_set_error(err, e.code, "sum: component %zu: %s",
 		    idx, e.msg));
 	if (g->fam->to_grundy == NULL) {
@@ -326,6 +326,7 @@ sum_mover(const void *p)
 
 const struct game_family game_sum = {
 	.name = "sum",
+	.flags = GAME_F_HEAVY_PARSE | GAME_F_HEAVY_PLAY | GAME_F_COMPONENTS,
 	.usage = "sum GAME + GAME + ...",
 	.summary = "disjunctive sum of impartial games: move in one component",
 	.parse = sum_parse,

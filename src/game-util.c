@@ -3,11 +3,28 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
+
+/* Fills err and returns -1, so that callers can return its value. */
+int
+game_set_error(struct game_error *err, enum game_err code, const char *fmt,
+    ...)
+{
+	va_list	 ap;
+
+	if (err == NULL)
+		return (-1);
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return (-1);
+}
 
 /*
  * Splits leading KEY=VALUE tokens off argv.  keys[] lists the allowed keys;

@@ -1149,6 +1149,7 @@ wythoff_mover(const void *p)
 
 const struct game_family game_wythoff = {
 	.name = "wythoff",
+	.flags = GAME_F_HEAVY_PARSE | GAME_F_HEAVY_PLAY,
 	.usage = "wythoff [K=VALUE] [t=VALUE] X Y",
 	.summary = "Wythoff (K=1, t=1), t-Wythoff and (K,t)-Wythoff: "
 	    "remove multiples of K from one pile or both (differing by < t)",

@@ -1,7 +1,7 @@
 /*
- * game.c: the family registry and the generic entry points of the solver
- * core.  Each entry point validates what is common to all families and then
- * dispatches to the family's ops table.
+ * game.c: the generic entry points of the solver core.  Each validates what
+ * is common to all families and then dispatches to the game's family; none
+ * names a family (the registry, game-registry.c, names them all).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -10,47 +10,6 @@
 #include <string.h>
 
 #include "game.h"
-
-/* Every family, in the order `games` lists them. */
-const struct game_family *const game_families[] = {
-	&game_nim,
-	&game_bash,
-	&game_wythoff,
-	&game_staircase,
-	&game_subtraction,
-	&game_klnim,
-	&game_graph,
-	&game_sum,
-	NULL
-};
-
-/* Fills err and returns -1, so that callers can return its value. */
-int
-game_set_error(struct game_error *err, enum game_err code, const char *fmt,
-    ...)
-{
-	va_list	 ap;
-
-	if (err == NULL)
-		return (-1);
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
-/* Returns the family named name, or NULL. */
-const struct game_family *
-game_family_find(const char *name)
-{
-	size_t	 i;
-
-	for (i = 0; game_families[i] != NULL; i++)
-		if (strcmp(game_families[i]->name, name) == 0)
-			return (game_families[i]);
-	return (NULL);
-}
 
 /* Fills in the default limits (generous: the CLI and tests use them). */
 void
@@ -69,78 +28,46 @@ game_limits_default(struct game_limits *lim)
 	lim->tables = NULL;
 }
 
-/* Parses FAMILY [KEY=VALUE ...] POSITION from argv into g. */
+/*
+ * Parses FAMILY [KEY=VALUE ...] POSITION from argv into g, FAMILY one of
+ * fams (NULL-terminated); the family's parser sees fams as
+ * lim->families, so that a sum can parse its components.
+ */
 int
-game_parse(struct game *g, int argc, char **argv,
-    const struct game_limits *lim, struct game_error *err)
+game_parse_in(const struct game_family *const *fams, struct game *g,
+    int argc, char **argv, const struct game_limits *lim,
+    struct game_error *err)
 {
-	const struct game_family *fam;
+	const struct game_family *fam = NULL;
+	struct game_limits l = *lim;
 	struct buf	 names;
 	size_t		 i;
 
 	if (argc < 1)
 		return (game_set_error(err, GAME_ESYNTAX,
 		    "missing game: expected FAMILY [KEY=VALUE ...] POSITION"));
-	if ((fam = game_family_find(argv[0])) == NULL) {
+	for (i = 0; fams[i] != NULL && fam == NULL; i++)
+		if (strcmp(fams[i]->name, argv[0]) == 0)
+			fam = fams[i];
+	if (fam == NULL) {
 		buf_init(&names);
-		for (i = 0; game_families[i] != NULL; i++)
+		for (i = 0; fams[i] != NULL; i++)
 			buf_printf(&names, "%s%s", i ? ", " : "",
-			    game_families[i]->name);
+			    fams[i]->name);
 		game_set_error(err, GAME_ESYNTAX,
 		    "unknown game '%.40s' (families: %s)", argv[0],
 		    buf_str(&names));
 		buf_free(&names);
 		return (-1);
 	}
+	l.families = fams;
 	g->fam = fam;
 	g->st = NULL;
-	if (fam->parse(&g->st, argc - 1, argv + 1, lim, err) != 0) {
+	if (fam->parse(&g->st, argc - 1, argv + 1, &l, err) != 0) {
 		g->fam = NULL;
 		return (-1);
 	}
 	return (0);
-}
-
-/* Splits a line on blanks into a new argv; returns argc. */
-static int
-game_split(const char *line, char ***argvp, char **storep)
-{
-	char	*s, *p, **argv;
-	int	 argc = 0, cap = 8;
-
-	s = xstrdup(line);
-	argv = xreallocarray(NULL, (size_t)cap, sizeof *argv);
-	for (p = s; *p != '\0';) {
-		while (isspace((unsigned char)*p))
-			*p++ = '\0';
-		if (*p == '\0')
-			break;
-		if (argc == cap) {
-			cap *= 2;
-			argv = xreallocarray(argv, (size_t)cap, sizeof *argv);
-		}
-		argv[argc++] = p;
-		while (*p != '\0' && !isspace((unsigned char)*p))
-			p++;
-	}
-	*argvp = argv;
-	*storep = s;
-	return (argc);
-}
-
-/* Parses a game written on one line. */
-int
-game_parse_line(struct game *g, const char *line,
-    const struct game_limits *lim, struct game_error *err)
-{
-	char	**argv, *store;
-	int	  argc, rv;
-
-	argc = game_split(line, &argv, &store);
-	rv = game_parse(g, argc, argv, lim, err);
-	free(argv);
-	free(store);
-	return (rv);
 }
 
 /* Makes dst an independent copy of src. */
@@ -186,13 +113,14 @@ game_parse_index(const char *s, const char *end)
 }
 
 /*
- * Parses a move: 1..GAME_MOVE_MAX tokens IDX=VALUE, or COMP.IDX=VALUE when
- * in_sum.  The move m must be initialised.
+ * Parses a move of g: 1..GAME_MOVE_MAX tokens IDX=VALUE, or COMP.IDX=VALUE
+ * when g's family has components.  The move m must be initialised.
  */
 int
-game_move_parse(struct game_move *m, int argc, char **argv, int in_sum,
-    const struct game_limits *lim, struct game_error *err)
+game_move_parse(const struct game *g, struct game_move *m, int argc,
+    char **argv, const struct game_limits *lim, struct game_error *err)
 {
+	int		 in_sum = (g->fam->flags & GAME_F_COMPONENTS) != 0;
 	char		 what[64];
 	const char	*eq, *dot, *start;
 	size_t		 comp, idx;
@@ -255,7 +183,7 @@ game_check(const struct game *g, const struct game_move *m,
 {
 	size_t	 i;
 
-	if (g->fam != &game_sum)
+	if (!(g->fam->flags & GAME_F_COMPONENTS))
 		for (i = 0; i < m->n; i++)
 			if (m->ch[i].comp != 0)
 				return (game_set_error(err, GAME_ESYNTAX,

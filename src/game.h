@@ -61,6 +61,8 @@ struct game_limits {
 	unsigned long	 max_wythoff;	/* Wythoff Grundy table: largest pile/K */
 	size_t		 max_moves;	/* entries in one winning-move set */
 	const struct game_tables *tables; /* table cache, or NULL */
+	/* Set by game_parse for the families it calls: the registry. */
+	const struct game_family *const *families;
 };
 
 /* Outcome for the side to move. */
@@ -105,8 +107,14 @@ struct game_moveset {
  * parse allocates.  Callbacks that can fail return 0 on success or -1 with
  * err filled in.
  */
+/* What a family's positions cost and how its moves are written. */
+#define GAME_F_HEAVY_PARSE 0x1	/* parsing may build tables */
+#define GAME_F_HEAVY_PLAY  0x2	/* analysing a position may build tables */
+#define GAME_F_COMPONENTS  0x4	/* moves are COMP.INDEX=VALUE (sums) */
+
 struct game_family {
 	const char	*name;		/* first token of the notation */
+	unsigned int	 flags;		/* GAME_F_* */
 	const char	*usage;		/* parameter and position syntax */
 	const char	*summary;	/* one line for `games` */
 	int		 (*parse)(void **stp, int argc, char **argv,
@@ -171,18 +179,22 @@ struct game {
 	void		*st;
 };
 
-/* game.c */
+/* game-registry.c: the families, and parsing by family name. */
 extern const struct game_family *const game_families[];
 const struct game_family *game_family_find(const char *);
-void	 game_limits_default(struct game_limits *);
 int	 game_parse(struct game *, int, char **, const struct game_limits *,
 	    struct game_error *);
 int	 game_parse_line(struct game *, const char *,
 	    const struct game_limits *, struct game_error *);
+
+/* game.c: the generic entry points, dispatching to a game's family. */
+void	 game_limits_default(struct game_limits *);
+int	 game_parse_in(const struct game_family *const *, struct game *, int,
+	    char **, const struct game_limits *, struct game_error *);
 int	 game_clone(struct game *, const struct game *);
 void	 game_free(struct game *);
 void	 game_print(const struct game *, struct buf *);
-int	 game_move_parse(struct game_move *, int, char **, int,
+int	 game_move_parse(const struct game *, struct game_move *, int, char **,
 	    const struct game_limits *, struct game_error *);
 int	 game_check(const struct game *, const struct game_move *,
 	    struct game_error *);
@@ -194,10 +206,9 @@ int	 game_grundy(const struct game *, mpz_t, struct game_error *);
 int	 game_winning(const struct game *, struct game_moveset *,
 	    struct game_error *);
 int	 game_mover(const struct game *);
-int	 game_set_error(struct game_error *, enum game_err, const char *, ...)
-	    __attribute__((format(printf, 3, 4)));
 
 /* game-move.c */
+void	 buf_mpz(struct buf *, const mpz_t);
 void	 game_move_init(struct game_move *);
 void	 game_move_clear(struct game_move *);
 void	 game_move_copy(struct game_move *, const struct game_move *);
@@ -219,7 +230,9 @@ void	 game_moveset_sort(struct game_moveset *);
 void	 game_moveset_ent_print(const struct game_moveset_ent *, struct buf *);
 void	 game_moveset_set_comp(struct game_moveset *, size_t, size_t);
 
-/* game-util.c: helpers shared by the family parsers. */
+/* game-util.c: helpers shared by the families (a leaf of the core). */
+int	 game_set_error(struct game_error *, enum game_err, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 struct game_key {
 	const char	*name;		/* key as written, case-sensitive */
 	const char	*val;		/* set by game_parse_keys, or NULL */

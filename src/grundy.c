@@ -255,8 +255,8 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 				printf("error: %s\n", err.msg);
 			continue;
 		}
-		if (game_move_parse(&m, ntok, tok, g.fam == &game_sum,
-		    &o->lim, &err) != 0 || game_play(&g, &m, &err) != 0) {
+		if (game_move_parse(&g, &m, ntok, tok, &o->lim, &err) != 0 ||
+		    game_play(&g, &m, &err) != 0) {
 			printf("illegal move: %s; try again\n", err.msg);
 			continue;
 		}

@@ -1330,8 +1330,8 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 	if (argc == 0)
 		game_set_error(&err, GAME_ESYNTAX, "empty move");
 	if (argc == 0 || argc > GAME_MOVE_MAX ||
-	    game_move_parse(&m, argc, argv, g->game.fam == &game_sum,
-	    &g->lb->conf.lim, &err) != 0 ||
+	    game_move_parse(&g->game, &m, argc, argv, &g->lb->conf.lim,
+	    &err) != 0 ||
 	    game_check(&g->game, &m, &err) != 0) {
 		if (argc > GAME_MOVE_MAX)
 			game_set_error(&err, GAME_ESYNTAX, "too many tokens");

@@ -76,7 +76,8 @@ session_heavy(const struct session *s, const char *line, size_t len)
 {
 	const struct cmd_entry *ce;
 	struct proto_cmd cmd;
-	const char	*why, *fam;
+	const struct game_family *fam;
+	const char	*why;
 	char		 small[1025], *copy = small;
 	int		 heavy = 0;
 
@@ -97,16 +98,14 @@ session_heavy(const struct session *s, const char *line, size_t len)
 		else if (ce->flags & CMD_F_DB)
 			heavy = 1;
 		else if (strcmp(ce->name, "new") == 0) {
-			fam = cmd.argc > 0 ? cmd.argv[0] : "";
-			heavy = strcmp(fam, "wythoff") == 0 ||
-			    strcmp(fam, "sum") == 0 ||
-			    strcmp(fam, "graph") == 0 ||
-			    strcmp(fam, "subtraction") == 0;
+			fam = game_family_find(cmd.argc > 0 ? cmd.argv[0] :
+			    "");
+			heavy = fam != NULL &&
+			    (fam->flags & GAME_F_HEAVY_PARSE) != 0;
 		} else
 			heavy = s->state != SESSION_IDLE &&
 			    s->game.fam != NULL &&
-			    (s->game.fam == &game_wythoff ||
-			    s->game.fam == &game_sum);
+			    (s->game.fam->flags & GAME_F_HEAVY_PLAY) != 0;
 	} else if (len > 1024)
 		heavy = 1;
 	proto_cmd_free(&cmd);

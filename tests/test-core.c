@@ -9,18 +9,24 @@
 #include "testutil.h"
 #include "format.h"
 
-/* Parses a move from a string; returns 0 or -1 with err. */
+/*
+ * Parses a move from a string, as a move of a sum when in_sum, else of a
+ * Nim game; returns 0 or -1 with err.
+ */
 static int
 parse_move(struct game_move *m, const char *text, int in_sum,
     struct game_error *err)
 {
 	char	*s = strdup(text), *argv[8], *p;
+	struct game	 g;
 	int	 argc = 0, rv;
 
+	tu_parse(&g, "%s", in_sum ? "sum nim 1 + nim 2" : "nim 1 2 3");
 	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
 		argv[argc++] = p;
-	rv = game_move_parse(m, argc, argv, in_sum, tu_limits(), err);
+	rv = game_move_parse(&g, m, argc, argv, tu_limits(), err);
 	free(s);
+	game_free(&g);
 	return (rv);
 }
 

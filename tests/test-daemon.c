@@ -344,8 +344,8 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 				for (t = strtok_r(s, " ", &sv); t && ntok < 4;
 				    t = strtok_r(NULL, " ", &sv))
 					tok[ntok++] = t;
-				if (game_move_parse(&m, ntok, tok,
-				    g.fam == &game_sum, tu_limits(), &err) ||
+				if (game_move_parse(&g, &m, ntok, tok,
+				    tu_limits(), &err) ||
 				    game_play(&g, &m, &err)) {
 					snprintf(why, whylen, "engine move %s "
 					    "refused locally: %s", p, err.msg);

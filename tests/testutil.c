@@ -276,8 +276,8 @@ tu_play(struct game *g, const char *text)
 	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	game_move_init(&m);
-	if (game_move_parse(&m, argc, argv, g->fam == &game_sum, tu_limits(),
-	    &err) != 0 || game_play(g, &m, &err) != 0) {
+	if (game_move_parse(g, &m, argc, argv, tu_limits(), &err) != 0 ||
+	    game_play(g, &m, &err) != 0) {
 		print_error("play '%s': %s\n", text, err.msg);
 		fail();
 	}
@@ -303,8 +303,7 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 		argv[argc++] = p;
 	game_move_init(&m);
 	memset(&err, 0, sizeof err);
-	rv = game_move_parse(&m, argc, argv, g->fam == &game_sum, tu_limits(),
-	    &err);
+	rv = game_move_parse(g, &m, argc, argv, tu_limits(), &err);
 	if (rv == 0)
 		rv = game_play(g, &m, &err);
 	game_print(g, &after);
@@ -354,7 +353,7 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 	for (p = strtok(s, " "); p != NULL && argc < 4; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	game_move_init(&m);
-	assert_int_equal(game_move_parse(&m, argc, argv, 0, tu_limits(),
+	assert_int_equal(game_move_parse(g, &m, argc, argv, tu_limits(),
 	    &err), 0);
 	assert_int_equal(game_check(g, &m, &err), -1);
 	if (err.code != GAME_EILLEGAL || strstr(err.msg, msg) == NULL) {
