@@ -50,6 +50,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 	sm.position = buf_str(&pos);
 	sm.time_ms = (unsigned long)(now - s->last_ms);
 	sm.mark = mark;
+	sm.has_delay = 0;		/* §8: the session has no socket */
 	s->last_ms = now;
 	store_move(s->store, s->game_id, &sm);
 	buf_free(&mv);
@@ -537,12 +538,12 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	if (s->store != NULL) {
 		struct store_game sg;
 		struct buf	 start;
-		char		 conn[32];
+		char		 conn[64];
 
 		buf_init(&start);
 		game_print(&s->game, &start);
-		snprintf(conn, sizeof conn, "conn:%llu",
-		    (unsigned long long)s->id);
+		snprintf(conn, sizeof conn, "%s:%llu", s->anon_prefix != NULL ?
+		    s->anon_prefix : "conn", (unsigned long long)s->id);
 		memset(&sg, 0, sizeof sg);
 		sg.family = s->game.fam->name;
 		sg.game = buf_str(&start);

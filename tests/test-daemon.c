@@ -238,7 +238,7 @@ static void
 test_transcripts(void **state)
 {
 	const char	*names[] = { "framing", "crlf", "errors", "match",
-	    "examples" };
+	    "examples", "accounts" };
 	struct daemon	 d;
 	struct buf	 got;
 	char		 rel[128], *in, *want;
@@ -802,9 +802,11 @@ replay_record(int fd, const char *rec)
 			assert_true(r[0] == '=');
 			free(r);
 		} else if (strncmp(line, "move ", 5) == 0) {
-			/* move PLY PLAYER MOVE... MARK TIME_MS */
+			/* move PLY PLAYER MOVE... MARK TIME_MS DELAY_US */
 			p = strchr(line + 5, ' ');
 			p = strchr(p + 1, ' ') + 1;
+			q = strrchr(line, ' ');
+			*q = '\0';
 			q = strrchr(line, ' ');
 			*q = '\0';
 			q = strrchr(line, ' ');

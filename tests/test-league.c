@@ -557,6 +557,7 @@ gwrite(struct store *st, const struct gspec *sp, int end)
 	int64_t		 id;
 
 	memset(&g, 0, sizeof g);
+	memset(&m, 0, sizeof m);
 	g.family = "nim";
 	g.game = "nim 100";
 	g.player1 = sp->p1;
