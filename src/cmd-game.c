@@ -244,6 +244,13 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 	    l->max_components, l->max_nodes, l->max_edges, l->max_set,
 	    l->max_set_value, l->max_table, l->max_wythoff,
 	    s->conf->max_undo);
+	/* Networked play: dead-peer detection and who may register. */
+	buf_printf(body, "keepalive-idle %u\nkeepalive-interval %u\n"
+	    "keepalive-count %u\nuser-timeout %u\nregistration %s\n",
+	    s->conf->keepalive_idle, s->conf->keepalive_interval,
+	    s->conf->keepalive_count, s->conf->user_timeout,
+	    s->conf->registration == SESSION_REG_CLOSED ? "closed" :
+	    s->conf->registration == SESSION_REG_ADMIN ? "admin" : "open");
 	return (CMD_OK);
 }
 
