@@ -502,6 +502,7 @@ def test_vanish():
         d.stop()
         return
     env = dict(os.environ, ACCOUNTS_VANISH="1")
+    env.pop("PLAY_ONLY", None)
     p = subprocess.run(["unshare", "-nm", sys.executable,
                         os.path.abspath(__file__), BUILD, SRC], env=env,
                        capture_output=True, text=True, timeout=120)
