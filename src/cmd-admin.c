@@ -35,11 +35,12 @@ cmd_need_admin(struct session *s, const char *cmd, struct buf *body)
 
 /*
  * Joins argv[from..argc) with spaces into reason; a reason is needed
- * unless optional.  Returns 0, or -1 with body filled in.
+ * unless optional ("WHAT needs a reason").  Returns 0, or -1 with body
+ * filled in.
  */
 static int
-cmd_reason(const struct proto_cmd *c, int from, int optional, char *reason,
-    size_t len, struct buf *body)
+cmd_reason(const struct proto_cmd *c, const char *what, int from,
+    int optional, char *reason, size_t len, struct buf *body)
 {
 	size_t	 n = 0, k;
 	int	 i;
@@ -48,7 +49,7 @@ cmd_reason(const struct proto_cmd *c, int from, int optional, char *reason,
 	if (from >= c->argc) {
 		if (optional)
 			return (0);
-		buf_printf(body, "%s needs a reason", c->name);
+		buf_printf(body, "%s needs a reason", what);
 		return (-1);
 	}
 	for (i = from; i < c->argc; i++) {
@@ -121,8 +122,8 @@ cmd_account_exec(struct session *s, const struct proto_cmd *c,
 		    "create, disable, enable or reset", op);
 		return (CMD_ERROR);
 	}
-	if (cmd_reason(c, from, strcmp(op, "disable") != 0, reason,
-	    sizeof reason, body) != 0)
+	if (cmd_reason(c, "account disable", from, strcmp(op, "disable") != 0,
+	    reason, sizeof reason, body) != 0)
 		return (CMD_ERROR);
 	if (strcmp(op, "create") == 0) {
 		if (s->conf->registration == SESSION_REG_CLOSED) {
@@ -179,7 +180,7 @@ cmd_kick_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, "networked play is not available here");
 		return (CMD_ERROR);
 	}
-	if (cmd_reason(c, 1, 0, reason, sizeof reason, body) != 0)
+	if (cmd_reason(c, "kick", 1, 0, reason, sizeof reason, body) != 0)
 		return (CMD_ERROR);
 	return (lobby_cmd_kick(s->lc, c->argv[0], reason, body) == 0 ?
 	    CMD_OK : CMD_ERROR);
@@ -206,7 +207,8 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		}
 		winner = c->argv[1][0] - '0';
 	}
-	if (cmd_reason(c, adj ? 2 : 1, 0, reason, sizeof reason, body) != 0)
+	if (cmd_reason(c, c->name, adj ? 2 : 1, 0, reason, sizeof reason,
+	    body) != 0)
 		return (CMD_ERROR);
 	return (lobby_cmd_end(s->lc, c->argv[0], winner, reason, body) == 0 ?
 	    CMD_OK : CMD_ERROR);

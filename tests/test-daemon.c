@@ -239,6 +239,7 @@ test_transcripts(void **state)
 {
 	const char	*names[] = { "framing", "crlf", "errors", "match",
 	    "examples", "accounts" };
+	const char	*extra[] = { "--admins", "boss", NULL };
 	struct daemon	 d;
 	struct buf	 got;
 	char		 rel[128], *in, *want;
@@ -246,7 +247,7 @@ test_transcripts(void **state)
 	int		 fd;
 
 	(void)state;
-	daemon_start(&d, NULL);
+	daemon_start(&d, extra);
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(rel, sizeof rel, "proto/transcripts/%s.in", names[i]);
 		in = slurp(srcpath(rel), &inlen);
