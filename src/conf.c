@@ -235,7 +235,7 @@ conf_default(struct conf *c)
 	c->sc.keepalive_idle = 5;
 	c->sc.keepalive_interval = 2;
 	c->sc.keepalive_count = 3;
-	c->sc.user_timeout = 15000;
+	c->sc.user_timeout = 10000;
 	(void)conf_set(c, "trusted-networks", CONF_TRUSTED_DEFAULT, NULL, 0);
 }
 
