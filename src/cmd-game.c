@@ -618,7 +618,8 @@ const struct cmd_entry cmd_genmove_entry = {
 	"[time1=MS] [time2=MS]", cmd_genmove_exec
 };
 const struct cmd_entry cmd_gameover_entry = {
-	"gameover", 0, 8, 0, "[RESULT REASON]", cmd_gameover_exec
+	"gameover", 0, -1, 0, "[RESULT REASON [DETAIL...]]",
+	cmd_gameover_exec
 };
 const struct cmd_entry cmd_analyze_entry = {
 	"analyze", 0, 0, CMD_F_GAME | CMD_F_HEAVY, "", cmd_analyze_exec
