@@ -50,7 +50,15 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 	sm.position = buf_str(&pos);
 	sm.time_ms = (unsigned long)(now - s->last_ms);
 	sm.mark = mark;
-	sm.has_delay = 0;		/* §8: the session has no socket */
+	sm.has_delay = 0;
+	sm.delay_us = 0;
+	if (mover == s->client && s->rtt != NULL) {
+		/* The client's move: its connection's round trip now. */
+		long rtt = s->rtt(s->rtt_arg);
+
+		sm.has_delay = rtt >= 0;
+		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
+	}
 	s->last_ms = now;
 	store_move(s->store, s->game_id, &sm);
 	buf_free(&mv);

@@ -347,23 +347,31 @@ server_lobby_kick(void *arg, void *conn)
 }
 
 /*
- * The lobby's network delay of a connection: the kernel's smoothed
- * round-trip estimate (TCP_INFO tcpi_rtt, microseconds); -1 if unknown.
+ * A connection's network delay: the kernel's smoothed round-trip estimate
+ * (TCP_INFO tcpi_rtt, microseconds); -1 if unknown.  Any thread: the
+ * socket lives as long as the connection.
  */
 static long
-server_lobby_rtt(void *arg, void *conn)
+conn_rtt(void *conn)
 {
 	struct conn	*c = conn;
 	struct tcp_info	 ti;
 	socklen_t	 len = sizeof ti;
 
-	(void)arg;
 	memset(&ti, 0, sizeof ti);
 	if (getsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_INFO, &ti,
 	    &len) != 0 || len < offsetof(struct tcp_info, tcpi_rtt) +
 	    sizeof ti.tcpi_rtt)
 		return (-1);
 	return ((long)ti.tcpi_rtt);
+}
+
+/* The lobby's network delay of a connection (conn_rtt). */
+static long
+server_lobby_rtt(void *arg, void *conn)
+{
+	(void)arg;
+	return (conn_rtt(conn));
 }
 
 /*
@@ -846,6 +854,8 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	c->sess.lobby = srv->lobby;
 	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", host);
 	c->sess.anon_prefix = srv->anon;
+	c->sess.rtt = conn_rtt;
+	c->sess.rtt_arg = c;
 	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
 	lobby_set_peer(c->sess.lc, c->peer, srv->anon);
 	c->killev = evtimer_new(srv->base, conn_kill_cb, c);

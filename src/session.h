@@ -91,6 +91,9 @@ struct session {
 	/* Set by the server: the client's address, and "anon:START". */
 	char		 addr[64];
 	const char	*anon_prefix;
+	/* The connection's round trip in microseconds, or -1 (any thread). */
+	long		 (*rtt)(void *);
+	void		*rtt_arg;
 	int		 login_changed;
 	int		 login_live;	/* send "event live" after the reply */
 	unsigned int	 login_failed;

@@ -388,6 +388,25 @@ def test_resume_by_account():
     d.stop()
 
 
+def test_match_delay():
+    """A §8 match against the engine: the client's moves carry its delay,
+    the engine's none."""
+    d = Daemon("match")
+    c = Client(d)
+    c.cmd("new nim 1 2 3")
+    r = c.cmd("match engine first")
+    gid = int(re.search(r"game (\d+)", r).group(1))
+    c.cmd("play 3=2")
+    c.cmd("resign")
+    rec = body(Client(d).cmd("record %d" % gid))
+    mv = re.findall(r"^move (\d+) (\d) (\S+) (\S+) (\d+) (\S+)$", rec,
+                    re.M)
+    check("match: client move has a delay, engine move none",
+          len(mv) == 2 and mv[0][5].isdigit() and mv[1][5] == "-" and
+          re.search(r"^players anon:\d+:1 engine$", rec, re.M), rec)
+    d.stop()
+
+
 def test_illegal_reason():
     for policy in ("lose", "retry"):
         d = Daemon("illegal-" + policy, "--illegal-move", policy)
@@ -518,5 +537,6 @@ if __name__ == "__main__":
         sys.exit(run([vanish_inner]))
     sys.exit(run([test_lockout, test_passwd_and_registration,
                   test_admin_refused, test_admin, test_500_loopback,
-                  test_resume_by_account, test_illegal_reason,
+                  test_resume_by_account, test_match_delay,
+                  test_illegal_reason,
                   test_anon_restart, test_vanish]))
