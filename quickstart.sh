@@ -11,9 +11,12 @@ run|check) ;;
 esac
 
 # Debian packages: the toolchain, autotools, every library we link, and
-# python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py.
+# python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py;
+# iproute2 (ip) for the vanished-peer test in a network namespace
+# (tests/accounts.py).
 pkgs="build-essential autoconf automake pkg-config python3
-	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev"
+	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
+	iproute2"
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |

@@ -50,6 +50,15 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 	sm.position = buf_str(&pos);
 	sm.time_ms = (unsigned long)(now - s->last_ms);
 	sm.mark = mark;
+	sm.has_delay = 0;
+	sm.delay_us = 0;
+	if (mover == s->client && s->rtt != NULL) {
+		/* The client's move: its connection's round trip now. */
+		long rtt = s->rtt(s->rtt_arg);
+
+		sm.has_delay = rtt >= 0;
+		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
+	}
 	s->last_ms = now;
 	store_move(s->store, s->game_id, &sm);
 	buf_free(&mv);
@@ -243,6 +252,13 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 	    l->max_components, l->max_nodes, l->max_edges, l->max_set,
 	    l->max_set_value, l->max_table, l->max_wythoff,
 	    s->conf->max_undo);
+	/* Networked play: dead-peer detection and who may register. */
+	buf_printf(body, "keepalive-idle %u\nkeepalive-interval %u\n"
+	    "keepalive-count %u\nuser-timeout %u\nregistration %s\n",
+	    s->conf->keepalive_idle, s->conf->keepalive_interval,
+	    s->conf->keepalive_count, s->conf->user_timeout,
+	    s->conf->registration == SESSION_REG_CLOSED ? "closed" :
+	    s->conf->registration == SESSION_REG_ADMIN ? "admin" : "open");
 	return (CMD_OK);
 }
 
@@ -537,12 +553,12 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	if (s->store != NULL) {
 		struct store_game sg;
 		struct buf	 start;
-		char		 conn[32];
+		char		 conn[64];
 
 		buf_init(&start);
 		game_print(&s->game, &start);
-		snprintf(conn, sizeof conn, "conn:%llu",
-		    (unsigned long long)s->id);
+		snprintf(conn, sizeof conn, "%s:%llu", s->anon_prefix != NULL ?
+		    s->anon_prefix : "conn", (unsigned long long)s->id);
 		memset(&sg, 0, sizeof sg);
 		sg.family = s->game.fam->name;
 		sg.game = buf_str(&start);
@@ -610,7 +626,8 @@ const struct cmd_entry cmd_genmove_entry = {
 	"[time1=MS] [time2=MS]", cmd_genmove_exec
 };
 const struct cmd_entry cmd_gameover_entry = {
-	"gameover", 0, 8, 0, "[RESULT REASON]", cmd_gameover_exec
+	"gameover", 0, -1, 0, "[RESULT REASON [DETAIL...]]",
+	cmd_gameover_exec
 };
 const struct cmd_entry cmd_analyze_entry = {
 	"analyze", 0, 0, CMD_F_GAME | CMD_F_HEAVY, "", cmd_analyze_exec

@@ -69,6 +69,16 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
+	if (s->conf->registration == SESSION_REG_CLOSED) {
+		buf_puts(body, "registration is closed (setting registration "
+		    "= closed)");
+		return (CMD_ERROR);
+	}
+	if (s->conf->registration == SESSION_REG_ADMIN && !s->admin) {
+		buf_puts(body, "registration is by admins only (setting "
+		    "registration = admin): ask an admin");
+		return (CMD_ERROR);
+	}
 	if (league_register(s->league, c->argv[0], c->argv[1], err,
 	    sizeof err) != 0) {
 		buf_puts(body, err);
@@ -90,8 +100,9 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
-	rv = league_login(s->league, c->argv[0], c->argv[1], lobby_now_ms(),
-	    err, sizeof err);
+	rv = league_login_from(s->league, c->argv[0], c->argv[1],
+	    s->addr[0] != '\0' ? s->addr : "-", lobby_now_ms(), err,
+	    sizeof err);
 	if (rv != 0) {
 		buf_puts(body, err);
 		if (rv == -1 && ++s->login_failed >= s->conf->login_failures &&
@@ -105,6 +116,7 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 	snprintf(s->account, sizeof s->account, "%s", c->argv[0]);
 	s->admin = cmd_is_admin(s->conf->admins, s->account);
 	s->login_changed = 1;
+	s->login_live = 1;
 	if (s->lobby != NULL)
 		lobby_rating(s->lobby, s->account, &r, &n);
 	buf_printf(body, "account %s\nrole %s\nrating %ld", s->account,

@@ -60,6 +60,12 @@ extern const struct cmd_entry cmd_tournament_entry;
 extern const struct cmd_entry cmd_standings_entry;
 extern const struct cmd_entry cmd_ratings_entry;
 extern const struct cmd_entry cmd_player_entry;
+extern const struct cmd_entry cmd_passwd_entry;
+extern const struct cmd_entry cmd_account_entry;
+extern const struct cmd_entry cmd_connections_entry;
+extern const struct cmd_entry cmd_kick_entry;
+extern const struct cmd_entry cmd_abort_entry;
+extern const struct cmd_entry cmd_adjudicate_entry;
 
 /* Every command, in the order list_commands prints them. */
 const struct cmd_entry *const cmd_table[] = {
@@ -104,6 +110,12 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_standings_entry,
 	&cmd_ratings_entry,
 	&cmd_player_entry,
+	&cmd_passwd_entry,
+	&cmd_account_entry,
+	&cmd_connections_entry,
+	&cmd_kick_entry,
+	&cmd_abort_entry,
+	&cmd_adjudicate_entry,
 	NULL
 };
 

@@ -84,11 +84,120 @@ static const struct conf_key conf_keys[] = {
 	    100000, "spectators per game" },
 	{ "max-conns-per-ip", CONF_SIZE, offsetof(struct conf,
 	    max_conns_per_ip), 1, 1000000, "connections from one address" },
+	{ "login-address-failures", CONF_UINT, offsetof(struct conf,
+	    login_addr_failures), 0, 1000000, "failed logins from one address "
+	    "within login-lockout s before it is locked (0: no limit)" },
+	{ "keepalive-idle", CONF_UINT, SC(keepalive_idle), 1, 7200,
+	    "seconds of silence before a client socket is probed" },
+	{ "keepalive-interval", CONF_UINT, SC(keepalive_interval), 1, 600,
+	    "seconds between keepalive probes" },
+	{ "keepalive-count", CONF_UINT, SC(keepalive_count), 1, 100,
+	    "unanswered probes before a client is dropped" },
+	{ "user-timeout", CONF_UINT, SC(user_timeout), 0, 3600000,
+	    "ms sent data may stay unacknowledged before a client is dropped "
+	    "(TCP_USER_TIMEOUT; 0: the kernel's)" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
 	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,
 	    "lines of winning moves per reply" },
 };
+
+#define CONF_TRUSTED_DEFAULT	"127.0.0.0/8,::1/128"
+
+/* Parses trusted-networks: comma-separated CIDRs, or "none"; -1 if bad. */
+static int
+conf_parse_nets(const char *value, struct conf_net **netsp, size_t *np)
+{
+	struct conf_net	*nets;
+	char		*copy, *tok, *save, *slash, *end;
+	size_t		 n = 0;
+	unsigned long	 bits;
+	int		 rc = 0;
+
+	nets = xcalloc(CONF_MAX_NETS, sizeof *nets);
+	copy = xstrdup(value);
+	if (strcmp(value, "none") == 0)
+		goto done;
+	for (tok = strtok_r(copy, ", ", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", ", &save)) {
+		if (n == CONF_MAX_NETS) {
+			rc = -1;
+			break;
+		}
+		if ((slash = strchr(tok, '/')) != NULL)
+			*slash++ = '\0';
+		if (evutil_inet_pton(AF_INET, tok, nets[n].addr) == 1) {
+			nets[n].family = AF_INET;
+			bits = 32;
+		} else if (evutil_inet_pton(AF_INET6, tok, nets[n].addr) == 1) {
+			nets[n].family = AF_INET6;
+			bits = 128;
+		} else {
+			rc = -1;
+			break;
+		}
+		if (slash != NULL) {
+			errno = 0;
+			if (!isdigit((unsigned char)*slash) ||
+			    strtoul(slash, &end, 10) > bits || *end != '\0') {
+				rc = -1;
+				break;
+			}
+			bits = strtoul(slash, NULL, 10);
+		}
+		nets[n++].bits = (unsigned int)bits;
+	}
+done:
+	free(copy);
+	if (rc != 0) {
+		free(nets);
+		return (-1);
+	}
+	*netsp = nets;
+	*np = n;
+	return (0);
+}
+
+/* Returns 1 if the address is in one of the trusted networks. */
+int
+conf_trusted(const struct conf *c, const struct sockaddr *sa)
+{
+	const unsigned char *a;
+	const struct conf_net *net;
+	unsigned char	 v4[16];
+	size_t		 i, alen;
+	unsigned int	 b;
+	int		 fam = sa->sa_family;
+
+	if (fam == AF_INET) {
+		a = (const unsigned char *)
+		    &((const struct sockaddr_in *)sa)->sin_addr;
+		alen = 4;
+	} else if (fam == AF_INET6) {
+		a = (const unsigned char *)
+		    &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		alen = 16;
+		/* An IPv4-mapped address counts as IPv4. */
+		if (memcmp(a, "\0\0\0\0\0\0\0\0\0\0\377\377", 12) == 0) {
+			memcpy(v4, a + 12, 4);
+			a = v4;
+			alen = 4;
+			fam = AF_INET;
+		}
+	} else
+		return (0);
+	for (i = 0; i < c->nnets; i++) {
+		net = &c->nets[i];
+		if (net->family != fam)
+			continue;
+		for (b = 0; b < net->bits && b < alen * 8; b++)
+			if (((a[b / 8] ^ net->addr[b / 8]) >> (7 - b % 8)) & 1)
+				break;
+		if (b == net->bits)
+			return (1);
+	}
+	return (0);
+}
 
 /* Fills in the defaults: safe for a public server on 2 cores. */
 void
@@ -121,6 +230,13 @@ conf_default(struct conf *c)
 	c->max_seeks = 1000;
 	c->max_watchers = 256;
 	c->max_conns_per_ip = 64;
+	c->login_addr_failures = 50;
+	c->sc.registration = SESSION_REG_OPEN;
+	c->sc.keepalive_idle = 5;
+	c->sc.keepalive_interval = 2;
+	c->sc.keepalive_count = 3;
+	c->sc.user_timeout = 10000;
+	(void)conf_set(c, "trusted-networks", CONF_TRUSTED_DEFAULT, NULL, 0);
 }
 
 /* Frees the strings a configuration owns. */
@@ -136,6 +252,11 @@ conf_free(struct conf *c)
 	free(c->port_file);
 	free(c->db);
 	free(c->admins);
+	free(c->trusted);
+	free(c->nets);
+	c->trusted = NULL;
+	c->nets = NULL;
+	c->nnets = 0;
 	c->config_file = c->port_file = c->db = c->admins = NULL;
 	c->sc.admins = NULL;
 	for (i = 0; i < c->nflags; i++) {
@@ -249,6 +370,37 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 		c->illegal_retry = strcmp(value, "retry") == 0;
 		return (0);
 	}
+	if (strcmp(key, "registration") == 0) {
+		if (strcmp(value, "open") == 0)
+			c->sc.registration = SESSION_REG_OPEN;
+		else if (strcmp(value, "closed") == 0)
+			c->sc.registration = SESSION_REG_CLOSED;
+		else if (strcmp(value, "admin") == 0)
+			c->sc.registration = SESSION_REG_ADMIN;
+		else {
+			snprintf(err, errlen, "registration '%s': expected "
+			    "open, closed or admin", value);
+			return (-1);
+		}
+		return (0);
+	}
+	if (strcmp(key, "trusted-networks") == 0) {
+		struct conf_net	*nets;
+		size_t		 n;
+
+		if (conf_parse_nets(value, &nets, &n) != 0) {
+			snprintf(err, errlen, "trusted-networks '%s': expected "
+			    "up to %d ADDR[/BITS] separated by commas, or none",
+			    value, CONF_MAX_NETS);
+			return (-1);
+		}
+		free(c->nets);
+		free(c->trusted);
+		c->nets = nets;
+		c->nnets = n;
+		c->trusted = xstrdup(value);
+		return (0);
+	}
 	if (strcmp(key, "verbose") == 0) {
 		c->verbose = strcmp(value, "0") != 0 && strcmp(value, "no");
 		return (0);
@@ -349,6 +501,14 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_seeks = src->max_seeks;
 	dst->max_watchers = src->max_watchers;
 	dst->max_conns_per_ip = src->max_conns_per_ip;
+	dst->login_addr_failures = src->login_addr_failures;
+	free(dst->trusted);
+	free(dst->nets);
+	dst->trusted = src->trusted != NULL ? xstrdup(src->trusted) : NULL;
+	dst->nnets = src->nnets;
+	dst->nets = xcalloc(CONF_MAX_NETS, sizeof *dst->nets);
+	if (src->nets != NULL)
+		memcpy(dst->nets, src->nets, src->nnets * sizeof *dst->nets);
 	free(dst->admins);
 	dst->admins = src->admins != NULL ? xstrdup(src->admins) : NULL;
 	/* The table cache belongs to the running server: keep it. */
@@ -379,7 +539,10 @@ conf_usage(void)
 	    "  --verbose 1          log every command\n"
 	    "  --admins A,B         accounts with the admin role\n"
 	    "  --default-tc B[+I]   default time control, ms (60000)\n"
-	    "  --illegal-move lose|retry  what an illegal move costs\n");
+	    "  --illegal-move lose|retry  what an illegal move costs\n"
+	    "  --registration open|closed|admin  who may create accounts\n"
+	    "  --trusted-networks CIDR,...  exempt from max-conns-per-ip\n"
+	    "                       (default " CONF_TRUSTED_DEFAULT ")\n");
 	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
 	    n < sizeof text; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,

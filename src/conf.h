@@ -8,6 +8,14 @@
 #include "session.h"
 
 #define CONF_MAX_LISTEN	16
+#define CONF_MAX_NETS	64	/* entries of trusted-networks */
+
+/* A network of trusted-networks: family, address and prefix length. */
+struct conf_net {
+	int		 family;	/* AF_INET or AF_INET6 */
+	unsigned char	 addr[16];
+	unsigned int	 bits;
+};
 
 struct conf {
 	char		*listen[CONF_MAX_LISTEN];	/* ADDR:PORT */
@@ -33,6 +41,10 @@ struct conf {
 	size_t		 max_seeks;
 	size_t		 max_watchers;
 	size_t		 max_conns_per_ip;
+	unsigned int	 login_addr_failures;	/* per address, then locked */
+	char		*trusted;	/* trusted-networks text */
+	struct conf_net	*nets;		/* parsed, exempt from the above */
+	size_t		 nnets;
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */
 	char		*flag_key[64];
@@ -50,5 +62,7 @@ int	 conf_apply_flags(struct conf *, const struct conf *, char *, size_t);
 const char *conf_usage(void);
 struct sockaddr_storage;
 int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);
+struct sockaddr;
+int	 conf_trusted(const struct conf *, const struct sockaddr *);
 
 #endif /* CONF_H */

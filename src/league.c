@@ -12,15 +12,20 @@
  * login for a name without an account hashes against a dummy setting of
  * the same cost, so the time taken does not tell whether the name exists.
  *
- * Failed logins are counted per name in a table in memory (under the
- * mutex): after limits.failures failures in a row the name is locked for
- * limits.lockout_s seconds on the caller's clock (now_ms); once the lock
- * has run out the count starts again from zero.  A success forgets the
- * name.  The table holds at most LEAGUE_FAILS_MAX names: a new name
- * replaces the least recently failed one that is not locked (or, if all
- * are locked, the least recently failed of all).  The check is made
- * before the hash, so concurrent logins for one name may each get one
- * attempt past the limit.
+ * Failed logins are counted per (name, source address) in a table in
+ * memory (under the mutex): after limits.failures failures in a row the
+ * name is locked for that address only, for limits.lockout_s seconds on
+ * the caller's clock (now_ms); once the lock has run out the count starts
+ * again from zero.  A success forgets the pair.  So a stranger who fails
+ * on purpose locks only himself out, never the owner logging in from
+ * elsewhere.  Each address also has an entry of its own (name ""): after
+ * limits.addr_failures failures for any names within lockout_s seconds,
+ * every login from that address is refused for lockout_s seconds (a
+ * success does not clear it, so one's own account cannot reset it).  The
+ * table holds at most LEAGUE_FAILS_MAX entries: a new one replaces the
+ * least recently failed one that is not locked (or, if all are locked,
+ * the least recently failed of all).  The check is made before the hash,
+ * so concurrent logins may each get one attempt past the limit.
  */
 #include <sys/types.h>
 
@@ -76,7 +81,7 @@ static const char *const league_sql[LEAGUE_S_N] = {
 	"COMMIT",
 	"ROLLBACK",
 	"INSERT INTO accounts (name, hash, created_at) VALUES (?, ?, ?)",
-	"SELECT hash FROM accounts WHERE name = ?",
+	"SELECT hash, disabled FROM accounts WHERE name = ?",
 	"SELECT 1 FROM accounts WHERE name = ?",
 	"INSERT INTO tournaments (name, format, status, game, random, base_ms,"
 	" inc_ms, games_per_pair, seed, players, created_at)"
@@ -116,9 +121,11 @@ static const char *const league_buckets[LEAGUE_NBUCKETS] = {
 	"1", "2", "3", "4", "5", "6-10", "11-20", "21+"
 };
 
-/* One name's failed logins. */
+/* One (name, address)'s failed logins; name "" for the address's. */
 struct league_fail {
 	char		 name[LEAGUE_NAME_MAX + 1];
+	char		 addr[LEAGUE_ADDR_MAX];
+	uint64_t	 first_ms;	/* the address's: window start */
 	unsigned int	 count;		/* failures in a row */
 	uint64_t	 until_ms;	/* locked until then; 0: not locked */
 	uint64_t	 last_ms;	/* the last failure */
@@ -373,6 +380,23 @@ league_hash(const char *pass, const char *setting, char *out, size_t len)
 	return (r);
 }
 
+/* Hashes pass with a new salt; returns 0, or -1 with err filled in. */
+static int
+league_new_hash(const char *pass, char *hash, size_t len, char *err,
+    size_t errlen)
+{
+	char	 setting[CRYPT_GENSALT_OUTPUT_SIZE];
+
+	if (crypt_gensalt_rn(LEAGUE_PREFIX, 0, NULL, 0, setting,
+	    sizeof setting) == NULL || setting[0] == '*' ||
+	    league_hash(pass, setting, hash, len) != 0) {
+		snprintf(err, errlen, "cannot hash the password: %s",
+		    strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
 /* Compares two hashes in time that does not depend on where they differ. */
 static int
 league_hash_eq(const char *a, const char *b)
@@ -387,27 +411,29 @@ league_hash_eq(const char *a, const char *b)
 	return (d == 0);
 }
 
-/* Looks up a name in the failed-login table (mtx held). */
+/* Looks up (name, addr) in the failed-login table (mtx held). */
 static struct league_fail *
-league_fail_find(struct league *lg, const char *name)
+league_fail_find(struct league *lg, const char *name, const char *addr)
 {
 	size_t	 i;
 
 	for (i = 0; i < lg->nfails; i++) {
-		if (strcmp(lg->fails[i].name, name) == 0)
+		if (strcmp(lg->fails[i].name, name) == 0 &&
+		    strcmp(lg->fails[i].addr, addr) == 0)
 			return (&lg->fails[i]);
 	}
 	return (NULL);
 }
 
-/* Returns the entry for name, made anew if need be (mtx held). */
+/* Returns the entry for (name, addr), made anew if need be (mtx held). */
 static struct league_fail *
-league_fail_get(struct league *lg, const char *name, uint64_t now)
+league_fail_get(struct league *lg, const char *name, const char *addr,
+    uint64_t now)
 {
 	struct league_fail *f, *old = NULL, *oldlocked = NULL;
 	size_t		 i;
 
-	if ((f = league_fail_find(lg, name)) != NULL)
+	if ((f = league_fail_find(lg, name, addr)) != NULL)
 		return (f);
 	if (lg->fails == NULL)
 		lg->fails = xcalloc(LEAGUE_FAILS_MAX, sizeof *lg->fails);
@@ -427,29 +453,45 @@ league_fail_get(struct league *lg, const char *name, uint64_t now)
 	}
 	memset(f, 0, sizeof *f);
 	snprintf(f->name, sizeof f->name, "%s", name);
+	snprintf(f->addr, sizeof f->addr, "%s", addr);
 	return (f);
 }
 
-/* Forgets a name's failures (mtx held). */
+/* Forgets the failures of (name, addr) (mtx held). */
 static void
-league_fail_clear(struct league *lg, const char *name)
+league_fail_clear(struct league *lg, const char *name, const char *addr)
 {
 	struct league_fail *f;
 
-	if ((f = league_fail_find(lg, name)) != NULL)
+	if ((f = league_fail_find(lg, name, addr)) != NULL)
 		*f = lg->fails[--lg->nfails];
 }
 
+/* Forgets one entry of name's, from any address; 1 if any (mtx held). */
+static int
+league_fail_name_clear(struct league *lg, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < lg->nfails; i++)
+		if (strcmp(lg->fails[i].name, name) == 0) {
+			lg->fails[i] = lg->fails[--lg->nfails];
+			return (1);
+		}
+	return (0);
+}
+
 /*
- * Returns the milliseconds name stays locked, 0 if it is not (mtx held).
- * A lock that has run out is lifted, and the count starts again.
+ * Returns the milliseconds (name, addr) stays locked, 0 if it is not (mtx
+ * held).  A lock that has run out is lifted, and the count starts again.
  */
 static uint64_t
-league_fail_locked(struct league *lg, const char *name, uint64_t now)
+league_fail_locked(struct league *lg, const char *name, const char *addr,
+    uint64_t now)
 {
 	struct league_fail *f;
 
-	if ((f = league_fail_find(lg, name)) == NULL || f->until_ms == 0)
+	if ((f = league_fail_find(lg, name, addr)) == NULL || f->until_ms == 0)
 		return (0);
 	if (f->until_ms > now)
 		return (f->until_ms - now);
@@ -458,20 +500,40 @@ league_fail_locked(struct league *lg, const char *name, uint64_t now)
 	return (0);
 }
 
-/* Counts a failed login for name, locking it at the limit (mtx held). */
+/*
+ * Counts a failed login for (name, addr), locking the pair at the limit,
+ * and for the address, locking it at its own limit (mtx held).
+ */
 static void
-league_fail_add(struct league *lg, const char *name, uint64_t now)
+league_fail_add(struct league *lg, const char *name, const char *addr,
+    uint64_t now)
 {
 	struct league_fail *f;
+	uint64_t	 window = (uint64_t)lg->limits.lockout_s * 1000;
 
-	f = league_fail_get(lg, name, now);
+	f = league_fail_get(lg, name, addr, now);
 	f->count++;
 	f->last_ms = now;
 	if (lg->limits.failures != 0 && lg->limits.lockout_s != 0 &&
 	    f->count >= lg->limits.failures) {
-		f->until_ms = now + (uint64_t)lg->limits.lockout_s * 1000;
-		log_info("league=%s event=login-locked name=%s failures=%u "
-		    "seconds=%u", lg->path, name, f->count,
+		f->until_ms = now + window;
+		log_info("league=%s event=login-locked name=%s addr=%s "
+		    "failures=%u seconds=%u", lg->path, name, addr, f->count,
+		    lg->limits.lockout_s);
+	}
+	if (lg->limits.addr_failures == 0 || lg->limits.lockout_s == 0)
+		return;
+	f = league_fail_get(lg, "", addr, now);
+	if (f->count == 0 || now - f->first_ms >= window) {
+		f->count = 0;		/* a new window */
+		f->first_ms = now;
+	}
+	f->count++;
+	f->last_ms = now;
+	if (f->count >= lg->limits.addr_failures) {
+		f->until_ms = now + window;
+		log_info("league=%s event=login-address-locked addr=%s "
+		    "failures=%u seconds=%u", lg->path, addr, f->count,
 		    lg->limits.lockout_s);
 	}
 }
@@ -502,7 +564,6 @@ league_register(struct league *lg, const char *name, const char *pass,
     char *err, size_t errlen)
 {
 	sqlite3_stmt	*s = lg->s[LEAGUE_S_REGISTER];
-	char		 setting[CRYPT_GENSALT_OUTPUT_SIZE];
 	char		 hash[CRYPT_OUTPUT_SIZE], when[32];
 	const char	*bad;
 	int		 rc, found;
@@ -530,13 +591,8 @@ league_register(struct league *lg, const char *name, const char *pass,
 		return (-1);
 	}
 
-	if (crypt_gensalt_rn(LEAGUE_PREFIX, 0, NULL, 0, setting,
-	    sizeof setting) == NULL || setting[0] == '*' ||
-	    league_hash(pass, setting, hash, sizeof hash) != 0) {
-		snprintf(err, errlen, "cannot hash the password: %s",
-		    strerror(errno));
+	if (league_new_hash(pass, hash, sizeof hash, err, errlen) != 0)
 		return (-1);
-	}
 	store_now(when, sizeof when);
 
 	pthread_mutex_lock(&lg->mtx);
@@ -556,24 +612,40 @@ league_register(struct league *lg, const char *name, const char *pass,
 	return (0);
 }
 
-/*
- * Checks name and password at time now_ms (any monotonic clock in
- * milliseconds).  Returns 0 if they are right; -1 if they are wrong or the
- * name is locked, with err filled in ("wrong name or password" whether the
- * name exists or not); -2 on a database error, with err filled in.
- */
+/* league_login_from an unknown address ("-"). */
 int
 league_login(struct league *lg, const char *name, const char *pass,
     uint64_t now, char *err, size_t errlen)
 {
+	return (league_login_from(lg, name, pass, "-", now, err, errlen));
+}
+
+/*
+ * Checks name and password, from source address addr, at time now_ms (any
+ * monotonic clock in milliseconds).  Returns 0 if they are right; -1 if
+ * they are wrong, the pair or the address is locked, or the account is
+ * disabled, with err filled in ("wrong name or password" whether the name
+ * exists or not); -2 on a database error, with err filled in.
+ */
+int
+league_login_from(struct league *lg, const char *name, const char *pass,
+    const char *addr, uint64_t now, char *err, size_t errlen)
+{
 	sqlite3_stmt	*s = lg->s[LEAGUE_S_HASH];
 	char		 stored[CRYPT_OUTPUT_SIZE], got[CRYPT_OUTPUT_SIZE];
+	char		 disabled[256];
 	uint64_t	 left;
-	int		 rc, named, known = 0, ok = 0;
+	int		 rc, named, known = 0, ok = 0, off = 0;
 
 	named = league_name_ok(name);
 	pthread_mutex_lock(&lg->mtx);
-	if (named && (left = league_fail_locked(lg, name, now)) != 0) {
+	if ((left = league_fail_locked(lg, "", addr, now)) != 0) {
+		pthread_mutex_unlock(&lg->mtx);
+		snprintf(err, errlen, "too many failed logins from your "
+		    "address: retry in %" PRIu64 " s", (left + 999) / 1000);
+		return (-1);
+	}
+	if (named && (left = league_fail_locked(lg, name, addr, now)) != 0) {
 		pthread_mutex_unlock(&lg->mtx);
 		snprintf(err, errlen, "too many failed logins for %s: retry "
 		    "in %" PRIu64 " s", name, (left + 999) / 1000);
@@ -586,6 +658,9 @@ league_login(struct league *lg, const char *name, const char *pass,
 				snprintf(stored, sizeof stored, "%s",
 				    league_col(s, 0));
 				known = 1;
+				off = sqlite3_column_type(s, 1) != SQLITE_NULL;
+				snprintf(disabled, sizeof disabled, "%s",
+				    league_col(s, 1));
 			} else
 				log_warnx("league=%s event=bad-hash name=%s",
 				    lg->path, name);
@@ -613,15 +688,19 @@ league_login(struct league *lg, const char *name, const char *pass,
 	explicit_bzero(got, sizeof got);
 
 	pthread_mutex_lock(&lg->mtx);
-	if (named) {
-		if (ok)
-			league_fail_clear(lg, name);
-		else
-			league_fail_add(lg, name, now);
-	}
+	if (ok)
+		league_fail_clear(lg, name, addr);
+	else
+		league_fail_add(lg, named ? name : "-", addr, now);
 	pthread_mutex_unlock(&lg->mtx);
 	if (!ok) {
 		snprintf(err, errlen, "wrong name or password");
+		return (-1);
+	}
+	if (off) {
+		/* Told only to whoever knows the password. */
+		snprintf(err, errlen, "account %s is disabled: %s", name,
+		    disabled);
 		return (-1);
 	}
 	return (0);
@@ -1130,4 +1209,147 @@ done:
 		buf_printf(out, " %s:%" PRId64, league_buckets[i], hist[i]);
 	buf_putc(out, '\n');
 	return (0);
+}
+
+/*
+ * Runs one UPDATE of accounts "SET ... WHERE name = ?2" with text ?1 (NULL
+ * allowed) under the mutex.  Returns 0, or -1 with err filled in ("no
+ * account NAME" when no row changed).
+ */
+static int
+league_acct_update(struct league *lg, const char *sql, const char *v,
+    const char *name, const char *what, char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = NULL;
+	int		 rc, n = 0;
+
+	pthread_mutex_lock(&lg->mtx);
+	rc = sqlite3_prepare_v2(lg->db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		if (v != NULL)
+			league_bind(s, 1, v);
+		league_bind(s, 2, name);
+		rc = sqlite3_step(s);
+		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		n = sqlite3_changes(lg->db);
+	}
+	if (rc != SQLITE_OK)
+		league_dberr(lg, err, errlen, rc, what);
+	else if (n == 0)
+		snprintf(err, errlen, "no account %s", name);
+	sqlite3_finalize(s);
+	pthread_mutex_unlock(&lg->mtx);
+	return (rc == SQLITE_OK && n > 0 ? 0 : -1);
+}
+
+/*
+ * Sets the password of account name to pass (checked like a new one).
+ * Returns 0, or -1 with err filled in.
+ */
+int
+league_reset(struct league *lg, const char *name, const char *pass,
+    char *err, size_t errlen)
+{
+	char		 hash[CRYPT_OUTPUT_SIZE];
+	const char	*bad;
+	int		 r;
+
+	if (!league_name_ok(name)) {
+		snprintf(err, errlen, "no account %s", name);
+		return (-1);
+	}
+	if ((bad = league_pass_bad(pass)) != NULL) {
+		snprintf(err, errlen, "%s", bad);
+		return (-1);
+	}
+	if (league_new_hash(pass, hash, sizeof hash, err, errlen) != 0)
+		return (-1);
+	r = league_acct_update(lg, "UPDATE accounts SET hash = ?1"
+	    " WHERE name = ?2", hash, name, "store the password", err, errlen);
+	explicit_bzero(hash, sizeof hash);
+	if (r == 0) {
+		/* The old password's failures no longer mean anything. */
+		pthread_mutex_lock(&lg->mtx);
+		while (league_fail_name_clear(lg, name))
+			;
+		pthread_mutex_unlock(&lg->mtx);
+		log_info("league=%s event=password-set name=%s", lg->path,
+		    name);
+	}
+	return (r);
+}
+
+/*
+ * passwd: changes the password of name from old to pass.  old is checked
+ * as a login from addr at now (failures count the same).  Returns 0, or -1
+ * with err filled in, or -2 on a database error.
+ */
+int
+league_passwd(struct league *lg, const char *name, const char *old,
+    const char *pass, const char *addr, uint64_t now, char *err,
+    size_t errlen)
+{
+	const char	*bad;
+	int		 r;
+
+	if ((bad = league_pass_bad(pass)) != NULL) {
+		snprintf(err, errlen, "new %s", bad);
+		return (-1);
+	}
+	if ((r = league_login_from(lg, name, old, addr, now, err,
+	    errlen)) != 0)
+		return (r);
+	return (league_reset(lg, name, pass, err, errlen));
+}
+
+/*
+ * Disables account name with reason (a line of text), or enables it again
+ * (reason NULL).  Returns 0, or -1 with err filled in.
+ */
+int
+league_disable(struct league *lg, const char *name, const char *reason,
+    char *err, size_t errlen)
+{
+	if (!league_name_ok(name)) {
+		snprintf(err, errlen, "no account %s", name);
+		return (-1);
+	}
+	if (league_acct_update(lg, "UPDATE accounts SET disabled = ?1"
+	    " WHERE name = ?2", reason, name, "update the account", err,
+	    errlen) != 0)
+		return (-1);
+	log_info("league=%s event=%s name=%s reason=\"%s\"", lg->path,
+	    reason != NULL ? "disabled" : "enabled", name,
+	    reason != NULL ? reason : "");
+	return (0);
+}
+
+/*
+ * Records a start of the daemon; returns its id (1, 2, ...: never twice
+ * the same on one database), or -1 on a database error.
+ */
+int64_t
+league_start(struct league *lg)
+{
+	char		 when[32], err[256];
+	sqlite3_stmt	*s = NULL;
+	int64_t		 id = -1;
+	int		 rc;
+
+	store_now(when, sizeof when);
+	pthread_mutex_lock(&lg->mtx);
+	rc = sqlite3_prepare_v2(lg->db, "INSERT INTO daemon_starts"
+	    " (started_at) VALUES (?)", -1, &s, NULL);
+	if (rc == SQLITE_OK) {
+		league_bind(s, 1, when);
+		if ((rc = sqlite3_step(s)) == SQLITE_DONE) {
+			rc = SQLITE_OK;
+			id = sqlite3_last_insert_rowid(lg->db);
+		}
+	}
+	if (rc != SQLITE_OK)
+		league_dberr(lg, err, sizeof err, rc, "record the start");
+	sqlite3_finalize(s);
+	pthread_mutex_unlock(&lg->mtx);
+	return (id);
 }

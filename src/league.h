@@ -24,11 +24,13 @@ struct league;
 #define LEAGUE_NAME_MAX	32		/* bytes of an account name */
 #define LEAGUE_PASS_MIN	8		/* bytes of a password */
 #define LEAGUE_PASS_MAX	128
+#define LEAGUE_ADDR_MAX	64		/* bytes of a source address */
 
 /* Settings for failed-login limits. */
 struct league_limits {
 	unsigned int	 failures;	/* failures in a row before a lockout */
 	unsigned int	 lockout_s;	/* seconds a name stays locked */
+	unsigned int	 addr_failures;	/* per address in lockout_s; 0: off */
 };
 
 /* Tournament formats. */
@@ -90,7 +92,18 @@ int	 league_register(struct league *, const char *, const char *,
 	    char *, size_t);
 int	 league_login(struct league *, const char *, const char *, uint64_t,
 	    char *, size_t);
+int	 league_login_from(struct league *, const char *, const char *,
+	    const char *, uint64_t, char *, size_t);
 int	 league_exists(struct league *, const char *);
+
+/* Account life cycle. */
+int	 league_passwd(struct league *, const char *, const char *,
+	    const char *, const char *, uint64_t, char *, size_t);
+int	 league_reset(struct league *, const char *, const char *, char *,
+	    size_t);
+int	 league_disable(struct league *, const char *, const char *, char *,
+	    size_t);
+int64_t	 league_start(struct league *);
 
 int	 league_tournament_create(struct league *, struct league_tournament *,
 	    char *, size_t);

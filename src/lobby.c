@@ -48,6 +48,7 @@
 #define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
 #define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
+#define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_ELO_START	1500.0
 #define LOBBY_ELO_K	32.0
 
@@ -90,6 +91,8 @@ struct lobby_client {
 	size_t		 nwatch;
 	int		 holding;	/* running one of its commands */
 	struct buf	 held;		/* what was sent meanwhile */
+	char		 peer[64];	/* ADDR:PORT, for admins */
+	char		 anon[32];	/* "anon:START" of this daemon run */
 };
 TAILQ_HEAD(lclients, lobby_client);
 
@@ -124,8 +127,9 @@ struct lgame {
 	struct event	*timer;
 	int		 over;		/* ended; waiting for the log */
 	int		 log_ok;	/* the log has the end */
-	int		 winner;	/* seat */
+	int		 winner;	/* seat; 0: none (aborted) */
 	const char	*reason;
+	char		*detail;	/* more about the end, or NULL */
 	struct lobby_client **watchers;
 	size_t		 nwatchers;
 };
@@ -206,9 +210,12 @@ struct lobby {
 
 static void	 lg_turn(struct lgame *);
 static void	 lg_finish(struct lgame *, int, const char *);
+static void	 lg_finish_detail(struct lgame *, int, const char *,
+		    const char *);
 static void	 lobby_schedule(struct lobby *);
 static void	 lc_drop_seek(struct lobby_client *);
 static void	 lobby_drop_chall(struct lobby *, struct lchall *);
+static void	 lg_tell_seat(struct lgame *, int, const char *);
 
 /* Copies a string into a fixed buffer, truncating. */
 static void
@@ -597,7 +604,7 @@ lg_clock_start(struct lgame *g)
  */
 static void
 lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
-    uint64_t used)
+    uint64_t used, long rtt_us)
 {
 	struct lplayer	*p = &g->p[g->to_move - 1], *o;
 	struct store_move sm;
@@ -627,6 +634,8 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		sm.position = buf_str(&pos);
 		sm.time_ms = (unsigned long)used;
 		sm.mark = mark;
+		sm.has_delay = rtt_us >= 0;
+		sm.delay_us = rtt_us >= 0 ? (unsigned long)rtt_us : 0;
 		store_move(g->lb->store, g->id, &sm);
 	}
 	now = lobby_now_ms();
@@ -681,7 +690,7 @@ lg_turn(struct lgame *g)
 			return;
 		}
 		lg_apply(g, &m, why == ENGINE_WIN ? STORE_KEPT_WIN :
-		    STORE_NO_WIN, 0);
+		    STORE_NO_WIN, 0, -1);
 		game_move_clear(&m);
 		return;
 	}
@@ -711,7 +720,8 @@ lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
 		lobby_copy(p->name, lc->name, sizeof p->name);
 		p->account = 1;
 	} else
-		snprintf(p->name, sizeof p->name, "conn:%llu",
+		snprintf(p->name, sizeof p->name, "%s:%llu",
+		    lc->anon[0] != '\0' ? lc->anon : "conn",
 		    (unsigned long long)lc->connid);
 	lobby_token(p->token);
 }
@@ -790,6 +800,7 @@ lg_free(struct lgame *g)
 	event_free(g->timer);
 	game_free(&g->game);
 	free(g->start);
+	free(g->detail);
 	free(g->watchers);
 	free(g);
 }
@@ -838,7 +849,10 @@ lg_logged(void *arg)
 {
 	struct lgame	*g = arg;
 	struct lobby	*lb = g->lb;
-	const char	*res = g->winner == 1 ? "first" : "second";
+	const char	*res = g->winner == 1 ? "first" : g->winner == 2 ?
+			    "second" : "-";
+	const char	*sp = g->detail != NULL ? " " : "";
+	const char	*det = g->detail != NULL ? g->detail : "";
 	size_t		 i;
 	int		 s;
 
@@ -847,22 +861,26 @@ lg_logged(void *arg)
 
 		if (lc == NULL)
 			continue;
-		lc_command(lc, LCMD_GAMEOVER, g->id, 0, "gameover %s %s", res,
-		    g->reason);
+		lc_command(lc, LCMD_GAMEOVER, g->id, 0, "gameover %s %s%s%s",
+		    res, g->reason, sp, det);
 		lc->game = NULL;
 		lc->seat = 0;
 	}
 	for (i = 0; i < g->nwatchers; i++) {
-		lc_event(g->watchers[i], "gameover %lld %s %s",
-		    (long long)g->id, res, g->reason);
+		lc_event(g->watchers[i], "gameover %lld %s %s%s%s",
+		    (long long)g->id, res, g->reason, sp, det);
 		lc_unwatch(g->watchers[i], g->id);
 	}
 	/* Ratings follow the log: a game it lacks is not rated. */
-	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok)
+	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok &&
+	    g->winner != 0)
 		lobby_rate(lb, g->p[0].name, g->p[1].name, g->winner);
 	if (g->tour != NULL && g->tour->slots[g->slot].state == 1) {
 		/* slots[].a is seat 1: the winner is a (1) or b (2). */
-		lobby_tour_result(lb, g->tour, g->slot, g->winner);
+		if (g->winner != 0)
+			lobby_tour_result(lb, g->tour, g->slot, g->winner);
+		else
+			g->tour->slots[g->slot].state = 0;	/* replayed */
 	}
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
 	    (long long)g->id, res, g->reason, g->ply);
@@ -887,16 +905,30 @@ lg_logged_cb(void *arg, int ok)
 static void
 lg_finish(struct lgame *g, int winner, const char *reason)
 {
+	lg_finish_detail(g, winner, reason, NULL);
+}
+
+/*
+ * lg_finish with a line of detail (copied; NULL for none), which goes to
+ * the players and spectators after the reason, and into the record.
+ * winner 0 ends the game without a result (an admin's abort).
+ */
+static void
+lg_finish_detail(struct lgame *g, int winner, const char *reason,
+    const char *detail)
+{
 	if (g->over)
 		return;
 	g->over = 1;
 	g->winner = winner;
 	g->reason = reason;
+	g->detail = detail != NULL ? xstrdup(detail) : NULL;
 	evtimer_del(g->timer);
 	if (g->logged)
-		store_game_end(g->lb->store, g->id, winner == 1 ?
-		    STORE_RESULT_FIRST : STORE_RESULT_SECOND, reason,
-		    STORE_FINISHED, lg_logged_cb, g);
+		store_game_end_detail(g->lb->store, g->id, winner == 1 ?
+		    STORE_RESULT_FIRST : winner == 2 ? STORE_RESULT_SECOND :
+		    STORE_RESULT_NONE, reason, g->detail, STORE_FINISHED,
+		    lg_logged_cb, g);
 	else {
 		/* No log: still never free the game under the caller. */
 		g->lb->io.defer(g->lb->io.arg, lg_logged, g);
@@ -951,8 +983,11 @@ lobby_free_client(struct lobby *lb, const char *name, int need_ready)
 	return (best);
 }
 
-/* Returns 1 if the account is seated in a live game (even if away). */
-static int
+/*
+ * Returns the id of a live game the account is seated in (even if away),
+ * or 0.
+ */
+static int64_t
 lobby_playing(struct lobby *lb, const char *name)
 {
 	struct lgame	*g;
@@ -960,7 +995,7 @@ lobby_playing(struct lobby *lb, const char *name)
 	TAILQ_FOREACH(g, &lb->games, entry)
 		if ((g->p[0].account && strcmp(g->p[0].name, name) == 0) ||
 		    (g->p[1].account && strcmp(g->p[1].name, name) == 0))
-			return (1);
+			return (g->id);
 	return (0);
 }
 
@@ -1241,10 +1276,12 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 			}
 	if ((g = lc->game) != NULL) {
 		g->p[lc->seat - 1].lc = NULL;
-		if (!g->over)
+		if (!g->over) {
 			log_info("game=%lld event=away seat=%d player=%s "
 			    "reason=%s", (long long)g->id, lc->seat,
 			    g->p[lc->seat - 1].name, reason);
+			lg_tell_seat(g, lc->seat, "disconnected");
+		}
 	}
 	while ((c = STAILQ_FIRST(&lc->out)) != NULL) {
 		STAILQ_REMOVE_HEAD(&lc->out, entry);
@@ -1253,6 +1290,101 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 	TAILQ_REMOVE(&lb->clients, lc, entry);
 	buf_free(&lc->held);
 	free(lc);
+}
+
+/* Tells the other seat and the spectators that a seat left or came back. */
+static void
+lg_tell_seat(struct lgame *g, int seat, const char *what)
+{
+	struct lobby_client *o = g->p[2 - seat].lc;
+	size_t		 i;
+
+	if (o != NULL)
+		lc_event(o, "%s %lld %d", what, (long long)g->id, seat);
+	for (i = 0; i < g->nwatchers; i++)
+		lc_event(g->watchers[i], "%s %lld %d", what, (long long)g->id,
+		    seat);
+}
+
+/* Sets a client's address (for admins) and the anonymous-name prefix. */
+void
+lobby_set_peer(struct lobby_client *lc, const char *peer, const char *anon)
+{
+	lobby_copy(lc->peer, peer, sizeof lc->peer);
+	lobby_copy(lc->anon, anon, sizeof lc->anon);
+}
+
+/*
+ * After a login's reply: one "event live" per seat the account holds in a
+ * live game, so a restarted program can resume it by id.
+ */
+void
+lobby_login_live(struct lobby_client *lc)
+{
+	struct lgame	*g;
+	struct buf	 tc;
+	int		 s;
+
+	if (lc->name[0] == '\0')
+		return;
+	buf_init(&tc);
+	TAILQ_FOREACH(g, &lc->lb->games, entry) {
+		if (g->over)
+			continue;
+		for (s = 1; s <= 2; s++) {
+			if (!g->p[s - 1].account ||
+			    strcmp(g->p[s - 1].name, lc->name) != 0)
+				continue;
+			buf_reset(&tc);
+			lobby_tc_print(&tc, g->base_ms, g->inc_ms);
+			lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
+			    (long long)g->id, g->p[0].name, g->p[1].name, s,
+			    buf_str(&tc), g->rated, g->start);
+		}
+	}
+	buf_free(&tc);
+}
+
+/* A disabled account, on its way to the loop. */
+struct ldisabled {
+	struct lobby	*lb;
+	char		 name[LEAGUE_NAME_MAX + 1];
+	char		*reason;
+};
+
+/* lobby_disabled's work, on the loop. */
+static void
+lobby_disabled_cb(void *arg)
+{
+	struct ldisabled *d = arg;
+	struct lobby	*lb = d->lb;
+	struct lobby_client *lc;
+
+	TAILQ_FOREACH(lc, &lb->clients, entry)
+		if (strcmp(lc->name, d->name) == 0) {
+			lc_event(lc, "disabled %s", d->reason);
+			if (lb->io.kick != NULL)
+				lb->io.kick(lb->io.arg, lc->conn);
+		}
+	free(d->reason);
+	free(d);
+}
+
+/*
+ * An admin disabled an account (any thread): on the loop, its connections
+ * are told ("event disabled REASON") and dropped.  Its seats stay, with
+ * their clocks running, as for any disconnect.
+ */
+void
+lobby_disabled(struct lobby *lb, const char *name, const char *reason)
+{
+	struct ldisabled *d;
+
+	d = xcalloc(1, sizeof *d);
+	d->lb = lb;
+	lobby_copy(d->name, name, sizeof d->name);
+	d->reason = xstrdup(reason);
+	lb->io.defer(lb->io.arg, lobby_disabled_cb, d);
 }
 
 /* A connection logged in (name) with or without the admin role. */
@@ -1300,6 +1432,52 @@ lobby_release(struct lobby_client *lc, struct buf *out)
 		buf_free(&lc->held);
 }
 
+/*
+ * Appends text as a JSON string (at most LOBBY_QUOTE_MAX bytes of it):
+ * quotes, backslashes and control bytes escaped, so it is one token that
+ * ends at its closing quote.
+ */
+static void
+lobby_quote(struct buf *b, const char *text)
+{
+	const unsigned char *p;
+	size_t		 n = 0;
+
+	buf_putc(b, '"');
+	for (p = (const unsigned char *)text; *p != '\0' &&
+	    n < LOBBY_QUOTE_MAX; p++, n++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\u%04x", *p);
+		else
+			buf_putc(b, (char)*p);
+	}
+	buf_putc(b, '"');
+}
+
+/* Logs a refused move of the seat to move (every illegal-move policy). */
+static void
+lg_refused(struct lgame *g, const char *text, const char *why,
+    uint64_t used, long rtt)
+{
+	struct store_refused r;
+	char		 move[LOBBY_QUOTE_MAX + 1];
+
+	if (!g->logged)
+		return;
+	snprintf(move, sizeof move, "%.*s", LOBBY_QUOTE_MAX, text);
+	memset(&r, 0, sizeof r);
+	r.ply = g->ply + 1;
+	r.player = g->to_move;
+	r.move = move;
+	r.reason = why;
+	r.time_ms = (unsigned long)used;
+	r.has_delay = rtt >= 0;
+	r.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
+	store_refused(g->lb->store, g->id, &r);
+}
+
 /* A genmove answer from the seat to move: resign, illegal or a move. */
 static void
 lg_answer_move(struct lgame *g, int ok, const char *text)
@@ -1310,6 +1488,10 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
 	int		 argc = 0, before;
 	uint64_t	 used = lobby_now_ms() - g->turn_start;
+	long		 rtt = -1;
+
+	if (p->lc != NULL && g->lb->io.rtt != NULL)
+		rtt = g->lb->io.rtt(g->lb->io.arg, p->lc->conn);
 
 	if (used > p->clock_ms + g->lb->conf.grace_ms) {
 		lg_finish(g, 3 - g->to_move, "timeout");
@@ -1337,6 +1519,7 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 			game_set_error(&err, GAME_ESYNTAX, "too many tokens");
 		log_info("game=%lld event=illegal seat=%d move=\"%.64s\" "
 		    "why=\"%s\"", (long long)g->id, g->to_move, text, err.msg);
+		lg_refused(g, text, err.msg, used, rtt);
 		if (g->lb->conf.illegal_retry && p->illegal < LOBBY_RETRIES &&
 		    p->lc != NULL) {
 			p->illegal++;
@@ -1344,8 +1527,16 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 			    (long long)g->id, text, err.msg);
 			g->serial++;
 			lg_send_genmove(g);
-		} else
-			lg_finish(g, 3 - g->to_move, "illegal-move");
+		} else {
+			struct buf	 d;
+
+			buf_init(&d);
+			lobby_quote(&d, text);
+			buf_printf(&d, " %s", err.msg);
+			lg_finish_detail(g, 3 - g->to_move, "illegal-move",
+			    buf_str(&d));
+			buf_free(&d);
+		}
 		free(copy);
 		game_move_clear(&m);
 		return;
@@ -1363,7 +1554,7 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 			    STORE_KEPT_WIN : STORE_THREW_WIN;
 			game_free(&after);
 		}
-		lg_apply(g, &m, mark, used);
+		lg_apply(g, &m, mark, used, rtt);
 	}
 	game_move_clear(&m);
 }
@@ -1553,14 +1744,17 @@ lobby_opts_start(struct lobby *lb, struct lopts *o, struct game *out,
 static int
 lc_check_free(struct lobby_client *lc, struct buf *body)
 {
+	int64_t		 gid;
+
 	if (lc->game != NULL) {
 		buf_printf(body, "you are playing game %lld",
 		    (long long)lc->game->id);
 		return (-1);
 	}
-	if (lc->name[0] != '\0' && lobby_playing(lc->lb, lc->name)) {
-		buf_puts(body, "your account is seated in a live game: "
-		    "resume it first");
+	if (lc->name[0] != '\0' &&
+	    (gid = lobby_playing(lc->lb, lc->name)) != 0) {
+		buf_printf(body, "your account is seated in live game %lld: "
+		    "resume %lld first", (long long)gid, (long long)gid);
 		return (-1);
 	}
 	return (0);
@@ -1846,12 +2040,50 @@ lobby_cmd_ready(struct lobby_client *lc, int on, struct buf *body)
 	return (0);
 }
 
-/* resume TOKEN: takes a seat back after a disconnect. */
+/*
+ * Finds the seat of live game id (decimal) that lc's account holds: the
+ * one away first.  Returns the game, or NULL with body filled in.
+ */
+static struct lgame *
+lobby_resume_id(struct lobby_client *lc, const char *id, int *seat,
+    struct buf *body)
+{
+	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
+	int		 s, found = 0;
+
+	if (lc->name[0] == '\0') {
+		buf_puts(body, "resume GAME_ID needs a login (anonymous "
+		    "players resume with their token)");
+		return (NULL);
+	}
+	if (g == NULL || g->over) {
+		buf_printf(body, "no live game %.32s", id);
+		return (NULL);
+	}
+	for (s = 2; s >= 1; s--)
+		if (g->p[s - 1].account &&
+		    strcmp(g->p[s - 1].name, lc->name) == 0 &&
+		    (found == 0 || g->p[s - 1].lc == NULL))
+			found = s;
+	if (found == 0) {
+		buf_printf(body, "not a player of game %lld", (long long)g->id);
+		return (NULL);
+	}
+	*seat = found;
+	return (g);
+}
+
+/*
+ * resume TOKEN | GAME_ID: takes a seat back after a disconnect.  A seat
+ * of one's own account still held by another connection (an old one,
+ * perhaps dead) is taken over: that one gets "event replaced".
+ */
 int
 lobby_cmd_resume(struct lobby_client *lc, const char *token,
     struct buf *body)
 {
 	struct lobby	*lb = lc->lb;
+	struct lobby_client *old;
 	struct lgame	*g;
 	int		 s = 0;
 
@@ -1859,6 +2091,11 @@ lobby_cmd_resume(struct lobby_client *lc, const char *token,
 		buf_printf(body, "you are playing game %lld",
 		    (long long)lc->game->id);
 		return (-1);
+	}
+	if (strlen(token) != LOBBY_TOKEN_LEN && lobby_isnum(token)) {
+		if ((g = lobby_resume_id(lc, token, &s, body)) == NULL)
+			return (-1);
+		goto found;
 	}
 	TAILQ_FOREACH(g, &lb->games, entry) {
 		if (g->over)
@@ -1879,10 +2116,21 @@ lobby_cmd_resume(struct lobby_client *lc, const char *token,
 		buf_printf(body, "not a player of game %lld", (long long)g->id);
 		return (-1);
 	}
-	if (g->p[s - 1].lc != NULL) {
+	if (g->p[s - 1].lc != NULL && (!g->p[s - 1].account ||
+	    strcmp(lc->name, g->p[s - 1].name) != 0)) {
 		buf_printf(body, "seat %d of game %lld is connected", s,
 		    (long long)g->id);
 		return (-1);
+	}
+found:
+	if ((old = g->p[s - 1].lc) != NULL) {
+		/* The same account's other connection: take the seat over. */
+		lc_event(old, "replaced %lld %d", (long long)g->id, s);
+		old->game = NULL;
+		old->seat = 0;
+		g->p[s - 1].lc = NULL;
+		log_info("game=%lld event=taken-over seat=%d old=%llu",
+		    (long long)g->id, s, (unsigned long long)old->connid);
 	}
 	lc_drop_seek(lc);
 	g->p[s - 1].lc = lc;
@@ -1890,6 +2138,7 @@ lobby_cmd_resume(struct lobby_client *lc, const char *token,
 	lc->seat = s;
 	log_info("game=%lld event=resumed seat=%d conn=%llu", (long long)g->id,
 	    s, (unsigned long long)lc->connid);
+	lg_tell_seat(g, s, "reconnected");
 	buf_printf(body, "game %lld you=%d", (long long)g->id, s);
 	lg_send_start(g, s);
 	lg_send_new(g, s);
@@ -2310,5 +2559,76 @@ lobby_cmd_ratings(struct lobby_client *lc, struct buf *body)
 		buf_printf(body, "%s rating %ld games %lu\n", v[i].name,
 		    lround(v[i].r), v[i].games);
 	free(v);
+	return (0);
+}
+
+/* connections (admin): one line per connection. */
+int
+lobby_cmd_connections(struct lobby_client *lc, struct buf *body)
+{
+	struct lobby_client *c;
+
+	TAILQ_FOREACH(c, &lc->lb->clients, entry) {
+		buf_printf(body, "%llu %s %s", (unsigned long long)c->connid,
+		    c->peer[0] != '\0' ? c->peer : "-",
+		    c->name[0] != '\0' ? c->name : "-");
+		if (c->game != NULL)
+			buf_printf(body, " game=%lld seat=%d",
+			    (long long)c->game->id, c->seat);
+		buf_putc(body, '\n');
+	}
+	while (body->len > 0 && body->data[body->len - 1] == '\n')
+		body->data[--body->len] = '\0';
+	return (0);
+}
+
+/* kick CONN_ID REASON (admin): tells the connection, then drops it. */
+int
+lobby_cmd_kick(struct lobby_client *lc, const char *id, const char *reason,
+    struct buf *body)
+{
+	struct lobby_client *c;
+
+	TAILQ_FOREACH(c, &lc->lb->clients, entry)
+		if (lobby_isnum(id) && (int64_t)c->connid == lobby_gid(id))
+			break;
+	if (c == NULL) {
+		buf_printf(body, "no connection %.32s", id);
+		return (-1);
+	}
+	lc_event(c, "kicked %s", reason);
+	log_info("conn=%llu event=kicked by=%s reason=\"%s\"",
+	    (unsigned long long)c->connid, lc->name, reason);
+	if (lc->lb->io.kick != NULL)
+		lc->lb->io.kick(lc->lb->io.arg, c->conn);
+	buf_printf(body, "kicked %llu", (unsigned long long)c->connid);
+	return (0);
+}
+
+/*
+ * abort GAME_ID REASON (winner 0) or adjudicate GAME_ID 1|2 REASON (admin):
+ * ends a live game without a result, or with a win for a seat; the
+ * admin's name and reason go to the players, spectators and the record.
+ */
+int
+lobby_cmd_end(struct lobby_client *lc, const char *id, int winner,
+    const char *reason, struct buf *body)
+{
+	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
+	struct buf	 d;
+
+	if (g == NULL || g->over) {
+		buf_printf(body, "no live game %.32s", id);
+		return (-1);
+	}
+	buf_init(&d);
+	buf_printf(&d, "by %s: %s", lc->name, reason);
+	log_info("game=%lld event=%s winner=%d %s", (long long)g->id,
+	    winner == 0 ? "aborted" : "adjudicated", winner, buf_str(&d));
+	buf_printf(body, "result %s %s", winner == 1 ? "first" : winner == 2 ?
+	    "second" : "-", winner == 0 ? "aborted" : "adjudicated");
+	lg_finish_detail(g, winner, winner == 0 ? "aborted" : "adjudicated",
+	    buf_str(&d));
+	buf_free(&d);
 	return (0);
 }

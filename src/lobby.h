@@ -37,6 +37,10 @@ struct lobby_io {
 	void		 (*send)(void *arg, void *conn, const char *, size_t);
 	/* Runs fn(fnarg) on the loop soon (any thread). */
 	void		 (*defer)(void *arg, void (*fn)(void *), void *fnarg);
+	/* Drops a connection a moment later (never synchronously). */
+	void		 (*kick)(void *arg, void *conn);
+	/* A connection's round-trip estimate in microseconds, or -1. */
+	long		 (*rtt)(void *arg, void *conn);
 };
 
 /* Settings, from the configuration; lobby_set_conf applies new ones. */
@@ -57,7 +61,10 @@ void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);
 void	 lobby_detach(struct lobby_client *, const char *);
+void	 lobby_set_peer(struct lobby_client *, const char *, const char *);
 void	 lobby_login(struct lobby_client *, const char *, int);
+void	 lobby_login_live(struct lobby_client *);
+void	 lobby_disabled(struct lobby *, const char *, const char *);
 int	 lobby_active(const struct lobby_client *);
 void	 lobby_answer(struct lobby_client *, const char *, size_t);
 void	 lobby_hold(struct lobby_client *);
@@ -82,6 +89,12 @@ int	 lobby_cmd_tournament(struct lobby_client *, int, char **,
 int	 lobby_cmd_standings(struct lobby_client *, const char *,
 	    struct buf *);
 int	 lobby_cmd_ratings(struct lobby_client *, struct buf *);
+/* Admin commands (the caller checks the role). */
+int	 lobby_cmd_connections(struct lobby_client *, struct buf *);
+int	 lobby_cmd_kick(struct lobby_client *, const char *, const char *,
+	    struct buf *);
+int	 lobby_cmd_end(struct lobby_client *, const char *, int, const char *,
+	    struct buf *);
 
 uint64_t lobby_now_ms(void);
 

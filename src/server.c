@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,7 @@ struct conn {
 	int		 eof;		/* peer sent EOF: answer, then close */
 	int		 discard;	/* skipping the rest of an overlong line */
 	int		 killing;	/* killev is pending */
+	int		 kicked;	/* by an admin: killev's reason */
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
 	uint64_t	 refill_ms;	/* when the bucket was last refilled */
 	uint64_t	 ncmds;
@@ -109,6 +111,7 @@ struct server {
 	struct league	*league;	/* accounts, or NULL (--db off) */
 	struct lobby	*lobby;		/* networked play */
 	int		 reload_pending;	/* SIGHUP while a job ran */
+	char		 anon[32];	/* "anon:START": anonymous names */
 	/* Worker pool. */
 	pthread_t	*threads;
 	unsigned int	 nthreads;
@@ -306,6 +309,10 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 		if (conn_write(c, j->out.data, j->out.len) == 0) {
 			if (j->close)
 				c->closing = 1;
+			/* After a login's reply: its live games. */
+			if (c->sess.login_live && c->sess.lc != NULL)
+				lobby_login_live(c->sess.lc);
+			c->sess.login_live = 0;
 			conn_process(c);
 		}
 		job_free(j);
@@ -314,13 +321,81 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 		server_reload(srv);
 }
 
-/* Drops a client whose output the lobby overfilled (never inside it). */
+/* Drops a client the lobby overfilled or kicked (never inside it). */
 static void
 conn_kill_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct conn	*c = arg;
+
 	(void)fd;
 	(void)what;
-	conn_free(arg, "output-overflow");
+	conn_free(c, c->kicked ? "kicked" : "output-overflow");
+}
+
+/* The lobby's kick: drops a connection a moment later (admin, disable). */
+static void
+server_lobby_kick(void *arg, void *conn)
+{
+	struct conn	*c = conn;
+
+	(void)arg;
+	if (c->dead || c->killing)
+		return;
+	c->kicked = 1;
+	c->killing = 1;
+	event_active(c->killev, EV_TIMEOUT, 0);
+}
+
+/*
+ * A connection's network delay: the kernel's smoothed round-trip estimate
+ * (TCP_INFO tcpi_rtt, microseconds); -1 if unknown.  Any thread: the
+ * socket lives as long as the connection.
+ */
+static long
+conn_rtt(void *conn)
+{
+	struct conn	*c = conn;
+	struct tcp_info	 ti;
+	socklen_t	 len = sizeof ti;
+
+	memset(&ti, 0, sizeof ti);
+	if (getsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_INFO, &ti,
+	    &len) != 0 || len < offsetof(struct tcp_info, tcpi_rtt) +
+	    sizeof ti.tcpi_rtt)
+		return (-1);
+	return ((long)ti.tcpi_rtt);
+}
+
+/* The lobby's network delay of a connection (conn_rtt). */
+static long
+server_lobby_rtt(void *arg, void *conn)
+{
+	(void)arg;
+	return (conn_rtt(conn));
+}
+
+/*
+ * Sets dead-peer detection on a client socket: TCP keepalive probes
+ * after keepalive-idle s of silence, every keepalive-interval s, dropped
+ * after keepalive-count unanswered ones; and TCP_USER_TIMEOUT, so that
+ * data left unacknowledged for user-timeout ms drops it too.  A vanished
+ * peer is then seen within idle + interval * count seconds.
+ */
+static void
+server_keepalive(const struct session_conf *sc, int fd)
+{
+	int	 one = 1, idle = (int)sc->keepalive_idle;
+	int	 intvl = (int)sc->keepalive_interval;
+	int	 cnt = (int)sc->keepalive_count;
+	unsigned int ut = sc->user_timeout;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+	    sizeof intvl) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) != 0 ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut, sizeof ut) != 0)
+		log_warn("event=keepalive-failed fd=%d", fd);
 }
 
 /*
@@ -375,6 +450,7 @@ server_league_limits(const struct conf *cf, struct league_limits *ll)
 {
 	ll->failures = cf->sc.login_failures;
 	ll->lockout_s = cf->login_lockout;
+	ll->addr_failures = cf->login_addr_failures;
 }
 
 /* Frees a connection now, or marks it dead if a worker still has it. */
@@ -750,12 +826,16 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 		    host, sizeof host);
 		port = ntohs(((struct sockaddr_in6 *)sa)->sin6_port);
 	}
-	if (server_conns_from(srv, host) >= srv->conf->max_conns_per_ip) {
-		static const char many[] = "? too many connections from your "
-		    "address: try again later\n\n";
+	if (!conf_trusted(srv->conf, sa) &&
+	    server_conns_from(srv, host) >= srv->conf->max_conns_per_ip) {
+		char	 many[256];
+		int	 n;
 
-		(void)send(fd, many, sizeof many - 1, MSG_DONTWAIT |
-		    MSG_NOSIGNAL);
+		n = snprintf(many, sizeof many, "? too many connections from "
+		    "your address: at most %zu (setting max-conns-per-ip; "
+		    "trusted-networks are exempt): try again later\n\n",
+		    srv->conf->max_conns_per_ip);
+		(void)send(fd, many, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL);
 		evutil_closesocket(fd);
 		log_info("event=refuse reason=max-conns-per-ip peer=%s", host);
 		return;
@@ -766,12 +846,18 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	snprintf(c->host, sizeof c->host, "%s", host);
 	snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	server_keepalive(&srv->conf->sc, fd);
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	session_init(&c->sess, c->id, &srv->conf->sc);
 	c->sess.store = srv->store;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;
+	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", host);
+	c->sess.anon_prefix = srv->anon;
+	c->sess.rtt = conn_rtt;
+	c->sess.rtt_arg = c;
 	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
+	lobby_set_peer(c->sess.lc, c->peer, srv->anon);
 	c->killev = evtimer_new(srv->base, conn_kill_cb, c);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
@@ -1024,6 +1110,7 @@ server_open_lobby(struct server *srv)
 	struct lobby_conf lconf;
 	struct league_limits ll;
 	char		 err[512];
+	int64_t		 start;
 
 	if (srv->store != NULL) {
 		server_league_limits(srv->conf, &ll);
@@ -1031,9 +1118,21 @@ server_open_lobby(struct server *srv)
 		    err, sizeof err)) == NULL)
 			fatalx("event=league-open error=\"%s\"", err);
 	}
+	if (srv->league != NULL && (start = league_start(srv->league)) > 0)
+		snprintf(srv->anon, sizeof srv->anon, "anon:%lld",
+		    (long long)start);
+	else {
+		/* No log: the names need only be unique in this run. */
+		snprintf(srv->anon, sizeof srv->anon, "anon:r%08llx",
+		    (unsigned long long)(lobby_now_ms() ^ (uint64_t)getpid()) &
+		    0xffffffffULL);
+	}
+	log_info("event=start-id anonymous=%s", srv->anon);
 	io.arg = srv;
 	io.send = server_lobby_send;
 	io.defer = server_lobby_defer;
+	io.kick = server_lobby_kick;
+	io.rtt = server_lobby_rtt;
 	server_lobby_conf(srv->conf, &lconf);
 	if ((srv->lobby = lobby_new(srv->base, srv->store, srv->league, &io,
 	    &lconf, err, sizeof err)) == NULL)

@@ -31,7 +31,18 @@ struct session_conf {
 	size_t		 max_winning;	/* cap on lines of `winning` */
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */
+	int		 registration;	/* SESSION_REG_* */
+	/* Dead-peer detection on client sockets (TCP keepalive). */
+	unsigned int	 keepalive_idle;	/* s before the first probe */
+	unsigned int	 keepalive_interval;	/* s between probes */
+	unsigned int	 keepalive_count;	/* unanswered probes, then drop */
+	unsigned int	 user_timeout;		/* ms unacked data, then drop */
 };
+
+/* registration = open | closed | admin. */
+#define SESSION_REG_OPEN	0	/* anyone may register */
+#define SESSION_REG_CLOSED	1	/* no new accounts at all */
+#define SESSION_REG_ADMIN	2	/* only admins create accounts */
 
 /* One saved position, for undo. */
 struct session_hist {
@@ -77,7 +88,14 @@ struct session {
 	struct league	*league;
 	char		 account[33];
 	int		 admin;
+	/* Set by the server: the client's address, and "anon:START". */
+	char		 addr[64];
+	const char	*anon_prefix;
+	/* The connection's round trip in microseconds, or -1 (any thread). */
+	long		 (*rtt)(void *);
+	void		*rtt_arg;
 	int		 login_changed;
+	int		 login_live;	/* send "event live" after the reply */
 	unsigned int	 login_failed;
 	int		 on_loop;
 	/* Filled by session_execute for the server's log line. */

@@ -80,6 +80,9 @@ enum store_op {
 	STORE_OP_TABLE,		/* s[0..2]: kind, key, meta; data, len */
 	STORE_OP_ABANDON,	/* live games with id <= id; count */
 	STORE_OP_PAGES,		/* the size cap: n pages */
+	STORE_OP_REFUSED,	/* s[0..1]: move, reason; ply; n: player;
+				   len: time_ms; rated: delay known,
+				   tournament: delay_us */
 };
 
 /* One queued write. */
@@ -133,6 +136,7 @@ enum {
 	STORE_W_END,
 	STORE_W_TABLE,
 	STORE_W_ABANDON,
+	STORE_W_REFUSED,
 	STORE_W_N
 };
 static const char *const store_wsql[STORE_W_N] = {
@@ -143,12 +147,15 @@ static const char *const store_wsql[STORE_W_N] = {
 	" status, rated, tc, tournament_id, slot)"
 	" VALUES (?, ?, ?, ?, ?, ?, 'live', ?, ?, ?, ?)",
 	"INSERT INTO move_runs (game_id, first_ply, moves) VALUES (?, ?, ?)",
-	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?"
-	" WHERE id = ?",
+	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?,"
+	" detail = ? WHERE id = ?",
 	"INSERT OR REPLACE INTO tables (kind, key, created_at, meta, data)"
 	" VALUES (?, ?, ?, ?, ?)",
 	"UPDATE games SET status = 'abandoned', reason = 'interrupted'"
 	" WHERE status = 'live' AND id <= ?",
+	"INSERT INTO refused_moves (game_id, seq, ply, player, move, reason,"
+	" time_ms, delay_us) VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1"
+	" FROM refused_moves WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)",
 };
 
 /* The reader's prepared statements. */
@@ -162,6 +169,7 @@ enum {
 	STORE_R_NMOVES,
 	STORE_R_PLAYERS,
 	STORE_R_TABLE,
+	STORE_R_REFUSED,
 	STORE_R_N
 };
 static const char *const store_rsql[STORE_R_N] = {
@@ -170,8 +178,8 @@ static const char *const store_rsql[STORE_R_N] = {
 	"SELECT id, family, status, result, reason, player1, player2,"
 	" started_at FROM games ORDER BY id DESC LIMIT ?",
 	"SELECT game, player1, player2, started_at, ended_at, result, reason,"
-	" status FROM games WHERE id = ?",
-	"SELECT ply, player, move, mark, time_ms FROM moves"
+	" status, detail FROM games WHERE id = ?",
+	"SELECT ply, player, move, mark, time_ms, delay_us FROM moves"
 	" WHERE game_id = ? ORDER BY ply",
 	"SELECT COUNT(*) FROM games",
 	"SELECT COALESCE(SUM(json_array_length(moves)), 0) FROM move_runs",
@@ -180,6 +188,8 @@ static const char *const store_rsql[STORE_R_N] = {
 	" FROM moves AS m JOIN games AS g ON g.id = m.game_id"
 	" GROUP BY who ORDER BY who",
 	"SELECT meta, data FROM tables WHERE kind = ? AND key = ?",
+	"SELECT ply, player, time_ms, delay_us, move, reason FROM refused_moves"
+	" WHERE game_id = ? ORDER BY seq",
 };
 
 /* The kinds of precomputed tables. */
@@ -1124,6 +1134,10 @@ store_move(struct store *st, int64_t id, const struct store_move *m)
 	store_put_ulong(b, m->time_ms);
 	buf_putc(b, ',');
 	buf_putc(b, (char)('0' + (int)m->mark));
+	if (m->has_delay) {
+		buf_putc(b, ',');
+		store_put_ulong(b, m->delay_us);
+	}
 	buf_putc(b, ']');
 	r->n++;
 	r->next_ply++;
@@ -1142,18 +1156,57 @@ store_game_end(struct store *st, int64_t id, enum store_result result,
     const char *reason, enum store_status status, void (*done)(void *, int),
     void *arg)
 {
+	store_game_end_detail(st, id, result, reason, NULL, status, done, arg);
+}
+
+/*
+ * store_game_end with a free-text detail of the end (one line; controls
+ * become spaces), or NULL: why a move was illegal, an admin's reason.
+ */
+void
+store_game_end_detail(struct store *st, int64_t id, enum store_result result,
+    const char *reason, const char *detail, enum store_status status,
+    void (*done)(void *, int), void *arg)
+{
 	struct store_item *it;
 
 	it = store_item_new(STORE_OP_END, id);
 	it->result = result;
 	it->status = status;
 	it->s[0] = reason != NULL ? store_word(reason) : NULL;
+	it->s[1] = detail != NULL ? store_line(detail) : NULL;
 	it->cb = done;
 	it->arg = arg;
 	pthread_mutex_lock(&st->mtx);
 	store_runs_queue(st, id);	/* the moves go first, same batch */
 	store_push_locked(st, it, 1);
 	pthread_mutex_unlock(&st->mtx);
+}
+
+/*
+ * Logs a refused (illegal) move of game id (queued): the text received
+ * (one line) and why it was refused, in table refused_moves.  A move with
+ * a bad player or ply 0 is dropped with a warning.
+ */
+void
+store_refused(struct store *st, int64_t id, const struct store_refused *r)
+{
+	struct store_item *it;
+
+	if ((r->player != 1 && r->player != 2) || r->ply == 0) {
+		log_warnx("store=%s event=write-failed what=refused-move game=%"
+		    PRId64 " error=\"bad move\"", st->path, id);
+		return;
+	}
+	it = store_item_new(STORE_OP_REFUSED, id);
+	it->ply = r->ply;
+	it->n = (unsigned long)r->player;
+	it->s[0] = store_line(r->move != NULL ? r->move : "");
+	it->s[1] = store_line(r->reason != NULL ? r->reason : "");
+	it->len = r->time_ms;
+	it->rated = r->has_delay;
+	it->tournament = (int64_t)r->delay_us;
+	store_push(st, it, 0);
 }
 
 /* Returns 1 if kind is a known table kind. */
@@ -1304,7 +1357,8 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		store_bind_text(s, 2, store_result_name(it->result));
 		store_bind_text(s, 3, it->s[0]);
 		store_bind_text(s, 4, store_status_name(it->status));
-		sqlite3_bind_int64(s, 5, it->id);
+		store_bind_text(s, 5, it->s[1]);
+		sqlite3_bind_int64(s, 6, it->id);
 		rc = store_step(s);
 		if (rc == SQLITE_OK && sqlite3_changes(st->wdb) == 0) {
 			*alone = 1;
@@ -1333,6 +1387,20 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		break;
 	case STORE_OP_PAGES:
 		break;		/* done before the transaction */
+	case STORE_OP_REFUSED:
+		s = st->ws[STORE_W_REFUSED];
+		sqlite3_bind_int64(s, 1, it->id);
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
+		sqlite3_bind_int(s, 3, (int)it->n);
+		store_bind_text(s, 4, it->s[0]);
+		store_bind_text(s, 5, it->s[1]);
+		sqlite3_bind_int64(s, 6, (sqlite3_int64)it->len);
+		if (it->rated)
+			sqlite3_bind_int64(s, 7, it->tournament);
+		else
+			sqlite3_bind_null(s, 7);
+		rc = store_step(s);
+		break;
 	}
 	switch (rc & 0xff) {
 	case SQLITE_CONSTRAINT:
@@ -1362,6 +1430,8 @@ store_op_name(enum store_op op)
 		return ("abandon");
 	case STORE_OP_PAGES:
 		return ("max-pages");
+	case STORE_OP_REFUSED:
+		return ("refused-move");
 	}
 	return ("?");
 }
@@ -1667,12 +1737,40 @@ store_history(struct store *st, unsigned int n, struct buf *out)
  * each move replays the game.  Returns 1, 0 if there is no such game, or
  * -1 on a database error.
  */
+/* Appends a delay column: microseconds, or "-" if unknown. */
+static void
+store_record_delay(struct buf *b, sqlite3_stmt *s, int i)
+{
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		buf_putc(b, '-');
+	else
+		buf_printf(b, "%" PRId64, (int64_t)sqlite3_column_int64(s, i));
+}
+
+/*
+ * Appends a refused move of the record: "refused PLY PLAYER TIME_MS
+ * DELAY_US MOVE REASON", MOVE as a JSON string (the text received).
+ */
+static void
+store_record_refused(struct buf *b, sqlite3_stmt *f)
+{
+	buf_printf(b, "refused %" PRId64 " %d %" PRId64 " ",
+	    (int64_t)sqlite3_column_int64(f, 0), sqlite3_column_int(f, 1),
+	    (int64_t)sqlite3_column_int64(f, 2));
+	store_record_delay(b, f, 3);
+	buf_putc(b, ' ');
+	store_put_json(b, store_col(f, 4));
+	buf_printf(b, " %s\n", store_col(f, 5));
+}
+
 int
 store_record(struct store *st, int64_t id, struct buf *out)
 {
 	sqlite3_stmt	*g = st->rs[STORE_R_GAME], *m = st->rs[STORE_R_MOVES];
+	sqlite3_stmt	*f = st->rs[STORE_R_REFUSED];
 	struct buf	 b;
-	int		 rc, found = 0;
+	int64_t		 ply;
+	int		 rc, frc, found = 0;
 
 	buf_init(&b);
 	pthread_mutex_lock(&st->rmtx);
@@ -1687,21 +1785,41 @@ store_record(struct store *st, int64_t id, struct buf *out)
 		    store_col(g, 2));
 		buf_printf(&b, "started %s\n", store_col(g, 3));
 		sqlite3_bind_int64(m, 1, id);
+		sqlite3_bind_int64(f, 1, id);
+		frc = sqlite3_step(f);
 		while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
-			buf_printf(&b, "move %" PRId64 " %d ",
-			    (int64_t)sqlite3_column_int64(m, 0),
+			ply = sqlite3_column_int64(m, 0);
+			/* The moves refused for this ply come first. */
+			while (frc == SQLITE_ROW &&
+			    sqlite3_column_int64(f, 0) <= ply) {
+				store_record_refused(&b, f);
+				frc = sqlite3_step(f);
+			}
+			buf_printf(&b, "move %" PRId64 " %d ", ply,
 			    sqlite3_column_int(m, 1));
 			buf_puts(&b, store_col(m, 2));
-			buf_printf(&b, " %s %" PRId64 "\n", store_col(m, 3),
+			buf_printf(&b, " %s %" PRId64 " ", store_col(m, 3),
 			    (int64_t)sqlite3_column_int64(m, 4));
+			store_record_delay(&b, m, 5);
+			buf_putc(&b, '\n');
 		}
+		while (rc == SQLITE_DONE && frc == SQLITE_ROW) {
+			store_record_refused(&b, f);
+			frc = sqlite3_step(f);
+		}
+		if (rc == SQLITE_DONE && frc != SQLITE_DONE)
+			rc = frc;
 		sqlite3_reset(m);
 		sqlite3_clear_bindings(m);
+		sqlite3_reset(f);
+		sqlite3_clear_bindings(f);
 		if (rc == SQLITE_DONE) {
 			buf_printf(&b, "ended %s\n", store_col(g, 4));
-			buf_printf(&b, "result %s %s\n", store_col(g, 5),
+			buf_printf(&b, "result %s %s", store_col(g, 5),
 			    store_col(g, 6));
-			buf_printf(&b, "status %s\n", store_col(g, 7));
+			if (sqlite3_column_type(g, 8) != SQLITE_NULL)
+				buf_printf(&b, " %s", store_col(g, 8));
+			buf_printf(&b, "\nstatus %s\n", store_col(g, 7));
 		}
 	}
 	sqlite3_reset(g);

@@ -61,6 +61,19 @@ struct store_move {
 	const char	*position;	/* canonical position after the move */
 	unsigned long	 time_ms;	/* time the player used */
 	enum store_mark	 mark;
+	int		 has_delay;	/* delay_us is known */
+	unsigned long	 delay_us;	/* the turn's network round trip */
+};
+
+/* A refused (illegal) move; store_refused copies every string. */
+struct store_refused {
+	unsigned long	 ply;		/* the ply it was meant to be */
+	int		 player;	/* 1 or 2 */
+	const char	*move;		/* the text received */
+	const char	*reason;	/* why it was refused */
+	unsigned long	 time_ms;
+	int		 has_delay;
+	unsigned long	 delay_us;
 };
 
 /* The winner of a game, if any. */
@@ -106,6 +119,10 @@ int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
 void	 store_game_end(struct store *, int64_t, enum store_result,
 	    const char *, enum store_status, void (*)(void *, int), void *);
+void	 store_game_end_detail(struct store *, int64_t, enum store_result,
+	    const char *, const char *, enum store_status,
+	    void (*)(void *, int), void *);
+void	 store_refused(struct store *, int64_t, const struct store_refused *);
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 

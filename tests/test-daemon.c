@@ -238,7 +238,8 @@ static void
 test_transcripts(void **state)
 {
 	const char	*names[] = { "framing", "crlf", "errors", "match",
-	    "examples" };
+	    "examples", "accounts" };
+	const char	*extra[] = { "--admins", "boss", NULL };
 	struct daemon	 d;
 	struct buf	 got;
 	char		 rel[128], *in, *want;
@@ -246,7 +247,7 @@ test_transcripts(void **state)
 	int		 fd;
 
 	(void)state;
-	daemon_start(&d, NULL);
+	daemon_start(&d, extra);
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(rel, sizeof rel, "proto/transcripts/%s.in", names[i]);
 		in = slurp(srcpath(rel), &inlen);
@@ -802,9 +803,11 @@ replay_record(int fd, const char *rec)
 			assert_true(r[0] == '=');
 			free(r);
 		} else if (strncmp(line, "move ", 5) == 0) {
-			/* move PLY PLAYER MOVE... MARK TIME_MS */
+			/* move PLY PLAYER MOVE... MARK TIME_MS DELAY_US */
 			p = strchr(line + 5, ' ');
 			p = strchr(p + 1, ' ') + 1;
+			q = strrchr(line, ' ');
+			*q = '\0';
 			q = strrchr(line, ' ');
 			*q = '\0';
 			q = strrchr(line, ' ');

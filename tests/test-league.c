@@ -339,6 +339,108 @@ test_lockout(void **state)
 	login_is(fx->lg, "bob", PASS, T0, 0, "");
 }
 
+/* league_login_from at now: checks the return and the message. */
+static void
+login_from_is(struct league *lg, const char *name, const char *pass,
+    const char *addr, uint64_t now, int want, const char *wantmsg)
+{
+	char	 err[512];
+	int	 r;
+
+	err[0] = '\0';
+	r = league_login_from(lg, name, pass, addr, now, err, sizeof err);
+	if (r != want || strcmp(err, wantmsg) != 0)
+		fail_msg("login %s from %s at %" PRIu64 ": %d \"%s\", expected "
+		    "%d \"%s\"", name, addr, now, r, err, want, wantmsg);
+}
+
+/*
+ * Lockout per (name, address): a stranger's failures lock the stranger
+ * only; the per-address throttle counts failures for any names within
+ * the lockout window, and a success does not clear it.
+ */
+static void
+test_lockout_address(void **state)
+{
+	struct fixture	*fx = *state;
+	struct league_limits lim = { 3, 30, 5 };
+	const char	*wrong = "wrong name or password";
+	const char	*ip2 = "127.0.0.2", *ip1 = "127.0.0.1";
+
+	open_both(fx, 3, 30);
+	league_set_limits(fx->lg, &lim);
+	reg_ok(fx->lg, "alice");
+	reg_ok(fx->lg, "bob");
+	login_from_is(fx->lg, "alice", "bad-pass-1", ip2, T0, -1, wrong);
+	login_from_is(fx->lg, "alice", "bad-pass-2", ip2, T0, -1, wrong);
+	login_from_is(fx->lg, "alice", "bad-pass-3", ip2, T0, -1, wrong);
+	login_from_is(fx->lg, "alice", PASS, ip2, T0 + 1000, -1,
+	    "too many failed logins for alice: retry in 29 s");
+	/* The owner, elsewhere, is not locked out. */
+	login_from_is(fx->lg, "alice", PASS, ip1, T0 + 1000, 0, "");
+	/* Two more failures from ip2 for other names: 5 from the address. */
+	login_from_is(fx->lg, "nobody", PASS, ip2, T0 + 2000, -1, wrong);
+	login_from_is(fx->lg, "bob", "bad-pass-4", ip2, T0 + 3000, -1, wrong);
+	login_from_is(fx->lg, "bob", PASS, ip2, T0 + 4000, -1,
+	    "too many failed logins from your address: retry in 29 s");
+	login_from_is(fx->lg, "bob", PASS, ip1, T0 + 4000, 0, "");
+	/* It runs out; failures spread wider than the window never lock. */
+	login_from_is(fx->lg, "bob", PASS, ip2, T0 + 33000, 0, "");
+	login_from_is(fx->lg, "x1", PASS, ip2, T0 + 40000, -1, wrong);
+	login_from_is(fx->lg, "x2", PASS, ip2, T0 + 50000, -1, wrong);
+	login_from_is(fx->lg, "x3", PASS, ip2, T0 + 60000, -1, wrong);
+	login_from_is(fx->lg, "x4", PASS, ip2, T0 + 71000, -1, wrong);
+	login_from_is(fx->lg, "x5", PASS, ip2, T0 + 72000, -1, wrong);
+	login_from_is(fx->lg, "bob", PASS, ip2, T0 + 73000, 0, "");
+	/* A success does not clear the address's count (2 in this window). */
+	login_from_is(fx->lg, "x6", PASS, ip2, T0 + 74000, -1, wrong);
+	login_from_is(fx->lg, "x7", PASS, ip2, T0 + 75000, -1, wrong);
+	login_from_is(fx->lg, "x8", PASS, ip2, T0 + 75500, -1, wrong);
+	login_from_is(fx->lg, "bob", PASS, ip2, T0 + 76000, -1,
+	    "too many failed logins from your address: retry in 30 s");
+}
+
+/* passwd, reset, disable and enable; the start ids. */
+static void
+test_account_life(void **state)
+{
+	struct fixture	*fx = *state;
+	char		 err[512];
+
+	open_both(fx, 3, 30);
+	reg_ok(fx->lg, "alice");
+	assert_int_equal(league_passwd(fx->lg, "alice", "bad-pass-1",
+	    "new-pass-1", "-", T0, err, sizeof err), -1);
+	assert_string_equal(err, "wrong name or password");
+	assert_int_equal(league_passwd(fx->lg, "alice", PASS, "short", "-",
+	    T0, err, sizeof err), -1);
+	assert_string_equal(err, "new password too short: at least 8 bytes");
+	assert_int_equal(league_passwd(fx->lg, "alice", PASS, "new-pass-1",
+	    "-", T0, err, sizeof err), 0);
+	login_is(fx->lg, "alice", PASS, T0, -1, "wrong name or password");
+	login_is(fx->lg, "alice", "new-pass-1", T0, 0, "");
+	assert_int_equal(league_reset(fx->lg, "alice", "new-pass-2", err,
+	    sizeof err), 0);
+	login_is(fx->lg, "alice", "new-pass-2", T0, 0, "");
+	assert_int_equal(league_reset(fx->lg, "nobody", "new-pass-2", err,
+	    sizeof err), -1);
+	assert_string_equal(err, "no account nobody");
+	assert_int_equal(league_disable(fx->lg, "alice", "rude", err,
+	    sizeof err), 0);
+	login_is(fx->lg, "alice", "new-pass-2", T0, -1,
+	    "account alice is disabled: rude");
+	login_is(fx->lg, "alice", "wrong-pass", T0, -1,
+	    "wrong name or password");
+	assert_int_equal(league_disable(fx->lg, "alice", NULL, err,
+	    sizeof err), 0);
+	login_is(fx->lg, "alice", "new-pass-2", T0, 0, "");
+	assert_int_equal(league_disable(fx->lg, "bob", "x", err, sizeof err),
+	    -1);
+	assert_string_equal(err, "no account bob");
+	assert_int_equal(league_start(fx->lg), 1);
+	assert_int_equal(league_start(fx->lg), 2);
+}
+
 /*
  * The failed-login table is bounded; a flood of other names does not
  * evict a locked one.  Badly formed passwords are not hashed but count.
@@ -557,6 +659,7 @@ gwrite(struct store *st, const struct gspec *sp, int end)
 	int64_t		 id;
 
 	memset(&g, 0, sizeof g);
+	memset(&m, 0, sizeof m);
 	g.family = "nim";
 	g.game = "nim 100";
 	g.player1 = sp->p1;
@@ -914,6 +1017,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_register, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrong, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lockout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lockout_address, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_account_life, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_lockout_table, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_tournaments, setup,
