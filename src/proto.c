@@ -10,21 +10,18 @@
 #include "proto.h"
 
 /*
- * Preprocesses one line in place, as GTP §2.2 says: removes control
- * characters other than HT and LF, turns HT into a space, and drops
- * everything from '#' on.  A trailing CR (CR LF endings) is a control
- * character and goes too.  Returns the new length; a line that is then
- * empty or blank must be ignored by the caller.
+ * Removes control characters other than HT and LF in place, turns HT into
+ * a space and, with comments, drops everything from '#' on.
  */
-size_t
-proto_preprocess(char *line, size_t len)
+static size_t
+proto_clean(char *line, size_t len, int comments)
 {
 	size_t		 i, o = 0;
 	unsigned char	 c;
 
 	for (i = 0; i < len; i++) {
 		c = (unsigned char)line[i];
-		if (c == '#')
+		if (c == '#' && comments)
 			break;
 		if (c == '\t')
 			c = ' ';
@@ -34,6 +31,19 @@ proto_preprocess(char *line, size_t len)
 	}
 	line[o] = '\0';
 	return (o);
+}
+
+/*
+ * Preprocesses one line in place, as GTP §2.2 says: removes control
+ * characters other than HT and LF, turns HT into a space, and drops
+ * everything from '#' on.  A trailing CR (CR LF endings) is a control
+ * character and goes too.  Returns the new length; a line that is then
+ * empty or blank must be ignored by the caller.
+ */
+size_t
+proto_preprocess(char *line, size_t len)
+{
+	return (proto_clean(line, len, 1));
 }
 
 /* Returns 1 if s is a non-empty run of digits that fits an unsigned long. */
@@ -168,19 +178,7 @@ proto_blank(const char *line, size_t len)
 size_t
 proto_answer_clean(char *line, size_t len)
 {
-	size_t		 i, o = 0;
-	unsigned char	 c;
-
-	for (i = 0; i < len; i++) {
-		c = (unsigned char)line[i];
-		if (c == '\t')
-			c = ' ';
-		else if ((c < 32 && c != '\n') || c == 127)
-			continue;
-		line[o++] = (char)c;
-	}
-	line[o] = '\0';
-	return (o);
+	return (proto_clean(line, len, 0));
 }
 
 /*
