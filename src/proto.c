@@ -325,3 +325,36 @@ proto_answer_write(struct buf *out, const struct proto_answer *a,
 	buf_add(out, a->body.data != NULL ? a->body.data : "", a->body.len);
 	buf_add(out, "\n\n", 2);
 }
+
+/*
+ * Appends the reply to an answer that answers no outstanding server
+ * command (unknown, stale or duplicate id, or no server command at all).
+ */
+void
+proto_answer_stray(struct buf *out)
+{
+	buf_puts(out, "? unexpected answer: no server command is waiting "
+	    "for it\n\n");
+}
+
+/*
+ * Appends the reply to a request line over the limit of max bytes, with
+ * the request's id if its first bytes (head, preprocessed) hold one.
+ */
+void
+proto_too_long(struct buf *out, const char *head, size_t max)
+{
+	const char	*p = head + strspn(head, " ");
+	size_t		 n = strspn(p, "0123456789");
+	char		 id[24];
+	unsigned long	 v;
+
+	buf_putc(out, '?');
+	if (n > 0 && n < sizeof id && p[n] == ' ') {
+		memcpy(id, p, n);
+		id[n] = '\0';
+		if (proto_is_id(id, &v))
+			buf_printf(out, "%lu", v);
+	}
+	buf_printf(out, " line too long: the limit is %zu bytes\n\n", max);
+}

@@ -19,6 +19,8 @@ struct proto_cmd {
 	char		**argv;		/* argc arguments (owned array) */
 };
 
+#define PROTO_ANSWER_MAX 4096		/* bytes of an answer a referee keeps */
+
 /*
  * A reader of answers (GTP v2 §3: a controller's side).  body holds the
  * first line's text after the id, then each further line after an LF.
@@ -55,6 +57,8 @@ void	 proto_answer_free(struct proto_answer *);
 void	 proto_answer_reset(struct proto_answer *);
 enum proto_feed proto_answer_feed(struct proto_answer *, char *, size_t,
 	    int);
+void	 proto_answer_stray(struct buf *);
+void	 proto_too_long(struct buf *, const char *, size_t);
 void	 proto_answer_write(struct buf *, const struct proto_answer *,
 	    unsigned long);
 
