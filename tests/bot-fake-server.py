@@ -207,9 +207,9 @@ def scenario_locked(grundy, lst, port):
     c.send("=1005\n\nevent challenge 8 bob tc=1000+25 rated=0 seat=1 "
            "nim 3\n")
     c.expect("1006 accept 8")
-    c.close()
-    p.kill()
+    p.kill()                # before it can reconnect to the next scenario
     _, err = p.communicate(timeout=TIMEOUT)
+    c.close()
     for want in ("logging in again in", "declining challenge 5: time "
                  "control 1000+0 is under --accept-min-tc 2000",
                  "declining challenge 6: game wythoff is not one of nim",
