@@ -13,7 +13,6 @@ Usage: referee.py BUILDDIR SRCDIR (the shared client module is e2e.py).
 """
 import os
 import re
-import signal
 import sqlite3
 import sys
 import time
