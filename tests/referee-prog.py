@@ -14,6 +14,7 @@ Usage: referee-prog.py GRUNDY MODE[,MODE...]; modes:
               id of the first command it was ever given (a stale id)
   noid        answers without ids (GTP allows it; they go to the oldest)
   slow        thinks 50 ms before every genmove answer
+  refuse      answers `?ID not today` to every play (after playing it)
 """
 import subprocess
 import sys
@@ -49,6 +50,8 @@ def main():
             head = head[0] + head[1 + len(cid):]
         if is_genmove and "skip1" in modes and genmoves == 1:
             continue
+        if "refuse" in modes and " play " in " " + line:
+            head = "?%s not today" % cid
         if is_genmove and "ctrl" in modes and head.startswith("="):
             # "=7 1=0" -> "=7\t\x011=\x7f0\x01": the same answer once
             # control characters are removed and tabs are spaces.

@@ -86,7 +86,8 @@ def test_misbehaving_answers():
     to its normal end (before: refused as illegal, or answers shifted)."""
     d = Daemon("answers")
     for name, modes in (("ctrl", "ctrl"), ("banner", "banner"),
-                        ("dupstale", "dup,stale"), ("noid", "noid,banner")):
+                        ("dupstale", "dup,stale"), ("noid", "noid,banner"),
+                        ("refuser", "refuse")):
         rc = play_engine(d, name, modes, 2)
         check("%s: the bot exits 0" % name, rc == 0, rc)
         g = games_of(d, name)
@@ -96,6 +97,10 @@ def test_misbehaving_answers():
     check("banner: logged, not taken as an answer",
           "=== debug banner ===" in log and "dropped an answer" not in log,
           log[-2000:])
+    log = bot_log("refuser")
+    check("refuse: a '?' to play is a warning with its text",
+          re.search(r"bot: warning: \S+ refused play \(command \d+\): "
+                    r"not today", log) is not None, log[-2000:])
     log = bot_log("dupstale")
     check("dup/stale: dropped and logged", "(stale or duplicate id)" in log,
           log[-2000:])
