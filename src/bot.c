@@ -1018,7 +1018,13 @@ bot_program_answer(struct bot *b)
 		bot_warn("%s answered %s (command %lu) with %s: %s",
 		    b->prog[0], f.name, f.pid, a->over ? "too many bytes" :
 		    "several lines", tmp);
-	if (f.gen == b->gen && !b->down)
+	if (f.gen != b->gen || b->down)
+		return;
+	/* A cut answer could read as another move: never relay it. */
+	if (a->over)
+		buf_printf(&b->sc.out, "?%lu answer over %d bytes\n\n", f.sid,
+		    BOT_ANSWER_MAX);
+	else
 		proto_answer_write(&b->sc.out, a, f.sid);
 }
 

@@ -15,6 +15,8 @@ Usage: referee-prog.py GRUNDY MODE[,MODE...]; modes:
   noid        answers without ids (GTP allows it; they go to the oldest)
   slow        thinks 50 ms before every genmove answer
   refuse      answers `?ID not today` to every play (after playing it)
+  huge1       the first genmove answer is its move with 2 MB of zeros
+              after it (cut, it would read as a legal move)
 """
 import subprocess
 import sys
@@ -57,6 +59,8 @@ def main():
             # control characters are removed and tabs are spaces.
             body = head[1 + len(cid) + 1:]
             head = "=%s\t\x01%s\x7f%s\x01" % (cid, body[:2], body[2:])
+        if is_genmove and "huge1" in modes and genmoves == 1:
+            head += "0" * (2 * 1024 * 1024)
         if is_genmove and "multi1" in modes and genmoves == 1:
             lines.append("whoami")
         block = "\n".join([head] + lines[1:]) + "\n\n"

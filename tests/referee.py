@@ -124,6 +124,20 @@ def test_multiline_answer():
     d.stop()
 
 
+def test_huge_answer():
+    """A genmove answer too long for `grundy bot` is never relayed cut
+    (its first bytes would read as a legal move): that game is lost, the
+    next is not, and the bot goes on (before: it exited)."""
+    d = Daemon("huge")
+    rc = play_engine(d, "huge", "huge1", 2)
+    check("huge: the bot exits 0", rc == 0, rc)
+    g = games_of(d, "huge")
+    check("huge: game 1 resigned, game 2 normal", len(g) == 2 and
+          lost(g[0]) and g[0][1] == "resign" and
+          g[1][1] == "no-legal-move", g)
+    d.stop()
+
+
 def test_raw_answers():
     """grundyd's side with raw clients: preprocessing, answer blocks,
     stray answers, answer lines that are requests."""
@@ -309,6 +323,7 @@ def test_games_count_across_restart():
 
 if __name__ == "__main__":
     sys.exit(run([test_skip_one_answer, test_misbehaving_answers,
-                  test_multiline_answer, test_raw_answers, test_reconnect,
+                  test_multiline_answer, test_huge_answer, test_raw_answers,
+                  test_reconnect,
                   test_locked_login, test_resume_by_account,
                   test_games_count_across_restart]))
