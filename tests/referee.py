@@ -58,18 +58,25 @@ def lost(g):
     return g[0] != ("first" if g[2] == 1 else "second")
 
 
+def only_first_lost(name, modes, reason, games, *flags):
+    """Plays the scripted program for a number of games on a new daemon:
+    it must lose the first one for reason and end the others normally.
+    Returns the daemon, still running."""
+    d = Daemon(name, *flags)
+    rc = play_engine(d, name, modes, games)
+    check("%s: the bot exits 0" % name, rc == 0, rc)
+    g = games_of(d, name)
+    check("%s: the first game lost (%s), the others normal" % (name, reason),
+          len(g) == games and lost(g[0]) and g[0][1] == reason and
+          all(x[1] == "no-legal-move" for x in g[1:]), g)
+    return d
+
+
 def test_skip_one_answer():
     """A program that misses one genmove answer loses that game on time,
     and only that game (before: it lost the next games on time too)."""
-    d = Daemon("skip", "--clock-grace", "100")
-    rc = play_engine(d, "skipper", "skip1", 3)
-    check("skip: the bot exits 0", rc == 0, rc)
-    g = games_of(d, "skipper")
-    check("skip: three games", len(g) == 3, g)
-    check("skip: the first is lost on time", len(g) >= 1 and lost(g[0]) and
-          g[0][1] == "timeout", g)
-    check("skip: the others end normally", len(g) == 3 and
-          all(x[1] == "no-legal-move" for x in g[1:]), g)
+    d = only_first_lost("skipper", "skip1", "timeout", 3, "--clock-grace",
+                        "100")
     log = bot_log("skipper")
     check("skip: the unanswered command is logged", "never answered "
           "command" in log and "(genmove): given up" in log, log[-2000:])
@@ -110,13 +117,7 @@ def test_misbehaving_answers():
 def test_multiline_answer():
     """A genmove answer of two lines is an illegal move for that turn
     only; its second line (`whoami`) is never run by grundyd."""
-    d = Daemon("multi")
-    rc = play_engine(d, "multi", "multi1", 2)
-    check("multi: the bot exits 0", rc == 0, rc)
-    g = games_of(d, "multi")
-    check("multi: game 1 lost as illegal, game 2 normal", len(g) == 2 and
-          lost(g[0]) and g[0][1] == "illegal-move" and
-          g[1][1] == "no-legal-move", g)
+    d = only_first_lost("multi", "multi1", "illegal-move", 2)
     log = bot_log("multi")
     check("multi: whoami never ran", "account multi" not in
           log.split("logged in:", 1)[-1].split("\n", 1)[-1], log[-2000:])
@@ -128,13 +129,7 @@ def test_huge_answer():
     """A genmove answer too long for `grundy bot` is never relayed cut
     (its first bytes would read as a legal move): that game is lost, the
     next is not, and the bot goes on (before: it exited)."""
-    d = Daemon("huge")
-    rc = play_engine(d, "huge", "huge1", 2)
-    check("huge: the bot exits 0", rc == 0, rc)
-    g = games_of(d, "huge")
-    check("huge: game 1 resigned, game 2 normal", len(g) == 2 and
-          lost(g[0]) and g[0][1] == "resign" and
-          g[1][1] == "no-legal-move", g)
+    d = only_first_lost("huge", "huge1", "resign", 2)
     d.stop()
 
 
