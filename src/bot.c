@@ -57,7 +57,6 @@
 #define BOT_PING_MS	240000		/* keep-alive, below idle-timeout */
 #define BOT_FINISH_MS	10000		/* wait for the last answers */
 #define BOT_LOG_MAX	400		/* bytes of a line shown in logs */
-#define BOT_ID_MAX	24		/* bytes of a GTP id, with its NUL */
 #define BOT_TOKEN_MAX	256		/* bytes of a resume token */
 #define BOT_GAME_MAX	32		/* bytes of a game id */
 
