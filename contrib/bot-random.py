@@ -375,7 +375,8 @@ class Bot:
                 return "resign", False
             self.game.apply(move)
             return format_move(move, self.in_sum), False
-        raise BotError("unknown command: %s" % cmd[:64])
+        sys.stderr.write("bot-random: unknown command: %s\n" % cmd[:64])
+        raise BotError("unknown command")
 
 
 def main():

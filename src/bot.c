@@ -6,12 +6,20 @@
  * server command to the program as it is and the program's answer block
  * back, and resumes a game with its token after a dropped connection.
  *
- * Two queues keep the answers apart, both in order because GTP answers
- * are: own[] holds the bot's own commands (ids from BOT_FIRST_ID) whose
- * answers come from the server; fwd[] holds the server commands the
- * program has still to answer.  Every connection has a generation, so an
- * answer the program gives after the connection dropped is not sent on
- * the next one.  All I/O is non-blocking around one poll().
+ * Answers are routed by id on both hops (issue 9): own[] holds the bot's
+ * own commands (ids from BOT_FIRST_ID) whose answers come from the
+ * server; fwd[] holds the server commands the program has still to
+ * answer.  The program sees each server command under an id of the
+ * bot's (counting up for the whole run, so an id is never reused), and
+ * its answer goes back under the server's id of that command; an answer
+ * with an id that no outstanding command has (unknown, stale, duplicate)
+ * is logged and dropped, and a command left unanswered costs only its
+ * own turn.  Answers are read as blocks up to their empty line and
+ * preprocessed as GTP v2 §3.1 asks (proto_answer_feed, shared with
+ * grundyd); a program's line that is not an answer is logged.  Every
+ * connection has a generation, so an answer the program gives after the
+ * connection dropped is not sent on the next one.  All I/O is
+ * non-blocking around one poll().
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -32,18 +40,23 @@
 #include <unistd.h>
 
 #include "bot.h"
+#include "bot-policy.h"
 #include "buf.h"
 #include "connect.h"
+#include "proto.h"
 
 #define BOT_LINE_MAX	(1024 * 1024)	/* longest line from either side */
 #define BOT_OUT_MAX	(4 * 1024 * 1024) /* queued bytes: stop reading */
 #define BOT_QUEUE_MAX	256		/* commands awaiting an answer */
 #define BOT_FIRST_ID	1001		/* ids of the bot's own commands */
-#define BOT_RESUME_MS	60000		/* how long to try to reconnect */
+#define BOT_RESUME_S	600		/* how long to try to reconnect */
+#define BOT_RETRY_MS	500		/* first wait before reconnecting */
+#define BOT_BACKOFF_MS	30000		/* longest wait between attempts */
+#define BOT_ANSWER_MAX	(64 * 1024)	/* bytes of an answer kept */
+#define BOT_NAME_MAX	33		/* bytes of an account name */
 #define BOT_PING_MS	240000		/* keep-alive, below idle-timeout */
 #define BOT_FINISH_MS	10000		/* wait for the last answers */
 #define BOT_LOG_MAX	400		/* bytes of a line shown in logs */
-#define BOT_ID_MAX	24		/* bytes of a GTP id, with its NUL */
 #define BOT_TOKEN_MAX	256		/* bytes of a resume token */
 #define BOT_GAME_MAX	32		/* bytes of a game id */
 
@@ -56,6 +69,8 @@ enum bot_kind {
 	BOT_ACCEPT,
 	BOT_RESUME,
 	BOT_PING,
+	BOT_UNREADY,
+	BOT_DECLINE,
 };
 
 /* One of the bot's commands awaiting the server's answer. */
@@ -66,9 +81,10 @@ struct bot_own {
 
 /* One server command awaiting the program's answer. */
 struct bot_fwd {
-	char		 id[BOT_ID_MAX];
+	unsigned long	 pid;		/* its id for the program */
+	unsigned long	 sid;		/* its id from the server */
 	unsigned long	 gen;		/* the connection it came on */
-	const char	*canned;	/* answer it ourselves with this error */
+	char		 name[16];	/* new, play, genmove, gameover */
 };
 
 /* One byte stream: lines in, bytes out. */
@@ -86,12 +102,15 @@ struct bot {
 	const char	*server;
 	const char	*name;
 	const char	*password;
+	char		 pwbuf[160];	/* read from a file or the environment */
 	const char	*seek;
 	int		 do_register;
 	int		 accept;
+	struct botpol_accept filter;
 	int		 ready;
 	unsigned long	 games;		/* 0: play forever */
-	unsigned long	 reconnect_ms;
+	unsigned long	 reconnect_ms;	/* first wait before reconnecting */
+	unsigned long	 reconnect_s;	/* give up after this long */
 	char		**prog;
 	char		 host[256], port[32];
 
@@ -101,6 +120,8 @@ struct bot {
 	struct bot_chan	 sc;		/* server socket: rfd == wfd */
 	unsigned long	 gen;		/* connection generation */
 	int		 down;		/* lost, reconnecting */
+	unsigned int	 attempt;	/* reconnect attempts since then */
+	int		 relogin;	/* waiting out a locked login */
 	uint64_t	 down_since, next_try, last_send;
 
 	/* Answer queues and the blocks being read. */
@@ -109,18 +130,19 @@ struct bot {
 	unsigned long	 next_id;
 	struct bot_fwd	 fwd[BOT_QUEUE_MAX];
 	size_t		 nfwd;
-	struct buf	 sans;		/* server answer block */
-	int		 in_sans;
-	struct buf	 pans;		/* program answer block */
-	int		 in_pans;
-	int		 warned_id;
+	unsigned long	 next_pid;	/* the program's next command id */
+	struct proto_answer sans;	/* server answer block */
+	struct proto_answer pans;	/* program answer block */
 
 	/* Games. */
 	int		 logged_in;
 	int		 in_game;
+	unsigned long	 game_gen;	/* connection the game is attached on */
 	char		 game_id[BOT_GAME_MAX];
 	char		 token[BOT_TOKEN_MAX];
-	unsigned long	 done;		/* games finished */
+	char		 p1[BOT_NAME_MAX], p2[BOT_NAME_MAX];
+	int		 you;		/* seat 1 or 2, 0 if unknown */
+	unsigned long	 done;		/* games finished with a result */
 	int		 finishing;	/* enough games: leave when answered */
 	uint64_t	 finish_by;
 };
@@ -135,17 +157,35 @@ bot_now(void)
 	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
 }
 
+/* Logs a message to stderr after a prefix. */
+static void __attribute__((format(printf, 2, 0)))
+bot_vlog(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 /* Logs a message to stderr with the "bot: " prefix. */
 static void __attribute__((format(printf, 1, 2)))
 bot_log(const char *fmt, ...)
 {
 	va_list	 ap;
 
-	fputs("bot: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	bot_vlog("bot: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+/* Logs a warning: something the program's author must look at. */
+static void __attribute__((format(printf, 1, 2)))
+bot_warn(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	bot_vlog("bot: warning: ", fmt, ap);
+	va_end(ap);
 }
 
 /* Prints usage and exits 2. */
@@ -153,11 +193,15 @@ static void __attribute__((noreturn))
 bot_usage(void)
 {
 	fprintf(stderr,
-	    "usage: grundy bot --server HOST:PORT --name NAME --password PASS\n"
+	    "usage: grundy bot --server HOST:PORT --name NAME\n"
+	    "           [--password-file FILE | --password PASS (shown by ps)"
+	    " | env GRUNDY_PASSWORD]\n"
 	    "           [--register] [--seek 'GAME [tc=BASE[+INC]] "
 	    "[rated=0|1] [random=1]']\n"
-	    "           [--games N] [--accept] [--no-ready] "
-	    "[--reconnect-ms MS]\n"
+	    "           [--games N] [--accept] [--accept-games FAM,...] "
+	    "[--accept-min-tc MS]\n"
+	    "           [--accept-rated 0|1|any] [--no-ready] "
+	    "[--reconnect-ms MS] [--reconnect-for S]\n"
 	    "           -- PROGRAM [ARG...]\n");
 	exit(2);
 }
@@ -260,11 +304,32 @@ bad:
 	exit(2);
 }
 
+/* Reads the password from the first line of a file, or exits 2. */
+static const char *
+bot_password_file(struct bot *b, const char *path)
+{
+	FILE	*fp;
+	size_t	 n;
+
+	if ((fp = fopen(path, "r")) == NULL) {
+		fprintf(stderr, "grundy bot: --password-file %s: %s\n", path,
+		    strerror(errno));
+		exit(2);
+	}
+	if (fgets(b->pwbuf, sizeof b->pwbuf, fp) == NULL)
+		b->pwbuf[0] = '\0';
+	fclose(fp);
+	n = strcspn(b->pwbuf, "\r\n");
+	b->pwbuf[n] = '\0';
+	return (bot_word("--password-file", b->pwbuf, 0));
+}
+
 /* Parses the options; returns 0 or exits 2. */
 static void
 bot_options(struct bot *b, int argc, char **argv)
 {
-	int	 a;
+	const char	*env;
+	int		 a;
 
 	for (a = 0; a < argc; a++) {
 		if (strcmp(argv[a], "--") == 0) {
@@ -285,22 +350,51 @@ bot_options(struct bot *b, int argc, char **argv)
 			b->name = bot_word("--name", argv[++a], 0);
 		else if (strcmp(argv[a], "--password") == 0)
 			b->password = bot_word("--password", argv[++a], 0);
+		else if (strcmp(argv[a], "--password-file") == 0)
+			b->password = bot_password_file(b, argv[++a]);
 		else if (strcmp(argv[a], "--seek") == 0)
 			b->seek = bot_word("--seek", argv[++a], 1);
-		else if (strcmp(argv[a], "--games") == 0) {
+		else if (strcmp(argv[a], "--accept-games") == 0) {
+			b->filter.families = bot_word("--accept-games",
+			    argv[++a], 0);
+			b->accept = 1;
+		} else if (strcmp(argv[a], "--accept-min-tc") == 0) {
+			b->filter.min_tc_ms = bot_number(argv[a], argv[a + 1],
+			    0, 1000000000000UL);
+			b->accept = 1;
+			a++;
+		} else if (strcmp(argv[a], "--accept-rated") == 0) {
+			a++;
+			if (strcmp(argv[a], "any") == 0)
+				b->filter.rated = -1;
+			else
+				b->filter.rated = (int)bot_number(argv[a - 1],
+				    argv[a], 0, 1);
+			b->accept = 1;
+		} else if (strcmp(argv[a], "--games") == 0) {
 			b->games = bot_number(argv[a], argv[a + 1], 1,
 			    1000000000);
 			a++;
 		} else if (strcmp(argv[a], "--reconnect-ms") == 0) {
 			b->reconnect_ms = bot_number(argv[a], argv[a + 1], 1,
-			    BOT_RESUME_MS);
+			    BOT_BACKOFF_MS);
+			a++;
+		} else if (strcmp(argv[a], "--reconnect-for") == 0) {
+			b->reconnect_s = bot_number(argv[a], argv[a + 1], 0,
+			    30 * 86400);
 			a++;
 		} else
 			bot_usage();
 	}
+	/* Not on the command line, where ps shows it to every user. */
+	if (b->password == NULL && (env = getenv("GRUNDY_PASSWORD")) != NULL) {
+		snprintf(b->pwbuf, sizeof b->pwbuf, "%s", env);
+		b->password = bot_word("GRUNDY_PASSWORD", b->pwbuf, 0);
+	}
 	if (b->server == NULL || b->name == NULL || b->password == NULL ||
 	    a >= argc) {
-		fprintf(stderr, "grundy bot: --server, --name, --password and "
+		fprintf(stderr, "grundy bot: --server, --name, a password "
+		    "(--password-file, GRUNDY_PASSWORD or --password) and "
 		    "'-- PROGRAM' are required\n");
 		bot_usage();
 	}
@@ -478,15 +572,18 @@ bot_send(struct bot *b, enum bot_kind kind, const char *text)
 	b->last_send = bot_now();
 }
 
-/* Sends `seek` with the --seek argument. */
-static void
-bot_send_seek(struct bot *b)
+/* Sends one of the bot's own commands, formatted. */
+static void __attribute__((format(printf, 3, 4)))
+bot_sendf(struct bot *b, enum bot_kind kind, const char *fmt, ...)
 {
 	struct buf	 t;
+	va_list		 ap;
 
 	buf_init(&t);
-	buf_printf(&t, "seek %s", b->seek);
-	bot_send(b, BOT_SEEK, buf_str(&t));
+	va_start(ap, fmt);
+	buf_vprintf(&t, fmt, ap);
+	va_end(ap);
+	bot_send(b, kind, buf_str(&t));
 	buf_free(&t);
 }
 
@@ -505,35 +602,70 @@ bot_hello(struct bot *b, int first)
 	buf_printf(&t, "login %s %s", b->name, b->password);
 	bot_send(b, BOT_LOGIN, buf_str(&t));
 	if (b->in_game && b->token[0] != '\0') {
-		buf_reset(&t);
-		buf_printf(&t, "resume %s", b->token);
-		bot_send(b, BOT_RESUME, buf_str(&t));
+		bot_sendf(b, BOT_RESUME, "resume %s", b->token);
+		b->game_gen = b->gen;
 	}
-	if (b->ready)
+	if (b->ready && !b->finishing)
 		bot_send(b, BOT_READY, "ready");
 	if (b->seek != NULL && !b->in_game && !b->finishing)
-		bot_send_seek(b);
+		bot_sendf(b, BOT_SEEK, "seek %s", b->seek);
 	buf_free(&t);
 }
 
-/* Counts a finished game; re-seeks or starts to leave. */
+/* Forgets the current game. */
 static void
-bot_game_over(struct bot *b, const char *result)
+bot_no_game(struct bot *b)
 {
-	bot_log("game %s over: %s", b->game_id[0] != '\0' ? b->game_id : "-",
-	    result);
 	b->in_game = 0;
 	b->token[0] = '\0';
 	b->game_id[0] = '\0';
-	b->done++;
-	if (b->games != 0 && b->done >= b->games) {
-		if (!b->finishing)
-			bot_log("%lu game%s played: leaving", b->done,
-			    b->done == 1 ? "" : "s");
-		b->finishing = 1;
-		b->finish_by = bot_now() + BOT_FINISH_MS;
-	} else if (b->seek != NULL)
-		bot_send_seek(b);
+	b->p1[0] = b->p2[0] = '\0';
+	b->you = 0;
+}
+
+/* Enough games: stop offering the bot, then leave once all is answered. */
+static void
+bot_finish(struct bot *b)
+{
+	if (!b->finishing)
+		bot_log("%lu game%s played: leaving", b->done,
+		    b->done == 1 ? "" : "s");
+	b->finishing = 1;
+	b->finish_by = bot_now() + BOT_FINISH_MS;
+	/* Else a tournament would start a game on a bot that is leaving. */
+	if (b->ready)
+		bot_send(b, BOT_UNREADY, "unready");
+}
+
+/*
+ * The game is over: logs whether the program won or lost, against whom
+ * and why.  Only a real result (first or second won) counts toward
+ * --games: a game cut off (by a daemon restart, which plays it again) or
+ * whose end was not seen does not.  Then re-seeks or starts to leave.
+ */
+static void
+bot_game_over(struct bot *b, const char *result, const char *reason)
+{
+	const char	*opp = b->you == 1 ? b->p2 : b->p1;
+	int		 winner = strcmp(result, "first") == 0 ? 1 :
+			    strcmp(result, "second") == 0 ? 2 : 0;
+
+	if (winner != 0 && b->you != 0)
+		bot_log("game %s over: %s %s against %s (%s, seat %d): %s",
+		    b->game_id[0] != '\0' ? b->game_id : "-", b->prog[0],
+		    winner == b->you ? "won" : "lost", opp[0] != '\0' ? opp :
+		    "?", winner == 1 ? "first won" : "second won", b->you,
+		    reason);
+	else
+		bot_log("game %s over: %s %s (not counted)",
+		    b->game_id[0] != '\0' ? b->game_id : "-", result, reason);
+	bot_no_game(b);
+	if (winner != 0)
+		b->done++;
+	if (b->games != 0 && b->done >= b->games)
+		bot_finish(b);
+	else if (b->seek != NULL)
+		bot_sendf(b, BOT_SEEK, "seek %s", b->seek);
 }
 
 /* Returns the value of KEY=VALUE among the words of s, copied into out. */
@@ -580,108 +712,150 @@ bot_nth(const char *s, int nth, char *out, size_t len)
 	return (0);
 }
 
+/*
+ * Takes the game of "event start|live GAME_ID P1 P2 you=1|2 ...": its id,
+ * players and our seat.  Returns 0, or -1 if the line lacks them.
+ */
+static int
+bot_take_game(struct bot *b, const char *line)
+{
+	char	 you[4];
+
+	if (bot_nth(line, 2, b->game_id, sizeof b->game_id) != 0 ||
+	    bot_nth(line, 3, b->p1, sizeof b->p1) != 0 ||
+	    bot_nth(line, 4, b->p2, sizeof b->p2) != 0 ||
+	    bot_field(line, "you", you, sizeof you) != 0 ||
+	    (strcmp(you, "1") != 0 && strcmp(you, "2") != 0)) {
+		bot_no_game(b);
+		return (-1);
+	}
+	b->you = you[0] - '0';
+	b->in_game = 1;
+	b->game_gen = b->gen;
+	return (0);
+}
+
+/* Answers a challenge: accepts it, or declines it and says why. */
+static void
+bot_challenge(struct bot *b, const char *line)
+{
+	char	 id[BOT_GAME_MAX], why[256];
+	int	 rv;
+
+	if (!b->accept || b->finishing || b->in_game)
+		return;
+	rv = botpol_challenge(&b->filter, line, id, sizeof id, why,
+	    sizeof why);
+	if (rv > 0)
+		bot_sendf(b, BOT_ACCEPT, "accept %s", id);
+	else if (rv == 0) {
+		bot_log("declining challenge %s: %s", id, why);
+		bot_sendf(b, BOT_DECLINE, "decline %s", id);
+	} else
+		bot_log("ignoring a challenge: %s", why);
+}
+
 /* Handles an event line from the server: logs it, acts on some. */
 static void
 bot_event(struct bot *b, char *line)
 {
-	char		 what[32], tmp[BOT_LOG_MAX + 8], *t;
-	struct buf	 a;
+	char		 what[32], id[BOT_GAME_MAX], tmp[BOT_LOG_MAX + 8], *t;
 
 	if (bot_nth(line, 1, what, sizeof what) != 0)
 		what[0] = '\0';
 	if (strcmp(what, "start") == 0 &&
 	    bot_field(line, "token", b->token, sizeof b->token) == 0) {
-		if (bot_nth(line, 2, b->game_id, sizeof b->game_id) != 0)
+		if (bot_take_game(b, line) == 0)
+			bot_field(line, "token", b->token, sizeof b->token);
+		else
 			snprintf(b->game_id, sizeof b->game_id, "?");
 		b->in_game = 1;
+		/* A game on a bot that was leaving: play it, then leave. */
+		b->finishing = 0;
 		/* The token lets anyone take over the game: do not log it. */
 		if ((t = strstr(line, " token=")) != NULL)
 			for (t += 7; *t != '\0' && *t != ' '; t++)
 				*t = '*';
 	}
 	bot_log("%s", bot_short(line, tmp, sizeof tmp));
-	if (strcmp(what, "challenge") == 0 && b->accept && !b->finishing &&
-	    !b->in_game && bot_nth(line, 2, what, sizeof what) == 0) {
-		buf_init(&a);
-		buf_printf(&a, "accept %s", what);
-		bot_send(b, BOT_ACCEPT, buf_str(&a));
-		buf_free(&a);
+	if (strcmp(what, "challenge") == 0)
+		bot_challenge(b, line);
+	else if (strcmp(what, "live") == 0 &&
+	    bot_nth(line, 2, id, sizeof id) == 0 &&
+	    !(b->in_game && b->game_gen == b->gen &&
+	    strcmp(b->game_id, id) == 0)) {
+		/* A game of ours the server still holds (a restart): resume. */
+		if (bot_take_game(b, line) == 0) {
+			b->token[0] = '\0';
+			b->finishing = 0;
+			bot_sendf(b, BOT_RESUME, "resume %s", b->game_id);
+		}
 	}
 }
 
 /*
- * Queues a server command for the program (or, with canned, an answer of
- * our own that keeps its place in the order).
+ * Relays a server command "ID NAME ARGS..." to the program under an id
+ * of the bot's, or answers it at once with an error of our own.
  */
-static void
-bot_forward(struct bot *b, const char *line, const char *id,
-    const char *canned)
-{
-	struct bot_fwd	*f;
-
-	if (b->nfwd == BOT_QUEUE_MAX) {
-		buf_printf(&b->sc.out, "?%s too many commands pending\n\n", id);
-		return;
-	}
-	if (canned != NULL && b->nfwd == 0) {
-		buf_printf(&b->sc.out, "?%s %s\n\n", id, canned);
-		return;
-	}
-	f = &b->fwd[b->nfwd++];
-	snprintf(f->id, sizeof f->id, "%s", id);
-	f->gen = b->gen;
-	f->canned = canned;
-	if (canned == NULL) {
-		buf_puts(&b->pc.out, line);
-		buf_putc(&b->pc.out, '\n');
-	}
-}
-
-/* Handles a server command line "ID NAME ARGS...": relays it. */
 static void
 bot_command(struct bot *b, const char *line)
 {
-	char	 id[BOT_ID_MAX], name[16], tmp[BOT_LOG_MAX + 8];
-	size_t	 n = strspn(line, "0123456789");
+	struct bot_fwd	*f;
+	char		 tmp[BOT_LOG_MAX + 8], result[16], reason[64];
+	size_t		 n = strspn(line, "0123456789");
+	unsigned long	 sid;
 
-	if (n >= sizeof id || line[n] != ' ') {
+	if (n == 0 || n > 19 || line[n] != ' ') {
 		bot_log("unexpected line from the server: %s",
 		    bot_short(line, tmp, sizeof tmp));
 		return;
 	}
-	memcpy(id, line, n);
-	id[n] = '\0';
-	if (bot_nth(line, 1, name, sizeof name) != 0)
-		name[0] = '\0';
-	bot_forward(b, line, id, NULL);
-	if (strcmp(name, "gameover") == 0) {
-		const char *r = line + n;
-
-		r += strspn(r, " ");
-		r += strcspn(r, " ");
-		r += strspn(r, " ");
-		bot_game_over(b, *r != '\0' ? r : "-");
+	sid = strtoul(line, NULL, 10);
+	if (b->nfwd == BOT_QUEUE_MAX) {
+		buf_printf(&b->sc.out, "?%lu too many commands pending\n\n",
+		    sid);
+		return;
 	}
+	f = &b->fwd[b->nfwd++];
+	f->pid = b->next_pid++;
+	f->sid = sid;
+	f->gen = b->gen;
+	if (bot_nth(line, 1, f->name, sizeof f->name) != 0)
+		snprintf(f->name, sizeof f->name, "?");
+	buf_printf(&b->pc.out, "%lu%s\n", f->pid, line + n);
+	if (strcmp(f->name, "gameover") == 0) {
+		if (bot_nth(line, 2, result, sizeof result) != 0)
+			snprintf(result, sizeof result, "-");
+		if (bot_nth(line, 3, reason, sizeof reason) != 0)
+			snprintf(reason, sizeof reason, "-");
+		bot_game_over(b, result, reason);
+	}
+}
+
+/* Flattens an answer's body into one log line. */
+static const char *
+bot_flat(const struct proto_answer *a, char *tmp, size_t len)
+{
+	size_t		 i, n = 0;
+	const char	*s = a->body.data != NULL ? a->body.data : "";
+
+	for (i = 0; s[i] != '\0' && n + 3 < len && n < BOT_LOG_MAX; i++) {
+		if (s[i] == '\n') {
+			tmp[n++] = ',';
+			tmp[n++] = ' ';
+		} else
+			tmp[n++] = s[i];
+	}
+	tmp[n] = '\0';
+	return (tmp);
 }
 
 /* Acts on the server's answer to one of the bot's own commands. */
 static void
-bot_own_answer(struct bot *b, struct bot_own *o, int ok, char *body)
+bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 {
-	char		 tmp[BOT_LOG_MAX + 8], *p;
-	const char	*msg;
-	size_t		 n;
+	long	 wait;
 
-	/* One log line: "account alice, role player, rating 1500". */
-	for (p = body, n = 0; *p != '\0' && n < BOT_LOG_MAX; p++) {
-		if (*p == '\n') {
-			tmp[n++] = ',';
-			tmp[n++] = ' ';
-		} else
-			tmp[n++] = *p;
-	}
-	tmp[n] = '\0';
-	msg = tmp;
 	switch (o->kind) {
 	case BOT_REGISTER:
 		if (ok)
@@ -693,6 +867,16 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, char *body)
 			bot_log("register refused: %s", msg);
 		break;
 	case BOT_LOGIN:
+		if (!ok && (wait = botpol_retry_s(msg)) >= 0) {
+			/* Locked (maybe by a stranger): wait it out. */
+			b->relogin = 1;
+			b->next_try = bot_now() + (uint64_t)wait * 1000 +
+			    botpol_backoff_ms(0, 1000, 1000,
+			    (uint32_t)random());
+			bot_log("login as %s refused: %s; logging in again in "
+			    "%ld s", b->name, msg, wait + 1);
+			break;
+		}
 		if (!ok)
 			bot_fatal(b, "login as %s failed: %s", b->name, msg);
 		bot_log("logged in: %s", msg);
@@ -703,12 +887,20 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, char *body)
 			bot_log("ready refused: %s", msg);
 		break;
 	case BOT_SEEK:
-		if (!ok)
+		if (!ok && b->in_game)
+			bot_log("seek refused while a game of ours is live: "
+			    "%s", msg);
+		else if (!ok)
 			bot_fatal(b, "seek %s refused: %s", b->seek, msg);
-		bot_log("%s: waiting for an opponent", msg);
+		else
+			bot_log("%s: waiting for an opponent", msg);
 		break;
 	case BOT_ACCEPT:
 		bot_log("accept: %s", ok ? "ok" : msg);
+		break;
+	case BOT_DECLINE:
+	case BOT_UNREADY:
+	case BOT_PING:
 		break;
 	case BOT_RESUME:
 		if (ok) {
@@ -716,136 +908,145 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, char *body)
 			break;
 		}
 		bot_log("could not resume game %s: %s", b->game_id, msg);
-		bot_game_over(b, "unknown (lost while disconnected)");
-		break;
-	case BOT_PING:
+		bot_game_over(b, "unknown", "lost while disconnected");
 		break;
 	}
 }
 
-/* Handles a complete answer block from the server. */
+/* Handles a complete answer block from the server, routed by id. */
 static void
 bot_server_answer(struct bot *b)
 {
+	struct proto_answer *a = &b->sans;
 	struct bot_own	 o;
-	char		*s = b->sans.data, *body, tmp[BOT_LOG_MAX + 8];
-	unsigned long	 id;
-	size_t		 n;
-	int		 ok = s[0] == '=';
+	char		 tmp[BOT_LOG_MAX + 8];
+	size_t		 i;
 
-	n = strspn(s + 1, "0123456789");
-	body = s + 1 + n;
-	body += strspn(body, " ");
-	if (b->sans.len > 0 && b->sans.data[b->sans.len - 1] == '\n')
-		b->sans.data[--b->sans.len] = '\0';
-	if (n == 0 || n > 20) {
-		/* No id: a connection-level notice, e.g. an idle timeout. */
-		bot_log("server: %s", bot_short(s, tmp, sizeof tmp));
+	bot_flat(a, tmp, sizeof tmp);
+	if (!a->has_id) {
+		/* A connection-level notice, e.g. an idle timeout. */
+		bot_log("server: %c %s", a->ok ? '=' : '?', tmp);
 		return;
 	}
-	id = strtoul(s + 1, NULL, 10);
-	if (b->nown == 0 || b->own[0].id != id) {
-		bot_log("unexpected answer from the server: %s",
-		    bot_short(s, tmp, sizeof tmp));
+	for (i = 0; i < b->nown && b->own[i].id != a->id; i++)
+		;
+	if (i == b->nown) {
+		bot_log("unexpected answer from the server: %c%lu %s",
+		    a->ok ? '=' : '?', a->id, tmp);
 		return;
 	}
-	o = b->own[0];
-	memmove(&b->own[0], &b->own[1], --b->nown * sizeof b->own[0]);
-	bot_own_answer(b, &o, ok, body);
+	o = b->own[i];
+	memmove(&b->own[0], &b->own[i + 1], (b->nown - i - 1) *
+	    sizeof b->own[0]);
+	b->nown -= i + 1;
+	bot_own_answer(b, &o, a->ok, tmp);
 }
 
 /* Handles one line from the server. */
 static void
-bot_server_line(struct bot *b, char *line)
+bot_server_line(struct bot *b, char *line, int cut)
 {
-	if (b->in_sans) {
-		if (line[0] != '\0') {
-			buf_puts(&b->sans, line);
-			buf_putc(&b->sans, '\n');
-			return;
-		}
-		b->in_sans = 0;
-		bot_server_answer(b);
+	char	 tmp[BOT_LOG_MAX + 8];
+
+	switch (proto_answer_feed(&b->sans, line, strlen(line), cut)) {
+	case PROTO_IN_BLOCK:
 		return;
+	case PROTO_BLOCK_DONE:
+		bot_server_answer(b);
+		proto_answer_reset(&b->sans);
+		return;
+	case PROTO_NOT_ANSWER:
+		break;
 	}
-	if (line[0] == '=' || line[0] == '?') {
-		buf_reset(&b->sans);
-		buf_puts(&b->sans, line);
-		buf_putc(&b->sans, '\n');
-		b->in_sans = 1;
+	if (cut) {
+		/* A command too long for us: refuse it. */
+		size_t n = strspn(line, "0123456789");
+
+		bot_log("a line over %d bytes from the server: %s",
+		    BOT_LINE_MAX, bot_short(line, tmp, sizeof tmp));
+		if (n > 0 && n < 20 && line[n] == ' ')
+			buf_printf(&b->sc.out, "?%lu line too long for grundy "
+			    "bot\n\n", strtoul(line, NULL, 10));
 	} else if (strncmp(line, "event ", 6) == 0)
 		bot_event(b, line);
 	else if (line[0] != '\0')
 		bot_command(b, line);
 }
 
-/* Sends the answers at the head of fwd[] that are ready: canned ones. */
-static void
-bot_flush_canned(struct bot *b)
-{
-	while (b->nfwd > 0 && b->fwd[0].canned != NULL) {
-		if (b->fwd[0].gen == b->gen && !b->down)
-			buf_printf(&b->sc.out, "?%s %s\n\n", b->fwd[0].id,
-			    b->fwd[0].canned);
-		memmove(&b->fwd[0], &b->fwd[1], --b->nfwd * sizeof b->fwd[0]);
-	}
-}
-
 /*
- * Handles a complete answer block from the program: sends it to the
- * server with the id of the command it answers (GTP engines echo it; one
- * that does not gets it put in) unless the connection has changed since.
+ * Handles a complete answer block from the program: finds the command it
+ * answers by id (one without an id answers the oldest), and sends it to
+ * the server under the server's id of that command, unless the
+ * connection has changed since.  Older commands still unanswered are
+ * given up (GTP answers come in order): each cost only its own turn.
  */
 static void
 bot_program_answer(struct bot *b)
 {
+	struct proto_answer *a = &b->pans;
 	struct bot_fwd	 f;
-	char		*s = b->pans.data, tmp[BOT_LOG_MAX + 8];
-	size_t		 n;
+	char		 tmp[BOT_LOG_MAX + 8];
+	size_t		 i, k;
 
-	if (b->nfwd == 0) {
-		bot_log("%s answered nothing that was asked: %s", b->prog[0],
-		    bot_short(s, tmp, sizeof tmp));
+	bot_flat(a, tmp, sizeof tmp);
+	if (a->has_id) {
+		for (i = 0; i < b->nfwd && b->fwd[i].pid != a->id; i++)
+			;
+	} else
+		i = 0;
+	if (i >= b->nfwd) {
+		bot_warn("%s: dropped an answer to %s: %c%.0lu %s",
+		    b->prog[0], !a->has_id ? "no outstanding command" :
+		    a->id < b->next_pid ? "a command already answered or "
+		    "given up (stale or duplicate id)" : "a command never sent "
+		    "(unknown id)", a->ok ? '=' : '?', a->has_id ? a->id : 0,
+		    tmp);
 		return;
 	}
-	f = b->fwd[0];
-	memmove(&b->fwd[0], &b->fwd[1], --b->nfwd * sizeof b->fwd[0]);
-	n = strspn(s + 1, "0123456789");
-	if (n > 0 && (n != strlen(f.id) || strncmp(s + 1, f.id, n) != 0) &&
-	    !b->warned_id) {
-		bot_log("%s answered id %.*s to command %s: fixed", b->prog[0],
-		    (int)(n > 20 ? 20 : n), s + 1, f.id);
-		b->warned_id = 1;
-	}
-	if (f.gen == b->gen && !b->down) {
-		buf_printf(&b->sc.out, "%c%s", s[0], f.id);
-		buf_add(&b->sc.out, s + 1 + n, b->pans.len - 1 - n);
-	}
-	bot_flush_canned(b);
+	for (k = 0; k < i; k++)
+		bot_warn("%s never answered command %lu (%s): given up",
+		    b->prog[0], b->fwd[k].pid, b->fwd[k].name);
+	f = b->fwd[i];
+	memmove(&b->fwd[0], &b->fwd[i + 1], (b->nfwd - i - 1) *
+	    sizeof b->fwd[0]);
+	b->nfwd -= i + 1;
+	if (!a->ok && strcmp(f.name, "genmove") != 0)
+		bot_warn("%s refused %s (command %lu): %s", b->prog[0], f.name,
+		    f.pid, tmp);
+	else if (a->lines > 1 || a->over)
+		bot_warn("%s answered %s (command %lu) with %s: %s",
+		    b->prog[0], f.name, f.pid, a->over ? "too many bytes" :
+		    "several lines", tmp);
+	if (f.gen != b->gen || b->down)
+		return;
+	/* A cut answer could read as another move: never relay it. */
+	if (a->over)
+		buf_printf(&b->sc.out, "?%lu answer over %d bytes\n\n", f.sid,
+		    BOT_ANSWER_MAX);
+	else
+		proto_answer_write(&b->sc.out, a, f.sid);
 }
 
-/* Handles one line from the program. */
+/* Handles one line from the program; cut: only its first bytes. */
 static void
-bot_program_line(struct bot *b, const char *line)
+bot_program_line(struct bot *b, char *line, size_t len, int cut)
 {
 	char	 tmp[BOT_LOG_MAX + 8];
 
-	if (b->in_pans) {
-		buf_puts(&b->pans, line);
-		buf_putc(&b->pans, '\n');
-		if (line[0] == '\0') {
-			b->in_pans = 0;
-			bot_program_answer(b);
-		}
+	switch (proto_answer_feed(&b->pans, line, len, cut)) {
+	case PROTO_IN_BLOCK:
 		return;
+	case PROTO_BLOCK_DONE:
+		bot_program_answer(b);
+		proto_answer_reset(&b->pans);
+		return;
+	case PROTO_NOT_ANSWER:
+		break;
 	}
-	if (line[0] == '=' || line[0] == '?') {
-		buf_reset(&b->pans);
-		buf_puts(&b->pans, line);
-		buf_putc(&b->pans, '\n');
-		b->in_pans = 1;
-	} else if (line[0] != '\0')
-		bot_log("%s: %s", b->prog[0], bot_short(line, tmp, sizeof tmp));
+	/* Not an answer (a banner, debug output): never taken as one. */
+	if (line[0] != '\0')
+		bot_log("%s%s: %s", b->prog[0], cut ? " (line cut)" : "",
+		    bot_short(line, tmp, sizeof tmp));
 }
 
 /* Reads what is there from a channel into its input buffer; -1 at EOF. */
@@ -887,12 +1088,10 @@ bot_write(struct bot_chan *ch, int sock)
 	return (0);
 }
 
-/* Forgets the connection: its answers and what it had still to send. */
+/* Closes the server connection and forgets what was on it. */
 static void
-bot_lost(struct bot *b, const char *why)
+bot_close(struct bot *b)
 {
-	uint64_t	 now = bot_now();
-
 	if (b->sc.rfd != -1)
 		close(b->sc.rfd);
 	b->sc.rfd = b->sc.wfd = -1;
@@ -901,21 +1100,35 @@ bot_lost(struct bot *b, const char *why)
 	b->sc.in_off = b->sc.out_off = 0;
 	b->sc.skip = 0;
 	b->nown = 0;
-	b->in_sans = 0;
+	proto_answer_reset(&b->sans);
 	b->gen++;
 	b->down = 1;
+	b->attempt = 0;
+}
+
+/* Forgets the connection: its answers and what it had still to send. */
+static void
+bot_lost(struct bot *b, const char *why)
+{
+	uint64_t	 now = bot_now();
+
+	bot_close(b);
 	if (b->finishing)
 		return;
 	if (!b->logged_in)
 		bot_fatal(b, "%s:%s closed the connection before login (%s)",
 		    b->host, b->port, why);
-	bot_log("lost the connection to %s:%s (%s); reconnecting%s", b->host,
-	    b->port, why, b->in_game ? " to resume the game" : "");
+	bot_log("lost the connection to %s:%s (%s); reconnecting for up to "
+	    "%lu s%s", b->host, b->port, why, b->reconnect_s,
+	    b->in_game ? " to resume the game" : "");
 	b->down_since = now;
 	b->next_try = now;
 }
 
-/* Tries to reconnect; gives up after BOT_RESUME_MS. */
+/*
+ * Tries to reconnect, with exponential backoff and jitter between tries;
+ * gives up after --reconnect-for seconds.
+ */
 static void
 bot_reconnect(struct bot *b)
 {
@@ -924,16 +1137,18 @@ bot_reconnect(struct bot *b)
 	int		 fd;
 
 	if ((fd = bot_dial(b, why, sizeof why)) == -1) {
-		if (now - b->down_since >= BOT_RESUME_MS)
+		if (now - b->down_since >= (uint64_t)b->reconnect_s * 1000)
 			bot_fatal(b, "could not reconnect to %s:%s within "
-			    "%d s: %s", b->host, b->port, BOT_RESUME_MS / 1000,
-			    why);
-		b->next_try = now + b->reconnect_ms;
+			    "%lu s: %s", b->host, b->port, b->reconnect_s, why);
+		b->next_try = now + botpol_backoff_ms(b->attempt++,
+		    b->reconnect_ms, BOT_BACKOFF_MS, (uint32_t)random());
 		return;
 	}
 	b->sc.rfd = b->sc.wfd = fd;
 	b->down = 0;
-	bot_log("reconnected to %s:%s", b->host, b->port);
+	bot_log("%sconnected to %s:%s", b->relogin ? "" : "re", b->host,
+	    b->port);
+	b->relogin = 0;
 	bot_hello(b, 0);
 }
 
@@ -942,27 +1157,12 @@ static void
 bot_server_input(struct bot *b)
 {
 	struct buf	 line;
-	size_t		 n;
 	int		 rv;
-	char		 id[BOT_ID_MAX];
 
 	buf_init(&line);
-	while (!b->down && (rv = bot_take_line(&b->sc, &line)) != 0) {
-		if (rv > 0) {
-			bot_server_line(b, line.data);
-			continue;
-		}
-		/* A command too long for us: refuse it in its turn. */
-		n = strspn(line.data, "0123456789");
-		if (n > 0 && n < sizeof id && line.data[n] == ' ' &&
-		    !b->in_sans) {
-			memcpy(id, line.data, n);
-			id[n] = '\0';
-			bot_forward(b, NULL, id, "line too long for grundy bot");
-		} else
-			bot_log("dropped a line over %d bytes from the server",
-			    BOT_LINE_MAX);
-	}
+	while (!b->down && !b->relogin &&
+	    (rv = bot_take_line(&b->sc, &line)) != 0)
+		bot_server_line(b, line.data, rv < 0);
 	buf_free(&line);
 }
 
@@ -974,12 +1174,8 @@ bot_program_input(struct bot *b)
 	int		 rv;
 
 	buf_init(&line);
-	while ((rv = bot_take_line(&b->pc, &line)) != 0) {
-		if (rv < 0)
-			bot_fatal(b, "%s wrote a line over %d bytes",
-			    b->prog[0], BOT_LINE_MAX);
-		bot_program_line(b, line.data);
-	}
+	while ((rv = bot_take_line(&b->pc, &line)) != 0)
+		bot_program_line(b, line.data, line.len, rv < 0);
 	buf_free(&line);
 }
 
@@ -1007,7 +1203,7 @@ bot_loop(struct bot *b)
 	uint64_t	 now;
 
 	for (;;) {
-		if (b->finishing && ((b->nfwd == 0 &&
+		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
 		    bot_pending(&b->sc) == 0) || b->down ||
 		    bot_now() >= b->finish_by))
 			return;
@@ -1045,6 +1241,11 @@ bot_loop(struct bot *b)
 			else
 				bot_server_input(b);
 		}
+		if (b->relogin && !b->down) {
+			/* A locked login: come back when the lock ends. */
+			bot_close(b);
+			b->down_since = b->next_try;
+		}
 		if (!b->down && bot_pending(&b->sc) > 0 &&
 		    bot_write(&b->sc, 1) != 0)
 			bot_lost(b, strerror(errno));
@@ -1066,15 +1267,19 @@ bot_main(int argc, char **argv)
 
 	memset(&b, 0, sizeof b);
 	b.ready = 1;
-	b.reconnect_ms = 500;
+	b.reconnect_ms = BOT_RETRY_MS;
+	b.reconnect_s = BOT_RESUME_S;
+	b.filter.rated = -1;
 	b.next_id = BOT_FIRST_ID;
+	b.next_pid = 1;
+	srandom((unsigned int)(time(NULL) ^ getpid()));
 	b.pc.rfd = b.pc.wfd = b.sc.rfd = b.sc.wfd = -1;
 	buf_init(&b.pc.in);
 	buf_init(&b.pc.out);
 	buf_init(&b.sc.in);
 	buf_init(&b.sc.out);
-	buf_init(&b.sans);
-	buf_init(&b.pans);
+	proto_answer_init(&b.sans, BOT_ANSWER_MAX);
+	proto_answer_init(&b.pans, BOT_ANSWER_MAX);
 	bot_options(&b, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
 	bot_spawn(&b);
@@ -1092,7 +1297,7 @@ bot_main(int argc, char **argv)
 	buf_free(&b.pc.out);
 	buf_free(&b.sc.in);
 	buf_free(&b.sc.out);
-	buf_free(&b.sans);
-	buf_free(&b.pans);
+	proto_answer_free(&b.sans);
+	proto_answer_free(&b.pans);
 	return (0);
 }

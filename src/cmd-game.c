@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "format.h"
+#include "log.h"
 #include "lobby.h"
 #include "session.h"
 
@@ -366,7 +367,10 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		goto out;
 	}
 	if (game_check(&s->game, &m, &err) != 0) {
-		buf_printf(body, "illegal move: %s", err.msg);
+		/* GTP's exact text; the reason is logged (and `legal`). */
+		log_debug("conn=%llu event=illegal-move why=\"%s\"",
+		    (unsigned long long)s->id, err.msg);
+		buf_puts(body, "illegal move");
 		rv = CMD_ERROR;
 		goto out;
 	}
@@ -480,7 +484,7 @@ static int
 cmd_undo_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	if (s->nhist == 0) {
-		buf_puts(body, "nothing to undo");
+		buf_puts(body, "cannot undo");	/* GTP's exact text */
 		return (CMD_ERROR);
 	}
 	game_free(&s->game);

@@ -19,6 +19,7 @@
 #include "connect.h"
 #include "engine.h"
 #include "format.h"
+#include "proto.h"
 
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
@@ -273,11 +274,11 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 
 /*
  * Reads one line from stdin into b without its newline; 0 at EOF.  A line
- * longer than GRUNDY_LINE_MAX is read to its end and *over set; b keeps
- * its first bytes.
+ * longer than max is read to its end and *over set; b keeps its first
+ * bytes.  An unterminated last line before EOF is a line (as in grundyd).
  */
 static int
-grundy_engine_line(struct buf *b, int *over)
+grundy_engine_line(struct buf *b, int *over, size_t max)
 {
 	int	 c, any = 0;
 
@@ -287,7 +288,7 @@ grundy_engine_line(struct buf *b, int *over)
 		any = 1;
 		if (c == '\n')
 			break;
-		if (b->len < GRUNDY_LINE_MAX)
+		if (b->len < max)
 			buf_putc(b, (char)c);
 		else
 			*over = 1;
@@ -299,36 +300,46 @@ grundy_engine_line(struct buf *b, int *over)
 /*
  * Runs `grundy engine`: answers GTP commands from stdin on stdout with
  * grundyd's own session and default limits, so it plays perfectly; a
- * player program for `grundy bot`.  Exits 0 at EOF or after quit.
+ * player program for `grundy bot`.  Lines are framed exactly as grundyd
+ * frames them (proto_answer_feed): an answer block, which nothing here
+ * awaits, gets the same error.  Exits 0 at EOF or after quit.
  */
 static int
 grundy_engine(void)
 {
 	struct conf	 c;
 	struct session	 s;
+	struct proto_answer ans;
 	struct buf	 line, out;
-	size_t		 n;
 	int		 over, quit = 0;
 
 	conf_default(&c);
 	session_init(&s, 0, &c.sc);
+	proto_answer_init(&ans, PROTO_ANSWER_MAX);
 	buf_init(&line);
 	buf_init(&out);
-	while (!quit && grundy_engine_line(&line, &over)) {
+	while (!quit && grundy_engine_line(&line, &over, c.max_line)) {
 		buf_reset(&out);
-		if (over) {
-			/* Answer with the line's id, if it starts with one. */
-			n = strspn(line.data, "0123456789");
-			buf_printf(&out, "?%.*s line too long: the limit is "
-			    "%d bytes\n\n", n > 0 && n < 21 &&
-			    line.data[n] == ' ' ? (int)n : 0, line.data,
-			    GRUNDY_LINE_MAX);
-		} else
-			quit = session_execute(&s, line.data, line.len, &out);
+		switch (proto_answer_feed(&ans, line.data, line.len, over)) {
+		case PROTO_IN_BLOCK:
+			break;
+		case PROTO_BLOCK_DONE:
+			proto_answer_stray(&out);
+			proto_answer_reset(&ans);
+			break;
+		case PROTO_NOT_ANSWER:
+			if (over)
+				proto_too_long(&out, line.data, c.max_line);
+			else
+				quit = session_execute(&s, line.data,
+				    strlen(line.data), &out);
+			break;
+		}
 		if (out.len > 0 && (fwrite(out.data, 1, out.len, stdout) !=
 		    out.len || fflush(stdout) != 0))
 			break;
 	}
+	proto_answer_free(&ans);
 	buf_free(&line);
 	buf_free(&out);
 	session_free(&s);

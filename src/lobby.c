@@ -37,6 +37,7 @@
 #include "league.h"
 #include "lobby.h"
 #include "log.h"
+#include "proto.h"
 #include "store.h"
 
 #define LOBBY_TOKEN_LEN	24	/* hex characters of a resume token */
@@ -1478,9 +1479,13 @@ lg_refused(struct lgame *g, const char *text, const char *why,
 	store_refused(g->lb->store, g->id, &r);
 }
 
-/* A genmove answer from the seat to move: resign, illegal or a move. */
+/*
+ * A genmove answer from the seat to move: resign, illegal or a move; bad
+ * says why an answer that breaks the protocol (several lines, too long)
+ * is no move.
+ */
 static void
-lg_answer_move(struct lgame *g, int ok, const char *text)
+lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 {
 	struct lplayer	*p = &g->p[g->to_move - 1];
 	struct game_error err;
@@ -1511,11 +1516,13 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 	game_move_init(&m);
 	if (argc == 0)
 		game_set_error(&err, GAME_ESYNTAX, "empty move");
-	if (argc == 0 || argc > GAME_MOVE_MAX ||
+	if (bad != NULL)
+		game_set_error(&err, GAME_ESYNTAX, "%s", bad);
+	if (bad != NULL || argc == 0 || argc > GAME_MOVE_MAX ||
 	    game_move_parse(&g->game, &m, argc, argv, &g->lb->conf.lim,
 	    &err) != 0 ||
 	    game_check(&g->game, &m, &err) != 0) {
-		if (argc > GAME_MOVE_MAX)
+		if (argc > GAME_MOVE_MAX && bad == NULL)
 			game_set_error(&err, GAME_ESYNTAX, "too many tokens");
 		log_info("game=%lld event=illegal seat=%d move=\"%.64s\" "
 		    "why=\"%s\"", (long long)g->id, g->to_move, text, err.msg);
@@ -1559,37 +1566,48 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 	game_move_clear(&m);
 }
 
+/* The name of a server command, for the log. */
+static const char *
+lcmd_name(enum lcmd_kind kind)
+{
+	switch (kind) {
+	case LCMD_NEW:
+		return ("new");
+	case LCMD_PLAY:
+		return ("play");
+	case LCMD_GENMOVE:
+		return ("genmove");
+	case LCMD_GAMEOVER:
+		break;
+	}
+	return ("gameover");
+}
+
 /*
- * Takes an answer line ("=ID BODY" or "?ID MESSAGE") from a client and
- * matches it to the oldest outstanding server command (with that id).
+ * Takes a complete answer block from a client (proto_answer_feed) and
+ * gives it to the outstanding server command with its id (without an id:
+ * the oldest); older commands left unanswered are forgotten, as GTP
+ * answers come in order.  Returns 0 if no outstanding command has that
+ * id (unknown, stale or duplicate): the caller answers it as an error.
+ * Every answer here is one line; more is a protocol error for that
+ * command only.
  */
-void
-lobby_answer(struct lobby_client *lc, const char *line, size_t len)
+int
+lobby_answer(struct lobby_client *lc, const struct proto_answer *a)
 {
 	struct lcmd	*c;
 	struct lgame	*g;
-	char		 text[4096];
-	const char	*p = line + 1, *end = line + len;
-	uint64_t	 id = 0;
-	int		 ok = line[0] == '=', has_id = 0;
+	const char	*text = a->body.data != NULL ? a->body.data : "";
+	const char	*bad = NULL;
 
-	while (p < end && *p >= '0' && *p <= '9') {
-		id = id * 10 + (uint64_t)(*p++ - '0');
-		has_id = 1;
-	}
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	while (end > p && (end[-1] == '\r' || end[-1] == ' ' ||
-	    end[-1] == '\t'))
-		end--;
-	snprintf(text, sizeof text, "%.*s", (int)(end - p), p);
-	/* An id that matches nothing is a stray: it drops nothing else. */
-	if (has_id) {
+	if (a->has_id) {
 		STAILQ_FOREACH(c, &lc->out, entry)
-			if (c->id == id)
+			if (c->id == a->id)
 				break;
 	} else
 		c = STAILQ_FIRST(&lc->out);
+	if (c == NULL)
+		return (0);
 	while (c != NULL) {
 		struct lcmd *first = STAILQ_FIRST(&lc->out);
 
@@ -1599,24 +1617,25 @@ lobby_answer(struct lobby_client *lc, const char *line, size_t len)
 			break;
 		free(first);		/* older, never answered: skipped */
 	}
-	if (c == NULL) {
-		log_debug("conn=%llu event=stray-answer", (unsigned long long)
-		    lc->connid);
-		return;
-	}
+	if (a->over)
+		bad = "answer too long";
+	else if (a->lines > 1)
+		bad = "answer of several lines";
+	if (bad != NULL || !a->ok)
+		log_info("conn=%llu event=%s cmd=%s id=%llu msg=\"%.100s\"",
+		    (unsigned long long)lc->connid, bad != NULL ?
+		    "protocol-error" : "command-refused", lcmd_name(c->kind),
+		    (unsigned long long)c->id, bad != NULL ? bad : text);
 	if (c->kind != LCMD_GENMOVE) {
-		if (!ok)
-			log_info("conn=%llu event=command-refused id=%llu "
-			    "msg=\"%.100s\"", (unsigned long long)lc->connid,
-			    (unsigned long long)c->id, text);
 		free(c);
-		return;
+		return (1);
 	}
 	g = lobby_game(lc->lb, c->gid);
 	if (g != NULL && !g->over && g->serial == c->serial &&
 	    g->p[g->to_move - 1].lc == lc)
-		lg_answer_move(g, ok, text);
+		lg_answer_move(g, a->ok, bad != NULL ? "-" : text, bad);
 	free(c);
+	return (1);
 }
 
 /* Options of seek and challenge, taken out of the game tokens. */

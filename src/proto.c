@@ -10,21 +10,18 @@
 #include "proto.h"
 
 /*
- * Preprocesses one line in place, as GTP §2.2 says: removes control
- * characters other than HT and LF, turns HT into a space, and drops
- * everything from '#' on.  A trailing CR (CR LF endings) is a control
- * character and goes too.  Returns the new length; a line that is then
- * empty or blank must be ignored by the caller.
+ * Removes control characters other than HT and LF in place, turns HT into
+ * a space and, with comments, drops everything from '#' on.
  */
-size_t
-proto_preprocess(char *line, size_t len)
+static size_t
+proto_clean(char *line, size_t len, int comments)
 {
 	size_t		 i, o = 0;
 	unsigned char	 c;
 
 	for (i = 0; i < len; i++) {
 		c = (unsigned char)line[i];
-		if (c == '#')
+		if (c == '#' && comments)
 			break;
 		if (c == '\t')
 			c = ' ';
@@ -34,6 +31,19 @@ proto_preprocess(char *line, size_t len)
 	}
 	line[o] = '\0';
 	return (o);
+}
+
+/*
+ * Preprocesses one line in place, as GTP §2.2 says: removes control
+ * characters other than HT and LF, turns HT into a space, and drops
+ * everything from '#' on.  A trailing CR (CR LF endings) is a control
+ * character and goes too.  Returns the new length; a line that is then
+ * empty or blank must be ignored by the caller.
+ */
+size_t
+proto_preprocess(char *line, size_t len)
+{
+	return (proto_clean(line, len, 1));
 }
 
 /* Returns 1 if s is a non-empty run of digits that fits an unsigned long. */
@@ -157,4 +167,194 @@ proto_blank(const char *line, size_t len)
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * Preprocesses one line of an answer in place, as GTP v2 §3.1 asks of a
+ * controller: removes control characters other than HT and LF (so a CR
+ * goes) and turns HT into a space.  Unlike a command, an answer has no
+ * comments: '#' stays.  Returns the new length.
+ */
+size_t
+proto_answer_clean(char *line, size_t len)
+{
+	return (proto_clean(line, len, 0));
+}
+
+/*
+ * Returns 1 if a preprocessed line is the first line of an answer:
+ *   ("=" / "?") [id] [SP text]
+ * with the id a run of digits that fits an unsigned long.  Fills *ok,
+ * *has_id, *id and *text (the rest after the spaces that follow the id).
+ * Returns 0 for any other line, such as a program's "=== banner ===" or
+ * "=x": those are not answers.
+ */
+int
+proto_answer_head(const char *line, int *ok, int *has_id, unsigned long *id,
+    const char **text)
+{
+	const char	*p = line + 1;
+	unsigned long	 v = 0;
+
+	if (line[0] != '=' && line[0] != '?')
+		return (0);
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (~0UL - (unsigned long)(*p - '0')) / 10)
+			return (0);
+		v = v * 10 + (unsigned long)(*p - '0');
+	}
+	if (*p != '\0' && *p != ' ')
+		return (0);
+	*ok = line[0] == '=';
+	*has_id = p > line + 1;
+	*id = v;
+	*text = p + strspn(p, " ");
+	return (1);
+}
+
+/* Returns 1 if a preprocessed line is empty or only spaces. */
+static int
+proto_answer_blank(const char *line)
+{
+	return (line[strspn(line, " ")] == '\0');
+}
+
+/* Sets up an answer reader that keeps at most max bytes of a body. */
+void
+proto_answer_init(struct proto_answer *a, size_t max)
+{
+	memset(a, 0, sizeof *a);
+	buf_init(&a->body);
+	a->max = max;
+}
+
+/* Frees an answer reader. */
+void
+proto_answer_free(struct proto_answer *a)
+{
+	buf_free(&a->body);
+	a->open = 0;
+}
+
+/* Forgets the block just read, ready for the next. */
+void
+proto_answer_reset(struct proto_answer *a)
+{
+	a->open = a->ok = a->has_id = a->over = 0;
+	a->id = 0;
+	a->lines = 0;
+	buf_reset(&a->body);
+	if (a->body.cap > 65536)
+		buf_free(&a->body);
+}
+
+/* Appends text to the body, or marks it cut past the cap. */
+static void
+proto_answer_add(struct proto_answer *a, const char *s, size_t n, int nl)
+{
+	if (a->over || a->body.len + n + (size_t)nl > a->max) {
+		a->over = 1;
+		return;
+	}
+	if (nl)
+		buf_putc(&a->body, '\n');
+	buf_add(&a->body, s, n);
+}
+
+/*
+ * Feeds one raw line (without its LF) to an answer reader; the line is
+ * preprocessed in place (proto_answer_clean).  cut says the line was too
+ * long and line holds only its first bytes.  A line that starts an
+ * answer (proto_answer_head) opens a block; every line up to the next
+ * empty (or blank) line belongs to it, whatever it says, so nothing
+ * inside an answer is ever taken as a command.  Returns
+ * PROTO_NOT_ANSWER (the line is not part of an answer: the caller
+ * handles it; it is then preprocessed only as an answer, so callers that
+ * run it as a command must use a copy), PROTO_IN_BLOCK (taken), or
+ * PROTO_BLOCK_DONE (the empty line ended the block: read ok, has_id,
+ * id, lines, over and body, then call proto_answer_reset).
+ */
+enum proto_feed
+proto_answer_feed(struct proto_answer *a, char *line, size_t len, int cut)
+{
+	const char	*text;
+	int		 ok, has_id;
+	unsigned long	 id;
+
+	len = proto_answer_clean(line, len);
+	if (!a->open) {
+		if (!proto_answer_head(line, &ok, &has_id, &id, &text))
+			return (PROTO_NOT_ANSWER);
+		proto_answer_reset(a);
+		a->open = 1;
+		a->ok = ok;
+		a->has_id = has_id;
+		a->id = id;
+		a->lines = 1;
+		proto_answer_add(a, text, strlen(text), 0);
+		if (cut)
+			a->over = 1;
+		return (PROTO_IN_BLOCK);
+	}
+	if (!cut && proto_answer_blank(line)) {
+		a->open = 0;
+		/* Trailing spaces are not part of the answer. */
+		while (a->body.len > 0 && a->body.data[a->body.len - 1] == ' ')
+			a->body.data[--a->body.len] = '\0';
+		return (PROTO_BLOCK_DONE);
+	}
+	a->lines++;
+	proto_answer_add(a, line, len, 1);
+	if (cut)
+		a->over = 1;
+	return (PROTO_IN_BLOCK);
+}
+
+/*
+ * Appends the answer a has read, re-framed with the id given (as a
+ * relay forwards it): "=ID TEXT" or "?ID TEXT", its further lines, then
+ * the empty line.
+ */
+void
+proto_answer_write(struct buf *out, const struct proto_answer *a,
+    unsigned long id)
+{
+	buf_printf(out, "%c%lu", a->ok ? '=' : '?', id);
+	if (a->body.len > 0 && a->body.data[0] != '\n')
+		buf_putc(out, ' ');
+	buf_add(out, a->body.data != NULL ? a->body.data : "", a->body.len);
+	buf_add(out, "\n\n", 2);
+}
+
+/*
+ * Appends the reply to an answer that answers no outstanding server
+ * command (unknown, stale or duplicate id, or no server command at all).
+ */
+void
+proto_answer_stray(struct buf *out)
+{
+	buf_puts(out, "? unexpected answer: no server command is waiting "
+	    "for it\n\n");
+}
+
+/*
+ * Appends the reply to a request line over the limit of max bytes, with
+ * the request's id if its first bytes (head, preprocessed) hold one.
+ */
+void
+proto_too_long(struct buf *out, const char *head, size_t max)
+{
+	const char	*p = head + strspn(head, " ");
+	size_t		 n = strspn(p, "0123456789");
+	char		 id[24];
+	unsigned long	 v;
+
+	buf_putc(out, '?');
+	if (n > 0 && n < sizeof id && p[n] == ' ') {
+		memcpy(id, p, n);
+		id[n] = '\0';
+		if (proto_is_id(id, &v))
+			buf_printf(out, "%lu", v);
+	}
+	buf_printf(out, " line too long: the limit is %zu bytes\n\n", max);
 }

@@ -72,6 +72,7 @@ struct conn {
 	int		 closing;	/* flush the output, then close */
 	int		 eof;		/* peer sent EOF: answer, then close */
 	int		 discard;	/* skipping the rest of an overlong line */
+	struct proto_answer ans;	/* the answer block being read */
 	int		 killing;	/* killev is pending */
 	int		 kicked;	/* by an admin: killev's reason */
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
@@ -124,6 +125,7 @@ struct server {
 };
 
 static void	 conn_process(struct conn *);
+static void	 conn_end_last_line(struct conn *);
 static void	 conn_free(struct conn *, const char *);
 static void	 conn_reading(struct conn *, int);
 static int	 conn_output_full(struct conn *);
@@ -478,6 +480,7 @@ conn_free(struct conn *c, const char *reason)
 	event_free(c->rev);
 	evbuffer_free(c->in);
 	session_free(&c->sess);
+	proto_answer_free(&c->ans);
 	free(c);
 	if (srv->stopping && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
@@ -533,6 +536,28 @@ conn_close_after_flush(struct conn *c)
 }
 
 /*
+ * An answer block is complete: it goes to the server command it answers
+ * (§13.2), or, answering none, gets an error of its own.
+ */
+static void
+conn_answer(struct conn *c, struct buf *out)
+{
+	int	 taken = 0;
+
+	if (c->sess.lc != NULL) {
+		lobby_hold(c->sess.lc);
+		taken = lobby_answer(c->sess.lc, &c->ans);
+		lobby_release(c->sess.lc, out);
+	}
+	if (!taken) {
+		log_debug("conn=%llu event=stray-answer id=%lu",
+		    (unsigned long long)c->id, c->ans.has_id ? c->ans.id : 0);
+		proto_answer_stray(out);
+	}
+	proto_answer_reset(&c->ans);
+}
+
+/*
  * Runs the complete request lines waiting in the input, in order, until
  * the input is empty, a job goes to the workers, or the connection closes.
  */
@@ -567,27 +592,38 @@ conn_process(struct conn *c)
 			break;
 		if (eol.pos < 0 || (size_t)eol.pos > srv->conf->max_line) {
 			/* Over the limit: one error, then skip to its end. */
+			char	 head[32];
+			ssize_t	 hn;
+
+			hn = evbuffer_copyout(in, head, sizeof head - 1);
+			head[hn > 0 ? hn : 0] = '\0';
 			if (eol.pos < 0) {
 				evbuffer_drain(in, evbuffer_get_length(in));
 				c->discard = 1;
 			} else
 				evbuffer_drain(in, (size_t)eol.pos + eol_len);
 			c->ncmds++;
-			buf_printf(out, "? line too long: the limit is %zu "
-			    "bytes\n\n", srv->conf->max_line);
+			/* Part of an answer: the answer is cut, not refused. */
+			if (proto_answer_feed(&c->ans, head, hn > 0 ?
+			    (size_t)hn : 0, 1) == PROTO_NOT_ANSWER)
+				proto_too_long(out, head, srv->conf->max_line);
 			continue;
 		}
 		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
 		if (line == NULL)
 			break;
 		c->ncmds++;
-		if ((line[0] == '=' || line[0] == '?') && c->sess.lc != NULL) {
-			/* An answer to a server command (§13.2). */
-			lobby_hold(c->sess.lc);
-			lobby_answer(c->sess.lc, line, n);
-			lobby_release(c->sess.lc, out);
+		switch (proto_answer_feed(&c->ans, line, n, 0)) {
+		case PROTO_IN_BLOCK:
 			free(line);
 			continue;
+		case PROTO_BLOCK_DONE:
+			conn_answer(c, out);
+			free(line);
+			continue;
+		case PROTO_NOT_ANSWER:
+			n = strlen(line);	/* control characters went */
+			break;
 		}
 		if (!proto_blank(line, n) && !conn_rate_ok(c)) {
 			conn_refuse_rate(c, line, n, out);
@@ -729,6 +765,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	if (n == 0) {
 		/* Half-close: answer what was sent, then close. */
 		c->eof = 1;
+		conn_end_last_line(c);
 		conn_reading(c, 0);
 		conn_process(c);
 		return;
@@ -739,6 +776,24 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	    c->srv->conf->max_line + 2) || conn_output_full(c))
 		conn_reading(c, 0);
 	conn_process(c);
+}
+
+/*
+ * At EOF, an unterminated last line is a line like any other (as in
+ * `grundy engine`): end it.
+ */
+static void
+conn_end_last_line(struct conn *c)
+{
+	struct evbuffer_ptr p;
+	size_t		 len = evbuffer_get_length(c->in);
+	char		 last;
+
+	if (len == 0 || evbuffer_ptr_set(c->in, &p, len - 1,
+	    EVBUFFER_PTR_SET) != 0 ||
+	    evbuffer_copyout_from(c->in, &p, &last, 1) != 1 || last == '\n')
+		return;
+	evbuffer_add(c->in, "\n", 1);
 }
 
 /* Writes drained: close if that was the last thing to do. */
@@ -849,6 +904,7 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	server_keepalive(&srv->conf->sc, fd);
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	session_init(&c->sess, c->id, &srv->conf->sc);
+	proto_answer_init(&c->ans, PROTO_ANSWER_MAX);
 	c->sess.store = srv->store;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;

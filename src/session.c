@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "session.h"
 
 /* Initialises a session with no game. */
@@ -142,7 +143,10 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 	}
 	s->last_cmd = "unknown";
 	if ((ce = cmd_find(cmd.name)) == NULL) {
-		buf_printf(body, "unknown command: %.64s", cmd.name);
+		/* GTP's exact text (controllers compare it); the name is logged. */
+		log_debug("conn=%llu event=unknown-command name=\"%.64s\"",
+		    (unsigned long long)s->id, cmd.name);
+		buf_puts(body, "unknown command");
 		goto fail;
 	}
 	s->last_cmd = ce->name;

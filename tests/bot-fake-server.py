@@ -8,15 +8,22 @@ proto/PROTOCOL.md §13 by script: register (name taken), login, ready,
 seek, a challenge that is accepted, a game whose commands are relayed to
 `grundy engine`, a dropped connection that the bot resumes with its
 token, a re-seek and a second game, after which `--games 2` makes the bot
-exit 0.  Then a refused login and a program that dies must make it exit
+send unready and exit 0.  A restarted bot resumes its live game by id
+(`event live`), and a game cut off does not count; a locked login is
+retried after the wait the server gives; `--accept-*` filters decline;
+the password comes from a file or the environment.  Then a refused login and a program that dies must make it exit
 non-zero with a message.
 """
 
+import os
 import socket
 import subprocess
 import sys
+import tempfile
+import time
 
 TIMEOUT = 10
+TMPDIR = tempfile.mkdtemp(prefix="bot-fake.")
 
 
 def fail(msg):
@@ -61,11 +68,15 @@ class Conn:
         self.s.close()
 
 
-def start(grundy, port, extra, prog):
+def start(grundy, port, extra, prog, password=None, env=None):
+    if password is None:
+        password = ["--password", "secret123"]
     argv = [grundy, "bot", "--server", "127.0.0.1:%d" % port,
-            "--name", "alice", "--password", "secret123"] + extra + \
-        ["--"] + prog
-    return subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+            "--name", "alice"] + password + extra + ["--"] + prog
+    e = dict(os.environ)
+    e.pop("GRUNDY_PASSWORD", None)
+    e.update(env or {})
+    return subprocess.Popen(argv, stderr=subprocess.PIPE, text=True, env=e)
 
 
 def finish(p, want_rc):
@@ -112,16 +123,99 @@ def scenario_games(grundy, lst, port):
            "7 genmove time1=1 time2=2\n")
     c.expect("=5 nim 2 2", "=6", "=7 2=1")
     c.send("8 gameover second timeout\n")
-    c.expect("=8")
+    # Leaving: unready first, so no tournament game starts on it.
+    c.expect("=8", "1010 unready")
+    c.send("=1010\n\n")
     err = finish(p, 0)
-    for want in ("bot: game 7 over: first no-legal-move",
-                 "bot: game 8 over: second timeout",
+    for want in ("won against bob (first won, seat 1): no-legal-move",
+                 "won against carol (second won, seat 2): timeout",
                  "alice is already registered", "resumed: game 7 you=1"):
         if want not in err:
             fail("stderr lacks %r:\n%s" % (want, err))
     if "tok123" in err:
         fail("the resume token was logged:\n%s" % err)
     c.close()
+
+
+def scenario_restart(grundy, lst, port):
+    """A bot restarted while its account holds a live game resumes it by
+    id (event live); a game cut off and replayed does not count toward
+    --games; a game it is already in on this connection is not resumed
+    twice.  The password comes from a file."""
+    pw = os.path.join(TMPDIR, "pw")
+    with open(pw, "w") as f:
+        f.write("secret123\n")
+    p = start(grundy, port, ["--games", "1", "--seek", "nim 5"],
+              [grundy, "engine"], password=["--password-file", pw])
+    c = Conn(lst)
+    c.expect("1001 login alice secret123", "1002 ready", "1003 seek nim 5")
+    c.send("=1001 account alice\nrole player\nrating 1500\n\n"
+           "event live 40 bob alice you=2 tc=60000 rated=1 nim 5\n")
+    c.expect("1004 resume 40")
+    c.send("=1002\n\n?1003 seated in a live game: resume it first\n\n"
+           "=1004 game 40 you=2\n\n"
+           "event live 40 bob alice you=2 tc=60000 rated=1 nim 5\n"
+           "1 new nim 5\n2 genmove time1=1 time2=2\n")
+    c.expect("=1 nim 5", "=2 1=0")
+    # The daemon restarts: the game is cut off, to be played again.
+    c.send("3 gameover - aborted\n")
+    c.expect("=3", "1005 seek nim 5")
+    c.send("=1005 seek 9\n\nevent start 41 alice bob you=1 token=t41 "
+           "tc=60000 rated=1 nim 2\n4 new nim 2\n5 genmove time1=1 "
+           "time2=1\n")
+    c.expect("=4 nim 2", "=5 1=0")
+    c.send("6 gameover first no-legal-move\n")
+    c.expect("=6", "1006 unready")
+    c.send("=1006\n\n")
+    err = finish(p, 0)
+    for want in ("resumed: game 40 you=2", "seek refused while a game of "
+                 "ours is live", "game 40 over: - aborted (not counted)",
+                 "won against bob (first won, seat 1)",
+                 "1 game played: leaving"):
+        if want not in err:
+            fail("stderr lacks %r:\n%s" % (want, err))
+    c.close()
+
+
+def scenario_locked(grundy, lst, port):
+    """A locked login is retried after the time the server gives; the
+    password comes from the environment; --accept-* filters decline."""
+    p = start(grundy, port, ["--no-ready", "--accept-games", "nim",
+                             "--accept-min-tc", "2000",
+                             "--accept-rated", "0"],
+              [grundy, "engine"], password=[],
+              env={"GRUNDY_PASSWORD": "secret123"})
+    c = Conn(lst)
+    c.expect("1001 login alice secret123")
+    t0 = time.monotonic()
+    c.send("?1001 too many failed logins for alice: retry in 1 s\n\n")
+    c.close()
+    c = Conn(lst)
+    waited = time.monotonic() - t0
+    if waited < 1.0:
+        fail("logged in again after %.3f s, before the lock ended" % waited)
+    c.expect("1002 login alice secret123")
+    c.send("=1002 account alice\nrole player\nrating 1500\n\n")
+    c.send("event challenge 5 bob tc=1000 rated=0 seat=1 nim 3\n")
+    c.expect("1003 decline 5")
+    c.send("=1003\n\nevent challenge 6 bob tc=60000 rated=0 seat=1 "
+           "wythoff 3 5\n")
+    c.expect("1004 decline 6")
+    c.send("=1004\n\nevent challenge 7 bob tc=60000 rated=1 seat=1 "
+           "nim 3\n")
+    c.expect("1005 decline 7")
+    c.send("=1005\n\nevent challenge 8 bob tc=1000+25 rated=0 seat=1 "
+           "nim 3\n")
+    c.expect("1006 accept 8")
+    p.kill()                # before it can reconnect to the next scenario
+    _, err = p.communicate(timeout=TIMEOUT)
+    c.close()
+    for want in ("logging in again in", "declining challenge 5: time "
+                 "control 1000+0 is under --accept-min-tc 2000",
+                 "declining challenge 6: game wythoff is not one of nim",
+                 "declining challenge 7: a rated game"):
+        if want not in err:
+            fail("stderr lacks %r:\n%s" % (want, err))
 
 
 def scenario_bad_login(grundy, lst, port):
@@ -158,6 +252,8 @@ def main():
     lst.settimeout(TIMEOUT)
     port = lst.getsockname()[1]
     scenario_games(sys.argv[1], lst, port)
+    scenario_restart(sys.argv[1], lst, port)
+    scenario_locked(sys.argv[1], lst, port)
     scenario_bad_login(sys.argv[1], lst, port)
     scenario_program_dies(sys.argv[1], lst, port)
     print("bot-fake-server: relay, resume, re-seek, bad login and a dead "

@@ -86,6 +86,11 @@ got=$(printf '1 new nim 1\n' | $GRUNDY engine; echo "rc=$?")
 same engine-eof "=1 nim 1
 
 rc=0" "$got"
+# grundy engine frames lines exactly as grundyd does: the same golden
+# transcript (answer blocks, stray answers, an unterminated last line).
+got=$($GRUNDY engine < "$top_srcdir/proto/transcripts/answers.in"; echo x)
+same engine-answers "$(cat "$top_srcdir/proto/transcripts/answers.out"; echo x)" \
+    "$got"
 got=$(printf '1 new nim 7\n2 genmove\n' |
     GRUNDY=$GRUNDY "$top_srcdir/contrib/bot-perfect")
 same bot-perfect "=1 nim 7

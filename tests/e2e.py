@@ -213,6 +213,30 @@ def db_game(d, gid):
     con.close()
     return row, n
 
+def standings(c, name):
+    """((played, total), reply) of a tournament's standings."""
+    r = c.cmd("standings " + name)
+    m = re.search(r"played (\d+) of (\d+)", r or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None), r
+
+
+def kill_restart_finish(d, admin, tname, timeout):
+    """Kills the daemon (-9), starts it again, logs admin in and waits
+    until tournament tname has played all its games; returns (client,
+    (played, total), standings reply)."""
+    d.stop(signal.SIGKILL)
+    d.start()
+    c = Client(d)
+    c.cmd("login %s password1" % admin)
+    deadline = time.time() + timeout
+    while True:
+        (played, total), r = standings(c, tname)
+        if (played is not None and played == total) or \
+                time.time() >= deadline:
+            return c, (played, total), r
+        time.sleep(0.1)
+
+
 def start_bot(d, name, prog, extra=()):
     log = open(os.path.join(TMP, "bot-%s.log" % name), "a")
     p = subprocess.Popen(

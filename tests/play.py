@@ -352,12 +352,6 @@ def test_floods():
     d.stop()
 
 
-def standings(c, name):
-    r = c.cmd("standings " + name)
-    m = re.search(r"played (\d+) of (\d+)", r or "")
-    return (int(m.group(1)), int(m.group(2))) if m else (None, None), r
-
-
 def test_tournament():
     """Two bots play a timed rated round-robin across a daemon restart."""
     d = Daemon("tour", "--admins", "boss")
@@ -382,16 +376,7 @@ def test_tournament():
         time.sleep(0.05)
     check("tournament under way", played is not None and played >= 2, r)
     boss.close()
-    d.stop(signal.SIGKILL)
-    d.start()
-    boss = Client(d)
-    boss.cmd("login boss password1")
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        (played, total), r = standings(boss, "rr1")
-        if played is not None and played == total:
-            break
-        time.sleep(0.3)
+    boss, (played, total), r = kill_restart_finish(d, "boss", "rr1", 90)
     check("tournament resumed and finished", played == total == 6, r)
     check("standings status", r is not None and "status finished" in r, r)
     perfect_wins = re.search(r"perfect points (\d+)", r or "")

@@ -238,7 +238,7 @@ static void
 test_transcripts(void **state)
 {
 	const char	*names[] = { "framing", "crlf", "errors", "match",
-	    "examples", "accounts" };
+	    "examples", "accounts", "answers" };
 	const char	*extra[] = { "--admins", "boss", NULL };
 	struct daemon	 d;
 	struct buf	 got;
@@ -514,6 +514,13 @@ test_limits(void **state)
 	r = client_req(fd, "protocol_version");
 	assert_string_equal(r, "= 2");
 	free(r);
+	/* With an id, the refusal carries it (issue 9). */
+	memcpy(big, "42 new nim ", 11);
+	r = client_req(fd, big);
+	assert_string_equal(r, "?42 line too long: the limit is 1024 bytes");
+	free(r);
+	memset(big, 'x', 11);
+	memcpy(big, "new nim ", 8);
 	/* Numbers, piles, components, graph and table size. */
 	r = client_req(fd, "new nim 1234567890123456789012345678901234567890"
 	    "12345678901");
