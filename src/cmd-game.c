@@ -146,16 +146,25 @@ cmd_apply(struct session *s, const struct game_move *m)
 	s->moveno++;
 }
 
-/* Parses the move in c's arguments (from index first) into m. */
+/*
+ * Parses the move in c's arguments (from index first) into m.  For GTP's
+ * own `play` (gtp) the refusal is GTP's exact "syntax error" and the
+ * reason goes to the log; `legal` gives the reason.
+ */
 static int
 cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
-    struct game_move *m, struct buf *body)
+    struct game_move *m, int gtp, struct buf *body)
 {
 	struct game_error err;
 
 	if (game_move_parse(&s->game, m, c->argc - first, c->argv + first,
 	    &s->conf->lim, &err) != 0) {
-		buf_printf(body, "invalid move: %s", err.msg);
+		if (gtp) {
+			log_debug("conn=%llu event=syntax-error why=\"%s\"",
+			    (unsigned long long)s->id, err.msg);
+			buf_puts(body, "syntax error");
+		} else
+			buf_printf(body, "invalid move: %s", err.msg);
 		return (-1);
 	}
 	return (0);
@@ -362,7 +371,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		rv = CMD_ERROR;
 		goto out;
 	}
-	if (cmd_parse_move(s, &mc, 0, &m, body) != 0) {
+	if (cmd_parse_move(s, &mc, 0, &m, 1, body) != 0) {
 		rv = CMD_ERROR;
 		goto out;
 	}
@@ -469,7 +478,7 @@ cmd_legal_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	int		 rv = CMD_OK;
 
 	game_move_init(&m);
-	if (cmd_parse_move(s, c, 0, &m, body) != 0)
+	if (cmd_parse_move(s, c, 0, &m, 0, body) != 0)
 		rv = CMD_ERROR;
 	else if (game_check(&s->game, &m, &err) != 0)
 		buf_printf(body, "false %s", err.msg);
