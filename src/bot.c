@@ -122,6 +122,7 @@ struct bot {
 	int		 down;		/* lost, reconnecting */
 	unsigned int	 attempt;	/* reconnect attempts since then */
 	int		 relogin;	/* waiting out a locked login */
+	int		 hello_first;	/* never connected yet: register */
 	uint64_t	 down_since, next_try, last_send;
 
 	/* Answer queues and the blocks being read. */
@@ -1138,18 +1139,20 @@ bot_reconnect(struct bot *b)
 
 	if ((fd = bot_dial(b, why, sizeof why)) == -1) {
 		if (now - b->down_since >= (uint64_t)b->reconnect_s * 1000)
-			bot_fatal(b, "could not reconnect to %s:%s within "
-			    "%lu s: %s", b->host, b->port, b->reconnect_s, why);
+			bot_fatal(b, "could not %sconnect to %s:%s within "
+			    "%lu s: %s", b->hello_first ? "" : "re", b->host,
+			    b->port, b->reconnect_s, why);
 		b->next_try = now + botpol_backoff_ms(b->attempt++,
 		    b->reconnect_ms, BOT_BACKOFF_MS, (uint32_t)random());
 		return;
 	}
 	b->sc.rfd = b->sc.wfd = fd;
 	b->down = 0;
-	bot_log("%sconnected to %s:%s", b->relogin ? "" : "re", b->host,
-	    b->port);
+	bot_log("%sconnected to %s:%s", b->relogin || b->hello_first ? "" :
+	    "re", b->host, b->port);
 	b->relogin = 0;
-	bot_hello(b, 0);
+	bot_hello(b, b->hello_first);
+	b->hello_first = 0;
 }
 
 /* Takes and handles every complete line from the server. */
@@ -1283,12 +1286,21 @@ bot_main(int argc, char **argv)
 	bot_options(&b, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
 	bot_spawn(&b);
-	if ((b.sc.rfd = b.sc.wfd = bot_dial(&b, why, sizeof why)) == -1)
-		bot_fatal(&b, "cannot connect to %s:%s: %s", b.host, b.port,
-		    why);
-	bot_log("connected to %s:%s as %s; program %s", b.host, b.port,
-	    b.name, b.prog[0]);
-	bot_hello(&b, 1);
+	if ((b.sc.rfd = b.sc.wfd = bot_dial(&b, why, sizeof why)) == -1) {
+		/* A daemon not up yet (or restarting): keep trying. */
+		bot_log("cannot connect to %s:%s (%s); trying for up to %lu s",
+		    b.host, b.port, why, b.reconnect_s);
+		b.sc.rfd = b.sc.wfd = -1;
+		b.down = 1;
+		b.hello_first = 1;
+		b.down_since = bot_now();
+		b.next_try = b.down_since + botpol_backoff_ms(b.attempt++,
+		    b.reconnect_ms, BOT_BACKOFF_MS, (uint32_t)random());
+	} else {
+		bot_log("connected to %s:%s as %s; program %s", b.host,
+		    b.port, b.name, b.prog[0]);
+		bot_hello(&b, 1);
+	}
 	bot_loop(&b);
 	if (b.sc.rfd != -1)
 		close(b.sc.rfd);

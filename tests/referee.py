@@ -208,6 +208,32 @@ def test_reconnect():
     d.stop()
 
 
+def test_first_connect():
+    """A bot started while the daemon is not up yet (a boot order, a
+    restart) keeps trying within --reconnect-for and then registers and
+    logs in (before: it exited at once)."""
+    d = Daemon("first")
+    d.stop()
+    p = start_bot(d, "early", [GRUNDY, "engine"],
+                  ["--reconnect-ms", "100"])
+    deadline = time.time() + 10
+    while time.time() < deadline and "trying for up to" not in \
+            bot_log("early"):
+        time.sleep(0.05)
+    check("first: the bot waits for the daemon", p.poll() is None and
+          "trying for up to 600 s" in bot_log("early"),
+          bot_log("early")[-1000:])
+    d.start()
+    deadline = time.time() + 20
+    while time.time() < deadline and "logged in" not in bot_log("early"):
+        time.sleep(0.05)
+    check("first: then registers and logs in", "logged in" in
+          bot_log("early") and p.poll() is None, bot_log("early")[-1000:])
+    p.kill()
+    p.wait()
+    d.stop()
+
+
 def test_locked_login():
     """A stranger's failed logins lock the account: `grundy bot` waits
     for the lock to end and logs in (before: it exited)."""
@@ -325,6 +351,6 @@ def test_games_count_across_restart():
 if __name__ == "__main__":
     sys.exit(run([test_skip_one_answer, test_misbehaving_answers,
                   test_multiline_answer, test_huge_answer, test_raw_answers,
-                  test_reconnect,
+                  test_reconnect, test_first_connect,
                   test_locked_login, test_resume_by_account,
                   test_games_count_across_restart]))
