@@ -23,6 +23,7 @@ cmd_to_move(const struct session *s)
 
 static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
 		    struct buf *);
+static void	 cmd_print_game(struct session *, struct buf *);
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_genmove_entry;
 
@@ -269,8 +270,30 @@ cmd_new_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->to_move = 1;
 	s->moveno = 0;
 	s->state = SESSION_GAME;
-	game_print(&s->game, body);
+	cmd_print_game(s, body);
 	return (CMD_OK);
+}
+
+/*
+ * Appends the canonical form of the game, or for a game whose form is
+ * over max-reply bytes "digest bytes=N fnv1a64=HEX" (PROTOCOL.md §9), so a
+ * reply never overshoots the output cap.
+ */
+static void
+cmd_print_game(struct session *s, struct buf *body)
+{
+	size_t		 mark = body->len, n;
+	uint64_t	 h;
+
+	game_print(&s->game, body);
+	n = body->len - mark;
+	if (s->conf->lim.max_reply == 0 || n <= s->conf->lim.max_reply)
+		return;
+	h = game_table_fnv((const unsigned char *)body->data + mark, n);
+	body->len = mark;
+	body->data[mark] = '\0';
+	buf_printf(body, "digest bytes=%zu fnv1a64=%016llx", n,
+	    (unsigned long long)h);
 }
 
 /* Shows the position, the player to move, the move number and the mode. */
@@ -278,7 +301,7 @@ static int
 cmd_show_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	buf_puts(body, "position ");
-	game_print(&s->game, body);
+	cmd_print_game(s, body);
 	buf_printf(body, "\nplayer %d\nmove %lu\n", cmd_to_move(s),
 	    s->moveno + 1);
 	if (s->state == SESSION_MATCH)

@@ -72,6 +72,9 @@ static const struct conf_key conf_keys[] = {
 	    "Wythoff Grundy table side (piles divided by K)" },
 	{ "max-moves", CONF_SIZE, LIM(max_moves), 16, 10000000,
 	    "entries in one winning-move set (K-L-Nim ranges)" },
+	{ "max-reply", CONF_SIZE, LIM(max_reply), 1024, 1UL << 30,
+	    "bytes of a table reply or stored table; larger new echoes "
+	    "a digest" },
 	{ "login-failures", CONF_UINT, SC(login_failures), 1, 1000,
 	    "failed logins: a name is locked, a connection closed" },
 	{ "login-lockout", CONF_UINT, offsetof(struct conf, login_lockout), 1,
@@ -111,6 +114,7 @@ conf_default(struct conf *c)
 	c->sc.lim.max_set_value = 1024;
 	c->sc.lim.max_table = 1000000;
 	c->sc.lim.max_wythoff = 200;
+	c->sc.lim.max_reply = 512 * 1024;
 	c->sc.max_undo = 1000;
 	c->sc.max_winning = 100000;
 	c->sc.login_failures = 5;

@@ -56,6 +56,7 @@ struct wythoff {
 	mpz_t		 den;		/* r 2^G */
 	mpz_t		 pile[2];
 	unsigned long	 bound;		/* Grundy table bound (max_wythoff) */
+	size_t		 max_reply;	/* bytes of a P-position table */
 	struct wythoff_tab *tab;
 	const struct game_tables *tables; /* table cache, or NULL */
 };
@@ -164,6 +165,7 @@ wythoff_parse(void **stp, int argc, char **argv,
 	}
 	wythoff_derive(st);
 	st->bound = lim->max_wythoff;
+	st->max_reply = lim->max_reply;
 	st->tables = lim->tables;
 	st->tab = xcalloc(1, sizeof *st->tab);
 	st->tab->refs = 1;
@@ -189,6 +191,7 @@ wythoff_clone(const void *p)
 	mpz_set(c->pile[0], st->pile[0]);
 	mpz_set(c->pile[1], st->pile[1]);
 	c->bound = st->bound;
+	c->max_reply = st->max_reply;
 	c->tables = st->tables;
 	c->tab = st->tab;
 	c->tab->refs++;
@@ -1015,7 +1018,30 @@ wythoff_table(const void *p, unsigned long count, struct buf *out,
 	size_t		 len = 0;
 	mpz_t		 n, fl, an, bn;
 
-	(void)err;
+	/*
+	 * Bound the text before building it: a_n <= 2n, so every number
+	 * is at most K (R + 2) count.
+	 */
+	if (st->max_reply > 0 && count > 0) {
+		size_t	 dk, dn, line;
+		double	 est;
+
+		mpz_init_set_ui(n, count);
+		mpz_mul_ui(n, n, 2);
+		mpz_addmul_ui(n, st->r, count);
+		dk = mpz_sizeinbase(st->k, 10);
+		dn = mpz_sizeinbase(n, 10);
+		mpz_clear(n);
+		line = 2 * (dk + dn) + dn + 3;
+		est = (double)line * (double)count;
+		if (est > (double)st->max_reply)
+			return (game_set_error(err, GAME_ELIMIT,
+			    "wythoff table: count=%lu needs up to %.0f bytes "
+			    "(%zu per line), over the reply limit of %zu "
+			    "bytes (max-reply): ask for at most count=%zu",
+			    count, est, line, st->max_reply,
+			    st->max_reply / line));
+	}
 	buf_init(&key);
 	buf_init(&text);
 	buf_init(&meta);

@@ -12,6 +12,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -100,5 +101,52 @@ def test_engine_match_log():
     d.stop()
 
 
+def db_tables(d):
+    con = sqlite3.connect(d.db)
+    n, b = con.execute("SELECT COUNT(*), COALESCE(SUM(LENGTH(data)), 0)"
+                       " FROM tables").fetchone()
+    con.close()
+    return n, b
+
+
+def test_table_bounds():
+    """table and new are bounded by bytes before the work; a set over the
+    table cap gets the cap's error; a huge game echoes a digest."""
+    d = Daemon("tablebound", "--max-table", "20", "--max-reply", "4096")
+    c = Client(d)
+    r = c.cmd("table subtraction S=3,7,100 count=5")
+    check("subtraction over the table cap", not ok(r) and
+          "Grundy table cap of 20" in r, r)
+    k = "9" * 100000
+    t0 = time.time()
+    r = c.cmd("table wythoff K=%s count=1000" % k, timeout=10)
+    dt = time.time() - t0
+    check("huge wythoff table refused", not ok(r) and "max-reply" in r,
+          (r or "")[:200])
+    check("refused before building (%.3f s)" % dt, dt < 2.0)
+    r = c.cmd("table wythoff count=1000")
+    check("table over max-reply refused", not ok(r) and "count=" in r, r)
+    r = c.cmd("table wythoff count=100")
+    check("table within max-reply", ok(r) and len(r.splitlines()) == 100,
+          (r or "")[:100])
+    check("nothing huge stored", db_tables(d)[1] < 8192, db_tables(d))
+    edges = ",".join("%d>%d" % (i, i + 1) for i in range(1, 1000))
+    r = c.cmd("new graph edges=%s 1" % edges)
+    check("huge new echoes a digest", ok(r) and
+          re.match(r"=\d+ digest bytes=\d+ fnv1a64=[0-9a-f]{16}$", r), r)
+    r = c.cmd("show")
+    check("show of a huge game: digest", ok(r) and "position digest" in r, r)
+    r = c.cmd("analyze")
+    check("analysis still served", ok(r) and "outcome" in r, r)
+    # max-line wins over max-digits (documented): the line is refused.
+    big = " ".join(["1" * 100000] * 3)
+    c.send("new nim " + big)
+    r = c.wait("replies")
+    check("three 100,000-digit piles: line too long", r is not None and
+          "line too long" in r, (r or "")[:100])
+    d.stop()
+
+
 if __name__ == "__main__":
-    sys.exit(run([test_db_lock, test_passwords, test_engine_match_log]))
+    sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
+                  test_table_bounds]))
