@@ -23,7 +23,7 @@ cmd_to_move(const struct session *s)
 
 static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
 		    struct buf *);
-static void	 cmd_print_game(struct session *, struct buf *);
+static size_t	 cmd_print_game(struct session *, struct buf *);
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_genmove_entry;
 
@@ -97,13 +97,22 @@ cmd_hist_clear(struct session *s)
 }
 
 /*
- * Saves the current position for undo, dropping the oldest beyond the cap.
- * The cap can change on SIGHUP, so the array follows the current value.
+ * Saves the current position for undo, dropping the oldest beyond the cap:
+ * max-undo positions, and max-undo-bytes of them by the estimate made at
+ * `new` (positions never grow), but always the last one, so a failed
+ * command can take its move back.  The caps can change on SIGHUP, so the
+ * array follows the current value.
  */
 static void
 cmd_hist_push(struct session *s)
 {
-	size_t	 cap = s->conf->max_undo, drop, i;
+	size_t	 cap = s->conf->max_undo, drop, i, bycap;
+
+	if (cap > 0 && s->conf->max_undo_bytes > 0 && s->pos_bytes > 0) {
+		bycap = s->conf->max_undo_bytes / s->pos_bytes;
+		if (bycap < cap)
+			cap = bycap > 0 ? bycap : 1;
+	}
 
 	if (s->nhist > cap) {
 		/* The cap shrank: keep the newest positions. */
@@ -270,30 +279,36 @@ cmd_new_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->to_move = 1;
 	s->moveno = 0;
 	s->state = SESSION_GAME;
-	cmd_print_game(s, body);
+	s->pos_bytes = cmd_print_game(s, body);
 	return (CMD_OK);
 }
 
 /*
  * Appends the canonical form of the game, or for a game whose form is
  * over max-reply bytes "digest bytes=N fnv1a64=HEX" (PROTOCOL.md §9), so a
- * reply never overshoots the output cap.
+ * reply never overshoots the output cap.  Returns an estimate of the
+ * memory a copy of the position takes: its text plus 48 bytes per
+ * number (a GMP integer's header and smallest allocation).
  */
-static void
+static size_t
 cmd_print_game(struct session *s, struct buf *body)
 {
-	size_t		 mark = body->len, n;
+	size_t		 mark = body->len, n, i, est;
 	uint64_t	 h;
 
 	game_print(&s->game, body);
 	n = body->len - mark;
+	for (est = n + 48, i = mark; i < body->len; i++)
+		if (body->data[i] == ' ' || body->data[i] == ',')
+			est += 48;
 	if (s->conf->lim.max_reply == 0 || n <= s->conf->lim.max_reply)
-		return;
+		return (est);
 	h = game_table_fnv((const unsigned char *)body->data + mark, n);
 	body->len = mark;
 	body->data[mark] = '\0';
 	buf_printf(body, "digest bytes=%zu fnv1a64=%016llx", n,
 	    (unsigned long long)h);
+	return (est);
 }
 
 /* Shows the position, the player to move, the move number and the mode. */
@@ -301,7 +316,7 @@ static int
 cmd_show_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	buf_puts(body, "position ");
-	cmd_print_game(s, body);
+	(void)cmd_print_game(s, body);
 	buf_printf(body, "\nplayer %d\nmove %lu\n", cmd_to_move(s),
 	    s->moveno + 1);
 	if (s->state == SESSION_MATCH)

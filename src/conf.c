@@ -89,6 +89,8 @@ static const struct conf_key conf_keys[] = {
 	    max_conns_per_ip), 1, 1000000, "connections from one address" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
+	{ "max-undo-bytes", CONF_SIZE, SC(max_undo_bytes), 0, 1UL << 34,
+	    "estimated bytes of the positions kept for undo (0: no cap)" },
 	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,
 	    "lines of winning moves per reply" },
 };
@@ -116,6 +118,7 @@ conf_default(struct conf *c)
 	c->sc.lim.max_wythoff = 200;
 	c->sc.lim.max_reply = 512 * 1024;
 	c->sc.max_undo = 1000;
+	c->sc.max_undo_bytes = 16 << 20;
 	c->sc.max_winning = 100000;
 	c->sc.login_failures = 5;
 	c->login_lockout = 30;

@@ -28,6 +28,7 @@ enum session_state {
 struct session_conf {
 	struct game_limits lim;
 	size_t		 max_undo;	/* positions kept for undo */
+	size_t		 max_undo_bytes; /* and their estimated memory */
 	size_t		 max_winning;	/* cap on lines of `winning` */
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */
@@ -46,6 +47,7 @@ struct session {
 	struct game	 game;		/* valid unless SESSION_IDLE */
 	int		 to_move;	/* 1 or 2: the player to move */
 	unsigned long	 moveno;	/* moves played since `new` */
+	size_t		 pos_bytes;	/* memory estimate of one position */
 	struct session_hist *hist;	/* earlier positions, oldest first */
 	size_t		 nhist;
 	size_t		 hist_cap;	/* entries allocated in hist */

@@ -147,6 +147,55 @@ def test_table_bounds():
     d.stop()
 
 
+def rss_kb(d):
+    for line in open("/proc/%d/status" % d.proc.pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def play_many(c, moves):
+    """Pipelines plays; returns the replies in order."""
+    first = c.nid + 1
+    data = ""
+    for m in moves:
+        c.nid += 1
+        data += "%d play %s\n" % (c.nid, m)
+    c.s.sendall(data.encode())
+    out = []
+    for i in range(first, c.nid + 1):
+        out.append(c.wait("replies", lambda x, i=i: re.match(
+            r"[=?]%d\b" % i, x), 30))
+    return out
+
+
+def test_undo_bytes():
+    """The undo history is capped by bytes, not only by positions."""
+    d = Daemon("undo", "--max-undo-bytes", "1000", db="off")
+    c = Client(d)
+    r = c.cmd("new nim 5 5 5")      # 9 bytes + 48 per number: 201 bytes
+    check("new", ok(r), r)
+    rs = play_many(c, ["%d=%d" % (1 + i % 3, 4 - i // 3) for i in range(10)])
+    check("ten plays", all(ok(x) for x in rs), rs)
+    n = 0
+    while ok(c.cmd("undo")) and n < 20:
+        n += 1
+    check("undo keeps 1000 bytes of positions: 4", n == 4, n)
+    d.stop()
+    # The attack of the issue: a 20 KB nim and 900 plays (439 MB for 1,000 before).
+    d = Daemon("undo2", db="off")
+    c = Client(d)
+    before = rss_kb(d)
+    r = c.cmd("new nim " + " ".join(["9"] * 10000))
+    check("new 10,000 piles", ok(r), (r or "")[:80])
+    rs = play_many(c, ["%d=%d" % (1 + i % 10000, 8 - i // 10000)
+                       for i in range(900)])
+    check("900 plays", all(ok(x) for x in rs))
+    grown = rss_kb(d) - before
+    check("history memory bounded (grew %d KB)" % grown, grown < 100000)
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
-                  test_table_bounds]))
+                  test_table_bounds, test_undo_bytes]))
