@@ -44,6 +44,8 @@ static const struct conf_key conf_keys[] = {
 	    1000000, "simultaneous connections" },
 	{ "idle-timeout", CONF_UINT, offsetof(struct conf, idle_timeout), 1,
 	    86400 * 7, "seconds a connection may stay silent" },
+	{ "line-timeout", CONF_UINT, offsetof(struct conf, line_timeout), 1,
+	    86400, "seconds a started request line may take to end" },
 	{ "max-output", CONF_SIZE, offsetof(struct conf, max_output), 4096,
 	    1UL << 30, "bytes of unread replies before a client is dropped" },
 	{ "rate", CONF_UINT, offsetof(struct conf, rate), 1, 10000000,
@@ -103,6 +105,7 @@ conf_default(struct conf *c)
 	c->max_line = 256 * 1024;
 	c->max_conns = 1024;
 	c->idle_timeout = 600;
+	c->line_timeout = 30;
 	c->max_output = 1024 * 1024;
 	c->rate = 5000;
 	c->burst = 1000;
@@ -344,6 +347,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_line = src->max_line;
 	dst->max_conns = src->max_conns;
 	dst->idle_timeout = src->idle_timeout;
+	dst->line_timeout = src->line_timeout;
 	dst->max_output = src->max_output;
 	dst->rate = src->rate;
 	dst->burst = src->burst;

@@ -18,6 +18,7 @@ struct conf {
 	size_t		 max_line;	/* bytes per request line */
 	size_t		 max_conns;
 	unsigned int	 idle_timeout;	/* seconds */
+	unsigned int	 line_timeout;	/* seconds to complete a line */
 	size_t		 max_output;	/* bytes pending per connection */
 	unsigned int	 rate;		/* commands per second per connection */
 	unsigned int	 burst;		/* bucket size for rate */

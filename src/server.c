@@ -76,6 +76,8 @@ struct conn {
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
 	uint64_t	 refill_ms;	/* when the bucket was last refilled */
 	uint64_t	 ncmds;
+	uint64_t	 line_ms;	/* the last complete line (or connect) */
+	uint64_t	 partial_ms;	/* a partial line began; 0: none */
 };
 TAILQ_HEAD(connlist, conn);
 
@@ -124,6 +126,7 @@ struct server {
 static void	 conn_process(struct conn *);
 static void	 conn_free(struct conn *, const char *);
 static void	 conn_reading(struct conn *, int);
+static void	 conn_line_timer(struct conn *);
 static int	 conn_output_full(struct conn *);
 static void	 server_reload(struct server *);
 
@@ -506,6 +509,8 @@ conn_process(struct conn *c)
 		if (line == NULL)
 			break;
 		c->ncmds++;
+		c->line_ms = server_now_ms(srv);
+		c->partial_ms = 0;
 		if ((line[0] == '=' || line[0] == '?') && c->sess.lc != NULL) {
 			/* An answer to a server command (§13.2). */
 			lobby_hold(c->sess.lc);
@@ -583,8 +588,49 @@ conn_process(struct conn *c)
 		conn_close_after_flush(c);
 	else if (srv->stopping && !c->busy)
 		conn_close_after_flush(c);
-	else if (!c->busy && !c->reading && !conn_output_full(c))
-		conn_reading(c, 1);
+	else {
+		if (!c->busy && !c->reading && !conn_output_full(c))
+			conn_reading(c, 1);
+		conn_line_timer(c);
+	}
+}
+
+/*
+ * Slowloris: only a complete line counts as activity.  Notes when a
+ * partial line began and arms the input timeout for whichever comes
+ * first: idle-timeout after the last complete line, or line-timeout after
+ * the first byte of a line that has not ended.
+ */
+static void
+conn_line_timer(struct conn *c)
+{
+	const struct conf *cf = c->srv->conf;
+	struct evbuffer_ptr eol;
+	struct timeval	 tv;
+	uint64_t	 now = server_now_ms(c->srv), due;
+	size_t		 eol_len;
+
+	if (evbuffer_get_length(c->in) == 0 || c->discard)
+		c->partial_ms = c->discard ? (c->partial_ms ? c->partial_ms :
+		    now) : 0;
+	else {
+		eol = evbuffer_search_eol(c->in, NULL, &eol_len,
+		    EVBUFFER_EOL_LF);
+		if (eol.pos >= 0)
+			c->partial_ms = 0;	/* lines wait: not the client */
+		else if (c->partial_ms == 0)
+			c->partial_ms = now;
+	}
+	if (!c->reading)
+		return;
+	due = c->line_ms + (uint64_t)cf->idle_timeout * 1000;
+	if (c->partial_ms != 0 &&
+	    c->partial_ms + (uint64_t)cf->line_timeout * 1000 < due)
+		due = c->partial_ms + (uint64_t)cf->line_timeout * 1000;
+	due = due > now ? due - now : 1;
+	tv.tv_sec = (time_t)(due / 1000);
+	tv.tv_usec = (suseconds_t)(due % 1000) * 1000;
+	event_add(c->rev, &tv);
 }
 
 /*
@@ -627,15 +673,36 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	struct conn	*c = arg;
 	struct evbuffer_iovec v;
 	static const char idle[] = "? idle timeout: closing\n\n";
+	const struct conf *cf = c->srv->conf;
+	struct buf	 msg;
+	uint64_t	 now;
 	ssize_t		 n;
 
 	if (what & EV_TIMEOUT) {
 		if (c->busy)
 			return;
+		now = server_now_ms(c->srv);
+		if (c->partial_ms != 0 && now >= c->partial_ms +
+		    (uint64_t)cf->line_timeout * 1000) {
+			/* A line that does not end: slowloris. */
+			buf_init(&msg);
+			buf_printf(&msg, "? line timeout: a request line must "
+			    "end within %u s: closing\n\n", cf->line_timeout);
+			log_info("conn=%llu event=line-timeout",
+			    (unsigned long long)c->id);
+			if (conn_write(c, msg.data, msg.len) == 0)
+				conn_close_after_flush(c);
+			buf_free(&msg);
+			return;
+		}
+		if (now < c->line_ms + (uint64_t)cf->idle_timeout * 1000) {
+			conn_line_timer(c);	/* not yet */
+			return;
+		}
 		if (c->sess.lc != NULL && lobby_active(c->sess.lc)) {
 			/* Waiting on a game, a seek or a tournament. */
-			conn_reading(c, 0);
-			conn_reading(c, 1);
+			c->line_ms = now;
+			conn_line_timer(c);
 			return;
 		}
 		if (conn_write(c, idle, sizeof idle - 1) == 0)
@@ -776,6 +843,7 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	c->killev = evtimer_new(srv->base, conn_kill_cb, c);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
+	c->line_ms = c->refill_ms;
 	bufferevent_setcb(c->bev, NULL, conn_write_cb, conn_event_cb, c);
 	c->in = evbuffer_new();
 	c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, conn_read_ev,

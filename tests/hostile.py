@@ -196,6 +196,55 @@ def test_undo_bytes():
     d.stop()
 
 
+def trickle(c, data, period, limit):
+    """Sends data a byte per period until the server closes or limit
+    seconds pass; returns the seconds until the close, or None."""
+    t0 = time.time()
+    i = 0
+    while time.time() - t0 < limit:
+        try:
+            c.s.sendall(data[i % len(data)].encode())
+        except OSError:
+            c._pump(0.2)        # what was sent before the close
+            c.closed = True
+            break
+        i += 1
+        c._pump(period)
+        if c.closed:
+            break
+    return time.time() - t0 if c.closed else None
+
+
+def test_slowloris():
+    """A byte a second does not keep a connection: partial lines do not
+    reset the idle timer, and a line must end within line-timeout."""
+    d = Daemon("slow", "--idle-timeout", "2", db="off")
+    c = Client(d)
+    dt = trickle(c, "new nim 1 2 3 4 5 6 7 8 9", 0.25, 6.0)
+    check("trickled partial line closed by the idle timeout",
+          dt is not None, dt)
+    d.stop()
+    d = Daemon("slow2", "--line-timeout", "1", db="off")
+    c = Client(d)
+    check("a complete line first", ok(c.cmd("new nim 1")))
+    dt = trickle(c, "new nim 1 2 3 4 5 6 7 8 9", 0.2, 5.0)
+    check("line timeout closes", dt is not None, dt)
+    r = c.wait("replies", lambda x: "line timeout" in x, 1)
+    check("line timeout message", r is not None and
+          "must end within 1 s" in r, r)
+    # Lines that do end keep the connection (slowly, but complete).
+    c = Client(d)
+    t0 = time.time()
+    n = 0
+    while time.time() - t0 < 2.5:
+        c.send("new nim 1")
+        n += 1
+        time.sleep(0.1)
+    check("complete lines are not timed out", not c.closed and
+          ok(c.cmd("show")))
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
-                  test_table_bounds, test_undo_bytes]))
+                  test_table_bounds, test_undo_bytes, test_slowloris]))
