@@ -258,6 +258,10 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 	    l->max_components, l->max_nodes, l->max_edges, l->max_set,
 	    l->max_set_value, l->max_table, l->max_wythoff,
 	    s->conf->max_undo);
+	/* Issue 11's byte limits (PROTOCOL.md §9). */
+	buf_printf(body, "max_undo_bytes %zu\nmax_reply %zu\nmax_tables %zu\n"
+	    "max_tables_bytes %zu\n", s->conf->max_undo_bytes, l->max_reply,
+	    s->conf->max_tables, s->conf->max_tables_bytes);
 	return (CMD_OK);
 }
 

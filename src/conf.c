@@ -89,6 +89,11 @@ static const struct conf_key conf_keys[] = {
 	    100000, "spectators per game" },
 	{ "max-conns-per-ip", CONF_SIZE, offsetof(struct conf,
 	    max_conns_per_ip), 1, 1000000, "connections from one address" },
+	{ "max-tables", CONF_SIZE, SC(max_tables), 1,
+	    100000000, "precomputed tables kept in the database" },
+	{ "max-tables-bytes", CONF_SIZE, SC(max_tables_bytes), 4096,
+	    1UL << 40,
+	    "bytes of precomputed tables kept in the database" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
 	{ "max-undo-bytes", CONF_SIZE, SC(max_undo_bytes), 0, 1UL << 34,
@@ -131,6 +136,8 @@ conf_default(struct conf *c)
 	c->max_seeks = 1000;
 	c->max_watchers = 256;
 	c->max_conns_per_ip = 64;
+	c->sc.max_tables = 1000;
+	c->sc.max_tables_bytes = 64 << 20;
 }
 
 /* Frees the strings a configuration owns. */

@@ -949,6 +949,9 @@ server_reload(struct server *srv)
 	log_init(keep->verbose);
 	server_lobby_conf(keep, &lconf);
 	lobby_set_conf(srv->lobby, &lconf);
+	if (srv->store != NULL)
+		store_set_table_limits(srv->store, keep->sc.max_tables,
+		    keep->sc.max_tables_bytes);
 	if (srv->league != NULL) {
 		server_league_limits(keep, &ll);
 		league_set_limits(srv->league, &ll);
@@ -1080,6 +1083,8 @@ server_open_store(struct server *srv)
 {
 	srv->store = server_store_open(srv->conf);
 	if (srv->store != NULL) {
+		store_set_table_limits(srv->store, srv->conf->sc.max_tables,
+		    srv->conf->sc.max_tables_bytes);
 		cmd_table_cache(&srv->tables, srv->store);
 		srv->conf->sc.lim.tables = &srv->tables;
 	}

@@ -29,6 +29,8 @@ struct session_conf {
 	struct game_limits lim;
 	size_t		 max_undo;	/* positions kept for undo */
 	size_t		 max_undo_bytes; /* and their estimated memory */
+	size_t		 max_tables;	/* the table cache: rows */
+	size_t		 max_tables_bytes; /* and bytes */
 	size_t		 max_winning;	/* cap on lines of `winning` */
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */

@@ -228,6 +228,9 @@ struct store {
 	time_t		 recover_logged; /* last recovery line */
 	int		 failing;	/* the last batch failed */
 	int		 wal_frames;	/* frames in the WAL (the hook's) */
+	/* The table cache's caps (store_set_table_limits; atomic). */
+	size_t		 tables_max;	/* rows; 0: no cap */
+	size_t		 tables_bytes;	/* bytes of keys and data; 0: none */
 };
 
 static void	 store_free(struct store *);
@@ -237,6 +240,7 @@ static void	 store_runs_queue(struct store *, int64_t);
 static void	 store_wait(struct store *, uint64_t);
 static void	*store_writer(void *);
 static int	 store_abandon(struct store *, int *);
+static int	 store_step(sqlite3_stmt *);
 
 /* Returns the text form of a move mark, or NULL. */
 const char *
@@ -1170,6 +1174,43 @@ store_kind_ok(const char *kind)
 }
 
 /*
+ * Caps the table cache: at most max rows and bytes bytes of keys and data
+ * (0: no cap).  Storing a table evicts the oldest stored ones beyond the
+ * caps; a table larger than the byte cap is not stored.  Any thread.
+ */
+void
+store_set_table_limits(struct store *st, size_t max, size_t bytes)
+{
+	__atomic_store_n(&st->tables_max, max, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->tables_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+/* Evicts the oldest stored tables beyond the caps (the writer's). */
+static int
+store_tables_trim(struct store *st, size_t max, size_t bytes)
+{
+	sqlite3_stmt	*s;
+	int		 rc, n;
+
+	rc = sqlite3_prepare_v2(st->wdb, "DELETE FROM tables WHERE rowid IN"
+	    " (SELECT r FROM (SELECT rowid AS r, ROW_NUMBER() OVER w AS k,"
+	    " SUM(LENGTH(key) + COALESCE(LENGTH(data), 0)) OVER w AS b"
+	    " FROM tables WINDOW w AS (ORDER BY rowid DESC))"
+	    " WHERE k > ?1 OR b > ?2)", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return (rc);
+	sqlite3_bind_int64(s, 1, max > 0 ? (sqlite3_int64)max : INT64_MAX);
+	sqlite3_bind_int64(s, 2, bytes > 0 ? (sqlite3_int64)bytes :
+	    INT64_MAX);
+	rc = store_step(s);
+	n = sqlite3_changes(st->wdb);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_OK && n > 0)
+		log_info("store=%s event=table-evict tables=%d", st->path, n);
+	return (rc);
+}
+
+/*
  * Stores (or replaces) the table kind/key with its metadata and data
  * (queued; copied).  data may be NULL for a table that is all metadata.
  */
@@ -1178,13 +1219,23 @@ store_table_put(struct store *st, const char *kind, const char *key,
     const char *meta, const void *data, size_t len)
 {
 	struct store_item *it;
+	size_t		 max, bytes;
 
 	if (!store_kind_ok(kind)) {
 		log_warnx("store=%s event=table-refused kind=%s", st->path,
 		    kind);
 		return;
 	}
+	max = __atomic_load_n(&st->tables_max, __ATOMIC_RELAXED);
+	bytes = __atomic_load_n(&st->tables_bytes, __ATOMIC_RELAXED);
+	if (bytes > 0 && strlen(key) + len > bytes) {
+		log_info("store=%s event=table-refused kind=%s reason=size "
+		    "bytes=%zu", st->path, kind, strlen(key) + len);
+		return;
+	}
 	it = store_item_new(STORE_OP_TABLE, 0);
+	it->n = max;			/* the caps, for the writer */
+	it->id = (int64_t)bytes;
 	it->s[0] = xstrdup(kind);
 	it->s[1] = xstrdup(key);
 	it->s[2] = meta != NULL ? xstrdup(meta) : NULL;
@@ -1323,6 +1374,8 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		else
 			sqlite3_bind_null(s, 5);
 		rc = store_step(s);
+		if (rc == SQLITE_OK && (it->n > 0 || it->id > 0))
+			rc = store_tables_trim(st, it->n, (size_t)it->id);
 		break;
 	case STORE_OP_ABANDON:
 		s = st->ws[STORE_W_ABANDON];

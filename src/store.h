@@ -106,6 +106,7 @@ int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
 void	 store_game_end(struct store *, int64_t, enum store_result,
 	    const char *, enum store_status, void (*)(void *, int), void *);
+void	 store_set_table_limits(struct store *, size_t, size_t);
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 

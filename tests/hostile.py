@@ -245,6 +245,35 @@ def test_slowloris():
     d.stop()
 
 
+def test_table_cache_cap():
+    """The table cache in the database is capped by rows and bytes: the
+    oldest stored tables are evicted (23 MB/s grew it before)."""
+    d = Daemon("tcache", "--max-tables", "5", "--max-tables-bytes", "8192")
+    c = Client(d)
+    for k in range(2, 14):
+        r = c.cmd("table wythoff K=%d count=10" % k)
+        check("table K=%d" % k, ok(r), r)
+    c.cmd("stats")                      # flushes the writer
+    n, b = db_tables(d)
+    check("5 tables kept", n == 5, (n, b))
+    con = sqlite3.connect(d.db)
+    keys = [x[0] for x in con.execute("SELECT key FROM tables ORDER BY key")]
+    con.close()
+    check("the newest kept", keys == ["K=%d t=1" % k for k in
+                                      (10, 11, 12, 13, 9)], keys)
+    for i in range(3):
+        r = c.cmd("table wythoff K=%d count=300" % (100 + i))
+        check("big table", ok(r) and len(r.splitlines()) == 300)
+    c.cmd("stats")
+    n, b = db_tables(d)
+    check("bytes cap kept (%d bytes in %d tables)" % (b, n), b <= 8192)
+    r = c.cmd("limits")
+    check("limits shows the caps", "max_tables 5" in r and
+          "max_tables_bytes 8192" in r, r)
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
-                  test_table_bounds, test_undo_bytes, test_slowloris]))
+                  test_table_bounds, test_undo_bytes, test_slowloris,
+                  test_table_cache_cap]))
