@@ -94,6 +94,9 @@ static const struct conf_key conf_keys[] = {
 	{ "max-tables-bytes", CONF_SIZE, SC(max_tables_bytes), 4096,
 	    1UL << 40,
 	    "bytes of precomputed tables kept in the database" },
+	{ "max-queued-per-ip", CONF_UINT, offsetof(struct conf,
+	    max_queued_per_ip), 1, 1000000,
+	    "heavy commands from one address running or waiting" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
 	{ "max-undo-bytes", CONF_SIZE, SC(max_undo_bytes), 0, 1UL << 34,
@@ -136,6 +139,7 @@ conf_default(struct conf *c)
 	c->max_seeks = 1000;
 	c->max_watchers = 256;
 	c->max_conns_per_ip = 64;
+	c->max_queued_per_ip = 16;
 	c->sc.max_tables = 1000;
 	c->sc.max_tables_bytes = 64 << 20;
 }
@@ -367,6 +371,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_seeks = src->max_seeks;
 	dst->max_watchers = src->max_watchers;
 	dst->max_conns_per_ip = src->max_conns_per_ip;
+	dst->max_queued_per_ip = src->max_queued_per_ip;
 	free(dst->admins);
 	dst->admins = src->admins != NULL ? xstrdup(src->admins) : NULL;
 	/* The table cache belongs to the running server: keep it. */

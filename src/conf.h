@@ -34,6 +34,7 @@ struct conf {
 	size_t		 max_seeks;
 	size_t		 max_watchers;
 	size_t		 max_conns_per_ip;
+	unsigned int	 max_queued_per_ip; /* heavy commands waiting */
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */
 	char		*flag_key[64];

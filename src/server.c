@@ -94,6 +94,13 @@ struct job {
 };
 STAILQ_HEAD(joblist, job);
 
+/* The heavy commands of one address, for the workers' fairness. */
+struct hostload {
+	char		 host[INET6_ADDRSTRLEN];
+	unsigned int	 running;	/* on a worker */
+	unsigned int	 queued;	/* waiting in todo */
+};
+
 struct server {
 	struct event_base *base;
 	struct conf	*conf;
@@ -121,12 +128,16 @@ struct server {
 	struct joblist	 done;
 	int		 quit;
 	int		 pipefd[2];
+	struct hostload	*loads;		/* addresses with jobs (mtx) */
+	size_t		 nloads;
 };
 
 static void	 conn_process(struct conn *);
 static void	 conn_free(struct conn *, const char *);
 static void	 conn_reading(struct conn *, int);
 static void	 conn_line_timer(struct conn *);
+static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
+		    struct buf *);
 static int	 conn_output_full(struct conn *);
 static void	 server_reload(struct server *);
 
@@ -181,28 +192,97 @@ conn_end_game(struct conn *c, struct job *j)
 	s->game_id = 0;
 }
 
+/*
+ * Returns the load of an address (srv->mtx held), adding it if create;
+ * NULL if absent.
+ */
+static struct hostload *
+server_load(struct server *srv, const char *host, int create)
+{
+	size_t	 i;
+
+	for (i = 0; i < srv->nloads; i++)
+		if (strcmp(srv->loads[i].host, host) == 0)
+			return (&srv->loads[i]);
+	if (!create)
+		return (NULL);
+	srv->loads = xreallocarray(srv->loads, srv->nloads + 1,
+	    sizeof *srv->loads);
+	memset(&srv->loads[srv->nloads], 0, sizeof *srv->loads);
+	snprintf(srv->loads[srv->nloads].host, sizeof srv->loads->host, "%s",
+	    host);
+	return (&srv->loads[srv->nloads++]);
+}
+
+/* Forgets an address with no job left (srv->mtx held). */
+static void
+server_load_drop(struct server *srv, struct hostload *l)
+{
+	if (l->running > 0 || l->queued > 0)
+		return;
+	*l = srv->loads[--srv->nloads];
+}
+
+/*
+ * Fairness: the workers one address may hold at once, so one address can
+ * never take them all (one connection has at most one job anyway).
+ */
+static unsigned int
+server_share(const struct server *srv)
+{
+	return (srv->nthreads > 1 ? srv->nthreads - 1 : 1);
+}
+
+/*
+ * Takes the oldest queued job whose address is under its share of the
+ * workers (srv->mtx held), or NULL.
+ */
+static struct job *
+server_pick(struct server *srv)
+{
+	struct hostload	*l;
+	struct job	*j;
+
+	STAILQ_FOREACH(j, &srv->todo, entry) {
+		l = server_load(srv, j->conn->host, 1);
+		if (l->running < server_share(srv)) {
+			STAILQ_REMOVE(&srv->todo, j, job, entry);
+			l->queued--;
+			l->running++;
+			return (j);
+		}
+	}
+	return (NULL);
+}
+
 /* Runs queued jobs until told to quit (worker thread body). */
 static void *
 server_worker(void *arg)
 {
 	struct server	*srv = arg;
+	struct hostload	*l;
 	struct job	*j;
 
 	for (;;) {
 		pthread_mutex_lock(&srv->mtx);
-		while (STAILQ_EMPTY(&srv->todo) && !srv->quit)
+		while (!srv->quit && (j = server_pick(srv)) == NULL)
 			pthread_cond_wait(&srv->cond, &srv->mtx);
 		if (srv->quit) {
 			/* Queued jobs are dropped; server_run frees them. */
 			pthread_mutex_unlock(&srv->mtx);
 			return (NULL);
 		}
-		j = STAILQ_FIRST(&srv->todo);
-		STAILQ_REMOVE_HEAD(&srv->todo, entry);
 		pthread_mutex_unlock(&srv->mtx);
 
 		j->close = session_execute(&j->conn->sess, j->line, j->len,
 		    &j->out);
+		pthread_mutex_lock(&srv->mtx);
+		if ((l = server_load(srv, j->conn->host, 0)) != NULL) {
+			l->running--;
+			server_load_drop(srv, l);
+		}
+		pthread_cond_broadcast(&srv->cond);
+		pthread_mutex_unlock(&srv->mtx);
 		if (j->conn->sess.end_pending)
 			conn_end_game(j->conn, j);
 		else
@@ -435,18 +515,71 @@ conn_rate_ok(struct conn *c)
 static void
 conn_refuse_rate(struct conn *c, char *line, size_t n, struct buf *out)
 {
-	struct proto_cmd cmd;
 	struct buf	 msg;
-	const char	*why;
 
 	buf_init(&msg);
 	buf_printf(&msg, "rate limit: at most %u commands per second "
 	    "(burst %u)", c->srv->conf->rate, c->srv->conf->burst);
+	conn_refuse(c, line, n, out, &msg);
+	buf_free(&msg);
+}
+
+/* Answers a request with its id and the error in msg, without running it. */
+static void
+conn_refuse(struct conn *c, char *line, size_t n, struct buf *out,
+    struct buf *msg)
+{
+	struct proto_cmd cmd;
+	const char	*why;
+
 	proto_preprocess(line, n);
 	proto_parse(line, &cmd, &why);
-	proto_reply(out, 0, &cmd, buf_str(&msg));
+	proto_reply(out, 0, &cmd, buf_str(msg));
 	proto_cmd_free(&cmd);
-	buf_free(&msg);
+	(void)c;
+}
+
+/*
+ * Queues a heavy request for the workers, unless its address has
+ * max-queued-per-ip in the pool (running or waiting) already; returns -1
+ * (and answers) then.
+ */
+static int
+conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out)
+{
+	struct server	*srv = c->srv;
+	struct hostload	*l;
+	struct buf	 msg;
+	struct job	*j;
+	unsigned int	 queued;
+
+	pthread_mutex_lock(&srv->mtx);
+	l = server_load(srv, c->host, 1);
+	queued = l->queued + l->running;
+	if (queued >= srv->conf->max_queued_per_ip) {
+		server_load_drop(srv, l);
+		pthread_mutex_unlock(&srv->mtx);
+		buf_init(&msg);
+		buf_printf(&msg, "busy: %u heavy commands from your address "
+		    "are running or waiting (max-queued-per-ip): retry later",
+		    queued);
+		conn_refuse(c, line, n, out, &msg);
+		buf_free(&msg);
+		log_info("conn=%llu event=refuse reason=max-queued-per-ip",
+		    (unsigned long long)c->id);
+		return (-1);
+	}
+	l->queued++;
+	j = xcalloc(1, sizeof *j);
+	j->conn = c;
+	j->line = line;
+	j->len = n;
+	buf_init(&j->out);
+	c->busy = 1;
+	STAILQ_INSERT_TAIL(&srv->todo, j, entry);
+	pthread_cond_signal(&srv->cond);
+	pthread_mutex_unlock(&srv->mtx);
+	return (0);
 }
 
 /* Closes the connection once its output has been written. */
@@ -533,16 +666,10 @@ conn_process(struct conn *c)
 				return;
 			}
 			buf_reset(out);
-			j = xcalloc(1, sizeof *j);
-			j->conn = c;
-			j->line = line;
-			j->len = n;
-			buf_init(&j->out);
-			c->busy = 1;
-			pthread_mutex_lock(&srv->mtx);
-			STAILQ_INSERT_TAIL(&srv->todo, j, entry);
-			pthread_cond_signal(&srv->cond);
-			pthread_mutex_unlock(&srv->mtx);
+			if (conn_queue_job(c, line, n, out) != 0) {
+				free(line);
+				continue;
+			}
 			break;
 		}
 		mark = out->len;
@@ -1209,6 +1336,7 @@ server_run(struct conf *conf)
 	close(srv.pipefd[0]);
 	close(srv.pipefd[1]);
 	free(srv.threads);
+	free(srv.loads);
 	buf_free(&srv.out);
 	pthread_mutex_destroy(&srv.mtx);
 	pthread_cond_destroy(&srv.cond);

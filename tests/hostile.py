@@ -21,6 +21,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
+class ClientFrom(Client):
+    """A client connecting from another loopback address (127.0.0.N)."""
+
+    def __init__(self, d, src):
+        self.s = socket.create_connection(("127.0.0.1", d.port), timeout=5,
+                                          source_address=(src, 0))
+        self.buf = b""
+        self.replies = []
+        self.commands = []
+        self.events = []
+        self.closed = False
+        self.nid = 100
+
+
+# A heavy command of about half a second (Wythoff Grundy tables, --db off).
+SLOW = "new sum " + " + ".join("wythoff t=%d 990 991" % t
+                               for t in range(1, 17))
+
+
 def wait_for(pred, timeout=5.0):
     """Polls pred until it holds or the deadline passes."""
     end = time.time() + timeout
@@ -273,7 +292,44 @@ def test_table_cache_cap():
     d.stop()
 
 
+def test_worker_fairness():
+    """One address cannot take every worker, nor queue without bound."""
+    d = Daemon("fair", "--max-wythoff", "1000", "--workers", "2", db="off")
+    a = [ClientFrom(d, "127.0.0.2") for _ in range(5)]
+    for i, c in enumerate(a):
+        c.send("%d %s" % (i + 1, SLOW))
+    r1 = a[0].wait("replies", timeout=30)
+    check("first heavy command", ok(r1), (r1 or "")[:60])
+    # Now a[1] runs (the address's share: one of the two workers) and the
+    # rest wait; without the share a[1] would have run beside a[0], and
+    # a[2], a[3] would hold both workers now.
+    b = Client(d)
+    b.send("9 " + SLOW.replace("990 991", "10 11"))   # quick, same path
+    rb = b.wait("replies", timeout=30)
+    r2 = a[1].wait("replies", timeout=0.1)   # only what has arrived
+    check("another address is served at once", ok(rb) and r2 is None,
+          (rb, r2))
+    for c in a[1:]:
+        check("the address's commands all run", ok(c.wait("replies",
+                                                          timeout=30)))
+    d.stop()
+    d = Daemon("fair2", "--max-wythoff", "1000", "--workers", "2",
+               "--max-queued-per-ip", "3", db="off")
+    a = [ClientFrom(d, "127.0.0.2") for _ in range(5)]
+    for i, c in enumerate(a):
+        c.send("%d %s" % (i + 1, SLOW))
+    replies = [c.wait("replies", timeout=30) for c in a]
+    busy = [x for x in replies if x and "max-queued-per-ip" in x]
+    check("the address's pool use is bounded: 2 refused", len(busy) == 2,
+          replies)
+    check("refusal carries the id", all(re.match(r"\?[45] busy:", x)
+                                        for x in busy), busy)
+    b = Client(d)
+    check("another address is not refused", ok(b.cmd(SLOW, timeout=30)))
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
                   test_table_bounds, test_undo_bytes, test_slowloris,
-                  test_table_cache_cap]))
+                  test_table_cache_cap, test_worker_fairness]))
