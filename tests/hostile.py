@@ -21,18 +21,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
-class ClientFrom(Client):
-    """A client connecting from another loopback address (127.0.0.N)."""
-
-    def __init__(self, d, src):
-        self.s = socket.create_connection(("127.0.0.1", d.port), timeout=5,
-                                          source_address=(src, 0))
-        self.buf = b""
-        self.replies = []
-        self.commands = []
-        self.events = []
-        self.closed = False
-        self.nid = 100
+def ClientFrom(d, src):
+    """A client connecting from another loopback address (127.0.0.N): a
+    Client whose socket is replaced before it sends anything."""
+    c = Client(d)
+    c.s.close()
+    c.s = socket.create_connection(("127.0.0.1", d.port), timeout=5,
+                                   source_address=(src, 0))
+    return c
 
 
 # A heavy command of about half a second (Wythoff Grundy tables, --db off).
