@@ -260,8 +260,9 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 	    s->conf->max_undo);
 	/* Issue 11's byte limits (PROTOCOL.md §9). */
 	buf_printf(body, "max_undo_bytes %zu\nmax_reply %zu\nmax_tables %zu\n"
-	    "max_tables_bytes %zu\n", s->conf->max_undo_bytes, l->max_reply,
-	    s->conf->max_tables, s->conf->max_tables_bytes);
+	    "max_tables_bytes %zu\nregister_rate %u\n", s->conf->max_undo_bytes,
+	    l->max_reply, s->conf->max_tables, s->conf->max_tables_bytes,
+	    s->conf->register_rate);
 	return (CMD_OK);
 }
 

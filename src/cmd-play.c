@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addrrate.h"
 #include "league.h"
 #include "lobby.h"
 #include "session.h"
@@ -67,6 +68,7 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 {
 	char	 err[256], raw[256];
 	const char *bad;
+	unsigned int retry = 0;
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
@@ -74,6 +76,14 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
 	    sizeof raw))) != NULL) {
 		buf_puts(body, bad);
+		return (CMD_ERROR);
+	}
+	if (s->regrate != NULL && s->host != NULL &&
+	    !addrrate_take(s->regrate, s->host, s->conf->register_rate,
+	    lobby_now_ms(), &retry)) {
+		buf_printf(body, "too many accounts created from your address: "
+		    "at most %u an hour (register-rate); retry in %u s",
+		    s->conf->register_rate, retry);
 		return (CMD_ERROR);
 	}
 	if (league_register(s->league, c->argv[0], c->argv[1], err,

@@ -97,6 +97,8 @@ static const struct conf_key conf_keys[] = {
 	{ "max-queued-per-ip", CONF_UINT, offsetof(struct conf,
 	    max_queued_per_ip), 1, 1000000,
 	    "heavy commands from one address running or waiting" },
+	{ "register-rate", CONF_UINT, SC(register_rate), 0, 1000000,
+	    "accounts created per hour per address (0: no limit)" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
 	{ "max-undo-bytes", CONF_SIZE, SC(max_undo_bytes), 0, 1UL << 34,
@@ -140,6 +142,7 @@ conf_default(struct conf *c)
 	c->max_watchers = 256;
 	c->max_conns_per_ip = 64;
 	c->max_queued_per_ip = 16;
+	c->sc.register_rate = 20;
 	c->sc.max_tables = 1000;
 	c->sc.max_tables_bytes = 64 << 20;
 }

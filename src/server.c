@@ -44,6 +44,7 @@
 #include <event2/util.h>
 
 #include "cmd-table.h"
+#include "addrrate.h"
 #include "dblock.h"
 #include "league.h"
 #include "lobby.h"
@@ -129,6 +130,7 @@ struct server {
 	int		 quit;
 	int		 pipefd[2];
 	struct hostload	*loads;		/* addresses with jobs (mtx) */
+	struct addrrate	*regrate;	/* account creation per address */
 	size_t		 nloads;
 };
 
@@ -966,6 +968,8 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	c->sess.store = srv->store;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;
+	c->sess.host = c->host;
+	c->sess.regrate = srv->regrate;
 	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
 	c->killev = evtimer_new(srv->base, conn_kill_cb, c);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
@@ -1256,6 +1260,7 @@ server_run(struct conf *conf)
 
 	memset(&srv, 0, sizeof srv);
 	srv.conf = conf;
+	srv.regrate = addrrate_new();
 	TAILQ_INIT(&srv.conns);
 	STAILQ_INIT(&srv.todo);
 	STAILQ_INIT(&srv.done);
@@ -1337,6 +1342,7 @@ server_run(struct conf *conf)
 	close(srv.pipefd[1]);
 	free(srv.threads);
 	free(srv.loads);
+	addrrate_free(srv.regrate);
 	buf_free(&srv.out);
 	pthread_mutex_destroy(&srv.mtx);
 	pthread_cond_destroy(&srv.cond);

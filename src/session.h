@@ -15,6 +15,7 @@
 struct lobby;
 struct lobby_client;
 struct league;
+struct addrrate;
 
 /* Session states; session_enter() logs every transition. */
 enum session_state {
@@ -31,6 +32,7 @@ struct session_conf {
 	size_t		 max_undo_bytes; /* and their estimated memory */
 	size_t		 max_tables;	/* the table cache: rows */
 	size_t		 max_tables_bytes; /* and bytes */
+	unsigned int	 register_rate;	/* accounts per hour per address */
 	size_t		 max_winning;	/* cap on lines of `winning` */
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */
@@ -79,6 +81,8 @@ struct session {
 	struct lobby	*lobby;
 	struct lobby_client *lc;
 	struct league	*league;
+	const char	*host;		/* the peer's address, or NULL */
+	struct addrrate	*regrate;	/* account creation per address */
 	char		 account[33];
 	int		 admin;
 	int		 login_changed;

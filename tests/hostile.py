@@ -325,7 +325,29 @@ def test_worker_fairness():
     d.stop()
 
 
+def test_register_rate():
+    """Account creation is limited per address, not per connection."""
+    d = Daemon("regrate", "--register-rate", "3")
+    for i in range(3):
+        c = Client(d)
+        r = c.cmd("register user%d password1" % i)
+        check("register %d" % i, ok(r), r)
+        c.close()
+    c = Client(d)
+    r = c.cmd("register user9 password1")
+    check("fourth account from one address refused", not ok(r) and
+          "at most 3 an hour (register-rate); retry in" in r, r)
+    r = c.cmd("login user9 password1")
+    check("and not created", not ok(r), r)
+    o = ClientFrom(d, "127.0.0.3")
+    r = o.cmd("register user9 password1")
+    check("another address may", ok(r), r)
+    check("limits shows it", "register_rate 3" in c.cmd("limits"))
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
                   test_table_bounds, test_undo_bytes, test_slowloris,
-                  test_table_cache_cap, test_worker_fairness]))
+                  test_table_cache_cap, test_worker_fairness,
+                  test_register_rate]))
