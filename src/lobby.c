@@ -48,6 +48,7 @@
 #define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
 #define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
+#define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
 #define LOBBY_ELO_START	1500.0
 #define LOBBY_ELO_K	32.0
 
@@ -84,6 +85,7 @@ struct lobby_client {
 	struct lgame	*game;		/* seated in it (and connected) */
 	int		 seat;
 	uint64_t	 next_id;	/* last server command id */
+	uint64_t	 rx_ms;		/* when its input reached the socket */
 	struct lcmdq	 out;		/* unanswered server commands */
 	size_t		 nout;
 	int64_t		 watch[LOBBY_MAX_WATCH];
@@ -120,6 +122,7 @@ struct lgame {
 	size_t		 slot;
 	struct lplayer	 p[2];
 	uint64_t	 turn_start;	/* when the mover's clock started */
+	int		 lag_checked;	/* the timer re-armed once for lag */
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct event	*timer;
 	int		 over;		/* ended; waiting for the log */
@@ -571,9 +574,32 @@ lg_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (g->over)
 		return;
+	if (!g->lag_checked && lobby_now_ms() > g->turn_start +
+	    g->p[g->to_move - 1].clock_ms + g->lb->conf.grace_ms +
+	    LOBBY_LAG_MS) {
+		/*
+		 * The loop was late: an answer that reached the socket in
+		 * time may wait among this round's reads.  Decide after them.
+		 */
+		struct timeval	 zero = { 0, 0 };
+
+		g->lag_checked = 1;
+		evtimer_add(g->timer, &zero);
+		return;
+	}
 	log_info("game=%lld event=timeout seat=%d player=%s", (long long)g->id,
 	    g->to_move, g->p[g->to_move - 1].name);
 	lg_finish(g, 3 - g->to_move, "timeout");
+}
+
+/*
+ * Notes when the client's latest input reached the server's socket
+ * (lobby_now_ms time; from the kernel's receive time stamp), for clocks.
+ */
+void
+lobby_rx_time(struct lobby_client *lc, uint64_t ms)
+{
+	lc->rx_ms = ms;
 }
 
 /* Starts the clock of the seat to move (a human) and arms the timer. */
@@ -585,6 +611,7 @@ lg_clock_start(struct lgame *g)
 	uint64_t	 ms = p->clock_ms + g->lb->conf.grace_ms + 1;
 
 	g->turn_start = lobby_now_ms();
+	g->lag_checked = 0;
 	tv.tv_sec = (time_t)(ms / 1000);
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
 	evtimer_add(g->timer, &tv);
@@ -1309,8 +1336,19 @@ lg_answer_move(struct lgame *g, int ok, const char *text)
 	struct game_move m;
 	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
 	int		 argc = 0, before;
-	uint64_t	 used = lobby_now_ms() - g->turn_start;
+	uint64_t	 used = lobby_now_ms() - g->turn_start, rx;
 
+	/*
+	 * The clock stops when the answer reached the server's socket (the
+	 * latest receive, which holds it), not when the loop got to it: a
+	 * busy server does not bill the player.  The clock starts after the
+	 * genmove is written, so a quick answer may even precede it.
+	 */
+	rx = p->lc != NULL ? p->lc->rx_ms : 0;
+	if (rx != 0 && rx < g->turn_start)
+		used = 0;
+	else if (rx != 0 && rx - g->turn_start < used)
+		used = rx - g->turn_start;
 	if (used > p->clock_ms + g->lb->conf.grace_ms) {
 		lg_finish(g, 3 - g->to_move, "timeout");
 		return;

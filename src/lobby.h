@@ -60,6 +60,7 @@ void	 lobby_detach(struct lobby_client *, const char *);
 void	 lobby_login(struct lobby_client *, const char *, int);
 int	 lobby_active(const struct lobby_client *);
 void	 lobby_answer(struct lobby_client *, const char *, size_t);
+void	 lobby_rx_time(struct lobby_client *, uint64_t);
 void	 lobby_hold(struct lobby_client *);
 void	 lobby_release(struct lobby_client *, struct buf *);
 int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);

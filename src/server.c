@@ -791,6 +791,51 @@ conn_reading(struct conn *c, int on)
 }
 
 /*
+ * Receives into v with the kernel's receive time stamp, which it gives to
+ * the lobby: a clock stops when the answer reached the socket, however
+ * late the loop reads it (PROTOCOL.md §13.4).
+ */
+static ssize_t
+conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
+{
+	struct msghdr	 mh;
+	struct iovec	 iov;
+	struct cmsghdr	*cm;
+	struct timespec	 rx, real;
+	union {
+		char		 buf[CMSG_SPACE(sizeof(struct timespec))];
+		struct cmsghdr	 align;
+	} ctl;
+	uint64_t	 age, now;
+	ssize_t		 n;
+
+	memset(&mh, 0, sizeof mh);
+	iov.iov_base = v->iov_base;
+	iov.iov_len = v->iov_len;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = sizeof ctl.buf;
+	if ((n = recvmsg(fd, &mh, 0)) <= 0 || c->sess.lc == NULL)
+		return (n);
+	lobby_rx_time(c->sess.lc, 0);	/* unknown without a stamp */
+	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_TIMESTAMPNS)
+			continue;
+		memcpy(&rx, CMSG_DATA(cm), sizeof rx);
+		clock_gettime(CLOCK_REALTIME, &real);
+		now = lobby_now_ms();
+		age = real.tv_sec > rx.tv_sec || (real.tv_sec == rx.tv_sec &&
+		    real.tv_nsec >= rx.tv_nsec) ?
+		    (uint64_t)(real.tv_sec - rx.tv_sec) * 1000 +
+		    (uint64_t)((real.tv_nsec - rx.tv_nsec) / 1000000) : 0;
+		lobby_rx_time(c->sess.lc, age < now ? now - age : now);
+	}
+	return (n);
+}
+
+/*
  * Reads what has arrived with one recv() straight into the input buffer
  * (a bufferevent would add an ioctl(FIONREAD) per read), then runs it.  A
  * connection with a job in flight stops reading once a line's worth is
@@ -840,7 +885,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	}
 	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
 		fatalx("event=oom");
-	n = recv(fd, v.iov_base, v.iov_len, 0);
+	n = conn_recv(c, fd, &v);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
@@ -963,6 +1008,8 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	snprintf(c->host, sizeof c->host, "%s", host);
 	snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+	/* Receive time stamps, for game clocks (conn_recv). */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	session_init(&c->sess, c->id, &srv->conf->sc);
 	c->sess.store = srv->store;

@@ -346,8 +346,38 @@ def test_register_rate():
     d.stop()
 
 
+def test_clock_stall():
+    """A clock stops when the answer reached the server's socket: a stalled
+    server (here stopped with SIGSTOP for 1.5 s) does not bill the player,
+    and its late timer does not end the game on time."""
+    d = Daemon("stall", "--clock-grace", "100")
+    c = Client(d)
+    r = c.cmd("seek nim 1 2 opponent=engine seat=1 tc=1000")
+    check("engine seek", ok(r) and body(r).startswith("game"), r)
+    g = genmove_of(c)
+    check("genmove", g is not None, g)
+    d.proc.send_signal(signal.SIGSTOP)
+    try:
+        c.answer(g, "2=1")      # in the socket at once, read 1.5 s later
+        time.sleep(1.5)         # the stall being simulated
+    finally:
+        d.proc.send_signal(signal.SIGCONT)
+    p = c.wait("commands", lambda x: " play " in x)
+    o = c.wait("commands", lambda x: " gameover " in x, timeout=0.2)
+    check("no timeout for the server's stall", p is not None and
+          (o is None or "timeout" not in o), (p, o))
+    g = genmove_of(c)
+    t1 = int(re.search(r"time1=(\d+)", g or "time1=0").group(1))
+    check("the stall was not charged (time1=%d)" % t1, t1 > 500, g)
+    c.answer(g, "1=0" if "1=0" not in (p or "") else "2=0")
+    o = gameover_of(c)
+    check("the game goes on to its end", o is not None and
+          "first no-legal-move" in o, o)
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
                   test_table_bounds, test_undo_bytes, test_slowloris,
                   test_table_cache_cap, test_worker_fairness,
-                  test_register_rate]))
+                  test_register_rate, test_clock_stall]))
