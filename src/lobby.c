@@ -46,7 +46,6 @@
 #define LOBBY_DRAWS	1000	/* tries for a random fair start */
 #define LOBBY_RETRIES	3	/* illegal moves retried per turn */
 #define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
-#define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
 #define LOBBY_ELO_START	1500.0
@@ -192,6 +191,7 @@ struct lobby {
 	struct league	*league;
 	struct lobby_io	 io;
 	struct lobby_conf conf;
+	struct lobby_prep *prep;	/* lent to the running command */
 	struct lclients	 clients;
 	struct lgames	 games;
 	struct lseeks	 seeks;
@@ -1475,6 +1475,8 @@ struct lopts {
 	int		 seat;		/* 0: random */
 	struct game	 game;		/* the position or template */
 	struct buf	 spec;		/* its canonical text */
+	struct game	 drawn;		/* prepared draw (random=1), or empty */
+	int		 prepared;	/* random=1 was drawn off the loop */
 };
 
 /*
@@ -1540,7 +1542,10 @@ lobby_opts(struct lobby *lb, int argc, char **argv, struct lopts *o,
 		    "bytes (limit %d)", len, LOBBY_SPEC_MAX);
 		goto fail;
 	}
-	if (game_parse(&o->game, n, rest, &lb->conf.lim, &err) != 0) {
+	if (lobby_prep_take(lb->prep, n, rest, &o->game, &o->drawn,
+	    &o->prepared))
+		;	/* parsed (and drawn) on a worker: lobby-prep.c */
+	else if (game_parse(&o->game, n, rest, &lb->conf.lim, &err) != 0) {
 		buf_printf(body, "invalid game: %s", err.msg);
 		goto fail;
 	}
@@ -1564,7 +1569,16 @@ lobby_opts_free(struct lopts *o)
 {
 	if (o->game.fam != NULL)
 		game_free(&o->game);
+	if (o->drawn.fam != NULL)
+		game_free(&o->drawn);
 	buf_free(&o->spec);
+}
+
+/* Lends a prepared game to the next seek or challenge (NULL: none). */
+void
+lobby_use_prep(struct lobby_client *lc, struct lobby_prep *p)
+{
+	lc->lb->prep = p;
 }
 
 /* Makes the start of a new game from options (a draw for a template). */
@@ -1577,6 +1591,18 @@ lobby_opts_start(struct lobby *lb, struct lopts *o, struct game *out,
 	if (!o->random) {
 		*out = o->game;
 		memset(&o->game, 0, sizeof o->game);
+		return (0);
+	}
+	if (o->prepared) {
+		/* Drawn on a worker; used once. */
+		o->prepared = 0;
+		if (o->drawn.fam == NULL) {
+			buf_printf(body, "no fair start (an N-position) in %d "
+			    "draws from %s", LOBBY_DRAWS, buf_str(&o->spec));
+			return (-1);
+		}
+		*out = o->drawn;
+		memset(&o->drawn, 0, sizeof o->drawn);
 		return (0);
 	}
 	if (lobby_draw_start(&o->game, lb->rs, &lb->conf.lim, out,

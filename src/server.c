@@ -74,6 +74,8 @@ struct conn {
 	int		 eof;		/* peer sent EOF: answer, then close */
 	int		 discard;	/* skipping the rest of an overlong line */
 	int		 killing;	/* killev is pending */
+	char		*prepped;	/* a line prepared on a worker, to run */
+	size_t		 prepped_len;
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
 	uint64_t	 refill_ms;	/* when the bucket was last refilled */
 	uint64_t	 ncmds;
@@ -92,6 +94,7 @@ struct job {
 	size_t		 len;
 	struct buf	 out;
 	int		 close;
+	int		 prep;		/* only prepare: the loop runs it next */
 };
 STAILQ_HEAD(joblist, job);
 
@@ -276,8 +279,11 @@ server_worker(void *arg)
 		}
 		pthread_mutex_unlock(&srv->mtx);
 
-		j->close = session_execute(&j->conn->sess, j->line, j->len,
-		    &j->out);
+		if (j->prep)
+			cmd_prep_run(&j->conn->sess, j->line, j->len);
+		else
+			j->close = session_execute(&j->conn->sess, j->line,
+			    j->len, &j->out);
 		pthread_mutex_lock(&srv->mtx);
 		if ((l = server_load(srv, j->conn->host, 0)) != NULL) {
 			l->running--;
@@ -378,6 +384,15 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 		c->busy = 0;
 		if (c->dead) {
 			conn_free(c, "closed");
+			job_free(j);
+			continue;
+		}
+		if (j->prep) {
+			/* Prepared: the loop runs the line now, in order. */
+			c->prepped = j->line;
+			c->prepped_len = j->len;
+			j->line = NULL;
+			conn_process(c);
 			job_free(j);
 			continue;
 		}
@@ -487,6 +502,8 @@ conn_free(struct conn *c, const char *reason)
 	bufferevent_free(c->bev);
 	event_free(c->rev);
 	evbuffer_free(c->in);
+	cmd_prep_free(&c->sess);
+	free(c->prepped);
 	session_free(&c->sess);
 	free(c);
 	if (srv->stopping && srv->nconns == 0)
@@ -547,7 +564,8 @@ conn_refuse(struct conn *c, char *line, size_t n, struct buf *out,
  * (and answers) then.
  */
 static int
-conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out)
+conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
+    int prep)
 {
 	struct server	*srv = c->srv;
 	struct hostload	*l;
@@ -576,6 +594,7 @@ conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out)
 	j->conn = c;
 	j->line = line;
 	j->len = n;
+	j->prep = prep;
 	buf_init(&j->out);
 	c->busy = 1;
 	STAILQ_INSERT_TAIL(&srv->todo, j, entry);
@@ -609,12 +628,19 @@ conn_process(struct conn *c)
 	struct job	*j;
 	char		*line;
 	size_t		 n, eol_len, mark;
-	int		 close;
+	int		 close, prepped, heavy;
 
 	buf_reset(out);
 	while (!c->busy && !c->closing) {
 		if (conn_output_full(c))
 			break;
+		if ((prepped = c->prepped != NULL)) {
+			/* Its game was prepared on a worker: run it here. */
+			line = c->prepped;
+			n = c->prepped_len;
+			c->prepped = NULL;
+			goto run;
+		}
 		eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
 		if (c->discard) {
 			/* Skip the rest of an overlong line. */
@@ -659,8 +685,10 @@ conn_process(struct conn *c)
 			free(line);
 			continue;
 		}
+run:
 		c->sess.conf = &srv->conf->sc;
-		if (session_heavy(&c->sess, line, n)) {
+		heavy = !prepped && session_heavy(&c->sess, line, n);
+		if (heavy || (!prepped && cmd_prep_needed(&c->sess, line, n))) {
 			/* Answer the earlier lines before this one waits. */
 			if (conn_write(c, out->data, out->len) != 0) {
 				free(line);
@@ -668,7 +696,7 @@ conn_process(struct conn *c)
 				return;
 			}
 			buf_reset(out);
-			if (conn_queue_job(c, line, n, out) != 0) {
+			if (conn_queue_job(c, line, n, out, !heavy) != 0) {
 				free(line);
 				continue;
 			}

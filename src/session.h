@@ -16,6 +16,7 @@ struct lobby;
 struct lobby_client;
 struct league;
 struct addrrate;
+struct lobby_prep;
 
 /* Session states; session_enter() logs every transition. */
 enum session_state {
@@ -82,6 +83,7 @@ struct session {
 	struct lobby_client *lc;
 	struct league	*league;
 	const char	*host;		/* the peer's address, or NULL */
+	struct lobby_prep *prep;	/* seek/challenge work done off the loop */
 	struct addrrate	*regrate;	/* account creation per address */
 	char		 account[33];
 	int		 admin;
@@ -131,6 +133,9 @@ struct cmd_entry {
 #define CMD_ERROR_QUIT	-2	/* failure, then close the connection */
 
 const struct cmd_entry *cmd_find(const char *);
+int	 cmd_prep_needed(const struct session *, const char *, size_t);
+void	 cmd_prep_run(struct session *, const char *, size_t);
+void	 cmd_prep_free(struct session *);
 extern const struct cmd_entry *const cmd_table[];
 
 #endif /* SESSION_H */

@@ -376,8 +376,30 @@ def test_clock_stall():
     d.stop()
 
 
+def test_seek_off_loop():
+    """A seek's game is parsed and its random start drawn on a worker:
+    another client is answered while it runs (the loop stalled 1.1-1.5 s
+    per such line before)."""
+    d = Daemon("seekloop", "--max-wythoff", "1000")
+    a = Client(d)
+    spec = SLOW.replace("new ", "", 1)
+    a.send("7 seek %s random=1 opponent=engine seat=1 tc=60000" % spec)
+    p = Client(d)
+    rp = p.cmd("new nim 1 2 3", timeout=30)
+    ra = a.wait("replies", timeout=0.1)         # only what has arrived
+    check("probe answered while the seek is prepared", ok(rp) and
+          ra is None, (rp, ra))
+    ra = a.wait("replies", timeout=60) if ra is None else ra
+    check("the seek starts an engine game", ok(ra) and
+          body(ra).startswith("game"), ra)
+    g = genmove_of(a, timeout=30)
+    check("and asks for a move", g is not None, g)
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
                   test_table_bounds, test_undo_bytes, test_slowloris,
                   test_table_cache_cap, test_worker_fairness,
-                  test_register_rate, test_clock_stall]))
+                  test_register_rate, test_clock_stall,
+                  test_seek_off_loop]))
