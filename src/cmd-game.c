@@ -576,6 +576,10 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, "the game is over: start a new one");
 		return (CMD_ERROR);
 	}
+	if (s->store != NULL && store_failing(s->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (CMD_ERROR);
+	}
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
 	s->state = SESSION_MATCH;

@@ -874,12 +874,18 @@ lg_logged(void *arg)
 
 		if (lc == NULL)
 			continue;
+		if (g->logged && !g->log_ok)
+			lc_event(lc, "unlogged %lld the game log could not "
+			    "write this result", (long long)g->id);
 		lc_command(lc, LCMD_GAMEOVER, g->id, 0, "gameover %s %s", res,
 		    g->reason);
 		lc->game = NULL;
 		lc->seat = 0;
 	}
 	for (i = 0; i < g->nwatchers; i++) {
+		if (g->logged && !g->log_ok)
+			lc_event(g->watchers[i], "unlogged %lld the game log "
+			    "could not write this result", (long long)g->id);
 		lc_event(g->watchers[i], "gameover %lld %s %s",
 		    (long long)g->id, res, g->reason);
 		lc_unwatch(g->watchers[i], g->id);
@@ -1644,6 +1650,10 @@ lobby_cmd_seek(struct lobby_client *lc, int argc, char **argv,
 
 	if (lc_check_free(lc, body) != 0)
 		return (-1);
+	if (lb->store != NULL && store_failing(lb->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (-1);
+	}
 	if (lobby_opts(lb, argc, argv, &o, 0, body) != 0)
 		return (-1);
 	if (o.engine) {
@@ -1761,6 +1771,10 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 		buf_puts(body, "you cannot challenge yourself");
 		return (-1);
 	}
+	if (lb->store != NULL && store_failing(lb->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (-1);
+	}
 	if (lobby_opts(lb, argc - 1, argv + 1, &o, 1, body) != 0)
 		return (-1);
 	TAILQ_FOREACH_SAFE(ch, &lb->challs, entry, tch) {
@@ -1854,6 +1868,10 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 	if (lc->name[0] == '\0' || strcmp(ch->to, lc->name) != 0 ||
 	    ch->from == lc || strcmp(ch->from->name, lc->name) == 0) {
 		buf_printf(body, "challenge %.32s is not addressed to you", id);
+		return (-1);
+	}
+	if (accept && lb->store != NULL && store_failing(lb->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
 		return (-1);
 	}
 	if (!accept) {

@@ -95,6 +95,7 @@ struct job {
 	struct buf	 out;
 	int		 close;
 	int		 prep;		/* only prepare: the loop runs it next */
+	int64_t		 gid;		/* the match whose end it waits for */
 };
 STAILQ_HEAD(joblist, job);
 
@@ -175,9 +176,17 @@ server_durable_cb(void *arg, int ok)
 {
 	struct job	*j = arg;
 
-	if (!ok)
-		log_warnx("conn=%llu event=log-failed what=game-end",
-		    (unsigned long long)j->conn->id);
+	if (!ok) {
+		log_warnx("conn=%llu event=log-failed what=game-end game=%lld",
+		    (unsigned long long)j->conn->id, (long long)j->gid);
+		/* Never report as durable: say so in the reply (§12). */
+		if (j->out.len >= 2 && j->out.data[j->out.len - 1] == '\n' &&
+		    j->out.data[j->out.len - 2] == '\n') {
+			j->out.len--;
+			buf_printf(&j->out, "unlogged %lld the game log could "
+			    "not write this result\n\n", (long long)j->gid);
+		}
+	}
 	server_job_done(j->conn->srv, j);
 }
 
@@ -192,6 +201,7 @@ conn_end_game(struct conn *c, struct job *j)
 	struct session	*s = &c->sess;
 
 	s->end_pending = 0;
+	j->gid = s->game_id;
 	store_game_end(s->store, s->game_id, s->end_result, s->end_reason,
 	    STORE_FINISHED, server_durable_cb, j);
 	s->game_id = 0;

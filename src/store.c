@@ -80,6 +80,7 @@ enum store_op {
 	STORE_OP_TABLE,		/* s[0..2]: kind, key, meta; data, len */
 	STORE_OP_ABANDON,	/* live games with id <= id; count */
 	STORE_OP_PAGES,		/* the size cap: n pages */
+	STORE_OP_PROBE,		/* a real write: can the log write again? */
 };
 
 /* One queued write. */
@@ -231,6 +232,10 @@ struct store {
 	/* The table cache's caps (store_set_table_limits; atomic). */
 	size_t		 tables_max;	/* rows; 0: no cap */
 	size_t		 tables_bytes;	/* bytes of keys and data; 0: none */
+	/* Disk full: game ends lost while failing, marked on recovery. */
+	int64_t		*lost;		/* (mtx) */
+	size_t		 nlost;
+	uint64_t	 probe_ns;	/* last probe queued (mtx) */
 };
 
 static void	 store_free(struct store *);
@@ -750,6 +755,7 @@ store_free(struct store *st)
 	pthread_cond_destroy(&st->work);
 	pthread_cond_destroy(&st->done);
 	free(st->damaged);
+	free(st->lost);
 	free(st->path);
 	free(st);
 }
@@ -1277,6 +1283,49 @@ store_abandon(struct store *st, int *rc)
 	return (count);
 }
 
+/*
+ * Returns 1 while the log cannot write: the last batch failed.  Then, at
+ * most once a second, it queues a probe, a real write (the header's user
+ * version), so the log finds out by itself that it can write again even
+ * when no game is written meanwhile.  Any thread.
+ */
+int
+store_failing(struct store *st)
+{
+	struct store_item *it;
+	uint64_t	 now;
+	int		 failing;
+
+	pthread_mutex_lock(&st->mtx);
+	failing = !st->last_ok;
+	now = store_mono_ns();
+	if (failing && now - st->probe_ns >= 1000000000ULL) {
+		st->probe_ns = now;
+		it = store_item_new(STORE_OP_PROBE, 0);
+		store_push_locked(st, it, 1);
+	}
+	pthread_mutex_unlock(&st->mtx);
+	return (failing);
+}
+
+/* The probe: rewrites the header's user_version with its own value. */
+static int
+store_probe(struct store *st)
+{
+	sqlite3_stmt	*s;
+	char		 sql[64];
+	int		 rc, v = 0;
+
+	if ((rc = sqlite3_prepare_v2(st->wdb, "PRAGMA user_version", -1, &s,
+	    NULL)) != SQLITE_OK)
+		return (rc);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+	return (sqlite3_exec(st->wdb, sql, NULL, NULL, NULL));
+}
+
 /* Sets the database size cap in pages (0: none), from the next batch. */
 void
 store_set_max_pages(struct store *st, unsigned long n)
@@ -1386,6 +1435,9 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		break;
 	case STORE_OP_PAGES:
 		break;		/* done before the transaction */
+	case STORE_OP_PROBE:
+		rc = store_probe(st);
+		break;
 	}
 	switch (rc & 0xff) {
 	case SQLITE_CONSTRAINT:
@@ -1415,6 +1467,8 @@ store_op_name(enum store_op op)
 		return ("abandon");
 	case STORE_OP_PAGES:
 		return ("max-pages");
+	case STORE_OP_PROBE:
+		return ("probe");
 	}
 	return ("?");
 }
@@ -1439,6 +1493,30 @@ store_log_fail(struct store *st, const char *what, int64_t id, int rc,
 	    n, msg, rc, st->fail_quiet);
 	st->fail_logged = ts.tv_sec;
 	st->fail_quiet = 0;
+}
+
+/*
+ * The log writes again: the games whose result was lost (their rows are
+ * still 'live') are ended as abandoned with reason log-failed, so they
+ * are neither left live nor later taken for interrupted (mtx held).
+ */
+static void
+store_mark_lost(struct store *st)
+{
+	struct store_item *it;
+	size_t		 i;
+
+	for (i = 0; i < st->nlost; i++) {
+		it = store_item_new(STORE_OP_END, st->lost[i]);
+		it->result = STORE_RESULT_NONE;
+		it->status = STORE_ABANDONED;
+		it->s[0] = xstrdup("log-failed");
+		store_push_locked(st, it, 1);
+		log_warnx("store=%s event=game-marked game=%" PRId64
+		    " status=abandoned reason=log-failed", st->path,
+		    st->lost[i]);
+	}
+	st->nlost = 0;
 }
 
 /* Logs that a batch committed after failures, at most once per second. */
@@ -1517,7 +1595,16 @@ store_batch(struct store *st, struct store_items *b)
 
 	/* A game end is ok only if all of its game's writes were. */
 	pthread_mutex_lock(&st->mtx);
+	if (committed && st->nlost > 0)
+		store_mark_lost(st);
 	STAILQ_FOREACH(it, b, entry) {
+		if (it->op == STORE_OP_END && !committed &&
+		    it->status == STORE_FINISHED) {
+			/* Its result is lost: mark the game on recovery. */
+			st->lost = xreallocarray(st->lost, st->nlost + 1,
+			    sizeof *st->lost);
+			st->lost[st->nlost++] = it->id;
+		}
 		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN) {
 			if (!it->ok)
 				store_damage(st, it->id);

@@ -397,9 +397,98 @@ def test_seek_off_loop():
     d.stop()
 
 
+def fill(path):
+    """Fills the file system of path; returns the filler's name."""
+    name = os.path.join(path, "filler")
+    with open(name, "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError:
+            pass
+    return name
+
+
+def test_disk_full():
+    """Disk full (a small tmpfs): a result that could not be committed is
+    never reported as durable; new logged games are refused meanwhile;
+    analysis goes on; the log recovers by itself when space returns."""
+    mnt = os.path.join(TMP, "full")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs",
+                       mnt]).returncode != 0:
+        print("SKIP test_disk_full: cannot mount a tmpfs (needs root)")
+        return
+    try:
+        d = Daemon("full", db=os.path.join(mnt, "g.db"))
+        c = Client(d)
+        c.cmd("new nim 1")
+        r = c.cmd("match engine first")
+        r = c.cmd("play 1=0")
+        check("durable result", ok(r) and "result first" in r and
+              "unlogged" not in r, r)
+        r = c.cmd("new nim 1 1")
+        r = c.cmd("match engine first")
+        check("match before the disk fills", ok(r), r)
+        gid1 = int(re.search(r"game (\d+)", r).group(1))
+        w = Client(d)
+        e = Client(d)
+        re_ = e.cmd("seek nim 1 2 opponent=engine seat=1 tc=60000")
+        gid2 = int(body(re_).split()[1])
+        rw = w.cmd("watch %d" % gid2)
+        check("watch", ok(rw), rw)
+        g = genmove_of(e)
+        filler = fill(mnt)
+        r = c.cmd("play 1=0")           # nim 0 1: the engine takes it
+        check("result not reported durable", r is not None and
+              "result second" in r and ("unlogged %d" % gid1) in r, r)
+        e.answer(g, "2=1")               # nim 1 1
+        p = e.wait("commands", lambda x: " play " in x)
+        g = genmove_of(e)
+        e.answer(g, "1=0" if "1=0" not in (p or "") else "2=0")
+        ev = e.wait("events", lambda x: x.startswith("event unlogged"))
+        check("player told: unlogged", ev is not None and
+              ev.split()[2] == str(gid2), ev)
+        o = gameover_of(e)
+        check("then the gameover", o is not None, o)
+        ev = w.wait("events", lambda x: x.startswith("event unlogged"))
+        check("spectator told: unlogged", ev is not None, ev)
+        r = c.cmd("new nim 3 4 5")
+        r = c.cmd("analyze")
+        check("analysis served while the log cannot write", ok(r) and
+              "outcome N" in r, r)
+        r = c.cmd("match engine first")
+        check("new logged game refused", not ok(r) and
+              "cannot write" in r, r)
+        r = e.cmd("seek nim 3 4 5 opponent=engine")
+        check("new lobby game refused", not ok(r) and
+              "cannot write" in r, r)
+        os.unlink(filler)
+        back = wait_for(lambda: ok(c.cmd("match engine first")), 10)
+        check("the log recovers by itself", back)
+        r = c.cmd("resign")
+        check("and results are durable again", ok(r) and
+              "unlogged" not in r, r)
+        c.cmd("stats")                  # flushes
+        rows = {}
+        con = sqlite3.connect(d.db)
+        for gid in (gid1, gid2):
+            rows[gid] = con.execute("SELECT status, reason FROM games "
+                                    "WHERE id = ?", (gid,)).fetchone()
+        con.close()
+        check("unlogged games marked", all(
+            x is None or x == ("abandoned", "log-failed")
+            for x in rows.values()) and any(x is not None
+                                            for x in rows.values()), rows)
+        d.stop()
+    finally:
+        subprocess.run(["umount", "-l", mnt])
+
+
 if __name__ == "__main__":
     sys.exit(run([test_db_lock, test_passwords, test_engine_match_log,
                   test_table_bounds, test_undo_bytes, test_slowloris,
                   test_table_cache_cap, test_worker_fairness,
                   test_register_rate, test_clock_stall,
-                  test_seek_off_loop]))
+                  test_seek_off_loop, test_disk_full]))
