@@ -157,6 +157,7 @@ struct lchall {
 	int		 rated;
 	int		 seat;		/* the challenger's seat */
 	uint64_t	 created;	/* lobby_now_ms, for expiry */
+	struct game	 start;		/* made off the loop; fam NULL: none */
 };
 TAILQ_HEAD(lchalls, lchall);
 
@@ -1246,6 +1247,8 @@ lobby_drop_chall(struct lobby *lb, struct lchall *ch)
 	TAILQ_REMOVE(&lb->challs, ch, entry);
 	lb->nchalls--;
 	free(ch->spec);
+	if (ch->start.fam != NULL)
+		game_free(&ch->start);
 	free(ch);
 }
 
@@ -1813,6 +1816,13 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	ch->inc_ms = o.inc_ms;
 	ch->seat = o.seat != 0 ? o.seat : 1;
 	ch->created = now;
+	if ((!o.random || o.prepared) &&
+	    lobby_opts_start(lb, &o, &ch->start, body) != 0) {
+		/* Prepared on a worker: keep it, accept then costs nothing. */
+		free(ch->spec);
+		free(ch);
+		goto fail;
+	}
 	buf_init(&tc);
 	lobby_tc_print(&tc, ch->base_ms, ch->inc_ms);
 	TAILQ_FOREACH(t, &lb->clients, entry)
@@ -1827,6 +1837,8 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	buf_free(&tc);
 	if (sent == 0) {
 		free(ch->spec);
+		if (ch->start.fam != NULL)
+			game_free(&ch->start);
 		free(ch);
 		buf_printf(body, "%s is not connected, or neither ready nor "
 		    "seeking, or playing", argv[0]);
@@ -1886,21 +1898,28 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 		buf_printf(body, "%s is playing another game", ch->from->name);
 		return (-1);
 	}
-	/* Re-parse the stored spec: it was canonical when offered. */
-	memset(&o, 0, sizeof o);
-	buf_init(&o.spec);
-	if (game_parse_line(&o.game, ch->spec, &lb->conf.lim,
-	    &(struct game_error){ 0 }) != 0) {
-		buf_puts(body, "the challenge's game is no longer valid");
-		buf_free(&o.spec);
-		return (-1);
-	}
-	o.random = ch->random;
-	if (lobby_opts_start(lb, &o, &start, body) != 0) {
+	if (ch->start.fam != NULL) {
+		/* Made when offered (lobby-prep.c): nothing to parse here. */
+		start = ch->start;
+		memset(&ch->start, 0, sizeof ch->start);
+	} else {
+		/* Re-parse the stored spec: it was canonical when offered. */
+		memset(&o, 0, sizeof o);
+		buf_init(&o.spec);
+		if (game_parse_line(&o.game, ch->spec, &lb->conf.lim,
+		    &(struct game_error){ 0 }) != 0) {
+			buf_puts(body, "the challenge's game is no longer "
+			    "valid");
+			buf_free(&o.spec);
+			return (-1);
+		}
+		o.random = ch->random;
+		if (lobby_opts_start(lb, &o, &start, body) != 0) {
+			lobby_opts_free(&o);
+			return (-1);
+		}
 		lobby_opts_free(&o);
-		return (-1);
 	}
-	lobby_opts_free(&o);
 	lc_drop_seek(lc);
 	lc_drop_seek(ch->from);
 	if (ch->seat == 1)
