@@ -1599,8 +1599,12 @@ store_batch(struct store *st, struct store_items *b)
 		store_mark_lost(st);
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->op == STORE_OP_END && !committed &&
-		    it->status == STORE_FINISHED) {
-			/* Its result is lost: mark the game on recovery. */
+		    it->status != STORE_LIVE) {
+			/*
+			 * Its end is lost (or the marking itself failed: a
+			 * probe may commit while the disk is still nearly
+			 * full): mark the game on the next commit.
+			 */
 			st->lost = xreallocarray(st->lost, st->nlost + 1,
 			    sizeof *st->lost);
 			st->lost[st->nlost++] = it->id;
