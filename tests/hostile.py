@@ -207,7 +207,12 @@ def test_undo_bytes():
                        for i in range(900)])
     check("900 plays", all(ok(x) for x in rs))
     grown = rss_kb(d) - before
-    check("history memory bounded (grew %d KB)" % grown, grown < 100000)
+    if b"__asan_init" in open(GRUNDYD, "rb").read():
+        print("note: ASan build, RSS not compared (its quarantine keeps "
+              "freed memory)")
+    else:
+        check("history memory bounded (grew %d KB)" % grown,
+              grown < 100000)
     d.stop()
 
 
