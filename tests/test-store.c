@@ -1031,6 +1031,18 @@ test_readonly(void **state)
 	tu_empty_dir(fx->dir);
 }
 
+/* Returns n sevens, a text too big for a nearly full database. */
+static char *
+big_text(size_t n)
+{
+	char	*big = malloc(n + 1);
+
+	assert_non_null(big);
+	memset(big, '7', n);
+	big[n] = '\0';
+	return (big);
+}
+
 /* A full disk: failed callbacks, then back to work once there is room. */
 static void
 test_full(void **state)
@@ -1046,10 +1058,7 @@ test_full(void **state)
 	int64_t		 a, b;
 	size_t		 nbig = 256 * 1024;
 
-	big = malloc(nbig + 1);
-	assert_non_null(big);
-	memset(big, '7', nbig);
-	big[nbig] = '\0';
+	big = big_text(nbig);
 	st = open_ok(fx->path, NULL);
 	/* No room to grow: the cap drops to the current size. */
 	store_set_max_pages(st, 1);
@@ -1107,10 +1116,7 @@ test_full_probe(void **state)
 	size_t		 nbig = 256 * 1024;
 	int		 i;
 
-	big = malloc(nbig + 1);
-	assert_non_null(big);
-	memset(big, '7', nbig);
-	big[nbig] = '\0';
+	big = big_text(nbig);
 	st = open_ok(fx->path, NULL);
 	assert_int_equal(store_failing(st), 0);
 	b = store_game_begin(st, &g);
