@@ -15,9 +15,14 @@
  * order because a connection runs one request at a time.
  *
  * Limits: request line length (reply, skip the line), output buffer (drop the
- * client), idle timeout (final message and close), connection count
- * (refuse with a message), per-connection rate (token bucket: refuse the
- * command).  Game-size limits are enforced by the solver's parsers.
+ * client), idle timeout (final message and close; only complete lines
+ * count), line timeout (a started line must end in time: slowloris),
+ * connection count (refuse with a message), per-connection rate (token
+ * bucket: refuse the command), the workers an address may hold (its
+ * share: workers - 1) and its heavy commands in the pool (refuse beyond
+ * max-queued-per-ip).  seek and challenge prepare their game on a worker
+ * first (job->prep), then run on the loop.  Game-size limits are enforced
+ * by the solver's parsers.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
