@@ -179,6 +179,10 @@ cmd_prep_needed(const struct session *s, const char *line, size_t len)
 
 	if (s->lc == NULL)
 		return (0);
+	/* Most lines are neither: decide without a parse. */
+	if (memmem(line, len, "seek", 4) == NULL &&
+	    memmem(line, len, "challenge", 9) == NULL)
+		return (0);
 	rv = cmd_prep_parse(line, len, &cmd, &copy);
 	proto_cmd_free(&cmd);
 	free(copy);
