@@ -73,7 +73,8 @@ static int
 cmd_passwd_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	char	 err[256];
+	char	 err[256], raw[256];
+	const char *bad;
 
 	if (s->league == NULL) {
 		buf_puts(body, "accounts need the game log (--db)");
@@ -81,6 +82,12 @@ cmd_passwd_exec(struct session *s, const struct proto_cmd *c,
 	}
 	if (s->account[0] == '\0') {
 		buf_puts(body, "passwd needs a login");
+		return (CMD_ERROR);
+	}
+	/* As sent: the preprocessing cut at '#' and dropped controls. */
+	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
+	    sizeof raw))) != NULL) {
+		buf_puts(body, bad);
 		return (CMD_ERROR);
 	}
 	if (league_passwd(s->league, s->account, c->argv[0], c->argv[1],
@@ -100,8 +107,8 @@ static int
 cmd_account_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	const char	*op = c->argv[0], *name = c->argv[1];
-	char		 err[512], reason[CMD_REASON_MAX + 1];
+	const char	*op = c->argv[0], *name = c->argv[1], *bad;
+	char		 err[512], reason[CMD_REASON_MAX + 1], raw[256];
 	int		 rv, from;
 
 	if (cmd_need_admin(s, "account", body) != 0)
@@ -125,6 +132,11 @@ cmd_account_exec(struct session *s, const struct proto_cmd *c,
 	if (cmd_reason(c, "account disable", from, strcmp(op, "disable") != 0,
 	    reason, sizeof reason, body) != 0)
 		return (CMD_ERROR);
+	if (from == 3 && (bad = league_pass_bad(session_raw_arg(s, 2,
+	    c->argv[2], raw, sizeof raw))) != NULL) {
+		buf_puts(body, bad);
+		return (CMD_ERROR);
+	}
 	if (strcmp(op, "create") == 0) {
 		if (s->conf->registration == SESSION_REG_CLOSED) {
 			buf_puts(body, "registration is closed (setting "

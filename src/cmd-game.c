@@ -10,6 +10,7 @@
 #include "format.h"
 #include "log.h"
 #include "lobby.h"
+#include "log.h"
 #include "session.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
@@ -23,6 +24,7 @@ cmd_to_move(const struct session *s)
 
 static int	 cmd_undo_exec(struct session *, const struct proto_cmd *,
 		    struct buf *);
+static size_t	 cmd_print_game(struct session *, struct buf *);
 extern const struct cmd_entry cmd_play_entry;
 extern const struct cmd_entry cmd_genmove_entry;
 
@@ -87,6 +89,10 @@ cmd_end(struct session *s, int winner, const char *reason)
 	    STORE_RESULT_SECOND;
 	s->end_reason = reason;
 	s->state = SESSION_GAME;
+	/* Like a lobby game's (lobby.c), for the daemon's log. */
+	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
+	    (long long)s->game_id, winner == s->first ? "first" : "second",
+	    reason, s->ply);
 }
 
 /* Drops every saved position. */
@@ -101,13 +107,22 @@ cmd_hist_clear(struct session *s)
 }
 
 /*
- * Saves the current position for undo, dropping the oldest beyond the cap.
- * The cap can change on SIGHUP, so the array follows the current value.
+ * Saves the current position for undo, dropping the oldest beyond the cap:
+ * max-undo positions, and max-undo-bytes of them by the estimate made at
+ * `new` (positions never grow), but always the last one, so a failed
+ * command can take its move back.  The caps can change on SIGHUP, so the
+ * array follows the current value.
  */
 static void
 cmd_hist_push(struct session *s)
 {
-	size_t	 cap = s->conf->max_undo, drop, i;
+	size_t	 cap = s->conf->max_undo, drop, i, bycap;
+
+	if (cap > 0 && s->conf->max_undo_bytes > 0 && s->pos_bytes > 0) {
+		bycap = s->conf->max_undo_bytes / s->pos_bytes;
+		if (bycap < cap)
+			cap = bycap > 0 ? bycap : 1;
+	}
 
 	if (s->nhist > cap) {
 		/* The cap shrank: keep the newest positions. */
@@ -269,6 +284,11 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 	    s->conf->keepalive_count, s->conf->user_timeout,
 	    s->conf->registration == SESSION_REG_CLOSED ? "closed" :
 	    s->conf->registration == SESSION_REG_ADMIN ? "admin" : "open");
+	/* Issue 11's byte limits (PROTOCOL.md §9). */
+	buf_printf(body, "max_undo_bytes %zu\nmax_reply %zu\nmax_tables %zu\n"
+	    "max_tables_bytes %zu\nregister_rate %u\n", s->conf->max_undo_bytes,
+	    l->max_reply, s->conf->max_tables, s->conf->max_tables_bytes,
+	    s->conf->register_rate);
 	return (CMD_OK);
 }
 
@@ -290,8 +310,36 @@ cmd_new_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->to_move = 1;
 	s->moveno = 0;
 	s->state = SESSION_GAME;
-	game_print(&s->game, body);
+	s->pos_bytes = cmd_print_game(s, body);
 	return (CMD_OK);
+}
+
+/*
+ * Appends the canonical form of the game, or for a game whose form is
+ * over max-reply bytes "digest bytes=N fnv1a64=HEX" (PROTOCOL.md §9), so a
+ * reply never overshoots the output cap.  Returns an estimate of the
+ * memory a copy of the position takes: its text plus 48 bytes per
+ * number (a GMP integer's header and smallest allocation).
+ */
+static size_t
+cmd_print_game(struct session *s, struct buf *body)
+{
+	size_t		 mark = body->len, n, i, est;
+	uint64_t	 h;
+
+	game_print(&s->game, body);
+	n = body->len - mark;
+	for (est = n + 48, i = mark; i < body->len; i++)
+		if (body->data[i] == ' ' || body->data[i] == ',')
+			est += 48;
+	if (s->conf->lim.max_reply == 0 || n <= s->conf->lim.max_reply)
+		return (est);
+	h = game_table_fnv((const unsigned char *)body->data + mark, n);
+	body->len = mark;
+	body->data[mark] = '\0';
+	buf_printf(body, "digest bytes=%zu fnv1a64=%016llx", n,
+	    (unsigned long long)h);
+	return (est);
 }
 
 /* Shows the position, the player to move, the move number and the mode. */
@@ -299,7 +347,7 @@ static int
 cmd_show_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	buf_puts(body, "position ");
-	game_print(&s->game, body);
+	(void)cmd_print_game(s, body);
 	buf_printf(body, "\nplayer %d\nmove %lu\n", cmd_to_move(s),
 	    s->moveno + 1);
 	if (s->state == SESSION_MATCH)
@@ -557,6 +605,10 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, "the game is over: start a new one");
 		return (CMD_ERROR);
 	}
+	if (s->store != NULL && store_failing(s->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (CMD_ERROR);
+	}
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
 	s->state = SESSION_MATCH;
@@ -582,6 +634,9 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		if (s->game_id > 0)
 			buf_printf(body, "game %lld\n", (long long)s->game_id);
 	}
+	log_info("game=%lld event=start player%d=conn:%llu player%d=engine "
+	    "rated=0", (long long)s->game_id, first ? 1 : 2,
+	    (unsigned long long)s->id, first ? 2 : 1);
 	if (!first) {
 		if (cmd_engine_move(s, "reply", body) != 0) {
 			session_abandon(s, "engine-error");

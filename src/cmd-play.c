@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addrrate.h"
 #include "league.h"
 #include "lobby.h"
 #include "session.h"
@@ -65,7 +66,9 @@ static int
 cmd_register_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	char	 err[256];
+	char	 err[256], raw[256];
+	const char *bad;
+	unsigned int retry = 0;
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
@@ -77,6 +80,20 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 	if (s->conf->registration == SESSION_REG_ADMIN && !s->admin) {
 		buf_puts(body, "registration is by admins only (setting "
 		    "registration = admin): ask an admin");
+		return (CMD_ERROR);
+	}
+	/* The preprocessing cut at '#' or dropped control characters. */
+	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
+	    sizeof raw))) != NULL) {
+		buf_puts(body, bad);
+		return (CMD_ERROR);
+	}
+	if (s->regrate != NULL && s->addr[0] != '\0' &&
+	    !addrrate_take(s->regrate, s->addr, s->conf->register_rate,
+	    lobby_now_ms(), &retry)) {
+		buf_printf(body, "too many accounts created from your address: "
+		    "at most %u an hour (register-rate); retry in %u s",
+		    s->conf->register_rate, retry);
 		return (CMD_ERROR);
 	}
 	if (league_register(s->league, c->argv[0], c->argv[1], err,
@@ -137,14 +154,92 @@ cmd_whoami_exec(struct session *s, const struct proto_cmd *c,
 	return (CMD_OK);
 }
 
+/*
+ * Parses a copy of a request line into cmd (the caller frees cmd and
+ * *copy); returns 0 for seek, 1 for challenge (the arguments to skip
+ * before the game), -1 for any other line.
+ */
+static int
+cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
+    char **copy)
+{
+	const char	*why;
+
+	*copy = xmalloc(len + 1);
+	memcpy(*copy, line, len);
+	(*copy)[len] = '\0';
+	proto_preprocess(*copy, len);
+	if (proto_parse(*copy, cmd, &why) != 1)
+		return (-1);
+	if (strcmp(cmd->name, "seek") == 0)
+		return (0);
+	if (strcmp(cmd->name, "challenge") == 0)
+		return (1);
+	return (-1);
+}
+
+/*
+ * Returns 1 if the line is a seek or challenge, whose game the server
+ * prepares on a worker (cmd_prep_run) before it runs on the loop.
+ */
+int
+cmd_prep_needed(const struct session *s, const char *line, size_t len)
+{
+	struct proto_cmd cmd;
+	char		*copy;
+	int		 rv;
+
+	if (s->lc == NULL)
+		return (0);
+	/* Most lines are neither: decide without a parse. */
+	if (memmem(line, len, "seek", 4) == NULL &&
+	    memmem(line, len, "challenge", 9) == NULL)
+		return (0);
+	rv = cmd_prep_parse(line, len, &cmd, &copy);
+	proto_cmd_free(&cmd);
+	free(copy);
+	return (rv >= 0);
+}
+
+/* On a worker: parses (and draws) the game of a seek or challenge. */
+void
+cmd_prep_run(struct session *s, const char *line, size_t len)
+{
+	struct proto_cmd cmd;
+	char		*copy;
+	int		 skip;
+
+	if (s->prep == NULL)
+		s->prep = xcalloc(1, sizeof *s->prep);
+	if ((skip = cmd_prep_parse(line, len, &cmd, &copy)) >= 0)
+		lobby_prepare(&s->conf->lim, cmd.argc, cmd.argv, skip,
+		    s->prep);
+	proto_cmd_free(&cmd);
+	free(copy);
+}
+
+/* Frees a session's preparation. */
+void
+cmd_prep_free(struct session *s)
+{
+	lobby_prep_clear(s->prep);
+	free(s->prep);
+	s->prep = NULL;
+}
+
 /* seek GAME [options]: pairs or waits. */
 static int
 cmd_seek_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
+	int	 rv;
+
 	if (cmd_need_lobby(s, body) != 0)
 		return (CMD_ERROR);
-	return (lobby_cmd_seek(s->lc, c->argc, c->argv, body) == 0 ? CMD_OK :
-	    CMD_ERROR);
+	lobby_use_prep(s->lc, s->prep);
+	rv = lobby_cmd_seek(s->lc, c->argc, c->argv, body);
+	lobby_use_prep(s->lc, NULL);
+	lobby_prep_clear(s->prep);
+	return (rv == 0 ? CMD_OK : CMD_ERROR);
 }
 
 /* unseek: withdraws the seek. */
@@ -162,10 +257,15 @@ static int
 cmd_challenge_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
+	int	 rv;
+
 	if (cmd_need_lobby(s, body) != 0)
 		return (CMD_ERROR);
-	return (lobby_cmd_challenge(s->lc, c->argc, c->argv, body) == 0 ?
-	    CMD_OK : CMD_ERROR);
+	lobby_use_prep(s->lc, s->prep);
+	rv = lobby_cmd_challenge(s->lc, c->argc, c->argv, body);
+	lobby_use_prep(s->lc, NULL);
+	lobby_prep_clear(s->prep);
+	return (rv == 0 ? CMD_OK : CMD_ERROR);
 }
 
 /* accept CH_ID. */

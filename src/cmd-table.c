@@ -63,6 +63,7 @@ cmd_table_list(const struct game_limits *lim, int argc, char **argv,
 	struct game_error err, err2;
 	struct game	 g;
 	unsigned long	 count = CMD_TABLE_DEFAULT;
+	size_t		 mark;
 	char		**av;
 	int		 rv = -1;
 
@@ -82,14 +83,29 @@ cmd_table_list(const struct game_limits *lim, int argc, char **argv,
 		if (argc < 1 || game_parse(&g, argc + 1 +
 		    (strcmp(argv[0], "wythoff") == 0), av, lim, &err2) != 0) {
 			free(av);
-			buf_puts(errb, err.msg);
+			/*
+			 * Without a position the first error only says it is
+			 * missing; the second is about what was given (a set
+			 * over the table cap, say).
+			 */
+			buf_puts(errb, strstr(err.msg, "missing position") !=
+			    NULL && argc >= 1 ? err2.msg : err.msg);
 			return (-1);
 		}
 		free(av);
 	}
+	mark = out->len;
 	if (game_table(&g, count, out, &err) != 0)
 		buf_puts(errb, err.msg);
-	else
+	else if (lim->max_reply > 0 && out->len - mark > lim->max_reply) {
+		/* Lines of bounded size (at most ~3 MB): cut after the fact. */
+		buf_printf(errb, "%s table: count=%lu takes %zu bytes, over "
+		    "the reply limit of %zu bytes (max-reply)", argv[0],
+		    count, out->len - mark, lim->max_reply);
+		out->len = mark;
+		if (out->data != NULL)
+			out->data[mark] = '\0';
+	} else
 		rv = 0;
 	game_free(&g);
 	return (rv);

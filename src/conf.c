@@ -44,6 +44,8 @@ static const struct conf_key conf_keys[] = {
 	    1000000, "simultaneous connections" },
 	{ "idle-timeout", CONF_UINT, offsetof(struct conf, idle_timeout), 1,
 	    86400 * 7, "seconds a connection may stay silent" },
+	{ "line-timeout", CONF_UINT, offsetof(struct conf, line_timeout), 1,
+	    86400, "seconds a started request line may take to end" },
 	{ "max-output", CONF_SIZE, offsetof(struct conf, max_output), 4096,
 	    1UL << 30, "bytes of unread replies before a client is dropped" },
 	{ "rate", CONF_UINT, offsetof(struct conf, rate), 1, 10000000,
@@ -72,6 +74,9 @@ static const struct conf_key conf_keys[] = {
 	    "Wythoff Grundy table side (piles divided by K)" },
 	{ "max-moves", CONF_SIZE, LIM(max_moves), 16, 10000000,
 	    "entries in one winning-move set (K-L-Nim ranges)" },
+	{ "max-reply", CONF_SIZE, LIM(max_reply), 1024, 1UL << 30,
+	    "bytes of a table reply or stored table; larger new echoes "
+	    "a digest" },
 	{ "login-failures", CONF_UINT, SC(login_failures), 1, 1000,
 	    "failed logins: a name is locked, a connection closed" },
 	{ "login-lockout", CONF_UINT, offsetof(struct conf, login_lockout), 1,
@@ -96,8 +101,20 @@ static const struct conf_key conf_keys[] = {
 	{ "user-timeout", CONF_UINT, SC(user_timeout), 0, 3600000,
 	    "ms sent data may stay unacknowledged before a client is dropped "
 	    "(TCP_USER_TIMEOUT; 0: the kernel's)" },
+	{ "max-tables", CONF_SIZE, SC(max_tables), 1,
+	    100000000, "precomputed tables kept in the database" },
+	{ "max-tables-bytes", CONF_SIZE, SC(max_tables_bytes), 4096,
+	    1UL << 40,
+	    "bytes of precomputed tables kept in the database" },
+	{ "max-queued-per-ip", CONF_UINT, offsetof(struct conf,
+	    max_queued_per_ip), 1, 1000000,
+	    "heavy commands from one address running or waiting" },
+	{ "register-rate", CONF_UINT, SC(register_rate), 0, 1000000,
+	    "accounts created per hour per address (0: no limit)" },
 	{ "max-undo", CONF_SIZE, SC(max_undo), 0, 1000000,
 	    "positions kept for undo" },
+	{ "max-undo-bytes", CONF_SIZE, SC(max_undo_bytes), 0, 1UL << 34,
+	    "estimated bytes of the positions kept for undo (0: no cap)" },
 	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,
 	    "lines of winning moves per reply" },
 };
@@ -207,6 +224,7 @@ conf_default(struct conf *c)
 	c->max_line = 256 * 1024;
 	c->max_conns = 1024;
 	c->idle_timeout = 600;
+	c->line_timeout = 30;
 	c->max_output = 1024 * 1024;
 	c->rate = 5000;
 	c->burst = 1000;
@@ -220,7 +238,9 @@ conf_default(struct conf *c)
 	c->sc.lim.max_set_value = 1024;
 	c->sc.lim.max_table = 1000000;
 	c->sc.lim.max_wythoff = 200;
+	c->sc.lim.max_reply = 512 * 1024;
 	c->sc.max_undo = 1000;
+	c->sc.max_undo_bytes = 16 << 20;
 	c->sc.max_winning = 100000;
 	c->sc.login_failures = 5;
 	c->login_lockout = 30;
@@ -237,6 +257,10 @@ conf_default(struct conf *c)
 	c->sc.keepalive_count = 3;
 	c->sc.user_timeout = 10000;
 	(void)conf_set(c, "trusted-networks", CONF_TRUSTED_DEFAULT, NULL, 0);
+	c->max_queued_per_ip = 16;
+	c->sc.register_rate = 20;
+	c->sc.max_tables = 1000;
+	c->sc.max_tables_bytes = 64 << 20;
 }
 
 /* Frees the strings a configuration owns. */
@@ -489,6 +513,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_line = src->max_line;
 	dst->max_conns = src->max_conns;
 	dst->idle_timeout = src->idle_timeout;
+	dst->line_timeout = src->line_timeout;
 	dst->max_output = src->max_output;
 	dst->rate = src->rate;
 	dst->burst = src->burst;
@@ -509,6 +534,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->nets = xcalloc(CONF_MAX_NETS, sizeof *dst->nets);
 	if (src->nets != NULL)
 		memcpy(dst->nets, src->nets, src->nnets * sizeof *dst->nets);
+	dst->max_queued_per_ip = src->max_queued_per_ip;
 	free(dst->admins);
 	dst->admins = src->admins != NULL ? xstrdup(src->admins) : NULL;
 	/* The table cache belongs to the running server: keep it. */

@@ -26,6 +26,7 @@ struct conf {
 	size_t		 max_line;	/* bytes per request line */
 	size_t		 max_conns;
 	unsigned int	 idle_timeout;	/* seconds */
+	unsigned int	 line_timeout;	/* seconds to complete a line */
 	size_t		 max_output;	/* bytes pending per connection */
 	unsigned int	 rate;		/* commands per second per connection */
 	unsigned int	 burst;		/* bucket size for rate */
@@ -45,6 +46,7 @@ struct conf {
 	char		*trusted;	/* trusted-networks text */
 	struct conf_net	*nets;		/* parsed, exempt from the above */
 	size_t		 nnets;
+	unsigned int	 max_queued_per_ip; /* heavy commands waiting */
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */
 	char		*flag_key[64];

@@ -12,7 +12,7 @@
 #include "game.h"
 
 /* Returns the FNV-1a 64-bit hash of len bytes at p. */
-static uint64_t
+uint64_t
 game_table_fnv(const unsigned char *p, size_t len)
 {
 	uint64_t	 h = 0xcbf29ce484222325ULL;

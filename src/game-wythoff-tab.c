@@ -581,7 +581,30 @@ wythoff_table(const void *p, unsigned long count, struct buf *out,
 	size_t		 len = 0;
 	mpz_t		 n, fl, an, bn;
 
-	(void)err;
+	/*
+	 * Bound the text before building it: a_n <= 2n, so every number
+	 * is at most K (R + 2) count.
+	 */
+	if (st->max_reply > 0 && count > 0) {
+		size_t	 dk, dn, line;
+		double	 est;
+
+		mpz_init_set_ui(n, count);
+		mpz_mul_ui(n, n, 2);
+		mpz_addmul_ui(n, st->r, count);
+		dk = mpz_sizeinbase(st->k, 10);
+		dn = mpz_sizeinbase(n, 10);
+		mpz_clear(n);
+		line = 2 * (dk + dn) + dn + 3;
+		est = (double)line * (double)count;
+		if (est > (double)st->max_reply)
+			return (game_set_error(err, GAME_ELIMIT,
+			    "wythoff table: count=%lu needs up to %.0f bytes "
+			    "(%zu per line), over the reply limit of %zu "
+			    "bytes (max-reply): ask for at most count=%zu",
+			    count, est, line, st->max_reply,
+			    st->max_reply / line));
+	}
 	buf_init(&key);
 	buf_init(&text);
 	buf_init(&meta);

@@ -119,6 +119,7 @@ wythoff_parse(void **stp, int argc, char **argv,
 	}
 	wythoff_derive(st);
 	st->bound = lim->max_wythoff;
+	st->max_reply = lim->max_reply;
 	st->tables = lim->tables;
 	st->tab = xcalloc(1, sizeof *st->tab);
 	st->tab->refs = 1;
@@ -142,6 +143,7 @@ wythoff_clone(const void *p)
 	mpz_set(c->pile[0], st->pile[0]);
 	mpz_set(c->pile[1], st->pile[1]);
 	c->bound = st->bound;
+	c->max_reply = st->max_reply;
 	c->tables = st->tables;
 	c->tab = st->tab;
 	c->tab->refs++;

@@ -37,6 +37,7 @@ struct wythoff {
 	mpz_t		 d;		/* D = r^2 + 4 */
 	mpz_t		 pile[2];
 	unsigned long	 bound;		/* Grundy table bound (max_wythoff) */
+	size_t		 max_reply;	/* bytes of a P-position table */
 	struct wythoff_tab *tab;
 	const struct game_tables *tables; /* table cache, or NULL */
 };

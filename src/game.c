@@ -25,6 +25,7 @@ game_limits_default(struct game_limits *lim)
 	lim->max_table = 1000000;
 	lim->max_wythoff = 200;
 	lim->max_moves = 10000;
+	lim->max_reply = 0;
 	lim->tables = NULL;
 }
 

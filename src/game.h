@@ -60,6 +60,7 @@ struct game_limits {
 	size_t		 max_table;	/* subtraction: SG table entries (pre+period) */
 	unsigned long	 max_wythoff;	/* Wythoff Grundy table: largest pile/K */
 	size_t		 max_moves;	/* entries in one winning-move set */
+	size_t		 max_reply;	/* bytes of a table reply (0: no cap) */
 	const struct game_tables *tables; /* table cache, or NULL */
 	/* Set by game_parse for the families it calls: the registry. */
 	const struct game_family *const *families;
@@ -263,6 +264,7 @@ void	 game_table_putv(struct buf *, uint64_t);
 int	 game_table_getv(const unsigned char **, const unsigned char *,
 	    uint64_t *);
 void	 game_table_seal(struct buf *);
+uint64_t game_table_fnv(const unsigned char *, size_t);
 int	 game_table_open(const struct buf *, const unsigned char **,
 	    const unsigned char **);
 int	 game_table(const struct game *, unsigned long, struct buf *,

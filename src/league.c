@@ -80,7 +80,10 @@ static const char *const league_sql[LEAGUE_S_N] = {
 	"BEGIN",
 	"COMMIT",
 	"ROLLBACK",
-	"INSERT INTO accounts (name, hash, created_at) VALUES (?, ?, ?)",
+	/* Refuses look-alikes: names that differ only in case. */
+	"INSERT INTO accounts (name, hash, created_at) SELECT ?1, ?2, ?3"
+	" WHERE NOT EXISTS (SELECT 1 FROM accounts"
+	" WHERE name = ?1 COLLATE NOCASE)",
 	"SELECT hash, disabled FROM accounts WHERE name = ?",
 	"SELECT 1 FROM accounts WHERE name = ?",
 	"INSERT INTO tournaments (name, format, status, game, random, base_ms,"
@@ -338,8 +341,12 @@ league_name_ok(const char *name)
 	return (1);
 }
 
-/* Checks a password's form; returns NULL, or what is wrong with it. */
-static const char *
+/*
+ * Checks a password's form; returns NULL, or what is wrong with it.  The
+ * caller passes the password as the client sent it, before the line
+ * preprocessing (which cuts at '#' and drops control characters).
+ */
+const char *
 league_pass_bad(const char *pass)
 {
 	const char	*p;
@@ -353,6 +360,9 @@ league_pass_bad(const char *pass)
 	if (n > LEAGUE_PASS_MAX)
 		return ("password too long: at most 128 bytes");
 	for (p = pass; *p != '\0'; p++) {
+		if (*p == '#' || (*p > 0 && *p < ' ') || *p == 127)
+			return ("bad password: # and control characters are "
+			    "not allowed");
 		if (*p <= ' ' || *p > '~')
 			return ("bad password: only printable ASCII without "
 			    "spaces");
@@ -600,7 +610,11 @@ league_register(struct league *lg, const char *name, const char *pass,
 	league_bind(s, 2, hash);
 	league_bind(s, 3, when);
 	rc = league_step(s);
-	if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+	if (rc == SQLITE_OK && sqlite3_changes(lg->db) == 0) {
+		rc = SQLITE_CONSTRAINT_PRIMARYKEY;
+		snprintf(err, errlen, "name %s is taken: an account with the "
+		    "same name in another case exists (look-alike)", name);
+	} else if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
 		snprintf(err, errlen, "name %s is taken", name);
 	else if (rc != SQLITE_OK)
 		league_dberr(lg, err, errlen, rc, "store the account");

@@ -47,9 +47,9 @@
 #define LOBBY_DRAWS	1000	/* tries for a random fair start */
 #define LOBBY_RETRIES	3	/* illegal moves retried per turn */
 #define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
-#define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
 #define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
+#define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
 #define LOBBY_ELO_START	1500.0
 #define LOBBY_ELO_K	32.0
 
@@ -86,6 +86,7 @@ struct lobby_client {
 	struct lgame	*game;		/* seated in it (and connected) */
 	int		 seat;
 	uint64_t	 next_id;	/* last server command id */
+	uint64_t	 rx_ms;		/* when its input reached the socket */
 	struct lcmdq	 out;		/* unanswered server commands */
 	size_t		 nout;
 	int64_t		 watch[LOBBY_MAX_WATCH];
@@ -124,6 +125,7 @@ struct lgame {
 	size_t		 slot;
 	struct lplayer	 p[2];
 	uint64_t	 turn_start;	/* when the mover's clock started */
+	int		 lag_checked;	/* the timer re-armed once for lag */
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct event	*timer;
 	int		 over;		/* ended; waiting for the log */
@@ -160,6 +162,7 @@ struct lchall {
 	int		 rated;
 	int		 seat;		/* the challenger's seat */
 	uint64_t	 created;	/* lobby_now_ms, for expiry */
+	struct game	 start;		/* made off the loop; fam NULL: none */
 };
 TAILQ_HEAD(lchalls, lchall);
 
@@ -194,6 +197,7 @@ struct lobby {
 	struct league	*league;
 	struct lobby_io	 io;
 	struct lobby_conf conf;
+	struct lobby_prep *prep;	/* lent to the running command */
 	struct lclients	 clients;
 	struct lgames	 games;
 	struct lseeks	 seeks;
@@ -579,9 +583,32 @@ lg_timer_cb(evutil_socket_t fd, short what, void *arg)
 	(void)what;
 	if (g->over)
 		return;
+	if (!g->lag_checked && lobby_now_ms() > g->turn_start +
+	    g->p[g->to_move - 1].clock_ms + g->lb->conf.grace_ms +
+	    LOBBY_LAG_MS) {
+		/*
+		 * The loop was late: an answer that reached the socket in
+		 * time may wait among this round's reads.  Decide after them.
+		 */
+		struct timeval	 zero = { 0, 0 };
+
+		g->lag_checked = 1;
+		evtimer_add(g->timer, &zero);
+		return;
+	}
 	log_info("game=%lld event=timeout seat=%d player=%s", (long long)g->id,
 	    g->to_move, g->p[g->to_move - 1].name);
 	lg_finish(g, 3 - g->to_move, "timeout");
+}
+
+/*
+ * Notes when the client's latest input reached the server's socket
+ * (lobby_now_ms time; from the kernel's receive time stamp), for clocks.
+ */
+void
+lobby_rx_time(struct lobby_client *lc, uint64_t ms)
+{
+	lc->rx_ms = ms;
 }
 
 /* Starts the clock of the seat to move (a human) and arms the timer. */
@@ -593,6 +620,7 @@ lg_clock_start(struct lgame *g)
 	uint64_t	 ms = p->clock_ms + g->lb->conf.grace_ms + 1;
 
 	g->turn_start = lobby_now_ms();
+	g->lag_checked = 0;
 	tv.tv_sec = (time_t)(ms / 1000);
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
 	evtimer_add(g->timer, &tv);
@@ -862,12 +890,18 @@ lg_logged(void *arg)
 
 		if (lc == NULL)
 			continue;
+		if (g->logged && !g->log_ok)
+			lc_event(lc, "unlogged %lld the game log could not "
+			    "write this result", (long long)g->id);
 		lc_command(lc, LCMD_GAMEOVER, g->id, 0, "gameover %s %s%s%s",
 		    res, g->reason, sp, det);
 		lc->game = NULL;
 		lc->seat = 0;
 	}
 	for (i = 0; i < g->nwatchers; i++) {
+		if (g->logged && !g->log_ok)
+			lc_event(g->watchers[i], "unlogged %lld the game log "
+			    "could not write this result", (long long)g->id);
 		lc_event(g->watchers[i], "gameover %lld %s %s%s%s",
 		    (long long)g->id, res, g->reason, sp, det);
 		lc_unwatch(g->watchers[i], g->id);
@@ -1249,6 +1283,8 @@ lobby_drop_chall(struct lobby *lb, struct lchall *ch)
 	TAILQ_REMOVE(&lb->challs, ch, entry);
 	lb->nchalls--;
 	free(ch->spec);
+	if (ch->start.fam != NULL)
+		game_free(&ch->start);
 	free(ch);
 }
 
@@ -1492,12 +1528,23 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 	struct game_move m;
 	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
 	int		 argc = 0, before;
-	uint64_t	 used = lobby_now_ms() - g->turn_start;
+	uint64_t	 used = lobby_now_ms() - g->turn_start, rx;
 	long		 rtt = -1;
 
 	if (p->lc != NULL && g->lb->io.rtt != NULL)
 		rtt = g->lb->io.rtt(g->lb->io.arg, p->lc->conn);
 
+	/*
+	 * The clock stops when the answer reached the server's socket (the
+	 * latest receive, which holds it), not when the loop got to it: a
+	 * busy server does not bill the player.  The clock starts after the
+	 * genmove is written, so a quick answer may even precede it.
+	 */
+	rx = p->lc != NULL ? p->lc->rx_ms : 0;
+	if (rx != 0 && rx < g->turn_start)
+		used = 0;
+	else if (rx != 0 && rx - g->turn_start < used)
+		used = rx - g->turn_start;
 	if (used > p->clock_ms + g->lb->conf.grace_ms) {
 		lg_finish(g, 3 - g->to_move, "timeout");
 		return;
@@ -1647,6 +1694,8 @@ struct lopts {
 	int		 seat;		/* 0: random */
 	struct game	 game;		/* the position or template */
 	struct buf	 spec;		/* its canonical text */
+	struct game	 drawn;		/* prepared draw (random=1), or empty */
+	int		 prepared;	/* random=1 was drawn off the loop */
 };
 
 /*
@@ -1712,7 +1761,10 @@ lobby_opts(struct lobby *lb, int argc, char **argv, struct lopts *o,
 		    "bytes (limit %d)", len, LOBBY_SPEC_MAX);
 		goto fail;
 	}
-	if (game_parse(&o->game, n, rest, &lb->conf.lim, &err) != 0) {
+	if (lobby_prep_take(lb->prep, n, rest, &o->game, &o->drawn,
+	    &o->prepared))
+		;	/* parsed (and drawn) on a worker: lobby-prep.c */
+	else if (game_parse(&o->game, n, rest, &lb->conf.lim, &err) != 0) {
 		buf_printf(body, "invalid game: %s", err.msg);
 		goto fail;
 	}
@@ -1736,7 +1788,16 @@ lobby_opts_free(struct lopts *o)
 {
 	if (o->game.fam != NULL)
 		game_free(&o->game);
+	if (o->drawn.fam != NULL)
+		game_free(&o->drawn);
 	buf_free(&o->spec);
+}
+
+/* Lends a prepared game to the next seek or challenge (NULL: none). */
+void
+lobby_use_prep(struct lobby_client *lc, struct lobby_prep *p)
+{
+	lc->lb->prep = p;
 }
 
 /* Makes the start of a new game from options (a draw for a template). */
@@ -1749,6 +1810,18 @@ lobby_opts_start(struct lobby *lb, struct lopts *o, struct game *out,
 	if (!o->random) {
 		*out = o->game;
 		memset(&o->game, 0, sizeof o->game);
+		return (0);
+	}
+	if (o->prepared) {
+		/* Drawn on a worker; used once. */
+		o->prepared = 0;
+		if (o->drawn.fam == NULL) {
+			buf_printf(body, "no fair start (an N-position) in %d "
+			    "draws from %s", LOBBY_DRAWS, buf_str(&o->spec));
+			return (-1);
+		}
+		*out = o->drawn;
+		memset(&o->drawn, 0, sizeof o->drawn);
 		return (0);
 	}
 	if (lobby_draw_start(&o->game, lb->rs, &lb->conf.lim, out,
@@ -1793,6 +1866,10 @@ lobby_cmd_seek(struct lobby_client *lc, int argc, char **argv,
 
 	if (lc_check_free(lc, body) != 0)
 		return (-1);
+	if (lb->store != NULL && store_failing(lb->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (-1);
+	}
 	if (lobby_opts(lb, argc, argv, &o, 0, body) != 0)
 		return (-1);
 	if (o.engine) {
@@ -1910,6 +1987,10 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 		buf_puts(body, "you cannot challenge yourself");
 		return (-1);
 	}
+	if (lb->store != NULL && store_failing(lb->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (-1);
+	}
 	if (lobby_opts(lb, argc - 1, argv + 1, &o, 1, body) != 0)
 		return (-1);
 	TAILQ_FOREACH_SAFE(ch, &lb->challs, entry, tch) {
@@ -1948,6 +2029,13 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	ch->inc_ms = o.inc_ms;
 	ch->seat = o.seat != 0 ? o.seat : 1;
 	ch->created = now;
+	if ((!o.random || o.prepared) &&
+	    lobby_opts_start(lb, &o, &ch->start, body) != 0) {
+		/* Prepared on a worker: keep it, accept then costs nothing. */
+		free(ch->spec);
+		free(ch);
+		goto fail;
+	}
 	buf_init(&tc);
 	lobby_tc_print(&tc, ch->base_ms, ch->inc_ms);
 	TAILQ_FOREACH(t, &lb->clients, entry)
@@ -1962,6 +2050,8 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	buf_free(&tc);
 	if (sent == 0) {
 		free(ch->spec);
+		if (ch->start.fam != NULL)
+			game_free(&ch->start);
 		free(ch);
 		buf_printf(body, "%s is not connected, or neither ready nor "
 		    "seeking, or playing", argv[0]);
@@ -2005,6 +2095,10 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 		buf_printf(body, "challenge %.32s is not addressed to you", id);
 		return (-1);
 	}
+	if (accept && lb->store != NULL && store_failing(lb->store)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (-1);
+	}
 	if (!accept) {
 		lc_event(ch->from, "declined %llu %s",
 		    (unsigned long long)ch->id, lc->name);
@@ -2017,21 +2111,28 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 		buf_printf(body, "%s is playing another game", ch->from->name);
 		return (-1);
 	}
-	/* Re-parse the stored spec: it was canonical when offered. */
-	memset(&o, 0, sizeof o);
-	buf_init(&o.spec);
-	if (game_parse_line(&o.game, ch->spec, &lb->conf.lim,
-	    &(struct game_error){ 0 }) != 0) {
-		buf_puts(body, "the challenge's game is no longer valid");
-		buf_free(&o.spec);
-		return (-1);
-	}
-	o.random = ch->random;
-	if (lobby_opts_start(lb, &o, &start, body) != 0) {
+	if (ch->start.fam != NULL) {
+		/* Made when offered (lobby-prep.c): nothing to parse here. */
+		start = ch->start;
+		memset(&ch->start, 0, sizeof ch->start);
+	} else {
+		/* Re-parse the stored spec: it was canonical when offered. */
+		memset(&o, 0, sizeof o);
+		buf_init(&o.spec);
+		if (game_parse_line(&o.game, ch->spec, &lb->conf.lim,
+		    &(struct game_error){ 0 }) != 0) {
+			buf_puts(body, "the challenge's game is no longer "
+			    "valid");
+			buf_free(&o.spec);
+			return (-1);
+		}
+		o.random = ch->random;
+		if (lobby_opts_start(lb, &o, &start, body) != 0) {
+			lobby_opts_free(&o);
+			return (-1);
+		}
 		lobby_opts_free(&o);
-		return (-1);
 	}
-	lobby_opts_free(&o);
 	lc_drop_seek(lc);
 	lc_drop_seek(ch->from);
 	if (ch->seat == 1)

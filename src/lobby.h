@@ -68,6 +68,7 @@ void	 lobby_disabled(struct lobby *, const char *, const char *);
 int	 lobby_active(const struct lobby_client *);
 struct proto_answer;
 int	 lobby_answer(struct lobby_client *, const struct proto_answer *);
+void	 lobby_rx_time(struct lobby_client *, uint64_t);
 void	 lobby_hold(struct lobby_client *);
 void	 lobby_release(struct lobby_client *, struct buf *);
 int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);
@@ -98,6 +99,25 @@ int	 lobby_cmd_end(struct lobby_client *, const char *, int, const char *,
 	    struct buf *);
 
 uint64_t lobby_now_ms(void);
+
+/*
+ * The game of a seek or challenge, parsed (and drawn) off the loop
+ * (lobby-prep.c); lobby_use_prep lends one to the next lobby command.
+ */
+#define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
+struct lobby_prep {
+	int		 ok;		/* tmpl holds the parsed game */
+	int		 drawn;		/* random=1: start holds the draw */
+	struct buf	 spec;		/* the game tokens it was made from */
+	struct game	 tmpl;
+	struct game	 start;		/* fam NULL: no fair start found */
+};
+void	 lobby_prepare(const struct game_limits *, int, char **, int,
+	    struct lobby_prep *);
+void	 lobby_prep_clear(struct lobby_prep *);
+int	 lobby_prep_take(struct lobby_prep *, int, char **, struct game *,
+	    struct game *, int *);
+void	 lobby_use_prep(struct lobby_client *, struct lobby_prep *);
 
 /* Shared with the tests: time controls and random fair starts. */
 int	 lobby_parse_tc(const char *, uint64_t *, uint64_t *);

@@ -269,8 +269,8 @@ proto_answer_add(struct proto_answer *a, const char *s, size_t n, int nl)
  * empty (or blank) line belongs to it, whatever it says, so nothing
  * inside an answer is ever taken as a command.  Returns
  * PROTO_NOT_ANSWER (the line is not part of an answer: the caller
- * handles it; it is then preprocessed only as an answer, so callers that
- * run it as a command must use a copy), PROTO_IN_BLOCK (taken), or
+ * handles it, and unless it starts with '=' or '?' it is left as it
+ * came), PROTO_IN_BLOCK (taken), or
  * PROTO_BLOCK_DONE (the empty line ended the block: read ok, has_id,
  * id, lines, over and body, then call proto_answer_reset).
  */
@@ -278,9 +278,26 @@ enum proto_feed
 proto_answer_feed(struct proto_answer *a, char *line, size_t len, int cut)
 {
 	const char	*text;
+	char		 head[PROTO_HEAD_MAX + 1];
+	size_t		 hn;
 	int		 ok, has_id;
 	unsigned long	 id;
 
+	if (!a->open) {
+		/*
+		 * Decide on a cleaned copy of the first bytes, so that a line
+		 * that is no answer reaches its caller as it came (a command
+		 * is preprocessed, and a password checked, by the session).
+		 * The copy cleans to a prefix of the cleaned line, and no
+		 * prefix of an answer's head is refused by proto_answer_head.
+		 */
+		hn = len < PROTO_HEAD_MAX ? len : PROTO_HEAD_MAX;
+		memcpy(head, line, hn);
+		hn = proto_answer_clean(head, hn);
+		head[hn] = '\0';
+		if (!proto_answer_head(head, &ok, &has_id, &id, &text))
+			return (PROTO_NOT_ANSWER);
+	}
 	len = proto_answer_clean(line, len);
 	if (!a->open) {
 		if (!proto_answer_head(line, &ok, &has_id, &id, &text))

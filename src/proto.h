@@ -20,6 +20,7 @@ struct proto_cmd {
 };
 
 #define PROTO_ANSWER_MAX 4096		/* bytes of an answer a referee keeps */
+#define PROTO_HEAD_MAX	64		/* bytes that decide whether a line is one */
 
 /*
  * A reader of answers (GTP v2 §3: a controller's side).  body holds the

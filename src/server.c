@@ -15,9 +15,14 @@
  * order because a connection runs one request at a time.
  *
  * Limits: request line length (reply, skip the line), output buffer (drop the
- * client), idle timeout (final message and close), connection count
- * (refuse with a message), per-connection rate (token bucket: refuse the
- * command).  Game-size limits are enforced by the solver's parsers.
+ * client), idle timeout (final message and close; only complete lines
+ * count), line timeout (a started line must end in time: slowloris),
+ * connection count (refuse with a message), per-connection rate (token
+ * bucket: refuse the command), the workers an address may hold (its
+ * share: workers - 1) and its heavy commands in the pool (refuse beyond
+ * max-queued-per-ip).  seek and challenge prepare their game on a worker
+ * first (job->prep), then run on the loop.  Game-size limits are enforced
+ * by the solver's parsers.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -45,6 +50,8 @@
 #include <event2/util.h>
 
 #include "cmd-table.h"
+#include "addrrate.h"
+#include "dblock.h"
 #include "league.h"
 #include "lobby.h"
 #include "log.h"
@@ -75,9 +82,13 @@ struct conn {
 	struct proto_answer ans;	/* the answer block being read */
 	int		 killing;	/* killev is pending */
 	int		 kicked;	/* by an admin: killev's reason */
+	char		*prepped;	/* a line prepared on a worker, to run */
+	size_t		 prepped_len;
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
 	uint64_t	 refill_ms;	/* when the bucket was last refilled */
 	uint64_t	 ncmds;
+	uint64_t	 line_ms;	/* the last complete line (or connect) */
+	uint64_t	 partial_ms;	/* a partial line began; 0: none */
 };
 TAILQ_HEAD(connlist, conn);
 
@@ -91,8 +102,17 @@ struct job {
 	size_t		 len;
 	struct buf	 out;
 	int		 close;
+	int		 prep;		/* only prepare: the loop runs it next */
+	int64_t		 gid;		/* the match whose end it waits for */
 };
 STAILQ_HEAD(joblist, job);
+
+/* The heavy commands of one address, for the workers' fairness. */
+struct hostload {
+	char		 host[INET6_ADDRSTRLEN];
+	unsigned int	 running;	/* on a worker */
+	unsigned int	 queued;	/* waiting in todo */
+};
 
 struct server {
 	struct event_base *base;
@@ -122,12 +142,18 @@ struct server {
 	struct joblist	 done;
 	int		 quit;
 	int		 pipefd[2];
+	struct hostload	*loads;		/* addresses with jobs (mtx) */
+	struct addrrate	*regrate;	/* account creation per address */
+	size_t		 nloads;
 };
 
 static void	 conn_process(struct conn *);
 static void	 conn_end_last_line(struct conn *);
 static void	 conn_free(struct conn *, const char *);
 static void	 conn_reading(struct conn *, int);
+static void	 conn_line_timer(struct conn *);
+static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
+		    struct buf *);
 static int	 conn_output_full(struct conn *);
 static void	 server_reload(struct server *);
 
@@ -160,9 +186,17 @@ server_durable_cb(void *arg, int ok)
 {
 	struct job	*j = arg;
 
-	if (!ok)
-		log_warnx("conn=%llu event=log-failed what=game-end",
-		    (unsigned long long)j->conn->id);
+	if (!ok) {
+		log_warnx("conn=%llu event=log-failed what=game-end game=%lld",
+		    (unsigned long long)j->conn->id, (long long)j->gid);
+		/* Never report as durable: say so in the reply (§12). */
+		if (j->out.len >= 2 && j->out.data[j->out.len - 1] == '\n' &&
+		    j->out.data[j->out.len - 2] == '\n') {
+			j->out.len--;
+			buf_printf(&j->out, "unlogged %lld the game log could "
+			    "not write this result\n\n", (long long)j->gid);
+		}
+	}
 	server_job_done(j->conn->srv, j);
 }
 
@@ -177,9 +211,73 @@ conn_end_game(struct conn *c, struct job *j)
 	struct session	*s = &c->sess;
 
 	s->end_pending = 0;
+	j->gid = s->game_id;
 	store_game_end(s->store, s->game_id, s->end_result, s->end_reason,
 	    STORE_FINISHED, server_durable_cb, j);
 	s->game_id = 0;
+}
+
+/*
+ * Returns the load of an address (srv->mtx held), adding it if create;
+ * NULL if absent.
+ */
+static struct hostload *
+server_load(struct server *srv, const char *host, int create)
+{
+	size_t	 i;
+
+	for (i = 0; i < srv->nloads; i++)
+		if (strcmp(srv->loads[i].host, host) == 0)
+			return (&srv->loads[i]);
+	if (!create)
+		return (NULL);
+	srv->loads = xreallocarray(srv->loads, srv->nloads + 1,
+	    sizeof *srv->loads);
+	memset(&srv->loads[srv->nloads], 0, sizeof *srv->loads);
+	snprintf(srv->loads[srv->nloads].host, sizeof srv->loads->host, "%s",
+	    host);
+	return (&srv->loads[srv->nloads++]);
+}
+
+/* Forgets an address with no job left (srv->mtx held). */
+static void
+server_load_drop(struct server *srv, struct hostload *l)
+{
+	if (l->running > 0 || l->queued > 0)
+		return;
+	*l = srv->loads[--srv->nloads];
+}
+
+/*
+ * Fairness: the workers one address may hold at once, so one address can
+ * never take them all (one connection has at most one job anyway).
+ */
+static unsigned int
+server_share(const struct server *srv)
+{
+	return (srv->nthreads > 1 ? srv->nthreads - 1 : 1);
+}
+
+/*
+ * Takes the oldest queued job whose address is under its share of the
+ * workers (srv->mtx held), or NULL.
+ */
+static struct job *
+server_pick(struct server *srv)
+{
+	struct hostload	*l;
+	struct job	*j;
+
+	STAILQ_FOREACH(j, &srv->todo, entry) {
+		l = server_load(srv, j->conn->host, 1);
+		if (l->running < server_share(srv)) {
+			STAILQ_REMOVE(&srv->todo, j, job, entry);
+			l->queued--;
+			l->running++;
+			return (j);
+		}
+	}
+	return (NULL);
 }
 
 /* Runs queued jobs until told to quit (worker thread body). */
@@ -187,23 +285,32 @@ static void *
 server_worker(void *arg)
 {
 	struct server	*srv = arg;
+	struct hostload	*l;
 	struct job	*j;
 
 	for (;;) {
 		pthread_mutex_lock(&srv->mtx);
-		while (STAILQ_EMPTY(&srv->todo) && !srv->quit)
+		while (!srv->quit && (j = server_pick(srv)) == NULL)
 			pthread_cond_wait(&srv->cond, &srv->mtx);
 		if (srv->quit) {
 			/* Queued jobs are dropped; server_run frees them. */
 			pthread_mutex_unlock(&srv->mtx);
 			return (NULL);
 		}
-		j = STAILQ_FIRST(&srv->todo);
-		STAILQ_REMOVE_HEAD(&srv->todo, entry);
 		pthread_mutex_unlock(&srv->mtx);
 
-		j->close = session_execute(&j->conn->sess, j->line, j->len,
-		    &j->out);
+		if (j->prep)
+			cmd_prep_run(&j->conn->sess, j->line, j->len);
+		else
+			j->close = session_execute(&j->conn->sess, j->line,
+			    j->len, &j->out);
+		pthread_mutex_lock(&srv->mtx);
+		if ((l = server_load(srv, j->conn->host, 0)) != NULL) {
+			l->running--;
+			server_load_drop(srv, l);
+		}
+		pthread_cond_broadcast(&srv->cond);
+		pthread_mutex_unlock(&srv->mtx);
 		if (j->conn->sess.end_pending)
 			conn_end_game(j->conn, j);
 		else
@@ -297,6 +404,15 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 		c->busy = 0;
 		if (c->dead) {
 			conn_free(c, "closed");
+			job_free(j);
+			continue;
+		}
+		if (j->prep) {
+			/* Prepared: the loop runs the line now, in order. */
+			c->prepped = j->line;
+			c->prepped_len = j->len;
+			j->line = NULL;
+			conn_process(c);
 			job_free(j);
 			continue;
 		}
@@ -479,6 +595,8 @@ conn_free(struct conn *c, const char *reason)
 	bufferevent_free(c->bev);
 	event_free(c->rev);
 	evbuffer_free(c->in);
+	cmd_prep_free(&c->sess);
+	free(c->prepped);
 	session_free(&c->sess);
 	proto_answer_free(&c->ans);
 	free(c);
@@ -510,18 +628,73 @@ conn_rate_ok(struct conn *c)
 static void
 conn_refuse_rate(struct conn *c, char *line, size_t n, struct buf *out)
 {
-	struct proto_cmd cmd;
 	struct buf	 msg;
-	const char	*why;
 
 	buf_init(&msg);
 	buf_printf(&msg, "rate limit: at most %u commands per second "
 	    "(burst %u)", c->srv->conf->rate, c->srv->conf->burst);
+	conn_refuse(c, line, n, out, &msg);
+	buf_free(&msg);
+}
+
+/* Answers a request with its id and the error in msg, without running it. */
+static void
+conn_refuse(struct conn *c, char *line, size_t n, struct buf *out,
+    struct buf *msg)
+{
+	struct proto_cmd cmd;
+	const char	*why;
+
 	proto_preprocess(line, n);
 	proto_parse(line, &cmd, &why);
-	proto_reply(out, 0, &cmd, buf_str(&msg));
+	proto_reply(out, 0, &cmd, buf_str(msg));
 	proto_cmd_free(&cmd);
-	buf_free(&msg);
+	(void)c;
+}
+
+/*
+ * Queues a heavy request for the workers, unless its address has
+ * max-queued-per-ip in the pool (running or waiting) already; returns -1
+ * (and answers) then.
+ */
+static int
+conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
+    int prep)
+{
+	struct server	*srv = c->srv;
+	struct hostload	*l;
+	struct buf	 msg;
+	struct job	*j;
+	unsigned int	 queued;
+
+	pthread_mutex_lock(&srv->mtx);
+	l = server_load(srv, c->host, 1);
+	queued = l->queued + l->running;
+	if (queued >= srv->conf->max_queued_per_ip) {
+		server_load_drop(srv, l);
+		pthread_mutex_unlock(&srv->mtx);
+		buf_init(&msg);
+		buf_printf(&msg, "busy: %u heavy commands from your address "
+		    "are running or waiting (max-queued-per-ip): retry later",
+		    queued);
+		conn_refuse(c, line, n, out, &msg);
+		buf_free(&msg);
+		log_info("conn=%llu event=refuse reason=max-queued-per-ip",
+		    (unsigned long long)c->id);
+		return (-1);
+	}
+	l->queued++;
+	j = xcalloc(1, sizeof *j);
+	j->conn = c;
+	j->line = line;
+	j->len = n;
+	j->prep = prep;
+	buf_init(&j->out);
+	c->busy = 1;
+	STAILQ_INSERT_TAIL(&srv->todo, j, entry);
+	pthread_cond_signal(&srv->cond);
+	pthread_mutex_unlock(&srv->mtx);
+	return (0);
 }
 
 /* Closes the connection once its output has been written. */
@@ -571,12 +744,19 @@ conn_process(struct conn *c)
 	struct job	*j;
 	char		*line;
 	size_t		 n, eol_len, mark;
-	int		 close;
+	int		 close, prepped, heavy;
 
 	buf_reset(out);
 	while (!c->busy && !c->closing) {
 		if (conn_output_full(c))
 			break;
+		if ((prepped = c->prepped != NULL)) {
+			/* Its game was prepared on a worker: run it here. */
+			line = c->prepped;
+			n = c->prepped_len;
+			c->prepped = NULL;
+			goto run;
+		}
 		eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
 		if (c->discard) {
 			/* Skip the rest of an overlong line. */
@@ -613,6 +793,8 @@ conn_process(struct conn *c)
 		if (line == NULL)
 			break;
 		c->ncmds++;
+		c->line_ms = server_now_ms(srv);
+		c->partial_ms = 0;
 		switch (proto_answer_feed(&c->ans, line, n, 0)) {
 		case PROTO_IN_BLOCK:
 			free(line);
@@ -622,16 +804,17 @@ conn_process(struct conn *c)
 			free(line);
 			continue;
 		case PROTO_NOT_ANSWER:
-			n = strlen(line);	/* control characters went */
-			break;
+			break;		/* the line as it came: a request */
 		}
 		if (!proto_blank(line, n) && !conn_rate_ok(c)) {
 			conn_refuse_rate(c, line, n, out);
 			free(line);
 			continue;
 		}
+run:
 		c->sess.conf = &srv->conf->sc;
-		if (session_heavy(&c->sess, line, n)) {
+		heavy = !prepped && session_heavy(&c->sess, line, n);
+		if (heavy || (!prepped && cmd_prep_needed(&c->sess, line, n))) {
 			/* Answer the earlier lines before this one waits. */
 			if (conn_write(c, out->data, out->len) != 0) {
 				free(line);
@@ -639,16 +822,10 @@ conn_process(struct conn *c)
 				return;
 			}
 			buf_reset(out);
-			j = xcalloc(1, sizeof *j);
-			j->conn = c;
-			j->line = line;
-			j->len = n;
-			buf_init(&j->out);
-			c->busy = 1;
-			pthread_mutex_lock(&srv->mtx);
-			STAILQ_INSERT_TAIL(&srv->todo, j, entry);
-			pthread_cond_signal(&srv->cond);
-			pthread_mutex_unlock(&srv->mtx);
+			if (conn_queue_job(c, line, n, out, !heavy) != 0) {
+				free(line);
+				continue;
+			}
 			break;
 		}
 		mark = out->len;
@@ -694,8 +871,49 @@ conn_process(struct conn *c)
 		conn_close_after_flush(c);
 	else if (srv->stopping && !c->busy)
 		conn_close_after_flush(c);
-	else if (!c->busy && !c->reading && !conn_output_full(c))
-		conn_reading(c, 1);
+	else {
+		if (!c->busy && !c->reading && !conn_output_full(c))
+			conn_reading(c, 1);
+		conn_line_timer(c);
+	}
+}
+
+/*
+ * Slowloris: only a complete line counts as activity.  Notes when a
+ * partial line began and arms the input timeout for whichever comes
+ * first: idle-timeout after the last complete line, or line-timeout after
+ * the first byte of a line that has not ended.
+ */
+static void
+conn_line_timer(struct conn *c)
+{
+	const struct conf *cf = c->srv->conf;
+	struct evbuffer_ptr eol;
+	struct timeval	 tv;
+	uint64_t	 now = server_now_ms(c->srv), due;
+	size_t		 eol_len;
+
+	if (evbuffer_get_length(c->in) == 0 || c->discard)
+		c->partial_ms = c->discard ? (c->partial_ms ? c->partial_ms :
+		    now) : 0;
+	else {
+		eol = evbuffer_search_eol(c->in, NULL, &eol_len,
+		    EVBUFFER_EOL_LF);
+		if (eol.pos >= 0)
+			c->partial_ms = 0;	/* lines wait: not the client */
+		else if (c->partial_ms == 0)
+			c->partial_ms = now;
+	}
+	if (!c->reading)
+		return;
+	due = c->line_ms + (uint64_t)cf->idle_timeout * 1000;
+	if (c->partial_ms != 0 &&
+	    c->partial_ms + (uint64_t)cf->line_timeout * 1000 < due)
+		due = c->partial_ms + (uint64_t)cf->line_timeout * 1000;
+	due = due > now ? due - now : 1;
+	tv.tv_sec = (time_t)(due / 1000);
+	tv.tv_usec = (suseconds_t)(due % 1000) * 1000;
+	event_add(c->rev, &tv);
 }
 
 /*
@@ -727,6 +945,51 @@ conn_reading(struct conn *c, int on)
 }
 
 /*
+ * Receives into v with the kernel's receive time stamp, which it gives to
+ * the lobby: a clock stops when the answer reached the socket, however
+ * late the loop reads it (PROTOCOL.md §13.4).
+ */
+static ssize_t
+conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
+{
+	struct msghdr	 mh;
+	struct iovec	 iov;
+	struct cmsghdr	*cm;
+	struct timespec	 rx, real;
+	union {
+		char		 buf[CMSG_SPACE(sizeof(struct timespec))];
+		struct cmsghdr	 align;
+	} ctl;
+	uint64_t	 age, now;
+	ssize_t		 n;
+
+	memset(&mh, 0, sizeof mh);
+	iov.iov_base = v->iov_base;
+	iov.iov_len = v->iov_len;
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = sizeof ctl.buf;
+	if ((n = recvmsg(fd, &mh, 0)) <= 0 || c->sess.lc == NULL)
+		return (n);
+	lobby_rx_time(c->sess.lc, 0);	/* unknown without a stamp */
+	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_TIMESTAMPNS)
+			continue;
+		memcpy(&rx, CMSG_DATA(cm), sizeof rx);
+		clock_gettime(CLOCK_REALTIME, &real);
+		now = lobby_now_ms();
+		age = real.tv_sec > rx.tv_sec || (real.tv_sec == rx.tv_sec &&
+		    real.tv_nsec >= rx.tv_nsec) ?
+		    (uint64_t)(real.tv_sec - rx.tv_sec) * 1000 +
+		    (uint64_t)((real.tv_nsec - rx.tv_nsec) / 1000000) : 0;
+		lobby_rx_time(c->sess.lc, age < now ? now - age : now);
+	}
+	return (n);
+}
+
+/*
  * Reads what has arrived with one recv() straight into the input buffer
  * (a bufferevent would add an ioctl(FIONREAD) per read), then runs it.  A
  * connection with a job in flight stops reading once a line's worth is
@@ -738,15 +1001,36 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	struct conn	*c = arg;
 	struct evbuffer_iovec v;
 	static const char idle[] = "? idle timeout: closing\n\n";
+	const struct conf *cf = c->srv->conf;
+	struct buf	 msg;
+	uint64_t	 now;
 	ssize_t		 n;
 
 	if (what & EV_TIMEOUT) {
 		if (c->busy)
 			return;
+		now = server_now_ms(c->srv);
+		if (c->partial_ms != 0 && now >= c->partial_ms +
+		    (uint64_t)cf->line_timeout * 1000) {
+			/* A line that does not end: slowloris. */
+			buf_init(&msg);
+			buf_printf(&msg, "? line timeout: a request line must "
+			    "end within %u s: closing\n\n", cf->line_timeout);
+			log_info("conn=%llu event=line-timeout",
+			    (unsigned long long)c->id);
+			if (conn_write(c, msg.data, msg.len) == 0)
+				conn_close_after_flush(c);
+			buf_free(&msg);
+			return;
+		}
+		if (now < c->line_ms + (uint64_t)cf->idle_timeout * 1000) {
+			conn_line_timer(c);	/* not yet */
+			return;
+		}
 		if (c->sess.lc != NULL && lobby_active(c->sess.lc)) {
 			/* Waiting on a game, a seek or a tournament. */
-			conn_reading(c, 0);
-			conn_reading(c, 1);
+			c->line_ms = now;
+			conn_line_timer(c);
 			return;
 		}
 		if (conn_write(c, idle, sizeof idle - 1) == 0)
@@ -755,7 +1039,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	}
 	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
 		fatalx("event=oom");
-	n = recv(fd, v.iov_base, v.iov_len, 0);
+	n = conn_recv(c, fd, &v);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
@@ -902,6 +1186,8 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	server_keepalive(&srv->conf->sc, fd);
+	/* Receive time stamps, for game clocks (conn_recv). */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
 	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
 	session_init(&c->sess, c->id, &srv->conf->sc);
 	proto_answer_init(&c->ans, PROTO_ANSWER_MAX);
@@ -912,11 +1198,13 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	c->sess.anon_prefix = srv->anon;
 	c->sess.rtt = conn_rtt;
 	c->sess.rtt_arg = c;
+	c->sess.regrate = srv->regrate;
 	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
 	lobby_set_peer(c->sess.lc, c->peer, srv->anon);
 	c->killev = evtimer_new(srv->base, conn_kill_cb, c);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
+	c->line_ms = c->refill_ms;
 	bufferevent_setcb(c->bev, NULL, conn_write_cb, conn_event_cb, c);
 	c->in = evbuffer_new();
 	c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, conn_read_ev,
@@ -1022,6 +1310,9 @@ server_reload(struct server *srv)
 	log_init(keep->verbose);
 	server_lobby_conf(keep, &lconf);
 	lobby_set_conf(srv->lobby, &lconf);
+	if (srv->store != NULL)
+		store_set_table_limits(srv->store, keep->sc.max_tables,
+		    keep->sc.max_tables_bytes);
 	if (srv->league != NULL) {
 		server_league_limits(keep, &ll);
 		league_set_limits(srv->league, &ll);
@@ -1138,6 +1429,9 @@ server_store_open(const struct conf *conf)
 		log_info("event=db path=off");
 		return (NULL);
 	}
+	/* One daemon per database (the fd stays open until exit). */
+	if (dblock_take(path, err, sizeof err) == -1)
+		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
 	if ((st = store_open(path, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", path, err);
 	log_info("event=db path=%s", path);
@@ -1150,6 +1444,8 @@ server_open_store(struct server *srv)
 {
 	srv->store = server_store_open(srv->conf);
 	if (srv->store != NULL) {
+		store_set_table_limits(srv->store, srv->conf->sc.max_tables,
+		    srv->conf->sc.max_tables_bytes);
 		cmd_table_cache(&srv->tables, srv->store);
 		srv->conf->sc.lim.tables = &srv->tables;
 	}
@@ -1207,6 +1503,7 @@ server_run(struct conf *conf)
 
 	memset(&srv, 0, sizeof srv);
 	srv.conf = conf;
+	srv.regrate = addrrate_new();
 	TAILQ_INIT(&srv.conns);
 	STAILQ_INIT(&srv.todo);
 	STAILQ_INIT(&srv.done);
@@ -1287,6 +1584,8 @@ server_run(struct conf *conf)
 	close(srv.pipefd[0]);
 	close(srv.pipefd[1]);
 	free(srv.threads);
+	free(srv.loads);
+	addrrate_free(srv.regrate);
 	buf_free(&srv.out);
 	pthread_mutex_destroy(&srv.mtx);
 	pthread_cond_destroy(&srv.cond);

@@ -44,6 +44,9 @@ session_free(struct session *s)
 void
 session_abandon(struct session *s, const char *reason)
 {
+	if (s->state == SESSION_MATCH)
+		log_info("game=%lld event=over result=- reason=%s plies=%lu",
+		    (long long)s->game_id, reason, s->ply);
 	if (s->state == SESSION_MATCH && s->store != NULL && s->game_id > 0)
 		store_game_end(s->store, s->game_id, STORE_RESULT_NONE, reason,
 		    STORE_ABANDONED, NULL, NULL);
@@ -116,6 +119,70 @@ session_heavy(const struct session *s, const char *line, size_t len)
 }
 
 /*
+ * Keeps a copy of the raw line in s->raw if preprocessing would change more
+ * than tabs and the line end: a '#' or a control character.
+ */
+static void
+session_keep_raw(struct session *s, const char *line, size_t len)
+{
+	size_t		 i, n = len;
+	unsigned char	 c;
+
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		n--;
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)line[i];
+		if (c == '#' || (c < 32 && c != '\t') || c == 127)
+			break;
+	}
+	if (i == n)
+		return;
+	s->raw = xmalloc(n + 1);
+	memcpy(s->raw, line, n);
+	s->raw[n] = '\0';
+}
+
+/*
+ * Returns argument argi (0: the first after the command name) as the
+ * client sent it, before preprocessing, split on spaces and tabs only, in
+ * buf (len bytes); or def when the line was kept as is.  Commands whose
+ * arguments must not be silently cut (passwords) check this text.
+ */
+const char *
+session_raw_arg(const struct session *s, int argi, const char *def,
+    char *buf, size_t len)
+{
+	const char	*p, *w;
+	size_t		 n;
+	int		 k = 0, first = 1;
+
+	if (s->raw == NULL)
+		return (def);
+	for (p = s->raw;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			return ("");
+		w = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+		n = (size_t)(p - w);
+		if (first && n > 0 && strspn(w, "0123456789") >= n) {
+			first = 0;	/* the request id */
+			continue;
+		}
+		first = 0;
+		if (k++ == argi + 1) {
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, w, n);
+			buf[n] = '\0';
+			return (buf);
+		}
+	}
+}
+
+/*
  * Executes one raw request line (modified in place) and appends the reply
  * to out.  A blank or comment-only line produces no reply.  Returns 1 if
  * the connection must close once the reply is written.
@@ -131,9 +198,12 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 
 	s->last_cmd = NULL;
 	s->last_ok = 1;
+	session_keep_raw(s, line, len);
 	len = proto_preprocess(line, len);
 	if ((rv = proto_parse(line, &cmd, &why)) == 0) {
 		proto_cmd_free(&cmd);
+		free(s->raw);
+		s->raw = NULL;
 		return (0);
 	}
 	buf_reset(body);
@@ -191,6 +261,8 @@ done:
 	if (body->cap > 65536)
 		buf_free(body);		/* do not keep a huge reply's memory */
 	proto_cmd_free(&cmd);
+	free(s->raw);
+	s->raw = NULL;
 	(void)len;
 	return (ret);
 }

@@ -15,6 +15,8 @@
 struct lobby;
 struct lobby_client;
 struct league;
+struct addrrate;
+struct lobby_prep;
 
 /* Session states; session_enter() logs every transition. */
 enum session_state {
@@ -28,6 +30,10 @@ enum session_state {
 struct session_conf {
 	struct game_limits lim;
 	size_t		 max_undo;	/* positions kept for undo */
+	size_t		 max_undo_bytes; /* and their estimated memory */
+	size_t		 max_tables;	/* the table cache: rows */
+	size_t		 max_tables_bytes; /* and bytes */
+	unsigned int	 register_rate;	/* accounts per hour per address */
 	size_t		 max_winning;	/* cap on lines of `winning` */
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */
@@ -57,6 +63,7 @@ struct session {
 	struct game	 game;		/* valid unless SESSION_IDLE */
 	int		 to_move;	/* 1 or 2: the player to move */
 	unsigned long	 moveno;	/* moves played since `new` */
+	size_t		 pos_bytes;	/* memory estimate of one position */
 	struct session_hist *hist;	/* earlier positions, oldest first */
 	size_t		 nhist;
 	size_t		 hist_cap;	/* entries allocated in hist */
@@ -86,6 +93,8 @@ struct session {
 	struct lobby	*lobby;
 	struct lobby_client *lc;
 	struct league	*league;
+	struct lobby_prep *prep;	/* seek/challenge work done off the loop */
+	struct addrrate	*regrate;	/* account creation per address */
 	char		 account[33];
 	int		 admin;
 	/* Set by the server: the client's address, and "anon:START". */
@@ -98,6 +107,12 @@ struct session {
 	int		 login_live;	/* send "event live" after the reply */
 	unsigned int	 login_failed;
 	int		 on_loop;
+	/*
+	 * The request line as received, kept by session_execute while a
+	 * command runs when preprocessing changed more than blanks (a '#'
+	 * or a control character), else NULL: see session_raw_arg.
+	 */
+	char		*raw;
 	/* Filled by session_execute for the server's log line. */
 	const char	*last_cmd;
 	int		 last_ok;
@@ -109,6 +124,8 @@ int	 session_execute(struct session *, char *, size_t, struct buf *);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
 void	 session_abandon(struct session *, const char *);
+const char *session_raw_arg(const struct session *, int, const char *,
+	    char *, size_t);
 
 /* One command table entry (cmd.c); see the comment above cmd_table. */
 struct cmd_entry {
@@ -133,6 +150,9 @@ struct cmd_entry {
 #define CMD_ERROR_QUIT	-2	/* failure, then close the connection */
 
 const struct cmd_entry *cmd_find(const char *);
+int	 cmd_prep_needed(const struct session *, const char *, size_t);
+void	 cmd_prep_run(struct session *, const char *, size_t);
+void	 cmd_prep_free(struct session *);
 extern const struct cmd_entry *const cmd_table[];
 
 #endif /* SESSION_H */

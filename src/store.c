@@ -83,6 +83,7 @@ enum store_op {
 	STORE_OP_REFUSED,	/* s[0..1]: move, reason; ply; n: player;
 				   len: time_ms; rated: delay known,
 				   tournament: delay_us */
+	STORE_OP_PROBE,		/* a real write: can the log write again? */
 };
 
 /* One queued write. */
@@ -238,6 +239,13 @@ struct store {
 	time_t		 recover_logged; /* last recovery line */
 	int		 failing;	/* the last batch failed */
 	int		 wal_frames;	/* frames in the WAL (the hook's) */
+	/* The table cache's caps (store_set_table_limits; atomic). */
+	size_t		 tables_max;	/* rows; 0: no cap */
+	size_t		 tables_bytes;	/* bytes of keys and data; 0: none */
+	/* Disk full: game ends lost while failing, marked on recovery. */
+	int64_t		*lost;		/* (mtx) */
+	size_t		 nlost;
+	uint64_t	 probe_ns;	/* last probe queued (mtx) */
 };
 
 static void	 store_free(struct store *);
@@ -247,6 +255,7 @@ static void	 store_runs_queue(struct store *, int64_t);
 static void	 store_wait(struct store *, uint64_t);
 static void	*store_writer(void *);
 static int	 store_abandon(struct store *, int *);
+static int	 store_step(sqlite3_stmt *);
 
 /* Returns the text form of a move mark, or NULL. */
 const char *
@@ -756,6 +765,7 @@ store_free(struct store *st)
 	pthread_cond_destroy(&st->work);
 	pthread_cond_destroy(&st->done);
 	free(st->damaged);
+	free(st->lost);
 	free(st->path);
 	free(st);
 }
@@ -1223,6 +1233,43 @@ store_kind_ok(const char *kind)
 }
 
 /*
+ * Caps the table cache: at most max rows and bytes bytes of keys and data
+ * (0: no cap).  Storing a table evicts the oldest stored ones beyond the
+ * caps; a table larger than the byte cap is not stored.  Any thread.
+ */
+void
+store_set_table_limits(struct store *st, size_t max, size_t bytes)
+{
+	__atomic_store_n(&st->tables_max, max, __ATOMIC_RELAXED);
+	__atomic_store_n(&st->tables_bytes, bytes, __ATOMIC_RELAXED);
+}
+
+/* Evicts the oldest stored tables beyond the caps (the writer's). */
+static int
+store_tables_trim(struct store *st, size_t max, size_t bytes)
+{
+	sqlite3_stmt	*s;
+	int		 rc, n;
+
+	rc = sqlite3_prepare_v2(st->wdb, "DELETE FROM tables WHERE rowid IN"
+	    " (SELECT r FROM (SELECT rowid AS r, ROW_NUMBER() OVER w AS k,"
+	    " SUM(LENGTH(key) + COALESCE(LENGTH(data), 0)) OVER w AS b"
+	    " FROM tables WINDOW w AS (ORDER BY rowid DESC))"
+	    " WHERE k > ?1 OR b > ?2)", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return (rc);
+	sqlite3_bind_int64(s, 1, max > 0 ? (sqlite3_int64)max : INT64_MAX);
+	sqlite3_bind_int64(s, 2, bytes > 0 ? (sqlite3_int64)bytes :
+	    INT64_MAX);
+	rc = store_step(s);
+	n = sqlite3_changes(st->wdb);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_OK && n > 0)
+		log_info("store=%s event=table-evict tables=%d", st->path, n);
+	return (rc);
+}
+
+/*
  * Stores (or replaces) the table kind/key with its metadata and data
  * (queued; copied).  data may be NULL for a table that is all metadata.
  */
@@ -1231,13 +1278,23 @@ store_table_put(struct store *st, const char *kind, const char *key,
     const char *meta, const void *data, size_t len)
 {
 	struct store_item *it;
+	size_t		 max, bytes;
 
 	if (!store_kind_ok(kind)) {
 		log_warnx("store=%s event=table-refused kind=%s", st->path,
 		    kind);
 		return;
 	}
+	max = __atomic_load_n(&st->tables_max, __ATOMIC_RELAXED);
+	bytes = __atomic_load_n(&st->tables_bytes, __ATOMIC_RELAXED);
+	if (bytes > 0 && strlen(key) + len > bytes) {
+		log_info("store=%s event=table-refused kind=%s reason=size "
+		    "bytes=%zu", st->path, kind, strlen(key) + len);
+		return;
+	}
 	it = store_item_new(STORE_OP_TABLE, 0);
+	it->n = max;			/* the caps, for the writer */
+	it->id = (int64_t)bytes;
 	it->s[0] = xstrdup(kind);
 	it->s[1] = xstrdup(key);
 	it->s[2] = meta != NULL ? xstrdup(meta) : NULL;
@@ -1277,6 +1334,49 @@ store_abandon(struct store *st, int *rc)
 	it->rcp = rc;
 	store_wait(st, store_push(st, it, 1));
 	return (count);
+}
+
+/*
+ * Returns 1 while the log cannot write: the last batch failed.  Then, at
+ * most once a second, it queues a probe, a real write (the header's user
+ * version), so the log finds out by itself that it can write again even
+ * when no game is written meanwhile.  Any thread.
+ */
+int
+store_failing(struct store *st)
+{
+	struct store_item *it;
+	uint64_t	 now;
+	int		 failing;
+
+	pthread_mutex_lock(&st->mtx);
+	failing = !st->last_ok;
+	now = store_mono_ns();
+	if (failing && now - st->probe_ns >= 1000000000ULL) {
+		st->probe_ns = now;
+		it = store_item_new(STORE_OP_PROBE, 0);
+		store_push_locked(st, it, 1);
+	}
+	pthread_mutex_unlock(&st->mtx);
+	return (failing);
+}
+
+/* The probe: rewrites the header's user_version with its own value. */
+static int
+store_probe(struct store *st)
+{
+	sqlite3_stmt	*s;
+	char		 sql[64];
+	int		 rc, v = 0;
+
+	if ((rc = sqlite3_prepare_v2(st->wdb, "PRAGMA user_version", -1, &s,
+	    NULL)) != SQLITE_OK)
+		return (rc);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+	return (sqlite3_exec(st->wdb, sql, NULL, NULL, NULL));
 }
 
 /* Sets the database size cap in pages (0: none), from the next batch. */
@@ -1377,6 +1477,8 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		else
 			sqlite3_bind_null(s, 5);
 		rc = store_step(s);
+		if (rc == SQLITE_OK && (it->n > 0 || it->id > 0))
+			rc = store_tables_trim(st, it->n, (size_t)it->id);
 		break;
 	case STORE_OP_ABANDON:
 		s = st->ws[STORE_W_ABANDON];
@@ -1400,6 +1502,9 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		else
 			sqlite3_bind_null(s, 7);
 		rc = store_step(s);
+		break;
+	case STORE_OP_PROBE:
+		rc = store_probe(st);
 		break;
 	}
 	switch (rc & 0xff) {
@@ -1432,6 +1537,8 @@ store_op_name(enum store_op op)
 		return ("max-pages");
 	case STORE_OP_REFUSED:
 		return ("refused-move");
+	case STORE_OP_PROBE:
+		return ("probe");
 	}
 	return ("?");
 }
@@ -1456,6 +1563,30 @@ store_log_fail(struct store *st, const char *what, int64_t id, int rc,
 	    n, msg, rc, st->fail_quiet);
 	st->fail_logged = ts.tv_sec;
 	st->fail_quiet = 0;
+}
+
+/*
+ * The log writes again: the games whose result was lost (their rows are
+ * still 'live') are ended as abandoned with reason log-failed, so they
+ * are neither left live nor later taken for interrupted (mtx held).
+ */
+static void
+store_mark_lost(struct store *st)
+{
+	struct store_item *it;
+	size_t		 i;
+
+	for (i = 0; i < st->nlost; i++) {
+		it = store_item_new(STORE_OP_END, st->lost[i]);
+		it->result = STORE_RESULT_NONE;
+		it->status = STORE_ABANDONED;
+		it->s[0] = xstrdup("log-failed");
+		store_push_locked(st, it, 1);
+		log_warnx("store=%s event=game-marked game=%" PRId64
+		    " status=abandoned reason=log-failed", st->path,
+		    st->lost[i]);
+	}
+	st->nlost = 0;
 }
 
 /* Logs that a batch committed after failures, at most once per second. */
@@ -1534,7 +1665,20 @@ store_batch(struct store *st, struct store_items *b)
 
 	/* A game end is ok only if all of its game's writes were. */
 	pthread_mutex_lock(&st->mtx);
+	if (committed && st->nlost > 0)
+		store_mark_lost(st);
 	STAILQ_FOREACH(it, b, entry) {
+		if (it->op == STORE_OP_END && !committed &&
+		    it->status != STORE_LIVE) {
+			/*
+			 * Its end is lost (or the marking itself failed: a
+			 * probe may commit while the disk is still nearly
+			 * full): mark the game on the next commit.
+			 */
+			st->lost = xreallocarray(st->lost, st->nlost + 1,
+			    sizeof *st->lost);
+			st->lost[st->nlost++] = it->id;
+		}
 		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN) {
 			if (!it->ok)
 				store_damage(st, it->id);

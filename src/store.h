@@ -123,6 +123,10 @@ void	 store_game_end_detail(struct store *, int64_t, enum store_result,
 	    const char *, const char *, enum store_status,
 	    void (*)(void *, int), void *);
 void	 store_refused(struct store *, int64_t, const struct store_refused *);
+void	 store_set_table_limits(struct store *, size_t, size_t);
+int	 store_failing(struct store *);
+#define STORE_FAILING_MSG "the game log cannot write (disk full?): new " \
+	"logged games are refused until it can; analysis still works"
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 

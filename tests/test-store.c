@@ -1125,6 +1125,18 @@ test_readonly(void **state)
 	tu_empty_dir(fx->dir);
 }
 
+/* Returns n sevens, a text too big for a nearly full database. */
+static char *
+big_text(size_t n)
+{
+	char	*big = malloc(n + 1);
+
+	assert_non_null(big);
+	memset(big, '7', n);
+	big[n] = '\0';
+	return (big);
+}
+
 /* A full disk: failed callbacks, then back to work once there is room. */
 static void
 test_full(void **state)
@@ -1140,10 +1152,7 @@ test_full(void **state)
 	int64_t		 a, b;
 	size_t		 nbig = 256 * 1024;
 
-	big = malloc(nbig + 1);
-	assert_non_null(big);
-	memset(big, '7', nbig);
-	big[nbig] = '\0';
+	big = big_text(nbig);
 	st = open_ok(fx->path, NULL);
 	/* No room to grow: the cap drops to the current size. */
 	store_set_max_pages(st, 1);
@@ -1179,6 +1188,52 @@ test_full(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE "
 	    "length(position) > 1000"), 0);
 	integrity_ok(fx->path);
+	free(big);
+	tu_empty_dir(fx->dir);
+}
+
+/*
+ * A full disk (issue 11): while the last write failed store_failing says
+ * so and queues a probe; the log finds out by itself that it can write
+ * again, and a game whose end was lost is marked abandoned, log-failed.
+ */
+static void
+test_full_probe(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 9", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN };
+	struct done	 d1 = { 0, 0 };
+	char		*big, sql[128];
+	int64_t		 b;
+	size_t		 nbig = 256 * 1024;
+	int		 i;
+
+	big = big_text(nbig);
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(store_failing(st), 0);
+	b = store_game_begin(st, &g);
+	store_flush(st);			/* its row is on disk */
+	store_set_max_pages(st, 1);
+	m.position = big;
+	store_move(st, b, &m);
+	store_game_end(st, b, STORE_RESULT_FIRST, "no-legal-move",
+	    STORE_FINISHED, done_cb, &d1);
+	store_flush(st);
+	assert_int_equal(d1.ok, 0);
+	assert_int_equal(store_failing(st), 1);
+	store_set_max_pages(st, 0);
+	/* The probe (at most one a second) finds the room by itself. */
+	for (i = 0; i < 300 && store_failing(st); i++)
+		usleep(10000);
+	assert_int_equal(store_failing(st), 0);
+	store_flush(st);
+	store_close(st);
+	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM games WHERE id = %lld"
+	    " AND status = 'abandoned' AND reason = 'log-failed'",
+	    (long long)b);
+	assert_int_equal(raw_int(fx->path, sql), 1);
 	free(big);
 	tu_empty_dir(fx->dir);
 }
@@ -1510,6 +1565,7 @@ main(void)
 		cmocka_unit_test(test_readonly),
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_locked),
+		cmocka_unit_test(test_full_probe),
 		cmocka_unit_test(test_queue_bound),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_concurrent_reads),
