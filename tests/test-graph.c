@@ -188,23 +188,6 @@ bprod_moves(const struct bprod *br, size_t idx, int t, struct tu_strs *out)
 		}
 }
 
-/* Lists a move set as strings. */
-static void
-moveset_strs(const struct game_moveset *ms, struct tu_strs *out)
-{
-	struct buf	 b;
-	size_t		 i;
-
-	buf_init(&b);
-	for (i = 0; i < ms->n; i++) {
-		buf_reset(&b);
-		game_moveset_ent_print(&ms->v[i], &b);
-		tu_strs_add(out, "%s", buf_str(&b));
-	}
-	buf_free(&b);
-	tu_strs_sort(out);
-}
-
 /* Compares to_grundy(t) (t >= 0) or the policy (t < 0) with the brute. */
 static void
 check_moves(const struct game *g, const struct bprod *br, size_t idx, int t,
@@ -226,7 +209,7 @@ check_moves(const struct game *g, const struct bprod *br, size_t idx, int t,
 		    0);
 		mpz_clear(tz);
 	}
-	moveset_strs(&ms, &fast);
+	tu_moveset_strs(&ms, &fast);
 	bprod_moves(br, idx, t, &want);
 	tu_strs_sort(&want);
 	if (!tu_strs_eq(&fast, &want, ctx))
@@ -318,7 +301,7 @@ policy_strs(const struct game *g, struct tu_strs *out)
 
 	game_moveset_init(&ms);
 	g->fam->policy(g->st, &ms);
-	moveset_strs(&ms, out);
+	tu_moveset_strs(&ms, out);
 	game_moveset_clear(&ms);
 }
 
@@ -561,24 +544,9 @@ test_graph_print(void **state)
 	    "graph edges=0>1 1" };
 	struct tu_strs	 none;
 	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 	/* Tokens on nodes outside every edge are stuck. */
 	tu_parse(&g, "graph 4 4 9");
 	assert_int_equal(game_terminal(&g), 1);
@@ -590,18 +558,13 @@ test_graph_print(void **state)
 	tu_parse(&g, "graph edges=0>1,1>2 0 1");
 	game_clone(&h, &g);
 	tu_play(&h, "1=1");
-	buf_init(&a);
-	game_print(&g, &a);
-	assert_string_equal(buf_str(&a), "graph edges=0>1,1>2 0 1");
+	tu_print_is(&g, "graph edges=0>1,1>2 0 1");
 	game_free(&g);
-	buf_reset(&a);
-	game_print(&h, &a);
-	assert_string_equal(buf_str(&a), "graph edges=0>1,1>2 1 1");
+	tu_print_is(&h, "graph edges=0>1,1>2 1 1");
 	tu_play(&h, "2=2");
 	tu_play(&h, "1=2");
 	assert_int_equal(game_terminal(&h), 1);
 	game_free(&h);
-	buf_free(&a);
 }
 
 int

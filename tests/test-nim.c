@@ -8,122 +8,34 @@
 
 #include "testutil.h"
 
-/* Brute-force table over k piles each <= bound. */
-struct brute {
-	int		 k, bound, misere;
-	size_t		 size;
-	signed char	*win;		/* -1 unknown, 0 P, 1 N */
-	int		*sg;		/* normal play only */
-};
-
-/* Decodes index into piles. */
-static void
-brute_decode(const struct brute *br, size_t idx, int *a)
+/* Raw rules: lower one pile to any smaller size. */
+static int
+nim_options(const int *a, int k, struct tu_opt *o, void *arg)
 {
-	int	 i;
+	int	 i, v, n = 0;
 
-	for (i = 0; i < br->k; i++) {
-		a[i] = (int)(idx % (size_t)(br->bound + 1));
-		idx /= (size_t)(br->bound + 1);
-	}
-}
-
-/* Encodes piles into an index. */
-static size_t
-brute_encode(const struct brute *br, const int *a)
-{
-	size_t	 idx = 0;
-	int	 i;
-
-	for (i = br->k - 1; i >= 0; i--)
-		idx = idx * (size_t)(br->bound + 1) + (size_t)a[i];
-	return (idx);
-}
-
-/* Solves position idx by trying every move (recursion on smaller piles). */
-static void
-brute_solve(struct brute *br, size_t idx)
-{
-	int	 a[8], i, v, old, anyp = 0, moves = 0;
-	char	 seen[512];
-	size_t	 j;
-
-	if (br->win[idx] >= 0)
-		return;
-	brute_decode(br, idx, a);
-	memset(seen, 0, sizeof seen);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (v = 0; v < old; v++) {
-			a[i] = v;
-			j = brute_encode(br, a);
-			brute_solve(br, j);
-			moves++;
-			if (br->win[j] == 0)
-				anyp = 1;
-			if (!br->misere)
-				seen[br->sg[j]] = 1;
+	(void)arg;
+	for (i = 0; i < k; i++)
+		for (v = 0; v < a[i]; v++) {
+			memcpy(o[n].next, a, (size_t)k * sizeof *a);
+			o[n].next[i] = v;
+			snprintf(o[n].name, sizeof o[n].name, "%d=%d", i + 1,
+			    v);
+			n++;
 		}
-		a[i] = old;
-	}
-	if (moves == 0)
-		br->win[idx] = br->misere ? 1 : 0;
-	else
-		br->win[idx] = anyp;
-	if (!br->misere) {
-		for (v = 0; seen[v]; v++)
-			;
-		br->sg[idx] = v;
-	}
+	return (n);
 }
 
 /* Checks every position with k piles <= bound. */
 static void
 check_all(int k, int bound, int misere)
 {
-	struct brute	 br;
-	struct tu_strs	 wins;
-	struct buf	 line;
-	struct game	 g;
-	size_t		 idx, j;
-	int		 a[8], i, v, old;
+	struct tu_brute	 br;
 
-	br.k = k;
-	br.bound = bound;
+	tu_brute_init(&br, k, nim_options, NULL);
 	br.misere = misere;
-	br.size = 1;
-	for (i = 0; i < k; i++)
-		br.size *= (size_t)(bound + 1);
-	br.win = malloc(br.size);
-	memset(br.win, -1, br.size);
-	br.sg = calloc(br.size, sizeof *br.sg);
-	buf_init(&line);
-	for (idx = 0; idx < br.size; idx++) {
-		brute_solve(&br, idx);
-		brute_decode(&br, idx, a);
-		buf_reset(&line);
-		buf_puts(&line, misere ? "nim misere=1" : "nim");
-		for (i = 0; i < k; i++)
-			buf_printf(&line, " %d", a[i]);
-		tu_parse(&g, "%s", buf_str(&line));
-		tu_strs_init(&wins);
-		for (i = 0; i < k; i++) {
-			old = a[i];
-			for (v = 0; v < old; v++) {
-				a[i] = v;
-				j = brute_encode(&br, a);
-				if (br.win[j] == 0)
-					tu_strs_add(&wins, "%d=%d", i + 1, v);
-			}
-			a[i] = old;
-		}
-		tu_check(&g, br.win[idx], misere ? -1 : br.sg[idx], &wins);
-		tu_strs_free(&wins);
-		game_free(&g);
-	}
-	buf_free(&line);
-	free(br.win);
-	free(br.sg);
+	tu_brute_check_all(&br, bound, misere ? "nim misere=1" : "nim");
+	tu_brute_free(&br);
 }
 
 /* Normal play on every small position (games.md §2 bounds). */
@@ -256,25 +168,9 @@ test_nim_roundtrip(void **state)
 	    "nim misere=0 007 0", "nim 0" };
 	const char	*out[] = { "nim 3 4 5", "nim misere=1 1 1 2",
 	    "nim 7 0", "nim 0" };
-	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 }
 
 int

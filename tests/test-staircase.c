@@ -38,31 +38,9 @@ static void
 check_stair(int k, int bound)
 {
 	struct tu_brute	 br;
-	struct tu_strs	 wins;
-	struct game	 g;
-	struct buf	 line;
-	int		 a[TU_MAXK] = { 0 }, i, sg;
 
 	tu_brute_init(&br, k, stair_options, NULL);
-	buf_init(&line);
-	for (;;) {
-		sg = tu_brute_sg(&br, a);
-		tu_strs_init(&wins);
-		tu_brute_wins(&br, a, &wins);
-		buf_reset(&line);
-		buf_puts(&line, "staircase");
-		for (i = 0; i < k; i++)
-			buf_printf(&line, " %d", a[i]);
-		tu_parse(&g, "%s", buf_str(&line));
-		tu_check(&g, sg != 0, sg, &wins);
-		tu_strs_free(&wins);
-		game_free(&g);
-		for (i = 0; i < k && ++a[i] > bound; i++)
-			a[i] = 0;
-		if (i == k)
-			break;
-	}
-	buf_free(&line);
+	tu_brute_check_all(&br, bound, "staircase");
 	tu_brute_free(&br);
 }
 

@@ -639,35 +639,15 @@ test_sub_print_policy(void **state)
 	struct game_moveset ms;
 	struct tu_strs	 a, want;
 	struct game	 g, h;
-	struct buf	 b, c;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&b);
-		buf_init(&c);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &b);
-		assert_string_equal(buf_str(&b), out[i]);
-		tu_parse(&h, "%s", buf_str(&b));
-		game_print(&h, &c);
-		assert_string_equal(buf_str(&b), buf_str(&c));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&b);
-		buf_free(&c);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 	tu_parse(&g, "subtraction S=5,3 2 7 3 4");
 	game_moveset_init(&ms);
 	g.fam->policy(g.st, &ms);
 	tu_strs_init(&a);
 	tu_strs_init(&want);
-	buf_init(&b);
-	for (i = 0; i < ms.n; i++) {
-		buf_reset(&b);
-		game_moveset_ent_print(&ms.v[i], &b);
-		tu_strs_add(&a, "%s", buf_str(&b));
-	}
+	tu_moveset_strs(&ms, &a);
 	tu_strs_add(&want, "2=4");
 	tu_strs_add(&want, "3=0");
 	tu_strs_add(&want, "4=1");
@@ -680,13 +660,9 @@ test_sub_print_policy(void **state)
 	/* A clone shares the table but not the piles, and outlives g. */
 	game_clone(&h, &g);
 	tu_play(&h, "2=2");
-	buf_reset(&b);
-	game_print(&g, &b);
-	assert_string_equal(buf_str(&b), "subtraction S=3,5 2 7 3 4");
+	tu_print_is(&g, "subtraction S=3,5 2 7 3 4");
 	game_free(&g);
-	buf_reset(&b);
-	game_print(&h, &b);
-	assert_string_equal(buf_str(&b), "subtraction S=3,5 2 2 3 4");
+	tu_print_is(&h, "subtraction S=3,5 2 2 3 4");
 	game_moveset_init(&ms);
 	h.fam->policy(h.st, &ms);
 	assert_int_equal(ms.n, 2);
@@ -699,7 +675,6 @@ test_sub_print_policy(void **state)
 	assert_int_equal(ms.n, 0);
 	game_moveset_clear(&ms);
 	game_free(&g);
-	buf_free(&b);
 }
 
 int

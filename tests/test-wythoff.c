@@ -817,25 +817,9 @@ test_wythoff_roundtrip(void **state)
 	const char	*out[] = { "wythoff 3 5", "wythoff 3 5",
 	    "wythoff t=2 3 5", "wythoff K=3 t=5 30 40",
 	    "wythoff K=3 t=5 30 40", "wythoff K=2 0 0", "wythoff K=7 1 2" };
-	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 }
 
 int
