@@ -38,16 +38,24 @@ check_all(int k, int bound, int misere)
 	tu_brute_free(&br);
 }
 
-/* Normal play on every small position (games.md §2 bounds). */
+/* Every small position with the bounds of games.md §2, in one play. */
+static void
+check_bounds(int misere)
+{
+	static const int bounds[][2] = { { 1, 30 }, { 2, 20 }, { 3, 12 },
+	    { 4, 8 }, { 5, 6 } };
+	size_t		 i;
+
+	for (i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+		check_all(bounds[i][0], bounds[i][1], misere);
+}
+
+/* Normal play on every small position. */
 static void
 test_nim_brute(void **state)
 {
 	(void)state;
-	check_all(1, 30, 0);
-	check_all(2, 20, 0);
-	check_all(3, 12, 0);
-	check_all(4, 8, 0);
-	check_all(5, 6, 0);
+	check_bounds(0);
 }
 
 /* Misere play on every small position. */
@@ -55,11 +63,7 @@ static void
 test_misere_brute(void **state)
 {
 	(void)state;
-	check_all(1, 30, 1);
-	check_all(2, 20, 1);
-	check_all(3, 12, 1);
-	check_all(4, 8, 1);
-	check_all(5, 6, 1);
+	check_bounds(1);
 }
 
 /* Piles of 2,000 digits: every winning move is legal and zeroes the XOR. */

@@ -273,118 +273,70 @@ test_sub_spec_table(void **state)
 	free(b);
 }
 
-/* Brute-force product game over k piles each <= bound. */
-struct bsum {
-	const struct bset *b;
-	int		 k, bound;
-	size_t		 size;
-	signed char	*win;		/* -1 unknown, 0 P, 1 N */
-	int		*sg;
-};
-
-/* Decodes index into piles. */
-static void
-bsum_decode(const struct bsum *br, size_t idx, int *a)
+/* Raw rules of a sum of piles under S: remove s in S from one pile. */
+static int
+bsum_options(const int *a, int k, struct tu_opt *o, void *arg)
 {
-	int	 i;
+	const struct bset *b = arg;
+	int	 i, j, n = 0;
 
-	for (i = 0; i < br->k; i++) {
-		a[i] = (int)(idx % (size_t)(br->bound + 1));
-		idx /= (size_t)(br->bound + 1);
-	}
-}
-
-/* Encodes piles into an index. */
-static size_t
-bsum_encode(const struct bsum *br, const int *a)
-{
-	size_t	 idx = 0;
-	int	 i;
-
-	for (i = br->k - 1; i >= 0; i--)
-		idx = idx * (size_t)(br->bound + 1) + (size_t)a[i];
-	return (idx);
-}
-
-/* Solves a sum position by trying every move (no SG theory for P/N). */
-static void
-bsum_solve(struct bsum *br, size_t idx)
-{
-	char	 seen[256];
-	int	 a[4], i, j, old, anyp = 0, v;
-	size_t	 nx;
-
-	if (br->win[idx] >= 0)
-		return;
-	bsum_decode(br, idx, a);
-	memset(seen, 0, sizeof seen);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (j = 0; j < br->b->k && br->b->s[j] <= old; j++) {
-			a[i] = old - br->b->s[j];
-			nx = bsum_encode(br, a);
-			bsum_solve(br, nx);
-			if (br->win[nx] == 0)
-				anyp = 1;
-			seen[br->sg[nx]] = 1;
+	for (i = 0; i < k; i++)
+		for (j = 0; j < b->k && b->s[j] <= a[i]; j++) {
+			memcpy(o[n].next, a, (size_t)k * sizeof *a);
+			o[n].next[i] -= b->s[j];
+			snprintf(o[n].name, sizeof o[n].name, "%d=%d", i + 1,
+			    o[n].next[i]);
+			n++;
 		}
-		a[i] = old;
-	}
-	br->win[idx] = (signed char)anyp;
-	for (v = 0; seen[v]; v++)
-		;
-	br->sg[idx] = v;
+	return (n);
 }
 
-/* Lists the moves from idx to positions whose brute Grundy value is t. */
+/* Checks to_grundy for targets 1-4, which sums rely on, at a. */
 static void
-bsum_moves_to(const struct bsum *br, size_t idx, int t, struct tu_strs *out)
+check_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
+    const char *ctx)
 {
-	int	 a[4], i, j, old;
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 wins, fast;
+	mpz_t		 tz;
+	int		 t;
 
-	bsum_decode(br, idx, a);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (j = 0; j < br->b->k && br->b->s[j] <= old; j++) {
-			a[i] = old - br->b->s[j];
-			if (br->sg[bsum_encode(br, a)] == t)
-				tu_strs_add(out, "%d=%d", i + 1, a[i]);
-		}
-		a[i] = old;
+	mpz_init(tz);
+	for (t = 1; t <= 4; t++) {
+		tu_strs_init(&wins);
+		tu_strs_init(&fast);
+		tu_brute_moves_to(br, a, t, &wins);
+		game_moveset_init(&ms);
+		mpz_set_ui(tz, (unsigned long)t);
+		assert_int_equal(game_subtraction.to_grundy(g->st, tz, &ms,
+		    &err), 0);
+		tu_moveset_strs(&ms, &fast);
+		if (!tu_strs_eq(&fast, &wins, ctx))
+			fail();
+		game_moveset_clear(&ms);
+		tu_strs_free(&wins);
+		tu_strs_free(&fast);
 	}
+	mpz_clear(tz);
 }
 
 /* Checks every sum of k piles <= bound under S against the brute force. */
 static void
 check_sums(const struct bset *b, int k, int bound)
 {
-	struct game_moveset ms;
-	struct game_error err;
-	struct tu_strs	 wins, fast;
-	struct bsum	 br;
-	struct buf	 line, mb;
+	struct tu_brute	 br;
+	struct buf	 line;
 	struct game	 g;
-	size_t		 idx, j;
 	char		 s[64];
-	int		 a[4], i, t;
-	mpz_t		 tz;
+	int		 a[TU_MAXK] = { 0 }, bd[TU_MAXK], i;
 
-	br.b = b;
-	br.k = k;
-	br.bound = bound;
-	br.size = 1;
+	tu_brute_init(&br, k, bsum_options, (void *)b);
 	for (i = 0; i < k; i++)
-		br.size *= (size_t)(bound + 1);
-	br.win = malloc(br.size);
-	memset(br.win, -1, br.size);
-	br.sg = calloc(br.size, sizeof *br.sg);
+		bd[i] = bound;
 	buf_init(&line);
-	buf_init(&mb);
-	mpz_init(tz);
 	bset_str(b, s, sizeof s);
-	for (idx = 0; idx < br.size; idx++) {
-		bsum_solve(&br, idx);
-		bsum_decode(&br, idx, a);
+	do {
 		buf_reset(&line);
 		buf_printf(&line, "subtraction S=%s", s);
 		for (i = 0; i < k; i++)
@@ -392,39 +344,12 @@ check_sums(const struct bset *b, int k, int bound)
 		tu_parse(&g, "%s", buf_str(&line));
 		assert_int_equal(game_terminal(&g), a[0] < b->s[0] &&
 		    (k < 2 || a[1] < b->s[0]) && (k < 3 || a[2] < b->s[0]));
-		tu_strs_init(&wins);
-		bsum_moves_to(&br, idx, 0, &wins);
-		tu_check(&g, br.win[idx], br.sg[idx], &wins);
-		tu_strs_free(&wins);
-		/* to_grundy, which sums rely on, for a few other targets. */
-		for (t = 1; t <= 4; t++) {
-			tu_strs_init(&wins);
-			tu_strs_init(&fast);
-			bsum_moves_to(&br, idx, t, &wins);
-			game_moveset_init(&ms);
-			mpz_set_ui(tz, (unsigned long)t);
-			assert_int_equal(game_subtraction.to_grundy(g.st, tz,
-			    &ms, &err), 0);
-			for (j = 0; j < ms.n; j++) {
-				buf_reset(&mb);
-				game_moveset_ent_print(&ms.v[j], &mb);
-				tu_strs_add(&fast, "%s", buf_str(&mb));
-			}
-			tu_strs_sort(&wins);
-			tu_strs_sort(&fast);
-			if (!tu_strs_eq(&fast, &wins, buf_str(&line)))
-				fail();
-			game_moveset_clear(&ms);
-			tu_strs_free(&wins);
-			tu_strs_free(&fast);
-		}
+		tu_brute_check(&br, a, &g);
+		check_to_grundy(&br, a, &g, buf_str(&line));
 		game_free(&g);
-	}
-	mpz_clear(tz);
+	} while (tu_next(a, k, bd));
 	buf_free(&line);
-	buf_free(&mb);
-	free(br.win);
-	free(br.sg);
+	tu_brute_free(&br);
 }
 
 /* Sums of 1-3 piles <= 18 for seven sets (games.md §7 bounds). */

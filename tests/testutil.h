@@ -39,6 +39,7 @@ void	 tu_parse_fail(enum game_err, const char *, ...)
 void	 tu_parse_fail_msg(const struct game_limits *, const char *,
 	    enum game_err, const char *);
 void	 tu_print_is(const struct game *, const char *);
+void	 tu_reparse(const struct game *);
 void	 tu_roundtrip(const char *const *, const char *const *, size_t);
 
 /* Moves: checked play and refusals, and the solver against a move set. */
@@ -87,6 +88,7 @@ void	 tu_brute_wins(struct tu_brute *, const int *, struct tu_strs *);
 void	 tu_brute_moves_to(struct tu_brute *, const int *, int,
 	    struct tu_strs *);
 int	 tu_next(int *, int, const int *);
+void	 tu_brute_check(struct tu_brute *, const int *, const struct game *);
 void	 tu_brute_check_each(struct tu_brute *, const int *,
 	    void (*)(const int *, int, struct buf *, void *), void *);
 void	 tu_brute_check_all(struct tu_brute *, int, const char *);
