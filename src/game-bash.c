@@ -145,20 +145,6 @@ bash_grundy(const void *p, mpz_t g, struct game_error *err)
 	return (0);
 }
 
-/* Returns P iff the Grundy value is 0. */
-static int
-bash_outcome(const void *p, struct game_error *err)
-{
-	mpz_t	 g;
-	int	 out;
-
-	mpz_init(g);
-	bash_grundy(p, g, err);
-	out = mpz_sgn(g) != 0 ? GAME_N : GAME_P;
-	mpz_clear(g);
-	return (out);
-}
-
 /*
  * Appends every move to Grundy value target.  Pile i must reach residue
  * want = (n_i mod (m+1)) ^ X ^ target < m+1 by removing 1..m, and the unique
@@ -192,19 +178,6 @@ bash_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 	return (0);
 }
 
-/* Appends every winning move (moves to Grundy value 0). */
-static int
-bash_winning(const void *p, struct game_moveset *ms, struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = bash_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
-}
-
 /* Appends the engine's fallback moves: remove one token from any pile. */
 static void
 bash_policy(const void *p, struct game_moveset *ms)
@@ -212,14 +185,6 @@ bash_policy(const void *p, struct game_moveset *ms)
 	const struct bash *st = p;
 
 	game_policy_remove(st->piles, st->n, 1, ms);
-}
-
-/* Bash is impartial. */
-static int
-bash_mover(const void *p)
-{
-	(void)p;
-	return (0);
 }
 
 const struct game_family game_bash = {
@@ -233,10 +198,7 @@ const struct game_family game_bash = {
 	.check = bash_check,
 	.apply = bash_apply,
 	.terminal = bash_terminal,
-	.outcome = bash_outcome,
 	.grundy = bash_grundy,
-	.winning = bash_winning,
 	.to_grundy = bash_to_grundy,
 	.policy = bash_policy,
-	.mover = bash_mover,
 };

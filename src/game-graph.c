@@ -659,14 +659,6 @@ graph_xor(const struct graph *st)
 	return (x);
 }
 
-/* Returns the outcome: N iff the XOR is nonzero. */
-static int
-graph_outcome(const void *p, struct game_error *err)
-{
-	(void)err;
-	return (graph_xor(p) != 0 ? GAME_N : GAME_P);
-}
-
 /* Sets g to the XOR of the tokens' Grundy values. */
 static int
 graph_grundy(const void *p, mpz_t g, struct game_error *err)
@@ -700,19 +692,6 @@ graph_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 				    i + 1, d->ids[d->adj[e]]);
 	}
 	return (0);
-}
-
-/* Appends every winning move: the moves to Grundy value 0. */
-static int
-graph_winning(const void *p, struct game_moveset *ms, struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = graph_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
 }
 
 /*
@@ -767,14 +746,6 @@ graph_table(const void *p, unsigned long count, struct buf *out,
 	return (0);
 }
 
-/* Graph games are impartial. */
-static int
-graph_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_graph = {
 	.name = "graph",
 	.flags = GAME_F_HEAVY_PARSE,
@@ -787,11 +758,8 @@ const struct game_family game_graph = {
 	.check = graph_check,
 	.apply = graph_apply,
 	.terminal = graph_terminal,
-	.outcome = graph_outcome,
 	.grundy = graph_grundy,
-	.winning = graph_winning,
 	.to_grundy = graph_to_grundy,
 	.policy = graph_policy,
-	.mover = graph_mover,
 	.table = graph_table,
 };

@@ -232,14 +232,6 @@ nim_policy(const void *p, struct game_moveset *ms)
 	game_policy_remove(st->piles, st->n, 1, ms);
 }
 
-/* Nim is impartial. */
-static int
-nim_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_nim = {
 	.name = "nim",
 	.usage = "nim [misere=0|1] PILE...",
@@ -256,5 +248,4 @@ const struct game_family game_nim = {
 	.winning = nim_winning,
 	.to_grundy = nim_to_grundy,
 	.policy = nim_policy,
-	.mover = nim_mover,
 };

@@ -159,20 +159,6 @@ staircase_grundy(const void *p, mpz_t g, struct game_error *err)
 	return (0);
 }
 
-/* Returns P iff the odd steps XOR to 0. */
-static int
-staircase_outcome(const void *p, struct game_error *err)
-{
-	mpz_t	 g;
-	int	 out;
-
-	mpz_init(g);
-	staircase_grundy(p, g, err);
-	out = mpz_sgn(g) != 0 ? GAME_N : GAME_P;
-	mpz_clear(g);
-	return (out);
-}
-
 /*
  * Appends every move to Grundy value target (§6 with X replaced by
  * X ^ target): lower an odd step, or push coins from an even step onto the
@@ -219,20 +205,6 @@ staircase_to_grundy(const void *p, const mpz_t target,
 	return (0);
 }
 
-/* Appends every winning move (moves to Grundy value 0). */
-static int
-staircase_winning(const void *p, struct game_moveset *ms,
-    struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = staircase_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
-}
-
 /* Appends the engine's fallback moves: slide one coin down from any step. */
 static void
 staircase_policy(const void *p, struct game_moveset *ms)
@@ -254,14 +226,6 @@ staircase_policy(const void *p, struct game_moveset *ms)
 	}
 }
 
-/* Staircase Nim is impartial. */
-static int
-staircase_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_staircase = {
 	.name = "staircase",
 	.usage = "staircase STEP1 STEP2 ...",
@@ -273,10 +237,7 @@ const struct game_family game_staircase = {
 	.check = staircase_check,
 	.apply = staircase_apply,
 	.terminal = staircase_terminal,
-	.outcome = staircase_outcome,
 	.grundy = staircase_grundy,
-	.winning = staircase_winning,
 	.to_grundy = staircase_to_grundy,
 	.policy = staircase_policy,
-	.mover = staircase_mover,
 };

@@ -620,14 +620,6 @@ subtraction_xor(const struct subtraction *st)
 	return (x);
 }
 
-/* Returns the outcome: N iff the XOR is nonzero. */
-static int
-subtraction_outcome(const void *p, struct game_error *err)
-{
-	(void)err;
-	return (subtraction_xor(p) != 0 ? GAME_N : GAME_P);
-}
-
 /* Sets g to the XOR of the piles' Grundy values. */
 static int
 subtraction_grundy(const void *p, mpz_t g, struct game_error *err)
@@ -668,20 +660,6 @@ subtraction_to_grundy(const void *p, const mpz_t target,
 	return (0);
 }
 
-/* Appends every winning move: the moves to Grundy value 0. */
-static int
-subtraction_winning(const void *p, struct game_moveset *ms,
-    struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = subtraction_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
-}
-
 /* Appends the engine's fallback moves: remove min S from any pile. */
 static void
 subtraction_policy(const void *p, struct game_moveset *ms)
@@ -707,14 +685,6 @@ subtraction_table(const void *p, unsigned long count, struct buf *out,
 	return (0);
 }
 
-/* Subtraction games are impartial. */
-static int
-subtraction_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_subtraction = {
 	.name = "subtraction",
 	.flags = GAME_F_HEAVY_PARSE,
@@ -727,11 +697,8 @@ const struct game_family game_subtraction = {
 	.check = subtraction_check,
 	.apply = subtraction_apply,
 	.terminal = subtraction_terminal,
-	.outcome = subtraction_outcome,
 	.grundy = subtraction_grundy,
-	.winning = subtraction_winning,
 	.to_grundy = subtraction_to_grundy,
 	.policy = subtraction_policy,
-	.mover = subtraction_mover,
 	.table = subtraction_table,
 };

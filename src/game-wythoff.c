@@ -499,14 +499,6 @@ wythoff_policy(const void *p, struct game_moveset *ms)
 	}
 }
 
-/* Wythoff is impartial. */
-static int
-wythoff_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_wythoff = {
 	.name = "wythoff",
 	.flags = GAME_F_HEAVY_PARSE | GAME_F_HEAVY_PLAY,
@@ -525,7 +517,6 @@ const struct game_family game_wythoff = {
 	.winning = wythoff_winning,
 	.to_grundy = wythoff_to_grundy,
 	.policy = wythoff_policy,
-	.mover = wythoff_mover,
 	.table = wythoff_table,
 	.share = wythoff_share,
 };

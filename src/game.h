@@ -130,11 +130,17 @@ struct game_family {
 	void		 (*apply)(void *st, const struct game_move *);
 	/* Returns 1 if the player to move has no legal move. */
 	int		 (*terminal)(const void *st);
-	/* Returns GAME_P or GAME_N, or -1 with err set. */
+	/*
+	 * Returns GAME_P or GAME_N, or -1 with err set.  NULL: from the
+	 * Grundy value (P iff 0).
+	 */
 	int		 (*outcome)(const void *st, struct game_error *);
 	/* Sets g to the Grundy value, or -1 (GAME_ENOGRUNDY, GAME_EBOUND). */
 	int		 (*grundy)(const void *st, mpz_t g, struct game_error *);
-	/* Appends every winning move (moves to a position lost for the mover). */
+	/*
+	 * Appends every winning move (moves to a position lost for the
+	 * mover).  NULL: to_grundy with target 0.
+	 */
 	int		 (*winning)(const void *st, struct game_moveset *,
 			    struct game_error *);
 	/*
@@ -148,7 +154,7 @@ struct game_family {
 	 * smallest removals, which keep the game long.  Empty iff terminal.
 	 */
 	void		 (*policy)(const void *st, struct game_moveset *);
-	/* Returns the player to move (1 or 2) for partizan games, else 0. */
+	/* Returns the player to move (1 or 2) for partizan games; NULL: 0. */
 	int		 (*mover)(const void *st);
 	/*
 	 * Optional: sets m (initialised) to one winning move of an N-position
