@@ -92,10 +92,12 @@ bash_check(const void *p, const struct game_move *m, struct game_error *err)
 	mpz_t		 c;
 	int		 i, bad;
 
-	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
-		return (-1);
 	mpz_init(c);
-	mpz_sub(c, st->piles[i], m->ch[0].val);
+	if ((i = game_check_removal(m, st->n, st->piles, "pile", c,
+	    err)) < 0) {
+		mpz_clear(c);
+		return (-1);
+	}
 	bad = mpz_cmp(c, st->m) > 0;
 	mpz_clear(c);
 	if (bad)
@@ -110,7 +112,7 @@ bash_apply(void *p, const struct game_move *m)
 {
 	struct bash	*st = p;
 
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+	game_piles_set(st->piles, m);
 }
 
 /* Returns 1 when every pile is empty. */
@@ -118,12 +120,8 @@ static int
 bash_terminal(const void *p)
 {
 	const struct bash *st = p;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_sgn(st->piles[i]) != 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->piles, st->n, 1));
 }
 
 /* Sets g to the XOR of n_i mod (m+1). */

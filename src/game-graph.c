@@ -123,16 +123,6 @@ graph_parse_edges(struct graph_edge **ep, size_t *np, const char *val,
 	return (0);
 }
 
-/* Compares two node ids for qsort and bsearch. */
-static int
-graph_id_cmp(const void *a, const void *b)
-{
-	unsigned long	 x = *(const unsigned long *)a;
-	unsigned long	 y = *(const unsigned long *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Compares two edges by (u, v) for qsort. */
 static int
 graph_edge_cmp(const void *a, const void *b)
@@ -150,7 +140,7 @@ graph_index(const struct graph_dag *d, unsigned long id)
 {
 	const unsigned long *p;
 
-	p = bsearch(&id, d->ids, d->nv, sizeof *d->ids, graph_id_cmp);
+	p = bsearch(&id, d->ids, d->nv, sizeof *d->ids, game_ulong_cmp);
 	return (p == NULL ? d->nv : (size_t)(p - d->ids));
 }
 
@@ -190,7 +180,7 @@ graph_build(struct graph_dag *d, struct graph_edge *e, size_t ne,
 	}
 	for (i = 0; i < ntok; i++)
 		d->ids[n++] = tokid[i];
-	qsort(d->ids, n, sizeof *d->ids, graph_id_cmp);
+	qsort(d->ids, n, sizeof *d->ids, game_ulong_cmp);
 	for (i = j = 0; i < n; i++)
 		if (j == 0 || d->ids[j - 1] != d->ids[i])
 			d->ids[j++] = d->ids[i];

@@ -153,10 +153,12 @@ klnim_check(const void *p, const struct game_move *m, struct game_error *err)
 	mpz_t		 c;
 	int		 i, bad;
 
-	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
-		return (-1);
 	mpz_init(c);
-	mpz_sub(c, st->piles[i], m->ch[0].val);
+	if ((i = game_check_removal(m, st->n, st->piles, "pile", c,
+	    err)) < 0) {
+		mpz_clear(c);
+		return (-1);
+	}
 	bad = mpz_cmp(c, f) == 0;
 	mpz_clear(c);
 	if (!bad)
@@ -177,7 +179,7 @@ klnim_apply(void *p, const struct game_move *m)
 {
 	struct klnim	*st = p;
 
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+	game_piles_set(st->piles, m);
 	st->turn = 3 - st->turn;
 }
 
@@ -190,12 +192,8 @@ klnim_terminal(const void *p)
 {
 	const struct klnim *st = p;
 	int		 one = mpz_cmp_ui(klnim_forbidden(st), 1) == 0;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_cmp_ui(st->piles[i], one ? 1 : 0) > 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->piles, st->n, one ? 2 : 1));
 }
 
 /* Sets g to the Grundy value of a pile x when k == l (§8a). */

@@ -94,7 +94,7 @@ nim_apply(void *p, const struct game_move *m)
 {
 	struct nim	*st = p;
 
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+	game_piles_set(st->piles, m);
 }
 
 /* Returns 1 when every pile is empty. */
@@ -102,12 +102,8 @@ static int
 nim_terminal(const void *p)
 {
 	const struct nim *st = p;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_sgn(st->piles[i]) != 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->piles, st->n, 1));
 }
 
 /* Sets x to the XOR of all piles. */

@@ -126,10 +126,8 @@ static void
 staircase_apply(void *p, const struct game_move *m)
 {
 	struct staircase *st = p;
-	size_t		 i;
 
-	for (i = 0; i < m->n; i++)
-		mpz_set(st->steps[m->ch[i].idx - 1], m->ch[i].val);
+	game_piles_set(st->steps, m);
 }
 
 /* Returns 1 when no coin is on a step. */
@@ -137,12 +135,8 @@ static int
 staircase_terminal(const void *p)
 {
 	const struct staircase *st = p;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_sgn(st->steps[i]) != 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->steps, st->n, 1));
 }
 
 /* Sets g to the XOR of the odd steps. */

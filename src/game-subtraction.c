@@ -109,16 +109,6 @@ subtraction_set_add(struct subtraction_table *t, const char *p, size_t n,
 	return (0);
 }
 
-/* Compares two elements of S for qsort. */
-static int
-subtraction_ulong_cmp(const void *a, const void *b)
-{
-	unsigned long	 x = *(const unsigned long *)a;
-	unsigned long	 y = *(const unsigned long *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Parses S=s1,s2,... into t->set, sorted ascending with duplicates folded. */
 static int
 subtraction_parse_set(struct subtraction_table *t, const char *val,
@@ -138,7 +128,7 @@ subtraction_parse_set(struct subtraction_table *t, const char *val,
 		if (*c == '\0')
 			break;
 	}
-	qsort(t->set, t->nset, sizeof *t->set, subtraction_ulong_cmp);
+	qsort(t->set, t->nset, sizeof *t->set, game_ulong_cmp);
 	return (0);
 }
 
@@ -554,7 +544,7 @@ static int
 subtraction_in_set(const struct subtraction_table *t, unsigned long v)
 {
 	return (bsearch(&v, t->set, t->nset, sizeof *t->set,
-	    subtraction_ulong_cmp) != NULL);
+	    game_ulong_cmp) != NULL);
 }
 
 /* Checks a move: one pile, lowered by an element of S. */
@@ -568,10 +558,12 @@ subtraction_check(const void *p, const struct game_move *m,
 	mpz_t		 d;
 	int		 i, in;
 
-	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
-		return (-1);
 	mpz_init(d);
-	mpz_sub(d, st->piles[i], m->ch[0].val);
+	if ((i = game_check_removal(m, st->n, st->piles, "pile", d,
+	    err)) < 0) {
+		mpz_clear(d);
+		return (-1);
+	}
 	in = mpz_fits_ulong_p(d) && subtraction_in_set(t, mpz_get_ui(d));
 	if (!in && mpz_fits_ulong_p(d))
 		game_set_error(err, GAME_EILLEGAL,
@@ -592,7 +584,7 @@ subtraction_apply(void *p, const struct game_move *m)
 {
 	struct subtraction *st = p;
 
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+	game_piles_set(st->piles, m);
 }
 
 /* Returns 1 when no pile holds min S. */
@@ -600,12 +592,8 @@ static int
 subtraction_terminal(const void *p)
 {
 	const struct subtraction *st = p;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_cmp_ui(st->piles[i], st->tab->set[0]) >= 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->piles, st->n, st->tab->set[0]));
 }
 
 /* Returns the XOR of the piles' Grundy values. */

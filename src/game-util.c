@@ -251,6 +251,44 @@ game_check_single(const struct game_move *m, size_t n, const mpz_t *piles,
 	return ((int)i);
 }
 
+/*
+ * Checks like game_check_single and sets removed (initialised by the
+ * caller) to the amount the move takes from the pile.
+ */
+int
+game_check_removal(const struct game_move *m, size_t n, const mpz_t *piles,
+    const char *what, mpz_t removed, struct game_error *err)
+{
+	int	 i;
+
+	if ((i = game_check_single(m, n, piles, what, err)) < 0)
+		return (-1);
+	mpz_sub(removed, piles[i], m->ch[0].val);
+	return (i);
+}
+
+/* Applies a checked move: sets each pile it names (1-based) to its value. */
+void
+game_piles_set(mpz_t *piles, const struct game_move *m)
+{
+	size_t	 i;
+
+	for (i = 0; i < m->n; i++)
+		mpz_set(piles[m->ch[i].idx - 1], m->ch[i].val);
+}
+
+/* Returns 1 if every one of the n piles holds fewer than v. */
+int
+game_piles_below(const mpz_t *piles, size_t n, unsigned long v)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (mpz_cmp_ui(piles[i], v) >= 0)
+			return (0);
+	return (1);
+}
+
 /* Appends "remove amount from pile i" for every pile holding enough. */
 void
 game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
@@ -266,4 +304,14 @@ game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
 		game_move_add(m, 0, i + 1, piles[i]);
 		mpz_sub_ui(m->ch[0].val, m->ch[0].val, amount);
 	}
+}
+
+/* Compares two unsigned longs for qsort and bsearch. */
+int
+game_ulong_cmp(const void *a, const void *b)
+{
+	unsigned long	 x = *(const unsigned long *)a;
+	unsigned long	 y = *(const unsigned long *)b;
+
+	return (x < y ? -1 : x > y);
 }

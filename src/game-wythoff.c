@@ -235,10 +235,8 @@ static void
 wythoff_apply(void *p, const struct game_move *m)
 {
 	struct wythoff	*st = p;
-	size_t		 i;
 
-	for (i = 0; i < m->n; i++)
-		mpz_set(st->pile[m->ch[i].idx - 1], m->ch[i].val);
+	game_piles_set(st->pile, m);
 }
 
 /* Returns 1 when both piles are below K. */

@@ -256,8 +256,13 @@ mpz_t	*game_piles_dup(const mpz_t *, size_t);
 void	 game_piles_print(const mpz_t *, size_t, struct buf *);
 int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
 	    const char *, struct game_error *);
+int	 game_check_removal(const struct game_move *, size_t, const mpz_t *,
+	    const char *, mpz_t, struct game_error *);
+void	 game_piles_set(mpz_t *, const struct game_move *);
+int	 game_piles_below(const mpz_t *, size_t, unsigned long);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 	    struct game_moveset *);
+int	 game_ulong_cmp(const void *, const void *);
 
 /* game-table.c: the table cache's blob format, shared by the families. */
 #define GAME_TABLE_VERSION	1
