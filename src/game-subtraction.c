@@ -31,9 +31,8 @@ struct subtraction_table {
 
 /* Subtraction state: the shared table and the piles. */
 struct subtraction {
+	struct game_piles pl;		/* first: see game_piles_apply */
 	struct subtraction_table *tab;
-	size_t		 n;
-	mpz_t		*piles;
 };
 
 /* Scratch space for period detection: the scanned prefix and window hashes. */
@@ -488,10 +487,10 @@ subtraction_parse(void **stp, int argc, char **argv,
 	st = xcalloc(1, sizeof *st);
 	st->tab = t;
 	if (subtraction_parse_set(t, keys[0].val, lim, err) != 0 ||
-	    game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	    game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0 ||
 	    subtraction_table_make(t, lim, err) != 0) {
-		game_piles_free(st->piles, st->n);
+		game_piles_clear(&st->pl);
 		subtraction_table_unref(t);
 		free(st);
 		return (-1);
@@ -509,8 +508,7 @@ subtraction_clone(const void *p)
 
 	atomic_fetch_add(&st->tab->refs, 1);
 	c->tab = st->tab;
-	c->n = st->n;
-	c->piles = game_piles_dup(st->piles, st->n);
+	game_piles_copy(&c->pl, &st->pl);
 	return (c);
 }
 
@@ -520,7 +518,7 @@ subtraction_free(void *p)
 {
 	struct subtraction *st = p;
 
-	game_piles_free(st->piles, st->n);
+	game_piles_clear(&st->pl);
 	subtraction_table_unref(st->tab);
 	free(st);
 }
@@ -536,7 +534,7 @@ subtraction_print(const void *p, struct buf *b)
 	for (i = 0; i < st->tab->nset; i++)
 		buf_printf(b, "%s%lu", i ? "," : "", st->tab->set[i]);
 	buf_putc(b, ' ');
-	game_piles_print(st->piles, st->n, b);
+	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Returns 1 if v is in S. */
@@ -559,7 +557,7 @@ subtraction_check(const void *p, const struct game_move *m,
 	int		 i, in;
 
 	mpz_init(d);
-	if ((i = game_check_removal(m, st->n, st->piles, "pile", d,
+	if ((i = game_check_removal(m, st->pl.n, st->pl.v, "pile", d,
 	    err)) < 0) {
 		mpz_clear(d);
 		return (-1);
@@ -578,22 +576,13 @@ subtraction_check(const void *p, const struct game_move *m,
 	return (in ? 0 : -1);
 }
 
-/* Applies a checked move. */
-static void
-subtraction_apply(void *p, const struct game_move *m)
-{
-	struct subtraction *st = p;
-
-	game_piles_set(st->piles, m);
-}
-
 /* Returns 1 when no pile holds min S. */
 static int
 subtraction_terminal(const void *p)
 {
 	const struct subtraction *st = p;
 
-	return (game_piles_below(st->piles, st->n, st->tab->set[0]));
+	return (game_piles_below(st->pl.v, st->pl.n, st->tab->set[0]));
 }
 
 /* Returns the XOR of the piles' Grundy values. */
@@ -603,8 +592,8 @@ subtraction_xor(const struct subtraction *st)
 	unsigned long	 x = 0;
 	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		x ^= subtraction_sg(st->tab, st->piles[i]);
+	for (i = 0; i < st->pl.n; i++)
+		x ^= subtraction_sg(st->tab, st->pl.v[i]);
 	return (x);
 }
 
@@ -634,12 +623,12 @@ subtraction_to_grundy(const void *p, const mpz_t target,
 		return (0);
 	x = subtraction_xor(st) ^ mpz_get_ui(target);
 	mpz_init(v);
-	for (i = 0; i < st->n; i++) {
-		want = subtraction_sg(t, st->piles[i]) ^ x;
+	for (i = 0; i < st->pl.n; i++) {
+		want = subtraction_sg(t, st->pl.v[i]) ^ x;
 		for (j = 0; j < t->nset; j++) {
-			if (mpz_cmp_ui(st->piles[i], t->set[j]) < 0)
+			if (mpz_cmp_ui(st->pl.v[i], t->set[j]) < 0)
 				break;
-			mpz_sub_ui(v, st->piles[i], t->set[j]);
+			mpz_sub_ui(v, st->pl.v[i], t->set[j]);
 			if (subtraction_sg(t, v) == want)
 				game_moveset_add1(ms, i + 1, v);
 		}
@@ -654,7 +643,7 @@ subtraction_policy(const void *p, struct game_moveset *ms)
 {
 	const struct subtraction *st = p;
 
-	game_policy_remove(st->piles, st->n, st->tab->set[0], ms);
+	game_policy_remove(st->pl.v, st->pl.n, st->tab->set[0], ms);
 }
 
 /* Appends preperiod, period and the first count Grundy values. */
@@ -683,7 +672,7 @@ const struct game_family game_subtraction = {
 	.free = subtraction_free,
 	.print = subtraction_print,
 	.check = subtraction_check,
-	.apply = subtraction_apply,
+	.apply = game_piles_apply,
 	.terminal = subtraction_terminal,
 	.grundy = subtraction_grundy,
 	.to_grundy = subtraction_to_grundy,

@@ -249,10 +249,22 @@ int	 game_parse_num(mpz_t, const char *, const char *,
 	    const struct game_limits *, struct game_error *);
 int	 game_parse_ulong(unsigned long *, const char *, const char *,
 	    unsigned long, unsigned long, struct game_error *);
-int	 game_parse_piles(mpz_t **, size_t *, int, char **, const char *,
+/*
+ * A row of piles (or steps).  The families made of one keep it as the first
+ * member of their state, so that game_piles_apply and game_piles_empty can
+ * serve as their apply and terminal.
+ */
+struct game_piles {
+	size_t		 n;
+	mpz_t		*v;
+};
+
+int	 game_piles_parse(struct game_piles *, int, char **, const char *,
 	    const struct game_limits *, struct game_error *);
-void	 game_piles_free(mpz_t *, size_t);
-mpz_t	*game_piles_dup(const mpz_t *, size_t);
+void	 game_piles_clear(struct game_piles *);
+void	 game_piles_copy(struct game_piles *, const struct game_piles *);
+void	 game_piles_apply(void *, const struct game_move *);
+int	 game_piles_empty(const void *);
 void	 game_piles_print(const mpz_t *, size_t, struct buf *);
 int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
 	    const char *, struct game_error *);
