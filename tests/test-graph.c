@@ -235,7 +235,7 @@ policy_strs(const struct game *g, struct tu_strs *out)
 	game_moveset_clear(&ms);
 }
 
-/* A path of 100,000 nodes (deep search, no recursion) and wide graphs. */
+/* A path of 100,000 nodes (deep search, no recursion), its cycle and limit. */
 static void
 test_graph_big(void **state)
 {
@@ -244,7 +244,7 @@ test_graph_big(void **state)
 	struct game	 g;
 	struct buf	 b;
 	mpz_t		 gv;
-	int		 i, j;
+	int		 i;
 
 	(void)state;
 	mpz_init(gv);
@@ -294,6 +294,21 @@ test_graph_big(void **state)
 	assert_int_equal(err.code, GAME_ECYCLE);
 	assert_string_equal(err.msg, "graph has a cycle of 100000 nodes: "
 	    "0>1>2>3>4>5>6>7>...>99998>99999>0");
+	buf_free(&b);
+	mpz_clear(gv);
+}
+
+/* Wide graphs: a star of 100,000 nodes, the complete DAG on 450. */
+static void
+test_graph_wide(void **state)
+{
+	struct tu_strs	 wins, pol;
+	struct game	 g;
+	struct buf	 b;
+	int		 i, j;
+
+	(void)state;
+	buf_init(&b);
 	/* A star: 0 -> 1..99999, every move from 0 wins. */
 	buf_reset(&b);
 	buf_puts(&b, "graph edges=0>1");
@@ -334,7 +349,6 @@ test_graph_big(void **state)
 	tu_strs_free(&pol);
 	game_free(&g);
 	buf_free(&b);
-	mpz_clear(gv);
 }
 
 /* Cycles are named; they start at their smallest node. */
@@ -503,6 +517,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_graph_brute),
 		cmocka_unit_test(test_graph_big),
+		cmocka_unit_test(test_graph_wide),
 		cmocka_unit_test(test_graph_cycles),
 		cmocka_unit_test(test_graph_bad),
 		cmocka_unit_test(test_graph_print),

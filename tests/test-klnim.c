@@ -996,6 +996,40 @@ test_klnim_huge_partizan(void **state)
 	gmp_randclear(h.rs);
 }
 
+/* Asserts that 20 random lowerings that ms does not list miss target. */
+static void
+check_unlisted(struct huge *h, const struct game_moveset *ms,
+    const mpz_t target)
+{
+	struct pos	 q;
+	mpz_t		 v, x;
+	size_t		 i, j;
+	int		 r;
+
+	mpz_inits(v, x, NULL);
+	for (r = 0; r < 20; r++) {
+		j = gmp_urandomm_ui(h->rs, h->p.n);
+		if (mpz_sgn(h->p.a[j]) == 0)
+			continue;
+		mpz_urandomm(v, h->rs, h->p.a[j]);
+		mpz_sub(x, h->p.a[j], v);
+		if (mpz_cmp(x, h->p.k) == 0)
+			continue;
+		for (i = 0; i < ms->n; i++)
+			if (ms->v[i].mv.ch[0].idx == j + 1 &&
+			    mpz_cmp(ms->v[i].mv.ch[0].val, v) == 0)
+				break;
+		if (i < ms->n)
+			continue;
+		pos_copy(&q, &h->p);
+		mpz_set(q.a[j], v);
+		pos_sg(&q, x);
+		assert_int_not_equal(mpz_cmp(x, target), 0);
+		pos_clear(&q);
+	}
+	mpz_clears(v, x, NULL);
+}
+
 /*
  * k == l with 1,000-digit numbers: winning moves and to_grundy moves reach
  * the target by the independent Grundy formula; other moves do not.
@@ -1010,7 +1044,7 @@ test_klnim_huge_impartial(void **state)
 	struct pos	 q;
 	mpz_t		 bm, x, target, v;
 	size_t		 i, j;
-	int		 t, r;
+	int		 t;
 
 	(void)state;
 	gmp_randinit_default(h.rs);
@@ -1054,27 +1088,7 @@ test_klnim_huge_impartial(void **state)
 			assert_int_equal(mpz_cmp(x, target), 0);
 			pos_clear(&q);
 		}
-		/* Random lowerings not listed miss the target. */
-		for (r = 0; r < 20; r++) {
-			j = gmp_urandomm_ui(h.rs, h.p.n);
-			if (mpz_sgn(h.p.a[j]) == 0)
-				continue;
-			mpz_urandomm(v, h.rs, h.p.a[j]);
-			mpz_sub(x, h.p.a[j], v);
-			if (mpz_cmp(x, h.p.k) == 0)
-				continue;
-			for (i = 0; i < ms.n; i++)
-				if (ms.v[i].mv.ch[0].idx == j + 1 &&
-				    mpz_cmp(ms.v[i].mv.ch[0].val, v) == 0)
-					break;
-			if (i < ms.n)
-				continue;
-			pos_copy(&q, &h.p);
-			mpz_set(q.a[j], v);
-			pos_sg(&q, x);
-			assert_int_not_equal(mpz_cmp(x, target), 0);
-			pos_clear(&q);
-		}
+		check_unlisted(&h, &ms, target);
 		game_moveset_clear(&ms);
 		game_free(&h.g);
 		pos_clear(&h.p);
@@ -1331,40 +1345,29 @@ test_klnim_bad(void **state)
 
 	lim = *tu_limits();
 	lim.max_digits = 10;
-	assert_int_equal(game_parse_line(&g, "klnim k=12345678901 l=3 3",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "k"));
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=12345678901 3",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 12345678901",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "pile 2"));
+	tu_parse_fail_msg(&lim, "klnim k=12345678901 l=3 3", GAME_ELIMIT, "k");
+	tu_parse_fail_msg(&lim, "klnim k=2 l=12345678901 3", GAME_ELIMIT, "");
+	tu_parse_fail_msg(&lim, "klnim k=2 l=3 1 12345678901", GAME_ELIMIT,
+	    "pile 2");
 	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 1234567890",
 	    &lim, &err), 0);
 	game_free(&g);
 	lim.max_piles = 2;
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 2 3", &lim,
-	    &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
+	tu_parse_fail_msg(&lim, "klnim k=2 l=3 1 2 3", GAME_ELIMIT, "");
+}
 
-	/* Illegal moves: nothing changes. */
+/* Illegal moves: nothing changes; partizan positions have no Grundy value. */
+static void
+test_klnim_bad_moves(void **state)
+{
+	struct game_error err;
+	struct game	 g;
+
+	(void)state;
 	tu_parse(&g, "klnim k=3 l=2 5 6 7");
 	tu_play_fail(&g, "1=2", GAME_EILLEGAL);		/* P1 removes k */
 	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
-	{
-		struct game_move m;
-
-		game_move_init(&m);
-		game_move_add_ui(&m, 0, 2, 3);
-		assert_int_equal(game_check(&g, &m, &err), -1);
-		assert_int_equal(err.code, GAME_EILLEGAL);
-		assert_non_null(strstr(err.msg,
-		    "player 1 may not remove exactly 3"));
-		game_move_clear(&m);
-	}
+	tu_move_fail_msg(&g, "2=3", "player 1 may not remove exactly 3");
 	tu_play_fail(&g, "1=5", GAME_EILLEGAL);		/* not lowered */
 	tu_play_fail(&g, "1=6", GAME_EILLEGAL);		/* raised */
 	tu_play_fail(&g, "4=1", GAME_EILLEGAL);		/* no pile 4 */
@@ -1447,6 +1450,7 @@ main(void)
 		cmocka_unit_test(test_klnim_over_limit),
 		cmocka_unit_test(test_klnim_huge_cap),
 		cmocka_unit_test(test_klnim_bad),
+		cmocka_unit_test(test_klnim_bad_moves),
 		cmocka_unit_test(test_klnim_roundtrip),
 	};
 

@@ -590,7 +590,7 @@ test_wythoff_grundy(void **state)
 	struct game_limits lim = *tu_limits();
 	struct game_error err;
 	struct brute	 br;
-	struct game	 g, h;
+	struct game	 g;
 	gmp_randstate_t	 rs;
 	int		 i, x, y, t;
 
@@ -636,7 +636,17 @@ test_wythoff_grundy(void **state)
 		brute_free(&br);
 	}
 	gmp_randclear(rs);
-	/* Clones share the table; each keeps working after the other goes. */
+}
+
+/* Clones share the Grundy table; each keeps working after the other goes. */
+static void
+test_wythoff_grundy_clones(void **state)
+{
+	struct brute	 br;
+	struct game	 g, h;
+	int		 x, y;
+
+	(void)state;
 	brute_init(&br, 2, 3, 60);
 	tu_parse(&g, "wythoff K=2 t=3 9 60");
 	game_clone(&h, &g);
@@ -719,9 +729,7 @@ test_wythoff_bad(void **state)
 {
 	struct game_limits lim = *tu_limits();
 	struct game_error err;
-	struct game_move m;
 	struct game	 g;
-	mpz_t		 v;
 
 	(void)state;
 	tu_parse_fail(GAME_ESYNTAX, "wythoff -3 4");
@@ -747,21 +755,25 @@ test_wythoff_bad(void **state)
 	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 4 K=2");
 	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 K=2 4");
 	lim.max_digits = 10;
-	assert_int_equal(game_parse_line(&g, "wythoff 3 12345678901", &lim,
-	    &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "pile 2"));
-	assert_int_equal(game_parse_line(&g, "wythoff K=12345678901 3 4",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "K"));
-	assert_int_equal(game_parse_line(&g, "wythoff t=12345678901 3 4",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
+	tu_parse_fail_msg(&lim, "wythoff 3 12345678901", GAME_ELIMIT,
+	    "pile 2");
+	tu_parse_fail_msg(&lim, "wythoff K=12345678901 3 4", GAME_ELIMIT, "K");
+	tu_parse_fail_msg(&lim, "wythoff t=12345678901 3 4", GAME_ELIMIT, "");
 	assert_int_equal(game_parse_line(&g, "wythoff 1234567890 0", &lim,
 	    &err), 0);
 	game_free(&g);
+}
 
+/* Illegal moves of every kind: refused, and nothing changes. */
+static void
+test_wythoff_bad_moves(void **state)
+{
+	struct game_error err;
+	struct game_move m;
+	struct game	 g;
+	mpz_t		 v;
+
+	(void)state;
 	tu_parse(&g, "wythoff K=3 t=5 30 40");
 	tu_play_fail(&g, "3=1", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=28", GAME_EILLEGAL);	/* 2: not a multiple */
@@ -832,8 +844,10 @@ main(void)
 		cmocka_unit_test(test_wythoff_huge),
 		cmocka_unit_test(test_wythoff_100k),
 		cmocka_unit_test(test_wythoff_grundy),
+		cmocka_unit_test(test_wythoff_grundy_clones),
 		cmocka_unit_test(test_wythoff_policy),
 		cmocka_unit_test(test_wythoff_bad),
+		cmocka_unit_test(test_wythoff_bad_moves),
 		cmocka_unit_test(test_wythoff_roundtrip),
 	};
 

@@ -280,16 +280,25 @@ tu_check(const struct game *g, int outcome, long grundy, struct tu_strs *wins)
 	buf_free(&b);
 }
 
-/* Splits s in place into at most max space-separated words. */
+/*
+ * Parses a move given as text (space-separated changes) into m, which it
+ * initialises; returns game_move_parse's result.
+ */
 static int
-tu_split(char *s, char **argv, int max)
+tu_move_parse(const struct game *g, const char *text, struct game_move *m,
+    struct game_error *err)
 {
-	char	*p;
-	int	 argc = 0;
+	char	*s, *argv[8], *p;
+	int	 argc = 0, rv;
 
-	for (p = strtok(s, " "); p != NULL && argc < max; p = strtok(NULL, " "))
+	s = strdup(text);
+	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
 		argv[argc++] = p;
-	return (argc);
+	game_move_init(m);
+	memset(err, 0, sizeof *err);
+	rv = game_move_parse(g, m, argc, argv, tu_limits(), err);
+	free(s);
+	return (rv);
 }
 
 /* Asserts that g prints as want. */
@@ -343,19 +352,13 @@ tu_play(struct game *g, const char *text)
 {
 	struct game_error err;
 	struct game_move m;
-	char	*s, *argv[8];
-	int	 argc;
 
-	s = strdup(text);
-	argc = tu_split(s, argv, 8);
-	game_move_init(&m);
-	if (game_move_parse(g, &m, argc, argv, tu_limits(), &err) != 0 ||
+	if (tu_move_parse(g, text, &m, &err) != 0 ||
 	    game_play(g, &m, &err) != 0) {
 		print_error("play '%s': %s\n", text, err.msg);
 		fail();
 	}
 	game_move_clear(&m);
-	free(s);
 }
 
 /* Asserts that a move is refused with the given class and no change. */
@@ -365,17 +368,12 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 	struct game_error err;
 	struct game_move m;
 	struct buf	 before, after;
-	char		*s, *argv[8];
-	int		 argc, rv;
+	int		 rv;
 
 	buf_init(&before);
 	buf_init(&after);
 	game_print(g, &before);
-	s = strdup(text);
-	argc = tu_split(s, argv, 8);
-	game_move_init(&m);
-	memset(&err, 0, sizeof err);
-	rv = game_move_parse(g, &m, argc, argv, tu_limits(), &err);
+	rv = tu_move_parse(g, text, &m, &err);
 	if (rv == 0)
 		rv = game_play(g, &m, &err);
 	game_print(g, &after);
@@ -386,7 +384,6 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 		fail();
 	}
 	game_move_clear(&m);
-	free(s);
 	buf_free(&before);
 	buf_free(&after);
 }
@@ -418,14 +415,8 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 {
 	struct game_error err;
 	struct game_move m;
-	char	*s, *argv[4];
-	int	 argc;
 
-	s = strdup(text);
-	argc = tu_split(s, argv, 4);
-	game_move_init(&m);
-	assert_int_equal(game_move_parse(g, &m, argc, argv, tu_limits(),
-	    &err), 0);
+	assert_int_equal(tu_move_parse(g, text, &m, &err), 0);
 	assert_int_equal(game_check(g, &m, &err), -1);
 	if (err.code != GAME_EILLEGAL || strstr(err.msg, msg) == NULL) {
 		print_error("move '%s': error %d '%s', want '%s'\n", text,
@@ -433,7 +424,6 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 		fail();
 	}
 	game_move_clear(&m);
-	free(s);
 }
 
 /* Prepares a brute-force solver for vectors of length k. */
