@@ -121,14 +121,7 @@ test_bash_bad(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bash_brute),
-		cmocka_unit_test(test_bash_huge),
-		cmocka_unit_test(test_bash_bad),
-	};
-
-	return (cmocka_run_group_tests_name("bash", tests, NULL, NULL));
-}
+TU_MAIN("bash",
+    cmocka_unit_test(test_bash_brute),
+    cmocka_unit_test(test_bash_huge),
+    cmocka_unit_test(test_bash_bad))

@@ -167,16 +167,9 @@ test_clone(void **state)
 	game_free(&h);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_move_parse),
-		cmocka_unit_test(test_moveset),
-		cmocka_unit_test(test_registry),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_clone),
-	};
-
-	return (cmocka_run_group_tests_name("core", tests, NULL, NULL));
-}
+TU_MAIN("core",
+    cmocka_unit_test(test_move_parse),
+    cmocka_unit_test(test_moveset),
+    cmocka_unit_test(test_registry),
+    cmocka_unit_test(test_format),
+    cmocka_unit_test(test_clone))

@@ -511,17 +511,10 @@ test_graph_print(void **state)
 	game_free(&h);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_graph_brute),
-		cmocka_unit_test(test_graph_big),
-		cmocka_unit_test(test_graph_wide),
-		cmocka_unit_test(test_graph_cycles),
-		cmocka_unit_test(test_graph_bad),
-		cmocka_unit_test(test_graph_print),
-	};
-
-	return (cmocka_run_group_tests_name("graph", tests, NULL, NULL));
-}
+TU_MAIN("graph",
+    cmocka_unit_test(test_graph_brute),
+    cmocka_unit_test(test_graph_big),
+    cmocka_unit_test(test_graph_wide),
+    cmocka_unit_test(test_graph_cycles),
+    cmocka_unit_test(test_graph_bad),
+    cmocka_unit_test(test_graph_print))

@@ -1436,23 +1436,16 @@ test_klnim_roundtrip(void **state)
 	game_free(&h);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_klnim_partizan_brute),
-		cmocka_unit_test(test_klnim_impartial_brute),
-		cmocka_unit_test(test_klnim_terminal),
-		cmocka_unit_test(test_klnim_medium),
-		cmocka_unit_test(test_klnim_huge_partizan),
-		cmocka_unit_test(test_klnim_huge_impartial),
-		cmocka_unit_test(test_klnim_huge_ranges),
-		cmocka_unit_test(test_klnim_over_limit),
-		cmocka_unit_test(test_klnim_huge_cap),
-		cmocka_unit_test(test_klnim_bad),
-		cmocka_unit_test(test_klnim_bad_moves),
-		cmocka_unit_test(test_klnim_roundtrip),
-	};
-
-	return (cmocka_run_group_tests_name("klnim", tests, NULL, NULL));
-}
+TU_MAIN("klnim",
+    cmocka_unit_test(test_klnim_partizan_brute),
+    cmocka_unit_test(test_klnim_impartial_brute),
+    cmocka_unit_test(test_klnim_terminal),
+    cmocka_unit_test(test_klnim_medium),
+    cmocka_unit_test(test_klnim_huge_partizan),
+    cmocka_unit_test(test_klnim_huge_impartial),
+    cmocka_unit_test(test_klnim_huge_ranges),
+    cmocka_unit_test(test_klnim_over_limit),
+    cmocka_unit_test(test_klnim_huge_cap),
+    cmocka_unit_test(test_klnim_bad),
+    cmocka_unit_test(test_klnim_bad_moves),
+    cmocka_unit_test(test_klnim_roundtrip))

@@ -177,16 +177,9 @@ test_nim_roundtrip(void **state)
 	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nim_brute),
-		cmocka_unit_test(test_misere_brute),
-		cmocka_unit_test(test_nim_huge),
-		cmocka_unit_test(test_nim_bad),
-		cmocka_unit_test(test_nim_roundtrip),
-	};
-
-	return (cmocka_run_group_tests_name("nim", tests, NULL, NULL));
-}
+TU_MAIN("nim",
+    cmocka_unit_test(test_nim_brute),
+    cmocka_unit_test(test_misere_brute),
+    cmocka_unit_test(test_nim_huge),
+    cmocka_unit_test(test_nim_bad),
+    cmocka_unit_test(test_nim_roundtrip))

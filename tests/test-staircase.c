@@ -145,14 +145,7 @@ test_stair_bad(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stair_brute),
-		cmocka_unit_test(test_stair_huge),
-		cmocka_unit_test(test_stair_bad),
-	};
-
-	return (cmocka_run_group_tests_name("staircase", tests, NULL, NULL));
-}
+TU_MAIN("staircase",
+    cmocka_unit_test(test_stair_brute),
+    cmocka_unit_test(test_stair_huge),
+    cmocka_unit_test(test_stair_bad))

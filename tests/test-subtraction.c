@@ -611,19 +611,11 @@ test_sub_print_policy(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sub_spec_table),
-		cmocka_unit_test(test_sub_brute_sets),
-		cmocka_unit_test(test_sub_brute_random),
-		cmocka_unit_test(test_sub_sums),
-		cmocka_unit_test(test_sub_huge),
-		cmocka_unit_test(test_sub_bad),
-		cmocka_unit_test(test_sub_print_policy),
-	};
-
-	return (cmocka_run_group_tests_name("subtraction", tests, NULL,
-	    NULL));
-}
+TU_MAIN("subtraction",
+    cmocka_unit_test(test_sub_spec_table),
+    cmocka_unit_test(test_sub_brute_sets),
+    cmocka_unit_test(test_sub_brute_random),
+    cmocka_unit_test(test_sub_sums),
+    cmocka_unit_test(test_sub_huge),
+    cmocka_unit_test(test_sub_bad),
+    cmocka_unit_test(test_sub_print_policy))

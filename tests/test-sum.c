@@ -365,14 +365,7 @@ test_sum_bad(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sum_brute),
-		cmocka_unit_test(test_sum_huge),
-		cmocka_unit_test(test_sum_bad),
-	};
-
-	return (cmocka_run_group_tests_name("sum", tests, NULL, NULL));
-}
+TU_MAIN("sum",
+    cmocka_unit_test(test_sum_brute),
+    cmocka_unit_test(test_sum_huge),
+    cmocka_unit_test(test_sum_bad))

@@ -834,22 +834,15 @@ test_wythoff_roundtrip(void **state)
 	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wythoff_brute_t),
-		cmocka_unit_test(test_wythoff_brute_kt),
-		cmocka_unit_test(test_wythoff_to_grundy),
-		cmocka_unit_test(test_wythoff_huge),
-		cmocka_unit_test(test_wythoff_100k),
-		cmocka_unit_test(test_wythoff_grundy),
-		cmocka_unit_test(test_wythoff_grundy_clones),
-		cmocka_unit_test(test_wythoff_policy),
-		cmocka_unit_test(test_wythoff_bad),
-		cmocka_unit_test(test_wythoff_bad_moves),
-		cmocka_unit_test(test_wythoff_roundtrip),
-	};
-
-	return (cmocka_run_group_tests_name("wythoff", tests, NULL, NULL));
-}
+TU_MAIN("wythoff",
+    cmocka_unit_test(test_wythoff_brute_t),
+    cmocka_unit_test(test_wythoff_brute_kt),
+    cmocka_unit_test(test_wythoff_to_grundy),
+    cmocka_unit_test(test_wythoff_huge),
+    cmocka_unit_test(test_wythoff_100k),
+    cmocka_unit_test(test_wythoff_grundy),
+    cmocka_unit_test(test_wythoff_grundy_clones),
+    cmocka_unit_test(test_wythoff_policy),
+    cmocka_unit_test(test_wythoff_bad),
+    cmocka_unit_test(test_wythoff_bad_moves),
+    cmocka_unit_test(test_wythoff_roundtrip))

@@ -93,6 +93,16 @@ void	 tu_brute_check_each(struct tu_brute *, const int *,
 	    void (*)(const int *, int, struct buf *, void *), void *);
 void	 tu_brute_check_all(struct tu_brute *, int, const char *);
 
+/* The main of a test program: runs the group name of the tests given. */
+#define TU_MAIN(name, ...)						\
+int									\
+main(void)								\
+{									\
+	const struct CMUnitTest tu_tests[] = { __VA_ARGS__ };		\
+									\
+	return (cmocka_run_group_tests_name(name, tu_tests, NULL, NULL)); \
+}
+
 /* Temporary directories for the database tests. */
 int	 tu_tmpdir(char *, size_t, const char *);
 void	 tu_empty_dir(const char *);
