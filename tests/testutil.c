@@ -331,6 +331,43 @@ tu_reparse(const struct game *g)
 	buf_free(&b);
 }
 
+/*
+ * Appends g's winning moves to ms, plays each on a clone of g (failing the
+ * test if one is refused) and calls check with the clone and the move.
+ */
+void
+tu_winning_each(const struct game *g, struct game_moveset *ms,
+    void (*check)(const struct game *, const struct game_move *, void *),
+    void *arg)
+{
+	struct game_error err;
+	struct game	 h;
+	size_t		 i;
+
+	assert_int_equal(game_winning(g, ms, &err), 0);
+	for (i = 0; i < ms->n; i++) {
+		game_clone(&h, g);
+		assert_int_equal(game_play(&h, &ms->v[i].mv, &err), 0);
+		check(&h, &ms->v[i].mv, arg);
+		game_free(&h);
+	}
+}
+
+/* A check for tu_winning_each: the position reached has Grundy value 0. */
+void
+tu_grundy_zero(const struct game *h, const struct game_move *m, void *arg)
+{
+	struct game_error err;
+	mpz_t		 x;
+
+	(void)m;
+	(void)arg;
+	mpz_init(x);
+	assert_int_equal(game_grundy(h, x, &err), 0);
+	assert_int_equal(mpz_sgn(x), 0);
+	mpz_clear(x);
+}
+
 /* Plays a move given as text, failing the test if it is refused. */
 void
 tu_play(struct game *g, const char *text)

@@ -47,6 +47,10 @@ void	 tu_move_str(const struct game_move *, struct buf *);
 void	 tu_moveset_strs(const struct game_moveset *, struct tu_strs *);
 void	 tu_winning(const struct game *, struct tu_strs *);
 void	 tu_check(const struct game *, int, long, struct tu_strs *);
+void	 tu_winning_each(const struct game *, struct game_moveset *,
+	    void (*)(const struct game *, const struct game_move *, void *),
+	    void *);
+void	 tu_grundy_zero(const struct game *, const struct game_move *, void *);
 void	 tu_play(struct game *, const char *);
 void	 tu_play_fail(struct game *, const char *, enum game_err);
 void	 tu_move_fail_msg(struct game *, const char *, const char *);
