@@ -225,6 +225,20 @@ test_wythoff_to_grundy(void **state)
 		check_all(kt[i][0], kt[i][1], 30, 1);
 }
 
+/* Appends u[n] = r u[n - 1] + u[n - 2] to u (cap entries), growing it. */
+static mpz_t *
+uk_next(mpz_t *u, size_t *cap, size_t n, const mpz_t r)
+{
+	if (n == *cap) {
+		*cap *= 2;
+		u = realloc(u, *cap * sizeof *u);
+	}
+	mpz_init(u[n]);
+	mpz_mul(u[n], r, u[n - 1]);
+	mpz_add(u[n], u[n], u[n - 2]);
+	return (u);
+}
+
 /*
  * Tests (x, y) for a P-position of (K,t)-Wythoff by the numeration system
  * U_K (§5): u_-1 = u_0 = K, u_i = r u_(i-1) + u_(i-2), r = ceil(t / K).
@@ -258,13 +272,7 @@ uk_is_p(const mpz_t k, const mpz_t t, const mpz_t x, const mpz_t y)
 	mpz_init_set(u[0], k);
 	mpz_init_set(u[1], k);
 	for (n = 2;; n++) {
-		if (n == cap) {
-			cap *= 2;
-			u = realloc(u, cap * sizeof *u);
-		}
-		mpz_init(u[n]);
-		mpz_mul(u[n], r, u[n - 1]);
-		mpz_add(u[n], u[n], u[n - 2]);
+		u = uk_next(u, &cap, n, r);
 		if (mpz_cmp(u[n - 1], bx) > 0)
 			break;
 	}
@@ -312,15 +320,8 @@ uk_make_p(const mpz_t k, const mpz_t t, size_t digits, gmp_randstate_t rs,
 	mpz_init(u[1]);
 	mpz_mul(u[1], r, k);
 	mpz_add(u[1], u[1], k);
-	for (n = 2; mpz_cmp(u[n - 1], lim) < 0 || n < 12; n++) {
-		if (n == cap) {
-			cap *= 2;
-			u = realloc(u, cap * sizeof *u);
-		}
-		mpz_init(u[n]);
-		mpz_mul(u[n], r, u[n - 1]);
-		mpz_add(u[n], u[n], u[n - 2]);
-	}
+	for (n = 2; mpz_cmp(u[n - 1], lim) < 0 || n < 12; n++)
+		u = uk_next(u, &cap, n, r);
 	/* Digits d_0 .. d_(n-2); the lowest nonzero one is d_z, z even. */
 	d = malloc(n * sizeof *d);
 	for (i = 0; i < n; i++)

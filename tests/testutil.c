@@ -11,6 +11,17 @@
 
 #include "testutil.h"
 
+/* Returns a new string formatted from fmt and ap. */
+static char *
+tu_vfmt(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	return (s);
+}
+
 /* Initialises an empty list. */
 void
 tu_strs_init(struct tu_strs *s)
@@ -39,8 +50,7 @@ tu_strs_add(struct tu_strs *s, const char *fmt, ...)
 	char	*p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		abort();
+	p = tu_vfmt(fmt, ap);
 	va_end(ap);
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
@@ -111,8 +121,7 @@ tu_parse(struct game *g, const char *fmt, ...)
 	char	*line;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		abort();
+	line = tu_vfmt(fmt, ap);
 	va_end(ap);
 	if (game_parse_line(g, line, tu_limits(), &err) != 0) {
 		print_error("parse '%s': %s\n", line, err.msg);
@@ -130,8 +139,7 @@ tu_parse_fail(enum game_err code, const char *fmt, ...)
 	char		*line;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		abort();
+	line = tu_vfmt(fmt, ap);
 	va_end(ap);
 	tu_parse_fail_msg(tu_limits(), line, code, "");
 	free(line);
