@@ -570,6 +570,16 @@ struct huge {
 	unsigned long	 nchecks;
 };
 
+/* Starts a run of checks with its own random sequence. */
+static void
+huge_init(struct huge *h, unsigned long seed)
+{
+	gmp_randinit_default(h->rs);
+	gmp_randseed_ui(h->rs, seed);
+	h->replay = 0;
+	h->nchecks = 0;
+}
+
 /*
  * Moves pile i to v; checks legality independently and that the opponent
  * then loses (want_win 1) or wins (want_win 0).  A value removing the
@@ -880,9 +890,7 @@ test_klnim_medium(void **state)
 	int		 t, sw, turn;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 4242);
-	h.nchecks = 0;
+	huge_init(&h, 4242);
 	h.replay = 1;
 	mpz_inits(m, bm, d, NULL);
 	buf_init(&line);
@@ -950,9 +958,7 @@ test_klnim_huge_partizan(void **state)
 	int		 t, sw, turn;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 20240601);
-	h.nchecks = 0;
+	huge_init(&h, 20240601);
 	mpz_inits(m, bm, NULL);
 	for (t = 0; t < 360; t++) {
 		if (t % 6 == 5)
@@ -1047,9 +1053,7 @@ test_klnim_huge_impartial(void **state)
 	int		 t;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 777);
-	h.nchecks = 0;
+	huge_init(&h, 777);
 	mpz_inits(bm, x, target, v, NULL);
 	buf_init(&line);
 	for (t = 0; t < 60; t++) {
@@ -1160,9 +1164,7 @@ test_klnim_huge_ranges(void **state)
 	size_t		 bits = 33300;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 99);
-	h.nchecks = 0;
+	huge_init(&h, 99);
 	h.replay = 1;
 	ranges_fill(&h, bits, 0);
 	buf_init(&line);
@@ -1211,9 +1213,7 @@ test_klnim_over_limit(void **state)
 	int		 kind, r;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 16);
-	h.nchecks = 0;
+	huge_init(&h, 16);
 	buf_init(&line);
 	buf_init(&out);
 	game_moveset_init(&ms);
@@ -1276,9 +1276,7 @@ test_klnim_huge_cap(void **state)
 	int		 kind, rv;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 30000);
-	h.nchecks = 0;
+	huge_init(&h, 30000);
 	buf_init(&line);
 	for (kind = 0; kind < 3; kind++) {
 		ranges_fill(&h, 99660, kind);
