@@ -404,6 +404,47 @@ out:
 	return (rv);
 }
 
+/* Takes a stored table if it is sound. */
+static int
+graph_make_load(void *arg, const struct buf *blob)
+{
+	return (graph_load(arg, blob));
+}
+
+/* Solves the graph afresh. */
+static int
+graph_make_build(void *arg, struct game_error *err)
+{
+	return (graph_solve(arg, err));
+}
+
+/* Writes, for each node on an edge by id, its Grundy value and height. */
+static void
+graph_make_save(void *arg, struct buf *blob, struct buf *meta)
+{
+	const struct graph_dag *d = arg;
+	unsigned char	*on;
+	size_t		 v, n;
+
+	on = xcalloc(d->nv, 1);
+	n = graph_edge_nodes(d, on);
+	game_table_putv(blob, n);
+	for (v = 0; v < d->nv; v++)
+		if (on[v]) {
+			game_table_putv(blob, d->sg[v]);
+			game_table_putv(blob, d->height[v]);
+		}
+	free(on);
+	buf_printf(meta, "nodes=%zu edges=%zu", n, d->ne);
+}
+
+static const struct game_table_ops graph_make_ops = {
+	.kind = "graph",
+	.load = graph_make_load,
+	.build = graph_make_build,
+	.save = graph_make_save,
+};
+
 /*
  * Solves the graph: from the cache when it holds a sound table for these
  * edges, else by graph_solve (and then stored).
@@ -412,41 +453,16 @@ static int
 graph_solve_cached(struct graph_dag *d, const struct game_limits *lim,
     struct game_error *err)
 {
-	struct buf	 key, blob, meta;
-	unsigned char	*on;
-	size_t		 v, n;
-	int		 rv = 0;
+	struct buf	 key;
+	int		 rv;
 
 	if (lim->tables == NULL || d->ne == 0)
 		return (graph_solve(d, err));
 	buf_init(&key);
-	buf_init(&blob);
-	buf_init(&meta);
 	graph_key(d, &key);
-	if (game_tables_get(lim->tables, "graph", buf_str(&key), &blob) &&
-	    graph_load(d, &blob) == 0)
-		goto out;
-	if ((rv = graph_solve(d, err)) != 0)
-		goto out;
-	on = xcalloc(d->nv, 1);
-	n = graph_edge_nodes(d, on);
-	buf_reset(&blob);
-	game_table_putv(&blob, GAME_TABLE_VERSION);
-	game_table_putv(&blob, n);
-	for (v = 0; v < d->nv; v++)
-		if (on[v]) {
-			game_table_putv(&blob, d->sg[v]);
-			game_table_putv(&blob, d->height[v]);
-		}
-	game_table_seal(&blob);
-	free(on);
-	buf_printf(&meta, "nodes=%zu edges=%zu", n, d->ne);
-	game_tables_put(lim->tables, "graph", buf_str(&key), buf_str(&meta),
-	    &blob);
-out:
+	rv = game_table_cached(lim->tables, &graph_make_ops, buf_str(&key), d,
+	    err);
 	buf_free(&key);
-	buf_free(&blob);
-	buf_free(&meta);
 	return (rv);
 }
 

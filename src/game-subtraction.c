@@ -403,43 +403,67 @@ bad:
 	return (-1);
 }
 
-/*
- * Makes the table: from the cache when it holds a sound one, else built
- * (and then stored: version, pre, per, the values, as varints).
- */
+/* A subtraction table on its way through the cache. */
+struct subtraction_make {
+	struct subtraction_table *t;
+	const struct game_limits *lim;
+};
+
+/* Takes a stored table if it is sound. */
+static int
+subtraction_make_load(void *arg, const struct buf *blob)
+{
+	struct subtraction_make *mk = arg;
+
+	return (subtraction_table_load(mk->t, blob, mk->lim));
+}
+
+/* Builds the table afresh. */
+static int
+subtraction_make_build(void *arg, struct game_error *err)
+{
+	struct subtraction_make *mk = arg;
+
+	return (subtraction_table_build(mk->t, mk->lim, err));
+}
+
+/* Writes pre, per and the values, as varints. */
+static void
+subtraction_make_save(void *arg, struct buf *blob, struct buf *meta)
+{
+	const struct subtraction_table *t = ((struct subtraction_make *)arg)->t;
+	size_t		 n;
+
+	game_table_putv(blob, t->pre);
+	game_table_putv(blob, t->per);
+	for (n = 0; n < t->pre + t->per; n++)
+		game_table_putv(blob, t->g[n]);
+	buf_printf(meta, "pre=%zu period=%zu", t->pre, t->per);
+}
+
+static const struct game_table_ops subtraction_make_ops = {
+	.kind = "subtraction",
+	.load = subtraction_make_load,
+	.build = subtraction_make_build,
+	.save = subtraction_make_save,
+};
+
+/* Makes the table: from the cache when it holds a sound one, else built. */
 static int
 subtraction_table_make(struct subtraction_table *t,
     const struct game_limits *lim, struct game_error *err)
 {
-	struct buf	 key, blob, meta;
-	size_t		 n;
-	int		 rv = 0;
+	struct subtraction_make mk = { t, lim };
+	struct buf	 key;
+	int		 rv;
 
 	if (lim->tables == NULL)
 		return (subtraction_table_build(t, lim, err));
 	buf_init(&key);
-	buf_init(&blob);
-	buf_init(&meta);
 	subtraction_key(t, &key);
-	if (game_tables_get(lim->tables, "subtraction", buf_str(&key),
-	    &blob) && subtraction_table_load(t, &blob, lim) == 0)
-		goto out;
-	if ((rv = subtraction_table_build(t, lim, err)) != 0)
-		goto out;
-	buf_reset(&blob);
-	game_table_putv(&blob, GAME_TABLE_VERSION);
-	game_table_putv(&blob, t->pre);
-	game_table_putv(&blob, t->per);
-	for (n = 0; n < t->pre + t->per; n++)
-		game_table_putv(&blob, t->g[n]);
-	game_table_seal(&blob);
-	buf_printf(&meta, "pre=%zu period=%zu", t->pre, t->per);
-	game_tables_put(lim->tables, "subtraction", buf_str(&key),
-	    buf_str(&meta), &blob);
-out:
+	rv = game_table_cached(lim->tables, &subtraction_make_ops,
+	    buf_str(&key), &mk, err);
 	buf_free(&key);
-	buf_free(&blob);
-	buf_free(&meta);
 	return (rv);
 }
 

@@ -286,6 +286,21 @@ void	 game_table_putv(struct buf *, uint64_t);
 int	 game_table_getv(const unsigned char **, const unsigned char *,
 	    uint64_t *);
 void	 game_table_seal(struct buf *);
+
+/*
+ * A table that the cache may hold, as kind/key: load checks a stored blob
+ * and takes it (0), build computes the table afresh, and save writes its
+ * payload (after the version; the seal follows) and the line's meta text.
+ */
+struct game_table_ops {
+	const char	*kind;
+	int		 (*load)(void *arg, const struct buf *blob);
+	int		 (*build)(void *arg, struct game_error *);
+	void		 (*save)(void *arg, struct buf *blob, struct buf *meta);
+};
+int	 game_table_cached(const struct game_tables *,
+	    const struct game_table_ops *, const char *, void *,
+	    struct game_error *);
 int	 game_table_open(const struct buf *, const unsigned char **,
 	    const unsigned char **);
 int	 game_table(const struct game *, unsigned long, struct buf *,
