@@ -87,7 +87,7 @@ cmd_passwd_exec(struct session *s, const struct proto_cmd *c,
 	/* As sent: the preprocessing cut at '#' and dropped controls. */
 	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
 	    sizeof raw))) != NULL) {
-		buf_puts(body, bad);
+		buf_printf(body, "new %s", bad);
 		return (CMD_ERROR);
 	}
 	if (league_passwd(s->league, s->account, c->argv[0], c->argv[1],

@@ -8,10 +8,9 @@
 
 /* Bash state: m and the piles. */
 struct bash {
+	struct game_piles pl;		/* first: see game_piles_apply */
 	mpz_t		 m;
 	mpz_t		 m1;		/* m + 1 */
-	size_t		 n;
-	mpz_t		*piles;
 };
 
 /* Frees the state. */
@@ -21,7 +20,7 @@ bash_free(void *p)
 	struct bash	*st = p;
 
 	mpz_clears(st->m, st->m1, NULL);
-	game_piles_free(st->piles, st->n);
+	game_piles_clear(&st->pl);
 	free(st);
 }
 
@@ -48,7 +47,7 @@ bash_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 		goto fail;
 	}
 	mpz_add_ui(st->m1, st->m, 1);
-	if (game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	if (game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0)
 		goto fail;
 	*stp = st;
@@ -67,8 +66,7 @@ bash_clone(const void *p)
 
 	mpz_init_set(c->m, st->m);
 	mpz_init_set(c->m1, st->m1);
-	c->n = st->n;
-	c->piles = game_piles_dup(st->piles, st->n);
+	game_piles_copy(&c->pl, &st->pl);
 	return (c);
 }
 
@@ -81,7 +79,7 @@ bash_print(const void *p, struct buf *b)
 	buf_puts(b, "bash m=");
 	buf_mpz(b, st->m);
 	buf_putc(b, ' ');
-	game_piles_print(st->piles, st->n, b);
+	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Checks a move: one pile lowered by 1..m. */
@@ -92,38 +90,18 @@ bash_check(const void *p, const struct game_move *m, struct game_error *err)
 	mpz_t		 c;
 	int		 i, bad;
 
-	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
-		return (-1);
 	mpz_init(c);
-	mpz_sub(c, st->piles[i], m->ch[0].val);
+	if ((i = game_check_removal(m, st->pl.n, st->pl.v, "pile", c,
+	    err)) < 0) {
+		mpz_clear(c);
+		return (-1);
+	}
 	bad = mpz_cmp(c, st->m) > 0;
 	mpz_clear(c);
 	if (bad)
 		return (game_set_error(err, GAME_EILLEGAL,
 		    "pile %d: a move removes at most m tokens", i + 1));
 	return (0);
-}
-
-/* Applies a checked move. */
-static void
-bash_apply(void *p, const struct game_move *m)
-{
-	struct bash	*st = p;
-
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
-}
-
-/* Returns 1 when every pile is empty. */
-static int
-bash_terminal(const void *p)
-{
-	const struct bash *st = p;
-	size_t		 i;
-
-	for (i = 0; i < st->n; i++)
-		if (mpz_sgn(st->piles[i]) != 0)
-			return (0);
-	return (1);
 }
 
 /* Sets g to the XOR of n_i mod (m+1). */
@@ -137,26 +115,12 @@ bash_grundy(const void *p, mpz_t g, struct game_error *err)
 	(void)err;
 	mpz_init(r);
 	mpz_set_ui(g, 0);
-	for (i = 0; i < st->n; i++) {
-		mpz_fdiv_r(r, st->piles[i], st->m1);
+	for (i = 0; i < st->pl.n; i++) {
+		mpz_fdiv_r(r, st->pl.v[i], st->m1);
 		mpz_xor(g, g, r);
 	}
 	mpz_clear(r);
 	return (0);
-}
-
-/* Returns P iff the Grundy value is 0. */
-static int
-bash_outcome(const void *p, struct game_error *err)
-{
-	mpz_t	 g;
-	int	 out;
-
-	mpz_init(g);
-	bash_grundy(p, g, err);
-	out = mpz_sgn(g) != 0 ? GAME_N : GAME_P;
-	mpz_clear(g);
-	return (out);
 }
 
 /*
@@ -175,34 +139,21 @@ bash_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 	mpz_inits(x, r, want, c, v, NULL);
 	bash_grundy(p, x, err);
 	mpz_xor(x, x, target);
-	for (i = 0; i < st->n; i++) {
-		mpz_fdiv_r(r, st->piles[i], st->m1);
+	for (i = 0; i < st->pl.n; i++) {
+		mpz_fdiv_r(r, st->pl.v[i], st->m1);
 		mpz_xor(want, r, x);
 		if (mpz_cmp(want, st->m1) >= 0)
 			continue;
 		/* Removal c in 1..m with (n - c) mod (m+1) == want. */
 		mpz_sub(c, r, want);
 		mpz_fdiv_r(c, c, st->m1);
-		if (mpz_sgn(c) == 0 || mpz_cmp(c, st->piles[i]) > 0)
+		if (mpz_sgn(c) == 0 || mpz_cmp(c, st->pl.v[i]) > 0)
 			continue;
-		mpz_sub(v, st->piles[i], c);
+		mpz_sub(v, st->pl.v[i], c);
 		game_moveset_add1(ms, i + 1, v);
 	}
 	mpz_clears(x, r, want, c, v, NULL);
 	return (0);
-}
-
-/* Appends every winning move (moves to Grundy value 0). */
-static int
-bash_winning(const void *p, struct game_moveset *ms, struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = bash_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
 }
 
 /* Appends the engine's fallback moves: remove one token from any pile. */
@@ -211,15 +162,7 @@ bash_policy(const void *p, struct game_moveset *ms)
 {
 	const struct bash *st = p;
 
-	game_policy_remove(st->piles, st->n, 1, ms);
-}
-
-/* Bash is impartial. */
-static int
-bash_mover(const void *p)
-{
-	(void)p;
-	return (0);
+	game_policy_remove(st->pl.v, st->pl.n, 1, ms);
 }
 
 const struct game_family game_bash = {
@@ -231,12 +174,9 @@ const struct game_family game_bash = {
 	.free = bash_free,
 	.print = bash_print,
 	.check = bash_check,
-	.apply = bash_apply,
-	.terminal = bash_terminal,
-	.outcome = bash_outcome,
+	.apply = game_piles_apply,
+	.terminal = game_piles_empty,
 	.grundy = bash_grundy,
-	.winning = bash_winning,
 	.to_grundy = bash_to_grundy,
 	.policy = bash_policy,
-	.mover = bash_mover,
 };

@@ -123,16 +123,6 @@ graph_parse_edges(struct graph_edge **ep, size_t *np, const char *val,
 	return (0);
 }
 
-/* Compares two node ids for qsort and bsearch. */
-static int
-graph_id_cmp(const void *a, const void *b)
-{
-	unsigned long	 x = *(const unsigned long *)a;
-	unsigned long	 y = *(const unsigned long *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Compares two edges by (u, v) for qsort. */
 static int
 graph_edge_cmp(const void *a, const void *b)
@@ -150,7 +140,7 @@ graph_index(const struct graph_dag *d, unsigned long id)
 {
 	const unsigned long *p;
 
-	p = bsearch(&id, d->ids, d->nv, sizeof *d->ids, graph_id_cmp);
+	p = bsearch(&id, d->ids, d->nv, sizeof *d->ids, game_ulong_cmp);
 	return (p == NULL ? d->nv : (size_t)(p - d->ids));
 }
 
@@ -190,7 +180,7 @@ graph_build(struct graph_dag *d, struct graph_edge *e, size_t ne,
 	}
 	for (i = 0; i < ntok; i++)
 		d->ids[n++] = tokid[i];
-	qsort(d->ids, n, sizeof *d->ids, graph_id_cmp);
+	qsort(d->ids, n, sizeof *d->ids, game_ulong_cmp);
 	for (i = j = 0; i < n; i++)
 		if (j == 0 || d->ids[j - 1] != d->ids[i])
 			d->ids[j++] = d->ids[i];
@@ -414,6 +404,47 @@ out:
 	return (rv);
 }
 
+/* Takes a stored table if it is sound. */
+static int
+graph_make_load(void *arg, const struct buf *blob)
+{
+	return (graph_load(arg, blob));
+}
+
+/* Solves the graph afresh. */
+static int
+graph_make_build(void *arg, struct game_error *err)
+{
+	return (graph_solve(arg, err));
+}
+
+/* Writes, for each node on an edge by id, its Grundy value and height. */
+static void
+graph_make_save(void *arg, struct buf *blob, struct buf *meta)
+{
+	const struct graph_dag *d = arg;
+	unsigned char	*on;
+	size_t		 v, n;
+
+	on = xcalloc(d->nv, 1);
+	n = graph_edge_nodes(d, on);
+	game_table_putv(blob, n);
+	for (v = 0; v < d->nv; v++)
+		if (on[v]) {
+			game_table_putv(blob, d->sg[v]);
+			game_table_putv(blob, d->height[v]);
+		}
+	free(on);
+	buf_printf(meta, "nodes=%zu edges=%zu", n, d->ne);
+}
+
+static const struct game_table_ops graph_make_ops = {
+	.kind = "graph",
+	.load = graph_make_load,
+	.build = graph_make_build,
+	.save = graph_make_save,
+};
+
 /*
  * Solves the graph: from the cache when it holds a sound table for these
  * edges, else by graph_solve (and then stored).
@@ -422,41 +453,16 @@ static int
 graph_solve_cached(struct graph_dag *d, const struct game_limits *lim,
     struct game_error *err)
 {
-	struct buf	 key, blob, meta;
-	unsigned char	*on;
-	size_t		 v, n;
-	int		 rv = 0;
+	struct buf	 key;
+	int		 rv;
 
 	if (lim->tables == NULL || d->ne == 0)
 		return (graph_solve(d, err));
 	buf_init(&key);
-	buf_init(&blob);
-	buf_init(&meta);
 	graph_key(d, &key);
-	if (game_tables_get(lim->tables, "graph", buf_str(&key), &blob) &&
-	    graph_load(d, &blob) == 0)
-		goto out;
-	if ((rv = graph_solve(d, err)) != 0)
-		goto out;
-	on = xcalloc(d->nv, 1);
-	n = graph_edge_nodes(d, on);
-	buf_reset(&blob);
-	game_table_putv(&blob, GAME_TABLE_VERSION);
-	game_table_putv(&blob, n);
-	for (v = 0; v < d->nv; v++)
-		if (on[v]) {
-			game_table_putv(&blob, d->sg[v]);
-			game_table_putv(&blob, d->height[v]);
-		}
-	game_table_seal(&blob);
-	free(on);
-	buf_printf(&meta, "nodes=%zu edges=%zu", n, d->ne);
-	game_tables_put(lim->tables, "graph", buf_str(&key), buf_str(&meta),
-	    &blob);
-out:
+	rv = game_table_cached(lim->tables, &graph_make_ops, buf_str(&key), d,
+	    err);
 	buf_free(&key);
-	buf_free(&blob);
-	buf_free(&meta);
 	return (rv);
 }
 
@@ -659,14 +665,6 @@ graph_xor(const struct graph *st)
 	return (x);
 }
 
-/* Returns the outcome: N iff the XOR is nonzero. */
-static int
-graph_outcome(const void *p, struct game_error *err)
-{
-	(void)err;
-	return (graph_xor(p) != 0 ? GAME_N : GAME_P);
-}
-
 /* Sets g to the XOR of the tokens' Grundy values. */
 static int
 graph_grundy(const void *p, mpz_t g, struct game_error *err)
@@ -700,19 +698,6 @@ graph_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 				    i + 1, d->ids[d->adj[e]]);
 	}
 	return (0);
-}
-
-/* Appends every winning move: the moves to Grundy value 0. */
-static int
-graph_winning(const void *p, struct game_moveset *ms, struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = graph_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
 }
 
 /*
@@ -767,14 +752,6 @@ graph_table(const void *p, unsigned long count, struct buf *out,
 	return (0);
 }
 
-/* Graph games are impartial. */
-static int
-graph_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_graph = {
 	.name = "graph",
 	.flags = GAME_F_HEAVY_PARSE,
@@ -787,11 +764,8 @@ const struct game_family game_graph = {
 	.check = graph_check,
 	.apply = graph_apply,
 	.terminal = graph_terminal,
-	.outcome = graph_outcome,
 	.grundy = graph_grundy,
-	.winning = graph_winning,
 	.to_grundy = graph_to_grundy,
 	.policy = graph_policy,
-	.mover = graph_mover,
 	.table = graph_table,
 };

@@ -17,12 +17,11 @@
 
 /* K-L-Nim state: the forbidden amounts, the player to move, the piles. */
 struct klnim {
+	struct game_piles pl;		/* first: see game_piles_apply */
 	mpz_t		 k;		/* player 1 may not remove exactly k */
 	mpz_t		 l;		/* player 2 may not remove exactly l */
 	int		 turn;		/* 1 or 2 */
 	size_t		 max_moves;	/* entries in one winning-move set */
-	size_t		 n;
-	mpz_t		*piles;
 };
 
 /* A candidate interval [lo, hi] of new values for one pile. */
@@ -44,7 +43,7 @@ klnim_free(void *p)
 {
 	struct klnim	*st = p;
 
-	game_piles_free(st->piles, st->n);
+	game_piles_clear(&st->pl);
 	mpz_clears(st->k, st->l, NULL);
 	free(st);
 }
@@ -91,7 +90,7 @@ klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	    err) != 0 ||
 	    klnim_parse_amount(st->l, keys[1].val, "klnim: l", lim,
 	    err) != 0 ||
-	    game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	    game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0) {
 		klnim_free(st);
 		return (-1);
@@ -111,8 +110,7 @@ klnim_clone(const void *p)
 	mpz_init_set(c->l, st->l);
 	c->turn = st->turn;
 	c->max_moves = st->max_moves;
-	c->n = st->n;
-	c->piles = game_piles_dup(st->piles, st->n);
+	game_piles_copy(&c->pl, &st->pl);
 	return (c);
 }
 
@@ -127,7 +125,7 @@ klnim_print(const void *p, struct buf *b)
 	buf_puts(b, " l=");
 	buf_mpz(b, st->l);
 	buf_printf(b, " turn=%d ", st->turn);
-	game_piles_print(st->piles, st->n, b);
+	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Returns the amount the player to move may not remove. */
@@ -153,10 +151,12 @@ klnim_check(const void *p, const struct game_move *m, struct game_error *err)
 	mpz_t		 c;
 	int		 i, bad;
 
-	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
-		return (-1);
 	mpz_init(c);
-	mpz_sub(c, st->piles[i], m->ch[0].val);
+	if ((i = game_check_removal(m, st->pl.n, st->pl.v, "pile", c,
+	    err)) < 0) {
+		mpz_clear(c);
+		return (-1);
+	}
 	bad = mpz_cmp(c, f) == 0;
 	mpz_clear(c);
 	if (!bad)
@@ -177,7 +177,7 @@ klnim_apply(void *p, const struct game_move *m)
 {
 	struct klnim	*st = p;
 
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
+	game_piles_set(st->pl.v, m);
 	st->turn = 3 - st->turn;
 }
 
@@ -190,12 +190,8 @@ klnim_terminal(const void *p)
 {
 	const struct klnim *st = p;
 	int		 one = mpz_cmp_ui(klnim_forbidden(st), 1) == 0;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_cmp_ui(st->piles[i], one ? 1 : 0) > 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->pl.v, st->pl.n, one ? 2 : 1));
 }
 
 /* Sets g to the Grundy value of a pile x when k == l (§8a). */
@@ -222,8 +218,8 @@ klnim_sg_xor(const struct klnim *st, mpz_t x)
 
 	mpz_init(g);
 	mpz_set_ui(x, 0);
-	for (i = 0; i < st->n; i++) {
-		klnim_pile_sg(g, st->piles[i], st->k);
+	for (i = 0; i < st->pl.n; i++) {
+		klnim_pile_sg(g, st->pl.v[i], st->k);
 		mpz_xor(x, x, g);
 	}
 	mpz_clear(g);
@@ -240,13 +236,13 @@ klnim_census(const struct klnim *st, const mpz_t m, mpz_t s, size_t big[2])
 
 	mpz_set_ui(s, 0);
 	big[0] = big[1] = 0;
-	for (i = 0; i < st->n; i++) {
-		if (mpz_cmp(st->piles[i], m) >= 0) {
+	for (i = 0; i < st->pl.n; i++) {
+		if (mpz_cmp(st->pl.v[i], m) >= 0) {
 			if (c < 2)
 				big[c] = i;
 			c++;
 		} else
-			mpz_xor(s, s, st->piles[i]);
+			mpz_xor(s, s, st->pl.v[i]);
 	}
 	return (c);
 }
@@ -292,7 +288,7 @@ klnim_outcome(const void *p, struct game_error *err)
 		if (c == 0)
 			out = mpz_sgn(x) != 0 ? GAME_N : GAME_P;
 		else if (c == 1)
-			out = klnim_to_z(st->piles[big[0]], x, f) ? GAME_N :
+			out = klnim_to_z(st->pl.v[big[0]], x, f) ? GAME_N :
 			    GAME_P;
 		else
 			out = GAME_P;
@@ -335,16 +331,16 @@ klnim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 	mpz_inits(x, t, q, v, d, NULL);
 	klnim_sg_xor(st, x);
 	mpz_xor(x, x, target);
-	for (i = 0; i < st->n; i++) {
-		klnim_pile_sg(t, st->piles[i], st->k);
+	for (i = 0; i < st->pl.n; i++) {
+		klnim_pile_sg(t, st->pl.v[i], st->k);
 		mpz_xor(t, t, x);
 		mpz_fdiv_qr(q, v, t, st->k);
 		mpz_mul(q, q, st->k);
 		mpz_addmul_ui(v, q, 2);
 		for (j = 0; j < 2; j++) {
-			if (mpz_cmp(v, st->piles[i]) >= 0)
+			if (mpz_cmp(v, st->pl.v[i]) >= 0)
 				break;
-			mpz_sub(d, st->piles[i], v);
+			mpz_sub(d, st->pl.v[i], v);
 			if (mpz_cmp(d, st->k) != 0)
 				game_moveset_add1(ms, i + 1, v);
 			mpz_add(v, v, st->k);
@@ -625,12 +621,12 @@ klnim_winning_weak(const struct klnim *st, const mpz_t m,
 	c = klnim_census(st, m, s, big);
 	if (c == 0 && mpz_sgn(s) != 0) {
 		/* Small: the Nim moves (every removal is < m). */
-		for (i = 0; i < st->n; i++) {
-			mpz_xor(v, st->piles[i], s);
-			if (mpz_cmp(v, st->piles[i]) < 0)
+		for (i = 0; i < st->pl.n; i++) {
+			mpz_xor(v, st->pl.v[i], s);
+			if (mpz_cmp(v, st->pl.v[i]) < 0)
 				game_moveset_add1(ms, i + 1, v);
 		}
-	} else if (c == 1 && klnim_to_z(st->piles[big[0]], s, m))
+	} else if (c == 1 && klnim_to_z(st->pl.v[big[0]], s, m))
 		game_moveset_add1(ms, big[0] + 1, s);
 	mpz_clears(s, v, NULL);
 }
@@ -689,15 +685,15 @@ klnim_others(const struct klnim *st, const mpz_t m, size_t c, const mpz_t s,
     const size_t big[2], size_t i, mpz_t so, mpz_srcptr *bo)
 {
 	*bo = s;
-	if (mpz_cmp(st->piles[i], m) >= 0) {
+	if (mpz_cmp(st->pl.v[i], m) >= 0) {
 		mpz_set(so, s);
 		if (c == 2)
-			*bo = st->piles[big[i == big[0] ? 1 : 0]];
+			*bo = st->pl.v[big[i == big[0] ? 1 : 0]];
 		return (c - 1);
 	}
-	mpz_xor(so, s, st->piles[i]);
+	mpz_xor(so, s, st->pl.v[i]);
 	if (c == 1)
-		*bo = st->piles[big[0]];
+		*bo = st->pl.v[big[0]];
 	return (c);
 }
 
@@ -734,11 +730,11 @@ klnim_winning_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
 	c = klnim_census(st, m, s, big);
 	if (c == 0 && mpz_sgn(s) == 0)
 		goto out;		/* in Z: every move loses */
-	for (i = 0, lb = 0; i < st->n; i++) {
-		if (mpz_sgn(st->piles[i]) == 0)
+	for (i = 0, lb = 0; i < st->pl.n; i++) {
+		if (mpz_sgn(st->pl.v[i]) == 0)
 			continue;
 		co = klnim_others(st, m, c, s, big, i, so, &bo);
-		runs = klnim_strong_pile(NULL, st->piles[i], m, co, so, bo);
+		runs = klnim_strong_pile(NULL, st->pl.v[i], m, co, so, bo);
 		if (runs > 2)
 			lb += runs - 2;
 		if (lb > st->max_moves) {
@@ -748,13 +744,13 @@ klnim_winning_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
 	}
 	cap = st->max_moves > SIZE_MAX - ms->n ? SIZE_MAX :
 	    ms->n + st->max_moves;
-	for (i = 0; i < st->n; i++) {
-		if (mpz_sgn(st->piles[i]) == 0)
+	for (i = 0; i < st->pl.n; i++) {
+		if (mpz_sgn(st->pl.v[i]) == 0)
 			continue;
 		co = klnim_others(st, m, c, s, big, i, so, &bo);
 		iv.n = 0;
-		klnim_strong_pile(&iv, st->piles[i], m, co, so, bo);
-		mpz_sub(excl, st->piles[i], bigm);
+		klnim_strong_pile(&iv, st->pl.v[i], m, co, so, bo);
+		mpz_sub(excl, st->pl.v[i], bigm);
 		if (klnim_ivals_emit(&iv, ms, i + 1,
 		    mpz_sgn(excl) >= 0 ? excl : NULL, cap) != 0) {
 			rv = klnim_over(st, err);
@@ -800,11 +796,11 @@ klnim_nim_move(const struct klnim *st, const mpz_t m, const mpz_t s, mpz_t v)
 {
 	size_t	 i;
 
-	for (i = 0; i < st->n; i++) {
-		if (mpz_cmp(st->piles[i], m) >= 0)
+	for (i = 0; i < st->pl.n; i++) {
+		if (mpz_cmp(st->pl.v[i], m) >= 0)
 			continue;
-		mpz_xor(v, st->piles[i], s);
-		if (mpz_cmp(v, st->piles[i]) < 0)
+		mpz_xor(v, st->pl.v[i], s);
+		if (mpz_cmp(v, st->pl.v[i]) < 0)
 			return (i);
 	}
 	abort();		/* the pile holding s's top bit lowers */
@@ -826,7 +822,7 @@ klnim_one_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
 	mpz_inits(s, v, NULL);
 	c = klnim_census(st, m, s, big);
 	j = big[0];
-	a = st->piles[j];
+	a = st->pl.v[j];
 	if (c == 0 || (c == 1 && mpz_cmp(s, m) >= 0 && mpz_cmp(a, m) == 0)) {
 		/*
 		 * Small: a Nim move.  One pile of exactly m with small XOR
@@ -837,9 +833,9 @@ klnim_one_strong(const struct klnim *st, const mpz_t m, const mpz_t bigm,
 	} else if (c >= 3)
 		mpz_sub_ui(v, a, 1);	/* two big piles stay */
 	else if (c == 2) {
-		if (mpz_cmp(st->piles[big[1]], a) > 0)
+		if (mpz_cmp(st->pl.v[big[1]], a) > 0)
 			j = big[1];
-		a = st->piles[j];
+		a = st->pl.v[j];
 		if (mpz_cmp(a, m) > 0)
 			mpz_sub_ui(v, a, 1);	/* two big piles stay */
 		else if (mpz_cmp(s, m) < 0)
@@ -904,7 +900,7 @@ klnim_policy(const void *p, struct game_moveset *ms)
 {
 	const struct klnim *st = p;
 
-	game_policy_remove(st->piles, st->n,
+	game_policy_remove(st->pl.v, st->pl.n,
 	    mpz_cmp_ui(klnim_forbidden(st), 1) == 0 ? 2 : 1, ms);
 }
 

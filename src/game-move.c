@@ -56,16 +56,25 @@ game_move_copy(struct game_move *dst, const struct game_move *src)
 	}
 }
 
+/* Appends a change (comp, idx) for the caller to set; at most GAME_MOVE_MAX. */
+static struct game_change *
+game_move_next(struct game_move *m, size_t comp, size_t idx)
+{
+	struct game_change *c;
+
+	if (m->n >= GAME_MOVE_MAX)
+		abort();
+	c = &m->ch[m->n++];
+	c->comp = comp;
+	c->idx = idx;
+	return (c);
+}
+
 /* Appends a change (comp, idx) := val; the caller respects GAME_MOVE_MAX. */
 void
 game_move_add(struct game_move *m, size_t comp, size_t idx, const mpz_t val)
 {
-	if (m->n >= GAME_MOVE_MAX)
-		abort();
-	m->ch[m->n].comp = comp;
-	m->ch[m->n].idx = idx;
-	mpz_set(m->ch[m->n].val, val);
-	m->n++;
+	mpz_set(game_move_next(m, comp, idx)->val, val);
 }
 
 /* Appends a change with a small value. */
@@ -73,12 +82,7 @@ void
 game_move_add_ui(struct game_move *m, size_t comp, size_t idx,
     unsigned long val)
 {
-	if (m->n >= GAME_MOVE_MAX)
-		abort();
-	m->ch[m->n].comp = comp;
-	m->ch[m->n].idx = idx;
-	mpz_set_ui(m->ch[m->n].val, val);
-	m->n++;
+	mpz_set_ui(game_move_next(m, comp, idx)->val, val);
 }
 
 /* Prints one change as IDX=VAL or COMP.IDX=VAL. */

@@ -9,9 +9,8 @@
 
 /* Nim state: the piles and the play convention. */
 struct nim {
+	struct game_piles pl;		/* first: see game_piles_apply */
 	int		 misere;	/* 1: the last mover loses */
-	size_t		 n;
-	mpz_t		*piles;
 };
 
 /* Parses nim [misere=0|1] PILE... */
@@ -36,7 +35,7 @@ nim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 		}
 		st->misere = keys[0].val[0] == '1';
 	}
-	if (game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	if (game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0) {
 		free(st);
 		return (-1);
@@ -53,8 +52,7 @@ nim_clone(const void *p)
 	struct nim	*c = xcalloc(1, sizeof *c);
 
 	c->misere = st->misere;
-	c->n = st->n;
-	c->piles = game_piles_dup(st->piles, st->n);
+	game_piles_copy(&c->pl, &st->pl);
 	return (c);
 }
 
@@ -64,7 +62,7 @@ nim_free(void *p)
 {
 	struct nim	*st = p;
 
-	game_piles_free(st->piles, st->n);
+	game_piles_clear(&st->pl);
 	free(st);
 }
 
@@ -75,7 +73,7 @@ nim_print(const void *p, struct buf *b)
 	const struct nim *st = p;
 
 	buf_puts(b, st->misere ? "nim misere=1 " : "nim ");
-	game_piles_print(st->piles, st->n, b);
+	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Checks a move: one pile, lowered. */
@@ -84,30 +82,8 @@ nim_check(const void *p, const struct game_move *m, struct game_error *err)
 {
 	const struct nim *st = p;
 
-	return (game_check_single(m, st->n, st->piles, "pile", err) < 0 ?
+	return (game_check_single(m, st->pl.n, st->pl.v, "pile", err) < 0 ?
 	    -1 : 0);
-}
-
-/* Applies a checked move. */
-static void
-nim_apply(void *p, const struct game_move *m)
-{
-	struct nim	*st = p;
-
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
-}
-
-/* Returns 1 when every pile is empty. */
-static int
-nim_terminal(const void *p)
-{
-	const struct nim *st = p;
-	size_t		 i;
-
-	for (i = 0; i < st->n; i++)
-		if (mpz_sgn(st->piles[i]) != 0)
-			return (0);
-	return (1);
 }
 
 /* Sets x to the XOR of all piles. */
@@ -117,8 +93,8 @@ nim_xor(const struct nim *st, mpz_t x)
 	size_t	 i;
 
 	mpz_set_ui(x, 0);
-	for (i = 0; i < st->n; i++)
-		mpz_xor(x, x, st->piles[i]);
+	for (i = 0; i < st->pl.n; i++)
+		mpz_xor(x, x, st->pl.v[i]);
 }
 
 /* Counts piles >= 2 (big) and piles == 1 (ones); big gets the last big. */
@@ -128,11 +104,11 @@ nim_census(const struct nim *st, size_t *ones, size_t *big)
 	size_t	 i, nbig = 0;
 
 	*ones = 0;
-	for (i = 0; i < st->n; i++) {
-		if (mpz_cmp_ui(st->piles[i], 1) > 0) {
+	for (i = 0; i < st->pl.n; i++) {
+		if (mpz_cmp_ui(st->pl.v[i], 1) > 0) {
 			nbig++;
 			*big = i;
-		} else if (mpz_sgn(st->piles[i]) != 0)
+		} else if (mpz_sgn(st->pl.v[i]) != 0)
 			(*ones)++;
 	}
 	return (nbig);
@@ -185,9 +161,9 @@ nim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 	mpz_inits(x, v, NULL);
 	nim_xor(st, x);
 	mpz_xor(x, x, target);
-	for (i = 0; i < st->n; i++) {
-		mpz_xor(v, st->piles[i], x);
-		if (mpz_cmp(v, st->piles[i]) < 0)
+	for (i = 0; i < st->pl.n; i++) {
+		mpz_xor(v, st->pl.v[i], x);
+		if (mpz_cmp(v, st->pl.v[i]) < 0)
 			game_moveset_add1(ms, i + 1, v);
 	}
 	mpz_clears(x, v, NULL);
@@ -204,7 +180,7 @@ nim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 
 	if (!st->misere || (nbig = nim_census(st, &ones, &big)) >= 2) {
 		mpz_init(zero);
-		nim_to_grundy(&(struct nim){ 0, st->n, st->piles }, zero, ms,
+		nim_to_grundy(&(struct nim){ st->pl, 0 }, zero, ms,
 		    err);
 		mpz_clear(zero);
 		return (0);
@@ -216,8 +192,8 @@ nim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 		return (0);
 	}
 	if (ones > 0 && ones % 2 == 0)
-		for (i = 0; i < st->n; i++)
-			if (mpz_sgn(st->piles[i]) != 0)
+		for (i = 0; i < st->pl.n; i++)
+			if (mpz_sgn(st->pl.v[i]) != 0)
 				game_move_add_ui(game_moveset_add(ms), 0,
 				    i + 1, 0);
 	return (0);
@@ -229,15 +205,7 @@ nim_policy(const void *p, struct game_moveset *ms)
 {
 	const struct nim *st = p;
 
-	game_policy_remove(st->piles, st->n, 1, ms);
-}
-
-/* Nim is impartial. */
-static int
-nim_mover(const void *p)
-{
-	(void)p;
-	return (0);
+	game_policy_remove(st->pl.v, st->pl.n, 1, ms);
 }
 
 const struct game_family game_nim = {
@@ -249,12 +217,11 @@ const struct game_family game_nim = {
 	.free = nim_free,
 	.print = nim_print,
 	.check = nim_check,
-	.apply = nim_apply,
-	.terminal = nim_terminal,
+	.apply = game_piles_apply,
+	.terminal = game_piles_empty,
 	.outcome = nim_outcome,
 	.grundy = nim_grundy,
 	.winning = nim_winning,
 	.to_grundy = nim_to_grundy,
 	.policy = nim_policy,
-	.mover = nim_mover,
 };

@@ -9,8 +9,7 @@
 
 /* Staircase state: coins per step. */
 struct staircase {
-	size_t		 n;
-	mpz_t		*steps;
+	struct game_piles pl;		/* first: see game_piles_apply */
 };
 
 /* Parses staircase STEP1 STEP2 ... */
@@ -24,7 +23,7 @@ staircase_parse(void **stp, int argc, char **argv,
 	if (game_parse_keys("staircase", argc, argv, NULL, 0, &pos, err) != 0)
 		return (-1);
 	st = xcalloc(1, sizeof *st);
-	if (game_parse_piles(&st->steps, &st->n, argc - pos, argv + pos,
+	if (game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "step", lim, err) != 0) {
 		free(st);
 		return (-1);
@@ -40,8 +39,7 @@ staircase_clone(const void *p)
 	const struct staircase *st = p;
 	struct staircase *c = xcalloc(1, sizeof *c);
 
-	c->n = st->n;
-	c->steps = game_piles_dup(st->steps, st->n);
+	game_piles_copy(&c->pl, &st->pl);
 	return (c);
 }
 
@@ -51,7 +49,7 @@ staircase_free(void *p)
 {
 	struct staircase *st = p;
 
-	game_piles_free(st->steps, st->n);
+	game_piles_clear(&st->pl);
 	free(st);
 }
 
@@ -62,7 +60,7 @@ staircase_print(const void *p, struct buf *b)
 	const struct staircase *st = p;
 
 	buf_puts(b, "staircase ");
-	game_piles_print(st->steps, st->n, b);
+	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /*
@@ -80,18 +78,18 @@ staircase_check(const void *p, const struct game_move *m,
 	int		 ok;
 
 	for (i = 0; i < m->n; i++)
-		if (m->ch[i].idx < 1 || m->ch[i].idx > st->n)
+		if (m->ch[i].idx < 1 || m->ch[i].idx > st->pl.n)
 			return (game_set_error(err, GAME_EILLEGAL,
 			    "index %zu out of range: the position has %zu "
-			    "step%s", m->ch[i].idx, st->n,
-			    st->n == 1 ? "" : "s"));
+			    "step%s", m->ch[i].idx, st->pl.n,
+			    st->pl.n == 1 ? "" : "s"));
 	if (m->n == 1) {
 		if (m->ch[0].idx != 1)
 			return (game_set_error(err, GAME_EILLEGAL,
 			    "coins leaving step %zu land on step %zu: write "
 			    "both, as %zu=NEW %zu=NEW", m->ch[0].idx,
 			    m->ch[0].idx - 1, m->ch[0].idx, m->ch[0].idx - 1));
-		if (game_check_single(m, st->n, st->steps, "step", err) < 0)
+		if (game_check_single(m, st->pl.n, st->pl.v, "step", err) < 0)
 			return (-1);
 		return (0);
 	}
@@ -106,12 +104,12 @@ staircase_check(const void *p, const struct game_move *m,
 		return (game_set_error(err, GAME_EILLEGAL,
 		    "steps %zu and %zu are not adjacent: coins move from one "
 		    "step to the step just below", dst->idx, s));
-	if (mpz_cmp(src->val, st->steps[s - 1]) >= 0)
+	if (mpz_cmp(src->val, st->pl.v[s - 1]) >= 0)
 		return (game_set_error(err, GAME_EILLEGAL,
 		    "step %zu must lose at least one coin", s));
 	mpz_inits(c, d, NULL);
-	mpz_sub(c, st->steps[s - 1], src->val);
-	mpz_sub(d, dst->val, st->steps[s - 2]);
+	mpz_sub(c, st->pl.v[s - 1], src->val);
+	mpz_sub(d, dst->val, st->pl.v[s - 2]);
 	ok = mpz_cmp(c, d) == 0;
 	mpz_clears(c, d, NULL);
 	if (!ok)
@@ -119,30 +117,6 @@ staircase_check(const void *p, const struct game_move *m,
 		    "step %zu must gain exactly the coins step %zu loses",
 		    s - 1, s));
 	return (0);
-}
-
-/* Applies a checked move. */
-static void
-staircase_apply(void *p, const struct game_move *m)
-{
-	struct staircase *st = p;
-	size_t		 i;
-
-	for (i = 0; i < m->n; i++)
-		mpz_set(st->steps[m->ch[i].idx - 1], m->ch[i].val);
-}
-
-/* Returns 1 when no coin is on a step. */
-static int
-staircase_terminal(const void *p)
-{
-	const struct staircase *st = p;
-	size_t		 i;
-
-	for (i = 0; i < st->n; i++)
-		if (mpz_sgn(st->steps[i]) != 0)
-			return (0);
-	return (1);
 }
 
 /* Sets g to the XOR of the odd steps. */
@@ -154,23 +128,9 @@ staircase_grundy(const void *p, mpz_t g, struct game_error *err)
 
 	(void)err;
 	mpz_set_ui(g, 0);
-	for (i = 0; i < st->n; i += 2)
-		mpz_xor(g, g, st->steps[i]);
+	for (i = 0; i < st->pl.n; i += 2)
+		mpz_xor(g, g, st->pl.v[i]);
 	return (0);
-}
-
-/* Returns P iff the odd steps XOR to 0. */
-static int
-staircase_outcome(const void *p, struct game_error *err)
-{
-	mpz_t	 g;
-	int	 out;
-
-	mpz_init(g);
-	staircase_grundy(p, g, err);
-	out = mpz_sgn(g) != 0 ? GAME_N : GAME_P;
-	mpz_clear(g);
-	return (out);
 }
 
 /*
@@ -190,47 +150,33 @@ staircase_to_grundy(const void *p, const mpz_t target,
 	mpz_inits(y, v, d, NULL);
 	staircase_grundy(p, y, err);
 	mpz_xor(y, y, target);
-	for (s = 1; s <= st->n; s++) {
+	for (s = 1; s <= st->pl.n; s++) {
 		if (s % 2 == 1) {
-			mpz_xor(v, st->steps[s - 1], y);
-			if (mpz_cmp(v, st->steps[s - 1]) >= 0)
+			mpz_xor(v, st->pl.v[s - 1], y);
+			if (mpz_cmp(v, st->pl.v[s - 1]) >= 0)
 				continue;
 			m = game_moveset_add(ms);
 			game_move_add(m, 0, s, v);
 			if (s > 1) {
-				mpz_sub(d, st->steps[s - 1], v);
-				mpz_add(d, d, st->steps[s - 2]);
+				mpz_sub(d, st->pl.v[s - 1], v);
+				mpz_add(d, d, st->pl.v[s - 2]);
 				game_move_add(m, 0, s - 1, d);
 			}
 		} else {
-			mpz_xor(v, st->steps[s - 2], y);
-			if (mpz_cmp(v, st->steps[s - 2]) <= 0)
+			mpz_xor(v, st->pl.v[s - 2], y);
+			if (mpz_cmp(v, st->pl.v[s - 2]) <= 0)
 				continue;
-			mpz_sub(d, v, st->steps[s - 2]);
-			if (mpz_cmp(d, st->steps[s - 1]) > 0)
+			mpz_sub(d, v, st->pl.v[s - 2]);
+			if (mpz_cmp(d, st->pl.v[s - 1]) > 0)
 				continue;
 			m = game_moveset_add(ms);
-			mpz_sub(d, st->steps[s - 1], d);
+			mpz_sub(d, st->pl.v[s - 1], d);
 			game_move_add(m, 0, s, d);
 			game_move_add(m, 0, s - 1, v);
 		}
 	}
 	mpz_clears(y, v, d, NULL);
 	return (0);
-}
-
-/* Appends every winning move (moves to Grundy value 0). */
-static int
-staircase_winning(const void *p, struct game_moveset *ms,
-    struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = staircase_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
 }
 
 /* Appends the engine's fallback moves: slide one coin down from any step. */
@@ -241,25 +187,17 @@ staircase_policy(const void *p, struct game_moveset *ms)
 	struct game_move *m;
 	size_t		 s;
 
-	for (s = 1; s <= st->n; s++) {
-		if (mpz_sgn(st->steps[s - 1]) == 0)
+	for (s = 1; s <= st->pl.n; s++) {
+		if (mpz_sgn(st->pl.v[s - 1]) == 0)
 			continue;
 		m = game_moveset_add(ms);
-		game_move_add(m, 0, s, st->steps[s - 1]);
+		game_move_add(m, 0, s, st->pl.v[s - 1]);
 		mpz_sub_ui(m->ch[0].val, m->ch[0].val, 1);
 		if (s > 1) {
-			game_move_add(m, 0, s - 1, st->steps[s - 2]);
+			game_move_add(m, 0, s - 1, st->pl.v[s - 2]);
 			mpz_add_ui(m->ch[1].val, m->ch[1].val, 1);
 		}
 	}
-}
-
-/* Staircase Nim is impartial. */
-static int
-staircase_mover(const void *p)
-{
-	(void)p;
-	return (0);
 }
 
 const struct game_family game_staircase = {
@@ -271,12 +209,9 @@ const struct game_family game_staircase = {
 	.free = staircase_free,
 	.print = staircase_print,
 	.check = staircase_check,
-	.apply = staircase_apply,
-	.terminal = staircase_terminal,
-	.outcome = staircase_outcome,
+	.apply = game_piles_apply,
+	.terminal = game_piles_empty,
 	.grundy = staircase_grundy,
-	.winning = staircase_winning,
 	.to_grundy = staircase_to_grundy,
 	.policy = staircase_policy,
-	.mover = staircase_mover,
 };

@@ -31,9 +31,8 @@ struct subtraction_table {
 
 /* Subtraction state: the shared table and the piles. */
 struct subtraction {
+	struct game_piles pl;		/* first: see game_piles_apply */
 	struct subtraction_table *tab;
-	size_t		 n;
-	mpz_t		*piles;
 };
 
 /* Scratch space for period detection: the scanned prefix and window hashes. */
@@ -109,16 +108,6 @@ subtraction_set_add(struct subtraction_table *t, const char *p, size_t n,
 	return (0);
 }
 
-/* Compares two elements of S for qsort. */
-static int
-subtraction_ulong_cmp(const void *a, const void *b)
-{
-	unsigned long	 x = *(const unsigned long *)a;
-	unsigned long	 y = *(const unsigned long *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Parses S=s1,s2,... into t->set, sorted ascending with duplicates folded. */
 static int
 subtraction_parse_set(struct subtraction_table *t, const char *val,
@@ -138,7 +127,7 @@ subtraction_parse_set(struct subtraction_table *t, const char *val,
 		if (*c == '\0')
 			break;
 	}
-	qsort(t->set, t->nset, sizeof *t->set, subtraction_ulong_cmp);
+	qsort(t->set, t->nset, sizeof *t->set, game_ulong_cmp);
 	return (0);
 }
 
@@ -414,43 +403,67 @@ bad:
 	return (-1);
 }
 
-/*
- * Makes the table: from the cache when it holds a sound one, else built
- * (and then stored: version, pre, per, the values, as varints).
- */
+/* A subtraction table on its way through the cache. */
+struct subtraction_make {
+	struct subtraction_table *t;
+	const struct game_limits *lim;
+};
+
+/* Takes a stored table if it is sound. */
+static int
+subtraction_make_load(void *arg, const struct buf *blob)
+{
+	struct subtraction_make *mk = arg;
+
+	return (subtraction_table_load(mk->t, blob, mk->lim));
+}
+
+/* Builds the table afresh. */
+static int
+subtraction_make_build(void *arg, struct game_error *err)
+{
+	struct subtraction_make *mk = arg;
+
+	return (subtraction_table_build(mk->t, mk->lim, err));
+}
+
+/* Writes pre, per and the values, as varints. */
+static void
+subtraction_make_save(void *arg, struct buf *blob, struct buf *meta)
+{
+	const struct subtraction_table *t = ((struct subtraction_make *)arg)->t;
+	size_t		 n;
+
+	game_table_putv(blob, t->pre);
+	game_table_putv(blob, t->per);
+	for (n = 0; n < t->pre + t->per; n++)
+		game_table_putv(blob, t->g[n]);
+	buf_printf(meta, "pre=%zu period=%zu", t->pre, t->per);
+}
+
+static const struct game_table_ops subtraction_make_ops = {
+	.kind = "subtraction",
+	.load = subtraction_make_load,
+	.build = subtraction_make_build,
+	.save = subtraction_make_save,
+};
+
+/* Makes the table: from the cache when it holds a sound one, else built. */
 static int
 subtraction_table_make(struct subtraction_table *t,
     const struct game_limits *lim, struct game_error *err)
 {
-	struct buf	 key, blob, meta;
-	size_t		 n;
-	int		 rv = 0;
+	struct subtraction_make mk = { t, lim };
+	struct buf	 key;
+	int		 rv;
 
 	if (lim->tables == NULL)
 		return (subtraction_table_build(t, lim, err));
 	buf_init(&key);
-	buf_init(&blob);
-	buf_init(&meta);
 	subtraction_key(t, &key);
-	if (game_tables_get(lim->tables, "subtraction", buf_str(&key),
-	    &blob) && subtraction_table_load(t, &blob, lim) == 0)
-		goto out;
-	if ((rv = subtraction_table_build(t, lim, err)) != 0)
-		goto out;
-	buf_reset(&blob);
-	game_table_putv(&blob, GAME_TABLE_VERSION);
-	game_table_putv(&blob, t->pre);
-	game_table_putv(&blob, t->per);
-	for (n = 0; n < t->pre + t->per; n++)
-		game_table_putv(&blob, t->g[n]);
-	game_table_seal(&blob);
-	buf_printf(&meta, "pre=%zu period=%zu", t->pre, t->per);
-	game_tables_put(lim->tables, "subtraction", buf_str(&key),
-	    buf_str(&meta), &blob);
-out:
+	rv = game_table_cached(lim->tables, &subtraction_make_ops,
+	    buf_str(&key), &mk, err);
 	buf_free(&key);
-	buf_free(&blob);
-	buf_free(&meta);
 	return (rv);
 }
 
@@ -498,10 +511,10 @@ subtraction_parse(void **stp, int argc, char **argv,
 	st = xcalloc(1, sizeof *st);
 	st->tab = t;
 	if (subtraction_parse_set(t, keys[0].val, lim, err) != 0 ||
-	    game_parse_piles(&st->piles, &st->n, argc - pos, argv + pos,
+	    game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0 ||
 	    subtraction_table_make(t, lim, err) != 0) {
-		game_piles_free(st->piles, st->n);
+		game_piles_clear(&st->pl);
 		subtraction_table_unref(t);
 		free(st);
 		return (-1);
@@ -519,8 +532,7 @@ subtraction_clone(const void *p)
 
 	atomic_fetch_add(&st->tab->refs, 1);
 	c->tab = st->tab;
-	c->n = st->n;
-	c->piles = game_piles_dup(st->piles, st->n);
+	game_piles_copy(&c->pl, &st->pl);
 	return (c);
 }
 
@@ -530,7 +542,7 @@ subtraction_free(void *p)
 {
 	struct subtraction *st = p;
 
-	game_piles_free(st->piles, st->n);
+	game_piles_clear(&st->pl);
 	subtraction_table_unref(st->tab);
 	free(st);
 }
@@ -546,7 +558,7 @@ subtraction_print(const void *p, struct buf *b)
 	for (i = 0; i < st->tab->nset; i++)
 		buf_printf(b, "%s%lu", i ? "," : "", st->tab->set[i]);
 	buf_putc(b, ' ');
-	game_piles_print(st->piles, st->n, b);
+	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Returns 1 if v is in S. */
@@ -554,7 +566,7 @@ static int
 subtraction_in_set(const struct subtraction_table *t, unsigned long v)
 {
 	return (bsearch(&v, t->set, t->nset, sizeof *t->set,
-	    subtraction_ulong_cmp) != NULL);
+	    game_ulong_cmp) != NULL);
 }
 
 /* Checks a move: one pile, lowered by an element of S. */
@@ -568,10 +580,12 @@ subtraction_check(const void *p, const struct game_move *m,
 	mpz_t		 d;
 	int		 i, in;
 
-	if ((i = game_check_single(m, st->n, st->piles, "pile", err)) < 0)
-		return (-1);
 	mpz_init(d);
-	mpz_sub(d, st->piles[i], m->ch[0].val);
+	if ((i = game_check_removal(m, st->pl.n, st->pl.v, "pile", d,
+	    err)) < 0) {
+		mpz_clear(d);
+		return (-1);
+	}
 	in = mpz_fits_ulong_p(d) && subtraction_in_set(t, mpz_get_ui(d));
 	if (!in && mpz_fits_ulong_p(d))
 		game_set_error(err, GAME_EILLEGAL,
@@ -586,26 +600,13 @@ subtraction_check(const void *p, const struct game_move *m,
 	return (in ? 0 : -1);
 }
 
-/* Applies a checked move. */
-static void
-subtraction_apply(void *p, const struct game_move *m)
-{
-	struct subtraction *st = p;
-
-	mpz_set(st->piles[m->ch[0].idx - 1], m->ch[0].val);
-}
-
 /* Returns 1 when no pile holds min S. */
 static int
 subtraction_terminal(const void *p)
 {
 	const struct subtraction *st = p;
-	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		if (mpz_cmp_ui(st->piles[i], st->tab->set[0]) >= 0)
-			return (0);
-	return (1);
+	return (game_piles_below(st->pl.v, st->pl.n, st->tab->set[0]));
 }
 
 /* Returns the XOR of the piles' Grundy values. */
@@ -615,17 +616,9 @@ subtraction_xor(const struct subtraction *st)
 	unsigned long	 x = 0;
 	size_t		 i;
 
-	for (i = 0; i < st->n; i++)
-		x ^= subtraction_sg(st->tab, st->piles[i]);
+	for (i = 0; i < st->pl.n; i++)
+		x ^= subtraction_sg(st->tab, st->pl.v[i]);
 	return (x);
-}
-
-/* Returns the outcome: N iff the XOR is nonzero. */
-static int
-subtraction_outcome(const void *p, struct game_error *err)
-{
-	(void)err;
-	return (subtraction_xor(p) != 0 ? GAME_N : GAME_P);
 }
 
 /* Sets g to the XOR of the piles' Grundy values. */
@@ -654,12 +647,12 @@ subtraction_to_grundy(const void *p, const mpz_t target,
 		return (0);
 	x = subtraction_xor(st) ^ mpz_get_ui(target);
 	mpz_init(v);
-	for (i = 0; i < st->n; i++) {
-		want = subtraction_sg(t, st->piles[i]) ^ x;
+	for (i = 0; i < st->pl.n; i++) {
+		want = subtraction_sg(t, st->pl.v[i]) ^ x;
 		for (j = 0; j < t->nset; j++) {
-			if (mpz_cmp_ui(st->piles[i], t->set[j]) < 0)
+			if (mpz_cmp_ui(st->pl.v[i], t->set[j]) < 0)
 				break;
-			mpz_sub_ui(v, st->piles[i], t->set[j]);
+			mpz_sub_ui(v, st->pl.v[i], t->set[j]);
 			if (subtraction_sg(t, v) == want)
 				game_moveset_add1(ms, i + 1, v);
 		}
@@ -668,27 +661,13 @@ subtraction_to_grundy(const void *p, const mpz_t target,
 	return (0);
 }
 
-/* Appends every winning move: the moves to Grundy value 0. */
-static int
-subtraction_winning(const void *p, struct game_moveset *ms,
-    struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = subtraction_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
-}
-
 /* Appends the engine's fallback moves: remove min S from any pile. */
 static void
 subtraction_policy(const void *p, struct game_moveset *ms)
 {
 	const struct subtraction *st = p;
 
-	game_policy_remove(st->piles, st->n, st->tab->set[0], ms);
+	game_policy_remove(st->pl.v, st->pl.n, st->tab->set[0], ms);
 }
 
 /* Appends preperiod, period and the first count Grundy values. */
@@ -707,14 +686,6 @@ subtraction_table(const void *p, unsigned long count, struct buf *out,
 	return (0);
 }
 
-/* Subtraction games are impartial. */
-static int
-subtraction_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_subtraction = {
 	.name = "subtraction",
 	.flags = GAME_F_HEAVY_PARSE,
@@ -725,13 +696,10 @@ const struct game_family game_subtraction = {
 	.free = subtraction_free,
 	.print = subtraction_print,
 	.check = subtraction_check,
-	.apply = subtraction_apply,
+	.apply = game_piles_apply,
 	.terminal = subtraction_terminal,
-	.outcome = subtraction_outcome,
 	.grundy = subtraction_grundy,
-	.winning = subtraction_winning,
 	.to_grundy = subtraction_to_grundy,
 	.policy = subtraction_policy,
-	.mover = subtraction_mover,
 	.table = subtraction_table,
 };

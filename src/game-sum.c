@@ -242,22 +242,6 @@ sum_grundy(const void *p, mpz_t g, struct game_error *err)
 	return (0);
 }
 
-/* Returns P iff the Grundy value is 0. */
-static int
-sum_outcome(const void *p, struct game_error *err)
-{
-	mpz_t	 g;
-	int	 out;
-
-	mpz_init(g);
-	if (sum_grundy(p, g, err) != 0)
-		out = -1;
-	else
-		out = mpz_sgn(g) != 0 ? GAME_N : GAME_P;
-	mpz_clear(g);
-	return (out);
-}
-
 /* Appends every move to Grundy value target: component i to g_i^X^target. */
 static int
 sum_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
@@ -289,19 +273,6 @@ out:
 	return (rv);
 }
 
-/* Appends every winning move (moves to Grundy value 0). */
-static int
-sum_winning(const void *p, struct game_moveset *ms, struct game_error *err)
-{
-	mpz_t	 zero;
-	int	 rv;
-
-	mpz_init(zero);
-	rv = sum_to_grundy(p, zero, ms, err);
-	mpz_clear(zero);
-	return (rv);
-}
-
 /* Appends every component's fallback moves. */
 static void
 sum_policy(const void *p, struct game_moveset *ms)
@@ -316,14 +287,6 @@ sum_policy(const void *p, struct game_moveset *ms)
 	}
 }
 
-/* A sum of impartial games is impartial. */
-static int
-sum_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_sum = {
 	.name = "sum",
 	.flags = GAME_F_HEAVY_PARSE | GAME_F_HEAVY_PLAY | GAME_F_COMPONENTS,
@@ -336,10 +299,7 @@ const struct game_family game_sum = {
 	.check = sum_check,
 	.apply = sum_apply,
 	.terminal = sum_terminal,
-	.outcome = sum_outcome,
 	.grundy = sum_grundy,
-	.winning = sum_winning,
 	.to_grundy = sum_to_grundy,
 	.policy = sum_policy,
-	.mover = sum_mover,
 };

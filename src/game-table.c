@@ -114,6 +114,35 @@ game_table_open(const struct buf *b, const unsigned char **p,
 	return (0);
 }
 
+/*
+ * Makes a table: from the cache when it holds a sound one under key, else
+ * built and then stored (version, payload, seal).  Returns build's result.
+ */
+int
+game_table_cached(const struct game_tables *t,
+    const struct game_table_ops *ops, const char *key, void *arg,
+    struct game_error *err)
+{
+	struct buf	 blob, meta;
+	int		 rv;
+
+	buf_init(&blob);
+	buf_init(&meta);
+	if (game_tables_get(t, ops->kind, key, &blob) &&
+	    ops->load(arg, &blob) == 0)
+		rv = 0;
+	else if ((rv = ops->build(arg, err)) == 0) {
+		buf_reset(&blob);
+		game_table_putv(&blob, GAME_TABLE_VERSION);
+		ops->save(arg, &blob, &meta);
+		game_table_seal(&blob);
+		game_tables_put(t, ops->kind, key, buf_str(&meta), &blob);
+	}
+	buf_free(&blob);
+	buf_free(&meta);
+	return (rv);
+}
+
 /* Appends the first count entries of the game's precomputed table. */
 int
 game_table(const struct game *g, unsigned long count, struct buf *out,

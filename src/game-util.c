@@ -150,9 +150,9 @@ game_parse_ulong(unsigned long *out, const char *tok, const char *what,
 	return (0);
 }
 
-/* Parses argc pile tokens into a new array; what names one ("pile"). */
+/* Parses argc pile tokens into pl; what names one ("pile"). */
 int
-game_parse_piles(mpz_t **pilesp, size_t *np, int argc, char **argv,
+game_piles_parse(struct game_piles *pl, int argc, char **argv,
     const char *what, const struct game_limits *lim, struct game_error *err)
 {
 	char	 name[64];
@@ -169,41 +169,61 @@ game_parse_piles(mpz_t **pilesp, size_t *np, int argc, char **argv,
 	piles = xcalloc(n, sizeof *piles);
 	for (i = 0; i < n; i++)
 		mpz_init(piles[i]);
+	pl->v = piles;
+	pl->n = n;
 	for (i = 0; i < n; i++) {
 		snprintf(name, sizeof name, "%s %zu", what, i + 1);
 		if (game_parse_num(piles[i], argv[i], name, lim, err) != 0) {
-			game_piles_free(piles, n);
+			game_piles_clear(pl);
 			return (-1);
 		}
 	}
-	*pilesp = piles;
-	*np = n;
 	return (0);
 }
 
-/* Frees an array of n numbers. */
+/* Frees the piles of pl (if any) and leaves it empty. */
 void
-game_piles_free(mpz_t *piles, size_t n)
+game_piles_clear(struct game_piles *pl)
 {
 	size_t	 i;
 
-	if (piles == NULL)
-		return;
-	for (i = 0; i < n; i++)
-		mpz_clear(piles[i]);
-	free(piles);
+	if (pl->v != NULL) {
+		for (i = 0; i < pl->n; i++)
+			mpz_clear(pl->v[i]);
+		free(pl->v);
+	}
+	pl->v = NULL;
+	pl->n = 0;
 }
 
-/* Returns a copy of an array of n numbers. */
-mpz_t *
-game_piles_dup(const mpz_t *piles, size_t n)
+/* Sets dst to a copy of src. */
+void
+game_piles_copy(struct game_piles *dst, const struct game_piles *src)
 {
-	mpz_t	*d = xcalloc(n, sizeof *d);
 	size_t	 i;
 
-	for (i = 0; i < n; i++)
-		mpz_init_set(d[i], piles[i]);
-	return (d);
+	dst->n = src->n;
+	dst->v = xcalloc(src->n, sizeof *dst->v);
+	for (i = 0; i < src->n; i++)
+		mpz_init_set(dst->v[i], src->v[i]);
+}
+
+/* The apply of a family whose state begins with its piles. */
+void
+game_piles_apply(void *st, const struct game_move *m)
+{
+	struct game_piles *pl = st;
+
+	game_piles_set(pl->v, m);
+}
+
+/* The terminal test of such a family: every pile is empty. */
+int
+game_piles_empty(const void *st)
+{
+	const struct game_piles *pl = st;
+
+	return (game_piles_below(pl->v, pl->n, 1));
 }
 
 /* Prints n numbers separated by spaces. */
@@ -251,6 +271,44 @@ game_check_single(const struct game_move *m, size_t n, const mpz_t *piles,
 	return ((int)i);
 }
 
+/*
+ * Checks like game_check_single and sets removed (initialised by the
+ * caller) to the amount the move takes from the pile.
+ */
+int
+game_check_removal(const struct game_move *m, size_t n, const mpz_t *piles,
+    const char *what, mpz_t removed, struct game_error *err)
+{
+	int	 i;
+
+	if ((i = game_check_single(m, n, piles, what, err)) < 0)
+		return (-1);
+	mpz_sub(removed, piles[i], m->ch[0].val);
+	return (i);
+}
+
+/* Applies a checked move: sets each pile it names (1-based) to its value. */
+void
+game_piles_set(mpz_t *piles, const struct game_move *m)
+{
+	size_t	 i;
+
+	for (i = 0; i < m->n; i++)
+		mpz_set(piles[m->ch[i].idx - 1], m->ch[i].val);
+}
+
+/* Returns 1 if every one of the n piles holds fewer than v. */
+int
+game_piles_below(const mpz_t *piles, size_t n, unsigned long v)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (mpz_cmp_ui(piles[i], v) >= 0)
+			return (0);
+	return (1);
+}
+
 /* Appends "remove amount from pile i" for every pile holding enough. */
 void
 game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
@@ -266,4 +324,14 @@ game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
 		game_move_add(m, 0, i + 1, piles[i]);
 		mpz_sub_ui(m->ch[0].val, m->ch[0].val, amount);
 	}
+}
+
+/* Compares two unsigned longs for qsort and bsearch. */
+int
+game_ulong_cmp(const void *a, const void *b)
+{
+	unsigned long	 x = *(const unsigned long *)a;
+	unsigned long	 y = *(const unsigned long *)b;
+
+	return (x < y ? -1 : x > y);
 }

@@ -299,6 +299,54 @@ out:
 	return (rv);
 }
 
+/* A Wythoff Grundy table on its way through the cache. */
+struct wythoff_make {
+	const struct wythoff *st;
+	unsigned long	 need;
+};
+
+/* Takes a stored table if it is sound and large enough. */
+static int
+wythoff_make_load(void *arg, const struct buf *blob)
+{
+	struct wythoff_make *mk = arg;
+
+	return (wythoff_tab_load(mk->st, mk->st->tab, blob, mk->need));
+}
+
+/* Builds the table afresh, square with side need. */
+static int
+wythoff_make_build(void *arg, struct game_error *err)
+{
+	struct wythoff_make *mk = arg;
+
+	(void)err;
+	wythoff_tab_build(mk->st->tab, mk->need, mk->need, mk->st->r);
+	return (0);
+}
+
+/* Writes the side and the lower triangle, row by row. */
+static void
+wythoff_make_save(void *arg, struct buf *blob, struct buf *meta)
+{
+	struct wythoff_make *mk = arg;
+	const struct wythoff_tab *tab = mk->st->tab;
+	size_t		 nc = (size_t)mk->need + 1, x, y;
+
+	game_table_putv(blob, mk->need);
+	for (y = 0; y <= mk->need; y++)
+		for (x = 0; x <= y; x++)
+			game_table_putv(blob, tab->sg[y * nc + x]);
+	buf_printf(meta, "side=%lu", mk->need);
+}
+
+static const struct game_table_ops wythoff_make_ops = {
+	.kind = "wythoff-sg",
+	.load = wythoff_make_load,
+	.build = wythoff_make_build,
+	.save = wythoff_make_save,
+};
+
 /*
  * Makes the table square with side at least need, from the cache (kind
  * wythoff-sg, key "r=R": the quotient game depends on r alone) when it
@@ -307,34 +355,15 @@ out:
 static void
 wythoff_tab_cached(const struct wythoff *st, unsigned long need)
 {
-	struct wythoff_tab *tab = st->tab;
-	struct buf	 key, blob, meta;
-	size_t		 nc, x, y;
+	struct wythoff_make mk = { st, need };
+	struct buf	 key;
 
 	buf_init(&key);
-	buf_init(&blob);
-	buf_init(&meta);
 	buf_puts(&key, "r=");
 	buf_mpz(&key, st->r);
-	if (game_tables_get(st->tables, "wythoff-sg", buf_str(&key), &blob) &&
-	    wythoff_tab_load(st, tab, &blob, need) == 0)
-		goto out;
-	wythoff_tab_build(tab, need, need, st->r);
-	nc = (size_t)need + 1;
-	buf_reset(&blob);
-	game_table_putv(&blob, GAME_TABLE_VERSION);
-	game_table_putv(&blob, need);
-	for (y = 0; y <= need; y++)
-		for (x = 0; x <= y; x++)
-			game_table_putv(&blob, tab->sg[y * nc + x]);
-	game_table_seal(&blob);
-	buf_printf(&meta, "side=%lu", need);
-	game_tables_put(st->tables, "wythoff-sg", buf_str(&key),
-	    buf_str(&meta), &blob);
-out:
+	game_table_cached(st->tables, &wythoff_make_ops, buf_str(&key), &mk,
+	    NULL);
 	buf_free(&key);
-	buf_free(&blob);
-	buf_free(&meta);
 }
 
 /*

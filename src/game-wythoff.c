@@ -237,10 +237,8 @@ static void
 wythoff_apply(void *p, const struct game_move *m)
 {
 	struct wythoff	*st = p;
-	size_t		 i;
 
-	for (i = 0; i < m->n; i++)
-		mpz_set(st->pile[m->ch[i].idx - 1], m->ch[i].val);
+	game_piles_set(st->pile, m);
 }
 
 /* Returns 1 when both piles are below K. */
@@ -501,14 +499,6 @@ wythoff_policy(const void *p, struct game_moveset *ms)
 	}
 }
 
-/* Wythoff is impartial. */
-static int
-wythoff_mover(const void *p)
-{
-	(void)p;
-	return (0);
-}
-
 const struct game_family game_wythoff = {
 	.name = "wythoff",
 	.flags = GAME_F_HEAVY_PARSE | GAME_F_HEAVY_PLAY,
@@ -527,7 +517,6 @@ const struct game_family game_wythoff = {
 	.winning = wythoff_winning,
 	.to_grundy = wythoff_to_grundy,
 	.policy = wythoff_policy,
-	.mover = wythoff_mover,
 	.table = wythoff_table,
 	.share = wythoff_share,
 };

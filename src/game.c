@@ -216,7 +216,18 @@ game_terminal(const struct game *g)
 int
 game_outcome(const struct game *g, struct game_error *err)
 {
-	return (g->fam->outcome(g->st, err));
+	mpz_t	 v;
+	int	 out;
+
+	if (g->fam->outcome != NULL)
+		return (g->fam->outcome(g->st, err));
+	mpz_init(v);
+	if (g->fam->grundy(g->st, v, err) != 0)
+		out = -1;
+	else
+		out = mpz_sgn(v) != 0 ? GAME_N : GAME_P;
+	mpz_clear(v);
+	return (out);
 }
 
 /* Computes the Grundy value, or fails with GAME_ENOGRUNDY/GAME_EBOUND. */
@@ -231,7 +242,17 @@ int
 game_winning(const struct game *g, struct game_moveset *ms,
     struct game_error *err)
 {
-	if (g->fam->winning(g->st, ms, err) != 0)
+	mpz_t	 zero;
+	int	 rv;
+
+	if (g->fam->winning != NULL)
+		rv = g->fam->winning(g->st, ms, err);
+	else {
+		mpz_init(zero);
+		rv = g->fam->to_grundy(g->st, zero, ms, err);
+		mpz_clear(zero);
+	}
+	if (rv != 0)
 		return (-1);
 	game_moveset_sort(ms);
 	return (0);
@@ -241,5 +262,5 @@ game_winning(const struct game *g, struct game_moveset *ms,
 int
 game_mover(const struct game *g)
 {
-	return (g->fam->mover(g->st));
+	return (g->fam->mover != NULL ? g->fam->mover(g->st) : 0);
 }

@@ -131,11 +131,17 @@ struct game_family {
 	void		 (*apply)(void *st, const struct game_move *);
 	/* Returns 1 if the player to move has no legal move. */
 	int		 (*terminal)(const void *st);
-	/* Returns GAME_P or GAME_N, or -1 with err set. */
+	/*
+	 * Returns GAME_P or GAME_N, or -1 with err set.  NULL: from the
+	 * Grundy value (P iff 0).
+	 */
 	int		 (*outcome)(const void *st, struct game_error *);
 	/* Sets g to the Grundy value, or -1 (GAME_ENOGRUNDY, GAME_EBOUND). */
 	int		 (*grundy)(const void *st, mpz_t g, struct game_error *);
-	/* Appends every winning move (moves to a position lost for the mover). */
+	/*
+	 * Appends every winning move (moves to a position lost for the
+	 * mover).  NULL: to_grundy with target 0.
+	 */
 	int		 (*winning)(const void *st, struct game_moveset *,
 			    struct game_error *);
 	/*
@@ -149,7 +155,7 @@ struct game_family {
 	 * smallest removals, which keep the game long.  Empty iff terminal.
 	 */
 	void		 (*policy)(const void *st, struct game_moveset *);
-	/* Returns the player to move (1 or 2) for partizan games, else 0. */
+	/* Returns the player to move (1 or 2) for partizan games; NULL: 0. */
 	int		 (*mover)(const void *st);
 	/*
 	 * Optional: sets m (initialised) to one winning move of an N-position
@@ -244,15 +250,32 @@ int	 game_parse_num(mpz_t, const char *, const char *,
 	    const struct game_limits *, struct game_error *);
 int	 game_parse_ulong(unsigned long *, const char *, const char *,
 	    unsigned long, unsigned long, struct game_error *);
-int	 game_parse_piles(mpz_t **, size_t *, int, char **, const char *,
+/*
+ * A row of piles (or steps).  The families made of one keep it as the first
+ * member of their state, so that game_piles_apply and game_piles_empty can
+ * serve as their apply and terminal.
+ */
+struct game_piles {
+	size_t		 n;
+	mpz_t		*v;
+};
+
+int	 game_piles_parse(struct game_piles *, int, char **, const char *,
 	    const struct game_limits *, struct game_error *);
-void	 game_piles_free(mpz_t *, size_t);
-mpz_t	*game_piles_dup(const mpz_t *, size_t);
+void	 game_piles_clear(struct game_piles *);
+void	 game_piles_copy(struct game_piles *, const struct game_piles *);
+void	 game_piles_apply(void *, const struct game_move *);
+int	 game_piles_empty(const void *);
 void	 game_piles_print(const mpz_t *, size_t, struct buf *);
 int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
 	    const char *, struct game_error *);
+int	 game_check_removal(const struct game_move *, size_t, const mpz_t *,
+	    const char *, mpz_t, struct game_error *);
+void	 game_piles_set(mpz_t *, const struct game_move *);
+int	 game_piles_below(const mpz_t *, size_t, unsigned long);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 	    struct game_moveset *);
+int	 game_ulong_cmp(const void *, const void *);
 
 /* game-table.c: the table cache's blob format, shared by the families. */
 #define GAME_TABLE_VERSION	1
@@ -265,6 +288,21 @@ int	 game_table_getv(const unsigned char **, const unsigned char *,
 	    uint64_t *);
 void	 game_table_seal(struct buf *);
 uint64_t game_table_fnv(const unsigned char *, size_t);
+
+/*
+ * A table that the cache may hold, as kind/key: load checks a stored blob
+ * and takes it (0), build computes the table afresh, and save writes its
+ * payload (after the version; the seal follows) and the line's meta text.
+ */
+struct game_table_ops {
+	const char	*kind;
+	int		 (*load)(void *arg, const struct buf *blob);
+	int		 (*build)(void *arg, struct game_error *);
+	void		 (*save)(void *arg, struct buf *blob, struct buf *meta);
+};
+int	 game_table_cached(const struct game_tables *,
+	    const struct game_table_ops *, const char *, void *,
+	    struct game_error *);
 int	 game_table_open(const struct buf *, const unsigned char **,
 	    const unsigned char **);
 int	 game_table(const struct game *, unsigned long, struct buf *,

@@ -30,27 +30,11 @@ static void
 check_bash(int m, int k, int bound)
 {
 	struct tu_brute	 br;
-	struct tu_strs	 wins;
-	struct game	 g;
-	int		 a[TU_MAXK] = { 0 }, i, sg;
+	char		 prefix[32];
 
 	tu_brute_init(&br, k, bash_options, &m);
-	for (;;) {
-		sg = tu_brute_sg(&br, a);
-		tu_strs_init(&wins);
-		tu_brute_wins(&br, a, &wins);
-		if (k == 1)
-			tu_parse(&g, "bash m=%d %d", m, a[0]);
-		else
-			tu_parse(&g, "bash m=%d %d %d", m, a[0], a[1]);
-		tu_check(&g, sg != 0, sg, &wins);
-		tu_strs_free(&wins);
-		game_free(&g);
-		for (i = 0; i < k && ++a[i] > bound; i++)
-			a[i] = 0;
-		if (i == k)
-			break;
-	}
+	snprintf(prefix, sizeof prefix, "bash m=%d", m);
+	tu_brute_check_all(&br, bound, prefix);
 	tu_brute_free(&br);
 }
 
@@ -137,14 +121,7 @@ test_bash_bad(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bash_brute),
-		cmocka_unit_test(test_bash_huge),
-		cmocka_unit_test(test_bash_bad),
-	};
-
-	return (cmocka_run_group_tests_name("bash", tests, NULL, NULL));
-}
+TU_MAIN("bash",
+    cmocka_unit_test(test_bash_brute),
+    cmocka_unit_test(test_bash_huge),
+    cmocka_unit_test(test_bash_bad))

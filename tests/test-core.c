@@ -156,34 +156,20 @@ static void
 test_clone(void **state)
 {
 	struct game	 g, h;
-	struct buf	 a, b;
 
 	(void)state;
-	buf_init(&a);
-	buf_init(&b);
 	tu_parse(&g, "nim 3 4 5");
 	game_clone(&h, &g);
 	tu_play(&h, "1=0");
-	game_print(&g, &a);
-	game_print(&h, &b);
-	assert_string_equal(buf_str(&a), "nim 3 4 5");
-	assert_string_equal(buf_str(&b), "nim 0 4 5");
+	tu_print_is(&g, "nim 3 4 5");
+	tu_print_is(&h, "nim 0 4 5");
 	game_free(&g);
 	game_free(&h);
-	buf_free(&a);
-	buf_free(&b);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_move_parse),
-		cmocka_unit_test(test_moveset),
-		cmocka_unit_test(test_registry),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_clone),
-	};
-
-	return (cmocka_run_group_tests_name("core", tests, NULL, NULL));
-}
+TU_MAIN("core",
+    cmocka_unit_test(test_move_parse),
+    cmocka_unit_test(test_moveset),
+    cmocka_unit_test(test_registry),
+    cmocka_unit_test(test_format),
+    cmocka_unit_test(test_clone))

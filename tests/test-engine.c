@@ -178,14 +178,7 @@ test_engine_policy(void **state)
 	game_move_clear(&m);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_engine_games),
-		cmocka_unit_test(test_engine_random),
-		cmocka_unit_test(test_engine_policy),
-	};
-
-	return (cmocka_run_group_tests_name("engine", tests, NULL, NULL));
-}
+TU_MAIN("engine",
+    cmocka_unit_test(test_engine_games),
+    cmocka_unit_test(test_engine_random),
+    cmocka_unit_test(test_engine_policy))

@@ -96,118 +96,52 @@ rdag_make(struct rdag *d, unsigned long long *s, struct buf *edges)
 		rdag_height(d, u);
 }
 
-/* Brute-force product game over k tokens on a small DAG. */
-struct bprod {
-	struct rdag	*d;
-	int		 k;
-	size_t		 size;
-	signed char	*win;		/* -1 unknown, 0 P, 1 N */
-	int		*sg;		/* mex over product options */
-};
-
-/* Decodes index into token nodes. */
-static void
-bprod_decode(const struct bprod *br, size_t idx, int *a)
+/* Raw rules of k tokens on d: move one token along an edge. */
+static int
+graph_options(const int *a, int k, struct tu_opt *o, void *arg)
 {
-	int	 i;
+	const struct rdag *d = arg;
+	int	 i, w, n = 0;
 
-	for (i = 0; i < br->k; i++) {
-		a[i] = (int)(idx % (size_t)br->d->nv);
-		idx /= (size_t)br->d->nv;
-	}
-}
-
-/* Encodes token nodes into an index. */
-static size_t
-bprod_encode(const struct bprod *br, const int *a)
-{
-	size_t	 idx = 0;
-	int	 i;
-
-	for (i = br->k - 1; i >= 0; i--)
-		idx = idx * (size_t)br->d->nv + (size_t)a[i];
-	return (idx);
-}
-
-/* Solves a position by trying every move of every token. */
-static void
-bprod_solve(struct bprod *br, size_t idx)
-{
-	char	 seen[256];
-	int	 a[RDAG_MAXK], i, w, old, anyp = 0, v;
-	size_t	 nx;
-
-	if (br->win[idx] >= 0)
-		return;
-	bprod_decode(br, idx, a);
-	memset(seen, 0, sizeof seen);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (w = 0; w < br->d->nv; w++) {
-			if (!br->d->adj[old][w])
+	for (i = 0; i < k; i++)
+		for (w = 0; w < d->nv; w++) {
+			if (!d->adj[a[i]][w])
 				continue;
-			a[i] = w;
-			nx = bprod_encode(br, a);
-			bprod_solve(br, nx);
-			if (br->win[nx] == 0)
-				anyp = 1;
-			seen[br->sg[nx]] = 1;
+			memcpy(o[n].next, a, (size_t)k * sizeof *a);
+			o[n].next[i] = w;
+			snprintf(o[n].name, sizeof o[n].name, "%d=%lu", i + 1,
+			    d->id[w]);
+			n++;
 		}
-		a[i] = old;
-	}
-	br->win[idx] = (signed char)anyp;
-	for (v = 0; seen[v]; v++)
-		;
-	br->sg[idx] = v;
+	return (n);
 }
 
-/* Lists the moves from idx to positions of brute Grundy value t (t < 0: all
- * moves to the greatest height, the engine's policy). */
+/* Lists the engine's policy from a: the moves to the greatest height. */
 static void
-bprod_moves(const struct bprod *br, size_t idx, int t, struct tu_strs *out)
+policy_moves(const struct rdag *d, const int *a, int k, struct tu_strs *out)
 {
-	int	 a[RDAG_MAXK], i, w, old, best = -1, pass;
+	struct tu_opt	*o;
+	int		 n, i, j, best = -1;
 
-	bprod_decode(br, idx, a);
-	for (pass = t < 0 ? 0 : 1; pass < 2; pass++)
-		for (i = 0; i < br->k; i++) {
-			old = a[i];
-			for (w = 0; w < br->d->nv; w++) {
-				if (!br->d->adj[old][w])
-					continue;
-				a[i] = w;
-				if (pass == 0 && br->d->height[w] > best)
-					best = br->d->height[w];
-				else if (pass == 1 && (t < 0 ?
-				    br->d->height[w] == best :
-				    br->sg[bprod_encode(br, a)] == t))
-					tu_strs_add(out, "%d=%lu", i + 1,
-					    br->d->id[w]);
-			}
-			a[i] = old;
-		}
-}
-
-/* Lists a move set as strings. */
-static void
-moveset_strs(const struct game_moveset *ms, struct tu_strs *out)
-{
-	struct buf	 b;
-	size_t		 i;
-
-	buf_init(&b);
-	for (i = 0; i < ms->n; i++) {
-		buf_reset(&b);
-		game_moveset_ent_print(&ms->v[i], &b);
-		tu_strs_add(out, "%s", buf_str(&b));
-	}
-	buf_free(&b);
+	o = malloc(TU_MAXOPT * sizeof *o);
+	n = graph_options(a, k, o, (void *)d);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < k; j++)
+			if (o[i].next[j] != a[j] && d->height[o[i].next[j]] >
+			    best)
+				best = d->height[o[i].next[j]];
+	for (i = 0; i < n; i++)
+		for (j = 0; j < k; j++)
+			if (o[i].next[j] != a[j] && d->height[o[i].next[j]] ==
+			    best)
+				tu_strs_add(out, "%s", o[i].name);
+	free(o);
 	tu_strs_sort(out);
 }
 
 /* Compares to_grundy(t) (t >= 0) or the policy (t < 0) with the brute. */
 static void
-check_moves(const struct game *g, const struct bprod *br, size_t idx, int t,
+check_moves(const struct game *g, struct tu_brute *br, const int *a, int t,
     const char *ctx)
 {
 	struct game_moveset ms;
@@ -218,17 +152,17 @@ check_moves(const struct game *g, const struct bprod *br, size_t idx, int t,
 	game_moveset_init(&ms);
 	tu_strs_init(&fast);
 	tu_strs_init(&want);
-	if (t < 0)
+	if (t < 0) {
 		game_graph.policy(g->st, &ms);
-	else {
+		policy_moves(br->arg, a, br->k, &want);
+	} else {
 		mpz_init_set_ui(tz, (unsigned long)t);
 		assert_int_equal(game_graph.to_grundy(g->st, tz, &ms, &err),
 		    0);
 		mpz_clear(tz);
+		tu_brute_moves_to(br, a, t, &want);
 	}
-	moveset_strs(&ms, &fast);
-	bprod_moves(br, idx, t, &want);
-	tu_strs_sort(&want);
+	tu_moveset_strs(&ms, &fast);
 	if (!tu_strs_eq(&fast, &want, ctx))
 		fail();
 	game_moveset_clear(&ms);
@@ -240,26 +174,16 @@ check_moves(const struct game *g, const struct bprod *br, size_t idx, int t,
 static void
 check_dag(struct rdag *d, const char *edges, int k)
 {
-	struct tu_strs	 wins;
-	struct bprod	 br;
-	struct buf	 line, pr;
-	struct game	 g, h;
-	size_t		 idx;
-	int		 a[RDAG_MAXK], i, t, stuck;
+	struct tu_brute	 br;
+	struct buf	 line;
+	struct game	 g;
+	int		 a[TU_MAXK] = { 0 }, bd[TU_MAXK], i, t, stuck;
 
-	br.d = d;
-	br.k = k;
-	br.size = 1;
+	tu_brute_init(&br, k, graph_options, d);
 	for (i = 0; i < k; i++)
-		br.size *= (size_t)d->nv;
-	br.win = malloc(br.size);
-	memset(br.win, -1, br.size);
-	br.sg = calloc(br.size, sizeof *br.sg);
+		bd[i] = d->nv - 1;
 	buf_init(&line);
-	buf_init(&pr);
-	for (idx = 0; idx < br.size; idx++) {
-		bprod_solve(&br, idx);
-		bprod_decode(&br, idx, a);
+	do {
 		buf_reset(&line);
 		buf_printf(&line, "graph %s", edges);
 		for (stuck = 1, i = 0; i < k; i++) {
@@ -268,27 +192,16 @@ check_dag(struct rdag *d, const char *edges, int k)
 		}
 		tu_parse(&g, "%s", buf_str(&line));
 		assert_int_equal(game_terminal(&g), stuck);
-		tu_strs_init(&wins);
-		bprod_moves(&br, idx, 0, &wins);
-		tu_check(&g, br.win[idx], br.sg[idx], &wins);
-		tu_strs_free(&wins);
+		tu_brute_check(&br, a, &g);
 		for (t = -1; t <= 3; t++)
 			if (t != 0)
-				check_moves(&g, &br, idx, t, buf_str(&line));
+				check_moves(&g, &br, a, t, buf_str(&line));
 		/* The canonical form round-trips. */
-		buf_reset(&pr);
-		game_print(&g, &pr);
-		tu_parse(&h, "%s", buf_str(&pr));
-		buf_reset(&line);
-		game_print(&h, &line);
-		assert_string_equal(buf_str(&pr), buf_str(&line));
-		game_free(&h);
+		tu_reparse(&g);
 		game_free(&g);
-	}
+	} while (tu_next(a, k, bd));
 	buf_free(&line);
-	buf_free(&pr);
-	free(br.win);
-	free(br.sg);
+	tu_brute_free(&br);
 }
 
 /* Forty random DAGs with one to three tokens on every placement. */
@@ -318,11 +231,11 @@ policy_strs(const struct game *g, struct tu_strs *out)
 
 	game_moveset_init(&ms);
 	g->fam->policy(g->st, &ms);
-	moveset_strs(&ms, out);
+	tu_moveset_strs(&ms, out);
 	game_moveset_clear(&ms);
 }
 
-/* A path of 100,000 nodes (deep search, no recursion) and wide graphs. */
+/* A path of 100,000 nodes (deep search, no recursion), its cycle and limit. */
 static void
 test_graph_big(void **state)
 {
@@ -331,7 +244,7 @@ test_graph_big(void **state)
 	struct game	 g;
 	struct buf	 b;
 	mpz_t		 gv;
-	int		 i, j;
+	int		 i;
 
 	(void)state;
 	mpz_init(gv);
@@ -381,6 +294,21 @@ test_graph_big(void **state)
 	assert_int_equal(err.code, GAME_ECYCLE);
 	assert_string_equal(err.msg, "graph has a cycle of 100000 nodes: "
 	    "0>1>2>3>4>5>6>7>...>99998>99999>0");
+	buf_free(&b);
+	mpz_clear(gv);
+}
+
+/* Wide graphs: a star of 100,000 nodes, the complete DAG on 450. */
+static void
+test_graph_wide(void **state)
+{
+	struct tu_strs	 wins, pol;
+	struct game	 g;
+	struct buf	 b;
+	int		 i, j;
+
+	(void)state;
+	buf_init(&b);
 	/* A star: 0 -> 1..99999, every move from 0 wins. */
 	buf_reset(&b);
 	buf_puts(&b, "graph edges=0>1");
@@ -421,7 +349,6 @@ test_graph_big(void **state)
 	tu_strs_free(&pol);
 	game_free(&g);
 	buf_free(&b);
-	mpz_clear(gv);
 }
 
 /* Cycles are named; they start at their smallest node. */
@@ -561,24 +488,9 @@ test_graph_print(void **state)
 	    "graph edges=0>1 1" };
 	struct tu_strs	 none;
 	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 	/* Tokens on nodes outside every edge are stuck. */
 	tu_parse(&g, "graph 4 4 9");
 	assert_int_equal(game_terminal(&g), 1);
@@ -590,30 +502,19 @@ test_graph_print(void **state)
 	tu_parse(&g, "graph edges=0>1,1>2 0 1");
 	game_clone(&h, &g);
 	tu_play(&h, "1=1");
-	buf_init(&a);
-	game_print(&g, &a);
-	assert_string_equal(buf_str(&a), "graph edges=0>1,1>2 0 1");
+	tu_print_is(&g, "graph edges=0>1,1>2 0 1");
 	game_free(&g);
-	buf_reset(&a);
-	game_print(&h, &a);
-	assert_string_equal(buf_str(&a), "graph edges=0>1,1>2 1 1");
+	tu_print_is(&h, "graph edges=0>1,1>2 1 1");
 	tu_play(&h, "2=2");
 	tu_play(&h, "1=2");
 	assert_int_equal(game_terminal(&h), 1);
 	game_free(&h);
-	buf_free(&a);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_graph_brute),
-		cmocka_unit_test(test_graph_big),
-		cmocka_unit_test(test_graph_cycles),
-		cmocka_unit_test(test_graph_bad),
-		cmocka_unit_test(test_graph_print),
-	};
-
-	return (cmocka_run_group_tests_name("graph", tests, NULL, NULL));
-}
+TU_MAIN("graph",
+    cmocka_unit_test(test_graph_brute),
+    cmocka_unit_test(test_graph_big),
+    cmocka_unit_test(test_graph_wide),
+    cmocka_unit_test(test_graph_cycles),
+    cmocka_unit_test(test_graph_bad),
+    cmocka_unit_test(test_graph_print))

@@ -15,91 +15,39 @@
 
 #define NPMAX	8		/* most piles in a test position */
 
-/* Brute-force tables over np piles each <= bound, for both movers. */
-struct brute {
-	int		 k, l, np, bound;
-	size_t		 size;
-	signed char	*win;		/* [2 * size]: -1 unknown, 0 P, 1 N */
-	int		*sg;		/* k == l: Grundy value, -1 unknown */
-};
-
-/* Decodes index into piles. */
-static void
-brute_decode(const struct brute *br, size_t idx, int *a)
-{
-	int	 i;
-
-	for (i = 0; i < br->np; i++) {
-		a[i] = (int)(idx % (size_t)(br->bound + 1));
-		idx /= (size_t)(br->bound + 1);
-	}
-}
-
-/* Encodes piles into an index. */
-static size_t
-brute_encode(const struct brute *br, const int *a)
-{
-	size_t	 idx = 0;
-	int	 i;
-
-	for (i = br->np - 1; i >= 0; i--)
-		idx = idx * (size_t)(br->bound + 1) + (size_t)a[i];
-	return (idx);
-}
-
-/* Returns 1 if the player to move (turn) wins at idx, trying every move. */
+/*
+ * Raw rules over np piles and the mover (a[np], 1 or 2): take any number
+ * of tokens from one pile except exactly k (mover 1) or l (mover 2).
+ */
 static int
-brute_win(struct brute *br, size_t idx, int turn)
+kl_options(const int *a, int n, struct tu_opt *o, void *arg)
 {
-	signed char	*w = &br->win[idx * 2 + (size_t)(turn - 1)];
-	int		 a[NPMAX], f, i, v, old, res = 0;
+	const int	*kl = arg;
+	int		 np = n - 1, turn = a[np], i, v, c = 0;
 
-	if (*w >= 0)
-		return (*w);
-	brute_decode(br, idx, a);
-	f = turn == 1 ? br->k : br->l;
-	for (i = 0; i < br->np && !res; i++) {
-		old = a[i];
-		for (v = 0; v < old && !res; v++) {
-			if (old - v == f)
+	for (i = 0; i < np; i++)
+		for (v = 0; v < a[i]; v++) {
+			if (a[i] - v == kl[turn - 1])
 				continue;
-			a[i] = v;
-			if (!brute_win(br, brute_encode(br, a), 3 - turn))
-				res = 1;
+			memcpy(o[c].next, a, (size_t)n * sizeof *a);
+			o[c].next[i] = v;
+			o[c].next[np] = 3 - turn;
+			snprintf(o[c].name, sizeof o[c].name, "%d=%d", i + 1, v);
+			c++;
 		}
-		a[i] = old;
-	}
-	*w = (signed char)res;
-	return (res);
+	return (c);
 }
 
-/* Returns the Grundy value at idx (k == l) by mex over every move. */
+/* Returns 1 if the mover wins after the move i=v from a (mover at a[np]). */
 static int
-brute_sg(struct brute *br, size_t idx)
+wins_after(struct tu_brute *br, const int *a, int i, int v)
 {
-	char	 seen[512];
-	int	 a[NPMAX], i, v, old, g;
+	int	 b[TU_MAXK];
 
-	if (br->sg[idx] >= 0)
-		return (br->sg[idx]);
-	brute_decode(br, idx, a);
-	memset(seen, 0, sizeof seen);
-	for (i = 0; i < br->np; i++) {
-		old = a[i];
-		for (v = 0; v < old; v++) {
-			if (old - v == br->k)
-				continue;
-			a[i] = v;
-			g = brute_sg(br, brute_encode(br, a));
-			assert_true(g < (int)sizeof seen);
-			seen[g] = 1;
-		}
-		a[i] = old;
-	}
-	for (g = 0; seen[g]; g++)
-		;
-	br->sg[idx] = g;
-	return (g);
+	memcpy(b, a, (size_t)br->k * sizeof *a);
+	b[i] = v;
+	b[br->k - 1] = 3 - a[br->k - 1];
+	return (!tu_brute_win(br, b));
 }
 
 /* Expands a move set of single-change moves with small values. */
@@ -159,17 +107,17 @@ check_canonical(const struct game_moveset *ms, int maximal)
  * complete winning set; in a P-position GAME_EILLEGAL.
  */
 static void
-check_one(struct brute *br, size_t idx, int turn, const struct game *g)
+check_one(struct tu_brute *br, const int *a, const struct game *g)
 {
+	const int	*kl = br->arg;
 	struct game_error err;
 	struct game_move mv;
-	int		 a[NPMAX], i, v;
+	int		 np = br->k - 1, i, v;
 
-	brute_decode(br, idx, a);
 	game_move_init(&mv);
 	game_move_add_ui(&mv, 0, 9, 9);	/* stale content is replaced */
 	memset(&err, 0, sizeof err);
-	if (!brute_win(br, idx, turn)) {
+	if (!tu_brute_win(br, a)) {
 		assert_int_equal(g->fam->one_winning(g->st, &mv, &err), -1);
 		assert_int_equal(err.code, GAME_EILLEGAL);
 		assert_non_null(strstr(err.msg, "no winning move"));
@@ -179,15 +127,14 @@ check_one(struct brute *br, size_t idx, int turn, const struct game *g)
 	assert_int_equal(g->fam->one_winning(g->st, &mv, &err), 0);
 	assert_int_equal(mv.n, 1);
 	assert_int_equal(mv.ch[0].comp, 0);
-	assert_true(mv.ch[0].idx >= 1 && mv.ch[0].idx <= (size_t)br->np);
+	assert_true(mv.ch[0].idx >= 1 && mv.ch[0].idx <= (size_t)np);
 	assert_true(mpz_fits_slong_p(mv.ch[0].val));
 	assert_int_equal(game_check(g, &mv, &err), 0);
 	i = (int)mv.ch[0].idx - 1;
 	v = (int)mpz_get_si(mv.ch[0].val);
 	assert_true(v >= 0 && v < a[i]);
-	assert_int_not_equal(a[i] - v, turn == 1 ? br->k : br->l);
-	a[i] = v;
-	assert_false(brute_win(br, brute_encode(br, a), 3 - turn));
+	assert_int_not_equal(a[i] - v, kl[a[np] - 1]);
+	assert_true(wins_after(br, a, i, v));
 	game_move_clear(&mv);
 }
 
@@ -198,7 +145,7 @@ check_one(struct brute *br, size_t idx, int turn, const struct game *g)
  * move once, so with the brute-force count this proves the set complete.
  */
 static int
-check_listed(struct brute *br, int *a, int turn, const struct game *g,
+check_listed(struct tu_brute *br, const int *a, const struct game *g,
     const struct game_moveset *ms, const char *line)
 {
 	const struct game_moveset_ent *e;
@@ -206,14 +153,13 @@ check_listed(struct brute *br, int *a, int turn, const struct game *g,
 	struct game_move mv;
 	unsigned long	 v, hi;
 	size_t		 j;
-	int		 i, old, n = 0;
+	int		 i, n = 0;
 
 	game_move_init(&mv);
 	for (j = 0; j < ms->n; j++) {
 		e = &ms->v[j];
 		i = (int)e->mv.ch[0].idx - 1;
-		assert_true(i >= 0 && i < br->np);
-		old = a[i];
+		assert_true(i >= 0 && i < br->k - 1);
 		v = mpz_get_ui(e->mv.ch[0].val);
 		hi = e->ranged ? mpz_get_ui(e->hi) : v;
 		for (; v <= hi; v++, n++) {
@@ -225,129 +171,138 @@ check_listed(struct brute *br, int *a, int turn, const struct game *g,
 				    "illegal: %s\n", line, i + 1, v, err.msg);
 				fail();
 			}
-			a[i] = (int)v;
-			if (brute_win(br, brute_encode(br, a), 3 - turn)) {
+			if (!wins_after(br, a, i, (int)v)) {
 				print_error("%s: move %d=%lu is listed but "
 				    "does not win\n", line, i + 1, v);
 				fail();
 			}
 		}
-		a[i] = old;
 	}
 	game_move_clear(&mv);
 	return (n);
 }
 
-/*
- * Checks one small position for one mover against the brute force: outcome,
- * Grundy value, the complete winning set (canonical, every listed move legal
- * and winning, as many as the brute force finds), one_winning, policy and
- * to_grundy.
- */
+/* Checks the policy at a: the smallest legal removal from every pile. */
 static void
-check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
+check_policy(struct tu_brute *br, const int *a, const struct game *g,
+    const char *line)
 {
+	const int	*kl = br->arg;
 	struct game_moveset ms;
-	struct game_error err;
 	struct tu_strs	 want, got;
-	struct game	 g;
-	int		 a[NPMAX], i, v, old, f, c, t, win, nmoves = 0;
-	int		 nwins = 0, nlisted;
-	mpz_t		 target;
+	int		 i, c;
 
-	brute_decode(br, idx, a);
-	buf_reset(line);
-	buf_printf(line, "klnim k=%d l=%d turn=%d", br->k, br->l, turn);
-	for (i = 0; i < br->np; i++)
-		buf_printf(line, " %d", a[i]);
-	tu_parse(&g, "%s", buf_str(line));
-	f = turn == 1 ? br->k : br->l;
-	for (i = 0; i < br->np; i++) {
-		old = a[i];
-		for (v = 0; v < old; v++) {
-			if (old - v == f)
-				continue;
-			nmoves++;
-			a[i] = v;
-			if (!brute_win(br, brute_encode(br, a), 3 - turn))
-				nwins++;
-		}
-		a[i] = old;
-	}
-	win = brute_win(br, idx, turn);
-	assert_int_equal(win, nwins > 0);
-	assert_int_equal(game_outcome(&g, &err), win ? GAME_N : GAME_P);
-	assert_int_equal(game_terminal(&g), nmoves == 0);
-	assert_int_equal(game_mover(&g), turn);
-	mpz_init(target);
-	if (br->k == br->l) {
-		assert_int_equal(game_grundy(&g, target, &err), 0);
-		assert_int_equal(mpz_cmp_si(target, brute_sg(br, idx)), 0);
-	} else
-		assert_int_equal(game_grundy(&g, target, &err), -1);
-
-	/* The winning set: canonical (sorted maximal disjoint ranges). */
 	game_moveset_init(&ms);
-	assert_int_equal(game_winning(&g, &ms, &err), 0);
-	check_canonical(&ms, br->k != br->l);
-	nlisted = check_listed(br, a, turn, &g, &ms, buf_str(line));
-	if (nlisted != nwins) {
-		print_error("%s: %d winning moves listed, brute %d\n",
-		    buf_str(line), nlisted, nwins);
-		fail();
-	}
-	check_one(br, idx, turn, &g);
-
-	/* Policy: the smallest legal removal from every pile holding it. */
-	game_moveset_reset(&ms);
-	g.fam->policy(g.st, &ms);
-	c = f == 1 ? 2 : 1;
+	g->fam->policy(g->st, &ms);
+	c = kl[a[br->k - 1] - 1] == 1 ? 2 : 1;
 	tu_strs_init(&want);
 	tu_strs_init(&got);
-	for (i = 0; i < br->np; i++)
+	for (i = 0; i < br->k - 1; i++)
 		if (a[i] >= c)
 			tu_strs_add(&want, "%d=%d", i + 1, a[i] - c);
 	tu_strs_sort(&want);
 	ms_strs(&ms, &got);
-	if (!tu_strs_eq(&got, &want, buf_str(line)))
+	if (!tu_strs_eq(&got, &want, line))
 		fail();
-	assert_int_equal(ms.n == 0, nmoves == 0);
+	assert_int_equal(ms.n == 0, game_terminal(g));
 	tu_strs_free(&want);
 	tu_strs_free(&got);
+	game_moveset_clear(&ms);
+}
 
-	/* to_grundy: every move to a position of the target value. */
+/* Checks to_grundy at a: every move to a position of the target value. */
+static void
+check_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
+    const char *line)
+{
+	const int	*kl = br->arg;
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 want, got;
+	mpz_t		 target;
+	int		 t;
+
+	mpz_init(target);
+	game_moveset_init(&ms);
 	for (t = 0; t < 5; t++) {
 		game_moveset_reset(&ms);
 		mpz_set_ui(target, (unsigned long)t);
-		if (br->k != br->l) {
+		if (kl[0] != kl[1]) {
 			memset(&err, 0, sizeof err);
-			assert_int_equal(g.fam->to_grundy(g.st, target, &ms,
+			assert_int_equal(g->fam->to_grundy(g->st, target, &ms,
 			    &err), -1);
 			assert_int_equal(err.code, GAME_ENOGRUNDY);
 			break;
 		}
-		assert_int_equal(g.fam->to_grundy(g.st, target, &ms, &err), 0);
+		assert_int_equal(g->fam->to_grundy(g->st, target, &ms, &err),
+		    0);
 		tu_strs_init(&want);
 		tu_strs_init(&got);
-		for (i = 0; i < br->np; i++) {
-			old = a[i];
-			for (v = 0; v < old; v++) {
-				if (old - v == f)
-					continue;
-				a[i] = v;
-				if (brute_sg(br, brute_encode(br, a)) == t)
-					tu_strs_add(&want, "%d=%d", i + 1, v);
-			}
-			a[i] = old;
-		}
-		tu_strs_sort(&want);
+		tu_brute_moves_to(br, a, t, &want);
 		ms_strs(&ms, &got);
-		if (!tu_strs_eq(&got, &want, buf_str(line)))
+		if (!tu_strs_eq(&got, &want, line))
 			fail();
 		tu_strs_free(&want);
 		tu_strs_free(&got);
 	}
 	mpz_clear(target);
+	game_moveset_clear(&ms);
+}
+
+/*
+ * Checks one small position a (mover a[np]) against the brute force:
+ * outcome, Grundy value, the complete winning set (canonical, every listed
+ * move legal and winning, as many as the brute force finds), one_winning,
+ * policy and to_grundy.
+ */
+static void
+check_pos(struct tu_brute *br, const int *a, struct buf *line)
+{
+	const int	*kl = br->arg;
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 all, wins;
+	struct game	 g;
+	int		 np = br->k - 1, i, win, nmoves, nlisted;
+	mpz_t		 target;
+
+	buf_reset(line);
+	buf_printf(line, "klnim k=%d l=%d turn=%d", kl[0], kl[1], a[np]);
+	for (i = 0; i < np; i++)
+		buf_printf(line, " %d", a[i]);
+	tu_parse(&g, "%s", buf_str(line));
+	tu_strs_init(&all);
+	tu_strs_init(&wins);
+	nmoves = tu_brute_options(br, a, &all);
+	tu_brute_wins(br, a, &wins);
+	win = tu_brute_win(br, a);
+	assert_int_equal(win, wins.n > 0);
+	assert_int_equal(game_outcome(&g, &err), win ? GAME_N : GAME_P);
+	assert_int_equal(game_terminal(&g), nmoves == 0);
+	assert_int_equal(game_mover(&g), a[np]);
+	mpz_init(target);
+	if (kl[0] == kl[1]) {
+		assert_int_equal(game_grundy(&g, target, &err), 0);
+		assert_int_equal(mpz_cmp_si(target, tu_brute_sg(br, a)), 0);
+	} else
+		assert_int_equal(game_grundy(&g, target, &err), -1);
+	mpz_clear(target);
+
+	/* The winning set: canonical (sorted maximal disjoint ranges). */
+	game_moveset_init(&ms);
+	assert_int_equal(game_winning(&g, &ms, &err), 0);
+	check_canonical(&ms, kl[0] != kl[1]);
+	nlisted = check_listed(br, a, &g, &ms, buf_str(line));
+	if (nlisted != (int)wins.n) {
+		print_error("%s: %d winning moves listed, brute %zu\n",
+		    buf_str(line), nlisted, wins.n);
+		fail();
+	}
+	check_one(br, a, &g);
+	check_policy(br, a, &g, buf_str(line));
+	check_to_grundy(br, a, &g, buf_str(line));
+	tu_strs_free(&all);
+	tu_strs_free(&wins);
 	game_moveset_clear(&ms);
 	game_free(&g);
 }
@@ -356,30 +311,22 @@ check_pos(struct brute *br, size_t idx, int turn, struct buf *line)
 static void
 check_all(int k, int l, int np, int bound)
 {
-	struct brute	 br;
+	struct tu_brute	 br;
 	struct buf	 line;
-	size_t		 idx;
-	int		 i;
+	int		 kl[2] = { k, l }, a[TU_MAXK] = { 0 }, bd[TU_MAXK], i;
 
-	br.k = k;
-	br.l = l;
-	br.np = np;
-	br.bound = bound;
-	br.size = 1;
+	tu_brute_init(&br, np + 1, kl_options, kl);
 	for (i = 0; i < np; i++)
-		br.size *= (size_t)(bound + 1);
-	br.win = malloc(2 * br.size);
-	memset(br.win, -1, 2 * br.size);
-	br.sg = malloc(br.size * sizeof *br.sg);
-	memset(br.sg, -1, br.size * sizeof *br.sg);
+		bd[i] = bound;
 	buf_init(&line);
-	for (idx = 0; idx < br.size; idx++) {
-		check_pos(&br, idx, 1, &line);
-		check_pos(&br, idx, 2, &line);
-	}
+	do {
+		a[np] = 1;
+		check_pos(&br, a, &line);
+		a[np] = 2;
+		check_pos(&br, a, &line);
+	} while (tu_next(a, np, bd));
 	buf_free(&line);
-	free(br.win);
-	free(br.sg);
+	tu_brute_free(&br);
 }
 
 /* Checks one (k, l) pair with the bounds of games.md §8. */
@@ -622,6 +569,16 @@ struct huge {
 	int		 replay;	/* also play on the game and compare */
 	unsigned long	 nchecks;
 };
+
+/* Starts a run of checks with its own random sequence. */
+static void
+huge_init(struct huge *h, unsigned long seed)
+{
+	gmp_randinit_default(h->rs);
+	gmp_randseed_ui(h->rs, seed);
+	h->replay = 0;
+	h->nchecks = 0;
+}
 
 /*
  * Moves pile i to v; checks legality independently and that the opponent
@@ -933,9 +890,7 @@ test_klnim_medium(void **state)
 	int		 t, sw, turn;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 4242);
-	h.nchecks = 0;
+	huge_init(&h, 4242);
 	h.replay = 1;
 	mpz_inits(m, bm, d, NULL);
 	buf_init(&line);
@@ -1003,9 +958,7 @@ test_klnim_huge_partizan(void **state)
 	int		 t, sw, turn;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 20240601);
-	h.nchecks = 0;
+	huge_init(&h, 20240601);
 	mpz_inits(m, bm, NULL);
 	for (t = 0; t < 360; t++) {
 		if (t % 6 == 5)
@@ -1049,6 +1002,40 @@ test_klnim_huge_partizan(void **state)
 	gmp_randclear(h.rs);
 }
 
+/* Asserts that 20 random lowerings that ms does not list miss target. */
+static void
+check_unlisted(struct huge *h, const struct game_moveset *ms,
+    const mpz_t target)
+{
+	struct pos	 q;
+	mpz_t		 v, x;
+	size_t		 i, j;
+	int		 r;
+
+	mpz_inits(v, x, NULL);
+	for (r = 0; r < 20; r++) {
+		j = gmp_urandomm_ui(h->rs, h->p.n);
+		if (mpz_sgn(h->p.a[j]) == 0)
+			continue;
+		mpz_urandomm(v, h->rs, h->p.a[j]);
+		mpz_sub(x, h->p.a[j], v);
+		if (mpz_cmp(x, h->p.k) == 0)
+			continue;
+		for (i = 0; i < ms->n; i++)
+			if (ms->v[i].mv.ch[0].idx == j + 1 &&
+			    mpz_cmp(ms->v[i].mv.ch[0].val, v) == 0)
+				break;
+		if (i < ms->n)
+			continue;
+		pos_copy(&q, &h->p);
+		mpz_set(q.a[j], v);
+		pos_sg(&q, x);
+		assert_int_not_equal(mpz_cmp(x, target), 0);
+		pos_clear(&q);
+	}
+	mpz_clears(v, x, NULL);
+}
+
 /*
  * k == l with 1,000-digit numbers: winning moves and to_grundy moves reach
  * the target by the independent Grundy formula; other moves do not.
@@ -1063,12 +1050,10 @@ test_klnim_huge_impartial(void **state)
 	struct pos	 q;
 	mpz_t		 bm, x, target, v;
 	size_t		 i, j;
-	int		 t, r;
+	int		 t;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 777);
-	h.nchecks = 0;
+	huge_init(&h, 777);
 	mpz_inits(bm, x, target, v, NULL);
 	buf_init(&line);
 	for (t = 0; t < 60; t++) {
@@ -1107,27 +1092,7 @@ test_klnim_huge_impartial(void **state)
 			assert_int_equal(mpz_cmp(x, target), 0);
 			pos_clear(&q);
 		}
-		/* Random lowerings not listed miss the target. */
-		for (r = 0; r < 20; r++) {
-			j = gmp_urandomm_ui(h.rs, h.p.n);
-			if (mpz_sgn(h.p.a[j]) == 0)
-				continue;
-			mpz_urandomm(v, h.rs, h.p.a[j]);
-			mpz_sub(x, h.p.a[j], v);
-			if (mpz_cmp(x, h.p.k) == 0)
-				continue;
-			for (i = 0; i < ms.n; i++)
-				if (ms.v[i].mv.ch[0].idx == j + 1 &&
-				    mpz_cmp(ms.v[i].mv.ch[0].val, v) == 0)
-					break;
-			if (i < ms.n)
-				continue;
-			pos_copy(&q, &h.p);
-			mpz_set(q.a[j], v);
-			pos_sg(&q, x);
-			assert_int_not_equal(mpz_cmp(x, target), 0);
-			pos_clear(&q);
-		}
+		check_unlisted(&h, &ms, target);
 		game_moveset_clear(&ms);
 		game_free(&h.g);
 		pos_clear(&h.p);
@@ -1199,9 +1164,7 @@ test_klnim_huge_ranges(void **state)
 	size_t		 bits = 33300;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 99);
-	h.nchecks = 0;
+	huge_init(&h, 99);
 	h.replay = 1;
 	ranges_fill(&h, bits, 0);
 	buf_init(&line);
@@ -1250,9 +1213,7 @@ test_klnim_over_limit(void **state)
 	int		 kind, r;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 16);
-	h.nchecks = 0;
+	huge_init(&h, 16);
 	buf_init(&line);
 	buf_init(&out);
 	game_moveset_init(&ms);
@@ -1315,9 +1276,7 @@ test_klnim_huge_cap(void **state)
 	int		 kind, rv;
 
 	(void)state;
-	gmp_randinit_default(h.rs);
-	gmp_randseed_ui(h.rs, 30000);
-	h.nchecks = 0;
+	huge_init(&h, 30000);
 	buf_init(&line);
 	for (kind = 0; kind < 3; kind++) {
 		ranges_fill(&h, 99660, kind);
@@ -1384,40 +1343,29 @@ test_klnim_bad(void **state)
 
 	lim = *tu_limits();
 	lim.max_digits = 10;
-	assert_int_equal(game_parse_line(&g, "klnim k=12345678901 l=3 3",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "k"));
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=12345678901 3",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 12345678901",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "pile 2"));
+	tu_parse_fail_msg(&lim, "klnim k=12345678901 l=3 3", GAME_ELIMIT, "k");
+	tu_parse_fail_msg(&lim, "klnim k=2 l=12345678901 3", GAME_ELIMIT, "");
+	tu_parse_fail_msg(&lim, "klnim k=2 l=3 1 12345678901", GAME_ELIMIT,
+	    "pile 2");
 	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 1234567890",
 	    &lim, &err), 0);
 	game_free(&g);
 	lim.max_piles = 2;
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 2 3", &lim,
-	    &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
+	tu_parse_fail_msg(&lim, "klnim k=2 l=3 1 2 3", GAME_ELIMIT, "");
+}
 
-	/* Illegal moves: nothing changes. */
+/* Illegal moves: nothing changes; partizan positions have no Grundy value. */
+static void
+test_klnim_bad_moves(void **state)
+{
+	struct game_error err;
+	struct game	 g;
+
+	(void)state;
 	tu_parse(&g, "klnim k=3 l=2 5 6 7");
 	tu_play_fail(&g, "1=2", GAME_EILLEGAL);		/* P1 removes k */
 	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
-	{
-		struct game_move m;
-
-		game_move_init(&m);
-		game_move_add_ui(&m, 0, 2, 3);
-		assert_int_equal(game_check(&g, &m, &err), -1);
-		assert_int_equal(err.code, GAME_EILLEGAL);
-		assert_non_null(strstr(err.msg,
-		    "player 1 may not remove exactly 3"));
-		game_move_clear(&m);
-	}
+	tu_move_fail_msg(&g, "2=3", "player 1 may not remove exactly 3");
 	tu_play_fail(&g, "1=5", GAME_EILLEGAL);		/* not lowered */
 	tu_play_fail(&g, "1=6", GAME_EILLEGAL);		/* raised */
 	tu_play_fail(&g, "4=1", GAME_EILLEGAL);		/* no pile 4 */
@@ -1473,56 +1421,29 @@ test_klnim_roundtrip(void **state)
 	    "klnim k=123456789012345678901234567890 l=1 turn=1 "
 	    "98765432109876543210987654321098765" };
 	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 	/* A move flips the turn in the printed form; clones are independent. */
 	tu_parse(&g, "klnim k=2 l=3 5 6 7");
 	game_clone(&h, &g);
 	tu_play(&g, "1=4");
-	buf_init(&a);
-	buf_init(&b);
-	game_print(&g, &a);
-	game_print(&h, &b);
-	assert_string_equal(buf_str(&a), "klnim k=2 l=3 turn=2 4 6 7");
-	assert_string_equal(buf_str(&b), "klnim k=2 l=3 turn=1 5 6 7");
-	buf_free(&a);
-	buf_free(&b);
+	tu_print_is(&g, "klnim k=2 l=3 turn=2 4 6 7");
+	tu_print_is(&h, "klnim k=2 l=3 turn=1 5 6 7");
 	game_free(&g);
 	game_free(&h);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_klnim_partizan_brute),
-		cmocka_unit_test(test_klnim_impartial_brute),
-		cmocka_unit_test(test_klnim_terminal),
-		cmocka_unit_test(test_klnim_medium),
-		cmocka_unit_test(test_klnim_huge_partizan),
-		cmocka_unit_test(test_klnim_huge_impartial),
-		cmocka_unit_test(test_klnim_huge_ranges),
-		cmocka_unit_test(test_klnim_over_limit),
-		cmocka_unit_test(test_klnim_huge_cap),
-		cmocka_unit_test(test_klnim_bad),
-		cmocka_unit_test(test_klnim_roundtrip),
-	};
-
-	return (cmocka_run_group_tests_name("klnim", tests, NULL, NULL));
-}
+TU_MAIN("klnim",
+    cmocka_unit_test(test_klnim_partizan_brute),
+    cmocka_unit_test(test_klnim_impartial_brute),
+    cmocka_unit_test(test_klnim_terminal),
+    cmocka_unit_test(test_klnim_medium),
+    cmocka_unit_test(test_klnim_huge_partizan),
+    cmocka_unit_test(test_klnim_huge_impartial),
+    cmocka_unit_test(test_klnim_huge_ranges),
+    cmocka_unit_test(test_klnim_over_limit),
+    cmocka_unit_test(test_klnim_huge_cap),
+    cmocka_unit_test(test_klnim_bad),
+    cmocka_unit_test(test_klnim_bad_moves),
+    cmocka_unit_test(test_klnim_roundtrip))

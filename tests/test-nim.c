@@ -8,134 +8,54 @@
 
 #include "testutil.h"
 
-/* Brute-force table over k piles each <= bound. */
-struct brute {
-	int		 k, bound, misere;
-	size_t		 size;
-	signed char	*win;		/* -1 unknown, 0 P, 1 N */
-	int		*sg;		/* normal play only */
-};
-
-/* Decodes index into piles. */
-static void
-brute_decode(const struct brute *br, size_t idx, int *a)
+/* Raw rules: lower one pile to any smaller size. */
+static int
+nim_options(const int *a, int k, struct tu_opt *o, void *arg)
 {
-	int	 i;
+	int	 i, v, n = 0;
 
-	for (i = 0; i < br->k; i++) {
-		a[i] = (int)(idx % (size_t)(br->bound + 1));
-		idx /= (size_t)(br->bound + 1);
-	}
-}
-
-/* Encodes piles into an index. */
-static size_t
-brute_encode(const struct brute *br, const int *a)
-{
-	size_t	 idx = 0;
-	int	 i;
-
-	for (i = br->k - 1; i >= 0; i--)
-		idx = idx * (size_t)(br->bound + 1) + (size_t)a[i];
-	return (idx);
-}
-
-/* Solves position idx by trying every move (recursion on smaller piles). */
-static void
-brute_solve(struct brute *br, size_t idx)
-{
-	int	 a[8], i, v, old, anyp = 0, moves = 0;
-	char	 seen[512];
-	size_t	 j;
-
-	if (br->win[idx] >= 0)
-		return;
-	brute_decode(br, idx, a);
-	memset(seen, 0, sizeof seen);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (v = 0; v < old; v++) {
-			a[i] = v;
-			j = brute_encode(br, a);
-			brute_solve(br, j);
-			moves++;
-			if (br->win[j] == 0)
-				anyp = 1;
-			if (!br->misere)
-				seen[br->sg[j]] = 1;
+	(void)arg;
+	for (i = 0; i < k; i++)
+		for (v = 0; v < a[i]; v++) {
+			memcpy(o[n].next, a, (size_t)k * sizeof *a);
+			o[n].next[i] = v;
+			snprintf(o[n].name, sizeof o[n].name, "%d=%d", i + 1,
+			    v);
+			n++;
 		}
-		a[i] = old;
-	}
-	if (moves == 0)
-		br->win[idx] = br->misere ? 1 : 0;
-	else
-		br->win[idx] = anyp;
-	if (!br->misere) {
-		for (v = 0; seen[v]; v++)
-			;
-		br->sg[idx] = v;
-	}
+	return (n);
 }
 
 /* Checks every position with k piles <= bound. */
 static void
 check_all(int k, int bound, int misere)
 {
-	struct brute	 br;
-	struct tu_strs	 wins;
-	struct buf	 line;
-	struct game	 g;
-	size_t		 idx, j;
-	int		 a[8], i, v, old;
+	struct tu_brute	 br;
 
-	br.k = k;
-	br.bound = bound;
+	tu_brute_init(&br, k, nim_options, NULL);
 	br.misere = misere;
-	br.size = 1;
-	for (i = 0; i < k; i++)
-		br.size *= (size_t)(bound + 1);
-	br.win = malloc(br.size);
-	memset(br.win, -1, br.size);
-	br.sg = calloc(br.size, sizeof *br.sg);
-	buf_init(&line);
-	for (idx = 0; idx < br.size; idx++) {
-		brute_solve(&br, idx);
-		brute_decode(&br, idx, a);
-		buf_reset(&line);
-		buf_puts(&line, misere ? "nim misere=1" : "nim");
-		for (i = 0; i < k; i++)
-			buf_printf(&line, " %d", a[i]);
-		tu_parse(&g, "%s", buf_str(&line));
-		tu_strs_init(&wins);
-		for (i = 0; i < k; i++) {
-			old = a[i];
-			for (v = 0; v < old; v++) {
-				a[i] = v;
-				j = brute_encode(&br, a);
-				if (br.win[j] == 0)
-					tu_strs_add(&wins, "%d=%d", i + 1, v);
-			}
-			a[i] = old;
-		}
-		tu_check(&g, br.win[idx], misere ? -1 : br.sg[idx], &wins);
-		tu_strs_free(&wins);
-		game_free(&g);
-	}
-	buf_free(&line);
-	free(br.win);
-	free(br.sg);
+	tu_brute_check_all(&br, bound, misere ? "nim misere=1" : "nim");
+	tu_brute_free(&br);
 }
 
-/* Normal play on every small position (games.md §2 bounds). */
+/* Every small position with the bounds of games.md §2, in one play. */
+static void
+check_bounds(int misere)
+{
+	static const int bounds[][2] = { { 1, 30 }, { 2, 20 }, { 3, 12 },
+	    { 4, 8 }, { 5, 6 } };
+	size_t		 i;
+
+	for (i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+		check_all(bounds[i][0], bounds[i][1], misere);
+}
+
+/* Normal play on every small position. */
 static void
 test_nim_brute(void **state)
 {
 	(void)state;
-	check_all(1, 30, 0);
-	check_all(2, 20, 0);
-	check_all(3, 12, 0);
-	check_all(4, 8, 0);
-	check_all(5, 6, 0);
+	check_bounds(0);
 }
 
 /* Misere play on every small position. */
@@ -143,11 +63,7 @@ static void
 test_misere_brute(void **state)
 {
 	(void)state;
-	check_all(1, 30, 1);
-	check_all(2, 20, 1);
-	check_all(3, 12, 1);
-	check_all(4, 8, 1);
-	check_all(5, 6, 1);
+	check_bounds(1);
 }
 
 /* Piles of 2,000 digits: every winning move is legal and zeroes the XOR. */
@@ -156,7 +72,7 @@ test_nim_huge(void **state)
 {
 	struct game_moveset ms;
 	struct game_error err;
-	struct game	 g, h;
+	struct game	 g;
 	struct buf	 line;
 	gmp_randstate_t	 rs;
 	mpz_t		 p, x;
@@ -177,20 +93,13 @@ test_nim_huge(void **state)
 		}
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
-		assert_int_equal(game_winning(&g, &ms, &err), 0);
+		/* Independent check: after each, the XOR of all piles is 0. */
+		tu_winning_each(&g, &ms, tu_grundy_zero, NULL);
 		assert_int_equal(game_outcome(&g, &err),
 		    ms.n > 0 ? GAME_N : GAME_P);
 		/* Bouton: the number of winning moves is odd when X != 0. */
 		if (ms.n > 0)
 			assert_int_equal(ms.n % 2, 1);
-		for (i = 0; i < ms.n; i++) {
-			game_clone(&h, &g);
-			assert_int_equal(game_play(&h, &ms.v[i].mv, &err), 0);
-			/* Independent check: XOR of all piles is zero. */
-			assert_int_equal(game_grundy(&h, x, &err), 0);
-			assert_int_equal(mpz_sgn(x), 0);
-			game_free(&h);
-		}
 		game_moveset_clear(&ms);
 		game_free(&g);
 	}
@@ -256,37 +165,14 @@ test_nim_roundtrip(void **state)
 	    "nim misere=0 007 0", "nim 0" };
 	const char	*out[] = { "nim 3 4 5", "nim misere=1 1 1 2",
 	    "nim 7 0", "nim 0" };
-	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nim_brute),
-		cmocka_unit_test(test_misere_brute),
-		cmocka_unit_test(test_nim_huge),
-		cmocka_unit_test(test_nim_bad),
-		cmocka_unit_test(test_nim_roundtrip),
-	};
-
-	return (cmocka_run_group_tests_name("nim", tests, NULL, NULL));
-}
+TU_MAIN("nim",
+    cmocka_unit_test(test_nim_brute),
+    cmocka_unit_test(test_misere_brute),
+    cmocka_unit_test(test_nim_huge),
+    cmocka_unit_test(test_nim_bad),
+    cmocka_unit_test(test_nim_roundtrip))

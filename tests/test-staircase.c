@@ -38,31 +38,9 @@ static void
 check_stair(int k, int bound)
 {
 	struct tu_brute	 br;
-	struct tu_strs	 wins;
-	struct game	 g;
-	struct buf	 line;
-	int		 a[TU_MAXK] = { 0 }, i, sg;
 
 	tu_brute_init(&br, k, stair_options, NULL);
-	buf_init(&line);
-	for (;;) {
-		sg = tu_brute_sg(&br, a);
-		tu_strs_init(&wins);
-		tu_brute_wins(&br, a, &wins);
-		buf_reset(&line);
-		buf_puts(&line, "staircase");
-		for (i = 0; i < k; i++)
-			buf_printf(&line, " %d", a[i]);
-		tu_parse(&g, "%s", buf_str(&line));
-		tu_check(&g, sg != 0, sg, &wins);
-		tu_strs_free(&wins);
-		game_free(&g);
-		for (i = 0; i < k && ++a[i] > bound; i++)
-			a[i] = 0;
-		if (i == k)
-			break;
-	}
-	buf_free(&line);
+	tu_brute_check_all(&br, bound, "staircase");
 	tu_brute_free(&br);
 }
 
@@ -79,25 +57,50 @@ test_stair_brute(void **state)
 	check_stair(6, 3);
 }
 
+/* Independent of the solver: reparses h's printed steps; XOR odd is 0. */
+static void
+odd_xor_zero(const struct game *h, const struct game_move *m, void *arg)
+{
+	struct buf	 pos;
+	char		*p, *tok;
+	int		 step = 0;
+	mpz_t		 x, v;
+
+	(void)m;
+	(void)arg;
+	mpz_inits(x, v, NULL);
+	buf_init(&pos);
+	game_print(h, &pos);
+	p = strdup(buf_str(&pos));
+	strtok(p, " ");
+	while ((tok = strtok(NULL, " ")) != NULL) {
+		step++;
+		mpz_set_str(v, tok, 10);
+		if (step % 2 == 1)
+			mpz_xor(x, x, v);
+	}
+	assert_int_equal(mpz_sgn(x), 0);
+	free(p);
+	buf_free(&pos);
+	mpz_clears(x, v, NULL);
+}
+
 /* Huge steps: each winning move is legal and zeroes the odd-step XOR. */
 static void
 test_stair_huge(void **state)
 {
 	struct game_moveset ms;
-	struct game_error err;
-	struct game	 g, h;
-	struct buf	 line, pos;
+	struct game	 g;
+	struct buf	 line;
 	gmp_randstate_t	 rs;
-	mpz_t		 v, x;
-	size_t		 i;
+	mpz_t		 v;
 	int		 t, s, n;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 99);
-	mpz_inits(v, x, NULL);
+	mpz_init(v);
 	buf_init(&line);
-	buf_init(&pos);
 	for (t = 0; t < 30; t++) {
 		n = 2 + t % 6;
 		buf_reset(&line);
@@ -109,37 +112,13 @@ test_stair_huge(void **state)
 		}
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
-		assert_int_equal(game_winning(&g, &ms, &err), 0);
+		tu_winning_each(&g, &ms, odd_xor_zero, NULL);
 		assert_true(ms.n > 0);
-		for (i = 0; i < ms.n; i++) {
-			game_clone(&h, &g);
-			assert_int_equal(game_play(&h, &ms.v[i].mv, &err), 0);
-			/* Independent: reparse the printed position, XOR odd. */
-			buf_reset(&pos);
-			game_print(&h, &pos);
-			{
-				char *p = strdup(buf_str(&pos)), *tok;
-				int step = 0;
-
-				mpz_set_ui(x, 0);
-				strtok(p, " ");
-				while ((tok = strtok(NULL, " ")) != NULL) {
-					step++;
-					mpz_set_str(v, tok, 10);
-					if (step % 2 == 1)
-						mpz_xor(x, x, v);
-				}
-				assert_int_equal(mpz_sgn(x), 0);
-				free(p);
-			}
-			game_free(&h);
-		}
 		game_moveset_clear(&ms);
 		game_free(&g);
 	}
 	buf_free(&line);
-	buf_free(&pos);
-	mpz_clears(v, x, NULL);
+	mpz_clear(v);
 	gmp_randclear(rs);
 }
 
@@ -167,14 +146,7 @@ test_stair_bad(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stair_brute),
-		cmocka_unit_test(test_stair_huge),
-		cmocka_unit_test(test_stair_bad),
-	};
-
-	return (cmocka_run_group_tests_name("staircase", tests, NULL, NULL));
-}
+TU_MAIN("staircase",
+    cmocka_unit_test(test_stair_brute),
+    cmocka_unit_test(test_stair_huge),
+    cmocka_unit_test(test_stair_bad))

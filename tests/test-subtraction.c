@@ -273,118 +273,70 @@ test_sub_spec_table(void **state)
 	free(b);
 }
 
-/* Brute-force product game over k piles each <= bound. */
-struct bsum {
-	const struct bset *b;
-	int		 k, bound;
-	size_t		 size;
-	signed char	*win;		/* -1 unknown, 0 P, 1 N */
-	int		*sg;
-};
-
-/* Decodes index into piles. */
-static void
-bsum_decode(const struct bsum *br, size_t idx, int *a)
+/* Raw rules of a sum of piles under S: remove s in S from one pile. */
+static int
+bsum_options(const int *a, int k, struct tu_opt *o, void *arg)
 {
-	int	 i;
+	const struct bset *b = arg;
+	int	 i, j, n = 0;
 
-	for (i = 0; i < br->k; i++) {
-		a[i] = (int)(idx % (size_t)(br->bound + 1));
-		idx /= (size_t)(br->bound + 1);
-	}
-}
-
-/* Encodes piles into an index. */
-static size_t
-bsum_encode(const struct bsum *br, const int *a)
-{
-	size_t	 idx = 0;
-	int	 i;
-
-	for (i = br->k - 1; i >= 0; i--)
-		idx = idx * (size_t)(br->bound + 1) + (size_t)a[i];
-	return (idx);
-}
-
-/* Solves a sum position by trying every move (no SG theory for P/N). */
-static void
-bsum_solve(struct bsum *br, size_t idx)
-{
-	char	 seen[256];
-	int	 a[4], i, j, old, anyp = 0, v;
-	size_t	 nx;
-
-	if (br->win[idx] >= 0)
-		return;
-	bsum_decode(br, idx, a);
-	memset(seen, 0, sizeof seen);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (j = 0; j < br->b->k && br->b->s[j] <= old; j++) {
-			a[i] = old - br->b->s[j];
-			nx = bsum_encode(br, a);
-			bsum_solve(br, nx);
-			if (br->win[nx] == 0)
-				anyp = 1;
-			seen[br->sg[nx]] = 1;
+	for (i = 0; i < k; i++)
+		for (j = 0; j < b->k && b->s[j] <= a[i]; j++) {
+			memcpy(o[n].next, a, (size_t)k * sizeof *a);
+			o[n].next[i] -= b->s[j];
+			snprintf(o[n].name, sizeof o[n].name, "%d=%d", i + 1,
+			    o[n].next[i]);
+			n++;
 		}
-		a[i] = old;
-	}
-	br->win[idx] = (signed char)anyp;
-	for (v = 0; seen[v]; v++)
-		;
-	br->sg[idx] = v;
+	return (n);
 }
 
-/* Lists the moves from idx to positions whose brute Grundy value is t. */
+/* Checks to_grundy for targets 1-4, which sums rely on, at a. */
 static void
-bsum_moves_to(const struct bsum *br, size_t idx, int t, struct tu_strs *out)
+check_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
+    const char *ctx)
 {
-	int	 a[4], i, j, old;
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 wins, fast;
+	mpz_t		 tz;
+	int		 t;
 
-	bsum_decode(br, idx, a);
-	for (i = 0; i < br->k; i++) {
-		old = a[i];
-		for (j = 0; j < br->b->k && br->b->s[j] <= old; j++) {
-			a[i] = old - br->b->s[j];
-			if (br->sg[bsum_encode(br, a)] == t)
-				tu_strs_add(out, "%d=%d", i + 1, a[i]);
-		}
-		a[i] = old;
+	mpz_init(tz);
+	for (t = 1; t <= 4; t++) {
+		tu_strs_init(&wins);
+		tu_strs_init(&fast);
+		tu_brute_moves_to(br, a, t, &wins);
+		game_moveset_init(&ms);
+		mpz_set_ui(tz, (unsigned long)t);
+		assert_int_equal(game_subtraction.to_grundy(g->st, tz, &ms,
+		    &err), 0);
+		tu_moveset_strs(&ms, &fast);
+		if (!tu_strs_eq(&fast, &wins, ctx))
+			fail();
+		game_moveset_clear(&ms);
+		tu_strs_free(&wins);
+		tu_strs_free(&fast);
 	}
+	mpz_clear(tz);
 }
 
 /* Checks every sum of k piles <= bound under S against the brute force. */
 static void
 check_sums(const struct bset *b, int k, int bound)
 {
-	struct game_moveset ms;
-	struct game_error err;
-	struct tu_strs	 wins, fast;
-	struct bsum	 br;
-	struct buf	 line, mb;
+	struct tu_brute	 br;
+	struct buf	 line;
 	struct game	 g;
-	size_t		 idx, j;
 	char		 s[64];
-	int		 a[4], i, t;
-	mpz_t		 tz;
+	int		 a[TU_MAXK] = { 0 }, bd[TU_MAXK], i;
 
-	br.b = b;
-	br.k = k;
-	br.bound = bound;
-	br.size = 1;
+	tu_brute_init(&br, k, bsum_options, (void *)b);
 	for (i = 0; i < k; i++)
-		br.size *= (size_t)(bound + 1);
-	br.win = malloc(br.size);
-	memset(br.win, -1, br.size);
-	br.sg = calloc(br.size, sizeof *br.sg);
+		bd[i] = bound;
 	buf_init(&line);
-	buf_init(&mb);
-	mpz_init(tz);
 	bset_str(b, s, sizeof s);
-	for (idx = 0; idx < br.size; idx++) {
-		bsum_solve(&br, idx);
-		bsum_decode(&br, idx, a);
+	do {
 		buf_reset(&line);
 		buf_printf(&line, "subtraction S=%s", s);
 		for (i = 0; i < k; i++)
@@ -392,39 +344,12 @@ check_sums(const struct bset *b, int k, int bound)
 		tu_parse(&g, "%s", buf_str(&line));
 		assert_int_equal(game_terminal(&g), a[0] < b->s[0] &&
 		    (k < 2 || a[1] < b->s[0]) && (k < 3 || a[2] < b->s[0]));
-		tu_strs_init(&wins);
-		bsum_moves_to(&br, idx, 0, &wins);
-		tu_check(&g, br.win[idx], br.sg[idx], &wins);
-		tu_strs_free(&wins);
-		/* to_grundy, which sums rely on, for a few other targets. */
-		for (t = 1; t <= 4; t++) {
-			tu_strs_init(&wins);
-			tu_strs_init(&fast);
-			bsum_moves_to(&br, idx, t, &wins);
-			game_moveset_init(&ms);
-			mpz_set_ui(tz, (unsigned long)t);
-			assert_int_equal(game_subtraction.to_grundy(g.st, tz,
-			    &ms, &err), 0);
-			for (j = 0; j < ms.n; j++) {
-				buf_reset(&mb);
-				game_moveset_ent_print(&ms.v[j], &mb);
-				tu_strs_add(&fast, "%s", buf_str(&mb));
-			}
-			tu_strs_sort(&wins);
-			tu_strs_sort(&fast);
-			if (!tu_strs_eq(&fast, &wins, buf_str(&line)))
-				fail();
-			game_moveset_clear(&ms);
-			tu_strs_free(&wins);
-			tu_strs_free(&fast);
-		}
+		tu_brute_check(&br, a, &g);
+		check_to_grundy(&br, a, &g, buf_str(&line));
 		game_free(&g);
-	}
-	mpz_clear(tz);
+	} while (tu_next(a, k, bd));
 	buf_free(&line);
-	buf_free(&mb);
-	free(br.win);
-	free(br.sg);
+	tu_brute_free(&br);
 }
 
 /* Sums of 1-3 piles <= 18 for seven sets (games.md §7 bounds). */
@@ -446,6 +371,77 @@ test_sub_sums(void **state)
 	free(b);
 }
 
+/* A huge position: S, its piles and their XOR by the test's own table. */
+struct huge_pos {
+	const struct bset *b;
+	mpz_t		*p;
+	unsigned	 x;
+};
+
+/*
+ * After move m, h's Grundy value is 0, and so is the XOR by the test's own
+ * table (independent of the solver).
+ */
+static void
+huge_move_zero(const struct game *h, const struct game_move *m, void *arg)
+{
+	const struct huge_pos *hp = arg;
+	size_t		 j = m->ch[0].idx - 1;
+
+	tu_grundy_zero(h, m, NULL);
+	assert_int_equal(hp->x ^ bset_sg(hp->b, hp->p[j]) ^
+	    bset_sg(hp->b, m->ch[0].val), 0);
+}
+
+/*
+ * Checks the sum of the k huge piles p under S (b, written s), whose
+ * Grundy values XOR to x by the test's own table, against the solver.
+ */
+static void
+check_huge_pos(const struct bset *b, const char *s, mpz_t *p, size_t k,
+    unsigned x)
+{
+	struct huge_pos	 hm = { b, p, x };
+	struct game_moveset ms;
+	struct tu_strs	 wins;
+	struct game	 g;
+	struct buf	 line;
+	mpz_t		 v;
+	unsigned	 y;
+	size_t		 i, j;
+	char		*str;
+
+	mpz_init(v);
+	buf_init(&line);
+	buf_printf(&line, "subtraction S=%s", s);
+	for (i = 0; i < k; i++) {
+		buf_putc(&line, ' ');
+		buf_mpz(&line, p[i]);
+	}
+	tu_parse(&g, "%s", buf_str(&line));
+	/* The complete winning set, by the test's own SG. */
+	tu_strs_init(&wins);
+	for (i = 0; i < k; i++)
+		for (j = 0; j < (size_t)b->k; j++) {
+			mpz_sub_ui(v, p[i], (unsigned long)b->s[j]);
+			y = x ^ bset_sg(b, p[i]) ^ bset_sg(b, v);
+			if (y != 0)
+				continue;
+			str = mpz_get_str(NULL, 10, v);
+			tu_strs_add(&wins, "%zu=%s", i + 1, str);
+			free(str);
+		}
+	tu_check(&g, x != 0 ? GAME_N : GAME_P, (long)x, &wins);
+	tu_strs_free(&wins);
+	game_moveset_init(&ms);
+	tu_winning_each(&g, &ms, huge_move_zero, &hm);
+	assert_int_equal(ms.n == 0, x == 0);
+	game_moveset_clear(&ms);
+	game_free(&g);
+	buf_free(&line);
+	mpz_clear(v);
+}
+
 /*
  * Piles of more than 1000 digits: the core's Grundy value and complete
  * winning-move set match the test's own reduction modulo the period, and
@@ -456,26 +452,18 @@ test_sub_huge(void **state)
 {
 	static const unsigned masks[] = { 0x52, 0x182, 0x2c4, 0xd, 0x8a41,
 	    0x4c25, 0x3 };
-	struct game_moveset ms;
-	struct game_error err;
-	struct tu_strs	 wins;
 	struct bset	*b = malloc(sizeof *b);
-	struct game	 g, h;
-	struct buf	 line;
 	gmp_randstate_t	 rs;
-	mpz_t		 p[4], v, gv;
-	unsigned	 x, y;
+	mpz_t		 p[4];
+	unsigned	 x;
 	size_t		 m, i, j, t, k;
 	char		 s[64];
-	char		*str;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 99);
-	mpz_inits(v, gv, NULL);
 	for (i = 0; i < 4; i++)
 		mpz_init(p[i]);
-	buf_init(&line);
 	for (m = 0; m < sizeof masks / sizeof masks[0]; m++) {
 		bset_from_mask(b, masks[m]);
 		bset_str(b, s, sizeof s);
@@ -493,54 +481,11 @@ test_sub_huge(void **state)
 				mpz_add_ui(p[0], p[0], 1);
 				x ^= bset_sg(b, p[0]);
 			}
-			buf_reset(&line);
-			buf_printf(&line, "subtraction S=%s", s);
-			for (i = 0; i < k; i++) {
-				buf_putc(&line, ' ');
-				buf_mpz(&line, p[i]);
-			}
-			tu_parse(&g, "%s", buf_str(&line));
-			/* The complete winning set, by the test's own SG. */
-			tu_strs_init(&wins);
-			for (i = 0; i < k; i++)
-				for (j = 0; j < (size_t)b->k; j++) {
-					mpz_sub_ui(v, p[i],
-					    (unsigned long)b->s[j]);
-					y = x ^ bset_sg(b, p[i]) ^
-					    bset_sg(b, v);
-					if (y != 0)
-						continue;
-					str = mpz_get_str(NULL, 10, v);
-					tu_strs_add(&wins, "%zu=%s", i + 1,
-					    str);
-					free(str);
-				}
-			tu_check(&g, x != 0 ? GAME_N : GAME_P, (long)x, &wins);
-			tu_strs_free(&wins);
-			game_moveset_init(&ms);
-			assert_int_equal(game_winning(&g, &ms, &err), 0);
-			assert_int_equal(ms.n == 0, x == 0);
-			for (i = 0; i < ms.n; i++) {
-				game_clone(&h, &g);
-				assert_int_equal(game_play(&h, &ms.v[i].mv,
-				    &err), 0);
-				/* Independent: recompute the XOR after it. */
-				j = ms.v[i].mv.ch[0].idx - 1;
-				y = x ^ bset_sg(b, p[j]) ^
-				    bset_sg(b, ms.v[i].mv.ch[0].val);
-				assert_int_equal(y, 0);
-				assert_int_equal(game_grundy(&h, gv, &err), 0);
-				assert_int_equal(mpz_sgn(gv), 0);
-				game_free(&h);
-			}
-			game_moveset_clear(&ms);
-			game_free(&g);
+			check_huge_pos(b, s, p, k, x);
 		}
 	}
-	buf_free(&line);
 	for (i = 0; i < 4; i++)
 		mpz_clear(p[i]);
-	mpz_clears(v, gv, NULL);
 	gmp_randclear(rs);
 	free(b);
 }
@@ -639,35 +584,15 @@ test_sub_print_policy(void **state)
 	struct game_moveset ms;
 	struct tu_strs	 a, want;
 	struct game	 g, h;
-	struct buf	 b, c;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&b);
-		buf_init(&c);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &b);
-		assert_string_equal(buf_str(&b), out[i]);
-		tu_parse(&h, "%s", buf_str(&b));
-		game_print(&h, &c);
-		assert_string_equal(buf_str(&b), buf_str(&c));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&b);
-		buf_free(&c);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 	tu_parse(&g, "subtraction S=5,3 2 7 3 4");
 	game_moveset_init(&ms);
 	g.fam->policy(g.st, &ms);
 	tu_strs_init(&a);
 	tu_strs_init(&want);
-	buf_init(&b);
-	for (i = 0; i < ms.n; i++) {
-		buf_reset(&b);
-		game_moveset_ent_print(&ms.v[i], &b);
-		tu_strs_add(&a, "%s", buf_str(&b));
-	}
+	tu_moveset_strs(&ms, &a);
 	tu_strs_add(&want, "2=4");
 	tu_strs_add(&want, "3=0");
 	tu_strs_add(&want, "4=1");
@@ -680,13 +605,9 @@ test_sub_print_policy(void **state)
 	/* A clone shares the table but not the piles, and outlives g. */
 	game_clone(&h, &g);
 	tu_play(&h, "2=2");
-	buf_reset(&b);
-	game_print(&g, &b);
-	assert_string_equal(buf_str(&b), "subtraction S=3,5 2 7 3 4");
+	tu_print_is(&g, "subtraction S=3,5 2 7 3 4");
 	game_free(&g);
-	buf_reset(&b);
-	game_print(&h, &b);
-	assert_string_equal(buf_str(&b), "subtraction S=3,5 2 2 3 4");
+	tu_print_is(&h, "subtraction S=3,5 2 2 3 4");
 	game_moveset_init(&ms);
 	h.fam->policy(h.st, &ms);
 	assert_int_equal(ms.n, 2);
@@ -699,22 +620,13 @@ test_sub_print_policy(void **state)
 	assert_int_equal(ms.n, 0);
 	game_moveset_clear(&ms);
 	game_free(&g);
-	buf_free(&b);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sub_spec_table),
-		cmocka_unit_test(test_sub_brute_sets),
-		cmocka_unit_test(test_sub_brute_random),
-		cmocka_unit_test(test_sub_sums),
-		cmocka_unit_test(test_sub_huge),
-		cmocka_unit_test(test_sub_bad),
-		cmocka_unit_test(test_sub_print_policy),
-	};
-
-	return (cmocka_run_group_tests_name("subtraction", tests, NULL,
-	    NULL));
-}
+TU_MAIN("subtraction",
+    cmocka_unit_test(test_sub_spec_table),
+    cmocka_unit_test(test_sub_brute_sets),
+    cmocka_unit_test(test_sub_brute_random),
+    cmocka_unit_test(test_sub_sums),
+    cmocka_unit_test(test_sub_huge),
+    cmocka_unit_test(test_sub_bad),
+    cmocka_unit_test(test_sub_print_policy))

@@ -226,6 +226,52 @@ test_sum_brute(void **state)
 }
 
 /*
+ * Asserts that the Grundy value of h, a sum of nim, bash and staircase (in
+ * that order), is 0 by the test's own rules applied to its printed form.
+ */
+static void
+sum_text_zero(const struct game *h, const struct game_move *mv, void *arg)
+{
+	struct buf	 pos;
+	char		*p, *tok;
+	int		 part = 0, idx = 0;
+	mpz_t		 m, y, v, x;
+
+	(void)mv;
+	(void)arg;
+	mpz_inits(m, y, v, x, NULL);
+	buf_init(&pos);
+	game_print(h, &pos);
+	p = strdup(buf_str(&pos));
+	for (tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
+		if (strcmp(tok, "+") == 0 || strcmp(tok, "sum") == 0)
+			continue;
+		if (strcmp(tok, "nim") == 0 || strcmp(tok, "bash") == 0 ||
+		    strcmp(tok, "staircase") == 0) {
+			part++;
+			idx = 0;
+			continue;
+		}
+		if (strncmp(tok, "m=", 2) == 0) {
+			mpz_set_str(m, tok + 2, 10);
+			continue;
+		}
+		mpz_set_str(y, tok, 10);
+		idx++;
+		if (part == 2) {
+			mpz_add_ui(v, m, 1);
+			mpz_fdiv_r(y, y, v);
+		} else if (part == 3 && idx % 2 == 0)
+			continue;
+		mpz_xor(x, x, y);
+	}
+	assert_int_equal(mpz_sgn(x), 0);
+	free(p);
+	buf_free(&pos);
+	mpz_clears(m, y, v, x, NULL);
+}
+
+/*
  * Huge components: every winning move is legal and leaves XOR 0, computed
  * independently from the printed position (Nim XOR, n mod (m+1), odd steps).
  */
@@ -233,20 +279,18 @@ static void
 test_sum_huge(void **state)
 {
 	struct game_moveset ms;
-	struct game_error err;
-	struct game	 g, h;
-	struct buf	 line, pos;
+	struct game	 g;
+	struct buf	 line;
 	gmp_randstate_t	 rs;
-	mpz_t		 v, m, x, y;
+	mpz_t		 v, m;
 	size_t		 i;
 	int		 t;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 2024);
-	mpz_inits(v, m, x, y, NULL);
+	mpz_inits(v, m, NULL);
 	buf_init(&line);
-	buf_init(&pos);
 	for (t = 0; t < 20; t++) {
 		buf_reset(&line);
 		buf_puts(&line, "sum nim");
@@ -269,52 +313,12 @@ test_sum_huge(void **state)
 		}
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
-		assert_int_equal(game_winning(&g, &ms, &err), 0);
-		for (i = 0; i < ms.n; i++) {
-			char *p, *tok;
-			int part = 0, idx = 0;
-
-			game_clone(&h, &g);
-			assert_int_equal(game_play(&h, &ms.v[i].mv, &err), 0);
-			buf_reset(&pos);
-			game_print(&h, &pos);
-			p = strdup(buf_str(&pos));
-			mpz_set_ui(x, 0);
-			for (tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
-				if (strcmp(tok, "+") == 0 ||
-				    strcmp(tok, "sum") == 0) {
-					continue;
-				}
-				if (strcmp(tok, "nim") == 0 ||
-				    strcmp(tok, "bash") == 0 ||
-				    strcmp(tok, "staircase") == 0) {
-					part++;
-					idx = 0;
-					continue;
-				}
-				if (strncmp(tok, "m=", 2) == 0) {
-					mpz_set_str(m, tok + 2, 10);
-					continue;
-				}
-				mpz_set_str(y, tok, 10);
-				idx++;
-				if (part == 2) {
-					mpz_add_ui(v, m, 1);
-					mpz_fdiv_r(y, y, v);
-				} else if (part == 3 && idx % 2 == 0)
-					continue;
-				mpz_xor(x, x, y);
-			}
-			free(p);
-			assert_int_equal(mpz_sgn(x), 0);
-			game_free(&h);
-		}
+		tu_winning_each(&g, &ms, sum_text_zero, NULL);
 		game_moveset_clear(&ms);
 		game_free(&g);
 	}
 	buf_free(&line);
-	buf_free(&pos);
-	mpz_clears(v, m, x, y, NULL);
+	mpz_clears(v, m, NULL);
 	gmp_randclear(rs);
 }
 
@@ -355,14 +359,7 @@ test_sum_bad(void **state)
 	game_free(&g);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sum_brute),
-		cmocka_unit_test(test_sum_huge),
-		cmocka_unit_test(test_sum_bad),
-	};
-
-	return (cmocka_run_group_tests_name("sum", tests, NULL, NULL));
-}
+TU_MAIN("sum",
+    cmocka_unit_test(test_sum_brute),
+    cmocka_unit_test(test_sum_huge),
+    cmocka_unit_test(test_sum_bad))

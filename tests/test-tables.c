@@ -386,15 +386,8 @@ test_errors(void **state)
 	buf_free(&errb);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cache_used),
-		cmocka_unit_test(test_corrupt),
-		cmocka_unit_test(test_persist),
-		cmocka_unit_test(test_errors),
-	};
-
-	return (cmocka_run_group_tests_name("tables", tests, NULL, NULL));
-}
+TU_MAIN("tables",
+    cmocka_unit_test(test_cache_used),
+    cmocka_unit_test(test_corrupt),
+    cmocka_unit_test(test_persist),
+    cmocka_unit_test(test_errors))

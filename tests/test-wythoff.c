@@ -225,6 +225,20 @@ test_wythoff_to_grundy(void **state)
 		check_all(kt[i][0], kt[i][1], 30, 1);
 }
 
+/* Appends u[n] = r u[n - 1] + u[n - 2] to u (cap entries), growing it. */
+static mpz_t *
+uk_next(mpz_t *u, size_t *cap, size_t n, const mpz_t r)
+{
+	if (n == *cap) {
+		*cap *= 2;
+		u = realloc(u, *cap * sizeof *u);
+	}
+	mpz_init(u[n]);
+	mpz_mul(u[n], r, u[n - 1]);
+	mpz_add(u[n], u[n], u[n - 2]);
+	return (u);
+}
+
 /*
  * Tests (x, y) for a P-position of (K,t)-Wythoff by the numeration system
  * U_K (§5): u_-1 = u_0 = K, u_i = r u_(i-1) + u_(i-2), r = ceil(t / K).
@@ -258,13 +272,7 @@ uk_is_p(const mpz_t k, const mpz_t t, const mpz_t x, const mpz_t y)
 	mpz_init_set(u[0], k);
 	mpz_init_set(u[1], k);
 	for (n = 2;; n++) {
-		if (n == cap) {
-			cap *= 2;
-			u = realloc(u, cap * sizeof *u);
-		}
-		mpz_init(u[n]);
-		mpz_mul(u[n], r, u[n - 1]);
-		mpz_add(u[n], u[n], u[n - 2]);
+		u = uk_next(u, &cap, n, r);
 		if (mpz_cmp(u[n - 1], bx) > 0)
 			break;
 	}
@@ -312,15 +320,8 @@ uk_make_p(const mpz_t k, const mpz_t t, size_t digits, gmp_randstate_t rs,
 	mpz_init(u[1]);
 	mpz_mul(u[1], r, k);
 	mpz_add(u[1], u[1], k);
-	for (n = 2; mpz_cmp(u[n - 1], lim) < 0 || n < 12; n++) {
-		if (n == cap) {
-			cap *= 2;
-			u = realloc(u, cap * sizeof *u);
-		}
-		mpz_init(u[n]);
-		mpz_mul(u[n], r, u[n - 1]);
-		mpz_add(u[n], u[n], u[n - 2]);
-	}
+	for (n = 2; mpz_cmp(u[n - 1], lim) < 0 || n < 12; n++)
+		u = uk_next(u, &cap, n, r);
 	/* Digits d_0 .. d_(n-2); the lowest nonzero one is d_z, z even. */
 	d = malloc(n * sizeof *d);
 	for (i = 0; i < n; i++)
@@ -502,17 +503,28 @@ test_wythoff_huge(void **state)
 	gmp_randclear(rs);
 }
 
+/* The exact P-test on the position reached, another path than winning's. */
+static void
+lands_on_p(const struct game *h, const struct game_move *m, void *arg)
+{
+	struct game_error err;
+
+	(void)m;
+	(void)arg;
+	assert_int_equal(game_outcome(h, &err), GAME_P);
+}
+
 /* Piles of 100,000 digits are answered fast; moves are legal and win. */
 static void
 test_wythoff_100k(void **state)
 {
 	struct game_moveset ms;
 	struct game_error err;
-	struct game	 g, h;
+	struct game	 g;
 	struct buf	 line;
 	gmp_randstate_t	 rs;
 	mpz_t		 x, y;
-	size_t		 i, n;
+	size_t		 n;
 
 	(void)state;
 	gmp_randinit_default(rs);
@@ -529,16 +541,9 @@ test_wythoff_100k(void **state)
 		buf_mpz(&line, y);
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
-		assert_int_equal(game_winning(&g, &ms, &err), 0);
+		tu_winning_each(&g, &ms, lands_on_p, NULL);
 		assert_int_equal(game_outcome(&g, &err),
 		    ms.n > 0 ? GAME_N : GAME_P);
-		for (i = 0; i < ms.n; i++) {
-			game_clone(&h, &g);
-			assert_int_equal(game_play(&h, &ms.v[i].mv, &err), 0);
-			/* The exact P-test, another path than winning's. */
-			assert_int_equal(game_outcome(&h, &err), GAME_P);
-			game_free(&h);
-		}
 		game_moveset_clear(&ms);
 		game_free(&g);
 	}
@@ -590,7 +595,7 @@ test_wythoff_grundy(void **state)
 	struct game_limits lim = *tu_limits();
 	struct game_error err;
 	struct brute	 br;
-	struct game	 g, h;
+	struct game	 g;
 	gmp_randstate_t	 rs;
 	int		 i, x, y, t;
 
@@ -636,7 +641,17 @@ test_wythoff_grundy(void **state)
 		brute_free(&br);
 	}
 	gmp_randclear(rs);
-	/* Clones share the table; each keeps working after the other goes. */
+}
+
+/* Clones share the Grundy table; each keeps working after the other goes. */
+static void
+test_wythoff_grundy_clones(void **state)
+{
+	struct brute	 br;
+	struct game	 g, h;
+	int		 x, y;
+
+	(void)state;
 	brute_init(&br, 2, 3, 60);
 	tu_parse(&g, "wythoff K=2 t=3 9 60");
 	game_clone(&h, &g);
@@ -719,9 +734,7 @@ test_wythoff_bad(void **state)
 {
 	struct game_limits lim = *tu_limits();
 	struct game_error err;
-	struct game_move m;
 	struct game	 g;
-	mpz_t		 v;
 
 	(void)state;
 	tu_parse_fail(GAME_ESYNTAX, "wythoff -3 4");
@@ -747,21 +760,25 @@ test_wythoff_bad(void **state)
 	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 4 K=2");
 	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 K=2 4");
 	lim.max_digits = 10;
-	assert_int_equal(game_parse_line(&g, "wythoff 3 12345678901", &lim,
-	    &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "pile 2"));
-	assert_int_equal(game_parse_line(&g, "wythoff K=12345678901 3 4",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
-	assert_non_null(strstr(err.msg, "K"));
-	assert_int_equal(game_parse_line(&g, "wythoff t=12345678901 3 4",
-	    &lim, &err), -1);
-	assert_int_equal(err.code, GAME_ELIMIT);
+	tu_parse_fail_msg(&lim, "wythoff 3 12345678901", GAME_ELIMIT,
+	    "pile 2");
+	tu_parse_fail_msg(&lim, "wythoff K=12345678901 3 4", GAME_ELIMIT, "K");
+	tu_parse_fail_msg(&lim, "wythoff t=12345678901 3 4", GAME_ELIMIT, "");
 	assert_int_equal(game_parse_line(&g, "wythoff 1234567890 0", &lim,
 	    &err), 0);
 	game_free(&g);
+}
 
+/* Illegal moves of every kind: refused, and nothing changes. */
+static void
+test_wythoff_bad_moves(void **state)
+{
+	struct game_error err;
+	struct game_move m;
+	struct game	 g;
+	mpz_t		 v;
+
+	(void)state;
 	tu_parse(&g, "wythoff K=3 t=5 30 40");
 	tu_play_fail(&g, "3=1", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=28", GAME_EILLEGAL);	/* 2: not a multiple */
@@ -817,41 +834,20 @@ test_wythoff_roundtrip(void **state)
 	const char	*out[] = { "wythoff 3 5", "wythoff 3 5",
 	    "wythoff t=2 3 5", "wythoff K=3 t=5 30 40",
 	    "wythoff K=3 t=5 30 40", "wythoff K=2 0 0", "wythoff K=7 1 2" };
-	struct game	 g, h;
-	struct buf	 a, b;
-	size_t		 i;
 
 	(void)state;
-	for (i = 0; i < sizeof in / sizeof in[0]; i++) {
-		buf_init(&a);
-		buf_init(&b);
-		tu_parse(&g, "%s", in[i]);
-		game_print(&g, &a);
-		assert_string_equal(buf_str(&a), out[i]);
-		tu_parse(&h, "%s", buf_str(&a));
-		game_print(&h, &b);
-		assert_string_equal(buf_str(&a), buf_str(&b));
-		game_free(&g);
-		game_free(&h);
-		buf_free(&a);
-		buf_free(&b);
-	}
+	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_wythoff_brute_t),
-		cmocka_unit_test(test_wythoff_brute_kt),
-		cmocka_unit_test(test_wythoff_to_grundy),
-		cmocka_unit_test(test_wythoff_huge),
-		cmocka_unit_test(test_wythoff_100k),
-		cmocka_unit_test(test_wythoff_grundy),
-		cmocka_unit_test(test_wythoff_policy),
-		cmocka_unit_test(test_wythoff_bad),
-		cmocka_unit_test(test_wythoff_roundtrip),
-	};
-
-	return (cmocka_run_group_tests_name("wythoff", tests, NULL, NULL));
-}
+TU_MAIN("wythoff",
+    cmocka_unit_test(test_wythoff_brute_t),
+    cmocka_unit_test(test_wythoff_brute_kt),
+    cmocka_unit_test(test_wythoff_to_grundy),
+    cmocka_unit_test(test_wythoff_huge),
+    cmocka_unit_test(test_wythoff_100k),
+    cmocka_unit_test(test_wythoff_grundy),
+    cmocka_unit_test(test_wythoff_grundy_clones),
+    cmocka_unit_test(test_wythoff_policy),
+    cmocka_unit_test(test_wythoff_bad),
+    cmocka_unit_test(test_wythoff_bad_moves),
+    cmocka_unit_test(test_wythoff_roundtrip))

@@ -11,6 +11,17 @@
 
 #include "testutil.h"
 
+/* Returns a new string formatted from fmt and ap. */
+static char *
+tu_vfmt(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	return (s);
+}
+
 /* Initialises an empty list. */
 void
 tu_strs_init(struct tu_strs *s)
@@ -39,8 +50,7 @@ tu_strs_add(struct tu_strs *s, const char *fmt, ...)
 	char	*p;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		abort();
+	p = tu_vfmt(fmt, ap);
 	va_end(ap);
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 16;
@@ -111,8 +121,7 @@ tu_parse(struct game *g, const char *fmt, ...)
 	char	*line;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		abort();
+	line = tu_vfmt(fmt, ap);
 	va_end(ap);
 	if (game_parse_line(g, line, tu_limits(), &err) != 0) {
 		print_error("parse '%s': %s\n", line, err.msg);
@@ -126,29 +135,13 @@ tu_parse(struct game *g, const char *fmt, ...)
 void
 tu_parse_fail(enum game_err code, const char *fmt, ...)
 {
-	struct game_error err;
-	struct game	 g;
 	va_list		 ap;
 	char		*line;
 
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		abort();
+	line = tu_vfmt(fmt, ap);
 	va_end(ap);
-	memset(&err, 0, sizeof err);
-	if (game_parse_line(&g, line, tu_limits(), &err) == 0) {
-		print_error("parse '%s' succeeded, expected error %d\n", line,
-		    code);
-		game_free(&g);
-		free(line);
-		fail();
-	}
-	if (err.code != code || err.msg[0] == '\0') {
-		print_error("parse '%s': error %d '%s', expected %d\n", line,
-		    err.code, err.msg, code);
-		free(line);
-		fail();
-	}
+	tu_parse_fail_msg(tu_limits(), line, code, "");
 	free(line);
 }
 
@@ -169,6 +162,23 @@ tu_move_str(const struct game_move *m, struct buf *b)
 	}
 	game_move_print(&s, b);
 	game_move_clear(&s);
+}
+
+/* Appends the entries of a move set as printed, sorted. */
+void
+tu_moveset_strs(const struct game_moveset *ms, struct tu_strs *out)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < ms->n; i++) {
+		buf_reset(&b);
+		game_moveset_ent_print(&ms->v[i], &b);
+		tu_strs_add(out, "%s", buf_str(&b));
+	}
+	buf_free(&b);
+	tu_strs_sort(out);
 }
 
 /*
@@ -263,26 +273,122 @@ tu_check(const struct game *g, int outcome, long grundy, struct tu_strs *wins)
 	buf_free(&b);
 }
 
+/*
+ * Parses a move given as text (space-separated changes) into m, which it
+ * initialises; returns game_move_parse's result.
+ */
+static int
+tu_move_parse(const struct game *g, const char *text, struct game_move *m,
+    struct game_error *err)
+{
+	char	*s, *argv[8], *p;
+	int	 argc = 0, rv;
+
+	s = strdup(text);
+	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	game_move_init(m);
+	memset(err, 0, sizeof *err);
+	rv = game_move_parse(g, m, argc, argv, tu_limits(), err);
+	free(s);
+	return (rv);
+}
+
+/* Asserts that g prints as want. */
+void
+tu_print_is(const struct game *g, const char *want)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	game_print(g, &b);
+	assert_string_equal(buf_str(&b), want);
+	buf_free(&b);
+}
+
+/*
+ * Asserts that each in[i] parses and prints as out[i], and that out[i]
+ * parses and prints as itself.
+ */
+void
+tu_roundtrip(const char *const *in, const char *const *out, size_t n)
+{
+	struct game	 g;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		tu_parse(&g, "%s", in[i]);
+		tu_print_is(&g, out[i]);
+		tu_reparse(&g);
+		game_free(&g);
+	}
+}
+
+/* Asserts that g's printed form parses and prints as itself. */
+void
+tu_reparse(const struct game *g)
+{
+	struct game	 h;
+	struct buf	 b;
+
+	buf_init(&b);
+	game_print(g, &b);
+	tu_parse(&h, "%s", buf_str(&b));
+	tu_print_is(&h, buf_str(&b));
+	game_free(&h);
+	buf_free(&b);
+}
+
+/*
+ * Appends g's winning moves to ms, plays each on a clone of g (failing the
+ * test if one is refused) and calls check with the clone and the move.
+ */
+void
+tu_winning_each(const struct game *g, struct game_moveset *ms,
+    void (*check)(const struct game *, const struct game_move *, void *),
+    void *arg)
+{
+	struct game_error err;
+	struct game	 h;
+	size_t		 i;
+
+	assert_int_equal(game_winning(g, ms, &err), 0);
+	for (i = 0; i < ms->n; i++) {
+		game_clone(&h, g);
+		assert_int_equal(game_play(&h, &ms->v[i].mv, &err), 0);
+		check(&h, &ms->v[i].mv, arg);
+		game_free(&h);
+	}
+}
+
+/* A check for tu_winning_each: the position reached has Grundy value 0. */
+void
+tu_grundy_zero(const struct game *h, const struct game_move *m, void *arg)
+{
+	struct game_error err;
+	mpz_t		 x;
+
+	(void)m;
+	(void)arg;
+	mpz_init(x);
+	assert_int_equal(game_grundy(h, x, &err), 0);
+	assert_int_equal(mpz_sgn(x), 0);
+	mpz_clear(x);
+}
+
 /* Plays a move given as text, failing the test if it is refused. */
 void
 tu_play(struct game *g, const char *text)
 {
 	struct game_error err;
 	struct game_move m;
-	char	*s, *argv[8], *p;
-	int	 argc = 0;
 
-	s = strdup(text);
-	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
-		argv[argc++] = p;
-	game_move_init(&m);
-	if (game_move_parse(g, &m, argc, argv, tu_limits(), &err) != 0 ||
+	if (tu_move_parse(g, text, &m, &err) != 0 ||
 	    game_play(g, &m, &err) != 0) {
 		print_error("play '%s': %s\n", text, err.msg);
 		fail();
 	}
 	game_move_clear(&m);
-	free(s);
 }
 
 /* Asserts that a move is refused with the given class and no change. */
@@ -292,18 +398,12 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 	struct game_error err;
 	struct game_move m;
 	struct buf	 before, after;
-	char		*s, *argv[8], *p;
-	int		 argc = 0, rv;
+	int		 rv;
 
 	buf_init(&before);
 	buf_init(&after);
 	game_print(g, &before);
-	s = strdup(text);
-	for (p = strtok(s, " "); p != NULL && argc < 8; p = strtok(NULL, " "))
-		argv[argc++] = p;
-	game_move_init(&m);
-	memset(&err, 0, sizeof err);
-	rv = game_move_parse(g, &m, argc, argv, tu_limits(), &err);
+	rv = tu_move_parse(g, text, &m, &err);
 	if (rv == 0)
 		rv = game_play(g, &m, &err);
 	game_print(g, &after);
@@ -314,12 +414,11 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 		fail();
 	}
 	game_move_clear(&m);
-	free(s);
 	buf_free(&before);
 	buf_free(&after);
 }
 
-/* Asserts that parsing line under lim fails with code and message msg. */
+/* Asserts that parsing line under lim fails with code and a message with msg. */
 void
 tu_parse_fail_msg(const struct game_limits *lim, const char *line,
     enum game_err code, const char *msg)
@@ -333,7 +432,8 @@ tu_parse_fail_msg(const struct game_limits *lim, const char *line,
 		game_free(&g);
 		fail();
 	}
-	if (err.code != code || strstr(err.msg, msg) == NULL) {
+	if (err.code != code || err.msg[0] == '\0' ||
+	    strstr(err.msg, msg) == NULL) {
 		print_error("parse '%s': error %d '%s', want %d '%s'\n", line,
 		    err.code, err.msg, code, msg);
 		fail();
@@ -346,15 +446,8 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 {
 	struct game_error err;
 	struct game_move m;
-	char	*s, *argv[4], *p;
-	int	 argc = 0;
 
-	s = strdup(text);
-	for (p = strtok(s, " "); p != NULL && argc < 4; p = strtok(NULL, " "))
-		argv[argc++] = p;
-	game_move_init(&m);
-	assert_int_equal(game_move_parse(g, &m, argc, argv, tu_limits(),
-	    &err), 0);
+	assert_int_equal(tu_move_parse(g, text, &m, &err), 0);
 	assert_int_equal(game_check(g, &m, &err), -1);
 	if (err.code != GAME_EILLEGAL || strstr(err.msg, msg) == NULL) {
 		print_error("move '%s': error %d '%s', want '%s'\n", text,
@@ -362,7 +455,6 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 		fail();
 	}
 	game_move_clear(&m);
-	free(s);
 }
 
 /* Prepares a brute-force solver for vectors of length k. */
@@ -373,6 +465,7 @@ tu_brute_init(struct tu_brute *br, int k,
 	size_t	 i;
 
 	br->k = k;
+	br->misere = 0;
 	br->options = options;
 	br->arg = arg;
 	br->cap = 1024;
@@ -432,9 +525,12 @@ tu_brute_grow(struct tu_brute *br)
 	*br = nb;
 }
 
-/* Returns the Grundy value of a by mex over its options (memoised). */
-int
-tu_brute_sg(struct tu_brute *br, const int *a)
+/*
+ * Returns the memoised value of a: in normal play its Grundy value by mex
+ * over its options, in misere play its outcome (1 if the mover wins).
+ */
+static int
+tu_brute_val(struct tu_brute *br, const int *a)
 {
 	struct tu_opt	*opts;
 	char		 seen[TU_MAXOPT + 1];
@@ -449,13 +545,16 @@ tu_brute_sg(struct tu_brute *br, const int *a)
 	assert_true(n <= TU_MAXOPT);
 	memset(seen, 0, sizeof seen);
 	for (i = 0; i < n; i++) {
-		g = tu_brute_sg(br, opts[i].next);
+		g = tu_brute_val(br, opts[i].next);
 		if (g <= TU_MAXOPT)
 			seen[g] = 1;
 	}
 	free(opts);
-	for (g = 0; seen[g]; g++)
-		;
+	if (br->misere)
+		g = n == 0 || seen[0];
+	else
+		for (g = 0; seen[g]; g++)
+			;
 	if ((br->used + 1) * 2 > br->cap)
 		tu_brute_grow(br);
 	s = tu_brute_slot(br, a);
@@ -465,20 +564,143 @@ tu_brute_sg(struct tu_brute *br, const int *a)
 	return (g);
 }
 
-/* Appends the names of a's options that lead to Grundy value 0. */
-void
-tu_brute_wins(struct tu_brute *br, const int *a, struct tu_strs *out)
+/* Returns the Grundy value of a (normal play only). */
+int
+tu_brute_sg(struct tu_brute *br, const int *a)
+{
+	assert_false(br->misere);
+	return (tu_brute_val(br, a));
+}
+
+/* Returns 1 if the player to move at a wins, 0 if they lose. */
+int
+tu_brute_win(struct tu_brute *br, const int *a)
+{
+	int	 v = tu_brute_val(br, a);
+
+	return (br->misere ? v : v != 0);
+}
+
+/*
+ * Appends the sorted names of a's options whose value (Grundy value, or
+ * with t < 0 the outcome for the mover there) is t, or every option with
+ * all set; returns how many options a has.
+ */
+static int
+tu_brute_select(struct tu_brute *br, const int *a, int t, int all,
+    struct tu_strs *out)
 {
 	struct tu_opt	*opts;
-	int		 n, i;
+	int		 n, i, v;
 
 	opts = malloc(TU_MAXOPT * sizeof *opts);
 	n = br->options(a, br->k, opts, br->arg);
-	for (i = 0; i < n; i++)
-		if (tu_brute_sg(br, opts[i].next) == 0)
+	for (i = 0; i < n; i++) {
+		v = t < 0 ? tu_brute_win(br, opts[i].next) :
+		    tu_brute_sg(br, opts[i].next);
+		if (all || v == (t < 0 ? 0 : t))
 			tu_strs_add(out, "%s", opts[i].name);
+	}
 	free(opts);
 	tu_strs_sort(out);
+	return (n);
+}
+
+/* Appends the names of every option of a; returns their count. */
+int
+tu_brute_options(struct tu_brute *br, const int *a, struct tu_strs *out)
+{
+	return (tu_brute_select(br, a, -1, 1, out));
+}
+
+/* Appends the names of a's options after which the mover loses. */
+void
+tu_brute_wins(struct tu_brute *br, const int *a, struct tu_strs *out)
+{
+	tu_brute_select(br, a, -1, 0, out);
+}
+
+/* Appends the names of a's options to positions of Grundy value t. */
+void
+tu_brute_moves_to(struct tu_brute *br, const int *a, int t,
+    struct tu_strs *out)
+{
+	tu_brute_select(br, a, t, 0, out);
+}
+
+/*
+ * Steps a through every vector of k coordinates, a[i] <= bound[i], first
+ * coordinate fastest; returns 0 after the last one (a is all zero again).
+ */
+int
+tu_next(int *a, int k, const int *bound)
+{
+	int	 i;
+
+	for (i = 0; i < k && ++a[i] > bound[i]; i++)
+		a[i] = 0;
+	return (i < k);
+}
+
+/*
+ * Checks g, the game at position a, against the brute force: outcome,
+ * Grundy value (none in misere play) and winning moves.
+ */
+void
+tu_brute_check(struct tu_brute *br, const int *a, const struct game *g)
+{
+	struct tu_strs	 wins;
+
+	tu_strs_init(&wins);
+	tu_brute_wins(br, a, &wins);
+	tu_check(g, tu_brute_win(br, a), br->misere ? -1 : tu_brute_sg(br, a),
+	    &wins);
+	tu_strs_free(&wins);
+}
+
+/*
+ * Checks every position a <= bound (per coordinate) against the brute
+ * force (tu_brute_check), with line() writing the game's text for a.
+ */
+void
+tu_brute_check_each(struct tu_brute *br, const int *bound,
+    void (*line)(const int *, int, struct buf *, void *), void *arg)
+{
+	struct game	 g;
+	struct buf	 b;
+	int		 a[TU_MAXK] = { 0 };
+
+	buf_init(&b);
+	do {
+		buf_reset(&b);
+		line(a, br->k, &b, arg);
+		tu_parse(&g, "%s", buf_str(&b));
+		tu_brute_check(br, a, &g);
+		game_free(&g);
+	} while (tu_next(a, br->k, bound));
+	buf_free(&b);
+}
+
+/* Writes a prefix and then each coordinate of a. */
+static void
+tu_line_piles(const int *a, int k, struct buf *b, void *arg)
+{
+	int	 i;
+
+	buf_puts(b, arg);
+	for (i = 0; i < k; i++)
+		buf_printf(b, " %d", a[i]);
+}
+
+/* Checks every position "prefix a1 ... ak" with each a[i] <= bound. */
+void
+tu_brute_check_all(struct tu_brute *br, int bound, const char *prefix)
+{
+	int	 b[TU_MAXK], i;
+
+	for (i = 0; i < br->k; i++)
+		b[i] = bound;
+	tu_brute_check_each(br, b, tu_line_piles, (void *)prefix);
 }
 
 /*
