@@ -285,14 +285,26 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 int
 conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 {
-	char	 line[1024], msg[256], *p, *key, *val, *e;
 	FILE	*f;
-	int	 lineno = 0;
+	int	 rv;
 
 	if ((f = fopen(path, "r")) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return (-1);
 	}
+	rv = conf_read(c, f, path, err, errlen);
+	fclose(f);
+	return (rv);
+}
+
+/* Reads configuration lines from f (named path in errors); see conf_load. */
+int
+conf_read(struct conf *c, FILE *f, const char *path, char *err,
+    size_t errlen)
+{
+	char	 line[1024], msg[256], *p, *key, *val, *e;
+	int	 lineno = 0;
+
 	while (fgets(line, sizeof line, f) != NULL) {
 		lineno++;
 		if ((p = strchr(line, '#')) != NULL)
@@ -305,7 +317,6 @@ conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 		if ((e = strchr(p, '=')) == NULL) {
 			snprintf(err, errlen, "%s:%d: expected key = value",
 			    path, lineno);
-			fclose(f);
 			return (-1);
 		}
 		val = e + 1;
@@ -320,11 +331,9 @@ conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 		*e = '\0';
 		if (conf_set(c, key, val, msg, sizeof msg) != 0) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
-			fclose(f);
 			return (-1);
 		}
 	}
-	fclose(f);
 	return (0);
 }
 
