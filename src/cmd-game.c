@@ -236,10 +236,11 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 {
 	const struct game_limits *l = &s->conf->lim;
 
-	buf_printf(body, "max_digits %zu\nmax_piles %zu\n"
-	    "max_components %zu\nmax_nodes %zu\nmax_edges %zu\n"
-	    "max_set %zu\nmax_set_value %lu\nmax_table %zu\n"
-	    "max_wythoff %lu\nmax_undo %zu\n", l->max_digits, l->max_piles,
+	/* The names the configuration file and the flags accept. */
+	buf_printf(body, "max-digits %zu\nmax-piles %zu\n"
+	    "max-components %zu\nmax-nodes %zu\nmax-edges %zu\n"
+	    "max-set %zu\nmax-set-value %lu\nmax-table %zu\n"
+	    "max-wythoff %lu\nmax-undo %zu\n", l->max_digits, l->max_piles,
 	    l->max_components, l->max_nodes, l->max_edges, l->max_set,
 	    l->max_set_value, l->max_table, l->max_wythoff,
 	    s->conf->max_undo);

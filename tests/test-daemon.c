@@ -238,7 +238,7 @@ static void
 test_transcripts(void **state)
 {
 	const char	*names[] = { "framing", "crlf", "errors", "match",
-	    "examples" };
+	    "examples", "limits" };
 	struct daemon	 d;
 	struct buf	 got;
 	char		 rel[128], *in, *want;
