@@ -148,18 +148,20 @@ bot_log(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Prints usage and exits 2. */
+/* Prints usage: to stdout with status 0 (--help), else to stderr. */
 static void __attribute__((noreturn))
-bot_usage(void)
+bot_usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 	    "usage: grundy bot --server HOST:PORT --name NAME --password PASS\n"
 	    "           [--register] [--seek 'GAME [tc=BASE[+INC]] "
 	    "[rated=0|1] [random=1]']\n"
 	    "           [--games N] [--accept] [--no-ready] "
 	    "[--reconnect-ms MS]\n"
-	    "           -- PROGRAM [ARG...]\n");
-	exit(2);
+	    "           -- PROGRAM [ARG...]\n"
+	    "Defaults: --games unlimited, --reconnect-ms 500, ready on; "
+	    "see grundy(1).\n");
+	exit(status);
 }
 
 /* Closes the program's stdin, waits a little for it, then kills it. */
@@ -271,15 +273,20 @@ bot_options(struct bot *b, int argc, char **argv)
 			a++;
 			break;
 		}
+		if (strcmp(argv[a], "--help") == 0)
+			bot_usage(0);
 		if (strcmp(argv[a], "--register") == 0)
 			b->do_register = 1;
 		else if (strcmp(argv[a], "--accept") == 0)
 			b->accept = 1;
 		else if (strcmp(argv[a], "--no-ready") == 0)
 			b->ready = 0;
-		else if (a + 1 >= argc)
-			bot_usage();
-		else if (strcmp(argv[a], "--server") == 0)
+		else if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc) {
+			fprintf(stderr, "grundy bot: %s '%s'\n", a + 1 >= argc ?
+			    "missing value or unknown option" :
+			    "unknown option", argv[a]);
+			bot_usage(2);
+		} else if (strcmp(argv[a], "--server") == 0)
 			b->server = argv[++a];
 		else if (strcmp(argv[a], "--name") == 0)
 			b->name = bot_word("--name", argv[++a], 0);
@@ -295,14 +302,17 @@ bot_options(struct bot *b, int argc, char **argv)
 			b->reconnect_ms = bot_number(argv[a], argv[a + 1], 1,
 			    BOT_RESUME_MS);
 			a++;
-		} else
-			bot_usage();
+		} else {
+			fprintf(stderr, "grundy bot: unknown option '%s'\n",
+			    argv[a]);
+			bot_usage(2);
+		}
 	}
 	if (b->server == NULL || b->name == NULL || b->password == NULL ||
 	    a >= argc) {
 		fprintf(stderr, "grundy bot: --server, --name, --password and "
 		    "'-- PROGRAM' are required\n");
-		bot_usage();
+		bot_usage(2);
 	}
 	b->prog = argv + a;
 	if (connect_split(b->server, b->host, sizeof b->host, b->port,

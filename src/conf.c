@@ -367,33 +367,140 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->sc.admins = dst->admins;
 }
 
-/* Returns the help text listing every setting. */
+/* Returns the default of table key k, as text in a static buffer. */
+static const char *
+conf_key_default(const struct conf *d, const struct conf_key *k)
+{
+	static char	 v[32];
+	const char	*f = (const char *)d + k->off;
+
+	if (k->kind == CONF_SIZE)
+		snprintf(v, sizeof v, "%zu", *(const size_t *)f);
+	else if (k->kind == CONF_UINT)
+		snprintf(v, sizeof v, "%u", *(const unsigned int *)f);
+	else
+		snprintf(v, sizeof v, "%lu", *(const unsigned long *)f);
+	return (v);
+}
+
+/* Returns the default time control as BASE or BASE+INC. */
+static const char *
+conf_tc(const struct conf *d)
+{
+	static char	 v[48];
+
+	if (d->tc_inc > 0)
+		snprintf(v, sizeof v, "%lu+%lu", d->tc_base, d->tc_inc);
+	else
+		snprintf(v, sizeof v, "%lu", d->tc_base);
+	return (v);
+}
+
+/*
+ * The settings conf_set handles outside conf_keys: key, value shown as the
+ * default (NULL: none), help.  The tests check that every key here and in
+ * conf_keys is in the help, the example file and grundyd.conf(5).
+ */
+static const struct {
+	const char	*key, *arg, *def, *help;
+} conf_other[] = {
+	{ "listen", "ADDR:PORT", "127.0.0.1:7559", "listen here, repeatable "
+	    "([V6ADDR]:PORT for IPv6)" },
+	{ "db", "PATH|off", NULL, "the game log, or off (default "
+	    "$STATE_DIRECTORY/grundy.db or var/grundy.db)" },
+	{ "port-file", "FILE", NULL, "write the first bound port to FILE" },
+	{ "admins", "A,B", NULL, "accounts with the admin role" },
+	{ "default-tc", "B[+I]", NULL, "default time control, ms" },
+	{ "illegal-move", "lose|retry", "lose", "an illegal move loses, or is "
+	    "refused" },
+	{ "verbose", "0|1", "0", "log every command" },
+};
+
+/* Returns the help text listing every setting and its default. */
 const char *
 conf_usage(void)
 {
-	static char	 text[8192];
+	static char	 text[16384];
+	struct conf	 d;
+	char		 opt[64];
+	const char	*def;
 	size_t		 i, n = 0;
 
 	if (text[0] != '\0')
 		return (text);
+	conf_default(&d);
 	n += (size_t)snprintf(text + n, sizeof text - n,
-	    "  --listen ADDR:PORT   listen here (repeatable; default "
-	    "127.0.0.1:7559)\n"
-	    "  --config FILE        read key = value settings from FILE\n"
-	    "  --check-config       validate the settings and exit\n"
-	    "  --port-file FILE     write the first bound port to FILE\n"
-	    "  --db PATH|off        the game log (default: "
-	    "$STATE_DIRECTORY/grundy.db,\n"
-	    "                       else var/grundy.db)\n"
-	    "  --verbose 1          log every command\n"
-	    "  --admins A,B         accounts with the admin role\n"
-	    "  --default-tc B[+I]   default time control, ms (60000)\n"
-	    "  --illegal-move lose|retry  what an illegal move costs\n");
-	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
-	    n < sizeof text; i++)
+	    "  --config FILE          read key = value settings from FILE\n"
+	    "  --check-config         validate the settings and exit\n"
+	    "  --example-config       print a configuration file with every "
+	    "setting at its\n"
+	    "                         default and exit\n"
+	    "Settings (flags or configuration keys):\n");
+	for (i = 0; i < sizeof conf_other / sizeof conf_other[0] &&
+	    n < sizeof text; i++) {
+		def = strcmp(conf_other[i].key, "default-tc") == 0 ?
+		    conf_tc(&d) : conf_other[i].def;
+		snprintf(opt, sizeof opt, "%s %s", conf_other[i].key,
+		    conf_other[i].arg);
 		n += (size_t)snprintf(text + n, sizeof text - n,
-		    "  --%-18s %s\n", conf_keys[i].key, conf_keys[i].help);
+		    "  --%-21s %s%s%s%s\n", opt, conf_other[i].help,
+		    def != NULL ? " (default " : "", def != NULL ? def : "",
+		    def != NULL ? ")" : "");
+	}
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
+	    n < sizeof text; i++) {
+		snprintf(opt, sizeof opt, "%s N", conf_keys[i].key);
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		    "  --%-21s %s (default %s; %lu to %lu)\n", opt,
+		    conf_keys[i].help, conf_key_default(&d, &conf_keys[i]),
+		    conf_keys[i].min, conf_keys[i].max);
+	}
 	return (text);
+}
+
+/*
+ * Writes an example configuration file: every setting, commented out at
+ * its default (or at an example value where there is no default), so that
+ * it loads to exactly the defaults.
+ */
+void
+conf_example(FILE *f)
+{
+	struct conf	 d;
+	const char	*v;
+	size_t		 i;
+
+	conf_default(&d);
+	fprintf(f, "# grundyd.conf: the settings of grundyd(8), described in "
+	    "grundyd.conf(5).\n"
+	    "# One \"key = value\" per line; '#' starts a comment.  Each "
+	    "setting is shown\n"
+	    "# commented out at its default: uncomment and change it to use "
+	    "another\n"
+	    "# value.  A flag (--key value) overrides the file; SIGHUP "
+	    "rereads the file,\n"
+	    "# except listen, db, port-file and workers, which need a "
+	    "restart.\n"
+	    "# Generated by grundyd --example-config.\n");
+	for (i = 0; i < sizeof conf_other / sizeof conf_other[0]; i++) {
+		fprintf(f, "\n# %s\n", conf_other[i].help);
+		if (strcmp(conf_other[i].key, "default-tc") == 0)
+			fprintf(f, "#default-tc = %s\n", conf_tc(&d));
+		else if (strcmp(conf_other[i].key, "db") == 0)
+			fprintf(f, "#db = /var/lib/grundyd/grundy.db\n");
+		else if (strcmp(conf_other[i].key, "port-file") == 0)
+			fprintf(f, "# (none by default)\n#port-file = "
+			    "/run/grundyd/port\n");
+		else if (strcmp(conf_other[i].key, "admins") == 0)
+			fprintf(f, "# (none by default)\n#admins = "
+			    "alice,bob\n");
+		else if ((v = conf_other[i].def) != NULL)
+			fprintf(f, "#%s = %s\n", conf_other[i].key, v);
+	}
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0]; i++)
+		fprintf(f, "\n# %s (%lu to %lu)\n#%s = %s\n",
+		    conf_keys[i].help, conf_keys[i].min, conf_keys[i].max,
+		    conf_keys[i].key, conf_key_default(&d, &conf_keys[i]));
 }
 
 /*

@@ -51,6 +51,7 @@ void	 conf_copy_runtime(struct conf *, const struct conf *);
 int	 conf_remember_flag(struct conf *, const char *, const char *);
 int	 conf_apply_flags(struct conf *, const struct conf *, char *, size_t);
 const char *conf_usage(void);
+void	 conf_example(FILE *);
 struct sockaddr_storage;
 int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);
 
