@@ -1,22 +1,27 @@
 #!/bin/sh
 # quickstart.sh: install what Grundy needs on Debian, build it, then run the
-# main job.  './quickstart.sh check' does the same set-up, then 'make check'.
+# main job.  './quickstart.sh check' does the same set-up, then 'make check'
+# (mandoc is needed there: the tests lint the manual pages).
+# './quickstart.sh fuzz' also installs clang and libFuzzer (libclang-rt-dev),
+# configures with --enable-fuzzing and runs 'make fuzz' (fuzz/README.md);
+# these packages are not needed otherwise.
 set -eu
 cd "$(dirname "$0")"
 
 mode=${1:-run}
 case "$mode" in
-run|check) ;;
-*) echo "usage: ./quickstart.sh [check]" >&2; exit 2 ;;
+run|check|fuzz) ;;
+*) echo "usage: ./quickstart.sh [check|fuzz]" >&2; exit 2 ;;
 esac
 
-# Debian packages: the toolchain, autotools, every library we link, and
-# python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py;
-# iproute2 (ip) for the vanished-peer test in a network namespace
-# (tests/accounts.py).
-pkgs="build-essential autoconf automake pkg-config python3
+# Debian packages: the toolchain, autotools, every library we link,
+# python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py,
+# mandoc for the manual pages' lint (tests/install.sh), and iproute2 (ip)
+# for the vanished-peer test in a network namespace (tests/accounts.py).
+pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
 	iproute2"
+[ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
@@ -37,12 +42,18 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] ||
     [ Makefile.am -nt configure ]; then
 	autoreconf -fi
 fi
-if [ ! -f Makefile ] || [ configure -nt Makefile ]; then
+if [ "$mode" = fuzz ]; then
+	grep -q -- '--enable-fuzzing' config.status 2>/dev/null ||
+	    ./configure --enable-fuzzing
+elif [ ! -f Makefile ] || [ configure -nt Makefile ]; then
 	./configure
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 make -j"$jobs"
 
+if [ "$mode" = fuzz ]; then
+	exec make fuzz
+fi
 if [ "$mode" = check ]; then
 	rc=0
 	make -j"$jobs" check || rc=$?

@@ -189,11 +189,11 @@ bot_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Prints usage and exits 2. */
+/* Prints usage: to stdout with status 0 (--help), else to stderr. */
 static void __attribute__((noreturn))
-bot_usage(void)
+bot_usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 	    "usage: grundy bot --server HOST:PORT --name NAME\n"
 	    "           [--password-file FILE | --password PASS (shown by ps)"
 	    " | env GRUNDY_PASSWORD]\n"
@@ -203,8 +203,10 @@ bot_usage(void)
 	    "[--accept-min-tc MS]\n"
 	    "           [--accept-rated 0|1|any] [--no-ready] "
 	    "[--reconnect-ms MS] [--reconnect-for S]\n"
-	    "           -- PROGRAM [ARG...]\n");
-	exit(2);
+	    "           -- PROGRAM [ARG...]\n"
+	    "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
+	    "600, --accept-rated any,\nready on; see grundy(1).\n");
+	exit(status);
 }
 
 /* Closes the program's stdin, waits a little for it, then kills it. */
@@ -337,15 +339,20 @@ bot_options(struct bot *b, int argc, char **argv)
 			a++;
 			break;
 		}
+		if (strcmp(argv[a], "--help") == 0)
+			bot_usage(0);
 		if (strcmp(argv[a], "--register") == 0)
 			b->do_register = 1;
 		else if (strcmp(argv[a], "--accept") == 0)
 			b->accept = 1;
 		else if (strcmp(argv[a], "--no-ready") == 0)
 			b->ready = 0;
-		else if (a + 1 >= argc)
-			bot_usage();
-		else if (strcmp(argv[a], "--server") == 0)
+		else if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc) {
+			fprintf(stderr, "grundy bot: %s '%s'\n", a + 1 >= argc ?
+			    "missing value or unknown option" :
+			    "unknown option", argv[a]);
+			bot_usage(2);
+		} else if (strcmp(argv[a], "--server") == 0)
 			b->server = argv[++a];
 		else if (strcmp(argv[a], "--name") == 0)
 			b->name = bot_word("--name", argv[++a], 0);
@@ -384,8 +391,11 @@ bot_options(struct bot *b, int argc, char **argv)
 			b->reconnect_s = bot_number(argv[a], argv[a + 1], 0,
 			    30 * 86400);
 			a++;
-		} else
-			bot_usage();
+		} else {
+			fprintf(stderr, "grundy bot: unknown option '%s'\n",
+			    argv[a]);
+			bot_usage(2);
+		}
 	}
 	/* Not on the command line, where ps shows it to every user. */
 	if (b->password == NULL && (env = getenv("GRUNDY_PASSWORD")) != NULL) {
@@ -397,7 +407,7 @@ bot_options(struct bot *b, int argc, char **argv)
 		fprintf(stderr, "grundy bot: --server, --name, a password "
 		    "(--password-file, GRUNDY_PASSWORD or --password) and "
 		    "'-- PROGRAM' are required\n");
-		bot_usage();
+		bot_usage(2);
 	}
 	b->prog = argv + a;
 	if (connect_split(b->server, b->host, sizeof b->host, b->port,

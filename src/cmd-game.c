@@ -270,10 +270,16 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 {
 	const struct game_limits *l = &s->conf->lim;
 
-	buf_printf(body, "max_digits %zu\nmax_piles %zu\n"
-	    "max_components %zu\nmax_nodes %zu\nmax_edges %zu\n"
-	    "max_set %zu\nmax_set_value %lu\nmax_table %zu\n"
-	    "max_wythoff %lu\nmax_undo %zu\n", l->max_digits, l->max_piles,
+	/* Every setting, under the names the file and the flags accept. */
+	if (s->conf->limits != NULL) {
+		s->conf->limits(s->conf, body);
+		return (CMD_OK);
+	}
+	/* A session without settings of grundyd's: the game limits. */
+	buf_printf(body, "max-digits %zu\nmax-piles %zu\n"
+	    "max-components %zu\nmax-nodes %zu\nmax-edges %zu\n"
+	    "max-set %zu\nmax-set-value %lu\nmax-table %zu\n"
+	    "max-wythoff %lu\nmax-undo %zu\n", l->max_digits, l->max_piles,
 	    l->max_components, l->max_nodes, l->max_edges, l->max_set,
 	    l->max_set_value, l->max_table, l->max_wythoff,
 	    s->conf->max_undo);
@@ -285,8 +291,8 @@ cmd_limits_exec(struct session *s, const struct proto_cmd *c,
 	    s->conf->registration == SESSION_REG_CLOSED ? "closed" :
 	    s->conf->registration == SESSION_REG_ADMIN ? "admin" : "open");
 	/* Issue 11's byte limits (PROTOCOL.md §9). */
-	buf_printf(body, "max_undo_bytes %zu\nmax_reply %zu\nmax_tables %zu\n"
-	    "max_tables_bytes %zu\nregister_rate %u\n", s->conf->max_undo_bytes,
+	buf_printf(body, "max-undo-bytes %zu\nmax-reply %zu\nmax-tables %zu\n"
+	    "max-tables-bytes %zu\nregister-rate %u\n", s->conf->max_undo_bytes,
 	    l->max_reply, s->conf->max_tables, s->conf->max_tables_bytes,
 	    s->conf->register_rate);
 	return (CMD_OK);

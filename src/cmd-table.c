@@ -1,8 +1,8 @@
 /*
  * cmd-table.c: precomputed tables.  The solver core asks a struct
  * game_tables for cached tables while it builds them; here that cache is
- * the store's tables table (kinds subtraction, graph, wythoff-sg and
- * wythoff-p).  The `table` command lists a table, computing and storing
+ * the store's tables table (kinds subtraction, graph and wythoff-p; a
+ * Wythoff Grundy table is always built, game-wythoff-tab.c says why).  The `table` command lists a table, computing and storing
  * it if absent, and grundyd --precompute fills tables before a start.
  * Store reads are synchronous, so `table` always runs off the event loop.
  */
@@ -133,7 +133,7 @@ cmd_table_exec(struct session *s, const struct proto_cmd *c,
 /*
  * Fills the tables of the games specs[0..n-1] ("GAME [count=N]") in store
  * st (NULL: --db off) under the limits of conf, and prints one line for
- * each; also builds a wythoff game's Grundy table up to its position.
+ * each.
  * Closes st.  Returns the exit status.
  */
 int
@@ -142,13 +142,10 @@ cmd_table_precompute(const struct conf *conf, struct store *st, char **specs,
 {
 	struct game_tables tables;
 	struct game_limits lim;
-	struct game_error err;
 	struct buf	 out, errb;
-	struct game	 g;
 	char		*copy, *p, *sp, **av;
 	size_t		 lines, j;
 	int		 i, ac, rv = 0;
-	mpz_t		 sg;
 
 	if (st == NULL) {
 		fprintf(stderr, "grundyd: --precompute needs a database, not "
@@ -160,7 +157,6 @@ cmd_table_precompute(const struct conf *conf, struct store *st, char **specs,
 	lim.tables = &tables;
 	buf_init(&out);
 	buf_init(&errb);
-	mpz_init(sg);
 	for (i = 0; i < n && rv == 0; i++) {
 		copy = xstrdup(specs[i]);
 		av = xreallocarray(NULL, strlen(copy) / 2 + 2, sizeof *av);
@@ -174,15 +170,6 @@ cmd_table_precompute(const struct conf *conf, struct store *st, char **specs,
 			fprintf(stderr, "grundyd: --precompute '%s': %s\n",
 			    specs[i], buf_str(&errb));
 			rv = 1;
-		} else if (ac > 0 && strcmp(av[0], "wythoff") == 0 &&
-		    (game_parse(&g, ac - (strncmp(av[ac - 1], "count=",
-		    6) == 0), av, &lim, &err) == 0)) {
-			if (game_grundy(&g, sg, &err) != 0) {
-				fprintf(stderr, "grundyd: --precompute '%s': "
-				    "%s\n", specs[i], err.msg);
-				rv = 1;
-			}
-			game_free(&g);
 		}
 		if (rv == 0) {
 			for (lines = 0, j = 0; j < out.len; j++)
@@ -193,7 +180,6 @@ cmd_table_precompute(const struct conf *conf, struct store *st, char **specs,
 		free(av);
 		free(copy);
 	}
-	mpz_clear(sg);
 	buf_free(&out);
 	buf_free(&errb);
 	store_close(st);

@@ -34,6 +34,8 @@ struct conf_key {
 };
 
 #define SC(f)	(offsetof(struct conf, sc) + offsetof(struct session_conf, f))
+
+static void	 conf_limits(const struct session_conf *, struct buf *);
 #define LIM(f)	(SC(lim) + offsetof(struct game_limits, f))
 
 /* Every numeric key; all of them can change on SIGHUP. */
@@ -221,6 +223,7 @@ void
 conf_default(struct conf *c)
 {
 	memset(c, 0, sizeof *c);
+	c->sc.limits = conf_limits;
 	c->max_line = 256 * 1024;
 	c->max_conns = 1024;
 	c->idle_timeout = 600;
@@ -461,14 +464,26 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 int
 conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 {
-	char	 line[1024], msg[256], *p, *key, *val, *e;
 	FILE	*f;
-	int	 lineno = 0;
+	int	 rv;
 
 	if ((f = fopen(path, "r")) == NULL) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return (-1);
 	}
+	rv = conf_read(c, f, path, err, errlen);
+	fclose(f);
+	return (rv);
+}
+
+/* Reads configuration lines from f (named path in errors); see conf_load. */
+int
+conf_read(struct conf *c, FILE *f, const char *path, char *err,
+    size_t errlen)
+{
+	char	 line[1024], msg[256], *p, *key, *val, *e;
+	int	 lineno = 0;
+
 	while (fgets(line, sizeof line, f) != NULL) {
 		lineno++;
 		if ((p = strchr(line, '#')) != NULL)
@@ -481,7 +496,6 @@ conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 		if ((e = strchr(p, '=')) == NULL) {
 			snprintf(err, errlen, "%s:%d: expected key = value",
 			    path, lineno);
-			fclose(f);
 			return (-1);
 		}
 		val = e + 1;
@@ -496,11 +510,9 @@ conf_load(struct conf *c, const char *path, char *err, size_t errlen)
 		*e = '\0';
 		if (conf_set(c, key, val, msg, sizeof msg) != 0) {
 			snprintf(err, errlen, "%s:%d: %s", path, lineno, msg);
-			fclose(f);
 			return (-1);
 		}
 	}
-	fclose(f);
 	return (0);
 }
 
@@ -544,36 +556,174 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->sc.admins = dst->admins;
 }
 
-/* Returns the help text listing every setting. */
+/* Formats the value of table key k in settings d into v. */
+static const char *
+conf_key_value(const struct conf *d, const struct conf_key *k, char *v,
+    size_t len)
+{
+	const char	*f = (const char *)d + k->off;
+
+	if (k->kind == CONF_SIZE)
+		snprintf(v, len, "%zu", *(const size_t *)f);
+	else if (k->kind == CONF_UINT)
+		snprintf(v, len, "%u", *(const unsigned int *)f);
+	else
+		snprintf(v, len, "%lu", *(const unsigned long *)f);
+	return (v);
+}
+
+/* Returns the default of table key k, as text in a static buffer. */
+static const char *
+conf_key_default(const struct conf *d, const struct conf_key *k)
+{
+	static char	 v[32];
+
+	return (conf_key_value(d, k, v, sizeof v));
+}
+
+/*
+ * Appends "KEY VALUE" for every numeric setting in force and for
+ * registration: the `limits` command.  sc is the session part of a
+ * struct conf (the server hands sessions &conf->sc).
+ */
+static void
+conf_limits(const struct session_conf *sc, struct buf *out)
+{
+	const struct conf *c = (const struct conf *)(const void *)
+	    ((const char *)sc - offsetof(struct conf, sc));
+	char		 v[32];
+	size_t		 i;
+
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0]; i++)
+		buf_printf(out, "%s %s\n", conf_keys[i].key,
+		    conf_key_value(c, &conf_keys[i], v, sizeof v));
+	buf_printf(out, "registration %s\n",
+	    sc->registration == SESSION_REG_CLOSED ? "closed" :
+	    sc->registration == SESSION_REG_ADMIN ? "admin" : "open");
+}
+
+/* Returns the default time control as BASE or BASE+INC. */
+static const char *
+conf_tc(const struct conf *d)
+{
+	static char	 v[48];
+
+	if (d->tc_inc > 0)
+		snprintf(v, sizeof v, "%lu+%lu", d->tc_base, d->tc_inc);
+	else
+		snprintf(v, sizeof v, "%lu", d->tc_base);
+	return (v);
+}
+
+/*
+ * The settings conf_set handles outside conf_keys: key, value shown as the
+ * default (NULL: none), help.  The tests check that every key here and in
+ * conf_keys is in the help, the example file and grundyd.conf(5).
+ */
+static const struct {
+	const char	*key, *arg, *def, *help;
+} conf_other[] = {
+	{ "listen", "ADDR:PORT", "127.0.0.1:7559", "listen here, repeatable "
+	    "([V6ADDR]:PORT for IPv6)" },
+	{ "db", "PATH|off", NULL, "the game log, or off (default "
+	    "$STATE_DIRECTORY/grundy.db or var/grundy.db)" },
+	{ "port-file", "FILE", NULL, "write the first bound port to FILE" },
+	{ "admins", "A,B", NULL, "accounts with the admin role" },
+	{ "default-tc", "B[+I]", NULL, "default time control, ms" },
+	{ "illegal-move", "lose|retry", "lose", "an illegal move loses, or is "
+	    "refused" },
+	{ "verbose", "0|1", "0", "log every command" },
+	{ "registration", "open|closed|admin", "open", "who may create "
+	    "accounts (admin: only admins, with account create)" },
+	{ "trusted-networks", "CIDR,...|none", CONF_TRUSTED_DEFAULT,
+	    "addresses exempt from max-conns-per-ip" },
+};
+
+/* Returns the help text listing every setting and its default. */
 const char *
 conf_usage(void)
 {
-	static char	 text[8192];
+	static char	 text[16384];
+	struct conf	 d;
+	char		 opt[64];
+	const char	*def;
 	size_t		 i, n = 0;
 
 	if (text[0] != '\0')
 		return (text);
+	conf_default(&d);
 	n += (size_t)snprintf(text + n, sizeof text - n,
-	    "  --listen ADDR:PORT   listen here (repeatable; default "
-	    "127.0.0.1:7559)\n"
-	    "  --config FILE        read key = value settings from FILE\n"
-	    "  --check-config       validate the settings and exit\n"
-	    "  --port-file FILE     write the first bound port to FILE\n"
-	    "  --db PATH|off        the game log (default: "
-	    "$STATE_DIRECTORY/grundy.db,\n"
-	    "                       else var/grundy.db)\n"
-	    "  --verbose 1          log every command\n"
-	    "  --admins A,B         accounts with the admin role\n"
-	    "  --default-tc B[+I]   default time control, ms (60000)\n"
-	    "  --illegal-move lose|retry  what an illegal move costs\n"
-	    "  --registration open|closed|admin  who may create accounts\n"
-	    "  --trusted-networks CIDR,...  exempt from max-conns-per-ip\n"
-	    "                       (default " CONF_TRUSTED_DEFAULT ")\n");
-	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
-	    n < sizeof text; i++)
+	    "  --config FILE          read key = value settings from FILE\n"
+	    "  --check-config         validate the settings and exit\n"
+	    "  --example-config       print a configuration file with every "
+	    "setting at its\n"
+	    "                         default and exit\n"
+	    "Settings (flags or configuration keys):\n");
+	for (i = 0; i < sizeof conf_other / sizeof conf_other[0] &&
+	    n < sizeof text; i++) {
+		def = strcmp(conf_other[i].key, "default-tc") == 0 ?
+		    conf_tc(&d) : conf_other[i].def;
+		snprintf(opt, sizeof opt, "%s %s", conf_other[i].key,
+		    conf_other[i].arg);
 		n += (size_t)snprintf(text + n, sizeof text - n,
-		    "  --%-18s %s\n", conf_keys[i].key, conf_keys[i].help);
+		    "  --%-21s %s%s%s%s\n", opt, conf_other[i].help,
+		    def != NULL ? " (default " : "", def != NULL ? def : "",
+		    def != NULL ? ")" : "");
+	}
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0] &&
+	    n < sizeof text; i++) {
+		snprintf(opt, sizeof opt, "%s N", conf_keys[i].key);
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		    "  --%-21s %s (default %s; %lu to %lu)\n", opt,
+		    conf_keys[i].help, conf_key_default(&d, &conf_keys[i]),
+		    conf_keys[i].min, conf_keys[i].max);
+	}
 	return (text);
+}
+
+/*
+ * Writes an example configuration file: every setting, commented out at
+ * its default (or at an example value where there is no default), so that
+ * it loads to exactly the defaults.
+ */
+void
+conf_example(FILE *f)
+{
+	struct conf	 d;
+	const char	*v;
+	size_t		 i;
+
+	conf_default(&d);
+	fprintf(f, "# grundyd.conf: the settings of grundyd(8), described in "
+	    "grundyd.conf(5).\n"
+	    "# One \"key = value\" per line; '#' starts a comment.  Each "
+	    "setting is shown\n"
+	    "# commented out at its default: uncomment and change it to use "
+	    "another\n"
+	    "# value.  A flag (--key value) overrides the file; SIGHUP "
+	    "rereads the file,\n"
+	    "# except listen, db, port-file and workers, which need a "
+	    "restart.\n"
+	    "# Generated by grundyd --example-config.\n");
+	for (i = 0; i < sizeof conf_other / sizeof conf_other[0]; i++) {
+		fprintf(f, "\n# %s\n", conf_other[i].help);
+		if (strcmp(conf_other[i].key, "default-tc") == 0)
+			fprintf(f, "#default-tc = %s\n", conf_tc(&d));
+		else if (strcmp(conf_other[i].key, "db") == 0)
+			fprintf(f, "#db = /var/lib/grundyd/grundy.db\n");
+		else if (strcmp(conf_other[i].key, "port-file") == 0)
+			fprintf(f, "# (none by default)\n#port-file = "
+			    "/run/grundyd/port\n");
+		else if (strcmp(conf_other[i].key, "admins") == 0)
+			fprintf(f, "# (none by default)\n#admins = "
+			    "alice,bob\n");
+		else if ((v = conf_other[i].def) != NULL)
+			fprintf(f, "#%s = %s\n", conf_other[i].key, v);
+	}
+	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0]; i++)
+		fprintf(f, "\n# %s (%lu to %lu)\n#%s = %s\n",
+		    conf_keys[i].help, conf_keys[i].min, conf_keys[i].max,
+		    conf_keys[i].key, conf_key_default(&d, &conf_keys[i]));
 }
 
 /*

@@ -5,6 +5,8 @@
 #ifndef CONF_H
 #define CONF_H
 
+#include <stdio.h>
+
 #include "session.h"
 
 #define CONF_MAX_LISTEN	16
@@ -58,10 +60,12 @@ void	 conf_default(struct conf *);
 void	 conf_free(struct conf *);
 int	 conf_set(struct conf *, const char *, const char *, char *, size_t);
 int	 conf_load(struct conf *, const char *, char *, size_t);
+int	 conf_read(struct conf *, FILE *, const char *, char *, size_t);
 void	 conf_copy_runtime(struct conf *, const struct conf *);
 int	 conf_remember_flag(struct conf *, const char *, const char *);
 int	 conf_apply_flags(struct conf *, const struct conf *, char *, size_t);
 const char *conf_usage(void);
+void	 conf_example(FILE *);
 struct sockaddr_storage;
 int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);
 struct sockaddr;

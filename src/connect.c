@@ -237,9 +237,22 @@ connect_main(int argc, char **argv)
 	int		 a, fd, pipe_mode = !isatty(0), rv;
 
 	for (a = 0; a < argc; a++) {
+		if (strcmp(argv[a], "--help") == 0) {
+			printf("usage: grundy connect [--pipe] [HOST:PORT]\n"
+			    "Talks to grundyd at HOST:PORT (default "
+			    "127.0.0.1:7559): a prompt on a terminal;\n"
+			    "--pipe (the default when stdin is not a "
+			    "terminal) streams stdin and prints\n"
+			    "the replies.  See grundy(1).\n");
+			return (0);
+		}
 		if (strcmp(argv[a], "--pipe") == 0)
 			pipe_mode = 1;
-		else
+		else if (argv[a][0] == '-') {
+			fprintf(stderr, "grundy connect: unknown option "
+			    "'%s'\n", argv[a]);
+			return (2);
+		} else
 			addr = argv[a];
 	}
 	if (connect_split(addr, host, sizeof host, port, sizeof port) != 0) {

@@ -2,9 +2,9 @@
  * game-wythoff-tab.c: r-Wythoff on the quotients, for the Wythoff family
  * (game-wythoff.c, which depends on this file and not the reverse): a
  * position reduced to quotients and lifted back, the exact floors of the
- * closed form, the Grundy tables (built, cached through game-table.c and
- * checked when loaded, shared by clones and by the components of a sum),
- * the Grundy queries that use them, and the `table` of P-positions.
+ * closed form, the Grundy tables (built when first needed, shared by
+ * clones and by the components of a sum), the Grundy queries that use
+ * them, and the `table` of P-positions (cached through game-table.c).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -222,151 +222,6 @@ wythoff_tab_get(const struct wythoff_tab *tab, unsigned long x,
 }
 
 /*
- * Loads a square Grundy table from a cached blob (game-table.c): its side
- * N, then SG(x, y) for 0 <= x <= y <= N, row by row.  Trusts it only if N
- * is within the bound and at least need, SG(x, y) <= x + y everywhere, no
- * row repeats a value (its cells are options of each other) and its zeros
- * are exactly the P-positions (A_n, B_n) of the closed form.  That is not
- * a proof (the checksum guards against damage); rebuilding would cost what
- * the cache saves.  Returns -1, tab unchanged, otherwise.
- */
-static int
-wythoff_tab_load(const struct wythoff *st, struct wythoff_tab *tab,
-    const struct buf *blob, unsigned long need)
-{
-	const unsigned char *p, *end;
-	unsigned long	*partner = NULL, *stamp = NULL, side, a, b;
-	unsigned int	*sg;
-	uint64_t	 n, v;
-	size_t		 nc, x, y;
-	mpz_t		 zn, fl, an;
-	int		 rv = -1;
-
-	if (game_table_open(blob, &p, &end) != 0 ||
-	    game_table_getv(&p, end, &n) != 0 || n < need || n > st->bound)
-		return (-1);
-	side = (unsigned long)n;
-	nc = side + 1;
-	sg = xcalloc(nc * nc, sizeof *sg);
-	for (y = 0; y <= side; y++)
-		for (x = 0; x <= y; x++) {
-			if (game_table_getv(&p, end, &v) != 0 || v > x + y)
-				goto out;
-			sg[y * nc + x] = sg[x * nc + y] = (unsigned int)v;
-		}
-	if (p != end)
-		goto out;
-	stamp = xcalloc(2 * nc, sizeof *stamp);
-	for (y = 0; y <= side; y++)
-		for (x = 0; x <= side; x++) {
-			if (stamp[sg[y * nc + x]] == y + 1)
-				goto out;
-			stamp[sg[y * nc + x]] = y + 1;
-		}
-	/* partner[x]: the other coordinate of x's P-position, if in range. */
-	partner = xcalloc(nc, sizeof *partner);
-	for (x = 0; x <= side; x++)
-		partner[x] = ULONG_MAX;
-	mpz_inits(zn, fl, an, NULL);
-	for (n = 0;; n++) {
-		mpz_set_ui(zn, (unsigned long)n);
-		wythoff_isqrtd(st, fl, zn);
-		wythoff_a(st, an, zn, fl);
-		if (mpz_cmp_ui(an, side) > 0)
-			break;
-		a = mpz_get_ui(an);
-		mpz_addmul(an, st->r, zn);
-		if (mpz_cmp_ui(an, side) <= 0) {
-			b = mpz_get_ui(an);
-			partner[a] = b;
-			partner[b] = a;
-		}
-	}
-	mpz_clears(zn, fl, an, NULL);
-	for (y = 0; y <= side; y++)
-		for (x = 0; x <= y; x++)
-			if ((sg[y * nc + x] == 0) != (partner[x] == y))
-				goto out;
-	free(tab->sg);
-	tab->sg = sg;
-	tab->cols = tab->rows = side;
-	sg = NULL;
-	rv = 0;
-out:
-	free(sg);
-	free(partner);
-	free(stamp);
-	return (rv);
-}
-
-/* A Wythoff Grundy table on its way through the cache. */
-struct wythoff_make {
-	const struct wythoff *st;
-	unsigned long	 need;
-};
-
-/* Takes a stored table if it is sound and large enough. */
-static int
-wythoff_make_load(void *arg, const struct buf *blob)
-{
-	struct wythoff_make *mk = arg;
-
-	return (wythoff_tab_load(mk->st, mk->st->tab, blob, mk->need));
-}
-
-/* Builds the table afresh, square with side need. */
-static int
-wythoff_make_build(void *arg, struct game_error *err)
-{
-	struct wythoff_make *mk = arg;
-
-	(void)err;
-	wythoff_tab_build(mk->st->tab, mk->need, mk->need, mk->st->r);
-	return (0);
-}
-
-/* Writes the side and the lower triangle, row by row. */
-static void
-wythoff_make_save(void *arg, struct buf *blob, struct buf *meta)
-{
-	struct wythoff_make *mk = arg;
-	const struct wythoff_tab *tab = mk->st->tab;
-	size_t		 nc = (size_t)mk->need + 1, x, y;
-
-	game_table_putv(blob, mk->need);
-	for (y = 0; y <= mk->need; y++)
-		for (x = 0; x <= y; x++)
-			game_table_putv(blob, tab->sg[y * nc + x]);
-	buf_printf(meta, "side=%lu", mk->need);
-}
-
-static const struct game_table_ops wythoff_make_ops = {
-	.kind = "wythoff-sg",
-	.load = wythoff_make_load,
-	.build = wythoff_make_build,
-	.save = wythoff_make_save,
-};
-
-/*
- * Makes the table square with side at least need, from the cache (kind
- * wythoff-sg, key "r=R": the quotient game depends on r alone) when it
- * holds one that large, else built and stored.
- */
-static void
-wythoff_tab_cached(const struct wythoff *st, unsigned long need)
-{
-	struct wythoff_make mk = { st, need };
-	struct buf	 key;
-
-	buf_init(&key);
-	buf_puts(&key, "r=");
-	buf_mpz(&key, st->r);
-	game_table_cached(st->tables, &wythoff_make_ops, buf_str(&key), &mk,
-	    NULL);
-	buf_free(&key);
-}
-
-/*
  * Makes the shared table cover the reduced position q, whose quotients it
  * stores in *u <= *v; fails with GAME_EBOUND beyond the bound.  The options
  * of (u, v) sorted lie in [0..u] x [0..v], so that rectangle suffices.
@@ -401,11 +256,13 @@ wythoff_tab_need(const struct wythoff *st, const struct wythoff_q *q,
 		return (game_set_error(err, GAME_EBOUND,
 		    "wythoff: a Grundy table of %lu x %lu entries is too "
 		    "large", cols + 1, rows + 1));
-	/* With a cache, tables are square and kept (r of at most 40 digits). */
-	if (st->tables != NULL && mpz_sizeinbase(st->r, 10) <= 40)
-		wythoff_tab_cached(st, rows > cols ? rows : cols);
-	else
-		wythoff_tab_build(tab, cols, rows, st->r);
+	/*
+	 * Built, never taken from the table cache: a stored table could be
+	 * trusted only by rebuilding it (no closed form; checks short of that
+	 * let a forged table through, fuzz/corpus/tables/wythoff-sg-forged),
+	 * and the build costs what a load would save.
+	 */
+	wythoff_tab_build(tab, cols, rows, st->r);
 	return (0);
 }
 

@@ -24,15 +24,15 @@
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
 
-/* Prints usage and exits 2. */
+/* Prints usage: to stdout and exit 0 for --help, else to stderr, exit 2. */
 static void __attribute__((noreturn))
-grundy_usage(void)
+grundy_usage(int status)
 {
-	fprintf(stderr,
+	fprintf(status ? stderr : stdout,
 	    "usage: grundy analyze [--limit N] [--max-digits N] GAME...\n"
 	    "       grundy play [--engine-first] [--seed N] [--max-digits N] "
 	    "GAME...\n"
-	    "       grundy connect [HOST:PORT] [--pipe]\n"
+	    "       grundy connect [--pipe] [HOST:PORT]\n"
 	    "       grundy engine\n"
 	    "       grundy bot --server HOST:PORT --name NAME --password PASS\n"
 	    "           [--register] [--seek 'GAME [tc=..] [rated=..] "
@@ -41,13 +41,19 @@ grundy_usage(void)
 	    "[--reconnect-ms MS] -- PROGRAM [ARG...]\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
+	    "       grundy [COMMAND] --help\n"
 	    "GAME is FAMILY [KEY=VALUE ...] POSITION, e.g. 'nim 3 4 5';\n"
-	    "see proto/PROTOCOL.md or 'grundy games'.\n"
+	    "see 'grundy games', grundy(1) and PROTOCOL.md.\n"
+	    "Defaults: --limit 0 (every winning move), --max-digits "
+	    "1000000,\n"
+	    "the human moves first, the engine picks its first best move "
+	    "unless --seed;\n"
+	    "connect: 127.0.0.1:7559, --pipe when stdin is not a terminal.\n"
 	    "'grundy engine' answers GTP commands (new, play, genmove, "
 	    "gameover, ...)\non stdin with perfect play; 'grundy bot' "
 	    "plays PROGRAM, a program that\nspeaks them, on grundyd "
 	    "(PROTOCOL.md section 13).\n");
-	exit(2);
+	exit(status);
 }
 
 /* Parses a non-negative size option value or exits. */
@@ -84,11 +90,20 @@ grundy_options(int argc, char **argv, struct grundy_opts *o)
 	for (a = 0; a < argc && strncmp(argv[a], "--", 2) == 0; a++) {
 		if (strcmp(argv[a], "--") == 0)
 			return (a + 1);
+		if (strcmp(argv[a], "--help") == 0)
+			grundy_usage(0);
 		if (strcmp(argv[a], "--engine-first") == 0)
 			o->engine_first = 1;
-		else if (a + 1 >= argc)
-			grundy_usage();
-		else if (strcmp(argv[a], "--limit") == 0)
+		else if (strcmp(argv[a], "--limit") != 0 &&
+		    strcmp(argv[a], "--max-digits") != 0 &&
+		    strcmp(argv[a], "--seed") != 0) {
+			fprintf(stderr, "grundy: unknown option '%s'\n",
+			    argv[a]);
+			grundy_usage(2);
+		} else if (a + 1 >= argc) {
+			fprintf(stderr, "grundy: %s needs a value\n", argv[a]);
+			grundy_usage(2);
+		} else if (strcmp(argv[a], "--limit") == 0)
 			o->limit = grundy_size_arg(argv[a], argv[a + 1]), a++;
 		else if (strcmp(argv[a], "--max-digits") == 0)
 			o->lim.max_digits = grundy_size_arg(argv[a],
@@ -97,8 +112,7 @@ grundy_options(int argc, char **argv, struct grundy_opts *o)
 			o->seed = grundy_size_arg(argv[a], argv[a + 1]);
 			o->seeded = 1;
 			a++;
-		} else
-			grundy_usage();
+		}
 	}
 	return (a);
 }
@@ -357,13 +371,29 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	game_limits_default(&o.lim);
 	if (argc < 2)
-		grundy_usage();
+		grundy_usage(2);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0)
+		grundy_usage(0);
 	if (strcmp(argv[1], "connect") == 0)
 		return (connect_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "bot") == 0)
 		return (bot_main(argc - 2, argv + 2));
-	if (strcmp(argv[1], "engine") == 0 && argc == 2)
-		return (grundy_engine());
+	if (strcmp(argv[1], "engine") == 0) {
+		if (argc == 2)
+			return (grundy_engine());
+		if (strcmp(argv[2], "--help") == 0) {
+			printf("usage: grundy engine\n"
+			    "Answers GTP commands on stdin with grundyd's "
+			    "session and default limits\n(perfect play), "
+			    "until EOF or quit: a player program for "
+			    "'grundy bot'.\nSee grundy(1).\n");
+			return (0);
+		}
+		fprintf(stderr, "grundy engine: unknown argument '%s' "
+		    "(it takes none)\n", argv[2]);
+		return (2);
+	}
 	a = 2 + grundy_options(argc - 2, argv + 2, &o);
 	if (strcmp(argv[1], "analyze") == 0 && a < argc)
 		return (grundy_analyze(argc - a, argv + a, &o));
@@ -381,5 +411,9 @@ main(int argc, char **argv)
 		printf("grundy %s\n", PACKAGE_VERSION);
 		return (0);
 	}
-	grundy_usage();
+	if (strcmp(argv[1], "analyze") != 0 && strcmp(argv[1], "play") != 0)
+		fprintf(stderr, "grundy: unknown command '%s'\n", argv[1]);
+	else
+		fprintf(stderr, "grundy %s: missing GAME\n", argv[1]);
+	grundy_usage(2);
 }

@@ -14,23 +14,32 @@
 #include "log.h"
 #include "server.h"
 
-/* Prints usage and exits with status. */
+/* Prints usage: to stdout and exit 0 for --help, else to stderr, exit 2. */
 static void __attribute__((noreturn))
 grundyd_usage(int status)
 {
-	fprintf(status ? stderr : stdout,
+	if (status != 0) {
+		fprintf(stderr, "usage: grundyd [--config FILE] "
+		    "[--check-config] [--SETTING VALUE ...]\n"
+		    "'grundyd --help' lists every setting and its default.\n");
+		exit(status);
+	}
+	fprintf(stdout,
 	    "usage: grundyd [--config FILE] [--check-config] [--SETTING VALUE "
 	    "...]\n"
 	    "       grundyd [--db PATH] [--SETTING VALUE ...] --precompute "
-	    "'GAME [count=N]' ...\n%s"
-	    "  --precompute SPEC    fill the precomputed table of game SPEC "
+	    "'GAME [count=N]' ...\n"
+	    "       grundyd --example-config | --help | --version\n%s"
+	    "  --precompute SPEC      fill the precomputed table of game SPEC "
 	    "in the database\n"
-	    "                       (count=N entries, default 20, at most "
+	    "                         (count=N entries, default 20, at most "
 	    "%d; wythoff also\n"
-	    "                       builds its Grundy table up to the "
+	    "                         builds its Grundy table up to the "
 	    "position), print one\n"
-	    "                       line and exit without serving; "
-	    "repeatable\n", conf_usage(), CMD_TABLE_MAX);
+	    "                         line and exit without serving; "
+	    "repeatable\n"
+	    "See grundyd(8) and grundyd.conf(5).\n", conf_usage(),
+	    CMD_TABLE_MAX);
 	exit(status);
 }
 
@@ -85,8 +94,19 @@ main(int argc, char **argv)
 			check = 1;
 			continue;
 		}
-		if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc)
+		if (strcmp(argv[a], "--example-config") == 0) {
+			conf_example(stdout);
+			return (fflush(stdout) == 0 ? 0 : 1);
+		}
+		if (strncmp(argv[a], "--", 2) != 0) {
+			fprintf(stderr, "grundyd: unexpected argument '%s'\n",
+			    argv[a]);
 			grundyd_usage(2);
+		}
+		if (a + 1 >= argc) {
+			fprintf(stderr, "grundyd: %s needs a value\n", argv[a]);
+			grundyd_usage(2);
+		}
 		if (strcmp(argv[a], "--precompute") == 0) {
 			if (npre == (int)(sizeof pre / sizeof pre[0])) {
 				fprintf(stderr, "grundyd: too many --precompute\n");
@@ -102,8 +122,12 @@ main(int argc, char **argv)
 		if (conf_set(&conf, argv[a] + 2, argv[a + 1], err,
 		    sizeof err) != 0 || conf_remember_flag(&conf, argv[a] + 2,
 		    argv[a + 1]) != 0) {
-			fprintf(stderr, "grundyd: %s\n", err[0] ? err :
-			    "too many command-line settings");
+			if (strncmp(err, "unknown setting", 15) == 0)
+				fprintf(stderr, "grundyd: unknown option '%s'\n",
+				    argv[a]);
+			else
+				fprintf(stderr, "grundyd: %s\n", err[0] ? err :
+				    "too many command-line settings");
 			return (1);
 		}
 		a++;

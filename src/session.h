@@ -43,6 +43,8 @@ struct session_conf {
 	unsigned int	 keepalive_interval;	/* s between probes */
 	unsigned int	 keepalive_count;	/* unanswered probes, then drop */
 	unsigned int	 user_timeout;		/* ms unacked data, then drop */
+	/* Appends "KEY VALUE" for every limit in force (set by conf.c). */
+	void		 (*limits)(const struct session_conf *, struct buf *);
 };
 
 /* registration = open | closed | admin. */

@@ -103,9 +103,9 @@ refuse bot-name "without control" $GRUNDY bot --server 127.0.0.1:1 \
     --name 'a b' --password secret123 -- true
 refuse bot-games "expected a number" $GRUNDY bot --server 127.0.0.1:1 \
     --name a --password secret123 --games x -- true
-refuse bot-address "cannot connect to 127.0.0.1:1" $GRUNDY bot \
-    --server 127.0.0.1:1 --name alice --password secret123 -- \
-    $GRUNDY engine
+refuse bot-address "could not connect to 127.0.0.1:1 within 1 s" \
+    $GRUNDY bot --server 127.0.0.1:1 --name alice --password secret123 \
+    --reconnect-for 1 -- $GRUNDY engine
 refuse bot-host "expected HOST:PORT" $GRUNDY bot --server '[::1' \
     --name alice --password secret123 -- $GRUNDY engine
 

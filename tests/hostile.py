@@ -296,8 +296,8 @@ def test_table_cache_cap():
     n, b = db_tables(d)
     check("bytes cap kept (%d bytes in %d tables)" % (b, n), b <= 8192)
     r = c.cmd("limits")
-    check("limits shows the caps", "max_tables 5" in r and
-          "max_tables_bytes 8192" in r, r)
+    check("limits shows the caps", "max-tables 5" in r and
+          "max-tables-bytes 8192" in r, r)
     d.stop()
 
 
@@ -355,7 +355,7 @@ def test_register_rate():
     o = ClientFrom(d, "127.0.0.3")
     r = o.cmd("register user9 password1")
     check("another address may", ok(r), r)
-    check("limits shows it", "register_rate 3" in c.cmd("limits"))
+    check("limits shows it", "register-rate 3" in c.cmd("limits"))
     d.stop()
 
 

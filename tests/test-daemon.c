@@ -238,7 +238,7 @@ static void
 test_transcripts(void **state)
 {
 	const char	*names[] = { "framing", "crlf", "errors", "match",
-	    "examples", "accounts", "answers" };
+	    "examples", "accounts", "answers", "limits" };
 	const char	*extra[] = { "--admins", "boss", NULL };
 	struct daemon	 d;
 	struct buf	 got;
