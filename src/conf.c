@@ -678,6 +678,7 @@ conf_usage(void)
 		    conf_keys[i].help, conf_key_default(&d, &conf_keys[i]),
 		    conf_keys[i].min, conf_keys[i].max);
 	}
+	conf_free(&d);
 	return (text);
 }
 
@@ -724,6 +725,7 @@ conf_example(FILE *f)
 		fprintf(f, "\n# %s (%lu to %lu)\n#%s = %s\n",
 		    conf_keys[i].help, conf_keys[i].min, conf_keys[i].max,
 		    conf_keys[i].key, conf_key_default(&d, &conf_keys[i]));
+	conf_free(&d);
 }
 
 /*

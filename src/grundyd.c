@@ -88,6 +88,7 @@ main(int argc, char **argv)
 			grundyd_usage(0);
 		if (strcmp(argv[a], "--version") == 0) {
 			printf("grundyd %s\n", PACKAGE_VERSION);
+			conf_free(&conf);
 			return (0);
 		}
 		if (strcmp(argv[a], "--check-config") == 0) {
@@ -96,6 +97,7 @@ main(int argc, char **argv)
 		}
 		if (strcmp(argv[a], "--example-config") == 0) {
 			conf_example(stdout);
+			conf_free(&conf);
 			return (fflush(stdout) == 0 ? 0 : 1);
 		}
 		if (strncmp(argv[a], "--", 2) != 0) {
