@@ -23,20 +23,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
-class ClientFrom(Client):
-    """A Client whose connection comes from a given loopback address."""
-
-    def __init__(self, d, src, host="127.0.0.1", port=None):
-        self.s = socket.create_connection((host, port or d.port), timeout=5,
-                                          source_address=(src, 0))
-        self.buf = b""
-        self.replies = []
-        self.commands = []
-        self.events = []
-        self.closed = False
-        self.nid = 100
-
-
 def event_of(c, prefix, timeout=5.0):
     return c.wait("events", lambda x: x.startswith("event " + prefix),
                   timeout)

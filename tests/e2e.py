@@ -79,8 +79,12 @@ class Client:
     """A raw protocol connection that sorts what arrives: replies (blocks
     starting with = or ?), server commands (ID NAME ...) and events."""
 
-    def __init__(self, d):
-        self.s = socket.create_connection(("127.0.0.1", d.port), timeout=5)
+    def __init__(self, d, src=None, host="127.0.0.1", port=None):
+        """Connects to d (or host:port), from the loopback address src
+        (127.0.0.N) when given, so that tests can play other clients."""
+        self.s = socket.create_connection(
+            (host, port or d.port), timeout=5,
+            source_address=(src, 0) if src is not None else None)
         self.buf = b""
         self.replies = []
         self.commands = []
@@ -159,6 +163,11 @@ class Client:
             self.s.close()
         except OSError:
             pass
+
+
+def ClientFrom(d, src, host="127.0.0.1", port=None):
+    """A Client connecting from another loopback address (127.0.0.N)."""
+    return Client(d, src, host, port)
 
 
 def ok(r):

@@ -21,16 +21,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
-def ClientFrom(d, src):
-    """A client connecting from another loopback address (127.0.0.N): a
-    Client whose socket is replaced before it sends anything."""
-    c = Client(d)
-    c.s.close()
-    c.s = socket.create_connection(("127.0.0.1", d.port), timeout=5,
-                                   source_address=(src, 0))
-    return c
-
-
 # A heavy command of a few tenths of a second (Wythoff Grundy tables).
 SLOW = "new sum " + " + ".join("wythoff t=%d 990 991" % t
                                for t in range(1, 13))
