@@ -170,6 +170,16 @@ def ClientFrom(d, src, host="127.0.0.1", port=None):
     return Client(d, src, host, port)
 
 
+def wait_for(pred, timeout=5.0):
+    """Polls pred until it holds or the deadline passes; returns pred()."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return pred()
+
+
 def ok(r):
     return r is not None and r.startswith("=")
 

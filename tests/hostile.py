@@ -26,15 +26,6 @@ SLOW = "new sum " + " + ".join("wythoff t=%d 990 991" % t
                                for t in range(1, 13))
 
 
-def wait_for(pred, timeout=5.0):
-    """Polls pred until it holds or the deadline passes."""
-    end = time.time() + timeout
-    while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return pred()
-
 
 def log_text(d):
     d.log.flush()

@@ -25,13 +25,6 @@ def bot_log(name):
                 errors="replace").read()
 
 
-def wait_for(pred, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline and not pred():
-        time.sleep(0.1)
-    return pred()
-
-
 def test_outage_over_60s():
     d = Daemon("outage")
     spec = "nim 9 9 9 tc=600000"
