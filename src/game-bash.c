@@ -2,6 +2,7 @@
  * game-bash.c: Bash's game (games.md §1).  One pile n, parameter m: a move
  * removes 1..m tokens.  SG(n) = n mod (m+1).  Several piles are a sum.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "game.h"
@@ -13,16 +14,9 @@ struct bash {
 	mpz_t		 m1;		/* m + 1 */
 };
 
-/* Frees the state. */
-static void
-bash_free(void *p)
-{
-	struct bash	*st = p;
-
-	mpz_clears(st->m, st->m1, NULL);
-	game_piles_clear(&st->pl);
-	free(st);
-}
+/* Cloned and freed by game_layout_clone and game_layout_free. */
+static const struct game_layout bash_layout = { sizeof (struct bash), 2,
+    { offsetof(struct bash, m), offsetof(struct bash, m1) } };
 
 /* Parses bash m=M PILE... */
 static int
@@ -53,21 +47,8 @@ bash_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	*stp = st;
 	return (0);
 fail:
-	bash_free(st);
+	game_layout_free(&bash_layout, st);
 	return (-1);
-}
-
-/* Returns a deep copy. */
-static void *
-bash_clone(const void *p)
-{
-	const struct bash *st = p;
-	struct bash	*c = xcalloc(1, sizeof *c);
-
-	mpz_init_set(c->m, st->m);
-	mpz_init_set(c->m1, st->m1);
-	game_piles_copy(&c->pl, &st->pl);
-	return (c);
 }
 
 /* Prints bash m=M PILE... */
@@ -104,55 +85,59 @@ bash_check(const void *p, const struct game_move *m, struct game_error *err)
 	return (0);
 }
 
+/* Sets g to the Grundy value of one pile a: a mod (m+1). */
+static void
+bash_pile_sg(const void *p, const mpz_t a, mpz_t g)
+{
+	const struct bash *st = p;
+
+	mpz_fdiv_r(g, a, st->m1);
+}
+
 /* Sets g to the XOR of n_i mod (m+1). */
 static int
 bash_grundy(const void *p, mpz_t g, struct game_error *err)
 {
 	const struct bash *st = p;
-	mpz_t		 r;
-	size_t		 i;
 
 	(void)err;
-	mpz_init(r);
-	mpz_set_ui(g, 0);
-	for (i = 0; i < st->pl.n; i++) {
-		mpz_fdiv_r(r, st->pl.v[i], st->m1);
-		mpz_xor(g, g, r);
-	}
-	mpz_clear(r);
+	game_pilesum_xor(st, &st->pl, bash_pile_sg, g);
 	return (0);
 }
 
 /*
- * Appends every move to Grundy value target.  Pile i must reach residue
- * want = (n_i mod (m+1)) ^ X ^ target < m+1 by removing 1..m, and the unique
- * candidate is n_i - ((n_i - want) mod (m+1)).
+ * Appends the move of pile idx, holding a, to Grundy value want < m+1: the
+ * unique candidate is a - ((a - want) mod (m+1)), a removal of 1..m.
  */
+static void
+bash_pile_to(const void *p, size_t idx, const mpz_t a, const mpz_t want,
+    struct game_moveset *ms)
+{
+	const struct bash *st = p;
+	mpz_t		 c;
+
+	if (mpz_cmp(want, st->m1) >= 0)
+		return;
+	mpz_init(c);
+	mpz_sub(c, a, want);
+	mpz_fdiv_r(c, c, st->m1);
+	if (mpz_sgn(c) != 0 && mpz_cmp(c, a) <= 0) {
+		mpz_sub(c, a, c);
+		game_moveset_add1(ms, idx, c);
+	}
+	mpz_clear(c);
+}
+
+/* Appends every move to Grundy value target. */
 static int
 bash_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
     struct game_error *err)
 {
 	const struct bash *st = p;
-	mpz_t		 x, r, want, c, v;
-	size_t		 i;
 
-	mpz_inits(x, r, want, c, v, NULL);
-	bash_grundy(p, x, err);
-	mpz_xor(x, x, target);
-	for (i = 0; i < st->pl.n; i++) {
-		mpz_fdiv_r(r, st->pl.v[i], st->m1);
-		mpz_xor(want, r, x);
-		if (mpz_cmp(want, st->m1) >= 0)
-			continue;
-		/* Removal c in 1..m with (n - c) mod (m+1) == want. */
-		mpz_sub(c, r, want);
-		mpz_fdiv_r(c, c, st->m1);
-		if (mpz_sgn(c) == 0 || mpz_cmp(c, st->pl.v[i]) > 0)
-			continue;
-		mpz_sub(v, st->pl.v[i], c);
-		game_moveset_add1(ms, i + 1, v);
-	}
-	mpz_clears(x, r, want, c, v, NULL);
+	(void)err;
+	game_pilesum_to_grundy(st, &st->pl, bash_pile_sg, bash_pile_to,
+	    target, ms);
 	return (0);
 }
 
@@ -170,8 +155,7 @@ const struct game_family game_bash = {
 	.usage = "bash m=M PILE...",
 	.summary = "Bash's game: remove 1 to m tokens from one pile",
 	.parse = bash_parse,
-	.clone = bash_clone,
-	.free = bash_free,
+	.layout = &bash_layout,
 	.print = bash_print,
 	.check = bash_check,
 	.apply = game_piles_apply,

@@ -9,6 +9,7 @@
  * O(n b) ranges of O(b) bits; it is refused (GAME_ELIMIT) beyond max_moves
  * entries, and one_winning names a single winning move in O(n b) instead.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +38,9 @@ struct klnim_ivals {
 	struct klnim_ival *v;
 };
 
-/* Frees the state. */
-static void
-klnim_free(void *p)
-{
-	struct klnim	*st = p;
-
-	game_piles_clear(&st->pl);
-	mpz_clears(st->k, st->l, NULL);
-	free(st);
-}
+/* Cloned and freed by game_layout_clone and game_layout_free. */
+static const struct game_layout klnim_layout = { sizeof (struct klnim), 2,
+    { offsetof(struct klnim, k), offsetof(struct klnim, l) } };
 
 /* Parses a forbidden amount (k or l): a number >= 1. */
 static int
@@ -92,26 +86,11 @@ klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	    err) != 0 ||
 	    game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0) {
-		klnim_free(st);
+		game_layout_free(&klnim_layout, st);
 		return (-1);
 	}
 	*stp = st;
 	return (0);
-}
-
-/* Returns a deep copy. */
-static void *
-klnim_clone(const void *p)
-{
-	const struct klnim *st = p;
-	struct klnim	*c = xcalloc(1, sizeof *c);
-
-	mpz_init_set(c->k, st->k);
-	mpz_init_set(c->l, st->l);
-	c->turn = st->turn;
-	c->max_moves = st->max_moves;
-	game_piles_copy(&c->pl, &st->pl);
-	return (c);
 }
 
 /* Prints klnim k=K l=L turn=T PILE... */
@@ -209,20 +188,20 @@ klnim_pile_sg(mpz_t g, const mpz_t x, const mpz_t k)
 	mpz_clear(t);
 }
 
+/* The Grundy value of one pile a (k == l), for game_pilesum_*. */
+static void
+klnim_sum_sg(const void *p, const mpz_t a, mpz_t g)
+{
+	const struct klnim *st = p;
+
+	klnim_pile_sg(g, a, st->k);
+}
+
 /* Sets x to the XOR of the pile Grundy values (k == l). */
 static void
 klnim_sg_xor(const struct klnim *st, mpz_t x)
 {
-	mpz_t	 g;
-	size_t	 i;
-
-	mpz_init(g);
-	mpz_set_ui(x, 0);
-	for (i = 0; i < st->pl.n; i++) {
-		klnim_pile_sg(g, st->pl.v[i], st->k);
-		mpz_xor(x, x, g);
-	}
-	mpz_clear(g);
+	game_pilesum_xor(st, &st->pl, klnim_sum_sg, x);
 }
 
 /*
@@ -311,42 +290,44 @@ klnim_grundy(const void *p, mpz_t g, struct game_error *err)
 }
 
 /*
- * Appends every move to Grundy value target (k == l): pile i goes to a
- * preimage 2kq + r or 2kq + k + r of T = SG(a_i) ^ X ^ target, T = kq + r,
- * when it is lower and the removal is not k (§8a).
+ * Appends the moves of pile idx, holding a, to Grundy value t = kq + r (k ==
+ * l): its preimages 2kq + r and 2kq + k + r when lower and the removal is not
+ * k (§8a).
  */
+static void
+klnim_pile_to(const void *p, size_t idx, const mpz_t a, const mpz_t t,
+    struct game_moveset *ms)
+{
+	const struct klnim *st = p;
+	mpz_t		 q, v, d;
+	int		 j;
+
+	mpz_inits(q, v, d, NULL);
+	mpz_fdiv_qr(q, v, t, st->k);
+	mpz_mul(q, q, st->k);
+	mpz_addmul_ui(v, q, 2);
+	for (j = 0; j < 2 && mpz_cmp(v, a) < 0; j++) {
+		mpz_sub(d, a, v);
+		if (mpz_cmp(d, st->k) != 0)
+			game_moveset_add1(ms, idx, v);
+		mpz_add(v, v, st->k);
+	}
+	mpz_clears(q, v, d, NULL);
+}
+
+/* Appends every move to Grundy value target (k == l). */
 static int
 klnim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
     struct game_error *err)
 {
 	const struct klnim *st = p;
-	mpz_t		 x, t, q, v, d;
-	size_t		 i;
-	int		 j;
 
 	if (mpz_cmp(st->k, st->l) != 0)
 		return (klnim_grundy(p, NULL, err));
 	if (mpz_sgn(target) < 0)
 		return (0);
-	mpz_inits(x, t, q, v, d, NULL);
-	klnim_sg_xor(st, x);
-	mpz_xor(x, x, target);
-	for (i = 0; i < st->pl.n; i++) {
-		klnim_pile_sg(t, st->pl.v[i], st->k);
-		mpz_xor(t, t, x);
-		mpz_fdiv_qr(q, v, t, st->k);
-		mpz_mul(q, q, st->k);
-		mpz_addmul_ui(v, q, 2);
-		for (j = 0; j < 2; j++) {
-			if (mpz_cmp(v, st->pl.v[i]) >= 0)
-				break;
-			mpz_sub(d, st->pl.v[i], v);
-			if (mpz_cmp(d, st->k) != 0)
-				game_moveset_add1(ms, i + 1, v);
-			mpz_add(v, v, st->k);
-		}
-	}
-	mpz_clears(x, t, q, v, d, NULL);
+	game_pilesum_to_grundy(st, &st->pl, klnim_sum_sg, klnim_pile_to,
+	    target, ms);
 	return (0);
 }
 
@@ -919,8 +900,7 @@ const struct game_family game_klnim = {
 	.summary = "K-L-Nim: lower one pile; player 1 may never remove "
 	    "exactly k tokens, player 2 never exactly l",
 	.parse = klnim_parse,
-	.clone = klnim_clone,
-	.free = klnim_free,
+	.layout = &klnim_layout,
 	.print = klnim_print,
 	.check = klnim_check,
 	.apply = klnim_apply,

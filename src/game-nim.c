@@ -13,6 +13,9 @@ struct nim {
 	int		 misere;	/* 1: the last mover loses */
 };
 
+/* Cloned and freed by game_layout_clone and game_layout_free. */
+static const struct game_layout nim_layout = { sizeof (struct nim), 0, { 0 } };
+
 /* Parses nim [misere=0|1] PILE... */
 static int
 nim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
@@ -44,28 +47,6 @@ nim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	return (0);
 }
 
-/* Returns a deep copy. */
-static void *
-nim_clone(const void *p)
-{
-	const struct nim *st = p;
-	struct nim	*c = xcalloc(1, sizeof *c);
-
-	c->misere = st->misere;
-	game_piles_copy(&c->pl, &st->pl);
-	return (c);
-}
-
-/* Frees the state. */
-static void
-nim_free(void *p)
-{
-	struct nim	*st = p;
-
-	game_piles_clear(&st->pl);
-	free(st);
-}
-
 /* Prints nim [misere=1] PILE... */
 static void
 nim_print(const void *p, struct buf *b)
@@ -90,11 +71,7 @@ nim_check(const void *p, const struct game_move *m, struct game_error *err)
 static void
 nim_xor(const struct nim *st, mpz_t x)
 {
-	size_t	 i;
-
-	mpz_set_ui(x, 0);
-	for (i = 0; i < st->pl.n; i++)
-		mpz_xor(x, x, st->pl.v[i]);
+	game_pilesum_xor(st, &st->pl, NULL, x);
 }
 
 /* Counts piles >= 2 (big) and piles == 1 (ones); big gets the last big. */
@@ -147,26 +124,26 @@ nim_grundy(const void *p, mpz_t g, struct game_error *err)
 	return (0);
 }
 
+/* Appends the move of pile idx, holding a, to pile t, if t is lower. */
+static void
+nim_pile_to(const void *p, size_t idx, const mpz_t a, const mpz_t t,
+    struct game_moveset *ms)
+{
+	(void)p;
+	if (mpz_cmp(t, a) < 0)
+		game_moveset_add1(ms, idx, t);
+}
+
 /* Appends every move to Grundy value target: a_i -> a_i ^ X ^ target. */
 static int
 nim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
     struct game_error *err)
 {
 	const struct nim *st = p;
-	mpz_t		 x, v;
-	size_t		 i;
 
 	if (st->misere)
 		return (nim_grundy(p, NULL, err));
-	mpz_inits(x, v, NULL);
-	nim_xor(st, x);
-	mpz_xor(x, x, target);
-	for (i = 0; i < st->pl.n; i++) {
-		mpz_xor(v, st->pl.v[i], x);
-		if (mpz_cmp(v, st->pl.v[i]) < 0)
-			game_moveset_add1(ms, i + 1, v);
-	}
-	mpz_clears(x, v, NULL);
+	game_pilesum_to_grundy(st, &st->pl, NULL, nim_pile_to, target, ms);
 	return (0);
 }
 
@@ -213,8 +190,7 @@ const struct game_family game_nim = {
 	.usage = "nim [misere=0|1] PILE...",
 	.summary = "Nim: lower one pile; misere=1: the last mover loses",
 	.parse = nim_parse,
-	.clone = nim_clone,
-	.free = nim_free,
+	.layout = &nim_layout,
 	.print = nim_print,
 	.check = nim_check,
 	.apply = game_piles_apply,

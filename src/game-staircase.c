@@ -12,6 +12,10 @@ struct staircase {
 	struct game_piles pl;		/* first: see game_piles_apply */
 };
 
+/* Cloned and freed by game_layout_clone and game_layout_free. */
+static const struct game_layout staircase_layout = {
+    sizeof (struct staircase), 0, { 0 } };
+
 /* Parses staircase STEP1 STEP2 ... */
 static int
 staircase_parse(void **stp, int argc, char **argv,
@@ -30,27 +34,6 @@ staircase_parse(void **stp, int argc, char **argv,
 	}
 	*stp = st;
 	return (0);
-}
-
-/* Returns a deep copy. */
-static void *
-staircase_clone(const void *p)
-{
-	const struct staircase *st = p;
-	struct staircase *c = xcalloc(1, sizeof *c);
-
-	game_piles_copy(&c->pl, &st->pl);
-	return (c);
-}
-
-/* Frees the state. */
-static void
-staircase_free(void *p)
-{
-	struct staircase *st = p;
-
-	game_piles_clear(&st->pl);
-	free(st);
 }
 
 /* Prints staircase STEP... */
@@ -205,8 +188,7 @@ const struct game_family game_staircase = {
 	.usage = "staircase STEP1 STEP2 ...",
 	.summary = "staircase Nim: slide coins from a step to the one below",
 	.parse = staircase_parse,
-	.clone = staircase_clone,
-	.free = staircase_free,
+	.layout = &staircase_layout,
 	.print = staircase_print,
 	.check = staircase_check,
 	.apply = game_piles_apply,

@@ -335,3 +335,78 @@ game_ulong_cmp(const void *a, const void *b)
 
 	return (x < y ? -1 : x > y);
 }
+
+/* Returns a deep copy of a state laid out as lay describes. */
+void *
+game_layout_clone(const struct game_layout *lay, const void *p)
+{
+	void	*c = xmalloc(lay->size);
+	size_t	 i;
+
+	memcpy(c, p, lay->size);
+	game_piles_copy(c, p);
+	for (i = 0; i < lay->nmpz; i++)
+		mpz_init_set(*(mpz_t *)((char *)c + lay->mpz[i]),
+		    *(const mpz_t *)((const char *)p + lay->mpz[i]));
+	return (c);
+}
+
+/* Frees a state laid out as lay describes (the mpz_t members inited). */
+void
+game_layout_free(const struct game_layout *lay, void *p)
+{
+	size_t	 i;
+
+	game_piles_clear(p);
+	for (i = 0; i < lay->nmpz; i++)
+		mpz_clear(*(mpz_t *)((char *)p + lay->mpz[i]));
+	free(p);
+}
+
+/* Sets x to the XOR of the piles' Grundy values. */
+void
+game_pilesum_xor(const void *st, const struct game_piles *pl,
+    game_pile_sg_fn *sg, mpz_t x)
+{
+	mpz_t	 g;
+	size_t	 i;
+
+	mpz_set_ui(x, 0);
+	if (sg == NULL) {
+		for (i = 0; i < pl->n; i++)
+			mpz_xor(x, x, pl->v[i]);
+		return;
+	}
+	mpz_init(g);
+	for (i = 0; i < pl->n; i++) {
+		sg(st, pl->v[i], g);
+		mpz_xor(x, x, g);
+	}
+	mpz_clear(g);
+}
+
+/*
+ * Appends every move to Grundy value target: pile i must go to a pile of
+ * Grundy value SG(a_i) ^ X ^ target, X the XOR of all the piles' values.
+ */
+void
+game_pilesum_to_grundy(const void *st, const struct game_piles *pl,
+    game_pile_sg_fn *sg, game_pile_to_fn *to, const mpz_t target,
+    struct game_moveset *ms)
+{
+	mpz_t	 x, t;
+	size_t	 i;
+
+	mpz_inits(x, t, NULL);
+	game_pilesum_xor(st, pl, sg, x);
+	mpz_xor(x, x, target);
+	for (i = 0; i < pl->n; i++) {
+		if (sg == NULL)
+			mpz_set(t, pl->v[i]);
+		else
+			sg(st, pl->v[i], t);
+		mpz_xor(t, t, x);
+		to(st, i + 1, pl->v[i], t, ms);
+	}
+	mpz_clears(x, t, NULL);
+}

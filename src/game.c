@@ -76,7 +76,8 @@ int
 game_clone(struct game *dst, const struct game *src)
 {
 	dst->fam = src->fam;
-	dst->st = src->fam->clone(src->st);
+	dst->st = src->fam->clone != NULL ? src->fam->clone(src->st) :
+	    game_layout_clone(src->fam->layout, src->st);
 	return (0);
 }
 
@@ -84,8 +85,10 @@ game_clone(struct game *dst, const struct game *src)
 void
 game_free(struct game *g)
 {
-	if (g->fam != NULL && g->st != NULL)
+	if (g->fam != NULL && g->st != NULL && g->fam->free != NULL)
 		g->fam->free(g->st);
+	else if (g->fam != NULL && g->st != NULL)
+		game_layout_free(g->fam->layout, g->st);
 	g->fam = NULL;
 	g->st = NULL;
 }

@@ -113,6 +113,8 @@ struct game_moveset {
 #define GAME_F_HEAVY_PLAY  0x2	/* analysing a position may build tables */
 #define GAME_F_COMPONENTS  0x4	/* moves are COMP.INDEX=VALUE (sums) */
 
+struct game_layout;
+
 struct game_family {
 	const char	*name;		/* first token of the notation */
 	unsigned int	 flags;		/* GAME_F_* */
@@ -120,8 +122,10 @@ struct game_family {
 	const char	*summary;	/* one line for `games` */
 	int		 (*parse)(void **stp, int argc, char **argv,
 			    const struct game_limits *, struct game_error *);
+	/* NULL: game_layout_clone and game_layout_free with layout. */
 	void		*(*clone)(const void *st);
 	void		 (*free)(void *st);
+	const struct game_layout *layout;
 	/* Appends the canonical text form (round-trips through parse). */
 	void		 (*print)(const void *st, struct buf *);
 	/* Checks a move; comp fields are already stripped to 0. */
@@ -272,6 +276,34 @@ int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
 int	 game_check_removal(const struct game_move *, size_t, const mpz_t *,
 	    const char *, mpz_t, struct game_error *);
 void	 game_piles_set(mpz_t *, const struct game_move *);
+/*
+ * The layout of a state that begins with its piles and otherwise holds only
+ * plain values and the mpz_t members listed here: game_layout_clone and
+ * game_layout_free then copy and free it.
+ */
+struct game_layout {
+	size_t		 size;		/* sizeof the state */
+	size_t		 nmpz;		/* mpz_t members */
+	size_t		 mpz[4];	/* their offsets */
+};
+
+void	*game_layout_clone(const struct game_layout *, const void *);
+void	 game_layout_free(const struct game_layout *, void *);
+
+/*
+ * A sum of piles (Sprague-Grundy): pile_sg sets g to one pile's Grundy value
+ * (NULL: the pile itself, as in Nim); pile_to appends the moves of pile idx
+ * (from 1), holding a, to a pile of Grundy value t.
+ */
+typedef void	 game_pile_sg_fn(const void *, const mpz_t, mpz_t);
+typedef void	 game_pile_to_fn(const void *, size_t, const mpz_t, const mpz_t,
+		    struct game_moveset *);
+void	 game_pilesum_xor(const void *, const struct game_piles *,
+	    game_pile_sg_fn *, mpz_t);
+void	 game_pilesum_to_grundy(const void *, const struct game_piles *,
+	    game_pile_sg_fn *, game_pile_to_fn *, const mpz_t,
+	    struct game_moveset *);
+
 int	 game_piles_below(const mpz_t *, size_t, unsigned long);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 	    struct game_moveset *);
