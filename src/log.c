@@ -52,74 +52,30 @@ log_vwrite(const char *level, int err, const char *fmt, va_list ap)
 	pthread_mutex_unlock(&log_mtx);
 }
 
-/* Logs an informational event. */
+/* Logs one line at a level; with_errno appends errno's text. */
 void
-log_info(const char *fmt, ...)
+log_emit(enum log_level level, int with_errno, const char *fmt, ...)
 {
+	static const char *const names[] = { "info", "warn", "debug" };
 	va_list	 ap;
+	int	 e = with_errno ? errno : 0;
 
-	va_start(ap, fmt);
-	log_vwrite("info", 0, fmt, ap);
-	va_end(ap);
-}
-
-/* Logs a warning. */
-void
-log_warnx(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	log_vwrite("warn", 0, fmt, ap);
-	va_end(ap);
-}
-
-/* Logs a warning with errno's text. */
-void
-log_warn(const char *fmt, ...)
-{
-	va_list	 ap;
-	int	 e = errno;
-
-	va_start(ap, fmt);
-	log_vwrite("warn", e, fmt, ap);
-	va_end(ap);
-}
-
-/* Logs a debug line when verbose. */
-void
-log_debug(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	if (log_level < 1)
+	if (level == LOG_DEBUG && log_level < 1)
 		return;
 	va_start(ap, fmt);
-	log_vwrite("debug", 0, fmt, ap);
+	log_vwrite(names[level], e, fmt, ap);
 	va_end(ap);
 }
 
-/* Logs with errno's text and exits. */
+/* Logs at level fatal, with errno's text if with_errno, and exits. */
 void
-fatal(const char *fmt, ...)
+log_fatal(int with_errno, const char *fmt, ...)
 {
 	va_list	 ap;
-	int	 e = errno;
+	int	 e = with_errno ? errno : 0;
 
 	va_start(ap, fmt);
 	log_vwrite("fatal", e, fmt, ap);
-	va_end(ap);
-	exit(1);
-}
-
-/* Logs and exits. */
-void
-fatalx(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	log_vwrite("fatal", 0, fmt, ap);
 	va_end(ap);
 	exit(1);
 }

@@ -4,15 +4,25 @@
 #ifndef LOG_H
 #define LOG_H
 
+enum log_level {
+	LOG_INFO,
+	LOG_WARN,
+	LOG_DEBUG,		/* only when verbose */
+};
+
 void	 log_init(int);
-void	 log_info(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	 log_warnx(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	 log_warn(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	 log_debug(const char *, ...) __attribute__((format(printf, 1, 2)));
-void	 fatal(const char *, ...) __attribute__((format(printf, 1, 2),
-	    noreturn));
-void	 fatalx(const char *, ...) __attribute__((format(printf, 1, 2),
-	    noreturn));
+void	 log_emit(enum log_level, int, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 log_fatal(int, const char *, ...)
+	    __attribute__((format(printf, 2, 3), noreturn));
+
+/* The OpenBSD names; the _warn and fatal forms append errno's text. */
+#define log_info(...)	log_emit(LOG_INFO, 0, __VA_ARGS__)
+#define log_warnx(...)	log_emit(LOG_WARN, 0, __VA_ARGS__)
+#define log_warn(...)	log_emit(LOG_WARN, 1, __VA_ARGS__)
+#define log_debug(...)	log_emit(LOG_DEBUG, 0, __VA_ARGS__)
+#define fatal(...)	log_fatal(1, __VA_ARGS__)
+#define fatalx(...)	log_fatal(0, __VA_ARGS__)
 int	 log_verbose(void);
 
 #endif /* LOG_H */
