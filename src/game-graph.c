@@ -653,25 +653,39 @@ graph_terminal(const void *p)
 	return (1);
 }
 
-/* Returns the XOR of the tokens' Grundy values. */
+/* Returns the Grundy value of token i's node. */
 static unsigned long
-graph_xor(const struct graph *st)
+graph_part_sg(const void *p, size_t i)
 {
-	unsigned long	 x = 0;
-	size_t		 i;
+	const struct graph *st = p;
 
-	for (i = 0; i < st->n; i++)
-		x ^= st->dag->sg[st->tok[i]];
-	return (x);
+	return (st->dag->sg[st->tok[i]]);
 }
 
 /* Sets g to the XOR of the tokens' Grundy values. */
 static int
 graph_grundy(const void *p, mpz_t g, struct game_error *err)
 {
+	const struct graph *st = p;
+
 	(void)err;
-	mpz_set_ui(g, graph_xor(p));
+	mpz_set_ui(g, game_partsum_xor(st, st->n, graph_part_sg));
 	return (0);
+}
+
+/* Appends every move of token i to a successor w with SG(w) = want. */
+static void
+graph_part_to(const void *p, size_t i, unsigned long want,
+    struct game_moveset *ms)
+{
+	const struct graph *st = p;
+	const struct graph_dag *d = st->dag;
+	size_t		 e, u = st->tok[i];
+
+	for (e = d->off[u]; e < d->off[u + 1]; e++)
+		if (d->sg[d->adj[e]] == want)
+			game_move_add_ui(game_moveset_add(ms), 0, i + 1,
+			    d->ids[d->adj[e]]);
 }
 
 /* Appends every move (token i to w) with SG(w) = SG(node_i) ^ X ^ target. */
@@ -680,23 +694,10 @@ graph_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
     struct game_error *err)
 {
 	const struct graph *st = p;
-	const struct graph_dag *d = st->dag;
-	unsigned long	 x, want;
-	size_t		 i, e, u;
 
 	(void)err;
-	/* Node Grundy values fit in unsigned, so a huge target is missed. */
-	if (!mpz_fits_ulong_p(target))
-		return (0);
-	x = graph_xor(st) ^ mpz_get_ui(target);
-	for (i = 0; i < st->n; i++) {
-		u = st->tok[i];
-		want = d->sg[u] ^ x;
-		for (e = d->off[u]; e < d->off[u + 1]; e++)
-			if (d->sg[d->adj[e]] == want)
-				game_move_add_ui(game_moveset_add(ms), 0,
-				    i + 1, d->ids[d->adj[e]]);
-	}
+	game_partsum_to_grundy(st, st->n, graph_part_sg, graph_part_to, target,
+	    ms);
 	return (0);
 }
 

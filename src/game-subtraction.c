@@ -609,55 +609,60 @@ subtraction_terminal(const void *p)
 	return (game_piles_below(st->pl.v, st->pl.n, st->tab->set[0]));
 }
 
-/* Returns the XOR of the piles' Grundy values. */
+/* Returns the Grundy value of pile i. */
 static unsigned long
-subtraction_xor(const struct subtraction *st)
+subtraction_part_sg(const void *p, size_t i)
 {
-	unsigned long	 x = 0;
-	size_t		 i;
+	const struct subtraction *st = p;
 
-	for (i = 0; i < st->pl.n; i++)
-		x ^= subtraction_sg(st->tab, st->pl.v[i]);
-	return (x);
+	return (subtraction_sg(st->tab, st->pl.v[i]));
 }
 
 /* Sets g to the XOR of the piles' Grundy values. */
 static int
 subtraction_grundy(const void *p, mpz_t g, struct game_error *err)
 {
+	const struct subtraction *st = p;
+
 	(void)err;
-	mpz_set_ui(g, subtraction_xor(p));
+	mpz_set_ui(g, game_partsum_xor(st, st->pl.n, subtraction_part_sg));
 	return (0);
 }
 
-/* Appends every move (i, n_i - s) with SG(n_i - s) = SG(n_i) ^ X ^ target. */
+/* Appends every move (i, n_i - s) with SG(n_i - s) = want. */
+static void
+subtraction_part_to(const void *p, size_t i, unsigned long want,
+    struct game_moveset *ms)
+{
+	const struct subtraction *st = p;
+	const struct subtraction_table *t = st->tab;
+	size_t		 j;
+	mpz_t		 v;
+
+	mpz_init(v);
+	for (j = 0; j < t->nset; j++) {
+		if (mpz_cmp_ui(st->pl.v[i], t->set[j]) < 0)
+			break;
+		mpz_sub_ui(v, st->pl.v[i], t->set[j]);
+		if (subtraction_sg(t, v) == want)
+			game_moveset_add1(ms, i + 1, v);
+	}
+	mpz_clear(v);
+}
+
+/*
+ * Appends every move (i, n_i - s) with SG(n_i - s) = SG(n_i) ^ X ^ target;
+ * every Grundy value is at most |S|, so a huge target has no move.
+ */
 static int
 subtraction_to_grundy(const void *p, const mpz_t target,
     struct game_moveset *ms, struct game_error *err)
 {
 	const struct subtraction *st = p;
-	const struct subtraction_table *t = st->tab;
-	unsigned long	 x, want;
-	size_t		 i, j;
-	mpz_t		 v;
 
 	(void)err;
-	/* Every Grundy value is at most |S|: a huge target has no move. */
-	if (!mpz_fits_ulong_p(target))
-		return (0);
-	x = subtraction_xor(st) ^ mpz_get_ui(target);
-	mpz_init(v);
-	for (i = 0; i < st->pl.n; i++) {
-		want = subtraction_sg(t, st->pl.v[i]) ^ x;
-		for (j = 0; j < t->nset; j++) {
-			if (mpz_cmp_ui(st->pl.v[i], t->set[j]) < 0)
-				break;
-			mpz_sub_ui(v, st->pl.v[i], t->set[j]);
-			if (subtraction_sg(t, v) == want)
-				game_moveset_add1(ms, i + 1, v);
-		}
-	}
-	mpz_clear(v);
+	game_partsum_to_grundy(st, st->pl.n, subtraction_part_sg,
+	    subtraction_part_to, target, ms);
 	return (0);
 }
 

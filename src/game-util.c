@@ -410,3 +410,30 @@ game_pilesum_to_grundy(const void *st, const struct game_piles *pl,
 	}
 	mpz_clears(x, t, NULL);
 }
+
+/* Returns the XOR of the n parts' Grundy values. */
+unsigned long
+game_partsum_xor(const void *st, size_t n, game_part_sg_fn *sg)
+{
+	unsigned long	 x = 0;
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		x ^= sg(st, i);
+	return (x);
+}
+
+/* Appends every move to Grundy value target: part i to SG_i ^ X ^ target. */
+void
+game_partsum_to_grundy(const void *st, size_t n, game_part_sg_fn *sg,
+    game_part_to_fn *to, const mpz_t target, struct game_moveset *ms)
+{
+	unsigned long	 x;
+	size_t		 i;
+
+	if (!mpz_fits_ulong_p(target))
+		return;
+	x = game_partsum_xor(st, n, sg) ^ mpz_get_ui(target);
+	for (i = 0; i < n; i++)
+		to(st, i, sg(st, i) ^ x, ms);
+}

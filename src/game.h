@@ -304,6 +304,18 @@ void	 game_pilesum_to_grundy(const void *, const struct game_piles *,
 	    game_pile_sg_fn *, game_pile_to_fn *, const mpz_t,
 	    struct game_moveset *);
 
+/*
+ * A sum of parts whose Grundy values are small (from a table): part_sg
+ * returns part i's value (from 0); part_to appends part i's moves to a part
+ * of value want.  A target beyond unsigned long has no move.
+ */
+typedef unsigned long game_part_sg_fn(const void *, size_t);
+typedef void	 game_part_to_fn(const void *, size_t, unsigned long,
+		    struct game_moveset *);
+unsigned long game_partsum_xor(const void *, size_t, game_part_sg_fn *);
+void	 game_partsum_to_grundy(const void *, size_t, game_part_sg_fn *,
+	    game_part_to_fn *, const mpz_t, struct game_moveset *);
+
 int	 game_piles_below(const mpz_t *, size_t, unsigned long);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 	    struct game_moveset *);
