@@ -300,7 +300,7 @@ lobby_cmd_challenge(struct lobby_client *lc, int argc, char **argv,
 	struct lopts	 o;
 	struct buf	 tc;
 	size_t		 mine = 0, theirs = 0, sent = 0;
-	uint64_t	 now = lobby_now_ms();
+	uint64_t	 now = lobby_clock_now(lb);
 
 	if (lc->name[0] == '\0') {
 		buf_puts(body, "challenges need an account (login)");
@@ -409,7 +409,7 @@ lobby_cmd_accept(struct lobby_client *lc, const char *id, int accept,
 	TAILQ_FOREACH(ch, &lb->challs, entry)
 		if ((int64_t)ch->id == n)
 			break;
-	if (ch != NULL && lobby_now_ms() - ch->created > LOBBY_CHALL_TTL) {
+	if (ch != NULL && lobby_clock_now(lb) - ch->created > LOBBY_CHALL_TTL) {
 		lobby_drop_chall(lb, ch);
 		ch = NULL;
 	}
@@ -645,7 +645,7 @@ lobby_cmd_watch(struct lobby_client *lc, const char *id, int on,
     struct buf *body)
 {
 	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
-	uint64_t	 now = lobby_now_ms();
+	uint64_t	 now = lobby_clock_now(lc->lb);
 	size_t		 i;
 
 	if (!on) {

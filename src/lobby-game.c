@@ -25,8 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <event2/event.h>
-
 #include "engine.h"
 #include "league.h"
 #include "lobby.h"
@@ -90,7 +88,7 @@ void
 lg_send_genmove(struct lgame *g)
 {
 	struct lobby_client *lc = g->p[g->to_move - 1].lc;
-	uint64_t	 now = lobby_now_ms();
+	uint64_t	 now = lobby_clock_now(g->lb);
 
 	if (lc == NULL)
 		return;
@@ -116,25 +114,22 @@ lg_send_start(struct lgame *g, int seat)
 
 /* The clock of the seat to move ran out. */
 static void
-lg_timer_cb(evutil_socket_t fd, short what, void *arg)
+lg_timer_cb(void *arg)
 {
 	struct lgame	*g = arg;
+	struct lobby	*lb = g->lb;
 
-	(void)fd;
-	(void)what;
 	if (g->over)
 		return;
-	if (!g->lag_checked && lobby_now_ms() > g->turn_start +
+	if (!g->lag_checked && lobby_clock_now(lb) > g->turn_start +
 	    g->p[g->to_move - 1].clock_ms + g->lb->conf.grace_ms +
 	    LOBBY_LAG_MS) {
 		/*
 		 * The loop was late: an answer that reached the socket in
 		 * time may wait among this round's reads.  Decide after them.
 		 */
-		struct timeval	 zero = { 0, 0 };
-
 		g->lag_checked = 1;
-		evtimer_add(g->timer, &zero);
+		lb->clock.arm(lb->clock.arg, g->timer, 0);
 		return;
 	}
 	log_info("game=%lld event=timeout seat=%d player=%s", (long long)g->id,
@@ -144,7 +139,7 @@ lg_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 /*
  * Notes when the client's latest input reached the server's socket
- * (lobby_now_ms time; from the kernel's receive time stamp), for clocks.
+ * (the lobby's clock, lobby_set_clock; from the kernel's receive time stamp), for clocks.
  */
 void
 lobby_rx_time(struct lobby_client *lc, uint64_t ms)
@@ -156,15 +151,12 @@ lobby_rx_time(struct lobby_client *lc, uint64_t ms)
 static void
 lg_clock_start(struct lgame *g)
 {
-	struct lplayer	*p = &g->p[g->to_move - 1];
-	struct timeval	 tv;
-	uint64_t	 ms = p->clock_ms + g->lb->conf.grace_ms + 1;
+	struct lobby	*lb = g->lb;
 
-	g->turn_start = lobby_now_ms();
+	g->turn_start = lobby_clock_now(lb);
 	g->lag_checked = 0;
-	tv.tv_sec = (time_t)(ms / 1000);
-	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
-	evtimer_add(g->timer, &tv);
+	lb->clock.arm(lb->clock.arg, g->timer,
+	    g->p[g->to_move - 1].clock_ms + lb->conf.grace_ms + 1);
 }
 
 /*
@@ -189,7 +181,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		p->clock_ms += g->inc_ms;
 	}
 	p->illegal = 0;
-	evtimer_del(g->timer);
+	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
 	buf_init(&mv);
 	buf_init(&pos);
 	game_move_print(m, &mv);
@@ -208,7 +200,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		sm.delay_us = rtt_us >= 0 ? (unsigned long)rtt_us : 0;
 		store_move(g->lb->store, g->id, &sm);
 	}
-	now = lobby_now_ms();
+	now = lobby_clock_now(g->lb);
 	g->turn_start = now;		/* clocks read right in the messages */
 	o = &g->p[g->to_move - 1];
 	if (o->lc != NULL)
@@ -323,7 +315,7 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 	g->rated = rated;
 	g->tour = t;
 	g->slot = slot;
-	g->timer = evtimer_new(lb->base, lg_timer_cb, g);
+	g->timer = lb->clock.timer_new(lb->clock.arg, lg_timer_cb, g);
 	buf_init(&pos);
 	game_print(&g->game, &pos);
 	g->start = xstrdup(buf_str(&pos));
@@ -367,7 +359,7 @@ void
 lg_free(struct lgame *g)
 {
 	TAILQ_REMOVE(&g->lb->games, g, entry);
-	event_free(g->timer);
+	g->lb->clock.timer_free(g->lb->clock.arg, g->timer);
 	game_free(&g->game);
 	free(g->start);
 	free(g->detail);
@@ -464,7 +456,7 @@ lg_finish_detail(struct lgame *g, int winner, const char *reason,
 	g->winner = winner;
 	g->reason = reason;
 	g->detail = detail != NULL ? xstrdup(detail) : NULL;
-	evtimer_del(g->timer);
+	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
 	if (g->logged)
 		store_game_end_detail(g->lb->store, g->id, winner == 1 ?
 		    STORE_RESULT_FIRST : winner == 2 ? STORE_RESULT_SECOND :
@@ -565,7 +557,7 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 	struct game_move m;
 	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
 	int		 argc = 0, before;
-	uint64_t	 used = lobby_now_ms() - g->turn_start, rx;
+	uint64_t	 used = lobby_clock_now(g->lb) - g->turn_start, rx;
 	long		 rtt = -1;
 
 	if (p->lc != NULL && g->lb->io.rtt != NULL)

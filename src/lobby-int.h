@@ -11,12 +11,12 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "game.h"
 #include "league.h"
 #include "lobby.h"
 #include "store.h"
 
-struct event;
 
 #define LOBBY_TOKEN_LEN	24	/* hex characters of a resume token */
 #define LOBBY_MAX_OUT	64	/* unanswered server commands kept per client */
@@ -28,7 +28,6 @@ struct event;
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
 #define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
-#define LOBBY_ELO_START	1500.0
 #define LOBBY_ELO_K	32.0
 
 /* Kinds of server commands. */
@@ -105,7 +104,7 @@ struct lgame {
 	uint64_t	 turn_start;	/* when the mover's clock started */
 	int		 lag_checked;	/* the timer re-armed once for lag */
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
-	struct event	*timer;
+	struct clock_timer *timer;
 	int		 over;		/* ended; waiting for the log */
 	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat; 0: none (aborted) */
@@ -139,7 +138,7 @@ struct lchall {
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
 	int		 seat;		/* the challenger's seat */
-	uint64_t	 created;	/* lobby_now_ms, for expiry */
+	uint64_t	 created;	/* lobby_clock_now, for expiry */
 	struct game	 start;		/* made off the loop; fam NULL: none */
 };
 TAILQ_HEAD(lchalls, lchall);
@@ -170,10 +169,10 @@ struct lrating {
 };
 
 struct lobby {
-	struct event_base *base;
 	struct store	*store;
 	struct league	*league;
 	struct lobby_io	 io;
+	struct clock_ops clock;		/* time and timers */
 	struct lobby_conf conf;
 	struct lobby_prep *prep;	/* lent to the running command */
 	struct lclients	 clients;
@@ -192,6 +191,7 @@ struct lobby {
 };
 
 /* lobby.c */
+uint64_t lobby_clock_now(const struct lobby *);
 void	 lobby_copy(char *, const char *, size_t);
 void	 lc_event(struct lobby_client *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -40,14 +40,31 @@ lobby_copy(char *dst, const char *src, size_t size)
 	snprintf(dst, size, "%s", src);
 }
 
-/* Returns monotonic milliseconds (clocks, lockouts, move times). */
+/* Returns monotonic milliseconds: the real clock (clock_mono_ms). */
 uint64_t
 lobby_now_ms(void)
 {
-	struct timespec	 ts;
+	return (clock_mono_ms());
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+/* Returns the lobby's time now (lobby_set_clock). */
+uint64_t
+lobby_clock_now(const struct lobby *lb)
+{
+	return (lb->clock.now(lb->clock.arg));
+}
+
+/*
+ * Gives the lobby another clock and its timers (a test's virtual clock):
+ * before any game starts, as each game's timer is made on the clock in
+ * use when it starts.
+ */
+void
+lobby_set_clock(struct lobby *lb, const struct clock_ops *ops)
+{
+	if (!TAILQ_EMPTY(&lb->games))
+		fatalx("event=bug what=clock-changed-with-games");
+	lb->clock = *ops;
 }
 
 /* Writes to a client, or keeps it until its command's reply is out. */
@@ -212,11 +229,11 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	struct lobby	*lb;
 
 	lb = xcalloc(1, sizeof *lb);
-	lb->base = base;
 	lb->store = st;
 	lb->league = lg;
 	lb->io = *io;
 	lb->conf = *conf;
+	clock_event_ops(base, &lb->clock);
 	TAILQ_INIT(&lb->clients);
 	TAILQ_INIT(&lb->games);
 	TAILQ_INIT(&lb->seeks);
