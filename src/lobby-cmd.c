@@ -503,7 +503,7 @@ lobby_resume_id(struct lobby_client *lc, const char *id, int *seat,
 		    "players resume with their token)");
 		return (NULL);
 	}
-	if (g == NULL || g->over) {
+	if (g == NULL || lg_over(g)) {
 		buf_printf(body, "no live game %.32s", id);
 		return (NULL);
 	}
@@ -545,7 +545,7 @@ lobby_cmd_resume(struct lobby_client *lc, const char *token,
 		goto found;
 	}
 	TAILQ_FOREACH(g, &lb->games, entry) {
-		if (g->over)
+		if (lg_over(g))
 			continue;
 		for (s = 1; s <= 2; s++)
 			if (!g->p[s - 1].engine &&
@@ -601,7 +601,7 @@ lobby_cmd_resign(struct lobby_client *lc, const char *id, struct buf *body)
 	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
 	int		 s;
 
-	if (g == NULL || g->over) {
+	if (g == NULL || lg_over(g)) {
 		buf_printf(body, "no live game %.32s", id);
 		return (-1);
 	}
@@ -629,7 +629,7 @@ lobby_cmd_live(struct lobby_client *lc, struct buf *body)
 	struct lgame	*g;
 
 	TAILQ_FOREACH(g, &lc->lb->games, entry) {
-		if (g->over)
+		if (lg_over(g))
 			continue;
 		buf_printf(body, "%lld %s %s ply=%lu tc=", (long long)g->id,
 		    g->p[0].name, g->p[1].name, g->ply);
@@ -659,7 +659,7 @@ lobby_cmd_watch(struct lobby_client *lc, const char *id, int on,
 		lc_unwatch(lc, lobby_gid(id));
 		return (0);
 	}
-	if (g == NULL || g->over) {
+	if (g == NULL || lg_over(g)) {
 		buf_printf(body, "no live game %.32s", id);
 		return (-1);
 	}
@@ -896,7 +896,7 @@ lobby_cmd_tournament(struct lobby_client *lc, int argc, char **argv,
 			buf_puts(body, "cannot store the cancellation");
 			return (-1);
 		}
-		t->def.status = LEAGUE_T_CANCELLED;
+		ltour_enter(t, LEAGUE_T_CANCELLED);
 		log_info("tournament=%s event=cancelled by=%s", t->def.name,
 		    lc->name);
 		return (0);
@@ -944,7 +944,7 @@ lobby_cmd_standings(struct lobby_client *lc, const char *name,
 	for (i = 0; i < t->nslots; i++) {
 		struct lslot *s = &t->slots[i];
 
-		if (s->state != 2)
+		if (s->state != LSLOT_DONE)
 			continue;
 		played++;
 		v[s->a].games++;
@@ -1052,7 +1052,7 @@ lobby_cmd_end(struct lobby_client *lc, const char *id, int winner,
 	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
 	struct buf	 d;
 
-	if (g == NULL || g->over) {
+	if (g == NULL || lg_over(g)) {
 		buf_printf(body, "no live game %.32s", id);
 		return (-1);
 	}

@@ -57,6 +57,37 @@ lobby_token(char *tok)
 	tok[LOBBY_TOKEN_LEN] = '\0';
 }
 
+/* The name of a game's state, for the log. */
+static const char *
+lg_state_name(enum lg_state s)
+{
+	switch (s) {
+	case LG_PLAYING:
+		return ("playing");
+	case LG_ENDING:
+		return ("ending");
+	case LG_LOGGED:
+		break;
+	}
+	return ("logged");
+}
+
+/* Moves a game to a new state: the one place that changes it. */
+void
+lg_enter(struct lgame *g, enum lg_state s)
+{
+	log_debug("game=%lld state=\"%s -> %s\"", (long long)g->id,
+	    lg_state_name(g->state), lg_state_name(s));
+	g->state = s;
+}
+
+/* Returns 1 once a game has ended (it may wait for the log). */
+int
+lg_over(const struct lgame *g)
+{
+	return (g->state != LG_PLAYING);
+}
+
 /* Returns the milliseconds left on a seat's clock now. */
 uint64_t
 lg_clock(const struct lgame *g, int seat, uint64_t now)
@@ -64,7 +95,7 @@ lg_clock(const struct lgame *g, int seat, uint64_t now)
 	const struct lplayer *p = &g->p[seat - 1];
 	uint64_t	 used;
 
-	if (g->over || seat != g->to_move || p->engine)
+	if (lg_over(g) || seat != g->to_move || p->engine)
 		return (p->clock_ms);
 	used = now - g->turn_start;
 	return (used >= p->clock_ms ? 0 : p->clock_ms - used);
@@ -119,7 +150,7 @@ lg_timer_cb(void *arg)
 	struct lgame	*g = arg;
 	struct lobby	*lb = g->lb;
 
-	if (g->over)
+	if (lg_over(g))
 		return;
 	if (!g->lag_checked && lobby_clock_now(lb) > g->turn_start +
 	    g->p[g->to_move - 1].clock_ms + g->lb->conf.grace_ms +
@@ -230,7 +261,7 @@ lg_turn(struct lgame *g)
 	enum engine_why	 why;
 	struct lplayer	*p;
 
-	if (g->over)
+	if (lg_over(g))
 		return;
 	if (game_terminal(&g->game)) {
 		/* No move: the mover loses, except in misere (outcome N). */
@@ -383,6 +414,7 @@ lg_logged(void *arg)
 	size_t		 i;
 	int		 s;
 
+	lg_enter(g, LG_LOGGED);
 	for (s = 1; s <= 2; s++) {
 		struct lobby_client *lc = g->p[s - 1].lc;
 
@@ -408,12 +440,13 @@ lg_logged(void *arg)
 	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok &&
 	    g->winner != 0)
 		lobby_rate(lb, g->p[0].name, g->p[1].name, g->winner);
-	if (g->tour != NULL && g->tour->slots[g->slot].state == 1) {
+	if (g->tour != NULL &&
+	    g->tour->slots[g->slot].state == LSLOT_PLAYING) {
 		/* slots[].a is seat 1: the winner is a (1) or b (2). */
 		if (g->winner != 0)
 			lobby_tour_result(lb, g->tour, g->slot, g->winner);
-		else
-			g->tour->slots[g->slot].state = 0;	/* replayed */
+		else			/* replayed */
+			lslot_enter(g->tour, g->slot, LSLOT_PENDING);
 	}
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
 	    (long long)g->id, res, g->reason, g->ply);
@@ -450,9 +483,9 @@ void
 lg_finish_detail(struct lgame *g, int winner, const char *reason,
     const char *detail)
 {
-	if (g->over)
+	if (lg_over(g))
 		return;
-	g->over = 1;
+	lg_enter(g, LG_ENDING);
 	g->winner = winner;
 	g->reason = reason;
 	g->detail = detail != NULL ? xstrdup(detail) : NULL;

@@ -86,6 +86,13 @@ struct lplayer {
 	unsigned int	 illegal;	/* illegal moves this turn */
 };
 
+/* The life of a live game; lg_enter changes it. */
+enum lg_state {
+	LG_PLAYING = 0,		/* a seat is to move */
+	LG_ENDING,		/* ended: the log is writing the end */
+	LG_LOGGED,		/* the log has the end (or failed): told, freed */
+};
+
 /* A live game. */
 struct lgame {
 	TAILQ_ENTRY(lgame) entry;
@@ -105,7 +112,7 @@ struct lgame {
 	int		 lag_checked;	/* the timer re-armed once for lag */
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct clock_timer *timer;
-	int		 over;		/* ended; waiting for the log */
+	enum lg_state	 state;
 	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat; 0: none (aborted) */
 	const char	*reason;
@@ -143,12 +150,19 @@ struct lchall {
 };
 TAILQ_HEAD(lchalls, lchall);
 
+/* The life of a tournament's game; lslot_enter changes it. */
+enum lslot_state {
+	LSLOT_PENDING = 0,	/* to be played (again, after an abort) */
+	LSLOT_PLAYING,		/* its game is live */
+	LSLOT_DONE,		/* played: winner holds the result */
+};
+
 /* One scheduled game of a tournament. */
 struct lslot {
 	size_t		 a, b;		/* players[a] moves first */
 	size_t		 pairing;	/* which pairing, for the start */
 	unsigned int	 round;		/* game number within the pairing */
-	int		 state;		/* 0 pending, 1 playing, 2 done */
+	enum lslot_state state;
 	int		 winner;	/* done: 1 (a) or 2 (b) */
 };
 
@@ -208,6 +222,8 @@ uint64_t lg_clock(const struct lgame *, int, uint64_t);
 void	 lg_send_new(struct lgame *, int);
 void	 lg_send_genmove(struct lgame *);
 void	 lg_send_start(struct lgame *, int);
+void	 lg_enter(struct lgame *, enum lg_state);
+int	 lg_over(const struct lgame *);
 void	 lg_turn(struct lgame *);
 struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
 	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
@@ -224,6 +240,8 @@ void	 lc_drop_seek(struct lobby_client *);
 void	 lobby_drop_chall(struct lobby *, struct lchall *);
 
 /* lobby-tour.c */
+void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
+void	 ltour_enter(struct ltour *, enum league_tstatus);
 void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
 void	 lobby_tour_slots(struct ltour *);
 void	 lobby_schedule(struct lobby *);

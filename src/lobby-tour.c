@@ -15,20 +15,71 @@
 #include "lobby-int.h"
 #include "log.h"
 
+/* The name of a tournament game's state, for the log. */
+static const char *
+lslot_state_name(enum lslot_state s)
+{
+	switch (s) {
+	case LSLOT_PENDING:
+		return ("pending");
+	case LSLOT_PLAYING:
+		return ("playing");
+	case LSLOT_DONE:
+		break;
+	}
+	return ("done");
+}
+
+/* Moves a tournament's game to a new state: the one place that does. */
+void
+lslot_enter(struct ltour *t, size_t slot, enum lslot_state s)
+{
+	log_debug("tournament=%s slot=%zu state=\"%s -> %s\"", t->def.name,
+	    slot, lslot_state_name(t->slots[slot].state), lslot_state_name(s));
+	t->slots[slot].state = s;
+}
+
+/* The name of a tournament's state, for the log. */
+static const char *
+ltour_state_name(enum league_tstatus s)
+{
+	switch (s) {
+	case LEAGUE_T_RUNNING:
+		return ("running");
+	case LEAGUE_T_FINISHED:
+		return ("finished");
+	case LEAGUE_T_CANCELLED:
+		break;
+	}
+	return ("cancelled");
+}
+
+/*
+ * Moves a tournament to a new state, in memory (the caller stores it):
+ * the one place that does.
+ */
+void
+ltour_enter(struct ltour *t, enum league_tstatus s)
+{
+	log_debug("tournament=%s state=\"%s -> %s\"", t->def.name,
+	    ltour_state_name(t->def.status), ltour_state_name(s));
+	t->def.status = s;
+}
+
 /* Records a finished tournament game and closes a complete tournament. */
 void
 lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
 {
 	size_t	 i;
 
-	t->slots[slot].state = 2;
 	t->slots[slot].winner = winner;
+	lslot_enter(t, slot, LSLOT_DONE);
 	if (t->def.status != LEAGUE_T_RUNNING)
 		return;			/* cancelled meanwhile: stays so */
 	for (i = 0; i < t->nslots; i++)
-		if (t->slots[i].state != 2)
+		if (t->slots[i].state != LSLOT_DONE)
 			return;
-	t->def.status = LEAGUE_T_FINISHED;
+	ltour_enter(t, LEAGUE_T_FINISHED);
 	if (league_tournament_status(lb->league, t->def.id,
 	    LEAGUE_T_FINISHED) != 0)
 		log_warnx("tournament=%s event=status-failed",
@@ -126,7 +177,7 @@ lobby_schedule(struct lobby *lb)
 		for (i = 0; i < t->nslots; i++) {
 			struct lslot *s = &t->slots[i];
 
-			if (s->state != 0)
+			if (s->state != LSLOT_PENDING)
 				continue;
 			if (lobby_playing(lb, t->def.players[s->a]) ||
 			    lobby_playing(lb, t->def.players[s->b]))
@@ -140,7 +191,7 @@ lobby_schedule(struct lobby *lb)
 				    "msg=\"%s\"", t->def.name, err.msg);
 				continue;
 			}
-			s->state = 1;
+			lslot_enter(t, i, LSLOT_PLAYING);
 			lc_drop_seek(a);
 			lc_drop_seek(b);
 			lg_start(lb, &start, a, b, 0, t->def.base_ms,
@@ -179,25 +230,25 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 		}
 		for (j = 0; j < ng; j++)
 			if (tg[j].finished && tg[j].slot < t->nslots &&
-			    tg[j].result != 0)
-				t->slots[tg[j].slot].state = 2,
+			    tg[j].result != 0) {
 				t->slots[tg[j].slot].winner = tg[j].result;
+				lslot_enter(t, tg[j].slot, LSLOT_DONE);
+			}
 		free(tg);
 		tg = NULL;
-		for (j = 0; j < t->nslots && t->slots[j].state == 2; j++)
+		for (j = 0; j < t->nslots && t->slots[j].state == LSLOT_DONE;
+		    j++)
 			;
 		if (j == t->nslots && t->def.status == LEAGUE_T_RUNNING) {
 			/* Every game counted, but the end was never stored. */
-			t->def.status = LEAGUE_T_FINISHED;
+			ltour_enter(t, LEAGUE_T_FINISHED);
 			if (league_tournament_status(lb->league, t->def.id,
 			    LEAGUE_T_FINISHED) != 0)
 				log_warnx("tournament=%s event=status-failed",
 				    t->def.name);
 		}
 		log_info("tournament=%s event=loaded status=%s games=%zu",
-		    t->def.name, t->def.status == LEAGUE_T_RUNNING ? "running" :
-		    t->def.status == LEAGUE_T_FINISHED ? "finished" :
-		    "cancelled", t->nslots);
+		    t->def.name, ltour_state_name(t->def.status), t->nslots);
 	}
 	free(v);
 	return (0);

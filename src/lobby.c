@@ -261,7 +261,7 @@ lobby_free(struct lobby *lb)
 	struct lchall	*ch;
 
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
-		if (g->logged && !g->over)
+		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,
 			    "shutdown", STORE_ABANDONED, NULL, NULL);
 		lg_free(g);
@@ -336,7 +336,7 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 			}
 	if ((g = lc->game) != NULL) {
 		g->p[lc->seat - 1].lc = NULL;
-		if (!g->over) {
+		if (!lg_over(g)) {
 			log_info("game=%lld event=away seat=%d player=%s "
 			    "reason=%s", (long long)g->id, lc->seat,
 			    g->p[lc->seat - 1].name, reason);
@@ -375,7 +375,7 @@ lobby_login_live(struct lobby_client *lc)
 		return;
 	buf_init(&tc);
 	TAILQ_FOREACH(g, &lc->lb->games, entry) {
-		if (g->over)
+		if (lg_over(g))
 			continue;
 		for (s = 1; s <= 2; s++) {
 			if (!g->p[s - 1].account ||
@@ -543,7 +543,7 @@ lobby_answer(struct lobby_client *lc, const struct proto_answer *a)
 		return (1);
 	}
 	g = lobby_game(lc->lb, c->gid);
-	if (g != NULL && !g->over && g->serial == c->serial &&
+	if (g != NULL && !lg_over(g) && g->serial == c->serial &&
 	    g->p[g->to_move - 1].lc == lc)
 		lg_answer_move(g, a->ok, bad != NULL ? "-" : text, bad);
 	free(c);
