@@ -578,6 +578,110 @@ lg_refused(struct lgame *g, const char *text, const char *why,
 }
 
 /*
+ * Returns the time the seat to move used on its answer.  The clock stops
+ * when the answer reached the server's socket (the latest receive, which
+ * holds it), not when the loop got to it: a busy server does not bill the
+ * player.  The clock starts after the genmove is written, so a quick
+ * answer may even precede it.
+ */
+static uint64_t
+lg_used(const struct lgame *g)
+{
+	const struct lplayer *p = &g->p[g->to_move - 1];
+	uint64_t	 used = lobby_clock_now(g->lb) - g->turn_start, rx;
+
+	rx = p->lc != NULL ? p->lc->rx_ms : 0;
+	if (rx != 0 && rx < g->turn_start)
+		used = 0;
+	else if (rx != 0 && rx - g->turn_start < used)
+		used = rx - g->turn_start;
+	return (used);
+}
+
+/*
+ * Parses and checks an answer as a move of the seat to move; bad says why
+ * an answer that breaks the protocol is no move.  Returns 0, or -1 with
+ * err.
+ */
+static int
+lg_parse_move(struct lgame *g, const char *text, const char *bad,
+    struct game_move *m, struct game_error *err)
+{
+	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
+	int		 argc = 0, rv = 0;
+
+	copy = xstrdup(text);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		if (argc == GAME_MOVE_MAX + 1)
+			break;
+		argv[argc++] = tok;
+	}
+	if (argc == 0)
+		game_set_error(err, GAME_ESYNTAX, "empty move");
+	if (bad != NULL)
+		game_set_error(err, GAME_ESYNTAX, "%s", bad);
+	if (bad != NULL || argc == 0 || argc > GAME_MOVE_MAX ||
+	    game_move_parse(&g->game, m, argc, argv, &g->lb->conf.lim,
+	    err) != 0 ||
+	    game_check(&g->game, m, err) != 0) {
+		if (argc > GAME_MOVE_MAX && bad == NULL)
+			game_set_error(err, GAME_ESYNTAX, "too many tokens");
+		rv = -1;
+	}
+	free(copy);
+	return (rv);
+}
+
+/*
+ * A refused move of the seat to move: logged, then asked again
+ * (illegal_move = retry, a few times) or lost.
+ */
+static void
+lg_illegal(struct lgame *g, const char *text, const char *why,
+    uint64_t used, long rtt)
+{
+	struct lplayer	*p = &g->p[g->to_move - 1];
+	struct buf	 d;
+
+	log_info("game=%lld event=illegal seat=%d move=\"%.64s\" "
+	    "why=\"%s\"", (long long)g->id, g->to_move, text, why);
+	lg_refused(g, text, why, used, rtt);
+	if (g->lb->conf.illegal_retry && p->illegal < LOBBY_RETRIES &&
+	    p->lc != NULL) {
+		p->illegal++;
+		lc_event(p->lc, "illegal %lld %.200s %s", (long long)g->id,
+		    text, why);
+		g->serial++;
+		lg_send_genmove(g);
+		return;
+	}
+	buf_init(&d);
+	lobby_quote(&d, text);
+	buf_printf(&d, " %s", why);
+	lg_finish_detail(g, 3 - g->to_move, "illegal-move", buf_str(&d));
+	buf_free(&d);
+}
+
+/* Returns the log's mark of a legal move: kept, threw or had no win. */
+static enum store_mark
+lg_mark(const struct lgame *g, const struct game_move *m)
+{
+	struct game_error err;
+	struct game	 after;
+	enum store_mark	 mark = STORE_NO_WIN;
+
+	if (game_outcome(&g->game, &err) == GAME_N) {
+		game_clone(&after, &g->game);
+		game_play(&after, m, &err);
+		mark = game_outcome(&after, &err) == GAME_P ?
+		    STORE_KEPT_WIN : STORE_THREW_WIN;
+		game_free(&after);
+	}
+	return (mark);
+}
+
+/*
  * A genmove answer from the seat to move: resign, illegal or a move; bad
  * says why an answer that breaks the protocol (several lines, too long)
  * is no move.
@@ -588,25 +692,11 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 	struct lplayer	*p = &g->p[g->to_move - 1];
 	struct game_error err;
 	struct game_move m;
-	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
-	int		 argc = 0, before;
-	uint64_t	 used = lobby_clock_now(g->lb) - g->turn_start, rx;
+	uint64_t	 used = lg_used(g);
 	long		 rtt = -1;
 
 	if (p->lc != NULL && g->lb->io.rtt != NULL)
 		rtt = g->lb->io.rtt(g->lb->io.arg, p->lc->conn);
-
-	/*
-	 * The clock stops when the answer reached the server's socket (the
-	 * latest receive, which holds it), not when the loop got to it: a
-	 * busy server does not bill the player.  The clock starts after the
-	 * genmove is written, so a quick answer may even precede it.
-	 */
-	rx = p->lc != NULL ? p->lc->rx_ms : 0;
-	if (rx != 0 && rx < g->turn_start)
-		used = 0;
-	else if (rx != 0 && rx - g->turn_start < used)
-		used = rx - g->turn_start;
 	if (used > p->clock_ms + g->lb->conf.grace_ms) {
 		lg_finish(g, 3 - g->to_move, "timeout");
 		return;
@@ -615,62 +705,10 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 		lg_finish(g, 3 - g->to_move, "resign");
 		return;
 	}
-	copy = xstrdup(text);
-	for (tok = strtok_r(copy, " \t", &save); tok != NULL;
-	    tok = strtok_r(NULL, " \t", &save)) {
-		if (argc == GAME_MOVE_MAX + 1)
-			break;
-		argv[argc++] = tok;
-	}
 	game_move_init(&m);
-	if (argc == 0)
-		game_set_error(&err, GAME_ESYNTAX, "empty move");
-	if (bad != NULL)
-		game_set_error(&err, GAME_ESYNTAX, "%s", bad);
-	if (bad != NULL || argc == 0 || argc > GAME_MOVE_MAX ||
-	    game_move_parse(&g->game, &m, argc, argv, &g->lb->conf.lim,
-	    &err) != 0 ||
-	    game_check(&g->game, &m, &err) != 0) {
-		if (argc > GAME_MOVE_MAX && bad == NULL)
-			game_set_error(&err, GAME_ESYNTAX, "too many tokens");
-		log_info("game=%lld event=illegal seat=%d move=\"%.64s\" "
-		    "why=\"%s\"", (long long)g->id, g->to_move, text, err.msg);
-		lg_refused(g, text, err.msg, used, rtt);
-		if (g->lb->conf.illegal_retry && p->illegal < LOBBY_RETRIES &&
-		    p->lc != NULL) {
-			p->illegal++;
-			lc_event(p->lc, "illegal %lld %.200s %s",
-			    (long long)g->id, text, err.msg);
-			g->serial++;
-			lg_send_genmove(g);
-		} else {
-			struct buf	 d;
-
-			buf_init(&d);
-			lobby_quote(&d, text);
-			buf_printf(&d, " %s", err.msg);
-			lg_finish_detail(g, 3 - g->to_move, "illegal-move",
-			    buf_str(&d));
-			buf_free(&d);
-		}
-		free(copy);
-		game_move_clear(&m);
-		return;
-	}
-	free(copy);
-	before = game_outcome(&g->game, &err);
-	{
-		struct game	 after;
-		enum store_mark	 mark = STORE_NO_WIN;
-
-		if (before == GAME_N) {
-			game_clone(&after, &g->game);
-			game_play(&after, &m, &err);
-			mark = game_outcome(&after, &err) == GAME_P ?
-			    STORE_KEPT_WIN : STORE_THREW_WIN;
-			game_free(&after);
-		}
-		lg_apply(g, &m, mark, used, rtt);
-	}
+	if (lg_parse_move(g, text, bad, &m, &err) != 0)
+		lg_illegal(g, text, err.msg, used, rtt);
+	else
+		lg_apply(g, &m, lg_mark(g, &m), used, rtt);
 	game_move_clear(&m);
 }
