@@ -116,6 +116,33 @@ vclock_advance(struct vclock *vc, uint64_t ms)
 	return (n);
 }
 
+/* Moves the clock ms forward without firing anything (a stalled loop). */
+void
+vclock_stall(struct vclock *vc, uint64_t ms)
+{
+	vc->now += ms;
+}
+
+/*
+ * Runs one round of timers: those due now that were armed before the
+ * call, in order; returns how many fired.
+ */
+size_t
+vclock_run(struct vclock *vc)
+{
+	struct clock_timer *t;
+	uint64_t	 before = vc->seq;
+	size_t		 n = 0;
+
+	while ((t = vclock_first(vc)) != NULL && t->due <= vc->now &&
+	    t->seq <= before) {
+		t->armed = 0;
+		n++;
+		t->fn(t->fnarg);
+	}
+	return (n);
+}
+
 /* Returns 1 and the due time of the next armed timer, or 0 if none. */
 int
 vclock_next(const struct vclock *vc, uint64_t *due)

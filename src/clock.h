@@ -42,7 +42,10 @@ void	 clock_event_ops(struct event_base *, struct clock_ops *);
  * only by vclock_advance, which fires the timers that fall due on the
  * way, each at its own due time, in order (the same due time: in the
  * order they were armed).  A timer armed for 0 ms from a callback fires
- * in the same advance.
+ * in the same advance.  vclock_stall and vclock_run model a loop that was
+ * late: the time moves on with no timer run, then one round of the loop
+ * runs the timers then due, but not those they arm for 0 ms (on a real
+ * loop those wait for the next round, after its reads).
  */
 struct vclock;
 struct vclock *vclock_new(uint64_t);
@@ -50,6 +53,8 @@ void	 vclock_free(struct vclock *);
 void	 vclock_ops(struct vclock *, struct clock_ops *);
 uint64_t vclock_now(const struct vclock *);
 size_t	 vclock_advance(struct vclock *, uint64_t);
+void	 vclock_stall(struct vclock *, uint64_t);
+size_t	 vclock_run(struct vclock *);
 int	 vclock_next(const struct vclock *, uint64_t *);
 
 #endif /* CLOCK_H */

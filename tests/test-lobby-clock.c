@@ -3,7 +3,8 @@
  * with no sleeps: a game is lost on time exactly when the clock and the
  * grace are spent, increments are credited per move, a clock stops at
  * the time the answer reached the socket (lobby_rx_time), a seat away
- * keeps its clock running and resume reports what is left, and a
+ * keeps its clock running and resume reports what is left, a stalled
+ * loop does not cost a player whose answer was in time, and a
  * tournament starts its next game when the previous one ends.  The lobby
  * is driven through its public API with fake connections; what it sends
  * them is kept and checked line by line.
@@ -495,6 +496,56 @@ test_away_timeout(void **state)
 	fx_free(fx);
 }
 
+/*
+ * The loop was late (stalled): the timer runs after the due time, so an
+ * answer read in this round of the loop may have reached the socket in
+ * time.  The timer waits one round for it.
+ */
+static void
+test_stalled_loop(void **state)
+{
+	struct fx	*fx = fx_new(0);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);
+	vclock_stall(fx->vc, BASE + GRACE + 21);
+	assert_int_equal(vclock_run(fx->vc), 1);	/* late: re-armed */
+	assert_true(fx_live(fx));
+	lobby_rx_time(fx->lc[0], T0 + 1400);
+	fx_answer(fx, 0, id, "1=4");
+	fx_expect(fx, 1, "play 1=4 time1=100 time2=1000");
+	fx_expect(fx, 1, "genmove time1=100 time2=1000");
+	assert_int_equal(vclock_run(fx->vc), 0);	/* now bob's */
+	assert_true(fx_live(fx));
+	fx_free(fx);
+
+	/* No answer in that round: lost on time at the next. */
+	fx = fx_new(0);
+	fx_game(fx);
+	vclock_stall(fx->vc, BASE + GRACE + 21);
+	assert_int_equal(vclock_run(fx->vc), 1);
+	assert_true(fx_live(fx));
+	assert_int_equal(vclock_run(fx->vc), 1);
+	fx_pump(fx);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 0, "gameover second timeout");
+	fx_free(fx);
+
+	/*
+	 * Run at most LOBBY_LAG_MS (20) after base + grace: not late, no
+	 * second round; 1 ms more is late (the first case).
+	 */
+	fx = fx_new(0);
+	fx_game(fx);
+	vclock_stall(fx->vc, BASE + GRACE + 20);
+	assert_int_equal(vclock_run(fx->vc), 1);
+	fx_pump(fx);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 0, "gameover second timeout");
+	fx_free(fx);
+}
+
 /* Checks a tournament's standings header. */
 static void
 fx_standings(struct fx *fx, const char *want)
@@ -621,4 +672,5 @@ TU_MAIN("lobby-clock",
     cmocka_unit_test(test_rx_time),
     cmocka_unit_test(test_resume),
     cmocka_unit_test(test_away_timeout),
+    cmocka_unit_test(test_stalled_loop),
     cmocka_unit_test(test_tournament))
