@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "league.h"
@@ -240,7 +239,7 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	TAILQ_INIT(&lb->challs);
 	TAILQ_INIT(&lb->tours);
 	gmp_randinit_default(lb->rs);
-	gmp_randseed_ui(lb->rs, (unsigned long)time(NULL) ^
+	gmp_randseed_ui(lb->rs, (unsigned long)(clock_wall_ms() / 1000) ^
 	    (unsigned long)getpid());
 	pthread_mutex_init(&lb->rmtx, NULL);
 	if (lg != NULL && (lobby_load_ratings(lb, err, errlen) != 0 ||
