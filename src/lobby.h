@@ -30,6 +30,9 @@ struct league;
 struct lobby;
 struct lobby_client;
 
+/* The rating of a player without rated games (Elo). */
+#define LOBBY_ELO_START	1500
+
 /* What the server provides. */
 struct lobby_io {
 	void		*arg;
@@ -98,7 +101,13 @@ int	 lobby_cmd_kick(struct lobby_client *, const char *, const char *,
 int	 lobby_cmd_end(struct lobby_client *, const char *, int, const char *,
 	    struct buf *);
 
+/*
+ * The real monotonic clock in milliseconds (clock_mono_ms), the time base
+ * of lobby_rx_time.  A test gives the lobby a virtual clock instead.
+ */
 uint64_t lobby_now_ms(void);
+struct clock_ops;
+void	 lobby_set_clock(struct lobby *, const struct clock_ops *);
 
 /*
  * The game of a seek or challenge, parsed (and drawn) off the loop

@@ -3,7 +3,8 @@
  * seeded generator of fair random starts (PROTOCOL.md §13.3), checked
  * against independent rules (nim: XOR of the piles; bash: XOR of the piles
  * mod m+1) and for every family against the solver.  The networked parts
- * are tested end to end by tests/play.py.
+ * are tested end to end by tests/play.py, and the clocks on a virtual
+ * clock by test-lobby-clock.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,713 @@
+/*
+ * lobby-game.c: the live games of the lobby (PROTOCOL.md §13).
+ *
+ * A live game (struct lgame) has two seats; seat 1 moves first.  A seat
+ * holds an account (or "conn:ID" for an anonymous client, or the engine)
+ * and, while its client is connected, that client.  The server drives each
+ * human seat with commands of its own (new, play, genmove, gameover),
+ * which lobby.c queues until they are answered.
+ *
+ * Clocks: a seat's clock runs from the moment its genmove is written until
+ * its answer is read (turn_start), whether or not the client is still
+ * connected; a timer fires at remaining + grace and ends the game on time.
+ * A disconnected seat can be taken back with its resume token.
+ *
+ * A game's end goes to the log first; gameover is sent, ratings and
+ * tournaments are updated, and the game is freed only once the log has it
+ * (lg_logged, deferred back to the loop from the store's writer thread).
+ */
+#include <sys/queue.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "league.h"
+#include "lobby.h"
+#include "lobby-int.h"
+#include "log.h"
+#include "store.h"
+
+/* Fills a resume token with random hex digits. */
+static void
+lobby_token(char *tok)
+{
+	unsigned char	 r[LOBBY_TOKEN_LEN / 2];
+	static const char hex[] = "0123456789abcdef";
+	size_t		 i, got = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) != -1) {
+		while (got < sizeof r &&
+		    (n = read(fd, r + got, sizeof r - got)) > 0)
+			got += (size_t)n;
+		close(fd);
+	}
+	if (got < sizeof r)
+		fatalx("event=token-failed what=/dev/urandom");
+	for (i = 0; i < sizeof r; i++) {
+		tok[2 * i] = hex[r[i] >> 4];
+		tok[2 * i + 1] = hex[r[i] & 15];
+	}
+	tok[LOBBY_TOKEN_LEN] = '\0';
+}
+
+/* The name of a game's state, for the log. */
+static const char *
+lg_state_name(enum lg_state s)
+{
+	switch (s) {
+	case LG_PLAYING:
+		return ("playing");
+	case LG_ENDING:
+		return ("ending");
+	case LG_LOGGED:
+		break;
+	}
+	return ("logged");
+}
+
+/* Moves a game to a new state: the one place that changes it. */
+void
+lg_enter(struct lgame *g, enum lg_state s)
+{
+	log_debug("game=%lld state=\"%s -> %s\"", (long long)g->id,
+	    lg_state_name(g->state), lg_state_name(s));
+	g->state = s;
+}
+
+/* Returns 1 once a game has ended (it may wait for the log). */
+int
+lg_over(const struct lgame *g)
+{
+	return (g->state != LG_PLAYING);
+}
+
+/* Returns the milliseconds left on a seat's clock now. */
+uint64_t
+lg_clock(const struct lgame *g, int seat, uint64_t now)
+{
+	const struct lplayer *p = &g->p[seat - 1];
+	uint64_t	 used;
+
+	if (lg_over(g) || seat != g->to_move || p->engine)
+		return (p->clock_ms);
+	used = now - g->turn_start;
+	return (used >= p->clock_ms ? 0 : p->clock_ms - used);
+}
+
+/* Sends a seat its game: the position now, and genmove if it moves. */
+void
+lg_send_new(struct lgame *g, int seat)
+{
+	struct lobby_client *lc = g->p[seat - 1].lc;
+	struct buf	 pos;
+
+	buf_init(&pos);
+	game_print(&g->game, &pos);
+	lc_command(lc, LCMD_NEW, g->id, 0, "new %s", buf_str(&pos));
+	buf_free(&pos);
+}
+
+/* Asks the seat to move the genmove of the current turn. */
+void
+lg_send_genmove(struct lgame *g)
+{
+	struct lobby_client *lc = g->p[g->to_move - 1].lc;
+	uint64_t	 now = lobby_clock_now(g->lb);
+
+	if (lc == NULL)
+		return;
+	lc_command(lc, LCMD_GENMOVE, g->id, g->serial,
+	    "genmove time1=%llu time2=%llu",
+	    (unsigned long long)lg_clock(g, 1, now),
+	    (unsigned long long)lg_clock(g, 2, now));
+}
+
+/* Sends the game-start event to a seated client. */
+void
+lg_send_start(struct lgame *g, int seat)
+{
+	struct buf	 tc;
+
+	buf_init(&tc);
+	lobby_tc_print(&tc, g->base_ms, g->inc_ms);
+	lc_event(g->p[seat - 1].lc, "start %lld %s %s you=%d token=%s tc=%s "
+	    "rated=%d %s", (long long)g->id, g->p[0].name, g->p[1].name, seat,
+	    g->p[seat - 1].token, buf_str(&tc), g->rated, g->start);
+	buf_free(&tc);
+}
+
+/* The clock of the seat to move ran out. */
+static void
+lg_timer_cb(void *arg)
+{
+	struct lgame	*g = arg;
+	struct lobby	*lb = g->lb;
+
+	if (lg_over(g))
+		return;
+	if (!g->lag_checked && lobby_clock_now(lb) > g->turn_start +
+	    g->p[g->to_move - 1].clock_ms + g->lb->conf.grace_ms +
+	    LOBBY_LAG_MS) {
+		/*
+		 * The loop was late: an answer that reached the socket in
+		 * time may wait among this round's reads.  Decide after them.
+		 */
+		g->lag_checked = 1;
+		lb->clock.arm(lb->clock.arg, g->timer, 0);
+		return;
+	}
+	log_info("game=%lld event=timeout seat=%d player=%s", (long long)g->id,
+	    g->to_move, g->p[g->to_move - 1].name);
+	lg_finish(g, 3 - g->to_move, "timeout");
+}
+
+/*
+ * Notes when the client's latest input reached the server's socket
+ * (the lobby's clock, lobby_set_clock; from the kernel's receive time stamp), for clocks.
+ */
+void
+lobby_rx_time(struct lobby_client *lc, uint64_t ms)
+{
+	lc->rx_ms = ms;
+}
+
+/* Starts the clock of the seat to move (a human) and arms the timer. */
+static void
+lg_clock_start(struct lgame *g)
+{
+	struct lobby	*lb = g->lb;
+
+	g->turn_start = lobby_clock_now(lb);
+	g->lag_checked = 0;
+	lb->clock.arm(lb->clock.arg, g->timer,
+	    g->p[g->to_move - 1].clock_ms + lb->conf.grace_ms + 1);
+}
+
+/*
+ * Applies a checked move of the seat to move: charges its clock, logs the
+ * move, tells the opponent and the spectators, and goes on to the next
+ * turn.
+ */
+static void
+lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
+    uint64_t used, long rtt_us)
+{
+	struct lplayer	*p = &g->p[g->to_move - 1], *o;
+	struct store_move sm;
+	struct game_error err;
+	struct buf	 mv, pos;
+	uint64_t	 now;
+	int		 seat = g->to_move;
+	size_t		 i;
+
+	if (!p->engine) {
+		p->clock_ms = used >= p->clock_ms ? 0 : p->clock_ms - used;
+		p->clock_ms += g->inc_ms;
+	}
+	p->illegal = 0;
+	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
+	buf_init(&mv);
+	buf_init(&pos);
+	game_move_print(m, &mv);
+	game_play(&g->game, m, &err);
+	game_print(&g->game, &pos);
+	g->ply++;
+	g->to_move = 3 - seat;
+	if (g->logged) {
+		sm.ply = g->ply;
+		sm.player = seat;
+		sm.move = buf_str(&mv);
+		sm.position = buf_str(&pos);
+		sm.time_ms = (unsigned long)used;
+		sm.mark = mark;
+		sm.has_delay = rtt_us >= 0;
+		sm.delay_us = rtt_us >= 0 ? (unsigned long)rtt_us : 0;
+		store_move(g->lb->store, g->id, &sm);
+	}
+	now = lobby_clock_now(g->lb);
+	g->turn_start = now;		/* clocks read right in the messages */
+	o = &g->p[g->to_move - 1];
+	if (o->lc != NULL)
+		lc_command(o->lc, LCMD_PLAY, g->id, 0,
+		    "play %s time1=%llu time2=%llu", buf_str(&mv),
+		    (unsigned long long)g->p[0].clock_ms,
+		    (unsigned long long)g->p[1].clock_ms);
+	for (i = 0; i < g->nwatchers; i++)
+		lc_event(g->watchers[i], "move %lld %lu %d %s time1=%llu "
+		    "time2=%llu", (long long)g->id, g->ply, seat, buf_str(&mv),
+		    (unsigned long long)g->p[0].clock_ms,
+		    (unsigned long long)g->p[1].clock_ms);
+	buf_free(&mv);
+	buf_free(&pos);
+	lg_turn(g);
+}
+
+/*
+ * Starts the next turn: ends a finished game, lets the engine move, or
+ * starts the mover's clock and asks it for a move.
+ */
+void
+lg_turn(struct lgame *g)
+{
+	struct game_error err;
+	struct game_move m;
+	enum engine_why	 why;
+	struct lplayer	*p;
+
+	if (lg_over(g))
+		return;
+	if (game_terminal(&g->game)) {
+		/* No move: the mover loses, except in misere (outcome N). */
+		if (game_outcome(&g->game, &err) == GAME_N)
+			lg_finish(g, g->to_move, "last-token-taken");
+		else
+			lg_finish(g, 3 - g->to_move, "no-legal-move");
+		return;
+	}
+	g->serial++;
+	p = &g->p[g->to_move - 1];
+	if (p->engine) {
+		game_move_init(&m);
+		if (engine_choose(&g->game, g->lb->rs, &m, &why, &err) != 0) {
+			log_warnx("game=%lld event=engine-failed msg=\"%s\"",
+			    (long long)g->id, err.msg);
+			game_move_clear(&m);
+			lg_finish(g, 3 - g->to_move, "resign");
+			return;
+		}
+		lg_apply(g, &m, why == ENGINE_WIN ? STORE_KEPT_WIN :
+		    STORE_NO_WIN, 0, -1);
+		game_move_clear(&m);
+		return;
+	}
+	lg_clock_start(g);
+	lg_send_genmove(g);
+}
+
+/* Fills a seat for a client, the engine (lc NULL, engine 1) or nobody. */
+static void
+lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
+{
+	struct lplayer	*p = &g->p[seat - 1];
+
+	p->clock_ms = g->base_ms;
+	p->engine = engine;
+	if (engine) {
+		lobby_copy(p->name, "engine", sizeof p->name);
+		return;
+	}
+	if (lc->game != NULL)
+		fatalx("event=bug what=seat-taken conn=%llu game=%lld",
+		    (unsigned long long)lc->connid, (long long)lc->game->id);
+	p->lc = lc;
+	lc->game = g;
+	lc->seat = seat;
+	if (lc->name[0] != '\0') {
+		lobby_copy(p->name, lc->name, sizeof p->name);
+		p->account = 1;
+	} else
+		snprintf(p->name, sizeof p->name, "%s:%llu",
+		    lc->anon[0] != '\0' ? lc->anon : "conn",
+		    (unsigned long long)lc->connid);
+	lobby_token(p->token);
+}
+
+/*
+ * Starts a game on a start position (taken over by the game) between two
+ * seats: a client each, or the engine (NULL with engine set for that
+ * seat).  Logs it, sends both seats their start, and plays the first turn.
+ */
+struct lgame *
+lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
+    struct lobby_client *c2, int engine_seat, uint64_t base, uint64_t inc,
+    int rated, struct ltour *t, size_t slot)
+{
+	struct lgame	*g;
+	struct store_game sg;
+	struct buf	 pos, tc;
+	int		 s;
+
+	if (c1 != NULL && c1 == c2)
+		fatalx("event=bug what=same-client-both-seats");
+	g = xcalloc(1, sizeof *g);
+	g->lb = lb;
+	g->game = *start;
+	memset(start, 0, sizeof *start);
+	g->to_move = 1;
+	g->base_ms = base;
+	g->inc_ms = inc;
+	g->rated = rated;
+	g->tour = t;
+	g->slot = slot;
+	g->timer = lb->clock.timer_new(lb->clock.arg, lg_timer_cb, g);
+	buf_init(&pos);
+	game_print(&g->game, &pos);
+	g->start = xstrdup(buf_str(&pos));
+	buf_free(&pos);
+	lg_seat(g, 1, c1, engine_seat == 1);
+	lg_seat(g, 2, c2, engine_seat == 2);
+	if (lb->store != NULL) {
+		buf_init(&tc);
+		lobby_tc_print(&tc, base, inc);
+		memset(&sg, 0, sizeof sg);
+		sg.family = g->game.fam->name;
+		sg.game = g->start;
+		sg.player1 = g->p[0].name;
+		sg.player2 = g->p[1].name;
+		sg.rated = rated;
+		sg.tc = buf_str(&tc);
+		sg.tournament = t != NULL ? t->def.id : 0;
+		sg.slot = (unsigned int)slot;
+		g->id = store_game_begin(lb->store, &sg);
+		buf_free(&tc);
+	}
+	if (g->id > 0)
+		g->logged = 1;
+	else
+		g->id = ++lb->next_gid;
+	TAILQ_INSERT_TAIL(&lb->games, g, entry);
+	log_info("game=%lld event=start player1=%s player2=%s rated=%d "
+	    "start=\"%s\"", (long long)g->id, g->p[0].name, g->p[1].name,
+	    rated, g->start);
+	for (s = 1; s <= 2; s++)
+		if (g->p[s - 1].lc != NULL) {
+			lg_send_start(g, s);
+			lg_send_new(g, s);
+		}
+	lg_turn(g);
+	return (g);
+}
+
+/* Frees a game that has ended and been logged. */
+void
+lg_free(struct lgame *g)
+{
+	TAILQ_REMOVE(&g->lb->games, g, entry);
+	g->lb->clock.timer_free(g->lb->clock.arg, g->timer);
+	game_free(&g->game);
+	free(g->start);
+	free(g->detail);
+	free(g->watchers);
+	free(g);
+}
+
+/*
+ * The log has the game's end (or failed to write it): tell the players
+ * and the spectators, rate it, count it for its tournament, free it.
+ */
+static void
+lg_logged(void *arg)
+{
+	struct lgame	*g = arg;
+	struct lobby	*lb = g->lb;
+	const char	*res = g->winner == 1 ? "first" : g->winner == 2 ?
+			    "second" : "-";
+	const char	*sp = g->detail != NULL ? " " : "";
+	const char	*det = g->detail != NULL ? g->detail : "";
+	size_t		 i;
+	int		 s;
+
+	lg_enter(g, LG_LOGGED);
+	for (s = 1; s <= 2; s++) {
+		struct lobby_client *lc = g->p[s - 1].lc;
+
+		if (lc == NULL)
+			continue;
+		if (g->logged && !g->log_ok)
+			lc_event(lc, "unlogged %lld the game log could not "
+			    "write this result", (long long)g->id);
+		lc_command(lc, LCMD_GAMEOVER, g->id, 0, "gameover %s %s%s%s",
+		    res, g->reason, sp, det);
+		lc->game = NULL;
+		lc->seat = 0;
+	}
+	for (i = 0; i < g->nwatchers; i++) {
+		if (g->logged && !g->log_ok)
+			lc_event(g->watchers[i], "unlogged %lld the game log "
+			    "could not write this result", (long long)g->id);
+		lc_event(g->watchers[i], "gameover %lld %s %s%s%s",
+		    (long long)g->id, res, g->reason, sp, det);
+		lc_unwatch(g->watchers[i], g->id);
+	}
+	/* Ratings follow the log: a game it lacks is not rated. */
+	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok &&
+	    g->winner != 0)
+		lobby_rate(lb, g->p[0].name, g->p[1].name, g->winner);
+	if (g->tour != NULL &&
+	    g->tour->slots[g->slot].state == LSLOT_PLAYING) {
+		/* slots[].a is seat 1: the winner is a (1) or b (2). */
+		if (g->winner != 0)
+			lobby_tour_result(lb, g->tour, g->slot, g->winner);
+		else			/* replayed */
+			lslot_enter(g->tour, g->slot, LSLOT_PENDING);
+	}
+	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
+	    (long long)g->id, res, g->reason, g->ply);
+	lg_free(g);
+	lobby_schedule(lb);
+}
+
+/* The store's writer committed a game's end (writer thread). */
+static void
+lg_logged_cb(void *arg, int ok)
+{
+	struct lgame	*g = arg;
+
+	if (!ok)
+		log_warnx("game=%lld event=log-failed what=game-end",
+		    (long long)g->id);
+	g->log_ok = ok;
+	g->lb->io.defer(g->lb->io.arg, lg_logged, g);
+}
+
+/* Ends a game: the winner is a seat; the rest follows once it is logged. */
+void
+lg_finish(struct lgame *g, int winner, const char *reason)
+{
+	lg_finish_detail(g, winner, reason, NULL);
+}
+
+/*
+ * lg_finish with a line of detail (copied; NULL for none), which goes to
+ * the players and spectators after the reason, and into the record.
+ * winner 0 ends the game without a result (an admin's abort).
+ */
+void
+lg_finish_detail(struct lgame *g, int winner, const char *reason,
+    const char *detail)
+{
+	if (lg_over(g))
+		return;
+	lg_enter(g, LG_ENDING);
+	g->winner = winner;
+	g->reason = reason;
+	g->detail = detail != NULL ? xstrdup(detail) : NULL;
+	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
+	if (g->logged)
+		store_game_end_detail(g->lb->store, g->id, winner == 1 ?
+		    STORE_RESULT_FIRST : winner == 2 ? STORE_RESULT_SECOND :
+		    STORE_RESULT_NONE, reason, g->detail, STORE_FINISHED,
+		    lg_logged_cb, g);
+	else {
+		/* No log: still never free the game under the caller. */
+		g->lb->io.defer(g->lb->io.arg, lg_logged, g);
+	}
+}
+
+/*
+ * Returns the id of a live game the account is seated in (even if away),
+ * or 0.
+ */
+int64_t
+lobby_playing(struct lobby *lb, const char *name)
+{
+	struct lgame	*g;
+
+	TAILQ_FOREACH(g, &lb->games, entry)
+		if ((g->p[0].account && strcmp(g->p[0].name, name) == 0) ||
+		    (g->p[1].account && strcmp(g->p[1].name, name) == 0))
+			return (g->id);
+	return (0);
+}
+
+/* Tells the other seat and the spectators that a seat left or came back. */
+void
+lg_tell_seat(struct lgame *g, int seat, const char *what)
+{
+	struct lobby_client *o = g->p[2 - seat].lc;
+	size_t		 i;
+
+	if (o != NULL)
+		lc_event(o, "%s %lld %d", what, (long long)g->id, seat);
+	for (i = 0; i < g->nwatchers; i++)
+		lc_event(g->watchers[i], "%s %lld %d", what, (long long)g->id,
+		    seat);
+}
+
+/*
+ * Appends text as a JSON string (at most LOBBY_QUOTE_MAX bytes of it):
+ * quotes, backslashes and control bytes escaped, so it is one token that
+ * ends at its closing quote.
+ */
+static void
+lobby_quote(struct buf *b, const char *text)
+{
+	const unsigned char *p;
+	size_t		 n = 0;
+
+	buf_putc(b, '"');
+	for (p = (const unsigned char *)text; *p != '\0' &&
+	    n < LOBBY_QUOTE_MAX; p++, n++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\u%04x", *p);
+		else
+			buf_putc(b, (char)*p);
+	}
+	buf_putc(b, '"');
+}
+
+/* Logs a refused move of the seat to move (every illegal-move policy). */
+static void
+lg_refused(struct lgame *g, const char *text, const char *why,
+    uint64_t used, long rtt)
+{
+	struct store_refused r;
+	char		 move[LOBBY_QUOTE_MAX + 1];
+
+	if (!g->logged)
+		return;
+	snprintf(move, sizeof move, "%.*s", LOBBY_QUOTE_MAX, text);
+	memset(&r, 0, sizeof r);
+	r.ply = g->ply + 1;
+	r.player = g->to_move;
+	r.move = move;
+	r.reason = why;
+	r.time_ms = (unsigned long)used;
+	r.has_delay = rtt >= 0;
+	r.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
+	store_refused(g->lb->store, g->id, &r);
+}
+
+/*
+ * Returns the time the seat to move used on its answer.  The clock stops
+ * when the answer reached the server's socket (the latest receive, which
+ * holds it), not when the loop got to it: a busy server does not bill the
+ * player.  The clock starts after the genmove is written, so a quick
+ * answer may even precede it.
+ */
+static uint64_t
+lg_used(const struct lgame *g)
+{
+	const struct lplayer *p = &g->p[g->to_move - 1];
+	uint64_t	 used = lobby_clock_now(g->lb) - g->turn_start, rx;
+
+	rx = p->lc != NULL ? p->lc->rx_ms : 0;
+	if (rx != 0 && rx < g->turn_start)
+		used = 0;
+	else if (rx != 0 && rx - g->turn_start < used)
+		used = rx - g->turn_start;
+	return (used);
+}
+
+/*
+ * Parses and checks an answer as a move of the seat to move; bad says why
+ * an answer that breaks the protocol is no move.  Returns 0, or -1 with
+ * err.
+ */
+static int
+lg_parse_move(struct lgame *g, const char *text, const char *bad,
+    struct game_move *m, struct game_error *err)
+{
+	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
+	int		 argc = 0, rv = 0;
+
+	copy = xstrdup(text);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		if (argc == GAME_MOVE_MAX + 1)
+			break;
+		argv[argc++] = tok;
+	}
+	if (argc == 0)
+		game_set_error(err, GAME_ESYNTAX, "empty move");
+	if (bad != NULL)
+		game_set_error(err, GAME_ESYNTAX, "%s", bad);
+	if (bad != NULL || argc == 0 || argc > GAME_MOVE_MAX ||
+	    game_move_parse(&g->game, m, argc, argv, &g->lb->conf.lim,
+	    err) != 0 ||
+	    game_check(&g->game, m, err) != 0) {
+		if (argc > GAME_MOVE_MAX && bad == NULL)
+			game_set_error(err, GAME_ESYNTAX, "too many tokens");
+		rv = -1;
+	}
+	free(copy);
+	return (rv);
+}
+
+/*
+ * A refused move of the seat to move: logged, then asked again
+ * (illegal_move = retry, a few times) or lost.
+ */
+static void
+lg_illegal(struct lgame *g, const char *text, const char *why,
+    uint64_t used, long rtt)
+{
+	struct lplayer	*p = &g->p[g->to_move - 1];
+	struct buf	 d;
+
+	log_info("game=%lld event=illegal seat=%d move=\"%.64s\" "
+	    "why=\"%s\"", (long long)g->id, g->to_move, text, why);
+	lg_refused(g, text, why, used, rtt);
+	if (g->lb->conf.illegal_retry && p->illegal < LOBBY_RETRIES &&
+	    p->lc != NULL) {
+		p->illegal++;
+		lc_event(p->lc, "illegal %lld %.200s %s", (long long)g->id,
+		    text, why);
+		g->serial++;
+		lg_send_genmove(g);
+		return;
+	}
+	buf_init(&d);
+	lobby_quote(&d, text);
+	buf_printf(&d, " %s", why);
+	lg_finish_detail(g, 3 - g->to_move, "illegal-move", buf_str(&d));
+	buf_free(&d);
+}
+
+/* Returns the log's mark of a legal move: kept, threw or had no win. */
+static enum store_mark
+lg_mark(const struct lgame *g, const struct game_move *m)
+{
+	struct game_error err;
+	struct game	 after;
+	enum store_mark	 mark = STORE_NO_WIN;
+
+	if (game_outcome(&g->game, &err) == GAME_N) {
+		game_clone(&after, &g->game);
+		game_play(&after, m, &err);
+		mark = game_outcome(&after, &err) == GAME_P ?
+		    STORE_KEPT_WIN : STORE_THREW_WIN;
+		game_free(&after);
+	}
+	return (mark);
+}
+
+/*
+ * A genmove answer from the seat to move: resign, illegal or a move; bad
+ * says why an answer that breaks the protocol (several lines, too long)
+ * is no move.
+ */
+void
+lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
+{
+	struct lplayer	*p = &g->p[g->to_move - 1];
+	struct game_error err;
+	struct game_move m;
+	uint64_t	 used = lg_used(g);
+	long		 rtt = -1;
+
+	if (p->lc != NULL && g->lb->io.rtt != NULL)
+		rtt = g->lb->io.rtt(g->lb->io.arg, p->lc->conn);
+	if (used > p->clock_ms + g->lb->conf.grace_ms) {
+		lg_finish(g, 3 - g->to_move, "timeout");
+		return;
+	}
+	if (!ok || strcmp(text, "resign") == 0) {
+		lg_finish(g, 3 - g->to_move, "resign");
+		return;
+	}
+	game_move_init(&m);
+	if (lg_parse_move(g, text, bad, &m, &err) != 0)
+		lg_illegal(g, text, err.msg, used, rtt);
+	else
+		lg_apply(g, &m, lg_mark(g, &m), used, rtt);
+	game_move_clear(&m);
+}

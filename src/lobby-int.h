@@ -1,0 +1,255 @@
+/*
+ * lobby-int.h: what the lobby's files share (lobby.c, lobby-game.c,
+ * lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-cmd.c): its limits,
+ * its structures and the functions one file calls in another.  Nothing
+ * outside the lobby includes it.
+ */
+#ifndef LOBBY_INT_H
+#define LOBBY_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "clock.h"
+#include "game.h"
+#include "league.h"
+#include "lobby.h"
+#include "store.h"
+
+
+#define LOBBY_TOKEN_LEN	24	/* hex characters of a resume token */
+#define LOBBY_MAX_OUT	64	/* unanswered server commands kept per client */
+#define LOBBY_MAX_WATCH	16	/* games one client may watch */
+#define LOBBY_MAX_CHALL	16	/* open challenges per client */
+#define LOBBY_DRAWS	1000	/* tries for a random fair start */
+#define LOBBY_RETRIES	3	/* illegal moves retried per turn */
+#define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
+#define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
+#define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
+#define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
+#define LOBBY_ELO_K	32.0
+
+/* Kinds of server commands. */
+enum lcmd_kind {
+	LCMD_NEW = 0,
+	LCMD_PLAY,
+	LCMD_GENMOVE,
+	LCMD_GAMEOVER,
+};
+
+/* One server command a client has not answered yet. */
+struct lcmd {
+	STAILQ_ENTRY(lcmd) entry;
+	uint64_t	 id;
+	enum lcmd_kind	 kind;
+	int64_t		 gid;		/* the game it concerns */
+	uint64_t	 serial;	/* genmove: the turn it asked for */
+};
+STAILQ_HEAD(lcmdq, lcmd);
+
+struct lgame;
+
+/* A connection's part in the lobby. */
+struct lobby_client {
+	TAILQ_ENTRY(lobby_client) entry;
+	struct lobby	*lb;
+	void		*conn;
+	uint64_t	 connid;
+	char		 name[LEAGUE_NAME_MAX + 1];	/* "" before login */
+	int		 admin;
+	int		 ready;
+	struct lseek	*seek;
+	struct lgame	*game;		/* seated in it (and connected) */
+	int		 seat;
+	uint64_t	 next_id;	/* last server command id */
+	uint64_t	 rx_ms;		/* when its input reached the socket */
+	struct lcmdq	 out;		/* unanswered server commands */
+	size_t		 nout;
+	int64_t		 watch[LOBBY_MAX_WATCH];
+	size_t		 nwatch;
+	int		 holding;	/* running one of its commands */
+	struct buf	 held;		/* what was sent meanwhile */
+	char		 peer[64];	/* ADDR:PORT, for admins */
+	char		 anon[32];	/* "anon:START" of this daemon run */
+};
+TAILQ_HEAD(lclients, lobby_client);
+
+/* A seat of a live game. */
+struct lplayer {
+	char		 name[LEAGUE_NAME_MAX + 8];	/* or engine, conn:ID */
+	int		 account;	/* name is an account */
+	int		 engine;
+	struct lobby_client *lc;	/* NULL: engine or away */
+	uint64_t	 clock_ms;	/* left, as of the last move */
+	char		 token[LOBBY_TOKEN_LEN + 1];
+	unsigned int	 illegal;	/* illegal moves this turn */
+};
+
+/* The life of a live game; lg_enter changes it. */
+enum lg_state {
+	LG_PLAYING = 0,		/* a seat is to move */
+	LG_ENDING,		/* ended: the log is writing the end */
+	LG_LOGGED,		/* the log has the end (or failed): told, freed */
+};
+
+/* A live game. */
+struct lgame {
+	TAILQ_ENTRY(lgame) entry;
+	struct lobby	*lb;
+	int64_t		 id;
+	int		 logged;	/* id is in the store */
+	struct game	 game;
+	char		*start;		/* canonical start position */
+	int		 to_move;	/* seat to move */
+	unsigned long	 ply;
+	uint64_t	 base_ms, inc_ms;
+	int		 rated;
+	struct ltour	*tour;		/* or NULL */
+	size_t		 slot;
+	struct lplayer	 p[2];
+	uint64_t	 turn_start;	/* when the mover's clock started */
+	int		 lag_checked;	/* the timer re-armed once for lag */
+	uint64_t	 serial;	/* counts turns, to drop stale answers */
+	struct clock_timer *timer;
+	enum lg_state	 state;
+	int		 log_ok;	/* the log has the end */
+	int		 winner;	/* seat; 0: none (aborted) */
+	const char	*reason;
+	char		*detail;	/* more about the end, or NULL */
+	struct lobby_client **watchers;
+	size_t		 nwatchers;
+};
+TAILQ_HEAD(lgames, lgame);
+
+/* An open seek. */
+struct lseek {
+	TAILQ_ENTRY(lseek) entry;
+	uint64_t	 id;
+	struct lobby_client *lc;
+	char		*spec;		/* canonical game or template */
+	int		 random;
+	uint64_t	 base_ms, inc_ms;
+	int		 rated;
+};
+TAILQ_HEAD(lseeks, lseek);
+
+/* An open challenge. */
+struct lchall {
+	TAILQ_ENTRY(lchall) entry;
+	uint64_t	 id;
+	struct lobby_client *from;
+	char		 to[LEAGUE_NAME_MAX + 1];
+	char		*spec;
+	int		 random;
+	uint64_t	 base_ms, inc_ms;
+	int		 rated;
+	int		 seat;		/* the challenger's seat */
+	uint64_t	 created;	/* lobby_clock_now, for expiry */
+	struct game	 start;		/* made off the loop; fam NULL: none */
+};
+TAILQ_HEAD(lchalls, lchall);
+
+/* The life of a tournament's game; lslot_enter changes it. */
+enum lslot_state {
+	LSLOT_PENDING = 0,	/* to be played (again, after an abort) */
+	LSLOT_PLAYING,		/* its game is live */
+	LSLOT_DONE,		/* played: winner holds the result */
+};
+
+/* One scheduled game of a tournament. */
+struct lslot {
+	size_t		 a, b;		/* players[a] moves first */
+	size_t		 pairing;	/* which pairing, for the start */
+	unsigned int	 round;		/* game number within the pairing */
+	enum lslot_state state;
+	int		 winner;	/* done: 1 (a) or 2 (b) */
+};
+
+/* A running tournament. */
+struct ltour {
+	TAILQ_ENTRY(ltour) entry;
+	struct league_tournament def;
+	struct lslot	*slots;
+	size_t		 nslots;
+};
+TAILQ_HEAD(ltours, ltour);
+
+/* A player's rating. */
+struct lrating {
+	char		 name[LEAGUE_NAME_MAX + 1];
+	double		 r;
+	unsigned long	 games;
+};
+
+struct lobby {
+	struct store	*store;
+	struct league	*league;
+	struct lobby_io	 io;
+	struct clock_ops clock;		/* time and timers */
+	struct lobby_conf conf;
+	struct lobby_prep *prep;	/* lent to the running command */
+	struct lclients	 clients;
+	struct lgames	 games;
+	struct lseeks	 seeks;
+	size_t		 nseeks;
+	struct lchalls	 challs;
+	size_t		 nchalls;
+	struct ltours	 tours;
+	uint64_t	 next_seek;
+	int64_t		 next_gid;	/* game ids without a store */
+	gmp_randstate_t	 rs;
+	pthread_mutex_t	 rmtx;		/* guards ratings (any thread) */
+	struct lrating	*ratings;
+	size_t		 nratings;
+};
+
+/* lobby.c */
+uint64_t lobby_clock_now(const struct lobby *);
+void	 lobby_copy(char *, const char *, size_t);
+void	 lc_event(struct lobby_client *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
+	    const char *, ...) __attribute__((format(printf, 5, 6)));
+void	 lobby_tc_print(struct buf *, uint64_t, uint64_t);
+struct lgame *lobby_game(struct lobby *, int64_t);
+int64_t	 lobby_gid(const char *);
+int	 lobby_isnum(const char *);
+void	 lc_unwatch(struct lobby_client *, int64_t);
+
+/* lobby-game.c */
+uint64_t lg_clock(const struct lgame *, int, uint64_t);
+void	 lg_send_new(struct lgame *, int);
+void	 lg_send_genmove(struct lgame *);
+void	 lg_send_start(struct lgame *, int);
+void	 lg_enter(struct lgame *, enum lg_state);
+int	 lg_over(const struct lgame *);
+void	 lg_turn(struct lgame *);
+struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
+	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
+	    size_t);
+void	 lg_free(struct lgame *);
+void	 lg_finish(struct lgame *, int, const char *);
+void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
+int64_t	 lobby_playing(struct lobby *, const char *);
+void	 lg_tell_seat(struct lgame *, int, const char *);
+void	 lg_answer_move(struct lgame *, int, const char *, const char *);
+
+/* lobby-pair.c */
+void	 lc_drop_seek(struct lobby_client *);
+void	 lobby_drop_chall(struct lobby *, struct lchall *);
+
+/* lobby-tour.c */
+void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
+void	 ltour_enter(struct ltour *, enum league_tstatus);
+void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
+void	 lobby_tour_slots(struct ltour *);
+void	 lobby_schedule(struct lobby *);
+int	 lobby_load_tours(struct lobby *, char *, size_t);
+struct ltour *lobby_tour(struct lobby *, const char *);
+
+/* lobby-rating.c */
+void	 lobby_rate(struct lobby *, const char *, const char *, int);
+int	 lobby_load_ratings(struct lobby *, char *, size_t);
+
+#endif /* LOBBY_INT_H */

@@ -1,0 +1,676 @@
+/*
+ * test-lobby-clock.c: the lobby's clocks on a virtual clock (clock.h),
+ * with no sleeps: a game is lost on time exactly when the clock and the
+ * grace are spent, increments are credited per move, a clock stops at
+ * the time the answer reached the socket (lobby_rx_time), a seat away
+ * keeps its clock running and resume reports what is left, a stalled
+ * loop does not cost a player whose answer was in time, and a
+ * tournament starts its next game when the previous one ends.  The lobby
+ * is driven through its public API with fake connections; what it sends
+ * them is kept and checked line by line.
+ */
+#include <sys/types.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "buf.h"
+#include "clock.h"
+#include "league.h"
+#include "lobby.h"
+#include "proto.h"
+#include "store.h"
+
+#define T0		1000000		/* the virtual clock's start, ms */
+#define BASE		1000		/* the games' time control */
+#define INC		100
+#define GRACE		500		/* clock_grace */
+#define NCONN		4
+#define NDEFER		64
+
+/* A fake connection: what the lobby sent it. */
+struct fconn {
+	struct buf	 out;
+	int		 kicked;
+};
+
+/* The lobby on a virtual clock, its connections and deferred calls. */
+struct fx {
+	struct vclock	*vc;
+	struct lobby	*lb;
+	struct fconn	 conn[NCONN];
+	struct lobby_client *lc[NCONN];
+	void		 (*dfn[NDEFER])(void *);
+	void		*darg[NDEFER];
+	size_t		 ndefer;
+	char		 dir[256];
+	char		 path[300];
+	struct store	*st;
+	struct league	*lg;
+};
+
+/* lobby_io.send: keeps the bytes. */
+static void
+fx_send(void *arg, void *conn, const char *data, size_t len)
+{
+	(void)arg;
+	buf_add(&((struct fconn *)conn)->out, data, len);
+}
+
+/* lobby_io.defer: queued until fx_pump. */
+static void
+fx_defer(void *arg, void (*fn)(void *), void *fnarg)
+{
+	struct fx	*fx = arg;
+
+	assert_true(fx->ndefer < NDEFER);
+	fx->dfn[fx->ndefer] = fn;
+	fx->darg[fx->ndefer++] = fnarg;
+}
+
+/* lobby_io.kick. */
+static void
+fx_kick(void *arg, void *conn)
+{
+	(void)arg;
+	((struct fconn *)conn)->kicked = 1;
+}
+
+/* Runs the deferred calls, as the loop would, until none is left. */
+static void
+fx_pump(struct fx *fx)
+{
+	void		 (*fn)(void *);
+	void		*arg;
+	size_t		 i;
+
+	while (fx->ndefer > 0) {
+		fn = fx->dfn[0];
+		arg = fx->darg[0];
+		for (i = 1; i < fx->ndefer; i++) {
+			fx->dfn[i - 1] = fx->dfn[i];
+			fx->darg[i - 1] = fx->darg[i];
+		}
+		fx->ndefer--;
+		fn(arg);
+	}
+}
+
+/* Makes the lobby (with a league: accounts and tournaments). */
+static struct fx *
+fx_new(int with_league)
+{
+	struct league_limits ll = { 5, 30, 0 };
+	struct lobby_conf conf;
+	struct lobby_io	 io;
+	struct clock_ops ops;
+	struct fx	*fx;
+	char		 err[512];
+	int		 i;
+
+	fx = xcalloc(1, sizeof *fx);
+	for (i = 0; i < NCONN; i++)
+		buf_init(&fx->conn[i].out);
+	if (with_league) {
+		assert_int_equal(tu_tmpdir(fx->dir, sizeof fx->dir,
+		    "test-lobby-clock"), 0);
+		snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
+		if ((fx->st = store_open(fx->path, err, sizeof err)) == NULL)
+			fail_msg("store_open: %s", err);
+		if ((fx->lg = league_open(fx->path, &ll, err,
+		    sizeof err)) == NULL)
+			fail_msg("league_open: %s", err);
+	}
+	memset(&io, 0, sizeof io);
+	io.arg = fx;
+	io.send = fx_send;
+	io.defer = fx_defer;
+	io.kick = fx_kick;
+	memset(&conf, 0, sizeof conf);
+	conf.default_base_ms = 60000;
+	conf.grace_ms = GRACE;
+	conf.max_seeks = 16;
+	conf.max_watchers = 16;
+	conf.lim = *tu_limits();
+	/* The games are not logged: the league is for the tournaments. */
+	fx->lb = lobby_new(NULL, NULL, fx->lg, &io, &conf, err, sizeof err);
+	if (fx->lb == NULL)
+		fail_msg("lobby_new: %s", err);
+	fx->vc = vclock_new(T0);
+	vclock_ops(fx->vc, &ops);
+	lobby_set_clock(fx->lb, &ops);
+	return (fx);
+}
+
+/* Frees the lobby, its clock and the connections. */
+static void
+fx_free(struct fx *fx)
+{
+	int		 i;
+
+	fx_pump(fx);
+	for (i = 0; i < NCONN; i++) {
+		if (fx->lc[i] != NULL)
+			lobby_detach(fx->lc[i], "end");
+		buf_free(&fx->conn[i].out);
+	}
+	fx_pump(fx);
+	lobby_free(fx->lb);
+	vclock_free(fx->vc);
+	if (fx->lg != NULL) {
+		league_close(fx->lg);
+		store_close(fx->st);
+		tu_empty_dir(fx->dir);
+		rmdir(fx->dir);
+	}
+	free(fx);
+}
+
+/* Connects connection i and logs it in as name (admin role or not). */
+static void
+fx_login(struct fx *fx, int i, const char *name, int admin)
+{
+	fx->lc[i] = lobby_attach(fx->lb, &fx->conn[i], (uint64_t)i + 1);
+	lobby_login(fx->lc[i], name, admin);
+}
+
+/* Drops connection i. */
+static void
+fx_drop(struct fx *fx, int i)
+{
+	lobby_detach(fx->lc[i], "test");
+	fx->lc[i] = NULL;
+	buf_reset(&fx->conn[i].out);
+}
+
+/* Moves the virtual clock to T0 + at and runs what follows. */
+static void
+fx_at(struct fx *fx, uint64_t at)
+{
+	assert_true(T0 + at >= vclock_now(fx->vc));
+	vclock_advance(fx->vc, T0 + at - vclock_now(fx->vc));
+	fx_pump(fx);
+}
+
+/*
+ * Takes the first line connection i was sent and checks it; returns the
+ * command id of a server command ("ID text"), or 0 for an event.
+ */
+static unsigned long
+fx_expect(struct fx *fx, int i, const char *want)
+{
+	struct buf	*b = &fx->conn[i].out;
+	char		*nl, *line, *text;
+	unsigned long	 id = 0;
+	size_t		 n;
+
+	if (b->len == 0 || (nl = memchr(b->data, '\n', b->len)) == NULL)
+		fail_msg("conn %d: nothing sent, expected \"%s\"", i, want);
+	n = (size_t)(nl - b->data);
+	line = xmalloc(n + 1);
+	memcpy(line, b->data, n);
+	line[n] = '\0';
+	memmove(b->data, nl + 1, b->len - n - 1);
+	b->len -= n + 1;
+	b->data[b->len] = '\0';
+	text = line;
+	if (line[0] >= '0' && line[0] <= '9') {
+		id = strtoul(line, &text, 10);
+		text++;
+	}
+	if (strncmp(text, want, strlen(want)) != 0)
+		fail_msg("conn %d: sent \"%s\", expected \"%s\"", i, line,
+		    want);
+	free(line);
+	return (id);
+}
+
+/* Checks that connection i was sent nothing more. */
+static void
+fx_quiet(struct fx *fx, int i)
+{
+	if (fx->conn[i].out.len > 0)
+		fail_msg("conn %d: unexpected \"%s\"", i,
+		    buf_str(&fx->conn[i].out));
+}
+
+/* Answers server command id on connection i with text ("=" answer). */
+static void
+fx_answer(struct fx *fx, int i, unsigned long id, const char *text)
+{
+	struct proto_answer a;
+
+	memset(&a, 0, sizeof a);
+	a.ok = 1;
+	a.has_id = 1;
+	a.id = id;
+	a.lines = 1;
+	buf_init(&a.body);
+	buf_puts(&a.body, text);
+	assert_int_equal(lobby_answer(fx->lc[i], &a), 1);
+	buf_free(&a.body);
+	fx_pump(fx);
+}
+
+/* Runs a lobby command that must succeed; checks its body's start. */
+static void
+fx_cmd_ok(int rv, struct buf *body, const char *want)
+{
+	if (rv != 0)
+		fail_msg("command failed: %s", buf_str(body));
+	if (strncmp(buf_str(body), want, strlen(want)) != 0)
+		fail_msg("body \"%s\", expected \"%s\"", buf_str(body), want);
+	buf_reset(body);
+}
+
+/* Splits a command line in place into at most max words; returns how many. */
+static int
+fx_split(char *line, char **argv, int max)
+{
+	char		*tok, *save;
+	int		 n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok != NULL;
+	    tok = strtok_r(NULL, " ", &save)) {
+		assert_true(n < max);
+		argv[n++] = tok;
+	}
+	return (n);
+}
+
+/*
+ * Starts "nim 5 5" with tc BASE+INC at T0: alice (connection 0) seat 1,
+ * bob (1) seat 2, by a challenge; returns alice's genmove id.
+ */
+static unsigned long
+fx_game(struct fx *fx)
+{
+	char		 line[] = "bob seat=1 tc=1000+100 nim 5 5";
+	char		*argv[8];
+	struct buf	 body;
+	unsigned long	 id;
+	int		 argc = fx_split(line, argv, 8);
+
+	fx_login(fx, 0, "alice", 0);
+	fx_login(fx, 1, "bob", 0);
+	buf_init(&body);
+	fx_cmd_ok(lobby_cmd_ready(fx->lc[1], 1, &body), &body, "");
+	fx_cmd_ok(lobby_cmd_challenge(fx->lc[0], argc, argv, &body), &body,
+	    "challenge 1");
+	fx_expect(fx, 1, "event challenge 1 alice tc=1000+100 rated=1 seat=2 "
+	    "nim 5 5");
+	fx_cmd_ok(lobby_cmd_accept(fx->lc[1], "1", 1, &body), &body,
+	    "game 1");
+	buf_free(&body);
+	fx_expect(fx, 0, "event start 1 alice bob you=1 token=");
+	fx_expect(fx, 0, "new nim 5 5");
+	id = fx_expect(fx, 0, "genmove time1=1000 time2=1000");
+	fx_quiet(fx, 0);
+	fx_expect(fx, 1, "event start 1 alice bob you=2 token=");
+	fx_expect(fx, 1, "new nim 5 5");
+	fx_quiet(fx, 1);
+	return (id);
+}
+
+/* Returns 1 if game 1 is live ("games live" lists it). */
+static int
+fx_live(struct fx *fx)
+{
+	struct buf	 body;
+	int		 live;
+
+	buf_init(&body);
+	assert_int_equal(lobby_cmd_live(fx->lc[1], &body), 0);
+	live = strncmp(buf_str(&body), "1 alice bob ", 12) == 0;
+	buf_free(&body);
+	return (live);
+}
+
+/* A seat that does not answer loses at base + grace + 1 ms, not before. */
+static void
+test_timeout_exact(void **state)
+{
+	struct fx	*fx = fx_new(0);
+
+	(void)state;
+	fx_game(fx);
+	fx_at(fx, BASE + GRACE);
+	assert_true(fx_live(fx));
+	fx_quiet(fx, 0);
+	fx_quiet(fx, 1);
+	fx_at(fx, BASE + GRACE + 1);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 0, "gameover second timeout");
+	fx_expect(fx, 1, "gameover second timeout");
+	fx_free(fx);
+}
+
+/*
+ * An answer read at base + grace is in time: the clock goes to 0, then
+ * the increment; one more millisecond would have lost.
+ */
+static void
+test_grace(void **state)
+{
+	struct fx	*fx = fx_new(0);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);
+	fx_at(fx, BASE + GRACE);
+	fx_answer(fx, 0, id, "1=0");
+	fx_expect(fx, 1, "play 1=0 time1=100 time2=1000");
+	fx_expect(fx, 1, "genmove time1=100 time2=1000");
+	/*
+	 * Alice's timer (100 + grace) is off while bob moves: nothing ends
+	 * until bob's, due at 1500 + BASE + GRACE + 1.
+	 */
+	fx_at(fx, BASE + GRACE + BASE + GRACE);
+	assert_true(fx_live(fx));
+	fx_free(fx);
+}
+
+/*
+ * Each move charges its time and credits the increment; the next timer
+ * is armed for what is left on the mover's clock, plus the grace.
+ */
+static void
+test_increment(void **state)
+{
+	struct fx	*fx = fx_new(0);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);
+	fx_at(fx, 300);
+	fx_answer(fx, 0, id, "1=4");
+	fx_expect(fx, 1, "play 1=4 time1=800 time2=1000");
+	id = fx_expect(fx, 1, "genmove time1=800 time2=1000");
+	fx_at(fx, 500);
+	fx_answer(fx, 1, id, "2=4");
+	fx_expect(fx, 0, "play 2=4 time1=800 time2=900");
+	id = fx_expect(fx, 0, "genmove time1=800 time2=900");
+	fx_at(fx, 500 + 790);
+	fx_answer(fx, 0, id, "1=3");
+	fx_expect(fx, 1, "play 1=3 time1=110 time2=900");
+	fx_expect(fx, 1, "genmove time1=110 time2=900");
+	/* bob: 900 + grace from 1290; lost at 2691, not at 2690. */
+	fx_at(fx, 1290 + 900 + GRACE);
+	assert_true(fx_live(fx));
+	fx_at(fx, 1290 + 900 + GRACE + 1);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 0, "gameover first timeout");
+	fx_expect(fx, 1, "gameover first timeout");
+	fx_free(fx);
+}
+
+/*
+ * The clock stops when the answer reached the socket (lobby_rx_time),
+ * not when the lobby processed it; without a stamp, when processed.
+ */
+static void
+test_rx_time(void **state)
+{
+	struct fx	*fx = fx_new(0);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);
+	fx_at(fx, 700);
+	lobby_rx_time(fx->lc[0], T0 + 300);
+	fx_answer(fx, 0, id, "1=4");
+	fx_expect(fx, 1, "play 1=4 time1=800 time2=1000");
+	id = fx_expect(fx, 1, "genmove time1=800 time2=1000");
+	/* An answer stamped before its genmove was written costs nothing. */
+	fx_at(fx, 900);
+	lobby_rx_time(fx->lc[1], T0 + 650);
+	fx_answer(fx, 1, id, "2=4");
+	fx_expect(fx, 0, "play 2=4 time1=800 time2=1100");
+	id = fx_expect(fx, 0, "genmove time1=800 time2=1100");
+	/* No stamp (0): charged up to the processing time. */
+	fx_at(fx, 1150);
+	lobby_rx_time(fx->lc[0], 0);
+	fx_answer(fx, 0, id, "1=3");
+	fx_expect(fx, 1, "play 1=3 time1=650 time2=1100");
+	fx_free(fx);
+}
+
+/*
+ * A seat away keeps its clock running: resume reports what is left and
+ * the game is still lost on time at base + grace + 1 ms.
+ */
+static void
+test_resume(void **state)
+{
+	struct fx	*fx = fx_new(0);
+	struct buf	 body;
+
+	(void)state;
+	fx_game(fx);
+	fx_at(fx, 100);
+	fx_drop(fx, 0);
+	fx_expect(fx, 1, "event disconnected 1 1");
+	fx_at(fx, 400);
+	fx_login(fx, 2, "alice", 0);
+	buf_init(&body);
+	fx_cmd_ok(lobby_cmd_resume(fx->lc[2], "1", &body), &body,
+	    "game 1 you=1");
+	buf_free(&body);
+	fx_expect(fx, 1, "event reconnected 1 1");
+	fx_expect(fx, 2, "event start 1 alice bob you=1 token=");
+	fx_expect(fx, 2, "new nim 5 5");
+	fx_expect(fx, 2, "genmove time1=600 time2=1000");
+	fx_at(fx, BASE + GRACE);
+	assert_true(fx_live(fx));
+	fx_at(fx, BASE + GRACE + 1);
+	fx_expect(fx, 2, "gameover second timeout");
+	fx_expect(fx, 1, "gameover second timeout");
+	fx_free(fx);
+}
+
+/* Nobody comes back: the seat away loses on time all the same. */
+static void
+test_away_timeout(void **state)
+{
+	struct fx	*fx = fx_new(0);
+
+	(void)state;
+	fx_game(fx);
+	fx_drop(fx, 0);
+	fx_expect(fx, 1, "event disconnected 1 1");
+	fx_at(fx, BASE + GRACE);
+	assert_true(fx_live(fx));
+	fx_at(fx, BASE + GRACE + 1);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 1, "gameover second timeout");
+	fx_free(fx);
+}
+
+/*
+ * The loop was late (stalled): the timer runs after the due time, so an
+ * answer read in this round of the loop may have reached the socket in
+ * time.  The timer waits one round for it.
+ */
+static void
+test_stalled_loop(void **state)
+{
+	struct fx	*fx = fx_new(0);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);
+	vclock_stall(fx->vc, BASE + GRACE + 21);
+	assert_int_equal(vclock_run(fx->vc), 1);	/* late: re-armed */
+	assert_true(fx_live(fx));
+	lobby_rx_time(fx->lc[0], T0 + 1400);
+	fx_answer(fx, 0, id, "1=4");
+	fx_expect(fx, 1, "play 1=4 time1=100 time2=1000");
+	fx_expect(fx, 1, "genmove time1=100 time2=1000");
+	assert_int_equal(vclock_run(fx->vc), 0);	/* now bob's */
+	assert_true(fx_live(fx));
+	fx_free(fx);
+
+	/* No answer in that round: lost on time at the next. */
+	fx = fx_new(0);
+	fx_game(fx);
+	vclock_stall(fx->vc, BASE + GRACE + 21);
+	assert_int_equal(vclock_run(fx->vc), 1);
+	assert_true(fx_live(fx));
+	assert_int_equal(vclock_run(fx->vc), 1);
+	fx_pump(fx);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 0, "gameover second timeout");
+	fx_free(fx);
+
+	/*
+	 * Run at most LOBBY_LAG_MS (20) after base + grace: not late, no
+	 * second round; 1 ms more is late (the first case).
+	 */
+	fx = fx_new(0);
+	fx_game(fx);
+	vclock_stall(fx->vc, BASE + GRACE + 20);
+	assert_int_equal(vclock_run(fx->vc), 1);
+	fx_pump(fx);
+	assert_false(fx_live(fx));
+	fx_expect(fx, 0, "gameover second timeout");
+	fx_free(fx);
+}
+
+/* Checks a tournament's standings header. */
+static void
+fx_standings(struct fx *fx, const char *want)
+{
+	struct buf	 body;
+
+	buf_init(&body);
+	fx_cmd_ok(lobby_cmd_standings(fx->lc[2], "cup", &body), &body, want);
+	buf_free(&body);
+}
+
+/*
+ * A tournament starts its second game (colours swapped) when the first
+ * ends, not before; a game lost on time counts like any other.
+ */
+static void
+test_tournament(void **state)
+{
+	struct fx	*fx = fx_new(1);
+	char		 line[] = "create cup roundrobin players=alice,bob "
+			    "games=2 tc=1000 nim 1";
+	char		*argv[10];
+	struct buf	 body;
+	char		 err[256];
+	unsigned long	 id;
+	int		 argc = fx_split(line, argv, 10);
+
+	(void)state;
+	assert_int_equal(league_register(fx->lg, "alice", "correct-horse",
+	    err, sizeof err), 0);
+	assert_int_equal(league_register(fx->lg, "bob", "correct-horse",
+	    err, sizeof err), 0);
+	fx_login(fx, 0, "alice", 0);
+	fx_login(fx, 1, "bob", 0);
+	fx_login(fx, 2, "root", 1);
+	buf_init(&body);
+	fx_cmd_ok(lobby_cmd_ready(fx->lc[0], 1, &body), &body, "");
+	fx_cmd_ok(lobby_cmd_ready(fx->lc[1], 1, &body), &body, "");
+	fx_cmd_ok(lobby_cmd_tournament(fx->lc[2], argc, argv, &body), &body,
+	    "tournament 1 cup games 2");
+	fx_expect(fx, 0, "event start 1 alice bob you=1 token=");
+	fx_expect(fx, 0, "new nim 1");
+	id = fx_expect(fx, 0, "genmove time1=1000 time2=1000");
+	fx_expect(fx, 1, "event start 1 alice bob you=2 token=");
+	fx_expect(fx, 1, "new nim 1");
+	fx_quiet(fx, 1);
+	fx_standings(fx, "status running\nplayed 0 of 2\n");
+	fx_at(fx, 200);
+	fx_quiet(fx, 0);
+	fx_quiet(fx, 1);
+	fx_answer(fx, 0, id, "1=0");
+	/* The game ended, the log (none here) has it: the next one starts. */
+	fx_expect(fx, 1, "play 1=0 time1=800 time2=1000");
+	fx_expect(fx, 0, "gameover first no-legal-move");
+	fx_expect(fx, 1, "gameover first no-legal-move");
+	fx_expect(fx, 0, "event start 2 bob alice you=2 token=");
+	fx_expect(fx, 0, "new nim 1");
+	fx_quiet(fx, 0);
+	fx_expect(fx, 1, "event start 2 bob alice you=1 token=");
+	fx_expect(fx, 1, "new nim 1");
+	fx_expect(fx, 1, "genmove time1=1000 time2=1000");
+	fx_quiet(fx, 1);
+	fx_standings(fx, "status running\nplayed 1 of 2\n");
+	/* bob does not answer: alice wins the second game on time. */
+	fx_at(fx, 200 + BASE + GRACE);
+	fx_quiet(fx, 0);
+	fx_at(fx, 200 + BASE + GRACE + 1);
+	fx_expect(fx, 0, "gameover second timeout");
+	fx_expect(fx, 1, "gameover second timeout");
+	fx_standings(fx, "status finished\nplayed 2 of 2\n1 alice points 2 "
+	    "games 2 wins 2 losses 0\n2 bob points 0 games 2 wins 0 "
+	    "losses 2\n");
+	buf_free(&body);
+	fx_free(fx);
+}
+
+/* The virtual clock fires timers at their due time, in order. */
+static void
+fire(void *arg)
+{
+	struct buf	*b = arg;
+
+	buf_putc(b, 'x');
+}
+
+/* The virtual clock itself: due times, re-arming, cancelling. */
+static void
+test_vclock(void **state)
+{
+	struct vclock	*vc = vclock_new(50);
+	struct clock_ops ops;
+	struct clock_timer *t;
+	struct buf	 b;
+	uint64_t	 due;
+
+	(void)state;
+	buf_init(&b);
+	vclock_ops(vc, &ops);
+	t = ops.timer_new(ops.arg, fire, &b);
+	assert_int_equal(vclock_next(vc, &due), 0);
+	ops.arm(ops.arg, t, 10);
+	assert_int_equal(vclock_next(vc, &due), 1);
+	assert_true(due == 60);
+	assert_int_equal(vclock_advance(vc, 9), 0);
+	assert_true(ops.now(ops.arg) == 59);
+	assert_int_equal(vclock_advance(vc, 1), 1);
+	assert_int_equal(vclock_advance(vc, 100), 0);
+	ops.arm(ops.arg, t, 5);
+	ops.arm(ops.arg, t, 20);	/* re-armed: the later time holds */
+	assert_int_equal(vclock_advance(vc, 19), 0);
+	ops.cancel(ops.arg, t);
+	assert_int_equal(vclock_advance(vc, 100), 0);
+	assert_string_equal(buf_str(&b), "x");
+	ops.timer_free(ops.arg, t);
+	vclock_free(vc);
+	buf_free(&b);
+}
+
+TU_MAIN("lobby-clock",
+    cmocka_unit_test(test_vclock),
+    cmocka_unit_test(test_timeout_exact),
+    cmocka_unit_test(test_grace),
+    cmocka_unit_test(test_increment),
+    cmocka_unit_test(test_rx_time),
+    cmocka_unit_test(test_resume),
+    cmocka_unit_test(test_away_timeout),
+    cmocka_unit_test(test_stalled_loop),
+    cmocka_unit_test(test_tournament))
