@@ -9,19 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "teststat.h"
 #include "matchstat.h"
-
-/* Asserts |got - want| <= tol, printing both on failure. */
-static void
-near(double got, double want, double tol, const char *what)
-{
-	if (!(fabs(got - want) <= tol)) {
-		print_error("%s: got %.10g, want %.10g (tol %g)\n", what, got,
-		    want, tol);
-		fail();
-	}
-}
 
 /*
  * fastchess's EloWDL tests: Stats(wins, losses, draws), values printed

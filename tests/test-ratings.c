@@ -1,26 +1,16 @@
 /*
  * test-ratings.c: Glicko-2 against the worked example of Glickman's
  * "Example of the Glicko-2 system" (2013), every intermediate quantity
- * to the precision printed there, the volatility against an independent
+ * at the precision printed there (and exactly where the paper rounds its
+ * intermediates), the volatility against an independent
  * bisection, rating periods, provisional ratings and refusals.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "testutil.h"
+#include "teststat.h"
 #include "glicko2.h"
-
-/* Asserts |got - want| <= tol, printing both on failure. */
-static void
-near(double got, double want, double tol, const char *what)
-{
-	if (!(fabs(got - want) <= tol)) {
-		print_error("%s: got %.10g, want %.10g (tol %g)\n", what, got,
-		    want, tol);
-		fail();
-	}
-}
 
 /* Glickman 2013: the player (1500, 200, 0.06), tau 0.5, three games. */
 static const struct glicko2_rating example_player = { 1500, 200, 0.06 };
