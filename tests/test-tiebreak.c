@@ -234,20 +234,20 @@ brute_keys(const struct raw *g, int ng, const int *bye, int n,
 	}
 }
 
-/* -1 if a ranks strictly above b, 1 if below, 0 if equal on all. */
+/*
+ * -1 if a ranks strictly above b, 1 if below, 0 if equal on all: the
+ * keys as a vector, larger is better, compared left to right.
+ */
 static int
 key_cmp(const struct key *a, const struct key *b)
 {
-	if (a->played != b->played)
-		return (a->played ? -1 : 1);
-	if (a->half != b->half)
-		return (a->half > b->half ? -1 : 1);
-	if (a->h2h != b->h2h)
-		return (a->h2h > b->h2h ? -1 : 1);
-	if (a->sb != b->sb)
-		return (a->sb > b->sb ? -1 : 1);
-	if (a->wins != b->wins)
-		return (a->wins > b->wins ? -1 : 1);
+	long	 va[5] = { a->played, a->half, a->h2h, a->sb, a->wins };
+	long	 vb[5] = { b->played, b->half, b->h2h, b->sb, b->wins };
+	int	 i;
+
+	for (i = 0; i < 5; i++)
+		if (va[i] != vb[i])
+			return (va[i] > vb[i] ? -1 : 1);
 	return (0);
 }
 
