@@ -1,0 +1,317 @@
+/*
+ * test-swiss.c: Swiss pairing.  Dutch cases worked by hand, then whole
+ * random tournaments of 1 to 10 players, every round checked by brute
+ * force: each player paired once or given the bye, no rematch, the bye
+ * as rule 2 says, the least total score difference over every pairing
+ * without rematch (enumerated), the seats as rule 4 says, and a refusal
+ * exactly when no pairing without rematch exists.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "swiss.h"
+
+#define NMAX	10
+
+/* A field: the players and who met whom. */
+struct field {
+	size_t			 n;
+	struct swiss_player	 pl[NMAX];
+	unsigned char		 met[NMAX * NMAX];
+};
+
+/* Pairs a field that must pair; returns the bye. */
+static size_t
+pair_ok(const struct field *f, struct swiss_pair *out)
+{
+	size_t	 bye = 12345;
+
+	assert_int_equal(swiss_pair(f->pl, f->n, f->met, out, &bye),
+	    SWISS_OK);
+	return (bye);
+}
+
+/* Checks the pairs against expected (first, second) seats. */
+static void
+expect(const struct swiss_pair *out, const size_t (*want)[2], size_t np)
+{
+	size_t	 i;
+
+	for (i = 0; i < np; i++) {
+		assert_int_equal(out[i].first, want[i][0]);
+		assert_int_equal(out[i].second, want[i][1]);
+	}
+}
+
+/*
+ * Round 1 of 8: top half against bottom half, 1-5, 2-6, 3-7, 4-8 (seeds
+ * 0-4, ...), the higher seed first on odd boards, second on even ones.
+ */
+static void
+test_round_one(void **state)
+{
+	static const size_t	 want[4][2] = { { 0, 4 }, { 5, 1 }, { 2, 6 },
+	    { 7, 3 } };
+	struct field		 f;
+	struct swiss_pair	 out[4];
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	f.n = 8;
+	assert_int_equal(pair_ok(&f, out), SWISS_NO_BYE);
+	expect(out, want, 4);
+}
+
+/*
+ * Score groups: six players with 1, 1, 1, 0, 0, 0 points.  The group of
+ * three pairs its top two (S1 = {0}, S2 = {1, 2}) and floats 2 down to
+ * meet 3; then 4-5.  Seats: 0 sat second last time, so first now.
+ */
+static void
+test_score_groups(void **state)
+{
+	static const size_t	 want[3][2] = { { 0, 1 }, { 3, 2 }, { 4, 5 } };
+	struct field		 f;
+	struct swiss_pair	 out[3];
+	size_t			 i;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	f.n = 6;
+	for (i = 0; i < 3; i++)
+		f.pl[i].half = 2;
+	f.pl[0].last = -1;
+	f.pl[0].colour = 0;
+	f.pl[2].colour = 1;	/* 2 had the first seat once more */
+	assert_int_equal(pair_ok(&f, out), SWISS_NO_BYE);
+	expect(out, want, 3);
+}
+
+/*
+ * Rematches: four players level, 0 met 2: Dutch 0-2 is out, so 0-3 and
+ * 1-2.  Then an odd field of five level players where 4 (the lowest seed)
+ * had the bye: the bye goes to 3.
+ */
+static void
+test_rematch_bye(void **state)
+{
+	static const size_t	 want[2][2] = { { 0, 3 }, { 2, 1 } };
+	struct field		 f;
+	struct swiss_pair	 out[2];
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	f.n = 4;
+	f.met[0 * 4 + 2] = f.met[2 * 4 + 0] = 1;
+	assert_int_equal(pair_ok(&f, out), SWISS_NO_BYE);
+	expect(out, want, 2);
+	memset(&f, 0, sizeof f);
+	f.n = 5;
+	f.pl[4].had_bye = 1;
+	assert_int_equal(pair_ok(&f, out), 3);
+	/* One player: the bye.  None, too many: refused. */
+	f.n = 1;
+	assert_int_equal(pair_ok(&f, out), 0);
+	assert_int_equal(swiss_pair(f.pl, 0, f.met, out, &f.n), SWISS_E_SIZE);
+	assert_int_equal(swiss_pair(f.pl, SWISS_MAX + 1, f.met, out, &f.n),
+	    SWISS_E_SIZE);
+	assert_string_equal(swiss_strerror(SWISS_E_NOPAIRING),
+	    "every pairing of this round has a rematch");
+}
+
+/* The least cost of a rematch-free pairing of the players in set (a bit
+ * mask), or -1 if there is none: every matching enumerated. */
+static long
+brute_min(const struct field *f, unsigned set)
+{
+	long	 best = -1, c, d;
+	size_t	 p, q;
+
+	if (set == 0)
+		return (0);
+	for (p = 0; !(set & 1u << p); p++)
+		continue;
+	for (q = p + 1; q < f->n; q++) {
+		if (!(set & 1u << q) || f->met[p * f->n + q])
+			continue;
+		c = brute_min(f, set & ~(1u << p) & ~(1u << q));
+		if (c < 0)
+			continue;
+		d = (long)f->pl[p].half - (long)f->pl[q].half;
+		c += d < 0 ? -d : d;
+		if (best < 0 || c < best)
+			best = c;
+	}
+	return (best);
+}
+
+/* The bye by rule 2, by brute force; n (no one) if no pairing exists. */
+static size_t
+brute_bye(const struct field *f)
+{
+	unsigned	 all = (1u << f->n) - 1;
+	size_t		 b, best;
+	int		 pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		best = f->n;
+		for (b = 0; b < f->n; b++) {
+			if ((f->pl[b].had_bye != 0) != (pass == 1) ||
+			    brute_min(f, all & ~(1u << b)) < 0)
+				continue;
+			/* Lowest score, then highest index. */
+			if (best == f->n || f->pl[b].half < f->pl[best].half ||
+			    (f->pl[b].half == f->pl[best].half && b > best))
+				best = b;
+		}
+		if (best < f->n)
+			return (best);
+	}
+	return (f->n);
+}
+
+/* Tells whether player i ranks above player j: score, then seed. */
+static int
+ranks_above(const struct field *f, size_t i, size_t j)
+{
+	return (f->pl[i].half > f->pl[j].half || (f->pl[i].half ==
+	    f->pl[j].half && i < j));
+}
+
+/* The higher-ranked player of a pair. */
+static size_t
+higher(const struct field *f, const struct swiss_pair *pr)
+{
+	return (ranks_above(f, pr->first, pr->second) ? pr->first :
+	    pr->second);
+}
+
+/* Checks the seats of one pair on board (0-based) by rule 4. */
+static void
+check_seats(const struct field *f, const struct swiss_pair *pr, size_t board)
+{
+	const struct swiss_player	*a = &f->pl[pr->first];
+	const struct swiss_player	*b = &f->pl[pr->second];
+	int				 first_higher;
+
+	if (a->colour != b->colour) {
+		assert_true(a->colour < b->colour);
+		return;
+	}
+	if (a->last != b->last) {
+		assert_true(a->last < b->last);
+		return;
+	}
+	first_higher = ranks_above(f, pr->first, pr->second);
+	assert_int_equal(first_higher, board % 2 == 0);
+}
+
+/* Checks one round against the brute force; returns 0 if the round was
+ * (rightly) refused. */
+static int
+check_round(const struct field *f, struct swiss_pair *out, size_t *bye)
+{
+	unsigned	 all = (1u << f->n) - 1, seen = 0;
+	size_t		 i, want_bye;
+	long		 cost = 0, d;
+	struct swiss_pair again[NMAX / 2];
+	size_t		 bye2;
+	enum swiss_err	 e;
+
+	want_bye = f->n % 2 ? brute_bye(f) : SWISS_NO_BYE;
+	e = swiss_pair(f->pl, f->n, f->met, out, bye);
+	if ((f->n % 2 && want_bye == f->n) ||
+	    (f->n % 2 == 0 && brute_min(f, all) < 0)) {
+		assert_int_equal(e, SWISS_E_NOPAIRING);
+		return (0);
+	}
+	assert_int_equal(e, SWISS_OK);
+	assert_int_equal(*bye, want_bye);
+	if (*bye != SWISS_NO_BYE)
+		seen |= 1u << *bye;
+	for (i = 0; i < f->n / 2; i++) {
+		assert_false(seen & (1u << out[i].first | 1u << out[i].second));
+		assert_true(out[i].first != out[i].second);
+		seen |= 1u << out[i].first | 1u << out[i].second;
+		assert_false(f->met[out[i].first * f->n + out[i].second]);
+		d = (long)f->pl[out[i].first].half -
+		    (long)f->pl[out[i].second].half;
+		cost += d < 0 ? -d : d;
+		check_seats(f, &out[i], i);
+		/* Boards by the rank of the higher-ranked player. */
+		if (i > 0)
+			assert_true(ranks_above(f, higher(f, &out[i - 1]),
+			    higher(f, &out[i])));
+	}
+	assert_int_equal(seen, all);
+	assert_int_equal(cost, brute_min(f, *bye == SWISS_NO_BYE ? all :
+	    all & ~(1u << *bye)));
+	/* Deterministic. */
+	assert_int_equal(swiss_pair(f->pl, f->n, f->met, again, &bye2),
+	    SWISS_OK);
+	assert_int_equal(bye2, *bye);
+	assert_memory_equal(again, out, f->n / 2 * sizeof *out);
+	return (1);
+}
+
+/* Plays a paired round with pseudo-random results. */
+static void
+play_round(struct field *f, const struct swiss_pair *out, size_t bye,
+    uint32_t *seed)
+{
+	size_t	 i, a, b;
+	uint32_t r;
+
+	if (bye != SWISS_NO_BYE) {
+		f->pl[bye].half += 2;
+		f->pl[bye].had_bye = 1;
+	}
+	for (i = 0; i < f->n / 2; i++) {
+		a = out[i].first;
+		b = out[i].second;
+		*seed = *seed * 1664525u + 1013904223u;
+		r = (*seed >> 16) % 5;		/* draws are rarer */
+		f->pl[a].half += r < 2 ? 2 : r == 2 ? 1 : 0;
+		f->pl[b].half += r < 2 ? 0 : r == 2 ? 1 : 2;
+		f->met[a * f->n + b] = f->met[b * f->n + a] = 1;
+		f->pl[a].colour++;
+		f->pl[b].colour--;
+		f->pl[a].last = 1;
+		f->pl[b].last = -1;
+	}
+}
+
+/* Random tournaments of 1 to 10 players, every round brute-checked
+ * until no pairing without rematch is left. */
+static void
+test_random_tournaments(void **state)
+{
+	struct field		 f;
+	struct swiss_pair	 out[NMAX / 2];
+	size_t			 bye, round;
+	uint32_t		 seed = 99;
+	int			 t, refused = 0;
+
+	(void)state;
+	for (t = 0; t < 400; t++) {
+		memset(&f, 0, sizeof f);
+		f.n = 1 + (size_t)t % NMAX;
+		for (round = 0; round < f.n + 1; round++) {
+			if (!check_round(&f, out, &bye)) {
+				refused++;
+				break;
+			}
+			play_round(&f, out, bye, &seed);
+		}
+	}
+	/* Some tournaments ran out of pairings (checked above). */
+	assert_true(refused > 0);
+}
+
+TU_MAIN("swiss",
+    cmocka_unit_test(test_round_one),
+    cmocka_unit_test(test_score_groups),
+    cmocka_unit_test(test_rematch_bye),
+    cmocka_unit_test(test_random_tournaments))
