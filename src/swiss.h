@@ -10,11 +10,14 @@
  *    among those without a bye so far (then, if none of those allows a
  *    pairing of the others, among those with one), whose removal leaves
  *    a pairing without rematch.
- * 3. The others are paired without rematch, minimizing the sum over pairs
- *    of the score difference; among such pairings, the first in Dutch
- *    order: the top unpaired player takes, in its score group's remaining
- *    members g0 (itself) .. g(k-1), first g(k/2) .. g(k-1), then g(k/2-1)
- *    .. g1, then the players of lower scores by rank.
+ * 3. The others are paired top-down: the top unpaired player takes the
+ *    first partner, in Dutch preference order, with whom the players
+ *    left can still all be paired without rematch; then the next.  The
+ *    Dutch order of the top unpaired player g0 among its score group's
+ *    unpaired members g0 .. g(k-1): g(k/2) .. g(k-1), then g(k/2-1) ..
+ *    g1; then the unpaired players of lower scores, by rank.  So the
+ *    round is the first pairing without rematch in that order, and it is
+ *    refused only when no pairing without rematch exists.
  * 4. In each pair, the first seat goes to the player with the lower
  *    colour balance (first seats minus second seats), then to the one
  *    who sat second last time, then to the higher-ranked player on odd
@@ -27,10 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* At most this many players; the search stops after SWISS_BUDGET
- * steps. */
+/* At most this many players. */
 #define SWISS_MAX	256
-#define SWISS_BUDGET	2000000
 /* No bye: an even number of players. */
 #define SWISS_NO_BYE	SIZE_MAX
 
@@ -51,7 +52,6 @@ enum swiss_err {
 	SWISS_OK = 0,
 	SWISS_E_SIZE,		/* no player, or more than SWISS_MAX */
 	SWISS_E_NOPAIRING,	/* every pairing has a rematch */
-	SWISS_E_BUDGET,		/* the search took more than SWISS_BUDGET */
 };
 
 enum swiss_err	 swiss_pair(const struct swiss_player *, size_t,
