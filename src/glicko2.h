@@ -37,8 +37,8 @@ struct glicko2_params {
 
 /* One game of a period from one player's side. */
 struct glicko2_game {
-	double		 r;		/* opponent's rating before the period */
-	double		 rd;		/* opponent's RD before the period */
+	double		 r;		/* opponent's rating, and */
+	double		 rd;		/* RD, before the period */
 	double		 score;		/* 1 win, 0.5 draw, 0 loss */
 };
 

@@ -17,21 +17,30 @@
 /* 800 / ln 10: the normalized Elo of a score one deviation above 1/2. */
 #define NELO_SCALE	(800.0 / M_LN10)
 
-/* Adds one game's result. */
-void
+/* Tells whether r is a result. */
+static int
+res_ok(enum matchstat_res r)
+{
+	return (r == MATCHSTAT_LOSS || r == MATCHSTAT_DRAW ||
+	    r == MATCHSTAT_WIN);
+}
+
+/* Adds one game's result; -1 and nothing changed if r is not one. */
+int
 matchstat_wdl_add(struct matchstat_wdl *w, enum matchstat_res r)
 {
 	switch (r) {
 	case MATCHSTAT_WIN:
 		w->wins++;
-		break;
+		return (0);
 	case MATCHSTAT_DRAW:
 		w->draws++;
-		break;
+		return (0);
 	case MATCHSTAT_LOSS:
 		w->losses++;
-		break;
+		return (0);
 	}
+	return (-1);
 }
 
 /* Returns the number of games. */
@@ -48,11 +57,14 @@ matchstat_wdl_points(const struct matchstat_wdl *w)
 	return ((double)w->wins + (double)w->draws / 2.0);
 }
 
-/* Adds one pair of games (A's results in either order). */
-void
+/* Adds one pair of games (A's results in either order); -1 and nothing
+ * changed if a or b is not a result. */
+int
 matchstat_penta_add(struct matchstat_penta *p, enum matchstat_res a,
     enum matchstat_res b)
 {
+	if (!res_ok(a) || !res_ok(b))
+		return (-1);
 	switch ((int)a + (int)b) {
 	case 0:
 		p->ll++;
@@ -73,6 +85,7 @@ matchstat_penta_add(struct matchstat_penta *p, enum matchstat_res a,
 		p->ww++;
 		break;
 	}
+	return (0);
 }
 
 /* Returns the number of pairs. */
@@ -110,8 +123,7 @@ matchstat_pairs(const struct matchstat_game *g, size_t n,
 	size_t			*ix, i, left = 0;
 
 	for (i = 0; i < n; i++)
-		if (g[i].res != MATCHSTAT_LOSS && g[i].res != MATCHSTAT_DRAW &&
-		    g[i].res != MATCHSTAT_WIN)
+		if (!res_ok(g[i].res))
 			return (-1);
 	ix = xcalloc(n == 0 ? 1 : n, sizeof *ix);
 	for (i = 0; i < n; i++)
@@ -119,7 +131,7 @@ matchstat_pairs(const struct matchstat_game *g, size_t n,
 	qsort_r(ix, n, sizeof *ix, pair_cmp, (void *)g);
 	for (i = 0; i < n; ) {
 		if (i + 1 < n && g[ix[i]].start == g[ix[i + 1]].start) {
-			matchstat_penta_add(&out, g[ix[i]].res,
+			(void)matchstat_penta_add(&out, g[ix[i]].res,
 			    g[ix[i + 1]].res);
 			i += 2;
 		} else {

@@ -63,10 +63,10 @@ struct matchstat_elo {
 	int		 degenerate;
 };
 
-void	 matchstat_wdl_add(struct matchstat_wdl *, enum matchstat_res);
+int	 matchstat_wdl_add(struct matchstat_wdl *, enum matchstat_res);
 uint64_t matchstat_wdl_games(const struct matchstat_wdl *);
 double	 matchstat_wdl_points(const struct matchstat_wdl *);
-void	 matchstat_penta_add(struct matchstat_penta *, enum matchstat_res,
+int	 matchstat_penta_add(struct matchstat_penta *, enum matchstat_res,
 	    enum matchstat_res);
 uint64_t matchstat_penta_pairs(const struct matchstat_penta *);
 int	 matchstat_pairs(const struct matchstat_game *, size_t,

@@ -13,7 +13,7 @@
 /* How an Elo difference becomes an expected score. */
 enum sprt_model {
 	SPRT_LOGISTIC = 1,	/* score 1 / (1 + 10^(-elo / 400)) */
-	SPRT_NORMALIZED,	/* (score - 1/2) / sigma = nelo / (800 / ln 10) */
+	SPRT_NORMALIZED,	/* (score - 1/2) / sigma = nelo ln 10 / 800 */
 };
 
 /* What the test says after the last sample. */

@@ -190,6 +190,13 @@ test_pairs_known(void **state)
 {
 	static const uint64_t	 st[] = { 5, 7, 5, 9, 7, 5, 9, 3, 5 };
 	static const char	 res[] = "WLDWWLLDW";
+	static const enum matchstat_res every[7][2] = {
+	    { MATCHSTAT_WIN, MATCHSTAT_WIN }, { MATCHSTAT_DRAW, MATCHSTAT_WIN },
+	    { MATCHSTAT_LOSS, MATCHSTAT_WIN },
+	    { MATCHSTAT_DRAW, MATCHSTAT_DRAW },
+	    { MATCHSTAT_DRAW, MATCHSTAT_LOSS },
+	    { MATCHSTAT_LOSS, MATCHSTAT_LOSS },
+	    { MATCHSTAT_LOSS, MATCHSTAT_DRAW } };
 	struct matchstat_game	 g[9];
 	struct matchstat_penta	 p, keep;
 	size_t			 i, left;
@@ -206,18 +213,17 @@ test_pairs_known(void **state)
 	    p.ld == 0 && p.ll == 0);
 	/* Every category. */
 	memset(&p, 0, sizeof p);
-	matchstat_penta_add(&p, MATCHSTAT_WIN, MATCHSTAT_WIN);
-	matchstat_penta_add(&p, MATCHSTAT_DRAW, MATCHSTAT_WIN);
-	matchstat_penta_add(&p, MATCHSTAT_LOSS, MATCHSTAT_WIN);
-	matchstat_penta_add(&p, MATCHSTAT_DRAW, MATCHSTAT_DRAW);
-	matchstat_penta_add(&p, MATCHSTAT_DRAW, MATCHSTAT_LOSS);
-	matchstat_penta_add(&p, MATCHSTAT_LOSS, MATCHSTAT_LOSS);
-	matchstat_penta_add(&p, MATCHSTAT_LOSS, MATCHSTAT_DRAW);
+	for (i = 0; i < 7; i++)
+		assert_int_equal(matchstat_penta_add(&p, every[i][0],
+		    every[i][1]), 0);
 	assert_true(p.ww == 1 && p.wd == 1 && p.wl == 1 && p.dd == 1 &&
 	    p.ld == 2 && p.ll == 1);
 	assert_int_equal(matchstat_penta_pairs(&p), 7);
 	/* A bad result changes nothing. */
 	keep = p;
+	assert_int_equal(matchstat_penta_add(&p, MATCHSTAT_WIN,
+	    (enum matchstat_res)3), -1);
+	assert_memory_equal(&p, &keep, sizeof p);
 	g[4].res = (enum matchstat_res)7;
 	assert_int_equal(matchstat_pairs(g, 9, &p, &left), -1);
 	assert_memory_equal(&p, &keep, sizeof p);
@@ -251,7 +257,7 @@ test_pairs_independent(void **state)
 		g[i].start = i / 2;
 		g[i].res = (enum matchstat_res)(lcg(&x) % 100 < 45 ? 2 :
 		    lcg(&x) % 100 < 30 ? 1 : 0);
-		matchstat_wdl_add(&w, g[i].res);
+		assert_int_equal(matchstat_wdl_add(&w, g[i].res), 0);
 	}
 	for (i = 0; i < 2 * N; i++) {	/* shuffle */
 		j = lcg(&x) % (2 * N);

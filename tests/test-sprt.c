@@ -282,7 +282,8 @@ test_sequence(void **state)
 	init_ok(&t, SPRT_LOGISTIC, 0, 10, 0.05, 0.05);
 	memset(&p, 0, sizeof p);
 	while (v == SPRT_CONTINUE && p.ww < 1000) {
-		matchstat_penta_add(&p, MATCHSTAT_WIN, MATCHSTAT_WIN);
+		assert_int_equal(matchstat_penta_add(&p, MATCHSTAT_WIN,
+		    MATCHSTAT_WIN), 0);
 		assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
 		assert_true(llr > prev);
 		prev = llr;
@@ -298,7 +299,8 @@ test_sequence(void **state)
 	memset(&p, 0, sizeof p);
 	v = SPRT_CONTINUE;
 	while (v == SPRT_CONTINUE && p.ll < 1000) {
-		matchstat_penta_add(&p, MATCHSTAT_LOSS, MATCHSTAT_LOSS);
+		assert_int_equal(matchstat_penta_add(&p, MATCHSTAT_LOSS,
+		    MATCHSTAT_LOSS), 0);
 		assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
 		v = sprt_verdict(&t, llr);
 	}
