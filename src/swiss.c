@@ -1,9 +1,10 @@
 /*
  * swiss.c: Swiss pairing (the rule is in swiss.h).  The pairing is built
- * top-down, and every choice is checked against a maximum matching of
- * the "may still meet" graph (Edmonds' blossom algorithm), so no choice
- * ever leads into a dead end: each step costs one augmenting-path search,
- * and a round is refused only when no pairing without rematch exists.
+ * top-down, and every choice is checked against maximum matchings of the
+ * "may still meet" graph (blossom.c): one of every player still to pair,
+ * so that no choice leads into a dead end, and one of the current score
+ * group, so that a choice keeps as many pairs inside the group as it
+ * can.  A round is refused only when no pairing without rematch exists.
  * Pure: no I/O, no globals.
  */
 #include <stddef.h>
@@ -11,26 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blossom.h"
 #include "buf.h"
 #include "swiss.h"
 
-/* No vertex. */
-#define NONE	SIZE_MAX
+#define NONE	BLOSSOM_NONE
 
 /*
- * One pairing.  Vertices are positions in order (by rank); alive marks
- * those still to pair; match is a perfect matching of the alive ones
- * once the bye is chosen.  The rest is the blossom search's scratch.
+ * One pairing.  Vertices are positions in order (by rank).  all matches
+ * every player still to pair (perfectly, once the bye is chosen); grp
+ * the current score group's players still to pair (maximum), grp_half
+ * being that group's score.
  */
 struct swiss_search {
 	const struct swiss_player *pl;
 	const unsigned char	*met;
 	size_t			 n;
 	size_t			*order;
-	unsigned char		*alive;
-	size_t			*match, *saved;
-	size_t			*parent, *base, *queue;
-	unsigned char		*used, *blossom, *mark;
+	struct blossom		 all, grp;
+	uint32_t		 grp_half;
+	int			 grp_set;
+	size_t			*cand, *tmp;	/* scratch, n each */
+	unsigned char		*keep;		/* scratch, n */
 };
 
 /* Ranks two players: score, then seed. */
@@ -46,14 +49,14 @@ rank_cmp(const void *a, const void *b, void *arg)
 	return (i < j ? -1 : i > j);
 }
 
-/* Tells whether the players at positions x and y may meet now. */
+/* Tells whether the players at positions x and y have not met. */
 static int
-edge(const struct swiss_search *s, size_t x, size_t y)
+may_meet(void *arg, size_t x, size_t y)
 {
-	size_t	 i = s->order[x], j = s->order[y];
+	const struct swiss_search	*s = arg;
+	size_t				 i = s->order[x], j = s->order[y];
 
-	return (x != y && s->alive[x] && s->alive[y] &&
-	    !s->met[i * s->n + j] && !s->met[j * s->n + i]);
+	return (!s->met[i * s->n + j] && !s->met[j * s->n + i]);
 }
 
 /* The score of the player at position x. */
@@ -63,162 +66,18 @@ half_at(const struct swiss_search *s, size_t x)
 	return (s->pl[s->order[x]].half);
 }
 
-/* The lowest common ancestor of a and b's bases in the search forest. */
-static size_t
-lca(struct swiss_search *s, size_t a, size_t b)
-{
-	memset(s->mark, 0, s->n);
-	for (;;) {
-		a = s->base[a];
-		s->mark[a] = 1;
-		if (s->match[a] == NONE)
-			break;
-		a = s->parent[s->match[a]];
-	}
-	for (;;) {
-		b = s->base[b];
-		if (s->mark[b])
-			return (b);
-		b = s->parent[s->match[b]];
-	}
-}
-
-/* Marks the blossom's path from v down to base b. */
-static void
-mark_path(struct swiss_search *s, size_t v, size_t b, size_t child)
-{
-	while (s->base[v] != b) {
-		s->blossom[s->base[v]] = s->blossom[s->base[s->match[v]]] = 1;
-		s->parent[v] = child;
-		child = s->match[v];
-		v = s->parent[s->match[v]];
-	}
-}
-
-/* Contracts the blossom closed by the edge v-to; queues its new even
- * vertices. */
-static void
-contract(struct swiss_search *s, size_t v, size_t to, size_t *tail)
-{
-	size_t	 b = lca(s, v, to), i;
-
-	memset(s->blossom, 0, s->n);
-	mark_path(s, v, b, to);
-	mark_path(s, to, b, v);
-	for (i = 0; i < s->n; i++)
-		if (s->blossom[s->base[i]]) {
-			s->base[i] = b;
-			if (!s->used[i]) {
-				s->used[i] = 1;
-				s->queue[(*tail)++] = i;
-			}
-		}
-}
-
 /*
- * Searches an augmenting path from the exposed vertex root; returns its
- * other (exposed) end, the path left in parent[], or NONE.
- */
-static size_t
-find_path(struct swiss_search *s, size_t root)
-{
-	size_t	 head = 0, tail = 0, v, to, i;
-
-	memset(s->used, 0, s->n);
-	for (i = 0; i < s->n; i++) {
-		s->parent[i] = NONE;
-		s->base[i] = i;
-	}
-	s->used[root] = 1;
-	s->queue[tail++] = root;
-	while (head < tail) {
-		v = s->queue[head++];
-		for (to = 0; to < s->n; to++) {
-			if (!edge(s, v, to) || s->base[v] == s->base[to] ||
-			    s->match[v] == to)
-				continue;
-			if (to == root || (s->match[to] != NONE &&
-			    s->parent[s->match[to]] != NONE))
-				contract(s, v, to, &tail);
-			else if (s->parent[to] == NONE) {
-				s->parent[to] = v;
-				if (s->match[to] == NONE)
-					return (to);
-				s->used[s->match[to]] = 1;
-				s->queue[tail++] = s->match[to];
-			}
-		}
-	}
-	return (NONE);
-}
-
-/* Flips the augmenting path ending at v. */
-static void
-augment(struct swiss_search *s, size_t v)
-{
-	size_t	 pv, ppv;
-
-	while (v != NONE) {
-		pv = s->parent[v];
-		ppv = s->match[pv];
-		s->match[v] = pv;
-		s->match[pv] = v;
-		v = ppv;
-	}
-}
-
-/* Matches every alive vertex it can; returns how many stay exposed. */
-static size_t
-max_matching(struct swiss_search *s)
-{
-	size_t	 x, v, exposed = 0;
-
-	for (x = 0; x < s->n; x++) {
-		if (!s->alive[x] || s->match[x] != NONE)
-			continue;
-		if ((v = find_path(s, x)) != NONE)
-			augment(s, v);
-		else
-			exposed++;
-	}
-	return (exposed);
-}
-
-/*
- * Takes a and b (b may be NONE: a's bye) out of the alive vertices if
- * the others can then all be matched: their mates become exposed and one
- * augmenting path must rematch them.  Returns 1 done, or 0 with nothing
- * changed.  Needs a matching leaving at most one alive vertex exposed
- * (none if b is not NONE).
+ * Takes a and b (b may be NONE: a's bye) out of the players to pair if
+ * the others can then all be paired.  Returns 1 done, or 0 with nothing
+ * changed.
  */
 static int
 take_out(struct swiss_search *s, size_t a, size_t b)
 {
-	size_t	 x, v;
-
-	memcpy(s->saved, s->match, s->n * sizeof *s->match);
-	s->alive[a] = 0;
-	if (b != NONE)
-		s->alive[b] = 0;
-	for (x = 0; x < s->n; x++)
-		if (!s->alive[x] && s->match[x] != NONE &&
-		    s->alive[s->match[x]]) {
-			s->match[s->match[x]] = NONE;
-			s->match[x] = NONE;
-		}
-	for (x = 0; x < s->n; x++) {
-		if (!s->alive[x] || s->match[x] != NONE)
-			continue;
-		if ((v = find_path(s, x)) == NONE)
-			break;
-		augment(s, v);
-	}
-	if (x == s->n)
+	blossom_save(&s->all);
+	if (2 * blossom_drop(&s->all, a, b) == blossom_alive(&s->all))
 		return (1);
-	memcpy(s->match, s->saved, s->n * sizeof *s->match);
-	s->alive[a] = 1;
-	if (b != NONE)
-		s->alive[b] = 1;
+	blossom_restore(&s->all);
 	return (0);
 }
 
@@ -243,30 +102,83 @@ choose_bye(struct swiss_search *s)
 	return (NONE);
 }
 
-/*
- * Lists the candidates of position p (the first alive) in Dutch
- * preference order into c; returns their count.
- */
-static size_t
-candidates(const struct swiss_search *s, size_t p, size_t *c)
+/* Makes grp the matching of p's score group if it is another one. */
+static void
+group_for(struct swiss_search *s, size_t p)
 {
-	size_t	 k = 0, nc = 0, x, h;
+	size_t	 x;
+
+	if (s->grp_set && s->grp_half == half_at(s, p))
+		return;
+	s->grp_set = 1;
+	s->grp_half = half_at(s, p);
+	for (x = 0; x < s->n; x++) {
+		s->grp.alive[x] = s->all.alive[x] &&
+		    half_at(s, x) == s->grp_half;
+		s->grp.match[x] = NONE;
+	}
+	blossom_maximize(&s->grp);
+}
+
+/* Tells whether pairing p with q (both of the group) leaves the group's
+ * others as many pairs among themselves as before, less this one. */
+static int
+keeps_group(struct swiss_search *s, size_t p, size_t q)
+{
+	size_t	 before = blossom_pairs(&s->grp), after;
+
+	blossom_save(&s->grp);
+	after = blossom_drop(&s->grp, p, q);
+	blossom_restore(&s->grp);
+	return (after + 1 == before);
+}
+
+/* Lists p's score group (p first) into s->tmp, then the others of it in
+ * Dutch order, g(k/2) .. g(k-1), g(k/2-1) .. g1, into s->cand; returns
+ * their count, k - 1. */
+static size_t
+dutch(struct swiss_search *s, size_t p)
+{
+	size_t	*g = s->tmp, k = 0, x, h, i;
 
 	for (x = p; x < s->n && half_at(s, x) == half_at(s, p); x++)
-		if (s->alive[x])
-			c[k++] = x;
-	/* c[0..k) is the group g0 = p .. g(k-1); reorder it in place. */
+		if (s->all.alive[x])
+			g[k++] = x;
 	h = k / 2;
-	for (x = 0; x < k; x++)
-		s->queue[x] = c[x];
-	for (x = h; x < k && h > 0; x++)
-		c[nc++] = s->queue[x];
-	for (x = h; x > 1; x--)
-		c[nc++] = s->queue[x - 1];
-	for (x = p + 1; x < s->n; x++)
-		if (s->alive[x] && half_at(s, x) != half_at(s, p))
-			c[nc++] = x;
-	return (nc);
+	for (i = 1; i < k; i++)
+		s->cand[i - 1] = i <= k - h ? g[h + i - 1] : g[k - i];
+	return (k == 0 ? 0 : k - 1);
+}
+
+/*
+ * Finds p's partner by rule 3: the first, among the group's members
+ * whose pairing with p keeps the group's pairs (Dutch order), then the
+ * group's other members (Dutch order), then the lower scores by rank,
+ * who is new to p and after whom everyone left can still be paired.
+ * Takes both out and returns the partner; NONE cannot happen, as p's
+ * mate in the perfect matching qualifies.
+ */
+static size_t
+partner(struct swiss_search *s, size_t p)
+{
+	size_t	 nd = dutch(s, p), i, q;
+
+	for (i = 0; i < nd; i++) {
+		q = s->cand[i];
+		s->keep[i] = may_meet(s, p, q) && keeps_group(s, p, q);
+		if (s->keep[i] && take_out(s, p, q))
+			return (q);
+	}
+	for (i = 0; i < nd; i++) {
+		q = s->cand[i];
+		if (!s->keep[i] && may_meet(s, p, q) && take_out(s, p, q))
+			return (q);
+	}
+	for (q = p + 1; q < s->n; q++)
+		if (s->all.alive[q] && half_at(s, q) != half_at(s, p) &&
+		    may_meet(s, p, q) && take_out(s, p, q))
+			return (q);
+	return (NONE);
 }
 
 /* Rule 4: tells whether a (ranked above b) takes the first seat on board
@@ -282,22 +194,19 @@ a_first(const struct swiss_player *a, const struct swiss_player *b,
 	return (board % 2 == 0);
 }
 
-/* Pairs the alive vertices top-down (rule 3) into out, by board. */
+/* Pairs the players left top-down (rule 3) into out, by board. */
 static void
-pair_down(struct swiss_search *s, struct swiss_pair *out, size_t *cand)
+pair_down(struct swiss_search *s, struct swiss_pair *out)
 {
-	size_t	 p, q = NONE, i, nc, board = 0, a, b;
+	size_t	 p, q, board = 0, a, b;
 
 	for (p = 0; p < s->n; p++) {
-		if (!s->alive[p])
+		if (!s->all.alive[p])
 			continue;
-		nc = candidates(s, p, cand);
-		for (i = 0; i < nc; i++) {
-			q = cand[i];
-			if (edge(s, p, q) && take_out(s, p, q))
-				break;
-		}
-		/* The matching guarantees a partner (its own mate). */
+		group_for(s, p);
+		q = partner(s, p);
+		(void)blossom_drop(&s->grp, p,
+		    half_at(s, q) == s->grp_half ? q : NONE);
 		a = s->order[p];
 		b = s->order[q];
 		if (a_first(&s->pl[a], &s->pl[b], board)) {
@@ -318,25 +227,19 @@ search_init(struct swiss_search *s, const struct swiss_player *pl, size_t n,
 {
 	size_t	 i;
 
+	memset(s, 0, sizeof *s);
 	s->pl = pl;
 	s->met = met;
 	s->n = n;
 	s->order = xcalloc(n, sizeof *s->order);
-	s->match = xcalloc(n, sizeof *s->match);
-	s->saved = xcalloc(n, sizeof *s->saved);
-	s->parent = xcalloc(n, sizeof *s->parent);
-	s->base = xcalloc(n, sizeof *s->base);
-	s->queue = xcalloc(n, sizeof *s->queue);
-	s->alive = xcalloc(n, 1);
-	s->used = xcalloc(n, 1);
-	s->blossom = xcalloc(n, 1);
-	s->mark = xcalloc(n, 1);
-	for (i = 0; i < n; i++) {
+	s->cand = xcalloc(n, sizeof *s->cand);
+	s->tmp = xcalloc(n, sizeof *s->tmp);
+	s->keep = xcalloc(n, 1);
+	for (i = 0; i < n; i++)
 		s->order[i] = i;
-		s->match[i] = NONE;
-		s->alive[i] = 1;
-	}
 	qsort_r(s->order, n, sizeof *s->order, rank_cmp, (void *)pl);
+	blossom_init(&s->all, n, may_meet, s);
+	blossom_init(&s->grp, n, may_meet, s);
 }
 
 /* Frees the search. */
@@ -344,15 +247,11 @@ static void
 search_free(struct swiss_search *s)
 {
 	free(s->order);
-	free(s->match);
-	free(s->saved);
-	free(s->parent);
-	free(s->base);
-	free(s->queue);
-	free(s->alive);
-	free(s->used);
-	free(s->blossom);
-	free(s->mark);
+	free(s->cand);
+	free(s->tmp);
+	free(s->keep);
+	blossom_free(&s->all);
+	blossom_free(&s->grp);
 }
 
 /*
@@ -366,23 +265,20 @@ swiss_pair(const struct swiss_player *pl, size_t n, const unsigned char *met,
     struct swiss_pair *out, size_t *bye)
 {
 	struct swiss_search	 s;
-	size_t			*cand, b = NONE, exposed;
+	size_t			 b = NONE;
 	enum swiss_err		 e = SWISS_E_NOPAIRING;
 
 	if (n == 0 || n > SWISS_MAX)
 		return (SWISS_E_SIZE);
 	search_init(&s, pl, n, met);
-	cand = xcalloc(n, sizeof *cand);
-	exposed = max_matching(&s);
-	if (exposed != n % 2)
+	if (2 * blossom_maximize(&s.all) != n - n % 2)
 		goto out;
 	if (n % 2 == 1 && (b = choose_bye(&s)) == NONE)
 		goto out;
-	pair_down(&s, out, cand);
+	pair_down(&s, out);
 	*bye = b == NONE ? SWISS_NO_BYE : s.order[b];
 	e = SWISS_OK;
 out:
-	free(cand);
 	search_free(&s);
 	return (e);
 }

@@ -11,13 +11,15 @@
  *    pairing of the others, among those with one), whose removal leaves
  *    a pairing without rematch.
  * 3. The others are paired top-down: the top unpaired player takes the
- *    first partner, in Dutch preference order, with whom the players
- *    left can still all be paired without rematch; then the next.  The
- *    Dutch order of the top unpaired player g0 among its score group's
- *    unpaired members g0 .. g(k-1): g(k/2) .. g(k-1), then g(k/2-1) ..
- *    g1; then the unpaired players of lower scores, by rank.  So the
- *    round is the first pairing without rematch in that order, and it is
- *    refused only when no pairing without rematch exists.
+ *    first partner with whom the players left can still all be paired
+ *    without rematch, trying: the members of its score group whose
+ *    pairing with it leaves the group's others as many pairs among
+ *    themselves as the group had, less this one; then the group's other
+ *    members; then the players of lower scores, by rank.  Group members
+ *    are tried in Dutch order: among the group's unpaired members g0 (the
+ *    top one) .. g(k-1), g(k/2) .. g(k-1), then g(k/2-1) .. g1.  A round
+ *    is refused only when no pairing without rematch exists; when every
+ *    score group can be paired within itself, no pair crosses groups.
  * 4. In each pair, the first seat goes to the player with the lower
  *    colour balance (first seats minus second seats), then to the one
  *    who sat second last time, then to the higher-ranked player on odd

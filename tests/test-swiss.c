@@ -3,7 +3,9 @@
  * random tournaments of 1 to 12 players, every round checked by brute
  * force: each player paired once or given the bye, no rematch, the bye
  * as rule 2 says, the pairs those of the first rematch-free pairing in
- * Dutch order (found by a plain backtracking search over every pairing),
+ * rule 3's order (found by a plain backtracking search over every
+ * pairing, group pairs counted by enumeration), no pair across score
+ * groups when each group can pair within itself,
  * the seats as rule 4 says, and a refusal exactly when no pairing
  * without rematch exists (every matching enumerated).
  */
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "blossom.h"
 #include "swiss.h"
 
 #define NMAX	12
@@ -100,8 +103,11 @@ static void
 test_rematch_bye(void **state)
 {
 	static const size_t	 want[2][2] = { { 0, 3 }, { 2, 1 } };
+	static const size_t	 want8[4][2] = { { 0, 3 }, { 2, 1 }, { 4, 6 },
+	    { 7, 5 } };
 	struct field		 f;
-	struct swiss_pair	 out[2];
+	struct swiss_pair	 out[2], out8[4];
+	size_t			 i;
 
 	(void)state;
 	memset(&f, 0, sizeof f);
@@ -114,6 +120,15 @@ test_rematch_bye(void **state)
 	f.met[1 * 4 + 3] = f.met[3 * 4 + 1] = 1;
 	assert_int_equal(pair_ok(&f, out), SWISS_NO_BYE);
 	expect(out, want, 2);
+	/* A lower group: 0-2 would still let 1 and 3 float down, but 0-3
+	 * keeps the group's pairs: 0-3, 1-2, 4-6, 5-7. */
+	memset(&f, 0, sizeof f);
+	f.n = 8;
+	for (i = 0; i < 4; i++)
+		f.pl[i].half = 2;
+	f.met[1 * 8 + 3] = f.met[3 * 8 + 1] = 1;
+	assert_int_equal(pair_ok(&f, out8), SWISS_NO_BYE);
+	expect(out8, want8, 4);
 	memset(&f, 0, sizeof f);
 	f.n = 5;
 	f.pl[4].had_bye = 1;
@@ -128,68 +143,58 @@ test_rematch_bye(void **state)
 	    "every pairing of this round has a rematch");
 }
 
-/* The least cost of a rematch-free pairing of the players in set (a bit
- * mask), or -1 if there is none: every matching enumerated. */
-static long
-brute_min(const struct field *f, unsigned set)
+static int ranks_above(const struct field *, size_t, size_t);
+
+/* Rounds where the score-group property applied. */
+static int		 groups_checked;
+
+/* Memo of brute_mu for one field: -1 unknown. */
+static signed char	 mu_memo[1 << NMAX];
+
+/* The most rematch-free pairs among the players of set (enumerated). */
+static int
+brute_mu(const struct field *f, unsigned set)
 {
-	long	 best = -1, c, d;
+	int	 best, c;
 	size_t	 p, q;
 
 	if (set == 0)
 		return (0);
+	if (mu_memo[set] >= 0)
+		return (mu_memo[set]);
 	for (p = 0; !(set & 1u << p); p++)
 		continue;
-	for (q = p + 1; q < f->n; q++) {
-		if (!(set & 1u << q) || f->met[p * f->n + q])
-			continue;
-		c = brute_min(f, set & ~(1u << p) & ~(1u << q));
-		if (c < 0)
-			continue;
-		d = (long)f->pl[p].half - (long)f->pl[q].half;
-		c += d < 0 ? -d : d;
-		if (best < 0 || c < best)
-			best = c;
-	}
-	return (best);
-}
-
-/* The bye by rule 2, by brute force; n (no one) if no pairing exists. */
-static size_t
-brute_bye(const struct field *f)
-{
-	unsigned	 all = (1u << f->n) - 1;
-	size_t		 b, best;
-	int		 pass;
-
-	for (pass = 0; pass < 2; pass++) {
-		best = f->n;
-		for (b = 0; b < f->n; b++) {
-			if ((f->pl[b].had_bye != 0) != (pass == 1) ||
-			    brute_min(f, all & ~(1u << b)) < 0)
-				continue;
-			/* Lowest score, then highest index. */
-			if (best == f->n || f->pl[b].half < f->pl[best].half ||
-			    (f->pl[b].half == f->pl[best].half && b > best))
-				best = b;
+	best = brute_mu(f, set & ~(1u << p));
+	for (q = p + 1; q < f->n; q++)
+		if ((set & 1u << q) && !f->met[p * f->n + q]) {
+			c = 1 + brute_mu(f, set & ~(1u << p) & ~(1u << q));
+			if (c > best)
+				best = c;
 		}
-		if (best < f->n)
-			return (best);
-	}
-	return (f->n);
+	return (mu_memo[set] = (signed char)best);
 }
 
-static int ranks_above(const struct field *, size_t, size_t);
+
+/* Tells whether p and q of the group grp may meet and leave grp's others
+ * one pair less than grp had. */
+static int
+keeps(const struct field *f, unsigned grp, size_t p, size_t q)
+{
+	return (!f->met[p * f->n + q] &&
+	    brute_mu(f, grp & ~(1u << p) & ~(1u << q)) + 1 == brute_mu(f, grp));
+}
 
 /*
- * The first rematch-free pairing of the players in set in Dutch order,
+ * The first rematch-free pairing of the players in set in rule 3's order,
  * by plain backtracking (no matching theory): fills pairs[0..) top-down
  * and returns 1, or 0 if there is none.
  */
 static int
 brute_first(const struct field *f, unsigned set, struct swiss_pair *pairs)
 {
-	size_t	 r[NMAX], cand[NMAX], m = 0, k, nc = 0, i, j, t;
+	size_t		 r[NMAX], cand[NMAX], m = 0, k, nc = 0, i, j, t;
+	unsigned	 grp;
+	int		 pass;
 
 	if (set == 0)
 		return (1);
@@ -204,13 +209,20 @@ brute_first(const struct field *f, unsigned set, struct swiss_pair *pairs)
 				r[i] = r[j];
 				r[j] = t;
 			}
-	/* r[0] is the top player; r[0..k) its score group. */
+	/* r[0] is the top player; r[0..k) its score group, as a set. */
 	for (k = 1; k < m && f->pl[r[k]].half == f->pl[r[0]].half; k++)
 		continue;
-	for (i = k / 2; i < k && k > 1; i++)
-		cand[nc++] = r[i];
-	for (i = k / 2; i >= 2; i--)
-		cand[nc++] = r[i - 1];
+	for (grp = 0, i = 0; i < k; i++)
+		grp |= 1u << r[i];
+	/* Dutch order, the group-keeping members first, then lower. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = k / 2; i < k && k > 1; i++)
+			if (keeps(f, grp, r[0], r[i]) == (pass == 0))
+				cand[nc++] = r[i];
+		for (i = k / 2; i >= 2; i--)
+			if (keeps(f, grp, r[0], r[i - 1]) == (pass == 0))
+				cand[nc++] = r[i - 1];
+	}
 	for (i = k; i < m; i++)
 		cand[nc++] = r[i];
 	for (i = 0; i < nc; i++) {
@@ -223,6 +235,31 @@ brute_first(const struct field *f, unsigned set, struct swiss_pair *pairs)
 			return (1);
 	}
 	return (0);
+}
+
+/* The bye by rule 2, by brute force; n (no one) if no pairing exists. */
+static size_t
+brute_bye(const struct field *f)
+{
+	unsigned	 all = (1u << f->n) - 1;
+	size_t		 b, best;
+	int		 pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		best = f->n;
+		for (b = 0; b < f->n; b++) {
+			if ((f->pl[b].had_bye != 0) != (pass == 1) ||
+			    2 * (size_t)brute_mu(f, all & ~(1u << b)) != f->n - 1)
+				continue;
+			/* Lowest score, then highest index. */
+			if (best == f->n || f->pl[b].half < f->pl[best].half ||
+			    (f->pl[b].half == f->pl[best].half && b > best))
+				best = b;
+		}
+		if (best < f->n)
+			return (best);
+	}
+	return (f->n);
 }
 
 /* Tells whether player i ranks above player j: score, then seed. */
@@ -261,6 +298,33 @@ check_seats(const struct field *f, const struct swiss_pair *pr, size_t board)
 	assert_int_equal(first_higher, board % 2 == 0);
 }
 
+/*
+ * The score-group property: if every score group of the players in set
+ * can be paired within itself without rematch, no pair crosses groups.
+ */
+static void
+check_groups(const struct field *f, unsigned set, const struct swiss_pair *out)
+{
+	unsigned	 g;
+	size_t		 i, j, size;
+
+	for (i = 0; i < f->n; i++) {
+		if (!(set & 1u << i))
+			continue;
+		for (g = 0, size = 0, j = 0; j < f->n; j++)
+			if ((set & 1u << j) && f->pl[j].half == f->pl[i].half) {
+				g |= 1u << j;
+				size++;
+			}
+		if (size % 2 || 2 * (size_t)brute_mu(f, g) != size)
+			return;
+	}
+	for (i = 0; i < f->n / 2; i++)
+		assert_int_equal(f->pl[out[i].first].half,
+		    f->pl[out[i].second].half);
+	groups_checked++;
+}
+
 /* Checks one round against the brute force; returns 0 if the round was
  * (rightly) refused. */
 static int
@@ -272,10 +336,11 @@ check_round(const struct field *f, struct swiss_pair *out, size_t *bye)
 	size_t		 bye2;
 	enum swiss_err	 e;
 
+	memset(mu_memo, -1, sizeof mu_memo);
 	want_bye = f->n % 2 ? brute_bye(f) : SWISS_NO_BYE;
 	e = swiss_pair(f->pl, f->n, f->met, out, bye);
 	if ((f->n % 2 && want_bye == f->n) ||
-	    (f->n % 2 == 0 && brute_min(f, all) < 0)) {
+	    (f->n % 2 == 0 && 2 * (size_t)brute_mu(f, all) != f->n)) {
 		assert_int_equal(e, SWISS_E_NOPAIRING);
 		return (0);
 	}
@@ -302,6 +367,8 @@ check_round(const struct field *f, struct swiss_pair *out, size_t *bye)
 		    out[i].second == first[i].second) ||
 		    (out[i].first == first[i].second &&
 		    out[i].second == first[i].first));
+	check_groups(f, *bye == SWISS_NO_BYE ? all : all & ~(1u << *bye),
+	    out);
 	/* Deterministic. */
 	assert_int_equal(swiss_pair(f->pl, f->n, f->met, again, &bye2),
 	    SWISS_OK);
@@ -364,8 +431,147 @@ test_random_tournaments(void **state)
 	assert_true(refused > 0);
 }
 
+/*
+ * 20,000 random fields of 1 to 12 players: two or three score levels,
+ * random meetings (up to about half the pairs), byes and colours, each
+ * checked as a round.
+ */
+static void
+test_random_fields(void **state)
+{
+	struct field		 f;
+	struct swiss_pair	 out[NMAX / 2];
+	size_t			 bye, i, j;
+	uint32_t		 x = 4242, density;
+	int			 t, paired = 0;
+
+	(void)state;
+	for (t = 0; t < 20000; t++) {
+		memset(&f, 0, sizeof f);
+		f.n = 1 + (size_t)t % NMAX;
+		x = x * 1664525u + 1013904223u;
+		density = (x >> 16) % 60;
+		for (i = 0; i < f.n; i++) {
+			x = x * 1664525u + 1013904223u;
+			f.pl[i].half = (x >> 8) % (2 + t % 2) * 2;
+			f.pl[i].had_bye = (x >> 12) % 4 == 0;
+			f.pl[i].colour = (int)((x >> 14) % 3) - 1;
+			f.pl[i].last = (int)((x >> 18) % 3) - 1;
+			for (j = 0; j < i; j++) {
+				x = x * 1664525u + 1013904223u;
+				f.met[i * f.n + j] = f.met[j * f.n + i] =
+				    (x >> 16) % 100 < density;
+			}
+		}
+		paired += check_round(&f, out, &bye);
+	}
+	assert_true(paired > 10000 && groups_checked > 1000);
+}
+
+/* A random graph for the matching test: adjacency bits. */
+struct graph {
+	size_t		 n;
+	unsigned	 adj[NMAX];
+};
+
+/* The callback: an edge of the graph. */
+static int
+graph_edge(void *arg, size_t x, size_t y)
+{
+	const struct graph	*g = arg;
+
+	return ((g->adj[x] >> y) & 1);
+}
+
+/* The largest matching among the vertices of set, by enumeration. */
+static int
+graph_mu(const struct graph *g, unsigned set)
+{
+	int	 best, c;
+	size_t	 p, q;
+
+	if (set == 0)
+		return (0);
+	for (p = 0; !(set & 1u << p); p++)
+		continue;
+	best = graph_mu(g, set & ~(1u << p));
+	for (q = p + 1; q < g->n; q++)
+		if ((set & 1u << q) && (g->adj[p] >> q & 1)) {
+			c = 1 + graph_mu(g, set & ~(1u << p) & ~(1u << q));
+			best = c > best ? c : best;
+		}
+	return (best);
+}
+
+/* Checks that the matching is one: mates mutual, alive, adjacent. */
+static void
+check_matching(const struct blossom *b, const struct graph *g)
+{
+	size_t	 x, y;
+
+	for (x = 0; x < g->n; x++) {
+		if ((y = b->match[x]) == BLOSSOM_NONE || !b->alive[x])
+			continue;
+		assert_true(b->alive[y] && b->match[y] == x);
+		assert_true(g->adj[x] >> y & 1);
+	}
+}
+
+/*
+ * Edmonds' matching on 5,000 random graphs of 1 to 12 vertices: maximum
+ * (against enumeration), then still maximum after taking out a vertex and
+ * a pair, and blossom_restore undoes a drop.
+ */
+static void
+test_blossom(void **state)
+{
+	struct graph	 g;
+	struct blossom	 b;
+	uint32_t	 x = 77;
+	size_t		 i, j, pairs;
+	unsigned	 all;
+	int		 t;
+
+	(void)state;
+	for (t = 0; t < 5000; t++) {
+		memset(&g, 0, sizeof g);
+		g.n = 1 + (size_t)t % NMAX;
+		for (i = 0; i < g.n; i++)
+			for (j = 0; j < i; j++) {
+				x = x * 1664525u + 1013904223u;
+				if ((x >> 16) % 100 < 15 + (uint32_t)t % 50) {
+					g.adj[i] |= 1u << j;
+					g.adj[j] |= 1u << i;
+				}
+			}
+		all = (1u << g.n) - 1;
+		blossom_init(&b, g.n, graph_edge, &g);
+		pairs = blossom_maximize(&b);
+		check_matching(&b, &g);
+		assert_int_equal(pairs, graph_mu(&g, all));
+		i = (size_t)t % g.n;
+		j = (i + 1 + (size_t)t / 7 % g.n) % g.n;
+		blossom_save(&b);
+		assert_int_equal(blossom_drop(&b, i, BLOSSOM_NONE),
+		    graph_mu(&g, all & ~(1u << i)));
+		check_matching(&b, &g);
+		blossom_restore(&b);
+		assert_int_equal(blossom_pairs(&b), pairs);
+		assert_int_equal(blossom_alive(&b), g.n);
+		if (j != i) {
+			assert_int_equal(blossom_drop(&b, i, j), graph_mu(&g,
+			    all & ~(1u << i) & ~(1u << j)));
+			check_matching(&b, &g);
+			assert_int_equal(blossom_alive(&b), g.n - 2);
+		}
+		blossom_free(&b);
+	}
+}
+
 TU_MAIN("swiss",
     cmocka_unit_test(test_round_one),
     cmocka_unit_test(test_score_groups),
     cmocka_unit_test(test_rematch_bye),
-    cmocka_unit_test(test_random_tournaments))
+    cmocka_unit_test(test_random_tournaments),
+    cmocka_unit_test(test_random_fields),
+    cmocka_unit_test(test_blossom))
