@@ -151,29 +151,42 @@ static int		 groups_checked;
 /* Memo of brute_mu for one field: -1 unknown. */
 static signed char	 mu_memo[1 << NMAX];
 
-/* The most rematch-free pairs among the players of set (enumerated). */
+/* The largest matching among the vertices of set of the graph adj (bit
+ * y of adj[x]: an edge x-y), by enumeration; memo (or NULL) holds -1 for
+ * the sets not known yet. */
 static int
-brute_mu(const struct field *f, unsigned set)
+enum_mu(const unsigned *adj, size_t n, unsigned set, signed char *memo)
 {
 	int	 best, c;
 	size_t	 p, q;
 
 	if (set == 0)
 		return (0);
-	if (mu_memo[set] >= 0)
-		return (mu_memo[set]);
+	if (memo != NULL && memo[set] >= 0)
+		return (memo[set]);
 	for (p = 0; !(set & 1u << p); p++)
 		continue;
-	best = brute_mu(f, set & ~(1u << p));
-	for (q = p + 1; q < f->n; q++)
-		if ((set & 1u << q) && !f->met[p * f->n + q]) {
-			c = 1 + brute_mu(f, set & ~(1u << p) & ~(1u << q));
-			if (c > best)
-				best = c;
+	best = enum_mu(adj, n, set & ~(1u << p), memo);
+	for (q = p + 1; q < n; q++)
+		if ((set & 1u << q) && (adj[p] >> q & 1)) {
+			c = 1 + enum_mu(adj, n, set & ~(1u << p) & ~(1u << q),
+			    memo);
+			best = c > best ? c : best;
 		}
-	return (mu_memo[set] = (signed char)best);
+	if (memo != NULL)
+		memo[set] = (signed char)best;
+	return (best);
 }
 
+/* The graph "may meet" of the field under check, for brute_mu. */
+static unsigned		 field_adj[NMAX];
+
+/* The most rematch-free pairs among the players of set (enumerated). */
+static int
+brute_mu(const struct field *f, unsigned set)
+{
+	return (enum_mu(field_adj, f->n, set, mu_memo));
+}
 
 /* Tells whether p and q of the group grp may meet and leave grp's others
  * one pair less than grp had. */
@@ -249,7 +262,8 @@ brute_bye(const struct field *f)
 		best = f->n;
 		for (b = 0; b < f->n; b++) {
 			if ((f->pl[b].had_bye != 0) != (pass == 1) ||
-			    2 * (size_t)brute_mu(f, all & ~(1u << b)) != f->n - 1)
+			    2 * (size_t)brute_mu(f, all & ~(1u << b)) !=
+			    f->n - 1)
 				continue;
 			/* Lowest score, then highest index. */
 			if (best == f->n || f->pl[b].half < f->pl[best].half ||
@@ -331,12 +345,16 @@ static int
 check_round(const struct field *f, struct swiss_pair *out, size_t *bye)
 {
 	unsigned	 all = (1u << f->n) - 1, seen = 0;
-	size_t		 i, want_bye;
+	size_t		 i, j, want_bye;
 	struct swiss_pair again[NMAX / 2], first[NMAX / 2];
 	size_t		 bye2;
 	enum swiss_err	 e;
 
 	memset(mu_memo, -1, sizeof mu_memo);
+	for (i = 0; i < f->n; i++)
+		for (field_adj[i] = 0, j = 0; j < f->n; j++)
+			if (j != i && !f->met[i * f->n + j])
+				field_adj[i] |= 1u << j;
 	want_bye = f->n % 2 ? brute_bye(f) : SWISS_NO_BYE;
 	e = swiss_pair(f->pl, f->n, f->met, out, bye);
 	if ((f->n % 2 && want_bye == f->n) ||
@@ -483,26 +501,6 @@ graph_edge(void *arg, size_t x, size_t y)
 	return ((g->adj[x] >> y) & 1);
 }
 
-/* The largest matching among the vertices of set, by enumeration. */
-static int
-graph_mu(const struct graph *g, unsigned set)
-{
-	int	 best, c;
-	size_t	 p, q;
-
-	if (set == 0)
-		return (0);
-	for (p = 0; !(set & 1u << p); p++)
-		continue;
-	best = graph_mu(g, set & ~(1u << p));
-	for (q = p + 1; q < g->n; q++)
-		if ((set & 1u << q) && (g->adj[p] >> q & 1)) {
-			c = 1 + graph_mu(g, set & ~(1u << p) & ~(1u << q));
-			best = c > best ? c : best;
-		}
-	return (best);
-}
-
 /* Checks that the matching is one: mates mutual, alive, adjacent. */
 static void
 check_matching(const struct blossom *b, const struct graph *g)
@@ -548,19 +546,19 @@ test_blossom(void **state)
 		blossom_init(&b, g.n, graph_edge, &g);
 		pairs = blossom_maximize(&b);
 		check_matching(&b, &g);
-		assert_int_equal(pairs, graph_mu(&g, all));
+		assert_int_equal(pairs, enum_mu(g.adj, g.n, all, NULL));
 		i = (size_t)t % g.n;
 		j = (i + 1 + (size_t)t / 7 % g.n) % g.n;
 		blossom_save(&b);
 		assert_int_equal(blossom_drop(&b, i, BLOSSOM_NONE),
-		    graph_mu(&g, all & ~(1u << i)));
+		    enum_mu(g.adj, g.n, all & ~(1u << i), NULL));
 		check_matching(&b, &g);
 		blossom_restore(&b);
 		assert_int_equal(blossom_pairs(&b), pairs);
 		assert_int_equal(blossom_alive(&b), g.n);
 		if (j != i) {
-			assert_int_equal(blossom_drop(&b, i, j), graph_mu(&g,
-			    all & ~(1u << i) & ~(1u << j)));
+			assert_int_equal(blossom_drop(&b, i, j), enum_mu(g.adj,
+			    g.n, all & ~(1u << i) & ~(1u << j), NULL));
 			check_matching(&b, &g);
 			assert_int_equal(blossom_alive(&b), g.n - 2);
 		}
