@@ -19,7 +19,8 @@
  *    are tried in Dutch order: among the group's unpaired members g0 (the
  *    top one) .. g(k-1), g(k/2) .. g(k-1), then g(k/2-1) .. g1.  A round
  *    is refused only when no pairing without rematch exists; when every
- *    score group can be paired within itself, no pair crosses groups.
+ *    score group (the bye left out) can be paired within itself, no pair
+ *    crosses groups.
  * 4. In each pair, the first seat goes to the player with the lower
  *    colour balance (first seats minus second seats), then to the one
  *    who sat second last time, then to the higher-ranked player on odd
