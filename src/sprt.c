@@ -7,7 +7,9 @@
  * Proposition 1.1) or with a given normalized Elo (normalized model:
  * "Comments on normalized Elo", section 4.1).  The one-dimensional roots
  * are found by bisection to the last bit (fastchess uses ITP to 1e-3 or
- * 1e-7).  Pure arithmetic: no I/O, no globals.  doc/STATS.md.
+ * 1e-7); where the normalized model's iteration fails (one-sided samples,
+ * hypotheses far out), t is reached by continuation.  Pure arithmetic:
+ * no I/O, no globals.  doc/STATS.md.
  */
 #include <math.h>
 #include <stddef.h>
@@ -18,9 +20,12 @@
 /* At most 5 outcomes (pentanomial). */
 #define SPRT_K		5
 /* The normalized model's fixed-point iteration: at most this many
- * steps, until no probability moves by more than SPRT_MLE_EPS. */
-#define SPRT_MLE_ITER	100
-#define SPRT_MLE_EPS	1e-13
+ * steps, until no probability moves by more than SPRT_MLE_EPS (near
+ * 1e-12 the bisection's rounding stops the progress). */
+#define SPRT_MLE_ITER	1000
+#define SPRT_MLE_EPS	1e-10
+/* The normalized model's continuation: at most this many steps. */
+#define SPRT_STEPS	64
 /* A count of 0 is taken as this (fastchess's regularization). */
 #define SPRT_ZERO	1e-3
 
@@ -125,16 +130,14 @@ mle_logistic(const double *a, const double *ph, int k, double s, double *p)
 	return (0);
 }
 
-/* The ML distribution with (mu - 1/2) / sigma = t (normalized model),
- * by the fixed-point iteration from the uniform distribution. */
+/* The fixed-point iteration of the normalized model from p. */
 static int
-mle_normalized(const double *a, const double *ph, int k, double t, double *p)
+iterate_normalized(const double *a, const double *ph, int k, double t,
+    double *p)
 {
 	double	 phi[SPRT_K], mu, var, sigma, z, theta, np, diff;
 	int	 i, it;
 
-	for (i = 0; i < k; i++)
-		p[i] = 1.0 / k;
 	for (it = 0; it < SPRT_MLE_ITER; it++) {
 		for (mu = 0, i = 0; i < k; i++)
 			mu += a[i] * p[i];
@@ -153,6 +156,31 @@ mle_normalized(const double *a, const double *ph, int k, double t, double *p)
 			p[i] = np;
 		}
 		if (diff < SPRT_MLE_EPS)
+			return (0);
+	}
+	return (-1);
+}
+
+/*
+ * The ML distribution with (mu - 1/2) / sigma = t (normalized model):
+ * the fixed-point iteration from the uniform distribution, as fastchess
+ * does.  Far from t = 0 in one-sided samples (a perfect player against
+ * a random one) that iteration can fail; then t is reached by
+ * continuation: the solutions for t/m, 2t/m, .. t, each iteration
+ * started from the previous solution, with m = 2, 4, .. 64.
+ */
+static int
+mle_normalized(const double *a, const double *ph, int k, double t, double *p)
+{
+	int	 i, j, m;
+
+	for (m = 1; m <= SPRT_STEPS; m *= 2) {
+		for (i = 0; i < k; i++)
+			p[i] = 1.0 / k;
+		for (j = 1; j <= m; j++)
+			if (iterate_normalized(a, ph, k, t * j / m, p) == -1)
+				break;
+		if (j > m)
 			return (0);
 	}
 	return (-1);

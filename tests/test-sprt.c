@@ -1,9 +1,10 @@
 /*
  * test-sprt.c: the SPRT against fastchess's own test values
- * (app/tests/sprt_test.cpp at Disservin/fastchess 74deac2), against an
- * independent brute maximization of the constrained likelihood
- * (logistic model, trinomial and pentanomial), Wald's bounds, verdicts
- * along a sequence of pairs, and refusals.
+ * (app/tests/sprt_test.cpp at Disservin/fastchess 74deac2), against
+ * results printed by OpenBench and fastchess, against independent brute
+ * maximizations of the constrained likelihood (logistic model, trinomial
+ * and pentanomial; normalized model, trinomial), Wald's bounds, verdicts
+ * along sequences of pairs, and refusals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -262,11 +263,152 @@ test_logistic_brute(void **state)
 	}
 }
 
+/* The trinomial normalized constraint at w = P(win), d = P(draw):
+ * mu - 1/2 - t sigma. */
+static double
+tri_f(double w, double d, double t)
+{
+	double	 mu = w + d / 2, var = w + d / 4 - mu * mu;
+
+	return (mu - 0.5 - t * sqrt(fmax(var, 0)));
+}
+
+/* sum ph log p at the distribution with draw rate d meeting the
+ * constraint (t >= 0), or -inf: w by bisection, increasing in w. */
+static double
+tri_value(const double *ph, double d, double t)
+{
+	double	 lo = fmax(0, 0.5 - d / 2), hi = 1 - d, m, q[3];
+	int	 i;
+
+	if (tri_f(hi, d, t) < 0)
+		return (-INFINITY);
+	for (i = 0; i < 200; i++) {
+		m = (lo + hi) / 2;
+		if (tri_f(m, d, t) < 0)
+			lo = m;
+		else
+			hi = m;
+	}
+	q[2] = (lo + hi) / 2;
+	q[1] = d;
+	q[0] = 1 - d - q[2];
+	return (loglik(ph, q, 3));
+}
+
+/*
+ * Brute force for the normalized model, trinomial: the maximum of sum ph
+ * log q over (L, D, W) with (mu - 1/2) / sigma = t.  For t >= 0 the
+ * constraint leaves one free variable, the draw rate d in (0, 1/(1 +
+ * t^2)], and fixes w: scan d on 4,000 points (dense near 0), then a
+ * golden-section refinement around the best.  t < 0 by symmetry.
+ */
+static double
+brute_norm(const double *ph, double t)
+{
+	double	 mirror[3] = { ph[2], ph[1], ph[0] };
+	double	 dmax = 1 / (1 + t * t), best = -INFINITY, bd = 0, d, v;
+	double	 lo, hi, m1, m2;
+	int	 j;
+
+	if (t < 0)
+		return (brute_norm(mirror, -t));
+	for (j = 1; j < 4000; j++) {
+		d = dmax * pow(j / 4000.0, 4);
+		if ((v = tri_value(ph, d, t)) > best) {
+			best = v;
+			bd = d;
+		}
+	}
+	lo = bd / 1.2;
+	hi = fmin(bd * 1.2, dmax * (1 - 1e-15));
+	for (j = 0; j < 200; j++) {
+		m1 = lo + (hi - lo) / 3;
+		m2 = hi - (hi - lo) / 3;
+		if (tri_value(ph, m1, t) < tri_value(ph, m2, t))
+			lo = m1;
+		else
+			hi = m2;
+	}
+	return (fmax(best, tri_value(ph, (lo + hi) / 2, t)));
+}
+
+/*
+ * The normalized model (trinomial) against the brute force, on ordinary
+ * and one-sided samples with hypotheses up to 1000 Elo away: where
+ * fastchess's iteration from the uniform distribution fails, the
+ * continuation must still give the maximum.
+ */
+static void
+test_normalized_brute(void **state)
+{
+	static const struct {
+		uint64_t	 c[3];		/* L, D, W */
+		double		 e0, e1;
+	} cs[] = {
+		{ { 100, 0, 0 }, 0, 1000 }, { { 100, 0, 0 }, -1000, 300 },
+		{ { 100, 0, 0 }, 0, 50 }, { { 0, 0, 100 }, -300, 0 },
+		{ { 3, 1, 40 }, -500, 0 }, { { 40, 5, 3 }, 0, 700 },
+		{ { 0, 0, 4250 }, 0, 10 }, { { 0, 100, 0 }, -1000, 1000 },
+		{ { 1, 0, 0 }, -1000, 1000 }, { { 50, 1, 400 }, -5, 60 },
+		{ { 400, 400, 400 }, -1000, -400 }, { { 3, 0, 400 }, -1000, 5 },
+		{ { 0, 3, 50 }, -400, 400 }, { { 3, 1, 0 }, 5, 400 },
+		{ { 36027, 68692, 36433 }, 0, 2 }, { { 0, 0, 0 }, -60, 60 },
+	};
+	struct sprt		 t;
+	struct matchstat_wdl	 w;
+	double			 ph[3], n, llr, want, k = 800 / M_LN10;
+	size_t			 i;
+	int			 j;
+
+	(void)state;
+	for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		init_ok(&t, SPRT_NORMALIZED, cs[i].e0, cs[i].e1, 0.05, 0.05);
+		w = (struct matchstat_wdl){ cs[i].c[2], cs[i].c[0],
+		    cs[i].c[1] };
+		assert_int_equal(sprt_llr_wdl(&t, &w, &llr), 0);
+		for (n = 0, j = 0; j < 3; j++)
+			n += ph[j] = cs[i].c[j] == 0 ? 1e-3 :
+			    (double)cs[i].c[j];
+		for (j = 0; j < 3; j++)
+			ph[j] /= n;
+		want = n * (brute_norm(ph, cs[i].e1 / k) -
+		    brute_norm(ph, cs[i].e0 / k));
+		near(llr, want, 1e-6 * fmax(1, fabs(want)), "normalized");
+	}
+}
+
+/*
+ * Adds pairs won (r = MATCHSTAT_WIN) or lost twice until the test stops
+ * (or 1000 pairs), the LLR moving the same way with every pair; returns
+ * the verdict, with the counts in p and the last LLR in llr.
+ */
+static enum sprt_verdict
+run_pairs(const struct sprt *t, enum matchstat_res r,
+    struct matchstat_penta *p, double *llr)
+{
+	enum sprt_verdict	 v = SPRT_CONTINUE;
+	double			 prev = r == MATCHSTAT_WIN ? -INFINITY :
+				    INFINITY;
+
+	memset(p, 0, sizeof *p);
+	while (v == SPRT_CONTINUE && p->ww + p->ll < 1000) {
+		assert_int_equal(matchstat_penta_add(p, r, r), 0);
+		assert_int_equal(sprt_llr_penta(t, p, llr), 0);
+		assert_true(r == MATCHSTAT_WIN ? *llr > prev : *llr < prev);
+		prev = *llr;
+		v = sprt_verdict(t, *llr);
+	}
+	return (v);
+}
+
 /*
  * A perfect player against a random one, pair after pair (every pair
  * won twice), logistic elo0 = 0, elo1 = 10, 5% / 5%: the test stops at
- * the first pair whose LLR reaches log(19); the LLR grows with every pair
- * and the brute force agrees at the stopping pair and the one before.
+ * the first pair whose LLR reaches log(19) (104 pairs), and the brute
+ * force agrees at the stopping pair and the one before.  Every pair lost
+ * goes to H0; the normalized model with H1 far out (500 Elo), one-sided
+ * all the way, goes to H1 too.
  */
 static void
 test_sequence(void **state)
@@ -275,41 +417,90 @@ test_sequence(void **state)
 	struct sprt		 t;
 	struct matchstat_penta	 p;
 	uint64_t		 c[5] = { 0, 0, 0, 0, 0 };
-	double			 llr, prev = -INFINITY;
-	enum sprt_verdict	 v = SPRT_CONTINUE;
+	double			 llr;
 
 	(void)state;
 	init_ok(&t, SPRT_LOGISTIC, 0, 10, 0.05, 0.05);
-	memset(&p, 0, sizeof p);
-	while (v == SPRT_CONTINUE && p.ww < 1000) {
-		assert_int_equal(matchstat_penta_add(&p, MATCHSTAT_WIN,
-		    MATCHSTAT_WIN), 0);
-		assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
-		assert_true(llr > prev);
-		prev = llr;
-		v = sprt_verdict(&t, llr);
-	}
-	assert_int_equal(v, SPRT_H1);
+	assert_int_equal(run_pairs(&t, MATCHSTAT_WIN, &p, &llr), SPRT_H1);
+	assert_int_equal(p.ww, 104);
 	c[4] = p.ww;
 	near(llr, brute_llr(a5, c, 5, 0, 10), 1e-6, "stop");
 	assert_true(llr >= t.upper);
 	c[4] = p.ww - 1;
 	assert_true(brute_llr(a5, c, 5, 0, 10) < t.upper);
-	/* The other way: every pair lost goes to H0. */
-	memset(&p, 0, sizeof p);
-	v = SPRT_CONTINUE;
-	while (v == SPRT_CONTINUE && p.ll < 1000) {
-		assert_int_equal(matchstat_penta_add(&p, MATCHSTAT_LOSS,
-		    MATCHSTAT_LOSS), 0);
-		assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
-		v = sprt_verdict(&t, llr);
-	}
-	assert_int_equal(v, SPRT_H0);
-	/* No sample yet: every count is 1e-3, so the LLR is next to 0. */
+	assert_int_equal(run_pairs(&t, MATCHSTAT_LOSS, &p, &llr), SPRT_H0);
+	init_ok(&t, SPRT_NORMALIZED, 0, 500, 0.05, 0.05);
+	assert_int_equal(run_pairs(&t, MATCHSTAT_WIN, &p, &llr), SPRT_H1);
+	/* No sample yet: every count is 1e-3, so the LLR is that of 0.005
+	 * pseudo-pairs, next to 0. */
 	memset(&p, 0, sizeof p);
 	assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
 	assert_int_equal(sprt_verdict(&t, llr), SPRT_CONTINUE);
-	near(llr, 0, 1e-3, "empty");
+	near(llr, 0, 0.01, "empty");
+}
+
+/* One published result: pentanomial counts (LL, LD, WL+DD, WD, WW), the
+ * hypotheses and beta (alpha 0.05), and the printed Elo, +/- and LLR. */
+struct published {
+	const char	*what;
+	uint64_t	 c[5];
+	double		 e0, e1, beta;
+	double		 elo, err, llr;
+};
+
+/*
+ * Results printed by other runners, checked at their printed precision.
+ * OpenBench SPRT summaries quoted in Yoshie2000/PlentyChess pull requests
+ * (https://github.com/Yoshie2000/PlentyChess/pull/334, /229, /296), e.g.
+ * "Elo | 4.20 +- 3.43 (95%) ... LLR | 2.90 (-2.25, 2.89) [-3.00, 1.00]
+ * ... Penta | [5, 942, 2469, 1050, 5]": normalized pentanomial LLR,
+ * alpha 0.05, beta 0.1.  And a fastchess result block from
+ * https://github.com/Disservin/fastchess/issues/807: "Elo: -168.40 +/-
+ * 73.37, nElo: -170.08 +/- 62.16, LOS: 0.00 % ... Ptnml(0-2): [30, 6,
+ * 18, 0, 6]" (no SPRT there).
+ */
+static void
+test_published(void **state)
+{
+	static const struct published	 pub[] = {
+		{ "PlentyChess 334 LTC", { 5, 942, 2469, 1050, 5 }, -3, 1, 0.1,
+		    4.20, 3.43, 2.90 },
+		{ "PlentyChess 334 STC", { 214, 8992, 19871, 9102, 235 }, 0,
+		    2.5, 0.1, 0.69, 1.25, 0.16 },
+		{ "PlentyChess 229", { 24, 609, 1406, 767, 42 }, 0, 3, 0.1,
+		    11.84, 4.83, 2.91 },
+		{ "PlentyChess 296 STC", { 78, 4150, 9069, 4080, 85 }, 0, 3,
+		    0.1, -0.56, 1.84, -2.26 },
+	};
+	struct matchstat_penta	 p;
+	struct matchstat_elo	 e;
+	struct sprt		 t;
+	double			 llr;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof pub / sizeof pub[0]; i++) {
+		p = (struct matchstat_penta){ pub[i].c[0], pub[i].c[1],
+		    pub[i].c[2], 0, pub[i].c[3], pub[i].c[4] };
+		assert_int_equal(matchstat_elo_penta(&p, &e), 0);
+		near(e.elo, pub[i].elo, 0.005, pub[i].what);
+		near(e.elo_err, pub[i].err, 0.005, pub[i].what);
+		init_ok(&t, SPRT_NORMALIZED, pub[i].e0, pub[i].e1, 0.05,
+		    pub[i].beta);
+		near(t.lower, -2.25, 0.005, "lower");
+		near(t.upper, 2.89, 0.005, "upper");
+		assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
+		near(llr, pub[i].llr, 0.005, pub[i].what);
+	}
+	/* fastchess issue 807. */
+	p = (struct matchstat_penta){ 30, 6, 18, 0, 0, 6 };
+	assert_int_equal(matchstat_elo_penta(&p, &e), 0);
+	near(e.elo, -168.40, 0.005, "fastchess 807 elo");
+	near(e.elo_err, 73.37, 0.005, "fastchess 807 err");
+	near(e.nelo, -170.08, 0.005, "fastchess 807 nelo");
+	near(e.nelo_err, 62.16, 0.005, "fastchess 807 nelo err");
+	near(e.los * 100, 0.00, 0.005, "fastchess 807 los");
+	near(e.score, 0.275, 1e-12, "fastchess 807 points 27.50 %");
 }
 
 /* Every refusal, and a refused test leaves the struct alone. */
@@ -342,7 +533,9 @@ test_refusals(void **state)
 
 TU_MAIN("sprt",
     cmocka_unit_test(test_fastchess),
+    cmocka_unit_test(test_published),
     cmocka_unit_test(test_bounds),
     cmocka_unit_test(test_logistic_brute),
+    cmocka_unit_test(test_normalized_brute),
     cmocka_unit_test(test_sequence),
     cmocka_unit_test(test_refusals))
