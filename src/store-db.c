@@ -1,0 +1,304 @@
+/*
+ * store-db.c: the SQLite helpers of the store and the league (any thread,
+ * any connection): opening a connection, one-shot statements, binding and
+ * stepping, errors in words, and the schema migrations.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "log.h"
+#include "store-int.h"
+
+/* Returns the text form of a move mark, or NULL. */
+const char *
+store_mark_name(enum store_mark m)
+{
+	switch (m) {
+	case STORE_KEPT_WIN:
+		return ("kept-win");
+	case STORE_THREW_WIN:
+		return ("threw-win");
+	case STORE_NO_WIN:
+		return ("no-win");
+	}
+	return (NULL);
+}
+
+/* Returns the text form of a result, or NULL for none. */
+const char *
+store_result_name(enum store_result r)
+{
+	switch (r) {
+	case STORE_RESULT_FIRST:
+		return ("first");
+	case STORE_RESULT_SECOND:
+		return ("second");
+	case STORE_RESULT_NONE:
+		break;
+	}
+	return (NULL);
+}
+
+/* Returns the text form of a status, or NULL. */
+const char *
+store_status_name(enum store_status s)
+{
+	switch (s) {
+	case STORE_LIVE:
+		return ("live");
+	case STORE_FINISHED:
+		return ("finished");
+	case STORE_ABANDONED:
+		return ("abandoned");
+	}
+	return (NULL);
+}
+
+/* Writes the current UTC time as ISO-8601 with milliseconds. */
+void
+store_now(char *out, size_t len)
+{
+	struct timespec	 ts;
+	struct tm	 tm;
+	char		 when[24];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out, len, "%s.%03uZ", when,
+	    (unsigned int)(ts.tv_nsec / 1000000) % 1000);
+}
+
+/*
+ * Describes a failed SQLite call in err, naming the usual operational
+ * causes in words: not a database, corrupt, read-only, locked, full.
+ */
+void
+store_error(char *err, size_t errlen, const char *path, sqlite3 *db,
+    int rc, const char *what, int busy_ms)
+{
+	const char	*msg = db != NULL ? sqlite3_errmsg(db) :
+			    sqlite3_errstr(rc);
+	int		 e;
+
+	switch (rc & 0xff) {
+	case SQLITE_NOTADB:
+		snprintf(err, errlen, "%s: file is not a database (not an "
+		    "SQLite file, or its header is damaged)", path);
+		break;
+	case SQLITE_CORRUPT:
+		snprintf(err, errlen, "%s: database is corrupt (%s): restore "
+		    "it from a backup", path, msg);
+		break;
+	case SQLITE_READONLY:
+		snprintf(err, errlen, "%s: database is read-only: grundyd "
+		    "needs write access to the file and its directory", path);
+		break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		snprintf(err, errlen, "%s: database is locked by another "
+		    "process (waited %d ms)", path, busy_ms);
+		break;
+	case SQLITE_FULL:
+		snprintf(err, errlen, "%s: disk full (or the size cap "
+		    "reached): cannot %s", path, what);
+		break;
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_IOERR:
+		e = db != NULL ? sqlite3_system_errno(db) : 0;
+		snprintf(err, errlen, "%s: cannot %s: %s%s%s", path, what, msg,
+		    e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
+		break;
+	default:
+		snprintf(err, errlen, "%s: cannot %s: %s", path, what, msg);
+		break;
+	}
+}
+
+/* Runs one statement with no parameters; returns an SQLite code (any
+ * first column of its first row goes to out, if given). */
+int
+store_exec1(sqlite3 *db, const char *sql, char *out, size_t outlen)
+{
+	sqlite3_stmt	*stmt;
+	const unsigned char *t;
+	int		 rc;
+
+	if ((rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL)) != SQLITE_OK)
+		return (rc);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW && out != NULL) {
+		t = sqlite3_column_text(stmt, 0);
+		snprintf(out, outlen, "%s", t != NULL ? (const char *)t : "");
+	}
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	sqlite3_finalize(stmt);
+	return (rc);
+}
+
+/* Reads PRAGMA user_version into *v; returns an SQLite code. */
+static int
+store_user_version(sqlite3 *db, int *v)
+{
+	char	 out[32];
+	int	 rc;
+
+	if ((rc = store_exec1(db, "PRAGMA user_version", out,
+	    sizeof out)) == SQLITE_OK)
+		*v = atoi(out);
+	return (rc);
+}
+
+/*
+ * Brings the database to version upto of list in one transaction, or
+ * leaves it as it was.  A version newer than the list is refused.
+ */
+int
+store_migrate(sqlite3 *db, const char *path, const struct store_migration
+    *list, size_t n, int upto, int busy_ms, char *err, size_t errlen)
+{
+	char	 sql[64], *emsg = NULL;
+	int	 rc, v, i;
+
+	if ((rc = store_exec1(db, "BEGIN IMMEDIATE", NULL, 0)) != SQLITE_OK) {
+		store_error(err, errlen, path, db, rc, "start the migration",
+		    busy_ms);
+		return (-1);
+	}
+	if ((rc = store_user_version(db, &v)) != SQLITE_OK) {
+		store_error(err, errlen, path, db, rc, "read the version",
+		    busy_ms);
+		goto fail;
+	}
+	if (v < 0 || (size_t)v > n) {
+		snprintf(err, errlen, "%s: database version %d is newer than "
+		    "this grundyd (%zu): upgrade grundyd", path, v, n);
+		goto fail;
+	}
+	for (i = v; i < upto; i++) {
+		if (list[i].version != i + 1) {
+			snprintf(err, errlen, "%s: migration %s is out of "
+			    "order (version %d, expected %d)", path,
+			    list[i].name, list[i].version, i + 1);
+			goto fail;
+		}
+		/* The schema script is the binary's own text, no values. */
+		if ((rc = sqlite3_exec(db, list[i].sql, NULL, NULL,
+		    &emsg)) != SQLITE_OK) {
+			if ((rc & 0xff) == SQLITE_ERROR)
+				snprintf(err, errlen, "%s: migration %s "
+				    "failed: %s", path, list[i].name,
+				    emsg != NULL ? emsg : sqlite3_errstr(rc));
+			else
+				store_error(err, errlen, path, db, rc,
+				    "migrate the schema", busy_ms);
+			sqlite3_free(emsg);
+			goto fail;
+		}
+		/* PRAGMA takes no parameters; the value is an int we own. */
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", i + 1);
+		if ((rc = store_exec1(db, sql, NULL, 0)) != SQLITE_OK) {
+			store_error(err, errlen, path, db, rc,
+			    "record the version", busy_ms);
+			goto fail;
+		}
+	}
+	if ((rc = store_exec1(db, "COMMIT", NULL, 0)) != SQLITE_OK) {
+		store_error(err, errlen, path, db, rc, "commit the migration",
+		    busy_ms);
+		goto fail;
+	}
+	if (v < upto)
+		log_info("store=%s event=migrated from=%d to=%d", path, v,
+		    upto);
+	return (0);
+
+fail:
+	if (!sqlite3_get_autocommit(db))
+		store_exec1(db, "ROLLBACK", NULL, 0);
+	return (-1);
+}
+
+/* Opens a connection and sets its busy timeout; returns an SQLite code. */
+int
+store_connect(const char *path, int flags, int busy_ms, sqlite3 **dbp)
+{
+	int	 rc;
+
+	rc = sqlite3_open_v2(path, dbp, flags | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_FULLMUTEX, NULL);
+	if (rc != SQLITE_OK)
+		return (rc);
+	sqlite3_extended_result_codes(*dbp, 1);
+	sqlite3_busy_timeout(*dbp, busy_ms);
+	return (SQLITE_OK);
+}
+
+/* Sets the connection's size cap in pages (0: none). */
+int
+store_max_pages(sqlite3 *db, unsigned long n)
+{
+	char	 sql[64];
+
+	if (n == 0 || n > STORE_PAGES_NONE)
+		n = STORE_PAGES_NONE;
+	/* PRAGMA takes no parameters; the value is a number. */
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lu", n);
+	return (store_exec1(db, sql, NULL, 0));
+}
+
+/*
+ * For tests and tools: opens the database file at path and migrates it to
+ * version upto of list.  Returns 0, or -1 with err filled in.
+ */
+int
+store_migrate_file(const char *path, const struct store_migration *list,
+    size_t n, int upto, char *err, size_t errlen)
+{
+	sqlite3	*db = NULL;
+	int	 rc, r = -1;
+
+	if (upto < 0 || (size_t)upto > n) {
+		snprintf(err, errlen, "%s: no migration %d", path, upto);
+		return (-1);
+	}
+	rc = store_connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+	    STORE_BUSY_MS, &db);
+	if (rc != SQLITE_OK)
+		store_error(err, errlen, path, db, rc, "open", STORE_BUSY_MS);
+	else
+		r = store_migrate(db, path, list, n, upto, STORE_BUSY_MS, err,
+		    errlen);
+	sqlite3_close(db);
+	return (r);
+}
+
+/* Binds a text, or NULL. */
+int
+store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
+{
+	if (s == NULL)
+		return (sqlite3_bind_null(stmt, i));
+	return (sqlite3_bind_text(stmt, i, s, -1, SQLITE_STATIC));
+}
+
+/* Runs a bound statement to completion and resets it. */
+int
+store_step(sqlite3_stmt *stmt)
+{
+	int	 rc;
+
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
+	return (rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc);
+}
