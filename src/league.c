@@ -49,7 +49,6 @@
 #define LEAGUE_BUSY_MS		5000
 #define LEAGUE_FAILS_MAX	4096	/* names in the failed-login table */
 #define LEAGUE_PREFIX		"$y$"	/* yescrypt */
-#define LEAGUE_NBUCKETS		8	/* first-throw histogram */
 
 /* The prepared statements. */
 enum {
@@ -117,11 +116,6 @@ static const char *const league_sql[LEAGUE_S_N] = {
 	" GROUP BY game_id)"
 	" SELECT CASE WHEN k <= 5 THEN k WHEN k <= 10 THEN 6"
 	" WHEN k <= 20 THEN 7 ELSE 8 END AS b, COUNT(*) FROM f GROUP BY b",
-};
-
-/* The first-throw buckets' names, in order. */
-static const char *const league_buckets[LEAGUE_NBUCKETS] = {
-	"1", "2", "3", "4", "5", "6-10", "11-20", "21+"
 };
 
 /* One (name, address)'s failed logins; name "" for the address's. */
@@ -1139,36 +1133,60 @@ league_row(sqlite3_stmt *s, const char *name, int64_t *a, int n)
 }
 
 /*
- * Appends an account's statistics over its finished games (§13.7 of
- * PROTOCOL.md, all but the rating line, which the caller adds after the
- * first line):
- *
- *	account NAME
- *	games G wins W losses L
- *	moves M optimal PCT		(PCT: "97.5%", rounded down; "-")
- *	threw-win-games N
- *	first-throw 1:C 2:C 3:C 4:C 5:C 6-10:C 11-20:C 21+:C
- *
- * optimal counts the moves marked kept-win or no-win; first-throw counts
- * the games in which the player threw a win by the player's own move
- * number (1: its first move of the game) of the first such move.  Returns
- * 0; -1 if there is no such account ("no account NAME" or "bad account
- * name" appended); -2 on a database error (a message appended).
+ * Gives the bounds of first-throw bucket i (< LEAGUE_THROW_BUCKETS): the
+ * player's move numbers lo..hi, hi 0 for no upper bound.
+ */
+void
+league_throw_bucket(size_t i, unsigned int *lo, unsigned int *hi)
+{
+	static const unsigned int bounds[LEAGUE_THROW_BUCKETS + 1] = {
+		1, 2, 3, 4, 5, 6, 11, 21, 0
+	};
+
+	*lo = bounds[i];
+	*hi = bounds[i + 1] != 0 ? bounds[i + 1] - 1 : 0;
+}
+
+/* Reads the first-throw histogram of name into p (mtx); an SQLite code. */
+static int
+league_throws(struct league *lg, const char *name, struct league_player *p)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_P_THROWS];
+	int64_t		 b;
+	int		 rc;
+
+	league_bind(s, 1, name);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		b = sqlite3_column_int64(s, 0);
+		if (b >= 1 && b <= LEAGUE_THROW_BUCKETS)
+			p->first_throw[b - 1] += sqlite3_column_int64(s, 1);
+		p->threw_win_games += sqlite3_column_int64(s, 1);
+	}
+	league_done(s);
+	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+}
+
+/*
+ * Reads an account's statistics over its finished games into p (§13.7 of
+ * PROTOCOL.md): optimal counts the moves marked kept-win or no-win;
+ * first_throw counts the games in which the player threw a win by the
+ * player's own move number (1: its first move of the game) of the first
+ * such move.  Returns 0; -1 if there is no such account, with err "no
+ * account NAME" or "bad account name"; -2 on a database error, with err
+ * filled in.
  */
 int
-league_player(struct league *lg, const char *name, struct buf *out)
+league_player(struct league *lg, const char *name, struct league_player *p,
+    char *err, size_t errlen)
 {
-	sqlite3_stmt	*s;
 	int64_t		 g[3] = { 0, 0, 0 }, m[2] = { 0, 0 };
-	int64_t		 hist[LEAGUE_NBUCKETS], b, nthrow = 0, tenths;
-	char		 err[512];
-	int		 rc, found = 0, i;
+	int		 rc, found = 0;
 
+	memset(p, 0, sizeof *p);
 	if (!league_name_ok(name)) {
-		buf_puts(out, "bad account name");
+		snprintf(err, errlen, "bad account name");
 		return (-1);
 	}
-	memset(hist, 0, sizeof hist);
 	pthread_mutex_lock(&lg->mtx);
 	if ((rc = league_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK)
 		goto done;
@@ -1179,49 +1197,27 @@ league_player(struct league *lg, const char *name, struct buf *out)
 	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 2)) !=
 	    SQLITE_OK)
 		goto done;
-	s = lg->s[LEAGUE_S_P_THROWS];
-	league_bind(s, 1, name);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		b = sqlite3_column_int64(s, 0);
-		if (b >= 1 && b <= LEAGUE_NBUCKETS)
-			hist[b - 1] += sqlite3_column_int64(s, 1);
-		nthrow += sqlite3_column_int64(s, 1);
-	}
-	league_done(s);
-	if (rc == SQLITE_DONE)
-		rc = SQLITE_OK;
+	rc = league_throws(lg, name, p);
 done:
 	if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-		league_dberr(lg, err, sizeof err, rc, "read the statistics");
+		league_dberr(lg, err, errlen, rc, "read the statistics");
 	else
 		rc = SQLITE_OK;
 	if (!sqlite3_get_autocommit(lg->db))
 		league_step(lg->s[LEAGUE_S_COMMIT]);
 	pthread_mutex_unlock(&lg->mtx);
-
-	if (rc != SQLITE_OK) {
-		buf_puts(out, err);
+	if (rc != SQLITE_OK)
 		return (-2);
-	}
 	if (found != 1) {
-		buf_printf(out, "no account %s", name);
+		snprintf(err, errlen, "no account %s", name);
 		return (-1);
 	}
-	buf_printf(out, "account %s\n", name);
-	buf_printf(out, "games %" PRId64 " wins %" PRId64 " losses %" PRId64
-	    "\n", g[0], g[1], g[2]);
-	buf_printf(out, "moves %" PRId64 " optimal ", m[0]);
-	if (m[0] > 0) {
-		tenths = m[1] * 1000 / m[0];
-		buf_printf(out, "%" PRId64 ".%" PRId64 "%%\n", tenths / 10,
-		    tenths % 10);
-	} else
-		buf_puts(out, "-\n");
-	buf_printf(out, "threw-win-games %" PRId64 "\n", nthrow);
-	buf_puts(out, "first-throw");
-	for (i = 0; i < LEAGUE_NBUCKETS; i++)
-		buf_printf(out, " %s:%" PRId64, league_buckets[i], hist[i]);
-	buf_putc(out, '\n');
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->games = g[0];
+	p->wins = g[1];
+	p->losses = g[2];
+	p->moves = m[0];
+	p->optimal = m[1];
 	return (0);
 }
 

@@ -61,19 +61,66 @@ store_status_name(enum store_status s)
 	return (NULL);
 }
 
-/* Writes the current UTC time as ISO-8601 with milliseconds. */
+/* Writes the current UTC time as the log stores it. */
 void
 store_now(char *out, size_t len)
 {
 	struct timespec	 ts;
-	struct tm	 tm;
-	char		 when[24];
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
+	store_time_text((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
+	    out, len);
+}
+
+/*
+ * Writes ms (milliseconds since the Unix epoch) as the log stores times:
+ * ISO-8601 UTC with milliseconds, "2025-11-21T05:38:00.123Z".
+ */
+void
+store_time_text(int64_t ms, char *out, size_t len)
+{
+	struct tm	 tm;
+	time_t		 sec;
+	int64_t		 frac;
+	char		 when[32];
+
+	frac = ms % 1000;
+	if (frac < 0)
+		frac += 1000;
+	sec = (time_t)((ms - frac) / 1000);
+	gmtime_r(&sec, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, len, "%s.%03uZ", when,
-	    (unsigned int)(ts.tv_nsec / 1000000) % 1000);
+	snprintf(out, len, "%s.%03uZ", when, (unsigned int)frac);
+}
+
+/*
+ * Reads a time as the log stores it; returns milliseconds since the Unix
+ * epoch, or STORE_TIME_NONE if s is NULL or not exactly in that form (so
+ * that store_time_text gives s back whenever this succeeds).
+ */
+int64_t
+store_time_parse(const char *s)
+{
+	struct tm	 tm;
+	char		 back[STORE_TIME_LEN + 8];
+	unsigned int	 y, mo, d, h, mi, sec, ms;
+	int		 n = -1;
+	int64_t		 t;
+
+	if (s == NULL || strlen(s) != STORE_TIME_LEN - 1 ||
+	    sscanf(s, "%4u-%2u-%2uT%2u:%2u:%2u.%3uZ%n", &y, &mo, &d, &h, &mi,
+	    &sec, &ms, &n) != 7 || n != STORE_TIME_LEN - 1)
+		return (STORE_TIME_NONE);
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = (int)y - 1900;
+	tm.tm_mon = (int)mo - 1;
+	tm.tm_mday = (int)d;
+	tm.tm_hour = (int)h;
+	tm.tm_min = (int)mi;
+	tm.tm_sec = (int)sec;
+	t = (int64_t)timegm(&tm) * 1000 + ms;
+	store_time_text(t, back, sizeof back);
+	return (strcmp(back, s) == 0 ? t : STORE_TIME_NONE);
 }
 
 /*
@@ -291,7 +338,7 @@ store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
 	return (sqlite3_bind_text(stmt, i, s, -1, SQLITE_STATIC));
 }
 
-/* Runs a bound statement to completion and resets it. */
+/* Runs a bound statement to completion and resets it; an SQLite code. */
 int
 store_step(sqlite3_stmt *stmt)
 {
@@ -301,4 +348,12 @@ store_step(sqlite3_stmt *stmt)
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
 	return (rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc);
+}
+
+/* Resets a statement after reading its rows, and clears its bindings. */
+void
+store_done(sqlite3_stmt *stmt)
+{
+	sqlite3_reset(stmt);
+	sqlite3_clear_bindings(stmt);
 }

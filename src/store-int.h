@@ -176,7 +176,6 @@ int	 store_migrate(sqlite3 *, const char *, const struct store_migration *,
 	    size_t, int, int, char *, size_t);
 int	 store_max_pages(sqlite3 *, unsigned long);
 int	 store_bind_text(sqlite3_stmt *, int, const char *);
-int	 store_step(sqlite3_stmt *);
 
 /* store-writer.c */
 void	*store_writer(void *);
@@ -189,7 +188,6 @@ uint64_t store_push_locked(struct store *, struct store_item *, int);
 int64_t	 store_mono_ns(void);
 
 /* store-moves.c */
-void	 store_put_json(struct buf *, const char *);
 void	 store_runs_queue(struct store *, int64_t);
 void	 store_runs_age(struct store *, int64_t);
 

@@ -33,7 +33,7 @@ store_put_ulong(struct buf *b, unsigned long n)
 
 /* Appends s (NULL: empty) as a JSON string; controls become spaces. */
 void
-store_put_json(struct buf *b, const char *s)
+store_json_str(struct buf *b, const char *s)
 {
 	const char	*p;
 	unsigned char	 c;
@@ -164,9 +164,9 @@ store_move(struct store *st, int64_t id, const struct store_move *m)
 	buf_putc(b, '[');
 	buf_putc(b, (char)('0' + m->player));
 	buf_putc(b, ',');
-	store_put_json(b, m->move);
+	store_json_str(b, m->move);
 	buf_putc(b, ',');
-	store_put_json(b, m->position);
+	store_json_str(b, m->position);
 	buf_putc(b, ',');
 	store_put_ulong(b, m->time_ms);
 	buf_putc(b, ',');
