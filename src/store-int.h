@@ -167,6 +167,8 @@ struct store {
 	int64_t		*lost;		/* (mtx) */
 	size_t		 nlost;
 	uint64_t	 probe_ns;	/* last probe queued (mtx) */
+	void		 (*hook)(void *, enum store_hook); /* tests (mtx) */
+	void		*hook_arg;
 };
 
 /* store-db.c */

@@ -254,6 +254,90 @@ store_probe(struct store *st)
 	return (sqlite3_exec(st->wdb, sql, NULL, NULL, NULL));
 }
 
+/* Inserts a game's row (a BEGIN item). */
+static int
+store_exec_begin(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_GAME];
+
+	sqlite3_bind_int64(s, 1, it->id);
+	store_bind_text(s, 2, it->s[0]);
+	store_bind_text(s, 3, it->s[1]);
+	store_bind_text(s, 4, it->s[2]);
+	store_bind_text(s, 5, it->s[3]);
+	store_bind_text(s, 6, it->when);
+	sqlite3_bind_int(s, 7, it->rated);
+	store_bind_text(s, 8, it->tc);
+	if (it->tournament != 0) {
+		sqlite3_bind_int64(s, 9, it->tournament);
+		sqlite3_bind_int64(s, 10, it->slot);
+	} else {
+		/* Statements are reused: clear an earlier game's. */
+		sqlite3_bind_null(s, 9);
+		sqlite3_bind_null(s, 10);
+	}
+	return (store_step(s));
+}
+
+/* Ends a game's row (an END item); SQLITE_NOTFOUND if there is none. */
+static int
+store_exec_end(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_END];
+	int		 rc;
+
+	store_bind_text(s, 1, it->status == STORE_LIVE ? NULL : it->when);
+	store_bind_text(s, 2, store_result_name(it->result));
+	store_bind_text(s, 3, it->s[0]);
+	store_bind_text(s, 4, store_status_name(it->status));
+	store_bind_text(s, 5, it->s[1]);
+	sqlite3_bind_int64(s, 6, it->id);
+	rc = store_step(s);
+	if (rc == SQLITE_OK && sqlite3_changes(st->wdb) == 0)
+		return (SQLITE_NOTFOUND);
+	return (rc);
+}
+
+/* Stores a table (a TABLE item) and trims the cache to its caps. */
+static int
+store_exec_table(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_TABLE];
+	int		 rc;
+
+	store_bind_text(s, 1, it->s[0]);
+	store_bind_text(s, 2, it->s[1]);
+	store_bind_text(s, 3, it->when);
+	store_bind_text(s, 4, it->s[2]);
+	if (it->data != NULL)
+		sqlite3_bind_blob64(s, 5, it->data, it->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 5);
+	rc = store_step(s);
+	if (rc == SQLITE_OK && (it->n > 0 || it->id > 0))
+		rc = store_tables_trim(st, it->n, (size_t)it->id);
+	return (rc);
+}
+
+/* Inserts a refused move (a REFUSED item). */
+static int
+store_exec_refused(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_REFUSED];
+
+	sqlite3_bind_int64(s, 1, it->id);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
+	sqlite3_bind_int(s, 3, (int)it->n);
+	store_bind_text(s, 4, it->s[0]);
+	store_bind_text(s, 5, it->s[1]);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)it->len);
+	if (it->rated)
+		sqlite3_bind_int64(s, 7, it->tournament);
+	else
+		sqlite3_bind_null(s, 7);
+	return (store_step(s));
+}
+
 /*
  * Runs one item inside the batch's transaction.  Returns an SQLite code;
  * *alone is set if the failure concerns this item only.
@@ -267,24 +351,7 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 	*alone = 0;
 	switch (it->op) {
 	case STORE_OP_BEGIN:
-		s = st->ws[STORE_W_GAME];
-		sqlite3_bind_int64(s, 1, it->id);
-		store_bind_text(s, 2, it->s[0]);
-		store_bind_text(s, 3, it->s[1]);
-		store_bind_text(s, 4, it->s[2]);
-		store_bind_text(s, 5, it->s[3]);
-		store_bind_text(s, 6, it->when);
-		sqlite3_bind_int(s, 7, it->rated);
-		store_bind_text(s, 8, it->tc);
-		if (it->tournament != 0) {
-			sqlite3_bind_int64(s, 9, it->tournament);
-			sqlite3_bind_int64(s, 10, it->slot);
-		} else {
-			/* Statements are reused: clear an earlier game's. */
-			sqlite3_bind_null(s, 9);
-			sqlite3_bind_null(s, 10);
-		}
-		rc = store_step(s);
+		rc = store_exec_begin(st, it);
 		break;
 	case STORE_OP_RUN:
 		s = st->ws[STORE_W_MOVE];
@@ -294,34 +361,13 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		rc = store_step(s);
 		break;
 	case STORE_OP_END:
-		s = st->ws[STORE_W_END];
-		store_bind_text(s, 1, it->status == STORE_LIVE ? NULL :
-		    it->when);
-		store_bind_text(s, 2, store_result_name(it->result));
-		store_bind_text(s, 3, it->s[0]);
-		store_bind_text(s, 4, store_status_name(it->status));
-		store_bind_text(s, 5, it->s[1]);
-		sqlite3_bind_int64(s, 6, it->id);
-		rc = store_step(s);
-		if (rc == SQLITE_OK && sqlite3_changes(st->wdb) == 0) {
+		if ((rc = store_exec_end(st, it)) == SQLITE_NOTFOUND) {
 			*alone = 1;
-			return (SQLITE_NOTFOUND);
+			return (rc);
 		}
 		break;
 	case STORE_OP_TABLE:
-		s = st->ws[STORE_W_TABLE];
-		store_bind_text(s, 1, it->s[0]);
-		store_bind_text(s, 2, it->s[1]);
-		store_bind_text(s, 3, it->when);
-		store_bind_text(s, 4, it->s[2]);
-		if (it->data != NULL)
-			sqlite3_bind_blob64(s, 5, it->data, it->len,
-			    SQLITE_STATIC);
-		else
-			sqlite3_bind_null(s, 5);
-		rc = store_step(s);
-		if (rc == SQLITE_OK && (it->n > 0 || it->id > 0))
-			rc = store_tables_trim(st, it->n, (size_t)it->id);
+		rc = store_exec_table(st, it);
 		break;
 	case STORE_OP_ABANDON:
 		s = st->ws[STORE_W_ABANDON];
@@ -333,18 +379,7 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 	case STORE_OP_PAGES:
 		break;		/* done before the transaction */
 	case STORE_OP_REFUSED:
-		s = st->ws[STORE_W_REFUSED];
-		sqlite3_bind_int64(s, 1, it->id);
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
-		sqlite3_bind_int(s, 3, (int)it->n);
-		store_bind_text(s, 4, it->s[0]);
-		store_bind_text(s, 5, it->s[1]);
-		sqlite3_bind_int64(s, 6, (sqlite3_int64)it->len);
-		if (it->rated)
-			sqlite3_bind_int64(s, 7, it->tournament);
-		else
-			sqlite3_bind_null(s, 7);
-		rc = store_step(s);
+		rc = store_exec_refused(st, it);
 		break;
 	case STORE_OP_PROBE:
 		rc = store_probe(st);
@@ -447,22 +482,36 @@ store_log_recovered(struct store *st)
 	st->fail_quiet = 0;
 }
 
+/* Calls the test hook, if any, at point where of a batch. */
+static void
+store_hook_call(struct store *st, enum store_hook where)
+{
+	void		 (*hook)(void *, enum store_hook);
+	void		*arg;
+
+	pthread_mutex_lock(&st->mtx);
+	hook = st->hook;
+	arg = st->hook_arg;
+	pthread_mutex_unlock(&st->mtx);
+	if (hook != NULL)
+		hook(arg, where);
+}
+
 /*
- * Runs one batch in one transaction and then the done callbacks.  Sets
- * every item's ok.  Returns 1 if the batch committed.
+ * Runs a batch's writes in one transaction: sets every item's ok, adds
+ * the writes to *n and the failed ones to *nfail.  Returns 1 if the batch
+ * committed.
  */
 static int
-store_batch(struct store *st, struct store_items *b)
+store_batch_exec(struct store *st, struct store_items *b, size_t *n,
+    size_t *nfail)
 {
 	struct store_item *it;
-	size_t		 n = 0, nfail = 0;
-	int		 rc, alone, committed;
+	int		 rc, alone;
 
-	if (st->shared)
-		pthread_mutex_lock(&st->rmtx);
 	/* The size cap is a setting, not data: it applies whatever happens. */
 	STAILQ_FOREACH(it, b, entry) {
-		n += it->w;
+		*n += it->w;
 		if (it->op == STORE_OP_PAGES &&
 		    (rc = store_max_pages(st->wdb, it->n)) != SQLITE_OK)
 			store_log_fail(st, "max-pages", 0, rc,
@@ -477,37 +526,44 @@ store_batch(struct store *st, struct store_items *b)
 				continue;
 			if (!alone)
 				break;
-			nfail += it->w;
+			*nfail += it->w;
 			store_log_fail(st, store_op_name(it->op), it->id, rc,
 			    rc == SQLITE_NOTFOUND ? "no such game" :
 			    sqlite3_errmsg(st->wdb), it->w);
 			rc = SQLITE_OK;
 		}
 	}
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
+		store_hook_call(st, STORE_HOOK_WRITTEN);
 		rc = store_step(st->ws[STORE_W_COMMIT]);
-	committed = rc == SQLITE_OK;
-	if (!committed) {
-		store_log_fail(st, "batch", 0, rc, sqlite3_errmsg(st->wdb), n);
-		if (!sqlite3_get_autocommit(st->wdb))
-			store_step(st->ws[STORE_W_ROLLBACK]);
-		nfail = n;
-		STAILQ_FOREACH(it, b, entry) {
-			it->ok = 0;
-			if (it->op == STORE_OP_ABANDON) {
-				*it->count = -1;
-				*it->rcp = rc;
-			}
+	}
+	if (rc == SQLITE_OK)
+		return (1);
+	store_log_fail(st, "batch", 0, rc, sqlite3_errmsg(st->wdb), *n);
+	if (!sqlite3_get_autocommit(st->wdb))
+		store_step(st->ws[STORE_W_ROLLBACK]);
+	*nfail = *n;
+	STAILQ_FOREACH(it, b, entry) {
+		it->ok = 0;
+		if (it->op == STORE_OP_ABANDON) {
+			*it->count = -1;
+			*it->rcp = rc;
 		}
 	}
-	if (st->shared)
-		pthread_mutex_unlock(&st->rmtx);
-	if (committed && st->failing)
-		store_log_recovered(st);
-	st->failing = !committed;
+	return (0);
+}
 
-	/* A game end is ok only if all of its game's writes were. */
-	pthread_mutex_lock(&st->mtx);
+/*
+ * After a batch: notes the games whose end was lost or whose writes
+ * failed, and counts (mtx held).  A game end is ok only if all of its
+ * game's writes were.
+ */
+static void
+store_batch_settle(struct store *st, struct store_items *b, int committed,
+    size_t n, size_t nfail)
+{
+	struct store_item *it;
+
 	if (committed && st->nlost > 0)
 		store_mark_lost(st);
 	STAILQ_FOREACH(it, b, entry) {
@@ -537,6 +593,31 @@ store_batch(struct store *st, struct store_items *b)
 	st->cnt.batches++;
 	st->cnt.items += n;
 	st->cnt.failed += nfail;
+}
+
+/*
+ * Runs one batch in one transaction and then the done callbacks.  Sets
+ * every item's ok.  Returns 1 if the batch committed.
+ */
+static int
+store_batch(struct store *st, struct store_items *b)
+{
+	struct store_item *it;
+	size_t		 n = 0, nfail = 0;
+	int		 rc, committed;
+
+	store_hook_call(st, STORE_HOOK_BATCH);
+	if (st->shared)
+		pthread_mutex_lock(&st->rmtx);
+	committed = store_batch_exec(st, b, &n, &nfail);
+	if (st->shared)
+		pthread_mutex_unlock(&st->rmtx);
+	if (committed && st->failing)
+		store_log_recovered(st);
+	st->failing = !committed;
+
+	pthread_mutex_lock(&st->mtx);
+	store_batch_settle(st, b, committed, n, nfail);
 	pthread_mutex_unlock(&st->mtx);
 
 	while ((it = STAILQ_FIRST(b)) != NULL) {
@@ -556,6 +637,23 @@ store_batch(struct store *st, struct store_items *b)
 		st->wal_frames = 0;
 	}
 	return (committed);
+}
+
+/*
+ * For tests: the writer thread calls hook(arg, where) at the start of
+ * every batch (STORE_HOOK_BATCH: its items are off the queue) and once
+ * its writes are done, before its COMMIT (STORE_HOOK_WRITTEN), holding
+ * no lock of the store (but the reads' for an in-memory database).  NULL
+ * removes it.
+ */
+void
+store_set_hook(struct store *st, void (*hook)(void *, enum store_hook),
+    void *arg)
+{
+	pthread_mutex_lock(&st->mtx);
+	st->hook = hook;
+	st->hook_arg = arg;
+	pthread_mutex_unlock(&st->mtx);
 }
 
 /*

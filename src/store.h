@@ -248,6 +248,14 @@ struct store_migration {
 extern const struct store_migration store_migrations[];
 extern const size_t store_nmigrations;
 
+/* For tests: where the writer thread calls the hook of store_set_hook. */
+enum store_hook {
+	STORE_HOOK_BATCH,	/* a batch taken off the queue, not begun */
+	STORE_HOOK_WRITTEN,	/* its writes done, before its COMMIT */
+};
+void	 store_set_hook(struct store *, void (*)(void *, enum store_hook),
+	    void *);
+
 /* For tests and tools: brings a database file to version upto of list. */
 int	 store_migrate_file(const char *, const struct store_migration *,
 	    size_t, int, char *, size_t);
