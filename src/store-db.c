@@ -72,55 +72,104 @@ store_now(char *out, size_t len)
 	    out, len);
 }
 
+/* Returns the days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static int64_t
+store_days(int64_t y, unsigned int m, unsigned int d)
+{
+	int64_t		 era, yoe, doy;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	return (era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468);
+}
+
+/* Writes the n-digit decimal v at p. */
+static void
+store_digits(char *p, unsigned int v, int n)
+{
+	while (n-- > 0) {
+		p[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
 /*
- * Writes ms (milliseconds since the Unix epoch) as the log stores times:
- * ISO-8601 UTC with milliseconds, "2025-11-21T05:38:00.123Z".
+ * Writes ms (milliseconds since the Unix epoch, years 0..9999) as the log
+ * stores times: ISO-8601 UTC with milliseconds, "2025-11-21T05:38:00.123Z".
  */
 void
 store_time_text(int64_t ms, char *out, size_t len)
 {
-	struct tm	 tm;
-	time_t		 sec;
-	int64_t		 frac;
-	char		 when[32];
+	char		 t[STORE_TIME_LEN] = "0000-00-00T00:00:00.000Z";
+	int64_t		 days, sec, frac, z, era, doe, yoe, doy, mp, y;
 
-	frac = ms % 1000;
-	if (frac < 0)
-		frac += 1000;
-	sec = (time_t)((ms - frac) / 1000);
-	gmtime_r(&sec, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(out, len, "%s.%03uZ", when, (unsigned int)frac);
+	frac = ms % 1000 < 0 ? ms % 1000 + 1000 : ms % 1000;
+	sec = (ms - frac) / 1000;
+	days = sec % 86400 < 0 ? (sec - sec % 86400) / 86400 - 1 :
+	    (sec - sec % 86400) / 86400;
+	sec -= days * 86400;
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	y = yoe + era * 400 + (mp >= 10);
+	store_digits(t, (unsigned int)(y < 0 ? 0 : y > 9999 ? 9999 : y), 4);
+	store_digits(t + 5, (unsigned int)(mp < 10 ? mp + 3 : mp - 9), 2);
+	store_digits(t + 8, (unsigned int)(doy - (153 * mp + 2) / 5 + 1), 2);
+	store_digits(t + 11, (unsigned int)(sec / 3600), 2);
+	store_digits(t + 14, (unsigned int)(sec / 60 % 60), 2);
+	store_digits(t + 17, (unsigned int)(sec % 60), 2);
+	store_digits(t + 20, (unsigned int)frac, 3);
+	snprintf(out, len, "%s", t);
+}
+
+/* Reads the n-digit decimal at p into *v; returns 0, or -1. */
+static int
+store_undigits(const char *p, int n, unsigned int *v)
+{
+	*v = 0;
+	while (n-- > 0) {
+		if (*p < '0' || *p > '9')
+			return (-1);
+		*v = *v * 10 + (unsigned int)(*p++ - '0');
+	}
+	return (0);
 }
 
 /*
  * Reads a time as the log stores it; returns milliseconds since the Unix
- * epoch, or STORE_TIME_NONE if s is NULL or not exactly in that form (so
- * that store_time_text gives s back whenever this succeeds).
+ * epoch, or STORE_TIME_NONE if s is NULL or not exactly in that form, a
+ * real date and time (so that store_time_text gives s back whenever this
+ * succeeds).
  */
 int64_t
 store_time_parse(const char *s)
 {
-	struct tm	 tm;
-	char		 back[STORE_TIME_LEN + 8];
+	static const unsigned int mdays[12] = {
+		31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
+	};
 	unsigned int	 y, mo, d, h, mi, sec, ms;
-	int		 n = -1;
-	int64_t		 t;
 
-	if (s == NULL || strlen(s) != STORE_TIME_LEN - 1 ||
-	    sscanf(s, "%4u-%2u-%2uT%2u:%2u:%2u.%3uZ%n", &y, &mo, &d, &h, &mi,
-	    &sec, &ms, &n) != 7 || n != STORE_TIME_LEN - 1)
+	if (s == NULL || strlen(s) != STORE_TIME_LEN - 1 || s[4] != '-' ||
+	    s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+	    s[19] != '.' || s[23] != 'Z' ||
+	    store_undigits(s, 4, &y) != 0 || store_undigits(s + 5, 2, &mo) ||
+	    store_undigits(s + 8, 2, &d) || store_undigits(s + 11, 2, &h) ||
+	    store_undigits(s + 14, 2, &mi) || store_undigits(s + 17, 2, &sec) ||
+	    store_undigits(s + 20, 3, &ms))
 		return (STORE_TIME_NONE);
-	memset(&tm, 0, sizeof tm);
-	tm.tm_year = (int)y - 1900;
-	tm.tm_mon = (int)mo - 1;
-	tm.tm_mday = (int)d;
-	tm.tm_hour = (int)h;
-	tm.tm_min = (int)mi;
-	tm.tm_sec = (int)sec;
-	t = (int64_t)timegm(&tm) * 1000 + ms;
-	store_time_text(t, back, sizeof back);
-	return (strcmp(back, s) == 0 ? t : STORE_TIME_NONE);
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 ||
+	    mi > 59 || sec > 59)
+		return (STORE_TIME_NONE);
+	if (mo == 2 && d == 29 && (y % 4 != 0 ||
+	    (y % 100 == 0 && y % 400 != 0)))
+		return (STORE_TIME_NONE);
+	return ((store_days(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec) *
+	    1000 + ms);
 }
 
 /*

@@ -119,6 +119,18 @@ enum {
 extern const char *const store_wsql[STORE_W_N];
 extern const char *const store_rsql[STORE_R_N];
 
+/* The queue: it takes writes, or refuses them while full (mtx). */
+enum store_qstate {
+	STORE_Q_ACCEPTING = 0,
+	STORE_Q_DROPPING,
+};
+
+/* The writer: its last batch committed, or failed (the writer's). */
+enum store_wstate {
+	STORE_WS_WRITING = 0,
+	STORE_WS_FAILING,
+};
+
 struct store {
 	char		*path;
 	sqlite3		*wdb;		/* the writer's connection */
@@ -150,7 +162,7 @@ struct store {
 	size_t		 damaged_cap;
 	struct store_runs runs[STORE_RUN_BUCKETS]; /* pending, by game */
 	struct store_ages ages;		/* the same, oldest first */
-	int		 dropping;	/* the queue is refusing writes */
+	enum store_qstate qstate;	/* refusing writes or not */
 	uint64_t	 dropped_now;	/* ... this many so far */
 	struct store_counters cnt;
 
@@ -158,7 +170,7 @@ struct store {
 	time_t		 fail_logged;	/* last failure line, monotonic s */
 	uint64_t	 fail_quiet;	/* failures not logged since */
 	time_t		 recover_logged; /* last recovery line */
-	int		 failing;	/* the last batch failed */
+	enum store_wstate wstate;	/* the last batch failed or not */
 	int		 wal_frames;	/* frames in the WAL (the hook's) */
 	/* The table cache's caps (store_set_table_limits; atomic). */
 	size_t		 tables_max;	/* rows; 0: no cap */

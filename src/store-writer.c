@@ -147,6 +147,34 @@ store_push(struct store *st, struct store_item *it, int must)
 	return (seq);
 }
 
+/* The queue's states, for logs. */
+static const char *const store_qstate_names[] = { "accepting", "dropping" };
+
+/* Changes the queue's state (mtx held), logging old -> new. */
+static void
+store_qstate_set(struct store *st, enum store_qstate to)
+{
+	if (st->qstate == to)
+		return;
+	log_debug("store=%s queue %s -> %s", st->path,
+	    store_qstate_names[st->qstate], store_qstate_names[to]);
+	st->qstate = to;
+}
+
+/* The writer's states, for logs. */
+static const char *const store_wstate_names[] = { "writing", "failing" };
+
+/* Changes the writer's state (writer thread), logging old -> new. */
+static void
+store_wstate_set(struct store *st, enum store_wstate to)
+{
+	if (st->wstate == to)
+		return;
+	log_debug("store=%s writer %s -> %s", st->path,
+	    store_wstate_names[st->wstate], store_wstate_names[to]);
+	st->wstate = to;
+}
+
 /* Does store_push with mtx held. */
 uint64_t
 store_push_locked(struct store *st, struct store_item *it, int must)
@@ -159,18 +187,18 @@ store_push_locked(struct store *st, struct store_item *it, int must)
 		st->cnt.dropped += it->w;
 		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
 			store_damage(st, it->id);
-		if (!st->dropping)
+		if (st->qstate == STORE_Q_ACCEPTING)
 			log_warnx("store=%s event=queue-full queued=%zu "
 			    "action=dropping-writes", st->path, st->qlen);
-		st->dropping = 1;
+		store_qstate_set(st, STORE_Q_DROPPING);
 		st->dropped_now += it->w;
 		store_item_free(it);
 		return (0);
 	}
-	if (st->dropping) {
+	if (st->qstate == STORE_Q_DROPPING) {
 		log_warnx("store=%s event=queue-recovered dropped=%" PRIu64,
 		    st->path, st->dropped_now);
-		st->dropping = 0;
+		store_qstate_set(st, STORE_Q_ACCEPTING);
 		st->dropped_now = 0;
 	}
 	seq = it->seq = ++st->seq;
@@ -612,9 +640,9 @@ store_batch(struct store *st, struct store_items *b)
 	committed = store_batch_exec(st, b, &n, &nfail);
 	if (st->shared)
 		pthread_mutex_unlock(&st->rmtx);
-	if (committed && st->failing)
+	if (committed && st->wstate == STORE_WS_FAILING)
 		store_log_recovered(st);
-	st->failing = !committed;
+	store_wstate_set(st, committed ? STORE_WS_WRITING : STORE_WS_FAILING);
 
 	pthread_mutex_lock(&st->mtx);
 	store_batch_settle(st, b, committed, n, nfail);
