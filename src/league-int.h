@@ -38,7 +38,7 @@ enum {
 	LEAGUE_S_N
 };
 
-
+/* Their SQL, by LEAGUE_S_* (league.c). */
 extern const char *const league_sql[LEAGUE_S_N];
 
 /* One (name, address)'s failed logins; name "" for the address's. */

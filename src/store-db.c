@@ -1,7 +1,8 @@
 /*
  * store-db.c: the SQLite helpers of the store and the league (any thread,
  * any connection): opening a connection, one-shot statements, binding and
- * stepping, errors in words, and the schema migrations.
+ * stepping, errors in words, and the schema migrations; and the opening of
+ * the store's two connections (store.c).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -405,4 +406,142 @@ store_done(sqlite3_stmt *stmt)
 {
 	sqlite3_reset(stmt);
 	sqlite3_clear_bindings(stmt);
+}
+
+/* Notes the WAL's size after each commit (the writer's WAL hook). */
+static int
+store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	struct store	*st = arg;
+
+	(void)db;
+	(void)name;
+	st->wal_frames = frames;
+	return (SQLITE_OK);
+}
+
+/* Sets the game ids' counter from MAX(id); returns an SQLite code. */
+static int
+store_max_id(struct store *st)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	rc = sqlite3_prepare_v2(st->wdb, "SELECT COALESCE(MAX(id), 0) FROM "
+	    "games", -1, &stmt, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		st->open_id = sqlite3_column_int64(stmt, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(stmt);
+	st->next_id = st->open_id;
+	return (rc);
+}
+
+/*
+ * Opens the writer's connection: WAL, synchronous=FULL, the size cap,
+ * the migrations, the last game id, the writes prepared.  Returns 0, or -1
+ * with err filled in.
+ */
+int
+store_open_writer(struct store *st, const struct store_config *cf,
+    char *err, size_t errlen)
+{
+	const char	*fname, *what = "configure";
+	char		 mode[32];
+	int		 rc, i;
+
+	rc = store_connect(st->path, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, st->busy_ms, &st->wdb);
+	if (rc != SQLITE_OK) {
+		what = "open";
+		goto fail;
+	}
+	if (sqlite3_db_readonly(st->wdb, "main") == 1) {
+		rc = SQLITE_READONLY;
+		what = "open";
+		goto fail;
+	}
+	fname = sqlite3_db_filename(st->wdb, "main");
+	st->shared = fname == NULL || *fname == '\0';
+	if (!st->shared) {
+		rc = store_exec1(st->wdb, "PRAGMA journal_mode = WAL", mode,
+		    sizeof mode);
+		if (rc != SQLITE_OK) {
+			what = "read the database";
+			goto fail;
+		}
+		if (strcmp(mode, "wal") != 0)
+			log_warnx("store=%s event=no-wal journal_mode=%s",
+			    st->path, mode);
+		/* PRAGMA takes no parameters; the value is a constant. */
+		rc = store_exec1(st->wdb, "PRAGMA journal_size_limit = "
+		    STORE_WAL_LIMIT, NULL, 0);
+		if (rc != SQLITE_OK)
+			goto fail;
+		/* Replaces the automatic checkpoint: see the top. */
+		sqlite3_wal_hook(st->wdb, store_wal_hook, st);
+	}
+	if ((rc = store_exec1(st->wdb, "PRAGMA synchronous = FULL", NULL,
+	    0)) != SQLITE_OK ||
+	    (rc = store_exec1(st->wdb, "PRAGMA foreign_keys = ON", NULL,
+	    0)) != SQLITE_OK ||
+	    (rc = store_max_pages(st->wdb, cf->max_pages)) != SQLITE_OK)
+		goto fail;
+	if (store_migrate(st->wdb, st->path, store_migrations,
+	    store_nmigrations, (int)store_nmigrations, st->busy_ms, err,
+	    errlen) == -1)
+		return (-1);
+	if ((rc = store_max_id(st)) != SQLITE_OK) {
+		what = "read the games";
+		goto fail;
+	}
+	for (i = 0; i < STORE_W_N; i++) {
+		rc = sqlite3_prepare_v2(st->wdb, store_wsql[i], -1, &st->ws[i],
+		    NULL);
+		if (rc != SQLITE_OK) {
+			what = "prepare the writes";
+			goto fail;
+		}
+	}
+	return (0);
+
+fail:
+	store_error(err, errlen, st->path, st->wdb, rc, what, st->busy_ms);
+	return (-1);
+}
+
+/*
+ * Opens the reads' connection (query only; the writer's for an in-memory
+ * database) and prepares the reads.  Returns 0, or -1 with err filled in.
+ */
+int
+store_open_reader(struct store *st, char *err, size_t errlen)
+{
+	int	 rc, i;
+
+	if (st->shared)
+		st->rdb = st->wdb;
+	else {
+		rc = store_connect(st->path, SQLITE_OPEN_READWRITE,
+		    st->busy_ms, &st->rdb);
+		if (rc == SQLITE_OK)
+			rc = store_exec1(st->rdb, "PRAGMA query_only = 1", NULL,
+			    0);
+		if (rc != SQLITE_OK) {
+			store_error(err, errlen, st->path, st->rdb, rc,
+			    "open for reading", st->busy_ms);
+			return (-1);
+		}
+	}
+	for (i = 0; i < STORE_R_N; i++) {
+		rc = sqlite3_prepare_v2(st->rdb, store_rsql[i], -1, &st->rs[i],
+		    NULL);
+		if (rc != SQLITE_OK) {
+			store_error(err, errlen, st->path, st->rdb, rc,
+			    "prepare the reads", st->busy_ms);
+			return (-1);
+		}
+	}
+	return (0);
 }

@@ -119,6 +119,14 @@ enum {
 extern const char *const store_wsql[STORE_W_N];
 extern const char *const store_rsql[STORE_R_N];
 
+/* The writer thread: not started, running, told to quit, ended. */
+enum store_tstate {
+	STORE_T_NONE = 0,
+	STORE_T_RUNNING,
+	STORE_T_QUITTING,
+	STORE_T_ENDED,
+};
+
 /* The queue: it takes writes, or refuses them while full (mtx). */
 enum store_qstate {
 	STORE_Q_ACCEPTING = 0,
@@ -143,9 +151,9 @@ struct store {
 	pthread_mutex_t	 rmtx;		/* the read connection */
 
 	pthread_t	 thread;
-	int		 running;
+	enum store_tstate tstate;	/* the writer thread (mtx) */
 	pthread_mutex_t	 mtx;		/* everything below */
-	pthread_cond_t	 work;		/* queue not empty, or quit */
+	pthread_cond_t	 work;		/* queue not empty, or quitting */
 	int		 idle;		/* the writer waits for an empty queue */
 	int		 urgent;	/* someone waits on the queue: commit now */
 	pthread_cond_t	 done;		/* done_seq moved */
@@ -154,7 +162,6 @@ struct store {
 	uint64_t	 seq;		/* last item queued */
 	uint64_t	 done_seq;	/* last item finished */
 	int		 last_ok;	/* the last batch committed */
-	int		 quit;
 	int64_t		 next_id;	/* last game id handed out */
 	int64_t		 open_id;	/* MAX(id) at open */
 	int64_t		*damaged;	/* games with a lost write */
@@ -184,6 +191,9 @@ struct store {
 };
 
 /* store-db.c */
+int	 store_open_writer(struct store *, const struct store_config *,
+	    char *, size_t);
+int	 store_open_reader(struct store *, char *, size_t);
 void	 store_error(char *, size_t, const char *, sqlite3 *, int,
 	    const char *, int);
 int	 store_migrate(sqlite3 *, const char *, const struct store_migration *,
@@ -192,6 +202,7 @@ int	 store_max_pages(sqlite3 *, unsigned long);
 int	 store_bind_text(sqlite3_stmt *, int, const char *);
 
 /* store-writer.c */
+void	 store_tstate_set(struct store *, enum store_tstate);
 void	*store_writer(void *);
 void	 store_wait(struct store *, uint64_t);
 void	 store_damage(struct store *, int64_t);

@@ -147,6 +147,20 @@ store_push(struct store *st, struct store_item *it, int must)
 	return (seq);
 }
 
+/* The writer thread's states, for logs. */
+static const char *const store_tstate_names[] = {
+	"none", "running", "quitting", "ended"
+};
+
+/* Changes the writer thread's state (mtx held), logging old -> new. */
+void
+store_tstate_set(struct store *st, enum store_tstate to)
+{
+	log_debug("store=%s thread %s -> %s", st->path,
+	    store_tstate_names[st->tstate], store_tstate_names[to]);
+	st->tstate = to;
+}
+
 /* The queue's states, for logs. */
 static const char *const store_qstate_names[] = { "accepting", "dropping" };
 
@@ -704,7 +718,7 @@ store_writer(void *arg)
 	pthread_mutex_lock(&st->mtx);
 	for (;;) {
 		store_runs_age(st, store_mono_ns());
-		while (STAILQ_EMPTY(&st->queue) && !st->quit) {
+		while (STAILQ_EMPTY(&st->queue) && st->tstate != STORE_T_QUITTING) {
 			st->idle = 1;
 			if ((r = TAILQ_FIRST(&st->ages)) == NULL)
 				pthread_cond_wait(&st->work, &st->mtx);
@@ -726,14 +740,14 @@ store_writer(void *arg)
 		}
 		if (STAILQ_EMPTY(&st->queue))
 			break;
-		if (!st->urgent && !st->quit && st->qlen < STORE_GATHER_MAX) {
+		if (!st->urgent && st->tstate != STORE_T_QUITTING && st->qlen < STORE_GATHER_MAX) {
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_nsec += STORE_GATHER_NS;
 			if (until.tv_nsec >= 1000000000L) {
 				until.tv_sec++;
 				until.tv_nsec -= 1000000000L;
 			}
-			while (!st->urgent && !st->quit &&
+			while (!st->urgent && st->tstate != STORE_T_QUITTING &&
 			    st->qlen < STORE_GATHER_MAX &&
 			    pthread_cond_timedwait(&st->work, &st->mtx,
 			    &until) == 0)

@@ -70,7 +70,6 @@ static const char *const store_kinds[] = {
 };
 
 static void	 store_free(struct store *);
-static int	 store_max_id(struct store *);
 static int	 store_abandon(struct store *, int *);
 
 /* Fills in the default settings. */
@@ -112,144 +111,6 @@ store_line(const char *s)
 	return (w);
 }
 
-/* Notes the WAL's size after each commit (the writer's WAL hook). */
-static int
-store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
-{
-	struct store	*st = arg;
-
-	(void)db;
-	(void)name;
-	st->wal_frames = frames;
-	return (SQLITE_OK);
-}
-
-/*
- * Opens the writer's connection: WAL, synchronous=FULL, the size cap,
- * the migrations, the last game id, the writes prepared.  Returns 0, or -1
- * with err filled in.
- */
-static int
-store_open_writer(struct store *st, const struct store_config *cf,
-    char *err, size_t errlen)
-{
-	const char	*fname, *what = "configure";
-	char		 mode[32];
-	int		 rc, i;
-
-	rc = store_connect(st->path, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, st->busy_ms, &st->wdb);
-	if (rc != SQLITE_OK) {
-		what = "open";
-		goto fail;
-	}
-	if (sqlite3_db_readonly(st->wdb, "main") == 1) {
-		rc = SQLITE_READONLY;
-		what = "open";
-		goto fail;
-	}
-	fname = sqlite3_db_filename(st->wdb, "main");
-	st->shared = fname == NULL || *fname == '\0';
-	if (!st->shared) {
-		rc = store_exec1(st->wdb, "PRAGMA journal_mode = WAL", mode,
-		    sizeof mode);
-		if (rc != SQLITE_OK) {
-			what = "read the database";
-			goto fail;
-		}
-		if (strcmp(mode, "wal") != 0)
-			log_warnx("store=%s event=no-wal journal_mode=%s",
-			    st->path, mode);
-		/* PRAGMA takes no parameters; the value is a constant. */
-		rc = store_exec1(st->wdb, "PRAGMA journal_size_limit = "
-		    STORE_WAL_LIMIT, NULL, 0);
-		if (rc != SQLITE_OK)
-			goto fail;
-		/* Replaces the automatic checkpoint: see the top. */
-		sqlite3_wal_hook(st->wdb, store_wal_hook, st);
-	}
-	if ((rc = store_exec1(st->wdb, "PRAGMA synchronous = FULL", NULL,
-	    0)) != SQLITE_OK ||
-	    (rc = store_exec1(st->wdb, "PRAGMA foreign_keys = ON", NULL,
-	    0)) != SQLITE_OK ||
-	    (rc = store_max_pages(st->wdb, cf->max_pages)) != SQLITE_OK)
-		goto fail;
-	if (store_migrate(st->wdb, st->path, store_migrations,
-	    store_nmigrations, (int)store_nmigrations, st->busy_ms, err,
-	    errlen) == -1)
-		return (-1);
-	if ((rc = store_max_id(st)) != SQLITE_OK) {
-		what = "read the games";
-		goto fail;
-	}
-	for (i = 0; i < STORE_W_N; i++) {
-		rc = sqlite3_prepare_v2(st->wdb, store_wsql[i], -1, &st->ws[i],
-		    NULL);
-		if (rc != SQLITE_OK) {
-			what = "prepare the writes";
-			goto fail;
-		}
-	}
-	return (0);
-
-fail:
-	store_error(err, errlen, st->path, st->wdb, rc, what, st->busy_ms);
-	return (-1);
-}
-
-/* Sets the game ids' counter from MAX(id); returns an SQLite code. */
-static int
-store_max_id(struct store *st)
-{
-	sqlite3_stmt	*stmt;
-	int		 rc;
-
-	rc = sqlite3_prepare_v2(st->wdb, "SELECT COALESCE(MAX(id), 0) FROM "
-	    "games", -1, &stmt, NULL);
-	if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		st->open_id = sqlite3_column_int64(stmt, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(stmt);
-	st->next_id = st->open_id;
-	return (rc);
-}
-
-/*
- * Opens the reads' connection (query only; the writer's for an in-memory
- * database) and prepares the reads.  Returns 0, or -1 with err filled in.
- */
-static int
-store_open_reader(struct store *st, char *err, size_t errlen)
-{
-	int	 rc, i;
-
-	if (st->shared)
-		st->rdb = st->wdb;
-	else {
-		rc = store_connect(st->path, SQLITE_OPEN_READWRITE,
-		    st->busy_ms, &st->rdb);
-		if (rc == SQLITE_OK)
-			rc = store_exec1(st->rdb, "PRAGMA query_only = 1", NULL,
-			    0);
-		if (rc != SQLITE_OK) {
-			store_error(err, errlen, st->path, st->rdb, rc,
-			    "open for reading", st->busy_ms);
-			return (-1);
-		}
-	}
-	for (i = 0; i < STORE_R_N; i++) {
-		rc = sqlite3_prepare_v2(st->rdb, store_rsql[i], -1, &st->rs[i],
-		    NULL);
-		if (rc != SQLITE_OK) {
-			store_error(err, errlen, st->path, st->rdb, rc,
-			    "prepare the reads", st->busy_ms);
-			return (-1);
-		}
-	}
-	return (0);
-}
-
 /*
  * Opens the database at path (a file name, an SQLite "file:" URI, or
  * ":memory:"), migrates it, marks games left live as abandoned and starts
@@ -284,7 +145,9 @@ store_open_config(const char *path, const struct store_config *cf,
 		    path);
 		goto fail;
 	}
-	st->running = 1;
+	pthread_mutex_lock(&st->mtx);
+	store_tstate_set(st, STORE_T_RUNNING);
+	pthread_mutex_unlock(&st->mtx);
 	if ((n = store_abandon(st, &rc)) == -1) {
 		store_error(err, errlen, path, NULL, rc, "mark interrupted "
 		    "games abandoned", st->busy_ms);
@@ -350,16 +213,22 @@ store_free(struct store *st)
 void
 store_close(struct store *st)
 {
+	int	 running;
+
 	if (st == NULL)
 		return;
-	if (st->running) {
-		pthread_mutex_lock(&st->mtx);
+	pthread_mutex_lock(&st->mtx);
+	if ((running = st->tstate == STORE_T_RUNNING)) {
 		store_runs_queue(st, -1);
-		st->quit = 1;
+		store_tstate_set(st, STORE_T_QUITTING);
 		pthread_cond_signal(&st->work);
-		pthread_mutex_unlock(&st->mtx);
+	}
+	pthread_mutex_unlock(&st->mtx);
+	if (running) {
 		pthread_join(st->thread, NULL);
-		st->running = 0;
+		pthread_mutex_lock(&st->mtx);
+		store_tstate_set(st, STORE_T_ENDED);
+		pthread_mutex_unlock(&st->mtx);
 	}
 	log_info("store=%s event=close batches=%" PRIu64 " writes=%" PRIu64
 	    " failed=%" PRIu64 " dropped=%" PRIu64, st->path, st->cnt.batches,
