@@ -176,7 +176,8 @@ out:
 }
 
 /*
- * Sets a tournament's status.  Returns 0, or -1 if there is no such
+ * Sets a tournament's status (the one place that changes it; logged as
+ * old -> new at debug level).  Returns 0, or -1 if there is no such
  * tournament or on a database error (logged).
  */
 int
@@ -184,12 +185,18 @@ league_tournament_status(struct league *lg, int64_t id,
     enum league_tstatus status)
 {
 	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_STATUS];
+	sqlite3_stmt	*g = lg->s[LEAGUE_S_T_GET];
 	const char	*name;
+	char		 old[16] = "none";
 	int		 rc, n = 0;
 
 	if ((name = league_tstatus_name(status)) == NULL)
 		return (-1);
 	pthread_mutex_lock(&lg->mtx);
+	sqlite3_bind_int64(g, 1, id);
+	if (sqlite3_step(g) == SQLITE_ROW)
+		snprintf(old, sizeof old, "%s", league_col(g, 0));
+	store_done(g);
 	league_bind(s, 1, name);
 	sqlite3_bind_int64(s, 2, id);
 	if ((rc = store_step(s)) == SQLITE_OK)
@@ -197,6 +204,9 @@ league_tournament_status(struct league *lg, int64_t id,
 	else
 		league_dbfail(lg, rc, "update the tournament");
 	pthread_mutex_unlock(&lg->mtx);
+	if (n == 1)
+		log_debug("league=%s tournament %" PRId64 " %s -> %s",
+		    lg->path, id, old, name);
 	return (n == 1 ? 0 : -1);
 }
 

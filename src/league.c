@@ -73,6 +73,7 @@ const char *const league_sql[LEAGUE_S_N] = {
 	" GROUP BY game_id)"
 	" SELECT CASE WHEN k <= 5 THEN k WHEN k <= 10 THEN 6"
 	" WHEN k <= 20 THEN 7 ELSE 8 END AS b, COUNT(*) FROM f GROUP BY b",
+	"SELECT status FROM tournaments WHERE id = ?",
 };
 
 /* Describes a failed SQLite call in err, naming the usual causes. */
