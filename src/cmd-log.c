@@ -1,10 +1,226 @@
 /*
  * cmd-log.c: the game log commands: history, record and stats.  They read
  * the SQLite store, so the server always runs them off the event loop.
+ * The store returns data; the text is made here (cmd-log.h), and so is
+ * that of the player command's statistics (cmd-play.c).
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
+#include "cmd-log.h"
 #include "session.h"
+
+/* Appends a word or a line of the log, "-" for none. */
+static void
+cmd_log_put(struct buf *b, const char *s)
+{
+	buf_puts(b, s != NULL ? s : "-");
+}
+
+/* Appends a blank, then a word of the log ("-" for none). */
+static void
+cmd_log_word(struct buf *b, const char *s)
+{
+	buf_putc(b, ' ');
+	cmd_log_put(b, s);
+}
+
+/* Appends a time of the log, "-" for none. */
+static void
+cmd_log_time(struct buf *b, int64_t ms)
+{
+	char	 t[STORE_TIME_LEN];
+
+	if (ms == STORE_TIME_NONE) {
+		buf_putc(b, '-');
+		return;
+	}
+	store_time_text(ms, t, sizeof t);
+	buf_puts(b, t);
+}
+
+/* Appends a delay: microseconds, or "-" if unknown. */
+static void
+cmd_log_delay(struct buf *b, int has, uint64_t us)
+{
+	if (has)
+		buf_printf(b, "%" PRIu64, us);
+	else
+		buf_putc(b, '-');
+}
+
+/*
+ * Appends the games of h, one line each: "ID FAMILY STATUS RESULT REASON
+ * PLAYER1 PLAYER2 STARTED", "-" for none.
+ */
+void
+cmd_log_history(struct buf *b, const struct store_history *h)
+{
+	const struct store_gameinfo *g;
+	size_t		 i;
+
+	for (i = 0; i < h->n; i++) {
+		g = &h->games[i];
+		buf_printf(b, "%" PRId64, g->id);
+		cmd_log_word(b, g->family);
+		cmd_log_word(b, store_status_name(g->status));
+		cmd_log_word(b, store_result_name(g->result));
+		cmd_log_word(b, g->reason);
+		cmd_log_word(b, g->player1);
+		cmd_log_word(b, g->player2);
+		buf_putc(b, ' ');
+		cmd_log_time(b, g->started_ms);
+		buf_putc(b, '\n');
+	}
+}
+
+/*
+ * Appends a refused move of a record: "refused PLY PLAYER TIME_MS
+ * DELAY_US MOVE REASON", MOVE as a JSON string (the text received).
+ */
+static void
+cmd_log_refused(struct buf *b, const struct store_rrefused *f)
+{
+	buf_printf(b, "refused %" PRIu64 " %d %" PRIu64 " ", f->ply,
+	    f->player, f->time_ms);
+	cmd_log_delay(b, f->has_delay, f->delay_us);
+	buf_putc(b, ' ');
+	store_json_str(b, f->move != NULL ? f->move : "-");
+	cmd_log_word(b, f->reason);
+	buf_putc(b, '\n');
+}
+
+/* Appends a move of a record: "move PLY PLAYER MOVE MARK TIME_MS DELAY". */
+static void
+cmd_log_move(struct buf *b, const struct store_rmove *m)
+{
+	buf_printf(b, "move %" PRIu64 " %d ", m->ply, m->player);
+	cmd_log_put(b, m->move);
+	buf_printf(b, " %s %" PRIu64 " ", store_mark_name(m->mark),
+	    m->time_ms);
+	cmd_log_delay(b, m->has_delay, m->delay_us);
+	buf_putc(b, '\n');
+}
+
+/*
+ * Appends a game's record:
+ *
+ *	game ID
+ *	start CANONICAL-GAME
+ *	players PLAYER1 PLAYER2
+ *	started TIME
+ *	move PLY PLAYER MOVE MARK TIME_MS DELAY_US	(one per move)
+ *	refused PLY PLAYER TIME_MS DELAY_US MOVE REASON	(before its ply)
+ *	ended TIME|-
+ *	result first|second|- REASON|- [DETAIL]
+ *	status live|finished|abandoned
+ *
+ * MOVE may contain blanks (two changes): it is everything between PLAYER
+ * and the last three words.  `new START` then `play MOVE` for each
+ * move replays the game.  The moves refused for a ply come before it.
+ */
+void
+cmd_log_record(struct buf *b, const struct store_record *r)
+{
+	const struct store_gameinfo *g = &r->game;
+	size_t		 i, j = 0;
+
+	buf_printf(b, "game %" PRId64 "\nstart ", g->id);
+	cmd_log_put(b, g->game);
+	buf_puts(b, "\nplayers");
+	cmd_log_word(b, g->player1);
+	cmd_log_word(b, g->player2);
+	buf_puts(b, "\nstarted ");
+	cmd_log_time(b, g->started_ms);
+	buf_putc(b, '\n');
+	for (i = 0; i < r->nmoves; i++) {
+		for (; j < r->nrefused && r->refused[j].ply <=
+		    r->moves[i].ply; j++)
+			cmd_log_refused(b, &r->refused[j]);
+		cmd_log_move(b, &r->moves[i]);
+	}
+	for (; j < r->nrefused; j++)
+		cmd_log_refused(b, &r->refused[j]);
+	buf_puts(b, "ended ");
+	cmd_log_time(b, g->ended_ms);
+	buf_puts(b, "\nresult");
+	cmd_log_word(b, store_result_name(g->result));
+	cmd_log_word(b, g->reason);
+	if (g->detail != NULL)
+		cmd_log_word(b, g->detail);
+	buf_printf(b, "\nstatus %s\n", store_status_name(g->status));
+}
+
+/*
+ * Appends the statistics: "games N", "moves N", then for each player
+ * "player NAME moves N optimal PCT kept-win K threw-win T", where PCT is
+ * the integer part of 100 K / (K + T) ("-" if K + T is 0): how often the
+ * player kept a win it had.  100 means it never threw one.
+ */
+void
+cmd_log_stats(struct buf *b, const struct store_stats *st)
+{
+	const struct store_pstats *p;
+	size_t		 i;
+
+	buf_printf(b, "games %" PRId64 "\nmoves %" PRId64 "\n", st->games,
+	    st->moves);
+	for (i = 0; i < st->nplayers; i++) {
+		p = &st->players[i];
+		buf_puts(b, "player ");
+		cmd_log_put(b, p->name);
+		buf_printf(b, " moves %" PRId64 " optimal ", p->moves);
+		if (p->kept_win + p->threw_win > 0)
+			buf_printf(b, "%" PRId64, p->kept_win * 100 /
+			    (p->kept_win + p->threw_win));
+		else
+			buf_putc(b, '-');
+		buf_printf(b, " kept-win %" PRId64 " threw-win %" PRId64 "\n",
+		    p->kept_win, p->threw_win);
+	}
+}
+
+/*
+ * Appends an account's statistics with its rating (§13.7 of PROTOCOL.md),
+ * with no final newline:
+ *
+ *	account NAME
+ *	rating R
+ *	games G wins W losses L
+ *	moves M optimal PCT		(PCT: "97.5%", rounded down; "-")
+ *	threw-win-games N
+ *	first-throw 1:C 2:C 3:C 4:C 5:C 6-10:C 11-20:C 21+:C
+ */
+void
+cmd_log_player(struct buf *b, const struct league_player *p, long rating)
+{
+	unsigned int	 lo, hi;
+	int64_t		 tenths;
+	size_t		 i;
+
+	buf_printf(b, "account %s\nrating %ld\n", p->name, rating);
+	buf_printf(b, "games %" PRId64 " wins %" PRId64 " losses %" PRId64
+	    "\n", p->games, p->wins, p->losses);
+	buf_printf(b, "moves %" PRId64 " optimal ", p->moves);
+	if (p->moves > 0) {
+		tenths = p->optimal * 1000 / p->moves;
+		buf_printf(b, "%" PRId64 ".%" PRId64 "%%\n", tenths / 10,
+		    tenths % 10);
+	} else
+		buf_puts(b, "-\n");
+	buf_printf(b, "threw-win-games %" PRId64 "\n", p->threw_win_games);
+	buf_puts(b, "first-throw");
+	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++) {
+		league_throw_bucket(i, &lo, &hi);
+		if (hi == lo)
+			buf_printf(b, " %u:", lo);
+		else if (hi == 0)
+			buf_printf(b, " %u+:", lo);
+		else
+			buf_printf(b, " %u-%u:", lo, hi);
+		buf_printf(b, "%" PRId64, p->first_throw[i]);
+	}
+}
 
 /*
  * Refuses when grundyd runs without a database; otherwise waits until
@@ -28,6 +244,7 @@ cmd_history_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct game_error err;
+	struct store_history h;
 	unsigned long	 n = 20;
 
 	if (cmd_log_none(s, body) != 0)
@@ -37,11 +254,12 @@ cmd_history_exec(struct session *s, const struct proto_cmd *c,
 		buf_puts(body, err.msg);
 		return (CMD_ERROR);
 	}
-	if (store_history(s->store, (unsigned int)n, body) != 0) {
-		buf_reset(body);
+	if (store_history(s->store, (unsigned int)n, &h) != 0) {
 		buf_puts(body, "the game log cannot be read now");
 		return (CMD_ERROR);
 	}
+	cmd_log_history(body, &h);
+	store_history_free(&h);
 	return (CMD_OK);
 }
 
@@ -51,6 +269,7 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct game_error err;
+	struct store_record r;
 	unsigned long	 id;
 	int		 rv;
 
@@ -61,12 +280,13 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 		buf_puts(body, err.msg);
 		return (CMD_ERROR);
 	}
-	if ((rv = store_record(s->store, (int64_t)id, body)) <= 0) {
-		buf_reset(body);
+	if ((rv = store_record(s->store, (int64_t)id, &r)) <= 0) {
 		buf_printf(body, rv == 0 ? "no game %lu in the log" :
 		    "the game log cannot be read now (game %lu)", id);
 		return (CMD_ERROR);
 	}
+	cmd_log_record(body, &r);
+	store_record_free(&r);
 	return (CMD_OK);
 }
 
@@ -75,13 +295,16 @@ static int
 cmd_stats_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
+	struct store_stats st;
+
 	if (cmd_log_none(s, body) != 0)
 		return (CMD_ERROR);
-	if (store_stats(s->store, body) != 0) {
-		buf_reset(body);
+	if (store_stats(s->store, &st) != 0) {
 		buf_puts(body, "the game log cannot be read now");
 		return (CMD_ERROR);
 	}
+	cmd_log_stats(body, &st);
+	store_stats_free(&st);
 	return (CMD_OK);
 }
 

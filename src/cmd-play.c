@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "addrrate.h"
+#include "cmd-log.h"
 #include "league.h"
 #include "lobby.h"
 #include "session.h"
@@ -378,32 +379,20 @@ static int
 cmd_player_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	struct buf	 tmp;
+	struct league_player p;
+	char		 err[512];
 	long		 r = 1500;
 	unsigned long	 n = 0;
-	const char	*line2;
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
-	buf_init(&tmp);
-	if (league_player(s->league, c->argv[0], &tmp) != 0) {
-		buf_puts(body, buf_str(&tmp));
-		buf_free(&tmp);
+	if (league_player(s->league, c->argv[0], &p, err, sizeof err) != 0) {
+		buf_puts(body, err);
 		return (CMD_ERROR);
 	}
 	if (s->lobby != NULL)
 		lobby_rating(s->lobby, c->argv[0], &r, &n);
-	/* "account NAME" first, then the rating, then the rest. */
-	line2 = strchr(buf_str(&tmp), '\n');
-	if (line2 == NULL)
-		line2 = buf_str(&tmp) + tmp.len;
-	buf_add(body, tmp.data, (size_t)(line2 - tmp.data));
-	buf_printf(body, "\nrating %ld", r);
-	if (*line2 != '\0')
-		buf_puts(body, line2);
-	while (body->len > 0 && body->data[body->len - 1] == '\n')
-		body->data[--body->len] = '\0';
-	buf_free(&tmp);
+	cmd_log_player(body, &p, r);
 	return (CMD_OK);
 }
 

@@ -17,8 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-
 struct league;
 
 #define LEAGUE_NAME_MAX	32		/* bytes of an account name */
@@ -118,7 +116,26 @@ void	 league_tournaments_free(struct league_tournament *, size_t);
 int	 league_tournament_games(struct league *, int64_t,
 	    struct league_tgame **, size_t *);
 
+/*
+ * An account's play statistics over its finished games.  first_throw[i]
+ * counts the games in which the first win it threw was by its own move
+ * number in bucket i (league_throw_bucket gives the bucket's bounds).
+ */
+#define LEAGUE_THROW_BUCKETS	8
+struct league_player {
+	char		 name[LEAGUE_NAME_MAX + 1];
+	int64_t		 games;		/* finished games */
+	int64_t		 wins;
+	int64_t		 losses;
+	int64_t		 moves;		/* its moves in them */
+	int64_t		 optimal;	/* of those, kept-win or no-win */
+	int64_t		 threw_win_games; /* games in which it threw a win */
+	int64_t		 first_throw[LEAGUE_THROW_BUCKETS];
+};
+
 int	 league_rated_games(struct league *, struct league_rgame **, size_t *);
-int	 league_player(struct league *, const char *, struct buf *);
+int	 league_player(struct league *, const char *, struct league_player *,
+	    char *, size_t);
+void	 league_throw_bucket(size_t, unsigned int *, unsigned int *);
 
 #endif /* LEAGUE_H */

@@ -11,8 +11,8 @@
  * store_flush or store_close.  Reads are synchronous, on a second
  * connection, see committed data only and may take a while on a big log:
  * call them off the event loop.  Every function is thread-safe; one
- * grundyd per database.  Text formats: see store_history, store_record and
- * store_stats in store.c.
+ * grundyd per database.  The reads return data (below); cmd-log.c formats
+ * it as protocol text.
  */
 #ifndef STORE_H
 #define STORE_H
@@ -109,11 +109,20 @@ void	 store_set_max_pages(struct store *, unsigned long);
 void	 store_counters(struct store *, struct store_counters *);
 const char *store_path(const struct store *);
 
+/* Times as the log stores them: "2025-11-21T05:38:00.123Z". */
+#define STORE_TIME_LEN	25		/* bytes with the NUL */
+void	 store_now(char *, size_t);
+void	 store_time_text(int64_t, char *, size_t);
+int64_t	 store_time_parse(const char *);
+void	 store_json_str(struct buf *, const char *);
+
 /* SQLite helpers shared with league.c (any thread, any connection). */
 struct sqlite3;
-void	 store_now(char *, size_t);
+struct sqlite3_stmt;
 int	 store_connect(const char *, int, int, struct sqlite3 **);
 int	 store_exec1(struct sqlite3 *, const char *, char *, size_t);
+int	 store_step(struct sqlite3_stmt *);
+void	 store_done(struct sqlite3_stmt *);
 
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
@@ -130,9 +139,96 @@ int	 store_failing(struct store *);
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 
-int	 store_history(struct store *, unsigned int, struct buf *);
-int	 store_record(struct store *, int64_t, struct buf *);
-int	 store_stats(struct store *, struct buf *);
+/*
+ * The reads: the game log's data model, which the commands (cmd-log.c)
+ * format as protocol text and other front ends as they need.  Times are
+ * milliseconds since the Unix epoch, UTC (STORE_TIME_NONE: unknown);
+ * texts are owned by the struct and freed with it (NULL: none); counts
+ * are int64_t, durations uint64_t.
+ */
+#define STORE_TIME_NONE	INT64_MIN
+
+/* A game of the log: its start, players, end and league fields. */
+struct store_gameinfo {
+	int64_t		 id;
+	char		*family;	/* "nim", "sum", ... */
+	char		*game;		/* canonical start position */
+	char		*player1;	/* moved first: "conn:17", an account */
+	char		*player2;
+	int64_t		 started_ms;
+	int64_t		 ended_ms;	/* NONE: live, or unknown (interrupted) */
+	enum store_status status;
+	enum store_result result;	/* NONE: no winner (yet) */
+	char		*reason;	/* one word: "resign", "time", ... */
+	char		*detail;	/* one line of text explaining the end */
+	int		 rated;		/* 1: a rated game */
+	int		 has_tc;	/* the game had a time control: */
+	uint64_t	 tc_base_ms;	/* ... base and increment */
+	uint64_t	 tc_inc_ms;
+	int64_t		 tournament;	/* tournament id, 0: none */
+	unsigned int	 slot;		/* index into its schedule */
+};
+
+/* One move of a record. */
+struct store_rmove {
+	uint64_t	 ply;		/* 1 for the game's first move */
+	int		 player;	/* 1 or 2; player 1 moved first */
+	char		*move;		/* canonical move text */
+	char		*position;	/* canonical position after it */
+	enum store_mark	 mark;
+	uint64_t	 time_ms;	/* thinking time, by the server's clock */
+	int		 has_delay;	/* delay_us is known */
+	uint64_t	 delay_us;	/* the turn's network round trip */
+};
+
+/* One refused (illegal) move of a record. */
+struct store_rrefused {
+	uint64_t	 ply;		/* the ply it was meant to be */
+	int		 player;	/* 1 or 2 */
+	char		*move;		/* the text received */
+	char		*reason;	/* why it was refused */
+	uint64_t	 time_ms;
+	int		 has_delay;
+	uint64_t	 delay_us;
+};
+
+/* A game's full record (store_record; free with store_record_free). */
+struct store_record {
+	struct store_gameinfo game;
+	struct store_rmove *moves;	/* by ply */
+	size_t		 nmoves;
+	struct store_rrefused *refused;	/* in the order refused */
+	size_t		 nrefused;
+};
+
+/* Recent games, newest first (store_history_free). */
+struct store_history {
+	struct store_gameinfo *games;
+	size_t		 n;
+};
+
+/* One player's moves over the whole log. */
+struct store_pstats {
+	char		*name;		/* as logged: "conn:17", an account */
+	int64_t		 moves;
+	int64_t		 kept_win;	/* moves that kept a win */
+	int64_t		 threw_win;	/* moves that threw one */
+};
+
+/* The log's statistics (store_stats; free with store_stats_free). */
+struct store_stats {
+	int64_t		 games;
+	int64_t		 moves;
+	struct store_pstats *players;	/* by name */
+	size_t		 nplayers;
+};
+
+int	 store_history(struct store *, unsigned int, struct store_history *);
+void	 store_history_free(struct store_history *);
+int	 store_record(struct store *, int64_t, struct store_record *);
+void	 store_record_free(struct store_record *);
+int	 store_stats(struct store *, struct store_stats *);
+void	 store_stats_free(struct store_stats *);
 int	 store_table_get(struct store *, const char *, const char *,
 	    struct buf *, struct buf *);
 
@@ -151,6 +247,14 @@ struct store_migration {
 };
 extern const struct store_migration store_migrations[];
 extern const size_t store_nmigrations;
+
+/* For tests: where the writer thread calls the hook of store_set_hook. */
+enum store_hook {
+	STORE_HOOK_BATCH,	/* a batch taken off the queue, not begun */
+	STORE_HOOK_WRITTEN,	/* its writes done, before its COMMIT */
+};
+void	 store_set_hook(struct store *, void (*)(void *, enum store_hook),
+	    void *);
 
 /* For tests and tools: brings a database file to version upto of list. */
 int	 store_migrate_file(const char *, const struct store_migration *,

@@ -27,6 +27,7 @@
 
 #include "testutil.h"
 #include "engine.h"
+#include "cmd-log.h"
 #include "store.h"
 
 /* A running daemon. */
@@ -894,6 +895,7 @@ test_crash(void **state)
 	struct daemon	 d;
 	struct store	*st;
 	struct buf	 rec;
+	struct store_record sr;
 	char		 err[512], *r, req[64];
 	const char	*p;
 	int		 i, n, fd, status;
@@ -934,9 +936,11 @@ test_crash(void **state)
 	buf_init(&rec);
 	for (i = 0; i < seen.n; i++) {
 		buf_reset(&rec);
-		if (store_record(st, seen.id[i], &rec) != 1)
+		if (store_record(st, seen.id[i], &sr) != 1)
 			fail_msg("game %lld: result received, not in the log",
 			    seen.id[i]);
+		cmd_log_record(&rec, &sr);
+		store_record_free(&sr);
 		for (n = 0, p = buf_str(&rec); (p = strstr(p, "\nmove ")) !=
 		    NULL; p++)
 			n++;

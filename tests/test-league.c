@@ -23,6 +23,7 @@
 #include "testutil.h"
 
 #include "buf.h"
+#include "cmd-log.h"
 #include "league.h"
 #include "store.h"
 
@@ -711,7 +712,7 @@ test_games(void **state)
 	struct league_rgame *rg;
 	struct gspec	 sp;
 	int64_t		 id[8];
-	size_t		 n;
+	size_t		 n, i;
 	char		 err[512], txt[64];
 
 	open_both(fx, 5, 30);
@@ -795,25 +796,16 @@ test_games(void **state)
 	/* The tournament's games, by id, whatever their state. */
 	assert_int_equal(league_tournament_games(fx->lg, t.id, &tg, &n), 0);
 	assert_int_equal(n, 4);
-	assert_int_equal(tg[0].game_id, id[0]);
-	assert_int_equal(tg[0].slot, 0);
-	assert_int_equal(tg[0].finished, 1);
-	assert_int_equal(tg[0].result, 1);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(tg[i].game_id, id[i]);
+		assert_int_equal(tg[i].slot, i);
+		assert_int_equal(tg[i].finished, i < 2);
+		assert_int_equal(tg[i].result, i < 2 ? (int)i + 1 : 0);
+	}
 	assert_string_equal(tg[0].player1, "alice");
 	assert_string_equal(tg[0].player2, "bob");
-	assert_int_equal(tg[1].game_id, id[1]);
-	assert_int_equal(tg[1].slot, 1);
-	assert_int_equal(tg[1].finished, 1);
-	assert_int_equal(tg[1].result, 2);
 	assert_string_equal(tg[1].player1, "bob");
 	assert_string_equal(tg[1].player2, "alice");
-	assert_int_equal(tg[2].game_id, id[2]);
-	assert_int_equal(tg[2].slot, 2);
-	assert_int_equal(tg[2].finished, 0);
-	assert_int_equal(tg[2].result, 0);
-	assert_int_equal(tg[3].game_id, id[3]);
-	assert_int_equal(tg[3].slot, 3);
-	assert_int_equal(tg[3].finished, 0);
 	free(tg);
 	assert_int_equal(league_tournament_games(fx->lg, 99, &tg, &n), 0);
 	assert_int_equal(n, 0);
@@ -845,15 +837,21 @@ test_games(void **state)
 	assert_string_equal(txt, "0,null,null,null");
 }
 
-/* Appends league_player's text for name; checks the return. */
+/* Checks league_player for name: its return and the player command's text. */
 static void
 player_is(struct league *lg, const char *name, int want, const char *text)
 {
+	struct league_player p;
 	struct buf	 b;
+	char		 err[512];
 	int		 r;
 
 	buf_init(&b);
-	r = league_player(lg, name, &b);
+	r = league_player(lg, name, &p, err, sizeof err);
+	if (r == 0)
+		cmd_log_player(&b, &p, 1500);
+	else
+		buf_puts(&b, err);
 	if (r != want || strcmp(buf_str(&b), text) != 0)
 		fail_msg("player %s: %d\n%s\nexpected %d\n%s", name, r,
 		    buf_str(&b), want, text);
@@ -874,6 +872,16 @@ static void
 test_player(void **state)
 {
 	struct fixture	*fx = *state;
+	static const int64_t want[LEAGUE_THROW_BUCKETS] = {
+		1, 0, 1, 0, 0, 1, 1, 1
+	};
+	static const unsigned int bounds[LEAGUE_THROW_BUCKETS][2] = {
+		{ 1, 1 }, { 2, 2 }, { 3, 3 }, { 4, 4 }, { 5, 5 }, { 6, 10 },
+		{ 11, 20 }, { 21, 0 }
+	};
+	struct league_player p;
+	char		 err[256];
+	unsigned int	 lo, hi;
 	static const struct gspec games[] = {
 		{ "alice", "bob", 7, STORE_FINISHED, STORE_RESULT_FIRST,
 		    { 3 }, { 1 }, 1, 0, 0, NULL },
@@ -907,31 +915,53 @@ test_player(void **state)
 
 	player_is(fx->lg, "alice", 0,
 	    "account alice\n"
+	    "rating 1500\n"
 	    "games 6 wins 4 losses 2\n"
 	    "moves 57 optimal 85.9%\n"
 	    "threw-win-games 5\n"
-	    "first-throw 1:1 2:0 3:1 4:0 5:0 6-10:1 11-20:1 21+:1\n");
+	    "first-throw 1:1 2:0 3:1 4:0 5:0 6-10:1 11-20:1 21+:1");
 	player_is(fx->lg, "bob", 0,
 	    "account bob\n"
+	    "rating 1500\n"
 	    "games 5 wins 2 losses 3\n"
 	    "moves 31 optimal 93.5%\n"
 	    "threw-win-games 2\n"
-	    "first-throw 1:1 2:1 3:0 4:0 5:0 6-10:0 11-20:0 21+:0\n");
+	    "first-throw 1:1 2:1 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
 	/* carol: game 3 (won, ply 2), game 9 (lost, plies 2 and 4). */
 	player_is(fx->lg, "carol", 0,
 	    "account carol\n"
+	    "rating 1500\n"
 	    "games 2 wins 1 losses 1\n"
 	    "moves 3 optimal 100.0%\n"
 	    "threw-win-games 0\n"
-	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0\n");
+	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
 	player_is(fx->lg, "dave", 0,
 	    "account dave\n"
+	    "rating 1500\n"
 	    "games 0 wins 0 losses 0\n"
 	    "moves 0 optimal -\n"
 	    "threw-win-games 0\n"
-	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0\n");
+	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
 	player_is(fx->lg, "zed", -1, "no account zed");
 	player_is(fx->lg, "engine", -1, "bad account name");
+
+	/* The same figures as data. */
+	assert_int_equal(league_player(fx->lg, "alice", &p, err, sizeof err),
+	    0);
+	assert_string_equal(p.name, "alice");
+	assert_int_equal(p.games, 6);
+	assert_int_equal(p.wins, 4);
+	assert_int_equal(p.losses, 2);
+	assert_int_equal(p.moves, 57);
+	assert_int_equal(p.optimal, 49);
+	assert_int_equal(p.threw_win_games, 5);
+	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++)
+		assert_int_equal(p.first_throw[i], want[i]);
+	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++) {
+		league_throw_bucket(i, &lo, &hi);
+		assert_int_equal(lo, bounds[i][0]);
+		assert_int_equal(hi, bounds[i][1]);
+	}
 }
 
 /* A version-1 log keeps its games and gets the new columns' defaults. */

@@ -1,0 +1,17 @@
+/*
+ * cmd-log.h: the protocol text of the game log's reads (PROTOCOL.md §12
+ * and §13.7), from the data the store and the league return.  No I/O.
+ */
+#ifndef CMD_LOG_H
+#define CMD_LOG_H
+
+#include "buf.h"
+#include "league.h"
+#include "store.h"
+
+void	 cmd_log_history(struct buf *, const struct store_history *);
+void	 cmd_log_record(struct buf *, const struct store_record *);
+void	 cmd_log_stats(struct buf *, const struct store_stats *);
+void	 cmd_log_player(struct buf *, const struct league_player *, long);
+
+#endif /* CMD_LOG_H */

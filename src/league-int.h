@@ -1,0 +1,76 @@
+/*
+ * league-int.h: the league's internals, shared by league.c (open, close,
+ * SQLite glue), league-account.c (accounts, passwords, failed logins),
+ * league-tour.c (tournaments) and league-stats.c (rated games and play
+ * statistics).  Not for other callers.
+ */
+#ifndef LEAGUE_INT_H
+#define LEAGUE_INT_H
+
+#include <crypt.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "league.h"
+
+#define LEAGUE_BUSY_MS		5000
+#define LEAGUE_FAILS_MAX	4096	/* names in the failed-login table */
+#define LEAGUE_PREFIX		"$y$"	/* yescrypt */
+
+/* The prepared statements. */
+enum {
+	LEAGUE_S_BEGIN,
+	LEAGUE_S_COMMIT,
+	LEAGUE_S_ROLLBACK,
+	LEAGUE_S_REGISTER,
+	LEAGUE_S_HASH,
+	LEAGUE_S_EXISTS,
+	LEAGUE_S_T_CREATE,
+	LEAGUE_S_T_STATUS,
+	LEAGUE_S_T_LIST,
+	LEAGUE_S_T_GAMES,
+	LEAGUE_S_RATED,
+	LEAGUE_S_P_GAMES,
+	LEAGUE_S_P_MOVES,
+	LEAGUE_S_P_THROWS,
+	LEAGUE_S_T_GET,
+	LEAGUE_S_N
+};
+
+/* Their SQL, by LEAGUE_S_* (league.c). */
+extern const char *const league_sql[LEAGUE_S_N];
+
+/* One (name, address)'s failed logins; name "" for the address's. */
+struct league_fail {
+	char		 name[LEAGUE_NAME_MAX + 1];
+	char		 addr[LEAGUE_ADDR_MAX];
+	uint64_t	 first_ms;	/* the address's: window start */
+	unsigned int	 count;		/* failures in a row */
+	uint64_t	 until_ms;	/* locked until then; 0: not locked */
+	uint64_t	 last_ms;	/* the last failure */
+};
+
+struct league {
+	char		*path;
+	sqlite3		*db;
+	sqlite3_stmt	*s[LEAGUE_S_N];
+	pthread_mutex_t	 mtx;		/* everything here */
+	struct league_limits limits;
+	char		 dummy[CRYPT_GENSALT_OUTPUT_SIZE]; /* unknown names */
+	struct league_fail *fails;
+	size_t		 nfails;
+};
+
+/* league.c */
+void	 league_dberr(struct league *, char *, size_t, int, const char *);
+int	 league_dbfail(struct league *, int, const char *);
+int	 league_bind(sqlite3_stmt *, int, const char *);
+const char *league_col(sqlite3_stmt *, int);
+int	 league_result(sqlite3_stmt *, int);
+
+/* league-account.c */
+int	 league_exists_locked(struct league *, const char *, int *);
+
+#endif /* LEAGUE_INT_H */

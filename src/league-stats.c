@@ -1,0 +1,165 @@
+/*
+ * league-stats.c: the rated games, for the rating replay, and the
+ * accounts' play statistics (league.h).
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "league-int.h"
+#include "log.h"
+#include "store.h"
+
+/*
+ * Reads every finished rated game with a result, in the order they ended
+ * (then by id).  Sets *vp (free it) and *np.  Returns 0, or -1 on a
+ * database error.
+ */
+int
+league_rated_games(struct league *lg, struct league_rgame **vp, size_t *np)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_RATED];
+	struct league_rgame *v = NULL, *g;
+	size_t		 n = 0, cap = 0;
+	int		 rc;
+
+	pthread_mutex_lock(&lg->mtx);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		g = &v[n++];
+		memset(g, 0, sizeof *g);
+		g->game_id = sqlite3_column_int64(s, 0);
+		snprintf(g->player1, sizeof g->player1, "%s",
+		    league_col(s, 1));
+		snprintf(g->player2, sizeof g->player2, "%s",
+		    league_col(s, 2));
+		g->result = league_result(s, 3);
+	}
+	store_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, "read the rated games");
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*vp = NULL;
+		*np = 0;
+		return (-1);
+	}
+	*vp = v;
+	*np = n;
+	return (0);
+}
+
+/* Steps a one-row statement of player name into a[0..n-1]; SQLite code. */
+static int
+league_row(sqlite3_stmt *s, const char *name, int64_t *a, int n)
+{
+	int	 rc, i;
+
+	league_bind(s, 1, name);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		for (i = 0; i < n; i++)
+			a[i] = sqlite3_column_int64(s, i);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	store_done(s);
+	return (rc);
+}
+
+/*
+ * Gives the bounds of first-throw bucket i (< LEAGUE_THROW_BUCKETS): the
+ * player's move numbers lo..hi, hi 0 for no upper bound.
+ */
+void
+league_throw_bucket(size_t i, unsigned int *lo, unsigned int *hi)
+{
+	static const unsigned int bounds[LEAGUE_THROW_BUCKETS + 1] = {
+		1, 2, 3, 4, 5, 6, 11, 21, 0
+	};
+
+	*lo = bounds[i];
+	*hi = bounds[i + 1] != 0 ? bounds[i + 1] - 1 : 0;
+}
+
+/* Reads the first-throw histogram of name into p (mtx); an SQLite code. */
+static int
+league_throws(struct league *lg, const char *name, struct league_player *p)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_P_THROWS];
+	int64_t		 b;
+	int		 rc;
+
+	league_bind(s, 1, name);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		b = sqlite3_column_int64(s, 0);
+		if (b >= 1 && b <= LEAGUE_THROW_BUCKETS)
+			p->first_throw[b - 1] += sqlite3_column_int64(s, 1);
+		p->threw_win_games += sqlite3_column_int64(s, 1);
+	}
+	store_done(s);
+	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+}
+
+/*
+ * Reads an account's statistics over its finished games into p (§13.7 of
+ * PROTOCOL.md): optimal counts the moves marked kept-win or no-win;
+ * first_throw counts the games in which the player threw a win by the
+ * player's own move number (1: its first move of the game) of the first
+ * such move.  Returns 0; -1 if there is no such account, with err "no
+ * account NAME" or "bad account name"; -2 on a database error, with err
+ * filled in.
+ */
+int
+league_player(struct league *lg, const char *name, struct league_player *p,
+    char *err, size_t errlen)
+{
+	int64_t		 g[3] = { 0, 0, 0 }, m[2] = { 0, 0 };
+	int		 rc, found = 0;
+
+	memset(p, 0, sizeof *p);
+	if (!league_name_ok(name)) {
+		snprintf(err, errlen, "bad account name");
+		return (-1);
+	}
+	pthread_mutex_lock(&lg->mtx);
+	if ((rc = store_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK)
+		goto done;
+	if ((found = league_exists_locked(lg, name, &rc)) != 1)
+		goto done;
+	if ((rc = league_row(lg->s[LEAGUE_S_P_GAMES], name, g, 3)) !=
+	    SQLITE_OK ||
+	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 2)) !=
+	    SQLITE_OK)
+		goto done;
+	rc = league_throws(lg, name, p);
+done:
+	if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		league_dberr(lg, err, errlen, rc, "read the statistics");
+	else
+		rc = SQLITE_OK;
+	if (!sqlite3_get_autocommit(lg->db))
+		store_step(lg->s[LEAGUE_S_COMMIT]);
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_OK)
+		return (-2);
+	if (found != 1) {
+		snprintf(err, errlen, "no account %s", name);
+		return (-1);
+	}
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->games = g[0];
+	p->wins = g[1];
+	p->losses = g[2];
+	p->moves = m[0];
+	p->optimal = m[1];
+	return (0);
+}

@@ -1,0 +1,355 @@
+/*
+ * league-tour.c: tournaments as stored: their definitions, status and
+ * games (league.h).
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "league-int.h"
+#include "log.h"
+#include "store.h"
+
+/* Returns the text of a format. */
+static const char *
+league_format_name(enum league_format f)
+{
+	switch (f) {
+	case LEAGUE_ROUNDROBIN:
+		return ("roundrobin");
+	case LEAGUE_GAUNTLET:
+		return ("gauntlet");
+	}
+	return (NULL);
+}
+
+/* Returns the text of a tournament status. */
+static const char *
+league_tstatus_name(enum league_tstatus st)
+{
+	switch (st) {
+	case LEAGUE_T_RUNNING:
+		return ("running");
+	case LEAGUE_T_FINISHED:
+		return ("finished");
+	case LEAGUE_T_CANCELLED:
+		return ("cancelled");
+	}
+	return (NULL);
+}
+
+/* Checks a tournament before it is stored; returns 0 or -1 with err. */
+static int
+league_tournament_check(const struct league_tournament *t, char *err,
+    size_t errlen)
+{
+	size_t	 i, j;
+
+	if (!league_name_ok(t->name)) {
+		snprintf(err, errlen, "bad tournament name: 1..%d characters "
+		    "of A-Z a-z 0-9 _ - .", LEAGUE_NAME_MAX);
+		return (-1);
+	}
+	if (league_format_name(t->format) == NULL) {
+		snprintf(err, errlen, "bad tournament format");
+		return (-1);
+	}
+	if (t->game == NULL || *t->game == '\0') {
+		snprintf(err, errlen, "a tournament needs a game");
+		return (-1);
+	}
+	if (t->games_per_pair < 1 ||
+	    t->games_per_pair > (unsigned int)INT32_MAX) {
+		snprintf(err, errlen, "games per pairing must be 1 or more");
+		return (-1);
+	}
+	if (t->base_ms > (uint64_t)INT64_MAX ||
+	    t->inc_ms > (uint64_t)INT64_MAX) {
+		snprintf(err, errlen, "time control too large");
+		return (-1);
+	}
+	if (t->nplayers < 2) {
+		snprintf(err, errlen, "a tournament needs at least 2 players");
+		return (-1);
+	}
+	for (i = 0; i < t->nplayers; i++) {
+		if (!league_name_ok(t->players[i])) {
+			snprintf(err, errlen, "bad player name: 1..%d "
+			    "characters of A-Z a-z 0-9 _ - .",
+			    LEAGUE_NAME_MAX);
+			return (-1);
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(t->players[i], t->players[j]) == 0) {
+				snprintf(err, errlen, "player %s is listed "
+				    "twice", t->players[i]);
+				return (-1);
+			}
+		}
+	}
+	return (0);
+}
+
+/*
+ * Stores a new tournament, running, and sets t->id and t->status.  Every
+ * player must have an account.  Returns 0, or -1 with err filled in.
+ */
+int
+league_tournament_create(struct league *lg, struct league_tournament *t,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_CREATE];
+	struct buf	 players;
+	char		 when[32];
+	size_t		 i;
+	int		 rc = SQLITE_OK, found, r = -1;
+
+	if (league_tournament_check(t, err, errlen) != 0)
+		return (-1);
+	buf_init(&players);
+	for (i = 0; i < t->nplayers; i++) {
+		if (i != 0)
+			buf_putc(&players, ',');
+		buf_puts(&players, t->players[i]);
+	}
+	store_now(when, sizeof when);
+
+	/* The checks and the insert in one transaction. */
+	pthread_mutex_lock(&lg->mtx);
+	if ((rc = store_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "create the tournament");
+		goto out;
+	}
+	for (i = 0; i < t->nplayers; i++) {
+		found = league_exists_locked(lg, t->players[i], &rc);
+		if (found == -1) {
+			league_dberr(lg, err, errlen, rc, "look up the "
+			    "players");
+			goto out;
+		}
+		if (found == 0) {
+			snprintf(err, errlen, "no account %s", t->players[i]);
+			goto out;
+		}
+	}
+	league_bind(s, 1, t->name);
+	league_bind(s, 2, league_format_name(t->format));
+	league_bind(s, 3, t->game);
+	sqlite3_bind_int(s, 4, t->random != 0);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)t->base_ms);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)t->inc_ms);
+	sqlite3_bind_int64(s, 7, t->games_per_pair);
+	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->seed);	/* bits kept */
+	league_bind(s, 9, buf_str(&players));
+	league_bind(s, 10, when);
+	rc = store_step(s);
+	if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+		snprintf(err, errlen, "tournament %s exists", t->name);
+		goto out;
+	}
+	if (rc != SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "store the tournament");
+		goto out;
+	}
+	t->id = sqlite3_last_insert_rowid(lg->db);
+	if ((rc = store_step(lg->s[LEAGUE_S_COMMIT])) != SQLITE_OK) {
+		league_dberr(lg, err, errlen, rc, "commit the tournament");
+		goto out;
+	}
+	t->status = LEAGUE_T_RUNNING;
+	r = 0;
+out:
+	if (!sqlite3_get_autocommit(lg->db))
+		store_step(lg->s[LEAGUE_S_ROLLBACK]);
+	pthread_mutex_unlock(&lg->mtx);
+	buf_free(&players);
+	if (r == 0)
+		log_info("league=%s event=tournament-created id=%" PRId64
+		    " name=%s players=%zu", lg->path, t->id, t->name,
+		    t->nplayers);
+	return (r);
+}
+
+/*
+ * Sets a tournament's status (the one place that changes it; logged as
+ * old -> new at debug level).  Returns 0, or -1 if there is no such
+ * tournament or on a database error (logged).
+ */
+int
+league_tournament_status(struct league *lg, int64_t id,
+    enum league_tstatus status)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_STATUS];
+	sqlite3_stmt	*g = lg->s[LEAGUE_S_T_GET];
+	const char	*name;
+	char		 old[16] = "none";
+	int		 rc, n = 0;
+
+	if ((name = league_tstatus_name(status)) == NULL)
+		return (-1);
+	pthread_mutex_lock(&lg->mtx);
+	sqlite3_bind_int64(g, 1, id);
+	if (sqlite3_step(g) == SQLITE_ROW)
+		snprintf(old, sizeof old, "%s", league_col(g, 0));
+	store_done(g);
+	league_bind(s, 1, name);
+	sqlite3_bind_int64(s, 2, id);
+	if ((rc = store_step(s)) == SQLITE_OK)
+		n = sqlite3_changes(lg->db);
+	else
+		league_dbfail(lg, rc, "update the tournament");
+	pthread_mutex_unlock(&lg->mtx);
+	if (n == 1)
+		log_debug("league=%s tournament %" PRId64 " %s -> %s",
+		    lg->path, id, old, name);
+	return (n == 1 ? 0 : -1);
+}
+
+/* Frees what a tournament owns (its game and players), not t itself. */
+void
+league_tournament_free(struct league_tournament *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nplayers; i++)
+		free(t->players[i]);
+	free(t->players);
+	free(t->game);
+	t->players = NULL;
+	t->nplayers = 0;
+	t->game = NULL;
+}
+
+/* Frees an array of n tournaments from league_tournaments. */
+void
+league_tournaments_free(struct league_tournament *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		league_tournament_free(&v[i]);
+	free(v);
+}
+
+/* Fills t from a row of LEAGUE_S_T_LIST. */
+static void
+league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
+{
+	const char	*p, *q, *f, *st;
+	size_t		 n;
+
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(s, 0);
+	snprintf(t->name, sizeof t->name, "%s", league_col(s, 1));
+	f = league_col(s, 2);
+	t->format = strcmp(f, "gauntlet") == 0 ? LEAGUE_GAUNTLET :
+	    LEAGUE_ROUNDROBIN;
+	st = league_col(s, 3);
+	if (strcmp(st, "finished") == 0)
+		t->status = LEAGUE_T_FINISHED;
+	else if (strcmp(st, "cancelled") == 0)
+		t->status = LEAGUE_T_CANCELLED;
+	else
+		t->status = LEAGUE_T_RUNNING;
+	t->game = xstrdup(league_col(s, 4));
+	t->random = sqlite3_column_int(s, 5) != 0;
+	t->base_ms = (uint64_t)sqlite3_column_int64(s, 6);
+	t->inc_ms = (uint64_t)sqlite3_column_int64(s, 7);
+	t->games_per_pair = (unsigned int)sqlite3_column_int64(s, 8);
+	t->seed = (uint64_t)sqlite3_column_int64(s, 9);
+	for (p = league_col(s, 10); *p != '\0'; p = *q == ',' ? q + 1 : q) {
+		q = p + strcspn(p, ",");
+		n = (size_t)(q - p);
+		t->players = xreallocarray(t->players, t->nplayers + 1,
+		    sizeof *t->players);
+		t->players[t->nplayers] = xmalloc(n + 1);
+		memcpy(t->players[t->nplayers], p, n);
+		t->players[t->nplayers][n] = '\0';
+		t->nplayers++;
+	}
+}
+
+/*
+ * Reads the tournaments, by id: every one if all is set, else the running
+ * ones.  Sets *vp and *np (free with league_tournaments_free).  Returns 0,
+ * or -1 on a database error (logged).
+ */
+int
+league_tournaments(struct league *lg, int all, struct league_tournament **vp,
+    size_t *np)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_LIST];
+	struct league_tournament *v = NULL;
+	size_t		 n = 0;
+	int		 rc;
+
+	pthread_mutex_lock(&lg->mtx);
+	sqlite3_bind_int(s, 1, all != 0);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		v = xreallocarray(v, n + 1, sizeof *v);
+		league_tournament_row(s, &v[n++]);
+	}
+	store_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, "read the tournaments");
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_DONE) {
+		league_tournaments_free(v, n);
+		*vp = NULL;
+		*np = 0;
+		return (-1);
+	}
+	*vp = v;
+	*np = n;
+	return (0);
+}
+
+/*
+ * Reads every game of tournament id (finished, abandoned or live), by id.
+ * Sets *vp (free it) and *np.  Returns 0, or -1 on a database error.
+ */
+int
+league_tournament_games(struct league *lg, int64_t id,
+    struct league_tgame **vp, size_t *np)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_GAMES];
+	struct league_tgame *v = NULL, *g;
+	size_t		 n = 0;
+	int		 rc;
+
+	pthread_mutex_lock(&lg->mtx);
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		v = xreallocarray(v, n + 1, sizeof *v);
+		g = &v[n++];
+		memset(g, 0, sizeof *g);
+		g->game_id = sqlite3_column_int64(s, 0);
+		g->slot = (unsigned int)sqlite3_column_int64(s, 1);
+		g->finished = strcmp(league_col(s, 2), "finished") == 0;
+		g->result = league_result(s, 3);
+		snprintf(g->player1, sizeof g->player1, "%s",
+		    league_col(s, 4));
+		snprintf(g->player2, sizeof g->player2, "%s",
+		    league_col(s, 5));
+	}
+	store_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, "read the tournament's games");
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		*vp = NULL;
+		*np = 0;
+		return (-1);
+	}
+	*vp = v;
+	*np = n;
+	return (0);
+}

@@ -1,0 +1,219 @@
+/*
+ * store-int.h: the store's internals, shared by store.c (open, close and
+ * the calls that queue writes), store-db.c (SQLite helpers, migrations),
+ * store-writer.c (the writer thread, batches, group commit), store-moves.c
+ * (runs of moves) and store-read.c (the reads).  Not for other callers.
+ */
+#ifndef STORE_INT_H
+#define STORE_INT_H
+
+#include <sys/queue.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "store.h"
+
+#include "store.h"
+
+#define STORE_BUSY_MS		5000
+#define STORE_QUEUE_MAX		65536
+#define STORE_GATHER_NS		1000000L	/* a batch may gather 1 ms */
+#define STORE_GATHER_MAX	4096		/* ... or up to this size */
+#define STORE_PAGES_NONE	4294967294UL	/* SQLite's own maximum */
+#define STORE_RUN_MAX		64		/* moves in one move_runs row */
+#define STORE_CKPT_FRAMES	4096		/* checkpoint at 16 MB of WAL */
+#define STORE_WAL_LIMIT		"33554432"	/* keep at most 32 MB of WAL */
+#define STORE_RUN_AGE_NS	1000000000LL	/* a run waits at most 1 s */
+#define STORE_RUN_BUCKETS	1024		/* hash of the pending runs */
+
+/* Kinds of queued writes. */
+enum store_op {
+	STORE_OP_BEGIN,		/* s[0..3]: family, game, player1, player2;
+				   tc, rated, tournament, slot */
+	STORE_OP_RUN,		/* s[0]: JSON moves; ply first, n moves */
+	STORE_OP_END,		/* s[0]: reason or NULL */
+	STORE_OP_TABLE,		/* s[0..2]: kind, key, meta; data, len */
+	STORE_OP_ABANDON,	/* live games with id <= id; count */
+	STORE_OP_PAGES,		/* the size cap: n pages */
+	STORE_OP_REFUSED,	/* s[0..1]: move, reason; ply; n: player;
+				   len: time_ms; rated: delay known,
+				   tournament: delay_us */
+	STORE_OP_PROBE,		/* a real write: can the log write again? */
+};
+
+/* One queued write. */
+struct store_item {
+	STAILQ_ENTRY(store_item) entry;
+	enum store_op	 op;
+	uint64_t	 seq;
+	int64_t		 id;
+	char		*s[4];
+	char		 when[32];
+	unsigned long	 ply;		/* run: its first ply */
+	enum store_result result;
+	enum store_status status;
+	unsigned long	 n;
+	void		*data;
+	size_t		 len;
+	void		 (*cb)(void *, int);
+	void		*arg;
+	int		*count;		/* abandon: games, or -1 */
+	int		*rcp;		/* abandon: SQLite code */
+	size_t		 w;		/* writes it counts for: 1, or moves */
+	int		 ok;
+	char		*tc;		/* begin: time control or NULL */
+	int		 rated;		/* begin: league fields */
+	int64_t		 tournament;
+	unsigned int	 slot;
+};
+STAILQ_HEAD(store_items, store_item);
+
+/* A game's moves not queued yet: a run of consecutive plies. */
+struct store_run {
+	LIST_ENTRY(store_run) hash;
+	TAILQ_ENTRY(store_run) age;	/* oldest first */
+	int64_t		 id;
+	unsigned long	 first_ply;
+	unsigned long	 next_ply;
+	size_t		 n;		/* moves in text */
+	int64_t		 born;		/* monotonic ns of the first move */
+	struct buf	 text;		/* "[m1,m2" without the closing ']' */
+};
+LIST_HEAD(store_runs, store_run);
+TAILQ_HEAD(store_ages, store_run);
+
+/* The writer's prepared statements. */
+enum {
+	STORE_W_BEGIN,
+	STORE_W_COMMIT,
+	STORE_W_ROLLBACK,
+	STORE_W_GAME,
+	STORE_W_MOVE,
+	STORE_W_END,
+	STORE_W_TABLE,
+	STORE_W_ABANDON,
+	STORE_W_REFUSED,
+	STORE_W_N
+};
+
+/* The reader's prepared statements. */
+enum {
+	STORE_R_BEGIN,
+	STORE_R_END,
+	STORE_R_HISTORY,
+	STORE_R_GAME,
+	STORE_R_MOVES,
+	STORE_R_NGAMES,
+	STORE_R_NMOVES,
+	STORE_R_PLAYERS,
+	STORE_R_TABLE,
+	STORE_R_REFUSED,
+	STORE_R_N
+};
+
+extern const char *const store_wsql[STORE_W_N];
+extern const char *const store_rsql[STORE_R_N];
+
+/* The writer thread: not started, running, told to quit, ended. */
+enum store_tstate {
+	STORE_T_NONE = 0,
+	STORE_T_RUNNING,
+	STORE_T_QUITTING,
+	STORE_T_ENDED,
+};
+
+/* The queue: it takes writes, or refuses them while full (mtx). */
+enum store_qstate {
+	STORE_Q_ACCEPTING = 0,
+	STORE_Q_DROPPING,
+};
+
+/* The writer: its last batch committed, or failed (the writer's). */
+enum store_wstate {
+	STORE_WS_WRITING = 0,
+	STORE_WS_FAILING,
+};
+
+struct store {
+	char		*path;
+	sqlite3		*wdb;		/* the writer's connection */
+	sqlite3		*rdb;		/* the reads'; wdb if shared */
+	int		 shared;	/* in-memory: one connection */
+	int		 busy_ms;
+	size_t		 queue_max;
+	sqlite3_stmt	*ws[STORE_W_N];
+	sqlite3_stmt	*rs[STORE_R_N];
+	pthread_mutex_t	 rmtx;		/* the read connection */
+
+	pthread_t	 thread;
+	enum store_tstate tstate;	/* the writer thread (mtx) */
+	pthread_mutex_t	 mtx;		/* everything below */
+	pthread_cond_t	 work;		/* queue not empty, or quitting */
+	int		 idle;		/* the writer waits for an empty queue */
+	int		 urgent;	/* someone waits on the queue: commit now */
+	pthread_cond_t	 done;		/* done_seq moved */
+	struct store_items queue;
+	size_t		 qlen;
+	uint64_t	 seq;		/* last item queued */
+	uint64_t	 done_seq;	/* last item finished */
+	int		 last_ok;	/* the last batch committed */
+	int64_t		 next_id;	/* last game id handed out */
+	int64_t		 open_id;	/* MAX(id) at open */
+	int64_t		*damaged;	/* games with a lost write */
+	size_t		 ndamaged;
+	size_t		 damaged_cap;
+	struct store_runs runs[STORE_RUN_BUCKETS]; /* pending, by game */
+	struct store_ages ages;		/* the same, oldest first */
+	enum store_qstate qstate;	/* refusing writes or not */
+	uint64_t	 dropped_now;	/* ... this many so far */
+	struct store_counters cnt;
+
+	/* The writer's own. */
+	time_t		 fail_logged;	/* last failure line, monotonic s */
+	uint64_t	 fail_quiet;	/* failures not logged since */
+	time_t		 recover_logged; /* last recovery line */
+	enum store_wstate wstate;	/* the last batch failed or not */
+	int		 wal_frames;	/* frames in the WAL (the hook's) */
+	/* The table cache's caps (store_set_table_limits; atomic). */
+	size_t		 tables_max;	/* rows; 0: no cap */
+	size_t		 tables_bytes;	/* bytes of keys and data; 0: none */
+	/* Disk full: game ends lost while failing, marked on recovery. */
+	int64_t		*lost;		/* (mtx) */
+	size_t		 nlost;
+	uint64_t	 probe_ns;	/* last probe queued (mtx) */
+	void		 (*hook)(void *, enum store_hook); /* tests (mtx) */
+	void		*hook_arg;
+};
+
+/* store-db.c */
+int	 store_open_writer(struct store *, const struct store_config *,
+	    char *, size_t);
+int	 store_open_reader(struct store *, char *, size_t);
+void	 store_error(char *, size_t, const char *, sqlite3 *, int,
+	    const char *, int);
+int	 store_migrate(sqlite3 *, const char *, const struct store_migration *,
+	    size_t, int, int, char *, size_t);
+int	 store_max_pages(sqlite3 *, unsigned long);
+int	 store_bind_text(sqlite3_stmt *, int, const char *);
+
+/* store-writer.c */
+void	 store_tstate_set(struct store *, enum store_tstate);
+void	*store_writer(void *);
+void	 store_wait(struct store *, uint64_t);
+void	 store_damage(struct store *, int64_t);
+struct store_item *store_item_new(enum store_op, int64_t);
+void	 store_item_free(struct store_item *);
+uint64_t store_push(struct store *, struct store_item *, int);
+uint64_t store_push_locked(struct store *, struct store_item *, int);
+int64_t	 store_mono_ns(void);
+
+/* store-moves.c */
+void	 store_runs_queue(struct store *, int64_t);
+void	 store_runs_age(struct store *, int64_t);
+
+#endif /* STORE_INT_H */

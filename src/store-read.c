@@ -1,0 +1,435 @@
+/*
+ * store-read.c: the store's synchronous reads, on the read connection
+ * under rmtx (see store.c).
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "log.h"
+#include "store-int.h"
+
+/* The columns of a game, as store_game_row reads them. */
+#define STORE_GAME_COLS							\
+	"id, family, game, player1, player2, started_at, ended_at,"	\
+	" status, result, reason, detail, rated, tc, tournament_id, slot"
+
+/* The SQL of the reader's statements, by STORE_R_*. */
+const char *const store_rsql[STORE_R_N] = {
+	"BEGIN",
+	"COMMIT",
+	"SELECT " STORE_GAME_COLS " FROM games ORDER BY id DESC LIMIT ?",
+	"SELECT " STORE_GAME_COLS " FROM games WHERE id = ?",
+	"SELECT ply, player, move, position, mark, time_ms, delay_us FROM moves"
+	" WHERE game_id = ? ORDER BY ply",
+	"SELECT COUNT(*) FROM games",
+	"SELECT COALESCE(SUM(json_array_length(moves)), 0) FROM move_runs",
+	"SELECT CASE m.player WHEN 1 THEN g.player1 ELSE g.player2 END AS who,"
+	" COUNT(*), SUM(m.mark = 'kept-win'), SUM(m.mark = 'threw-win')"
+	" FROM moves AS m JOIN games AS g ON g.id = m.game_id"
+	" GROUP BY who ORDER BY who",
+	"SELECT meta, data FROM tables WHERE kind = ? AND key = ?",
+	"SELECT ply, player, time_ms, delay_us, move, reason FROM refused_moves"
+	" WHERE game_id = ? ORDER BY seq",
+};
+
+/* Returns a copy of a text column, NULL when NULL. */
+static char *
+store_coldup(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char *t;
+
+	t = sqlite3_column_text(stmt, i);
+	return (t != NULL ? xstrdup((const char *)t) : NULL);
+}
+
+/* Returns v, an array of n elements of size, with room for one more. */
+static void *
+store_grow(void *v, size_t n, size_t size)
+{
+	if (n == 0)
+		return (xreallocarray(v, 8, size));
+	if (n >= 8 && (n & (n - 1)) == 0)
+		return (xreallocarray(v, n * 2, size));
+	return (v);
+}
+
+/* Logs a failed read; returns -1. */
+static int
+store_read_fail(struct store *st, const char *what, int rc)
+{
+	log_warnx("store=%s event=read-failed what=%s error=\"%s\" code=%d",
+	    st->path, what, sqlite3_errmsg(st->rdb), rc);
+	return (-1);
+}
+
+/* Starts a read transaction (rmtx held), so that reads agree. */
+static int
+store_read_begin(struct store *st)
+{
+	if (st->shared)
+		return (SQLITE_OK);
+	return (store_step(st->rs[STORE_R_BEGIN]));
+}
+
+/* Ends the read transaction and releases rmtx. */
+static void
+store_read_end(struct store *st)
+{
+	if (!st->shared && !sqlite3_get_autocommit(st->rdb))
+		store_step(st->rs[STORE_R_END]);
+	pthread_mutex_unlock(&st->rmtx);
+}
+
+/* Returns a status column as an enum (the schema allows only these). */
+static enum store_status
+store_status_col(sqlite3_stmt *s, int i)
+{
+	const char	*t = (const char *)sqlite3_column_text(s, i);
+
+	if (t != NULL && strcmp(t, "finished") == 0)
+		return (STORE_FINISHED);
+	if (t != NULL && strcmp(t, "abandoned") == 0)
+		return (STORE_ABANDONED);
+	return (STORE_LIVE);
+}
+
+/* Returns a result column as an enum: first, second, or none (NULL). */
+static enum store_result
+store_result_col(sqlite3_stmt *s, int i)
+{
+	const char	*t = (const char *)sqlite3_column_text(s, i);
+
+	if (t != NULL && strcmp(t, "first") == 0)
+		return (STORE_RESULT_FIRST);
+	if (t != NULL && strcmp(t, "second") == 0)
+		return (STORE_RESULT_SECOND);
+	return (STORE_RESULT_NONE);
+}
+
+/* Returns a mark column as an enum (the moves view gives only these). */
+static enum store_mark
+store_mark_col(sqlite3_stmt *s, int i)
+{
+	const char	*t = (const char *)sqlite3_column_text(s, i);
+
+	if (t != NULL && strcmp(t, "kept-win") == 0)
+		return (STORE_KEPT_WIN);
+	if (t != NULL && strcmp(t, "threw-win") == 0)
+		return (STORE_THREW_WIN);
+	return (STORE_NO_WIN);
+}
+
+/* Reads a time control "BASE" or "BASE+INC" (ms) into g; NULL: none. */
+static void
+store_tc_col(sqlite3_stmt *s, int i, struct store_gameinfo *g)
+{
+	const char	*t = (const char *)sqlite3_column_text(s, i);
+	char		*end;
+
+	if (t == NULL || *t < '0' || *t > '9')
+		return;
+	g->tc_base_ms = strtoull(t, &end, 10);
+	g->tc_inc_ms = 0;
+	if (*end == '+' && end[1] >= '0' && end[1] <= '9')
+		g->tc_inc_ms = strtoull(end + 1, &end, 10);
+	g->has_tc = *end == '\0';
+}
+
+/* Fills g from a row of STORE_GAME_COLS. */
+static void
+store_game_row(sqlite3_stmt *s, struct store_gameinfo *g)
+{
+	memset(g, 0, sizeof *g);
+	g->id = sqlite3_column_int64(s, 0);
+	g->family = store_coldup(s, 1);
+	g->game = store_coldup(s, 2);
+	g->player1 = store_coldup(s, 3);
+	g->player2 = store_coldup(s, 4);
+	g->started_ms = store_time_parse((const char *)
+	    sqlite3_column_text(s, 5));
+	g->ended_ms = store_time_parse((const char *)
+	    sqlite3_column_text(s, 6));
+	g->status = store_status_col(s, 7);
+	g->result = store_result_col(s, 8);
+	g->reason = store_coldup(s, 9);
+	g->detail = store_coldup(s, 10);
+	g->rated = sqlite3_column_int(s, 11) != 0;
+	store_tc_col(s, 12, g);
+	g->tournament = sqlite3_column_int64(s, 13);
+	g->slot = (unsigned int)sqlite3_column_int64(s, 14);
+}
+
+/* Frees what a game's info owns. */
+static void
+store_gameinfo_free(struct store_gameinfo *g)
+{
+	free(g->family);
+	free(g->game);
+	free(g->player1);
+	free(g->player2);
+	free(g->reason);
+	free(g->detail);
+	memset(g, 0, sizeof *g);
+}
+
+/*
+ * Reads the n most recent games, newest first, into h (free it with
+ * store_history_free).  Returns 0, or -1 on a database error (h empty).
+ */
+int
+store_history(struct store *st, unsigned int n, struct store_history *h)
+{
+	sqlite3_stmt	*s = st->rs[STORE_R_HISTORY];
+	int		 rc;
+
+	memset(h, 0, sizeof *h);
+	pthread_mutex_lock(&st->rmtx);
+	sqlite3_bind_int64(s, 1, n);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		h->games = store_grow(h->games, h->n, sizeof *h->games);
+		store_game_row(s, &h->games[h->n++]);
+	}
+	store_done(s);
+	pthread_mutex_unlock(&st->rmtx);
+	if (rc != SQLITE_DONE) {
+		store_history_free(h);
+		return (store_read_fail(st, "history", rc));
+	}
+	return (0);
+}
+
+/* Frees what store_history read. */
+void
+store_history_free(struct store_history *h)
+{
+	size_t	 i;
+
+	for (i = 0; i < h->n; i++)
+		store_gameinfo_free(&h->games[i]);
+	free(h->games);
+	memset(h, 0, sizeof *h);
+}
+
+/* Reads a delay column: unknown when NULL. */
+static void
+store_delay_col(sqlite3_stmt *s, int i, int *has, uint64_t *us)
+{
+	*has = sqlite3_column_type(s, i) != SQLITE_NULL;
+	*us = *has ? (uint64_t)sqlite3_column_int64(s, i) : 0;
+}
+
+/* Reads game id's moves into r; returns an SQLite code. */
+static int
+store_record_moves(struct store *st, int64_t id, struct store_record *r)
+{
+	sqlite3_stmt	*m = st->rs[STORE_R_MOVES];
+	struct store_rmove *v;
+	int		 rc;
+
+	sqlite3_bind_int64(m, 1, id);
+	while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
+		r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
+		v = &r->moves[r->nmoves++];
+		v->ply = (uint64_t)sqlite3_column_int64(m, 0);
+		v->player = sqlite3_column_int(m, 1);
+		v->move = store_coldup(m, 2);
+		v->position = store_coldup(m, 3);
+		v->mark = store_mark_col(m, 4);
+		v->time_ms = (uint64_t)sqlite3_column_int64(m, 5);
+		store_delay_col(m, 6, &v->has_delay, &v->delay_us);
+	}
+	store_done(m);
+	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+}
+
+/* Reads game id's refused moves into r; returns an SQLite code. */
+static int
+store_record_refused(struct store *st, int64_t id, struct store_record *r)
+{
+	sqlite3_stmt	*f = st->rs[STORE_R_REFUSED];
+	struct store_rrefused *v;
+	int		 rc;
+
+	sqlite3_bind_int64(f, 1, id);
+	while ((rc = sqlite3_step(f)) == SQLITE_ROW) {
+		r->refused = store_grow(r->refused, r->nrefused,
+		    sizeof *r->refused);
+		v = &r->refused[r->nrefused++];
+		v->ply = (uint64_t)sqlite3_column_int64(f, 0);
+		v->player = sqlite3_column_int(f, 1);
+		v->time_ms = (uint64_t)sqlite3_column_int64(f, 2);
+		store_delay_col(f, 3, &v->has_delay, &v->delay_us);
+		v->move = store_coldup(f, 4);
+		v->reason = store_coldup(f, 5);
+	}
+	store_done(f);
+	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+}
+
+/*
+ * Reads the record of game id into r (free it with store_record_free):
+ * the game, its moves and its refused moves, in one read transaction.
+ * Returns 1, 0 if there is no such game, or -1 on a database error (r
+ * empty either way).
+ */
+int
+store_record(struct store *st, int64_t id, struct store_record *r)
+{
+	sqlite3_stmt	*g = st->rs[STORE_R_GAME];
+	int		 rc, found = 0;
+
+	memset(r, 0, sizeof *r);
+	pthread_mutex_lock(&st->rmtx);
+	if ((rc = store_read_begin(st)) != SQLITE_OK)
+		goto done;
+	sqlite3_bind_int64(g, 1, id);
+	if ((rc = sqlite3_step(g)) == SQLITE_ROW) {
+		found = 1;
+		store_game_row(g, &r->game);
+		if ((rc = store_record_moves(st, id, r)) == SQLITE_OK)
+			rc = store_record_refused(st, id, r);
+	} else if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+	store_done(g);
+done:
+	store_read_end(st);
+	if (rc != SQLITE_OK || !found) {
+		store_record_free(r);
+		return (rc != SQLITE_OK ? store_read_fail(st, "record", rc) :
+		    0);
+	}
+	return (1);
+}
+
+/* Frees what store_record read. */
+void
+store_record_free(struct store_record *r)
+{
+	size_t	 i;
+
+	store_gameinfo_free(&r->game);
+	for (i = 0; i < r->nmoves; i++) {
+		free(r->moves[i].move);
+		free(r->moves[i].position);
+	}
+	for (i = 0; i < r->nrefused; i++) {
+		free(r->refused[i].move);
+		free(r->refused[i].reason);
+	}
+	free(r->moves);
+	free(r->refused);
+	memset(r, 0, sizeof *r);
+}
+
+/* Reads a COUNT(*) statement into *n; returns an SQLite code. */
+static int
+store_count(sqlite3_stmt *s, int64_t *n)
+{
+	int	 rc;
+
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*n = sqlite3_column_int64(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_reset(s);
+	return (rc);
+}
+
+/*
+ * Reads the statistics into out (free it with store_stats_free): games,
+ * moves, and for each player (by name) its moves, the moves that kept a
+ * win it had and those that threw one.  Returns 0, or -1 on a database
+ * error (out empty).
+ */
+int
+store_stats(struct store *st, struct store_stats *out)
+{
+	sqlite3_stmt	*s = st->rs[STORE_R_PLAYERS];
+	struct store_pstats *p;
+	int		 rc;
+
+	memset(out, 0, sizeof *out);
+	pthread_mutex_lock(&st->rmtx);
+	if ((rc = store_read_begin(st)) != SQLITE_OK ||
+	    (rc = store_count(st->rs[STORE_R_NGAMES], &out->games)) !=
+	    SQLITE_OK ||
+	    (rc = store_count(st->rs[STORE_R_NMOVES], &out->moves)) !=
+	    SQLITE_OK)
+		goto done;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		out->players = store_grow(out->players, out->nplayers,
+		    sizeof *out->players);
+		p = &out->players[out->nplayers++];
+		p->name = store_coldup(s, 0);
+		p->moves = sqlite3_column_int64(s, 1);
+		p->kept_win = sqlite3_column_int64(s, 2);
+		p->threw_win = sqlite3_column_int64(s, 3);
+	}
+	sqlite3_reset(s);
+	if (rc == SQLITE_DONE)
+		rc = SQLITE_OK;
+done:
+	store_read_end(st);
+	if (rc != SQLITE_OK) {
+		store_stats_free(out);
+		return (store_read_fail(st, "stats", rc));
+	}
+	return (0);
+}
+
+/* Frees what store_stats read. */
+void
+store_stats_free(struct store_stats *out)
+{
+	size_t	 i;
+
+	for (i = 0; i < out->nplayers; i++)
+		free(out->players[i].name);
+	free(out->players);
+	memset(out, 0, sizeof *out);
+}
+
+/*
+ * Looks up the table kind/key: appends its metadata to meta and its data
+ * to data (either may be NULL).  Returns 1, 0 if there is none, or -1 on
+ * a database error.
+ */
+int
+store_table_get(struct store *st, const char *kind, const char *key,
+    struct buf *meta, struct buf *data)
+{
+	sqlite3_stmt	*s = st->rs[STORE_R_TABLE];
+	const void	*p;
+	int		 rc, found = 0;
+
+	pthread_mutex_lock(&st->rmtx);
+	store_bind_text(s, 1, kind);
+	store_bind_text(s, 2, key);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		found = 1;
+		if (meta != NULL) {
+			p = sqlite3_column_text(s, 0);
+			buf_add(meta, p != NULL ? p : "",
+			    (size_t)sqlite3_column_bytes(s, 0));
+		}
+		if (data != NULL) {
+			p = sqlite3_column_blob(s, 1);
+			buf_add(data, p != NULL ? p : "",
+			    (size_t)sqlite3_column_bytes(s, 1));
+		}
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	pthread_mutex_unlock(&st->rmtx);
+	if (rc != SQLITE_DONE)
+		return (store_read_fail(st, "table", rc));
+	return (found);
+}

@@ -1,0 +1,772 @@
+/*
+ * store-writer.c: the store's writer thread (see store.c): the queue of
+ * writes, batches in one transaction each (group commit), failures and
+ * damaged games, the done callbacks, and the checkpoints.
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "log.h"
+#include "store-int.h"
+
+/* The SQL of the writer's statements, by STORE_W_*. */
+const char *const store_wsql[STORE_W_N] = {
+	"BEGIN IMMEDIATE",
+	"COMMIT",
+	"ROLLBACK",
+	"INSERT INTO games (id, family, game, player1, player2, started_at,"
+	" status, rated, tc, tournament_id, slot)"
+	" VALUES (?, ?, ?, ?, ?, ?, 'live', ?, ?, ?, ?)",
+	"INSERT INTO move_runs (game_id, first_ply, moves) VALUES (?, ?, ?)",
+	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?,"
+	" detail = ? WHERE id = ?",
+	"INSERT OR REPLACE INTO tables (kind, key, created_at, meta, data)"
+	" VALUES (?, ?, ?, ?, ?)",
+	"UPDATE games SET status = 'abandoned', reason = 'interrupted'"
+	" WHERE status = 'live' AND id <= ?",
+	"INSERT INTO refused_moves (game_id, seq, ply, player, move, reason,"
+	" time_ms, delay_us) VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1"
+	" FROM refused_moves WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)",
+};
+
+/* Waits until item seq and everything before it are finished. */
+void
+store_wait(struct store *st, uint64_t seq)
+{
+	pthread_mutex_lock(&st->mtx);
+	if (st->done_seq < seq) {
+		st->urgent = 1;
+		pthread_cond_signal(&st->work);
+	}
+	while (st->done_seq < seq)
+		pthread_cond_wait(&st->done, &st->mtx);
+	pthread_mutex_unlock(&st->mtx);
+}
+
+/*
+ * Waits until everything queued so far is committed or has failed, and
+ * has had its callbacks.  Returns 0 if the last batch committed.  Must not
+ * be called from a done callback.
+ */
+int
+store_flush(struct store *st)
+{
+	uint64_t	 seq;
+	int		 ok;
+
+	pthread_mutex_lock(&st->mtx);
+	store_runs_queue(st, -1);
+	seq = st->seq;
+	if (st->done_seq < seq) {
+		st->urgent = 1;
+		pthread_cond_signal(&st->work);
+	}
+	while (st->done_seq < seq)
+		pthread_cond_wait(&st->done, &st->mtx);
+	ok = st->last_ok;
+	pthread_mutex_unlock(&st->mtx);
+	return (ok ? 0 : -1);
+}
+
+/* Copies the writer's counters. */
+void
+store_counters(struct store *st, struct store_counters *c)
+{
+	pthread_mutex_lock(&st->mtx);
+	*c = st->cnt;
+	pthread_mutex_unlock(&st->mtx);
+}
+
+/* Returns 1 if game id is damaged (mtx held); remove also forgets it. */
+static int
+store_damaged(struct store *st, int64_t id, int remove)
+{
+	size_t	 i;
+
+	for (i = 0; i < st->ndamaged; i++) {
+		if (st->damaged[i] != id)
+			continue;
+		if (remove)
+			st->damaged[i] = st->damaged[--st->ndamaged];
+		return (1);
+	}
+	return (0);
+}
+
+/* Marks game id damaged (mtx held). */
+void
+store_damage(struct store *st, int64_t id)
+{
+	if (store_damaged(st, id, 0))
+		return;
+	if (st->ndamaged == st->damaged_cap) {
+		st->damaged_cap = st->damaged_cap == 0 ? 16 :
+		    st->damaged_cap * 2;
+		st->damaged = xreallocarray(st->damaged, st->damaged_cap,
+		    sizeof *st->damaged);
+	}
+	st->damaged[st->ndamaged++] = id;
+}
+
+/* Frees an item. */
+void
+store_item_free(struct store_item *it)
+{
+	int	 i;
+
+	for (i = 0; i < 4; i++)
+		free(it->s[i]);
+	free(it->tc);
+	free(it->data);
+	free(it);
+}
+
+/*
+ * Queues an item and wakes the writer; returns its sequence number.
+ * Unless must is set, the item is refused when the queue is full: it is
+ * freed, its game damaged, and 0 returned.  The writer may free the item
+ * as soon as it is queued.
+ */
+uint64_t
+store_push(struct store *st, struct store_item *it, int must)
+{
+	uint64_t	 seq;
+
+	pthread_mutex_lock(&st->mtx);
+	seq = store_push_locked(st, it, must);
+	pthread_mutex_unlock(&st->mtx);
+	return (seq);
+}
+
+/* The writer thread's states, for logs. */
+static const char *const store_tstate_names[] = {
+	"none", "running", "quitting", "ended"
+};
+
+/* Changes the writer thread's state (mtx held), logging old -> new. */
+void
+store_tstate_set(struct store *st, enum store_tstate to)
+{
+	log_debug("store=%s thread %s -> %s", st->path,
+	    store_tstate_names[st->tstate], store_tstate_names[to]);
+	st->tstate = to;
+}
+
+/* The queue's states, for logs. */
+static const char *const store_qstate_names[] = { "accepting", "dropping" };
+
+/* Changes the queue's state (mtx held), logging old -> new. */
+static void
+store_qstate_set(struct store *st, enum store_qstate to)
+{
+	if (st->qstate == to)
+		return;
+	log_debug("store=%s queue %s -> %s", st->path,
+	    store_qstate_names[st->qstate], store_qstate_names[to]);
+	st->qstate = to;
+}
+
+/* The writer's states, for logs. */
+static const char *const store_wstate_names[] = { "writing", "failing" };
+
+/* Changes the writer's state (writer thread), logging old -> new. */
+static void
+store_wstate_set(struct store *st, enum store_wstate to)
+{
+	if (st->wstate == to)
+		return;
+	log_debug("store=%s writer %s -> %s", st->path,
+	    store_wstate_names[st->wstate], store_wstate_names[to]);
+	st->wstate = to;
+}
+
+/* Does store_push with mtx held. */
+uint64_t
+store_push_locked(struct store *st, struct store_item *it, int must)
+{
+	uint64_t	 seq;
+
+	if (it->w == 0)
+		it->w = 1;
+	if (!must && st->qlen >= st->queue_max) {
+		st->cnt.dropped += it->w;
+		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
+			store_damage(st, it->id);
+		if (st->qstate == STORE_Q_ACCEPTING)
+			log_warnx("store=%s event=queue-full queued=%zu "
+			    "action=dropping-writes", st->path, st->qlen);
+		store_qstate_set(st, STORE_Q_DROPPING);
+		st->dropped_now += it->w;
+		store_item_free(it);
+		return (0);
+	}
+	if (st->qstate == STORE_Q_DROPPING) {
+		log_warnx("store=%s event=queue-recovered dropped=%" PRIu64,
+		    st->path, st->dropped_now);
+		store_qstate_set(st, STORE_Q_ACCEPTING);
+		st->dropped_now = 0;
+	}
+	seq = it->seq = ++st->seq;
+	STAILQ_INSERT_TAIL(&st->queue, it, entry);
+	st->qlen += it->w;
+	/*
+	 * Wake the writer when it sleeps on an empty queue, or at once for a
+	 * game end (its reply waits for the commit); other writes ride along
+	 * in the batch the writer is gathering.
+	 */
+	if (it->op == STORE_OP_END)
+		st->urgent = 1;
+	if (st->idle || st->urgent)
+		pthread_cond_signal(&st->work);
+	return (seq);
+}
+
+/* Returns a new item of kind op for game id. */
+struct store_item *
+store_item_new(enum store_op op, int64_t id)
+{
+	struct store_item *it;
+
+	it = xcalloc(1, sizeof *it);
+	it->op = op;
+	it->id = id;
+	store_now(it->when, sizeof it->when);
+	return (it);
+}
+
+/* Returns monotonic nanoseconds. */
+int64_t
+store_mono_ns(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
+
+/* Evicts the oldest stored tables beyond the caps (the writer's). */
+static int
+store_tables_trim(struct store *st, size_t max, size_t bytes)
+{
+	sqlite3_stmt	*s;
+	int		 rc, n;
+
+	rc = sqlite3_prepare_v2(st->wdb, "DELETE FROM tables WHERE rowid IN"
+	    " (SELECT r FROM (SELECT rowid AS r, ROW_NUMBER() OVER w AS k,"
+	    " SUM(LENGTH(key) + COALESCE(LENGTH(data), 0)) OVER w AS b"
+	    " FROM tables WINDOW w AS (ORDER BY rowid DESC))"
+	    " WHERE k > ?1 OR b > ?2)", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return (rc);
+	sqlite3_bind_int64(s, 1, max > 0 ? (sqlite3_int64)max : INT64_MAX);
+	sqlite3_bind_int64(s, 2, bytes > 0 ? (sqlite3_int64)bytes :
+	    INT64_MAX);
+	rc = store_step(s);
+	n = sqlite3_changes(st->wdb);
+	sqlite3_finalize(s);
+	if (rc == SQLITE_OK && n > 0)
+		log_info("store=%s event=table-evict tables=%d", st->path, n);
+	return (rc);
+}
+
+/* The probe: rewrites the header's user_version with its own value. */
+static int
+store_probe(struct store *st)
+{
+	sqlite3_stmt	*s;
+	char		 sql[64];
+	int		 rc, v = 0;
+
+	if ((rc = sqlite3_prepare_v2(st->wdb, "PRAGMA user_version", -1, &s,
+	    NULL)) != SQLITE_OK)
+		return (rc);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
+	return (sqlite3_exec(st->wdb, sql, NULL, NULL, NULL));
+}
+
+/* Inserts a game's row (a BEGIN item). */
+static int
+store_exec_begin(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_GAME];
+
+	sqlite3_bind_int64(s, 1, it->id);
+	store_bind_text(s, 2, it->s[0]);
+	store_bind_text(s, 3, it->s[1]);
+	store_bind_text(s, 4, it->s[2]);
+	store_bind_text(s, 5, it->s[3]);
+	store_bind_text(s, 6, it->when);
+	sqlite3_bind_int(s, 7, it->rated);
+	store_bind_text(s, 8, it->tc);
+	if (it->tournament != 0) {
+		sqlite3_bind_int64(s, 9, it->tournament);
+		sqlite3_bind_int64(s, 10, it->slot);
+	} else {
+		/* Statements are reused: clear an earlier game's. */
+		sqlite3_bind_null(s, 9);
+		sqlite3_bind_null(s, 10);
+	}
+	return (store_step(s));
+}
+
+/* Ends a game's row (an END item); SQLITE_NOTFOUND if there is none. */
+static int
+store_exec_end(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_END];
+	int		 rc;
+
+	store_bind_text(s, 1, it->status == STORE_LIVE ? NULL : it->when);
+	store_bind_text(s, 2, store_result_name(it->result));
+	store_bind_text(s, 3, it->s[0]);
+	store_bind_text(s, 4, store_status_name(it->status));
+	store_bind_text(s, 5, it->s[1]);
+	sqlite3_bind_int64(s, 6, it->id);
+	rc = store_step(s);
+	if (rc == SQLITE_OK && sqlite3_changes(st->wdb) == 0)
+		return (SQLITE_NOTFOUND);
+	return (rc);
+}
+
+/* Stores a table (a TABLE item) and trims the cache to its caps. */
+static int
+store_exec_table(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_TABLE];
+	int		 rc;
+
+	store_bind_text(s, 1, it->s[0]);
+	store_bind_text(s, 2, it->s[1]);
+	store_bind_text(s, 3, it->when);
+	store_bind_text(s, 4, it->s[2]);
+	if (it->data != NULL)
+		sqlite3_bind_blob64(s, 5, it->data, it->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 5);
+	rc = store_step(s);
+	if (rc == SQLITE_OK && (it->n > 0 || it->id > 0))
+		rc = store_tables_trim(st, it->n, (size_t)it->id);
+	return (rc);
+}
+
+/* Inserts a refused move (a REFUSED item). */
+static int
+store_exec_refused(struct store *st, struct store_item *it)
+{
+	sqlite3_stmt	*s = st->ws[STORE_W_REFUSED];
+
+	sqlite3_bind_int64(s, 1, it->id);
+	sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
+	sqlite3_bind_int(s, 3, (int)it->n);
+	store_bind_text(s, 4, it->s[0]);
+	store_bind_text(s, 5, it->s[1]);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)it->len);
+	if (it->rated)
+		sqlite3_bind_int64(s, 7, it->tournament);
+	else
+		sqlite3_bind_null(s, 7);
+	return (store_step(s));
+}
+
+/*
+ * Runs one item inside the batch's transaction.  Returns an SQLite code;
+ * *alone is set if the failure concerns this item only.
+ */
+static int
+store_exec_item(struct store *st, struct store_item *it, int *alone)
+{
+	sqlite3_stmt	*s;
+	int		 rc = SQLITE_OK;
+
+	*alone = 0;
+	switch (it->op) {
+	case STORE_OP_BEGIN:
+		rc = store_exec_begin(st, it);
+		break;
+	case STORE_OP_RUN:
+		s = st->ws[STORE_W_MOVE];
+		sqlite3_bind_int64(s, 1, it->id);
+		sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
+		store_bind_text(s, 3, it->s[0]);
+		rc = store_step(s);
+		break;
+	case STORE_OP_END:
+		if ((rc = store_exec_end(st, it)) == SQLITE_NOTFOUND) {
+			*alone = 1;
+			return (rc);
+		}
+		break;
+	case STORE_OP_TABLE:
+		rc = store_exec_table(st, it);
+		break;
+	case STORE_OP_ABANDON:
+		s = st->ws[STORE_W_ABANDON];
+		sqlite3_bind_int64(s, 1, it->id);
+		rc = store_step(s);
+		if (rc == SQLITE_OK)
+			*it->count = sqlite3_changes(st->wdb);
+		break;
+	case STORE_OP_PAGES:
+		break;		/* done before the transaction */
+	case STORE_OP_REFUSED:
+		rc = store_exec_refused(st, it);
+		break;
+	case STORE_OP_PROBE:
+		rc = store_probe(st);
+		break;
+	}
+	switch (rc & 0xff) {
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+	case SQLITE_TOOBIG:
+		*alone = 1;
+		break;
+	}
+	return (rc);
+}
+
+/* Returns the name of an item's kind, for logs. */
+static const char *
+store_op_name(enum store_op op)
+{
+	switch (op) {
+	case STORE_OP_BEGIN:
+		return ("game-begin");
+	case STORE_OP_RUN:
+		return ("moves");
+	case STORE_OP_END:
+		return ("game-end");
+	case STORE_OP_TABLE:
+		return ("table");
+	case STORE_OP_ABANDON:
+		return ("abandon");
+	case STORE_OP_PAGES:
+		return ("max-pages");
+	case STORE_OP_REFUSED:
+		return ("refused-move");
+	case STORE_OP_PROBE:
+		return ("probe");
+	}
+	return ("?");
+}
+
+/* Logs a write failure, at most one line per second. */
+static void
+store_log_fail(struct store *st, const char *what, int64_t id, int rc,
+    const char *msg, size_t n)
+{
+	struct timespec	 ts;
+	char		 game[32] = "-";
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (st->fail_logged == ts.tv_sec && st->fail_logged != 0) {
+		st->fail_quiet++;
+		return;
+	}
+	if (id != 0)
+		snprintf(game, sizeof game, "%" PRId64, id);
+	log_warnx("store=%s event=write-failed what=%s game=%s writes=%zu "
+	    "error=\"%s\" code=%d suppressed=%" PRIu64, st->path, what, game,
+	    n, msg, rc, st->fail_quiet);
+	st->fail_logged = ts.tv_sec;
+	st->fail_quiet = 0;
+}
+
+/*
+ * The log writes again: the games whose result was lost (their rows are
+ * still 'live') are ended as abandoned with reason log-failed, so they
+ * are neither left live nor later taken for interrupted (mtx held).
+ */
+static void
+store_mark_lost(struct store *st)
+{
+	struct store_item *it;
+	size_t		 i;
+
+	for (i = 0; i < st->nlost; i++) {
+		it = store_item_new(STORE_OP_END, st->lost[i]);
+		it->result = STORE_RESULT_NONE;
+		it->status = STORE_ABANDONED;
+		it->s[0] = xstrdup("log-failed");
+		store_push_locked(st, it, 1);
+		log_warnx("store=%s event=game-marked game=%" PRId64
+		    " status=abandoned reason=log-failed", st->path,
+		    st->lost[i]);
+	}
+	st->nlost = 0;
+}
+
+/* Logs that a batch committed after failures, at most once per second. */
+static void
+store_log_recovered(struct store *st)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (st->recover_logged == ts.tv_sec && st->recover_logged != 0)
+		return;
+	log_info("store=%s event=write-recovered suppressed=%" PRIu64,
+	    st->path, st->fail_quiet);
+	st->recover_logged = ts.tv_sec;
+	st->fail_quiet = 0;
+}
+
+/* Calls the test hook, if any, at point where of a batch. */
+static void
+store_hook_call(struct store *st, enum store_hook where)
+{
+	void		 (*hook)(void *, enum store_hook);
+	void		*arg;
+
+	pthread_mutex_lock(&st->mtx);
+	hook = st->hook;
+	arg = st->hook_arg;
+	pthread_mutex_unlock(&st->mtx);
+	if (hook != NULL)
+		hook(arg, where);
+}
+
+/*
+ * Runs a batch's writes in one transaction: sets every item's ok, adds
+ * the writes to *n and the failed ones to *nfail.  Returns 1 if the batch
+ * committed.
+ */
+static int
+store_batch_exec(struct store *st, struct store_items *b, size_t *n,
+    size_t *nfail)
+{
+	struct store_item *it;
+	int		 rc, alone;
+
+	/* The size cap is a setting, not data: it applies whatever happens. */
+	STAILQ_FOREACH(it, b, entry) {
+		*n += it->w;
+		if (it->op == STORE_OP_PAGES &&
+		    (rc = store_max_pages(st->wdb, it->n)) != SQLITE_OK)
+			store_log_fail(st, "max-pages", 0, rc,
+			    sqlite3_errmsg(st->wdb), 1);
+	}
+	rc = store_step(st->ws[STORE_W_BEGIN]);
+	if (rc == SQLITE_OK) {
+		STAILQ_FOREACH(it, b, entry) {
+			rc = store_exec_item(st, it, &alone);
+			it->ok = rc == SQLITE_OK;
+			if (rc == SQLITE_OK)
+				continue;
+			if (!alone)
+				break;
+			*nfail += it->w;
+			store_log_fail(st, store_op_name(it->op), it->id, rc,
+			    rc == SQLITE_NOTFOUND ? "no such game" :
+			    sqlite3_errmsg(st->wdb), it->w);
+			rc = SQLITE_OK;
+		}
+	}
+	if (rc == SQLITE_OK) {
+		store_hook_call(st, STORE_HOOK_WRITTEN);
+		rc = store_step(st->ws[STORE_W_COMMIT]);
+	}
+	if (rc == SQLITE_OK)
+		return (1);
+	store_log_fail(st, "batch", 0, rc, sqlite3_errmsg(st->wdb), *n);
+	if (!sqlite3_get_autocommit(st->wdb))
+		store_step(st->ws[STORE_W_ROLLBACK]);
+	*nfail = *n;
+	STAILQ_FOREACH(it, b, entry) {
+		it->ok = 0;
+		if (it->op == STORE_OP_ABANDON) {
+			*it->count = -1;
+			*it->rcp = rc;
+		}
+	}
+	return (0);
+}
+
+/*
+ * After a batch: notes the games whose end was lost or whose writes
+ * failed, and counts (mtx held).  A game end is ok only if all of its
+ * game's writes were.
+ */
+static void
+store_batch_settle(struct store *st, struct store_items *b, int committed,
+    size_t n, size_t nfail)
+{
+	struct store_item *it;
+
+	if (committed && st->nlost > 0)
+		store_mark_lost(st);
+	STAILQ_FOREACH(it, b, entry) {
+		if (it->op == STORE_OP_END && !committed &&
+		    it->status != STORE_LIVE) {
+			/*
+			 * Its end is lost (or the marking itself failed: a
+			 * probe may commit while the disk is still nearly
+			 * full): mark the game on the next commit.
+			 */
+			st->lost = xreallocarray(st->lost, st->nlost + 1,
+			    sizeof *st->lost);
+			st->lost[st->nlost++] = it->id;
+		}
+		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN) {
+			if (!it->ok)
+				store_damage(st, it->id);
+		} else if (it->op == STORE_OP_END) {
+			if (store_damaged(st, it->id, 1) && it->ok) {
+				it->ok = 0;
+				nfail++;
+				log_warnx("store=%s event=game-incomplete "
+				    "game=%" PRId64, st->path, it->id);
+			}
+		}
+	}
+	st->cnt.batches++;
+	st->cnt.items += n;
+	st->cnt.failed += nfail;
+}
+
+/*
+ * Runs one batch in one transaction and then the done callbacks.  Sets
+ * every item's ok.  Returns 1 if the batch committed.
+ */
+static int
+store_batch(struct store *st, struct store_items *b)
+{
+	struct store_item *it;
+	size_t		 n = 0, nfail = 0;
+	int		 rc, committed;
+
+	store_hook_call(st, STORE_HOOK_BATCH);
+	if (st->shared)
+		pthread_mutex_lock(&st->rmtx);
+	committed = store_batch_exec(st, b, &n, &nfail);
+	if (st->shared)
+		pthread_mutex_unlock(&st->rmtx);
+	if (committed && st->wstate == STORE_WS_FAILING)
+		store_log_recovered(st);
+	store_wstate_set(st, committed ? STORE_WS_WRITING : STORE_WS_FAILING);
+
+	pthread_mutex_lock(&st->mtx);
+	store_batch_settle(st, b, committed, n, nfail);
+	pthread_mutex_unlock(&st->mtx);
+
+	while ((it = STAILQ_FIRST(b)) != NULL) {
+		STAILQ_REMOVE_HEAD(b, entry);
+		if (it->cb != NULL)
+			it->cb(it->arg, it->ok);
+		store_item_free(it);
+	}
+
+	/* The replies are out: now the checkpoint, if the WAL is big. */
+	if (st->wal_frames >= STORE_CKPT_FRAMES) {
+		rc = sqlite3_wal_checkpoint_v2(st->wdb, NULL,
+		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
+			store_log_fail(st, "checkpoint", 0, rc,
+			    sqlite3_errmsg(st->wdb), 0);
+		st->wal_frames = 0;
+	}
+	return (committed);
+}
+
+/*
+ * For tests: the writer thread calls hook(arg, where) at the start of
+ * every batch (STORE_HOOK_BATCH: its items are off the queue) and once
+ * its writes are done, before its COMMIT (STORE_HOOK_WRITTEN), holding
+ * no lock of the store (but the reads' for an in-memory database).  NULL
+ * removes it.
+ */
+void
+store_set_hook(struct store *st, void (*hook)(void *, enum store_hook),
+    void *arg)
+{
+	pthread_mutex_lock(&st->mtx);
+	st->hook = hook;
+	st->hook_arg = arg;
+	pthread_mutex_unlock(&st->mtx);
+}
+
+/*
+ * Runs the writer thread: takes every queued item as one batch.  A batch
+ * that nobody waits on may gather for up to STORE_GATHER_NS first, so that
+ * a stream of moves costs few transactions; a game end, a flush or a full
+ * batch cuts the wait short.
+ */
+void *
+store_writer(void *arg)
+{
+	struct store	*st = arg;
+	struct store_items b;
+	struct store_run *r;
+	struct timespec	 until;
+	uint64_t	 last;
+	int64_t		 wait;
+	int		 ok;
+
+	pthread_mutex_lock(&st->mtx);
+	for (;;) {
+		store_runs_age(st, store_mono_ns());
+		while (STAILQ_EMPTY(&st->queue) && st->tstate != STORE_T_QUITTING) {
+			st->idle = 1;
+			if ((r = TAILQ_FIRST(&st->ages)) == NULL)
+				pthread_cond_wait(&st->work, &st->mtx);
+			else {
+				/* Sleep until the oldest run is due. */
+				wait = r->born + STORE_RUN_AGE_NS -
+				    store_mono_ns();
+				if (wait < 0)
+					wait = 0;
+				clock_gettime(CLOCK_REALTIME, &until);
+				wait += until.tv_nsec;
+				until.tv_sec += (time_t)(wait / 1000000000LL);
+				until.tv_nsec = (long)(wait % 1000000000LL);
+				pthread_cond_timedwait(&st->work, &st->mtx,
+				    &until);
+			}
+			st->idle = 0;
+			store_runs_age(st, store_mono_ns());
+		}
+		if (STAILQ_EMPTY(&st->queue))
+			break;
+		if (!st->urgent && st->tstate != STORE_T_QUITTING && st->qlen < STORE_GATHER_MAX) {
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += STORE_GATHER_NS;
+			if (until.tv_nsec >= 1000000000L) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000L;
+			}
+			while (!st->urgent && st->tstate != STORE_T_QUITTING &&
+			    st->qlen < STORE_GATHER_MAX &&
+			    pthread_cond_timedwait(&st->work, &st->mtx,
+			    &until) == 0)
+				;
+		}
+		st->urgent = 0;
+		STAILQ_INIT(&b);
+		STAILQ_CONCAT(&b, &st->queue);
+		st->qlen = 0;
+		last = st->seq;
+		pthread_mutex_unlock(&st->mtx);
+
+		ok = store_batch(st, &b);
+
+		pthread_mutex_lock(&st->mtx);
+		st->done_seq = last;
+		st->last_ok = ok;
+		pthread_cond_broadcast(&st->done);
+	}
+	pthread_mutex_unlock(&st->mtx);
+	return (NULL);
+}
