@@ -23,11 +23,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
-def event_of(c, prefix, timeout=5.0):
-    return c.wait("events", lambda x: x.startswith("event " + prefix),
-                  timeout)
-
-
 def retry_in(r):
     m = re.search(r"retry in (\d+) s", r or "")
     return int(m.group(1)) if m else None
@@ -488,7 +483,7 @@ def vanish_inner():
     took = time.time() - t0
     check("vanished peer detected", e is not None and
           e.startswith("event disconnected %d " % gid), e)
-    print("vanished peer seen after %.1f s (keepalive 1+1x2 s)" % took)
+    note("vanished peer seen after %.1f s (keepalive 1+1x2 s)" % took)
     check("within seconds", took < 15, took)
     d.stop()
 
@@ -502,7 +497,8 @@ def test_vanish():
     if os.geteuid() != 0 or not shutil.which("ip") or \
             not shutil.which("unshare") or subprocess.run(
                 ["unshare", "-nm", "true"], capture_output=True).returncode:
-        print("not root, or no ip or unshare: checking the settings only")
+        skip("vanish test in a network namespace",
+             "not root, or no ip or unshare: checking the settings only")
         d = Daemon("vanish-settings", "--keepalive-idle", "1")
         r = Client(d).cmd("limits")
         check("keepalive in limits", r is not None and
@@ -514,7 +510,7 @@ def test_vanish():
     p = subprocess.run(["unshare", "-nm", sys.executable,
                         os.path.abspath(__file__), BUILD, SRC], env=env,
                        capture_output=True, text=True, timeout=120)
-    print(p.stdout, end="")
+    note(p.stdout)                 # its own TAP lines, as comments here
     check("vanish test in a network namespace", p.returncode == 0,
           p.stdout + p.stderr)
 
