@@ -20,11 +20,6 @@ from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 OUTAGE_S = 65
 
 
-def bot_log(name):
-    return open(os.path.join(TMP, "bot-%s.log" % name),
-                errors="replace").read()
-
-
 def test_outage_over_60s():
     d = Daemon("outage")
     spec = "nim 9 9 9 tc=600000"

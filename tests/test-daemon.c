@@ -211,6 +211,32 @@ client_req(int fd, const char *line)
 	return (r);
 }
 
+/*
+ * Opens a connection the daemon serves: it answered protocol_version.
+ * While the daemon has not yet seen earlier connections close, it may
+ * refuse a new one over --max-conns; this tries again until the deadline.
+ */
+static int
+client_open_served(const struct daemon *d)
+{
+	long long	 until = now_ms() + 10000;
+	char		*r;
+	int		 fd, ok;
+
+	for (;;) {
+		fd = client_open(d);
+		r = client_req(fd, "protocol_version");
+		ok = strcmp(r, "= 2") == 0;
+		free(r);
+		if (ok)
+			return (fd);
+		close(fd);
+		if (now_ms() >= until)
+			fail_msg("the daemon serves no new connection");
+		usleep(10000);
+	}
+}
+
 /* Reads a whole file into a new string. */
 static char *
 slurp(const char *path, size_t *len)
@@ -552,14 +578,11 @@ test_limits(void **state)
 		rate_err++;
 	assert_true(rate_err > 0 && rate_err < 300);
 	buf_free(&b);
-	sleep(1);
 
-	/* Max connections: with 8 allowed, the 9th is refused. */
+	/* Max connections: with 8 allowed and served, the 9th is refused. */
 	close(fd);
-	usleep(200000);
 	for (i = 0; i < 8; i++)
-		conns[i] = client_open(&d);
-	usleep(200000);
+		conns[i] = client_open_served(&d);
 	fd = client_open(&d);
 	buf_init(&b);
 	eof = client_recv(fd, &b, 1, 5000);
@@ -569,10 +592,9 @@ test_limits(void **state)
 	close(fd);
 	for (i = 0; i < 8; i++)
 		close(conns[i]);
-	usleep(200000);
 
 	/* A line still growing past the limit: one error, the rest skipped. */
-	fd = client_open(&d);
+	fd = client_open_served(&d);
 	client_send(fd, big, 1500);
 	buf_init(&b);
 	client_recv(fd, &b, 1, 5000);
@@ -600,18 +622,7 @@ test_limits(void **state)
 		usleep(20000);
 	}
 	/* Their slots come back once their jobs finish. */
-	for (i = 0; i < 50; i++) {
-		fd = client_open(&d);
-		r = client_req(fd, "protocol_version");
-		close(fd);
-		if (strcmp(r, "= 2") == 0)
-			break;
-		free(r);
-		r = NULL;
-		usleep(100000);
-	}
-	assert_non_null(r);
-	free(r);
+	close(client_open_served(&d));
 	assert_int_equal(daemon_stop(&d), 0);
 }
 
@@ -679,6 +690,7 @@ test_signals(void **state)
 	struct buf	 b;
 	FILE		*f;
 	char		*r;
+	long long	 until;
 	int		 fd;
 
 	(void)state;
@@ -694,8 +706,17 @@ test_signals(void **state)
 	fprintf(f, "max-digits = 5\n");
 	fclose(f);
 	kill(d.pid, SIGHUP);
-	usleep(300000);
-	r = client_req(fd, "new nim 123456");
+	/* The reload is seen when the limit refuses what it let through. */
+	until = now_ms() + 10000;
+	for (;;) {
+		r = client_req(fd, "new nim 123456");
+		if (strstr(r, "exceeds the limit of 5") != NULL ||
+		    now_ms() >= until)
+			break;
+		assert_string_equal(r, "= nim 123456");
+		free(r);
+		usleep(10000);
+	}
 	assert_non_null(strstr(r, "exceeds the limit of 5"));
 	free(r);
 	/* A pipelined batch is answered in full across SIGTERM. */
@@ -834,6 +855,9 @@ replay_record(int fd, const char *rec)
 	free(copy);
 }
 
+/* Games finished before the crash test kills the daemon. */
+#define CRASH_SEEN	64
+
 /* What the crash-test clients saw: games whose result they received. */
 struct crash_seen {
 	pthread_mutex_t	 mtx;
@@ -896,6 +920,7 @@ test_crash(void **state)
 	struct buf	 rec;
 	char		 err[512], *r, req[64];
 	const char	*p;
+	long long	 until;
 	int		 i, n, fd, status;
 	sqlite3		*db;
 	sqlite3_stmt	*stmt;
@@ -910,12 +935,19 @@ test_crash(void **state)
 		args[i].idx = i;
 		pthread_create(&th[i], NULL, crash_main, &args[i]);
 	}
-	usleep(1500000);
+	/* Kill it mid-load, once CRASH_SEEN games have finished. */
+	until = now_ms() + 60000;
+	do {
+		usleep(10000);
+		pthread_mutex_lock(&seen.mtx);
+		n = seen.n;
+		pthread_mutex_unlock(&seen.mtx);
+	} while (n < CRASH_SEEN && now_ms() < until);
 	kill(d.pid, SIGKILL);
 	waitpid(d.pid, &status, 0);
 	for (i = 0; i < 16; i++)
 		pthread_join(th[i], NULL);
-	assert_true(seen.n > 0);
+	assert_true(seen.n >= CRASH_SEEN);
 	print_message("crash test: %d games finished before kill -9\n",
 	    seen.n);
 
