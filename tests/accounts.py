@@ -315,8 +315,7 @@ def test_resume_by_account():
           (gid, sa), e)
     r = login(d, "carl").cmd("seek nim 1 1")    # another account: fine
     a2 = Client(d)
-    r = a2.cmd("login ann password1")
-    check("login after the crash", ok(r), r)
+    accepted(a2, "login ann password1", "login after the crash")
     e = event_of(a2, "live")
     check("event live after login", e is not None and
           e == "event live %d %s %s you=%d tc=60000 rated=1 nim 1 1" % (

@@ -258,6 +258,23 @@ def body(r):
     return re.sub(r"^[=?]\d*\s?", "", r or "")
 
 
+def refused(c, line, name, *words):
+    """Sends line on c; checks that it is refused, with each of words in the
+    reply.  Returns the reply."""
+    r = c.cmd(line)
+    check(name, not ok(r) and (not words or r is not None and
+                               all(w in r for w in words)), r)
+    return r
+
+
+def accepted(c, line, name, *words):
+    """Sends line on c; checks that it succeeds, with each of words in the
+    reply.  Returns the reply."""
+    r = c.cmd(line)
+    check(name, ok(r) and all(w in r for w in words), r)
+    return r
+
+
 def login(d, name, pw="password1", register=True):
     c = Client(d)
     if register:

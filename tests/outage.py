@@ -25,8 +25,7 @@ def test_outage_over_60s():
     spec = "nim 9 9 9 tc=600000"
     opp = login(d, "opp")
     opp.drain()
-    r = opp.cmd("seek " + spec)
-    check("outage: the opponent seeks", ok(r), r)
+    accepted(opp, "seek " + spec, "outage: the opponent seeks")
     p = start_bot(d, "steady", [GRUNDY, "engine"],
                   ["--no-ready", "--seek", spec])
     e = opp.wait("events", lambda x: x.startswith("event start"), 10)

@@ -25,12 +25,9 @@ def test_accounts():
     c = Client(d)
     check("register", body(c.cmd("register alice password1")) ==
           "registered alice")
-    r = c.cmd("register alice password2")
-    check("register taken", not ok(r) and "taken" in r, r)
-    r = c.cmd("register bad!name password1")
-    check("register bad name", not ok(r), r)
-    r = c.cmd("register carol short")
-    check("register short password", not ok(r), r)
+    refused(c, "register alice password2", "register taken", "taken")
+    refused(c, "register bad!name password1", "register bad name")
+    refused(c, "register carol short", "register short password")
     r = c.cmd("login alice wrongpass1")
     check("wrong password", r is not None and
           body(r) == "wrong name or password", r)
@@ -57,8 +54,7 @@ def test_accounts():
         return None
     c2, r = wait_for(unlocked, 10, 0.1) or (c2, None)
     check("lock expires", ok(r) and "role player" in r, r)
-    r = c2.cmd("whoami")
-    check("whoami", ok(r) and "account alice" in r, r)
+    accepted(c2, "whoami", "whoami", "account alice")
     con = sqlite3.connect(d.db)
     h = con.execute("SELECT hash FROM accounts WHERE name = 'alice'"
                     ).fetchone()[0]
@@ -67,23 +63,20 @@ def test_accounts():
           "password1" not in h, h)
     # Rights.
     anon = Client(d)
-    r = anon.cmd("seek nim 3 4 5")
-    check("anonymous may not seek players", not ok(r) and "account" in r, r)
-    r = anon.cmd("seek nim 3 4 5 opponent=engine rated=1")
-    check("engine games are unrated", not ok(r), r)
-    r = anon.cmd("ready")
-    check("anonymous ready refused", not ok(r), r)
-    r = anon.cmd("tournament list")
-    check("anonymous admin refused", not ok(r) and
-          "permission denied" in r, r)
+    refused(anon, "seek nim 3 4 5", "anonymous may not seek players",
+            "account")
+    refused(anon, "seek nim 3 4 5 opponent=engine rated=1",
+            "engine games are unrated")
+    refused(anon, "ready", "anonymous ready refused")
+    refused(anon, "tournament list", "anonymous admin refused",
+            "permission denied")
     r = c2.cmd("tournament create t1 roundrobin players=alice,bob games=1 "
                "nim 3 4 5")
     check("non-admin admin refused", not ok(r) and
           "permission denied" in r, r)
     root = login(d, "root")
     check("admin role", "role admin" in (root.cmd("whoami") or ""))
-    r = root.cmd("tournament list")
-    check("admin may list", ok(r), r)
+    accepted(root, "tournament list", "admin may list")
     d.stop()
 
 
@@ -123,14 +116,11 @@ def test_referee():
     gid, seats, ea, eb = pair(d, a, b)
     live = w.cmd("games live")
     check("games live lists it", ok(live) and str(gid) in live, live)
-    r = w.cmd("watch %d" % gid)
-    check("watch", ok(r) and "position nim 3 4 5" in r, r)
-    r = eve.cmd("resign %d" % gid)
-    check("resign someone else's game", not ok(r) and
-          "not a player" in r, r)
+    accepted(w, "watch %d" % gid, "watch", "position nim 3 4 5")
+    r = refused(eve, "resign %d" % gid, "resign someone else's game",
+                "not a player")
     token1 = re.search(r"token=(\w+)", ea).group(1)
-    r = eve.cmd("resume " + token1[::-1])
-    check("resume wrong token", not ok(r), r)
+    r = refused(eve, "resume " + token1[::-1], "resume wrong token")
     first = seats[1]
     g = genmove_of(first)
     first.answer(g, "1=2")
@@ -217,14 +207,13 @@ def test_challenge():
     a = login(d, "cara")
     b = login(d, "dave")
     eve = login(d, "evan")
-    r = a.cmd("challenge nobody nim 3 4 5")
-    check("challenge offline", not ok(r) and "not connected" in r, r)
-    r = a.cmd("challenge cara nim 3 4 5")
-    check("challenge yourself", not ok(r), r)
+    refused(a, "challenge nobody nim 3 4 5", "challenge offline",
+            "not connected")
+    refused(a, "challenge cara nim 3 4 5", "challenge yourself")
     r = Client(d).cmd("challenge dave nim 3 4 5")
     check("anonymous challenge", not ok(r) and "account" in r, r)
-    r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
-    check("challenge needs the target ready or seeking", not ok(r), r)
+    refused(a, "challenge dave nim 3 4 5 tc=9000+10",
+            "challenge needs the target ready or seeking")
     check("ready", ok(b.cmd("ready")))
     r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
     check("challenge", ok(r) and body(r).startswith("challenge"), r)
@@ -232,11 +221,9 @@ def test_challenge():
     e = b.wait("events", lambda x: x.startswith("event challenge"))
     check("challenge event", e is not None and (" %s cara " % chid) in e
           and "tc=9000+10" in e and "seat=2" in e, e)
-    r = eve.cmd("accept " + chid)
-    check("accept someone else's challenge", not ok(r) and
-          "not addressed to you" in r, r)
-    r = b.cmd("decline " + chid)
-    check("decline", ok(r), r)
+    refused(eve, "accept " + chid, "accept someone else's challenge",
+            "not addressed to you")
+    accepted(b, "decline " + chid, "decline")
     e = a.wait("events", lambda x: x.startswith("event declined"))
     check("declined event", e is not None, e)
     # Re-login as the target on the challenging connection: the
@@ -263,11 +250,10 @@ def test_review_regressions():
     """Defects an outside review found, kept fixed."""
     d = Daemon("nodb", db="off")
     c = Client(d)
-    r = c.cmd("ratings")
-    check("ratings with none", ok(r), r)
+    accepted(c, "ratings", "ratings with none")
     # The engine wins at its first move, without a log.
-    r = c.cmd("seek nim 1 opponent=engine seat=2")
-    check("engine seek without a log", ok(r), r)
+    accepted(c, "seek nim 1 opponent=engine seat=2",
+             "engine seek without a log")
     o = gameover_of(c)
     check("engine wins at once", o is not None and
           o.split()[2:] == ["first", "no-legal-move"], o)
@@ -291,8 +277,8 @@ def test_review_regressions():
                  "random=1 nim 0 0")
     check("template without a fair start refused", not ok(r) and
           "no fair start" in r, r)
-    r = root.cmd("seek nim " + " ".join(["99999"] * 1000))
-    check("oversized seek spec refused", not ok(r) and "too large" in r, r)
+    refused(root, "seek nim " + " ".join(["99999"] * 1000),
+            "oversized seek spec refused", "too large")
     d.stop()
 
 
@@ -419,9 +405,8 @@ def test_tournament():
           re.search(r"perfect points \d+ games 4 ", r) and
           re.search(r"random points \d+ games 2 ", r) and
           re.search(r"second points \d+ games 2 ", r), r)
-    r = boss.cmd("tournament list")
-    check("tournament list", ok(r) and "rr1 roundrobin finished" in r and
-          "g1 gauntlet finished" in r, r)
+    r = accepted(boss, "tournament list", "tournament list",
+                 "rr1 roundrobin finished", "g1 gauntlet finished")
     d.stop()
     d.start()
     boss = Client(d)

@@ -453,18 +453,16 @@ test_graph_bad(void **state)
 	tu_parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
 
 	tu_parse(&g, "graph edges=3>5,3>4,5>4 3 7");
-	tu_move_fail_msg(&g, "1=6", "no edge 3>6");
-	tu_move_fail_msg(&g, "1=7", "no edge 3>7");
-	tu_move_fail_msg(&g, "1=3", "no edge 3>3");
-	tu_move_fail_msg(&g, "2=4", "no edge 7>4");
-	tu_move_fail_msg(&g, "3=4", "token 3 out of range: 2 tokens");
-	tu_move_fail_msg(&g, "1=99999999999999999999", "no edge 3>");
-	tu_play_fail(&g, "1=6", GAME_EILLEGAL);
-	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=5 2=4", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=-5", GAME_ESYNTAX);
-	tu_play_fail(&g, "0=5", GAME_ESYNTAX);
-	tu_play_fail(&g, "1.1=5", GAME_ESYNTAX);
+	tu_move_fails_msg(&g,
+	    "1=6", "no edge 3>6",
+	    "1=7", "no edge 3>7",
+	    "1=3", "no edge 3>3",
+	    "2=4", "no edge 7>4",
+	    "3=4", "token 3 out of range: 2 tokens",
+	    "1=99999999999999999999", "no edge 3>",
+	    NULL);
+	tu_play_fails(&g, GAME_EILLEGAL, "1=6", "3=4", "1=5 2=4", NULL);
+	tu_play_fails(&g, GAME_ESYNTAX, "1=-5", "0=5", "1.1=5", NULL);
 	tu_play(&g, "1=5");
 	tu_move_fail_msg(&g, "1=3", "no edge 5>3");
 	tu_play(&g, "1=4");

@@ -9,13 +9,32 @@
 #include "testutil.h"
 #include "session.h"
 
+/* A line and what an in-place cleaner makes of it. */
+struct clean_case {
+	const char *in, *out;
+};
+
+/* Runs fn over a copy of each case's line; checks text and length. */
+static void
+clean_each(const struct clean_case *cases, size_t ncases,
+    size_t (*fn)(char *, size_t))
+{
+	char	 buf[64];
+	size_t	 i, n;
+
+	for (i = 0; i < ncases; i++) {
+		snprintf(buf, sizeof buf, "%s", cases[i].in);
+		n = fn(buf, strlen(buf));
+		assert_string_equal(buf, cases[i].out);
+		assert_int_equal(n, strlen(cases[i].out));
+	}
+}
+
 /* Preprocessing follows GTP: control chars, tabs, comments, CR. */
 static void
 test_preprocess(void **state)
 {
-	struct {
-		const char *in, *out;
-	} cases[] = {
+	const struct clean_case cases[] = {
 		{ "name", "name" },
 		{ "name\r", "name" },
 		{ "\tplay\t1=2 ", " play 1=2 " },
@@ -24,16 +43,9 @@ test_preprocess(void **state)
 		{ "# only a comment", "" },
 		{ "", "" },
 	};
-	char	 buf[64];
-	size_t	 i, n;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		snprintf(buf, sizeof buf, "%s", cases[i].in);
-		n = proto_preprocess(buf, strlen(buf));
-		assert_string_equal(buf, cases[i].out);
-		assert_int_equal(n, strlen(cases[i].out));
-	}
+	clean_each(cases, sizeof cases / sizeof cases[0], proto_preprocess);
 }
 
 /* Parsing: ids, names, arguments, blank lines, id without command. */
@@ -219,24 +231,15 @@ test_heavy(void **state)
 static void
 test_answer_clean(void **state)
 {
-	struct {
-		const char *in, *out;
-	} cases[] = {
+	const struct clean_case cases[] = {
 		{ "=2 \0011=0\177", "=2 1=0" },
 		{ "=3\t2=1\r", "=3 2=1" },
 		{ "= a # not a comment", "= a # not a comment" },
 		{ "\r", "" },
 	};
-	char	 buf[64];
-	size_t	 i, n;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		snprintf(buf, sizeof buf, "%s", cases[i].in);
-		n = proto_answer_clean(buf, strlen(buf));
-		assert_string_equal(buf, cases[i].out);
-		assert_int_equal(n, strlen(cases[i].out));
-	}
+	clean_each(cases, sizeof cases / sizeof cases[0], proto_answer_clean);
 }
 
 /* Which lines start an answer: "=", "?", an id, then the end or a space. */

@@ -546,18 +546,15 @@ test_sub_bad(void **state)
 	    "pile 1");
 
 	tu_parse(&g, "subtraction S=7,2,5 10 11");
-	tu_move_fail_msg(&g, "1=9", "removal 1 is not in S={2,5,7}");
-	tu_move_fail_msg(&g, "2=7", "removal 4 is not in S={2,5,7}");
-	tu_move_fail_msg(&g, "1=0", "removal 10 is not in S={2,5,7}");
-	tu_move_fail_msg(&g, "3=1", "out of range");
-	tu_play_fail(&g, "1=9", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=10", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=12", GAME_EILLEGAL);
-	tu_play_fail(&g, "3=1", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=8 2=9", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=-2", GAME_ESYNTAX);
-	tu_play_fail(&g, "0=8", GAME_ESYNTAX);
-	tu_play_fail(&g, "1.1=8", GAME_ESYNTAX);
+	tu_move_fails_msg(&g,
+	    "1=9", "removal 1 is not in S={2,5,7}",
+	    "2=7", "removal 4 is not in S={2,5,7}",
+	    "1=0", "removal 10 is not in S={2,5,7}",
+	    "3=1", "out of range",
+	    NULL);
+	tu_play_fails(&g, GAME_EILLEGAL, "1=9", "1=10", "1=12", "3=1",
+	    "1=8 2=9", NULL);
+	tu_play_fails(&g, GAME_ESYNTAX, "1=-2", "0=8", "1.1=8", NULL);
 	tu_play(&g, "1=8");
 	tu_play(&g, "2=4");
 	tu_play(&g, "1=1");

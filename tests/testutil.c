@@ -457,6 +457,34 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 	game_move_clear(&m);
 }
 
+/* tu_play_fail with code for each move of a NULL-terminated list. */
+void
+tu_play_fails(struct game *g, enum game_err code, ...)
+{
+	const char	*text;
+	va_list		 ap;
+
+	va_start(ap, code);
+	while ((text = va_arg(ap, const char *)) != NULL)
+		tu_play_fail(g, text, code);
+	va_end(ap);
+}
+
+/* tu_move_fail_msg for each (move, message) of a NULL-terminated list. */
+void
+tu_move_fails_msg(struct game *g, ...)
+{
+	const char	*text, *msg;
+	va_list		 ap;
+
+	va_start(ap, g);
+	while ((text = va_arg(ap, const char *)) != NULL) {
+		msg = va_arg(ap, const char *);
+		tu_move_fail_msg(g, text, msg);
+	}
+	va_end(ap);
+}
+
 /* Prepares a brute-force solver for vectors of length k. */
 void
 tu_brute_init(struct tu_brute *br, int k,

@@ -54,6 +54,9 @@ void	 tu_grundy_zero(const struct game *, const struct game_move *, void *);
 void	 tu_play(struct game *, const char *);
 void	 tu_play_fail(struct game *, const char *, enum game_err);
 void	 tu_move_fail_msg(struct game *, const char *, const char *);
+void	 tu_play_fails(struct game *, enum game_err, ...)
+	    __attribute__((sentinel));
+void	 tu_move_fails_msg(struct game *, ...) __attribute__((sentinel));
 
 /*
  * A generic memoised game-tree search (no theory): the caller supplies the
