@@ -275,6 +275,14 @@ def accepted(c, line, name, *words):
     return r
 
 
+def answers(c, line, name, want):
+    """Sends line on c; checks that the reply's text is exactly want.
+    Returns the reply."""
+    r = c.cmd(line)
+    check(name, body(r) == want, r)
+    return r
+
+
 def login(d, name, pw="password1", register=True):
     c = Client(d)
     if register:
