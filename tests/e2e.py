@@ -91,10 +91,8 @@ class Daemon:
              "--db", self.db] + self.flags,
             stdout=self.log, stderr=self.log)
         PROCS.append(self.proc)
-        for _ in range(200):
-            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
-                break
-            time.sleep(0.05)
+        wait_for(lambda: os.path.exists(portfile) and
+                 os.path.getsize(portfile) > 0, 10, 0.05)
         self.port = int(open(portfile).read().strip())
 
     def stop(self, sig=signal.SIGTERM):
