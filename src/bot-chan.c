@@ -137,6 +137,47 @@ bot_take_line(struct bot_chan *ch, struct buf *line)
 	return (rv);
 }
 
+/*
+ * Takes every complete line from ch and hands it to fn (b, the line, its
+ * length, and whether it was cut) as long as more(b) holds (NULL: always).
+ */
+void
+bot_each_line(struct bot *b, struct bot_chan *ch,
+    int (*more)(const struct bot *),
+    void (*fn)(struct bot *, char *, size_t, int))
+{
+	struct buf	 line;
+	int		 rv;
+
+	buf_init(&line);
+	while ((more == NULL || more(b)) &&
+	    (rv = bot_take_line(ch, &line)) != 0)
+		fn(b, line.data, line.len, rv < 0);
+	buf_free(&line);
+}
+
+/*
+ * Feeds a line to the answer block a (proto_answer_feed); when the line
+ * ends the block, calls done(b) and resets a.  Returns 1 if the line was
+ * part of an answer, 0 if it is no answer.
+ */
+int
+bot_feed(struct bot *b, struct proto_answer *a, char *line, size_t len,
+    int cut, void (*done)(struct bot *))
+{
+	switch (proto_answer_feed(a, line, len, cut)) {
+	case PROTO_IN_BLOCK:
+		return (1);
+	case PROTO_BLOCK_DONE:
+		done(b);
+		proto_answer_reset(a);
+		return (1);
+	case PROTO_NOT_ANSWER:
+		break;
+	}
+	return (0);
+}
+
 /* Returns the number of bytes queued on a channel. */
 size_t
 bot_pending(const struct bot_chan *ch)

@@ -131,6 +131,11 @@ void	 bot_nonblock(int fd);
 const char	*bot_short(const char *s, char *tmp, size_t len);
 int	 bot_take_line(struct bot_chan *ch, struct buf *line);
 size_t	 bot_pending(const struct bot_chan *ch);
+int	 bot_feed(struct bot *, struct proto_answer *, char *, size_t, int,
+	    void (*)(struct bot *));
+void	 bot_each_line(struct bot *, struct bot_chan *,
+	    int (*)(const struct bot *),
+	    void (*)(struct bot *, char *, size_t, int));
 const char	*bot_flat(const struct proto_answer *a, char *tmp, size_t len);
 int	 bot_read(struct bot_chan *ch);
 int	 bot_write(struct bot_chan *ch, int sock);

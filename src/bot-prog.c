@@ -165,16 +165,8 @@ bot_program_line(struct bot *b, char *line, size_t len, int cut)
 {
 	char	 tmp[BOT_LOG_MAX + 8];
 
-	switch (proto_answer_feed(&b->pans, line, len, cut)) {
-	case PROTO_IN_BLOCK:
+	if (bot_feed(b, &b->pans, line, len, cut, bot_program_answer))
 		return;
-	case PROTO_BLOCK_DONE:
-		bot_program_answer(b);
-		proto_answer_reset(&b->pans);
-		return;
-	case PROTO_NOT_ANSWER:
-		break;
-	}
 	/* Not an answer (a banner, debug output): never taken as one. */
 	if (line[0] != '\0')
 		bot_log("%s%s: %s", b->prog[0], cut ? " (line cut)" : "",
@@ -185,11 +177,5 @@ bot_program_line(struct bot *b, char *line, size_t len, int cut)
 void
 bot_program_input(struct bot *b)
 {
-	struct buf	 line;
-	int		 rv;
-
-	buf_init(&line);
-	while ((rv = bot_take_line(&b->pc, &line)) != 0)
-		bot_program_line(b, line.data, line.len, rv < 0);
-	buf_free(&line);
+	bot_each_line(b, &b->pc, NULL, bot_program_line);
 }

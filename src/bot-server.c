@@ -384,22 +384,15 @@ bot_server_answer(struct bot *b)
 	bot_own_answer(b, &o, a->ok, tmp);
 }
 
-/* Handles one line from the server. */
+/* Handles one line from the server (up to a NUL in it: len is unused). */
 static void
-bot_server_line(struct bot *b, char *line, int cut)
+bot_server_line(struct bot *b, char *line, size_t len, int cut)
 {
 	char	 tmp[BOT_LOG_MAX + 8];
 
-	switch (proto_answer_feed(&b->sans, line, strlen(line), cut)) {
-	case PROTO_IN_BLOCK:
+	(void)len;
+	if (bot_feed(b, &b->sans, line, strlen(line), cut, bot_server_answer))
 		return;
-	case PROTO_BLOCK_DONE:
-		bot_server_answer(b);
-		proto_answer_reset(&b->sans);
-		return;
-	case PROTO_NOT_ANSWER:
-		break;
-	}
 	if (cut) {
 		/* A command too long for us: refuse it. */
 		size_t n = strspn(line, "0123456789");
@@ -496,16 +489,16 @@ bot_reconnect(struct bot *b)
 	b->hello_first = 0;
 }
 
+/* Whether lines from the server are still for this connection. */
+static int
+bot_server_up(const struct bot *b)
+{
+	return (!b->down && !b->relogin);
+}
+
 /* Takes and handles every complete line from the server. */
 void
 bot_server_input(struct bot *b)
 {
-	struct buf	 line;
-	int		 rv;
-
-	buf_init(&line);
-	while (!b->down && !b->relogin &&
-	    (rv = bot_take_line(&b->sc, &line)) != 0)
-		bot_server_line(b, line.data, rv < 0);
-	buf_free(&line);
+	bot_each_line(b, &b->sc, bot_server_up, bot_server_line);
 }
