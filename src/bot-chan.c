@@ -1,6 +1,8 @@
 /*
- * bot-chan.c: the logs of `grundy bot` and its byte streams: lines taken
- * from what a channel read, and non-blocking reads and writes (bot-int.h).
+ * bot-chan.c: the logs of `grundy bot`, its connection's life cycle (one
+ * setter, bot_link_set) and its byte streams: lines taken from what a
+ * channel read, answer blocks fed, non-blocking reads and writes
+ * (bot-int.h).
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "bot-int.h"
+#include "log.h"
 
 /* Returns monotonic milliseconds. */
 uint64_t
@@ -54,6 +57,40 @@ bot_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	bot_vlog("bot: warning: ", fmt, ap);
 	va_end(ap);
+}
+
+/* Returns the name of a link state, for logs. */
+static const char *
+bot_link_name(enum bot_link l)
+{
+	switch (l) {
+	case BOT_LINK_UP:
+		return ("up");
+	case BOT_LINK_LOCKED:
+		return ("locked");
+	case BOT_LINK_WAIT_LOCK:
+		return ("wait-lock");
+	case BOT_LINK_DOWN:
+		return ("down");
+	}
+	return ("unknown");
+}
+
+/* Changes the connection's life cycle; logs old -> new (debug). */
+void
+bot_link_set(struct bot *b, enum bot_link l)
+{
+	if (b->link != l)
+		log_debug("bot=%s link %s -> %s", b->name,
+		    bot_link_name(b->link), bot_link_name(l));
+	b->link = l;
+}
+
+/* Returns 1 if the connection is closed (lost, or waiting out a lock). */
+int
+bot_down(const struct bot *b)
+{
+	return (b->link == BOT_LINK_WAIT_LOCK || b->link == BOT_LINK_DOWN);
 }
 
 /* Sets O_NONBLOCK on fd. */

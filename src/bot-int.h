@@ -3,7 +3,7 @@
  * (options, the relay loop and main), bot-server.c (the server side: own
  * commands and their answers, events, the connection and reconnecting),
  * bot-prog.c (the program: its process and its answers) and bot-chan.c
- * (logs and the non-blocking byte streams).  Dependencies point one way:
+ * (logs, the connection's life cycle, the non-blocking byte streams).  Dependencies point one way:
  * bot.c -> bot-server.c -> bot-prog.c -> bot-chan.c.
  */
 #ifndef BOT_INT_H
@@ -44,6 +44,20 @@ enum bot_kind {
 	BOT_PING,
 	BOT_UNREADY,
 	BOT_DECLINE,
+};
+
+/*
+ * The server connection's life cycle, changed only by bot_link_set, which
+ * logs old -> new at debug level.  UP: connected.  LOCKED: connected, but
+ * the login was refused for a lock, so the loop closes the connection.
+ * WAIT_LOCK: closed, waiting for the lock to end.  DOWN: closed (lost, or
+ * never connected yet), reconnecting with backoff.
+ */
+enum bot_link {
+	BOT_LINK_UP,
+	BOT_LINK_LOCKED,
+	BOT_LINK_WAIT_LOCK,
+	BOT_LINK_DOWN,
 };
 
 /* One of the bot's commands awaiting the server's answer. */
@@ -92,9 +106,8 @@ struct bot {
 	struct bot_chan	 pc;		/* program: rfd its stdout, wfd stdin */
 	struct bot_chan	 sc;		/* server socket: rfd == wfd */
 	unsigned long	 gen;		/* connection generation */
-	int		 down;		/* lost, reconnecting */
+	enum bot_link	 link;		/* the connection's life cycle */
 	unsigned int	 attempt;	/* reconnect attempts since then */
-	int		 relogin;	/* waiting out a locked login */
 	int		 hello_first;	/* never connected yet: register */
 	uint64_t	 down_since, next_try, last_send;
 
@@ -121,7 +134,9 @@ struct bot {
 	uint64_t	 finish_by;
 };
 
-/* bot-chan.c: logs and the byte streams. */
+/* bot-chan.c: logs, the connection's life cycle and the byte streams. */
+void	 bot_link_set(struct bot *, enum bot_link);
+int	 bot_down(const struct bot *);
 uint64_t	 bot_now(void);
 void	 bot_log(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));

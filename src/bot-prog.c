@@ -149,7 +149,7 @@ bot_program_answer(struct bot *b)
 		bot_warn("%s answered %s (command %lu) with %s: %s",
 		    b->prog[0], f.name, f.pid, a->over ? "too many bytes" :
 		    "several lines", tmp);
-	if (f.gen != b->gen || b->down)
+	if (f.gen != b->gen || bot_down(b))
 		return;
 	/* A cut answer could read as another move: never relay it. */
 	if (a->over)

@@ -20,7 +20,7 @@
 void
 bot_send(struct bot *b, enum bot_kind kind, const char *text)
 {
-	if (b->down || b->sc.wfd == -1)
+	if (bot_down(b) || b->sc.wfd == -1)
 		return;
 	if (b->nown == BOT_QUEUE_MAX)
 		bot_fatal(b, "the server does not answer (%d commands "
@@ -311,7 +311,7 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 	case BOT_LOGIN:
 		if (!ok && (wait = botpol_retry_s(msg)) >= 0) {
 			/* Locked (maybe by a stranger): wait it out. */
-			b->relogin = 1;
+			bot_link_set(b, BOT_LINK_LOCKED);
 			b->next_try = bot_now() + (uint64_t)wait * 1000 +
 			    botpol_backoff_ms(0, 1000, 1000,
 			    (uint32_t)random());
@@ -422,7 +422,10 @@ bot_close(struct bot *b)
 	b->nown = 0;
 	proto_answer_reset(&b->sans);
 	b->gen++;
-	b->down = 1;
+	/* A connection closed for a lock waits for it; any other is lost. */
+	bot_link_set(b, b->link == BOT_LINK_LOCKED ||
+	    b->link == BOT_LINK_WAIT_LOCK ? BOT_LINK_WAIT_LOCK :
+	    BOT_LINK_DOWN);
 	b->attempt = 0;
 }
 
@@ -481,10 +484,9 @@ bot_reconnect(struct bot *b)
 		return;
 	}
 	b->sc.rfd = b->sc.wfd = fd;
-	b->down = 0;
-	bot_log("%sconnected to %s:%s", b->relogin || b->hello_first ? "" :
-	    "re", b->host, b->port);
-	b->relogin = 0;
+	bot_log("%sconnected to %s:%s", b->link == BOT_LINK_WAIT_LOCK ||
+	    b->hello_first ? "" : "re", b->host, b->port);
+	bot_link_set(b, BOT_LINK_UP);
 	bot_hello(b, b->hello_first);
 	b->hello_first = 0;
 }
@@ -493,7 +495,7 @@ bot_reconnect(struct bot *b)
 static int
 bot_server_up(const struct bot *b)
 {
-	return (!b->down && !b->relogin);
+	return (b->link == BOT_LINK_UP);
 }
 
 /* Takes and handles every complete line from the server. */

@@ -232,7 +232,7 @@ bot_timeout(struct bot *b)
 {
 	uint64_t	 now = bot_now(), next = now + BOT_PING_MS;
 
-	if (b->down)
+	if (bot_down(b))
 		next = b->next_try;
 	else if (b->logged_in && !b->finishing &&
 	    b->last_send + BOT_PING_MS < next)
@@ -251,10 +251,10 @@ bot_loop(struct bot *b)
 
 	for (;;) {
 		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
-		    bot_pending(&b->sc) == 0) || b->down ||
+		    bot_pending(&b->sc) == 0) || bot_down(b) ||
 		    bot_now() >= b->finish_by))
 			return;
-		pfd[0].fd = b->down ? -1 : b->sc.rfd;
+		pfd[0].fd = bot_down(b) ? -1 : b->sc.rfd;
 		pfd[0].events = (bot_pending(&b->pc) < BOT_OUT_MAX ? POLLIN :
 		    0) | (bot_pending(&b->sc) > 0 ? POLLOUT : 0);
 		pfd[1].fd = b->pc.rfd;
@@ -288,18 +288,18 @@ bot_loop(struct bot *b)
 			else
 				bot_server_input(b);
 		}
-		if (b->relogin && !b->down) {
+		if (b->link == BOT_LINK_LOCKED) {
 			/* A locked login: come back when the lock ends. */
 			bot_close(b);
 			b->down_since = b->next_try;
 		}
-		if (!b->down && bot_pending(&b->sc) > 0 &&
+		if (!bot_down(b) && bot_pending(&b->sc) > 0 &&
 		    bot_write(&b->sc, 1) != 0)
 			bot_lost(b, strerror(errno));
 		now = bot_now();
-		if (b->down && !b->finishing && now >= b->next_try)
+		if (bot_down(b) && !b->finishing && now >= b->next_try)
 			bot_reconnect(b);
-		if (!b->down && b->logged_in && !b->finishing &&
+		if (!bot_down(b) && b->logged_in && !b->finishing &&
 		    now >= b->last_send + BOT_PING_MS)
 			bot_send(b, BOT_PING, "protocol_version");
 	}
@@ -335,7 +335,7 @@ bot_main(int argc, char **argv)
 		bot_log("cannot connect to %s:%s (%s); trying for up to %lu s",
 		    b.host, b.port, why, b.reconnect_s);
 		b.sc.rfd = b.sc.wfd = -1;
-		b.down = 1;
+		bot_link_set(&b, BOT_LINK_DOWN);
 		b.hello_first = 1;
 		b.down_since = bot_now();
 		b.next_try = b.down_since + botpol_backoff_ms(b.attempt++,
