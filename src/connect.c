@@ -46,34 +46,57 @@ connect_split(const char *arg, char *host, size_t hlen, char *port,
 	return (0);
 }
 
-/* Connects to host:port; returns the socket or -1. */
-static int
-connect_open(const char *host, const char *port)
+/*
+ * Connects to host:port (blocking; the socket is closed on exec).  Returns
+ * the socket; or -1 when the name does not resolve, -2 when no address
+ * takes the connection, with why set (gai_strerror, or the last errno's
+ * strerror).  `grundy connect` and `grundy bot` dial with it.
+ */
+int
+connect_dial(const char *host, const char *port, char *why, size_t len)
 {
 	struct addrinfo	 hints, *res, *ai;
-	int		 fd = -1, e;
+	int		 fd = -1, e, saved = 0;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
 	if ((e = getaddrinfo(host, port, &hints, &res)) != 0) {
-		fprintf(stderr, "grundy: %s:%s: %s\n", host, port,
-		    gai_strerror(e));
+		snprintf(why, len, "%s", gai_strerror(e));
 		return (-1);
 	}
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		if ((fd = socket(ai->ai_family, ai->ai_socktype,
-		    ai->ai_protocol)) == -1)
+		if ((fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol)) == -1) {
+			saved = errno;
 			continue;
+		}
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
 			break;
+		saved = errno;
 		close(fd);
 		fd = -1;
 	}
 	freeaddrinfo(res);
-	if (fd == -1)
+	if (fd == -1) {
+		snprintf(why, len, "%s", strerror(saved));
+		return (-2);
+	}
+	return (fd);
+}
+
+/* Connects to host:port; returns the socket or -1. */
+static int
+connect_open(const char *host, const char *port)
+{
+	char	 why[256];
+	int	 fd;
+
+	if ((fd = connect_dial(host, port, why, sizeof why)) == -1)
+		fprintf(stderr, "grundy: %s:%s: %s\n", host, port, why);
+	else if (fd == -2)
 		fprintf(stderr, "grundy: cannot connect to %s:%s\n", host,
 		    port);
-	return (fd);
+	return (fd < 0 ? -1 : fd);
 }
 
 /* Writes all of buf to fd; returns 0 or -1. */

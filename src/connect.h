@@ -8,5 +8,6 @@
 
 int	 connect_main(int, char **);
 int	 connect_split(const char *, char *, size_t, char *, size_t);
+int	 connect_dial(const char *, const char *, char *, size_t);
 
 #endif /* CONNECT_H */

@@ -23,11 +23,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
-def event_of(c, prefix, timeout=5.0):
-    return c.wait("events", lambda x: x.startswith("event " + prefix),
-                  timeout)
-
-
 def retry_in(r):
     m = re.search(r"retry in (\d+) s", r or "")
     return int(m.group(1)) if m else None
@@ -45,11 +40,11 @@ def test_lockout():
     # for the stranger only.
     s = ClientFrom(d, "127.0.0.2")
     for i in range(2):
-        r = s.cmd("login owner wrongpass%d" % i)
-        check("stranger fails", body(r) == "wrong name or password", r)
+        answers(s, "login owner wrongpass%d" % i, "stranger fails",
+                "wrong name or password")
     s = ClientFrom(d, "127.0.0.2")
-    r = s.cmd("login owner wrongpass3")
-    check("stranger third failure", body(r) == "wrong name or password", r)
+    answers(s, "login owner wrongpass3", "stranger third failure",
+            "wrong name or password")
     r = s.cmd("login owner password1")
     check("the stranger is locked out of owner",
           r is not None and "too many failed logins for owner" in r and
@@ -71,9 +66,7 @@ def test_lockout():
           and retry_in(r) is not None, r)
     r = Client(d).cmd("login other password1")
     check("other addresses are not throttled", ok(r), r)
-    con = sqlite3.connect(d.db)
-    n = con.execute("SELECT COUNT(*) FROM accounts").fetchone()[0]
-    con.close()
+    n = db_count(d, "SELECT COUNT(*) FROM accounts")
     check("refusals changed no account", n == 2, n)
     d.stop()
 
@@ -81,19 +74,18 @@ def test_lockout():
 def test_passwd_and_registration():
     d = Daemon("passwd", "--registration", "open")
     c = login(d, "pat")
-    r = c.cmd("passwd wrongpass1 password2")
-    check("passwd wrong old", body(r) == "wrong name or password", r)
+    answers(c, "passwd wrongpass1 password2", "passwd wrong old",
+            "wrong name or password")
     r = c.cmd("passwd password1 short")
     check("passwd bad new", r is not None and r.startswith("?") and
           "too short" in r, r)
-    r = c.cmd("passwd password1 password2")
-    check("passwd", body(r) == "password changed for pat", r)
-    r = Client(d).cmd("login pat password1")
-    check("old password refused", body(r) == "wrong name or password", r)
-    r = Client(d).cmd("login pat password2")
-    check("new password works", ok(r), r)
-    r = Client(d).cmd("passwd password2 password3")
-    check("passwd needs a login", body(r) == "passwd needs a login", r)
+    answers(c, "passwd password1 password2", "passwd",
+            "password changed for pat")
+    answers(Client(d), "login pat password1", "old password refused",
+            "wrong name or password")
+    accepted(Client(d), "login pat password2", "new password works")
+    answers(Client(d), "passwd password2 password3",
+            "passwd needs a login", "passwd needs a login")
     d.stop()
     # registration = closed: nobody creates accounts, admins neither.
     d = Daemon("regclosed", "--registration", "closed", "--admins", "boss")
@@ -122,12 +114,12 @@ def test_passwd_and_registration():
     d2.stop()
     d.start()
     b = login(d, "boss", register=False)
-    r = b.cmd("account create newbie password1 welcome")
-    check("admin creates an account", body(r) == "registered newbie", r)
-    r = b.cmd("register newbie2 password1")
-    check("an admin may register", body(r) == "registered newbie2", r)
-    r = Client(d).cmd("login newbie password1")
-    check("created account logs in", ok(r), r)
+    answers(b, "account create newbie password1 welcome",
+            "admin creates an account", "registered newbie")
+    answers(b, "register newbie2 password1", "an admin may register",
+            "registered newbie2")
+    accepted(Client(d), "login newbie password1",
+             "created account logs in")
     d.stop()
 
 
@@ -148,10 +140,9 @@ def test_admin_refused():
             check("%s refused to %s" % (word, who),
                   body(r) == "permission denied: %s needs the admin role" %
                   word, r)
-    r = Client(d).cmd("login pat password9")
-    check("no reset happened", body(r) == "wrong name or password", r)
-    r = Client(d).cmd("login pat password1")
-    check("no disable happened", ok(r), r)
+    answers(Client(d), "login pat password9", "no reset happened",
+            "wrong name or password")
+    accepted(Client(d), "login pat password1", "no disable happened")
     check("nobody was kicked", not anon.closed and not pl.closed)
     d.stop()
 
@@ -159,12 +150,12 @@ def test_admin_refused():
 def test_admin():
     d = Daemon("admin", "--admins", "boss")
     b = login(d, "boss")
-    r = b.cmd("account create carl password1")
-    check("account create", body(r) == "registered carl", r)
+    answers(b, "account create carl password1", "account create",
+            "registered carl")
     r = b.cmd("account create carl password1")
     check("account create taken", r is not None and "taken" in r, r)
-    r = b.cmd("account reset carl password2 forgot it")
-    check("account reset", body(r) == "reset carl", r)
+    answers(b, "account reset carl password2 forgot it", "account reset",
+            "reset carl")
     r = Client(d).cmd("login carl password1")
     check("reset: old password refused", body(r) == "wrong name or password",
           r)
@@ -175,21 +166,19 @@ def test_admin():
     check("connections lists carl", ok(r) and
           re.search(r"^\d+ 127\.0\.0\.1:\d+ carl$", body(r), re.M), r)
     cid = re.search(r"^(\d+) \S+ carl$", body(r), re.M).group(1)
-    r = b.cmd("kick %s flooding the lobby" % cid)
-    check("kick", body(r) == "kicked " + cid, r)
+    answers(b, "kick %s flooding the lobby" % cid, "kick", "kicked " + cid)
     e = event_of(carl, "kicked")
     check("kicked client told", e == "event kicked flooding the lobby", e)
     carl.wait("replies", lambda x: False, timeout=5)   # until closed
     check("kicked client dropped", carl.closed)
-    r = b.cmd("kick 99999 x")
-    check("kick unknown", body(r) == "no connection 99999", r)
-    r = b.cmd("kick %s" % cid)
-    check("kick needs a reason", body(r) == "kick needs a reason", r)
+    answers(b, "kick 99999 x", "kick unknown", "no connection 99999")
+    answers(b, "kick %s" % cid, "kick needs a reason",
+            "kick needs a reason")
     # Disable: the account's connections are told and dropped; login is
     # refused with a clear error; enable undoes it.
     carl = login(d, "carl", pw="password2", register=False)
-    r = b.cmd("account disable carl cheating in round 3")
-    check("account disable", body(r) == "disabled carl", r)
+    answers(b, "account disable carl cheating in round 3",
+            "account disable", "disabled carl")
     e = event_of(carl, "disabled")
     check("disabled account's connection told",
           e == "event disabled cheating in round 3", e)
@@ -198,17 +187,16 @@ def test_admin():
     r = Client(d).cmd("login carl password2")
     check("disabled account cannot log in",
           body(r) == "account carl is disabled: cheating in round 3", r)
-    r = b.cmd("account enable carl")
-    check("account enable", body(r) == "enabled carl", r)
+    answers(b, "account enable carl", "account enable", "enabled carl")
     r = Client(d).cmd("login carl password2")
     check("enabled account logs in", ok(r), r)
-    r = b.cmd("account disable nobody x")
-    check("disable unknown", body(r) == "no account nobody", r)
+    answers(b, "account disable nobody x", "disable unknown",
+            "no account nobody")
     # Abort and adjudicate live games, with the reason in the record.
     p1, p2 = login(d, "p1"), login(d, "p2")
     gid, seats, _, _ = pair(d, p1, p2, "nim 3 4 5", "tc=60000 rated=1")
-    r = b.cmd("abort %d server restart needed" % gid)
-    check("abort", body(r) == "result - aborted", r)
+    answers(b, "abort %d server restart needed" % gid, "abort",
+            "result - aborted")
     for s in seats.values():
         o = gameover_of(s)
         check("abort gameover", o is not None and o.split()[2:] ==
@@ -220,8 +208,8 @@ def test_admin():
           "\nresult - aborted by boss: server restart needed\n" in rec +
           "\n", rec)
     gid, seats, _, _ = pair(d, p1, p2, "nim 3 4 5", "tc=60000 rated=1")
-    r = b.cmd("adjudicate %d 2 engine crash on the host" % gid)
-    check("adjudicate", body(r) == "result second adjudicated", r)
+    answers(b, "adjudicate %d 2 engine crash on the host" % gid,
+            "adjudicate", "result second adjudicated")
     for s in seats.values():
         o = gameover_of(s)
         check("adjudicate gameover", o is not None and
@@ -232,8 +220,8 @@ def test_admin():
     check("adjudication in the record", rec is not None and
           "result second adjudicated by boss: engine crash on the host" in
           rec, rec)
-    r = b.cmd("abort %d again" % gid)
-    check("abort a finished game", body(r) == "no live game %d" % gid, r)
+    answers(b, "abort %d again" % gid, "abort a finished game",
+            "no live game %d" % gid)
     r = b.cmd("adjudicate 1 3 x")
     check("adjudicate bad seat", r is not None and "seat 1 or 2" in r, r)
     r = b.cmd("ratings")
@@ -320,8 +308,7 @@ def test_resume_by_account():
           (gid, sa), e)
     r = login(d, "carl").cmd("seek nim 1 1")    # another account: fine
     a2 = Client(d)
-    r = a2.cmd("login ann password1")
-    check("login after the crash", ok(r), r)
+    accepted(a2, "login ann password1", "login after the crash")
     e = event_of(a2, "live")
     check("event live after login", e is not None and
           e == "event live %d %s %s you=%d tc=60000 rated=1 nim 1 1" % (
@@ -330,8 +317,8 @@ def test_resume_by_account():
     r = a2.cmd("seek nim 2 2")
     check("seek says resume GAME_ID", r is not None and
           "resume %d" % gid in r, r)
-    r = a2.cmd("resume %d" % gid)
-    check("resume GAME_ID", body(r) == "game %d you=%d" % (gid, sa), r)
+    answers(a2, "resume %d" % gid, "resume GAME_ID",
+            "game %d you=%d" % (gid, sa))
     n = a2.wait("commands", lambda x: " new " in x)
     check("resume sends new", n is not None and n.endswith("new nim 1 1"),
           n)
@@ -345,9 +332,8 @@ def test_resume_by_account():
     sb = 3 - sa
     b2 = Client(d)
     b2.cmd("login bob password1")
-    r = b2.cmd("resume %d" % gid)
-    check("take-over by the same account", body(r) == "game %d you=%d" %
-          (gid, sb), r)
+    answers(b2, "resume %d" % gid, "take-over by the same account",
+            "game %d you=%d" % (gid, sb))
     e = event_of(b, "replaced")
     check("old connection told", e == "event replaced %d %d" % (gid, sb), e)
     n = b2.wait("commands", lambda x: " new " in x)
@@ -488,7 +474,7 @@ def vanish_inner():
     took = time.time() - t0
     check("vanished peer detected", e is not None and
           e.startswith("event disconnected %d " % gid), e)
-    print("vanished peer seen after %.1f s (keepalive 1+1x2 s)" % took)
+    note("vanished peer seen after %.1f s (keepalive 1+1x2 s)" % took)
     check("within seconds", took < 15, took)
     d.stop()
 
@@ -502,7 +488,8 @@ def test_vanish():
     if os.geteuid() != 0 or not shutil.which("ip") or \
             not shutil.which("unshare") or subprocess.run(
                 ["unshare", "-nm", "true"], capture_output=True).returncode:
-        print("not root, or no ip or unshare: checking the settings only")
+        skip("vanish test in a network namespace",
+             "not root, or no ip or unshare: checking the settings only")
         d = Daemon("vanish-settings", "--keepalive-idle", "1")
         r = Client(d).cmd("limits")
         check("keepalive in limits", r is not None and
@@ -514,7 +501,7 @@ def test_vanish():
     p = subprocess.run(["unshare", "-nm", sys.executable,
                         os.path.abspath(__file__), BUILD, SRC], env=env,
                        capture_output=True, text=True, timeout=120)
-    print(p.stdout, end="")
+    note(p.stdout)                 # its own TAP lines, as comments here
     check("vanish test in a network namespace", p.returncode == 0,
           p.stdout + p.stderr)
 

@@ -7,30 +7,14 @@
 set -u
 GRUNDY=${GRUNDY:-./grundy}
 top_srcdir=${top_srcdir:-.}
-pass=0
-fail=0
-skip=0
+. "$top_srcdir/tests/tap.sh"
 
 # same NAME WANT GOT: GOT must equal WANT.
 same() {
 	if [ "$2" = "$3" ]; then
-		pass=$((pass + 1))
+		tap_ok "$1"
 	else
-		fail=$((fail + 1))
-		printf 'FAIL %s\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-	fi
-}
-
-# refuse NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN.
-refuse() {
-	name=$1 pat=$2
-	shift 2
-	if out=$("$@" 2>&1); then
-		fail=$((fail + 1)); printf 'FAIL %s: accepted\n' "$name"
-	elif printf '%s\n' "$out" | grep -q -- "$pat"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1)); printf 'FAIL %s: %s\n' "$name" "$out"
+		tap_fail "$1" "$(printf -- '--- want\n%s\n--- got\n%s' "$2" "$3")"
 	fi
 }
 
@@ -39,10 +23,10 @@ succeed() {
 	name=$1
 	shift
 	if out=$("$@" 2>&1); then
-		pass=$((pass + 1))
-		printf '%s\n' "$out"
+		tap_ok "$name"
+		tap_note "$out"
 	else
-		fail=$((fail + 1)); printf 'FAIL %s\n%s\n' "$name" "$out"
+		tap_fail "$name" "$out"
 	fi
 }
 
@@ -116,11 +100,8 @@ if command -v python3 >/dev/null 2>&1; then
 	succeed bot-fake-server python3 "$top_srcdir/tests/bot-fake-server.py" \
 	    "$GRUNDY"
 else
-	echo "SKIP bot-match, bot-fake-server: python3 is not installed"
-	skip=1
+	tap_skip bot-match "python3 is not installed"
+	tap_skip bot-fake-server "python3 is not installed"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ] || exit 1
-[ "$skip" = 0 ] || exit 77
-exit 0
+tap_done

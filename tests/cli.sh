@@ -3,8 +3,7 @@
 # notation is analysed, a scripted game is played, and bad input is refused.
 set -u
 GRUNDY=${GRUNDY:-./grundy}
-pass=0
-fail=0
+. "${top_srcdir:-.}/tests/tap.sh"
 
 # expect NAME WANT CMD...: CMD's output must contain every line of WANT.
 expect() {
@@ -17,23 +16,10 @@ expect() {
 		printf '%s\n' "$out" | grep -qxF -- "$line" || exit 1
 	done || ok=0
 	if [ "$ok" = 1 ]; then
-		pass=$((pass + 1))
+		tap_ok "$name"
 	else
-		fail=$((fail + 1))
-		printf 'FAIL %s\n--- want\n%s\n--- got\n%s\n' "$name" "$want" "$out"
-	fi
-}
-
-# refuse NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN.
-refuse() {
-	name=$1 pat=$2
-	shift 2
-	if out=$("$@" 2>&1); then
-		fail=$((fail + 1)); printf 'FAIL %s: accepted\n' "$name"
-	elif printf '%s\n' "$out" | grep -q -- "$pat"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1)); printf 'FAIL %s: %s\n' "$name" "$out"
+		tap_fail "$name" "$(printf -- '--- want\n%s\n--- got\n%s' \
+		    "$want" "$out")"
 	fi
 }
 
@@ -87,5 +73,4 @@ refuse digits "exceeds the limit of 5" $GRUNDY analyze --max-digits 5 nim 123456
 refuse cycle "cycle" $GRUNDY analyze graph 'edges=1>2,2>1' 1
 refuse usage "usage" $GRUNDY frobnicate
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_done

@@ -5,6 +5,12 @@ its own database, a raw protocol client that sorts replies, server
 commands and events, `grundy bot` processes, and a runner that counts
 checks and looks for sanitizer reports in every log.
 
+Every check is reported on its own in TAP (automake's tap-driver.sh):
+`ok N - TEST: NAME` or `not ok N - TEST: NAME` with the detail as `#`
+lines under it, and the plan `1..N` at the end; anything else printed is a
+`#` comment.  A failure thus names its check in the test's .log and in
+test-suite.log.
+
 A test script does `from e2e import *`, defines test functions and ends
 with `sys.exit(run([test_a, test_b]))`; argv is BUILDDIR SRCDIR.  Every
 wait is bounded; daemons and bots are killed at the end whatever happens.
@@ -26,16 +32,41 @@ TMP = tempfile.mkdtemp(prefix="grundy-e2e.")
 PROCS = []
 PASSED = 0
 FAILED = 0
+CURRENT = ""            # the test function running, a prefix of its checks
+
+
+def note(text):
+    """Prints text as TAP comment lines."""
+    for line in str(text).splitlines() or [""]:
+        print("# " + line, flush=True)
 
 
 def check(name, cond, detail=""):
-    """Counts one check; prints the failures."""
+    """Reports one check as a TAP line; a failure's detail follows it as
+    comments.  Returns cond, so that a test can stop on a failure."""
     global PASSED, FAILED
+    n = PASSED + FAILED + 1
+    # '#' starts a TAP directive; a description must not hold one.
+    desc = (CURRENT + ": " if CURRENT else "") + \
+        " ".join(str(name).replace("#", "No.").split())
     if cond:
         PASSED += 1
+        print("ok %d - %s" % (n, desc), flush=True)
     else:
         FAILED += 1
-        print("FAIL %s %s" % (name, detail), flush=True)
+        print("not ok %d - %s" % (n, desc), flush=True)
+        note(detail)
+    return bool(cond)
+
+
+def skip(name, reason):
+    """Reports a check that cannot run here as a TAP skip."""
+    global PASSED
+    PASSED += 1
+    desc = (CURRENT + ": " if CURRENT else "") + " ".join(
+        str(name).replace("#", "No.").split())
+    print("ok %d - %s # SKIP %s" % (PASSED + FAILED, desc, reason),
+          flush=True)
 
 
 class Daemon:
@@ -60,10 +91,8 @@ class Daemon:
              "--db", self.db] + self.flags,
             stdout=self.log, stderr=self.log)
         PROCS.append(self.proc)
-        for _ in range(200):
-            if os.path.exists(portfile) and os.path.getsize(portfile) > 0:
-                break
-            time.sleep(0.05)
+        wait_for(lambda: os.path.exists(portfile) and
+                 os.path.getsize(portfile) > 0, 10, 0.05)
         self.port = int(open(portfile).read().strip())
 
     def stop(self, sig=signal.SIGTERM):
@@ -158,6 +187,14 @@ class Client:
         del self.commands[:]
         del self.events[:]
 
+    def wait_closed(self, timeout=5.0):
+        """Reads until the server closes the connection; returns whether it
+        did before the deadline."""
+        end = time.time() + timeout
+        while not self.closed and time.time() < end:
+            self._pump(min(end - time.time(), 0.2))
+        return self.closed
+
     def close(self):
         try:
             self.s.close()
@@ -170,14 +207,45 @@ def ClientFrom(d, src, host="127.0.0.1", port=None):
     return Client(d, src, host, port)
 
 
-def wait_for(pred, timeout=5.0):
-    """Polls pred until it holds or the deadline passes; returns pred()."""
+def wait_for(pred, timeout=5.0, interval=0.02):
+    """Polls pred until it returns a true value or the deadline passes;
+    returns that value (or pred()'s last one)."""
     end = time.time() + timeout
     while time.time() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
+        v = pred()
+        if v:
+            return v
+        time.sleep(interval)
     return pred()
+
+
+def bot_log(name):
+    """What the `grundy bot` named name has written so far."""
+    return open(os.path.join(TMP, "bot-%s.log" % name),
+                errors="replace").read()
+
+
+def bots_logged_in(names, timeout=10.0):
+    """Waits until each named bot has logged in; returns whether all did."""
+    return wait_for(lambda: all("logged in" in bot_log(n) for n in names),
+                    timeout)
+
+
+def event_of(c, prefix, timeout=5.0):
+    return c.wait("events", lambda x: x.startswith("event " + prefix),
+                  timeout)
+
+
+def served(d, timeout=5.0):
+    """A new Client once the daemon serves one (slots of closed connections
+    come back when the server has seen them close); None at the deadline."""
+    def attempt():
+        c = Client(d)
+        if ok(c.cmd("protocol_version")):
+            return c
+        c.close()
+        return None
+    return wait_for(attempt, timeout, 0.05)
 
 
 def ok(r):
@@ -186,6 +254,31 @@ def ok(r):
 
 def body(r):
     return re.sub(r"^[=?]\d*\s?", "", r or "")
+
+
+def refused(c, line, name, *words):
+    """Sends line on c; checks that it is refused, with each of words in the
+    reply.  Returns the reply."""
+    r = c.cmd(line)
+    check(name, not ok(r) and (not words or r is not None and
+                               all(w in r for w in words)), r)
+    return r
+
+
+def accepted(c, line, name, *words):
+    """Sends line on c; checks that it succeeds, with each of words in the
+    reply.  Returns the reply."""
+    r = c.cmd(line)
+    check(name, ok(r) and all(w in r for w in words), r)
+    return r
+
+
+def answers(c, line, name, want):
+    """Sends line on c; checks that the reply's text is exactly want.
+    Returns the reply."""
+    r = c.cmd(line)
+    check(name, body(r) == want, r)
+    return r
 
 
 def login(d, name, pw="password1", register=True):
@@ -227,10 +320,17 @@ def db_game(d, gid):
     con = sqlite3.connect(d.db)
     row = con.execute("SELECT status, result, reason, rated, tc, player1,"
                       " player2 FROM games WHERE id = ?", (gid,)).fetchone()
-    n = con.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?",
-                    (gid,)).fetchone()[0]
     con.close()
-    return row, n
+    return row, db_count(d, "SELECT COUNT(*) FROM moves WHERE game_id = ?",
+                         (gid,))
+
+def db_count(d, sql, args=()):
+    """The one number a SELECT COUNT(*) on d's database returns."""
+    con = sqlite3.connect(d.db)
+    n = con.execute(sql, args).fetchone()[0]
+    con.close()
+    return n
+
 
 def standings(c, name):
     """((played, total), reply) of a tournament's standings."""
@@ -247,13 +347,20 @@ def kill_restart_finish(d, admin, tname, timeout):
     d.start()
     c = Client(d)
     c.cmd("login %s password1" % admin)
-    deadline = time.time() + timeout
-    while True:
-        (played, total), r = standings(c, tname)
-        if (played is not None and played == total) or \
-                time.time() >= deadline:
-            return c, (played, total), r
-        time.sleep(0.1)
+    return (c,) + tournament_done(c, tname, timeout)
+
+
+def tournament_done(c, tname, timeout):
+    """Waits until tournament tname has played all its games; returns
+    ((played, total), standings reply) as last seen."""
+    last = [((None, None), None)]
+
+    def done():
+        last[0] = standings(c, tname)
+        played, total = last[0][0]
+        return played is not None and played == total
+    wait_for(done, timeout, 0.1)
+    return last[0]
 
 
 def start_bot(d, name, prog, extra=()):
@@ -269,19 +376,21 @@ def start_bot(d, name, prog, extra=()):
 def run(tests):
     """Runs the test functions (PLAY_ONLY=name runs one), kills every
     process left, checks every log for a sanitizer report and prints the
-    summary line; returns the exit status."""
+    TAP plan; returns the exit status."""
+    global CURRENT
     only = os.environ.get("PLAY_ONLY")
     try:
         for t in tests:
             if only and t.__name__ != only:
                 continue
+            CURRENT = t.__name__
             t0 = time.time()
             try:
                 t()
             except Exception as e:      # a crash is a failure, not a stop
-                check(t.__name__, False, "exception: %r" % (e,))
-            print("%s done in %.1f s" % (t.__name__, time.time() - t0),
-                  flush=True)
+                check("ran to its end", False, "exception: %r" % (e,))
+            note("%s done in %.1f s" % (t.__name__, time.time() - t0))
+        CURRENT = ""
     finally:
         for p in PROCS:
             if p.poll() is None:
@@ -293,5 +402,6 @@ def run(tests):
             text = open(os.path.join(TMP, f), errors="replace").read()
             check("no sanitizer report in " + f,
                   "Sanitizer" not in text and "runtime error:" not in text)
-    print("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
+    note("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
+    print("1..%d" % (PASSED + FAILED), flush=True)
     return 1 if FAILED else 0

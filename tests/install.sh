@@ -13,8 +13,7 @@
 set -u
 top_srcdir=${top_srcdir:-.}
 MAKE=${MAKE:-make}
-pass=0
-fail=0
+. "$top_srcdir/tests/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/grundy-install.XXXXXX") || exit 99
 daemon=
 cleanup() {
@@ -23,12 +22,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); printf 'FAIL %s\n' "$*"; }
+bad() { tap_fail "$*"; }
 check() {
 	name=$1
 	shift
-	if "$@"; then ok; else bad "$name"; fi
+	if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi
 }
 
 # 1. The man pages.
@@ -40,8 +38,7 @@ if command -v mandoc >/dev/null 2>&1; then
 		check "mandoc -T lint $m: $out" test -z "$out"
 	done
 else
-	echo "SKIP mandoc -T lint: mandoc is not installed" \
-	    "(apt-get install mandoc; quickstart.sh installs it)"
+	tap_skip "mandoc -T lint" "mandoc is not installed (apt-get install mandoc; quickstart.sh installs it)"
 fi
 
 # 2. One list of settings: example, --help and grundyd.conf(5) agree.
@@ -69,15 +66,14 @@ while read -r key val; do
 	*[!0-9]*) continue ;;
 	esac
 	if grep -q -- "^  --$key N " "$tmp/help"; then
-		grep -q -- "^  --$key N .*(default $val;" "$tmp/help" ||
-		    bad "--help default of $key is not $val"
+		check "--help default of $key is $val" \
+		    grep -q -- "^  --$key N .*(default $val;" "$tmp/help"
 	fi
-	awk -v k="$key" -v v="$val" '
+	check "grundyd.conf(5) default of $key is $val" \
+	    awk -v k="$key" -v v="$val" '
 	    $1 == ".It" && $2 == "Cm" { on = ($3 == k) }
 	    on && $1 == "Default:" { found = ($2 == v || $2 == v ".") }
-	    END { exit !found }' "$top_srcdir/doc/grundyd.conf.5" ||
-	    bad "grundyd.conf(5) default of $key is not $val"
-	ok
+	    END { exit !found }' "$top_srcdir/doc/grundyd.conf.5"
 done < "$tmp/ex-kv"
 # Uncommented, the example is a valid configuration.
 sed 's/^#\([a-z][a-z-]*\) = /\1 = /' "$tmp/example" > "$tmp/uncommented"
@@ -153,7 +149,8 @@ MAKEFLAGS= $MAKE install DESTDIR="$dest" > "$tmp/install.log" 2>&1 ||
 check "a second install keeps etc/grundyd.conf" \
     grep -qx "max-digits = 5000" "$etc"
 check "the installed grundyd reads it" \
-    "$bindir/grundyd" --config "$etc" --check-config > /dev/null
+    sh -c '"$0" --config "$1" --check-config > /dev/null' \
+    "$bindir/grundyd" "$etc"
 
 # The README's two bots, from the install: two seeks of one game pair.
 "$bindir/grundyd" --listen 127.0.0.1:0 --port-file "$tmp/port" \
@@ -200,5 +197,4 @@ MAKEFLAGS= $MAKE install DESTDIR="$dest" > "$tmp/install.log" 2>&1 &&
 left=$(find "$dest" -type f | sed "s|^$dest||")
 check "install then uninstall leaves no file: $left" test -z "$left"
 
-echo "install.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_done

@@ -20,18 +20,12 @@ from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 OUTAGE_S = 65
 
 
-def bot_log(name):
-    return open(os.path.join(TMP, "bot-%s.log" % name),
-                errors="replace").read()
-
-
 def test_outage_over_60s():
     d = Daemon("outage")
     spec = "nim 9 9 9 tc=600000"
     opp = login(d, "opp")
     opp.drain()
-    r = opp.cmd("seek " + spec)
-    check("outage: the opponent seeks", ok(r), r)
+    accepted(opp, "seek " + spec, "outage: the opponent seeks")
     p = start_bot(d, "steady", [GRUNDY, "engine"],
                   ["--no-ready", "--seek", spec])
     e = opp.wait("events", lambda x: x.startswith("event start"), 10)

@@ -25,12 +25,9 @@ def test_accounts():
     c = Client(d)
     check("register", body(c.cmd("register alice password1")) ==
           "registered alice")
-    r = c.cmd("register alice password2")
-    check("register taken", not ok(r) and "taken" in r, r)
-    r = c.cmd("register bad!name password1")
-    check("register bad name", not ok(r), r)
-    r = c.cmd("register carol short")
-    check("register short password", not ok(r), r)
+    refused(c, "register alice password2", "register taken", "taken")
+    refused(c, "register bad!name password1", "register bad name")
+    refused(c, "register carol short", "register short password")
     r = c.cmd("login alice wrongpass1")
     check("wrong password", r is not None and
           body(r) == "wrong name or password", r)
@@ -39,9 +36,7 @@ def test_accounts():
           body(r) == "wrong name or password", r)
     r = c.cmd("login alice wrongpass2")
     check("third failure closes", r is not None and "closing" in r, r)
-    time.sleep(0.3)
-    c._pump(0.5)
-    check("connection closed after failures", c.closed)
+    check("connection closed after failures", c.wait_closed())
     c2 = Client(d)
     r = c2.cmd("login alice wrongpass3")
     check("third failure for the name", r is not None and
@@ -49,11 +44,17 @@ def test_accounts():
     r = c2.cmd("login alice password1")
     check("name locked after failures", r is not None and
           "too many failed logins for alice" in r, r)
-    time.sleep(2.2)
-    r = c2.cmd("login alice password1")
+    # Each try on a new connection: a refusal counts towards closing one.
+    def unlocked():
+        c3 = Client(d)
+        r3 = c3.cmd("login alice password1")
+        if ok(r3):
+            return c3, r3
+        c3.close()
+        return None
+    c2, r = wait_for(unlocked, 10, 0.1) or (c2, None)
     check("lock expires", ok(r) and "role player" in r, r)
-    r = c2.cmd("whoami")
-    check("whoami", ok(r) and "account alice" in r, r)
+    accepted(c2, "whoami", "whoami", "account alice")
     con = sqlite3.connect(d.db)
     h = con.execute("SELECT hash FROM accounts WHERE name = 'alice'"
                     ).fetchone()[0]
@@ -62,23 +63,20 @@ def test_accounts():
           "password1" not in h, h)
     # Rights.
     anon = Client(d)
-    r = anon.cmd("seek nim 3 4 5")
-    check("anonymous may not seek players", not ok(r) and "account" in r, r)
-    r = anon.cmd("seek nim 3 4 5 opponent=engine rated=1")
-    check("engine games are unrated", not ok(r), r)
-    r = anon.cmd("ready")
-    check("anonymous ready refused", not ok(r), r)
-    r = anon.cmd("tournament list")
-    check("anonymous admin refused", not ok(r) and
-          "permission denied" in r, r)
+    refused(anon, "seek nim 3 4 5", "anonymous may not seek players",
+            "account")
+    refused(anon, "seek nim 3 4 5 opponent=engine rated=1",
+            "engine games are unrated")
+    refused(anon, "ready", "anonymous ready refused")
+    refused(anon, "tournament list", "anonymous admin refused",
+            "permission denied")
     r = c2.cmd("tournament create t1 roundrobin players=alice,bob games=1 "
                "nim 3 4 5")
     check("non-admin admin refused", not ok(r) and
           "permission denied" in r, r)
     root = login(d, "root")
     check("admin role", "role admin" in (root.cmd("whoami") or ""))
-    r = root.cmd("tournament list")
-    check("admin may list", ok(r), r)
+    accepted(root, "tournament list", "admin may list")
     d.stop()
 
 
@@ -118,14 +116,11 @@ def test_referee():
     gid, seats, ea, eb = pair(d, a, b)
     live = w.cmd("games live")
     check("games live lists it", ok(live) and str(gid) in live, live)
-    r = w.cmd("watch %d" % gid)
-    check("watch", ok(r) and "position nim 3 4 5" in r, r)
-    r = eve.cmd("resign %d" % gid)
-    check("resign someone else's game", not ok(r) and
-          "not a player" in r, r)
+    accepted(w, "watch %d" % gid, "watch", "position nim 3 4 5")
+    r = refused(eve, "resign %d" % gid, "resign someone else's game",
+                "not a player")
     token1 = re.search(r"token=(\w+)", ea).group(1)
-    r = eve.cmd("resume " + token1[::-1])
-    check("resume wrong token", not ok(r), r)
+    r = refused(eve, "resume " + token1[::-1], "resume wrong token")
     first = seats[1]
     g = genmove_of(first)
     first.answer(g, "1=2")
@@ -146,14 +141,16 @@ def test_referee():
     check("illegal game logged", row[:4] == ("finished", "first",
           "illegal-move", 1) and n == 1, row)
 
-    # Timeout: nobody answers genmove.
-    gid, seats, ea, eb = pair(d, a, b, opts="tc=400")
+    # Timeout: nobody answers genmove.  The clock cannot start before the
+    # pairing, so the loss comes at least tc + grace after t0; gameover_of
+    # bounds it from above.
     t0 = time.time()
+    gid, seats, ea, eb = pair(d, a, b, opts="tc=400")
     o = gameover_of(seats[1], 5)
     el = time.time() - t0
     check("timeout loses", o is not None and
           o.split()[2:] == ["second", "timeout"], o)
-    check("timeout after the clock and grace", 0.45 <= el < 3.0, el)
+    check("timeout after the clock and grace (0.5 s)", el >= 0.5, el)
     seats[1].answer(o)
     o2 = gameover_of(seats[2])
     seats[2].answer(o2)
@@ -165,7 +162,8 @@ def test_referee():
     tok = re.search(r"token=(\w+)", ev1).group(1)
     fname = "anna" if first is a else "bert"
     first.close()
-    time.sleep(0.2)
+    e = event_of(second, "disconnected %d 1" % gid)
+    check("opponent sees the disconnect", e is not None, e)
     back = Client(d)
     r = back.cmd("login %s password1" % fname)
     r = back.cmd("resume " + tok)
@@ -209,14 +207,13 @@ def test_challenge():
     a = login(d, "cara")
     b = login(d, "dave")
     eve = login(d, "evan")
-    r = a.cmd("challenge nobody nim 3 4 5")
-    check("challenge offline", not ok(r) and "not connected" in r, r)
-    r = a.cmd("challenge cara nim 3 4 5")
-    check("challenge yourself", not ok(r), r)
-    r = Client(d).cmd("challenge dave nim 3 4 5")
-    check("anonymous challenge", not ok(r) and "account" in r, r)
-    r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
-    check("challenge needs the target ready or seeking", not ok(r), r)
+    refused(a, "challenge nobody nim 3 4 5", "challenge offline",
+            "not connected")
+    refused(a, "challenge cara nim 3 4 5", "challenge yourself")
+    refused(Client(d), "challenge dave nim 3 4 5", "anonymous challenge",
+            "account")
+    refused(a, "challenge dave nim 3 4 5 tc=9000+10",
+            "challenge needs the target ready or seeking")
     check("ready", ok(b.cmd("ready")))
     r = a.cmd("challenge dave nim 3 4 5 tc=9000+10")
     check("challenge", ok(r) and body(r).startswith("challenge"), r)
@@ -224,11 +221,9 @@ def test_challenge():
     e = b.wait("events", lambda x: x.startswith("event challenge"))
     check("challenge event", e is not None and (" %s cara " % chid) in e
           and "tc=9000+10" in e and "seat=2" in e, e)
-    r = eve.cmd("accept " + chid)
-    check("accept someone else's challenge", not ok(r) and
-          "not addressed to you" in r, r)
-    r = b.cmd("decline " + chid)
-    check("decline", ok(r), r)
+    refused(eve, "accept " + chid, "accept someone else's challenge",
+            "not addressed to you")
+    accepted(b, "decline " + chid, "decline")
     e = a.wait("events", lambda x: x.startswith("event declined"))
     check("declined event", e is not None, e)
     # Re-login as the target on the challenging connection: the
@@ -255,11 +250,10 @@ def test_review_regressions():
     """Defects an outside review found, kept fixed."""
     d = Daemon("nodb", db="off")
     c = Client(d)
-    r = c.cmd("ratings")
-    check("ratings with none", ok(r), r)
+    accepted(c, "ratings", "ratings with none")
     # The engine wins at its first move, without a log.
-    r = c.cmd("seek nim 1 opponent=engine seat=2")
-    check("engine seek without a log", ok(r), r)
+    accepted(c, "seek nim 1 opponent=engine seat=2",
+             "engine seek without a log")
     o = gameover_of(c)
     check("engine wins at once", o is not None and
           o.split()[2:] == ["first", "no-legal-move"], o)
@@ -283,8 +277,8 @@ def test_review_regressions():
                  "random=1 nim 0 0")
     check("template without a fair start refused", not ok(r) and
           "no fair start" in r, r)
-    r = root.cmd("seek nim " + " ".join(["99999"] * 1000))
-    check("oversized seek spec refused", not ok(r) and "too large" in r, r)
+    refused(root, "seek nim " + " ".join(["99999"] * 1000),
+            "oversized seek spec refused", "too large")
     d.stop()
 
 
@@ -322,27 +316,31 @@ def test_floods():
     # Many seekers: the server-wide cap.
     cs = [login(d, "s%d" % i) for i in range(7)]
     rs = [c.cmd("seek nim 9 %d" % (i + 30)) for i, c in enumerate(cs)]
-    refused = [r for r in rs if r and "too many open seeks" in r]
-    check("max-seeks enforced", len(refused) >= 1, rs)
-    # Many connections from one address.
+    # The flooder's last seek is open: 4 more fit under --max-seeks 5.
+    refused = [i for i, r in enumerate(rs) if r and
+               "too many open seeks (limit 5)" in r]
+    check("max-seeks enforced: seekers 4, 5 and 6 refused",
+          refused == [4, 5, 6] and all(ok(r) for r in rs[:4]), rs)
+    # Many connections from one address: 9 are open (other, the flooder,
+    # the 7 seekers), so 31 more fit under --max-conns-per-ip 40.
     many = []
     refused = 0
     for i in range(60):
+        c = Client(d)
+        many.append(c)
         try:
-            c = Client(d)
-            c._pump(0.05)
-            if c.closed or any("too many connections" in r
-                               for r in c.replies):
-                refused += 1
-            many.append(c)
+            if ok(c.cmd("protocol_version")):
+                continue
         except OSError:
-            refused += 1
-    check("max-conns-per-ip enforced", refused > 0, refused)
-    # An oversized command.
+            pass
+        r = c.wait("replies", lambda x: "too many connections" in x)
+        refused += r is not None and c.wait_closed()
+    check("max-conns-per-ip enforced: 29 of 60 refused", refused == 29,
+          refused)
+    # An oversized command, once the server has seen those close.
     for c in many:
         c.close()
-    time.sleep(0.3)
-    big = Client(d)
+    big = served(d)
     big.send("seek nim " + "9" * 10000)
     r = big.wait("replies", timeout=5)
     check("oversized command refused", r is not None and
@@ -363,18 +361,16 @@ def test_tournament():
     boss = login(d, "boss")
     bots = [start_bot(d, "perfect", perfect),
             start_bot(d, "random", rnd + ["--think-ms", "40"])]
-    time.sleep(1.0)
+    check("bots logged in", bots_logged_in(("perfect", "random")))
     r = boss.cmd("tournament create rr1 roundrobin players=perfect,random "
                  "games=6 tc=20000+100 seed=7 random=1 nim 9 9 9")
     check("tournament create", ok(r) and "games 6" in r, r)
-    (played, total), r = standings(boss, "rr1")
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        (played, total), r = standings(boss, "rr1")
-        if played is not None and played >= 2:
-            break
-        time.sleep(0.05)
-    check("tournament under way", played is not None and played >= 2, r)
+    # Wait for two games played (how many more by the kill is not known).
+    def two_played():
+        played = standings(boss, "rr1")[0][0]
+        return played is not None and played >= 2
+    check("tournament under way", wait_for(two_played, 60, 0.05),
+          standings(boss, "rr1")[1])
     boss.close()
     boss, (played, total), r = kill_restart_finish(d, "boss", "rr1", 90)
     check("tournament resumed and finished", played == total == 6, r)
@@ -399,24 +395,18 @@ def test_tournament():
     check("tournament games logged rated", rows == 6, rows)
     # A gauntlet: the first player meets each other one, no one else.
     bots.append(start_bot(d, "second", perfect))
-    time.sleep(1.0)
+    check("third bot logged in", bots_logged_in(("second",)))
     r = boss.cmd("tournament create g1 gauntlet players=perfect,random,"
                  "second games=2 tc=20000 nim 3 4 5")
     check("gauntlet create", ok(r) and "games 4" in r, r)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        (played, total), r = standings(boss, "g1")
-        if played is not None and played == total:
-            break
-        time.sleep(0.2)
+    (played, total), r = tournament_done(boss, "g1", 60)
     check("gauntlet finished", played == total == 4, r)
     check("gauntlet pairs only the first", r is not None and
           re.search(r"perfect points \d+ games 4 ", r) and
           re.search(r"random points \d+ games 2 ", r) and
           re.search(r"second points \d+ games 2 ", r), r)
-    r = boss.cmd("tournament list")
-    check("tournament list", ok(r) and "rr1 roundrobin finished" in r and
-          "g1 gauntlet finished" in r, r)
+    r = accepted(boss, "tournament list", "tournament list",
+                 "rr1 roundrobin finished", "g1 gauntlet finished")
     d.stop()
     d.start()
     boss = Client(d)

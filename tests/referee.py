@@ -24,11 +24,6 @@ PROG = [sys.executable, os.path.join(SRC, "tests", "referee-prog.py"),
         GRUNDY]
 
 
-def bot_log(name):
-    return open(os.path.join(TMP, "bot-%s.log" % name),
-                errors="replace").read()
-
-
 def games_of(d, name):
     """(result, reason, seat of name) of name's finished games, in order."""
     con = sqlite3.connect(d.db)
@@ -178,11 +173,7 @@ def test_reconnect():
                      ["--reconnect-for", "30", "--reconnect-ms", "100"])
     quit_ = start_bot(d, "quitter", [GRUNDY, "engine"],
                       ["--reconnect-for", "1", "--reconnect-ms", "100"])
-    deadline = time.time() + 10
-    while time.time() < deadline and not (
-            "logged in" in bot_log("keeper") and
-            "logged in" in bot_log("quitter")):
-        time.sleep(0.05)
+    bots_logged_in(("keeper", "quitter"))
     d.stop()
     t0 = time.time()
     try:
@@ -196,10 +187,7 @@ def test_reconnect():
           bot_log("quitter")[-1000:])
     time.sleep(3)       # the outage itself, not a wait for a result
     d.start()
-    deadline = time.time() + 20
-    while time.time() < deadline and \
-            bot_log("keeper").count("logged in") < 2:
-        time.sleep(0.05)
+    wait_for(lambda: bot_log("keeper").count("logged in") >= 2, 20)
     check("reconnect: --reconnect-for 30 comes back and logs in",
           bot_log("keeper").count("logged in") == 2 and
           keep.poll() is None, bot_log("keeper")[-1500:])
@@ -216,17 +204,12 @@ def test_first_connect():
     d.stop()
     p = start_bot(d, "early", [GRUNDY, "engine"],
                   ["--reconnect-ms", "100"])
-    deadline = time.time() + 10
-    while time.time() < deadline and "trying for up to" not in \
-            bot_log("early"):
-        time.sleep(0.05)
+    wait_for(lambda: "trying for up to" in bot_log("early"), 10)
     check("first: the bot waits for the daemon", p.poll() is None and
           "trying for up to 600 s" in bot_log("early"),
           bot_log("early")[-1000:])
     d.start()
-    deadline = time.time() + 20
-    while time.time() < deadline and "logged in" not in bot_log("early"):
-        time.sleep(0.05)
+    bots_logged_in(("early",), 20)
     check("first: then registers and logs in", "logged in" in
           bot_log("early") and p.poll() is None, bot_log("early")[-1000:])
     p.kill()
@@ -245,9 +228,7 @@ def test_locked_login():
         s.cmd("login victim wrongpassword")
         s.close()
     p = start_bot(d, "victim", [GRUNDY, "engine"], ["--no-ready"])
-    deadline = time.time() + 15
-    while time.time() < deadline and "logged in:" not in bot_log("victim"):
-        time.sleep(0.05)
+    wait_for(lambda: "logged in:" in bot_log("victim"), 15)
     log = bot_log("victim")
     check("locked: the bot waited", "logging in again in" in log, log)
     check("locked: then logged in", "logged in:" in log and
@@ -280,20 +261,14 @@ def test_resume_by_account():
     p.kill()            # the bot dies; its program gets EOF and exits
     p.wait()
     p = start_bot(d, "phoenix", [GRUNDY, "engine"], ["--no-ready"])
-    deadline = time.time() + 10
-    while time.time() < deadline and "resumed: game %s" % gid not in \
-            bot_log("phoenix"):
-        time.sleep(0.05)
+    wait_for(lambda: "resumed: game %s" % gid in bot_log("phoenix"), 10)
     check("live: the restarted bot resumed its game by id",
           "resumed: game %s" % gid in bot_log("phoenix"),
           bot_log("phoenix")[-1500:])
     # The resumed game goes on to its end on the restarted bot.
     r = opp.cmd("resign %s" % gid)
     check("live: the opponent resigns the resumed game", ok(r), r)
-    deadline = time.time() + 10
-    while time.time() < deadline and "game %s over" % gid not in \
-            bot_log("phoenix"):
-        time.sleep(0.05)
+    wait_for(lambda: "game %s over" % gid in bot_log("phoenix"), 10)
     check("live: the restarted bot saw the game end and won",
           re.search(r"game %s over: .* won against opp" % gid,
                     bot_log("phoenix")) is not None,
@@ -313,24 +288,13 @@ def test_games_count_across_restart():
     slow = PROG + ["slow"]
     bots = [start_bot(d, n, slow, ["--games", "3"]) for n in ("cx", "cy")]
     boss = login(d, "boss")
-    deadline = time.time() + 10
-    while time.time() < deadline and not all(
-            "logged in" in bot_log(n) for n in ("cx", "cy")):
-        time.sleep(0.05)
+    bots_logged_in(("cx", "cy"))
     r = boss.cmd("tournament create t3 roundrobin players=cx,cy games=3 "
                  "tc=60000 nim 4 4 4")
     check("count: tournament created", ok(r), r)
     # Cut the first game off as soon as it has started.
-    deadline = time.time() + 10
-    con = None
-    while time.time() < deadline:
-        con = sqlite3.connect(d.db)
-        n = con.execute("SELECT COUNT(*) FROM games WHERE tournament_id "
-                        "IS NOT NULL").fetchone()[0]
-        con.close()
-        if n > 0:
-            break
-        time.sleep(0.02)
+    wait_for(lambda: db_count(d, "SELECT COUNT(*) FROM games WHERE "
+                              "tournament_id IS NOT NULL") > 0, 10)
     boss.close()
     boss, (played, total), r = kill_restart_finish(d, "boss", "t3", 40)
     check("count: the tournament finishes 3 of 3", played == total == 3, r)

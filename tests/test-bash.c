@@ -105,18 +105,17 @@ test_bash_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	tu_parse_fail(GAME_ESYNTAX, "bash 20");
-	tu_parse_fail(GAME_ESYNTAX, "bash m=0 20");
-	tu_parse_fail(GAME_ESYNTAX, "bash m=-1 20");
-	tu_parse_fail(GAME_ESYNTAX, "bash m=3 m=4 20");
-	tu_parse_fail(GAME_ESYNTAX, "bash m=3 k=4 20");
-	tu_parse_fail(GAME_ESYNTAX, "bash m=3");
-	tu_parse_fail(GAME_ESYNTAX, "bash m=3 2x");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "bash 20",
+	    "bash m=0 20",
+	    "bash m=-1 20",
+	    "bash m=3 m=4 20",
+	    "bash m=3 k=4 20",
+	    "bash m=3",
+	    "bash m=3 2x",
+	    NULL);
 	tu_parse(&g, "bash m=3 20");
-	tu_play_fail(&g, "1=16", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=20", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=21", GAME_EILLEGAL);
-	tu_play_fail(&g, "2=19", GAME_EILLEGAL);
+	tu_play_fails(&g, GAME_EILLEGAL, "1=16", "1=20", "1=21", "2=19", NULL);
 	tu_play(&g, "1=17");
 	game_free(&g);
 }

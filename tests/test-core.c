@@ -159,10 +159,7 @@ test_clone(void **state)
 
 	(void)state;
 	tu_parse(&g, "nim 3 4 5");
-	game_clone(&h, &g);
-	tu_play(&h, "1=0");
-	tu_print_is(&g, "nim 3 4 5");
-	tu_print_is(&h, "nim 0 4 5");
+	tu_clone_play(&h, &g, "1=0", "nim 3 4 5", "nim 0 4 5");
 	game_free(&g);
 	game_free(&h);
 }

@@ -212,6 +212,32 @@ client_req(int fd, const char *line)
 	return (r);
 }
 
+/*
+ * Opens a connection the daemon serves: it answered protocol_version.
+ * While the daemon has not yet seen earlier connections close, it may
+ * refuse a new one over --max-conns; this tries again until the deadline.
+ */
+static int
+client_open_served(const struct daemon *d)
+{
+	long long	 until = now_ms() + 10000;
+	char		*r;
+	int		 fd, ok;
+
+	for (;;) {
+		fd = client_open(d);
+		r = client_req(fd, "protocol_version");
+		ok = strcmp(r, "= 2") == 0;
+		free(r);
+		if (ok)
+			return (fd);
+		close(fd);
+		if (now_ms() >= until)
+			fail_msg("the daemon serves no new connection");
+		usleep(10000);
+	}
+}
+
 /* Reads a whole file into a new string. */
 static char *
 slurp(const char *path, size_t *len)
@@ -275,6 +301,60 @@ test_transcripts(void **state)
 }
 
 /*
+ * Starts the game start on the server and g as its canonical form says.
+ * Returns 0, or -1 with why set.
+ */
+static int
+match_new(int fd, const char *start, struct game *g, char *why,
+    size_t whylen)
+{
+	struct game_error err;
+	char		*r, req[256];
+	int		 rv = -1;
+
+	snprintf(req, sizeof req, "new %s", start);
+	r = client_req(fd, req);
+	if (r[0] != '=')
+		snprintf(why, whylen, "new: %s", r);
+	else if (game_parse_line(g, r + 2, tu_limits(), &err) != 0)
+		snprintf(why, whylen, "canonical form does not parse: %s", r);
+	else
+		rv = 0;
+	free(r);
+	return (rv);
+}
+
+/*
+ * Plays the engine's reply line ("reply MOVE") on g and checks the move:
+ * legal, and winning whenever g was an N-position.  Returns 0, or -1 with
+ * why set.
+ */
+static int
+engine_reply(struct game *g, struct game_move *m, const char *line,
+    char *why, size_t whylen)
+{
+	struct game_error err;
+	char		*s = strdup(line + 6), *t, *sv, *tok[4];
+	int		 ntok = 0, o, rv = -1;
+
+	o = game_outcome(g, &err);
+	for (t = strtok_r(s, " ", &sv); t && ntok < 4;
+	    t = strtok_r(NULL, " ", &sv))
+		tok[ntok++] = t;
+	if (game_move_parse(g, m, ntok, tok, tu_limits(), &err) ||
+	    game_play(g, m, &err))
+		snprintf(why, whylen, "engine move %s refused locally: %s",
+		    line, err.msg);
+	else if (o == GAME_N && game_outcome(g, &err) != GAME_P)
+		snprintf(why, whylen, "engine move %s did not win from an "
+		    "N-position", line);
+	else
+		rv = 0;
+	free(s);
+	return (rv);
+}
+
+/*
  * Plays one refereed match on start: the client plays the engine's own
  * choice (seeded) and checks every engine reply against the local solver:
  * legal, and winning whenever the engine's position was an N-position.
@@ -290,22 +370,11 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 	struct game	 g;
 	gmp_randstate_t	 rs;
 	struct buf	 line;
-	char		*r, *p, *tok[4], req[256], *save;
-	int		 ntok, o, rv = -1, moves = 0, g_plies = 0;
+	char		*r, *p, req[256], *save;
+	int		 rv = -1, moves = 0, g_plies = 0;
 
-	snprintf(req, sizeof req, "new %s", start);
-	r = client_req(fd, req);
-	if (r[0] != '=') {
-		snprintf(why, whylen, "new: %s", r);
-		free(r);
+	if (match_new(fd, start, &g, why, whylen) != 0)
 		return (-1);
-	}
-	if (game_parse_line(&g, r + 2, tu_limits(), &err) != 0) {
-		snprintf(why, whylen, "canonical form does not parse: %s", r);
-		free(r);
-		return (-1);
-	}
-	free(r);
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, seed);
 	game_move_init(&m);
@@ -338,30 +407,9 @@ play_match(int fd, const char *start, int client_first, unsigned long seed,
 			}
 			if (strncmp(p, "reply ", 6) != 0)
 				continue;
-			o = game_outcome(&g, &err);
-			{
-				char *s = strdup(p + 6), *t, *sv;
-
-				ntok = 0;
-				for (t = strtok_r(s, " ", &sv); t && ntok < 4;
-				    t = strtok_r(NULL, " ", &sv))
-					tok[ntok++] = t;
-				if (game_move_parse(&g, &m, ntok, tok,
-				    tu_limits(), &err) ||
-				    game_play(&g, &m, &err)) {
-					snprintf(why, whylen, "engine move %s "
-					    "refused locally: %s", p, err.msg);
-					free(s);
-					goto out;
-				}
-				free(s);
-			}
-			g_plies++;
-			if (o == GAME_N && game_outcome(&g, &err) != GAME_P) {
-				snprintf(why, whylen, "engine move %s did not "
-				    "win from an N-position", p);
+			if (engine_reply(&g, &m, p, why, whylen) != 0)
 				goto out;
-			}
+			g_plies++;
 			moves++;
 		}
 		free(r);
@@ -487,24 +535,12 @@ test_concurrent(void **state)
 	assert_int_equal(daemon_stop(&d), 0);
 }
 
-/* Every limit answers clearly or closes cleanly, and others are served. */
+/* Lines and values over the limits: clear refusals that change nothing. */
 static void
-test_limits(void **state)
+limits_lines(int fd)
 {
-	const char	*args[] = { "--max-line", "1024", "--max-digits", "50",
-	    "--max-piles", "10", "--max-conns", "8", "--idle-timeout", "2",
-	    "--max-output", "65536", "--rate", "50", "--burst", "100",
-	    "--max-components", "3", "--max-nodes", "5", "--max-table", "16",
-	    NULL };
-	struct daemon	 d;
-	struct buf	 b;
-	char		*r, big[4096];
-	int		 fd, conns[8], i, eof, rate_err = 0;
-	const char	*p;
+	char		*r, big[2001];
 
-	(void)state;
-	daemon_start(&d, args);
-	fd = client_open(&d);
 	/* A complete line over the limit: error, connection stays. */
 	memset(big, 'x', sizeof big);
 	memcpy(big, "new nim ", 8);
@@ -520,8 +556,6 @@ test_limits(void **state)
 	r = client_req(fd, big);
 	assert_string_equal(r, "?42 line too long: the limit is 1024 bytes");
 	free(r);
-	memset(big, 'x', 11);
-	memcpy(big, "new nim ", 8);
 	/* Numbers, piles, components, graph and table size. */
 	r = client_req(fd, "new nim 1234567890123456789012345678901234567890"
 	    "12345678901");
@@ -543,8 +577,16 @@ test_limits(void **state)
 	r = client_req(fd, "show");
 	assert_non_null(strstr(r, "no game"));
 	free(r);
+}
 
-	/* Rate: a burst of 300 commands gets some rate-limit errors. */
+/* Rate: a burst of 300 commands gets some rate-limit errors. */
+static void
+limits_rate(int fd)
+{
+	struct buf	 b;
+	const char	*p;
+	int		 i, rate_err = 0;
+
 	buf_init(&b);
 	for (i = 0; i < 300; i++)
 		client_send(fd, "protocol_version\n", 17);
@@ -553,40 +595,45 @@ test_limits(void **state)
 		rate_err++;
 	assert_true(rate_err > 0 && rate_err < 300);
 	buf_free(&b);
-	sleep(1);
+}
 
-	/* Max connections: with 8 allowed, the 9th is refused. */
-	close(fd);
-	usleep(200000);
+/* Connections: the cap, a growing line, the idle timeout, vanishing. */
+static void
+limits_conns(const struct daemon *d)
+{
+	struct buf	 b;
+	char		*r, big[1500];
+	int		 fd, conns[8], i;
+
+	/* Max connections: with 8 allowed and served, the 9th is refused. */
 	for (i = 0; i < 8; i++)
-		conns[i] = client_open(&d);
-	usleep(200000);
-	fd = client_open(&d);
+		conns[i] = client_open_served(d);
+	fd = client_open(d);
 	buf_init(&b);
-	eof = client_recv(fd, &b, 1, 5000);
+	(void)client_recv(fd, &b, 1, 5000);
 	assert_non_null(strstr(buf_str(&b), "? too many connections"));
-	(void)eof;
 	buf_free(&b);
 	close(fd);
 	for (i = 0; i < 8; i++)
 		close(conns[i]);
-	usleep(200000);
 
 	/* A line still growing past the limit: one error, the rest skipped. */
-	fd = client_open(&d);
-	client_send(fd, big, 1500);
+	memset(big, 'x', sizeof big);
+	memcpy(big, "new nim ", 8);
+	fd = client_open_served(d);
+	client_send(fd, big, sizeof big);
 	buf_init(&b);
 	client_recv(fd, &b, 1, 5000);
 	assert_non_null(strstr(buf_str(&b), "? line too long"));
 	buf_free(&b);
-	client_send(fd, big, 1500);
+	client_send(fd, big, sizeof big);
 	r = client_req(fd, "\nprotocol_version");
 	assert_string_equal(r, "= 2");
 	free(r);
 	close(fd);
 
 	/* Idle timeout: a final message, then close. */
-	fd = client_open(&d);
+	fd = client_open(d);
 	buf_init(&b);
 	assert_int_equal(client_recv(fd, &b, 0, 6000), 1);
 	assert_non_null(strstr(buf_str(&b), "? idle timeout"));
@@ -595,24 +642,34 @@ test_limits(void **state)
 
 	/* Vanishing clients mid-command, including a heavy one. */
 	for (i = 0; i < 20; i++) {
-		fd = client_open(&d);
+		fd = client_open(d);
 		client_send(fd, "new wythoff 150 190\nanalyze\n", 28);
 		close(fd);
 		usleep(20000);
 	}
 	/* Their slots come back once their jobs finish. */
-	for (i = 0; i < 50; i++) {
-		fd = client_open(&d);
-		r = client_req(fd, "protocol_version");
-		close(fd);
-		if (strcmp(r, "= 2") == 0)
-			break;
-		free(r);
-		r = NULL;
-		usleep(100000);
-	}
-	assert_non_null(r);
-	free(r);
+	close(client_open_served(d));
+}
+
+/* Every limit answers clearly or closes cleanly, and others are served. */
+static void
+test_limits(void **state)
+{
+	const char	*args[] = { "--max-line", "1024", "--max-digits", "50",
+	    "--max-piles", "10", "--max-conns", "8", "--idle-timeout", "2",
+	    "--max-output", "65536", "--rate", "50", "--burst", "100",
+	    "--max-components", "3", "--max-nodes", "5", "--max-table", "16",
+	    NULL };
+	struct daemon	 d;
+	int		 fd;
+
+	(void)state;
+	daemon_start(&d, args);
+	fd = client_open(&d);
+	limits_lines(fd);
+	limits_rate(fd);
+	close(fd);
+	limits_conns(&d);
 	assert_int_equal(daemon_stop(&d), 0);
 }
 
@@ -680,6 +737,7 @@ test_signals(void **state)
 	struct buf	 b;
 	FILE		*f;
 	char		*r;
+	long long	 until;
 	int		 fd;
 
 	(void)state;
@@ -695,8 +753,17 @@ test_signals(void **state)
 	fprintf(f, "max-digits = 5\n");
 	fclose(f);
 	kill(d.pid, SIGHUP);
-	usleep(300000);
-	r = client_req(fd, "new nim 123456");
+	/* The reload is seen when the limit refuses what it let through. */
+	until = now_ms() + 10000;
+	for (;;) {
+		r = client_req(fd, "new nim 123456");
+		if (strstr(r, "exceeds the limit of 5") != NULL ||
+		    now_ms() >= until)
+			break;
+		assert_string_equal(r, "= nim 123456");
+		free(r);
+		usleep(10000);
+	}
 	assert_non_null(strstr(r, "exceeds the limit of 5"));
 	free(r);
 	/* A pipelined batch is answered in full across SIGTERM. */
@@ -835,6 +902,9 @@ replay_record(int fd, const char *rec)
 	free(copy);
 }
 
+/* Games finished before the crash test kills the daemon. */
+#define CRASH_SEEN	64
+
 /* What the crash-test clients saw: games whose result they received. */
 struct crash_seen {
 	pthread_mutex_t	 mtx;
@@ -849,6 +919,21 @@ struct crash_arg {
 	struct crash_seen *seen;
 	int		 idx;
 };
+
+/* Waits (at most 60 s) until the clients saw CRASH_SEEN games finish. */
+static void
+crash_wait(struct crash_seen *seen)
+{
+	long long	 until = now_ms() + 60000;
+	int		 n;
+
+	do {
+		usleep(10000);
+		pthread_mutex_lock(&seen->mtx);
+		n = seen->n;
+		pthread_mutex_unlock(&seen->mtx);
+	} while (n < CRASH_SEEN && now_ms() < until);
+}
 
 /* Plays matches until the daemon dies; records every finished game. */
 static void *
@@ -912,12 +997,13 @@ test_crash(void **state)
 		args[i].idx = i;
 		pthread_create(&th[i], NULL, crash_main, &args[i]);
 	}
-	usleep(1500000);
+	/* Kill it mid-load, once CRASH_SEEN games have finished. */
+	crash_wait(&seen);
 	kill(d.pid, SIGKILL);
 	waitpid(d.pid, &status, 0);
 	for (i = 0; i < 16; i++)
 		pthread_join(th[i], NULL);
-	assert_true(seen.n > 0);
+	assert_true(seen.n >= CRASH_SEEN);
 	print_message("crash test: %d games finished before kill -9\n",
 	    seen.n);
 

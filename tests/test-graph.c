@@ -145,23 +145,17 @@ check_moves(const struct game *g, struct tu_brute *br, const int *a, int t,
     const char *ctx)
 {
 	struct game_moveset ms;
-	struct game_error err;
 	struct tu_strs	 fast, want;
-	mpz_t		 tz;
 
+	if (t >= 0) {
+		tu_brute_to_grundy(br, a, g, t, ctx, NULL);
+		return;
+	}
 	game_moveset_init(&ms);
 	tu_strs_init(&fast);
 	tu_strs_init(&want);
-	if (t < 0) {
-		game_graph.policy(g->st, &ms);
-		policy_moves(br->arg, a, br->k, &want);
-	} else {
-		mpz_init_set_ui(tz, (unsigned long)t);
-		assert_int_equal(game_graph.to_grundy(g->st, tz, &ms, &err),
-		    0);
-		mpz_clear(tz);
-		tu_brute_moves_to(br, a, t, &want);
-	}
+	game_graph.policy(g->st, &ms);
+	policy_moves(br->arg, a, br->k, &want);
 	tu_moveset_strs(&ms, &fast);
 	if (!tu_strs_eq(&fast, &want, ctx))
 		fail();
@@ -223,23 +217,29 @@ test_graph_brute(void **state)
 	buf_free(&edges);
 }
 
-/* Returns the sorted string list of g's policy moves. */
+/* Checks that g's policy moves are the one move given. */
 static void
-policy_strs(const struct game *g, struct tu_strs *out)
+policy_is(const struct game *g, const char *move, const char *what)
 {
 	struct game_moveset ms;
+	struct tu_strs	 got, want;
 
+	tu_strs_init(&got);
+	tu_strs_init(&want);
 	game_moveset_init(&ms);
 	g->fam->policy(g->st, &ms);
-	tu_moveset_strs(&ms, out);
+	tu_moveset_strs(&ms, &got);
 	game_moveset_clear(&ms);
+	tu_strs_add(&want, "%s", move);
+	assert_true(tu_strs_eq(&got, &want, what));
+	tu_strs_free(&got);
+	tu_strs_free(&want);
 }
 
 /* A path of 100,000 nodes (deep search, no recursion), its cycle and limit. */
 static void
 test_graph_big(void **state)
 {
-	struct tu_strs	 wins, pol;
 	struct game_error err;
 	struct game	 g;
 	struct buf	 b;
@@ -255,18 +255,8 @@ test_graph_big(void **state)
 		buf_printf(&b, ",%d>%d", i, i + 1);
 	buf_puts(&b, " 0 1 99999");
 	tu_parse(&g, "%s", buf_str(&b));
-	tu_strs_init(&wins);
-	tu_strs_add(&wins, "1=1");
-	tu_strs_add(&wins, "2=2");
-	tu_check(&g, GAME_N, 1, &wins);
-	tu_strs_free(&wins);
-	tu_strs_init(&wins);
-	tu_strs_init(&pol);
-	tu_strs_add(&wins, "1=1");
-	policy_strs(&g, &pol);
-	assert_true(tu_strs_eq(&pol, &wins, "path policy"));
-	tu_strs_free(&wins);
-	tu_strs_free(&pol);
+	tu_check_wins(&g, GAME_N, 1, "1=1", "2=2", NULL);
+	policy_is(&g, "1=1", "path policy");
 	tu_play(&g, "1=1");
 	tu_play_fail(&g, "3=0", GAME_EILLEGAL);
 	game_free(&g);
@@ -302,7 +292,7 @@ test_graph_big(void **state)
 static void
 test_graph_wide(void **state)
 {
-	struct tu_strs	 wins, pol;
+	struct tu_strs	 wins;
 	struct game	 g;
 	struct buf	 b;
 	int		 i, j;
@@ -334,20 +324,25 @@ test_graph_wide(void **state)
 	 * X = 449 ^ 448 ^ 442 = 443: token 1 to SG 449 ^ 443 = 122 (node 327),
 	 * token 2 to SG 448 ^ 443 = 123 (node 326), token 3 to SG 1 (448).
 	 */
-	tu_strs_init(&wins);
-	tu_strs_add(&wins, "1=327");
-	tu_strs_add(&wins, "2=326");
-	tu_strs_add(&wins, "3=448");
-	tu_check(&g, GAME_N, 443, &wins);
-	tu_strs_free(&wins);
-	tu_strs_init(&wins);
-	tu_strs_init(&pol);
-	tu_strs_add(&wins, "1=1");
-	policy_strs(&g, &pol);
-	assert_true(tu_strs_eq(&pol, &wins, "complete policy"));
-	tu_strs_free(&wins);
-	tu_strs_free(&pol);
+	tu_check_wins(&g, GAME_N, 443, "1=327", "2=326", "3=448", NULL);
+	policy_is(&g, "1=1", "complete policy");
 	game_free(&g);
+	buf_free(&b);
+}
+
+/* The ring n-1>0, 0>1, ..., n-2>n-1 must be refused with msg. */
+static void
+ring_fails(int n, const char *msg)
+{
+	struct buf	 b;
+	int		 i;
+
+	buf_init(&b);
+	buf_printf(&b, "graph edges=%d>0", n - 1);
+	for (i = 0; i < n - 1; i++)
+		buf_printf(&b, ",%d>%d", i, i + 1);
+	buf_puts(&b, " 5");
+	tu_parse_fail_msg(tu_limits(), buf_str(&b), GAME_ECYCLE, msg);
 	buf_free(&b);
 }
 
@@ -357,37 +352,19 @@ test_graph_cycles(void **state)
 {
 	const struct game_limits *dl = tu_limits();
 	struct game	 g;
-	struct buf	 b;
-	int		 i;
 
 	(void)state;
-	tu_parse_fail_msg(dl, "graph edges=1>1 1", GAME_ECYCLE,
-	    "graph has a cycle: 1>1");
-	tu_parse_fail_msg(dl, "graph edges=0>1,2>2 0", GAME_ECYCLE,
-	    "graph has a cycle: 2>2");
-	tu_parse_fail_msg(dl, "graph edges=1>2,2>1 7", GAME_ECYCLE,
-	    "graph has a cycle: 1>2>1");
-	tu_parse_fail_msg(dl, "graph edges=1>2,2>3,3>1 1", GAME_ECYCLE,
-	    "graph has a cycle: 1>2>3>1");
-	tu_parse_fail_msg(dl, "graph edges=0>7,7>4,4>7 0", GAME_ECYCLE,
-	    "graph has a cycle: 4>7>4");
-	tu_parse_fail_msg(dl, "graph edges=9>5,5>3,3>9,0>9 0", GAME_ECYCLE,
-	    "graph has a cycle: 3>9>5>3");
-	buf_init(&b);
-	buf_puts(&b, "graph edges=19>0");
-	for (i = 0; i < 19; i++)
-		buf_printf(&b, ",%d>%d", i, i + 1);
-	buf_puts(&b, " 5");
-	tu_parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
+	tu_parse_fails_msg(dl, GAME_ECYCLE,
+	    "graph edges=1>1 1", "graph has a cycle: 1>1",
+	    "graph edges=0>1,2>2 0", "graph has a cycle: 2>2",
+	    "graph edges=1>2,2>1 7", "graph has a cycle: 1>2>1",
+	    "graph edges=1>2,2>3,3>1 1", "graph has a cycle: 1>2>3>1",
+	    "graph edges=0>7,7>4,4>7 0", "graph has a cycle: 4>7>4",
+	    "graph edges=9>5,5>3,3>9,0>9 0", "graph has a cycle: 3>9>5>3",
+	    NULL);
+	ring_fails(20,
 	    "graph has a cycle of 20 nodes: 0>1>2>3>4>5>6>7>...>18>19>0");
-	buf_reset(&b);
-	buf_puts(&b, "graph edges=11>0");
-	for (i = 0; i < 11; i++)
-		buf_printf(&b, ",%d>%d", i, i + 1);
-	buf_puts(&b, " 5");
-	tu_parse_fail_msg(dl, buf_str(&b), GAME_ECYCLE,
-	    "graph has a cycle: 0>1>2>3>4>5>6>7>8>9>10>11>0");
-	buf_free(&b);
+	ring_fails(12, "graph has a cycle: 0>1>2>3>4>5>6>7>8>9>10>11>0");
 	/* A diamond is no cycle. */
 	tu_parse(&g, "graph edges=0>1,0>2,1>3,2>3 0");
 	game_free(&g);
@@ -402,34 +379,33 @@ test_graph_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	tu_parse_fail_msg(dl, "graph edges=1> 1", GAME_ESYNTAX,
-	    "edge '1>': missing the node after '>'");
-	tu_parse_fail_msg(dl, "graph edges=>2 1", GAME_ESYNTAX,
-	    "edge '>2': missing the node before '>'");
-	tu_parse_fail_msg(dl, "graph edges=a>b 1", GAME_ESYNTAX,
-	    "edge 'a>b': the node before '>' is not");
-	tu_parse_fail_msg(dl, "graph edges=1>b 1", GAME_ESYNTAX,
-	    "edge '1>b': the node after '>' is not");
-	tu_parse_fail_msg(dl, "graph edges=1-2 1", GAME_ESYNTAX,
-	    "edge '1-2': expected U>V");
-	tu_parse_fail_msg(dl, "graph edges=1>2>3 1", GAME_ESYNTAX, "'1>2>3'");
-	tu_parse_fail_msg(dl, "graph edges=-1>2 1", GAME_ESYNTAX, "'-1>2'");
-	tu_parse_fail_msg(dl, "graph edges=1>2,,2>3 1", GAME_ESYNTAX,
-	    "edge 2 is empty");
-	tu_parse_fail_msg(dl, "graph edges=1>2, 1", GAME_ESYNTAX,
-	    "edge 2 is empty");
+	tu_parse_fails_msg(dl, GAME_ESYNTAX,
+	    "graph edges=1> 1", "edge '1>': missing the node after '>'",
+	    "graph edges=>2 1", "edge '>2': missing the node before '>'",
+	    "graph edges=a>b 1", "edge 'a>b': the node before '>' is not",
+	    "graph edges=1>b 1", "edge '1>b': the node after '>' is not",
+	    "graph edges=1-2 1", "edge '1-2': expected U>V",
+	    "graph edges=1>2>3 1", "'1>2>3'",
+	    "graph edges=-1>2 1", "'-1>2'",
+	    "graph edges=1>2,,2>3 1", "edge 2 is empty",
+	    "graph edges=1>2, 1", "edge 2 is empty",
+	    NULL);
 	tu_parse_fail_msg(dl, "graph edges=1>2147483648 1", GAME_ELIMIT,
 	    "exceeds the largest node id 2147483647");
 	tu_parse_fail_msg(dl, "graph edges=99999999999999999999999>1 1",
 	    GAME_ELIMIT, "exceeds the largest node id");
-	tu_parse_fail(GAME_ESYNTAX, "graph edges= 1");
-	tu_parse_fail(GAME_ESYNTAX, "graph edge=1>2 1");
-	tu_parse_fail(GAME_ESYNTAX, "graph edges=1>2 edges=2>3 1");
-	tu_parse_fail_msg(dl, "graph edges=0>1", GAME_ESYNTAX, "missing position");
-	tu_parse_fail_msg(dl, "graph", GAME_ESYNTAX, "missing position");
-	tu_parse_fail_msg(dl, "graph edges=0>1 x", GAME_ESYNTAX, "token 1");
-	tu_parse_fail_msg(dl, "graph edges=0>1 0 -1", GAME_ESYNTAX, "token 2");
-	tu_parse_fail_msg(dl, "graph edges=0>1 0 1.5", GAME_ESYNTAX, "token 2");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "graph edges= 1",
+	    "graph edge=1>2 1",
+	    "graph edges=1>2 edges=2>3 1",
+	    NULL);
+	tu_parse_fails_msg(dl, GAME_ESYNTAX,
+	    "graph edges=0>1", "missing position",
+	    "graph", "missing position",
+	    "graph edges=0>1 x", "token 1",
+	    "graph edges=0>1 0 -1", "token 2",
+	    "graph edges=0>1 0 1.5", "token 2",
+	    NULL);
 	tu_parse_fail_msg(dl, "graph 2147483648", GAME_ELIMIT, "token 1");
 	tu_parse_fail(GAME_ESYNTAX, "graph 1 edges=1>2");
 	/* Limits: nodes (tokens count too), edges after folding, tokens. */
@@ -438,33 +414,27 @@ test_graph_bad(void **state)
 	    "4 distinct nodes exceeds the limit of 3");
 	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2 5", GAME_ELIMIT,
 	    "4 distinct nodes");
-	assert_int_equal(game_parse_line(&g, "graph edges=0>1,1>2 2 0 1",
-	    &lim, NULL), 0);
-	game_free(&g);
+	tu_parse_ok(&lim, "graph edges=0>1,1>2 2 0 1");
 	lim = *dl;
 	lim.max_edges = 2;
 	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2,0>2 0", GAME_ELIMIT,
 	    "3 distinct edges exceeds the limit of 2");
-	assert_int_equal(game_parse_line(&g, "graph edges=0>1,0>1,1>2,1>2 0",
-	    &lim, NULL), 0);
-	game_free(&g);
+	tu_parse_ok(&lim, "graph edges=0>1,0>1,1>2,1>2 0");
 	lim = *dl;
 	lim.max_piles = 2;
 	tu_parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
 
 	tu_parse(&g, "graph edges=3>5,3>4,5>4 3 7");
-	tu_move_fail_msg(&g, "1=6", "no edge 3>6");
-	tu_move_fail_msg(&g, "1=7", "no edge 3>7");
-	tu_move_fail_msg(&g, "1=3", "no edge 3>3");
-	tu_move_fail_msg(&g, "2=4", "no edge 7>4");
-	tu_move_fail_msg(&g, "3=4", "token 3 out of range: 2 tokens");
-	tu_move_fail_msg(&g, "1=99999999999999999999", "no edge 3>");
-	tu_play_fail(&g, "1=6", GAME_EILLEGAL);
-	tu_play_fail(&g, "3=4", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=5 2=4", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=-5", GAME_ESYNTAX);
-	tu_play_fail(&g, "0=5", GAME_ESYNTAX);
-	tu_play_fail(&g, "1.1=5", GAME_ESYNTAX);
+	tu_move_fails_msg(&g,
+	    "1=6", "no edge 3>6",
+	    "1=7", "no edge 3>7",
+	    "1=3", "no edge 3>3",
+	    "2=4", "no edge 7>4",
+	    "3=4", "token 3 out of range: 2 tokens",
+	    "1=99999999999999999999", "no edge 3>",
+	    NULL);
+	tu_play_fails(&g, GAME_EILLEGAL, "1=6", "3=4", "1=5 2=4", NULL);
+	tu_play_fails(&g, GAME_ESYNTAX, "1=-5", "0=5", "1.1=5", NULL);
 	tu_play(&g, "1=5");
 	tu_move_fail_msg(&g, "1=3", "no edge 5>3");
 	tu_play(&g, "1=4");
@@ -500,9 +470,8 @@ test_graph_print(void **state)
 	game_free(&g);
 	/* A clone shares the graph, not the tokens, and outlives g. */
 	tu_parse(&g, "graph edges=0>1,1>2 0 1");
-	game_clone(&h, &g);
-	tu_play(&h, "1=1");
-	tu_print_is(&g, "graph edges=0>1,1>2 0 1");
+	tu_clone_play(&h, &g, "1=1", "graph edges=0>1,1>2 0 1",
+	    "graph edges=0>1,1>2 1 1");
 	game_free(&g);
 	tu_print_is(&h, "graph edges=0>1,1>2 1 1");
 	tu_play(&h, "2=2");

@@ -218,7 +218,6 @@ check_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
 	const int	*kl = br->arg;
 	struct game_moveset ms;
 	struct game_error err;
-	struct tu_strs	 want, got;
 	mpz_t		 target;
 	int		 t;
 
@@ -234,16 +233,7 @@ check_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
 			assert_int_equal(err.code, GAME_ENOGRUNDY);
 			break;
 		}
-		assert_int_equal(g->fam->to_grundy(g->st, target, &ms, &err),
-		    0);
-		tu_strs_init(&want);
-		tu_strs_init(&got);
-		tu_brute_moves_to(br, a, t, &want);
-		ms_strs(&ms, &got);
-		if (!tu_strs_eq(&got, &want, line))
-			fail();
-		tu_strs_free(&want);
-		tu_strs_free(&got);
+		tu_brute_to_grundy(br, a, g, t, line, ms_strs);
 	}
 	mpz_clear(target);
 	game_moveset_clear(&ms);
@@ -870,6 +860,81 @@ huge_fill(struct huge *h, size_t n, const mpz_t m, const mpz_t bm)
 }
 
 /*
+ * Runs check on h->p with (k, l) = (m, bm) and (bm, m), each for both
+ * movers; then frees the piles huge_fill made.
+ */
+static void
+huge_orders(struct huge *h, const mpz_t m, const mpz_t bm,
+    void (*check)(struct huge *))
+{
+	size_t	 i;
+	int	 sw, turn;
+
+	for (sw = 0; sw < 2; sw++) {
+		mpz_init_set(h->p.k, sw ? bm : m);
+		mpz_init_set(h->p.l, sw ? m : bm);
+		for (turn = 1; turn <= 2; turn++) {
+			h->p.turn = turn;
+			check(h);
+		}
+		mpz_clears(h->p.k, h->p.l, NULL);
+	}
+	for (i = 0; i < h->p.n; i++)
+		mpz_clear(h->p.a[i]);
+}
+
+/*
+ * One mid-sized position h->p: its winning moves are the legal moves after
+ * which the characterisation says the opponent loses; the cap is exact.
+ */
+static void
+medium_check(struct huge *h)
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 wins;
+	struct buf	 line;
+	struct pos	 q;
+	mpz_t		 d;
+	unsigned long	 v, a;
+	size_t		 i;
+	int		 turn = h->p.turn;
+
+	mpz_init(d);
+	tu_strs_init(&wins);
+	pos_copy(&q, &h->p);
+	q.turn = 3 - turn;
+	for (i = 0; i < h->p.n; i++) {
+		a = mpz_get_ui(h->p.a[i]);
+		for (v = 0; v < a; v++) {
+			mpz_set_ui(q.a[i], v);
+			mpz_sub_ui(d, h->p.a[i], v);
+			if (mpz_cmp(d, turn == 1 ? h->p.k : h->p.l) != 0 &&
+			    !pos_wins(&q))
+				tu_strs_add(&wins, "%zu=%lu", i + 1, v);
+		}
+		mpz_set(q.a[i], h->p.a[i]);
+	}
+	pos_clear(&q);
+	buf_init(&line);
+	pos_print(&h->p, &line);
+	tu_parse(&h->g, "%s", buf_str(&line));
+	tu_check(&h->g, pos_wins(&h->p), -1, &wins);
+	huge_one(h, pos_wins(&h->p));
+	if (mpz_cmp(turn == 1 ? h->p.k : h->p.l,
+	    turn == 1 ? h->p.l : h->p.k) > 0) {
+		game_moveset_init(&ms);
+		assert_int_equal(game_winning(&h->g, &ms, &err), 0);
+		check_cap(buf_str(&line), &ms);
+		game_moveset_clear(&ms);
+	}
+	game_free(&h->g);
+	tu_strs_free(&wins);
+	buf_free(&line);
+	mpz_clear(d);
+}
+
+/*
  * Mid-sized numbers (k, l < 100, piles < 2,000), where the brute force is
  * too slow: the complete winning set, expanded, equals the set of legal
  * moves after which the independent characterisation says the opponent
@@ -878,70 +943,21 @@ huge_fill(struct huge *h, size_t n, const mpz_t m, const mpz_t bm)
 static void
 test_klnim_medium(void **state)
 {
-	struct game_moveset ms;
-	struct game_error err;
-	struct tu_strs	 wins;
-	struct buf	 line;
 	struct huge	 h;
-	struct pos	 q;
-	mpz_t		 m, bm, d;
-	unsigned long	 v, a;
-	size_t		 i;
-	int		 t, sw, turn;
+	mpz_t		 m, bm;
+	int		 t;
 
 	(void)state;
 	huge_init(&h, 4242);
 	h.replay = 1;
-	mpz_inits(m, bm, d, NULL);
-	buf_init(&line);
+	mpz_inits(m, bm, NULL);
 	for (t = 0; t < 1500; t++) {
 		mpz_set_ui(m, 1 + gmp_urandomm_ui(h.rs, 48));
 		mpz_add_ui(bm, m, 1 + gmp_urandomm_ui(h.rs, 48));
 		huge_fill(&h, 2 + (size_t)t % 3, m, bm);
-		for (sw = 0; sw < 2; sw++) {
-			mpz_init_set(h.p.k, sw ? bm : m);
-			mpz_init_set(h.p.l, sw ? m : bm);
-			for (turn = 1; turn <= 2; turn++) {
-				h.p.turn = turn;
-				tu_strs_init(&wins);
-				pos_copy(&q, &h.p);
-				q.turn = 3 - turn;
-				for (i = 0; i < h.p.n; i++) {
-					a = mpz_get_ui(h.p.a[i]);
-					for (v = 0; v < a; v++) {
-						mpz_set_ui(q.a[i], v);
-						mpz_sub_ui(d, h.p.a[i], v);
-						if (mpz_cmp(d, turn == 1 ? h.p.k :
-						    h.p.l) != 0 && !pos_wins(&q))
-							tu_strs_add(&wins, "%zu=%lu",
-							    i + 1, v);
-					}
-					mpz_set(q.a[i], h.p.a[i]);
-				}
-				pos_clear(&q);
-				buf_reset(&line);
-				pos_print(&h.p, &line);
-				tu_parse(&h.g, "%s", buf_str(&line));
-				tu_check(&h.g, pos_wins(&h.p), -1, &wins);
-				huge_one(&h, pos_wins(&h.p));
-				if (mpz_cmp(turn == 1 ? h.p.k : h.p.l,
-				    turn == 1 ? h.p.l : h.p.k) > 0) {
-					game_moveset_init(&ms);
-					assert_int_equal(game_winning(&h.g, &ms,
-					    &err), 0);
-					check_cap(buf_str(&line), &ms);
-					game_moveset_clear(&ms);
-				}
-				game_free(&h.g);
-				tu_strs_free(&wins);
-			}
-			mpz_clears(h.p.k, h.p.l, NULL);
-		}
-		for (i = 0; i < h.p.n; i++)
-			mpz_clear(h.p.a[i]);
+		huge_orders(&h, m, bm, medium_check);
 	}
-	buf_free(&line);
-	mpz_clears(m, bm, d, NULL);
+	mpz_clears(m, bm, NULL);
 	gmp_randclear(h.rs);
 }
 
@@ -954,8 +970,7 @@ test_klnim_huge_partizan(void **state)
 {
 	struct huge	 h;
 	mpz_t		 m, bm;
-	size_t		 i;
-	int		 t, sw, turn;
+	int		 t;
 
 	(void)state;
 	huge_init(&h, 20240601);
@@ -985,17 +1000,7 @@ test_klnim_huge_partizan(void **state)
 			break;
 		}
 		huge_fill(&h, 1 + (size_t)t % 5, m, bm);
-		for (sw = 0; sw < 2; sw++) {
-			mpz_init_set(h.p.k, sw ? bm : m);
-			mpz_init_set(h.p.l, sw ? m : bm);
-			for (turn = 1; turn <= 2; turn++) {
-				h.p.turn = turn;
-				huge_check(&h);
-			}
-			mpz_clears(h.p.k, h.p.l, NULL);
-		}
-		for (i = 0; i < h.p.n; i++)
-			mpz_clear(h.p.a[i]);
+		huge_orders(&h, m, bm, huge_check);
 	}
 	assert_true(h.nchecks > 30000);
 	mpz_clears(m, bm, NULL);
@@ -1308,48 +1313,47 @@ static void
 test_klnim_bad(void **state)
 {
 	struct game_limits lim;
-	struct game_error err;
-	struct game	 g;
 
 	(void)state;
-	tu_parse_fail(GAME_ESYNTAX, "klnim 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "klnim l=2 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=1");
-	tu_parse_fail(GAME_ESYNTAX, "klnim");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 m=1 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 k=2 l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=1 turn=2 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=0 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=01 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn=x 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 turn= 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k= l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=-2 l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=-3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=0 l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=000 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2x l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=+2 l=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 -3");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 3 x");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 3 4.5");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 3 l=3 4");
-	tu_parse_fail(GAME_ESYNTAX, "klnim k=2 l=3 3 turn=2");
-	tu_parse_fail(GAME_ESYNTAX, "klnim K=2 l=3 3");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "klnim 3 4",
+	    "klnim k=2 3 4",
+	    "klnim l=2 3 4",
+	    "klnim k=2 l=3",
+	    "klnim k=2 l=3 turn=1",
+	    "klnim",
+	    "klnim k=2 l=3 m=1 3",
+	    "klnim k=2 k=2 l=3 3",
+	    "klnim k=2 l=3 l=3 3",
+	    "klnim k=2 l=3 turn=1 turn=2 3",
+	    "klnim k=2 l=3 turn=0 3",
+	    "klnim k=2 l=3 turn=3 3",
+	    "klnim k=2 l=3 turn=01 3",
+	    "klnim k=2 l=3 turn=x 3",
+	    "klnim k=2 l=3 turn= 3",
+	    "klnim k= l=3 3",
+	    "klnim k=-2 l=3 3",
+	    "klnim k=2 l=-3 3",
+	    "klnim k=0 l=3 3",
+	    "klnim k=2 l=000 3",
+	    "klnim k=2x l=3 3",
+	    "klnim k=+2 l=3 3",
+	    "klnim k=2 l=3 -3",
+	    "klnim k=2 l=3 3 x",
+	    "klnim k=2 l=3 3 4.5",
+	    "klnim k=2 3 l=3 4",
+	    "klnim k=2 l=3 3 turn=2",
+	    "klnim K=2 l=3 3",
+	    NULL);
 
 	lim = *tu_limits();
 	lim.max_digits = 10;
-	tu_parse_fail_msg(&lim, "klnim k=12345678901 l=3 3", GAME_ELIMIT, "k");
-	tu_parse_fail_msg(&lim, "klnim k=2 l=12345678901 3", GAME_ELIMIT, "");
-	tu_parse_fail_msg(&lim, "klnim k=2 l=3 1 12345678901", GAME_ELIMIT,
-	    "pile 2");
-	assert_int_equal(game_parse_line(&g, "klnim k=2 l=3 1 1234567890",
-	    &lim, &err), 0);
-	game_free(&g);
+	tu_parse_fails_msg(&lim, GAME_ELIMIT,
+	    "klnim k=12345678901 l=3 3", "k",
+	    "klnim k=2 l=12345678901 3", "",
+	    "klnim k=2 l=3 1 12345678901", "pile 2",
+	    NULL);
+	tu_parse_ok(&lim, "klnim k=2 l=3 1 1234567890");
 	lim.max_piles = 2;
 	tu_parse_fail_msg(&lim, "klnim k=2 l=3 1 2 3", GAME_ELIMIT, "");
 }
@@ -1426,10 +1430,8 @@ test_klnim_roundtrip(void **state)
 	tu_roundtrip(in, out, sizeof in / sizeof in[0]);
 	/* A move flips the turn in the printed form; clones are independent. */
 	tu_parse(&g, "klnim k=2 l=3 5 6 7");
-	game_clone(&h, &g);
-	tu_play(&g, "1=4");
-	tu_print_is(&g, "klnim k=2 l=3 turn=2 4 6 7");
-	tu_print_is(&h, "klnim k=2 l=3 turn=1 5 6 7");
+	tu_clone_play(&h, &g, "1=4", "klnim k=2 l=3 turn=1 5 6 7",
+	    "klnim k=2 l=3 turn=2 4 6 7");
 	game_free(&g);
 	game_free(&h);
 }

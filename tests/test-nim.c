@@ -115,15 +115,17 @@ test_nim_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	tu_parse_fail(GAME_ESYNTAX, "nim -3 4");
-	tu_parse_fail(GAME_ESYNTAX, "nim 3 x4");
-	tu_parse_fail(GAME_ESYNTAX, "nim 3 +4");
-	tu_parse_fail(GAME_ESYNTAX, "nim");
-	tu_parse_fail(GAME_ESYNTAX, "nim foo=1 3");
-	tu_parse_fail(GAME_ESYNTAX, "nim misere=1 misere=0 3");
-	tu_parse_fail(GAME_ESYNTAX, "nim misere=2 3");
-	tu_parse_fail(GAME_ESYNTAX, "nim 3 misere=1");
-	tu_parse_fail(GAME_ESYNTAX, "nimm 3");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "nim -3 4",
+	    "nim 3 x4",
+	    "nim 3 +4",
+	    "nim",
+	    "nim foo=1 3",
+	    "nim misere=1 misere=0 3",
+	    "nim misere=2 3",
+	    "nim 3 misere=1",
+	    "nimm 3",
+	    NULL);
 	{
 		struct game_limits lim = *tu_limits();
 		struct game_error err;
@@ -147,9 +149,7 @@ test_nim_bad(void **state)
 	tu_play_fail(&g, "1=7", GAME_EILLEGAL);
 	tu_play_fail(&g, "1=-1", GAME_ESYNTAX);
 	tu_play_fail(&g, "1=0 2=0", GAME_EILLEGAL);
-	tu_play_fail(&g, "1.1=0", GAME_ESYNTAX);
-	tu_play_fail(&g, "1=0 1=1", GAME_ESYNTAX);
-	tu_play_fail(&g, "junk", GAME_ESYNTAX);
+	tu_play_fails(&g, GAME_ESYNTAX, "1.1=0", "1=0 1=1", "junk", NULL);
 	tu_play(&g, "1=1");
 	game_free(&g);
 	tu_parse(&g, "nim 0 0");

@@ -9,13 +9,32 @@
 #include "testutil.h"
 #include "session.h"
 
+/* A line and what an in-place cleaner makes of it. */
+struct clean_case {
+	const char *in, *out;
+};
+
+/* Runs fn over a copy of each case's line; checks text and length. */
+static void
+clean_each(const struct clean_case *cases, size_t ncases,
+    size_t (*fn)(char *, size_t))
+{
+	char	 buf[64];
+	size_t	 i, n;
+
+	for (i = 0; i < ncases; i++) {
+		snprintf(buf, sizeof buf, "%s", cases[i].in);
+		n = fn(buf, strlen(buf));
+		assert_string_equal(buf, cases[i].out);
+		assert_int_equal(n, strlen(cases[i].out));
+	}
+}
+
 /* Preprocessing follows GTP: control chars, tabs, comments, CR. */
 static void
 test_preprocess(void **state)
 {
-	struct {
-		const char *in, *out;
-	} cases[] = {
+	const struct clean_case cases[] = {
 		{ "name", "name" },
 		{ "name\r", "name" },
 		{ "\tplay\t1=2 ", " play 1=2 " },
@@ -24,16 +43,9 @@ test_preprocess(void **state)
 		{ "# only a comment", "" },
 		{ "", "" },
 	};
-	char	 buf[64];
-	size_t	 i, n;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		snprintf(buf, sizeof buf, "%s", cases[i].in);
-		n = proto_preprocess(buf, strlen(buf));
-		assert_string_equal(buf, cases[i].out);
-		assert_int_equal(n, strlen(cases[i].out));
-	}
+	clean_each(cases, sizeof cases / sizeof cases[0], proto_preprocess);
 }
 
 /* Parsing: ids, names, arguments, blank lines, id without command. */
@@ -120,6 +132,23 @@ expect(struct session *s, const char *line, const char *want)
 	free(r);
 }
 
+/* expect for each (line, reply) of a NULL-terminated list, in order. */
+static void
+expect_pair(void *s, const char *line, const char *want)
+{
+	expect(s, line, want);
+}
+
+static void
+expect_each(struct session *s, ...)
+{
+	va_list		 ap;
+
+	va_start(ap, s);
+	tu_pairs(ap, expect_pair, s);
+	va_end(ap);
+}
+
 /* The session: central checks, failures never change state, undo, match. */
 static void
 test_session(void **state)
@@ -132,59 +161,66 @@ test_session(void **state)
 	conf.max_undo = 2;
 	conf.max_winning = 100;
 	session_init(&s, 1, &conf);
-	expect(&s, "show", "? no game: start one with new GAME\n\n");
-	expect(&s, "play", "? usage: play MOVE [time1=MS] [time2=MS]\n\n");
-	expect(&s, "known_command", "? usage: known_command COMMAND\n\n");
-	expect(&s, "new nim 3 4 5", "= nim 3 4 5\n\n");
-	expect(&s, "new nim 3 x", "? invalid game: pile 2 'x': not a "
-	    "non-negative decimal integer\n\n");
-	expect(&s, "show", "= position nim 3 4 5\nplayer 1\nmove 1\n\n");
+	expect_each(&s,
+	    "show", "? no game: start one with new GAME\n\n",
+	    "play", "? usage: play MOVE [time1=MS] [time2=MS]\n\n",
+	    "known_command", "? usage: known_command COMMAND\n\n",
+	    "new nim 3 4 5", "= nim 3 4 5\n\n",
+	    "new nim 3 x",
+	    "? invalid game: pile 2 'x': not a "
+	    "non-negative decimal integer\n\n",
+	    "show", "= position nim 3 4 5\nplayer 1\nmove 1\n\n",
+	    NULL);
 	/* GTP's exact error texts (issue 9): the detail goes to the log. */
-	expect(&s, "play 1=9", "? illegal move\n\n");
-	expect(&s, "7 frobnicate now", "?7 unknown command\n\n");
-	expect(&s, "play 1=1", "=\n\n");
-	expect(&s, "play 2=3", "=\n\n");
-	expect(&s, "play 3=4", "=\n\n");
-	expect(&s, "show", "= position nim 1 3 4\nplayer 2\nmove 4\n\n");
+	expect_each(&s,
+	    "play 1=9", "? illegal move\n\n",
+	    "7 frobnicate now", "?7 unknown command\n\n",
+	    "play 1=1", "=\n\n",
+	    "play 2=3", "=\n\n",
+	    "play 3=4", "=\n\n",
+	    "show", "= position nim 1 3 4\nplayer 2\nmove 4\n\n",
+	    NULL);
 	/* max_undo = 2: two undos, then nothing. */
-	expect(&s, "undo", "=\n\n");
-	expect(&s, "undo", "=\n\n");
-	expect(&s, "undo", "? cannot undo\n\n");
-	expect(&s, "show", "= position nim 1 4 5\nplayer 2\nmove 2\n\n");
-	expect(&s, "legal 1=0", "= true\n\n");
-	expect(&s, "legal 4=0", "= false index 4 out of range: the position "
-	    "has 3 piles\n\n");
-	expect(&s, "match engine first", "=\n\n");
-	expect(&s, "new nim 1", "? new is not available during a match "
-	    "(resign first)\n\n");
-	expect(&s, "genmove", "? genmove is not available during a match "
-	    "(resign first)\n\n");
-	expect(&s, "play 2=0", "= reply 3=1\n\n");
-	expect(&s, "resign", "= result second resign\n\n");
-	expect(&s, "resign", "? no match in progress\n\n");
+	expect_each(&s,
+	    "undo", "=\n\n",
+	    "undo", "=\n\n",
+	    "undo", "? cannot undo\n\n",
+	    "show", "= position nim 1 4 5\nplayer 2\nmove 2\n\n",
+	    "legal 1=0", "= true\n\n",
+	    "legal 4=0",
+	    "= false index 4 out of range: the position " "has 3 piles\n\n",
+	    "match engine first", "=\n\n",
+	    "new nim 1",
+	    "? new is not available during a match " "(resign first)\n\n",
+	    "genmove",
+	    "? genmove is not available during a match " "(resign first)\n\n",
+	    "play 2=0", "= reply 3=1\n\n",
+	    "resign", "= result second resign\n\n",
+	    "resign", "? no match in progress\n\n",
+	    NULL);
 	/* The player role's clock tokens are checked and ignored (§13.2). */
-	expect(&s, "new nim 3 4 5", "= nim 3 4 5\n\n");
-	expect(&s, "3 play 1=1 time2=500 time1=0", "=3\n\n");
-	expect(&s, "play 2=3 time1=1", "=\n\n");
-	expect(&s, "4 genmove time1=7 time2=8", "=4 3=2\n\n");
-	expect(&s, "genmove time2=8", "= 1=0\n\n");
-	expect(&s, "play time1=5", "? usage: play MOVE [time1=MS] "
-	    "[time2=MS]\n\n");
-	expect(&s, "play 1=0 time1=5 time1=6", "? duplicate clock token "
-	    "'time1'\n\n");
-	expect(&s, "play 1=0 time1=-5", "? time1 '-5': not a non-negative "
-	    "decimal integer\n\n");
-	expect(&s, "play 1=0 time3=5", "? syntax error\n\n");
-	expect(&s, "genmove now", "? usage: genmove [time1=MS] "
-	    "[time2=MS]\n\n");
-	expect(&s, "genmove time1=x", "? time1 'x': not a non-negative "
-	    "decimal integer\n\n");
-	expect(&s, "show", "= position nim 0 3 2\nplayer 1\nmove 5\n\n");
-	expect(&s, "9 gameover first no-legal-move", "=9\n\n");
-	expect(&s, "gameover", "=\n\n");
-	expect(&s, "seed 42", "=\n\n");
-	expect(&s, "seed off", "=\n\n");
-	expect(&s, "quit", "=\n\n");
+	expect_each(&s,
+	    "new nim 3 4 5", "= nim 3 4 5\n\n",
+	    "3 play 1=1 time2=500 time1=0", "=3\n\n",
+	    "play 2=3 time1=1", "=\n\n",
+	    "4 genmove time1=7 time2=8", "=4 3=2\n\n",
+	    "genmove time2=8", "= 1=0\n\n",
+	    "play time1=5", "? usage: play MOVE [time1=MS] " "[time2=MS]\n\n",
+	    "play 1=0 time1=5 time1=6",
+	    "? duplicate clock token " "'time1'\n\n",
+	    "play 1=0 time1=-5",
+	    "? time1 '-5': not a non-negative " "decimal integer\n\n",
+	    "play 1=0 time3=5", "? syntax error\n\n",
+	    "genmove now", "? usage: genmove [time1=MS] " "[time2=MS]\n\n",
+	    "genmove time1=x",
+	    "? time1 'x': not a non-negative " "decimal integer\n\n",
+	    "show", "= position nim 0 3 2\nplayer 1\nmove 5\n\n",
+	    "9 gameover first no-legal-move", "=9\n\n",
+	    "gameover", "=\n\n",
+	    "seed 42", "=\n\n",
+	    "seed off", "=\n\n",
+	    "quit", "=\n\n",
+	    NULL);
 	assert_int_equal(s.state, SESSION_CLOSING);
 	session_free(&s);
 }
@@ -219,24 +255,15 @@ test_heavy(void **state)
 static void
 test_answer_clean(void **state)
 {
-	struct {
-		const char *in, *out;
-	} cases[] = {
+	const struct clean_case cases[] = {
 		{ "=2 \0011=0\177", "=2 1=0" },
 		{ "=3\t2=1\r", "=3 2=1" },
 		{ "= a # not a comment", "= a # not a comment" },
 		{ "\r", "" },
 	};
-	char	 buf[64];
-	size_t	 i, n;
 
 	(void)state;
-	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		snprintf(buf, sizeof buf, "%s", cases[i].in);
-		n = proto_answer_clean(buf, strlen(buf));
-		assert_string_equal(buf, cases[i].out);
-		assert_int_equal(n, strlen(cases[i].out));
-	}
+	clean_each(cases, sizeof cases / sizeof cases[0], proto_answer_clean);
 }
 
 /* Which lines start an answer: "=", "?", an id, then the end or a space. */

@@ -129,9 +129,11 @@ test_stair_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	tu_parse_fail(GAME_ESYNTAX, "staircase");
-	tu_parse_fail(GAME_ESYNTAX, "staircase k=1 3");
-	tu_parse_fail(GAME_ESYNTAX, "staircase 3 -1");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "staircase",
+	    "staircase k=1 3",
+	    "staircase 3 -1",
+	    NULL);
 	tu_parse(&g, "staircase 3 0 2 5");
 	tu_play_fail(&g, "3=1", GAME_EILLEGAL);		/* no destination */
 	tu_play_fail(&g, "3=1 1=4", GAME_EILLEGAL);	/* not adjacent */

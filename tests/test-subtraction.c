@@ -296,29 +296,10 @@ static void
 check_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
     const char *ctx)
 {
-	struct game_moveset ms;
-	struct game_error err;
-	struct tu_strs	 wins, fast;
-	mpz_t		 tz;
-	int		 t;
+	int	 t;
 
-	mpz_init(tz);
-	for (t = 1; t <= 4; t++) {
-		tu_strs_init(&wins);
-		tu_strs_init(&fast);
-		tu_brute_moves_to(br, a, t, &wins);
-		game_moveset_init(&ms);
-		mpz_set_ui(tz, (unsigned long)t);
-		assert_int_equal(game_subtraction.to_grundy(g->st, tz, &ms,
-		    &err), 0);
-		tu_moveset_strs(&ms, &fast);
-		if (!tu_strs_eq(&fast, &wins, ctx))
-			fail();
-		game_moveset_clear(&ms);
-		tu_strs_free(&wins);
-		tu_strs_free(&fast);
-	}
-	mpz_clear(tz);
+	for (t = 1; t <= 4; t++)
+		tu_brute_to_grundy(br, a, g, t, ctx, NULL);
 }
 
 /* Checks every sum of k piles <= bound under S against the brute force. */
@@ -501,35 +482,36 @@ test_sub_bad(void **state)
 	(void)state;
 	tu_parse_fail_msg(dl, "subtraction 3 4", GAME_ESYNTAX, "missing S=");
 	tu_parse_fail_msg(dl, "subtraction 3 S=1,2", GAME_ESYNTAX, "missing S=");
-	tu_parse_fail(GAME_ESYNTAX, "subtraction S= 3");
-	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1 S=2 3");
-	tu_parse_fail(GAME_ESYNTAX, "subtraction T=1 3");
-	tu_parse_fail_msg(dl, "subtraction S=2,,3 4", GAME_ESYNTAX,
-	    "S element 2 is empty");
-	tu_parse_fail_msg(dl, "subtraction S=,2 4", GAME_ESYNTAX,
-	    "S element 1 is empty");
-	tu_parse_fail_msg(dl, "subtraction S=2, 4", GAME_ESYNTAX,
-	    "S element 2 is empty");
-	tu_parse_fail_msg(dl, "subtraction S=2,x 4", GAME_ESYNTAX, "'x'");
-	tu_parse_fail_msg(dl, "subtraction S=2a 4", GAME_ESYNTAX, "'2a'");
-	tu_parse_fail_msg(dl, "subtraction S=-1 4", GAME_ESYNTAX, "'-1'");
-	tu_parse_fail_msg(dl, "subtraction S=+2 4", GAME_ESYNTAX, "'+2'");
-	tu_parse_fail_msg(dl, "subtraction S=2;3 4", GAME_ESYNTAX, "'2;3'");
-	tu_parse_fail_msg(dl, "subtraction S=0 4", GAME_ESYNTAX, "at least 1");
-	tu_parse_fail_msg(dl, "subtraction S=2,00 4", GAME_ESYNTAX, "at least 1");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "subtraction S= 3",
+	    "subtraction S=1 S=2 3",
+	    "subtraction T=1 3",
+	    NULL);
+	tu_parse_fails_msg(dl, GAME_ESYNTAX,
+	    "subtraction S=2,,3 4", "S element 2 is empty",
+	    "subtraction S=,2 4", "S element 1 is empty",
+	    "subtraction S=2, 4", "S element 2 is empty",
+	    "subtraction S=2,x 4", "'x'",
+	    "subtraction S=2a 4", "'2a'",
+	    "subtraction S=-1 4", "'-1'",
+	    "subtraction S=+2 4", "'+2'",
+	    "subtraction S=2;3 4", "'2;3'",
+	    "subtraction S=0 4", "at least 1",
+	    "subtraction S=2,00 4", "at least 1",
+	    NULL);
 	tu_parse_fail_msg(dl, "subtraction S=4097 4", GAME_ELIMIT,
 	    "exceeds the limit of 4096");
 	tu_parse_fail_msg(dl, "subtraction S=3,184467440737095516160000 4",
 	    GAME_ELIMIT, "exceeds the limit");
-	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1,2");
-	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1,2 x");
-	tu_parse_fail(GAME_ESYNTAX, "subtraction S=1,2 -3");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "subtraction S=1,2",
+	    "subtraction S=1,2 x",
+	    "subtraction S=1,2 -3",
+	    NULL);
 	lim.max_set = 3;
 	tu_parse_fail_msg(&lim, "subtraction S=1,2,3,4 5", GAME_ELIMIT,
 	    "more than 3 distinct");
-	assert_int_equal(game_parse_line(&g, "subtraction S=3,1,1,2,2,3,3 5",
-	    &lim, NULL), 0);
-	game_free(&g);
+	tu_parse_ok(&lim, "subtraction S=3,1,1,2,2,3,3 5");
 	/* {3,7,8,10}: preperiod 30 + period 15 = 45 entries. */
 	lim = *dl;
 	lim.max_table = 44;
@@ -538,26 +520,21 @@ test_sub_bad(void **state)
 	tu_parse_fail_msg(&lim, "subtraction S=3,7,8,10 5", GAME_ELIMIT,
 	    "S={3,7,8,10}");
 	lim.max_table = 45;
-	assert_int_equal(game_parse_line(&g, "subtraction S=3,7,8,10 5",
-	    &lim, NULL), 0);
-	game_free(&g);
+	tu_parse_ok(&lim, "subtraction S=3,7,8,10 5");
 	lim.max_digits = 10;
 	tu_parse_fail_msg(&lim, "subtraction S=3 12345678901", GAME_ELIMIT,
 	    "pile 1");
 
 	tu_parse(&g, "subtraction S=7,2,5 10 11");
-	tu_move_fail_msg(&g, "1=9", "removal 1 is not in S={2,5,7}");
-	tu_move_fail_msg(&g, "2=7", "removal 4 is not in S={2,5,7}");
-	tu_move_fail_msg(&g, "1=0", "removal 10 is not in S={2,5,7}");
-	tu_move_fail_msg(&g, "3=1", "out of range");
-	tu_play_fail(&g, "1=9", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=10", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=12", GAME_EILLEGAL);
-	tu_play_fail(&g, "3=1", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=8 2=9", GAME_EILLEGAL);
-	tu_play_fail(&g, "1=-2", GAME_ESYNTAX);
-	tu_play_fail(&g, "0=8", GAME_ESYNTAX);
-	tu_play_fail(&g, "1.1=8", GAME_ESYNTAX);
+	tu_move_fails_msg(&g,
+	    "1=9", "removal 1 is not in S={2,5,7}",
+	    "2=7", "removal 4 is not in S={2,5,7}",
+	    "1=0", "removal 10 is not in S={2,5,7}",
+	    "3=1", "out of range",
+	    NULL);
+	tu_play_fails(&g, GAME_EILLEGAL, "1=9", "1=10", "1=12", "3=1",
+	    "1=8 2=9", NULL);
+	tu_play_fails(&g, GAME_ESYNTAX, "1=-2", "0=8", "1.1=8", NULL);
 	tu_play(&g, "1=8");
 	tu_play(&g, "2=4");
 	tu_play(&g, "1=1");
@@ -603,9 +580,8 @@ test_sub_print_policy(void **state)
 	tu_strs_free(&want);
 	game_moveset_clear(&ms);
 	/* A clone shares the table but not the piles, and outlives g. */
-	game_clone(&h, &g);
-	tu_play(&h, "2=2");
-	tu_print_is(&g, "subtraction S=3,5 2 7 3 4");
+	tu_clone_play(&h, &g, "2=2", "subtraction S=3,5 2 7 3 4",
+	    "subtraction S=3,5 2 2 3 4");
 	game_free(&g);
 	tu_print_is(&h, "subtraction S=3,5 2 2 3 4");
 	game_moveset_init(&ms);

@@ -331,14 +331,16 @@ test_sum_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	tu_parse_fail(GAME_ESYNTAX, "sum");
-	tu_parse_fail(GAME_ESYNTAX, "sum nim 3 + + nim 4");
-	tu_parse_fail(GAME_ESYNTAX, "sum nim 3 +");
-	tu_parse_fail(GAME_ESYNTAX, "sum nim 3 + sum nim 4");
-	tu_parse_fail(GAME_ESYNTAX, "sum nim misere=1 3 + nim 4");
-	tu_parse_fail(GAME_ESYNTAX, "sum klnim k=2 l=3 3 + nim 4");
-	tu_parse_fail(GAME_ESYNTAX, "sum chess 3");
-	tu_parse_fail(GAME_ESYNTAX, "sum nim 3 + nim x");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "sum",
+	    "sum nim 3 + + nim 4",
+	    "sum nim 3 +",
+	    "sum nim 3 + sum nim 4",
+	    "sum nim misere=1 3 + nim 4",
+	    "sum klnim k=2 l=3 3 + nim 4",
+	    "sum chess 3",
+	    "sum nim 3 + nim x",
+	    NULL);
 	lim.max_wythoff = 20;
 	assert_int_equal(game_parse_line(&g, "sum nim 3 + wythoff 3 500",
 	    &lim, &err), -1);
@@ -351,9 +353,7 @@ test_sum_bad(void **state)
 	tu_play_fail(&g, "1=0", GAME_ESYNTAX);
 	tu_play_fail(&g, "3.1=0", GAME_EILLEGAL);
 	tu_play_fail(&g, "0.1=0", GAME_ESYNTAX);
-	tu_play_fail(&g, "1.1=0 2.1=9", GAME_EILLEGAL);
-	tu_play_fail(&g, "2.1=5", GAME_EILLEGAL);
-	tu_play_fail(&g, "1.3=0", GAME_EILLEGAL);
+	tu_play_fails(&g, GAME_EILLEGAL, "1.1=0 2.1=9", "2.1=5", "1.3=0", NULL);
 	tu_play(&g, "2.1=8");
 	tu_play(&g, "1.2=3");
 	game_free(&g);

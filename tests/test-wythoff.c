@@ -737,33 +737,36 @@ test_wythoff_bad(void **state)
 	struct game	 g;
 
 	(void)state;
-	tu_parse_fail(GAME_ESYNTAX, "wythoff -3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 -4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 x4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 +4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 4.0");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff K=2 t=3 3");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 1 2 3");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 1 2 3 4 5");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff k=2 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff T=2 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff K=2 K=3 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff t=2 t=2 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff K=0 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff t=0 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff t=00 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff K=-1 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff t=abc 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff K= 3 4");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 4 K=2");
-	tu_parse_fail(GAME_ESYNTAX, "wythoff 3 K=2 4");
+	tu_parse_fails(GAME_ESYNTAX,
+	    "wythoff -3 4",
+	    "wythoff 3 -4",
+	    "wythoff 3 x4",
+	    "wythoff 3 +4",
+	    "wythoff 3 4.0",
+	    "wythoff",
+	    "wythoff 3",
+	    "wythoff K=2 t=3 3",
+	    "wythoff 1 2 3",
+	    "wythoff 1 2 3 4 5",
+	    "wythoff k=2 3 4",
+	    "wythoff T=2 3 4",
+	    "wythoff K=2 K=3 3 4",
+	    "wythoff t=2 t=2 3 4",
+	    "wythoff K=0 3 4",
+	    "wythoff t=0 3 4",
+	    "wythoff t=00 3 4",
+	    "wythoff K=-1 3 4",
+	    "wythoff t=abc 3 4",
+	    "wythoff K= 3 4",
+	    "wythoff 3 4 K=2",
+	    "wythoff 3 K=2 4",
+	    NULL);
 	lim.max_digits = 10;
-	tu_parse_fail_msg(&lim, "wythoff 3 12345678901", GAME_ELIMIT,
-	    "pile 2");
-	tu_parse_fail_msg(&lim, "wythoff K=12345678901 3 4", GAME_ELIMIT, "K");
-	tu_parse_fail_msg(&lim, "wythoff t=12345678901 3 4", GAME_ELIMIT, "");
+	tu_parse_fails_msg(&lim, GAME_ELIMIT,
+	    "wythoff 3 12345678901", "pile 2",
+	    "wythoff K=12345678901 3 4", "K",
+	    "wythoff t=12345678901 3 4", "",
+	    NULL);
 	assert_int_equal(game_parse_line(&g, "wythoff 1234567890 0", &lim,
 	    &err), 0);
 	game_free(&g);
@@ -790,11 +793,8 @@ test_wythoff_bad_moves(void **state)
 	tu_play_fail(&g, "1=27 2=38", GAME_EILLEGAL);	/* 2: not 3k */
 	tu_play_fail(&g, "1=26 2=34", GAME_EILLEGAL);	/* 4: not 3k */
 	tu_play_fail(&g, "1=27 3=34", GAME_EILLEGAL);
-	tu_play_fail(&g, "0=1", GAME_ESYNTAX);
-	tu_play_fail(&g, "1=-3", GAME_ESYNTAX);
-	tu_play_fail(&g, "1=27 1=24", GAME_ESYNTAX);
-	tu_play_fail(&g, "1.1=27", GAME_ESYNTAX);
-	tu_play_fail(&g, "junk", GAME_ESYNTAX);
+	tu_play_fails(&g, GAME_ESYNTAX, "0=1", "1=-3", "1=27 1=24", "1.1=27",
+	    "junk", NULL);
 	/* Hand-built moves the parser cannot produce. */
 	game_move_init(&m);
 	memset(&err, 0, sizeof err);

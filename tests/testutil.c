@@ -145,6 +145,78 @@ tu_parse_fail(enum game_err code, const char *fmt, ...)
 	free(line);
 }
 
+/* Asserts that line parses under lim (then frees the game). */
+void
+tu_parse_ok(const struct game_limits *lim, const char *line)
+{
+	struct game_error err;
+	struct game	 g;
+
+	if (game_parse_line(&g, line, lim, &err) != 0) {
+		print_error("parse '%s': %s\n", line, err.msg);
+		fail();
+	}
+	game_free(&g);
+}
+
+/*
+ * Calls fn(arg, a, b) for each pair (a, b) of strings in ap, up to the
+ * NULL where a pair would start.
+ */
+void
+tu_pairs(va_list ap, void (*fn)(void *, const char *, const char *),
+    void *arg)
+{
+	const char	*a, *b;
+
+	while ((a = va_arg(ap, const char *)) != NULL) {
+		b = va_arg(ap, const char *);
+		fn(arg, a, b);
+	}
+}
+
+/* What tu_parse_fails_msg checks each (line, message) against. */
+struct parse_fail {
+	const struct game_limits *lim;
+	enum game_err	 code;
+};
+
+static void
+parse_fail_pair(void *arg, const char *line, const char *msg)
+{
+	const struct parse_fail *pf = arg;
+
+	tu_parse_fail_msg(pf->lim, line, pf->code, msg);
+}
+
+/* tu_parse_fail with code for each line of a NULL-terminated list. */
+void
+tu_parse_fails(enum game_err code, ...)
+{
+	const char	*line;
+	va_list		 ap;
+
+	va_start(ap, code);
+	while ((line = va_arg(ap, const char *)) != NULL)
+		tu_parse_fail_msg(tu_limits(), line, code, "");
+	va_end(ap);
+}
+
+/*
+ * tu_parse_fail_msg under lim with code for each (line, message) of a
+ * NULL-terminated list.
+ */
+void
+tu_parse_fails_msg(const struct game_limits *lim, enum game_err code, ...)
+{
+	struct parse_fail pf = { lim, code };
+	va_list		 ap;
+
+	va_start(ap, code);
+	tu_pairs(ap, parse_fail_pair, &pf);
+	va_end(ap);
+}
+
 /* Prints a move with its changes ordered by (comp, idx). */
 void
 tu_move_str(const struct game_move *m, struct buf *b)
@@ -455,6 +527,100 @@ tu_move_fail_msg(struct game *g, const char *text, const char *msg)
 		fail();
 	}
 	game_move_clear(&m);
+}
+
+/* tu_check with the winning moves as a NULL-terminated list. */
+void
+tu_check_wins(const struct game *g, int outcome, long grundy, ...)
+{
+	struct tu_strs	 wins;
+	const char	*move;
+	va_list		 ap;
+
+	tu_strs_init(&wins);
+	va_start(ap, grundy);
+	while ((move = va_arg(ap, const char *)) != NULL)
+		tu_strs_add(&wins, "%s", move);
+	va_end(ap);
+	tu_check(g, outcome, grundy, &wins);
+	tu_strs_free(&wins);
+}
+
+/*
+ * Clones g into h and plays move on the clone: g must still print as
+ * g_is, h as h_is (clones are independent).  Both are left to the caller.
+ */
+void
+tu_clone_play(struct game *h, const struct game *g, const char *move,
+    const char *g_is, const char *h_is)
+{
+	game_clone(h, g);
+	tu_play(h, move);
+	tu_print_is(g, g_is);
+	tu_print_is(h, h_is);
+}
+
+/* tu_play_fail with code for each move of a NULL-terminated list. */
+void
+tu_play_fails(struct game *g, enum game_err code, ...)
+{
+	const char	*text;
+	va_list		 ap;
+
+	va_start(ap, code);
+	while ((text = va_arg(ap, const char *)) != NULL)
+		tu_play_fail(g, text, code);
+	va_end(ap);
+}
+
+static void
+move_fail_pair(void *g, const char *text, const char *msg)
+{
+	tu_move_fail_msg(g, text, msg);
+}
+
+/* tu_move_fail_msg for each (move, message) of a NULL-terminated list. */
+void
+tu_move_fails_msg(struct game *g, ...)
+{
+	va_list		 ap;
+
+	va_start(ap, g);
+	tu_pairs(ap, move_fail_pair, g);
+	va_end(ap);
+}
+
+/*
+ * Checks g's to_grundy moves for target t against the brute force's moves
+ * from a to positions of value t.  strs turns the move set into strings
+ * (NULL: tu_moveset_strs); ctx names the position in a failure.
+ */
+void
+tu_brute_to_grundy(struct tu_brute *br, const int *a, const struct game *g,
+    int t, const char *ctx,
+    void (*strs)(const struct game_moveset *, struct tu_strs *))
+{
+	struct game_moveset ms;
+	struct game_error err;
+	struct tu_strs	 want, got;
+	mpz_t		 tz;
+
+	game_moveset_init(&ms);
+	tu_strs_init(&want);
+	tu_strs_init(&got);
+	mpz_init_set_ui(tz, (unsigned long)t);
+	if (g->fam->to_grundy(g->st, tz, &ms, &err) != 0) {
+		print_error("%s: to_grundy %d failed: %s\n", ctx, t, err.msg);
+		fail();
+	}
+	mpz_clear(tz);
+	tu_brute_moves_to(br, a, t, &want);
+	(strs != NULL ? strs : tu_moveset_strs)(&ms, &got);
+	if (!tu_strs_eq(&got, &want, ctx))
+		fail();
+	game_moveset_clear(&ms);
+	tu_strs_free(&want);
+	tu_strs_free(&got);
 }
 
 /* Prepares a brute-force solver for vectors of length k. */

@@ -38,22 +38,37 @@ void	 tu_parse_fail(enum game_err, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 tu_parse_fail_msg(const struct game_limits *, const char *,
 	    enum game_err, const char *);
+void	 tu_parse_fails(enum game_err, ...) __attribute__((sentinel));
+void	 tu_parse_fails_msg(const struct game_limits *, enum game_err, ...)
+	    __attribute__((sentinel));
+void	 tu_parse_ok(const struct game_limits *, const char *);
 void	 tu_print_is(const struct game *, const char *);
 void	 tu_reparse(const struct game *);
 void	 tu_roundtrip(const char *const *, const char *const *, size_t);
+
+/* Runs a function over the string pairs of a NULL-terminated list. */
+void	 tu_pairs(va_list, void (*)(void *, const char *, const char *),
+	    void *);
 
 /* Moves: checked play and refusals, and the solver against a move set. */
 void	 tu_move_str(const struct game_move *, struct buf *);
 void	 tu_moveset_strs(const struct game_moveset *, struct tu_strs *);
 void	 tu_winning(const struct game *, struct tu_strs *);
 void	 tu_check(const struct game *, int, long, struct tu_strs *);
+void	 tu_check_wins(const struct game *, int, long, ...)
+	    __attribute__((sentinel));
 void	 tu_winning_each(const struct game *, struct game_moveset *,
 	    void (*)(const struct game *, const struct game_move *, void *),
 	    void *);
 void	 tu_grundy_zero(const struct game *, const struct game_move *, void *);
 void	 tu_play(struct game *, const char *);
+void	 tu_clone_play(struct game *, const struct game *, const char *,
+	    const char *, const char *);
 void	 tu_play_fail(struct game *, const char *, enum game_err);
 void	 tu_move_fail_msg(struct game *, const char *, const char *);
+void	 tu_play_fails(struct game *, enum game_err, ...)
+	    __attribute__((sentinel));
+void	 tu_move_fails_msg(struct game *, ...) __attribute__((sentinel));
 
 /*
  * A generic memoised game-tree search (no theory): the caller supplies the
@@ -93,6 +108,9 @@ void	 tu_brute_moves_to(struct tu_brute *, const int *, int,
 	    struct tu_strs *);
 int	 tu_next(int *, int, const int *);
 void	 tu_brute_check(struct tu_brute *, const int *, const struct game *);
+void	 tu_brute_to_grundy(struct tu_brute *, const int *,
+	    const struct game *, int, const char *,
+	    void (*)(const struct game_moveset *, struct tu_strs *));
 void	 tu_brute_check_each(struct tu_brute *, const int *,
 	    void (*)(const int *, int, struct buf *, void *), void *);
 void	 tu_brute_check_all(struct tu_brute *, int, const char *);

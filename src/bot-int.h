@@ -1,0 +1,176 @@
+/*
+ * bot-int.h: the internals of `grundy bot` shared by its files: bot.c
+ * (options, the relay loop and main), bot-server.c (the server side: own
+ * commands and their answers, events, the connection and reconnecting),
+ * bot-prog.c (the program: its process and its answers) and bot-chan.c
+ * (logs, the connection's life cycle, the non-blocking byte streams).  Dependencies point one way:
+ * bot.c -> bot-server.c -> bot-prog.c -> bot-chan.c.
+ */
+#ifndef BOT_INT_H
+#define BOT_INT_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot-policy.h"
+#include "buf.h"
+#include "proto.h"
+
+#define BOT_LINE_MAX	(1024 * 1024)	/* longest line from either side */
+#define BOT_OUT_MAX	(4 * 1024 * 1024) /* queued bytes: stop reading */
+#define BOT_QUEUE_MAX	256		/* commands awaiting an answer */
+#define BOT_FIRST_ID	1001		/* ids of the bot's own commands */
+#define BOT_RESUME_S	600		/* how long to try to reconnect */
+#define BOT_RETRY_MS	500		/* first wait before reconnecting */
+#define BOT_BACKOFF_MS	30000		/* longest wait between attempts */
+#define BOT_ANSWER_MAX	(64 * 1024)	/* bytes of an answer kept */
+#define BOT_NAME_MAX	33		/* bytes of an account name */
+#define BOT_PING_MS	240000		/* keep-alive, below idle-timeout */
+#define BOT_FINISH_MS	10000		/* wait for the last answers */
+#define BOT_LOG_MAX	400		/* bytes of a line shown in logs */
+#define BOT_TOKEN_MAX	256		/* bytes of a resume token */
+#define BOT_GAME_MAX	32		/* bytes of a game id */
+
+/* The bot's own commands, whose answers come from the server. */
+enum bot_kind {
+	BOT_REGISTER,
+	BOT_LOGIN,
+	BOT_READY,
+	BOT_SEEK,
+	BOT_ACCEPT,
+	BOT_RESUME,
+	BOT_PING,
+	BOT_UNREADY,
+	BOT_DECLINE,
+};
+
+/*
+ * The server connection's life cycle, changed only by bot_link_set, which
+ * logs old -> new at debug level.  UP: connected.  LOCKED: connected, but
+ * the login was refused for a lock, so the loop closes the connection.
+ * WAIT_LOCK: closed, waiting for the lock to end.  DOWN: closed (lost, or
+ * never connected yet), reconnecting with backoff.
+ */
+enum bot_link {
+	BOT_LINK_UP,
+	BOT_LINK_LOCKED,
+	BOT_LINK_WAIT_LOCK,
+	BOT_LINK_DOWN,
+};
+
+/* One of the bot's commands awaiting the server's answer. */
+struct bot_own {
+	unsigned long	 id;
+	enum bot_kind	 kind;
+};
+
+/* One server command awaiting the program's answer. */
+struct bot_fwd {
+	unsigned long	 pid;		/* its id for the program */
+	unsigned long	 sid;		/* its id from the server */
+	unsigned long	 gen;		/* the connection it came on */
+	char		 name[16];	/* new, play, genmove, gameover */
+};
+
+/* One byte stream: lines in, bytes out. */
+struct bot_chan {
+	int		 rfd, wfd;	/* -1 when closed */
+	struct buf	 in;		/* read, not yet taken as lines */
+	size_t		 in_off;
+	int		 skip;		/* dropping an overlong line's rest */
+	struct buf	 out;		/* to write */
+	size_t		 out_off;
+};
+
+struct bot {
+	/* Options. */
+	const char	*server;
+	const char	*name;
+	const char	*password;
+	char		 pwbuf[160];	/* read from a file or the environment */
+	const char	*seek;
+	int		 do_register;
+	int		 accept;
+	struct botpol_accept filter;
+	int		 ready;
+	unsigned long	 games;		/* 0: play forever */
+	unsigned long	 reconnect_ms;	/* first wait before reconnecting */
+	unsigned long	 reconnect_s;	/* give up after this long */
+	char		**prog;
+	char		 host[256], port[32];
+
+	/* The program, and the server connection. */
+	pid_t		 pid;
+	struct bot_chan	 pc;		/* program: rfd its stdout, wfd stdin */
+	struct bot_chan	 sc;		/* server socket: rfd == wfd */
+	unsigned long	 gen;		/* connection generation */
+	enum bot_link	 link;		/* the connection's life cycle */
+	unsigned int	 attempt;	/* reconnect attempts since then */
+	int		 hello_first;	/* never connected yet: register */
+	uint64_t	 down_since, next_try, last_send;
+
+	/* Answer queues and the blocks being read. */
+	struct bot_own	 own[BOT_QUEUE_MAX];
+	size_t		 nown;
+	unsigned long	 next_id;
+	struct bot_fwd	 fwd[BOT_QUEUE_MAX];
+	size_t		 nfwd;
+	unsigned long	 next_pid;	/* the program's next command id */
+	struct proto_answer sans;	/* server answer block */
+	struct proto_answer pans;	/* program answer block */
+
+	/* Games. */
+	int		 logged_in;
+	int		 in_game;
+	unsigned long	 game_gen;	/* connection the game is attached on */
+	char		 game_id[BOT_GAME_MAX];
+	char		 token[BOT_TOKEN_MAX];
+	char		 p1[BOT_NAME_MAX], p2[BOT_NAME_MAX];
+	int		 you;		/* seat 1 or 2, 0 if unknown */
+	unsigned long	 done;		/* games finished with a result */
+	int		 finishing;	/* enough games: leave when answered */
+	uint64_t	 finish_by;
+};
+
+/* bot-chan.c: logs, the connection's life cycle and the byte streams. */
+void	 bot_link_set(struct bot *, enum bot_link);
+int	 bot_down(const struct bot *);
+uint64_t	 bot_now(void);
+void	 bot_log(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+void	 bot_warn(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+void	 bot_nonblock(int fd);
+const char	*bot_short(const char *s, char *tmp, size_t len);
+int	 bot_take_line(struct bot_chan *ch, struct buf *line);
+size_t	 bot_pending(const struct bot_chan *ch);
+int	 bot_feed(struct bot *, struct proto_answer *, char *, size_t, int,
+	    void (*)(struct bot *));
+void	 bot_each_line(struct bot *, struct bot_chan *,
+	    int (*)(const struct bot *),
+	    void (*)(struct bot *, char *, size_t, int));
+const char	*bot_flat(const struct proto_answer *a, char *tmp, size_t len);
+int	 bot_read(struct bot_chan *ch);
+int	 bot_write(struct bot_chan *ch, int sock);
+
+/* bot-prog.c: the program. */
+void	 bot_stop_program(struct bot *b);
+void	 bot_fatal(struct bot *b, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+void	 bot_program_died(struct bot *b)
+    __attribute__((noreturn));
+void	 bot_spawn(struct bot *b);
+void	 bot_program_input(struct bot *b);
+
+/* bot-server.c: the server side. */
+int	 bot_dial(struct bot *b, char *why, size_t len);
+void	 bot_send(struct bot *b, enum bot_kind kind, const char *text);
+void	 bot_hello(struct bot *b, int first);
+void	 bot_close(struct bot *b);
+void	 bot_lost(struct bot *b, const char *why);
+void	 bot_reconnect(struct bot *b);
+void	 bot_server_input(struct bot *b);
+
+#endif /* BOT_INT_H */
