@@ -15,6 +15,10 @@
  * A game's end goes to the log first; gameover is sent, ratings and
  * tournaments are updated, and the game is freed only once the log has it
  * (lg_logged, deferred back to the loop from the store's writer thread).
+ * Games lie below tournaments: a game's end reaches its tournament, and
+ * a freed seat the tournaments' scheduler, through the hooks lobby_new
+ * installs (struct lobby's tour_game_over and game_freed), never by a
+ * call into lobby-tour.c.
  */
 #include <sys/queue.h>
 
@@ -439,18 +443,12 @@ lg_logged(void *arg)
 	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok &&
 	    g->winner != 0)
 		lobby_rate(lb, g->p[0].name, g->p[1].name, g->winner);
-	if (g->tour != NULL &&
-	    g->tour->slots[g->slot].state == LSLOT_PLAYING) {
-		/* slots[].a is seat 1: the winner is a (1) or b (2). */
-		if (g->winner != 0)
-			lobby_tour_result(lb, g->tour, g->slot, g->winner);
-		else			/* replayed */
-			lslot_enter(g->tour, g->slot, LSLOT_PENDING);
-	}
+	if (g->tour != NULL)
+		lb->tour_game_over(lb, g->tour, g->slot, g->winner);
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
 	    (long long)g->id, res, g->reason, g->ply);
 	lg_free(g);
-	lobby_schedule(lb);
+	lb->game_freed(lb);
 }
 
 /* The store's writer committed a game's end (writer thread). */
@@ -498,6 +496,18 @@ lg_finish_detail(struct lgame *g, int winner, const char *reason,
 		/* No log: still never free the game under the caller. */
 		g->lb->io.defer(g->lb->io.arg, lg_logged, g);
 	}
+}
+
+/* Returns the game with an id, or NULL. */
+struct lgame *
+lobby_game(struct lobby *lb, int64_t id)
+{
+	struct lgame	*g;
+
+	TAILQ_FOREACH(g, &lb->games, entry)
+		if (g->id == id)
+			return (g);
+	return (NULL);
 }
 
 /*

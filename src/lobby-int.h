@@ -1,8 +1,14 @@
 /*
- * lobby-int.h: what the lobby's files share (lobby.c, lobby-game.c,
- * lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-cmd.c): its limits,
- * its structures and the functions one file calls in another.  Nothing
- * outside the lobby includes it.
+ * lobby-int.h: what the lobby's files share (lobby.c, lobby-queue.c,
+ * lobby-game.c, lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-cmd.c):
+ * its limits, its structures and the functions one file calls in another.
+ * Nothing outside the lobby includes it.
+ *
+ * The files call each other downward only, without a cycle (tests/
+ * layers.py): lobby-cmd.c on top, then lobby.c (the lobby's life, its
+ * clients, the answers), then lobby-tour.c, then lobby-game.c and
+ * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
+ * What a game's end tells a tournament goes up through a hook.
  */
 #ifndef LOBBY_INT_H
 #define LOBBY_INT_H
@@ -202,9 +208,17 @@ struct lobby {
 	pthread_mutex_t	 rmtx;		/* guards ratings (any thread) */
 	struct lrating	*ratings;
 	size_t		 nratings;
+	/*
+	 * What a logged game's end tells the layers above lobby-game.c
+	 * (set by lobby_new): a tournament's game ended (winner 0: none),
+	 * and a game was freed (its players may start another).
+	 */
+	void		 (*tour_game_over)(struct lobby *, struct ltour *,
+			    size_t, int);
+	void		 (*game_freed)(struct lobby *);
 };
 
-/* lobby.c */
+/* lobby-queue.c (calls no other file of the lobby) */
 uint64_t lobby_clock_now(const struct lobby *);
 void	 lobby_copy(char *, const char *, size_t);
 void	 lc_event(struct lobby_client *, const char *, ...)
@@ -212,12 +226,12 @@ void	 lc_event(struct lobby_client *, const char *, ...)
 void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
 	    const char *, ...) __attribute__((format(printf, 5, 6)));
 void	 lobby_tc_print(struct buf *, uint64_t, uint64_t);
-struct lgame *lobby_game(struct lobby *, int64_t);
 int64_t	 lobby_gid(const char *);
 int	 lobby_isnum(const char *);
 void	 lc_unwatch(struct lobby_client *, int64_t);
 
-/* lobby-game.c */
+/* lobby-game.c (calls lobby-queue.c, lobby-rating.c) */
+struct lgame *lobby_game(struct lobby *, int64_t);
 uint64_t lg_clock(const struct lgame *, int, uint64_t);
 void	 lg_send_new(struct lgame *, int);
 void	 lg_send_genmove(struct lgame *);
@@ -235,11 +249,12 @@ int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);
 void	 lg_answer_move(struct lgame *, int, const char *, const char *);
 
-/* lobby-pair.c */
+/* lobby-pair.c (calls lobby-queue.c) */
 void	 lc_drop_seek(struct lobby_client *);
 void	 lobby_drop_chall(struct lobby *, struct lchall *);
 
-/* lobby-tour.c */
+/* lobby-tour.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c) */
+void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
 void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
@@ -248,7 +263,7 @@ void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
 struct ltour *lobby_tour(struct lobby *, const char *);
 
-/* lobby-rating.c */
+/* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rate(struct lobby *, const char *, const char *, int);
 int	 lobby_load_ratings(struct lobby *, char *, size_t);
 

@@ -88,6 +88,23 @@ lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
 	    t->nslots);
 }
 
+/*
+ * A tournament's game ended and is logged (the lobby's tour_game_over
+ * hook, from lobby-game.c): a result counts (slots[].a is seat 1: the
+ * winner is a (1) or b (2)); a game without one (aborted) is replayed.
+ */
+void
+lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
+    int winner)
+{
+	if (t->slots[slot].state != LSLOT_PLAYING)
+		return;
+	if (winner != 0)
+		lobby_tour_result(lb, t, slot, winner);
+	else			/* replayed */
+		lslot_enter(t, slot, LSLOT_PENDING);
+}
+
 /* Builds the schedule of a tournament. */
 void
 lobby_tour_slots(struct ltour *t)

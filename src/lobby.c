@@ -1,25 +1,25 @@
 /*
  * lobby.c: networked play (PROTOCOL.md §13), on the event loop: the
  * lobby's life (creation, settings, shutdown), its clients (attach,
- * detach, login, held output), the server commands each client has not
- * answered yet, and the answers to them.
+ * detach, login), and the answers to the server commands each client has
+ * not answered yet.
  *
  * Every client keeps a FIFO of the commands the server sent it and it has
- * not answered yet: GTP answers come back in order, so an answer is
- * matched to the oldest outstanding command (and to its id when the
- * client echoes one).
+ * not answered yet (lobby-queue.c): GTP answers come back in order, so an
+ * answer is matched to the oldest outstanding command (and to its id when
+ * the client echoes one).
  *
- * The lobby's other concerns have a file each (lobby-int.h): live games
- * (lobby-game.c), seeks and challenges (lobby-pair.c), tournaments
- * (lobby-tour.c), ratings (lobby-rating.c) and the command handlers
- * (lobby-cmd.c).
+ * The lobby's other concerns have a file each (lobby-int.h): client
+ * output and command queues (lobby-queue.c), live games (lobby-game.c),
+ * seeks and challenges (lobby-pair.c), tournaments (lobby-tour.c),
+ * ratings (lobby-rating.c) and the command handlers (lobby-cmd.c).
+ * lobby_new ties a game's end to the tournaments (the hooks of struct
+ * lobby), so that no file below this one calls a file above it.
  */
 
 #include <sys/queue.h>
 
-#include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,27 +32,6 @@
 #include "proto.h"
 #include "store.h"
 
-/* Copies a string into a fixed buffer, truncating. */
-void
-lobby_copy(char *dst, const char *src, size_t size)
-{
-	snprintf(dst, size, "%s", src);
-}
-
-/* Returns monotonic milliseconds: the real clock (clock_mono_ms). */
-uint64_t
-lobby_now_ms(void)
-{
-	return (clock_mono_ms());
-}
-
-/* Returns the lobby's time now (lobby_set_clock). */
-uint64_t
-lobby_clock_now(const struct lobby *lb)
-{
-	return (lb->clock.now(lb->clock.arg));
-}
-
 /*
  * Gives the lobby another clock and its timers (a test's virtual clock):
  * before any game starts, as each game's timer is made on the clock in
@@ -64,159 +43,6 @@ lobby_set_clock(struct lobby *lb, const struct clock_ops *ops)
 	if (!TAILQ_EMPTY(&lb->games))
 		fatalx("event=bug what=clock-changed-with-games");
 	lb->clock = *ops;
-}
-
-/* Writes to a client, or keeps it until its command's reply is out. */
-static void
-lc_write(struct lobby_client *lc, const char *data, size_t len)
-{
-	if (lc->holding)
-		buf_add(&lc->held, data, len);
-	else
-		lc->lb->io.send(lc->lb->io.arg, lc->conn, data, len);
-}
-
-/* Sends an event line to a client. */
-void __attribute__((format(printf, 2, 3)))
-lc_event(struct lobby_client *lc, const char *fmt, ...)
-{
-	struct buf	 b;
-	va_list		 ap;
-
-	buf_init(&b);
-	buf_puts(&b, "event ");
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	buf_putc(&b, '\n');
-	lc_write(lc, b.data, b.len);
-	buf_free(&b);
-}
-
-/* Sends a server command to a client and remembers it until answered. */
-void __attribute__((format(printf, 5, 6)))
-lc_command(struct lobby_client *lc, enum lcmd_kind kind, int64_t gid,
-    uint64_t serial, const char *fmt, ...)
-{
-	struct lcmd	*c;
-	struct buf	 b;
-	va_list		 ap;
-
-	if (lc->nout >= LOBBY_MAX_OUT) {
-		/* A client that never answers: forget the oldest. */
-		c = STAILQ_FIRST(&lc->out);
-		STAILQ_REMOVE_HEAD(&lc->out, entry);
-		free(c);
-		lc->nout--;
-	}
-	c = xcalloc(1, sizeof *c);
-	c->id = ++lc->next_id;
-	c->kind = kind;
-	c->gid = gid;
-	c->serial = serial;
-	STAILQ_INSERT_TAIL(&lc->out, c, entry);
-	lc->nout++;
-	buf_init(&b);
-	buf_printf(&b, "%llu ", (unsigned long long)c->id);
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	buf_putc(&b, '\n');
-	lc_write(lc, b.data, b.len);
-	buf_free(&b);
-}
-
-/* Formats a time control as BASE or BASE+INC. */
-void
-lobby_tc_print(struct buf *b, uint64_t base, uint64_t inc)
-{
-	buf_printf(b, "%llu", (unsigned long long)base);
-	if (inc > 0)
-		buf_printf(b, "+%llu", (unsigned long long)inc);
-}
-
-/* Returns the game with an id, or NULL. */
-struct lgame *
-lobby_game(struct lobby *lb, int64_t id)
-{
-	struct lgame	*g;
-
-	TAILQ_FOREACH(g, &lb->games, entry)
-		if (g->id == id)
-			return (g);
-	return (NULL);
-}
-
-/* Parses a game id argument; returns it, or 0. */
-int64_t
-lobby_gid(const char *s)
-{
-	char		*end;
-	long long	 v;
-
-	if (*s < '0' || *s > '9')
-		return (0);
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (*end != '\0' || errno != 0 || v <= 0)
-		return (0);
-	return ((int64_t)v);
-}
-
-/*
- * Parses a time control "BASE" or "BASE+INC" in milliseconds; returns 0,
- * or -1 if it is malformed or out of range.
- */
-int
-lobby_parse_tc(const char *s, uint64_t *base, uint64_t *inc)
-{
-	unsigned long long b, i = 0;
-	char		*end;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	b = strtoull(s, &end, 10);
-	if (errno != 0)
-		return (-1);
-	if (*end == '+') {
-		s = end + 1;
-		if (*s < '0' || *s > '9')
-			return (-1);
-		i = strtoull(s, &end, 10);
-		if (errno != 0)
-			return (-1);
-	}
-	if (*end != '\0' || b == 0 || b > LOBBY_TC_MAX || i > LOBBY_TC_MAX)
-		return (-1);
-	*base = b;
-	*inc = i;
-	return (0);
-}
-
-/* Returns 1 if a token is a plain decimal number. */
-int
-lobby_isnum(const char *s)
-{
-	if (*s == '\0')
-		return (0);
-	for (; *s != '\0'; s++)
-		if (*s < '0' || *s > '9')
-			return (0);
-	return (1);
-}
-
-/* Removes a game id from a client's watch list. */
-void
-lc_unwatch(struct lobby_client *lc, int64_t id)
-{
-	size_t	 i;
-
-	for (i = 0; i < lc->nwatch; i++)
-		if (lc->watch[i] == id) {
-			lc->watch[i] = lc->watch[--lc->nwatch];
-			return;
-		}
 }
 
 /* Creates the lobby; with a league, resumes tournaments and ratings. */
@@ -233,6 +59,8 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	lb->io = *io;
 	lb->conf = *conf;
 	clock_event_ops(base, &lb->clock);
+	lb->tour_game_over = lobby_tour_game_over;
+	lb->game_freed = lobby_schedule;
 	TAILQ_INIT(&lb->clients);
 	TAILQ_INIT(&lb->games);
 	TAILQ_INIT(&lb->seeks);
@@ -456,25 +284,6 @@ lobby_active(const struct lobby_client *lc)
 {
 	return (lc->game != NULL || lc->seek != NULL || lc->ready ||
 	    lc->nwatch > 0);
-}
-
-/* Starts holding what the lobby sends a client while its command runs. */
-void
-lobby_hold(struct lobby_client *lc)
-{
-	lc->holding = 1;
-}
-
-/* Appends what was held to out (after the command's reply) and stops. */
-void
-lobby_release(struct lobby_client *lc, struct buf *out)
-{
-	lc->holding = 0;
-	if (lc->held.len > 0)
-		buf_add(out, lc->held.data, lc->held.len);
-	buf_reset(&lc->held);
-	if (lc->held.cap > 65536)
-		buf_free(&lc->held);
 }
 
 /* The name of a server command, for the log. */

@@ -1,0 +1,213 @@
+/*
+ * lobby-queue.c: the lobby's lowest file (issue 10): what every other file
+ * of the lobby uses to talk to a client and little else.  The output of a
+ * client (events, and the server commands it has not answered yet, queued
+ * until lobby_answer in lobby.c matches their answers), the output held
+ * while one of its commands runs, its watch list, the lobby's clock, and
+ * the small parsers and printers of ids and time controls.
+ *
+ * It calls no other file of the lobby, so that live games (lobby-game.c),
+ * seeks and challenges (lobby-pair.c), tournaments (lobby-tour.c),
+ * ratings (lobby-rating.c) and the lobby's life (lobby.c) stack above it
+ * without a cycle.
+ */
+
+#include <sys/queue.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby.h"
+#include "lobby-int.h"
+
+/* Copies a string into a fixed buffer, truncating. */
+void
+lobby_copy(char *dst, const char *src, size_t size)
+{
+	snprintf(dst, size, "%s", src);
+}
+
+/* Returns monotonic milliseconds: the real clock (clock_mono_ms). */
+uint64_t
+lobby_now_ms(void)
+{
+	return (clock_mono_ms());
+}
+
+/* Returns the lobby's time now (lobby_set_clock). */
+uint64_t
+lobby_clock_now(const struct lobby *lb)
+{
+	return (lb->clock.now(lb->clock.arg));
+}
+
+/* Writes to a client, or keeps it until its command's reply is out. */
+static void
+lc_write(struct lobby_client *lc, const char *data, size_t len)
+{
+	if (lc->holding)
+		buf_add(&lc->held, data, len);
+	else
+		lc->lb->io.send(lc->lb->io.arg, lc->conn, data, len);
+}
+
+/*
+ * Ends a line begun in b (its prefix) with fmt and a newline, writes it to
+ * a client and frees b.
+ */
+static void
+lc_vline(struct lobby_client *lc, struct buf *b, const char *fmt,
+    va_list ap)
+{
+	buf_vprintf(b, fmt, ap);
+	buf_putc(b, '\n');
+	lc_write(lc, b->data, b->len);
+	buf_free(b);
+}
+
+/* Sends an event line to a client. */
+void __attribute__((format(printf, 2, 3)))
+lc_event(struct lobby_client *lc, const char *fmt, ...)
+{
+	struct buf	 b;
+	va_list		 ap;
+
+	buf_init(&b);
+	buf_puts(&b, "event ");
+	va_start(ap, fmt);
+	lc_vline(lc, &b, fmt, ap);
+	va_end(ap);
+}
+
+/* Sends a server command to a client and remembers it until answered. */
+void __attribute__((format(printf, 5, 6)))
+lc_command(struct lobby_client *lc, enum lcmd_kind kind, int64_t gid,
+    uint64_t serial, const char *fmt, ...)
+{
+	struct lcmd	*c;
+	struct buf	 b;
+	va_list		 ap;
+
+	if (lc->nout >= LOBBY_MAX_OUT) {
+		/* A client that never answers: forget the oldest. */
+		c = STAILQ_FIRST(&lc->out);
+		STAILQ_REMOVE_HEAD(&lc->out, entry);
+		free(c);
+		lc->nout--;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->id = ++lc->next_id;
+	c->kind = kind;
+	c->gid = gid;
+	c->serial = serial;
+	STAILQ_INSERT_TAIL(&lc->out, c, entry);
+	lc->nout++;
+	buf_init(&b);
+	buf_printf(&b, "%llu ", (unsigned long long)c->id);
+	va_start(ap, fmt);
+	lc_vline(lc, &b, fmt, ap);
+	va_end(ap);
+}
+
+/* Formats a time control as BASE or BASE+INC. */
+void
+lobby_tc_print(struct buf *b, uint64_t base, uint64_t inc)
+{
+	buf_printf(b, "%llu", (unsigned long long)base);
+	if (inc > 0)
+		buf_printf(b, "+%llu", (unsigned long long)inc);
+}
+
+/* Parses a game id argument; returns it, or 0. */
+int64_t
+lobby_gid(const char *s)
+{
+	char		*end;
+	long long	 v;
+
+	if (*s < '0' || *s > '9')
+		return (0);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v <= 0)
+		return (0);
+	return ((int64_t)v);
+}
+
+/*
+ * Parses a time control "BASE" or "BASE+INC" in milliseconds; returns 0,
+ * or -1 if it is malformed or out of range.
+ */
+int
+lobby_parse_tc(const char *s, uint64_t *base, uint64_t *inc)
+{
+	unsigned long long b, i = 0;
+	char		*end;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	b = strtoull(s, &end, 10);
+	if (errno != 0)
+		return (-1);
+	if (*end == '+') {
+		s = end + 1;
+		if (*s < '0' || *s > '9')
+			return (-1);
+		i = strtoull(s, &end, 10);
+		if (errno != 0)
+			return (-1);
+	}
+	if (*end != '\0' || b == 0 || b > LOBBY_TC_MAX || i > LOBBY_TC_MAX)
+		return (-1);
+	*base = b;
+	*inc = i;
+	return (0);
+}
+
+/* Returns 1 if a token is a plain decimal number. */
+int
+lobby_isnum(const char *s)
+{
+	if (*s == '\0')
+		return (0);
+	for (; *s != '\0'; s++)
+		if (*s < '0' || *s > '9')
+			return (0);
+	return (1);
+}
+
+/* Removes a game id from a client's watch list. */
+void
+lc_unwatch(struct lobby_client *lc, int64_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < lc->nwatch; i++)
+		if (lc->watch[i] == id) {
+			lc->watch[i] = lc->watch[--lc->nwatch];
+			return;
+		}
+}
+
+/* Starts holding what the lobby sends a client while its command runs. */
+void
+lobby_hold(struct lobby_client *lc)
+{
+	lc->holding = 1;
+}
+
+/* Appends what was held to out (after the command's reply) and stops. */
+void
+lobby_release(struct lobby_client *lc, struct buf *out)
+{
+	lc->holding = 0;
+	if (lc->held.len > 0)
+		buf_add(out, lc->held.data, lc->held.len);
+	buf_reset(&lc->held);
+	if (lc->held.cap > 65536)
+		buf_free(&lc->held);
+}
