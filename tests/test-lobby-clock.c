@@ -4,10 +4,10 @@
  * grace are spent, increments are credited per move, a clock stops at
  * the time the answer reached the socket (lobby_rx_time), a seat away
  * keeps its clock running and resume reports what is left, a stalled
- * loop does not cost a player whose answer was in time, and a
- * tournament starts its next game when the previous one ends.  The lobby
- * is driven through its public API with fake connections; what it sends
- * them is kept and checked line by line.
+ * loop does not cost a player whose answer was in time, a tournament
+ * starts its next game when the previous one ends, and replays an aborted
+ * one.  The lobby is driven through its public API with fake connections;
+ * what it sends them is kept and checked line by line.
  */
 #include <sys/types.h>
 
@@ -558,22 +558,49 @@ fx_standings(struct fx *fx, const char *want)
 }
 
 /*
- * A tournament starts its second game (colours swapped) when the first
- * ends, not before; a game lost on time counts like any other.
+ * Checks that a game of the tournament of fx_tour starts, alice first;
+ * returns alice's genmove id.
  */
-static void
-test_tournament(void **state)
+static unsigned long
+fx_tour_game(struct fx *fx, int gid)
 {
-	struct fx	*fx = fx_new(1);
-	char		 line[] = "create cup roundrobin players=alice,bob "
-			    "games=2 tc=1000 nim 1";
-	char		*argv[10];
+	char		 start[64];
+	unsigned long	 id = 0;
+	int		 seat;
+
+	for (seat = 1; seat <= 2; seat++) {
+		snprintf(start, sizeof start, "event start %d alice bob "
+		    "you=%d token=", gid, seat);
+		fx_expect(fx, seat - 1, start);
+		fx_expect(fx, seat - 1, "new nim 1");
+		if (seat == 1)
+			id = fx_expect(fx, 0, "genmove time1=1000 "
+			    "time2=1000");
+	}
+	fx_quiet(fx, 0);
+	fx_quiet(fx, 1);
+	return (id);
+}
+
+/*
+ * Registers alice and bob, logs them in (connections 0 and 1, ready) and
+ * root (2, admin), who creates a round robin "cup" of them with games
+ * per pair on "nim 1" with a tc of 1000; checks that its first game
+ * starts, alice first; returns alice's genmove id.
+ */
+static unsigned long
+fx_tour(struct fx *fx, int games)
+{
+	char		 line[128], want[64], *argv[10];
 	struct buf	 body;
 	char		 err[256];
-	unsigned long	 id;
-	int		 argc = fx_split(line, argv, 10);
+	int		 argc;
 
-	(void)state;
+	snprintf(line, sizeof line, "create cup roundrobin "
+	    "players=alice,bob games=%d tc=1000 nim 1", games);
+	snprintf(want, sizeof want, "tournament 1 cup games %d", games);
+	argc = fx_split(line, argv, 10);
+
 	assert_int_equal(league_register(fx->lg, "alice", "correct-horse",
 	    err, sizeof err), 0);
 	assert_int_equal(league_register(fx->lg, "bob", "correct-horse",
@@ -585,13 +612,23 @@ test_tournament(void **state)
 	fx_cmd_ok(lobby_cmd_ready(fx->lc[0], 1, &body), &body, "");
 	fx_cmd_ok(lobby_cmd_ready(fx->lc[1], 1, &body), &body, "");
 	fx_cmd_ok(lobby_cmd_tournament(fx->lc[2], argc, argv, &body), &body,
-	    "tournament 1 cup games 2");
-	fx_expect(fx, 0, "event start 1 alice bob you=1 token=");
-	fx_expect(fx, 0, "new nim 1");
-	id = fx_expect(fx, 0, "genmove time1=1000 time2=1000");
-	fx_expect(fx, 1, "event start 1 alice bob you=2 token=");
-	fx_expect(fx, 1, "new nim 1");
-	fx_quiet(fx, 1);
+	    want);
+	buf_free(&body);
+	return (fx_tour_game(fx, 1));
+}
+
+/*
+ * A tournament starts its second game (colours swapped) when the first
+ * ends, not before; a game lost on time counts like any other.
+ */
+static void
+test_tournament(void **state)
+{
+	struct fx	*fx = fx_new(1);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_tour(fx, 2);
 	fx_standings(fx, "status running\nplayed 0 of 2\n");
 	fx_at(fx, 200);
 	fx_quiet(fx, 0);
@@ -618,6 +655,41 @@ test_tournament(void **state)
 	fx_standings(fx, "status finished\nplayed 2 of 2\n1 alice points 2 "
 	    "games 2 wins 2 losses 0\n2 bob points 0 games 2 wins 0 "
 	    "losses 2\n");
+	fx_free(fx);
+}
+
+/*
+ * A tournament's game that an admin aborts (no result) is played again,
+ * same seats, as soon as it is logged; only the replay counts.
+ */
+static void
+test_tournament_abort(void **state)
+{
+	struct fx	*fx = fx_new(1);
+	struct buf	 body;
+	unsigned long	 id;
+
+	(void)state;
+	(void)fx_tour(fx, 1);
+	buf_init(&body);
+	fx_cmd_ok(lobby_cmd_end(fx->lc[2], "1", 0, "test", &body), &body,
+	    "result - aborted");
+	fx_quiet(fx, 0);		/* not before the log has the end */
+	fx_pump(fx);
+	fx_expect(fx, 0, "gameover - aborted by root: test");
+	fx_expect(fx, 1, "gameover - aborted by root: test");
+	/* The same game again, alice first: not counted, not finished. */
+	id = fx_tour_game(fx, 2);
+	fx_standings(fx, "status running\nplayed 0 of 1\n");
+	fx_answer(fx, 0, id, "1=0");
+	fx_expect(fx, 1, "play 1=0 time1=1000 time2=1000");
+	fx_expect(fx, 0, "gameover first no-legal-move");
+	fx_expect(fx, 1, "gameover first no-legal-move");
+	fx_quiet(fx, 0);
+	fx_quiet(fx, 1);
+	fx_standings(fx, "status finished\nplayed 1 of 1\n1 alice points 1 "
+	    "games 1 wins 1 losses 0\n2 bob points 0 games 1 wins 0 "
+	    "losses 1\n");
 	buf_free(&body);
 	fx_free(fx);
 }
@@ -673,4 +745,5 @@ TU_MAIN("lobby-clock",
     cmocka_unit_test(test_resume),
     cmocka_unit_test(test_away_timeout),
     cmocka_unit_test(test_stalled_loop),
-    cmocka_unit_test(test_tournament))
+    cmocka_unit_test(test_tournament),
+    cmocka_unit_test(test_tournament_abort))
