@@ -5,7 +5,7 @@
  * holds an account (or "conn:ID" for an anonymous client, or the engine)
  * and, while its client is connected, that client.  The server drives each
  * human seat with commands of its own (new, play, genmove, gameover),
- * which lobby.c queues until they are answered.
+ * which lobby-queue.c queues until they are answered.
  *
  * Clocks: a seat's clock runs from the moment its genmove is written until
  * its answer is read (turn_start), whether or not the client is still
@@ -169,16 +169,6 @@ lg_timer_cb(void *arg)
 	log_info("game=%lld event=timeout seat=%d player=%s", (long long)g->id,
 	    g->to_move, g->p[g->to_move - 1].name);
 	lg_finish(g, 3 - g->to_move, "timeout");
-}
-
-/*
- * Notes when the client's latest input reached the server's socket
- * (the lobby's clock, lobby_set_clock; from the kernel's receive time stamp), for clocks.
- */
-void
-lobby_rx_time(struct lobby_client *lc, uint64_t ms)
-{
-	lc->rx_ms = ms;
 }
 
 /* Starts the clock of the seat to move (a human) and arms the timer. */

@@ -193,6 +193,17 @@ lc_unwatch(struct lobby_client *lc, int64_t id)
 		}
 }
 
+/*
+ * Notes when the client's latest input reached the server's socket (the
+ * lobby's clock, lobby_set_clock; from the kernel's receive time stamp),
+ * for the clocks of its games (lg_used in lobby-game.c).
+ */
+void
+lobby_rx_time(struct lobby_client *lc, uint64_t ms)
+{
+	lc->rx_ms = ms;
+}
+
 /* Starts holding what the lobby sends a client while its command runs. */
 void
 lobby_hold(struct lobby_client *lc)
