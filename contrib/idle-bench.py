@@ -31,10 +31,12 @@ import sys
 import tempfile
 import time
 
+import benchutil
+from benchutil import free_port
+
 
 def die(msg):
-    sys.stderr.write("idle-bench: %s\n" % msg)
-    sys.exit(1)
+    benchutil.die("idle-bench", msg)
 
 
 def rss(pid):
@@ -70,14 +72,6 @@ def wait_for(what, cond, seconds=30.0):
         if time.monotonic() > deadline:
             die("timed out waiting for %s" % what)
         time.sleep(0.01)
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def connectable(port):
