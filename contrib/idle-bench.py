@@ -11,8 +11,8 @@ raised), both on free loopback ports, and for each server in turn:
      "fresh", a connection that never sent anything;
   3. sends one request on each (grundyd `protocol_version`, redis PING)
      and reads every answer, reads VmRSS again once it has settled
-     (within 1% over 2 s): "used", a connection that has done one request
-     and now idles;
+     (within 1% over 12 s): "used", a connection that has done one
+     request and now idles;
   4. closes them all.
 
 Prints the RSS growth per connection of each server for both states, in
@@ -47,19 +47,19 @@ def rss(pid):
     die("no VmRSS for pid %d" % pid)
 
 
-def settled_rss(pid, limit=30.0):
-    """VmRSS once it has stopped moving: within 1% over 2 s (redis frees
-    an idle client's query buffer in its cron, after about 2 s), or the
-    last value after `limit` seconds."""
+def settled_rss(pid, window=12, limit=90.0):
+    """VmRSS once it has stopped moving: within 1% over `window` seconds
+    (redis frees an idle client's query buffer in its cron once the client
+    has been idle for 2 s, and jemalloc hands freed pages back after about
+    10 s), or the last value after `limit` seconds."""
     deadline = time.monotonic() + limit
-    last = rss(pid)
+    seen = [rss(pid)]
     while time.monotonic() < deadline:
-        time.sleep(2.0)
-        now = rss(pid)
-        if abs(now - last) <= last // 100:
-            return now
-        last = now
-    return last
+        time.sleep(1.0)
+        seen = (seen + [rss(pid)])[-(window + 1):]
+        if len(seen) > window and max(seen) - min(seen) <= seen[-1] // 100:
+            break
+    return seen[-1]
 
 
 def nfds(pid):
