@@ -14,7 +14,8 @@ bound parameters only:
     its result: a first-player win is `nim 1` (one move, 1=0), a
     second-player win is `nim 1 1` (1=0 then 2=0).
 
-Deterministic for a given --seed.  The file must not exist.
+Deterministic for a given --seed.  The file must not exist; it is
+written as DB.tmp and renamed when complete.
 
 usage: gen-log.py GRUNDYD DB [--games N] [--accounts M] [--seed S]
 """
@@ -114,8 +115,12 @@ def main():
         die("need at least 2 accounts")
     if os.path.exists(db):
         die("%s exists" % db)
-    create_schema(grundyd, db)
-    con = sqlite3.connect(db)
+    tmp = db + ".tmp"
+    for f in (tmp, tmp + "-wal", tmp + "-shm", tmp + ".lock"):
+        if os.path.exists(f):
+            os.unlink(f)
+    create_schema(grundyd, tmp)
+    con = sqlite3.connect(tmp)
     con.execute("PRAGMA synchronous=OFF")
     ver = con.execute("PRAGMA user_version").fetchone()[0]
     if con.execute("SELECT count(*) FROM games").fetchone()[0] != 0:
@@ -132,6 +137,8 @@ def main():
                 games = []
         insert(con, games)
     con.close()
+    os.unlink(tmp + ".lock")
+    os.rename(tmp, db)
     print("gen-log: %s: schema version %d, %d accounts, %d rated games"
           % (db, ver, m, n))
 

@@ -130,10 +130,11 @@ def main():
     for n in sizes:
         db = os.path.join(d, "log-%d-%d.db" % (n, accounts))
         if not os.path.exists(db):
-            subprocess.check_call([sys.executable,
-                                   os.path.join(HERE, "gen-log.py"),
-                                   grundyd, db, "--games", str(n),
-                                   "--accounts", str(accounts)])
+            if subprocess.call([sys.executable,
+                                os.path.join(HERE, "gen-log.py"),
+                                grundyd, db, "--games", str(n),
+                                "--accounts", str(accounts)]) != 0:
+                die("gen-log.py failed")
         for run in range(runs):
             p, t_listen, t_serve, s = start(grundyd, db, free_port())
             checked = ""
