@@ -22,8 +22,8 @@
  * and charged - (wait in the client's socket + holding), p50/p99/max, plus
  * the server's DELAY_US p50/p99.  TIME_MS is whole milliseconds (the
  * server truncates both ends of the interval to ms), so a difference of
- * one move is only known within +-1 ms; the percentiles of many moves are
- * what to read.
+ * one move is only known within +-1 ms: the mean over many moves is
+ * unbiased, a percentile may be up to 1 ms off.
  *
  * usage: clock-bench [--port P] [--pairs N] [--games G] [--seconds S]
  *                    [--tc B+I] [--game 'nim A B ...'] [--prefix NAME]
@@ -195,6 +195,18 @@ quant(const struct samples *s, double q)
 		return (0);
 	i = (size_t)(q * (double)s->n);
 	return (s->v[i >= s->n ? s->n - 1 : i]);
+}
+
+/* The mean of samples, or 0 if none. */
+static double
+mean(const struct samples *s)
+{
+	double		 t = 0;
+	size_t		 i;
+
+	for (i = 0; i < s->n; i++)
+		t += s->v[i];
+	return (s->n ? t / (double)s->n : 0);
 }
 
 /*
@@ -799,11 +811,12 @@ cb_report(void)
 	printf("forfeits on time: %ld of %ld games (%.2f%%)\n", B.forfeits,
 	    B.finished, B.finished ? 100.0 * (double)B.forfeits /
 	    (double)B.finished : 0.0);
-	printf("charged - holding, ms: p50 %.3f p99 %.3f max %.3f\n",
-	    quant(&B.diff, .5), quant(&B.diff, .99), quant(&B.diff, 1));
-	printf("charged - (socket wait + holding), ms: p50 %.3f p99 %.3f "
-	    "max %.3f\n", quant(&B.diffw, .5), quant(&B.diffw, .99),
-	    quant(&B.diffw, 1));
+	printf("charged - holding, ms: mean %.3f p50 %.3f p99 %.3f max %.3f\n",
+	    mean(&B.diff), quant(&B.diff, .5), quant(&B.diff, .99),
+	    quant(&B.diff, 1));
+	printf("charged - (socket wait + holding), ms: mean %.3f p50 %.3f "
+	    "p99 %.3f max %.3f\n", mean(&B.diffw), quant(&B.diffw, .5),
+	    quant(&B.diffw, .99), quant(&B.diffw, 1));
 	printf("charged (TIME_MS), ms: p50 %.0f p99 %.0f max %.0f\n",
 	    quant(&B.charged, .5), quant(&B.charged, .99),
 	    quant(&B.charged, 1));
