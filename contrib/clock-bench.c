@@ -34,6 +34,7 @@
  * games in progress are over.
  */
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -72,6 +73,7 @@ struct cconn {
 	size_t		 inlen, incap;
 	char		*out;
 	size_t		 outlen, outcap;
+	int		 wantout;	/* EPOLLOUT asked */
 	int		 inblock;	/* inside a response block */
 	char		*blk;		/* that block's text */
 	size_t		 blklen, blkcap;
@@ -120,6 +122,7 @@ static struct {
 	size_t		 rqh, rqs, rqt;	/* answered, asked, queued */
 	int		 stop;
 	int64_t		 t0, tstop;
+	double		 cpu0;		/* CPU time at t0 */
 	long		 finished, forfeits, recorded, moves, inflight;
 	struct samples	 diff, diffw, hold, wait, charged, delay;
 } B;
@@ -197,6 +200,17 @@ quant(const struct samples *s, double q)
 	return (s->v[i >= s->n ? s->n - 1 : i]);
 }
 
+/* This process's CPU time (user + system) in seconds. */
+static double
+cpu_s(void)
+{
+	struct rusage	 ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
 /* The mean of samples, or 0 if none. */
 static double
 mean(const struct samples *s)
@@ -265,7 +279,10 @@ cb_flush(struct cconn *c)
 	}
 	memmove(c->out, c->out + off, c->outlen - off);
 	c->outlen -= off;
-	ev.events = EPOLLIN | (c->outlen ? EPOLLOUT : 0);
+	if ((c->outlen != 0) == c->wantout)
+		return;
+	c->wantout = c->outlen != 0;
+	ev.events = EPOLLIN | (c->wantout ? EPOLLOUT : 0);
 	ev.data.ptr = c;
 	epoll_ctl(B.ep, EPOLL_CTL_MOD, c->fd, &ev);
 }
@@ -426,6 +443,7 @@ player_response(struct cconn *c, const char *blk)
 			all &= B.c[i].logged_in;
 		if (all) {
 			B.t0 = now_ns();
+			B.cpu0 = cpu_s();
 			for (i = 0; i < 2 * B.pairs; i++)
 				cb_seek(&B.c[i]);
 		}
@@ -692,6 +710,7 @@ cb_read(struct cconn *c)
 	ssize_t		 n;
 	int64_t		 t_read, wait;
 	char		*p, *nl;
+	int		 full;
 
 	for (;;) {
 		grow(&c->in, &c->incap, c->inlen + 65536);
@@ -721,6 +740,7 @@ cb_read(struct cconn *c)
 				wait = clock_ns(CLOCK_REALTIME) - ((int64_t)
 				    ts.tv_sec * 1000000000LL + ts.tv_nsec);
 			}
+		full = (size_t)n == iov.iov_len;
 		c->inlen += (size_t)n;
 		c->in[c->inlen] = '\0';
 		for (p = c->in; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
@@ -731,6 +751,8 @@ cb_read(struct cconn *c)
 		}
 		c->inlen -= (size_t)(p - c->in);
 		memmove(c->in, p, c->inlen);
+		if (!full)
+			return;		/* the rest, if any: next epoll_wait */
 	}
 }
 
@@ -808,6 +830,9 @@ cb_report(void)
 	printf("pairs=%d tc=%s game='%s' seconds=%.1f games=%ld moves=%ld "
 	    "moves/s=%.0f\n", B.pairs, B.tc, B.game, el, B.finished, B.moves,
 	    (double)B.moves / el);
+	printf("client CPU: %.1f us per move (%.0f%% of one core)\n",
+	    B.moves ? (cpu_s() - B.cpu0) * 1e6 / (double)B.moves : 0.0,
+	    100.0 * (cpu_s() - B.cpu0) / el);
 	printf("forfeits on time: %ld of %ld games (%.2f%%)\n", B.forfeits,
 	    B.finished, B.finished ? 100.0 * (double)B.forfeits /
 	    (double)B.finished : 0.0);
