@@ -27,9 +27,10 @@
  *
  * usage: clock-bench [--port P] [--pairs N] [--games G] [--seconds S]
  *                    [--tc B+I] [--game 'nim A B ...'] [--prefix NAME]
- * Start grundyd with --register-rate 0 (the accounts are registered here;
- * later runs on the same database log in to them) and, for the strict
- * measurement, --clock-grace 0.  The run stops seeking after G games or S
+ * The accounts PREFIX0.. are registered here (two per loopback address, so
+ * the default register-rate allows them); later runs on the same database
+ * log in to them.  Start grundyd with --clock-grace 0 for the strict
+ * measurement.  The run stops seeking after G games or S
  * seconds (defaults 1000 and 60), whichever comes first, and ends when the
  * games in progress are over.
  */
@@ -430,8 +431,7 @@ player_response(struct cconn *c, const char *blk)
 	switch (r) {
 	case R_REGISTER:
 		if (blk[0] != '=' && strstr(blk, "taken") == NULL)
-			die("%s: register refused (start grundyd with "
-			    "--register-rate 0): %s", c->name, blk);
+			die("%s: register refused: %s", c->name, blk);
 		break;
 	case R_LOGIN:
 		if (strncmp(blk, "= account ", 10) != 0)
