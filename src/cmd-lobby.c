@@ -116,6 +116,16 @@ cmd_prep_free(struct session *s)
 	s->prep = NULL;
 }
 
+/* Sets *bit from "0" or "1"; returns 0 for any other value. */
+static int
+cmd_bit(const char *v, int *bit)
+{
+	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		return (0);
+	*bit = v[0] - '0';
+	return (1);
+}
+
 /*
  * Takes the options of seek and challenge out of argv; the rest, the game
  * tokens, go to rest[*n].  Returns 0, or -1 with body filled in.
@@ -124,39 +134,44 @@ static int
 cmd_offer_opts(int argc, char **argv, struct lobby_offer *o, int challenge,
     char **rest, int *n, struct buf *body)
 {
-	int		 i;
+	const char	*v;
+	int		 i, ok;
 
 	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strncmp(a, "tc=", 3) == 0) {
-			if (lobby_parse_tc(a + 3, &o->base_ms, &o->inc_ms)) {
+		ok = 1;
+		switch (lobby_offer_opt(argv[i], &v)) {
+		case LOBBY_OPT_TC:
+			if (lobby_parse_tc(v, &o->base_ms, &o->inc_ms)) {
 				buf_printf(body, "invalid time control %.64s: "
 				    "tc=BASE or tc=BASE+INC in ms, BASE 1.."
-				    "%llu", a + 3, LOBBY_TC_MAX);
+				    "%llu", v, LOBBY_TC_MAX);
 				return (-1);
 			}
-		} else if (strcmp(a, "rated=0") == 0 ||
-		    strcmp(a, "rated=1") == 0)
-			o->rated = a[6] - '0';
-		else if (strcmp(a, "random=1") == 0)
-			o->random = 1;
-		else if (strcmp(a, "random=0") == 0)
-			o->random = 0;
-		else if (!challenge && strcmp(a, "opponent=engine") == 0)
-			o->engine = 1;
-		else if (!challenge && strcmp(a, "opponent=any") == 0)
-			o->engine = 0;
-		else if (strcmp(a, "seat=1") == 0 || strcmp(a, "seat=2") == 0)
-			o->seat = a[5] - '0';
-		else if (strncmp(a, "rated=", 6) == 0 ||
-		    strncmp(a, "random=", 7) == 0 ||
-		    strncmp(a, "seat=", 5) == 0 ||
-		    strncmp(a, "opponent=", 9) == 0) {
-			buf_printf(body, "invalid option %.64s", a);
-			return (-1);
-		} else
+			break;
+		case LOBBY_OPT_RATED:
+			ok = cmd_bit(v, &o->rated);
+			break;
+		case LOBBY_OPT_RANDOM:
+			ok = cmd_bit(v, &o->random);
+			break;
+		case LOBBY_OPT_OPPONENT:
+			if ((ok = !challenge && strcmp(v, "engine") == 0))
+				o->engine = 1;
+			else if ((ok = !challenge && strcmp(v, "any") == 0))
+				o->engine = 0;
+			break;
+		case LOBBY_OPT_SEAT:
+			if ((ok = strcmp(v, "1") == 0 || strcmp(v, "2") == 0))
+				o->seat = v[0] - '0';
+			break;
+		default:
 			rest[(*n)++] = argv[i];
+			break;
+		}
+		if (!ok) {
+			buf_printf(body, "invalid option %.64s", argv[i]);
+			return (-1);
+		}
 	}
 	return (0);
 }
@@ -443,47 +458,65 @@ static int
 cmd_tour_opts(int argc, char **argv, struct league_tournament *d,
     int *have_seed, char **rest, int *n, struct buf *body)
 {
+	/*
+	 * players= after the first and random= other than 1 are game
+	 * tokens, as any other; the game's parse then refuses them.
+	 */
+	enum { T_PLAYERS, T_GAMES, T_TC, T_SEED, T_RANDOM };
+	static const char *const keys[] = {
+		"players", "games", "tc", "seed", "random"
+	};
+	const char	*a;
 	char		*end;
 	unsigned long	 v;
 	int		 i;
 
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strncmp(a, "players=", 8) == 0 && d->nplayers == 0) {
-			if (cmd_tour_players(d, a + 8) != 0) {
+		switch (lobby_key(argv[i], keys, sizeof keys / sizeof keys[0],
+		    &a)) {
+		case T_PLAYERS:
+			if (d->nplayers != 0)
+				break;
+			if (cmd_tour_players(d, a) != 0) {
 				buf_puts(body, "too many players (limit 64)");
 				return (-1);
 			}
-		} else if (strncmp(a, "games=", 6) == 0) {
+			continue;
+		case T_GAMES:
 			errno = 0;
-			v = strtoul(a + 6, &end, 10);
-			if (a[6] < '0' || a[6] > '9' || *end != '\0' ||
+			v = strtoul(a, &end, 10);
+			if (a[0] < '0' || a[0] > '9' || *end != '\0' ||
 			    errno != 0 || v == 0 || v > 100) {
 				buf_puts(body, "games=N: 1..100 games per "
 				    "pairing");
 				return (-1);
 			}
 			d->games_per_pair = (unsigned int)v;
-		} else if (strncmp(a, "tc=", 3) == 0) {
-			if (lobby_parse_tc(a + 3, &d->base_ms, &d->inc_ms)) {
+			continue;
+		case T_TC:
+			if (lobby_parse_tc(a, &d->base_ms, &d->inc_ms)) {
 				buf_printf(body, "invalid time control %.64s",
-				    a + 3);
+				    a);
 				return (-1);
 			}
-		} else if (strncmp(a, "seed=", 5) == 0) {
+			continue;
+		case T_SEED:
 			errno = 0;
-			d->seed = strtoull(a + 5, &end, 10);
+			d->seed = strtoull(a, &end, 10);
 			*have_seed = 1;
-			if (a[5] < '0' || a[5] > '9' || *end != '\0' ||
+			if (a[0] < '0' || a[0] > '9' || *end != '\0' ||
 			    errno != 0) {
 				buf_puts(body, "seed=S: a number");
 				return (-1);
 			}
-		} else if (strcmp(a, "random=1") == 0)
+			continue;
+		case T_RANDOM:
+			if (strcmp(a, "1") != 0)
+				break;
 			d->random = 1;
-		else
-			rest[(*n)++] = argv[i];
+			continue;
+		}
+		rest[(*n)++] = argv[i];
 	}
 	return (0);
 }

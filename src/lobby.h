@@ -200,6 +200,22 @@ struct lobby_prep {
 	struct game	 tmpl;
 	struct game	 start;		/* fam NULL: no fair start found */
 };
+/*
+ * Options are KEY=VALUE tokens among the game's: lobby_key matches one
+ * against a list of keys, as game_parse_keys does (the key exactly, up to
+ * the first '='), and returns the key's index with *val set, or -1.  The
+ * keys of seek and challenge are the lobby_opt ones: a token with one of
+ * them is an option (valid or not), never part of the game.
+ */
+enum lobby_opt {
+	LOBBY_OPT_TC = 0,	/* tc=BASE[+INC] */
+	LOBBY_OPT_RATED,	/* rated=0|1 */
+	LOBBY_OPT_RANDOM,	/* random=0|1 */
+	LOBBY_OPT_OPPONENT,	/* opponent=any|engine (seek) */
+	LOBBY_OPT_SEAT,		/* seat=1|2 */
+};
+int	 lobby_key(const char *, const char *const *, size_t, const char **);
+int	 lobby_offer_opt(const char *, const char **);
 void	 lobby_prepare(const struct game_limits *, int, char **, int,
 	    struct lobby_prep *);
 void	 lobby_prep_clear(struct lobby_prep *);
