@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd-lobby.h"
 #include "format.h"
 #include "log.h"
 #include "lobby.h"
@@ -257,7 +258,7 @@ cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 			buf_puts(body, "networked play is not available here");
 			return (CMD_ERROR);
 		}
-		return (lobby_cmd_live(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+		return (cmd_lobby_live(s, body));
 	}
 	format_games(body);
 	return (CMD_OK);
@@ -665,8 +666,7 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 			buf_puts(body, "networked play is not available here");
 			return (CMD_ERROR);
 		}
-		return (lobby_cmd_resign(s->lc, c->argv[0], body) == 0 ?
-		    CMD_OK : CMD_ERROR);
+		return (cmd_lobby_resign(s, c->argv[0], body));
 	}
 	if (s->state != SESSION_MATCH) {
 		buf_puts(body, "no match in progress");

@@ -11,8 +11,8 @@
  *
  * The lobby's other concerns have a file each (lobby-int.h): live games
  * (lobby-game.c), seeks and challenges (lobby-pair.c), tournaments
- * (lobby-tour.c), ratings (lobby-rating.c) and the command handlers
- * (lobby-cmd.c).
+ * (lobby-tour.c), ratings (lobby-rating.c) and the operations behind
+ * the commands (lobby-ops.c; the commands are in cmd-lobby.c).
  */
 
 #include <sys/queue.h>
@@ -547,11 +547,4 @@ lobby_answer(struct lobby_client *lc, const struct proto_answer *a)
 		lg_answer_move(g, a->ok, bad != NULL ? "-" : text, bad);
 	free(c);
 	return (1);
-}
-
-/* Lends a prepared game to the next seek or challenge (NULL: none). */
-void
-lobby_use_prep(struct lobby_client *lc, struct lobby_prep *p)
-{
-	lc->lb->prep = p;
 }
