@@ -679,49 +679,111 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_games_entry = {
-	"games", 0, 1, CMD_F_LOOP, "[live]", cmd_games_exec
+	.name = "games",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_F_LOOP,
+	.usage = "[live]",
+	.exec = cmd_games_exec
 };
 const struct cmd_entry cmd_limits_entry = {
-	"limits", 0, 0, 0, "", cmd_limits_exec
+	.name = "limits",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_limits_exec
 };
 const struct cmd_entry cmd_new_entry = {
-	"new", 1, -1, CMD_F_NOMATCH | CMD_F_HEAVY,
-	"FAMILY [KEY=VALUE ...] POSITION", cmd_new_exec
+	.name = "new",
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_F_NOMATCH | CMD_F_HEAVY,
+	.usage = "FAMILY [KEY=VALUE ...] POSITION",
+	.exec = cmd_new_exec
 };
 const struct cmd_entry cmd_show_entry = {
-	"show", 0, 0, CMD_F_GAME, "", cmd_show_exec
+	.name = "show",
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_F_GAME,
+	.usage = "",
+	.exec = cmd_show_exec
 };
 const struct cmd_entry cmd_play_entry = {
-	"play", 1, GAME_MOVE_MAX + 2, CMD_F_GAME | CMD_F_HEAVY,
-	"MOVE [time1=MS] [time2=MS]", cmd_play_exec
+	.name = "play",
+	.min_args = 1,
+	.max_args = GAME_MOVE_MAX + 2,
+	.flags = CMD_F_GAME | CMD_F_HEAVY,
+	.usage = "MOVE [time1=MS] [time2=MS]",
+	.exec = cmd_play_exec
 };
 const struct cmd_entry cmd_genmove_entry = {
-	"genmove", 0, 2, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
-	"[time1=MS] [time2=MS]", cmd_genmove_exec
+	.name = "genmove",
+	.min_args = 0,
+	.max_args = 2,
+	.flags = CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
+	.usage = "[time1=MS] [time2=MS]",
+	.exec = cmd_genmove_exec
 };
 const struct cmd_entry cmd_gameover_entry = {
-	"gameover", 0, -1, 0, "[RESULT REASON [DETAIL...]]",
-	cmd_gameover_exec
+	.name = "gameover",
+	.min_args = 0,
+	.max_args = -1,
+	.usage = "[RESULT REASON [DETAIL...]]",
+	.exec = cmd_gameover_exec
 };
 const struct cmd_entry cmd_analyze_entry = {
-	"analyze", 0, 0, CMD_F_GAME | CMD_F_HEAVY, "", cmd_analyze_exec
+	.name = "analyze",
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_F_GAME | CMD_F_HEAVY,
+	.usage = "",
+	.exec = cmd_analyze_exec
 };
 const struct cmd_entry cmd_winning_entry = {
-	"winning", 0, 1, CMD_F_GAME | CMD_F_HEAVY, "[LIMIT]", cmd_winning_exec
+	.name = "winning",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_F_GAME | CMD_F_HEAVY,
+	.usage = "[LIMIT]",
+	.exec = cmd_winning_exec
 };
 const struct cmd_entry cmd_legal_entry = {
-	"legal", 1, GAME_MOVE_MAX, CMD_F_GAME, "MOVE", cmd_legal_exec
+	.name = "legal",
+	.min_args = 1,
+	.max_args = GAME_MOVE_MAX,
+	.flags = CMD_F_GAME,
+	.usage = "MOVE",
+	.exec = cmd_legal_exec
 };
 const struct cmd_entry cmd_undo_entry = {
-	"undo", 0, 0, CMD_F_GAME | CMD_F_NOMATCH, "", cmd_undo_exec
+	.name = "undo",
+	.min_args = 0,
+	.max_args = 0,
+	.flags = CMD_F_GAME | CMD_F_NOMATCH,
+	.usage = "",
+	.exec = cmd_undo_exec
 };
 const struct cmd_entry cmd_seed_entry = {
-	"seed", 1, 1, 0, "N|off", cmd_seed_exec
+	.name = "seed",
+	.min_args = 1,
+	.max_args = 1,
+	.usage = "N|off",
+	.exec = cmd_seed_exec
 };
 const struct cmd_entry cmd_match_entry = {
-	"match", 2, 2, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
-	"engine first|second", cmd_match_exec
+	.name = "match",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
+	.usage = "engine first|second",
+	.exec = cmd_match_exec
 };
 const struct cmd_entry cmd_resign_entry = {
-	"resign", 0, 1, CMD_F_LOOP, "[GAME_ID]", cmd_resign_exec
+	.name = "resign",
+	.min_args = 0,
+	.max_args = 1,
+	.flags = CMD_F_LOOP,
+	.usage = "[GAME_ID]",
+	.exec = cmd_resign_exec
 };

@@ -70,8 +70,6 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 	const char *bad;
 	unsigned int retry = 0;
 
-	if (cmd_need_league(s, body) != 0)
-		return (CMD_ERROR);
 	if (s->conf->registration == SESSION_REG_CLOSED) {
 		buf_puts(body, "registration is closed (setting registration "
 		    "= closed)");
@@ -115,8 +113,6 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 	unsigned long	 n = 0;
 	int		 rv;
 
-	if (cmd_need_league(s, body) != 0)
-		return (CMD_ERROR);
 	rv = league_login_from(s->league, c->argv[0], c->argv[1],
 	    s->addr[0] != '\0' ? s->addr : "-", lobby_now_ms(), err,
 	    sizeof err);
@@ -408,15 +404,27 @@ cmd_player_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_register_entry = {
-	"register", 2, 2, CMD_F_HEAVY | CMD_F_DB, "NAME PASSWORD",
-	cmd_register_exec
+	.name = "register",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE,
+	.usage = "NAME PASSWORD",
+	.exec = cmd_register_exec
 };
 const struct cmd_entry cmd_login_entry = {
-	"login", 2, 2, CMD_F_HEAVY | CMD_F_DB, "NAME PASSWORD",
-	cmd_login_exec
+	.name = "login",
+	.min_args = 2,
+	.max_args = 2,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE,
+	.usage = "NAME PASSWORD",
+	.exec = cmd_login_exec
 };
 const struct cmd_entry cmd_whoami_entry = {
-	"whoami", 0, 0, 0, "", cmd_whoami_exec
+	.name = "whoami",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_whoami_exec
 };
 const struct cmd_entry cmd_seek_entry = {
 	"seek", 1, -1, CMD_F_LOOP,

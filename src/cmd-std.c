@@ -62,20 +62,44 @@ cmd_quit_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 }
 
 const struct cmd_entry cmd_protocol_version_entry = {
-	"protocol_version", 0, 0, 0, "", cmd_protocol_version_exec
+	.name = "protocol_version",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_protocol_version_exec
 };
 const struct cmd_entry cmd_name_entry = {
-	"name", 0, 0, 0, "", cmd_name_exec
+	.name = "name",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_name_exec
 };
 const struct cmd_entry cmd_version_entry = {
-	"version", 0, 0, 0, "", cmd_version_exec
+	.name = "version",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_version_exec
 };
 const struct cmd_entry cmd_known_command_entry = {
-	"known_command", 1, 1, 0, "COMMAND", cmd_known_command_exec
+	.name = "known_command",
+	.min_args = 1,
+	.max_args = 1,
+	.usage = "COMMAND",
+	.exec = cmd_known_command_exec
 };
 const struct cmd_entry cmd_list_commands_entry = {
-	"list_commands", 0, 0, 0, "", cmd_list_commands_exec
+	.name = "list_commands",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_list_commands_exec
 };
 const struct cmd_entry cmd_quit_entry = {
-	"quit", 0, 0, 0, "", cmd_quit_exec
+	.name = "quit",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "",
+	.exec = cmd_quit_exec
 };

@@ -187,6 +187,10 @@ cmd_table_precompute(const struct conf *conf, struct store *st, char **specs,
 }
 
 const struct cmd_entry cmd_table_entry = {
-	"table", 1, -1, CMD_F_HEAVY | CMD_F_DB, "GAME [count=N]",
-	cmd_table_exec
+	.name = "table",
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_F_HEAVY | CMD_F_DB,
+	.usage = "GAME [count=N]",
+	.exec = cmd_table_exec
 };

@@ -7,7 +7,10 @@
  *   flags     CMD_F_GAME: needs a game; CMD_F_NOMATCH: refused during a
  *             match; CMD_F_HEAVY: may be slow, the server may run it off
  *             the event loop; CMD_F_DB: reads the game log, always off
- *             the loop
+ *             the loop; CMD_F_LOOP: uses the lobby, always on the loop;
+ *             the preconditions, checked in this order: CMD_F_ADMIN
+ *             (the admin role), CMD_F_LOBBY (networked play),
+ *             CMD_F_LEAGUE (the accounts: --db), CMD_F_LOGIN (a login)
  *   usage     argument synopsis, printed on an arity error
  *   exec      the handler: fills the body, returns CMD_OK, CMD_ERROR (the
  *             body is then the one-line error) or CMD_QUIT

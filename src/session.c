@@ -183,6 +183,35 @@ session_raw_arg(const struct session *s, int argi, const char *def,
 }
 
 /*
+ * Checks the preconditions an entry's flags name, in this order: the
+ * admin role, a lobby, the accounts, a login.  Returns 0, or -1 with the
+ * one-line error in body.
+ */
+static int
+session_check_flags(const struct session *s, const struct cmd_entry *ce,
+    struct buf *body)
+{
+	if ((ce->flags & CMD_F_ADMIN) && !s->admin) {
+		buf_printf(body, "permission denied: %s needs the admin role",
+		    ce->name);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LOBBY) && s->lc == NULL) {
+		buf_puts(body, "networked play is not available here");
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LEAGUE) && s->league == NULL) {
+		buf_puts(body, "accounts need the game log (--db)");
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LOGIN) && s->account[0] == '\0') {
+		buf_printf(body, "%s needs a login", ce->name);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * Executes one raw request line (modified in place) and appends the reply
  * to out.  A blank or comment-only line produces no reply.  Returns 1 if
  * the connection must close once the reply is written.
@@ -240,6 +269,8 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		buf_printf(body, "%s is not available here", ce->name);
 		goto fail;
 	}
+	if (session_check_flags(s, ce, body) != 0)
+		goto fail;
 	rv = ce->exec(s, &cmd, body);
 	if (rv == CMD_ERROR)
 		goto fail;

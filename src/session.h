@@ -140,6 +140,10 @@ struct cmd_entry {
 #define CMD_F_HEAVY	0x4		/* may be slow: run off the loop */
 #define CMD_F_DB	0x8		/* reads the game log: always off the loop */
 #define CMD_F_LOOP	0x10		/* uses the lobby: always on the loop */
+#define CMD_F_LOBBY	0x20		/* needs networked play (a lobby) */
+#define CMD_F_LEAGUE	0x40		/* needs the accounts (--db) */
+#define CMD_F_LOGIN	0x80		/* needs a logged-in account */
+#define CMD_F_ADMIN	0x100		/* needs the admin role */
 	const char	*usage;
 	int		 (*exec)(struct session *, const struct proto_cmd *,
 			    struct buf *);
