@@ -80,19 +80,22 @@ cmd_mark(struct session *s, int before)
 	    STORE_THREW_WIN);
 }
 
-/* Records that the match ended; the server logs it before replying. */
-static void
+/*
+ * Records that the match ended and leaves it.  Returns CMD_WAIT when the
+ * end goes to the game log (the reply waits until the log has it on disk:
+ * session_end_log), else CMD_OK.
+ */
+static int
 cmd_end(struct session *s, int winner, const char *reason)
 {
-	s->end_pending = s->store != NULL && s->game_id > 0;
-	s->end_result = winner == s->first ? STORE_RESULT_FIRST :
-	    STORE_RESULT_SECOND;
+	s->end_winner = winner == s->first ? 1 : 2;
 	s->end_reason = reason;
 	s->state = SESSION_GAME;
 	/* Like a lobby game's (lobby.c), for the daemon's log. */
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
 	    (long long)s->game_id, winner == s->first ? "first" : "second",
 	    reason, s->ply);
+	return (s->store != NULL && s->game_id > 0 ? CMD_WAIT : CMD_OK);
 }
 
 /* Drops every saved position. */
@@ -188,11 +191,12 @@ cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
 /*
  * If the game is over, appends "result first|second REASON" (the winner:
  * the player who moved first in the match, or the other), leaves the
- * match, and returns 1.  The player to move has no legal move: in normal
- * play they lose; where the outcome says N (misere Nim) they win.
+ * match, sets *rv to cmd_end's result and returns 1.  The player to move
+ * has no legal move: in normal play they lose; where the outcome says N
+ * (misere Nim) they win.
  */
 static int
-cmd_match_over(struct session *s, struct buf *body)
+cmd_match_over(struct session *s, struct buf *body, int *rv)
 {
 	struct game_error err;
 	int	 mover, winner;
@@ -204,12 +208,12 @@ cmd_match_over(struct session *s, struct buf *body)
 		winner = mover;
 		buf_printf(body, "result %s last-token-taken\n",
 		    winner == s->first ? "first" : "second");
-		cmd_end(s, winner, "last-token-taken");
+		*rv = cmd_end(s, winner, "last-token-taken");
 	} else {
 		winner = 3 - mover;
 		buf_printf(body, "result %s no-legal-move\n",
 		    winner == s->first ? "first" : "second");
-		cmd_end(s, winner, "no-legal-move");
+		*rv = cmd_end(s, winner, "no-legal-move");
 	}
 	return (1);
 }
@@ -445,7 +449,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	before = s->store != NULL ? game_outcome(&s->game, &err) : GAME_P;
 	cmd_apply(s, &m);
 	cmd_log_move(s, mover, &m, cmd_mark(s, before));
-	if (cmd_match_over(s, body))
+	if (cmd_match_over(s, body, &rv))
 		goto out;
 	if (cmd_engine_move(s, "reply", body) != 0) {
 		/* A failed command changes nothing: take the move back. */
@@ -453,7 +457,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		rv = CMD_ERROR;
 		goto out;
 	}
-	cmd_match_over(s, body);
+	cmd_match_over(s, body, &rv);
 out:
 	game_move_clear(&m);
 	return (rv);
@@ -591,7 +595,7 @@ cmd_seed_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 static int
 cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
-	int	 first;
+	int	 first, rv = CMD_OK;
 
 	if (strcmp(c->argv[0], "engine") != 0) {
 		buf_printf(body, "opponent '%.40s': only 'engine' is "
@@ -649,9 +653,9 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 			s->state = SESSION_GAME;
 			return (CMD_ERROR);
 		}
-		cmd_match_over(s, body);
+		cmd_match_over(s, body, &rv);
 	}
-	return (CMD_OK);
+	return (rv);
 }
 
 /* Gives up the match: the engine wins. */
@@ -674,8 +678,7 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 	}
 	buf_printf(body, "result %s resign\n",
 	    s->client == s->first ? "second" : "first");
-	cmd_end(s, 3 - s->client, "resign");
-	return (CMD_OK);
+	return (cmd_end(s, 3 - s->client, "resign"));
 }
 
 const struct cmd_entry cmd_games_entry = {

@@ -346,7 +346,7 @@ grundy_engine(void)
 				proto_too_long(&out, line.data, c.max_line);
 			else
 				quit = session_execute(&s, line.data,
-				    line.len, &out);
+				    line.len, &out) == SESSION_CLOSE;
 			break;
 		}
 		if (out.len > 0 && (fwrite(out.data, 1, out.len, stdout) !=

@@ -208,13 +208,7 @@ server_durable_cb(void *arg, int ok)
 static void
 conn_end_game(struct conn *c, struct job *j)
 {
-	struct session	*s = &c->sess;
-
-	s->end_pending = 0;
-	j->gid = s->game_id;
-	store_game_end(s->store, s->game_id, s->end_result, s->end_reason,
-	    STORE_FINISHED, server_durable_cb, j);
-	s->game_id = 0;
+	j->gid = session_end_log(&c->sess, server_durable_cb, j);
 }
 
 /*
@@ -287,6 +281,7 @@ server_worker(void *arg)
 	struct server	*srv = arg;
 	struct hostload	*l;
 	struct job	*j;
+	int		 rv;
 
 	for (;;) {
 		pthread_mutex_lock(&srv->mtx);
@@ -299,11 +294,13 @@ server_worker(void *arg)
 		}
 		pthread_mutex_unlock(&srv->mtx);
 
+		rv = SESSION_NEXT;
 		if (j->prep)
 			cmd_prep_run(&j->conn->sess, j->line, j->len);
 		else
-			j->close = session_execute(&j->conn->sess, j->line,
-			    j->len, &j->out);
+			rv = session_execute(&j->conn->sess, j->line, j->len,
+			    &j->out);
+		j->close = rv == SESSION_CLOSE;
 		pthread_mutex_lock(&srv->mtx);
 		if ((l = server_load(srv, j->conn->host, 0)) != NULL) {
 			l->running--;
@@ -311,7 +308,7 @@ server_worker(void *arg)
 		}
 		pthread_cond_broadcast(&srv->cond);
 		pthread_mutex_unlock(&srv->mtx);
-		if (j->conn->sess.end_pending)
+		if (rv == SESSION_WAIT)
 			conn_end_game(j->conn, j);
 		else
 			server_job_done(srv, j);
@@ -744,7 +741,7 @@ conn_process(struct conn *c)
 	struct job	*j;
 	char		*line;
 	size_t		 n, eol_len, mark;
-	int		 close, prepped, heavy;
+	int		 rv, prepped, heavy;
 
 	buf_reset(out);
 	while (!c->busy && !c->closing) {
@@ -832,13 +829,13 @@ run:
 		c->sess.on_loop = 1;
 		if (c->sess.lc != NULL)
 			lobby_hold(c->sess.lc);
-		close = session_execute(&c->sess, line, n, out);
+		rv = session_execute(&c->sess, line, n, out);
 		if (c->sess.lc != NULL)
 			lobby_release(c->sess.lc, out);
 		c->sess.on_loop = 0;
 		free(line);
 		conn_log_cmd(c);
-		if (c->sess.end_pending) {
+		if (rv == SESSION_WAIT) {
 			/* Reply once the log has the result on disk. */
 			j = xcalloc(1, sizeof *j);
 			j->conn = c;
@@ -846,12 +843,11 @@ run:
 			buf_add(&j->out, out->data + mark, out->len - mark);
 			out->len = mark;
 			out->data[mark] = '\0';
-			j->close = close;
 			c->busy = 1;
 			conn_end_game(c, j);
 			break;
 		}
-		if (close)
+		if (rv == SESSION_CLOSE)
 			c->closing = 1;
 		/* Pipelined replies go out together, but not unboundedly. */
 		if (out->len >= 16384 || out->len > srv->conf->max_output / 4) {

@@ -8,6 +8,7 @@
 
 #include "log.h"
 #include "session.h"
+#include "store.h"
 
 /* Initialises a session with no game. */
 void
@@ -51,6 +52,23 @@ session_abandon(struct session *s, const char *reason)
 		store_game_end(s->store, s->game_id, STORE_RESULT_NONE, reason,
 		    STORE_ABANDONED, NULL, NULL);
 	s->game_id = 0;
+}
+
+/*
+ * Logs the end of the match a command left with CMD_WAIT; cb(arg, ok)
+ * runs once the log has it on disk (or could not write it).  Returns the
+ * game's id.
+ */
+int64_t
+session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
+{
+	int64_t	 gid = s->game_id;
+
+	store_game_end(s->store, gid, s->end_winner == 1 ?
+	    STORE_RESULT_FIRST : STORE_RESULT_SECOND, s->end_reason,
+	    STORE_FINISHED, cb, arg);
+	s->game_id = 0;
+	return (gid);
 }
 
 /* Returns the name of a state, for logs. */
@@ -213,8 +231,10 @@ session_check_flags(const struct session *s, const struct cmd_entry *ce,
 
 /*
  * Executes one raw request line (modified in place) and appends the reply
- * to out.  A blank or comment-only line produces no reply.  Returns 1 if
- * the connection must close once the reply is written.
+ * to out.  A blank or comment-only line produces no reply.  Returns
+ * SESSION_NEXT, SESSION_CLOSE (close once the reply is written) or
+ * SESSION_WAIT (the command ended a logged match: the caller holds the
+ * reply until session_end_log's callback).
  */
 int
 session_execute(struct session *s, char *line, size_t len, struct buf *out)
@@ -223,7 +243,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 	struct proto_cmd cmd;
 	struct buf	*body = &s->body;
 	const char	*why;
-	int		 rv, ret = 0;
+	int		 rv, ret = SESSION_NEXT;
 
 	s->last_cmd = NULL;
 	s->last_ok = 1;
@@ -276,13 +296,14 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		goto fail;
 	if (rv == CMD_ERROR_QUIT) {
 		s->state = SESSION_CLOSING;
-		ret = 1;
+		ret = SESSION_CLOSE;
 		goto fail;
 	}
 	if (rv == CMD_QUIT) {
 		s->state = SESSION_CLOSING;
-		ret = 1;
-	}
+		ret = SESSION_CLOSE;
+	} else if (rv == CMD_WAIT)
+		ret = SESSION_WAIT;
 	proto_reply(out, 1, &cmd, buf_str(body));
 	goto done;
 fail:

@@ -80,11 +80,10 @@ struct session {
 	unsigned long	 ply;		/* match: moves logged */
 	uint64_t	 last_ms;	/* match: when the last move was made */
 	/*
-	 * Set when a command ended a match: the server logs the end and
-	 * sends the reply only once the log has it on disk.
+	 * The end of the match a command left with CMD_WAIT: the server
+	 * logs it (session_end_log) and sends the reply once it is on disk.
 	 */
-	int		 end_pending;
-	enum store_result end_result;
+	int		 end_winner;	/* 1: the first player, 2: second */
 	const char	*end_reason;
 	/*
 	 * Networked play (PROTOCOL.md §13), set by the server: the lobby
@@ -122,7 +121,13 @@ struct session {
 
 void	 session_init(struct session *, uint64_t, const struct session_conf *);
 void	 session_free(struct session *);
+/* Return values of session_execute. */
+#define SESSION_NEXT	0	/* the reply is in out: go on */
+#define SESSION_CLOSE	1	/* the reply is in out, then close */
+#define SESSION_WAIT	2	/* hold the reply: session_end_log first */
+
 int	 session_execute(struct session *, char *, size_t, struct buf *);
+int64_t	 session_end_log(struct session *, void (*)(void *, int), void *);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
 void	 session_abandon(struct session *, const char *);
@@ -154,6 +159,7 @@ struct cmd_entry {
 #define CMD_ERROR	-1	/* failure; body holds the one-line error */
 #define CMD_QUIT	1	/* success, then close the connection */
 #define CMD_ERROR_QUIT	-2	/* failure, then close the connection */
+#define CMD_WAIT	2	/* success; the reply waits for the log */
 
 const struct cmd_entry *cmd_find(const char *);
 int	 cmd_prep_needed(const struct session *, const char *, size_t);
