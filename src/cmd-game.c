@@ -90,7 +90,7 @@ cmd_end(struct session *s, int winner, const char *reason)
 {
 	s->end_winner = winner == s->first ? 1 : 2;
 	s->end_reason = reason;
-	s->state = SESSION_GAME;
+	session_enter(s, SESSION_GAME);
 	/* Like a lobby game's (lobby.c), for the daemon's log. */
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
 	    (long long)s->game_id, winner == s->first ? "first" : "second",
@@ -319,7 +319,7 @@ cmd_new_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->game = g;
 	s->to_move = 1;
 	s->moveno = 0;
-	s->state = SESSION_GAME;
+	session_enter(s, SESSION_GAME);
 	s->pos_bytes = cmd_print_game(s, body);
 	return (CMD_OK);
 }
@@ -621,7 +621,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	}
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
-	s->state = SESSION_MATCH;
+	session_enter(s, SESSION_MATCH);
 	s->game_id = 0;
 	s->ply = 0;
 	s->last_ms = lobby_now_ms();
@@ -650,7 +650,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	if (!first) {
 		if (cmd_engine_move(s, "reply", body) != 0) {
 			session_abandon(s, "engine-error");
-			s->state = SESSION_GAME;
+			session_enter(s, SESSION_GAME);
 			return (CMD_ERROR);
 		}
 		cmd_match_over(s, body, &rv);

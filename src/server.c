@@ -61,6 +61,20 @@
 
 struct server;
 
+/*
+ * A connection's life cycle; it only moves forward, through conn_enter.
+ * Whether a worker has its session (busy), whether its socket is watched
+ * (reading) and whether an overlong line is being skipped (discard) are
+ * not life-cycle states: they come and go while it is open.
+ */
+enum conn_state {
+	CONN_OPEN = 0,	/* reads and answers requests */
+	CONN_EOF,	/* the peer sent EOF: answer what it sent, then close */
+	CONN_CLOSING,	/* flush the output, then close */
+	CONN_KILLED,	/* dropped on the next turn of the loop (killev) */
+	CONN_DEAD,	/* gone while a worker has it: freed when it returns */
+};
+
 /* One client connection. */
 struct conn {
 	TAILQ_ENTRY(conn) entry;
@@ -74,14 +88,11 @@ struct conn {
 	char		 peer[64];
 	char		 host[INET6_ADDRSTRLEN];	/* peer address */
 	struct event	*killev;	/* drops the client from the lobby */
+	enum conn_state	 state;
+	const char	*why;		/* CLOSING, KILLED: the close reason */
 	int		 busy;		/* a job is with the workers */
-	int		 dead;		/* peer gone while busy: free on return */
-	int		 closing;	/* flush the output, then close */
-	int		 eof;		/* peer sent EOF: answer, then close */
 	int		 discard;	/* skipping the rest of an overlong line */
 	struct proto_answer ans;	/* the answer block being read */
-	int		 killing;	/* killev is pending */
-	int		 kicked;	/* by an admin: killev's reason */
 	char		*prepped;	/* a line prepared on a worker, to run */
 	size_t		 prepped_len;
 	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
@@ -156,6 +167,45 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
 static void	 server_reload(struct server *);
+
+/* Returns the name of a connection state, for logs. */
+static const char *
+conn_strstate(enum conn_state st)
+{
+	switch (st) {
+	case CONN_OPEN:
+		return ("open");
+	case CONN_EOF:
+		return ("eof");
+	case CONN_CLOSING:
+		return ("closing");
+	case CONN_KILLED:
+		return ("killed");
+	case CONN_DEAD:
+		return ("dead");
+	}
+	return ("unknown");
+}
+
+/*
+ * Moves a connection on in its life cycle: the one place its state
+ * changes.  why is the close reason of CLOSING and KILLED (NULL for
+ * CLOSING: "eof" after an EOF, else "quit").  A step back is ignored.
+ */
+static void
+conn_enter(struct conn *c, enum conn_state st, const char *why)
+{
+	if (st <= c->state)
+		return;
+	log_debug("conn=%llu event=conn-state %s -> %s",
+	    (unsigned long long)c->id, conn_strstate(c->state),
+	    conn_strstate(st));
+	if (st == CONN_CLOSING && why == NULL)
+		why = c->state == CONN_EOF ? "eof" : "quit";
+	if (why != NULL)
+		c->why = why;
+	c->state = st;
+}
 
 /* Returns the loop's cached time in milliseconds. */
 static uint64_t
@@ -399,7 +449,7 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 			continue;
 		}
 		c->busy = 0;
-		if (c->dead) {
+		if (c->state == CONN_DEAD) {
 			conn_free(c, "closed");
 			job_free(j);
 			continue;
@@ -423,7 +473,7 @@ server_done_cb(evutil_socket_t fd, short what, void *arg)
 		}
 		if (conn_write(c, j->out.data, j->out.len) == 0) {
 			if (j->close)
-				c->closing = 1;
+				conn_enter(c, CONN_CLOSING, NULL);
 			/* After a login's reply: its live games. */
 			if (c->sess.login_live && c->sess.lc != NULL)
 				lobby_login_live(c->sess.lc);
@@ -444,7 +494,7 @@ conn_kill_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	conn_free(c, c->kicked ? "kicked" : "output-overflow");
+	conn_free(c, c->why);
 }
 
 /* The lobby's kick: drops a connection a moment later (admin, disable). */
@@ -454,10 +504,9 @@ server_lobby_kick(void *arg, void *conn)
 	struct conn	*c = conn;
 
 	(void)arg;
-	if (c->dead || c->killing)
+	if (c->state >= CONN_KILLED)
 		return;
-	c->kicked = 1;
-	c->killing = 1;
+	conn_enter(c, CONN_KILLED, "kicked");
 	event_active(c->killev, EV_TIMEOUT, 0);
 }
 
@@ -524,10 +573,10 @@ server_lobby_send(void *arg, void *conn, const char *data, size_t len)
 	struct conn	*c = conn;
 
 	(void)arg;
-	if (c->dead || c->killing)
+	if (c->state >= CONN_KILLED)
 		return;
 	if (conn_queue(c, data, len) != 0) {
-		c->killing = 1;
+		conn_enter(c, CONN_KILLED, "output-overflow");
 		event_active(c->killev, EV_TIMEOUT, 0);
 	}
 }
@@ -575,7 +624,7 @@ conn_free(struct conn *c, const char *reason)
 	struct server	*srv = c->srv;
 
 	if (c->busy) {
-		c->dead = 1;
+		conn_enter(c, CONN_DEAD, NULL);
 		conn_reading(c, 0);
 		bufferevent_disable(c->bev, EV_WRITE);
 		return;
@@ -698,11 +747,10 @@ conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
 static void
 conn_close_after_flush(struct conn *c)
 {
-	c->closing = 1;
+	conn_enter(c, CONN_CLOSING, NULL);
 	conn_reading(c, 0);
 	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
-		conn_free(c, c->srv->stopping ? "shutdown" : c->eof ? "eof" :
-		    "quit");
+		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
 }
 
 /*
@@ -744,7 +792,7 @@ conn_process(struct conn *c)
 	int		 rv, prepped, heavy;
 
 	buf_reset(out);
-	while (!c->busy && !c->closing) {
+	while (!c->busy && (c->state == CONN_OPEN || c->state == CONN_EOF)) {
 		if (conn_output_full(c))
 			break;
 		if ((prepped = c->prepped != NULL)) {
@@ -848,7 +896,7 @@ run:
 			break;
 		}
 		if (rv == SESSION_CLOSE)
-			c->closing = 1;
+			conn_enter(c, CONN_CLOSING, NULL);
 		/* Pipelined replies go out together, but not unboundedly. */
 		if (out->len >= 16384 || out->len > srv->conf->max_output / 4) {
 			if (conn_write(c, out->data, out->len) != 0) {
@@ -863,7 +911,7 @@ run:
 		return;
 	}
 	buf_reset(out);
-	if ((c->closing || c->eof) && !c->busy)
+	if ((c->state == CONN_CLOSING || c->state == CONN_EOF) && !c->busy)
 		conn_close_after_flush(c);
 	else if (srv->stopping && !c->busy)
 		conn_close_after_flush(c);
@@ -1044,7 +1092,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	}
 	if (n == 0) {
 		/* Half-close: answer what was sent, then close. */
-		c->eof = 1;
+		conn_enter(c, CONN_EOF, NULL);
 		conn_end_last_line(c);
 		conn_reading(c, 0);
 		conn_process(c);
@@ -1082,14 +1130,13 @@ conn_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn	*c = arg;
 
-	if (c->closing && !c->busy &&
+	if (c->state == CONN_CLOSING && !c->busy &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
-		conn_free(c, c->srv->stopping ? "shutdown" : c->eof ? "eof" :
-		    "quit");
+		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
 		return;
 	}
 	/* The client caught up: take its requests again. */
-	if (!c->reading && !c->busy && !c->closing && !c->eof && !c->dead &&
+	if (!c->reading && !c->busy && c->state == CONN_OPEN &&
 	    !conn_output_full(c))
 		conn_process(c);
 }

@@ -71,6 +71,20 @@ session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
 	return (gid);
 }
 
+/*
+ * Changes the session's state: the one place it changes.  Logs the
+ * transition at debug level.
+ */
+void
+session_enter(struct session *s, enum session_state st)
+{
+	if (s->state == st)
+		return;
+	log_debug("conn=%llu event=state %s -> %s", (unsigned long long)s->id,
+	    session_strstate(s->state), session_strstate(st));
+	s->state = st;
+}
+
 /* Returns the name of a state, for logs. */
 const char *
 session_strstate(enum session_state st)
@@ -295,12 +309,12 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 	if (rv == CMD_ERROR)
 		goto fail;
 	if (rv == CMD_ERROR_QUIT) {
-		s->state = SESSION_CLOSING;
+		session_enter(s, SESSION_CLOSING);
 		ret = SESSION_CLOSE;
 		goto fail;
 	}
 	if (rv == CMD_QUIT) {
-		s->state = SESSION_CLOSING;
+		session_enter(s, SESSION_CLOSING);
 		ret = SESSION_CLOSE;
 	} else if (rv == CMD_WAIT)
 		ret = SESSION_WAIT;

@@ -128,6 +128,7 @@ void	 session_free(struct session *);
 
 int	 session_execute(struct session *, char *, size_t, struct buf *);
 int64_t	 session_end_log(struct session *, void (*)(void *, int), void *);
+void	 session_enter(struct session *, enum session_state);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
 void	 session_abandon(struct session *, const char *);
