@@ -56,19 +56,18 @@ session_abandon(struct session *s, const char *reason)
 
 /*
  * Logs the end of the match a command left with CMD_WAIT; cb(arg, ok)
- * runs once the log has it on disk (or could not write it).  Returns the
- * game's id.
+ * runs once the log has it on disk (or could not write it), perhaps on
+ * another thread before this returns.
  */
-int64_t
+void
 session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
 {
 	int64_t	 gid = s->game_id;
 
+	s->game_id = 0;
 	store_game_end(s->store, gid, s->end_winner == 1 ?
 	    STORE_RESULT_FIRST : STORE_RESULT_SECOND, s->end_reason,
 	    STORE_FINISHED, cb, arg);
-	s->game_id = 0;
-	return (gid);
 }
 
 /*

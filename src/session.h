@@ -127,7 +127,7 @@ void	 session_free(struct session *);
 #define SESSION_WAIT	2	/* hold the reply: session_end_log first */
 
 int	 session_execute(struct session *, char *, size_t, struct buf *);
-int64_t	 session_end_log(struct session *, void (*)(void *, int), void *);
+void	 session_end_log(struct session *, void (*)(void *, int), void *);
 void	 session_enter(struct session *, enum session_state);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
