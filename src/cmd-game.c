@@ -1,6 +1,6 @@
 /*
  * cmd-game.c: the game commands: games, limits, new, show, play, genmove,
- * gameover, analyze, winning, legal, undo, seed, match and resign.
+ * gameover, analyze, winning, legal, undo, seed, match, resign and table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 
 #include "format.h"
 #include "log.h"
-#include "lobby.h"
-#include "log.h"
 #include "session.h"
+#include "session-log.h"
+#include "tables.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
 static int
@@ -39,10 +39,11 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 {
 	struct store_move sm;
 	struct buf	 mv, pos;
-	uint64_t	 now = lobby_now_ms();
+	uint64_t	 now;
 
 	if (s->store == NULL || s->game_id <= 0)
 		return;
+	now = s->log->now_ms();
 	buf_init(&mv);
 	buf_init(&pos);
 	game_move_print(m, &mv);
@@ -63,7 +64,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
 	}
 	s->last_ms = now;
-	store_move(s->store, s->game_id, &sm);
+	s->log->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
 }
@@ -248,8 +249,11 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 	return (rv);
 }
 
-/* Lists the families with their syntax, or (games live) the live games. */
-static int
+/*
+ * Lists the families with their syntax.  games live lists the live games
+ * of networked play: cmd-net.c's games, which calls this one otherwise.
+ */
+int
 cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	if (c->argc == 1) {
@@ -257,11 +261,8 @@ cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 			buf_puts(body, "usage: games [live]");
 			return (CMD_ERROR);
 		}
-		if (s->lc == NULL) {
-			buf_puts(body, "networked play is not available here");
-			return (CMD_ERROR);
-		}
-		return (lobby_cmd_live(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+		buf_puts(body, "networked play is not available here");
+		return (CMD_ERROR);
 	}
 	format_games(body);
 	return (CMD_OK);
@@ -615,7 +616,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, "the game is over: start a new one");
 		return (CMD_ERROR);
 	}
-	if (s->store != NULL && store_failing(s->store)) {
+	if (s->store != NULL && s->log->failing(s->store)) {
 		buf_puts(body, STORE_FAILING_MSG);
 		return (CMD_ERROR);
 	}
@@ -624,7 +625,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	session_enter(s, SESSION_MATCH);
 	s->game_id = 0;
 	s->ply = 0;
-	s->last_ms = lobby_now_ms();
+	s->last_ms = s->store != NULL ? s->log->now_ms() : 0;
 	if (s->store != NULL) {
 		struct store_game sg;
 		struct buf	 start;
@@ -639,7 +640,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		sg.game = buf_str(&start);
 		sg.player1 = first ? conn : "engine";
 		sg.player2 = first ? "engine" : conn;
-		s->game_id = store_game_begin(s->store, &sg);
+		s->game_id = s->log->begin(s->store, &sg);
 		buf_free(&start);
 		if (s->game_id > 0)
 			buf_printf(body, "game %lld\n", (long long)s->game_id);
@@ -658,19 +659,18 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	return (rv);
 }
 
-/* Gives up the match: the engine wins. */
-static int
+/*
+ * Gives up the match: the engine wins.  resign GAME_ID gives up a
+ * networked game (PROTOCOL.md §13.4): cmd-net.c's resign, which calls
+ * this one otherwise.
+ */
+int
 cmd_resign_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	if (c->argc == 1) {
-		/* resign GAME_ID: a networked game (PROTOCOL.md §13.4). */
-		if (s->lc == NULL) {
-			buf_puts(body, "networked play is not available here");
-			return (CMD_ERROR);
-		}
-		return (lobby_cmd_resign(s->lc, c->argv[0], body) == 0 ?
-		    CMD_OK : CMD_ERROR);
+		buf_puts(body, "networked play is not available here");
+		return (CMD_ERROR);
 	}
 	if (s->state != SESSION_MATCH) {
 		buf_puts(body, "no match in progress");
@@ -679,6 +679,25 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 	buf_printf(body, "result %s resign\n",
 	    s->client == s->first ? "second" : "first");
 	return (cmd_end(s, 3 - s->client, "resign"));
+}
+
+/* Lists the precomputed table of a game: table GAME [count=N]. */
+static int
+cmd_table_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct buf	 errb;
+	int		 rv = CMD_OK;
+
+	buf_init(&errb);
+	if (tables_list(&s->conf->lim, c->argc, c->argv, body,
+	    &errb) != 0) {
+		buf_reset(body);
+		buf_puts(body, buf_str(&errb));
+		rv = CMD_ERROR;
+	}
+	buf_free(&errb);
+	return (rv);
 }
 
 const struct cmd_entry cmd_games_entry = {
@@ -789,4 +808,12 @@ const struct cmd_entry cmd_resign_entry = {
 	.flags = CMD_F_LOOP,
 	.usage = "[GAME_ID]",
 	.exec = cmd_resign_exec
+};
+const struct cmd_entry cmd_table_entry = {
+	.name = "table",
+	.min_args = 1,
+	.max_args = -1,
+	.flags = CMD_F_HEAVY | CMD_F_DB,
+	.usage = "GAME [count=N]",
+	.exec = cmd_table_exec
 };

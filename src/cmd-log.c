@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "session.h"
+#include "store.h"
 
 /*
  * Refuses when grundyd runs without a database; otherwise waits until

@@ -38,7 +38,7 @@ static int
 cmd_known_command_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	buf_puts(body, cmd_find(c->argv[0]) != NULL ? "true" : "false");
+	buf_puts(body, cmd_find(s->table, c->argv[0]) != NULL ? "true" : "false");
 	return (CMD_OK);
 }
 
@@ -49,8 +49,8 @@ cmd_list_commands_exec(struct session *s, const struct proto_cmd *c,
 {
 	size_t	 i;
 
-	for (i = 0; cmd_table[i] != NULL; i++)
-		buf_printf(body, "%s\n", cmd_table[i]->name);
+	for (i = 0; s->table[i] != NULL; i++)
+		buf_printf(body, "%s\n", s->table[i]->name);
 	return (CMD_OK);
 }
 

@@ -12,8 +12,7 @@
 
 #include <sys/socket.h>
 #include <netinet/in.h>
-
-#include <event2/util.h>
+#include <arpa/inet.h>
 
 #include "conf.h"
 
@@ -145,10 +144,10 @@ conf_parse_nets(const char *value, struct conf_net **netsp, size_t *np)
 		}
 		if ((slash = strchr(tok, '/')) != NULL)
 			*slash++ = '\0';
-		if (evutil_inet_pton(AF_INET, tok, nets[n].addr) == 1) {
+		if (inet_pton(AF_INET, tok, nets[n].addr) == 1) {
 			nets[n].family = AF_INET;
 			bits = 32;
-		} else if (evutil_inet_pton(AF_INET6, tok, nets[n].addr) == 1) {
+		} else if (inet_pton(AF_INET6, tok, nets[n].addr) == 1) {
 			nets[n].family = AF_INET6;
 			bits = 128;
 		} else {
@@ -726,32 +725,4 @@ conf_example(FILE *f)
 		    conf_keys[i].help, conf_keys[i].min, conf_keys[i].max,
 		    conf_keys[i].key, conf_key_default(&d, &conf_keys[i]));
 	conf_free(&d);
-}
-
-/*
- * Parses ADDR:PORT or [V6ADDR]:PORT into ss; port 0 asks for an ephemeral
- * port (libevent's parser refuses it, so parse port 1 and reset it).
- */
-int
-conf_parse_addr(const char *addr, struct sockaddr_storage *ss, int *len)
-{
-	char	 tmp[300];
-	size_t	 n = strlen(addr);
-	int	 zero = 0;
-
-	if (n >= sizeof tmp)
-		return (-1);
-	memcpy(tmp, addr, n + 1);
-	if (n >= 2 && strcmp(tmp + n - 2, ":0") == 0) {
-		tmp[n - 1] = '1';
-		zero = 1;
-	}
-	*len = sizeof *ss;
-	if (evutil_parse_sockaddr_port(tmp, (struct sockaddr *)ss, len) != 0)
-		return (-1);
-	if (zero && ss->ss_family == AF_INET)
-		((struct sockaddr_in *)ss)->sin_port = 0;
-	else if (zero && ss->ss_family == AF_INET6)
-		((struct sockaddr_in6 *)ss)->sin6_port = 0;
-	return (0);
 }

@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "format.h"
 #include "proto.h"
+#include "session.h"
 
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
@@ -328,7 +329,7 @@ grundy_engine(void)
 	int		 over, quit = 0;
 
 	conf_default(&c);
-	session_init(&s, 0, &c.sc);
+	session_init(&s, 0, &c.sc, cmd_engine_table);
 	proto_answer_init(&ans, PROTO_ANSWER_MAX);
 	buf_init(&line);
 	buf_init(&out);

@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "config.h"
-#include "cmd-table.h"
 #include "conf.h"
 #include "log.h"
 #include "server.h"
+#include "store.h"
+#include "tables.h"
 
 /* Prints usage: to stdout and exit 0 for --help, else to stderr, exit 2. */
 static void __attribute__((noreturn))
@@ -39,7 +40,7 @@ grundyd_usage(int status)
 	    "                         line and exit without serving; "
 	    "repeatable\n"
 	    "See grundyd(8) and grundyd.conf(5).\n", conf_usage(),
-	    CMD_TABLE_MAX);
+	    TABLES_MAX);
 	exit(status);
 }
 
@@ -63,6 +64,62 @@ grundyd_validate(const struct conf *c, char *err, size_t errlen)
 		return (-1);
 	}
 	return (0);
+}
+
+/*
+ * Fills the tables of the games specs[0..n-1] ("GAME [count=N]") in store
+ * st (NULL: --db off) under the limits of conf, and prints one line for
+ * each.
+ * Closes st.  Returns the exit status.
+ */
+static int
+grundyd_precompute(const struct conf *conf, struct store *st, char **specs,
+    int n)
+{
+	struct game_tables tables;
+	struct game_limits lim;
+	struct buf	 out, errb;
+	char		*copy, *p, *sp, **av;
+	size_t		 lines, j;
+	int		 i, ac, rv = 0;
+
+	if (st == NULL) {
+		fprintf(stderr, "grundyd: --precompute needs a database, not "
+		    "--db off\n");
+		return (1);
+	}
+	tables_store_cache(&tables, st);
+	lim = conf->sc.lim;
+	lim.tables = &tables;
+	buf_init(&out);
+	buf_init(&errb);
+	for (i = 0; i < n && rv == 0; i++) {
+		copy = xstrdup(specs[i]);
+		av = xreallocarray(NULL, strlen(copy) / 2 + 2, sizeof *av);
+		ac = 0;
+		for (p = strtok_r(copy, " \t", &sp); p != NULL;
+		    p = strtok_r(NULL, " \t", &sp))
+			av[ac++] = p;
+		buf_reset(&out);
+		buf_reset(&errb);
+		if (tables_list(&lim, ac, av, &out, &errb) != 0) {
+			fprintf(stderr, "grundyd: --precompute '%s': %s\n",
+			    specs[i], buf_str(&errb));
+			rv = 1;
+		}
+		if (rv == 0) {
+			for (lines = 0, j = 0; j < out.len; j++)
+				lines += out.data[j] == '\n';
+			printf("grundyd: precomputed %s: %zu lines\n",
+			    specs[i], lines);
+		}
+		free(av);
+		free(copy);
+	}
+	buf_free(&out);
+	buf_free(&errb);
+	store_close(st);
+	return (rv);
 }
 
 int
@@ -145,7 +202,7 @@ main(int argc, char **argv)
 	}
 	log_init(conf.verbose);
 	if (npre > 0)
-		a = cmd_table_precompute(&conf, server_store_open(&conf),
+		a = grundyd_precompute(&conf, server_store_open(&conf),
 		    pre, npre);
 	else
 		a = server_run(&conf);

@@ -44,6 +44,7 @@
 #include "lobby.h"
 #include "log.h"
 #include "server-int.h"
+#include "session-log.h"
 
 static void	 conn_process(struct conn *);
 static void	 conn_end_last_line(struct conn *);
@@ -947,14 +948,24 @@ conn_apply_conf(struct conn *c)
 	}
 }
 
+/* The store's entry points: the sessions' game log (session-log.h). */
+static const struct session_log session_log_store = {
+	.failing = store_failing,
+	.begin = store_game_begin,
+	.move = store_move,
+	.end = store_game_end,
+	.now_ms = lobby_now_ms,
+};
+
 /* Sets up a new connection's session: the shared state it uses. */
 static void
 conn_session(struct conn *c)
 {
 	struct server	*srv = c->srv;
 
-	session_init(&c->sess, c->id, &srv->conf->sc);
+	session_init(&c->sess, c->id, &srv->conf->sc, cmd_table);
 	c->sess.store = srv->store;
+	c->sess.log = &session_log_store;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;
 	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", c->host);

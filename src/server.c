@@ -23,7 +23,6 @@
 #include <event2/listener.h>
 #include <event2/util.h>
 
-#include "cmd-table.h"
 #include "addrrate.h"
 #include "dblock.h"
 #include "league.h"
@@ -33,6 +32,7 @@
 #include "server.h"
 #include "server-int.h"
 #include "store.h"
+#include "tables.h"
 
 static void	 server_lobby_defer(void *, void (*)(void *), void *);
 
@@ -357,7 +357,7 @@ server_open_store(struct server *srv)
 	if (srv->store != NULL) {
 		store_set_table_limits(srv->store, srv->conf->sc.max_tables,
 		    srv->conf->sc.max_tables_bytes);
-		cmd_table_cache(&srv->tables, srv->store);
+		tables_store_cache(&srv->tables, srv->store);
 		srv->conf->sc.lim.tables = &srv->tables;
 	}
 }

@@ -8,16 +8,18 @@
 
 #include "log.h"
 #include "session.h"
-#include "store.h"
+#include "session-log.h"
 
-/* Initialises a session with no game. */
+/* Initialises a session with no game, answering the commands of table. */
 void
-session_init(struct session *s, uint64_t id, const struct session_conf *conf)
+session_init(struct session *s, uint64_t id, const struct session_conf *conf,
+    const struct cmd_entry *const *table)
 {
 	memset(s, 0, sizeof *s);
 	buf_init(&s->body);
 	s->id = id;
 	s->conf = conf;
+	s->table = table;
 	s->state = SESSION_IDLE;
 	s->to_move = 1;
 }
@@ -49,7 +51,7 @@ session_abandon(struct session *s, const char *reason)
 		log_info("game=%lld event=over result=- reason=%s plies=%lu",
 		    (long long)s->game_id, reason, s->ply);
 	if (s->state == SESSION_MATCH && s->store != NULL && s->game_id > 0)
-		store_game_end(s->store, s->game_id, STORE_RESULT_NONE, reason,
+		s->log->end(s->store, s->game_id, STORE_RESULT_NONE, reason,
 		    STORE_ABANDONED, NULL, NULL);
 	s->game_id = 0;
 }
@@ -65,7 +67,7 @@ session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
 	int64_t	 gid = s->game_id;
 
 	s->game_id = 0;
-	store_game_end(s->store, gid, s->end_winner == 1 ?
+	s->log->end(s->store, gid, s->end_winner == 1 ?
 	    STORE_RESULT_FIRST : STORE_RESULT_SECOND, s->end_reason,
 	    STORE_FINISHED, cb, arg);
 }
@@ -101,6 +103,18 @@ session_strstate(enum session_state st)
 	return ("unknown");
 }
 
+/* Returns the entry of table for an exact command name, or NULL. */
+const struct cmd_entry *
+cmd_find(const struct cmd_entry *const *table, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; table[i] != NULL; i++)
+		if (strcmp(table[i]->name, name) == 0)
+			return (table[i]);
+	return (NULL);
+}
+
 /*
  * Returns 1 if the request line may be slow enough that the server should
  * run it off the event loop: long lines, `new` of a family that builds a
@@ -123,7 +137,7 @@ session_heavy(const struct session *s, const char *line, size_t len)
 	copy[len] = '\0';
 	proto_preprocess(copy, len);
 	if (proto_parse(copy, &cmd, &why) == 1 &&
-	    (ce = cmd_find(cmd.name)) != NULL) {
+	    (ce = cmd_find(s->table, cmd.name)) != NULL) {
 		if (ce->flags & CMD_F_LOOP)
 			heavy = 0;	/* the lobby lives on the loop */
 		else if (len > 1024)
@@ -274,7 +288,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		goto fail;
 	}
 	s->last_cmd = "unknown";
-	if ((ce = cmd_find(cmd.name)) == NULL) {
+	if ((ce = cmd_find(s->table, cmd.name)) == NULL) {
 		/* GTP's exact text (controllers compare it); the name is logged. */
 		log_debug("conn=%llu event=unknown-command name=\"%.64s\"",
 		    (unsigned long long)s->id, cmd.name);

@@ -10,8 +10,10 @@
 
 #include "engine.h"
 #include "proto.h"
-#include "store.h"
+#include "session-conf.h"
 
+struct store;
+struct session_log;
 struct lobby;
 struct lobby_client;
 struct league;
@@ -26,32 +28,6 @@ enum session_state {
 	SESSION_CLOSING,	/* quit received: flush, then close */
 };
 
-/* Settings a session needs; owned by the server, changed on reload. */
-struct session_conf {
-	struct game_limits lim;
-	size_t		 max_undo;	/* positions kept for undo */
-	size_t		 max_undo_bytes; /* and their estimated memory */
-	size_t		 max_tables;	/* the table cache: rows */
-	size_t		 max_tables_bytes; /* and bytes */
-	unsigned int	 register_rate;	/* accounts per hour per address */
-	size_t		 max_winning;	/* cap on lines of `winning` */
-	const char	*admins;	/* "alice,bob": the admin role */
-	unsigned int	 login_failures;	/* then the connection closes */
-	int		 registration;	/* SESSION_REG_* */
-	/* Dead-peer detection on client sockets (TCP keepalive). */
-	unsigned int	 keepalive_idle;	/* s before the first probe */
-	unsigned int	 keepalive_interval;	/* s between probes */
-	unsigned int	 keepalive_count;	/* unanswered probes, then drop */
-	unsigned int	 user_timeout;		/* ms unacked data, then drop */
-	/* Appends "KEY VALUE" for every limit in force (set by conf.c). */
-	void		 (*limits)(const struct session_conf *, struct buf *);
-};
-
-/* registration = open | closed | admin. */
-#define SESSION_REG_OPEN	0	/* anyone may register */
-#define SESSION_REG_CLOSED	1	/* no new accounts at all */
-#define SESSION_REG_ADMIN	2	/* only admins create accounts */
-
 /* One saved position, for undo. */
 struct session_hist {
 	struct game	 game;
@@ -62,6 +38,7 @@ struct session {
 	uint64_t	 id;		/* connection id, for logs */
 	enum session_state state;
 	const struct session_conf *conf;
+	const struct cmd_entry *const *table;	/* its commands, NULL-ended */
 	struct game	 game;		/* valid unless SESSION_IDLE */
 	int		 to_move;	/* 1 or 2: the player to move */
 	unsigned long	 moveno;	/* moves played since `new` */
@@ -74,8 +51,12 @@ struct session {
 	int		 seeded;	/* engine picks at random from rs */
 	gmp_randstate_t	 rs;
 	struct buf	 body;		/* reply body scratch, reused */
-	/* The game log (NULL: logging off) and this match's place in it. */
+	/*
+	 * The game log (NULL: logging off), its entry points (set with it:
+	 * session-log.h), and this match's place in it.
+	 */
 	struct store	*store;
+	const struct session_log *log;
 	int64_t		 game_id;	/* match: its id in the log, or 0 */
 	unsigned long	 ply;		/* match: moves logged */
 	uint64_t	 last_ms;	/* match: when the last move was made */
@@ -119,7 +100,10 @@ struct session {
 	int		 last_ok;
 };
 
-void	 session_init(struct session *, uint64_t, const struct session_conf *);
+struct cmd_entry;
+
+void	 session_init(struct session *, uint64_t, const struct session_conf *,
+	    const struct cmd_entry *const *);
 void	 session_free(struct session *);
 /* Return values of session_execute. */
 #define SESSION_NEXT	0	/* the reply is in out: go on */
@@ -135,7 +119,7 @@ void	 session_abandon(struct session *, const char *);
 const char *session_raw_arg(const struct session *, int, const char *,
 	    char *, size_t);
 
-/* One command table entry (cmd.c); see the comment above cmd_table. */
+/* One command table entry; see the comment at the top of cmd.c. */
 struct cmd_entry {
 	const char	*name;
 	int		 min_args;
@@ -162,10 +146,19 @@ struct cmd_entry {
 #define CMD_ERROR_QUIT	-2	/* failure, then close the connection */
 #define CMD_WAIT	2	/* success; the reply waits for the log */
 
-const struct cmd_entry *cmd_find(const char *);
+const struct cmd_entry *cmd_find(const struct cmd_entry *const *,
+	    const char *);
 int	 cmd_prep_needed(const struct session *, const char *, size_t);
 void	 cmd_prep_run(struct session *, const char *, size_t);
 void	 cmd_prep_free(struct session *);
+/* The server's commands (cmd.c) and `grundy engine`'s (cmd-engine.c). */
 extern const struct cmd_entry *const cmd_table[];
+extern const struct cmd_entry *const cmd_engine_table[];
+
+/* cmd-game.c: the engine's games and resign, which cmd-net.c extends. */
+int	 cmd_games_exec(struct session *, const struct proto_cmd *,
+	    struct buf *);
+int	 cmd_resign_exec(struct session *, const struct proto_cmd *,
+	    struct buf *);
 
 #endif /* SESSION_H */
