@@ -122,6 +122,45 @@ grundyd_precompute(const struct conf *conf, struct store *st, char **specs,
 	return (rv);
 }
 
+/*
+ * Loads the configuration file of --config FILE, before the flags, so
+ * that flags override it.  Returns 0, or 1 (printed) on error.
+ */
+static int
+grundyd_config_file(struct conf *conf, int argc, char **argv)
+{
+	char	 err[512] = "";
+	int	 a;
+
+	for (a = 1; a < argc; a++)
+		if (strcmp(argv[a], "--config") == 0 && a + 1 < argc) {
+			conf->config_file = xstrdup(argv[a + 1]);
+			if (conf_load(conf, conf->config_file, err,
+			    sizeof err) != 0) {
+				fprintf(stderr, "grundyd: %s\n", err);
+				return (1);
+			}
+		}
+	return (0);
+}
+
+/* Applies one --SETTING VALUE flag; returns 0, or 1 (printed) on error. */
+static int
+grundyd_setting(struct conf *conf, const char *flag, const char *value)
+{
+	char	 err[512] = "";
+
+	if (conf_set(conf, flag + 2, value, err, sizeof err) == 0 &&
+	    conf_remember_flag(conf, flag + 2, value) == 0)
+		return (0);
+	if (strncmp(err, "unknown setting", 15) == 0)
+		fprintf(stderr, "grundyd: unknown option '%s'\n", flag);
+	else
+		fprintf(stderr, "grundyd: %s\n", err[0] ? err :
+		    "too many command-line settings");
+	return (1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -130,16 +169,8 @@ main(int argc, char **argv)
 	int		 a, check = 0, npre = 0;
 
 	conf_default(&conf);
-	/* The file first, so that flags override it. */
-	for (a = 1; a < argc; a++)
-		if (strcmp(argv[a], "--config") == 0 && a + 1 < argc) {
-			conf.config_file = xstrdup(argv[a + 1]);
-			if (conf_load(&conf, conf.config_file, err,
-			    sizeof err) != 0) {
-				fprintf(stderr, "grundyd: %s\n", err);
-				return (1);
-			}
-		}
+	if (grundyd_config_file(&conf, argc, argv) != 0)
+		return (1);
 	for (a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)
 			grundyd_usage(0);
@@ -178,17 +209,8 @@ main(int argc, char **argv)
 			a++;
 			continue;
 		}
-		if (conf_set(&conf, argv[a] + 2, argv[a + 1], err,
-		    sizeof err) != 0 || conf_remember_flag(&conf, argv[a] + 2,
-		    argv[a + 1]) != 0) {
-			if (strncmp(err, "unknown setting", 15) == 0)
-				fprintf(stderr, "grundyd: unknown option '%s'\n",
-				    argv[a]);
-			else
-				fprintf(stderr, "grundyd: %s\n", err[0] ? err :
-				    "too many command-line settings");
+		if (grundyd_setting(&conf, argv[a], argv[a + 1]) != 0)
 			return (1);
-		}
 		a++;
 	}
 	if (grundyd_validate(&conf, err, sizeof err) != 0) {
