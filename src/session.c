@@ -228,14 +228,35 @@ session_raw_arg(const struct session *s, int argi, const char *def,
 }
 
 /*
- * Checks the preconditions an entry's flags name, in this order: the
- * admin role, a lobby, the accounts, a login.  Returns 0, or -1 with the
- * one-line error in body.
+ * Checks a command before it runs, in this order: its arity, its state
+ * flags (a game, no match, on the loop), then the preconditions its flags
+ * name: the admin role, a lobby, the accounts, a login.  Returns 0, or -1
+ * with the one-line error in body.
  */
 static int
-session_check_flags(const struct session *s, const struct cmd_entry *ce,
-    struct buf *body)
+session_check(const struct session *s, const struct cmd_entry *ce,
+    const struct proto_cmd *cmd, struct buf *body)
 {
+	if (cmd->argc < ce->min_args ||
+	    (ce->max_args >= 0 && cmd->argc > ce->max_args)) {
+		buf_printf(body, "usage: %s%s%s", ce->name,
+		    ce->usage[0] ? " " : "", ce->usage);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_GAME) && s->state == SESSION_IDLE) {
+		buf_puts(body, "no game: start one with new GAME");
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_NOMATCH) && s->state == SESSION_MATCH) {
+		buf_printf(body, "%s is not available during a match "
+		    "(resign first)", ce->name);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LOOP) && s->lc != NULL && !s->on_loop) {
+		/* session_heavy keeps these on the loop; never race it. */
+		buf_printf(body, "%s is not available here", ce->name);
+		return (-1);
+	}
 	if ((ce->flags & CMD_F_ADMIN) && !s->admin) {
 		buf_printf(body, "permission denied: %s needs the admin role",
 		    ce->name);
@@ -296,27 +317,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		goto fail;
 	}
 	s->last_cmd = ce->name;
-	if (cmd.argc < ce->min_args ||
-	    (ce->max_args >= 0 && cmd.argc > ce->max_args)) {
-		buf_printf(body, "usage: %s%s%s", ce->name,
-		    ce->usage[0] ? " " : "", ce->usage);
-		goto fail;
-	}
-	if ((ce->flags & CMD_F_GAME) && s->state == SESSION_IDLE) {
-		buf_puts(body, "no game: start one with new GAME");
-		goto fail;
-	}
-	if ((ce->flags & CMD_F_NOMATCH) && s->state == SESSION_MATCH) {
-		buf_printf(body, "%s is not available during a match "
-		    "(resign first)", ce->name);
-		goto fail;
-	}
-	if ((ce->flags & CMD_F_LOOP) && s->lc != NULL && !s->on_loop) {
-		/* session_heavy keeps these on the loop; never race it. */
-		buf_printf(body, "%s is not available here", ce->name);
-		goto fail;
-	}
-	if (session_check_flags(s, ce, body) != 0)
+	if (session_check(s, ce, &cmd, body) != 0)
 		goto fail;
 	rv = ce->exec(s, &cmd, body);
 	if (rv == CMD_ERROR)
