@@ -79,7 +79,7 @@ conn_strstate(enum conn_state st)
  * changes.  why is the close reason of CLOSING and KILLED (NULL for
  * CLOSING: "eof" after an EOF, else "quit").  A step back is ignored.
  */
-static void
+void
 conn_enter(struct conn *c, enum conn_state st, const char *why)
 {
 	if (st <= c->state)
@@ -120,7 +120,7 @@ conn_log_cmd(struct conn *c)
  * Sends data, straight to the socket when nothing is queued, and queues
  * the rest; returns -1 if the unread output is now over the cap.
  */
-static int
+int
 conn_queue(struct conn *c, const char *data, size_t len)
 {
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
@@ -274,25 +274,12 @@ conn_kill_cb(evutil_socket_t fd, short what, void *arg)
 	conn_free(c, c->why);
 }
 
-/* The lobby's kick: drops a connection a moment later (admin, disable). */
-void
-server_lobby_kick(void *arg, void *conn)
-{
-	struct conn	*c = conn;
-
-	(void)arg;
-	if (c->state >= CONN_KILLED)
-		return;
-	conn_enter(c, CONN_KILLED, "kicked");
-	event_active(c->killev, EV_TIMEOUT, 0);
-}
-
 /*
  * A connection's network delay: the kernel's smoothed round-trip estimate
  * (TCP_INFO tcpi_rtt, microseconds); -1 if unknown.  Any thread: the
  * socket lives as long as the connection.
  */
-static long
+long
 conn_rtt(void *conn)
 {
 	struct conn	*c = conn;
@@ -305,14 +292,6 @@ conn_rtt(void *conn)
 	    sizeof ti.tcpi_rtt)
 		return (-1);
 	return ((long)ti.tcpi_rtt);
-}
-
-/* The lobby's network delay of a connection (conn_rtt). */
-long
-server_lobby_rtt(void *arg, void *conn)
-{
-	(void)arg;
-	return (conn_rtt(conn));
 }
 
 /*
@@ -337,25 +316,6 @@ server_keepalive(const struct session_conf *sc, int fd)
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) != 0 ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut, sizeof ut) != 0)
 		log_warn("event=keepalive-failed fd=%d", fd);
-}
-
-/*
- * The lobby's send: like conn_write, but a client over the output cap is
- * dropped a moment later, so the lobby never sees a client vanish in the
- * middle of its own work.
- */
-void
-server_lobby_send(void *arg, void *conn, const char *data, size_t len)
-{
-	struct conn	*c = conn;
-
-	(void)arg;
-	if (c->state >= CONN_KILLED)
-		return;
-	if (conn_queue(c, data, len) != 0) {
-		conn_enter(c, CONN_KILLED, "output-overflow");
-		event_active(c->killev, EV_TIMEOUT, 0);
-	}
 }
 
 /* Frees a connection now, or marks it dead if a worker still has it. */

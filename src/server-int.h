@@ -149,9 +149,9 @@ void	 conn_apply_conf(struct conn *);
 int	 conn_job_run(struct job *);
 void	 conn_job_hold(struct job *);
 void	 conn_job_back(struct job *);
-void	 server_lobby_send(void *, void *, const char *, size_t);
-void	 server_lobby_kick(void *, void *);
-long	 server_lobby_rtt(void *, void *);
+void	 conn_enter(struct conn *, enum conn_state, const char *);
+int	 conn_queue(struct conn *, const char *, size_t);
+long	 conn_rtt(void *);
 
 /* server-pool.c */
 void	 pool_start(struct pool *, struct event_base *, unsigned int);

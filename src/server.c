@@ -362,6 +362,46 @@ server_open_store(struct server *srv)
 	}
 }
 
+/* The lobby's kick: drops a connection a moment later (admin, disable). */
+static void
+server_lobby_kick(void *arg, void *conn)
+{
+	struct conn	*c = conn;
+
+	(void)arg;
+	if (c->state >= CONN_KILLED)
+		return;
+	conn_enter(c, CONN_KILLED, "kicked");
+	event_active(c->killev, EV_TIMEOUT, 0);
+}
+
+/* The lobby's network delay of a connection (conn_rtt). */
+static long
+server_lobby_rtt(void *arg, void *conn)
+{
+	(void)arg;
+	return (conn_rtt(conn));
+}
+
+/*
+ * The lobby's send: like conn_write, but a client over the output cap is
+ * dropped a moment later, so the lobby never sees a client vanish in the
+ * middle of its own work.
+ */
+static void
+server_lobby_send(void *arg, void *conn, const char *data, size_t len)
+{
+	struct conn	*c = conn;
+
+	(void)arg;
+	if (c->state >= CONN_KILLED)
+		return;
+	if (conn_queue(c, data, len) != 0) {
+		conn_enter(c, CONN_KILLED, "output-overflow");
+		event_active(c->killev, EV_TIMEOUT, 0);
+	}
+}
+
 /*
  * Opens the accounts (on the game log's file) and the lobby, which resumes
  * running tournaments and recomputes the ratings from the log.
