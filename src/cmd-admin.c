@@ -213,20 +213,15 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 }
 
 const struct cmd_entry cmd_passwd_entry = {
-	.name = "passwd",
-	.min_args = 2,
-	.max_args = 2,
+	.name = "passwd", .min_args = 2, .max_args = 2,
 	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE | CMD_F_LOGIN,
-	.usage = "OLD NEW",
-	.exec = cmd_passwd_exec
+	.usage = "OLD NEW", .exec = cmd_passwd_exec
 };
 const struct cmd_entry cmd_account_entry = {
-	.name = "account",
-	.min_args = 2,
-	.max_args = -1,
+	.name = "account", .min_args = 2, .max_args = -1,
 	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_ADMIN | CMD_F_LEAGUE,
-	.usage = "create NAME PASSWORD | disable NAME REASON... | "
-	    "enable NAME | reset NAME PASSWORD",
+	.usage = "create NAME PASSWORD | disable NAME "
+	    "REASON... | enable NAME | reset NAME PASSWORD",
 	.exec = cmd_account_exec
 };
 const struct cmd_entry cmd_connections_entry = {

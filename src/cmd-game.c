@@ -701,119 +701,65 @@ cmd_table_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_games_entry = {
-	.name = "games",
-	.min_args = 0,
-	.max_args = 1,
-	.flags = CMD_F_LOOP,
-	.usage = "[live]",
+	.name = "games", .max_args = 1, .flags = CMD_F_LOOP, .usage = "[live]",
 	.exec = cmd_games_exec
 };
 const struct cmd_entry cmd_limits_entry = {
-	.name = "limits",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
-	.exec = cmd_limits_exec
+	.name = "limits", .usage = "", .exec = cmd_limits_exec
 };
 const struct cmd_entry cmd_new_entry = {
-	.name = "new",
-	.min_args = 1,
-	.max_args = -1,
+	.name = "new", .min_args = 1, .max_args = -1,
 	.flags = CMD_F_NOMATCH | CMD_F_HEAVY,
-	.usage = "FAMILY [KEY=VALUE ...] POSITION",
-	.exec = cmd_new_exec
+	.usage = "FAMILY [KEY=VALUE ...] POSITION", .exec = cmd_new_exec
 };
 const struct cmd_entry cmd_show_entry = {
-	.name = "show",
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_F_GAME,
-	.usage = "",
-	.exec = cmd_show_exec
+	.name = "show", .flags = CMD_F_GAME, .usage = "", .exec = cmd_show_exec
 };
 const struct cmd_entry cmd_play_entry = {
-	.name = "play",
-	.min_args = 1,
-	.max_args = GAME_MOVE_MAX + 2,
+	.name = "play", .min_args = 1, .max_args = GAME_MOVE_MAX + 2,
 	.flags = CMD_F_GAME | CMD_F_HEAVY,
-	.usage = "MOVE [time1=MS] [time2=MS]",
-	.exec = cmd_play_exec
+	.usage = "MOVE [time1=MS] [time2=MS]", .exec = cmd_play_exec
 };
 const struct cmd_entry cmd_genmove_entry = {
-	.name = "genmove",
-	.min_args = 0,
-	.max_args = 2,
+	.name = "genmove", .max_args = 2,
 	.flags = CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
-	.usage = "[time1=MS] [time2=MS]",
-	.exec = cmd_genmove_exec
+	.usage = "[time1=MS] [time2=MS]", .exec = cmd_genmove_exec
 };
 const struct cmd_entry cmd_gameover_entry = {
-	.name = "gameover",
-	.min_args = 0,
-	.max_args = -1,
-	.usage = "[RESULT REASON [DETAIL...]]",
-	.exec = cmd_gameover_exec
+	.name = "gameover", .max_args = -1,
+	.usage = "[RESULT REASON [DETAIL...]]", .exec = cmd_gameover_exec
 };
 const struct cmd_entry cmd_analyze_entry = {
-	.name = "analyze",
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_F_GAME | CMD_F_HEAVY,
-	.usage = "",
+	.name = "analyze", .flags = CMD_F_GAME | CMD_F_HEAVY, .usage = "",
 	.exec = cmd_analyze_exec
 };
 const struct cmd_entry cmd_winning_entry = {
-	.name = "winning",
-	.min_args = 0,
-	.max_args = 1,
-	.flags = CMD_F_GAME | CMD_F_HEAVY,
-	.usage = "[LIMIT]",
-	.exec = cmd_winning_exec
+	.name = "winning", .max_args = 1, .flags = CMD_F_GAME | CMD_F_HEAVY,
+	.usage = "[LIMIT]", .exec = cmd_winning_exec
 };
 const struct cmd_entry cmd_legal_entry = {
-	.name = "legal",
-	.min_args = 1,
-	.max_args = GAME_MOVE_MAX,
-	.flags = CMD_F_GAME,
-	.usage = "MOVE",
-	.exec = cmd_legal_exec
+	.name = "legal", .min_args = 1, .max_args = GAME_MOVE_MAX,
+	.flags = CMD_F_GAME, .usage = "MOVE", .exec = cmd_legal_exec
 };
 const struct cmd_entry cmd_undo_entry = {
-	.name = "undo",
-	.min_args = 0,
-	.max_args = 0,
-	.flags = CMD_F_GAME | CMD_F_NOMATCH,
-	.usage = "",
+	.name = "undo", .flags = CMD_F_GAME | CMD_F_NOMATCH, .usage = "",
 	.exec = cmd_undo_exec
 };
 const struct cmd_entry cmd_seed_entry = {
-	.name = "seed",
-	.min_args = 1,
-	.max_args = 1,
-	.usage = "N|off",
+	.name = "seed", .min_args = 1, .max_args = 1, .usage = "N|off",
 	.exec = cmd_seed_exec
 };
 const struct cmd_entry cmd_match_entry = {
-	.name = "match",
-	.min_args = 2,
-	.max_args = 2,
+	.name = "match", .min_args = 2, .max_args = 2,
 	.flags = CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
-	.usage = "engine first|second",
-	.exec = cmd_match_exec
+	.usage = "engine first|second", .exec = cmd_match_exec
 };
 const struct cmd_entry cmd_resign_entry = {
-	.name = "resign",
-	.min_args = 0,
-	.max_args = 1,
-	.flags = CMD_F_LOOP,
-	.usage = "[GAME_ID]",
-	.exec = cmd_resign_exec
+	.name = "resign", .max_args = 1, .flags = CMD_F_LOOP,
+	.usage = "[GAME_ID]", .exec = cmd_resign_exec
 };
 const struct cmd_entry cmd_table_entry = {
-	.name = "table",
-	.min_args = 1,
-	.max_args = -1,
-	.flags = CMD_F_HEAVY | CMD_F_DB,
-	.usage = "GAME [count=N]",
+	.name = "table", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_HEAVY | CMD_F_DB, .usage = "GAME [count=N]",
 	.exec = cmd_table_exec
 };

@@ -31,18 +31,10 @@ cmd_net_resign_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_net_games_entry = {
-	.name = "games",
-	.min_args = 0,
-	.max_args = 1,
-	.flags = CMD_F_LOOP,
-	.usage = "[live]",
+	.name = "games", .max_args = 1, .flags = CMD_F_LOOP, .usage = "[live]",
 	.exec = cmd_net_games_exec
 };
 const struct cmd_entry cmd_net_resign_entry = {
-	.name = "resign",
-	.min_args = 0,
-	.max_args = 1,
-	.flags = CMD_F_LOOP,
-	.usage = "[GAME_ID]",
-	.exec = cmd_net_resign_exec
+	.name = "resign", .max_args = 1, .flags = CMD_F_LOOP,
+	.usage = "[GAME_ID]", .exec = cmd_net_resign_exec
 };

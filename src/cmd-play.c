@@ -404,27 +404,17 @@ cmd_player_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_register_entry = {
-	.name = "register",
-	.min_args = 2,
-	.max_args = 2,
+	.name = "register", .min_args = 2, .max_args = 2,
 	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE,
-	.usage = "NAME PASSWORD",
-	.exec = cmd_register_exec
+	.usage = "NAME PASSWORD", .exec = cmd_register_exec
 };
 const struct cmd_entry cmd_login_entry = {
-	.name = "login",
-	.min_args = 2,
-	.max_args = 2,
+	.name = "login", .min_args = 2, .max_args = 2,
 	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE,
-	.usage = "NAME PASSWORD",
-	.exec = cmd_login_exec
+	.usage = "NAME PASSWORD", .exec = cmd_login_exec
 };
 const struct cmd_entry cmd_whoami_entry = {
-	.name = "whoami",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
-	.exec = cmd_whoami_exec
+	.name = "whoami", .usage = "", .exec = cmd_whoami_exec
 };
 const struct cmd_entry cmd_seek_entry = {
 	"seek", 1, -1, CMD_F_LOOP,

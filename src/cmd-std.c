@@ -62,44 +62,22 @@ cmd_quit_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 }
 
 const struct cmd_entry cmd_protocol_version_entry = {
-	.name = "protocol_version",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
+	.name = "protocol_version", .usage = "",
 	.exec = cmd_protocol_version_exec
 };
 const struct cmd_entry cmd_name_entry = {
-	.name = "name",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
-	.exec = cmd_name_exec
+	.name = "name", .usage = "", .exec = cmd_name_exec
 };
 const struct cmd_entry cmd_version_entry = {
-	.name = "version",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
-	.exec = cmd_version_exec
+	.name = "version", .usage = "", .exec = cmd_version_exec
 };
 const struct cmd_entry cmd_known_command_entry = {
-	.name = "known_command",
-	.min_args = 1,
-	.max_args = 1,
-	.usage = "COMMAND",
-	.exec = cmd_known_command_exec
+	.name = "known_command", .min_args = 1, .max_args = 1,
+	.usage = "COMMAND", .exec = cmd_known_command_exec
 };
 const struct cmd_entry cmd_list_commands_entry = {
-	.name = "list_commands",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
-	.exec = cmd_list_commands_exec
+	.name = "list_commands", .usage = "", .exec = cmd_list_commands_exec
 };
 const struct cmd_entry cmd_quit_entry = {
-	.name = "quit",
-	.min_args = 0,
-	.max_args = 0,
-	.usage = "",
-	.exec = cmd_quit_exec
+	.name = "quit", .usage = "", .exec = cmd_quit_exec
 };

@@ -55,24 +55,11 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 static int	 conn_output_full(struct conn *);
 static void	 conn_end_game(struct conn *, struct job *);
 
-/* Returns the name of a connection state, for logs. */
-static const char *
-conn_strstate(enum conn_state st)
-{
-	switch (st) {
-	case CONN_OPEN:
-		return ("open");
-	case CONN_EOF:
-		return ("eof");
-	case CONN_CLOSING:
-		return ("closing");
-	case CONN_KILLED:
-		return ("killed");
-	case CONN_DEAD:
-		return ("dead");
-	}
-	return ("unknown");
-}
+/* The names of the connection states, for logs. */
+static const char *const conn_states[] = {
+	[CONN_OPEN] = "open", [CONN_EOF] = "eof", [CONN_CLOSING] = "closing",
+	[CONN_KILLED] = "killed", [CONN_DEAD] = "dead",
+};
 
 /*
  * Moves a connection on in its life cycle: the one place its state
@@ -85,8 +72,7 @@ conn_enter(struct conn *c, enum conn_state st, const char *why)
 	if (st <= c->state)
 		return;
 	log_debug("conn=%llu event=conn-state %s -> %s",
-	    (unsigned long long)c->id, conn_strstate(c->state),
-	    conn_strstate(st));
+	    (unsigned long long)c->id, conn_states[c->state], conn_states[st]);
 	if (st == CONN_CLOSING && why == NULL)
 		why = c->state == CONN_EOF ? "eof" : "quit";
 	if (why != NULL)
