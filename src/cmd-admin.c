@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "cmd-admin.h"
 #include "league.h"
 #include "lobby.h"
@@ -75,14 +76,6 @@ cmd_passwd_exec(struct session *s, const struct proto_cmd *c,
 	char	 err[256], raw[256];
 	const char *bad;
 
-	if (s->league == NULL) {
-		buf_puts(body, "accounts need the game log (--db)");
-		return (CMD_ERROR);
-	}
-	if (s->account[0] == '\0') {
-		buf_puts(body, "passwd needs a login");
-		return (CMD_ERROR);
-	}
 	/* As sent: the preprocessing cut at '#' and dropped controls. */
 	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
 	    sizeof raw))) != NULL) {
@@ -90,7 +83,7 @@ cmd_passwd_exec(struct session *s, const struct proto_cmd *c,
 		return (CMD_ERROR);
 	}
 	if (league_passwd(s->league, s->account, c->argv[0], c->argv[1],
-	    s->addr[0] != '\0' ? s->addr : "-", lobby_now_ms(), err,
+	    s->addr[0] != '\0' ? s->addr : "-", clock_mono_ms(), err,
 	    sizeof err) != 0) {
 		buf_puts(body, err);
 		return (CMD_ERROR);
@@ -110,12 +103,6 @@ cmd_account_exec(struct session *s, const struct proto_cmd *c,
 	char		 err[512], reason[CMD_REASON_MAX + 1], raw[256];
 	int		 rv, from;
 
-	if (cmd_need_admin(s, "account", body) != 0)
-		return (CMD_ERROR);
-	if (s->league == NULL) {
-		buf_puts(body, "accounts need the game log (--db)");
-		return (CMD_ERROR);
-	}
 	from = strcmp(op, "create") == 0 || strcmp(op, "reset") == 0 ? 3 : 2;
 	if (from == 3 && c->argc < 3) {
 		buf_printf(body, "usage: account %s NAME PASSWORD [REASON...]",
@@ -165,10 +152,14 @@ cmd_account_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_passwd_entry = {
-	"passwd", 2, 2, CMD_F_HEAVY | CMD_F_DB, "OLD NEW", cmd_passwd_exec
+	.name = "passwd", .min_args = 2, .max_args = 2,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE | CMD_F_LOGIN,
+	.usage = "OLD NEW", .exec = cmd_passwd_exec
 };
 const struct cmd_entry cmd_account_entry = {
-	"account", 2, -1, CMD_F_HEAVY | CMD_F_DB,
-	"create NAME PASSWORD | disable NAME REASON... | enable NAME | "
-	"reset NAME PASSWORD", cmd_account_exec
+	.name = "account", .min_args = 2, .max_args = -1,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_ADMIN | CMD_F_LEAGUE,
+	.usage = "create NAME PASSWORD | disable NAME "
+	    "REASON... | enable NAME | reset NAME PASSWORD",
+	.exec = cmd_account_exec
 };

@@ -16,21 +16,10 @@
 #include <string.h>
 
 #include "cmd-admin.h"
-#include "cmd-lobby.h"
 #include "league.h"
 #include "lobby.h"
 #include "session.h"
-
-/* Refuses when the server runs without networked play (or stdio). */
-static int
-cmd_need_lobby(struct session *s, struct buf *body)
-{
-	if (s->lc == NULL) {
-		buf_puts(body, "networked play is not available here");
-		return (-1);
-	}
-	return (0);
-}
+#include "store.h"
 
 /* Refuses new games while the game log is failing. */
 static int
@@ -251,8 +240,6 @@ cmd_seek_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	struct lobby_seek_result res;
 	int		 rv = CMD_ERROR;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (lobby_check_free(s->lc, body) == 0 &&
 	    cmd_need_store(s, body) == 0 &&
 	    cmd_offer(s, c->argc, c->argv, &o, 0, body) == 0) {
@@ -276,8 +263,6 @@ static int
 cmd_unseek_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	return (lobby_unseek(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
 }
 
@@ -311,8 +296,6 @@ cmd_challenge_exec(struct session *s, const struct proto_cmd *c,
 	uint64_t	 id;
 	int		 rv = CMD_ERROR;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (cmd_challenge_check(s, c->argv[0], body) == 0 &&
 	    cmd_offer(s, c->argc - 1, c->argv + 1, &o, 1, body) == 0) {
 		if (lobby_challenge(s->lc, c->argv[0], &o, &id, body) == 0) {
@@ -334,8 +317,6 @@ cmd_accept_exec(struct session *s, const struct proto_cmd *c,
 	int	 accept = strcmp(c->name, "accept") == 0;
 	int64_t	 gid = 0;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (lobby_accept(s->lc, c->argv[0], accept, &gid, body) != 0)
 		return (CMD_ERROR);
 	if (accept)
@@ -347,8 +328,6 @@ cmd_accept_exec(struct session *s, const struct proto_cmd *c,
 static int
 cmd_ready_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	return (lobby_ready(s->lc, strcmp(c->name, "ready") == 0, body) == 0 ?
 	    CMD_OK : CMD_ERROR);
 }
@@ -361,16 +340,14 @@ cmd_resume_exec(struct session *s, const struct proto_cmd *c,
 	int64_t	 gid;
 	int	 seat;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (lobby_resume(s->lc, c->argv[0], &gid, &seat, body) != 0)
 		return (CMD_ERROR);
 	buf_printf(body, "game %lld you=%d", (long long)gid, seat);
 	return (CMD_OK);
 }
 
-/* resign GAME_ID (cmd-game.c's resign, s->lc set): gives up a live game. */
-int
+/* resign GAME_ID: gives up a live game. */
+static int
 cmd_lobby_resign(struct session *s, const char *id, struct buf *body)
 {
 	int	 seat;
@@ -381,8 +358,8 @@ cmd_lobby_resign(struct session *s, const char *id, struct buf *body)
 	return (CMD_OK);
 }
 
-/* games live (cmd-game.c's games, s->lc set): one line per live game. */
-int
+/* games live: one line per live game. */
+static int
 cmd_lobby_live(struct session *s, struct buf *body)
 {
 	struct lobby_live *v;
@@ -405,8 +382,6 @@ cmd_watch_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	struct lobby_live lv;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (lobby_watch(s->lc, c->argv[0], &lv, body) != 0)
 		return (CMD_ERROR);
 	buf_printf(body, "watching %lld\nplayers %s %s\nposition ",
@@ -423,8 +398,6 @@ static int
 cmd_unwatch_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	lobby_unwatch(s->lc, c->argv[0]);
 	return (CMD_OK);
 }
@@ -657,8 +630,6 @@ static int
 cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (!lobby_client_admin(s->lc)) {
 		buf_puts(body, "permission denied: tournament needs the admin "
 		    "role");
@@ -685,8 +656,6 @@ cmd_standings_exec(struct session *s, const struct proto_cmd *c,
 	struct lobby_standings st;
 	size_t		 i;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (lobby_standings(s->lc, c->argv[0], &st, body) != 0)
 		return (CMD_ERROR);
 	buf_printf(body, "status %s\nplayed %zu of %zu\n",
@@ -707,8 +676,6 @@ cmd_ratings_exec(struct session *s, const struct proto_cmd *c,
 	struct lobby_rating_row *v;
 	size_t		 i, n;
 
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	lobby_ratings(s->lc, &v, &n);
 	for (i = 0; i < n; i++)
 		buf_printf(body, "%s rating %ld games %lu\n", v[i].name,
@@ -725,10 +692,6 @@ cmd_connections_exec(struct session *s, const struct proto_cmd *c,
 	struct lobby_conn *v;
 	size_t		 i, n;
 
-	if (cmd_need_admin(s, "connections", body) != 0)
-		return (CMD_ERROR);
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	lobby_connections(s->lc, &v, &n);
 	for (i = 0; i < n; i++) {
 		buf_printf(body, "%llu %s %s", (unsigned long long)v[i].id,
@@ -751,10 +714,6 @@ cmd_kick_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	char		 reason[CMD_REASON_MAX + 1];
 	uint64_t	 id;
 
-	if (cmd_need_admin(s, "kick", body) != 0)
-		return (CMD_ERROR);
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (cmd_reason(c, "kick", 1, 0, reason, sizeof reason, body) != 0)
 		return (CMD_ERROR);
 	if (lobby_kick(s->lc, c->argv[0], reason, &id, body) != 0)
@@ -770,10 +729,6 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	char	 reason[CMD_REASON_MAX + 1];
 	int	 adj = strcmp(c->name, "adjudicate") == 0, winner = 0;
 
-	if (cmd_need_admin(s, c->name, body) != 0)
-		return (CMD_ERROR);
-	if (cmd_need_lobby(s, body) != 0)
-		return (CMD_ERROR);
 	if (adj) {
 		if (strcmp(c->argv[1], "1") != 0 &&
 		    strcmp(c->argv[1], "2") != 0) {
@@ -793,60 +748,141 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 }
 
 const struct cmd_entry cmd_seek_entry = {
-	"seek", 1, -1, CMD_F_LOOP,
-	"GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] [random=1]",
-	cmd_seek_exec
+	.name = "seek", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] "
+	    "[random=1]",
+	.exec = cmd_seek_exec
 };
 const struct cmd_entry cmd_unseek_entry = {
-	"unseek", 0, 0, CMD_F_LOOP, "", cmd_unseek_exec
+	.name = "unseek", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_unseek_exec
 };
 const struct cmd_entry cmd_challenge_entry = {
-	"challenge", 2, -1, CMD_F_LOOP,
-	"NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] [random=1]",
-	cmd_challenge_exec
+	.name = "challenge", .min_args = 2, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] "
+	    "[random=1]",
+	.exec = cmd_challenge_exec
 };
 const struct cmd_entry cmd_accept_entry = {
-	"accept", 1, 1, CMD_F_LOOP, "CH_ID", cmd_accept_exec
+	.name = "accept", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "CH_ID",
+	.exec = cmd_accept_exec
 };
 const struct cmd_entry cmd_decline_entry = {
-	"decline", 1, 1, CMD_F_LOOP, "CH_ID", cmd_accept_exec
+	.name = "decline", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "CH_ID",
+	.exec = cmd_accept_exec
 };
 const struct cmd_entry cmd_ready_entry = {
-	"ready", 0, 0, CMD_F_LOOP, "", cmd_ready_exec
+	.name = "ready", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_ready_exec
 };
 const struct cmd_entry cmd_unready_entry = {
-	"unready", 0, 0, CMD_F_LOOP, "", cmd_ready_exec
+	.name = "unready", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_ready_exec
 };
 const struct cmd_entry cmd_resume_entry = {
-	"resume", 1, 1, CMD_F_LOOP, "TOKEN", cmd_resume_exec
+	.name = "resume", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "TOKEN",
+	.exec = cmd_resume_exec
 };
 const struct cmd_entry cmd_watch_entry = {
-	"watch", 1, 1, CMD_F_LOOP, "GAME_ID", cmd_watch_exec
+	.name = "watch", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "GAME_ID",
+	.exec = cmd_watch_exec
 };
 const struct cmd_entry cmd_unwatch_entry = {
-	"unwatch", 1, 1, CMD_F_LOOP, "GAME_ID", cmd_unwatch_exec
+	.name = "unwatch", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "GAME_ID",
+	.exec = cmd_unwatch_exec
 };
 const struct cmd_entry cmd_tournament_entry = {
-	"tournament", 1, -1, CMD_F_LOOP,
-	"create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
-	"[seed=S] [random=1] GAME | list | cancel NAME", cmd_tournament_exec
+	.name = "tournament", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
+	    "[seed=S] [random=1] GAME | list | cancel NAME",
+	.exec = cmd_tournament_exec
 };
 const struct cmd_entry cmd_standings_entry = {
-	"standings", 1, 1, CMD_F_LOOP, "NAME", cmd_standings_exec
+	.name = "standings", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "NAME",
+	.exec = cmd_standings_exec
 };
 const struct cmd_entry cmd_ratings_entry = {
-	"ratings", 0, 0, CMD_F_LOOP, "", cmd_ratings_exec
+	.name = "ratings", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_ratings_exec
 };
 const struct cmd_entry cmd_connections_entry = {
-	"connections", 0, 0, CMD_F_LOOP, "", cmd_connections_exec
+	.name = "connections", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "",
+	.exec = cmd_connections_exec
 };
 const struct cmd_entry cmd_kick_entry = {
-	"kick", 1, -1, CMD_F_LOOP, "CONN_ID REASON...", cmd_kick_exec
+	.name = "kick", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "CONN_ID REASON...",
+	.exec = cmd_kick_exec
 };
 const struct cmd_entry cmd_abort_entry = {
-	"abort", 1, -1, CMD_F_LOOP, "GAME_ID REASON...", cmd_end_exec
+	.name = "abort", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "GAME_ID REASON...",
+	.exec = cmd_end_exec
 };
 const struct cmd_entry cmd_adjudicate_entry = {
-	"adjudicate", 2, -1, CMD_F_LOOP, "GAME_ID 1|2 REASON...",
-	cmd_end_exec
+	.name = "adjudicate", .min_args = 2, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "GAME_ID 1|2 REASON...",
+	.exec = cmd_end_exec
+};
+
+/*
+ * games and resign add networked play (PROTOCOL.md §13) to the engine's
+ * (cmd-game.c): games live lists the live games, resign GAME_ID gives up a
+ * networked game.  Everything else is the engine's command, so `grundy
+ * engine` links without the lobby.
+ */
+static int
+cmd_net_games_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (c->argc == 1 && strcmp(c->argv[0], "live") == 0 && s->lc != NULL)
+		return (cmd_lobby_live(s, body));
+	return (cmd_games_exec(s, c, body));
+}
+
+/* resign [GAME_ID]: the match, or a networked game. */
+static int
+cmd_net_resign_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (c->argc == 1 && s->lc != NULL)
+		return (cmd_lobby_resign(s, c->argv[0], body));
+	return (cmd_resign_exec(s, c, body));
+}
+
+const struct cmd_entry cmd_net_games_entry = {
+	.name = "games", .max_args = 1, .flags = CMD_F_LOOP, .usage = "[live]",
+	.exec = cmd_net_games_exec
+};
+const struct cmd_entry cmd_net_resign_entry = {
+	.name = "resign", .max_args = 1, .flags = CMD_F_LOOP,
+	.usage = "[GAME_ID]", .exec = cmd_net_resign_exec
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "addrrate.h"
 #include "cmd-log.h"
 #include "league.h"
@@ -58,8 +59,6 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 	const char *bad;
 	unsigned int retry = 0;
 
-	if (cmd_need_league(s, body) != 0)
-		return (CMD_ERROR);
 	if (s->conf->registration == SESSION_REG_CLOSED) {
 		buf_puts(body, "registration is closed (setting registration "
 		    "= closed)");
@@ -78,7 +77,7 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 	}
 	if (s->regrate != NULL && s->addr[0] != '\0' &&
 	    !addrrate_take(s->regrate, s->addr, s->conf->register_rate,
-	    lobby_now_ms(), &retry)) {
+	    clock_mono_ms(), &retry)) {
 		buf_printf(body, "too many accounts created from your address: "
 		    "at most %u an hour (register-rate); retry in %u s",
 		    s->conf->register_rate, retry);
@@ -103,10 +102,8 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 	unsigned long	 n = 0;
 	int		 rv;
 
-	if (cmd_need_league(s, body) != 0)
-		return (CMD_ERROR);
 	rv = league_login_from(s->league, c->argv[0], c->argv[1],
-	    s->addr[0] != '\0' ? s->addr : "-", lobby_now_ms(), err,
+	    s->addr[0] != '\0' ? s->addr : "-", clock_mono_ms(), err,
 	    sizeof err);
 	if (rv != 0) {
 		buf_puts(body, err);
@@ -165,15 +162,17 @@ cmd_player_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_register_entry = {
-	"register", 2, 2, CMD_F_HEAVY | CMD_F_DB, "NAME PASSWORD",
-	cmd_register_exec
+	.name = "register", .min_args = 2, .max_args = 2,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE,
+	.usage = "NAME PASSWORD", .exec = cmd_register_exec
 };
 const struct cmd_entry cmd_login_entry = {
-	"login", 2, 2, CMD_F_HEAVY | CMD_F_DB, "NAME PASSWORD",
-	cmd_login_exec
+	.name = "login", .min_args = 2, .max_args = 2,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_LEAGUE,
+	.usage = "NAME PASSWORD", .exec = cmd_login_exec
 };
 const struct cmd_entry cmd_whoami_entry = {
-	"whoami", 0, 0, 0, "", cmd_whoami_exec
+	.name = "whoami", .usage = "", .exec = cmd_whoami_exec
 };
 const struct cmd_entry cmd_player_entry = {
 	"player", 1, 1, CMD_F_HEAVY | CMD_F_DB, "NAME", cmd_player_exec

@@ -193,7 +193,6 @@ int	 lobby_end(struct lobby_client *, const char *, int, const char *,
  * The real monotonic clock in milliseconds (clock_mono_ms), the time base
  * of lobby_rx_time.  A test gives the lobby a virtual clock instead.
  */
-uint64_t lobby_now_ms(void);
 struct clock_ops;
 void	 lobby_set_clock(struct lobby *, const struct clock_ops *);
 
