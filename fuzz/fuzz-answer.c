@@ -77,10 +77,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lobby_client *lc;
 	struct lobby	*lb;
 	struct buf	 body, held;
-	char		 err[256], *text, *argv[16], *line, *next, *p;
+	struct lobby_offer o;
+	struct lobby_seek_result res;
+	struct game_error gerr;
+	char		 err[256], *text, *line, *next;
 	const char	*game;
 	size_t		 len;
-	int		 argc = 0;
 
 	if (size < 1 || size > FUZZ_MAX)
 		return (0);
@@ -100,17 +102,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lc = lobby_attach(lb, lb, 1);
 	game = fuzz_games[(data[0] & 0x7f) %
 	    (sizeof fuzz_games / sizeof fuzz_games[0])];
-	text = xstrdup(game);
-	for (p = strtok(text, " "); p != NULL && argc < 12;
-	    p = strtok(NULL, " "))
-		argv[argc++] = p;
-	argv[argc++] = (char *)"opponent=engine";
-	argv[argc++] = (char *)"seat=1";
+	/* seek GAME opponent=engine seat=1 */
+	memset(&o, 0, sizeof o);
+	o.base_ms = lconf.default_base_ms;
+	o.rated = -1;
+	o.engine = 1;
+	o.seat = 1;
+	buf_init(&o.spec);
 	buf_init(&body);
 	buf_init(&held);
-	if (lobby_cmd_seek(lc, argc, argv, &body) != 0)
-		abort();	/* every game above is a valid seek */
-	free(text);
+	if (game_parse_line(&o.game, game, &lconf.lim, &gerr) != 0)
+		abort();	/* every game above is valid */
+	game_print(&o.game, &o.spec);
+	if (lobby_seek(lc, &o, &res, &body) != 0)
+		abort();	/* and a valid seek */
+	buf_free(&o.spec);
 	text = xmalloc(size);
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';

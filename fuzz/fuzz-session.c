@@ -57,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.sc.lim.max_moves = 256;
 	c.sc.max_undo = 16;
 	c.sc.max_winning = 64;
-	session_init(&s, 1, &c.sc);
+	session_init(&s, 1, &c.sc, cmd_table);
 	buf_init(&out);
 	text = xmalloc(size + 1);
 	memcpy(text, data, size);

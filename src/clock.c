@@ -5,6 +5,7 @@
 #include <sys/queue.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -29,6 +30,70 @@ clock_wall_ms(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
+}
+
+/* Returns monotonic nanoseconds. */
+uint64_t
+clock_mono_ns(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+}
+
+/* Writes the n-digit decimal v at p. */
+static void
+clock_digits(char *p, unsigned int v, int n)
+{
+	while (n-- > 0) {
+		p[n] = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
+/*
+ * Writes ms (milliseconds since the Unix epoch, years 0..9999) as
+ * ISO-8601 UTC with milliseconds, "2025-11-21T05:38:00.123Z": the form of
+ * the log's timestamps and of the times the store keeps.
+ */
+void
+clock_time_text(int64_t ms, char *out, size_t len)
+{
+	char		 t[CLOCK_TIME_LEN] = "0000-00-00T00:00:00.000Z";
+	int64_t		 days, sec, frac, z, era, doe, yoe, doy, mp, y;
+
+	frac = ms % 1000 < 0 ? ms % 1000 + 1000 : ms % 1000;
+	sec = (ms - frac) / 1000;
+	days = sec % 86400 < 0 ? (sec - sec % 86400) / 86400 - 1 :
+	    (sec - sec % 86400) / 86400;
+	sec -= days * 86400;
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	y = yoe + era * 400 + (mp >= 10);
+	clock_digits(t, (unsigned int)(y < 0 ? 0 : y > 9999 ? 9999 : y), 4);
+	clock_digits(t + 5, (unsigned int)(mp < 10 ? mp + 3 : mp - 9), 2);
+	clock_digits(t + 8, (unsigned int)(doy - (153 * mp + 2) / 5 + 1), 2);
+	clock_digits(t + 11, (unsigned int)(sec / 3600), 2);
+	clock_digits(t + 14, (unsigned int)(sec / 60 % 60), 2);
+	clock_digits(t + 17, (unsigned int)(sec % 60), 2);
+	clock_digits(t + 20, (unsigned int)frac, 3);
+	snprintf(out, len, "%s", t);
+}
+
+/* Writes the wall-clock time now as clock_time_text does. */
+void
+clock_now_text(char *out, size_t len)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_time_text((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
+	    out, len);
 }
 
 /* A timer of the virtual clock. */

@@ -14,6 +14,15 @@
 uint64_t clock_mono_ms(void);
 /* Wall-clock milliseconds since the epoch. */
 uint64_t clock_wall_ms(void);
+/* Monotonic nanoseconds: short waits (the store's batches and runs). */
+uint64_t clock_mono_ns(void);
+
+/* ISO-8601 UTC with milliseconds, "2025-11-21T05:38:00.123Z", and NUL. */
+#define CLOCK_TIME_LEN	25
+/* Writes ms since the epoch (years 0..9999) in that form. */
+void	 clock_time_text(int64_t, char *, size_t);
+/* Writes the wall-clock time now in that form (the log's timestamps). */
+void	 clock_now_text(char *, size_t);
 
 struct clock_timer;
 

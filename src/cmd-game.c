@@ -1,6 +1,6 @@
 /*
  * cmd-game.c: the game commands: games, limits, new, show, play, genmove,
- * gameover, analyze, winning, legal, undo, seed, match and resign.
+ * gameover, analyze, winning, legal, undo, seed, match, resign and table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 
 #include "format.h"
 #include "log.h"
-#include "lobby.h"
-#include "log.h"
 #include "session.h"
+#include "session-log.h"
+#include "tables.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
 static int
@@ -39,10 +39,11 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 {
 	struct store_move sm;
 	struct buf	 mv, pos;
-	uint64_t	 now = lobby_now_ms();
+	uint64_t	 now;
 
 	if (s->store == NULL || s->game_id <= 0)
 		return;
+	now = s->log->now_ms();
 	buf_init(&mv);
 	buf_init(&pos);
 	game_move_print(m, &mv);
@@ -63,7 +64,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
 	}
 	s->last_ms = now;
-	store_move(s->store, s->game_id, &sm);
+	s->log->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
 }
@@ -80,19 +81,22 @@ cmd_mark(struct session *s, int before)
 	    STORE_THREW_WIN);
 }
 
-/* Records that the match ended; the server logs it before replying. */
-static void
+/*
+ * Records that the match ended and leaves it.  Returns CMD_WAIT when the
+ * end goes to the game log (the reply waits until the log has it on disk:
+ * session_end_log), else CMD_OK.
+ */
+static int
 cmd_end(struct session *s, int winner, const char *reason)
 {
-	s->end_pending = s->store != NULL && s->game_id > 0;
-	s->end_result = winner == s->first ? STORE_RESULT_FIRST :
-	    STORE_RESULT_SECOND;
+	s->end_winner = winner == s->first ? 1 : 2;
 	s->end_reason = reason;
-	s->state = SESSION_GAME;
+	session_enter(s, SESSION_GAME);
 	/* Like a lobby game's (lobby.c), for the daemon's log. */
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
 	    (long long)s->game_id, winner == s->first ? "first" : "second",
 	    reason, s->ply);
+	return (s->store != NULL && s->game_id > 0 ? CMD_WAIT : CMD_OK);
 }
 
 /* Drops every saved position. */
@@ -188,11 +192,12 @@ cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
 /*
  * If the game is over, appends "result first|second REASON" (the winner:
  * the player who moved first in the match, or the other), leaves the
- * match, and returns 1.  The player to move has no legal move: in normal
- * play they lose; where the outcome says N (misere Nim) they win.
+ * match, sets *rv to cmd_end's result and returns 1.  The player to move
+ * has no legal move: in normal play they lose; where the outcome says N
+ * (misere Nim) they win.
  */
 static int
-cmd_match_over(struct session *s, struct buf *body)
+cmd_match_over(struct session *s, struct buf *body, int *rv)
 {
 	struct game_error err;
 	int	 mover, winner;
@@ -204,12 +209,12 @@ cmd_match_over(struct session *s, struct buf *body)
 		winner = mover;
 		buf_printf(body, "result %s last-token-taken\n",
 		    winner == s->first ? "first" : "second");
-		cmd_end(s, winner, "last-token-taken");
+		*rv = cmd_end(s, winner, "last-token-taken");
 	} else {
 		winner = 3 - mover;
 		buf_printf(body, "result %s no-legal-move\n",
 		    winner == s->first ? "first" : "second");
-		cmd_end(s, winner, "no-legal-move");
+		*rv = cmd_end(s, winner, "no-legal-move");
 	}
 	return (1);
 }
@@ -244,8 +249,11 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 	return (rv);
 }
 
-/* Lists the families with their syntax, or (games live) the live games. */
-static int
+/*
+ * Lists the families with their syntax.  games live lists the live games
+ * of networked play: cmd-net.c's games, which calls this one otherwise.
+ */
+int
 cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	if (c->argc == 1) {
@@ -253,11 +261,8 @@ cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 			buf_puts(body, "usage: games [live]");
 			return (CMD_ERROR);
 		}
-		if (s->lc == NULL) {
-			buf_puts(body, "networked play is not available here");
-			return (CMD_ERROR);
-		}
-		return (lobby_cmd_live(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+		buf_puts(body, "networked play is not available here");
+		return (CMD_ERROR);
 	}
 	format_games(body);
 	return (CMD_OK);
@@ -315,7 +320,7 @@ cmd_new_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	s->game = g;
 	s->to_move = 1;
 	s->moveno = 0;
-	s->state = SESSION_GAME;
+	session_enter(s, SESSION_GAME);
 	s->pos_bytes = cmd_print_game(s, body);
 	return (CMD_OK);
 }
@@ -445,7 +450,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	before = s->store != NULL ? game_outcome(&s->game, &err) : GAME_P;
 	cmd_apply(s, &m);
 	cmd_log_move(s, mover, &m, cmd_mark(s, before));
-	if (cmd_match_over(s, body))
+	if (cmd_match_over(s, body, &rv))
 		goto out;
 	if (cmd_engine_move(s, "reply", body) != 0) {
 		/* A failed command changes nothing: take the move back. */
@@ -453,7 +458,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		rv = CMD_ERROR;
 		goto out;
 	}
-	cmd_match_over(s, body);
+	cmd_match_over(s, body, &rv);
 out:
 	game_move_clear(&m);
 	return (rv);
@@ -591,7 +596,7 @@ cmd_seed_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 static int
 cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
-	int	 first;
+	int	 first, rv = CMD_OK;
 
 	if (strcmp(c->argv[0], "engine") != 0) {
 		buf_printf(body, "opponent '%.40s': only 'engine' is "
@@ -611,16 +616,16 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, "the game is over: start a new one");
 		return (CMD_ERROR);
 	}
-	if (s->store != NULL && store_failing(s->store)) {
+	if (s->store != NULL && s->log->failing(s->store)) {
 		buf_puts(body, STORE_FAILING_MSG);
 		return (CMD_ERROR);
 	}
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
-	s->state = SESSION_MATCH;
+	session_enter(s, SESSION_MATCH);
 	s->game_id = 0;
 	s->ply = 0;
-	s->last_ms = lobby_now_ms();
+	s->last_ms = s->store != NULL ? s->log->now_ms() : 0;
 	if (s->store != NULL) {
 		struct store_game sg;
 		struct buf	 start;
@@ -635,7 +640,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		sg.game = buf_str(&start);
 		sg.player1 = first ? conn : "engine";
 		sg.player2 = first ? "engine" : conn;
-		s->game_id = store_game_begin(s->store, &sg);
+		s->game_id = s->log->begin(s->store, &sg);
 		buf_free(&start);
 		if (s->game_id > 0)
 			buf_printf(body, "game %lld\n", (long long)s->game_id);
@@ -646,27 +651,26 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	if (!first) {
 		if (cmd_engine_move(s, "reply", body) != 0) {
 			session_abandon(s, "engine-error");
-			s->state = SESSION_GAME;
+			session_enter(s, SESSION_GAME);
 			return (CMD_ERROR);
 		}
-		cmd_match_over(s, body);
+		cmd_match_over(s, body, &rv);
 	}
-	return (CMD_OK);
+	return (rv);
 }
 
-/* Gives up the match: the engine wins. */
-static int
+/*
+ * Gives up the match: the engine wins.  resign GAME_ID gives up a
+ * networked game (PROTOCOL.md §13.4): cmd-net.c's resign, which calls
+ * this one otherwise.
+ */
+int
 cmd_resign_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	if (c->argc == 1) {
-		/* resign GAME_ID: a networked game (PROTOCOL.md §13.4). */
-		if (s->lc == NULL) {
-			buf_puts(body, "networked play is not available here");
-			return (CMD_ERROR);
-		}
-		return (lobby_cmd_resign(s->lc, c->argv[0], body) == 0 ?
-		    CMD_OK : CMD_ERROR);
+		buf_puts(body, "networked play is not available here");
+		return (CMD_ERROR);
 	}
 	if (s->state != SESSION_MATCH) {
 		buf_puts(body, "no match in progress");
@@ -674,54 +678,88 @@ cmd_resign_exec(struct session *s, const struct proto_cmd *c,
 	}
 	buf_printf(body, "result %s resign\n",
 	    s->client == s->first ? "second" : "first");
-	cmd_end(s, 3 - s->client, "resign");
-	return (CMD_OK);
+	return (cmd_end(s, 3 - s->client, "resign"));
+}
+
+/* Lists the precomputed table of a game: table GAME [count=N]. */
+static int
+cmd_table_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct buf	 errb;
+	int		 rv = CMD_OK;
+
+	buf_init(&errb);
+	if (tables_list(&s->conf->lim, c->argc, c->argv, body,
+	    &errb) != 0) {
+		buf_reset(body);
+		buf_puts(body, buf_str(&errb));
+		rv = CMD_ERROR;
+	}
+	buf_free(&errb);
+	return (rv);
 }
 
 const struct cmd_entry cmd_games_entry = {
-	"games", 0, 1, CMD_F_LOOP, "[live]", cmd_games_exec
+	.name = "games", .max_args = 1, .flags = CMD_F_LOOP, .usage = "[live]",
+	.exec = cmd_games_exec
 };
 const struct cmd_entry cmd_limits_entry = {
-	"limits", 0, 0, 0, "", cmd_limits_exec
+	.name = "limits", .usage = "", .exec = cmd_limits_exec
 };
 const struct cmd_entry cmd_new_entry = {
-	"new", 1, -1, CMD_F_NOMATCH | CMD_F_HEAVY,
-	"FAMILY [KEY=VALUE ...] POSITION", cmd_new_exec
+	.name = "new", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_NOMATCH | CMD_F_HEAVY,
+	.usage = "FAMILY [KEY=VALUE ...] POSITION", .exec = cmd_new_exec
 };
 const struct cmd_entry cmd_show_entry = {
-	"show", 0, 0, CMD_F_GAME, "", cmd_show_exec
+	.name = "show", .flags = CMD_F_GAME, .usage = "", .exec = cmd_show_exec
 };
 const struct cmd_entry cmd_play_entry = {
-	"play", 1, GAME_MOVE_MAX + 2, CMD_F_GAME | CMD_F_HEAVY,
-	"MOVE [time1=MS] [time2=MS]", cmd_play_exec
+	.name = "play", .min_args = 1, .max_args = GAME_MOVE_MAX + 2,
+	.flags = CMD_F_GAME | CMD_F_HEAVY,
+	.usage = "MOVE [time1=MS] [time2=MS]", .exec = cmd_play_exec
 };
 const struct cmd_entry cmd_genmove_entry = {
-	"genmove", 0, 2, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
-	"[time1=MS] [time2=MS]", cmd_genmove_exec
+	.name = "genmove", .max_args = 2,
+	.flags = CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
+	.usage = "[time1=MS] [time2=MS]", .exec = cmd_genmove_exec
 };
 const struct cmd_entry cmd_gameover_entry = {
-	"gameover", 0, -1, 0, "[RESULT REASON [DETAIL...]]",
-	cmd_gameover_exec
+	.name = "gameover", .max_args = -1,
+	.usage = "[RESULT REASON [DETAIL...]]", .exec = cmd_gameover_exec
 };
 const struct cmd_entry cmd_analyze_entry = {
-	"analyze", 0, 0, CMD_F_GAME | CMD_F_HEAVY, "", cmd_analyze_exec
+	.name = "analyze", .flags = CMD_F_GAME | CMD_F_HEAVY, .usage = "",
+	.exec = cmd_analyze_exec
 };
 const struct cmd_entry cmd_winning_entry = {
-	"winning", 0, 1, CMD_F_GAME | CMD_F_HEAVY, "[LIMIT]", cmd_winning_exec
+	.name = "winning", .max_args = 1, .flags = CMD_F_GAME | CMD_F_HEAVY,
+	.usage = "[LIMIT]", .exec = cmd_winning_exec
 };
 const struct cmd_entry cmd_legal_entry = {
-	"legal", 1, GAME_MOVE_MAX, CMD_F_GAME, "MOVE", cmd_legal_exec
+	.name = "legal", .min_args = 1, .max_args = GAME_MOVE_MAX,
+	.flags = CMD_F_GAME, .usage = "MOVE", .exec = cmd_legal_exec
 };
 const struct cmd_entry cmd_undo_entry = {
-	"undo", 0, 0, CMD_F_GAME | CMD_F_NOMATCH, "", cmd_undo_exec
+	.name = "undo", .flags = CMD_F_GAME | CMD_F_NOMATCH, .usage = "",
+	.exec = cmd_undo_exec
 };
 const struct cmd_entry cmd_seed_entry = {
-	"seed", 1, 1, 0, "N|off", cmd_seed_exec
+	.name = "seed", .min_args = 1, .max_args = 1, .usage = "N|off",
+	.exec = cmd_seed_exec
 };
 const struct cmd_entry cmd_match_entry = {
-	"match", 2, 2, CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
-	"engine first|second", cmd_match_exec
+	.name = "match", .min_args = 2, .max_args = 2,
+	.flags = CMD_F_GAME | CMD_F_NOMATCH | CMD_F_HEAVY,
+	.usage = "engine first|second", .exec = cmd_match_exec
 };
 const struct cmd_entry cmd_resign_entry = {
-	"resign", 0, 1, CMD_F_LOOP, "[GAME_ID]", cmd_resign_exec
+	.name = "resign", .max_args = 1, .flags = CMD_F_LOOP,
+	.usage = "[GAME_ID]", .exec = cmd_resign_exec
+};
+const struct cmd_entry cmd_table_entry = {
+	.name = "table", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_HEAVY | CMD_F_DB, .usage = "GAME [count=N]",
+	.exec = cmd_table_exec
 };

@@ -9,6 +9,7 @@
 
 #include "cmd-log.h"
 #include "session.h"
+#include "store.h"
 
 /* Appends a word or a line of the log, "-" for none. */
 static void

@@ -38,7 +38,7 @@ static int
 cmd_known_command_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	buf_puts(body, cmd_find(c->argv[0]) != NULL ? "true" : "false");
+	buf_puts(body, cmd_find(s->table, c->argv[0]) != NULL ? "true" : "false");
 	return (CMD_OK);
 }
 
@@ -49,8 +49,8 @@ cmd_list_commands_exec(struct session *s, const struct proto_cmd *c,
 {
 	size_t	 i;
 
-	for (i = 0; cmd_table[i] != NULL; i++)
-		buf_printf(body, "%s\n", cmd_table[i]->name);
+	for (i = 0; s->table[i] != NULL; i++)
+		buf_printf(body, "%s\n", s->table[i]->name);
 	return (CMD_OK);
 }
 
@@ -62,20 +62,22 @@ cmd_quit_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 }
 
 const struct cmd_entry cmd_protocol_version_entry = {
-	"protocol_version", 0, 0, 0, "", cmd_protocol_version_exec
+	.name = "protocol_version", .usage = "",
+	.exec = cmd_protocol_version_exec
 };
 const struct cmd_entry cmd_name_entry = {
-	"name", 0, 0, 0, "", cmd_name_exec
+	.name = "name", .usage = "", .exec = cmd_name_exec
 };
 const struct cmd_entry cmd_version_entry = {
-	"version", 0, 0, 0, "", cmd_version_exec
+	.name = "version", .usage = "", .exec = cmd_version_exec
 };
 const struct cmd_entry cmd_known_command_entry = {
-	"known_command", 1, 1, 0, "COMMAND", cmd_known_command_exec
+	.name = "known_command", .min_args = 1, .max_args = 1,
+	.usage = "COMMAND", .exec = cmd_known_command_exec
 };
 const struct cmd_entry cmd_list_commands_entry = {
-	"list_commands", 0, 0, 0, "", cmd_list_commands_exec
+	.name = "list_commands", .usage = "", .exec = cmd_list_commands_exec
 };
 const struct cmd_entry cmd_quit_entry = {
-	"quit", 0, 0, 0, "", cmd_quit_exec
+	.name = "quit", .usage = "", .exec = cmd_quit_exec
 };

@@ -12,8 +12,7 @@
 
 #include <sys/socket.h>
 #include <netinet/in.h>
-
-#include <event2/util.h>
+#include <arpa/inet.h>
 
 #include "conf.h"
 
@@ -145,10 +144,10 @@ conf_parse_nets(const char *value, struct conf_net **netsp, size_t *np)
 		}
 		if ((slash = strchr(tok, '/')) != NULL)
 			*slash++ = '\0';
-		if (evutil_inet_pton(AF_INET, tok, nets[n].addr) == 1) {
+		if (inet_pton(AF_INET, tok, nets[n].addr) == 1) {
 			nets[n].family = AF_INET;
 			bits = 32;
-		} else if (evutil_inet_pton(AF_INET6, tok, nets[n].addr) == 1) {
+		} else if (inet_pton(AF_INET6, tok, nets[n].addr) == 1) {
 			nets[n].family = AF_INET6;
 			bits = 128;
 		} else {
@@ -324,6 +323,164 @@ conf_apply_flags(struct conf *dst, const struct conf *src, char *err,
 	return (0);
 }
 
+/* Sets listen: one more address (checked when grundyd starts). */
+static int
+conf_set_listen(struct conf *c, const char *value, char *err, size_t errlen)
+{
+	if (c->nlisten == CONF_MAX_LISTEN) {
+		snprintf(err, errlen, "listen: at most %d addresses",
+		    CONF_MAX_LISTEN);
+		return (-1);
+	}
+	if (strrchr(value, ':') == NULL) {
+		snprintf(err, errlen, "listen '%s': expected "
+		    "ADDR:PORT or [V6ADDR]:PORT", value);
+		return (-1);
+	}
+	c->listen[c->nlisten++] = xstrdup(value);
+	return (0);
+}
+
+/* Sets db. */
+static int
+conf_set_db(struct conf *c, const char *value, char *err, size_t errlen)
+{
+	free(c->db);
+	c->db = xstrdup(value);
+	return (0);
+}
+
+/* Sets port-file. */
+static int
+conf_set_port_file(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	free(c->port_file);
+	c->port_file = xstrdup(value);
+	return (0);
+}
+
+/* Sets admins: account names separated by commas. */
+static int
+conf_set_admins(struct conf *c, const char *value, char *err, size_t errlen)
+{
+	size_t	 i;
+
+	for (i = 0; value[i] != '\0'; i++)
+		if (!isalnum((unsigned char)value[i]) &&
+		    strchr("_-.,", value[i]) == NULL) {
+			snprintf(err, errlen, "admins '%s': expected "
+			    "account names separated by commas", value);
+			return (-1);
+		}
+	free(c->admins);
+	c->admins = xstrdup(value);
+	c->sc.admins = c->admins;
+	return (0);
+}
+
+/* Sets default-tc: BASE or BASE+INC in milliseconds. */
+static int
+conf_set_tc(struct conf *c, const char *value, char *err, size_t errlen)
+{
+	unsigned long long b, n = 0;
+	char		*end;
+
+	errno = 0;
+	b = strtoull(value, &end, 10);
+	if (*end == '+' && isdigit((unsigned char)end[1]))
+		n = strtoull(end + 1, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end != '\0' ||
+	    errno != 0 || b == 0 || b > 86400000ULL || n > 86400000ULL) {
+		snprintf(err, errlen, "default-tc '%s': expected BASE "
+		    "or BASE+INC in milliseconds", value);
+		return (-1);
+	}
+	c->tc_base = (unsigned long)b;
+	c->tc_inc = (unsigned long)n;
+	return (0);
+}
+
+/* Sets illegal-move: lose or retry. */
+static int
+conf_set_illegal(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	if (strcmp(value, "lose") != 0 && strcmp(value, "retry") != 0) {
+		snprintf(err, errlen, "illegal-move '%s': expected "
+		    "lose or retry", value);
+		return (-1);
+	}
+	c->illegal_retry = strcmp(value, "retry") == 0;
+	return (0);
+}
+
+/* Sets registration: open, closed or admin. */
+static int
+conf_set_registration(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	if (strcmp(value, "open") == 0)
+		c->sc.registration = SESSION_REG_OPEN;
+	else if (strcmp(value, "closed") == 0)
+		c->sc.registration = SESSION_REG_CLOSED;
+	else if (strcmp(value, "admin") == 0)
+		c->sc.registration = SESSION_REG_ADMIN;
+	else {
+		snprintf(err, errlen, "registration '%s': expected "
+		    "open, closed or admin", value);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Sets trusted-networks: ADDR[/BITS] separated by commas, or none. */
+static int
+conf_set_trusted(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	struct conf_net	*nets;
+	size_t		 n;
+
+	if (conf_parse_nets(value, &nets, &n) != 0) {
+		snprintf(err, errlen, "trusted-networks '%s': expected "
+		    "up to %d ADDR[/BITS] separated by commas, or none",
+		    value, CONF_MAX_NETS);
+		return (-1);
+	}
+	free(c->nets);
+	free(c->trusted);
+	c->nets = nets;
+	c->nnets = n;
+	c->trusted = xstrdup(value);
+	return (0);
+}
+
+/* Sets verbose: anything but 0 and no turns it on. */
+static int
+conf_set_verbose(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	c->verbose = strcmp(value, "0") != 0 && strcmp(value, "no");
+	return (0);
+}
+
+/* The settings whose value is not an integer, and their setters. */
+static const struct {
+	const char	*key;
+	int		 (*set)(struct conf *, const char *, char *, size_t);
+} conf_text_keys[] = {
+	{ "listen", conf_set_listen },
+	{ "db", conf_set_db },
+	{ "port-file", conf_set_port_file },
+	{ "admins", conf_set_admins },
+	{ "default-tc", conf_set_tc },
+	{ "illegal-move", conf_set_illegal },
+	{ "registration", conf_set_registration },
+	{ "trusted-networks", conf_set_trusted },
+	{ "verbose", conf_set_verbose },
+};
+
 /* Sets key to value; on error writes a message to err and returns -1. */
 int
 conf_set(struct conf *c, const char *key, const char *value, char *err,
@@ -334,104 +491,9 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 	char		*end;
 	size_t		 i;
 
-	if (strcmp(key, "listen") == 0) {
-		if (c->nlisten == CONF_MAX_LISTEN) {
-			snprintf(err, errlen, "listen: at most %d addresses",
-			    CONF_MAX_LISTEN);
-			return (-1);
-		}
-		if (strrchr(value, ':') == NULL) {
-			snprintf(err, errlen, "listen '%s': expected "
-			    "ADDR:PORT or [V6ADDR]:PORT", value);
-			return (-1);
-		}
-		c->listen[c->nlisten++] = xstrdup(value);
-		return (0);
-	}
-	if (strcmp(key, "db") == 0) {
-		free(c->db);
-		c->db = xstrdup(value);
-		return (0);
-	}
-	if (strcmp(key, "port-file") == 0) {
-		free(c->port_file);
-		c->port_file = xstrdup(value);
-		return (0);
-	}
-	if (strcmp(key, "admins") == 0) {
-		for (i = 0; value[i] != '\0'; i++)
-			if (!isalnum((unsigned char)value[i]) &&
-			    strchr("_-.,", value[i]) == NULL) {
-				snprintf(err, errlen, "admins '%s': expected "
-				    "account names separated by commas", value);
-				return (-1);
-			}
-		free(c->admins);
-		c->admins = xstrdup(value);
-		c->sc.admins = c->admins;
-		return (0);
-	}
-	if (strcmp(key, "default-tc") == 0) {
-		unsigned long long b, n = 0;
-
-		errno = 0;
-		b = strtoull(value, &end, 10);
-		if (*end == '+' && isdigit((unsigned char)end[1]))
-			n = strtoull(end + 1, &end, 10);
-		if (!isdigit((unsigned char)value[0]) || *end != '\0' ||
-		    errno != 0 || b == 0 || b > 86400000ULL || n > 86400000ULL) {
-			snprintf(err, errlen, "default-tc '%s': expected BASE "
-			    "or BASE+INC in milliseconds", value);
-			return (-1);
-		}
-		c->tc_base = (unsigned long)b;
-		c->tc_inc = (unsigned long)n;
-		return (0);
-	}
-	if (strcmp(key, "illegal-move") == 0) {
-		if (strcmp(value, "lose") != 0 && strcmp(value, "retry") != 0) {
-			snprintf(err, errlen, "illegal-move '%s': expected "
-			    "lose or retry", value);
-			return (-1);
-		}
-		c->illegal_retry = strcmp(value, "retry") == 0;
-		return (0);
-	}
-	if (strcmp(key, "registration") == 0) {
-		if (strcmp(value, "open") == 0)
-			c->sc.registration = SESSION_REG_OPEN;
-		else if (strcmp(value, "closed") == 0)
-			c->sc.registration = SESSION_REG_CLOSED;
-		else if (strcmp(value, "admin") == 0)
-			c->sc.registration = SESSION_REG_ADMIN;
-		else {
-			snprintf(err, errlen, "registration '%s': expected "
-			    "open, closed or admin", value);
-			return (-1);
-		}
-		return (0);
-	}
-	if (strcmp(key, "trusted-networks") == 0) {
-		struct conf_net	*nets;
-		size_t		 n;
-
-		if (conf_parse_nets(value, &nets, &n) != 0) {
-			snprintf(err, errlen, "trusted-networks '%s': expected "
-			    "up to %d ADDR[/BITS] separated by commas, or none",
-			    value, CONF_MAX_NETS);
-			return (-1);
-		}
-		free(c->nets);
-		free(c->trusted);
-		c->nets = nets;
-		c->nnets = n;
-		c->trusted = xstrdup(value);
-		return (0);
-	}
-	if (strcmp(key, "verbose") == 0) {
-		c->verbose = strcmp(value, "0") != 0 && strcmp(value, "no");
-		return (0);
-	}
+	for (i = 0; i < sizeof conf_text_keys / sizeof conf_text_keys[0]; i++)
+		if (strcmp(conf_text_keys[i].key, key) == 0)
+			return (conf_text_keys[i].set(c, value, err, errlen));
 	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0]; i++) {
 		k = &conf_keys[i];
 		if (strcmp(k->key, key) != 0)
@@ -726,32 +788,4 @@ conf_example(FILE *f)
 		    conf_keys[i].help, conf_keys[i].min, conf_keys[i].max,
 		    conf_keys[i].key, conf_key_default(&d, &conf_keys[i]));
 	conf_free(&d);
-}
-
-/*
- * Parses ADDR:PORT or [V6ADDR]:PORT into ss; port 0 asks for an ephemeral
- * port (libevent's parser refuses it, so parse port 1 and reset it).
- */
-int
-conf_parse_addr(const char *addr, struct sockaddr_storage *ss, int *len)
-{
-	char	 tmp[300];
-	size_t	 n = strlen(addr);
-	int	 zero = 0;
-
-	if (n >= sizeof tmp)
-		return (-1);
-	memcpy(tmp, addr, n + 1);
-	if (n >= 2 && strcmp(tmp + n - 2, ":0") == 0) {
-		tmp[n - 1] = '1';
-		zero = 1;
-	}
-	*len = sizeof *ss;
-	if (evutil_parse_sockaddr_port(tmp, (struct sockaddr *)ss, len) != 0)
-		return (-1);
-	if (zero && ss->ss_family == AF_INET)
-		((struct sockaddr_in *)ss)->sin_port = 0;
-	else if (zero && ss->ss_family == AF_INET6)
-		((struct sockaddr_in6 *)ss)->sin6_port = 0;
-	return (0);
 }

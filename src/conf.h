@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "session.h"
+#include "session-conf.h"
 
 #define CONF_MAX_LISTEN	16
 #define CONF_MAX_NETS	64	/* entries of trusted-networks */

@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "format.h"
 #include "proto.h"
+#include "session.h"
 
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
@@ -194,18 +195,79 @@ grundy_show(const struct game *g, int human_to_move)
 	buf_free(&b);
 }
 
+/* The engine's turn in grundy_play; returns -1 on error (printed). */
+static int
+grundy_engine_turn(struct game *g, gmp_randstate_t *rs, struct game_move *m,
+    struct buf *mv)
+{
+	struct game_error err;
+	enum engine_why	 why;
+
+	if (engine_choose(g, rs != NULL ? *rs : NULL, m, &why, &err) != 0) {
+		fprintf(stderr, "grundy: %s\n", err.msg);
+		return (-1);
+	}
+	buf_reset(mv);
+	game_move_print(m, mv);
+	game_play(g, m, &err);
+	printf("engine plays %s\n", buf_str(mv));
+	return (0);
+}
+
+/*
+ * The player's turn in grundy_play: reads a line and plays its move.
+ * Returns 0 once a move is played, 1 to ask again, -1 when the player
+ * stops (quit or end of input).
+ */
+static int
+grundy_human_turn(struct game *g, const struct grundy_opts *o,
+    struct buf *line, struct buf *mv, struct game_move *m)
+{
+	struct game_error err;
+	char		*tok[GAME_MOVE_MAX + 2];
+	int		 ntok;
+
+	if (isatty(0)) {
+		printf("your move> ");
+		fflush(stdout);
+	}
+	if (!grundy_readline(line)) {
+		printf("\n");
+		return (-1);
+	}
+	if ((ntok = grundy_split(line->data, tok, GAME_MOVE_MAX + 1)) == 0)
+		return (1);
+	if (strcmp(tok[0], "quit") == 0) {
+		printf("you resign: the engine wins\n");
+		return (-1);
+	}
+	if (strcmp(tok[0], "hint") == 0) {
+		buf_reset(mv);
+		if (format_analysis(g, mv, &err) == 0 &&
+		    format_winning(g, 20, mv, &err) == 0)
+			fputs(buf_str(mv), stdout);
+		else
+			printf("error: %s\n", err.msg);
+		return (1);
+	}
+	if (game_move_parse(g, m, ntok, tok, &o->lim, &err) != 0 ||
+	    game_play(g, m, &err) != 0) {
+		printf("illegal move: %s; try again\n", err.msg);
+		return (1);
+	}
+	return (0);
+}
+
 /* Plays a person (stdin) against the engine until the game ends. */
 static int
 grundy_play(int argc, char **argv, struct grundy_opts *o)
 {
 	struct game_error err;
 	struct game_move m;
-	enum engine_why	 why;
 	struct game	 g;
 	struct buf	 line, mv;
 	gmp_randstate_t	 rs;
-	char		*tok[GAME_MOVE_MAX + 2];
-	int		 human, ntok, rv = 0;
+	int		 human, turn, rv = 0;
 
 	if (game_parse(&g, argc, argv, &o->lim, &err) != 0) {
 		fprintf(stderr, "grundy: %s\n", err.msg);
@@ -233,49 +295,18 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 			break;
 		}
 		if (!human) {
-			if (engine_choose(&g, o->seeded ? rs : NULL, &m, &why,
-			    &err) != 0) {
-				fprintf(stderr, "grundy: %s\n", err.msg);
+			if (grundy_engine_turn(&g, o->seeded ? &rs : NULL, &m,
+			    &mv) != 0) {
 				rv = 1;
 				break;
 			}
-			buf_reset(&mv);
-			game_move_print(&m, &mv);
-			game_play(&g, &m, &err);
-			printf("engine plays %s\n", buf_str(&mv));
 			human = 1;
 			continue;
 		}
-		if (isatty(0)) {
-			printf("your move> ");
-			fflush(stdout);
-		}
-		if (!grundy_readline(&line)) {
-			printf("\n");
+		if ((turn = grundy_human_turn(&g, o, &line, &mv, &m)) < 0)
 			break;
-		}
-		ntok = grundy_split(line.data, tok, GAME_MOVE_MAX + 1);
-		if (ntok == 0)
-			continue;
-		if (strcmp(tok[0], "quit") == 0) {
-			printf("you resign: the engine wins\n");
-			break;
-		}
-		if (strcmp(tok[0], "hint") == 0) {
-			buf_reset(&mv);
-			if (format_analysis(&g, &mv, &err) == 0 &&
-			    format_winning(&g, 20, &mv, &err) == 0)
-				fputs(buf_str(&mv), stdout);
-			else
-				printf("error: %s\n", err.msg);
-			continue;
-		}
-		if (game_move_parse(&g, &m, ntok, tok, &o->lim, &err) != 0 ||
-		    game_play(&g, &m, &err) != 0) {
-			printf("illegal move: %s; try again\n", err.msg);
-			continue;
-		}
-		human = 0;
+		if (turn == 0)
+			human = 0;
 	}
 	game_move_clear(&m);
 	buf_free(&line);
@@ -328,7 +359,7 @@ grundy_engine(void)
 	int		 over, quit = 0;
 
 	conf_default(&c);
-	session_init(&s, 0, &c.sc);
+	session_init(&s, 0, &c.sc, cmd_engine_table);
 	proto_answer_init(&ans, PROTO_ANSWER_MAX);
 	buf_init(&line);
 	buf_init(&out);
@@ -346,7 +377,7 @@ grundy_engine(void)
 				proto_too_long(&out, line.data, c.max_line);
 			else
 				quit = session_execute(&s, line.data,
-				    line.len, &out);
+				    line.len, &out) == SESSION_CLOSE;
 			break;
 		}
 		if (out.len > 0 && (fwrite(out.data, 1, out.len, stdout) !=

@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "config.h"
-#include "cmd-table.h"
 #include "conf.h"
 #include "log.h"
 #include "server.h"
+#include "store.h"
+#include "tables.h"
 
 /* Prints usage: to stdout and exit 0 for --help, else to stderr, exit 2. */
 static void __attribute__((noreturn))
@@ -39,7 +40,7 @@ grundyd_usage(int status)
 	    "                         line and exit without serving; "
 	    "repeatable\n"
 	    "See grundyd(8) and grundyd.conf(5).\n", conf_usage(),
-	    CMD_TABLE_MAX);
+	    TABLES_MAX);
 	exit(status);
 }
 
@@ -65,6 +66,101 @@ grundyd_validate(const struct conf *c, char *err, size_t errlen)
 	return (0);
 }
 
+/*
+ * Fills the tables of the games specs[0..n-1] ("GAME [count=N]") in store
+ * st (NULL: --db off) under the limits of conf, and prints one line for
+ * each.
+ * Closes st.  Returns the exit status.
+ */
+static int
+grundyd_precompute(const struct conf *conf, struct store *st, char **specs,
+    int n)
+{
+	struct game_tables tables;
+	struct game_limits lim;
+	struct buf	 out, errb;
+	char		*copy, *p, *sp, **av;
+	size_t		 lines, j;
+	int		 i, ac, rv = 0;
+
+	if (st == NULL) {
+		fprintf(stderr, "grundyd: --precompute needs a database, not "
+		    "--db off\n");
+		return (1);
+	}
+	tables_store_cache(&tables, st);
+	lim = conf->sc.lim;
+	lim.tables = &tables;
+	buf_init(&out);
+	buf_init(&errb);
+	for (i = 0; i < n && rv == 0; i++) {
+		copy = xstrdup(specs[i]);
+		av = xreallocarray(NULL, strlen(copy) / 2 + 2, sizeof *av);
+		ac = 0;
+		for (p = strtok_r(copy, " \t", &sp); p != NULL;
+		    p = strtok_r(NULL, " \t", &sp))
+			av[ac++] = p;
+		buf_reset(&out);
+		buf_reset(&errb);
+		if (tables_list(&lim, ac, av, &out, &errb) != 0) {
+			fprintf(stderr, "grundyd: --precompute '%s': %s\n",
+			    specs[i], buf_str(&errb));
+			rv = 1;
+		}
+		if (rv == 0) {
+			for (lines = 0, j = 0; j < out.len; j++)
+				lines += out.data[j] == '\n';
+			printf("grundyd: precomputed %s: %zu lines\n",
+			    specs[i], lines);
+		}
+		free(av);
+		free(copy);
+	}
+	buf_free(&out);
+	buf_free(&errb);
+	store_close(st);
+	return (rv);
+}
+
+/*
+ * Loads the configuration file of --config FILE, before the flags, so
+ * that flags override it.  Returns 0, or 1 (printed) on error.
+ */
+static int
+grundyd_config_file(struct conf *conf, int argc, char **argv)
+{
+	char	 err[512] = "";
+	int	 a;
+
+	for (a = 1; a < argc; a++)
+		if (strcmp(argv[a], "--config") == 0 && a + 1 < argc) {
+			conf->config_file = xstrdup(argv[a + 1]);
+			if (conf_load(conf, conf->config_file, err,
+			    sizeof err) != 0) {
+				fprintf(stderr, "grundyd: %s\n", err);
+				return (1);
+			}
+		}
+	return (0);
+}
+
+/* Applies one --SETTING VALUE flag; returns 0, or 1 (printed) on error. */
+static int
+grundyd_setting(struct conf *conf, const char *flag, const char *value)
+{
+	char	 err[512] = "";
+
+	if (conf_set(conf, flag + 2, value, err, sizeof err) == 0 &&
+	    conf_remember_flag(conf, flag + 2, value) == 0)
+		return (0);
+	if (strncmp(err, "unknown setting", 15) == 0)
+		fprintf(stderr, "grundyd: unknown option '%s'\n", flag);
+	else
+		fprintf(stderr, "grundyd: %s\n", err[0] ? err :
+		    "too many command-line settings");
+	return (1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -73,16 +169,8 @@ main(int argc, char **argv)
 	int		 a, check = 0, npre = 0;
 
 	conf_default(&conf);
-	/* The file first, so that flags override it. */
-	for (a = 1; a < argc; a++)
-		if (strcmp(argv[a], "--config") == 0 && a + 1 < argc) {
-			conf.config_file = xstrdup(argv[a + 1]);
-			if (conf_load(&conf, conf.config_file, err,
-			    sizeof err) != 0) {
-				fprintf(stderr, "grundyd: %s\n", err);
-				return (1);
-			}
-		}
+	if (grundyd_config_file(&conf, argc, argv) != 0)
+		return (1);
 	for (a = 1; a < argc; a++) {
 		if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0)
 			grundyd_usage(0);
@@ -121,17 +209,8 @@ main(int argc, char **argv)
 			a++;
 			continue;
 		}
-		if (conf_set(&conf, argv[a] + 2, argv[a + 1], err,
-		    sizeof err) != 0 || conf_remember_flag(&conf, argv[a] + 2,
-		    argv[a + 1]) != 0) {
-			if (strncmp(err, "unknown setting", 15) == 0)
-				fprintf(stderr, "grundyd: unknown option '%s'\n",
-				    argv[a]);
-			else
-				fprintf(stderr, "grundyd: %s\n", err[0] ? err :
-				    "too many command-line settings");
+		if (grundyd_setting(&conf, argv[a], argv[a + 1]) != 0)
 			return (1);
-		}
 		a++;
 	}
 	if (grundyd_validate(&conf, err, sizeof err) != 0) {
@@ -145,7 +224,7 @@ main(int argc, char **argv)
 	}
 	log_init(conf.verbose);
 	if (npre > 0)
-		a = cmd_table_precompute(&conf, server_store_open(&conf),
+		a = grundyd_precompute(&conf, server_store_open(&conf),
 		    pre, npre);
 	else
 		a = server_run(&conf);

@@ -1,11 +1,11 @@
 /*
  * lobby-int.h: what the lobby's files share (lobby.c, lobby-queue.c,
- * lobby-game.c, lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-cmd.c):
+ * lobby-game.c, lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-ops.c):
  * its limits, its structures and the functions one file calls in another.
  * Nothing outside the lobby includes it.
  *
  * The files call each other downward only, without a cycle (tests/
- * layers.py): lobby-cmd.c on top, then lobby.c (the lobby's life, its
+ * layers.py): lobby-ops.c on top, then lobby.c (the lobby's life, its
  * clients, the answers), then lobby-tour.c, then lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
  * What a game's end tells a tournament goes up through a hook.
@@ -30,7 +30,6 @@
 #define LOBBY_MAX_CHALL	16	/* open challenges per client */
 #define LOBBY_DRAWS	1000	/* tries for a random fair start */
 #define LOBBY_RETRIES	3	/* illegal moves retried per turn */
-#define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
 #define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
@@ -194,7 +193,6 @@ struct lobby {
 	struct lobby_io	 io;
 	struct clock_ops clock;		/* time and timers */
 	struct lobby_conf conf;
-	struct lobby_prep *prep;	/* lent to the running command */
 	struct lclients	 clients;
 	struct lgames	 games;
 	struct lseeks	 seeks;
@@ -225,7 +223,6 @@ void	 lc_event(struct lobby_client *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
 	    const char *, ...) __attribute__((format(printf, 5, 6)));
-void	 lobby_tc_print(struct buf *, uint64_t, uint64_t);
 int64_t	 lobby_gid(const char *);
 int	 lobby_isnum(const char *);
 void	 lc_unwatch(struct lobby_client *, int64_t);

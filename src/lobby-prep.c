@@ -15,13 +15,46 @@
 
 #include "lobby.h"
 
+/*
+ * If a is KEY=VALUE with KEY one of keys[0..n), returns KEY's index and
+ * sets *val to VALUE (maybe empty); else returns -1.
+ */
+int
+lobby_key(const char *a, const char *const *keys, size_t n, const char **val)
+{
+	const char	*eq = strchr(a, '=');
+	size_t		 i, klen;
+
+	if (eq == NULL)
+		return (-1);
+	klen = (size_t)(eq - a);
+	for (i = 0; i < n; i++)
+		if (strlen(keys[i]) == klen && strncmp(keys[i], a, klen) == 0) {
+			*val = eq + 1;
+			return ((int)i);
+		}
+	return (-1);
+}
+
+/* Returns the lobby_opt of an option of seek or challenge, or -1. */
+int
+lobby_offer_opt(const char *a, const char **val)
+{
+	/* In the order of enum lobby_opt. */
+	static const char *const keys[] = {
+		"tc", "rated", "random", "opponent", "seat"
+	};
+
+	return (lobby_key(a, keys, sizeof keys / sizeof keys[0], val));
+}
+
 /* Returns 1 if argument a is an option of seek or challenge, not game. */
 static int
 lobby_prep_option(const char *a)
 {
-	return (strncmp(a, "tc=", 3) == 0 || strncmp(a, "rated=", 6) == 0 ||
-	    strncmp(a, "random=", 7) == 0 ||
-	    strncmp(a, "opponent=", 9) == 0 || strncmp(a, "seat=", 5) == 0);
+	const char	*v;
+
+	return (lobby_offer_opt(a, &v) >= 0);
 }
 
 /* Joins the game tokens of argv into b, one space apart. */

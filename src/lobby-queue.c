@@ -30,13 +30,6 @@ lobby_copy(char *dst, const char *src, size_t size)
 	snprintf(dst, size, "%s", src);
 }
 
-/* Returns monotonic milliseconds: the real clock (clock_mono_ms). */
-uint64_t
-lobby_now_ms(void)
-{
-	return (clock_mono_ms());
-}
-
 /* Returns the lobby's time now (lobby_set_clock). */
 uint64_t
 lobby_clock_now(const struct lobby *lb)

@@ -12,9 +12,10 @@
  * The lobby's other concerns have a file each (lobby-int.h): client
  * output and command queues (lobby-queue.c), live games (lobby-game.c),
  * seeks and challenges (lobby-pair.c), tournaments (lobby-tour.c),
- * ratings (lobby-rating.c) and the command handlers (lobby-cmd.c).
- * lobby_new ties a game's end to the tournaments (the hooks of struct
- * lobby), so that no file below this one calls a file above it.
+ * ratings (lobby-rating.c) and the operations behind the commands
+ * (lobby-ops.c; the commands are in cmd-lobby.c).  lobby_new ties a
+ * game's end to the tournaments (the hooks of struct lobby), so that no
+ * file below this one calls a file above it.
  */
 
 #include <sys/queue.h>
@@ -356,11 +357,4 @@ lobby_answer(struct lobby_client *lc, const struct proto_answer *a)
 		lg_answer_move(g, a->ok, bad != NULL ? "-" : text, bad);
 	free(c);
 	return (1);
-}
-
-/* Lends a prepared game to the next seek or challenge (NULL: none). */
-void
-lobby_use_prep(struct lobby_client *lc, struct lobby_prep *p)
-{
-	lc->lb->prep = p;
 }

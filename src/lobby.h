@@ -76,42 +76,129 @@ void	 lobby_hold(struct lobby_client *);
 void	 lobby_release(struct lobby_client *, struct buf *);
 int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);
 
-/* Commands (cmd-play.c); each fills body and returns 0 or -1 (error). */
-int	 lobby_cmd_seek(struct lobby_client *, int, char **, struct buf *);
-int	 lobby_cmd_unseek(struct lobby_client *, struct buf *);
-int	 lobby_cmd_challenge(struct lobby_client *, int, char **,
+/*
+ * The lobby's operations (lobby-ops.c), called by the commands of
+ * cmd-lobby.c, which parse the arguments and format the replies.  Each
+ * returns 0, or -1 with a one-line error appended to err (the errors
+ * are protocol text; they quote a game's spec, so a buffer, not a fixed
+ * array).  Ids are passed as sent (decimal text), since the errors quote
+ * them.  Pointers in results borrow the lobby's memory: use them before
+ * control returns to the event loop.
+ */
+
+/* The caller's account ("" before login) and role. */
+const char *lobby_client_name(const struct lobby_client *);
+int	 lobby_client_admin(const struct lobby_client *);
+/* The settings in force (default time control, game limits). */
+const struct lobby_conf *lobby_client_conf(const struct lobby_client *);
+/* 1 if the game log is failing (STORE_FAILING_MSG refuses new games). */
+int	 lobby_store_failing(const struct lobby_client *);
+/* Refuses a client seated in a live game, or whose account is. */
+int	 lobby_check_free(struct lobby_client *, struct buf *);
+
+/* A seek or challenge, as parsed by the cmd layer. */
+struct lobby_offer {
+	uint64_t	 base_ms, inc_ms;
+	int		 rated;		/* -1: the default */
+	int		 engine;	/* seek opponent=engine */
+	int		 random;	/* game is a template: draw a fair start */
+	int		 seat;		/* 0: random */
+	struct game	 game;		/* the position or template */
+	struct buf	 spec;		/* its canonical text */
+	struct game	 drawn;		/* drawn off the loop, or empty */
+	int		 prepared;	/* random=1 was drawn off the loop */
+};
+/* What a seek did: started game_id, or opened seek_id (the other 0). */
+struct lobby_seek_result {
+	int64_t		 game_id;
+	uint64_t	 seek_id;
+};
+int	 lobby_seek(struct lobby_client *, struct lobby_offer *,
+	    struct lobby_seek_result *, struct buf *);
+int	 lobby_unseek(struct lobby_client *, struct buf *);
+int	 lobby_challenge(struct lobby_client *, const char *,
+	    struct lobby_offer *, uint64_t *, struct buf *);
+int	 lobby_accept(struct lobby_client *, const char *, int, int64_t *,
 	    struct buf *);
-int	 lobby_cmd_accept(struct lobby_client *, const char *, int,
+int	 lobby_ready(struct lobby_client *, int, struct buf *);
+int	 lobby_resume(struct lobby_client *, const char *, int64_t *, int *,
 	    struct buf *);
-int	 lobby_cmd_ready(struct lobby_client *, int, struct buf *);
-int	 lobby_cmd_resume(struct lobby_client *, const char *, struct buf *);
-int	 lobby_cmd_resign(struct lobby_client *, const char *, struct buf *);
-int	 lobby_cmd_live(struct lobby_client *, struct buf *);
-int	 lobby_cmd_watch(struct lobby_client *, const char *, int,
+int	 lobby_resign(struct lobby_client *, const char *, int *, struct buf *);
+
+/* A live game, as games live and watch show it. */
+struct lobby_live {
+	int64_t		 id;
+	const char	*player[2];
+	unsigned long	 ply;
+	uint64_t	 base_ms, inc_ms;
+	int		 rated;
+	const char	*start;		/* canonical start position */
+	const struct game *position;	/* the current one */
+	uint64_t	 clock_ms[2];	/* watch: time left, now */
+};
+void	 lobby_live_games(struct lobby_client *, struct lobby_live **,
+	    size_t *);
+int	 lobby_watch(struct lobby_client *, const char *, struct lobby_live *,
 	    struct buf *);
-int	 lobby_cmd_tournament(struct lobby_client *, int, char **,
-	    struct buf *);
-int	 lobby_cmd_standings(struct lobby_client *, const char *,
-	    struct buf *);
-int	 lobby_cmd_ratings(struct lobby_client *, struct buf *);
-/* Admin commands (the caller checks the role). */
-int	 lobby_cmd_connections(struct lobby_client *, struct buf *);
-int	 lobby_cmd_kick(struct lobby_client *, const char *, const char *,
-	    struct buf *);
-int	 lobby_cmd_end(struct lobby_client *, const char *, int, const char *,
+void	 lobby_unwatch(struct lobby_client *, const char *);
+
+/* Tournaments (admin: the caller checks the role). */
+struct league_tournament;
+int	 lobby_tour_check(struct lobby_client *, struct buf *);
+uint64_t lobby_tour_seed(struct lobby_client *);
+int	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
+	    size_t *, struct buf *);
+int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
+	    size_t *, struct buf *);
+int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
+/* A tournament's table, best first. */
+struct lobby_stand {
+	const char	*name;
+	size_t		 idx;		/* in the tournament's player list */
+	unsigned int	 games, wins;
+};
+struct lobby_standings {
+	int		 status;	/* LEAGUE_T_* */
+	size_t		 played, total;	/* games */
+	struct lobby_stand *v;		/* one per player; free() it */
+	size_t		 n;
+};
+int	 lobby_standings(struct lobby_client *, const char *,
+	    struct lobby_standings *, struct buf *);
+/* Every rated player, best first. */
+struct lobby_rating_row {
+	char		 name[33];	/* LEAGUE_NAME_MAX + 1 */
+	double		 r;
+	unsigned long	 games;
+};
+void	 lobby_ratings(struct lobby_client *, struct lobby_rating_row **,
+	    size_t *);
+
+/* Admin operations (the caller checks the role). */
+struct lobby_conn {
+	uint64_t	 id;
+	const char	*peer;		/* ADDR:PORT or "" */
+	const char	*name;		/* account or "" */
+	int64_t		 game_id;	/* seated in, or 0 */
+	int		 seat;
+};
+void	 lobby_connections(struct lobby_client *, struct lobby_conn **,
+	    size_t *);
+int	 lobby_kick(struct lobby_client *, const char *, const char *,
+	    uint64_t *, struct buf *);
+int	 lobby_end(struct lobby_client *, const char *, int, const char *,
 	    struct buf *);
 
 /*
  * The real monotonic clock in milliseconds (clock_mono_ms), the time base
  * of lobby_rx_time.  A test gives the lobby a virtual clock instead.
  */
-uint64_t lobby_now_ms(void);
 struct clock_ops;
 void	 lobby_set_clock(struct lobby *, const struct clock_ops *);
 
 /*
  * The game of a seek or challenge, parsed (and drawn) off the loop
- * (lobby-prep.c); lobby_use_prep lends one to the next lobby command.
+ * (lobby-prep.c); cmd-lobby.c takes it with lobby_prep_take.
  */
 #define LOBBY_SPEC_MAX	4096	/* bytes of a seek's or challenge's game */
 struct lobby_prep {
@@ -121,15 +208,32 @@ struct lobby_prep {
 	struct game	 tmpl;
 	struct game	 start;		/* fam NULL: no fair start found */
 };
+/*
+ * Options are KEY=VALUE tokens among the game's: lobby_key matches one
+ * against a list of keys, as game_parse_keys does (the key exactly, up to
+ * the first '='), and returns the key's index with *val set, or -1.  The
+ * keys of seek and challenge are the lobby_opt ones: a token with one of
+ * them is an option (valid or not), never part of the game.
+ */
+enum lobby_opt {
+	LOBBY_OPT_TC = 0,	/* tc=BASE[+INC] */
+	LOBBY_OPT_RATED,	/* rated=0|1 */
+	LOBBY_OPT_RANDOM,	/* random=0|1 */
+	LOBBY_OPT_OPPONENT,	/* opponent=any|engine (seek) */
+	LOBBY_OPT_SEAT,		/* seat=1|2 */
+};
+int	 lobby_key(const char *, const char *const *, size_t, const char **);
+int	 lobby_offer_opt(const char *, const char **);
 void	 lobby_prepare(const struct game_limits *, int, char **, int,
 	    struct lobby_prep *);
 void	 lobby_prep_clear(struct lobby_prep *);
 int	 lobby_prep_take(struct lobby_prep *, int, char **, struct game *,
 	    struct game *, int *);
-void	 lobby_use_prep(struct lobby_client *, struct lobby_prep *);
 
-/* Shared with the tests: time controls and random fair starts. */
+/* Time controls (and the tests), random fair starts. */
+#define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
 int	 lobby_parse_tc(const char *, uint64_t *, uint64_t *);
+void	 lobby_tc_print(struct buf *, uint64_t, uint64_t);
 int	 lobby_draw_start(const struct game *, gmp_randstate_t,
 	    const struct game_limits *, struct game *, struct game_error *);
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "log.h"
 
 static int	 log_level;	/* 0: info, 1: debug */
@@ -34,16 +34,11 @@ log_verbose(void)
 static void
 log_vwrite(const char *level, int err, const char *fmt, va_list ap)
 {
-	struct timespec	 ts;
-	struct tm	 tm;
-	char		 when[32];
+	char		 when[CLOCK_TIME_LEN];
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+	clock_now_text(when, sizeof when);
 	pthread_mutex_lock(&log_mtx);
-	fprintf(stderr, "ts=%s.%03ldZ level=%s ", when, ts.tv_nsec / 1000000,
-	    level);
+	fprintf(stderr, "ts=%s level=%s ", when, level);
 	vfprintf(stderr, fmt, ap);
 	if (err != 0)
 		fprintf(stderr, " error=\"%s\"", strerror(err));

@@ -1,6 +1,7 @@
 /*
- * server.h: the libevent server: listeners, connections, limits, the
- * worker threads for heavy commands, signals.
+ * server.h: the libevent server: listeners and signals (server.c), client
+ * connections and their limits (server-conn.c), the worker threads for
+ * heavy commands (server-pool.c); server-int.h is what they share.
  */
 #ifndef SERVER_H
 #define SERVER_H

@@ -8,15 +8,18 @@
 
 #include "log.h"
 #include "session.h"
+#include "session-log.h"
 
-/* Initialises a session with no game. */
+/* Initialises a session with no game, answering the commands of table. */
 void
-session_init(struct session *s, uint64_t id, const struct session_conf *conf)
+session_init(struct session *s, uint64_t id, const struct session_conf *conf,
+    const struct cmd_entry *const *table)
 {
 	memset(s, 0, sizeof *s);
 	buf_init(&s->body);
 	s->id = id;
 	s->conf = conf;
+	s->table = table;
 	s->state = SESSION_IDLE;
 	s->to_move = 1;
 }
@@ -48,9 +51,39 @@ session_abandon(struct session *s, const char *reason)
 		log_info("game=%lld event=over result=- reason=%s plies=%lu",
 		    (long long)s->game_id, reason, s->ply);
 	if (s->state == SESSION_MATCH && s->store != NULL && s->game_id > 0)
-		store_game_end(s->store, s->game_id, STORE_RESULT_NONE, reason,
+		s->log->end(s->store, s->game_id, STORE_RESULT_NONE, reason,
 		    STORE_ABANDONED, NULL, NULL);
 	s->game_id = 0;
+}
+
+/*
+ * Logs the end of the match a command left with CMD_WAIT; cb(arg, ok)
+ * runs once the log has it on disk (or could not write it), perhaps on
+ * another thread before this returns.
+ */
+void
+session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
+{
+	int64_t	 gid = s->game_id;
+
+	s->game_id = 0;
+	s->log->end(s->store, gid, s->end_winner == 1 ?
+	    STORE_RESULT_FIRST : STORE_RESULT_SECOND, s->end_reason,
+	    STORE_FINISHED, cb, arg);
+}
+
+/*
+ * Changes the session's state: the one place it changes.  Logs the
+ * transition at debug level.
+ */
+void
+session_enter(struct session *s, enum session_state st)
+{
+	if (s->state == st)
+		return;
+	log_debug("conn=%llu event=state %s -> %s", (unsigned long long)s->id,
+	    session_strstate(s->state), session_strstate(st));
+	s->state = st;
 }
 
 /* Returns the name of a state, for logs. */
@@ -68,6 +101,18 @@ session_strstate(enum session_state st)
 		return ("closing");
 	}
 	return ("unknown");
+}
+
+/* Returns the entry of table for an exact command name, or NULL. */
+const struct cmd_entry *
+cmd_find(const struct cmd_entry *const *table, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; table[i] != NULL; i++)
+		if (strcmp(table[i]->name, name) == 0)
+			return (table[i]);
+	return (NULL);
 }
 
 /*
@@ -92,7 +137,7 @@ session_heavy(const struct session *s, const char *line, size_t len)
 	copy[len] = '\0';
 	proto_preprocess(copy, len);
 	if (proto_parse(copy, &cmd, &why) == 1 &&
-	    (ce = cmd_find(cmd.name)) != NULL) {
+	    (ce = cmd_find(s->table, cmd.name)) != NULL) {
 		if (ce->flags & CMD_F_LOOP)
 			heavy = 0;	/* the lobby lives on the loop */
 		else if (len > 1024)
@@ -183,9 +228,61 @@ session_raw_arg(const struct session *s, int argi, const char *def,
 }
 
 /*
+ * Checks a command before it runs, in this order: its arity, its state
+ * flags (a game, no match, on the loop), then the preconditions its flags
+ * name: the admin role, a lobby, the accounts, a login.  Returns 0, or -1
+ * with the one-line error in body.
+ */
+static int
+session_check(const struct session *s, const struct cmd_entry *ce,
+    const struct proto_cmd *cmd, struct buf *body)
+{
+	if (cmd->argc < ce->min_args ||
+	    (ce->max_args >= 0 && cmd->argc > ce->max_args)) {
+		buf_printf(body, "usage: %s%s%s", ce->name,
+		    ce->usage[0] ? " " : "", ce->usage);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_GAME) && s->state == SESSION_IDLE) {
+		buf_puts(body, "no game: start one with new GAME");
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_NOMATCH) && s->state == SESSION_MATCH) {
+		buf_printf(body, "%s is not available during a match "
+		    "(resign first)", ce->name);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LOOP) && s->lc != NULL && !s->on_loop) {
+		/* session_heavy keeps these on the loop; never race it. */
+		buf_printf(body, "%s is not available here", ce->name);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_ADMIN) && !s->admin) {
+		buf_printf(body, "permission denied: %s needs the admin role",
+		    ce->name);
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LOBBY) && s->lc == NULL) {
+		buf_puts(body, "networked play is not available here");
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LEAGUE) && s->league == NULL) {
+		buf_puts(body, "accounts need the game log (--db)");
+		return (-1);
+	}
+	if ((ce->flags & CMD_F_LOGIN) && s->account[0] == '\0') {
+		buf_printf(body, "%s needs a login", ce->name);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * Executes one raw request line (modified in place) and appends the reply
- * to out.  A blank or comment-only line produces no reply.  Returns 1 if
- * the connection must close once the reply is written.
+ * to out.  A blank or comment-only line produces no reply.  Returns
+ * SESSION_NEXT, SESSION_CLOSE (close once the reply is written) or
+ * SESSION_WAIT (the command ended a logged match: the caller holds the
+ * reply until session_end_log's callback).
  */
 int
 session_execute(struct session *s, char *line, size_t len, struct buf *out)
@@ -194,7 +291,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 	struct proto_cmd cmd;
 	struct buf	*body = &s->body;
 	const char	*why;
-	int		 rv, ret = 0;
+	int		 rv, ret = SESSION_NEXT;
 
 	s->last_cmd = NULL;
 	s->last_ok = 1;
@@ -212,7 +309,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		goto fail;
 	}
 	s->last_cmd = "unknown";
-	if ((ce = cmd_find(cmd.name)) == NULL) {
+	if ((ce = cmd_find(s->table, cmd.name)) == NULL) {
 		/* GTP's exact text (controllers compare it); the name is logged. */
 		log_debug("conn=%llu event=unknown-command name=\"%.64s\"",
 		    (unsigned long long)s->id, cmd.name);
@@ -220,38 +317,21 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		goto fail;
 	}
 	s->last_cmd = ce->name;
-	if (cmd.argc < ce->min_args ||
-	    (ce->max_args >= 0 && cmd.argc > ce->max_args)) {
-		buf_printf(body, "usage: %s%s%s", ce->name,
-		    ce->usage[0] ? " " : "", ce->usage);
+	if (session_check(s, ce, &cmd, body) != 0)
 		goto fail;
-	}
-	if ((ce->flags & CMD_F_GAME) && s->state == SESSION_IDLE) {
-		buf_puts(body, "no game: start one with new GAME");
-		goto fail;
-	}
-	if ((ce->flags & CMD_F_NOMATCH) && s->state == SESSION_MATCH) {
-		buf_printf(body, "%s is not available during a match "
-		    "(resign first)", ce->name);
-		goto fail;
-	}
-	if ((ce->flags & CMD_F_LOOP) && s->lc != NULL && !s->on_loop) {
-		/* session_heavy keeps these on the loop; never race it. */
-		buf_printf(body, "%s is not available here", ce->name);
-		goto fail;
-	}
 	rv = ce->exec(s, &cmd, body);
 	if (rv == CMD_ERROR)
 		goto fail;
 	if (rv == CMD_ERROR_QUIT) {
-		s->state = SESSION_CLOSING;
-		ret = 1;
+		session_enter(s, SESSION_CLOSING);
+		ret = SESSION_CLOSE;
 		goto fail;
 	}
 	if (rv == CMD_QUIT) {
-		s->state = SESSION_CLOSING;
-		ret = 1;
-	}
+		session_enter(s, SESSION_CLOSING);
+		ret = SESSION_CLOSE;
+	} else if (rv == CMD_WAIT)
+		ret = SESSION_WAIT;
 	proto_reply(out, 1, &cmd, buf_str(body));
 	goto done;
 fail:

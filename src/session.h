@@ -10,8 +10,10 @@
 
 #include "engine.h"
 #include "proto.h"
-#include "store.h"
+#include "session-conf.h"
 
+struct store;
+struct session_log;
 struct lobby;
 struct lobby_client;
 struct league;
@@ -26,32 +28,6 @@ enum session_state {
 	SESSION_CLOSING,	/* quit received: flush, then close */
 };
 
-/* Settings a session needs; owned by the server, changed on reload. */
-struct session_conf {
-	struct game_limits lim;
-	size_t		 max_undo;	/* positions kept for undo */
-	size_t		 max_undo_bytes; /* and their estimated memory */
-	size_t		 max_tables;	/* the table cache: rows */
-	size_t		 max_tables_bytes; /* and bytes */
-	unsigned int	 register_rate;	/* accounts per hour per address */
-	size_t		 max_winning;	/* cap on lines of `winning` */
-	const char	*admins;	/* "alice,bob": the admin role */
-	unsigned int	 login_failures;	/* then the connection closes */
-	int		 registration;	/* SESSION_REG_* */
-	/* Dead-peer detection on client sockets (TCP keepalive). */
-	unsigned int	 keepalive_idle;	/* s before the first probe */
-	unsigned int	 keepalive_interval;	/* s between probes */
-	unsigned int	 keepalive_count;	/* unanswered probes, then drop */
-	unsigned int	 user_timeout;		/* ms unacked data, then drop */
-	/* Appends "KEY VALUE" for every limit in force (set by conf.c). */
-	void		 (*limits)(const struct session_conf *, struct buf *);
-};
-
-/* registration = open | closed | admin. */
-#define SESSION_REG_OPEN	0	/* anyone may register */
-#define SESSION_REG_CLOSED	1	/* no new accounts at all */
-#define SESSION_REG_ADMIN	2	/* only admins create accounts */
-
 /* One saved position, for undo. */
 struct session_hist {
 	struct game	 game;
@@ -62,6 +38,7 @@ struct session {
 	uint64_t	 id;		/* connection id, for logs */
 	enum session_state state;
 	const struct session_conf *conf;
+	const struct cmd_entry *const *table;	/* its commands, NULL-ended */
 	struct game	 game;		/* valid unless SESSION_IDLE */
 	int		 to_move;	/* 1 or 2: the player to move */
 	unsigned long	 moveno;	/* moves played since `new` */
@@ -74,17 +51,20 @@ struct session {
 	int		 seeded;	/* engine picks at random from rs */
 	gmp_randstate_t	 rs;
 	struct buf	 body;		/* reply body scratch, reused */
-	/* The game log (NULL: logging off) and this match's place in it. */
+	/*
+	 * The game log (NULL: logging off), its entry points (set with it:
+	 * session-log.h), and this match's place in it.
+	 */
 	struct store	*store;
+	const struct session_log *log;
 	int64_t		 game_id;	/* match: its id in the log, or 0 */
 	unsigned long	 ply;		/* match: moves logged */
 	uint64_t	 last_ms;	/* match: when the last move was made */
 	/*
-	 * Set when a command ended a match: the server logs the end and
-	 * sends the reply only once the log has it on disk.
+	 * The end of the match a command left with CMD_WAIT: the server
+	 * logs it (session_end_log) and sends the reply once it is on disk.
 	 */
-	int		 end_pending;
-	enum store_result end_result;
+	int		 end_winner;	/* 1: the first player, 2: second */
 	const char	*end_reason;
 	/*
 	 * Networked play (PROTOCOL.md §13), set by the server: the lobby
@@ -120,16 +100,26 @@ struct session {
 	int		 last_ok;
 };
 
-void	 session_init(struct session *, uint64_t, const struct session_conf *);
+struct cmd_entry;
+
+void	 session_init(struct session *, uint64_t, const struct session_conf *,
+	    const struct cmd_entry *const *);
 void	 session_free(struct session *);
+/* Return values of session_execute. */
+#define SESSION_NEXT	0	/* the reply is in out: go on */
+#define SESSION_CLOSE	1	/* the reply is in out, then close */
+#define SESSION_WAIT	2	/* hold the reply: session_end_log first */
+
 int	 session_execute(struct session *, char *, size_t, struct buf *);
+void	 session_end_log(struct session *, void (*)(void *, int), void *);
+void	 session_enter(struct session *, enum session_state);
 const char *session_strstate(enum session_state);
 int	 session_heavy(const struct session *, const char *, size_t);
 void	 session_abandon(struct session *, const char *);
 const char *session_raw_arg(const struct session *, int, const char *,
 	    char *, size_t);
 
-/* One command table entry (cmd.c); see the comment above cmd_table. */
+/* One command table entry; see the comment at the top of cmd.c. */
 struct cmd_entry {
 	const char	*name;
 	int		 min_args;
@@ -140,6 +130,10 @@ struct cmd_entry {
 #define CMD_F_HEAVY	0x4		/* may be slow: run off the loop */
 #define CMD_F_DB	0x8		/* reads the game log: always off the loop */
 #define CMD_F_LOOP	0x10		/* uses the lobby: always on the loop */
+#define CMD_F_LOBBY	0x20		/* needs networked play (a lobby) */
+#define CMD_F_LEAGUE	0x40		/* needs the accounts (--db) */
+#define CMD_F_LOGIN	0x80		/* needs a logged-in account */
+#define CMD_F_ADMIN	0x100		/* needs the admin role */
 	const char	*usage;
 	int		 (*exec)(struct session *, const struct proto_cmd *,
 			    struct buf *);
@@ -150,11 +144,21 @@ struct cmd_entry {
 #define CMD_ERROR	-1	/* failure; body holds the one-line error */
 #define CMD_QUIT	1	/* success, then close the connection */
 #define CMD_ERROR_QUIT	-2	/* failure, then close the connection */
+#define CMD_WAIT	2	/* success; the reply waits for the log */
 
-const struct cmd_entry *cmd_find(const char *);
+const struct cmd_entry *cmd_find(const struct cmd_entry *const *,
+	    const char *);
 int	 cmd_prep_needed(const struct session *, const char *, size_t);
 void	 cmd_prep_run(struct session *, const char *, size_t);
 void	 cmd_prep_free(struct session *);
+/* The server's commands (cmd.c) and `grundy engine`'s (cmd-engine.c). */
 extern const struct cmd_entry *const cmd_table[];
+extern const struct cmd_entry *const cmd_engine_table[];
+
+/* cmd-game.c: the engine's games and resign, which cmd-net.c extends. */
+int	 cmd_games_exec(struct session *, const struct proto_cmd *,
+	    struct buf *);
+int	 cmd_resign_exec(struct session *, const struct proto_cmd *,
+	    struct buf *);
 
 #endif /* SESSION_H */

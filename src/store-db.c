@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "log.h"
 #include "store-int.h"
 
@@ -66,11 +67,7 @@ store_status_name(enum store_status s)
 void
 store_now(char *out, size_t len)
 {
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	store_time_text((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000,
-	    out, len);
+	clock_now_text(out, len);
 }
 
 /* Returns the days from 1970-01-01 to y-m-d (proleptic Gregorian). */
@@ -86,46 +83,11 @@ store_days(int64_t y, unsigned int m, unsigned int d)
 	return (era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468);
 }
 
-/* Writes the n-digit decimal v at p. */
-static void
-store_digits(char *p, unsigned int v, int n)
-{
-	while (n-- > 0) {
-		p[n] = (char)('0' + v % 10);
-		v /= 10;
-	}
-}
-
-/*
- * Writes ms (milliseconds since the Unix epoch, years 0..9999) as the log
- * stores times: ISO-8601 UTC with milliseconds, "2025-11-21T05:38:00.123Z".
- */
+/* Writes ms (milliseconds since the Unix epoch) as the log stores times. */
 void
 store_time_text(int64_t ms, char *out, size_t len)
 {
-	char		 t[STORE_TIME_LEN] = "0000-00-00T00:00:00.000Z";
-	int64_t		 days, sec, frac, z, era, doe, yoe, doy, mp, y;
-
-	frac = ms % 1000 < 0 ? ms % 1000 + 1000 : ms % 1000;
-	sec = (ms - frac) / 1000;
-	days = sec % 86400 < 0 ? (sec - sec % 86400) / 86400 - 1 :
-	    (sec - sec % 86400) / 86400;
-	sec -= days * 86400;
-	z = days + 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	y = yoe + era * 400 + (mp >= 10);
-	store_digits(t, (unsigned int)(y < 0 ? 0 : y > 9999 ? 9999 : y), 4);
-	store_digits(t + 5, (unsigned int)(mp < 10 ? mp + 3 : mp - 9), 2);
-	store_digits(t + 8, (unsigned int)(doy - (153 * mp + 2) / 5 + 1), 2);
-	store_digits(t + 11, (unsigned int)(sec / 3600), 2);
-	store_digits(t + 14, (unsigned int)(sec / 60 % 60), 2);
-	store_digits(t + 17, (unsigned int)(sec % 60), 2);
-	store_digits(t + 20, (unsigned int)frac, 3);
-	snprintf(out, len, "%s", t);
+	clock_time_text(ms, out, len);
 }
 
 /* Reads the n-digit decimal at p into *v; returns 0, or -1. */
@@ -379,6 +341,26 @@ store_migrate_file(const char *path, const struct store_migration *list,
 	return (r);
 }
 
+/*
+ * Prepares the n statements sql[] on db into stmt[]; returns an SQLite
+ * code (on failure the statements before stay prepared, for the caller to
+ * finalize).
+ */
+int
+store_prepare(sqlite3 *db, const char *const *sql, size_t n,
+    sqlite3_stmt **stmt)
+{
+	size_t	 i;
+	int	 rc;
+
+	for (i = 0; i < n; i++) {
+		if ((rc = sqlite3_prepare_v2(db, sql[i], -1, &stmt[i],
+		    NULL)) != SQLITE_OK)
+			return (rc);
+	}
+	return (SQLITE_OK);
+}
+
 /* Binds a text, or NULL. */
 int
 store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
@@ -440,8 +422,8 @@ store_max_id(struct store *st)
 
 /*
  * Opens the writer's connection: WAL, synchronous=FULL, the size cap,
- * the migrations, the last game id, the writes prepared.  Returns 0, or -1
- * with err filled in.
+ * the migrations, the last game id (the writes are prepared by
+ * store-writer.c).  Returns 0, or -1 with err filled in.
  */
 int
 store_open_writer(struct store *st, const struct store_config *cf,
@@ -449,7 +431,7 @@ store_open_writer(struct store *st, const struct store_config *cf,
 {
 	const char	*fname, *what = "configure";
 	char		 mode[32];
-	int		 rc, i;
+	int		 rc;
 
 	rc = store_connect(st->path, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE, st->busy_ms, &st->wdb);
@@ -496,14 +478,6 @@ store_open_writer(struct store *st, const struct store_config *cf,
 		what = "read the games";
 		goto fail;
 	}
-	for (i = 0; i < STORE_W_N; i++) {
-		rc = sqlite3_prepare_v2(st->wdb, store_wsql[i], -1, &st->ws[i],
-		    NULL);
-		if (rc != SQLITE_OK) {
-			what = "prepare the writes";
-			goto fail;
-		}
-	}
 	return (0);
 
 fail:
@@ -513,12 +487,13 @@ fail:
 
 /*
  * Opens the reads' connection (query only; the writer's for an in-memory
- * database) and prepares the reads.  Returns 0, or -1 with err filled in.
+ * database); store-read.c prepares the reads.  Returns 0, or -1 with err
+ * filled in.
  */
 int
 store_open_reader(struct store *st, char *err, size_t errlen)
 {
-	int	 rc, i;
+	int	 rc;
 
 	if (st->shared)
 		st->rdb = st->wdb;
@@ -531,15 +506,6 @@ store_open_reader(struct store *st, char *err, size_t errlen)
 		if (rc != SQLITE_OK) {
 			store_error(err, errlen, st->path, st->rdb, rc,
 			    "open for reading", st->busy_ms);
-			return (-1);
-		}
-	}
-	for (i = 0; i < STORE_R_N; i++) {
-		rc = sqlite3_prepare_v2(st->rdb, store_rsql[i], -1, &st->rs[i],
-		    NULL);
-		if (rc != SQLITE_OK) {
-			store_error(err, errlen, st->path, st->rdb, rc,
-			    "prepare the reads", st->busy_ms);
 			return (-1);
 		}
 	}

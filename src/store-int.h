@@ -1,8 +1,11 @@
 /*
  * store-int.h: the store's internals, shared by store.c (open, close and
  * the calls that queue writes), store-db.c (SQLite helpers, migrations),
- * store-writer.c (the writer thread, batches, group commit), store-moves.c
- * (runs of moves) and store-read.c (the reads).  Not for other callers.
+ * store-queue.c (the queue of writes), store-moves.c (runs of moves),
+ * store-writer.c (the writer thread, batches, group commit) and
+ * store-read.c (the reads).  Each calls only those before it in this
+ * list (store.c: all of them; store-read.c: store-db.c).  Not for other
+ * callers.
  */
 #ifndef STORE_INT_H
 #define STORE_INT_H
@@ -16,8 +19,6 @@
 #include <sqlite3.h>
 
 #include "buf.h"
-#include "store.h"
-
 #include "store.h"
 
 #define STORE_BUSY_MS		5000
@@ -116,9 +117,6 @@ enum {
 	STORE_R_N
 };
 
-extern const char *const store_wsql[STORE_W_N];
-extern const char *const store_rsql[STORE_R_N];
-
 /* The writer thread: not started, running, told to quit, ended. */
 enum store_tstate {
 	STORE_T_NONE = 0,
@@ -199,21 +197,29 @@ void	 store_error(char *, size_t, const char *, sqlite3 *, int,
 int	 store_migrate(sqlite3 *, const char *, const struct store_migration *,
 	    size_t, int, int, char *, size_t);
 int	 store_max_pages(sqlite3 *, unsigned long);
+int	 store_prepare(sqlite3 *, const char *const *, size_t,
+	    sqlite3_stmt **);
 int	 store_bind_text(sqlite3_stmt *, int, const char *);
 
-/* store-writer.c */
-void	 store_tstate_set(struct store *, enum store_tstate);
-void	*store_writer(void *);
+/* store-queue.c (below the runs and the writer) */
 void	 store_wait(struct store *, uint64_t);
+int	 store_damaged(struct store *, int64_t, int);
 void	 store_damage(struct store *, int64_t);
 struct store_item *store_item_new(enum store_op, int64_t);
 void	 store_item_free(struct store_item *);
 uint64_t store_push(struct store *, struct store_item *, int);
 uint64_t store_push_locked(struct store *, struct store_item *, int);
-int64_t	 store_mono_ns(void);
 
-/* store-moves.c */
+/* store-moves.c (above the queue) */
 void	 store_runs_queue(struct store *, int64_t);
 void	 store_runs_age(struct store *, int64_t);
+
+/* store-writer.c (above the runs) */
+extern const char *const store_wsql[STORE_W_N];
+void	 store_tstate_set(struct store *, enum store_tstate);
+void	*store_writer(void *);
+
+/* store-read.c */
+extern const char *const store_rsql[STORE_R_N];
 
 #endif /* STORE_INT_H */

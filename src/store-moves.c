@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "log.h"
 #include "store-int.h"
 
@@ -150,7 +151,7 @@ store_move(struct store *st, int64_t id, const struct store_move *m)
 		r = xcalloc(1, sizeof *r);
 		r->id = id;
 		r->first_ply = r->next_ply = m->ply;
-		r->born = store_mono_ns();
+		r->born = (int64_t)clock_mono_ns();
 		buf_init(&r->text);
 		buf_putc(&r->text, '[');
 		LIST_INSERT_HEAD(store_bucket(st, id), r, hash);

@@ -1,7 +1,8 @@
 /*
- * store-writer.c: the store's writer thread (see store.c): the queue of
- * writes, batches in one transaction each (group commit), failures and
- * damaged games, the done callbacks, and the checkpoints.
+ * store-writer.c: the store's writer thread (see store.c): it takes the
+ * queued writes (store-queue.c) in batches of one transaction each (group
+ * commit), queues the runs of moves that are due (store-moves.c), and
+ * handles failures, the done callbacks and the checkpoints.
  */
 #include <sys/queue.h>
 
@@ -15,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "log.h"
 #include "store-int.h"
 
@@ -37,20 +39,6 @@ const char *const store_wsql[STORE_W_N] = {
 	" time_ms, delay_us) VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1"
 	" FROM refused_moves WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)",
 };
-
-/* Waits until item seq and everything before it are finished. */
-void
-store_wait(struct store *st, uint64_t seq)
-{
-	pthread_mutex_lock(&st->mtx);
-	if (st->done_seq < seq) {
-		st->urgent = 1;
-		pthread_cond_signal(&st->work);
-	}
-	while (st->done_seq < seq)
-		pthread_cond_wait(&st->done, &st->mtx);
-	pthread_mutex_unlock(&st->mtx);
-}
 
 /*
  * Waits until everything queued so far is committed or has failed, and
@@ -86,67 +74,6 @@ store_counters(struct store *st, struct store_counters *c)
 	pthread_mutex_unlock(&st->mtx);
 }
 
-/* Returns 1 if game id is damaged (mtx held); remove also forgets it. */
-static int
-store_damaged(struct store *st, int64_t id, int remove)
-{
-	size_t	 i;
-
-	for (i = 0; i < st->ndamaged; i++) {
-		if (st->damaged[i] != id)
-			continue;
-		if (remove)
-			st->damaged[i] = st->damaged[--st->ndamaged];
-		return (1);
-	}
-	return (0);
-}
-
-/* Marks game id damaged (mtx held). */
-void
-store_damage(struct store *st, int64_t id)
-{
-	if (store_damaged(st, id, 0))
-		return;
-	if (st->ndamaged == st->damaged_cap) {
-		st->damaged_cap = st->damaged_cap == 0 ? 16 :
-		    st->damaged_cap * 2;
-		st->damaged = xreallocarray(st->damaged, st->damaged_cap,
-		    sizeof *st->damaged);
-	}
-	st->damaged[st->ndamaged++] = id;
-}
-
-/* Frees an item. */
-void
-store_item_free(struct store_item *it)
-{
-	int	 i;
-
-	for (i = 0; i < 4; i++)
-		free(it->s[i]);
-	free(it->tc);
-	free(it->data);
-	free(it);
-}
-
-/*
- * Queues an item and wakes the writer; returns its sequence number.
- * Unless must is set, the item is refused when the queue is full: it is
- * freed, its game damaged, and 0 returned.  The writer may free the item
- * as soon as it is queued.
- */
-uint64_t
-store_push(struct store *st, struct store_item *it, int must)
-{
-	uint64_t	 seq;
-
-	pthread_mutex_lock(&st->mtx);
-	seq = store_push_locked(st, it, must);
-	pthread_mutex_unlock(&st->mtx);
-	return (seq);
-}
-
 /* The writer thread's states, for logs. */
 static const char *const store_tstate_names[] = {
 	"none", "running", "quitting", "ended"
@@ -161,20 +88,6 @@ store_tstate_set(struct store *st, enum store_tstate to)
 	st->tstate = to;
 }
 
-/* The queue's states, for logs. */
-static const char *const store_qstate_names[] = { "accepting", "dropping" };
-
-/* Changes the queue's state (mtx held), logging old -> new. */
-static void
-store_qstate_set(struct store *st, enum store_qstate to)
-{
-	if (st->qstate == to)
-		return;
-	log_debug("store=%s queue %s -> %s", st->path,
-	    store_qstate_names[st->qstate], store_qstate_names[to]);
-	st->qstate = to;
-}
-
 /* The writer's states, for logs. */
 static const char *const store_wstate_names[] = { "writing", "failing" };
 
@@ -187,70 +100,6 @@ store_wstate_set(struct store *st, enum store_wstate to)
 	log_debug("store=%s writer %s -> %s", st->path,
 	    store_wstate_names[st->wstate], store_wstate_names[to]);
 	st->wstate = to;
-}
-
-/* Does store_push with mtx held. */
-uint64_t
-store_push_locked(struct store *st, struct store_item *it, int must)
-{
-	uint64_t	 seq;
-
-	if (it->w == 0)
-		it->w = 1;
-	if (!must && st->qlen >= st->queue_max) {
-		st->cnt.dropped += it->w;
-		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
-			store_damage(st, it->id);
-		if (st->qstate == STORE_Q_ACCEPTING)
-			log_warnx("store=%s event=queue-full queued=%zu "
-			    "action=dropping-writes", st->path, st->qlen);
-		store_qstate_set(st, STORE_Q_DROPPING);
-		st->dropped_now += it->w;
-		store_item_free(it);
-		return (0);
-	}
-	if (st->qstate == STORE_Q_DROPPING) {
-		log_warnx("store=%s event=queue-recovered dropped=%" PRIu64,
-		    st->path, st->dropped_now);
-		store_qstate_set(st, STORE_Q_ACCEPTING);
-		st->dropped_now = 0;
-	}
-	seq = it->seq = ++st->seq;
-	STAILQ_INSERT_TAIL(&st->queue, it, entry);
-	st->qlen += it->w;
-	/*
-	 * Wake the writer when it sleeps on an empty queue, or at once for a
-	 * game end (its reply waits for the commit); other writes ride along
-	 * in the batch the writer is gathering.
-	 */
-	if (it->op == STORE_OP_END)
-		st->urgent = 1;
-	if (st->idle || st->urgent)
-		pthread_cond_signal(&st->work);
-	return (seq);
-}
-
-/* Returns a new item of kind op for game id. */
-struct store_item *
-store_item_new(enum store_op op, int64_t id)
-{
-	struct store_item *it;
-
-	it = xcalloc(1, sizeof *it);
-	it->op = op;
-	it->id = id;
-	store_now(it->when, sizeof it->when);
-	return (it);
-}
-
-/* Returns monotonic nanoseconds. */
-int64_t
-store_mono_ns(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
 }
 
 /* Evicts the oldest stored tables beyond the caps (the writer's). */
@@ -717,7 +566,7 @@ store_writer(void *arg)
 
 	pthread_mutex_lock(&st->mtx);
 	for (;;) {
-		store_runs_age(st, store_mono_ns());
+		store_runs_age(st, (int64_t)clock_mono_ns());
 		while (STAILQ_EMPTY(&st->queue) && st->tstate != STORE_T_QUITTING) {
 			st->idle = 1;
 			if ((r = TAILQ_FIRST(&st->ages)) == NULL)
@@ -725,7 +574,7 @@ store_writer(void *arg)
 			else {
 				/* Sleep until the oldest run is due. */
 				wait = r->born + STORE_RUN_AGE_NS -
-				    store_mono_ns();
+				    (int64_t)clock_mono_ns();
 				if (wait < 0)
 					wait = 0;
 				clock_gettime(CLOCK_REALTIME, &until);
@@ -736,11 +585,12 @@ store_writer(void *arg)
 				    &until);
 			}
 			st->idle = 0;
-			store_runs_age(st, store_mono_ns());
+			store_runs_age(st, (int64_t)clock_mono_ns());
 		}
 		if (STAILQ_EMPTY(&st->queue))
 			break;
-		if (!st->urgent && st->tstate != STORE_T_QUITTING && st->qlen < STORE_GATHER_MAX) {
+		if (!st->urgent && st->tstate != STORE_T_QUITTING &&
+		    st->qlen < STORE_GATHER_MAX) {
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_nsec += STORE_GATHER_NS;
 			if (until.tv_nsec >= 1000000000L) {

@@ -46,8 +46,11 @@
  * known at once, before anything is written.
  *
  * The code: store.c opens and closes the store and queues the writes;
- * store-db.c has the SQLite helpers and migrations, store-writer.c the
- * writer thread, store-moves.c the runs of moves, store-read.c the reads.
+ * store-db.c has the SQLite helpers and migrations, store-queue.c the
+ * queue of writes, store-moves.c the runs of moves (pushed to the queue),
+ * store-writer.c the writer thread (which takes from the queue and queues
+ * the runs that are due), store-read.c the reads.  Each file calls only
+ * those before it (store-read.c only store-db.c): no cycle.
  */
 #include <sys/queue.h>
 
@@ -61,6 +64,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "log.h"
 #include "store-int.h"
 
@@ -71,6 +75,24 @@ static const char *const store_kinds[] = {
 
 static void	 store_free(struct store *);
 static int	 store_abandon(struct store *, int *);
+
+/*
+ * Prepares the n statements sql[] (the writer's or the reads') on db into
+ * stmt[].  Returns 0, or -1 with err filled in.
+ */
+static int
+store_prepare_set(struct store *st, sqlite3 *db, const char *const *sql,
+    size_t n, sqlite3_stmt **stmt, const char *what, char *err,
+    size_t errlen)
+{
+	int	 rc;
+
+	if ((rc = store_prepare(db, sql, n, stmt)) != SQLITE_OK) {
+		store_error(err, errlen, st->path, db, rc, what, st->busy_ms);
+		return (-1);
+	}
+	return (0);
+}
 
 /* Fills in the default settings. */
 void
@@ -138,7 +160,11 @@ store_open_config(const char *path, const struct store_config *cf,
 	pthread_cond_init(&st->done, NULL);
 
 	if (store_open_writer(st, cf, err, errlen) != 0 ||
-	    store_open_reader(st, err, errlen) != 0)
+	    store_prepare_set(st, st->wdb, store_wsql, STORE_W_N, st->ws,
+	    "prepare the writes", err, errlen) != 0 ||
+	    store_open_reader(st, err, errlen) != 0 ||
+	    store_prepare_set(st, st->rdb, store_rsql, STORE_R_N, st->rs,
+	    "prepare the reads", err, errlen) != 0)
 		goto fail;
 	if (pthread_create(&st->thread, NULL, store_writer, st) != 0) {
 		snprintf(err, errlen, "%s: cannot start the writer thread",
@@ -432,7 +458,7 @@ store_failing(struct store *st)
 
 	pthread_mutex_lock(&st->mtx);
 	failing = !st->last_ok;
-	now = store_mono_ns();
+	now = clock_mono_ns();
 	if (failing && now - st->probe_ns >= 1000000000ULL) {
 		st->probe_ns = now;
 		it = store_item_new(STORE_OP_PROBE, 0);

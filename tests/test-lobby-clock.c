@@ -273,21 +273,6 @@ fx_cmd_ok(int rv, struct buf *body, const char *want)
 	buf_reset(body);
 }
 
-/* Splits a command line in place into at most max words; returns how many. */
-static int
-fx_split(char *line, char **argv, int max)
-{
-	char		*tok, *save;
-	int		 n = 0;
-
-	for (tok = strtok_r(line, " ", &save); tok != NULL;
-	    tok = strtok_r(NULL, " ", &save)) {
-		assert_true(n < max);
-		argv[n++] = tok;
-	}
-	return (n);
-}
-
 /*
  * Starts "nim 5 5" with tc BASE+INC at T0: alice (connection 0) seat 1,
  * bob (1) seat 2, by a challenge; returns alice's genmove id.
@@ -295,22 +280,39 @@ fx_split(char *line, char **argv, int max)
 static unsigned long
 fx_game(struct fx *fx)
 {
-	char		 line[] = "bob seat=1 tc=1000+100 nim 5 5";
-	char		*argv[8];
+	char		 n0[] = "nim", n1[] = "5", n2[] = "5";
+	char		*argv[] = { n0, n1, n2 };
+	struct lobby_offer o;
+	struct game_limits lim;
+	struct game_error gerr;
 	struct buf	 body;
+	uint64_t	 chid;
+	int64_t		 gid;
 	unsigned long	 id;
-	int		 argc = fx_split(line, argv, 8);
 
 	fx_login(fx, 0, "alice", 0);
 	fx_login(fx, 1, "bob", 0);
 	buf_init(&body);
-	fx_cmd_ok(lobby_cmd_ready(fx->lc[1], 1, &body), &body, "");
-	fx_cmd_ok(lobby_cmd_challenge(fx->lc[0], argc, argv, &body), &body,
-	    "challenge 1");
+	fx_cmd_ok(lobby_ready(fx->lc[1], 1, &body), &body, "");
+	/* challenge bob seat=1 tc=1000+100 nim 5 5, as cmd-lobby.c parses it */
+	memset(&o, 0, sizeof o);
+	o.base_ms = 1000;
+	o.inc_ms = 100;
+	o.rated = -1;
+	o.seat = 1;
+	game_limits_default(&lim);
+	assert_int_equal(game_parse(&o.game, 3, argv, &lim, &gerr), 0);
+	buf_init(&o.spec);
+	game_print(&o.game, &o.spec);
+	fx_cmd_ok(lobby_challenge(fx->lc[0], "bob", &o, &chid, &body), &body,
+	    "");
+	assert_int_equal(chid, 1);
+	game_free(&o.game);
+	buf_free(&o.spec);
 	fx_expect(fx, 1, "event challenge 1 alice tc=1000+100 rated=1 seat=2 "
 	    "nim 5 5");
-	fx_cmd_ok(lobby_cmd_accept(fx->lc[1], "1", 1, &body), &body,
-	    "game 1");
+	fx_cmd_ok(lobby_accept(fx->lc[1], "1", 1, &gid, &body), &body, "");
+	assert_int_equal(gid, 1);
 	buf_free(&body);
 	fx_expect(fx, 0, "event start 1 alice bob you=1 token=");
 	fx_expect(fx, 0, "new nim 5 5");
@@ -326,13 +328,14 @@ fx_game(struct fx *fx)
 static int
 fx_live(struct fx *fx)
 {
-	struct buf	 body;
+	struct lobby_live *v;
+	size_t		 n;
 	int		 live;
 
-	buf_init(&body);
-	assert_int_equal(lobby_cmd_live(fx->lc[1], &body), 0);
-	live = strncmp(buf_str(&body), "1 alice bob ", 12) == 0;
-	buf_free(&body);
+	lobby_live_games(fx->lc[1], &v, &n);
+	live = n >= 1 && v[0].id == 1 && strcmp(v[0].player[0], "alice") == 0 &&
+	    strcmp(v[0].player[1], "bob") == 0;
+	free(v);
 	return (live);
 }
 
@@ -454,6 +457,8 @@ test_resume(void **state)
 {
 	struct fx	*fx = fx_new(0);
 	struct buf	 body;
+	int64_t		 gid;
+	int		 seat;
 
 	(void)state;
 	fx_game(fx);
@@ -463,8 +468,9 @@ test_resume(void **state)
 	fx_at(fx, 400);
 	fx_login(fx, 2, "alice", 0);
 	buf_init(&body);
-	fx_cmd_ok(lobby_cmd_resume(fx->lc[2], "1", &body), &body,
-	    "game 1 you=1");
+	fx_cmd_ok(lobby_resume(fx->lc[2], "1", &gid, &seat, &body), &body, "");
+	assert_int_equal(gid, 1);
+	assert_int_equal(seat, 1);
 	buf_free(&body);
 	fx_expect(fx, 1, "event reconnected 1 1");
 	fx_expect(fx, 2, "event start 1 alice bob you=1 token=");
@@ -546,14 +552,28 @@ test_stalled_loop(void **state)
 	fx_free(fx);
 }
 
-/* Checks a tournament's standings header. */
+/* Checks the start of a tournament's standings, as `standings` writes them. */
 static void
 fx_standings(struct fx *fx, const char *want)
 {
+	struct lobby_standings st;
 	struct buf	 body;
+	size_t		 i;
 
 	buf_init(&body);
-	fx_cmd_ok(lobby_cmd_standings(fx->lc[2], "cup", &body), &body, want);
+	fx_cmd_ok(lobby_standings(fx->lc[2], "cup", &st, &body), &body, "");
+	buf_printf(&body, "status %s\nplayed %zu of %zu\n",
+	    st.status == LEAGUE_T_RUNNING ? "running" :
+	    st.status == LEAGUE_T_FINISHED ? "finished" : "cancelled",
+	    st.played, st.total);
+	for (i = 0; i < st.n; i++)
+		buf_printf(&body, "%zu %s points %u games %u wins %u "
+		    "losses %u\n", i + 1, st.v[i].name, st.v[i].wins,
+		    st.v[i].games, st.v[i].wins, st.v[i].games - st.v[i].wins);
+	free(st.v);
+	if (strncmp(buf_str(&body), want, strlen(want)) != 0)
+		fail_msg("standings \"%s\", expected \"%s\"", buf_str(&body),
+		    want);
 	buf_free(&body);
 }
 
@@ -585,21 +605,18 @@ fx_tour_game(struct fx *fx, int gid)
 /*
  * Registers alice and bob, logs them in (connections 0 and 1, ready) and
  * root (2, admin), who creates a round robin "cup" of them with games
- * per pair on "nim 1" with a tc of 1000; checks that its first game
- * starts, alice first; returns alice's genmove id.
+ * per pair on "nim 1" with a tc of 1000 (tournament create cup roundrobin
+ * players=alice,bob games=GAMES tc=1000 nim 1, as cmd-lobby.c parses it);
+ * checks that its first game starts, alice first; returns alice's genmove
+ * id.
  */
 static unsigned long
-fx_tour(struct fx *fx, int games)
+fx_tour(struct fx *fx, unsigned int games)
 {
-	char		 line[128], want[64], *argv[10];
+	struct league_tournament d;
 	struct buf	 body;
 	char		 err[256];
-	int		 argc;
-
-	snprintf(line, sizeof line, "create cup roundrobin "
-	    "players=alice,bob games=%d tc=1000 nim 1", games);
-	snprintf(want, sizeof want, "tournament 1 cup games %d", games);
-	argc = fx_split(line, argv, 10);
+	size_t		 nslots;
 
 	assert_int_equal(league_register(fx->lg, "alice", "correct-horse",
 	    err, sizeof err), 0);
@@ -609,10 +626,22 @@ fx_tour(struct fx *fx, int games)
 	fx_login(fx, 1, "bob", 0);
 	fx_login(fx, 2, "root", 1);
 	buf_init(&body);
-	fx_cmd_ok(lobby_cmd_ready(fx->lc[0], 1, &body), &body, "");
-	fx_cmd_ok(lobby_cmd_ready(fx->lc[1], 1, &body), &body, "");
-	fx_cmd_ok(lobby_cmd_tournament(fx->lc[2], argc, argv, &body), &body,
-	    want);
+	fx_cmd_ok(lobby_ready(fx->lc[0], 1, &body), &body, "");
+	fx_cmd_ok(lobby_ready(fx->lc[1], 1, &body), &body, "");
+	memset(&d, 0, sizeof d);
+	snprintf(d.name, sizeof d.name, "cup");
+	d.format = LEAGUE_ROUNDROBIN;
+	d.games_per_pair = games;
+	d.base_ms = 1000;
+	d.seed = 1;
+	d.game = xstrdup("nim 1");	/* the lobby takes d over */
+	d.players = xcalloc(2, sizeof *d.players);
+	d.players[0] = xstrdup("alice");
+	d.players[1] = xstrdup("bob");
+	d.nplayers = 2;
+	fx_cmd_ok(lobby_tour_add(fx->lc[2], &d, &nslots, &body), &body, "");
+	assert_int_equal(d.id, 1);
+	assert_int_equal(nslots, games);
 	buf_free(&body);
 	return (fx_tour_game(fx, 1));
 }
@@ -672,8 +701,7 @@ test_tournament_abort(void **state)
 	(void)state;
 	(void)fx_tour(fx, 1);
 	buf_init(&body);
-	fx_cmd_ok(lobby_cmd_end(fx->lc[2], "1", 0, "test", &body), &body,
-	    "result - aborted");
+	fx_cmd_ok(lobby_end(fx->lc[2], "1", 0, "test", &body), &body, "");
 	fx_quiet(fx, 0);		/* not before the log has the end */
 	fx_pump(fx);
 	fx_expect(fx, 0, "gameover - aborted by root: test");

@@ -1,10 +1,11 @@
 /*
- * test-lobby.c: the lobby's pure helpers: time-control parsing and the
- * seeded generator of fair random starts (PROTOCOL.md §13.3), checked
- * against independent rules (nim: XOR of the piles; bash: XOR of the piles
- * mod m+1) and for every family against the solver.  The networked parts
- * are tested end to end by tests/play.py, and the clocks on a virtual
- * clock by test-lobby-clock.c.
+ * test-lobby.c: the lobby's pure helpers: time-control parsing, the
+ * option keys of seek and challenge, and the seeded generator of fair
+ * random starts (PROTOCOL.md §13.3), checked against independent rules
+ * (nim: XOR of the piles; bash: XOR of the piles mod m+1) and for every
+ * family against the solver.  The networked parts are tested end to end
+ * by tests/play.py and tests/lobbycmd.py, and the clocks on a
+ * virtual clock by test-lobby-clock.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,55 @@ test_parse_tc(void **state)
 			fail_msg("time control '%s' accepted", bad[k]);
 		assert_true(b == 7 && i == 7);
 	}
+}
+
+/*
+ * Options among game tokens: a KEY=VALUE token matches its key exactly, up
+ * to the first '=' (values may be empty or hold '='); any other token,
+ * a key's prefix or extension included, is the game's.
+ */
+static void
+test_option_keys(void **state)
+{
+	static const char *const keys[] = { "players", "games", "tc" };
+	static const struct {
+		const char	*arg;
+		int		 want;		/* lobby_opt, or -1 */
+		const char	*val;
+	} opts[] = {
+		{ "tc=5000", LOBBY_OPT_TC, "5000" },
+		{ "tc=", LOBBY_OPT_TC, "" },
+		{ "tc=1=2", LOBBY_OPT_TC, "1=2" },
+		{ "rated=0", LOBBY_OPT_RATED, "0" },
+		{ "random=x", LOBBY_OPT_RANDOM, "x" },
+		{ "opponent=engine", LOBBY_OPT_OPPONENT, "engine" },
+		{ "seat=2", LOBBY_OPT_SEAT, "2" },
+		{ "tcx=5", -1, NULL }, { "t=5", -1, NULL },
+		{ "Tc=5", -1, NULL }, { "=5", -1, NULL }, { "tc", -1, NULL },
+		{ "nim", -1, NULL }, { "max=3", -1, NULL }, { "", -1, NULL },
+	};
+	const char	*v;
+	size_t		 k;
+
+	(void)state;
+	for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+		v = NULL;
+		if (lobby_offer_opt(opts[k].arg, &v) != opts[k].want)
+			fail_msg("'%s' is not option %d", opts[k].arg,
+			    opts[k].want);
+		if (opts[k].val != NULL && (v == NULL ||
+		    strcmp(v, opts[k].val) != 0))
+			fail_msg("'%s': value '%s'", opts[k].arg, v);
+		if (opts[k].val == NULL && v != NULL)
+			fail_msg("'%s': value set", opts[k].arg);
+	}
+	v = NULL;
+	assert_int_equal(lobby_key("games=3", keys, 3, &v), 1);
+	assert_string_equal(v, "3");
+	assert_int_equal(lobby_key("players=a,b", keys, 3, &v), 0);
+	assert_string_equal(v, "a,b");
+	assert_int_equal(lobby_key("game=3", keys, 3, &v), -1);
+	assert_int_equal(lobby_key("games=3", keys, 0, &v), -1);
 }
 
 /* Returns the piles of a printed nim/bash position after the keys. */
@@ -174,6 +224,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_tc),
+		cmocka_unit_test(test_option_keys),
 		cmocka_unit_test(test_draw_start),
 		cmocka_unit_test(test_draw_seeded),
 	};

@@ -160,7 +160,7 @@ test_session(void **state)
 	game_limits_default(&conf.lim);
 	conf.max_undo = 2;
 	conf.max_winning = 100;
-	session_init(&s, 1, &conf);
+	session_init(&s, 1, &conf, cmd_table);
 	expect_each(&s,
 	    "show", "? no game: start one with new GAME\n\n",
 	    "play", "? usage: play MOVE [time1=MS] [time2=MS]\n\n",
@@ -237,7 +237,7 @@ test_heavy(void **state)
 	game_limits_default(&conf.lim);
 	conf.max_undo = 10;
 	conf.max_winning = 100;
-	session_init(&s, 1, &conf);
+	session_init(&s, 1, &conf, cmd_table);
 	assert_false(session_heavy(&s, "protocol_version", 16));
 	assert_false(session_heavy(&s, "new nim 3 4", 11));
 	assert_true(session_heavy(&s, "new wythoff 3 4", 15));

@@ -30,7 +30,9 @@
 #include "testutil.h"
 
 #include "buf.h"
+#include "clock.h"
 #include "cmd-log.h"
+#include "log.h"
 #include "store.h"
 
 #define REC_MAXMOVES	256
@@ -494,6 +496,101 @@ test_times(void **state)
 	assert_true(store_time_parse(NULL) == STORE_TIME_NONE);
 	store_now(t, sizeof t);
 	assert_true(store_time_parse(t) != STORE_TIME_NONE);
+}
+
+/* The text of ms as log.c wrote it before clock_time_text: strftime. */
+static void
+time_text_strftime(int64_t ms, char *out, size_t len)
+{
+	struct tm	 tm;
+	time_t		 sec = (time_t)(ms / 1000);
+	char		 when[32];
+
+	assert_non_null(gmtime_r(&sec, &tm));
+	assert_true(strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm) > 0);
+	snprintf(out, len, "%s.%03dZ", when, (int)(ms % 1000));
+}
+
+/*
+ * The one formatter of times (clock.c), used by the store and the log,
+ * gives the bytes strftime gives, for years 1970..9999: the corners
+ * (leap days, centuries, the last millisecond) and 100,000 times drawn
+ * by a fixed generator.
+ */
+static void
+test_time_text(void **state)
+{
+	static const int64_t corners[] = {
+		0, 999, 86399999, INT64_C(951782400000), /* 2000-02-29 */
+		INT64_C(4107542400000),			/* 2100-03-01 */
+		INT64_C(946684799999),			/* 1999-12-31 */
+		INT64_C(1709164800123),			/* 2024-02-29 */
+		INT64_C(253402300799999),		/* 9999-12-31 */
+	};
+	char		 t[CLOCK_TIME_LEN], want[64];
+	uint64_t	 x = 88172645463325252ULL;
+	int64_t		 ms;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof corners / sizeof corners[0]; i++) {
+		clock_time_text(corners[i], t, sizeof t);
+		time_text_strftime(corners[i], want, sizeof want);
+		assert_string_equal(t, want);
+	}
+	for (i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		ms = (int64_t)(x % UINT64_C(253402300800000));
+		clock_time_text(ms, t, sizeof t);
+		time_text_strftime(ms, want, sizeof want);
+		assert_string_equal(t, want);
+		store_time_text(ms, t, sizeof t);
+		assert_string_equal(t, want);
+	}
+}
+
+/*
+ * A log line begins with the time now in that form, as the store's
+ * store_now gives it: "ts=2025-11-21T05:38:00.123Z level=info ".
+ */
+static void
+test_log_time(void **state)
+{
+	char		 path[] = "/tmp/grundy-test-log.XXXXXX", line[256];
+	char		 t[STORE_TIME_LEN];
+	int64_t		 before, after, at;
+	FILE		*f;
+	int		 fd, saved;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) != -1);
+	unlink(path);
+	fflush(stderr);
+	assert_true((saved = dup(STDERR_FILENO)) != -1);
+	assert_true(dup2(fd, STDERR_FILENO) != -1);
+	store_now(t, sizeof t);
+	before = store_time_parse(t);
+	log_info("test=log-time");
+	store_now(t, sizeof t);
+	after = store_time_parse(t);
+	fflush(stderr);
+	assert_true(dup2(saved, STDERR_FILENO) != -1);
+	close(saved);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_non_null(f = fdopen(fd, "r"));
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	assert_int_equal(strlen(line), strlen("ts=") + STORE_TIME_LEN - 1 +
+	    strlen(" level=info test=log-time\n"));
+	assert_memory_equal(line, "ts=", 3);
+	assert_string_equal(line + 3 + STORE_TIME_LEN - 1,
+	    " level=info test=log-time\n");
+	line[3 + STORE_TIME_LEN - 1] = '\0';
+	at = store_time_parse(line + 3);
+	assert_true(at != STORE_TIME_NONE);
+	assert_true(before <= at && at <= after);
 }
 
 /*
@@ -1868,6 +1965,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_time_text),
+		cmocka_unit_test(test_log_time),
 		cmocka_unit_test(test_read_data),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_file),

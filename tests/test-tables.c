@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "cmd-table.h"
+#include "tables.h"
 #include "store.h"
 
 /* An in-memory cache that counts its calls. */
@@ -335,10 +335,10 @@ test_persist(void **state)
 	assert_string_equal(buf_str(&first), buf_str(&second));
 
 	/* The table command's listing, through the store's own cache. */
-	cmd_table_cache(&t, s.st);
+	tables_store_cache(&t, s.st);
 	buf_reset(&second);
 	buf_reset(&meta);
-	assert_int_equal(cmd_table_list(&lim, split(line, argv), argv,
+	assert_int_equal(tables_list(&lim, split(line, argv), argv,
 	    &second, &meta), 0);
 	assert_non_null(strstr(buf_str(&second), "preperiod 0\nperiod 22\n"
 	    "0 0\n1 0\n2 1\n"));
@@ -362,18 +362,18 @@ test_errors(void **state)
 	(void)state;
 	buf_init(&out);
 	buf_init(&errb);
-	assert_int_equal(cmd_table_list(tu_limits(), split(l1, av), av, &out,
+	assert_int_equal(tables_list(tu_limits(), split(l1, av), av, &out,
 	    &errb), -1);
 	assert_non_null(strstr(buf_str(&errb), "no precomputed table"));
 	buf_reset(&errb);
-	assert_int_equal(cmd_table_list(tu_limits(), split(l2, av), av, &out,
+	assert_int_equal(tables_list(tu_limits(), split(l2, av), av, &out,
 	    &errb), -1);
 	assert_null(strchr(buf_str(&errb), '\n'));
 	buf_reset(&errb);
-	assert_int_equal(cmd_table_list(tu_limits(), split(l3, av), av, &out,
+	assert_int_equal(tables_list(tu_limits(), split(l3, av), av, &out,
 	    &errb), -1);
 	buf_reset(&errb);
-	assert_int_equal(cmd_table_list(tu_limits(), split(l4, av), av, &out,
+	assert_int_equal(tables_list(tu_limits(), split(l4, av), av, &out,
 	    &errb), 0);
 	/* A_n = floor(n sqrt 2), B_n = A_n + 2n; 20 lines by default. */
 	assert_non_null(strstr(buf_str(&out), "0 0 0\n1 1 3\n2 2 6\n"

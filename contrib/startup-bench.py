@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""startup-bench.py: grundyd's start-up time against the size of its log.
+
+For each size N (default 10,000, 100,000 and 1,000,000 rated games) it
+writes a log with contrib/gen-log.py (kept in DIR and reused by later
+runs), then starts grundyd on it RUNS times and measures, from just
+before the exec: "listen", the first successful connect to its port
+(grundyd listens only once the ratings are loaded), and "serve", the
+first answer to `protocol_version` on that connection.
+
+On the first start of each size it also checks the ratings: `ratings`
+must list exactly what an Elo replay (start 1500, K = 32, PROTOCOL.md
+§13.7) of the same games in the same order (ended_at, then id) computes
+here, rounded as grundyd rounds.  Any difference, a daemon that exits or
+does not listen within the timeout: exit 1.
+
+usage: startup-bench.py GRUNDYD [--sizes 10000,100000,1000000]
+                        [--accounts M] [--runs R] [--dir DIR]
+"""
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+
+import benchutil
+from benchutil import free_port
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def die(msg):
+    benchutil.die("startup-bench", msg)
+
+
+def request(s, line):
+    s.sendall((line + "\n").encode())
+    data = b""
+    while not data.endswith(b"\n\n"):
+        got = s.recv(1 << 20)
+        if not got:
+            die("grundyd closed the connection")
+        data += got
+    return data.decode()
+
+
+def start(grundyd, db, port, timeout=300.0):
+    """Starts grundyd; returns (process, listen s, serve s, socket)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen([grundyd, "--listen", "127.0.0.1:%d" % port,
+                          "--db", db], stderr=subprocess.DEVNULL)
+    while True:
+        try:
+            s = socket.create_connection(("127.0.0.1", port))
+            break
+        except OSError:
+            pass
+        if p.poll() is not None:
+            die("grundyd exited at start (status %d)" % p.returncode)
+        if time.monotonic() - t0 > timeout:
+            p.kill()
+            die("grundyd did not listen within %.0f s" % timeout)
+        time.sleep(0.001)
+    t_listen = time.monotonic() - t0
+    if not request(s, "protocol_version").startswith("= "):
+        die("bad answer to protocol_version")
+    return p, t_listen, time.monotonic() - t0, s
+
+
+def elo(db):
+    """The ratings the rated games of db imply, as grundyd computes them."""
+    con = sqlite3.connect(db)
+    r, n = {}, {}
+    for p1, p2, res in con.execute(
+            "SELECT player1, player2, result FROM games WHERE rated = 1 AND"
+            " status = 'finished' AND result IS NOT NULL"
+            " ORDER BY ended_at, id"):
+        a, b = r.get(p1, 1500.0), r.get(p2, 1500.0)
+        ea = 1.0 / (1.0 + pow(10.0, (b - a) / 400.0))
+        sa = 1.0 if res == "first" else 0.0
+        r[p1] = a + 32 * (sa - ea)
+        r[p2] = b - 32 * (sa - ea)
+        n[p1] = n.get(p1, 0) + 1
+        n[p2] = n.get(p2, 0) + 1
+    con.close()
+    # lround: halves away from zero (ratings are positive).
+    return {k: (int(v + 0.5), n[k]) for k, v in r.items()}
+
+
+def check_ratings(s, db):
+    got = {}
+    for line in request(s, "ratings").split("\n"):
+        w = line.lstrip("= ").split()
+        if len(w) == 5 and w[1] == "rating" and w[3] == "games":
+            got[w[0]] = (int(w[2]), int(w[4]))
+    want = elo(db)
+    if got != want:
+        bad = sorted(k for k in set(got) | set(want)
+                     if got.get(k) != want.get(k))
+        die("ratings differ for %d players, e.g. %s: grundyd %s, replay %s"
+            % (len(bad), bad[0], got.get(bad[0]), want.get(bad[0])))
+    return len(got)
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0].startswith("-"):
+        die("usage: startup-bench.py GRUNDYD [--sizes N,...] "
+            "[--accounts M] [--runs R] [--dir DIR]")
+    grundyd = args[0]
+    sizes, accounts, runs, d = [10000, 100000, 1000000], 1000, 3, \
+        "/tmp/startup-bench"
+    rest = args[1:]
+    while rest:
+        if len(rest) < 2:
+            die("option %s needs a value" % rest[0])
+        if rest[0] == "--sizes":
+            sizes = [int(x) for x in rest[1].split(",")]
+        elif rest[0] == "--accounts":
+            accounts = int(rest[1])
+        elif rest[0] == "--runs":
+            runs = int(rest[1])
+        elif rest[0] == "--dir":
+            d = rest[1]
+        else:
+            die("unknown option %s" % rest[0])
+        rest = rest[2:]
+    os.makedirs(d, exist_ok=True)
+    for n in sizes:
+        db = os.path.join(d, "log-%d-%d.db" % (n, accounts))
+        if not os.path.exists(db):
+            if subprocess.call([sys.executable,
+                                os.path.join(HERE, "gen-log.py"),
+                                grundyd, db, "--games", str(n),
+                                "--accounts", str(accounts)]) != 0:
+                die("gen-log.py failed")
+        for run in range(runs):
+            p, t_listen, t_serve, s = start(grundyd, db, free_port())
+            checked = ""
+            if run == 0:
+                checked = " ratings_checked=%d" % check_ratings(s, db)
+            s.close()
+            p.terminate()
+            if p.wait() != 0:
+                die("grundyd exited with status %d" % p.returncode)
+            print("games=%d accounts=%d run=%d listen=%.3f s serve=%.3f s%s"
+                  % (n, accounts, run + 1, t_listen, t_serve, checked))
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+/*
+ * cmd-admin.h: the admin commands' checks, shared by cmd-admin.c (account)
+ * and cmd-lobby.c (connections, kick, abort, adjudicate).
+ */
+#ifndef CMD_ADMIN_H
+#define CMD_ADMIN_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "proto.h"
+
+struct session;
+
+#define CMD_REASON_MAX	200	/* bytes of an admin's reason */
+
+int	 cmd_need_admin(struct session *, const char *, struct buf *);
+int	 cmd_reason(const struct proto_cmd *, const char *, int, int, char *,
+	    size_t, struct buf *);
+
+#endif /* CMD_ADMIN_H */

@@ -1,0 +1,888 @@
+/*
+ * cmd-lobby.c: the commands of the lobby (PROTOCOL.md §13): matchmaking
+ * (seek, unseek, challenge, accept, decline, ready, unready), the referee
+ * (resume, resign GAME_ID, games live), spectating (watch, unwatch),
+ * tournaments, standings and ratings, and the admin's connections, kick,
+ * abort and adjudicate.  Here the arguments and options are parsed and the
+ * replies formatted; the lobby's typed operations (lobby.h, lobby-ops.c)
+ * do the rest.  All use the lobby and run on the loop (CMD_F_LOOP); the
+ * game of a seek or challenge is parsed (and drawn) on a worker first
+ * (cmd_prep_run).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-admin.h"
+#include "league.h"
+#include "lobby.h"
+#include "session.h"
+#include "store.h"
+
+/* Refuses new games while the game log is failing. */
+static int
+cmd_need_store(struct session *s, struct buf *body)
+{
+	if (lobby_store_failing(s->lc)) {
+		buf_puts(body, STORE_FAILING_MSG);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Parses a copy of a request line into cmd (the caller frees cmd and
+ * *copy); returns 0 for seek, 1 for challenge (the arguments to skip
+ * before the game), -1 for any other line.
+ */
+static int
+cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
+    char **copy)
+{
+	const char	*why;
+
+	*copy = xmalloc(len + 1);
+	memcpy(*copy, line, len);
+	(*copy)[len] = '\0';
+	proto_preprocess(*copy, len);
+	if (proto_parse(*copy, cmd, &why) != 1)
+		return (-1);
+	if (strcmp(cmd->name, "seek") == 0)
+		return (0);
+	if (strcmp(cmd->name, "challenge") == 0)
+		return (1);
+	return (-1);
+}
+
+/*
+ * Returns 1 if the line is a seek or challenge, whose game the server
+ * prepares on a worker (cmd_prep_run) before it runs on the loop.
+ */
+int
+cmd_prep_needed(const struct session *s, const char *line, size_t len)
+{
+	struct proto_cmd cmd;
+	char		*copy;
+	int		 rv;
+
+	if (s->lc == NULL)
+		return (0);
+	/* Most lines are neither: decide without a parse. */
+	if (memmem(line, len, "seek", 4) == NULL &&
+	    memmem(line, len, "challenge", 9) == NULL)
+		return (0);
+	rv = cmd_prep_parse(line, len, &cmd, &copy);
+	proto_cmd_free(&cmd);
+	free(copy);
+	return (rv >= 0);
+}
+
+/* On a worker: parses (and draws) the game of a seek or challenge. */
+void
+cmd_prep_run(struct session *s, const char *line, size_t len)
+{
+	struct proto_cmd cmd;
+	char		*copy;
+	int		 skip;
+
+	if (s->prep == NULL)
+		s->prep = xcalloc(1, sizeof *s->prep);
+	if ((skip = cmd_prep_parse(line, len, &cmd, &copy)) >= 0)
+		lobby_prepare(&s->conf->lim, cmd.argc, cmd.argv, skip,
+		    s->prep);
+	proto_cmd_free(&cmd);
+	free(copy);
+}
+
+/* Frees a session's preparation. */
+void
+cmd_prep_free(struct session *s)
+{
+	lobby_prep_clear(s->prep);
+	free(s->prep);
+	s->prep = NULL;
+}
+
+/* Sets *bit from "0" or "1"; returns 0 for any other value. */
+static int
+cmd_bit(const char *v, int *bit)
+{
+	if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+		return (0);
+	*bit = v[0] - '0';
+	return (1);
+}
+
+/*
+ * Takes the options of seek and challenge out of argv; the rest, the game
+ * tokens, go to rest[*n].  Returns 0, or -1 with body filled in.
+ */
+static int
+cmd_offer_opts(int argc, char **argv, struct lobby_offer *o, int challenge,
+    char **rest, int *n, struct buf *body)
+{
+	const char	*v;
+	int		 i, ok;
+
+	for (i = 0; i < argc; i++) {
+		ok = 1;
+		switch (lobby_offer_opt(argv[i], &v)) {
+		case LOBBY_OPT_TC:
+			if (lobby_parse_tc(v, &o->base_ms, &o->inc_ms)) {
+				buf_printf(body, "invalid time control %.64s: "
+				    "tc=BASE or tc=BASE+INC in ms, BASE 1.."
+				    "%llu", v, LOBBY_TC_MAX);
+				return (-1);
+			}
+			break;
+		case LOBBY_OPT_RATED:
+			ok = cmd_bit(v, &o->rated);
+			break;
+		case LOBBY_OPT_RANDOM:
+			ok = cmd_bit(v, &o->random);
+			break;
+		case LOBBY_OPT_OPPONENT:
+			if ((ok = !challenge && strcmp(v, "engine") == 0))
+				o->engine = 1;
+			else if ((ok = !challenge && strcmp(v, "any") == 0))
+				o->engine = 0;
+			break;
+		case LOBBY_OPT_SEAT:
+			if ((ok = strcmp(v, "1") == 0 || strcmp(v, "2") == 0))
+				o->seat = v[0] - '0';
+			break;
+		default:
+			rest[(*n)++] = argv[i];
+			break;
+		}
+		if (!ok) {
+			buf_printf(body, "invalid option %.64s", argv[i]);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* Frees a parsed offer. */
+static void
+cmd_offer_free(struct lobby_offer *o)
+{
+	if (o->game.fam != NULL)
+		game_free(&o->game);
+	if (o->drawn.fam != NULL)
+		game_free(&o->drawn);
+	buf_free(&o->spec);
+}
+
+/*
+ * Parses "GAME [tc=..] [rated=..] [opponent=..] [random=1] [seat=..]";
+ * fills o and returns 0, or puts the error in body and returns -1.  The
+ * game comes from the preparation done on a worker when it matches.
+ */
+static int
+cmd_offer(struct session *s, int argc, char **argv, struct lobby_offer *o,
+    int challenge, struct buf *body)
+{
+	const struct lobby_conf *conf = lobby_client_conf(s->lc);
+	struct game_error err;
+	char		**rest;
+	size_t		 len;
+	int		 i, n = 0;
+
+	memset(o, 0, sizeof *o);
+	o->base_ms = conf->default_base_ms;
+	o->inc_ms = conf->default_inc_ms;
+	o->rated = -1;
+	buf_init(&o->spec);
+	rest = xreallocarray(NULL, (size_t)argc + 1, sizeof *rest);
+	if (cmd_offer_opts(argc, argv, o, challenge, rest, &n, body) != 0)
+		goto fail;
+	if (n == 0) {
+		buf_puts(body, "no game given");
+		goto fail;
+	}
+	for (len = 0, i = 0; i < n; i++)
+		len += strlen(rest[i]) + 1;
+	if (len > LOBBY_SPEC_MAX) {
+		/* Bounds the parse, draws and engine moves on the loop. */
+		buf_printf(body, "game too large for networked play: %zu "
+		    "bytes (limit %d)", len, LOBBY_SPEC_MAX);
+		goto fail;
+	}
+	if (lobby_prep_take(s->prep, n, rest, &o->game, &o->drawn,
+	    &o->prepared))
+		;	/* parsed (and drawn) on a worker: lobby-prep.c */
+	else if (game_parse(&o->game, n, rest, &conf->lim, &err) != 0) {
+		buf_printf(body, "invalid game: %s", err.msg);
+		goto fail;
+	}
+	if (!o->random && game_terminal(&o->game)) {
+		game_free(&o->game);
+		buf_puts(body, "the game is already over: nobody can move");
+		goto fail;
+	}
+	game_print(&o->game, &o->spec);
+	free(rest);
+	return (0);
+fail:
+	free(rest);
+	buf_free(&o->spec);
+	return (-1);
+}
+
+/* seek GAME [options]: pairs or waits. */
+static int
+cmd_seek_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	struct lobby_offer o;
+	struct lobby_seek_result res;
+	int		 rv = CMD_ERROR;
+
+	if (lobby_check_free(s->lc, body) == 0 &&
+	    cmd_need_store(s, body) == 0 &&
+	    cmd_offer(s, c->argc, c->argv, &o, 0, body) == 0) {
+		if (lobby_seek(s->lc, &o, &res, body) == 0) {
+			if (res.seek_id != 0)
+				buf_printf(body, "seek %llu",
+				    (unsigned long long)res.seek_id);
+			else
+				buf_printf(body, "game %lld",
+				    (long long)res.game_id);
+			rv = CMD_OK;
+		}
+		cmd_offer_free(&o);
+	}
+	lobby_prep_clear(s->prep);
+	return (rv);
+}
+
+/* unseek: withdraws the seek. */
+static int
+cmd_unseek_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	return (lobby_unseek(s->lc, body) == 0 ? CMD_OK : CMD_ERROR);
+}
+
+/* The checks of challenge NAME before its game is parsed. */
+static int
+cmd_challenge_check(struct session *s, const char *to, struct buf *body)
+{
+	const char	*me = lobby_client_name(s->lc);
+
+	if (me[0] == '\0') {
+		buf_puts(body, "challenges need an account (login)");
+		return (-1);
+	}
+	if (!league_name_ok(to)) {
+		buf_printf(body, "invalid account name %.64s", to);
+		return (-1);
+	}
+	if (strcmp(to, me) == 0) {
+		buf_puts(body, "you cannot challenge yourself");
+		return (-1);
+	}
+	return (cmd_need_store(s, body));
+}
+
+/* challenge NAME GAME [options]. */
+static int
+cmd_challenge_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct lobby_offer o;
+	uint64_t	 id;
+	int		 rv = CMD_ERROR;
+
+	if (cmd_challenge_check(s, c->argv[0], body) == 0 &&
+	    cmd_offer(s, c->argc - 1, c->argv + 1, &o, 1, body) == 0) {
+		if (lobby_challenge(s->lc, c->argv[0], &o, &id, body) == 0) {
+			buf_printf(body, "challenge %llu",
+			    (unsigned long long)id);
+			rv = CMD_OK;
+		}
+		cmd_offer_free(&o);
+	}
+	lobby_prep_clear(s->prep);
+	return (rv);
+}
+
+/* accept CH_ID, decline CH_ID. */
+static int
+cmd_accept_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	int	 accept = strcmp(c->name, "accept") == 0;
+	int64_t	 gid = 0;
+
+	if (lobby_accept(s->lc, c->argv[0], accept, &gid, body) != 0)
+		return (CMD_ERROR);
+	if (accept)
+		buf_printf(body, "game %lld", (long long)gid);
+	return (CMD_OK);
+}
+
+/* ready: offers the connection to tournaments; unready withdraws it. */
+static int
+cmd_ready_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	return (lobby_ready(s->lc, strcmp(c->name, "ready") == 0, body) == 0 ?
+	    CMD_OK : CMD_ERROR);
+}
+
+/* resume TOKEN: takes a seat back. */
+static int
+cmd_resume_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	int64_t	 gid;
+	int	 seat;
+
+	if (lobby_resume(s->lc, c->argv[0], &gid, &seat, body) != 0)
+		return (CMD_ERROR);
+	buf_printf(body, "game %lld you=%d", (long long)gid, seat);
+	return (CMD_OK);
+}
+
+/* resign GAME_ID: gives up a live game. */
+static int
+cmd_lobby_resign(struct session *s, const char *id, struct buf *body)
+{
+	int	 seat;
+
+	if (lobby_resign(s->lc, id, &seat, body) != 0)
+		return (CMD_ERROR);
+	buf_printf(body, "result %s resign", seat == 1 ? "second" : "first");
+	return (CMD_OK);
+}
+
+/* games live: one line per live game. */
+static int
+cmd_lobby_live(struct session *s, struct buf *body)
+{
+	struct lobby_live *v;
+	size_t		 i, n;
+
+	lobby_live_games(s->lc, &v, &n);
+	for (i = 0; i < n; i++) {
+		buf_printf(body, "%lld %s %s ply=%lu tc=", (long long)v[i].id,
+		    v[i].player[0], v[i].player[1], v[i].ply);
+		lobby_tc_print(body, v[i].base_ms, v[i].inc_ms);
+		buf_printf(body, " rated=%d %s\n", v[i].rated, v[i].start);
+	}
+	free(v);
+	return (CMD_OK);
+}
+
+/* watch GAME_ID: the game now, then its moves as events. */
+static int
+cmd_watch_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	struct lobby_live lv;
+
+	if (lobby_watch(s->lc, c->argv[0], &lv, body) != 0)
+		return (CMD_ERROR);
+	buf_printf(body, "watching %lld\nplayers %s %s\nposition ",
+	    (long long)lv.id, lv.player[0], lv.player[1]);
+	game_print(lv.position, body);
+	buf_printf(body, "\nply %lu\ntime1 %llu\ntime2 %llu", lv.ply,
+	    (unsigned long long)lv.clock_ms[0],
+	    (unsigned long long)lv.clock_ms[1]);
+	return (CMD_OK);
+}
+
+/* unwatch GAME_ID. */
+static int
+cmd_unwatch_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	lobby_unwatch(s->lc, c->argv[0]);
+	return (CMD_OK);
+}
+
+/* Splits "a,b,c" into the tournament's player list. */
+static int
+cmd_tour_players(struct league_tournament *d, const char *s)
+{
+	char		*copy = xstrdup(s), *tok, *save;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if (d->nplayers == 64) {
+			free(copy);
+			return (-1);
+		}
+		d->players = xreallocarray(d->players, d->nplayers + 1,
+		    sizeof *d->players);
+		d->players[d->nplayers++] = xstrdup(tok);
+	}
+	free(copy);
+	return (0);
+}
+
+/*
+ * Takes the options of tournament create out of argv (from the third
+ * argument); the game tokens go to rest[*n].  Sets *have_seed when seed=
+ * was given.  Returns 0, or -1 with body filled in.
+ */
+static int
+cmd_tour_opts(int argc, char **argv, struct league_tournament *d,
+    int *have_seed, char **rest, int *n, struct buf *body)
+{
+	/*
+	 * players= after the first and random= other than 1 are game
+	 * tokens, as any other; the game's parse then refuses them.
+	 */
+	enum { T_PLAYERS, T_GAMES, T_TC, T_SEED, T_RANDOM };
+	static const char *const keys[] = {
+		"players", "games", "tc", "seed", "random"
+	};
+	const char	*a;
+	char		*end;
+	unsigned long	 v;
+	int		 i;
+
+	for (i = 2; i < argc; i++) {
+		switch (lobby_key(argv[i], keys, sizeof keys / sizeof keys[0],
+		    &a)) {
+		case T_PLAYERS:
+			if (d->nplayers != 0)
+				break;
+			if (cmd_tour_players(d, a) != 0) {
+				buf_puts(body, "too many players (limit 64)");
+				return (-1);
+			}
+			continue;
+		case T_GAMES:
+			errno = 0;
+			v = strtoul(a, &end, 10);
+			if (a[0] < '0' || a[0] > '9' || *end != '\0' ||
+			    errno != 0 || v == 0 || v > 100) {
+				buf_puts(body, "games=N: 1..100 games per "
+				    "pairing");
+				return (-1);
+			}
+			d->games_per_pair = (unsigned int)v;
+			continue;
+		case T_TC:
+			if (lobby_parse_tc(a, &d->base_ms, &d->inc_ms)) {
+				buf_printf(body, "invalid time control %.64s",
+				    a);
+				return (-1);
+			}
+			continue;
+		case T_SEED:
+			errno = 0;
+			d->seed = strtoull(a, &end, 10);
+			*have_seed = 1;
+			if (a[0] < '0' || a[0] > '9' || *end != '\0' ||
+			    errno != 0) {
+				buf_puts(body, "seed=S: a number");
+				return (-1);
+			}
+			continue;
+		case T_RANDOM:
+			if (strcmp(a, "1") != 0)
+				break;
+			d->random = 1;
+			continue;
+		}
+		rest[(*n)++] = argv[i];
+	}
+	return (0);
+}
+
+/*
+ * Parses tournament d's game from its n tokens into d->game, checking
+ * that a game can be played (a template: a fair start can be drawn with
+ * the tournament's seed, drawn here unless given).
+ */
+static int
+cmd_tour_game(struct session *s, struct league_tournament *d, int n,
+    char **rest, int have_seed, struct buf *body)
+{
+	const struct lobby_conf *conf = lobby_client_conf(s->lc);
+	struct game_error gerr;
+	struct game	 g, drawn;
+	struct buf	 spec;
+	gmp_randstate_t	 rs;
+	int		 rv;
+
+	if (n == 0 || game_parse(&g, n, rest, &conf->lim, &gerr) != 0) {
+		buf_printf(body, "invalid game: %s", n == 0 ? "none given" :
+		    gerr.msg);
+		return (-1);
+	}
+	buf_init(&spec);
+	game_print(&g, &spec);
+	if (!d->random && game_terminal(&g)) {
+		game_free(&g);
+		buf_free(&spec);
+		buf_puts(body, "the game is already over: nobody can move");
+		return (-1);
+	}
+	if (!have_seed)		/* unpredictable unless asked for */
+		d->seed = lobby_tour_seed(s->lc);
+	if (d->random) {
+		/* A template with no fair start could never be played. */
+		gmp_randinit_default(rs);
+		gmp_randseed_ui(rs, (unsigned long)d->seed);
+		rv = lobby_draw_start(&g, rs, &conf->lim, &drawn, &gerr);
+		gmp_randclear(rs);
+		if (rv != 0) {
+			game_free(&g);
+			buf_free(&spec);
+			buf_printf(body, "%s", gerr.msg);
+			return (-1);
+		}
+		game_free(&drawn);
+	}
+	game_free(&g);
+	d->game = xstrdup(buf_str(&spec));
+	buf_free(&spec);
+	return (0);
+}
+
+/* tournament create: parses, stores and starts a tournament. */
+static int
+cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
+{
+	const struct lobby_conf *conf = lobby_client_conf(s->lc);
+	struct league_tournament d;
+	char		**rest;
+	int		 n = 0, have_seed = 0;
+	size_t		 nslots;
+
+	memset(&d, 0, sizeof d);
+	rest = xreallocarray(NULL, (size_t)argc + 1, sizeof *rest);
+	if (argc < 2 || !league_name_ok(argv[0])) {
+		buf_puts(body, "usage: tournament create NAME roundrobin|"
+		    "gauntlet players=A,B,... games=N tc=TC [seed=S] "
+		    "[random=1] GAME");
+		goto fail;
+	}
+	snprintf(d.name, sizeof d.name, "%s", argv[0]);
+	if (strcmp(argv[1], "roundrobin") == 0)
+		d.format = LEAGUE_ROUNDROBIN;
+	else if (strcmp(argv[1], "gauntlet") == 0)
+		d.format = LEAGUE_GAUNTLET;
+	else {
+		buf_printf(body, "unknown format %.32s: roundrobin or "
+		    "gauntlet", argv[1]);
+		goto fail;
+	}
+	d.games_per_pair = 2;
+	d.base_ms = conf->default_base_ms;
+	d.inc_ms = conf->default_inc_ms;
+	if (cmd_tour_opts(argc, argv, &d, &have_seed, rest, &n, body) != 0)
+		goto fail;
+	if (d.nplayers < 2) {
+		buf_puts(body, "players=A,B,...: at least two players");
+		goto fail;
+	}
+	if (cmd_tour_game(s, &d, n, rest, have_seed, body) != 0 ||
+	    lobby_tour_add(s->lc, &d, &nslots, body) != 0)
+		goto fail;
+	buf_printf(body, "tournament %lld %s games %zu", (long long)d.id,
+	    d.name, nslots);
+	free(rest);
+	return (CMD_OK);
+fail:
+	league_tournament_free(&d);
+	free(rest);
+	return (CMD_ERROR);
+}
+
+/* A tournament's status, as list and standings show it. */
+static const char *
+cmd_tour_status(int status)
+{
+	return (status == LEAGUE_T_RUNNING ? "running" :
+	    status == LEAGUE_T_FINISHED ? "finished" : "cancelled");
+}
+
+/* tournament list: one line per tournament. */
+static int
+cmd_tour_list(struct session *s, struct buf *body)
+{
+	struct league_tournament *v;
+	size_t		 n, i;
+
+	if (lobby_tour_list(s->lc, &v, &n, body) != 0)
+		return (CMD_ERROR);
+	for (i = 0; i < n; i++) {
+		buf_printf(body, "%lld %s %s %s games-per-pair=%u tc=",
+		    (long long)v[i].id, v[i].name,
+		    v[i].format == LEAGUE_GAUNTLET ? "gauntlet" : "roundrobin",
+		    cmd_tour_status(v[i].status), v[i].games_per_pair);
+		lobby_tc_print(body, v[i].base_ms, v[i].inc_ms);
+		buf_printf(body, " %s\n", v[i].game);
+		league_tournament_free(&v[i]);
+	}
+	free(v);
+	return (CMD_OK);
+}
+
+/* tournament create|list|cancel (admin). */
+static int
+cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (!lobby_client_admin(s->lc)) {
+		buf_puts(body, "permission denied: tournament needs the admin "
+		    "role");
+		return (CMD_ERROR);
+	}
+	if (lobby_tour_check(s->lc, body) != 0)
+		return (CMD_ERROR);
+	if (strcmp(c->argv[0], "create") == 0)
+		return (cmd_tour_create(s, c->argc - 1, c->argv + 1, body));
+	if (strcmp(c->argv[0], "list") == 0 && c->argc == 1)
+		return (cmd_tour_list(s, body));
+	if (strcmp(c->argv[0], "cancel") == 0 && c->argc == 2)
+		return (lobby_tour_cancel(s->lc, c->argv[1], body) == 0 ?
+		    CMD_OK : CMD_ERROR);
+	buf_puts(body, "usage: tournament create ...|list|cancel NAME");
+	return (CMD_ERROR);
+}
+
+/* standings NAME: a tournament's table. */
+static int
+cmd_standings_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct lobby_standings st;
+	size_t		 i;
+
+	if (lobby_standings(s->lc, c->argv[0], &st, body) != 0)
+		return (CMD_ERROR);
+	buf_printf(body, "status %s\nplayed %zu of %zu\n",
+	    cmd_tour_status(st.status), st.played, st.total);
+	for (i = 0; i < st.n; i++)
+		buf_printf(body, "%zu %s points %u games %u wins %u "
+		    "losses %u\n", i + 1, st.v[i].name, st.v[i].wins,
+		    st.v[i].games, st.v[i].wins, st.v[i].games - st.v[i].wins);
+	free(st.v);
+	return (CMD_OK);
+}
+
+/* ratings: the rated players, best first. */
+static int
+cmd_ratings_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct lobby_rating_row *v;
+	size_t		 i, n;
+
+	lobby_ratings(s->lc, &v, &n);
+	for (i = 0; i < n; i++)
+		buf_printf(body, "%s rating %ld games %lu\n", v[i].name,
+		    lround(v[i].r), v[i].games);
+	free(v);
+	return (CMD_OK);
+}
+
+/* connections (admin): one line per connection. */
+static int
+cmd_connections_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct lobby_conn *v;
+	size_t		 i, n;
+
+	lobby_connections(s->lc, &v, &n);
+	for (i = 0; i < n; i++) {
+		buf_printf(body, "%llu %s %s", (unsigned long long)v[i].id,
+		    v[i].peer[0] != '\0' ? v[i].peer : "-",
+		    v[i].name[0] != '\0' ? v[i].name : "-");
+		if (v[i].game_id != 0)
+			buf_printf(body, " game=%lld seat=%d",
+			    (long long)v[i].game_id, v[i].seat);
+		if (i + 1 < n)
+			buf_putc(body, '\n');
+	}
+	free(v);
+	return (CMD_OK);
+}
+
+/* kick CONN_ID REASON... (admin). */
+static int
+cmd_kick_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	char		 reason[CMD_REASON_MAX + 1];
+	uint64_t	 id;
+
+	if (cmd_reason(c, "kick", 1, 0, reason, sizeof reason, body) != 0)
+		return (CMD_ERROR);
+	if (lobby_kick(s->lc, c->argv[0], reason, &id, body) != 0)
+		return (CMD_ERROR);
+	buf_printf(body, "kicked %llu", (unsigned long long)id);
+	return (CMD_OK);
+}
+
+/* abort GAME_ID REASON... | adjudicate GAME_ID 1|2 REASON... (admin). */
+static int
+cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
+{
+	char	 reason[CMD_REASON_MAX + 1];
+	int	 adj = strcmp(c->name, "adjudicate") == 0, winner = 0;
+
+	if (adj) {
+		if (strcmp(c->argv[1], "1") != 0 &&
+		    strcmp(c->argv[1], "2") != 0) {
+			buf_puts(body, "adjudicate: the winner is seat 1 or 2");
+			return (CMD_ERROR);
+		}
+		winner = c->argv[1][0] - '0';
+	}
+	if (cmd_reason(c, c->name, adj ? 2 : 1, 0, reason, sizeof reason,
+	    body) != 0)
+		return (CMD_ERROR);
+	if (lobby_end(s->lc, c->argv[0], winner, reason, body) != 0)
+		return (CMD_ERROR);
+	buf_printf(body, "result %s %s", winner == 1 ? "first" : winner == 2 ?
+	    "second" : "-", winner == 0 ? "aborted" : "adjudicated");
+	return (CMD_OK);
+}
+
+const struct cmd_entry cmd_seek_entry = {
+	.name = "seek", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] "
+	    "[random=1]",
+	.exec = cmd_seek_exec
+};
+const struct cmd_entry cmd_unseek_entry = {
+	.name = "unseek", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_unseek_exec
+};
+const struct cmd_entry cmd_challenge_entry = {
+	.name = "challenge", .min_args = 2, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] "
+	    "[random=1]",
+	.exec = cmd_challenge_exec
+};
+const struct cmd_entry cmd_accept_entry = {
+	.name = "accept", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "CH_ID",
+	.exec = cmd_accept_exec
+};
+const struct cmd_entry cmd_decline_entry = {
+	.name = "decline", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "CH_ID",
+	.exec = cmd_accept_exec
+};
+const struct cmd_entry cmd_ready_entry = {
+	.name = "ready", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_ready_exec
+};
+const struct cmd_entry cmd_unready_entry = {
+	.name = "unready", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_ready_exec
+};
+const struct cmd_entry cmd_resume_entry = {
+	.name = "resume", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "TOKEN",
+	.exec = cmd_resume_exec
+};
+const struct cmd_entry cmd_watch_entry = {
+	.name = "watch", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "GAME_ID",
+	.exec = cmd_watch_exec
+};
+const struct cmd_entry cmd_unwatch_entry = {
+	.name = "unwatch", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "GAME_ID",
+	.exec = cmd_unwatch_exec
+};
+const struct cmd_entry cmd_tournament_entry = {
+	.name = "tournament", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
+	    "[seed=S] [random=1] GAME | list | cancel NAME",
+	.exec = cmd_tournament_exec
+};
+const struct cmd_entry cmd_standings_entry = {
+	.name = "standings", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "NAME",
+	.exec = cmd_standings_exec
+};
+const struct cmd_entry cmd_ratings_entry = {
+	.name = "ratings", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.usage = "",
+	.exec = cmd_ratings_exec
+};
+const struct cmd_entry cmd_connections_entry = {
+	.name = "connections", .max_args = 0,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "",
+	.exec = cmd_connections_exec
+};
+const struct cmd_entry cmd_kick_entry = {
+	.name = "kick", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "CONN_ID REASON...",
+	.exec = cmd_kick_exec
+};
+const struct cmd_entry cmd_abort_entry = {
+	.name = "abort", .min_args = 1, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "GAME_ID REASON...",
+	.exec = cmd_end_exec
+};
+const struct cmd_entry cmd_adjudicate_entry = {
+	.name = "adjudicate", .min_args = 2, .max_args = -1,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
+	.usage = "GAME_ID 1|2 REASON...",
+	.exec = cmd_end_exec
+};
+
+/*
+ * games and resign add networked play (PROTOCOL.md §13) to the engine's
+ * (cmd-game.c): games live lists the live games, resign GAME_ID gives up a
+ * networked game.  Everything else is the engine's command, so `grundy
+ * engine` links without the lobby.
+ */
+static int
+cmd_net_games_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (c->argc == 1 && strcmp(c->argv[0], "live") == 0 && s->lc != NULL)
+		return (cmd_lobby_live(s, body));
+	return (cmd_games_exec(s, c, body));
+}
+
+/* resign [GAME_ID]: the match, or a networked game. */
+static int
+cmd_net_resign_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	if (c->argc == 1 && s->lc != NULL)
+		return (cmd_lobby_resign(s, c->argv[0], body));
+	return (cmd_resign_exec(s, c, body));
+}
+
+const struct cmd_entry cmd_net_games_entry = {
+	.name = "games", .max_args = 1, .flags = CMD_F_LOOP, .usage = "[live]",
+	.exec = cmd_net_games_exec
+};
+const struct cmd_entry cmd_net_resign_entry = {
+	.name = "resign", .max_args = 1, .flags = CMD_F_LOOP,
+	.usage = "[GAME_ID]", .exec = cmd_net_resign_exec
+};
