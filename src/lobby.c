@@ -119,15 +119,6 @@ lc_command(struct lobby_client *lc, enum lcmd_kind kind, int64_t gid,
 	buf_free(&b);
 }
 
-/* Formats a time control as BASE or BASE+INC. */
-void
-lobby_tc_print(struct buf *b, uint64_t base, uint64_t inc)
-{
-	buf_printf(b, "%llu", (unsigned long long)base);
-	if (inc > 0)
-		buf_printf(b, "+%llu", (unsigned long long)inc);
-}
-
 /* Returns the game with an id, or NULL. */
 struct lgame *
 lobby_game(struct lobby *lb, int64_t id)
@@ -154,37 +145,6 @@ lobby_gid(const char *s)
 	if (*end != '\0' || errno != 0 || v <= 0)
 		return (0);
 	return ((int64_t)v);
-}
-
-/*
- * Parses a time control "BASE" or "BASE+INC" in milliseconds; returns 0,
- * or -1 if it is malformed or out of range.
- */
-int
-lobby_parse_tc(const char *s, uint64_t *base, uint64_t *inc)
-{
-	unsigned long long b, i = 0;
-	char		*end;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	b = strtoull(s, &end, 10);
-	if (errno != 0)
-		return (-1);
-	if (*end == '+') {
-		s = end + 1;
-		if (*s < '0' || *s > '9')
-			return (-1);
-		i = strtoull(s, &end, 10);
-		if (errno != 0)
-			return (-1);
-	}
-	if (*end != '\0' || b == 0 || b > LOBBY_TC_MAX || i > LOBBY_TC_MAX)
-		return (-1);
-	*base = b;
-	*inc = i;
-	return (0);
 }
 
 /* Returns 1 if a token is a plain decimal number. */
@@ -374,7 +334,7 @@ lobby_login_live(struct lobby_client *lc)
 			    strcmp(g->p[s - 1].name, lc->name) != 0)
 				continue;
 			buf_reset(&tc);
-			lobby_tc_print(&tc, g->base_ms, g->inc_ms);
+			proto_tc_print(&tc, g->base_ms, g->inc_ms);
 			lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
 			    (long long)g->id, g->p[0].name, g->p[1].name, s,
 			    buf_str(&tc), g->rated, g->start);
