@@ -357,19 +357,31 @@ game_piles_below(const mpz_t *piles, size_t n, unsigned long v)
 
 /* Appends "remove amount from pile i" for every pile holding enough. */
 void
-game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
+game_policy_remove_z(const mpz_t *piles, size_t n, const mpz_t amount,
     struct game_moveset *ms)
 {
 	struct game_move *m;
 	size_t	 i;
 
 	for (i = 0; i < n; i++) {
-		if (mpz_cmp_ui(piles[i], amount) < 0)
+		if (mpz_cmp(piles[i], amount) < 0)
 			continue;
 		m = game_moveset_add(ms);
 		game_move_add(m, 0, i + 1, piles[i]);
-		mpz_sub_ui(m->ch[0].val, m->ch[0].val, amount);
+		mpz_sub(m->ch[0].val, m->ch[0].val, amount);
 	}
+}
+
+/* game_policy_remove_z with a small amount. */
+void
+game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
+    struct game_moveset *ms)
+{
+	mpz_t	 a;
+
+	mpz_init_set_ui(a, amount);
+	game_policy_remove_z(piles, n, a, ms);
+	mpz_clear(a);
 }
 
 /* Compares two unsigned longs for qsort and bsearch. */

@@ -326,6 +326,8 @@ void	 game_partsum_to_grundy(const void *, size_t, game_part_sg_fn *,
 int	 game_piles_below(const mpz_t *, size_t, unsigned long);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 	    struct game_moveset *);
+void	 game_policy_remove_z(const mpz_t *, size_t, const mpz_t,
+	    struct game_moveset *);
 int	 game_ulong_cmp(const void *, const void *);
 
 /* game-table.c: the table cache's blob format, shared by the families. */
