@@ -379,6 +379,22 @@ tu_print_is(const struct game *g, const char *want)
 }
 
 /*
+ * Appends a space and a random number of at most bits bits drawn from rs:
+ * one pile of a random position line.
+ */
+void
+tu_put_random(struct buf *b, gmp_randstate_t rs, mp_bitcnt_t bits)
+{
+	mpz_t	 v;
+
+	mpz_init(v);
+	mpz_urandomb(v, rs, bits);
+	buf_putc(b, ' ');
+	buf_mpz(b, v);
+	mpz_clear(v);
+}
+
+/*
  * Asserts that each in[i] parses and prints as out[i], and that out[i]
  * parses and prints as itself.
  */
