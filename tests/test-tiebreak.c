@@ -19,6 +19,20 @@ play(struct xtable *x, size_t a, size_t b, char r)
 	    r == 'D' ? XTABLE_DRAW : XTABLE_LOSS), 0);
 }
 
+/*
+ * Starts a crosstable of n players and plays the games listed as "A-BR"
+ * separated by single spaces (one-digit players, R as in play).
+ */
+static void
+play_games(struct xtable *x, size_t n, const char *games)
+{
+	const char	*p;
+
+	assert_int_equal(xtable_init(x, n), 0);
+	for (p = games; *p != '\0'; p += p[4] == '\0' ? 4 : 5)
+		play(x, (size_t)(p[0] - '0'), (size_t)(p[2] - '0'), p[3]);
+}
+
 /* Checks the order of players and their ranks and score ranks. */
 static void
 expect(const struct standing *s, size_t n, const size_t *who,
@@ -47,13 +61,7 @@ test_round_robin(void **state)
 	struct standing		 s[4];
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 4), 0);
-	play(&x, 0, 1, 'W');
-	play(&x, 0, 2, 'D');
-	play(&x, 0, 3, 'L');
-	play(&x, 1, 2, 'W');
-	play(&x, 1, 3, 'W');
-	play(&x, 2, 3, 'W');
+	play_games(&x, 4, "0-1W 0-2D 0-3L 1-2W 1-3W 2-3W");
 	tiebreak_standings(&x, s);
 	expect(s, 4, who, rank, sr);
 	assert_true(s[1].half == 3 && s[1].h2h == 1 && s[1].sb == 11);
@@ -82,12 +90,9 @@ test_h2h_before_sb(void **state)
 	    "2-4L 3-4D";
 	struct xtable		 x;
 	struct standing		 s[5];
-	const char		*p;
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 5), 0);
-	for (p = g; *p != '\0'; p += p[4] == '\0' ? 4 : 5)
-		play(&x, (size_t)(p[0] - '0'), (size_t)(p[2] - '0'), p[3]);
+	play_games(&x, 5, g);
 	tiebreak_standings(&x, s);
 	expect(s, 5, who, rank, sr);
 	assert_true(s[3].h2h == 2 && s[3].sb == 4);
@@ -111,17 +116,12 @@ test_shared_ranks(void **state)
 	struct standing		 s[4];
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 3), 0);
-	play(&x, 0, 1, 'W');
-	play(&x, 1, 2, 'W');
-	play(&x, 2, 0, 'W');
+	play_games(&x, 3, "0-1W 1-2W 2-0W");
 	tiebreak_standings(&x, s);
 	expect(s, 3, who, one, one);
 	assert_true(s[0].h2h == 2 && s[0].sb == 4);
 	xtable_free(&x);
-	assert_int_equal(xtable_init(&x, 4), 0);
-	play(&x, 0, 2, 'W');
-	play(&x, 3, 1, 'L');
+	play_games(&x, 4, "0-2W 3-1L");
 	tiebreak_standings(&x, s);
 	expect(s, 4, who4, r4, r4);
 	assert_true(s[0].h2h == -1 && s[1].h2h == -1);
@@ -143,9 +143,7 @@ test_no_game_last(void **state)
 	struct standing		 s[4];
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 4), 0);
-	play(&x, 0, 1, 'W');
-	play(&x, 2, 1, 'D');
+	play_games(&x, 4, "0-1W 2-1D");
 	assert_int_equal(xtable_bye(&x, 3, 2), 0);
 	tiebreak_standings(&x, s);
 	expect(s, 4, who, rank, rank);
