@@ -33,14 +33,18 @@ play_games(struct xtable *x, size_t n, const char *games)
 		play(x, (size_t)(p[0] - '0'), (size_t)(p[2] - '0'), p[3]);
 }
 
-/* Checks the order of players and their ranks and score ranks. */
+/*
+ * Fills s with the standings of x and checks the order of players and
+ * their ranks and score ranks.
+ */
 static void
-expect(const struct standing *s, size_t n, const size_t *who,
+expect(const struct xtable *x, struct standing *s, const size_t *who,
     const unsigned *rank, const unsigned *srank)
 {
 	size_t	 i;
 
-	for (i = 0; i < n; i++) {
+	tiebreak_standings(x, s);
+	for (i = 0; i < x->n; i++) {
 		assert_int_equal(s[i].player, who[i]);
 		assert_int_equal(s[i].rank, rank[i]);
 		assert_int_equal(s[i].score_rank, srank[i]);
@@ -62,8 +66,7 @@ test_round_robin(void **state)
 
 	(void)state;
 	play_games(&x, 4, "0-1W 0-2D 0-3L 1-2W 1-3W 2-3W");
-	tiebreak_standings(&x, s);
-	expect(s, 4, who, rank, sr);
+	expect(&x, s, who, rank, sr);
 	assert_true(s[1].half == 3 && s[1].h2h == 1 && s[1].sb == 11);
 	assert_true(s[2].half == 3 && s[2].h2h == 1 && s[2].sb == 7);
 	assert_true(s[0].h2h == -1 && s[3].h2h == -1);
@@ -93,8 +96,7 @@ test_h2h_before_sb(void **state)
 
 	(void)state;
 	play_games(&x, 5, g);
-	tiebreak_standings(&x, s);
-	expect(s, 5, who, rank, sr);
+	expect(&x, s, who, rank, sr);
 	assert_true(s[3].h2h == 2 && s[3].sb == 4);
 	assert_true(s[4].h2h == 0 && s[4].sb == 12);
 	xtable_free(&x);
@@ -117,13 +119,11 @@ test_shared_ranks(void **state)
 
 	(void)state;
 	play_games(&x, 3, "0-1W 1-2W 2-0W");
-	tiebreak_standings(&x, s);
-	expect(s, 3, who, one, one);
+	expect(&x, s, who, one, one);
 	assert_true(s[0].h2h == 2 && s[0].sb == 4);
 	xtable_free(&x);
 	play_games(&x, 4, "0-2W 3-1L");
-	tiebreak_standings(&x, s);
-	expect(s, 4, who4, r4, r4);
+	expect(&x, s, who4, r4, r4);
 	assert_true(s[0].h2h == -1 && s[1].h2h == -1);
 	xtable_free(&x);
 }
@@ -145,8 +145,7 @@ test_no_game_last(void **state)
 	(void)state;
 	play_games(&x, 4, "0-1W 2-1D");
 	assert_int_equal(xtable_bye(&x, 3, 2), 0);
-	tiebreak_standings(&x, s);
-	expect(s, 4, who, rank, rank);
+	expect(&x, s, who, rank, rank);
 	assert_true(s[3].half == 2 && s[3].games == 0);
 	/* Refusals change nothing. */
 	assert_int_equal(xtable_add(&x, 1, 1, XTABLE_WIN), -1);
