@@ -58,6 +58,7 @@ void	 tu_winning(const struct game *, struct tu_strs *);
 void	 tu_check(const struct game *, int, long, struct tu_strs *);
 void	 tu_check_wins(const struct game *, int, long, ...)
 	    __attribute__((sentinel));
+void	 tu_check_canonical(const struct game_moveset *, int);
 void	 tu_winning_each(const struct game *, struct game_moveset *,
 	    void (*)(const struct game *, const struct game_move *, void *),
 	    void *);
