@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot-policy.h"
+#include "proto.h"
 
 /*
  * Returns the wait before reconnect attempt number attempt (from 0):
@@ -48,36 +49,21 @@ botpol_retry_s(const char *msg)
 	return (n);
 }
 
-/* Parses a decimal number of at most 15 digits; returns 0 or -1. */
-static int
-botpol_num(const char *s, size_t n, uint64_t *v)
-{
-	size_t	 i;
-
-	if (n == 0 || n > 15)
-		return (-1);
-	*v = 0;
-	for (i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)s[i]))
-			return (-1);
-		*v = *v * 10 + (uint64_t)(s[i] - '0');
-	}
-	return (0);
-}
-
-/* Parses a time control "BASE" or "BASE+INC" (ms); returns 0 or -1. */
+/*
+ * Parses the time control that starts s and ends at a blank or the end
+ * (an event's tc= field) with proto_parse_tc; returns 0 or -1.
+ */
 int
 botpol_tc(const char *s, uint64_t *base, uint64_t *inc)
 {
-	const char	*plus = strchr(s, '+');
-	size_t		 n = strcspn(s, " ");
+	char	 tok[32];
+	size_t	 n = strcspn(s, " ");
 
-	*inc = 0;
-	if (plus != NULL && (size_t)(plus - s) < n)
-		return (botpol_num(s, (size_t)(plus - s), base) != 0 ||
-		    botpol_num(plus + 1, n - (size_t)(plus - s) - 1,
-		    inc) != 0 ? -1 : 0);
-	return (botpol_num(s, n, base));
+	if (n >= sizeof tok)
+		return (-1);
+	memcpy(tok, s, n);
+	tok[n] = '\0';
+	return (proto_parse_tc(tok, base, inc));
 }
 
 /* Returns 1 if word (n bytes) is in the comma-separated list. */

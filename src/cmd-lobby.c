@@ -18,6 +18,7 @@
 #include "cmd-admin.h"
 #include "league.h"
 #include "lobby.h"
+#include "proto.h"
 #include "session.h"
 #include "store.h"
 
@@ -130,10 +131,10 @@ cmd_offer_opts(int argc, char **argv, struct lobby_offer *o, int challenge,
 		ok = 1;
 		switch (lobby_offer_opt(argv[i], &v)) {
 		case LOBBY_OPT_TC:
-			if (lobby_parse_tc(v, &o->base_ms, &o->inc_ms)) {
+			if (proto_parse_tc(v, &o->base_ms, &o->inc_ms)) {
 				buf_printf(body, "invalid time control %.64s: "
 				    "tc=BASE or tc=BASE+INC in ms, BASE 1.."
-				    "%llu", v, LOBBY_TC_MAX);
+				    "%llu", v, PROTO_TC_MAX);
 				return (-1);
 			}
 			break;
@@ -369,7 +370,7 @@ cmd_lobby_live(struct session *s, struct buf *body)
 	for (i = 0; i < n; i++) {
 		buf_printf(body, "%lld %s %s ply=%lu tc=", (long long)v[i].id,
 		    v[i].player[0], v[i].player[1], v[i].ply);
-		lobby_tc_print(body, v[i].base_ms, v[i].inc_ms);
+		proto_tc_print(body, v[i].base_ms, v[i].inc_ms);
 		buf_printf(body, " rated=%d %s\n", v[i].rated, v[i].start);
 	}
 	free(v);
@@ -467,7 +468,7 @@ cmd_tour_opts(int argc, char **argv, struct league_tournament *d,
 			d->games_per_pair = (unsigned int)v;
 			continue;
 		case T_TC:
-			if (lobby_parse_tc(a, &d->base_ms, &d->inc_ms)) {
+			if (proto_parse_tc(a, &d->base_ms, &d->inc_ms)) {
 				buf_printf(body, "invalid time control %.64s",
 				    a);
 				return (-1);
@@ -617,7 +618,7 @@ cmd_tour_list(struct session *s, struct buf *body)
 		    (long long)v[i].id, v[i].name,
 		    v[i].format == LEAGUE_GAUNTLET ? "gauntlet" : "roundrobin",
 		    cmd_tour_status(v[i].status), v[i].games_per_pair);
-		lobby_tc_print(body, v[i].base_ms, v[i].inc_ms);
+		proto_tc_print(body, v[i].base_ms, v[i].inc_ms);
 		buf_printf(body, " %s\n", v[i].game);
 		league_tournament_free(&v[i]);
 	}

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 
 #include "conf.h"
+#include "proto.h"
 
 /* Kinds of setting values. */
 enum conf_kind {
@@ -383,15 +384,9 @@ conf_set_admins(struct conf *c, const char *value, char *err, size_t errlen)
 static int
 conf_set_tc(struct conf *c, const char *value, char *err, size_t errlen)
 {
-	unsigned long long b, n = 0;
-	char		*end;
+	uint64_t	 b, n;
 
-	errno = 0;
-	b = strtoull(value, &end, 10);
-	if (*end == '+' && isdigit((unsigned char)end[1]))
-		n = strtoull(end + 1, &end, 10);
-	if (!isdigit((unsigned char)value[0]) || *end != '\0' ||
-	    errno != 0 || b == 0 || b > 86400000ULL || n > 86400000ULL) {
+	if (proto_parse_tc(value, &b, &n) != 0) {
 		snprintf(err, errlen, "default-tc '%s': expected BASE "
 		    "or BASE+INC in milliseconds", value);
 		return (-1);

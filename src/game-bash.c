@@ -41,11 +41,8 @@ bash_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 		goto fail;
 	}
 	mpz_add_ui(st->m1, st->m, 1);
-	if (game_piles_parse(&st->pl, argc - pos, argv + pos,
-	    "pile", lim, err) != 0)
-		goto fail;
-	*stp = st;
-	return (0);
+	return (game_piles_finish(&bash_layout, st, stp, argc - pos,
+	    argv + pos, "pile", lim, err));
 fail:
 	game_layout_free(&bash_layout, st);
 	return (-1);
@@ -68,18 +65,12 @@ static int
 bash_check(const void *p, const struct game_move *m, struct game_error *err)
 {
 	const struct bash *st = p;
-	mpz_t		 c;
-	int		 i, bad;
+	int		 i, cmp;
 
-	mpz_init(c);
-	if ((i = game_check_removal(m, st->pl.n, st->pl.v, "pile", c,
-	    err)) < 0) {
-		mpz_clear(c);
+	if ((i = game_check_removal_cmp(m, st->pl.n, st->pl.v, "pile", st->m,
+	    &cmp, err)) < 0)
 		return (-1);
-	}
-	bad = mpz_cmp(c, st->m) > 0;
-	mpz_clear(c);
-	if (bad)
+	if (cmp > 0)
 		return (game_set_error(err, GAME_EILLEGAL,
 		    "pile %d: a move removes at most m tokens", i + 1));
 	return (0);
@@ -141,15 +132,6 @@ bash_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
 	return (0);
 }
 
-/* Appends the engine's fallback moves: remove one token from any pile. */
-static void
-bash_policy(const void *p, struct game_moveset *ms)
-{
-	const struct bash *st = p;
-
-	game_policy_remove(st->pl.v, st->pl.n, 1, ms);
-}
-
 const struct game_family game_bash = {
 	.name = "bash",
 	.usage = "bash m=M PILE...",
@@ -162,5 +144,5 @@ const struct game_family game_bash = {
 	.terminal = game_piles_empty,
 	.grundy = bash_grundy,
 	.to_grundy = bash_to_grundy,
-	.policy = bash_policy,
+	.policy = game_piles_policy,
 };

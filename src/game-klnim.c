@@ -83,14 +83,12 @@ klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	if (klnim_parse_amount(st->k, keys[0].val, "klnim: k", lim,
 	    err) != 0 ||
 	    klnim_parse_amount(st->l, keys[1].val, "klnim: l", lim,
-	    err) != 0 ||
-	    game_piles_parse(&st->pl, argc - pos, argv + pos,
-	    "pile", lim, err) != 0) {
+	    err) != 0) {
 		game_layout_free(&klnim_layout, st);
 		return (-1);
 	}
-	*stp = st;
-	return (0);
+	return (game_piles_finish(&klnim_layout, st, stp, argc - pos,
+	    argv + pos, "pile", lim, err));
 }
 
 /* Prints klnim k=K l=L turn=T PILE... */
@@ -127,18 +125,12 @@ klnim_check(const void *p, const struct game_move *m, struct game_error *err)
 {
 	const struct klnim *st = p;
 	mpz_srcptr	 f = klnim_forbidden(st);
-	mpz_t		 c;
-	int		 i, bad;
+	int		 i, cmp;
 
-	mpz_init(c);
-	if ((i = game_check_removal(m, st->pl.n, st->pl.v, "pile", c,
-	    err)) < 0) {
-		mpz_clear(c);
+	if ((i = game_check_removal_cmp(m, st->pl.n, st->pl.v, "pile", f,
+	    &cmp, err)) < 0)
 		return (-1);
-	}
-	bad = mpz_cmp(c, f) == 0;
-	mpz_clear(c);
-	if (!bad)
+	if (cmp != 0)
 		return (0);
 	if (mpz_fits_ulong_p(f))
 		return (game_set_error(err, GAME_EILLEGAL,

@@ -27,24 +27,14 @@ nim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 
 	if (game_parse_keys("nim", argc, argv, keys, 1, &pos, err) != 0)
 		return (-1);
+	if (keys[0].val != NULL && strcmp(keys[0].val, "0") != 0 &&
+	    strcmp(keys[0].val, "1") != 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "nim: misere '%.40s': must be 0 or 1", keys[0].val));
 	st = xcalloc(1, sizeof *st);
-	if (keys[0].val != NULL) {
-		if (strcmp(keys[0].val, "0") != 0 &&
-		    strcmp(keys[0].val, "1") != 0) {
-			free(st);
-			return (game_set_error(err, GAME_ESYNTAX,
-			    "nim: misere '%.40s': must be 0 or 1",
-			    keys[0].val));
-		}
-		st->misere = keys[0].val[0] == '1';
-	}
-	if (game_piles_parse(&st->pl, argc - pos, argv + pos,
-	    "pile", lim, err) != 0) {
-		free(st);
-		return (-1);
-	}
-	*stp = st;
-	return (0);
+	st->misere = keys[0].val != NULL && keys[0].val[0] == '1';
+	return (game_piles_finish(&nim_layout, st, stp, argc - pos, argv + pos,
+	    "pile", lim, err));
 }
 
 /* Prints nim [misere=1] PILE... */
@@ -176,15 +166,6 @@ nim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 	return (0);
 }
 
-/* Appends the engine's fallback moves: remove one token from any pile. */
-static void
-nim_policy(const void *p, struct game_moveset *ms)
-{
-	const struct nim *st = p;
-
-	game_policy_remove(st->pl.v, st->pl.n, 1, ms);
-}
-
 const struct game_family game_nim = {
 	.name = "nim",
 	.usage = "nim [misere=0|1] PILE...",
@@ -199,5 +180,5 @@ const struct game_family game_nim = {
 	.grundy = nim_grundy,
 	.winning = nim_winning,
 	.to_grundy = nim_to_grundy,
-	.policy = nim_policy,
+	.policy = game_piles_policy,
 };

@@ -27,13 +27,8 @@ staircase_parse(void **stp, int argc, char **argv,
 	if (game_parse_keys("staircase", argc, argv, NULL, 0, &pos, err) != 0)
 		return (-1);
 	st = xcalloc(1, sizeof *st);
-	if (game_piles_parse(&st->pl, argc - pos, argv + pos,
-	    "step", lim, err) != 0) {
-		free(st);
-		return (-1);
-	}
-	*stp = st;
-	return (0);
+	return (game_piles_finish(&staircase_layout, st, stp, argc - pos,
+	    argv + pos, "step", lim, err));
 }
 
 /* Prints staircase STEP... */

@@ -490,6 +490,17 @@ subtraction_sg(const struct subtraction_table *t, const mpz_t n)
 	return (t->g[t->pre + (r + t->per - t->pre % t->per) % t->per]);
 }
 
+/* Frees the state and drops its reference to the table. */
+static void
+subtraction_free(void *p)
+{
+	struct subtraction *st = p;
+
+	game_piles_clear(&st->pl);
+	subtraction_table_unref(st->tab);
+	free(st);
+}
+
 /* Parses subtraction S=s1,s2,... PILE... */
 static int
 subtraction_parse(void **stp, int argc, char **argv,
@@ -514,9 +525,7 @@ subtraction_parse(void **stp, int argc, char **argv,
 	    game_piles_parse(&st->pl, argc - pos, argv + pos,
 	    "pile", lim, err) != 0 ||
 	    subtraction_table_make(t, lim, err) != 0) {
-		game_piles_clear(&st->pl);
-		subtraction_table_unref(t);
-		free(st);
+		subtraction_free(st);
 		return (-1);
 	}
 	*stp = st;
@@ -534,17 +543,6 @@ subtraction_clone(const void *p)
 	c->tab = st->tab;
 	game_piles_copy(&c->pl, &st->pl);
 	return (c);
-}
-
-/* Frees the state and drops its reference to the table. */
-static void
-subtraction_free(void *p)
-{
-	struct subtraction *st = p;
-
-	game_piles_clear(&st->pl);
-	subtraction_table_unref(st->tab);
-	free(st);
 }
 
 /* Prints subtraction S=s1,s2,... PILE... with S ascending. */

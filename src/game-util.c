@@ -226,6 +226,33 @@ game_piles_empty(const void *st)
 	return (game_piles_below(pl->v, pl->n, 1));
 }
 
+/*
+ * Ends the parse of a family whose state begins with its piles: parses the
+ * argc piles into st, then hands st out in *stp; on error frees st (laid
+ * out as lay describes).
+ */
+int
+game_piles_finish(const struct game_layout *lay, void *st, void **stp,
+    int argc, char **argv, const char *what, const struct game_limits *lim,
+    struct game_error *err)
+{
+	if (game_piles_parse(st, argc, argv, what, lim, err) != 0) {
+		game_layout_free(lay, st);
+		return (-1);
+	}
+	*stp = st;
+	return (0);
+}
+
+/* The policy of such a family: remove one token from any pile. */
+void
+game_piles_policy(const void *st, struct game_moveset *ms)
+{
+	const struct game_piles *pl = st;
+
+	game_policy_remove(pl->v, pl->n, 1, ms);
+}
+
 /* Prints n numbers separated by spaces. */
 void
 game_piles_print(const mpz_t *piles, size_t n, struct buf *b)
@@ -287,6 +314,25 @@ game_check_removal(const struct game_move *m, size_t n, const mpz_t *piles,
 	return (i);
 }
 
+/*
+ * Checks like game_check_single and sets *cmp to the sign of the amount the
+ * move takes from the pile minus bound, as mpz_cmp.
+ */
+int
+game_check_removal_cmp(const struct game_move *m, size_t n,
+    const mpz_t *piles, const char *what, const mpz_t bound, int *cmp,
+    struct game_error *err)
+{
+	mpz_t	 c;
+	int	 i;
+
+	mpz_init(c);
+	if ((i = game_check_removal(m, n, piles, what, c, err)) >= 0)
+		*cmp = mpz_cmp(c, bound);
+	mpz_clear(c);
+	return (i);
+}
+
 /* Applies a checked move: sets each pile it names (1-based) to its value. */
 void
 game_piles_set(mpz_t *piles, const struct game_move *m)
@@ -311,19 +357,31 @@ game_piles_below(const mpz_t *piles, size_t n, unsigned long v)
 
 /* Appends "remove amount from pile i" for every pile holding enough. */
 void
-game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
+game_policy_remove_z(const mpz_t *piles, size_t n, const mpz_t amount,
     struct game_moveset *ms)
 {
 	struct game_move *m;
 	size_t	 i;
 
 	for (i = 0; i < n; i++) {
-		if (mpz_cmp_ui(piles[i], amount) < 0)
+		if (mpz_cmp(piles[i], amount) < 0)
 			continue;
 		m = game_moveset_add(ms);
 		game_move_add(m, 0, i + 1, piles[i]);
-		mpz_sub_ui(m->ch[0].val, m->ch[0].val, amount);
+		mpz_sub(m->ch[0].val, m->ch[0].val, amount);
 	}
+}
+
+/* game_policy_remove_z with a small amount. */
+void
+game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
+    struct game_moveset *ms)
+{
+	mpz_t	 a;
+
+	mpz_init_set_ui(a, amount);
+	game_policy_remove_z(piles, n, a, ms);
+	mpz_clear(a);
 }
 
 /* Compares two unsigned longs for qsort and bsearch. */

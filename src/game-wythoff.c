@@ -487,16 +487,8 @@ static void
 wythoff_policy(const void *p, struct game_moveset *ms)
 {
 	const struct wythoff *st = p;
-	struct game_move *m;
-	size_t		 i;
 
-	for (i = 0; i < 2; i++) {
-		if (mpz_cmp(st->pile[i], st->k) < 0)
-			continue;
-		m = game_moveset_add(ms);
-		game_move_add(m, 0, i + 1, st->pile[i]);
-		mpz_sub(m->ch[0].val, m->ch[0].val, st->k);
-	}
+	game_policy_remove_z(st->pile, 2, st->k, ms);
 }
 
 const struct game_family game_wythoff = {

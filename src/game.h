@@ -256,8 +256,8 @@ int	 game_parse_ulong(unsigned long *, const char *, const char *,
 	    unsigned long, unsigned long, struct game_error *);
 /*
  * A row of piles (or steps).  The families made of one keep it as the first
- * member of their state, so that game_piles_apply and game_piles_empty can
- * serve as their apply and terminal.
+ * member of their state, so that game_piles_apply, game_piles_empty and
+ * game_piles_policy can serve as their apply, terminal and policy.
  */
 struct game_piles {
 	size_t		 n;
@@ -270,11 +270,15 @@ void	 game_piles_clear(struct game_piles *);
 void	 game_piles_copy(struct game_piles *, const struct game_piles *);
 void	 game_piles_apply(void *, const struct game_move *);
 int	 game_piles_empty(const void *);
+void	 game_piles_policy(const void *, struct game_moveset *);
 void	 game_piles_print(const mpz_t *, size_t, struct buf *);
 int	 game_check_single(const struct game_move *, size_t, const mpz_t *,
 	    const char *, struct game_error *);
 int	 game_check_removal(const struct game_move *, size_t, const mpz_t *,
 	    const char *, mpz_t, struct game_error *);
+int	 game_check_removal_cmp(const struct game_move *, size_t,
+	    const mpz_t *, const char *, const mpz_t, int *,
+	    struct game_error *);
 void	 game_piles_set(mpz_t *, const struct game_move *);
 /*
  * The layout of a state that begins with its piles and otherwise holds only
@@ -289,6 +293,9 @@ struct game_layout {
 
 void	*game_layout_clone(const struct game_layout *, const void *);
 void	 game_layout_free(const struct game_layout *, void *);
+int	 game_piles_finish(const struct game_layout *, void *, void **, int,
+	    char **, const char *, const struct game_limits *,
+	    struct game_error *);
 
 /*
  * A sum of piles (Sprague-Grundy): pile_sg sets g to one pile's Grundy value
@@ -318,6 +325,8 @@ void	 game_partsum_to_grundy(const void *, size_t, game_part_sg_fn *,
 
 int	 game_piles_below(const mpz_t *, size_t, unsigned long);
 void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
+	    struct game_moveset *);
+void	 game_policy_remove_z(const mpz_t *, size_t, const mpz_t,
 	    struct game_moveset *);
 int	 game_ulong_cmp(const void *, const void *);
 

@@ -33,6 +33,7 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
+#include "proto.h"
 #include "store.h"
 
 /* Fills a resume token with random hex digits. */
@@ -139,7 +140,7 @@ lg_send_start(struct lgame *g, int seat)
 	struct buf	 tc;
 
 	buf_init(&tc);
-	lobby_tc_print(&tc, g->base_ms, g->inc_ms);
+	proto_tc_print(&tc, g->base_ms, g->inc_ms);
 	lc_event(g->p[seat - 1].lc, "start %lld %s %s you=%d token=%s tc=%s "
 	    "rated=%d %s", (long long)g->id, g->p[0].name, g->p[1].name, seat,
 	    g->p[seat - 1].token, buf_str(&tc), g->rated, g->start);
@@ -348,7 +349,7 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 	lg_seat(g, 2, c2, engine_seat == 2);
 	if (lb->store != NULL) {
 		buf_init(&tc);
-		lobby_tc_print(&tc, base, inc);
+		proto_tc_print(&tc, base, inc);
 		memset(&sg, 0, sizeof sg);
 		sg.family = g->game.fam->name;
 		sg.game = g->start;

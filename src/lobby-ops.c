@@ -17,6 +17,7 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
+#include "proto.h"
 #include "store.h"
 
 /* The caller's account, "" before login. */
@@ -263,7 +264,7 @@ lobby_chall_send(struct lobby_client *lc, const struct lchall *ch)
 	size_t		 sent = 0;
 
 	buf_init(&tc);
-	lobby_tc_print(&tc, ch->base_ms, ch->inc_ms);
+	proto_tc_print(&tc, ch->base_ms, ch->inc_ms);
 	TAILQ_FOREACH(t, &lc->lb->clients, entry)
 		if (strcmp(t->name, ch->to) == 0 && t->game == NULL &&
 		    (t->ready || t->seek != NULL)) {

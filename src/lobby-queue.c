@@ -4,7 +4,7 @@
  * client (events, and the server commands it has not answered yet, queued
  * until lobby_answer in lobby.c matches their answers), the output held
  * while one of its commands runs, its watch list, the lobby's clock, and
- * the small parsers and printers of ids and time controls.
+ * the small parsers of ids and numbers.
  *
  * It calls no other file of the lobby, so that live games (lobby-game.c),
  * seeks and challenges (lobby-pair.c), tournaments (lobby-tour.c),
@@ -105,15 +105,6 @@ lc_command(struct lobby_client *lc, enum lcmd_kind kind, int64_t gid,
 	va_end(ap);
 }
 
-/* Formats a time control as BASE or BASE+INC. */
-void
-lobby_tc_print(struct buf *b, uint64_t base, uint64_t inc)
-{
-	buf_printf(b, "%llu", (unsigned long long)base);
-	if (inc > 0)
-		buf_printf(b, "+%llu", (unsigned long long)inc);
-}
-
 /* Parses a game id argument; returns it, or 0. */
 int64_t
 lobby_gid(const char *s)
@@ -128,37 +119,6 @@ lobby_gid(const char *s)
 	if (*end != '\0' || errno != 0 || v <= 0)
 		return (0);
 	return ((int64_t)v);
-}
-
-/*
- * Parses a time control "BASE" or "BASE+INC" in milliseconds; returns 0,
- * or -1 if it is malformed or out of range.
- */
-int
-lobby_parse_tc(const char *s, uint64_t *base, uint64_t *inc)
-{
-	unsigned long long b, i = 0;
-	char		*end;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	b = strtoull(s, &end, 10);
-	if (errno != 0)
-		return (-1);
-	if (*end == '+') {
-		s = end + 1;
-		if (*s < '0' || *s > '9')
-			return (-1);
-		i = strtoull(s, &end, 10);
-		if (errno != 0)
-			return (-1);
-	}
-	if (*end != '\0' || b == 0 || b > LOBBY_TC_MAX || i > LOBBY_TC_MAX)
-		return (-1);
-	*base = b;
-	*inc = i;
-	return (0);
 }
 
 /* Returns 1 if a token is a plain decimal number. */

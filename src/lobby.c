@@ -210,7 +210,7 @@ lobby_login_live(struct lobby_client *lc)
 			    strcmp(g->p[s - 1].name, lc->name) != 0)
 				continue;
 			buf_reset(&tc);
-			lobby_tc_print(&tc, g->base_ms, g->inc_ms);
+			proto_tc_print(&tc, g->base_ms, g->inc_ms);
 			lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
 			    (long long)g->id, g->p[0].name, g->p[1].name, s,
 			    buf_str(&tc), g->rated, g->start);

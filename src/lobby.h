@@ -230,10 +230,7 @@ void	 lobby_prep_clear(struct lobby_prep *);
 int	 lobby_prep_take(struct lobby_prep *, int, char **, struct game *,
 	    struct game *, int *);
 
-/* Time controls (and the tests), random fair starts. */
-#define LOBBY_TC_MAX	(24ULL * 3600 * 1000)	/* longest base time */
-int	 lobby_parse_tc(const char *, uint64_t *, uint64_t *);
-void	 lobby_tc_print(struct buf *, uint64_t, uint64_t);
+/* Random fair starts (and the tests). */
 int	 lobby_draw_start(const struct game *, gmp_randstate_t,
 	    const struct game_limits *, struct game *, struct game_error *);
 

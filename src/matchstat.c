@@ -157,18 +157,19 @@ matchstat_score_to_elo(double s)
 	return (-400.0 * log10(1.0 / s - 1.0));
 }
 
-/*
- * Fills e from k outcomes of scores a[] with counts c[] over n samples;
- * spread is 1 for games and sqrt 2 for pairs (the normalized Elo of a
- * pair is per game).
- */
-static void
-elo_from(const double *a, const uint64_t *c, int k, uint64_t n,
-    double spread, struct matchstat_elo *e)
+/* Fills e from the sample sm; -1 if it is empty. */
+static int
+elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 {
-	double	 s = 0, var = 0, sd, lo, hi, d;
-	int	 i;
+	const double	*a = sm->a;
+	const uint64_t	*c = sm->c;
+	uint64_t	 n = sm->n;
+	double		 spread = sm->spread;
+	double		 s = 0, var = 0, sd, lo, hi, d;
+	int		 i, k = sm->k;
 
+	if (n == 0)
+		return (-1);
 	for (i = 0; i < k; i++)
 		s += a[i] * ((double)c[i] / (double)n);
 	for (i = 0; i < k; i++) {
@@ -187,7 +188,7 @@ elo_from(const double *a, const uint64_t *c, int k, uint64_t n,
 		e->elo_err = 0;
 		e->nelo = s == 0.5 ? 0 : s > 0.5 ? INFINITY : -INFINITY;
 		e->los = s == 0.5 ? 0.5 : s > 0.5 ? 1 : 0;
-		return;
+		return (0);
 	}
 	lo = s - MATCHSTAT_Z95 * sd;
 	hi = s + MATCHSTAT_Z95 * sd;
@@ -196,38 +197,58 @@ elo_from(const double *a, const uint64_t *c, int k, uint64_t n,
 	e->elo_err = (e->elo_hi - e->elo_lo) / 2.0;
 	e->nelo = (s - 0.5) / (spread * sqrt(var)) * NELO_SCALE;
 	e->los = (1.0 - erf(-(s - 0.5) / sqrt(2.0 * var / (double)n))) / 2.0;
+	return (0);
+}
+
+/* Sets s to the trinomial sample of w. */
+void
+matchstat_wdl_sample(const struct matchstat_wdl *w, struct matchstat_sample *s)
+{
+	static const double	 a[3] = { 0, 0.5, 1 };
+
+	s->k = 3;
+	s->a = a;
+	s->c[0] = w->losses;
+	s->c[1] = w->draws;
+	s->c[2] = w->wins;
+	s->n = matchstat_wdl_games(w);
+	s->spread = 1.0;
+}
+
+/* Sets s to the pentanomial sample of p. */
+void
+matchstat_penta_sample(const struct matchstat_penta *p,
+    struct matchstat_sample *s)
+{
+	static const double	 a[5] = { 0, 0.25, 0.5, 0.75, 1 };
+
+	s->k = 5;
+	s->a = a;
+	s->c[0] = p->ll;
+	s->c[1] = p->ld;
+	s->c[2] = p->wl + p->dd;
+	s->c[3] = p->wd;
+	s->c[4] = p->ww;
+	s->n = matchstat_penta_pairs(p);
+	s->spread = M_SQRT2;
 }
 
 /* The statistics of trinomial counts; -1 if there is no game. */
 int
 matchstat_elo_wdl(const struct matchstat_wdl *w, struct matchstat_elo *e)
 {
-	static const double	 a[3] = { 0, 0.5, 1 };
-	uint64_t		 c[3];
+	struct matchstat_sample	 s;
 
-	c[0] = w->losses;
-	c[1] = w->draws;
-	c[2] = w->wins;
-	if (matchstat_wdl_games(w) == 0)
-		return (-1);
-	elo_from(a, c, 3, matchstat_wdl_games(w), 1.0, e);
-	return (0);
+	matchstat_wdl_sample(w, &s);
+	return (elo_from(&s, e));
 }
 
 /* The statistics of pentanomial counts; -1 if there is no pair. */
 int
 matchstat_elo_penta(const struct matchstat_penta *p, struct matchstat_elo *e)
 {
-	static const double	 a[5] = { 0, 0.25, 0.5, 0.75, 1 };
-	uint64_t		 c[5];
+	struct matchstat_sample	 s;
 
-	c[0] = p->ll;
-	c[1] = p->ld;
-	c[2] = p->wl + p->dd;
-	c[3] = p->wd;
-	c[4] = p->ww;
-	if (matchstat_penta_pairs(p) == 0)
-		return (-1);
-	elo_from(a, c, 5, matchstat_penta_pairs(p), M_SQRT2, e);
-	return (0);
+	matchstat_penta_sample(p, &s);
+	return (elo_from(&s, e));
 }

@@ -35,6 +35,20 @@ struct matchstat_penta {
 	uint64_t	 ll, ld, wl, dd, wd, ww;
 };
 
+/*
+ * A sample as k outcomes (3 or 5): outcome i scores a[i] and happened c[i]
+ * times, n times in all.  Trinomial (games): loss, draw, win, spread 1;
+ * pentanomial (pairs): ll, ld, wl + dd, wd, ww, spread sqrt 2 (the
+ * normalized Elo of a pair is per game).
+ */
+struct matchstat_sample {
+	int		 k;
+	const double	*a;
+	uint64_t	 c[5];
+	uint64_t	 n;
+	double		 spread;
+};
+
 /* One game for matchstat_pairs: its start (the pair key) and result. */
 struct matchstat_game {
 	uint64_t		 start;
@@ -71,6 +85,10 @@ int	 matchstat_penta_add(struct matchstat_penta *, enum matchstat_res,
 uint64_t matchstat_penta_pairs(const struct matchstat_penta *);
 int	 matchstat_pairs(const struct matchstat_game *, size_t,
 	    struct matchstat_penta *, size_t *);
+void	 matchstat_wdl_sample(const struct matchstat_wdl *,
+	    struct matchstat_sample *);
+void	 matchstat_penta_sample(const struct matchstat_penta *,
+	    struct matchstat_sample *);
 double	 matchstat_score_to_elo(double);
 int	 matchstat_elo_wdl(const struct matchstat_wdl *,
 	    struct matchstat_elo *);

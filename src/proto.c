@@ -4,6 +4,7 @@
  * and ends with an empty line.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,4 +375,44 @@ proto_too_long(struct buf *out, const char *head, size_t max)
 			buf_printf(out, "%lu", v);
 	}
 	buf_printf(out, " line too long: the limit is %zu bytes\n\n", max);
+}
+
+/*
+ * Parses a time control "BASE" or "BASE+INC" in milliseconds; returns 0,
+ * or -1 if it is malformed or out of range.
+ */
+int
+proto_parse_tc(const char *s, uint64_t *base, uint64_t *inc)
+{
+	unsigned long long b, i = 0;
+	char		*end;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	b = strtoull(s, &end, 10);
+	if (errno != 0)
+		return (-1);
+	if (*end == '+') {
+		s = end + 1;
+		if (*s < '0' || *s > '9')
+			return (-1);
+		i = strtoull(s, &end, 10);
+		if (errno != 0)
+			return (-1);
+	}
+	if (*end != '\0' || b == 0 || b > PROTO_TC_MAX || i > PROTO_TC_MAX)
+		return (-1);
+	*base = b;
+	*inc = i;
+	return (0);
+}
+
+/* Formats a time control as BASE or BASE+INC. */
+void
+proto_tc_print(struct buf *b, uint64_t base, uint64_t inc)
+{
+	buf_printf(b, "%llu", (unsigned long long)base);
+	if (inc > 0)
+		buf_printf(b, "+%llu", (unsigned long long)inc);
 }

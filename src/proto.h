@@ -7,6 +7,7 @@
 #define PROTO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
@@ -62,5 +63,14 @@ void	 proto_answer_stray(struct buf *);
 void	 proto_too_long(struct buf *, const char *, size_t);
 void	 proto_answer_write(struct buf *, const struct proto_answer *,
 	    unsigned long);
+
+/*
+ * A time control (PROTOCOL.md §13): "BASE" or "BASE+INC" in milliseconds,
+ * BASE from 1, both at most PROTO_TC_MAX.  The one parser and printer of
+ * the server, its settings and grundy bot.
+ */
+#define PROTO_TC_MAX	(24ULL * 3600 * 1000)	/* a day */
+int	 proto_parse_tc(const char *, uint64_t *, uint64_t *);
+void	 proto_tc_print(struct buf *, uint64_t, uint64_t);
 
 #endif /* PROTO_H */

@@ -118,7 +118,7 @@ solve_theta(const double *x, const double *ph, int k, double *theta)
 static int
 mle_logistic(const double *a, const double *ph, int k, double s, double *p)
 {
-	double	 x[SPRT_K], theta;
+	double	 x[SPRT_K] = { 0 }, theta;	/* zeroed: gcc cannot see k > 0 */
 	int	 i;
 
 	for (i = 0; i < k; i++)
@@ -229,6 +229,23 @@ elo_to_score(double elo)
 }
 
 /*
+ * The LLR of a sample under the test's model: logistic, or normalized with
+ * the normalized Elo per game scaled by the sample's spread.
+ */
+static int
+llr_sample(const struct sprt *t, const struct matchstat_sample *s,
+    double *llr)
+{
+	const double	 k = 800 / M_LN10, spread = s->spread;
+
+	if (t->model == SPRT_LOGISTIC)
+		return (llr_of(t, s->a, s->c, s->k, elo_to_score(t->elo0),
+		    elo_to_score(t->elo1), llr));
+	return (llr_of(t, s->a, s->c, s->k, spread * t->elo0 / k,
+	    spread * t->elo1 / k, llr));
+}
+
+/*
  * The LLR of trinomial counts (per game); -1 if the ML distributions
  * cannot be computed (then *llr is left alone).
  */
@@ -236,17 +253,10 @@ int
 sprt_llr_wdl(const struct sprt *t, const struct matchstat_wdl *w,
     double *llr)
 {
-	static const double	 a[3] = { 0, 0.5, 1 };
-	const double		 k = 800 / M_LN10;
-	uint64_t		 c[3];
+	struct matchstat_sample	 s;
 
-	c[0] = w->losses;
-	c[1] = w->draws;
-	c[2] = w->wins;
-	if (t->model == SPRT_LOGISTIC)
-		return (llr_of(t, a, c, 3, elo_to_score(t->elo0),
-		    elo_to_score(t->elo1), llr));
-	return (llr_of(t, a, c, 3, t->elo0 / k, t->elo1 / k, llr));
+	matchstat_wdl_sample(w, &s);
+	return (llr_sample(t, &s, llr));
 }
 
 /*
@@ -258,20 +268,10 @@ int
 sprt_llr_penta(const struct sprt *t, const struct matchstat_penta *p,
     double *llr)
 {
-	static const double	 a[5] = { 0, 0.25, 0.5, 0.75, 1 };
-	const double		 k = 800 / M_LN10;
-	uint64_t		 c[5];
+	struct matchstat_sample	 s;
 
-	c[0] = p->ll;
-	c[1] = p->ld;
-	c[2] = p->wl + p->dd;
-	c[3] = p->wd;
-	c[4] = p->ww;
-	if (t->model == SPRT_LOGISTIC)
-		return (llr_of(t, a, c, 5, elo_to_score(t->elo0),
-		    elo_to_score(t->elo1), llr));
-	return (llr_of(t, a, c, 5, M_SQRT2 * t->elo0 / k,
-	    M_SQRT2 * t->elo1 / k, llr));
+	matchstat_penta_sample(p, &s);
+	return (llr_sample(t, &s, llr));
 }
 
 /* The verdict for an LLR: H1 at or above the upper bound, H0 at or below

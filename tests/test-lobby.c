@@ -26,16 +26,16 @@ test_parse_tc(void **state)
 	size_t		 k;
 
 	(void)state;
-	assert_int_equal(lobby_parse_tc("60000", &b, &i), 0);
+	assert_int_equal(proto_parse_tc("60000", &b, &i), 0);
 	assert_true(b == 60000 && i == 0);
-	assert_int_equal(lobby_parse_tc("300000+2000", &b, &i), 0);
+	assert_int_equal(proto_parse_tc("300000+2000", &b, &i), 0);
 	assert_true(b == 300000 && i == 2000);
-	assert_int_equal(lobby_parse_tc("1+0", &b, &i), 0);
+	assert_int_equal(proto_parse_tc("1+0", &b, &i), 0);
 	assert_true(b == 1 && i == 0);
-	assert_int_equal(lobby_parse_tc("86400000", &b, &i), 0);
+	assert_int_equal(proto_parse_tc("86400000", &b, &i), 0);
 	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 		b = i = 7;
-		if (lobby_parse_tc(bad[k], &b, &i) == 0)
+		if (proto_parse_tc(bad[k], &b, &i) == 0)
 			fail_msg("time control '%s' accepted", bad[k]);
 		assert_true(b == 7 && i == 7);
 	}

@@ -60,42 +60,48 @@ test_fastchess_wdl(void **state)
 	near(e.score, 0.087, 0.0005, "wdl3 score");	/* 0.087179 */
 }
 
-/* fastchess's EloPentanomial tests: Stats(ll, ld, wl, dd, wd, ww). */
+/*
+ * fastchess's EloPentanomial tests: Stats(ll, ld, wl, dd, wd, ww) and the
+ * printed figures, each checked to half a unit of its last digit (exact
+ * values in the comments; LOS as a percentage).
+ */
+static const struct penta_case {
+	struct matchstat_penta	 p;
+	uint64_t		 n;
+	double			 nelo, nelo_err, elo, elo_err, los, score;
+} penta_cases[] = {
+	/* 1: 57.9356 28.2754 55.5798 27.6534 99.9970 0.579310 */
+	{ { 34, 54, 31, 32, 64, 75 }, 290,
+	    57.94, 28.28, 55.58, 27.65, 100.00, 0.579 },
+	/* 2: -9.1729 10.9605 -8.6427 10.3342 5.0470 0.487565 */
+	{ { 332, 433, 457, 41, 333, 334 }, 1930,
+	    -9.17, 10.96, -8.64, 10.33, 5.05, 0.488 },
+	/* 3: -19.0128 2.6545 -21.0435 2.9453 (LOS 0.00) 0.469753 */
+	{ { 7895, 8757, 5485, 200, 568, 9999 }, 32904,
+	    -19.01, 2.65, -21.04, 2.95, 0.00, 0.470 },
+};
+
 static void
 test_fastchess_penta(void **state)
 {
-	struct matchstat_penta	 p;
+	const struct penta_case	*c;
 	struct matchstat_elo	 e;
+	char			 what[32];
+	size_t			 i;
 
 	(void)state;
-	/* 1: 55.58 +/- 27.65, nElo 57.94 +/- 28.28, LOS 100.00 %. */
-	p = (struct matchstat_penta){ 34, 54, 31, 32, 64, 75 };
-	assert_int_equal(matchstat_elo_penta(&p, &e), 0);
-	assert_true(e.n == 290);
-	near(e.nelo, 57.94, 0.005, "p1 nelo");		/* 57.9356 */
-	near(e.nelo_err, 28.28, 0.005, "p1 nelo err");	/* 28.2754 */
-	near(e.elo, 55.58, 0.005, "p1 elo");		/* 55.5798 */
-	near(e.elo_err, 27.65, 0.005, "p1 err");	/* 27.6534 */
-	near(e.los * 100, 100.00, 0.005, "p1 los");	/* 99.9970 */
-	near(e.score, 0.579, 0.0005, "p1 score");	/* 0.579310 */
-	/* 2: -8.64 +/- 10.33, nElo -9.17 +/- 10.96, LOS 5.05 %. */
-	p = (struct matchstat_penta){ 332, 433, 457, 41, 333, 334 };
-	assert_int_equal(matchstat_elo_penta(&p, &e), 0);
-	near(e.nelo, -9.17, 0.005, "p2 nelo");		/* -9.1729 */
-	near(e.nelo_err, 10.96, 0.005, "p2 nelo err");	/* 10.9605 */
-	near(e.elo, -8.64, 0.005, "p2 elo");		/* -8.6427 */
-	near(e.elo_err, 10.33, 0.005, "p2 err");	/* 10.3342 */
-	near(e.los * 100, 5.05, 0.005, "p2 los");	/* 5.0470 */
-	near(e.score, 0.488, 0.0005, "p2 score");	/* 0.487565 */
-	/* 3: -21.04 +/- 2.95, nElo -19.01 +/- 2.65, LOS 0.00 %. */
-	p = (struct matchstat_penta){ 7895, 8757, 5485, 200, 568, 9999 };
-	assert_int_equal(matchstat_elo_penta(&p, &e), 0);
-	near(e.nelo, -19.01, 0.005, "p3 nelo");		/* -19.0128 */
-	near(e.nelo_err, 2.65, 0.005, "p3 nelo err");	/* 2.6545 */
-	near(e.elo, -21.04, 0.005, "p3 elo");		/* -21.0435 */
-	near(e.elo_err, 2.95, 0.005, "p3 err");		/* 2.9453 */
-	near(e.los * 100, 0.00, 0.005, "p3 los");
-	near(e.score, 0.470, 0.0005, "p3 score");	/* 0.469753 */
+	for (i = 0; i < sizeof penta_cases / sizeof penta_cases[0]; i++) {
+		c = &penta_cases[i];
+		snprintf(what, sizeof what, "p%zu", i + 1);
+		assert_int_equal(matchstat_elo_penta(&c->p, &e), 0);
+		assert_true(e.n == c->n);
+		near(e.nelo, c->nelo, 0.005, what);
+		near(e.nelo_err, c->nelo_err, 0.005, what);
+		near(e.elo, c->elo, 0.005, what);
+		near(e.elo_err, c->elo_err, 0.005, what);
+		near(e.los * 100, c->los, 0.005, what);
+		near(e.score, c->score, 0.0005, what);
+	}
 }
 
 /*

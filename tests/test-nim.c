@@ -75,22 +75,17 @@ test_nim_huge(void **state)
 	struct game	 g;
 	struct buf	 line;
 	gmp_randstate_t	 rs;
-	mpz_t		 p, x;
 	size_t		 i, t;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 12345);
-	mpz_inits(p, x, NULL);
 	buf_init(&line);
 	for (t = 0; t < 20; t++) {
 		buf_reset(&line);
 		buf_puts(&line, "nim");
-		for (i = 0; i < 4 + t % 3; i++) {
-			mpz_urandomb(p, rs, 6700);
-			buf_putc(&line, ' ');
-			buf_mpz(&line, p);
-		}
+		for (i = 0; i < 4 + t % 3; i++)
+			tu_put_random(&line, rs, 6700);
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
 		/* Independent check: after each, the XOR of all piles is 0. */
@@ -104,7 +99,6 @@ test_nim_huge(void **state)
 		game_free(&g);
 	}
 	buf_free(&line);
-	mpz_clears(p, x, NULL);
 	gmp_randclear(rs);
 }
 

@@ -93,23 +93,19 @@ test_stair_huge(void **state)
 	struct game	 g;
 	struct buf	 line;
 	gmp_randstate_t	 rs;
-	mpz_t		 v;
 	int		 t, s, n;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 99);
-	mpz_init(v);
 	buf_init(&line);
 	for (t = 0; t < 30; t++) {
 		n = 2 + t % 6;
 		buf_reset(&line);
 		buf_puts(&line, "staircase");
-		for (s = 0; s < n; s++) {
-			mpz_urandomb(v, rs, 3500 + (unsigned)(t * s) % 200);
-			buf_putc(&line, ' ');
-			buf_mpz(&line, v);
-		}
+		for (s = 0; s < n; s++)
+			tu_put_random(&line, rs,
+			    3500 + (unsigned)(t * s) % 200);
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
 		tu_winning_each(&g, &ms, odd_xor_zero, NULL);
@@ -118,7 +114,6 @@ test_stair_huge(void **state)
 		game_free(&g);
 	}
 	buf_free(&line);
-	mpz_clear(v);
 	gmp_randclear(rs);
 }
 

@@ -282,35 +282,27 @@ test_sum_huge(void **state)
 	struct game	 g;
 	struct buf	 line;
 	gmp_randstate_t	 rs;
-	mpz_t		 v, m;
+	mpz_t		 m;
 	size_t		 i;
 	int		 t;
 
 	(void)state;
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, 2024);
-	mpz_inits(v, m, NULL);
+	mpz_init(m);
 	buf_init(&line);
 	for (t = 0; t < 20; t++) {
 		buf_reset(&line);
 		buf_puts(&line, "sum nim");
-		for (i = 0; i < 3; i++) {
-			mpz_urandomb(v, rs, 3400);
-			buf_putc(&line, ' ');
-			buf_mpz(&line, v);
-		}
+		for (i = 0; i < 3; i++)
+			tu_put_random(&line, rs, 3400);
 		mpz_urandomb(m, rs, 3400);
-		mpz_urandomb(v, rs, 3500);
 		buf_puts(&line, " + bash m=");
 		buf_mpz(&line, m);
-		buf_putc(&line, ' ');
-		buf_mpz(&line, v);
+		tu_put_random(&line, rs, 3500);
 		buf_puts(&line, " + staircase");
-		for (i = 0; i < 3; i++) {
-			mpz_urandomb(v, rs, 3400);
-			buf_putc(&line, ' ');
-			buf_mpz(&line, v);
-		}
+		for (i = 0; i < 3; i++)
+			tu_put_random(&line, rs, 3400);
 		tu_parse(&g, "%s", buf_str(&line));
 		game_moveset_init(&ms);
 		tu_winning_each(&g, &ms, sum_text_zero, NULL);
@@ -318,7 +310,7 @@ test_sum_huge(void **state)
 		game_free(&g);
 	}
 	buf_free(&line);
-	mpz_clears(v, m, NULL);
+	mpz_clear(m);
 	gmp_randclear(rs);
 }
 

@@ -19,14 +19,32 @@ play(struct xtable *x, size_t a, size_t b, char r)
 	    r == 'D' ? XTABLE_DRAW : XTABLE_LOSS), 0);
 }
 
-/* Checks the order of players and their ranks and score ranks. */
+/*
+ * Starts a crosstable of n players and plays the games listed as "A-BR"
+ * separated by single spaces (one-digit players, R as in play).
+ */
 static void
-expect(const struct standing *s, size_t n, const size_t *who,
+play_games(struct xtable *x, size_t n, const char *games)
+{
+	const char	*p;
+
+	assert_int_equal(xtable_init(x, n), 0);
+	for (p = games; *p != '\0'; p += p[4] == '\0' ? 4 : 5)
+		play(x, (size_t)(p[0] - '0'), (size_t)(p[2] - '0'), p[3]);
+}
+
+/*
+ * Fills s with the standings of x and checks the order of players and
+ * their ranks and score ranks.
+ */
+static void
+expect(const struct xtable *x, struct standing *s, const size_t *who,
     const unsigned *rank, const unsigned *srank)
 {
 	size_t	 i;
 
-	for (i = 0; i < n; i++) {
+	tiebreak_standings(x, s);
+	for (i = 0; i < x->n; i++) {
 		assert_int_equal(s[i].player, who[i]);
 		assert_int_equal(s[i].rank, rank[i]);
 		assert_int_equal(s[i].score_rank, srank[i]);
@@ -47,15 +65,8 @@ test_round_robin(void **state)
 	struct standing		 s[4];
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 4), 0);
-	play(&x, 0, 1, 'W');
-	play(&x, 0, 2, 'D');
-	play(&x, 0, 3, 'L');
-	play(&x, 1, 2, 'W');
-	play(&x, 1, 3, 'W');
-	play(&x, 2, 3, 'W');
-	tiebreak_standings(&x, s);
-	expect(s, 4, who, rank, sr);
+	play_games(&x, 4, "0-1W 0-2D 0-3L 1-2W 1-3W 2-3W");
+	expect(&x, s, who, rank, sr);
 	assert_true(s[1].half == 3 && s[1].h2h == 1 && s[1].sb == 11);
 	assert_true(s[2].half == 3 && s[2].h2h == 1 && s[2].sb == 7);
 	assert_true(s[0].h2h == -1 && s[3].h2h == -1);
@@ -82,14 +93,10 @@ test_h2h_before_sb(void **state)
 	    "2-4L 3-4D";
 	struct xtable		 x;
 	struct standing		 s[5];
-	const char		*p;
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 5), 0);
-	for (p = g; *p != '\0'; p += p[4] == '\0' ? 4 : 5)
-		play(&x, (size_t)(p[0] - '0'), (size_t)(p[2] - '0'), p[3]);
-	tiebreak_standings(&x, s);
-	expect(s, 5, who, rank, sr);
+	play_games(&x, 5, g);
+	expect(&x, s, who, rank, sr);
 	assert_true(s[3].h2h == 2 && s[3].sb == 4);
 	assert_true(s[4].h2h == 0 && s[4].sb == 12);
 	xtable_free(&x);
@@ -111,19 +118,12 @@ test_shared_ranks(void **state)
 	struct standing		 s[4];
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 3), 0);
-	play(&x, 0, 1, 'W');
-	play(&x, 1, 2, 'W');
-	play(&x, 2, 0, 'W');
-	tiebreak_standings(&x, s);
-	expect(s, 3, who, one, one);
+	play_games(&x, 3, "0-1W 1-2W 2-0W");
+	expect(&x, s, who, one, one);
 	assert_true(s[0].h2h == 2 && s[0].sb == 4);
 	xtable_free(&x);
-	assert_int_equal(xtable_init(&x, 4), 0);
-	play(&x, 0, 2, 'W');
-	play(&x, 3, 1, 'L');
-	tiebreak_standings(&x, s);
-	expect(s, 4, who4, r4, r4);
+	play_games(&x, 4, "0-2W 3-1L");
+	expect(&x, s, who4, r4, r4);
 	assert_true(s[0].h2h == -1 && s[1].h2h == -1);
 	xtable_free(&x);
 }
@@ -143,12 +143,9 @@ test_no_game_last(void **state)
 	struct standing		 s[4];
 
 	(void)state;
-	assert_int_equal(xtable_init(&x, 4), 0);
-	play(&x, 0, 1, 'W');
-	play(&x, 2, 1, 'D');
+	play_games(&x, 4, "0-1W 2-1D");
 	assert_int_equal(xtable_bye(&x, 3, 2), 0);
-	tiebreak_standings(&x, s);
-	expect(s, 4, who, rank, rank);
+	expect(&x, s, who, rank, rank);
 	assert_true(s[3].half == 2 && s[3].games == 0);
 	/* Refusals change nothing. */
 	assert_int_equal(xtable_add(&x, 1, 1, XTABLE_WIN), -1);

@@ -45,6 +45,7 @@ void	 tu_parse_ok(const struct game_limits *, const char *);
 void	 tu_print_is(const struct game *, const char *);
 void	 tu_reparse(const struct game *);
 void	 tu_roundtrip(const char *const *, const char *const *, size_t);
+void	 tu_put_random(struct buf *, gmp_randstate_t, mp_bitcnt_t);
 
 /* Runs a function over the string pairs of a NULL-terminated list. */
 void	 tu_pairs(va_list, void (*)(void *, const char *, const char *),
@@ -57,6 +58,7 @@ void	 tu_winning(const struct game *, struct tu_strs *);
 void	 tu_check(const struct game *, int, long, struct tu_strs *);
 void	 tu_check_wins(const struct game *, int, long, ...)
 	    __attribute__((sentinel));
+void	 tu_check_canonical(const struct game_moveset *, int);
 void	 tu_winning_each(const struct game *, struct game_moveset *,
 	    void (*)(const struct game *, const struct game_move *, void *),
 	    void *);
