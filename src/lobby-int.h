@@ -206,6 +206,9 @@ struct lobby {
 	pthread_mutex_t	 rmtx;		/* guards ratings (any thread) */
 	struct lrating	*ratings;
 	size_t		 nratings;
+	size_t		 rcap;		/* entries allocated in ratings */
+	size_t		*rindex;	/* open addressing: ratings index + 1 */
+	size_t		 rindex_cap;	/* slots, a power of two (or 0) */
 	/*
 	 * What a logged game's end tells the layers above lobby-game.c
 	 * (set by lobby_new): a tournament's game ended (winner 0: none),

@@ -113,6 +113,7 @@ lobby_free(struct lobby *lb)
 	gmp_randclear(lb->rs);
 	pthread_mutex_destroy(&lb->rmtx);
 	free(lb->ratings);
+	free(lb->rindex);
 	free(lb);
 }
 
