@@ -330,18 +330,20 @@ def test_register_rate():
 
 def test_clock_stall():
     """A clock stops when the answer reached the server's socket: a stalled
-    server (here stopped with SIGSTOP for 1.5 s) does not bill the player,
-    and its late timer does not end the game on time."""
+    server (here stopped with SIGSTOP for 2.5 s) does not bill the player,
+    and its late timer does not end the game on time.  The 2 s clock leaves
+    the test client (which reads the genmove, then answers) 2 s to be
+    scheduled on a loaded machine; 1 s was once not enough."""
     d = Daemon("stall", "--clock-grace", "100")
     c = Client(d)
-    r = c.cmd("seek nim 1 2 opponent=engine seat=1 tc=1000")
+    r = c.cmd("seek nim 1 2 opponent=engine seat=1 tc=2000")
     check("engine seek", ok(r) and body(r).startswith("game"), r)
     g = genmove_of(c)
     check("genmove", g is not None, g)
     d.proc.send_signal(signal.SIGSTOP)
     try:
-        c.answer(g, "2=1")      # in the socket at once, read 1.5 s later
-        time.sleep(1.5)         # the stall being simulated
+        c.answer(g, "2=1")      # in the socket at once, read 2.5 s later
+        time.sleep(2.5)         # the stall being simulated
     finally:
         d.proc.send_signal(signal.SIGCONT)
     p = c.wait("commands", lambda x: " play " in x)
