@@ -448,7 +448,8 @@ child_load(const char *path, int fd)
 {
 	struct store	*st;
 	struct store_game g = { "nim", "nim 9 9", "conn:1", "engine", 0, NULL, 0, 0 };
-	struct store_move m = { 0, 1, "1=0", "nim 0 9", 3, STORE_KEPT_WIN, 0, 0 };
+	struct store_move m = { 0, 1, "1=0", "nim 0 9", 3,
+	    STORE_KEPT_WIN, 0, 0 };
 	struct child_done *cd;
 	char		 err[512];
 	int64_t		 id, k;

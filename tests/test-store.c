@@ -442,7 +442,8 @@ test_sanitize(void **state)
 {
 	struct store	*st;
 	struct store_game g = { "nim", "nim\n3 4", "a b\tc", "", 0, NULL, 0, 0 };
-	struct store_move m = { 1, 1, "1=0\n", "nim 0 4", 1, STORE_KEPT_WIN, 0, 0 };
+	struct store_move m = { 1, 1, "1=0\n", "nim 0 4", 1,
+	    STORE_KEPT_WIN, 0, 0 };
 	struct done	 d = { 0, 0 };
 	struct rec	 r;
 	int64_t		 id;

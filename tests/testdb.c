@@ -449,6 +449,53 @@ roundtrip(const char *path)
 }
 
 
+/* Opens the store, then the league, with the given limits. */
+void
+open_both(struct fixture *fx, unsigned int failures, unsigned int lockout_s)
+{
+	struct league_limits lim = { failures, lockout_s, 0 };
+	char		 err[512];
+
+	err[0] = '\0';
+	if ((fx->st = store_open(fx->path, err, sizeof err)) == NULL)
+		fail_msg("store_open %s: %s", fx->path, err);
+	if ((fx->lg = league_open(fx->path, &lim, err, sizeof err)) == NULL)
+		fail_msg("league_open %s: %s", fx->path, err);
+}
+
+/* Copies the first column of one row of sql as text ("(null)": NULL). */
+void
+raw_text(const char *path, const char *sql, char *out, size_t len)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*s;
+	const unsigned char *t;
+
+	snprintf(out, len, "(none)");
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE,
+	    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
+	    SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		t = sqlite3_column_text(s, 0);
+		snprintf(out, len, "%s", t != NULL ? (const char *)t :
+		    "(null)");
+	}
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
+/* Registers an account that must succeed. */
+void
+reg_ok(struct league *lg, const char *name)
+{
+	char	 err[512];
+
+	err[0] = '\0';
+	if (league_register(lg, name, PASS, err, sizeof err) != 0)
+		fail_msg("register %s: %s", name, err);
+}
+
 /* The group set-up of the store tests. */
 int
 tdb_setup_store(void **state)

@@ -17,6 +17,7 @@
 struct league;
 
 #define REC_MAXMOVES	256
+#define PASS		"correct-horse"	/* the league tests' password */
 
 /* The temporary directory of this run and its database; what is open. */
 struct fixture {
@@ -98,5 +99,8 @@ void	 script_check(const struct script *, const struct rec *,
 	    const char *);
 size_t	 script_moves(const char *);
 void	 roundtrip(const char *);
+void	 open_both(struct fixture *, unsigned int, unsigned int);
+void	 raw_text(const char *, const char *, char *, size_t);
+void	 reg_ok(struct league *, const char *);
 
 #endif /* TESTDB_H */
