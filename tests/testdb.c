@@ -63,14 +63,14 @@ text_stats(struct store *st, struct buf *b)
 	return (rv);
 }
 
-/* Returns monotonic milliseconds. */
-long
+/* Returns milliseconds on the monotonic clock. */
+long long
 now_ms(void)
 {
 	struct timespec	 ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
 /* Creates the temporary directory and names the test's database. */

@@ -83,7 +83,7 @@ int	 tdb_setup_league(void **);
 int	 text_record(struct store *, int64_t, struct buf *);
 int	 text_history(struct store *, unsigned int, struct buf *);
 int	 text_stats(struct store *, struct buf *);
-long	 now_ms(void);
+long long now_ms(void);
 void	 done_cb(void *, int);
 struct store *open_ok(const char *, const struct store_config *);
 void	 open_fails(const char *, int, const char *);
