@@ -75,11 +75,13 @@ struct script {
 #define NSCRIPTS	3
 extern const struct script scripts[NSCRIPTS];
 
+/* The fixture (cmocka set-up and tear-down). */
 int	 tdb_setup(void **, const char *);
 int	 tdb_teardown(void **);
 int	 tdb_setup_store(void **);
 int	 tdb_setup_league(void **);
 
+/* The store: reads as protocol text, opening, raw SQL, records, scripts. */
 int	 text_record(struct store *, int64_t, struct buf *);
 int	 text_history(struct store *, unsigned int, struct buf *);
 int	 text_stats(struct store *, struct buf *);
@@ -99,6 +101,7 @@ void	 script_check(const struct script *, const struct rec *,
 	    const char *);
 size_t	 script_moves(const char *);
 void	 roundtrip(const char *);
+/* The league: store and league open, one text column, an account. */
 void	 open_both(struct fixture *, unsigned int, unsigned int);
 void	 raw_text(const char *, const char *, char *, size_t);
 void	 reg_ok(struct league *, const char *);
