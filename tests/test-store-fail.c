@@ -236,16 +236,9 @@ test_corrupt(void **state)
 	tu_empty_dir(fx->dir);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_readonly),
-		cmocka_unit_test(test_full),
-		cmocka_unit_test(test_locked),
-		cmocka_unit_test(test_full_probe),
-		cmocka_unit_test(test_corrupt),
-	};
-
-	return (cmocka_run_group_tests(tests, tdb_setup_store, tdb_teardown));
-}
+TDB_STORE_MAIN(
+    cmocka_unit_test(test_readonly),
+    cmocka_unit_test(test_full),
+    cmocka_unit_test(test_locked),
+    cmocka_unit_test(test_full_probe),
+    cmocka_unit_test(test_corrupt))

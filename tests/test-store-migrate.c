@@ -279,16 +279,9 @@ test_newer(void **state)
 	tu_empty_dir(fx->dir);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_migrate_each),
-		cmocka_unit_test(test_migrate_synthetic),
-		cmocka_unit_test(test_migrate_v1_data),
-		cmocka_unit_test(test_migrate_v3_data),
-		cmocka_unit_test(test_newer),
-	};
-
-	return (cmocka_run_group_tests(tests, tdb_setup_store, tdb_teardown));
-}
+TDB_STORE_MAIN(
+    cmocka_unit_test(test_migrate_each),
+    cmocka_unit_test(test_migrate_synthetic),
+    cmocka_unit_test(test_migrate_v1_data),
+    cmocka_unit_test(test_migrate_v3_data),
+    cmocka_unit_test(test_newer))

@@ -541,18 +541,11 @@ test_durability(void **state)
 	tu_empty_dir(fx->dir);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_runs),
-		cmocka_unit_test(test_bad_writes),
-		cmocka_unit_test(test_abandon),
-		cmocka_unit_test(test_batching),
-		cmocka_unit_test(test_queue_bound),
-		cmocka_unit_test(test_concurrent_reads),
-		cmocka_unit_test(test_durability),
-	};
-
-	return (cmocka_run_group_tests(tests, tdb_setup_store, tdb_teardown));
-}
+TDB_STORE_MAIN(
+    cmocka_unit_test(test_runs),
+    cmocka_unit_test(test_bad_writes),
+    cmocka_unit_test(test_abandon),
+    cmocka_unit_test(test_batching),
+    cmocka_unit_test(test_queue_bound),
+    cmocka_unit_test(test_concurrent_reads),
+    cmocka_unit_test(test_durability))

@@ -536,21 +536,14 @@ test_tables(void **state)
 	tu_empty_dir(fx->dir);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_times),
-		cmocka_unit_test(test_time_text),
-		cmocka_unit_test(test_log_time),
-		cmocka_unit_test(test_read_data),
-		cmocka_unit_test(test_memory),
-		cmocka_unit_test(test_file),
-		cmocka_unit_test(test_wal),
-		cmocka_unit_test(test_history_stats),
-		cmocka_unit_test(test_sanitize),
-		cmocka_unit_test(test_tables),
-	};
-
-	return (cmocka_run_group_tests(tests, tdb_setup_store, tdb_teardown));
-}
+TDB_STORE_MAIN(
+    cmocka_unit_test(test_times),
+    cmocka_unit_test(test_time_text),
+    cmocka_unit_test(test_log_time),
+    cmocka_unit_test(test_read_data),
+    cmocka_unit_test(test_memory),
+    cmocka_unit_test(test_file),
+    cmocka_unit_test(test_wal),
+    cmocka_unit_test(test_history_stats),
+    cmocka_unit_test(test_sanitize),
+    cmocka_unit_test(test_tables))

@@ -106,4 +106,15 @@ void	 open_both(struct fixture *, unsigned int, unsigned int);
 void	 raw_text(const char *, const char *, char *, size_t);
 void	 reg_ok(struct league *, const char *);
 
+/* The main() of a store test program: its tests share one directory. */
+#define TDB_STORE_MAIN(...)						\
+int									\
+main(void)								\
+{									\
+	const struct CMUnitTest tests[] = { __VA_ARGS__ };		\
+									\
+	return (cmocka_run_group_tests(tests, tdb_setup_store,		\
+	    tdb_teardown));						\
+}
+
 #endif /* TESTDB_H */
