@@ -1,8 +1,7 @@
 /*
  * test-league.c: accounts (names, passwords, hashes, failed-login limits),
- * tournaments, the games the store logs for them, the rated games in
- * replay order, the player statistics against hand-computed figures, and
- * the migration of a version-1 game log.
+ * the migration of a version-1 game log, and the refusals at open.  The
+ * tournaments, games and player statistics are in test-league-games.c.
  */
 #include <sys/types.h>
 
@@ -21,120 +20,14 @@
 #include <sqlite3.h>
 
 #include "testutil.h"
+#include "testdb.h"
 
 #include "buf.h"
 #include "cmd-log.h"
 #include "league.h"
 #include "store.h"
 
-#define PASS		"correct-horse"
 #define T0		1000000		/* a fake monotonic clock, ms */
-
-/* The temporary directory of this run and its database. */
-struct fixture {
-	char		 dir[256];
-	char		 path[300];
-	struct store	*st;
-	struct league	*lg;
-};
-
-/* Creates the temporary directory and names the test's database. */
-static int
-setup(void **state)
-{
-	struct fixture	*fx;
-
-	fx = calloc(1, sizeof *fx);
-	if (fx == NULL)
-		return (-1);
-	if (tu_tmpdir(fx->dir, sizeof fx->dir, "test-league") != 0) {
-		free(fx);
-		return (-1);
-	}
-	snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
-	*state = fx;
-	return (0);
-}
-
-/* Closes what the test left open and removes the temporary directory. */
-static int
-teardown(void **state)
-{
-	struct fixture	*fx = *state;
-
-	league_close(fx->lg);
-	store_close(fx->st);
-	tu_empty_dir(fx->dir);
-	rmdir(fx->dir);
-	free(fx);
-	return (0);
-}
-
-/* Opens the store, then the league, with the given limits. */
-static void
-open_both(struct fixture *fx, unsigned int failures, unsigned int lockout_s)
-{
-	struct league_limits lim = { failures, lockout_s };
-	char		 err[512];
-
-	err[0] = '\0';
-	if ((fx->st = store_open(fx->path, err, sizeof err)) == NULL)
-		fail_msg("store_open %s: %s", fx->path, err);
-	if ((fx->lg = league_open(fx->path, &lim, err, sizeof err)) == NULL)
-		fail_msg("league_open %s: %s", fx->path, err);
-}
-
-/* Returns the first column of one row of sql as an integer (-1: none). */
-static int64_t
-raw_int(const char *path, const char *sql)
-{
-	sqlite3		*db;
-	sqlite3_stmt	*s;
-	int64_t		 v = -1;
-
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE,
-	    NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return (v);
-}
-
-/* Copies the first column of one row of sql as text ("(null)": NULL). */
-static void
-raw_text(const char *path, const char *sql, char *out, size_t len)
-{
-	sqlite3		*db;
-	sqlite3_stmt	*s;
-	const unsigned char *t;
-
-	snprintf(out, len, "(none)");
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE,
-	    NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		t = sqlite3_column_text(s, 0);
-		snprintf(out, len, "%s", t != NULL ? (const char *)t :
-		    "(null)");
-	}
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-}
-
-/* Registers an account that must succeed. */
-static void
-reg_ok(struct league *lg, const char *name)
-{
-	char	 err[512];
-
-	err[0] = '\0';
-	if (league_register(lg, name, PASS, err, sizeof err) != 0)
-		fail_msg("register %s: %s", name, err);
-}
 
 /* Registers an account that must fail with err containing want. */
 static void
@@ -280,7 +173,7 @@ static void
 test_lockout(void **state)
 {
 	struct fixture	*fx = *state;
-	struct league_limits lim = { 2, 10 };
+	struct league_limits lim = { 2, 10, 0 };
 	const char	*wrong = "wrong name or password";
 	const char	*lk30 = "too many failed logins for alice: retry in 30 s";
 
@@ -468,502 +361,6 @@ test_lockout_table(void **state)
 	login_is(fx->lg, "alice", PASS, T0 + 30000, 0, "");
 }
 
-/* Fills a tournament definition (players point at static strings). */
-static void
-tdef(struct league_tournament *t, const char *name, char **players,
-    size_t n)
-{
-	memset(t, 0, sizeof *t);
-	snprintf(t->name, sizeof t->name, "%s", name);
-	t->format = LEAGUE_ROUNDROBIN;
-	t->game = (char *)"nim 7 7 7";
-	t->random = 1;
-	t->base_ms = 60000;
-	t->inc_ms = 500;
-	t->games_per_pair = 2;
-	t->seed = UINT64_MAX - 5;
-	t->players = players;
-	t->nplayers = n;
-}
-
-/* Creating a tournament must fail with err containing want. */
-static void
-tcreate_fails(struct league *lg, struct league_tournament *t,
-    const char *want)
-{
-	char	 err[512];
-
-	err[0] = '\0';
-	assert_int_equal(league_tournament_create(lg, t, err, sizeof err), -1);
-	if (strstr(err, want) == NULL)
-		fail_msg("tournament %s: \"%s\" does not say \"%s\"", t->name,
-		    err, want);
-}
-
-/* Tournaments: create, list, status, and the refusals. */
-static void
-test_tournaments(void **state)
-{
-	struct fixture	*fx = *state;
-	char		*abc[] = { (char *)"alice", (char *)"bob",
-			    (char *)"carol" };
-	char		*bad1[] = { (char *)"alice", (char *)"dave" };
-	char		*bad2[] = { (char *)"alice", (char *)"bob",
-			    (char *)"alice" };
-	char		*bad3[] = { (char *)"alice", (char *)"a b" };
-	struct league_tournament t, u, *v;
-	size_t		 n;
-	char		 err[512];
-
-	open_both(fx, 5, 30);
-	reg_ok(fx->lg, "alice");
-	reg_ok(fx->lg, "bob");
-	reg_ok(fx->lg, "carol");
-
-	tdef(&t, "spring", abc, 3);
-	t.status = LEAGUE_T_CANCELLED;		/* ignored: it starts running */
-	assert_int_equal(league_tournament_create(fx->lg, &t, err,
-	    sizeof err), 0);
-	assert_int_equal(t.id, 1);
-	assert_int_equal(t.status, LEAGUE_T_RUNNING);
-	tdef(&u, "summer", abc + 1, 2);
-	u.format = LEAGUE_GAUNTLET;
-	u.random = 0;
-	u.seed = 7;
-	assert_int_equal(league_tournament_create(fx->lg, &u, err,
-	    sizeof err), 0);
-	assert_int_equal(u.id, 2);
-
-	tdef(&u, "spring", abc, 3);
-	tcreate_fails(fx->lg, &u, "tournament spring exists");
-	tdef(&u, "x", bad1, 2);
-	tcreate_fails(fx->lg, &u, "no account dave");
-	tdef(&u, "x", bad2, 3);
-	tcreate_fails(fx->lg, &u, "player alice is listed twice");
-	tdef(&u, "x", abc, 1);
-	tcreate_fails(fx->lg, &u, "at least 2 players");
-	tdef(&u, "x", abc, 0);
-	tcreate_fails(fx->lg, &u, "at least 2 players");
-	tdef(&u, "x", bad3, 2);
-	tcreate_fails(fx->lg, &u, "bad player name");
-	tdef(&u, "bad name", abc, 2);
-	tcreate_fails(fx->lg, &u, "bad tournament name");
-	tdef(&u, "x", abc, 2);
-	u.games_per_pair = 0;
-	tcreate_fails(fx->lg, &u, "games per pairing");
-	tdef(&u, "x", abc, 2);
-	u.game = NULL;
-	tcreate_fails(fx->lg, &u, "needs a game");
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM tournaments"),
-	    2);
-
-	/* Both are running; everything comes back as given. */
-	assert_int_equal(league_tournaments(fx->lg, 0, &v, &n), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(v[0].id, 1);
-	assert_string_equal(v[0].name, "spring");
-	assert_int_equal(v[0].format, LEAGUE_ROUNDROBIN);
-	assert_int_equal(v[0].status, LEAGUE_T_RUNNING);
-	assert_string_equal(v[0].game, "nim 7 7 7");
-	assert_int_equal(v[0].random, 1);
-	assert_int_equal(v[0].base_ms, 60000);
-	assert_int_equal(v[0].inc_ms, 500);
-	assert_int_equal(v[0].games_per_pair, 2);
-	assert_true(v[0].seed == UINT64_MAX - 5);
-	assert_int_equal(v[0].nplayers, 3);
-	assert_string_equal(v[0].players[0], "alice");
-	assert_string_equal(v[0].players[1], "bob");
-	assert_string_equal(v[0].players[2], "carol");
-	assert_int_equal(v[1].id, 2);
-	assert_string_equal(v[1].name, "summer");
-	assert_int_equal(v[1].format, LEAGUE_GAUNTLET);
-	assert_int_equal(v[1].random, 0);
-	assert_true(v[1].seed == 7);
-	assert_int_equal(v[1].nplayers, 2);
-	assert_string_equal(v[1].players[0], "bob");
-	assert_string_equal(v[1].players[1], "carol");
-	league_tournaments_free(v, n);
-
-	/* Finish one: only the other runs; all=1 lists both. */
-	assert_int_equal(league_tournament_status(fx->lg, 1,
-	    LEAGUE_T_FINISHED), 0);
-	assert_int_equal(league_tournament_status(fx->lg, 99,
-	    LEAGUE_T_FINISHED), -1);
-	assert_int_equal(league_tournaments(fx->lg, 0, &v, &n), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(v[0].name, "summer");
-	league_tournaments_free(v, n);
-	assert_int_equal(league_tournament_status(fx->lg, 2,
-	    LEAGUE_T_CANCELLED), 0);
-	assert_int_equal(league_tournaments(fx->lg, 0, &v, &n), 0);
-	assert_int_equal(n, 0);
-	league_tournaments_free(v, n);
-	assert_int_equal(league_tournaments(fx->lg, 1, &v, &n), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(v[0].status, LEAGUE_T_FINISHED);
-	assert_int_equal(v[1].status, LEAGUE_T_CANCELLED);
-	league_tournaments_free(v, n);
-
-	/* An owned copy frees with league_tournament_free. */
-	memset(&u, 0, sizeof u);
-	u.game = strdup("nim 1");
-	u.players = calloc(2, sizeof *u.players);
-	assert_non_null(u.players);
-	u.players[0] = strdup("alice");
-	u.players[1] = strdup("bob");
-	u.nplayers = 2;
-	league_tournament_free(&u);
-	assert_null(u.players);
-	assert_null(u.game);
-}
-
-/* Writes a game: seats, plies, status, result; throws by own move. */
-struct gspec {
-	const char	*p1, *p2;
-	unsigned int	 nplies;
-	enum store_status status;
-	enum store_result result;
-	unsigned int	 t1[4];		/* player 1's own moves that threw */
-	unsigned int	 t2[4];		/* player 2's */
-	int		 rated;
-	int64_t		 tournament;
-	unsigned int	 slot;
-	const char	*tc;
-};
-
-/* Returns 1 if k is in the zero-terminated list t. */
-static int
-in_list(const unsigned int *t, unsigned int k)
-{
-	size_t	 i;
-
-	for (i = 0; i < 4 && t[i] != 0; i++) {
-		if (t[i] == k)
-			return (1);
-	}
-	return (0);
-}
-
-/*
- * Writes a game through the store: player 1 moves at odd plies, player 2
- * at even ones; a player's k-th own move threw a win if k is in its list,
- * else it is no-win when k is a multiple of 3 and kept-win otherwise.
- * With end 0 the game is left live.
- */
-static int64_t
-gwrite(struct store *st, const struct gspec *sp, int end)
-{
-	struct store_game g;
-	struct store_move m;
-	char		 mv[32], pos[32];
-	unsigned int	 ply, k;
-	int64_t		 id;
-
-	memset(&g, 0, sizeof g);
-	memset(&m, 0, sizeof m);
-	g.family = "nim";
-	g.game = "nim 100";
-	g.player1 = sp->p1;
-	g.player2 = sp->p2;
-	g.rated = sp->rated;
-	g.tc = sp->tc;
-	g.tournament = sp->tournament;
-	g.slot = sp->slot;
-	id = store_game_begin(st, &g);
-	for (ply = 1; ply <= sp->nplies; ply++) {
-		memset(&m, 0, sizeof m);
-		k = (ply + 1) / 2;
-		snprintf(mv, sizeof mv, "1=%u", 100 - ply);
-		snprintf(pos, sizeof pos, "nim %u", 100 - ply);
-		m.ply = ply;
-		m.player = ply % 2 == 1 ? 1 : 2;
-		m.move = mv;
-		m.position = pos;
-		m.time_ms = ply;
-		if (in_list(m.player == 1 ? sp->t1 : sp->t2, k))
-			m.mark = STORE_THREW_WIN;
-		else
-			m.mark = k % 3 == 0 ? STORE_NO_WIN : STORE_KEPT_WIN;
-		store_move(st, id, &m);
-	}
-	if (end)
-		store_game_end(st, id, sp->result, sp->status == STORE_FINISHED ?
-		    "no-legal-move" : "eof", sp->status, NULL, NULL);
-	return (id);
-}
-
-/* Sleeps a few milliseconds, so that the next end time differs. */
-static void
-tick(void)
-{
-	struct timespec	 ts = { 0, 5 * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Tournament games and the rated games, in the order they ended. */
-static void
-test_games(void **state)
-{
-	struct fixture	*fx = *state;
-	char		*ab[] = { (char *)"alice", (char *)"bob" };
-	struct league_tournament t;
-	struct league_tgame *tg;
-	struct league_rgame *rg;
-	struct gspec	 sp;
-	int64_t		 id[8];
-	size_t		 n, i;
-	char		 err[512], txt[64];
-
-	open_both(fx, 5, 30);
-	reg_ok(fx->lg, "alice");
-	reg_ok(fx->lg, "bob");
-	tdef(&t, "cup", ab, 2);
-	assert_int_equal(league_tournament_create(fx->lg, &t, err,
-	    sizeof err), 0);
-
-	/* 1: slot 0, finished (ends last); 2: slot 1, finished. */
-	memset(&sp, 0, sizeof sp);
-	sp.p1 = "alice";
-	sp.p2 = "bob";
-	sp.nplies = 3;
-	sp.status = STORE_FINISHED;
-	sp.result = STORE_RESULT_FIRST;
-	sp.rated = 1;
-	sp.tc = "60000+500";
-	sp.tournament = t.id;
-	sp.slot = 0;
-	id[0] = gwrite(fx->st, &sp, 0);
-	sp.p1 = "bob";
-	sp.p2 = "alice";
-	sp.slot = 1;
-	sp.result = STORE_RESULT_SECOND;
-	id[1] = gwrite(fx->st, &sp, 1);
-	assert_int_equal(store_flush(fx->st), 0);
-	tick();
-	/* 3: slot 1 again after 2 was cut off: abandoned, then replayed. */
-	sp.slot = 2;
-	sp.status = STORE_ABANDONED;
-	sp.result = STORE_RESULT_NONE;
-	id[2] = gwrite(fx->st, &sp, 1);
-	/* 4: slot 3, live. */
-	sp.slot = 3;
-	id[3] = gwrite(fx->st, &sp, 0);
-	/* 5: a free rated game; 6: a free unrated one; 7: rated, no result. */
-	memset(&sp, 0, sizeof sp);
-	sp.p1 = "bob";
-	sp.p2 = "alice";
-	sp.nplies = 2;
-	sp.status = STORE_FINISHED;
-	sp.result = STORE_RESULT_SECOND;
-	sp.rated = 1;
-	sp.tc = "5000";
-	id[4] = gwrite(fx->st, &sp, 1);
-	sp.rated = 0;
-	sp.p1 = "conn:7";
-	sp.p2 = "engine";
-	id[5] = gwrite(fx->st, &sp, 1);
-	sp.rated = 1;
-	sp.p1 = "alice";
-	sp.p2 = "bob";
-	sp.result = STORE_RESULT_NONE;
-	id[6] = gwrite(fx->st, &sp, 1);
-	assert_int_equal(store_flush(fx->st), 0);
-	tick();
-	store_game_end(fx->st, id[0], STORE_RESULT_FIRST, "resign",
-	    STORE_FINISHED, NULL, NULL);
-	assert_int_equal(store_flush(fx->st), 0);
-
-	/* What the store wrote. */
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games WHERE "
-	    "rated = 1"), 6);
-	assert_int_equal(raw_int(fx->path, "SELECT slot FROM games WHERE "
-	    "id = 2"), 1);
-	assert_int_equal(raw_int(fx->path, "SELECT tournament_id FROM games "
-	    "WHERE id = 4"), t.id);
-	raw_text(fx->path, "SELECT tc FROM games WHERE id = 1", txt,
-	    sizeof txt);
-	assert_string_equal(txt, "60000+500");
-	raw_text(fx->path, "SELECT tournament_id FROM games WHERE id = 5",
-	    txt, sizeof txt);
-	assert_string_equal(txt, "(null)");
-	raw_text(fx->path, "SELECT slot FROM games WHERE id = 5", txt,
-	    sizeof txt);
-	assert_string_equal(txt, "(null)");
-	assert_int_equal(raw_int(fx->path, "SELECT rated FROM games WHERE "
-	    "id = 6"), 0);
-
-	/* The tournament's games, by id, whatever their state. */
-	assert_int_equal(league_tournament_games(fx->lg, t.id, &tg, &n), 0);
-	assert_int_equal(n, 4);
-	for (i = 0; i < 4; i++) {
-		assert_int_equal(tg[i].game_id, id[i]);
-		assert_int_equal(tg[i].slot, i);
-		assert_int_equal(tg[i].finished, i < 2);
-		assert_int_equal(tg[i].result, i < 2 ? (int)i + 1 : 0);
-	}
-	assert_string_equal(tg[0].player1, "alice");
-	assert_string_equal(tg[0].player2, "bob");
-	assert_string_equal(tg[1].player1, "bob");
-	assert_string_equal(tg[1].player2, "alice");
-	free(tg);
-	assert_int_equal(league_tournament_games(fx->lg, 99, &tg, &n), 0);
-	assert_int_equal(n, 0);
-	free(tg);
-
-	/* Rated, finished, with a result: 2, 5, then 1 (it ended last). */
-	assert_int_equal(league_rated_games(fx->lg, &rg, &n), 0);
-	assert_int_equal(n, 3);
-	assert_int_equal(rg[0].game_id, id[1]);
-	assert_string_equal(rg[0].player1, "bob");
-	assert_string_equal(rg[0].player2, "alice");
-	assert_int_equal(rg[0].result, 2);
-	assert_int_equal(rg[1].game_id, id[4]);
-	assert_int_equal(rg[1].result, 2);
-	assert_int_equal(rg[2].game_id, id[0]);
-	assert_string_equal(rg[2].player1, "alice");
-	assert_int_equal(rg[2].result, 1);
-	free(rg);
-
-	/* A zeroed store_game is an unrated game outside tournaments. */
-	memset(&sp, 0, sizeof sp);
-	sp.p1 = "conn:1";
-	sp.p2 = "engine";
-	id[7] = gwrite(fx->st, &sp, 0);
-	assert_int_equal(store_flush(fx->st), 0);
-	raw_text(fx->path, "SELECT rated || ',' || COALESCE(tc, 'null') || ','"
-	    " || COALESCE(tournament_id, 'null') || ',' || COALESCE(slot,"
-	    " 'null') FROM games WHERE id = 8", txt, sizeof txt);
-	assert_string_equal(txt, "0,null,null,null");
-}
-
-/* Checks league_player for name: its return and the player command's text. */
-static void
-player_is(struct league *lg, const char *name, int want, const char *text)
-{
-	struct league_player p;
-	struct buf	 b;
-	char		 err[512];
-	int		 r;
-
-	buf_init(&b);
-	r = league_player(lg, name, &p, err, sizeof err);
-	if (r == 0)
-		cmd_log_player(&b, &p, 1500);
-	else
-		buf_puts(&b, err);
-	if (r != want || strcmp(buf_str(&b), text) != 0)
-		fail_msg("player %s: %d\n%s\nexpected %d\n%s", name, r,
-		    buf_str(&b), want, text);
-	buf_free(&b);
-}
-
-/*
- * The statistics against figures worked out by hand.  Only finished
- * games count.  alice: games 1 (won), 2 (lost), 3 (lost), 5 (won), 6
- * (won), 7 (won); moves 4 + 10 + 1 + 25 + 15 + 2 = 57, of which 8 threw a
- * win, so 49 / 57 = 85.96% is "85.9%"; she threw in games 1 (first at
- * her 3rd move), 2 (7th), 5 (21st), 6 (12th) and 7 (1st).  bob: games 1
- * (lost), 2 (won), 6 (lost), 7 (lost), 9 (won); moves 3 + 10 + 15 + 1 + 2
- * = 31 with 2 throws: 29 / 31 = 93.55%, "93.5%"; first throws at his 1st
- * move (game 1) and 2nd (game 9).
- */
-static void
-test_player(void **state)
-{
-	struct fixture	*fx = *state;
-	static const int64_t want[LEAGUE_THROW_BUCKETS] = {
-		1, 0, 1, 0, 0, 1, 1, 1
-	};
-	static const unsigned int bounds[LEAGUE_THROW_BUCKETS][2] = {
-		{ 1, 1 }, { 2, 2 }, { 3, 3 }, { 4, 4 }, { 5, 5 }, { 6, 10 },
-		{ 11, 20 }, { 21, 0 }
-	};
-	struct league_player p;
-	char		 err[256];
-	unsigned int	 lo, hi;
-	static const struct gspec games[] = {
-		{ "alice", "bob", 7, STORE_FINISHED, STORE_RESULT_FIRST,
-		    { 3 }, { 1 }, 1, 0, 0, NULL },
-		{ "bob", "alice", 20, STORE_FINISHED, STORE_RESULT_FIRST,
-		    { 0 }, { 7, 9 }, 1, 0, 0, NULL },
-		{ "alice", "carol", 2, STORE_FINISHED, STORE_RESULT_SECOND,
-		    { 0 }, { 0 }, 0, 0, 0, NULL },
-		{ "alice", "bob", 5, STORE_ABANDONED, STORE_RESULT_NONE,
-		    { 1 }, { 1 }, 1, 0, 0, NULL },
-		{ "engine", "alice", 50, STORE_FINISHED, STORE_RESULT_SECOND,
-		    { 0 }, { 22, 21 }, 0, 0, 0, NULL },
-		{ "alice", "bob", 30, STORE_FINISHED, STORE_RESULT_FIRST,
-		    { 15, 12 }, { 0 }, 1, 0, 0, NULL },
-		{ "alice", "bob", 3, STORE_FINISHED, STORE_RESULT_FIRST,
-		    { 1 }, { 0 }, 1, 0, 0, NULL },
-		{ "alice", "carol", 1, STORE_LIVE, STORE_RESULT_NONE,
-		    { 1 }, { 0 }, 1, 0, 0, NULL },
-		{ "bob", "carol", 4, STORE_FINISHED, STORE_RESULT_FIRST,
-		    { 2 }, { 0 }, 0, 0, 0, NULL },
-	};
-	size_t		 i;
-
-	open_both(fx, 5, 30);
-	reg_ok(fx->lg, "alice");
-	reg_ok(fx->lg, "bob");
-	reg_ok(fx->lg, "carol");
-	reg_ok(fx->lg, "dave");
-	for (i = 0; i < sizeof games / sizeof games[0]; i++)
-		gwrite(fx->st, &games[i], games[i].status != STORE_LIVE);
-	assert_int_equal(store_flush(fx->st), 0);
-
-	player_is(fx->lg, "alice", 0,
-	    "account alice\n"
-	    "rating 1500\n"
-	    "games 6 wins 4 losses 2\n"
-	    "moves 57 optimal 85.9%\n"
-	    "threw-win-games 5\n"
-	    "first-throw 1:1 2:0 3:1 4:0 5:0 6-10:1 11-20:1 21+:1");
-	player_is(fx->lg, "bob", 0,
-	    "account bob\n"
-	    "rating 1500\n"
-	    "games 5 wins 2 losses 3\n"
-	    "moves 31 optimal 93.5%\n"
-	    "threw-win-games 2\n"
-	    "first-throw 1:1 2:1 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
-	/* carol: game 3 (won, ply 2), game 9 (lost, plies 2 and 4). */
-	player_is(fx->lg, "carol", 0,
-	    "account carol\n"
-	    "rating 1500\n"
-	    "games 2 wins 1 losses 1\n"
-	    "moves 3 optimal 100.0%\n"
-	    "threw-win-games 0\n"
-	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
-	player_is(fx->lg, "dave", 0,
-	    "account dave\n"
-	    "rating 1500\n"
-	    "games 0 wins 0 losses 0\n"
-	    "moves 0 optimal -\n"
-	    "threw-win-games 0\n"
-	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
-	player_is(fx->lg, "zed", -1, "no account zed");
-	player_is(fx->lg, "engine", -1, "bad account name");
-
-	/* The same figures as data. */
-	assert_int_equal(league_player(fx->lg, "alice", &p, err, sizeof err),
-	    0);
-	assert_string_equal(p.name, "alice");
-	assert_int_equal(p.games, 6);
-	assert_int_equal(p.wins, 4);
-	assert_int_equal(p.losses, 2);
-	assert_int_equal(p.moves, 57);
-	assert_int_equal(p.optimal, 49);
-	assert_int_equal(p.threw_win_games, 5);
-	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++)
-		assert_int_equal(p.first_throw[i], want[i]);
-	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++) {
-		league_throw_bucket(i, &lo, &hi);
-		assert_int_equal(lo, bounds[i][0]);
-		assert_int_equal(hi, bounds[i][1]);
-	}
-}
-
 /* A version-1 log keeps its games and gets the new columns' defaults. */
 static void
 test_migrate(void **state)
@@ -1018,7 +415,7 @@ static void
 test_open_fails(void **state)
 {
 	struct fixture	*fx = *state;
-	struct league_limits lim = { 5, 30 };
+	struct league_limits lim = { 5, 30, 0 };
 	struct league	*lg;
 	char		 err[512], path[400];
 
@@ -1039,27 +436,23 @@ test_open_fails(void **state)
 	assert_non_null(strstr(err, "is the schema migrated?"));
 }
 
+/* Each test but the first on a database of its own. */
+#define DB_TEST(t)	cmocka_unit_test_setup_teardown(t, tdb_setup_league, \
+			    tdb_teardown)
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
-		cmocka_unit_test_setup_teardown(test_register, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_wrong, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lockout, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lockout_address, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_account_life, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_lockout_table, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_tournaments, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_games, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_player, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_migrate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_fails, setup,
-		    teardown),
+		DB_TEST(test_register),
+		DB_TEST(test_wrong),
+		DB_TEST(test_lockout),
+		DB_TEST(test_lockout_address),
+		DB_TEST(test_account_life),
+		DB_TEST(test_lockout_table),
+		DB_TEST(test_migrate),
+		DB_TEST(test_open_fails),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

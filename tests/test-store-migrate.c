@@ -1,0 +1,287 @@
+/*
+ * test-store-migrate.c: the store's migrations: from every older version,
+ * the mechanism on a synthetic list (order, atomicity, errors), versions 1
+ * and 3 with data, and the refusal of a database newer than the binary.
+ */
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "testutil.h"
+#include "testdb.h"
+
+#include "buf.h"
+#include "store.h"
+
+/* Migrating from each older version, including empty, to the newest. */
+static void
+test_migrate_each(void **state)
+{
+	struct fixture	*fx = *state;
+	char		 err[512];
+	int		 v;
+
+	for (v = 0; v < (int)store_nmigrations; v++) {
+		tu_empty_dir(fx->dir);
+		assert_int_equal(store_migrate_file(fx->path, store_migrations,
+		    store_nmigrations, v, err, sizeof err), 0);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+		roundtrip(fx->path);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+		    (int64_t)store_nmigrations);
+	}
+	tu_empty_dir(fx->dir);
+}
+
+/* The mechanism with more files than ship: order, atomicity, errors. */
+static void
+test_migrate_synthetic(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store_migration list[8];
+	size_t		 n = store_nmigrations, i;
+	char		 err[512];
+	int		 v;
+
+	assert_true(n + 2 <= sizeof list / sizeof list[0]);
+	for (i = 0; i < n; i++)
+		list[i] = store_migrations[i];
+	list[n].version = (int)n + 1;
+	list[n].name = "900-extra.sql";
+	list[n].sql = "CREATE TABLE extra (a INTEGER);\n"
+	    "INSERT INTO extra VALUES (1);";
+	list[n + 1].version = (int)n + 2;
+	list[n + 1].name = "901-extra.sql";
+	list[n + 1].sql = "ALTER TABLE extra ADD COLUMN b TEXT;\n"
+	    "UPDATE extra SET b = 'x';";
+
+	/* From every version to the last, step by step or at once. */
+	for (v = 0; v <= (int)n + 1; v++) {
+		tu_empty_dir(fx->dir);
+		assert_int_equal(store_migrate_file(fx->path, list, n + 2, v,
+		    err, sizeof err), 0);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+		assert_int_equal(store_migrate_file(fx->path, list, n + 2,
+		    (int)n + 2, err, sizeof err), 0);
+		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+		    (int64_t)n + 2);
+		assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM extra "
+		    "WHERE a = 1 AND b = 'x'"), 1);
+	}
+
+	/* A failing migration leaves nothing of itself behind. */
+	tu_empty_dir(fx->dir);
+	list[n + 1].sql = "CREATE TABLE half (a);\nTHIS IS NOT SQL;";
+	assert_int_equal(store_migrate_file(fx->path, list, n + 2, (int)n,
+	    err, sizeof err), 0);
+	assert_int_equal(store_migrate_file(fx->path, list, n + 2,
+	    (int)n + 2, err, sizeof err), -1);
+	assert_non_null(strstr(err, "migration 901-extra.sql failed"));
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)n);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM "
+	    "sqlite_schema WHERE name IN ('extra', 'half')"), 0);
+
+	/* A list out of order is refused. */
+	list[n].version = (int)n + 5;
+	assert_int_equal(store_migrate_file(fx->path, list, n + 1, (int)n + 1,
+	    err, sizeof err), -1);
+	assert_non_null(strstr(err, "out of order"));
+	tu_empty_dir(fx->dir);
+}
+
+/*
+ * Version 1 with data, migrated to the newest: every move is kept (the
+ * moves view gives back the version-1 rows), record and stats agree.
+ */
+static void
+test_migrate_v1_data(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct rec	 r;
+	struct buf	 b;
+	sqlite3		*db;
+	char		 err[512];
+
+	tu_empty_dir(fx->dir);
+	assert_int_equal(store_migrate_file(fx->path, store_migrations,
+	    store_nmigrations, 1, err, sizeof err), 0);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "INSERT INTO games (id, family, game, player1, player2,"
+	    " started_at, ended_at, result, reason, status) VALUES"
+	    " (1, 'nim', 'nim 3 4', 'conn:1', 'engine',"
+	    " '2025-11-21T05:38:00.123Z', '2025-11-21T05:38:01.000Z',"
+	    " 'second', 'no-legal-move', 'finished'),"
+	    " (2, 'sum', 'sum nim 3 + nim 4', 'engine', 'conn:2',"
+	    " '2025-11-21T05:39:00.000Z', NULL, NULL, NULL, 'live');"
+	    "INSERT INTO moves (game_id, ply, player, move, position, time_ms,"
+	    " mark) VALUES"
+	    " (1, 1, 1, '1=1', 'nim 1 4', 12, 'threw-win'),"
+	    " (1, 2, 2, '2=1', 'nim 1 1', 0, 'kept-win'),"
+	    " (1, 3, 1, '1=0', 'nim 0 1', 7, 'no-win'),"
+	    " (1, 4, 2, '2=0', 'nim 0 0', 1, 'kept-win'),"
+	    " (2, 1, 1, '1.1=0 2.1=2', 'say \"hi\" \\ there', 3,"
+	    " 'kept-win');");
+	sqlite3_close(db);
+
+	st = open_ok(fx->path, NULL);		/* migrates, abandons game 2 */
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)store_nmigrations);
+	rec_read(st, 1, &r);
+	assert_int_equal(r.nmoves, 4);
+	assert_string_equal(r.mv[0].move, "1=1");
+	assert_string_equal(r.mv[0].mark, "threw-win");
+	assert_int_equal(r.mv[0].time_ms, 12);
+	assert_int_equal(r.mv[3].ply, 4);
+	assert_int_equal(r.mv[3].player, 2);
+	assert_string_equal(r.status, "finished");
+	rec_read(st, 2, &r);
+	assert_int_equal(r.nmoves, 1);
+	assert_string_equal(r.mv[0].move, "1.1=0 2.1=2");
+	assert_string_equal(r.status, "abandoned");
+	buf_init(&b);
+	assert_int_equal(text_stats(st, &b), 0);
+	assert_string_equal(buf_str(&b),
+	    "games 2\n"
+	    "moves 5\n"
+	    "player conn:1 moves 2 optimal 0 kept-win 0 threw-win 1\n"
+	    "player engine moves 3 optimal 100 kept-win 3 threw-win 0\n");
+	buf_free(&b);
+	store_close(st);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves"), 5);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE"
+	    " game_id = 2 AND ply = 1 AND player = 1 AND time_ms = 3 AND"
+	    " mark = 'kept-win' AND position = 'say \"hi\" \\ there'"), 1);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE"
+	    " game_id = 1 AND ply = 3 AND mark = 'no-win' AND"
+	    " position = 'nim 0 1'"), 1);
+	integrity_ok(fx->path);
+	tu_empty_dir(fx->dir);
+}
+
+/*
+ * Version 3 with data, migrated to 4: old moves keep their columns and get
+ * no delay ("-" in the record), the new tables and columns exist, and new
+ * games carry delays, refused moves and the end's detail.
+ */
+static void
+test_migrate_v3_data(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g;
+	struct store_move m = { 1, 1, "1=1", "nim 1", 55, STORE_THREW_WIN,
+			    1, 1234 };
+	struct store_refused rf1 = { 1, 1, "1=\"9\"\\",
+			    "pile 1: no such value", 40, 1, 77 };
+	struct store_refused rf2 = { 2, 2, "x", "bad move", 3, 0, 0 };
+	struct buf	 b;
+	sqlite3		*db;
+	char		 err[512];
+	int64_t		 id;
+
+	tu_empty_dir(fx->dir);
+	assert_int_equal(store_migrate_file(fx->path, store_migrations,
+	    store_nmigrations, 3, err, sizeof err), 0);
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), 3);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "INSERT INTO accounts (name, hash, created_at) VALUES"
+	    " ('alice', '$y$x', '2025-11-21T05:38:00.000Z');"
+	    "INSERT INTO games (id, family, game, player1, player2,"
+	    " started_at, ended_at, result, reason, status) VALUES"
+	    " (1, 'nim', 'nim 3 4', 'conn:1', 'engine',"
+	    " '2025-11-21T05:38:00.123Z', '2025-11-21T05:38:01.000Z',"
+	    " 'second', 'no-legal-move', 'finished');"
+	    "INSERT INTO move_runs (game_id, first_ply, moves) VALUES"
+	    " (1, 1, '[[1,\"1=1\",\"nim 1 4\",12,1],"
+	    "[2,\"2=1\",\"nim 1 1\",0,0]]');");
+	sqlite3_close(db);
+
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), 4);
+	buf_init(&b);
+	assert_int_equal(text_record(st, 1, &b), 1);
+	assert_non_null(strstr(buf_str(&b),
+	    "move 1 1 1=1 threw-win 12 -\nmove 2 2 2=1 kept-win 0 -\n"));
+	assert_non_null(strstr(buf_str(&b),
+	    "result second no-legal-move\nstatus finished\n"));
+
+	/* A new game: delays, a refused move, a detail. */
+	memset(&g, 0, sizeof g);
+	g.family = "nim";
+	g.game = "nim 2";
+	g.player1 = "anon:3:7";
+	g.player2 = "alice";
+	id = store_game_begin(st, &g);
+	assert_true(id > 1);
+	store_refused(st, id, &rf1);
+	store_move(st, id, &m);
+	store_refused(st, id, &rf2);
+	store_game_end_detail(st, id, STORE_RESULT_FIRST, "illegal-move",
+	    "\"x\" bad\nmove", STORE_FINISHED, NULL, NULL);
+	assert_int_equal(store_flush(st), 0);
+	buf_reset(&b);
+	assert_int_equal(text_record(st, id, &b), 1);
+	assert_non_null(strstr(buf_str(&b),
+	    "refused 1 1 40 77 \"1=\\\"9\\\"\\\\\" pile 1: no such value\n"
+	    "move 1 1 1=1 threw-win 55 1234\n"
+	    "refused 2 2 3 - \"x\" bad move\n"));
+	assert_non_null(strstr(buf_str(&b),
+	    "result first illegal-move \"x\" bad move\nstatus finished\n"));
+	buf_free(&b);
+	store_close(st);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE"
+	    " delay_us IS NULL AND game_id = 1"), 2);
+	assert_int_equal(raw_int(fx->path, "SELECT delay_us FROM moves WHERE"
+	    " game_id = 2 AND ply = 1"), 1234);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM refused_moves"
+	    " WHERE game_id = 2"), 2);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM accounts"
+	    " WHERE name = 'alice' AND disabled IS NULL"), 1);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM"
+	    " daemon_starts"), 0);
+	integrity_ok(fx->path);
+	tu_empty_dir(fx->dir);
+}
+
+/* A database newer than the binary is refused with a clear message. */
+static void
+test_newer(void **state)
+{
+	struct fixture	*fx = *state;
+	sqlite3		*db;
+	char		 sql[64], want[128];
+
+	store_close(open_ok(fx->path, NULL));
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %zu",
+	    store_nmigrations + 1);
+	raw_exec(db, sql);
+	sqlite3_close(db);
+	snprintf(want, sizeof want, "database version %zu is newer than this "
+	    "grundyd (%zu): upgrade grundyd", store_nmigrations + 1,
+	    store_nmigrations);
+	open_fails(fx->path, 1000, want);
+	/* Nothing was changed. */
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)store_nmigrations + 1);
+	tu_empty_dir(fx->dir);
+}
+
+TDB_STORE_MAIN(
+    cmocka_unit_test(test_migrate_each),
+    cmocka_unit_test(test_migrate_synthetic),
+    cmocka_unit_test(test_migrate_v1_data),
+    cmocka_unit_test(test_migrate_v3_data),
+    cmocka_unit_test(test_newer))

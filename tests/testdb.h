@@ -1,0 +1,120 @@
+/*
+ * testdb.h: what the store and league tests share: a temporary directory
+ * with one database file, raw SQLite reads, opening a store, the records
+ * parsed back from their protocol text, and the scripted games.
+ */
+#ifndef TESTDB_H
+#define TESTDB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "store.h"
+
+struct league;
+
+#define REC_MAXMOVES	256
+#define PASS		"correct-horse"	/* the league tests' password */
+
+/* The temporary directory of this run and its database; what is open. */
+struct fixture {
+	char		 dir[256];
+	char		 path[300];
+	struct store	*st;
+	struct league	*lg;
+};
+
+/* A done callback's report. */
+struct done {
+	int		 called;
+	int		 ok;
+};
+
+/* One parsed "move" line of a record. */
+struct rec_move {
+	unsigned long	 ply;
+	int		 player;
+	char		 move[256];
+	char		 mark[16];
+	unsigned long	 time_ms;
+};
+
+/* A record parsed back from store_record's text. */
+struct rec {
+	int64_t		 id;
+	char		 start[256];
+	char		 p1[64];
+	char		 p2[64];
+	char		 started[32];
+	char		 ended[32];
+	char		 result[16];
+	char		 reason[64];
+	char		 status[16];
+	size_t		 nmoves;
+	struct rec_move	 mv[REC_MAXMOVES];
+};
+
+/* A game to write: start, players, moves (two-change moves included). */
+struct script {
+	const char	*family;
+	const char	*start;
+	const char	*p1, *p2;
+	size_t		 n;
+	struct {
+		const char	*move, *pos;
+		enum store_mark	 mark;
+		unsigned long	 ms;
+	}		 mv[8];
+	enum store_result result;
+	const char	*reason;
+};
+
+#define NSCRIPTS	3
+extern const struct script scripts[NSCRIPTS];
+
+/* The fixture (cmocka set-up and tear-down). */
+int	 tdb_setup(void **, const char *);
+int	 tdb_teardown(void **);
+int	 tdb_setup_store(void **);
+int	 tdb_setup_league(void **);
+
+/* The store: reads as protocol text, opening, raw SQL, records, scripts. */
+int	 text_record(struct store *, int64_t, struct buf *);
+int	 text_history(struct store *, unsigned int, struct buf *);
+int	 text_stats(struct store *, struct buf *);
+long long now_ms(void);
+void	 done_cb(void *, int);
+struct store *open_ok(const char *, const struct store_config *);
+void	 open_fails(const char *, int, const char *);
+void	 raw_exec(sqlite3 *, const char *);
+int64_t	 raw_int(const char *, const char *);
+void	 integrity_ok(const char *);
+void	 rec_parse(const char *, struct rec *);
+void	 rec_read(struct store *, int64_t, struct rec *);
+int	 iso_ok(const char *);
+int64_t	 script_write(struct store *, const struct script *,
+	    enum store_status, struct done *);
+void	 script_check(const struct script *, const struct rec *,
+	    const char *);
+size_t	 script_moves(const char *);
+void	 roundtrip(const char *);
+/* The league: store and league open, one text column, an account. */
+void	 open_both(struct fixture *, unsigned int, unsigned int);
+void	 raw_text(const char *, const char *, char *, size_t);
+void	 reg_ok(struct league *, const char *);
+
+/* The main() of a store test program: its tests share one directory. */
+#define TDB_STORE_MAIN(...)						\
+int									\
+main(void)								\
+{									\
+	const struct CMUnitTest tests[] = { __VA_ARGS__ };		\
+									\
+	return (cmocka_run_group_tests(tests, tdb_setup_store,		\
+	    tdb_teardown));						\
+}
+
+#endif /* TESTDB_H */
