@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "log.h"
 #include "store-int.h"
+#include "util.h"
 
 /* The SQL of the writer's statements, by STORE_W_*. */
 const char *const store_wsql[STORE_W_N] = {
@@ -287,29 +288,22 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 	return (rc);
 }
 
+static const char *const store_op_names[] = {
+	[STORE_OP_BEGIN] = "game-begin",
+	[STORE_OP_RUN] = "moves",
+	[STORE_OP_END] = "game-end",
+	[STORE_OP_TABLE] = "table",
+	[STORE_OP_ABANDON] = "abandon",
+	[STORE_OP_PAGES] = "max-pages",
+	[STORE_OP_REFUSED] = "refused-move",
+	[STORE_OP_PROBE] = "probe",
+};
+
 /* Returns the name of an item's kind, for logs. */
 static const char *
 store_op_name(enum store_op op)
 {
-	switch (op) {
-	case STORE_OP_BEGIN:
-		return ("game-begin");
-	case STORE_OP_RUN:
-		return ("moves");
-	case STORE_OP_END:
-		return ("game-end");
-	case STORE_OP_TABLE:
-		return ("table");
-	case STORE_OP_ABANDON:
-		return ("abandon");
-	case STORE_OP_PAGES:
-		return ("max-pages");
-	case STORE_OP_REFUSED:
-		return ("refused-move");
-	case STORE_OP_PROBE:
-		return ("probe");
-	}
-	return ("?");
+	return (ENUM_NAME(store_op_names, op, "?"));
 }
 
 /* Logs a write failure, at most one line per second. */
