@@ -77,7 +77,8 @@ store_counters(struct store *st, struct store_counters *c)
 
 /* The writer thread's states, for logs. */
 static const char *const store_tstate_names[] = {
-	"none", "running", "quitting", "ended"
+	[STORE_T_NONE] = "none", [STORE_T_RUNNING] = "running",
+	[STORE_T_QUITTING] = "quitting", [STORE_T_ENDED] = "ended",
 };
 
 /* Changes the writer thread's state (mtx held), logging old -> new. */
@@ -90,7 +91,9 @@ store_tstate_set(struct store *st, enum store_tstate to)
 }
 
 /* The writer's states, for logs. */
-static const char *const store_wstate_names[] = { "writing", "failing" };
+static const char *const store_wstate_names[] = {
+	[STORE_WS_WRITING] = "writing", [STORE_WS_FAILING] = "failing",
+};
 
 /* Changes the writer's state (writer thread), logging old -> new. */
 static void
