@@ -17,6 +17,7 @@
 
 #include "bot-int.h"
 #include "log.h"
+#include "util.h"
 
 /* Returns monotonic milliseconds. */
 uint64_t
@@ -59,21 +60,18 @@ bot_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+static const char *const bot_link_names[] = {
+	[BOT_LINK_UP] = "up",
+	[BOT_LINK_LOCKED] = "locked",
+	[BOT_LINK_WAIT_LOCK] = "wait-lock",
+	[BOT_LINK_DOWN] = "down",
+};
+
 /* Returns the name of a link state, for logs. */
 static const char *
 bot_link_name(enum bot_link l)
 {
-	switch (l) {
-	case BOT_LINK_UP:
-		return ("up");
-	case BOT_LINK_LOCKED:
-		return ("locked");
-	case BOT_LINK_WAIT_LOCK:
-		return ("wait-lock");
-	case BOT_LINK_DOWN:
-		return ("down");
-	}
-	return ("unknown");
+	return (ENUM_NAME(bot_link_names, l, "unknown"));
 }
 
 /* Changes the connection's life cycle; logs old -> new (debug). */

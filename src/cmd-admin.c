@@ -68,20 +68,35 @@ cmd_reason(const struct proto_cmd *c, const char *what, int from,
 	return (0);
 }
 
+/*
+ * Refuses password argument argi when the client's own text of it, before
+ * the preprocessing cut at '#' or dropped control characters, is not a
+ * valid password: the reason goes to body after prefix.  Returns -1 then,
+ * else 0.
+ */
+int
+cmd_pass_check(struct session *s, const struct proto_cmd *c, int argi,
+    const char *prefix, struct buf *body)
+{
+	char		 raw[256];
+	const char	*bad;
+
+	if ((bad = league_pass_bad(session_raw_arg(s, argi, c->argv[argi],
+	    raw, sizeof raw))) == NULL)
+		return (0);
+	buf_printf(body, "%s%s", prefix, bad);
+	return (-1);
+}
+
 /* passwd OLD NEW: changes the logged-in account's password. */
 static int
 cmd_passwd_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	char	 err[256], raw[256];
-	const char *bad;
+	char	 err[256];
 
-	/* As sent: the preprocessing cut at '#' and dropped controls. */
-	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
-	    sizeof raw))) != NULL) {
-		buf_printf(body, "new %s", bad);
+	if (cmd_pass_check(s, c, 1, "new ", body) != 0)
 		return (CMD_ERROR);
-	}
 	if (league_passwd(s->league, s->account, c->argv[0], c->argv[1],
 	    s->addr[0] != '\0' ? s->addr : "-", clock_mono_ms(), err,
 	    sizeof err) != 0) {
@@ -99,8 +114,8 @@ static int
 cmd_account_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	const char	*op = c->argv[0], *name = c->argv[1], *bad;
-	char		 err[512], reason[CMD_REASON_MAX + 1], raw[256];
+	const char	*op = c->argv[0], *name = c->argv[1];
+	char		 err[512], reason[CMD_REASON_MAX + 1];
 	int		 rv, from;
 
 	from = strcmp(op, "create") == 0 || strcmp(op, "reset") == 0 ? 3 : 2;
@@ -118,11 +133,8 @@ cmd_account_exec(struct session *s, const struct proto_cmd *c,
 	if (cmd_reason(c, "account disable", from, strcmp(op, "disable") != 0,
 	    reason, sizeof reason, body) != 0)
 		return (CMD_ERROR);
-	if (from == 3 && (bad = league_pass_bad(session_raw_arg(s, 2,
-	    c->argv[2], raw, sizeof raw))) != NULL) {
-		buf_puts(body, bad);
+	if (from == 3 && cmd_pass_check(s, c, 2, "", body) != 0)
 		return (CMD_ERROR);
-	}
 	if (strcmp(op, "create") == 0) {
 		if (s->conf->registration == SESSION_REG_CLOSED) {
 			buf_puts(body, "registration is closed (setting "

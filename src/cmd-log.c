@@ -239,22 +239,37 @@ cmd_log_none(struct session *s, struct buf *body)
 	return (-1);
 }
 
+/*
+ * Refuses as cmd_log_none does, then parses arg, if not NULL, as the
+ * number name from 1 to max into *out; -1 with the message in body.
+ */
+static int
+cmd_log_ulong(struct session *s, struct buf *body, const char *arg,
+    const char *name, unsigned long max, unsigned long *out)
+{
+	struct game_error err;
+
+	if (cmd_log_none(s, body) != 0)
+		return (-1);
+	if (arg != NULL && game_parse_ulong(out, arg, name, 1, max,
+	    &err) != 0) {
+		buf_puts(body, err.msg);
+		return (-1);
+	}
+	return (0);
+}
+
 /* Lists recent games, newest first, one per line. */
 static int
 cmd_history_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	struct game_error err;
 	struct store_history h;
 	unsigned long	 n = 20;
 
-	if (cmd_log_none(s, body) != 0)
+	if (cmd_log_ulong(s, body, c->argc == 1 ? c->argv[0] : NULL, "N",
+	    1000, &n) != 0)
 		return (CMD_ERROR);
-	if (c->argc == 1 && game_parse_ulong(&n, c->argv[0], "N", 1, 1000,
-	    &err) != 0) {
-		buf_puts(body, err.msg);
-		return (CMD_ERROR);
-	}
 	if (store_history(s->store, (unsigned int)n, &h) != 0) {
 		buf_puts(body, "the game log cannot be read now");
 		return (CMD_ERROR);
@@ -269,18 +284,13 @@ static int
 cmd_record_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	struct game_error err;
 	struct store_record r;
 	unsigned long	 id;
 	int		 rv;
 
-	if (cmd_log_none(s, body) != 0)
+	if (cmd_log_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
+	    &id) != 0)
 		return (CMD_ERROR);
-	if (game_parse_ulong(&id, c->argv[0], "GAME_ID", 1, 1UL << 62,
-	    &err) != 0) {
-		buf_puts(body, err.msg);
-		return (CMD_ERROR);
-	}
 	if ((rv = store_record(s->store, (int64_t)id, &r)) <= 0) {
 		buf_printf(body, rv == 0 ? "no game %lu in the log" :
 		    "the game log cannot be read now (game %lu)", id);

@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "addrrate.h"
+#include "cmd-admin.h"
 #include "cmd-log.h"
 #include "league.h"
 #include "lobby.h"
@@ -55,8 +56,7 @@ static int
 cmd_register_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	char	 err[256], raw[256];
-	const char *bad;
+	char	 err[256];
 	unsigned int retry = 0;
 
 	if (s->conf->registration == SESSION_REG_CLOSED) {
@@ -69,12 +69,8 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 		    "registration = admin): ask an admin");
 		return (CMD_ERROR);
 	}
-	/* The preprocessing cut at '#' or dropped control characters. */
-	if ((bad = league_pass_bad(session_raw_arg(s, 1, c->argv[1], raw,
-	    sizeof raw))) != NULL) {
-		buf_puts(body, bad);
+	if (cmd_pass_check(s, c, 1, "", body) != 0)
 		return (CMD_ERROR);
-	}
 	if (s->regrate != NULL && s->addr[0] != '\0' &&
 	    !addrrate_take(s->regrate, s->addr, s->conf->register_rate,
 	    clock_mono_ms(), &retry)) {

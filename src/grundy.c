@@ -147,23 +147,40 @@ grundy_analyze(int argc, char **argv, struct grundy_opts *o)
 	return (0);
 }
 
-/* Reads one line from stdin into b without its newline; 0 at EOF. */
+/*
+ * Reads one line from stdin into b without its newline; 0 at EOF.  A line
+ * longer than max is read to its end and *over set; b keeps its first
+ * bytes.  An unterminated last line before EOF is a line (as in grundyd).
+ */
 static int
-grundy_readline(struct buf *b)
+grundy_engine_line(struct buf *b, int *over, size_t max)
 {
 	int	 c, any = 0;
 
 	buf_reset(b);
+	*over = 0;
 	while ((c = getchar()) != EOF) {
 		any = 1;
 		if (c == '\n')
 			break;
-		if (b->len < GRUNDY_LINE_MAX)
+		if (b->len < max)
 			buf_putc(b, (char)c);
+		else
+			*over = 1;
 	}
+	buf_str(b);
+	return (any);
+}
+
+/* Reads one line from stdin into b without its newline or a CR; 0 at EOF. */
+static int
+grundy_readline(struct buf *b)
+{
+	int	 over, any;
+
+	any = grundy_engine_line(b, &over, GRUNDY_LINE_MAX);
 	if (b->len > 0 && b->data[b->len - 1] == '\r')
 		b->data[--b->len] = '\0';
-	buf_str(b);
 	return (any);
 }
 
@@ -315,31 +332,6 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 		gmp_randclear(rs);
 	game_free(&g);
 	return (rv);
-}
-
-/*
- * Reads one line from stdin into b without its newline; 0 at EOF.  A line
- * longer than max is read to its end and *over set; b keeps its first
- * bytes.  An unterminated last line before EOF is a line (as in grundyd).
- */
-static int
-grundy_engine_line(struct buf *b, int *over, size_t max)
-{
-	int	 c, any = 0;
-
-	buf_reset(b);
-	*over = 0;
-	while ((c = getchar()) != EOF) {
-		any = 1;
-		if (c == '\n')
-			break;
-		if (b->len < max)
-			buf_putc(b, (char)c);
-		else
-			*over = 1;
-	}
-	buf_str(b);
-	return (any);
 }
 
 /*

@@ -14,33 +14,31 @@
 #include "league-int.h"
 #include "log.h"
 #include "store.h"
+#include "util.h"
+
+static const char *const league_format_names[] = {
+	[LEAGUE_ROUNDROBIN] = "roundrobin",
+	[LEAGUE_GAUNTLET] = "gauntlet",
+};
 
 /* Returns the text of a format. */
 static const char *
 league_format_name(enum league_format f)
 {
-	switch (f) {
-	case LEAGUE_ROUNDROBIN:
-		return ("roundrobin");
-	case LEAGUE_GAUNTLET:
-		return ("gauntlet");
-	}
-	return (NULL);
+	return (ENUM_NAME(league_format_names, f, NULL));
 }
+
+static const char *const league_tstatus_names[] = {
+	[LEAGUE_T_RUNNING] = "running",
+	[LEAGUE_T_FINISHED] = "finished",
+	[LEAGUE_T_CANCELLED] = "cancelled",
+};
 
 /* Returns the text of a tournament status. */
 static const char *
 league_tstatus_name(enum league_tstatus st)
 {
-	switch (st) {
-	case LEAGUE_T_RUNNING:
-		return ("running");
-	case LEAGUE_T_FINISHED:
-		return ("finished");
-	case LEAGUE_T_CANCELLED:
-		return ("cancelled");
-	}
-	return (NULL);
+	return (ENUM_NAME(league_tstatus_names, st, NULL));
 }
 
 /* Checks a tournament before it is stored; returns 0 or -1 with err. */

@@ -51,7 +51,9 @@ log_vwrite(const char *level, int err, const char *fmt, va_list ap)
 void
 log_emit(enum log_level level, int with_errno, const char *fmt, ...)
 {
-	static const char *const names[] = { "info", "warn", "debug" };
+	static const char *const names[] = {
+		[LOG_INFO] = "info", [LOG_WARN] = "warn", [LOG_DEBUG] = "debug",
+	};
 	va_list	 ap;
 	int	 e = with_errno ? errno : 0;
 

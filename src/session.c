@@ -9,6 +9,7 @@
 #include "log.h"
 #include "session.h"
 #include "session-log.h"
+#include "util.h"
 
 /* Initialises a session with no game, answering the commands of table. */
 void
@@ -86,21 +87,18 @@ session_enter(struct session *s, enum session_state st)
 	s->state = st;
 }
 
+static const char *const session_state_names[] = {
+	[SESSION_IDLE] = "idle",
+	[SESSION_GAME] = "game",
+	[SESSION_MATCH] = "match",
+	[SESSION_CLOSING] = "closing",
+};
+
 /* Returns the name of a state, for logs. */
 const char *
 session_strstate(enum session_state st)
 {
-	switch (st) {
-	case SESSION_IDLE:
-		return ("idle");
-	case SESSION_GAME:
-		return ("game");
-	case SESSION_MATCH:
-		return ("match");
-	case SESSION_CLOSING:
-		return ("closing");
-	}
-	return ("unknown");
+	return (ENUM_NAME(session_state_names, st, "unknown"));
 }
 
 /* Returns the entry of table for an exact command name, or NULL. */

@@ -16,6 +16,7 @@
 
 #include "matchstat.h"
 #include "sprt.h"
+#include "util.h"
 
 /* At most 5 outcomes (pentanomial). */
 #define SPRT_K		5
@@ -56,27 +57,21 @@ sprt_init(struct sprt *t, enum sprt_model model, double elo0, double elo1,
 	return (SPRT_OK);
 }
 
+static const char *const sprt_errors[] = {
+	[SPRT_OK] = "no error",
+	[SPRT_E_ELO] = "elo0 must be less than elo1",
+	[SPRT_E_ALPHA] = "alpha must be between 0 and 1",
+	[SPRT_E_BETA] = "beta must be between 0 and 1",
+	[SPRT_E_SUM] = "alpha + beta must be less than 1",
+	[SPRT_E_MODEL] = "the model must be logistic or normalized",
+	[SPRT_E_RANGE] = "elo0 and elo1 must be within -1000 and 1000",
+};
+
 /* Returns the message of a refusal. */
 const char *
 sprt_strerror(enum sprt_err e)
 {
-	switch (e) {
-	case SPRT_OK:
-		return ("no error");
-	case SPRT_E_ELO:
-		return ("elo0 must be less than elo1");
-	case SPRT_E_ALPHA:
-		return ("alpha must be between 0 and 1");
-	case SPRT_E_BETA:
-		return ("beta must be between 0 and 1");
-	case SPRT_E_SUM:
-		return ("alpha + beta must be less than 1");
-	case SPRT_E_MODEL:
-		return ("the model must be logistic or normalized");
-	case SPRT_E_RANGE:
-		return ("elo0 and elo1 must be within -1000 and 1000");
-	}
-	return ("unknown error");
+	return (ENUM_NAME(sprt_errors, e, "unknown error"));
 }
 
 /*

@@ -222,4 +222,9 @@ void	*store_writer(void *);
 /* store-read.c */
 extern const char *const store_rsql[STORE_R_N];
 
+/* store-db.c: the stored texts of the enums, indexed by them. */
+extern const char *const store_mark_names[STORE_NO_WIN + 1];
+extern const char *const store_result_names[STORE_RESULT_SECOND + 1];
+extern const char *const store_status_names[STORE_ABANDONED + 1];
+
 #endif /* STORE_INT_H */

@@ -94,7 +94,9 @@ store_push(struct store *st, struct store_item *it, int must)
 }
 
 /* The queue's states, for logs. */
-static const char *const store_qstate_names[] = { "accepting", "dropping" };
+static const char *const store_qstate_names[] = {
+	[STORE_Q_ACCEPTING] = "accepting", [STORE_Q_DROPPING] = "dropping",
+};
 
 /* Changes the queue's state (mtx held), logging old -> new. */
 static void

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "log.h"
 #include "store-int.h"
+#include "util.h"
 
 /* The columns of a game, as store_game_row reads them. */
 #define STORE_GAME_COLS							\
@@ -91,39 +92,24 @@ store_read_end(struct store *st)
 static enum store_status
 store_status_col(sqlite3_stmt *s, int i)
 {
-	const char	*t = (const char *)sqlite3_column_text(s, i);
-
-	if (t != NULL && strcmp(t, "finished") == 0)
-		return (STORE_FINISHED);
-	if (t != NULL && strcmp(t, "abandoned") == 0)
-		return (STORE_ABANDONED);
-	return (STORE_LIVE);
+	return (enum_value(store_status_names, nitems(store_status_names),
+	    (const char *)sqlite3_column_text(s, i), STORE_LIVE));
 }
 
 /* Returns a result column as an enum: first, second, or none (NULL). */
 static enum store_result
 store_result_col(sqlite3_stmt *s, int i)
 {
-	const char	*t = (const char *)sqlite3_column_text(s, i);
-
-	if (t != NULL && strcmp(t, "first") == 0)
-		return (STORE_RESULT_FIRST);
-	if (t != NULL && strcmp(t, "second") == 0)
-		return (STORE_RESULT_SECOND);
-	return (STORE_RESULT_NONE);
+	return (enum_value(store_result_names, nitems(store_result_names),
+	    (const char *)sqlite3_column_text(s, i), STORE_RESULT_NONE));
 }
 
 /* Returns a mark column as an enum (the moves view gives only these). */
 static enum store_mark
 store_mark_col(sqlite3_stmt *s, int i)
 {
-	const char	*t = (const char *)sqlite3_column_text(s, i);
-
-	if (t != NULL && strcmp(t, "kept-win") == 0)
-		return (STORE_KEPT_WIN);
-	if (t != NULL && strcmp(t, "threw-win") == 0)
-		return (STORE_THREW_WIN);
-	return (STORE_NO_WIN);
+	return (enum_value(store_mark_names, nitems(store_mark_names),
+	    (const char *)sqlite3_column_text(s, i), STORE_NO_WIN));
 }
 
 /* Reads a time control "BASE" or "BASE+INC" (ms) into g; NULL: none. */

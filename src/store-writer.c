@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "log.h"
 #include "store-int.h"
+#include "util.h"
 
 /* The SQL of the writer's statements, by STORE_W_*. */
 const char *const store_wsql[STORE_W_N] = {
@@ -76,7 +77,8 @@ store_counters(struct store *st, struct store_counters *c)
 
 /* The writer thread's states, for logs. */
 static const char *const store_tstate_names[] = {
-	"none", "running", "quitting", "ended"
+	[STORE_T_NONE] = "none", [STORE_T_RUNNING] = "running",
+	[STORE_T_QUITTING] = "quitting", [STORE_T_ENDED] = "ended",
 };
 
 /* Changes the writer thread's state (mtx held), logging old -> new. */
@@ -89,7 +91,9 @@ store_tstate_set(struct store *st, enum store_tstate to)
 }
 
 /* The writer's states, for logs. */
-static const char *const store_wstate_names[] = { "writing", "failing" };
+static const char *const store_wstate_names[] = {
+	[STORE_WS_WRITING] = "writing", [STORE_WS_FAILING] = "failing",
+};
 
 /* Changes the writer's state (writer thread), logging old -> new. */
 static void
@@ -287,29 +291,22 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 	return (rc);
 }
 
+static const char *const store_op_names[] = {
+	[STORE_OP_BEGIN] = "game-begin",
+	[STORE_OP_RUN] = "moves",
+	[STORE_OP_END] = "game-end",
+	[STORE_OP_TABLE] = "table",
+	[STORE_OP_ABANDON] = "abandon",
+	[STORE_OP_PAGES] = "max-pages",
+	[STORE_OP_REFUSED] = "refused-move",
+	[STORE_OP_PROBE] = "probe",
+};
+
 /* Returns the name of an item's kind, for logs. */
 static const char *
 store_op_name(enum store_op op)
 {
-	switch (op) {
-	case STORE_OP_BEGIN:
-		return ("game-begin");
-	case STORE_OP_RUN:
-		return ("moves");
-	case STORE_OP_END:
-		return ("game-end");
-	case STORE_OP_TABLE:
-		return ("table");
-	case STORE_OP_ABANDON:
-		return ("abandon");
-	case STORE_OP_PAGES:
-		return ("max-pages");
-	case STORE_OP_REFUSED:
-		return ("refused-move");
-	case STORE_OP_PROBE:
-		return ("probe");
-	}
-	return ("?");
+	return (ENUM_NAME(store_op_names, op, "?"));
 }
 
 /* Logs a write failure, at most one line per second. */

@@ -15,6 +15,7 @@
 #include "blossom.h"
 #include "buf.h"
 #include "swiss.h"
+#include "util.h"
 
 #define NONE	BLOSSOM_NONE
 
@@ -283,17 +284,15 @@ out:
 	return (e);
 }
 
+static const char *const swiss_errors[] = {
+	[SWISS_OK] = "no error",
+	[SWISS_E_SIZE] = "a Swiss round needs 1 to 256 players",
+	[SWISS_E_NOPAIRING] = "every pairing of this round has a rematch",
+};
+
 /* Returns the message of a refusal. */
 const char *
 swiss_strerror(enum swiss_err e)
 {
-	switch (e) {
-	case SWISS_OK:
-		return ("no error");
-	case SWISS_E_SIZE:
-		return ("a Swiss round needs 1 to 256 players");
-	case SWISS_E_NOPAIRING:
-		return ("every pairing of this round has a rematch");
-	}
-	return ("unknown error");
+	return (ENUM_NAME(swiss_errors, e, "unknown error"));
 }

@@ -339,6 +339,34 @@ fx_live(struct fx *fx)
 	return (live);
 }
 
+/*
+ * Seat i answers server command id with move; the other seat is sent the
+ * move and its genmove, both with the clocks times ("time1=.. time2=..").
+ * Returns the genmove's id.
+ */
+static unsigned long
+fx_move(struct fx *fx, int i, unsigned long id, const char *move,
+    const char *times)
+{
+	char	 want[128];
+
+	fx_answer(fx, i, id, move);
+	snprintf(want, sizeof want, "play %s %s", move, times);
+	fx_expect(fx, 1 - i, want);
+	snprintf(want, sizeof want, "genmove %s", times);
+	return (fx_expect(fx, 1 - i, want));
+}
+
+/* Checks that the game is still live at ms and over at ms + 1. */
+static void
+fx_lost_at(struct fx *fx, uint64_t ms)
+{
+	fx_at(fx, ms);
+	assert_true(fx_live(fx));
+	fx_at(fx, ms + 1);
+	assert_false(fx_live(fx));
+}
+
 /* A seat that does not answer loses at base + grace + 1 ms, not before. */
 static void
 test_timeout_exact(void **state)
@@ -371,9 +399,7 @@ test_grace(void **state)
 	(void)state;
 	id = fx_game(fx);
 	fx_at(fx, BASE + GRACE);
-	fx_answer(fx, 0, id, "1=0");
-	fx_expect(fx, 1, "play 1=0 time1=100 time2=1000");
-	fx_expect(fx, 1, "genmove time1=100 time2=1000");
+	fx_move(fx, 0, id, "1=0", "time1=100 time2=1000");
 	/*
 	 * Alice's timer (100 + grace) is off while bob moves: nothing ends
 	 * until bob's, due at 1500 + BASE + GRACE + 1.
@@ -396,22 +422,13 @@ test_increment(void **state)
 	(void)state;
 	id = fx_game(fx);
 	fx_at(fx, 300);
-	fx_answer(fx, 0, id, "1=4");
-	fx_expect(fx, 1, "play 1=4 time1=800 time2=1000");
-	id = fx_expect(fx, 1, "genmove time1=800 time2=1000");
+	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
 	fx_at(fx, 500);
-	fx_answer(fx, 1, id, "2=4");
-	fx_expect(fx, 0, "play 2=4 time1=800 time2=900");
-	id = fx_expect(fx, 0, "genmove time1=800 time2=900");
+	id = fx_move(fx, 1, id, "2=4", "time1=800 time2=900");
 	fx_at(fx, 500 + 790);
-	fx_answer(fx, 0, id, "1=3");
-	fx_expect(fx, 1, "play 1=3 time1=110 time2=900");
-	fx_expect(fx, 1, "genmove time1=110 time2=900");
+	fx_move(fx, 0, id, "1=3", "time1=110 time2=900");
 	/* bob: 900 + grace from 1290; lost at 2691, not at 2690. */
-	fx_at(fx, 1290 + 900 + GRACE);
-	assert_true(fx_live(fx));
-	fx_at(fx, 1290 + 900 + GRACE + 1);
-	assert_false(fx_live(fx));
+	fx_lost_at(fx, 1290 + 900 + GRACE);
 	fx_expect(fx, 0, "gameover first timeout");
 	fx_expect(fx, 1, "gameover first timeout");
 	fx_free(fx);
@@ -431,20 +448,15 @@ test_rx_time(void **state)
 	id = fx_game(fx);
 	fx_at(fx, 700);
 	lobby_rx_time(fx->lc[0], T0 + 300);
-	fx_answer(fx, 0, id, "1=4");
-	fx_expect(fx, 1, "play 1=4 time1=800 time2=1000");
-	id = fx_expect(fx, 1, "genmove time1=800 time2=1000");
+	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
 	/* An answer stamped before its genmove was written costs nothing. */
 	fx_at(fx, 900);
 	lobby_rx_time(fx->lc[1], T0 + 650);
-	fx_answer(fx, 1, id, "2=4");
-	fx_expect(fx, 0, "play 2=4 time1=800 time2=1100");
-	id = fx_expect(fx, 0, "genmove time1=800 time2=1100");
+	id = fx_move(fx, 1, id, "2=4", "time1=800 time2=1100");
 	/* No stamp (0): charged up to the processing time. */
 	fx_at(fx, 1150);
 	lobby_rx_time(fx->lc[0], 0);
-	fx_answer(fx, 0, id, "1=3");
-	fx_expect(fx, 1, "play 1=3 time1=650 time2=1100");
+	fx_move(fx, 0, id, "1=3", "time1=650 time2=1100");
 	fx_free(fx);
 }
 
@@ -476,9 +488,7 @@ test_resume(void **state)
 	fx_expect(fx, 2, "event start 1 alice bob you=1 token=");
 	fx_expect(fx, 2, "new nim 5 5");
 	fx_expect(fx, 2, "genmove time1=600 time2=1000");
-	fx_at(fx, BASE + GRACE);
-	assert_true(fx_live(fx));
-	fx_at(fx, BASE + GRACE + 1);
+	fx_lost_at(fx, BASE + GRACE);
 	fx_expect(fx, 2, "gameover second timeout");
 	fx_expect(fx, 1, "gameover second timeout");
 	fx_free(fx);
@@ -494,10 +504,7 @@ test_away_timeout(void **state)
 	fx_game(fx);
 	fx_drop(fx, 0);
 	fx_expect(fx, 1, "event disconnected 1 1");
-	fx_at(fx, BASE + GRACE);
-	assert_true(fx_live(fx));
-	fx_at(fx, BASE + GRACE + 1);
-	assert_false(fx_live(fx));
+	fx_lost_at(fx, BASE + GRACE);
 	fx_expect(fx, 1, "gameover second timeout");
 	fx_free(fx);
 }
@@ -519,9 +526,7 @@ test_stalled_loop(void **state)
 	assert_int_equal(vclock_run(fx->vc), 1);	/* late: re-armed */
 	assert_true(fx_live(fx));
 	lobby_rx_time(fx->lc[0], T0 + 1400);
-	fx_answer(fx, 0, id, "1=4");
-	fx_expect(fx, 1, "play 1=4 time1=100 time2=1000");
-	fx_expect(fx, 1, "genmove time1=100 time2=1000");
+	fx_move(fx, 0, id, "1=4", "time1=100 time2=1000");
 	assert_int_equal(vclock_run(fx->vc), 0);	/* now bob's */
 	assert_true(fx_live(fx));
 	fx_free(fx);

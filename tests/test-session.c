@@ -10,6 +10,7 @@
 
 #include "testutil.h"
 #include "session.h"
+#include "util.h"
 
 /* Stands in for the accounts: the checks only look at the pointer. */
 static char	 test_league;
@@ -134,8 +135,32 @@ test_tables(void **state)
 			    cmd_table[j]->name);
 }
 
+/* Enum texts: the names by value, and the fallback outside them. */
+static void
+test_enum_names(void **state)
+{
+	static const char *const names[] = { [0] = "zero", [2] = "two" };
+
+	(void)state;
+	assert_string_equal(ENUM_NAME(names, 0, "none"), "zero");
+	assert_string_equal(ENUM_NAME(names, 1, "none"), "none");
+	assert_string_equal(ENUM_NAME(names, 2, "none"), "two");
+	assert_string_equal(ENUM_NAME(names, 3, "none"), "none");
+	assert_string_equal(ENUM_NAME(names, -1, "none"), "none");
+	assert_null(ENUM_NAME(names, 1, NULL));
+	assert_int_equal(enum_value(names, nitems(names), "two", -1), 2);
+	assert_int_equal(enum_value(names, nitems(names), "zero", -1), 0);
+	assert_int_equal(enum_value(names, nitems(names), "one", -1), -1);
+	assert_int_equal(enum_value(names, nitems(names), NULL, 7), 7);
+	assert_string_equal(session_strstate(SESSION_IDLE), "idle");
+	assert_string_equal(session_strstate(SESSION_CLOSING), "closing");
+	assert_string_equal(session_strstate((enum session_state)99),
+	    "unknown");
+}
+
 TU_MAIN("session",
     cmocka_unit_test(test_no_league),
     cmocka_unit_test(test_login),
     cmocka_unit_test(test_engine_table),
-    cmocka_unit_test(test_tables))
+    cmocka_unit_test(test_tables),
+    cmocka_unit_test(test_enum_names))
