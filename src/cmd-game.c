@@ -251,7 +251,7 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 
 /*
  * Lists the families with their syntax.  games live lists the live games
- * of networked play: cmd-net.c's games, which calls this one otherwise.
+ * of networked play: cmd-lobby.c's games, which calls this one otherwise.
  */
 int
 cmd_games_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
@@ -661,7 +661,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 
 /*
  * Gives up the match: the engine wins.  resign GAME_ID gives up a
- * networked game (PROTOCOL.md §13.4): cmd-net.c's resign, which calls
+ * networked game (PROTOCOL.md §13.4): cmd-lobby.c's resign, which calls
  * this one otherwise.
  */
 int

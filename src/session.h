@@ -155,7 +155,7 @@ void	 cmd_prep_free(struct session *);
 extern const struct cmd_entry *const cmd_table[];
 extern const struct cmd_entry *const cmd_engine_table[];
 
-/* cmd-game.c: the engine's games and resign, which cmd-net.c extends. */
+/* cmd-game.c: the engine's games and resign, which cmd-lobby.c extends. */
 int	 cmd_games_exec(struct session *, const struct proto_cmd *,
 	    struct buf *);
 int	 cmd_resign_exec(struct session *, const struct proto_cmd *,
