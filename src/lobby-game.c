@@ -35,6 +35,7 @@
 #include "log.h"
 #include "proto.h"
 #include "store.h"
+#include "util.h"
 
 /* Fills a resume token with random hex digits. */
 static void
@@ -61,19 +62,17 @@ lobby_token(char *tok)
 	tok[LOBBY_TOKEN_LEN] = '\0';
 }
 
+static const char *const lg_state_names[] = {
+	[LG_PLAYING] = "playing",
+	[LG_ENDING] = "ending",
+	[LG_LOGGED] = "logged",
+};
+
 /* The name of a game's state, for the log. */
 static const char *
 lg_state_name(enum lg_state s)
 {
-	switch (s) {
-	case LG_PLAYING:
-		return ("playing");
-	case LG_ENDING:
-		return ("ending");
-	case LG_LOGGED:
-		break;
-	}
-	return ("logged");
+	return (ENUM_NAME(lg_state_names, s, "logged"));
 }
 
 /* Moves a game to a new state: the one place that changes it. */

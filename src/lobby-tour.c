@@ -14,20 +14,19 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
+#include "util.h"
+
+static const char *const lslot_state_names[] = {
+	[LSLOT_PENDING] = "pending",
+	[LSLOT_PLAYING] = "playing",
+	[LSLOT_DONE] = "done",
+};
 
 /* The name of a tournament game's state, for the log. */
 static const char *
 lslot_state_name(enum lslot_state s)
 {
-	switch (s) {
-	case LSLOT_PENDING:
-		return ("pending");
-	case LSLOT_PLAYING:
-		return ("playing");
-	case LSLOT_DONE:
-		break;
-	}
-	return ("done");
+	return (ENUM_NAME(lslot_state_names, s, "done"));
 }
 
 /* Moves a tournament's game to a new state: the one place that does. */
@@ -39,19 +38,17 @@ lslot_enter(struct ltour *t, size_t slot, enum lslot_state s)
 	t->slots[slot].state = s;
 }
 
+static const char *const ltour_state_names[] = {
+	[LEAGUE_T_RUNNING] = "running",
+	[LEAGUE_T_FINISHED] = "finished",
+	[LEAGUE_T_CANCELLED] = "cancelled",
+};
+
 /* The name of a tournament's state, for the log. */
 static const char *
 ltour_state_name(enum league_tstatus s)
 {
-	switch (s) {
-	case LEAGUE_T_RUNNING:
-		return ("running");
-	case LEAGUE_T_FINISHED:
-		return ("finished");
-	case LEAGUE_T_CANCELLED:
-		break;
-	}
-	return ("cancelled");
+	return (ENUM_NAME(ltour_state_names, s, "cancelled"));
 }
 
 /*

@@ -32,6 +32,7 @@
 #include "log.h"
 #include "proto.h"
 #include "store.h"
+#include "util.h"
 
 /*
  * Gives the lobby another clock and its timers (a test's virtual clock):
@@ -288,21 +289,18 @@ lobby_active(const struct lobby_client *lc)
 	    lc->nwatch > 0);
 }
 
+static const char *const lcmd_names[] = {
+	[LCMD_NEW] = "new",
+	[LCMD_PLAY] = "play",
+	[LCMD_GENMOVE] = "genmove",
+	[LCMD_GAMEOVER] = "gameover",
+};
+
 /* The name of a server command, for the log. */
 static const char *
 lcmd_name(enum lcmd_kind kind)
 {
-	switch (kind) {
-	case LCMD_NEW:
-		return ("new");
-	case LCMD_PLAY:
-		return ("play");
-	case LCMD_GENMOVE:
-		return ("genmove");
-	case LCMD_GAMEOVER:
-		break;
-	}
-	return ("gameover");
+	return (ENUM_NAME(lcmd_names, kind, "gameover"));
 }
 
 /*
