@@ -62,25 +62,20 @@ lobby_token(char *tok)
 	tok[LOBBY_TOKEN_LEN] = '\0';
 }
 
+/* The names of a game's states, for the log. */
 static const char *const lg_state_names[] = {
 	[LG_PLAYING] = "playing",
 	[LG_ENDING] = "ending",
 	[LG_LOGGED] = "logged",
 };
 
-/* The name of a game's state, for the log. */
-static const char *
-lg_state_name(enum lg_state s)
-{
-	return (ENUM_NAME(lg_state_names, s, "logged"));
-}
-
 /* Moves a game to a new state: the one place that changes it. */
 void
 lg_enter(struct lgame *g, enum lg_state s)
 {
 	log_debug("game=%lld state=\"%s -> %s\"", (long long)g->id,
-	    lg_state_name(g->state), lg_state_name(s));
+	    ENUM_NAME(lg_state_names, g->state, "logged"),
+	    ENUM_NAME(lg_state_names, s, "logged"));
 	g->state = s;
 }
 

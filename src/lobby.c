@@ -289,19 +289,13 @@ lobby_active(const struct lobby_client *lc)
 	    lc->nwatch > 0);
 }
 
+/* The names of the server commands, for the log. */
 static const char *const lcmd_names[] = {
 	[LCMD_NEW] = "new",
 	[LCMD_PLAY] = "play",
 	[LCMD_GENMOVE] = "genmove",
 	[LCMD_GAMEOVER] = "gameover",
 };
-
-/* The name of a server command, for the log. */
-static const char *
-lcmd_name(enum lcmd_kind kind)
-{
-	return (ENUM_NAME(lcmd_names, kind, "gameover"));
-}
 
 /*
  * Takes a complete answer block from a client (proto_answer_feed) and
@@ -344,7 +338,8 @@ lobby_answer(struct lobby_client *lc, const struct proto_answer *a)
 	if (bad != NULL || !a->ok)
 		log_info("conn=%llu event=%s cmd=%s id=%llu msg=\"%.100s\"",
 		    (unsigned long long)lc->connid, bad != NULL ?
-		    "protocol-error" : "command-refused", lcmd_name(c->kind),
+		    "protocol-error" : "command-refused",
+		    ENUM_NAME(lcmd_names, c->kind, "gameover"),
 		    (unsigned long long)c->id, bad != NULL ? bad : text);
 	if (c->kind != LCMD_GENMOVE) {
 		free(c);
