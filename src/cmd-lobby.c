@@ -748,111 +748,41 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	return (CMD_OK);
 }
 
-const struct cmd_entry cmd_seek_entry = {
-	.name = "seek", .min_args = 1, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] "
-	    "[random=1]",
-	.exec = cmd_seek_exec
-};
-const struct cmd_entry cmd_unseek_entry = {
-	.name = "unseek", .max_args = 0,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "",
-	.exec = cmd_unseek_exec
-};
-const struct cmd_entry cmd_challenge_entry = {
-	.name = "challenge", .min_args = 2, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] "
-	    "[random=1]",
-	.exec = cmd_challenge_exec
-};
-const struct cmd_entry cmd_accept_entry = {
-	.name = "accept", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "CH_ID",
-	.exec = cmd_accept_exec
-};
-const struct cmd_entry cmd_decline_entry = {
-	.name = "decline", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "CH_ID",
-	.exec = cmd_accept_exec
-};
-const struct cmd_entry cmd_ready_entry = {
-	.name = "ready", .max_args = 0,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "",
-	.exec = cmd_ready_exec
-};
-const struct cmd_entry cmd_unready_entry = {
-	.name = "unready", .max_args = 0,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "",
-	.exec = cmd_ready_exec
-};
-const struct cmd_entry cmd_resume_entry = {
-	.name = "resume", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "TOKEN",
-	.exec = cmd_resume_exec
-};
-const struct cmd_entry cmd_watch_entry = {
-	.name = "watch", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "GAME_ID",
-	.exec = cmd_watch_exec
-};
-const struct cmd_entry cmd_unwatch_entry = {
-	.name = "unwatch", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "GAME_ID",
-	.exec = cmd_unwatch_exec
-};
-const struct cmd_entry cmd_tournament_entry = {
-	.name = "tournament", .min_args = 1, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
-	    "[seed=S] [random=1] GAME | list | cancel NAME",
-	.exec = cmd_tournament_exec
-};
-const struct cmd_entry cmd_standings_entry = {
-	.name = "standings", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "NAME",
-	.exec = cmd_standings_exec
-};
-const struct cmd_entry cmd_ratings_entry = {
-	.name = "ratings", .max_args = 0,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "",
-	.exec = cmd_ratings_exec
-};
-const struct cmd_entry cmd_connections_entry = {
-	.name = "connections", .max_args = 0,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
-	.usage = "",
-	.exec = cmd_connections_exec
-};
-const struct cmd_entry cmd_kick_entry = {
-	.name = "kick", .min_args = 1, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
-	.usage = "CONN_ID REASON...",
-	.exec = cmd_kick_exec
-};
-const struct cmd_entry cmd_abort_entry = {
-	.name = "abort", .min_args = 1, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
-	.usage = "GAME_ID REASON...",
-	.exec = cmd_end_exec
-};
-const struct cmd_entry cmd_adjudicate_entry = {
-	.name = "adjudicate", .min_args = 2, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_ADMIN,
-	.usage = "GAME_ID 1|2 REASON...",
-	.exec = cmd_end_exec
-};
+/*
+ * The lobby's commands: each runs on the loop and needs a lobby; EXTRA adds
+ * the admin role where it is needed.
+ */
+#define LOBBY_ENTRY(id, min, max, extra, use, fn)			\
+const struct cmd_entry cmd_##id##_entry = {				\
+	.name = #id, .min_args = (min), .max_args = (max),		\
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | (extra),			\
+	.usage = use, .exec = (fn)					\
+}
+
+LOBBY_ENTRY(seek, 1, -1, 0,
+    "GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] [random=1]",
+    cmd_seek_exec);
+LOBBY_ENTRY(unseek, 0, 0, 0, "", cmd_unseek_exec);
+LOBBY_ENTRY(challenge, 2, -1, 0,
+    "NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] [random=1]",
+    cmd_challenge_exec);
+LOBBY_ENTRY(accept, 1, 1, 0, "CH_ID", cmd_accept_exec);
+LOBBY_ENTRY(decline, 1, 1, 0, "CH_ID", cmd_accept_exec);
+LOBBY_ENTRY(ready, 0, 0, 0, "", cmd_ready_exec);
+LOBBY_ENTRY(unready, 0, 0, 0, "", cmd_ready_exec);
+LOBBY_ENTRY(resume, 1, 1, 0, "TOKEN", cmd_resume_exec);
+LOBBY_ENTRY(watch, 1, 1, 0, "GAME_ID", cmd_watch_exec);
+LOBBY_ENTRY(unwatch, 1, 1, 0, "GAME_ID", cmd_unwatch_exec);
+LOBBY_ENTRY(tournament, 1, -1, 0,
+    "create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
+    "[seed=S] [random=1] GAME | list | cancel NAME", cmd_tournament_exec);
+LOBBY_ENTRY(standings, 1, 1, 0, "NAME", cmd_standings_exec);
+LOBBY_ENTRY(ratings, 0, 0, 0, "", cmd_ratings_exec);
+LOBBY_ENTRY(connections, 0, 0, CMD_F_ADMIN, "", cmd_connections_exec);
+LOBBY_ENTRY(kick, 1, -1, CMD_F_ADMIN, "CONN_ID REASON...", cmd_kick_exec);
+LOBBY_ENTRY(abort, 1, -1, CMD_F_ADMIN, "GAME_ID REASON...", cmd_end_exec);
+LOBBY_ENTRY(adjudicate, 2, -1, CMD_F_ADMIN, "GAME_ID 1|2 REASON...",
+    cmd_end_exec);
 
 /*
  * games and resign add networked play (PROTOCOL.md §13) to the engine's

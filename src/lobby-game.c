@@ -35,6 +35,7 @@
 #include "log.h"
 #include "proto.h"
 #include "store.h"
+#include "util.h"
 
 /* Fills a resume token with random hex digits. */
 static void
@@ -61,27 +62,20 @@ lobby_token(char *tok)
 	tok[LOBBY_TOKEN_LEN] = '\0';
 }
 
-/* The name of a game's state, for the log. */
-static const char *
-lg_state_name(enum lg_state s)
-{
-	switch (s) {
-	case LG_PLAYING:
-		return ("playing");
-	case LG_ENDING:
-		return ("ending");
-	case LG_LOGGED:
-		break;
-	}
-	return ("logged");
-}
+/* The names of a game's states, for the log. */
+static const char *const lg_state_names[] = {
+	[LG_PLAYING] = "playing",
+	[LG_ENDING] = "ending",
+	[LG_LOGGED] = "logged",
+};
 
 /* Moves a game to a new state: the one place that changes it. */
 void
 lg_enter(struct lgame *g, enum lg_state s)
 {
 	log_debug("game=%lld state=\"%s -> %s\"", (long long)g->id,
-	    lg_state_name(g->state), lg_state_name(s));
+	    ENUM_NAME(lg_state_names, g->state, "logged"),
+	    ENUM_NAME(lg_state_names, s, "logged"));
 	g->state = s;
 }
 

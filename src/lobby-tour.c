@@ -14,45 +14,31 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
+#include "util.h"
 
-/* The name of a tournament game's state, for the log. */
-static const char *
-lslot_state_name(enum lslot_state s)
-{
-	switch (s) {
-	case LSLOT_PENDING:
-		return ("pending");
-	case LSLOT_PLAYING:
-		return ("playing");
-	case LSLOT_DONE:
-		break;
-	}
-	return ("done");
-}
+/* The names of a tournament game's states, for the log. */
+static const char *const lslot_state_names[] = {
+	[LSLOT_PENDING] = "pending",
+	[LSLOT_PLAYING] = "playing",
+	[LSLOT_DONE] = "done",
+};
 
 /* Moves a tournament's game to a new state: the one place that does. */
 void
 lslot_enter(struct ltour *t, size_t slot, enum lslot_state s)
 {
 	log_debug("tournament=%s slot=%zu state=\"%s -> %s\"", t->def.name,
-	    slot, lslot_state_name(t->slots[slot].state), lslot_state_name(s));
+	    slot, ENUM_NAME(lslot_state_names, t->slots[slot].state, "done"),
+	    ENUM_NAME(lslot_state_names, s, "done"));
 	t->slots[slot].state = s;
 }
 
-/* The name of a tournament's state, for the log. */
-static const char *
-ltour_state_name(enum league_tstatus s)
-{
-	switch (s) {
-	case LEAGUE_T_RUNNING:
-		return ("running");
-	case LEAGUE_T_FINISHED:
-		return ("finished");
-	case LEAGUE_T_CANCELLED:
-		break;
-	}
-	return ("cancelled");
-}
+/* The names of a tournament's states, for the log. */
+static const char *const ltour_state_names[] = {
+	[LEAGUE_T_RUNNING] = "running",
+	[LEAGUE_T_FINISHED] = "finished",
+	[LEAGUE_T_CANCELLED] = "cancelled",
+};
 
 /*
  * Moves a tournament to a new state, in memory (the caller stores it):
@@ -62,7 +48,8 @@ void
 ltour_enter(struct ltour *t, enum league_tstatus s)
 {
 	log_debug("tournament=%s state=\"%s -> %s\"", t->def.name,
-	    ltour_state_name(t->def.status), ltour_state_name(s));
+	    ENUM_NAME(ltour_state_names, t->def.status, "cancelled"),
+	    ENUM_NAME(ltour_state_names, s, "cancelled"));
 	t->def.status = s;
 }
 
@@ -265,7 +252,8 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 				    t->def.name);
 		}
 		log_info("tournament=%s event=loaded status=%s games=%zu",
-		    t->def.name, ltour_state_name(t->def.status), t->nslots);
+		    t->def.name, ENUM_NAME(ltour_state_names, t->def.status,
+		    "cancelled"), t->nslots);
 	}
 	free(v);
 	return (0);

@@ -32,6 +32,7 @@
 #include "log.h"
 #include "proto.h"
 #include "store.h"
+#include "util.h"
 
 /*
  * Gives the lobby another clock and its timers (a test's virtual clock):
@@ -288,22 +289,13 @@ lobby_active(const struct lobby_client *lc)
 	    lc->nwatch > 0);
 }
 
-/* The name of a server command, for the log. */
-static const char *
-lcmd_name(enum lcmd_kind kind)
-{
-	switch (kind) {
-	case LCMD_NEW:
-		return ("new");
-	case LCMD_PLAY:
-		return ("play");
-	case LCMD_GENMOVE:
-		return ("genmove");
-	case LCMD_GAMEOVER:
-		break;
-	}
-	return ("gameover");
-}
+/* The names of the server commands, for the log. */
+static const char *const lcmd_names[] = {
+	[LCMD_NEW] = "new",
+	[LCMD_PLAY] = "play",
+	[LCMD_GENMOVE] = "genmove",
+	[LCMD_GAMEOVER] = "gameover",
+};
 
 /*
  * Takes a complete answer block from a client (proto_answer_feed) and
@@ -346,7 +338,8 @@ lobby_answer(struct lobby_client *lc, const struct proto_answer *a)
 	if (bad != NULL || !a->ok)
 		log_info("conn=%llu event=%s cmd=%s id=%llu msg=\"%.100s\"",
 		    (unsigned long long)lc->connid, bad != NULL ?
-		    "protocol-error" : "command-refused", lcmd_name(c->kind),
+		    "protocol-error" : "command-refused",
+		    ENUM_NAME(lcmd_names, c->kind, "gameover"),
 		    (unsigned long long)c->id, bad != NULL ? bad : text);
 	if (c->kind != LCMD_GENMOVE) {
 		free(c);

@@ -357,6 +357,14 @@ fx_move(struct fx *fx, int i, unsigned long id, const char *move,
 	return (fx_expect(fx, 1 - i, want));
 }
 
+/* Checks that both seats were told the same line next. */
+static void
+fx_expect_both(struct fx *fx, const char *want)
+{
+	fx_expect(fx, 0, want);
+	fx_expect(fx, 1, want);
+}
+
 /* Checks that the game is still live at ms and over at ms + 1. */
 static void
 fx_lost_at(struct fx *fx, uint64_t ms)
@@ -381,8 +389,7 @@ test_timeout_exact(void **state)
 	fx_quiet(fx, 1);
 	fx_at(fx, BASE + GRACE + 1);
 	assert_false(fx_live(fx));
-	fx_expect(fx, 0, "gameover second timeout");
-	fx_expect(fx, 1, "gameover second timeout");
+	fx_expect_both(fx, "gameover second timeout");
 	fx_free(fx);
 }
 
@@ -429,8 +436,7 @@ test_increment(void **state)
 	fx_move(fx, 0, id, "1=3", "time1=110 time2=900");
 	/* bob: 900 + grace from 1290; lost at 2691, not at 2690. */
 	fx_lost_at(fx, 1290 + 900 + GRACE);
-	fx_expect(fx, 0, "gameover first timeout");
-	fx_expect(fx, 1, "gameover first timeout");
+	fx_expect_both(fx, "gameover first timeout");
 	fx_free(fx);
 }
 
@@ -670,8 +676,7 @@ test_tournament(void **state)
 	fx_answer(fx, 0, id, "1=0");
 	/* The game ended, the log (none here) has it: the next one starts. */
 	fx_expect(fx, 1, "play 1=0 time1=800 time2=1000");
-	fx_expect(fx, 0, "gameover first no-legal-move");
-	fx_expect(fx, 1, "gameover first no-legal-move");
+	fx_expect_both(fx, "gameover first no-legal-move");
 	fx_expect(fx, 0, "event start 2 bob alice you=2 token=");
 	fx_expect(fx, 0, "new nim 1");
 	fx_quiet(fx, 0);
@@ -684,8 +689,7 @@ test_tournament(void **state)
 	fx_at(fx, 200 + BASE + GRACE);
 	fx_quiet(fx, 0);
 	fx_at(fx, 200 + BASE + GRACE + 1);
-	fx_expect(fx, 0, "gameover second timeout");
-	fx_expect(fx, 1, "gameover second timeout");
+	fx_expect_both(fx, "gameover second timeout");
 	fx_standings(fx, "status finished\nplayed 2 of 2\n1 alice points 2 "
 	    "games 2 wins 2 losses 0\n2 bob points 0 games 2 wins 0 "
 	    "losses 2\n");
@@ -709,15 +713,13 @@ test_tournament_abort(void **state)
 	fx_cmd_ok(lobby_end(fx->lc[2], "1", 0, "test", &body), &body, "");
 	fx_quiet(fx, 0);		/* not before the log has the end */
 	fx_pump(fx);
-	fx_expect(fx, 0, "gameover - aborted by root: test");
-	fx_expect(fx, 1, "gameover - aborted by root: test");
+	fx_expect_both(fx, "gameover - aborted by root: test");
 	/* The same game again, alice first: not counted, not finished. */
 	id = fx_tour_game(fx, 2);
 	fx_standings(fx, "status running\nplayed 0 of 1\n");
 	fx_answer(fx, 0, id, "1=0");
 	fx_expect(fx, 1, "play 1=0 time1=1000 time2=1000");
-	fx_expect(fx, 0, "gameover first no-legal-move");
-	fx_expect(fx, 1, "gameover first no-legal-move");
+	fx_expect_both(fx, "gameover first no-legal-move");
 	fx_quiet(fx, 0);
 	fx_quiet(fx, 1);
 	fx_standings(fx, "status finished\nplayed 1 of 1\n1 alice points 1 "

@@ -66,7 +66,7 @@ test_full(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 9", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_game g = engine_game("nim 9");
 	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN, 0, 0 };
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
@@ -125,7 +125,7 @@ test_full_probe(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 9", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_game g = engine_game("nim 9");
 	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN, 0, 0 };
 	struct done	 d1 = { 0, 0 };
 	char		*big, sql[128];

@@ -40,8 +40,7 @@ test_runs(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 500", "conn:1", "engine", 0, NULL,
-	    0, 0 };
+	struct store_game g = engine_game("nim 500");
 	struct store_move m = { 0, 1, "1=\"x\\", "nim \"0\" \\", 2,
 			    STORE_NO_WIN, 0, 0 };
 	struct done	 d = { 0, 0 };
@@ -135,7 +134,7 @@ test_abandon(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 3", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_game g = engine_game("nim 3");
 	struct store_move m = { 1, 1, "1=2", "nim 2", 5, STORE_KEPT_WIN, 0, 0 };
 	struct rec	 r;
 	int64_t		 a, b;
@@ -166,7 +165,7 @@ test_batching(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 5000", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_game g = engine_game("nim 5000");
 	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct store_counters c;
 	struct done	 d = { 0, 0 };
@@ -283,7 +282,7 @@ test_queue_bound(void **state)
 	struct fixture	*fx = *state;
 	struct store_config cf;
 	struct store	*st;
-	struct store_game g = { "nim", "nim 200", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_game g = engine_game("nim 200");
 	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
@@ -447,7 +446,7 @@ static void
 child_load(const char *path, int fd)
 {
 	struct store	*st;
-	struct store_game g = { "nim", "nim 9 9", "conn:1", "engine", 0, NULL, 0, 0 };
+	struct store_game g = engine_game("nim 9 9");
 	struct store_move m = { 0, 1, "1=0", "nim 0 9", 3,
 	    STORE_KEPT_WIN, 0, 0 };
 	struct child_done *cd;

@@ -73,6 +73,19 @@ now_ms(void)
 	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/*
+ * A game of nim from start between conn:1 and the engine: unrated, no
+ * clock, no tournament.
+ */
+struct store_game
+engine_game(const char *start)
+{
+	struct store_game g = { "nim", start, "conn:1", "engine", 0, NULL, 0,
+	    0 };
+
+	return (g);
+}
+
 /* Creates the temporary directory and names the test's database. */
 /* Creates the temporary directory named for prefix; names the database. */
 int

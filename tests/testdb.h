@@ -86,6 +86,7 @@ int	 text_record(struct store *, int64_t, struct buf *);
 int	 text_history(struct store *, unsigned int, struct buf *);
 int	 text_stats(struct store *, struct buf *);
 long long now_ms(void);
+struct store_game engine_game(const char *);
 void	 done_cb(void *, int);
 struct store *open_ok(const char *, const struct store_config *);
 void	 open_fails(const char *, int, const char *);
