@@ -596,14 +596,6 @@ fail:
 	return (CMD_ERROR);
 }
 
-/* A tournament's status, as list and standings show it. */
-static const char *
-cmd_tour_status(int status)
-{
-	return (status == LEAGUE_T_RUNNING ? "running" :
-	    status == LEAGUE_T_FINISHED ? "finished" : "cancelled");
-}
-
 /* tournament list: one line per tournament. */
 static int
 cmd_tour_list(struct session *s, struct buf *body)
@@ -617,7 +609,7 @@ cmd_tour_list(struct session *s, struct buf *body)
 		buf_printf(body, "%lld %s %s %s games-per-pair=%u tc=",
 		    (long long)v[i].id, v[i].name,
 		    v[i].format == LEAGUE_GAUNTLET ? "gauntlet" : "roundrobin",
-		    cmd_tour_status(v[i].status), v[i].games_per_pair);
+		    lobby_tour_status(v[i].status), v[i].games_per_pair);
 		proto_tc_print(body, v[i].base_ms, v[i].inc_ms);
 		buf_printf(body, " %s\n", v[i].game);
 		league_tournament_free(&v[i]);
@@ -660,7 +652,7 @@ cmd_standings_exec(struct session *s, const struct proto_cmd *c,
 	if (lobby_standings(s->lc, c->argv[0], &st, body) != 0)
 		return (CMD_ERROR);
 	buf_printf(body, "status %s\nplayed %zu of %zu\n",
-	    cmd_tour_status(st.status), st.played, st.total);
+	    lobby_tour_status(st.status), st.played, st.total);
 	for (i = 0; i < st.n; i++)
 		buf_printf(body, "%zu %s points %u games %u wins %u "
 		    "losses %u\n", i + 1, st.v[i].name, st.v[i].wins,

@@ -34,8 +34,8 @@ static const char *const league_tstatus_names[] = {
 	[LEAGUE_T_CANCELLED] = "cancelled",
 };
 
-/* Returns the text of a tournament status. */
-static const char *
+/* Returns the text of a tournament status, or NULL for none. */
+const char *
 league_tstatus_name(enum league_tstatus st)
 {
 	return (ENUM_NAME(league_tstatus_names, st, NULL));

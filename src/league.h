@@ -107,6 +107,7 @@ int64_t	 league_start(struct league *);
 
 int	 league_tournament_create(struct league *, struct league_tournament *,
 	    char *, size_t);
+const char *league_tstatus_name(enum league_tstatus);
 int	 league_tournament_status(struct league *, int64_t,
 	    enum league_tstatus);
 int	 league_tournaments(struct league *, int, struct league_tournament **,

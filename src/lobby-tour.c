@@ -33,12 +33,14 @@ lslot_enter(struct ltour *t, size_t slot, enum lslot_state s)
 	t->slots[slot].state = s;
 }
 
-/* The names of a tournament's states, for the log. */
-static const char *const ltour_state_names[] = {
-	[LEAGUE_T_RUNNING] = "running",
-	[LEAGUE_T_FINISHED] = "finished",
-	[LEAGUE_T_CANCELLED] = "cancelled",
-};
+/* Returns the text of a tournament's status (LEAGUE_T_*): the league's. */
+const char *
+lobby_tour_status(int s)
+{
+	const char	*name = league_tstatus_name((enum league_tstatus)s);
+
+	return (name != NULL ? name : "cancelled");
+}
 
 /*
  * Moves a tournament to a new state, in memory (the caller stores it):
@@ -48,8 +50,7 @@ void
 ltour_enter(struct ltour *t, enum league_tstatus s)
 {
 	log_debug("tournament=%s state=\"%s -> %s\"", t->def.name,
-	    ENUM_NAME(ltour_state_names, t->def.status, "cancelled"),
-	    ENUM_NAME(ltour_state_names, s, "cancelled"));
+	    lobby_tour_status(t->def.status), lobby_tour_status(s));
 	t->def.status = s;
 }
 
@@ -252,8 +253,7 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 				    t->def.name);
 		}
 		log_info("tournament=%s event=loaded status=%s games=%zu",
-		    t->def.name, ENUM_NAME(ltour_state_names, t->def.status,
-		    "cancelled"), t->nslots);
+		    t->def.name, lobby_tour_status(t->def.status), t->nslots);
 	}
 	free(v);
 	return (0);

@@ -163,6 +163,7 @@ struct lobby_standings {
 	struct lobby_stand *v;		/* one per player; free() it */
 	size_t		 n;
 };
+const char *lobby_tour_status(int);
 int	 lobby_standings(struct lobby_client *, const char *,
 	    struct lobby_standings *, struct buf *);
 /* Every rated player, best first. */
