@@ -157,6 +157,17 @@ lobby_rx_time(struct lobby_client *lc, uint64_t ms)
 	lc->rx_ms = ms;
 }
 
+/*
+ * Notes when output to the client last left for its socket (clock_mono_ns
+ * after the send that emptied what was pending): the seam through which
+ * a game clock can start when its genmove actually left.
+ */
+void
+lobby_tx_time(struct lobby_client *lc, uint64_t ns)
+{
+	lc->tx_ns = ns;
+}
+
 /* Starts holding what the lobby sends a client while its command runs. */
 void
 lobby_hold(struct lobby_client *lc)

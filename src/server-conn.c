@@ -123,6 +123,8 @@ conn_queue(struct conn *c, const char *data, size_t len)
 	}
 	if (len > 0)
 		evbuffer_add(out, data, len);
+	else if (c->sess.lc != NULL)
+		lobby_tx_time(c->sess.lc, clock_mono_ns());
 	return (evbuffer_get_length(out) > c->srv->conf->max_output ? -1 : 0);
 }
 
@@ -859,6 +861,9 @@ conn_write_cb(struct bufferevent *bev, void *arg)
 {
 	struct conn	*c = arg;
 
+	if (c->sess.lc != NULL &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		lobby_tx_time(c->sess.lc, clock_mono_ns());
 	if (c->state == CONN_CLOSING && !c->busy &&
 	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
 		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
