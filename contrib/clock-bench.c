@@ -15,15 +15,16 @@
  * receive time stamp of that read (SO_TIMESTAMPNS), so the time the
  * genmove waited in this client's socket before the read is known too.
  * After each game a separate connection reads its `record` (PROTOCOL.md
- * §12): the server's charged time per move (TIME_MS) and the move's
- * network delay (DELAY_US).
+ * §12): the server's charged time per move (TIME_US, microseconds; from
+ * a server without it, TIME_MS) and DELAY_US (the server's own delay of
+ * the turn; before TIME_US, the connection's round-trip estimate).
  *
  * Output: games, moves, forfeits on time, and per move charged - holding
  * and charged - (wait in the client's socket + holding), p50/p99/max, plus
- * the server's DELAY_US p50/p99.  TIME_MS is whole milliseconds (the
- * server truncates both ends of the interval to ms), so a difference of
- * one move is only known within +-1 ms: the mean over many moves is
- * unbiased, a percentile may be up to 1 ms off.
+ * the server's DELAY_US p50/p99.  Read from TIME_MS (whole milliseconds,
+ * both ends of the interval truncated to ms), a difference of one move is
+ * only known within +-1 ms: the mean over many moves is unbiased, a
+ * percentile may be up to 1 ms off; TIME_US has no such error.
  *
  * usage: clock-bench [--port P] [--pairs N] [--games G] [--seconds S]
  *                    [--tc B+I] [--game 'nim A B ...'] [--prefix NAME]
@@ -126,6 +127,7 @@ static struct {
 	double		 cpu0;		/* CPU time at t0 */
 	long		 finished, forfeits, recorded, moves, inflight;
 	struct samples	 diff, diffw, hold, wait, charged, delay;
+	int		 us;		/* the records give TIME_US */
 } B;
 
 static void
@@ -589,7 +591,10 @@ player_command(struct cconn *c, const char *line, int64_t t_read,
 		die("%s: unknown server command: %s", c->name, line);
 }
 
-/* One "move PLY PLAYER MOVE MARK TIME_MS DELAY_US" line of a record. */
+/*
+ * One "move PLY PLAYER MOVE MARK TIME_MS DELAY_US [TIME_US]" line of a
+ * record (TIME_US since the server charges microseconds).
+ */
 static void
 record_move(struct cgame *g, char *line)
 {
@@ -601,7 +606,7 @@ record_move(struct cgame *g, char *line)
 	for (p = strtok_r(line, " ", &save); p != NULL && n < 8;
 	    p = strtok_r(NULL, " ", &save))
 		tok[n++] = p;
-	if (n != 7)
+	if (n != 7 && n != 8)
 		die("game %lld: bad record line: move %s", g->id, line);
 	ply = atoi(tok[1]);
 	if (ply < 1 || ply >= g->maxply || g->hold_ns[ply] < 0)
@@ -611,7 +616,8 @@ record_move(struct cgame *g, char *line)
 	    pile != g->pile[ply] || val != g->val[ply])
 		die("game %lld ply %d: recorded %s, played %d=%d", g->id, ply,
 		    tok[3], g->pile[ply], g->val[ply]);
-	ch = atof(tok[5]) * 1e6;
+	ch = n == 8 ? atof(tok[7]) * 1e3 : atof(tok[5]) * 1e6;	/* ns */
+	B.us = n == 8;
 	sample(&B.charged, ch / 1e6);
 	sample(&B.hold, (double)g->hold_ns[ply] / 1e3);
 	sample(&B.wait, (double)g->wait_ns[ply] / 1e3);
@@ -842,8 +848,9 @@ cb_report(void)
 	printf("charged - (socket wait + holding), ms: mean %.3f p50 %.3f "
 	    "p99 %.3f max %.3f\n", mean(&B.diffw), quant(&B.diffw, .5),
 	    quant(&B.diffw, .99), quant(&B.diffw, 1));
-	printf("charged (TIME_MS), ms: p50 %.0f p99 %.0f max %.0f\n",
-	    quant(&B.charged, .5), quant(&B.charged, .99),
+	printf("charged (%s), ms: p50 %.3f p99 %.3f max %.3f\n",
+	    B.us ? "TIME_US" : "TIME_MS", quant(&B.charged, .5),
+	    quant(&B.charged, .99),
 	    quant(&B.charged, 1));
 	printf("client holding, us: p50 %.1f p99 %.1f max %.1f; genmove "
 	    "wait in the client's socket, us: p50 %.1f p99 %.1f max %.1f\n",

@@ -91,7 +91,10 @@ cmd_log_refused(struct buf *b, const struct store_rrefused *f)
 	buf_putc(b, '\n');
 }
 
-/* Appends a move of a record: "move PLY PLAYER MOVE MARK TIME_MS DELAY". */
+/*
+ * Appends a move of a record: "move PLY PLAYER MOVE MARK TIME_MS DELAY_US
+ * TIME_US".
+ */
 static void
 cmd_log_move(struct buf *b, const struct store_rmove *m)
 {
@@ -100,7 +103,7 @@ cmd_log_move(struct buf *b, const struct store_rmove *m)
 	buf_printf(b, " %s %" PRIu64 " ", store_mark_name(m->mark),
 	    m->time_ms);
 	cmd_log_delay(b, m->has_delay, m->delay_us);
-	buf_putc(b, '\n');
+	buf_printf(b, " %" PRIu64 "\n", m->time_us);
 }
 
 /*
@@ -110,14 +113,14 @@ cmd_log_move(struct buf *b, const struct store_rmove *m)
  *	start CANONICAL-GAME
  *	players PLAYER1 PLAYER2
  *	started TIME
- *	move PLY PLAYER MOVE MARK TIME_MS DELAY_US	(one per move)
+ *	move PLY PLAYER MOVE MARK TIME_MS DELAY_US TIME_US (one per move)
  *	refused PLY PLAYER TIME_MS DELAY_US MOVE REASON	(before its ply)
  *	ended TIME|-
  *	result first|second|- REASON|- [DETAIL]
  *	status live|finished|abandoned
  *
  * MOVE may contain blanks (two changes): it is everything between PLAYER
- * and the last three words.  `new START` then `play MOVE` for each
+ * and the last four words.  `new START` then `play MOVE` for each
  * move replays the game.  The moves refused for a ply come before it.
  */
 void

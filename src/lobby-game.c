@@ -7,10 +7,14 @@
  * human seat with commands of its own (new, play, genmove, gameover),
  * which lobby-queue.c queues until they are answered.
  *
- * Clocks: a seat's clock runs from the moment its genmove is written until
- * its answer is read (turn_start), whether or not the client is still
- * connected; a timer fires at remaining + grace and ends the game on time.
- * A disconnected seat can be taken back with its resume token.
+ * Clocks: a seat's clock runs from the moment its genmove left for the
+ * socket (the first send stamp after it was queued, lobby_tx_time; the
+ * moment it was queued if none comes) until its answer reached the
+ * server's socket (the receive stamp, lobby_rx_time), whether or not the
+ * client is still connected; a timer fires at remaining + grace and ends
+ * the game on time.  Times are nanoseconds on the lobby's clock, what is
+ * left on a clock microseconds; the messages give milliseconds.  A
+ * disconnected seat can be taken back with its resume token.
  *
  * A game's end goes to the log first; gameover is sent, ratings and
  * tournaments are updated, and the game is freed only once the log has it
@@ -86,7 +90,7 @@ lg_over(const struct lgame *g)
 	return (g->state != LG_PLAYING);
 }
 
-/* Returns the milliseconds left on a seat's clock now. */
+/* Returns the milliseconds left on a seat's clock at now (ms). */
 uint64_t
 lg_clock(const struct lgame *g, int seat, uint64_t now)
 {
@@ -94,9 +98,10 @@ lg_clock(const struct lgame *g, int seat, uint64_t now)
 	uint64_t	 used;
 
 	if (lg_over(g) || seat != g->to_move || p->engine)
-		return (p->clock_ms);
-	used = now - g->turn_start;
-	return (used >= p->clock_ms ? 0 : p->clock_ms - used);
+		return (p->clock_us / 1000);
+	used = now * 1000000 > g->turn_start ?
+	    (now * 1000000 - g->turn_start) / 1000 : 0;
+	return (used >= p->clock_us ? 0 : (p->clock_us - used) / 1000);
 }
 
 /* Sends a seat its game: the position now, and genmove if it moves. */
@@ -148,11 +153,19 @@ lg_timer_cb(void *arg)
 	struct lgame	*g = arg;
 	struct lobby	*lb = g->lb;
 
+	uint64_t	 now = lobby_clock_ns(lb), end;
+
 	if (lg_over(g))
 		return;
-	if (!g->lag_checked && lobby_clock_now(lb) > g->turn_start +
-	    g->p[g->to_move - 1].clock_ms + g->lb->conf.grace_ms +
-	    LOBBY_LAG_MS) {
+	end = g->turn_start + (g->p[g->to_move - 1].clock_us +
+	    lb->conf.grace_ms * 1000) * 1000;
+	if (now <= end) {
+		/* The clock started later than armed (its send stamp). */
+		lb->clock.arm(lb->clock.arg, g->timer,
+		    (end - now) / 1000000 + 1);
+		return;
+	}
+	if (!g->lag_checked && now > end + LOBBY_LAG_MS * 1000000) {
 		/*
 		 * The loop was late: an answer that reached the socket in
 		 * time may wait among this round's reads.  Decide after them.
@@ -166,26 +179,33 @@ lg_timer_cb(void *arg)
 	lg_finish(g, 3 - g->to_move, "timeout");
 }
 
-/* Starts the clock of the seat to move (a human) and arms the timer. */
+/*
+ * Starts the clock of the seat to move (a human) and arms the timer: for
+ * now, the clock starts as its genmove is queued; the send stamp that
+ * shows the genmove left moves the start there (lobby_tx_time).
+ */
 static void
 lg_clock_start(struct lgame *g)
 {
 	struct lobby	*lb = g->lb;
+	struct lplayer	*p = &g->p[g->to_move - 1];
 
-	g->turn_start = lobby_clock_now(lb);
+	g->turn_start = lobby_clock_ns(lb);
+	g->tx_wait = p->lc != NULL ? p->lc->connid : 0;
 	g->lag_checked = 0;
 	lb->clock.arm(lb->clock.arg, g->timer,
-	    g->p[g->to_move - 1].clock_ms + lb->conf.grace_ms + 1);
+	    (p->clock_us + 999) / 1000 + lb->conf.grace_ms + 1);
 }
 
 /*
- * Applies a checked move of the seat to move: charges its clock, logs the
- * move, tells the opponent and the spectators, and goes on to the next
- * turn.
+ * Applies a checked move of the seat to move: charges its clock (used
+ * µs), logs the move with the server's delay of its turn (delay_us, -1
+ * for none: the engine), tells the opponent and the spectators, and goes
+ * on to the next turn.
  */
 static void
 lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
-    uint64_t used, long rtt_us)
+    uint64_t used, long delay_us)
 {
 	struct lplayer	*p = &g->p[g->to_move - 1], *o;
 	struct store_move sm;
@@ -196,8 +216,8 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	size_t		 i;
 
 	if (!p->engine) {
-		p->clock_ms = used >= p->clock_ms ? 0 : p->clock_ms - used;
-		p->clock_ms += g->inc_ms;
+		p->clock_us = used >= p->clock_us ? 0 : p->clock_us - used;
+		p->clock_us += g->inc_ms * 1000;
 	}
 	p->illegal = 0;
 	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
@@ -213,25 +233,26 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		sm.player = seat;
 		sm.move = buf_str(&mv);
 		sm.position = buf_str(&pos);
-		sm.time_ms = (unsigned long)used;
+		sm.time_ms = (unsigned long)(used / 1000);
 		sm.mark = mark;
-		sm.has_delay = rtt_us >= 0;
-		sm.delay_us = rtt_us >= 0 ? (unsigned long)rtt_us : 0;
-		store_move(g->lb->store, g->id, &sm);
+		sm.has_delay = delay_us >= 0;
+		sm.delay_us = delay_us >= 0 ? (unsigned long)delay_us : 0;
+		store_move_us(g->lb->store, g->id, &sm,
+		    p->engine ? -1 : (long long)used);
 	}
-	now = lobby_clock_now(g->lb);
+	now = lobby_clock_ns(g->lb);
 	g->turn_start = now;		/* clocks read right in the messages */
 	o = &g->p[g->to_move - 1];
 	if (o->lc != NULL)
 		lc_command(o->lc, LCMD_PLAY, g->id, 0,
 		    "play %s time1=%llu time2=%llu", buf_str(&mv),
-		    (unsigned long long)g->p[0].clock_ms,
-		    (unsigned long long)g->p[1].clock_ms);
+		    (unsigned long long)(g->p[0].clock_us / 1000),
+		    (unsigned long long)(g->p[1].clock_us / 1000));
 	for (i = 0; i < g->nwatchers; i++)
 		lc_event(g->watchers[i], "move %lld %lu %d %s time1=%llu "
 		    "time2=%llu", (long long)g->id, g->ply, seat, buf_str(&mv),
-		    (unsigned long long)g->p[0].clock_ms,
-		    (unsigned long long)g->p[1].clock_ms);
+		    (unsigned long long)(g->p[0].clock_us / 1000),
+		    (unsigned long long)(g->p[1].clock_us / 1000));
 	buf_free(&mv);
 	buf_free(&pos);
 	lg_turn(g);
@@ -285,7 +306,7 @@ lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
 {
 	struct lplayer	*p = &g->p[seat - 1];
 
-	p->clock_ms = g->base_ms;
+	p->clock_us = g->base_ms * 1000;
 	p->engine = engine;
 	if (engine) {
 		lobby_copy(p->name, "engine", sizeof p->name);
@@ -360,6 +381,7 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 		g->logged = 1;
 	else
 		g->id = ++lb->next_gid;
+	g->prev_rx = lobby_clock_ns(lb);	/* the first turn's cause */
 	TAILQ_INSERT_TAIL(&lb->games, g, entry);
 	log_info("game=%lld event=start player1=%s player2=%s rated=%d "
 	    "start=\"%s\"", (long long)g->id, g->p[0].name, g->p[1].name,
@@ -552,7 +574,7 @@ lobby_quote(struct buf *b, const char *text)
 /* Logs a refused move of the seat to move (every illegal-move policy). */
 static void
 lg_refused(struct lgame *g, const char *text, const char *why,
-    uint64_t used, long rtt)
+    uint64_t used, long delay)
 {
 	struct store_refused r;
 	char		 move[LOBBY_QUOTE_MAX + 1];
@@ -565,31 +587,28 @@ lg_refused(struct lgame *g, const char *text, const char *why,
 	r.player = g->to_move;
 	r.move = move;
 	r.reason = why;
-	r.time_ms = (unsigned long)used;
-	r.has_delay = rtt >= 0;
-	r.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
+	r.time_ms = (unsigned long)(used / 1000);
+	r.has_delay = delay >= 0;
+	r.delay_us = delay >= 0 ? (unsigned long)delay : 0;
 	store_refused(g->lb->store, g->id, &r);
 }
 
 /*
- * Returns the time the seat to move used on its answer.  The clock stops
- * when the answer reached the server's socket (the latest receive, which
- * holds it), not when the loop got to it: a busy server does not bill the
- * player.  The clock starts after the genmove is written, so a quick
- * answer may even precede it.
+ * Returns the microseconds the seat to move used on its answer, and sets
+ * *stop to when its clock stopped: when the answer reached the server's
+ * socket (the receive stamp of the latest read, which holds it), not when
+ * the loop got to it, so a busy server does not bill the player; without
+ * a stamp, now.  The clock started when the genmove left (turn_start), so
+ * a quick answer stamped before it costs 0.
  */
 static uint64_t
-lg_used(const struct lgame *g)
+lg_used(const struct lgame *g, uint64_t *stop)
 {
 	const struct lplayer *p = &g->p[g->to_move - 1];
-	uint64_t	 used = lobby_clock_now(g->lb) - g->turn_start, rx;
+	uint64_t	 rx = p->lc != NULL ? p->lc->rx_ns : 0;
 
-	rx = p->lc != NULL ? p->lc->rx_ms : 0;
-	if (rx != 0 && rx < g->turn_start)
-		used = 0;
-	else if (rx != 0 && rx - g->turn_start < used)
-		used = rx - g->turn_start;
-	return (used);
+	*stop = rx != 0 ? rx : lobby_clock_ns(g->lb);
+	return (*stop > g->turn_start ? (*stop - g->turn_start) / 1000 : 0);
 }
 
 /*
@@ -633,14 +652,14 @@ lg_parse_move(struct lgame *g, const char *text, const char *bad,
  */
 static void
 lg_illegal(struct lgame *g, const char *text, const char *why,
-    uint64_t used, long rtt)
+    uint64_t used, long delay)
 {
 	struct lplayer	*p = &g->p[g->to_move - 1];
 	struct buf	 d;
 
 	log_info("game=%lld event=illegal seat=%d move=\"%.64s\" "
 	    "why=\"%s\"", (long long)g->id, g->to_move, text, why);
-	lg_refused(g, text, why, used, rtt);
+	lg_refused(g, text, why, used, delay);
 	if (g->lb->conf.illegal_retry && p->illegal < LOBBY_RETRIES &&
 	    p->lc != NULL) {
 		p->illegal++;
@@ -686,12 +705,17 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 	struct lplayer	*p = &g->p[g->to_move - 1];
 	struct game_error err;
 	struct game_move m;
-	uint64_t	 used = lg_used(g);
-	long		 rtt = -1;
+	uint64_t	 stop, used = lg_used(g, &stop);
+	long		 delay;
 
-	if (p->lc != NULL && g->lb->io.rtt != NULL)
-		rtt = g->lb->io.rtt(g->lb->io.arg, p->lc->conn);
-	if (used > p->clock_ms + g->lb->conf.grace_ms) {
+	/*
+	 * The server's own part of the turn: from the arrival of what caused
+	 * it (the previous answer, or the game's start) to the clock's start.
+	 */
+	delay = g->turn_start > g->prev_rx ?
+	    (long)((g->turn_start - g->prev_rx) / 1000) : 0;
+	g->tx_wait = 0;
+	if (used > p->clock_us + g->lb->conf.grace_ms * 1000) {
 		lg_finish(g, 3 - g->to_move, "timeout");
 		return;
 	}
@@ -701,8 +725,10 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 	}
 	game_move_init(&m);
 	if (lg_parse_move(g, text, bad, &m, &err) != 0)
-		lg_illegal(g, text, err.msg, used, rtt);
-	else
-		lg_apply(g, &m, lg_mark(g, &m), used, rtt);
+		lg_illegal(g, text, err.msg, used, delay);
+	else {
+		g->prev_rx = stop;
+		lg_apply(g, &m, lg_mark(g, &m), used, delay);
+	}
 	game_move_clear(&m);
 }

@@ -68,7 +68,7 @@ struct lobby_client {
 	struct lgame	*game;		/* seated in it (and connected) */
 	int		 seat;
 	uint64_t	 next_id;	/* last server command id */
-	uint64_t	 rx_ms;		/* when its input reached the socket */
+	uint64_t	 rx_ns;		/* when its input reached the socket */
 	uint64_t	 tx_ns;		/* when its output last left (mono ns) */
 	struct lcmdq	 out;		/* unanswered server commands */
 	size_t		 nout;
@@ -87,7 +87,7 @@ struct lplayer {
 	int		 account;	/* name is an account */
 	int		 engine;
 	struct lobby_client *lc;	/* NULL: engine or away */
-	uint64_t	 clock_ms;	/* left, as of the last move */
+	uint64_t	 clock_us;	/* left, as of the last move */
 	char		 token[LOBBY_TOKEN_LEN + 1];
 	unsigned int	 illegal;	/* illegal moves this turn */
 };
@@ -114,7 +114,9 @@ struct lgame {
 	struct ltour	*tour;		/* or NULL */
 	size_t		 slot;
 	struct lplayer	 p[2];
-	uint64_t	 turn_start;	/* when the mover's clock started */
+	uint64_t	 turn_start;	/* when the mover's clock started (ns) */
+	uint64_t	 tx_wait;	/* connid whose next tx stamp starts it */
+	uint64_t	 prev_rx;	/* when the turn's cause arrived (ns) */
 	int		 lag_checked;	/* the timer re-armed once for lag */
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct clock_timer *timer;
@@ -222,6 +224,7 @@ struct lobby {
 
 /* lobby-queue.c (calls no other file of the lobby) */
 uint64_t lobby_clock_now(const struct lobby *);
+uint64_t lobby_clock_ns(const struct lobby *);
 void	 lobby_copy(char *, const char *, size_t);
 void	 lc_event(struct lobby_client *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

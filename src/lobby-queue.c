@@ -37,6 +37,17 @@ lobby_clock_now(const struct lobby *lb)
 	return (lb->clock.now(lb->clock.arg));
 }
 
+/*
+ * Returns the lobby's time now in nanoseconds, the unit of the receive
+ * and send stamps (lobby_rx_time, lobby_tx_time): its milliseconds, so
+ * at most 1 ms before the stamps of the same moment.
+ */
+uint64_t
+lobby_clock_ns(const struct lobby *lb)
+{
+	return (lobby_clock_now(lb) * 1000000);
+}
+
 /* Writes to a client, or keeps it until its command's reply is out. */
 static void
 lc_write(struct lobby_client *lc, const char *data, size_t len)
@@ -147,25 +158,37 @@ lc_unwatch(struct lobby_client *lc, int64_t id)
 }
 
 /*
- * Notes when the client's latest input reached the server's socket (the
- * lobby's clock, lobby_set_clock; from the kernel's receive time stamp),
- * for the clocks of its games (lg_used in lobby-game.c).
+ * Notes when the client's latest input reached the server's socket, in
+ * nanoseconds on the lobby's clock (lobby_set_clock; from the kernel's
+ * receive time stamp; 0: unknown), for the clocks of its games (lg_used
+ * in lobby-game.c).
  */
 void
-lobby_rx_time(struct lobby_client *lc, uint64_t ms)
+lobby_rx_time(struct lobby_client *lc, uint64_t ns)
 {
-	lc->rx_ms = ms;
+	lc->rx_ns = ns;
 }
 
 /*
- * Notes when output to the client last left for its socket (clock_mono_ns
- * after the send that emptied what was pending): the seam through which
- * a game clock can start when its genmove actually left.
+ * Notes when output to the client last left for its socket: nanoseconds
+ * on the lobby's clock after the send that emptied what was pending (so
+ * everything queued before has left).  The first such stamp after a
+ * genmove was queued starts the clock of the game waiting for it
+ * (lg_clock_start sets tx_wait to this client's connid); output held
+ * while one of its commands runs has not left yet.
  */
 void
 lobby_tx_time(struct lobby_client *lc, uint64_t ns)
 {
+	struct lgame	*g = lc->game;
+
 	lc->tx_ns = ns;
+	if (lc->holding || g == NULL || g->tx_wait == 0 ||
+	    g->tx_wait != lc->connid)
+		return;
+	g->tx_wait = 0;
+	if (ns > g->turn_start)
+		g->turn_start = ns;
 }
 
 /* Starts holding what the lobby sends a client while its command runs. */

@@ -721,8 +721,9 @@ conn_reading(struct conn *c, int on)
 
 /*
  * Receives into v with the kernel's receive time stamp, which it gives to
- * the lobby: a clock stops when the answer reached the socket, however
- * late the loop reads it (PROTOCOL.md §13.4).
+ * the lobby in nanoseconds on the monotonic clock: a clock stops when the
+ * answer reached the socket, however late the loop reads it (PROTOCOL.md
+ * §13.4).
  */
 static ssize_t
 conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
@@ -754,11 +755,11 @@ conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
 			continue;
 		memcpy(&rx, CMSG_DATA(cm), sizeof rx);
 		clock_gettime(CLOCK_REALTIME, &real);
-		now = clock_mono_ms();
+		now = clock_mono_ns();
 		age = real.tv_sec > rx.tv_sec || (real.tv_sec == rx.tv_sec &&
 		    real.tv_nsec >= rx.tv_nsec) ?
-		    (uint64_t)(real.tv_sec - rx.tv_sec) * 1000 +
-		    (uint64_t)((real.tv_nsec - rx.tv_nsec) / 1000000) : 0;
+		    (uint64_t)((int64_t)(real.tv_sec - rx.tv_sec) * 1000000000 +
+		    (real.tv_nsec - rx.tv_nsec)) : 0;
 		lobby_rx_time(c->sess.lc, age < now ? now - age : now);
 	}
 	return (n);

@@ -130,6 +130,18 @@ store_runs_age(struct store *st, int64_t now)
 void
 store_move(struct store *st, int64_t id, const struct store_move *m)
 {
+	store_move_us(st, id, m, -1);
+}
+
+/*
+ * store_move with the time the player used in microseconds (time_us; -1:
+ * none, the record then gives time_ms * 1000), a seventh element of the
+ * move after its delay (null if unknown; db/006).
+ */
+void
+store_move_us(struct store *st, int64_t id, const struct store_move *m,
+    long long time_us)
+{
 	struct store_run *r;
 	struct buf	*b;
 
@@ -175,6 +187,11 @@ store_move(struct store *st, int64_t id, const struct store_move *m)
 	if (m->has_delay) {
 		buf_putc(b, ',');
 		store_put_ulong(b, m->delay_us);
+	} else if (time_us >= 0)
+		buf_puts(b, ",null");
+	if (time_us >= 0) {
+		buf_putc(b, ',');
+		store_put_ulong(b, (unsigned long)time_us);
 	}
 	buf_putc(b, ']');
 	r->n++;

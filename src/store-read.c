@@ -27,8 +27,22 @@ const char *const store_rsql[STORE_R_N] = {
 	"COMMIT",
 	"SELECT " STORE_GAME_COLS " FROM games ORDER BY id DESC LIMIT ?",
 	"SELECT " STORE_GAME_COLS " FROM games WHERE id = ?",
-	"SELECT ply, player, move, position, mark, time_ms, delay_us FROM moves"
-	" WHERE game_id = ? ORDER BY ply",
+	/*
+	 * The view moves' columns, and time_us: a run's element 7 (written
+	 * since networked moves are timed in µs), else time_ms * 1000.
+	 */
+	"SELECT ply, player, move, position, mark, time_ms, delay_us,"
+	" COALESCE(time_us, time_ms * 1000) FROM (SELECT r.first_ply + m.key"
+	" AS ply, json_extract(m.value, '$[0]') AS player,"
+	" json_extract(m.value, '$[1]') AS move,"
+	" json_extract(m.value, '$[2]') AS position,"
+	" json_extract(m.value, '$[3]') AS time_ms,"
+	" CASE json_extract(m.value, '$[4]') WHEN 0 THEN 'kept-win'"
+	" WHEN 1 THEN 'threw-win' ELSE 'no-win' END AS mark,"
+	" json_extract(m.value, '$[5]') AS delay_us,"
+	" json_extract(m.value, '$[6]') AS time_us"
+	" FROM move_runs AS r, json_each(r.moves) AS m WHERE r.game_id = ?)"
+	" ORDER BY ply",
 	"SELECT COUNT(*) FROM games",
 	"SELECT COALESCE(SUM(json_array_length(moves)), 0) FROM move_runs",
 	"SELECT CASE m.player WHEN 1 THEN g.player1 ELSE g.player2 END AS who,"
@@ -230,6 +244,7 @@ store_record_moves(struct store *st, int64_t id, struct store_record *r)
 		v->mark = store_mark_col(m, 4);
 		v->time_ms = (uint64_t)sqlite3_column_int64(m, 5);
 		store_delay_col(m, 6, &v->has_delay, &v->delay_us);
+		v->time_us = (uint64_t)sqlite3_column_int64(m, 7);
 	}
 	store_done(m);
 	return (rc == SQLITE_DONE ? SQLITE_OK : rc);

@@ -126,6 +126,8 @@ void	 store_done(struct sqlite3_stmt *);
 
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
+void	 store_move_us(struct store *, int64_t, const struct store_move *,
+	    long long);
 void	 store_game_end(struct store *, int64_t, enum store_result,
 	    const char *, enum store_status, void (*)(void *, int), void *);
 void	 store_game_end_detail(struct store *, int64_t, enum store_result,
@@ -178,7 +180,8 @@ struct store_rmove {
 	enum store_mark	 mark;
 	uint64_t	 time_ms;	/* thinking time, by the server's clock */
 	int		 has_delay;	/* delay_us is known */
-	uint64_t	 delay_us;	/* the turn's network round trip */
+	uint64_t	 delay_us;	/* the server's own delay of the turn */
+	uint64_t	 time_us;	/* time_ms in µs (old moves: ms * 1000) */
 };
 
 /* One refused (illegal) move of a record. */

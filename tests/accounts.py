@@ -346,10 +346,11 @@ def test_resume_by_account():
           gameover_of(b, 0.5) is None)
     # Per-move time and delay in the record.
     rec = Client(d).cmd("record %d" % gid)
-    mv = re.findall(r"^move (\d+) (\d) (\S+) (\S+) (\d+) (\S+)$",
+    mv = re.findall(r"^move (\d+) (\d) (\S+) (\S+) (\d+) (\S+) (\d+)$",
                     body(rec), re.M)
     check("record has time and delay per move", len(mv) == 2 and
-          all(m[5].isdigit() for m in mv), rec)
+          all(m[5].isdigit() and int(m[6]) // 1000 == int(m[4])
+              for m in mv), rec)
     d.stop()
 
 
@@ -364,8 +365,8 @@ def test_match_delay():
     c.cmd("play 3=2")
     c.cmd("resign")
     rec = body(Client(d).cmd("record %d" % gid))
-    mv = re.findall(r"^move (\d+) (\d) (\S+) (\S+) (\d+) (\S+)$", rec,
-                    re.M)
+    mv = re.findall(r"^move (\d+) (\d) (\S+) (\S+) (\d+) (\S+) \d+$",
+                    rec, re.M)
     check("match: client move has a delay, engine move none",
           len(mv) == 2 and mv[0][5].isdigit() and mv[1][5] == "-" and
           re.search(r"^players anon:\d+:1 engine$", rec, re.M), rec)

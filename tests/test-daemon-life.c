@@ -182,9 +182,14 @@ replay_record(int fd, const char *rec)
 			assert_true(r[0] == '=');
 			free(r);
 		} else if (strncmp(line, "move ", 5) == 0) {
-			/* move PLY PLAYER MOVE... MARK TIME_MS DELAY_US */
+			/*
+			 * move PLY PLAYER MOVE... MARK TIME_MS DELAY_US
+			 * TIME_US
+			 */
 			p = strchr(line + 5, ' ');
 			p = strchr(p + 1, ' ') + 1;
+			q = strrchr(line, ' ');
+			*q = '\0';
 			q = strrchr(line, ' ');
 			*q = '\0';
 			q = strrchr(line, ' ');

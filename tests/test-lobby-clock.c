@@ -26,6 +26,7 @@
 
 #include "buf.h"
 #include "clock.h"
+#include "cmd-log.h"
 #include "league.h"
 #include "lobby.h"
 #include "proto.h"
@@ -37,6 +38,7 @@
 #define GRACE		500		/* clock_grace */
 #define NCONN		4
 #define NDEFER		64
+#define NS(ms)		((uint64_t)(ms) * 1000000)	/* stamps: ns */
 
 /* A fake connection: what the lobby sent it. */
 struct fconn {
@@ -106,7 +108,10 @@ fx_pump(struct fx *fx)
 	}
 }
 
-/* Makes the lobby (with a league: accounts and tournaments). */
+/*
+ * Makes the lobby (with a league: accounts and tournaments; 2: and its
+ * games logged).
+ */
 static struct fx *
 fx_new(int with_league)
 {
@@ -142,8 +147,9 @@ fx_new(int with_league)
 	conf.max_seeks = 16;
 	conf.max_watchers = 16;
 	conf.lim = *tu_limits();
-	/* The games are not logged: the league is for the tournaments. */
-	fx->lb = lobby_new(NULL, NULL, fx->lg, &io, &conf, err, sizeof err);
+	/* The games are logged with 2; the league is for the tournaments. */
+	fx->lb = lobby_new(NULL, with_league == 2 ? fx->st : NULL, fx->lg, &io,
+	    &conf, err, sizeof err);
 	if (fx->lb == NULL)
 		fail_msg("lobby_new: %s", err);
 	fx->vc = vclock_new(T0);
@@ -453,11 +459,11 @@ test_rx_time(void **state)
 	(void)state;
 	id = fx_game(fx);
 	fx_at(fx, 700);
-	lobby_rx_time(fx->lc[0], T0 + 300);
+	lobby_rx_time(fx->lc[0], NS(T0 + 300));
 	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
 	/* An answer stamped before its genmove was written costs nothing. */
 	fx_at(fx, 900);
-	lobby_rx_time(fx->lc[1], T0 + 650);
+	lobby_rx_time(fx->lc[1], NS(T0 + 650));
 	id = fx_move(fx, 1, id, "2=4", "time1=800 time2=1100");
 	/* No stamp (0): charged up to the processing time. */
 	fx_at(fx, 1150);
@@ -531,7 +537,7 @@ test_stalled_loop(void **state)
 	vclock_stall(fx->vc, BASE + GRACE + 21);
 	assert_int_equal(vclock_run(fx->vc), 1);	/* late: re-armed */
 	assert_true(fx_live(fx));
-	lobby_rx_time(fx->lc[0], T0 + 1400);
+	lobby_rx_time(fx->lc[0], NS(T0 + 1400));
 	fx_move(fx, 0, id, "1=4", "time1=100 time2=1000");
 	assert_int_equal(vclock_run(fx->vc), 0);	/* now bob's */
 	assert_true(fx_live(fx));
@@ -771,12 +777,159 @@ test_vclock(void **state)
 	buf_free(&b);
 }
 
+/*
+ * Checks the move lines of game 1's record: "move PLY ..." from the
+ * first one on, each line of want a move's "MARK TIME_MS DELAY_US
+ * TIME_US" after its "move PLY PLAYER MOVE ".
+ */
+static void
+fx_record_moves(struct fx *fx, const char *want)
+{
+	struct store_record r;
+	struct buf	 b;
+	const char	*m;
+
+	assert_int_equal(store_flush(fx->st), 0);
+	assert_int_equal(store_record(fx->st, 1, &r), 1);
+	buf_init(&b);
+	cmd_log_record(&b, &r);
+	store_record_free(&r);
+	if ((m = strstr(buf_str(&b), "\nmove ")) == NULL ||
+	    strncmp(m + 1, want, strlen(want)) != 0)
+		fail_msg("record \"%s\", expected moves \"%s\"", buf_str(&b),
+		    want);
+	buf_free(&b);
+}
+
+/*
+ * The clock starts when the genmove left (the first send stamp after it
+ * was queued, lobby_tx_time), not when it was queued, and stops at the
+ * answer's receive stamp: the charged time is rx - tx to the
+ * microsecond, and the record has it (TIME_US) next to the server's own
+ * delay of the turn, from the previous answer's receive stamp (the game's
+ * start for the first move) to the genmove's send stamp (DELAY_US).
+ * Later send stamps (other output) and the other seat's stamps do not
+ * move a clock's start.
+ */
+static void
+test_tx_time(void **state)
+{
+	struct fx	*fx = fx_new(2);
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);		/* alice's genmove queued at T0 */
+	lobby_tx_time(fx->lc[1], NS(T0 + 1));	/* bob's output: no effect */
+	lobby_tx_time(fx->lc[0], NS(T0 + 3) + 456000);	/* it left */
+	lobby_tx_time(fx->lc[0], NS(T0 + 4));	/* later output */
+	fx_at(fx, 10);
+	lobby_rx_time(fx->lc[0], NS(T0 + 4) + 690000);
+	/* 1000 - 1.234 + 100 ms left */
+	id = fx_move(fx, 0, id, "1=4", "time1=1098 time2=1000");
+	lobby_tx_time(fx->lc[1], NS(T0 + 10) + 70000);
+	lobby_tx_time(fx->lc[0], NS(T0 + 11));
+	lobby_tx_time(fx->lc[1], NS(T0 + 12));
+	fx_at(fx, 20);
+	lobby_rx_time(fx->lc[1], NS(T0 + 12) + 500000);
+	fx_move(fx, 1, id, "2=4", "time1=1098 time2=1097");
+	fx_record_moves(fx, "move 1 1 1=4 no-win 1 3456 1234\n"
+	    "move 2 2 2=4 kept-win 2 5380 2430\n");
+	fx_free(fx);
+}
+
+/*
+ * A genmove held while its client's command runs has not left: a send
+ * stamp meanwhile does not start the clock; without any stamp the clock
+ * runs from when the genmove was queued, and an answer stamped before
+ * that costs 0.
+ */
+static void
+test_tx_held(void **state)
+{
+	struct fx	*fx = fx_new(2);
+	struct buf	 out;
+	unsigned long	 id;
+
+	(void)state;
+	id = fx_game(fx);
+	lobby_hold(fx->lc[0]);
+	lobby_tx_time(fx->lc[0], NS(T0 + 2));	/* held: not sent */
+	buf_init(&out);
+	lobby_release(fx->lc[0], &out);
+	buf_free(&out);
+	fx_at(fx, 9);
+	lobby_rx_time(fx->lc[0], NS(T0 + 7) + 1000);
+	id = fx_move(fx, 0, id, "1=4", "time1=1092 time2=1000");
+	fx_at(fx, 30);
+	lobby_rx_time(fx->lc[1], NS(T0 + 8));	/* before its genmove */
+	fx_move(fx, 1, id, "2=4", "time1=1092 time2=1100");
+	fx_record_moves(fx, "move 1 1 1=4 no-win 7 0 7001\n"
+	    "move 2 2 2=4 kept-win 0 1999 0\n");
+	fx_free(fx);
+}
+
+/*
+ * A move logged without microseconds (store_move: a §8 match, or a
+ * move logged before they were kept) reads as TIME_MS * 1000; one with
+ * them and no delay has DELAY_US "-".
+ */
+static void
+test_record_us(void **state)
+{
+	static const struct {
+		const char	*move, *position;
+		unsigned long	 time_ms;
+		enum store_mark	 mark;
+		long		 delay_us;	/* -1: none */
+		long long	 time_us;	/* -1: store_move */
+	} mv[] = {
+		{ "1=4", "nim 4 5", 12, STORE_NO_WIN, -1, -1 },
+		{ "2=4", "nim 4 4", 3, STORE_KEPT_WIN, -1, 3999 },
+		{ "1=3", "nim 3 4", 3, STORE_NO_WIN, 17, -1 },
+	};
+	struct fx	*fx = fx_new(2);
+	struct store_game sg;
+	struct store_move sm;
+	size_t		 i;
+
+	(void)state;
+	memset(&sg, 0, sizeof sg);
+	sg.family = "nim";
+	sg.game = "nim 5 5";
+	sg.player1 = "alice";
+	sg.player2 = "engine";
+	assert_int_equal(store_game_begin(fx->st, &sg), 1);
+	for (i = 0; i < sizeof mv / sizeof mv[0]; i++) {
+		memset(&sm, 0, sizeof sm);
+		sm.ply = i + 1;
+		sm.player = (int)(i % 2) + 1;
+		sm.move = mv[i].move;
+		sm.position = mv[i].position;
+		sm.time_ms = mv[i].time_ms;
+		sm.mark = mv[i].mark;
+		sm.has_delay = mv[i].delay_us >= 0;
+		sm.delay_us = mv[i].delay_us >= 0 ?
+		    (unsigned long)mv[i].delay_us : 0;
+		if (mv[i].time_us >= 0)
+			store_move_us(fx->st, 1, &sm, mv[i].time_us);
+		else
+			store_move(fx->st, 1, &sm);
+	}
+	fx_record_moves(fx, "move 1 1 1=4 no-win 12 - 12000\n"
+	    "move 2 2 2=4 kept-win 3 - 3999\n"
+	    "move 3 1 1=3 no-win 3 17 3000\n");
+	fx_free(fx);
+}
+
 TU_MAIN("lobby-clock",
     cmocka_unit_test(test_vclock),
     cmocka_unit_test(test_timeout_exact),
     cmocka_unit_test(test_grace),
     cmocka_unit_test(test_increment),
     cmocka_unit_test(test_rx_time),
+    cmocka_unit_test(test_tx_time),
+    cmocka_unit_test(test_tx_held),
+    cmocka_unit_test(test_record_us),
     cmocka_unit_test(test_resume),
     cmocka_unit_test(test_away_timeout),
     cmocka_unit_test(test_stalled_loop),

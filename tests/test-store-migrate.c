@@ -213,7 +213,7 @@ test_migrate_v3_data(void **state)
 	buf_init(&b);
 	assert_int_equal(text_record(st, 1, &b), 1);
 	assert_non_null(strstr(buf_str(&b),
-	    "move 1 1 1=1 threw-win 12 -\nmove 2 2 2=1 kept-win 0 -\n"));
+	    "move 1 1 1=1 threw-win 12 - 12000\nmove 2 2 2=1 kept-win 0 - 0\n"));
 	assert_non_null(strstr(buf_str(&b),
 	    "result second no-legal-move\nstatus finished\n"));
 
@@ -235,7 +235,7 @@ test_migrate_v3_data(void **state)
 	assert_int_equal(text_record(st, id, &b), 1);
 	assert_non_null(strstr(buf_str(&b),
 	    "refused 1 1 40 77 \"1=\\\"9\\\"\\\\\" pile 1: no such value\n"
-	    "move 1 1 1=1 threw-win 55 1234\n"
+	    "move 1 1 1=1 threw-win 55 1234 55000\n"
 	    "refused 2 2 3 - \"x\" bad move\n"));
 	assert_non_null(strstr(buf_str(&b),
 	    "result first illegal-move \"x\" bad move\nstatus finished\n"));

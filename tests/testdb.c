@@ -230,17 +230,26 @@ rec_word(const char **p, char *out, size_t len)
 		(*p)++;
 }
 
-/* Parses one "move PLY PLAYER MOVE MARK TIME_MS DELAY_US" line. */
+/* Parses one "move PLY PLAYER MOVE MARK TIME_MS DELAY_US TIME_US" line. */
 static void
 rec_move_parse(const char *line, struct rec_move *m)
 {
 	const char	*sp1, *sp2, *s;
 	char		*end, copy[4096], *d;
+	unsigned long	 us;
 	size_t		 n;
 
-	/* DELAY_US: "-" (unknown: the store's callers here give none). */
+	/*
+	 * TIME_US: TIME_MS * 1000 and DELAY_US "-" (unknown), as the store's
+	 * callers here give neither.
+	 */
 	assert_true(strlen(line) < sizeof copy);
 	snprintf(copy, sizeof copy, "%s", line);
+	d = strrchr(copy, ' ');
+	assert_non_null(d);
+	us = strtoul(d + 1, &end, 10);
+	assert_true(*end == '\0' && end > d + 1);
+	*d = '\0';
 	d = strrchr(copy, ' ');
 	assert_non_null(d);
 	assert_string_equal(d + 1, "-");
@@ -255,6 +264,7 @@ rec_move_parse(const char *line, struct rec_move *m)
 	assert_non_null(sp2);
 	m->time_ms = strtoul(sp2 + 1, &end, 10);
 	assert_true(*end == '\0');
+	assert_true(us == m->time_ms * 1000);
 	for (sp1 = sp2 - 1; sp1 > s && *sp1 != ' '; sp1--)
 		;
 	assert_true(sp1 > s);
