@@ -193,7 +193,8 @@ int	 lobby_end(struct lobby_client *, const char *, int, const char *,
 
 /*
  * The real monotonic clock in milliseconds (clock_mono_ms), the time base
- * of lobby_rx_time.  A test gives the lobby a virtual clock instead.
+ * of lobby_rx_time and lobby_tx_time (which take its nanoseconds).  A test
+ * gives the lobby a virtual clock instead.
  */
 struct clock_ops;
 void	 lobby_set_clock(struct lobby *, const struct clock_ops *);
