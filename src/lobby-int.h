@@ -33,6 +33,7 @@
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
 #define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
+#define LOBBY_TX_MAX_MS	20	/* a send stamp moves a clock's start by */
 #define LOBBY_ELO_K	32.0
 
 /* Kinds of server commands. */

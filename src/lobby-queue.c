@@ -175,20 +175,24 @@ lobby_rx_time(struct lobby_client *lc, uint64_t ns)
  * everything queued before has left).  The first such stamp after a
  * genmove was queued starts the clock of the game waiting for it
  * (lg_clock_start sets tx_wait to this client's connid); output held
- * while one of its commands runs has not left yet.
+ * while one of its commands runs has not left yet.  It moves the start by
+ * at most LOBBY_TX_MAX_MS: output that waits longer waits on the client
+ * (its socket is full, it does not read), and that is its time.
  */
 void
 lobby_tx_time(struct lobby_client *lc, uint64_t ns)
 {
 	struct lgame	*g = lc->game;
+	uint64_t	 max;
 
 	lc->tx_ns = ns;
 	if (lc->holding || g == NULL || g->tx_wait == 0 ||
 	    g->tx_wait != lc->connid)
 		return;
 	g->tx_wait = 0;
+	max = g->turn_start + (uint64_t)LOBBY_TX_MAX_MS * 1000000;
 	if (ns > g->turn_start)
-		g->turn_start = ns;
+		g->turn_start = ns < max ? ns : max;
 }
 
 /* Starts holding what the lobby sends a client while its command runs. */

@@ -809,7 +809,7 @@ fx_record_moves(struct fx *fx, const char *want)
  * delay of the turn, from the previous answer's receive stamp (the game's
  * start for the first move) to the genmove's send stamp (DELAY_US).
  * Later send stamps (other output) and the other seat's stamps do not
- * move a clock's start.
+ * move a clock's start, and a send stamp moves it by at most 20 ms.
  */
 static void
 test_tx_time(void **state)
@@ -831,9 +831,18 @@ test_tx_time(void **state)
 	lobby_tx_time(fx->lc[1], NS(T0 + 12));
 	fx_at(fx, 20);
 	lobby_rx_time(fx->lc[1], NS(T0 + 12) + 500000);
-	fx_move(fx, 1, id, "2=4", "time1=1098 time2=1097");
+	id = fx_move(fx, 1, id, "2=4", "time1=1098 time2=1097");
+	/*
+	 * Left 50 ms after it was queued (at 20): it waited on its client (a
+	 * full socket), so the clock starts 20 ms (LOBBY_TX_MAX_MS) after.
+	 */
+	lobby_tx_time(fx->lc[0], NS(T0 + 70));
+	fx_at(fx, 80);
+	lobby_rx_time(fx->lc[0], NS(T0 + 80));
+	fx_move(fx, 0, id, "1=3", "time1=1158 time2=1097");
 	fx_record_moves(fx, "move 1 1 1=4 no-win 1 3456 1234\n"
-	    "move 2 2 2=4 kept-win 2 5380 2430\n");
+	    "move 2 2 2=4 kept-win 2 5380 2430\n"
+	    "move 3 1 1=3 no-win 40 27500 40000\n");
 	fx_free(fx);
 }
 
