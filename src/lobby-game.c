@@ -152,7 +152,6 @@ lg_timer_cb(void *arg)
 {
 	struct lgame	*g = arg;
 	struct lobby	*lb = g->lb;
-
 	uint64_t	 now = lobby_clock_ns(lb), end;
 
 	if (lg_over(g))
