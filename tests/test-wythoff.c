@@ -14,7 +14,7 @@
 struct brute {
 	int		 k, t, bound;
 	signed char	*win;		/* 0 P, 1 N */
-	int		*sg;
+	int		*sg;		/* the block of the int arrays */
 	int		*mx, *my;	/* scratch: move targets */
 };
 
@@ -56,6 +56,7 @@ static void
 brute_init(struct brute *br, int k, int t, int bound)
 {
 	size_t	 cells = (size_t)(bound + 1) * (size_t)(bound + 1);
+	size_t	 nmoves = cells + 2 * (size_t)(bound + 1);
 	char	 seen[1024];
 	int	 x, y, i, n, anyp, v;
 	size_t	 j;
@@ -64,9 +65,10 @@ brute_init(struct brute *br, int k, int t, int bound)
 	br->t = t;
 	br->bound = bound;
 	br->win = calloc(cells, 1);
-	br->sg = calloc(cells, sizeof *br->sg);
-	br->mx = calloc(cells + 2 * (size_t)(bound + 1), sizeof *br->mx);
-	br->my = calloc(cells + 2 * (size_t)(bound + 1), sizeof *br->my);
+	/* One block of ints: sg, then mx and my of nmoves each. */
+	br->sg = calloc(cells + 2 * nmoves, sizeof *br->sg);
+	br->mx = br->sg + cells;
+	br->my = br->mx + nmoves;
 	for (y = 0; y <= bound; y++)
 		for (x = 0; x <= bound; x++) {
 			memset(seen, 0, sizeof seen);
@@ -91,8 +93,6 @@ brute_free(struct brute *br)
 {
 	free(br->win);
 	free(br->sg);
-	free(br->mx);
-	free(br->my);
 }
 
 /* Lists the moves of (x, y) to Grundy value g (0: the winning moves). */
