@@ -45,7 +45,6 @@ test_readonly(void **state)
 	/* A directory that does not exist. */
 	snprintf(uri, sizeof uri, "%s/no/such/dir/x.db", fx->dir);
 	open_fails(uri, 1000, "cannot open");
-	tu_empty_dir(fx->dir);
 }
 
 /* Returns n sevens, a text too big for a nearly full database. */
@@ -112,7 +111,6 @@ test_full(void **state)
 	    "length(position) > 1000"), 0);
 	integrity_ok(fx->path);
 	free(big);
-	tu_empty_dir(fx->dir);
 }
 
 /*
@@ -158,7 +156,6 @@ test_full_probe(void **state)
 	    (long long)b);
 	assert_int_equal(raw_int(fx->path, sql), 1);
 	free(big);
-	tu_empty_dir(fx->dir);
 }
 
 /* A database locked by another process: clear errors, then recovery. */
@@ -205,7 +202,6 @@ test_locked(void **state)
 	assert_int_equal(d2.ok, 1);
 	store_close(st);
 	sqlite3_close(db);
-	tu_empty_dir(fx->dir);
 }
 
 /* Garbage and damaged files are refused with a clear message. */
@@ -233,7 +229,6 @@ test_corrupt(void **state)
 	assert_int_equal(pwrite(fd, junk, 1000, 100), 1000);
 	close(fd);
 	open_fails(fx->path, 1000, "corrupt");
-	tu_empty_dir(fx->dir);
 }
 
 TDB_STORE_MAIN(

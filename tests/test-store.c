@@ -351,7 +351,6 @@ test_file(void **state)
 	}
 	assert_int_equal(store_game_begin(st, &g), 4);
 	store_close(st);
-	tu_empty_dir(fx->dir);
 }
 
 /* WAL is on for files, and the moves are in the moves table. */
@@ -381,7 +380,6 @@ test_wal(void **state)
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	store_close(st);
-	tu_empty_dir(fx->dir);
 }
 
 /* History lines, newest first, and the stats. */
@@ -533,7 +531,6 @@ test_tables(void **state)
 	buf_free(&meta);
 	buf_free(&data);
 	free(big);
-	tu_empty_dir(fx->dir);
 }
 
 TDB_STORE_MAIN(

@@ -815,12 +815,8 @@ test_wythoff_bad_moves(void **state)
 	tu_play(&g, "2=1");
 	tu_play_fail(&g, "2=0", GAME_EILLEGAL);
 	game_free(&g);
-	tu_parse(&g, "wythoff K=3 2 2");
-	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
-	game_free(&g);
-	tu_parse(&g, "wythoff 0 0");
-	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
-	game_free(&g);
+	tu_play_fail_at("wythoff K=3 2 2", "1=0", GAME_EILLEGAL);
+	tu_play_fail_at("wythoff 0 0", "1=0", GAME_EILLEGAL);
 }
 
 /* Canonical forms round-trip through the parser. */

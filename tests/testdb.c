@@ -119,6 +119,16 @@ tdb_teardown(void **state)
 	return (0);
 }
 
+/* Empties the temporary directory (a store test's set-up). */
+int
+tdb_clean(void **state)
+{
+	struct fixture	*fx = *state;
+
+	tu_empty_dir(fx->dir);
+	return (0);
+}
+
 /* Records a done callback (runs on the writer thread). */
 void
 done_cb(void *arg, int ok)

@@ -78,6 +78,7 @@ extern const struct script scripts[NSCRIPTS];
 /* The fixture (cmocka set-up and tear-down). */
 int	 tdb_setup(void **, const char *);
 int	 tdb_teardown(void **);
+int	 tdb_clean(void **);
 int	 tdb_setup_store(void **);
 int	 tdb_setup_league(void **);
 
@@ -107,13 +108,19 @@ void	 open_both(struct fixture *, unsigned int, unsigned int);
 void	 raw_text(const char *, const char *, char *, size_t);
 void	 reg_ok(struct league *, const char *);
 
-/* The main() of a store test program: its tests share one directory. */
+/*
+ * The main() of a store test program: its tests share one directory,
+ * which tdb_clean empties before each test.
+ */
 #define TDB_STORE_MAIN(...)						\
 int									\
 main(void)								\
 {									\
-	const struct CMUnitTest tests[] = { __VA_ARGS__ };		\
+	struct CMUnitTest tests[] = { __VA_ARGS__ };			\
+	size_t		  i;						\
 									\
+	for (i = 0; i < sizeof tests / sizeof tests[0]; i++)		\
+		tests[i].setup_func = tdb_clean;			\
 	return (cmocka_run_group_tests(tests, tdb_setup_store,		\
 	    tdb_teardown));						\
 }

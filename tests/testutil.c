@@ -538,6 +538,17 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 	buf_free(&after);
 }
 
+/* Parses start and asserts that playing text there fails with code. */
+void
+tu_play_fail_at(const char *start, const char *text, enum game_err code)
+{
+	struct game	 g;
+
+	tu_parse(&g, "%s", start);
+	tu_play_fail(&g, text, code);
+	game_free(&g);
+}
+
 /* Asserts that parsing line under lim fails with code and a message with msg. */
 void
 tu_parse_fail_msg(const struct game_limits *lim, const char *line,
