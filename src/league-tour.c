@@ -17,8 +17,7 @@
 #include "util.h"
 
 static const char *const league_format_names[] = {
-	[LEAGUE_ROUNDROBIN] = "roundrobin",
-	[LEAGUE_GAUNTLET] = "gauntlet",
+	LEAGUE_FORMATS(ENUM_X_NAME)
 };
 
 /* Returns the text of a format. */
@@ -29,9 +28,7 @@ league_format_name(enum league_format f)
 }
 
 static const char *const league_tstatus_names[] = {
-	[LEAGUE_T_RUNNING] = "running",
-	[LEAGUE_T_FINISHED] = "finished",
-	[LEAGUE_T_CANCELLED] = "cancelled",
+	LEAGUE_TSTATUSES(ENUM_X_NAME)
 };
 
 /* Returns the text of a tournament status, or NULL for none. */

@@ -282,11 +282,7 @@ out:
 	return (e);
 }
 
-static const char *const swiss_errors[] = {
-	[SWISS_OK] = "no error",
-	[SWISS_E_SIZE] = "a Swiss round needs 1 to 256 players",
-	[SWISS_E_NOPAIRING] = "every pairing of this round has a rematch",
-};
+static const char *const swiss_errors[] = { SWISS_ERRORS(ENUM_X_NAME) };
 
 /* Returns the message of a refusal. */
 const char *
