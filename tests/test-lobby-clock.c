@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "testdb.h"
 
 #include "buf.h"
 #include "clock.h"
@@ -53,9 +54,7 @@ struct fx {
 	void		 (*dfn[NDEFER])(void *);
 	void		*darg[NDEFER];
 	size_t		 ndefer;
-	char		 dir[256];
-	char		 path[300];
-	struct store	*st;
+	struct fixture	*db;		/* with a league: its store, league */
 	struct league	*lg;
 };
 
@@ -110,11 +109,11 @@ fx_pump(struct fx *fx)
 static struct fx *
 fx_new(int with_league)
 {
-	struct league_limits ll = { 5, 30, 0 };
 	struct lobby_conf conf;
 	struct lobby_io	 io;
 	struct clock_ops ops;
 	struct fx	*fx;
+	void		*db;
 	char		 err[512];
 	int		 i;
 
@@ -122,14 +121,10 @@ fx_new(int with_league)
 	for (i = 0; i < NCONN; i++)
 		buf_init(&fx->conn[i].out);
 	if (with_league) {
-		assert_int_equal(tu_tmpdir(fx->dir, sizeof fx->dir,
-		    "test-lobby-clock"), 0);
-		snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
-		if ((fx->st = store_open(fx->path, err, sizeof err)) == NULL)
-			fail_msg("store_open: %s", err);
-		if ((fx->lg = league_open(fx->path, &ll, err,
-		    sizeof err)) == NULL)
-			fail_msg("league_open: %s", err);
+		assert_int_equal(tdb_setup(&db, "test-lobby-clock"), 0);
+		fx->db = db;
+		open_both(fx->db, 5, 30);
+		fx->lg = fx->db->lg;
 	}
 	memset(&io, 0, sizeof io);
 	io.arg = fx;
@@ -156,6 +151,7 @@ fx_new(int with_league)
 static void
 fx_free(struct fx *fx)
 {
+	void		*db = fx->db;
 	int		 i;
 
 	fx_pump(fx);
@@ -167,12 +163,8 @@ fx_free(struct fx *fx)
 	fx_pump(fx);
 	lobby_free(fx->lb);
 	vclock_free(fx->vc);
-	if (fx->lg != NULL) {
-		league_close(fx->lg);
-		store_close(fx->st);
-		tu_empty_dir(fx->dir);
-		rmdir(fx->dir);
-	}
+	if (db != NULL)
+		tdb_teardown(&db);
 	free(fx);
 }
 
