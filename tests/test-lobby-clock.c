@@ -55,6 +55,7 @@ struct fx {
 	void		*darg[NDEFER];
 	size_t		 ndefer;
 	struct fixture	*db;		/* with a league: its store, league */
+	unsigned long	 id0;		/* fx_setup_game: alice's genmove */
 	struct league	*lg;
 };
 
@@ -316,6 +317,25 @@ fx_game(struct fx *fx)
 	return (id);
 }
 
+/* Set-up of a test that starts with fx_game's game: the fixture in *state. */
+static int
+fx_setup_game(void **state)
+{
+	struct fx	*fx = fx_new(0);
+
+	fx->id0 = fx_game(fx);
+	*state = fx;
+	return (0);
+}
+
+/* Tear-down of fx_setup_game. */
+static int
+fx_teardown(void **state)
+{
+	fx_free(*state);
+	return (0);
+}
+
 /* Returns 1 if game 1 is live ("games live" lists it). */
 static int
 fx_live(struct fx *fx)
@@ -371,10 +391,8 @@ fx_lost_at(struct fx *fx, uint64_t ms)
 static void
 test_timeout_exact(void **state)
 {
-	struct fx	*fx = fx_new(0);
+	struct fx	*fx = *state;
 
-	(void)state;
-	fx_game(fx);
 	fx_at(fx, BASE + GRACE);
 	assert_true(fx_live(fx));
 	fx_quiet(fx, 0);
@@ -382,7 +400,6 @@ test_timeout_exact(void **state)
 	fx_at(fx, BASE + GRACE + 1);
 	assert_false(fx_live(fx));
 	fx_expect_both(fx, "gameover second timeout");
-	fx_free(fx);
 }
 
 /*
@@ -392,20 +409,16 @@ test_timeout_exact(void **state)
 static void
 test_grace(void **state)
 {
-	struct fx	*fx = fx_new(0);
-	unsigned long	 id;
+	struct fx	*fx = *state;
 
-	(void)state;
-	id = fx_game(fx);
 	fx_at(fx, BASE + GRACE);
-	fx_move(fx, 0, id, "1=0", "time1=100 time2=1000");
+	fx_move(fx, 0, fx->id0, "1=0", "time1=100 time2=1000");
 	/*
 	 * Alice's timer (100 + grace) is off while bob moves: nothing ends
 	 * until bob's, due at 1500 + BASE + GRACE + 1.
 	 */
 	fx_at(fx, BASE + GRACE + BASE + GRACE);
 	assert_true(fx_live(fx));
-	fx_free(fx);
 }
 
 /*
@@ -415,11 +428,9 @@ test_grace(void **state)
 static void
 test_increment(void **state)
 {
-	struct fx	*fx = fx_new(0);
-	unsigned long	 id;
+	struct fx	*fx = *state;
+	unsigned long	 id = fx->id0;
 
-	(void)state;
-	id = fx_game(fx);
 	fx_at(fx, 300);
 	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
 	fx_at(fx, 500);
@@ -429,7 +440,6 @@ test_increment(void **state)
 	/* bob: 900 + grace from 1290; lost at 2691, not at 2690. */
 	fx_lost_at(fx, 1290 + 900 + GRACE);
 	fx_expect_both(fx, "gameover first timeout");
-	fx_free(fx);
 }
 
 /*
@@ -439,11 +449,9 @@ test_increment(void **state)
 static void
 test_rx_time(void **state)
 {
-	struct fx	*fx = fx_new(0);
-	unsigned long	 id;
+	struct fx	*fx = *state;
+	unsigned long	 id = fx->id0;
 
-	(void)state;
-	id = fx_game(fx);
 	fx_at(fx, 700);
 	lobby_rx_time(fx->lc[0], T0 + 300);
 	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
@@ -455,7 +463,6 @@ test_rx_time(void **state)
 	fx_at(fx, 1150);
 	lobby_rx_time(fx->lc[0], 0);
 	fx_move(fx, 0, id, "1=3", "time1=650 time2=1100");
-	fx_free(fx);
 }
 
 /*
@@ -465,13 +472,11 @@ test_rx_time(void **state)
 static void
 test_resume(void **state)
 {
-	struct fx	*fx = fx_new(0);
+	struct fx	*fx = *state;
 	struct buf	 body;
 	int64_t		 gid;
 	int		 seat;
 
-	(void)state;
-	fx_game(fx);
 	fx_at(fx, 100);
 	fx_drop(fx, 0);
 	fx_expect(fx, 1, "event disconnected 1 1");
@@ -489,22 +494,18 @@ test_resume(void **state)
 	fx_lost_at(fx, BASE + GRACE);
 	fx_expect(fx, 2, "gameover second timeout");
 	fx_expect(fx, 1, "gameover second timeout");
-	fx_free(fx);
 }
 
 /* Nobody comes back: the seat away loses on time all the same. */
 static void
 test_away_timeout(void **state)
 {
-	struct fx	*fx = fx_new(0);
+	struct fx	*fx = *state;
 
-	(void)state;
-	fx_game(fx);
 	fx_drop(fx, 0);
 	fx_expect(fx, 1, "event disconnected 1 1");
 	fx_lost_at(fx, BASE + GRACE);
 	fx_expect(fx, 1, "gameover second timeout");
-	fx_free(fx);
 }
 
 /*
@@ -763,14 +764,18 @@ test_vclock(void **state)
 	buf_free(&b);
 }
 
+/* A test that starts with fx_game's game. */
+#define GAME_TEST(f)	cmocka_unit_test_setup_teardown(f, fx_setup_game, \
+			    fx_teardown)
+
 TU_MAIN("lobby-clock",
     cmocka_unit_test(test_vclock),
-    cmocka_unit_test(test_timeout_exact),
-    cmocka_unit_test(test_grace),
-    cmocka_unit_test(test_increment),
-    cmocka_unit_test(test_rx_time),
-    cmocka_unit_test(test_resume),
-    cmocka_unit_test(test_away_timeout),
+    GAME_TEST(test_timeout_exact),
+    GAME_TEST(test_grace),
+    GAME_TEST(test_increment),
+    GAME_TEST(test_rx_time),
+    GAME_TEST(test_resume),
+    GAME_TEST(test_away_timeout),
     cmocka_unit_test(test_stalled_loop),
     cmocka_unit_test(test_tournament),
     cmocka_unit_test(test_tournament_abort))
