@@ -378,6 +378,18 @@ tu_print_is(const struct game *g, const char *want)
 	buf_free(&b);
 }
 
+/* Asserts that g and h print the same. */
+void
+tu_print_same(const struct game *g, const struct game *h)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	game_print(g, &b);
+	tu_print_is(h, buf_str(&b));
+	buf_free(&b);
+}
+
 /*
  * Asserts that a sorted move set lists, per pile, sorted, disjoint and (if
  * maximal) non-adjacent ranges of single-change moves.  k == l lists single

@@ -43,6 +43,7 @@ void	 tu_parse_fails_msg(const struct game_limits *, enum game_err, ...)
 	    __attribute__((sentinel));
 void	 tu_parse_ok(const struct game_limits *, const char *);
 void	 tu_print_is(const struct game *, const char *);
+void	 tu_print_same(const struct game *, const struct game *);
 void	 tu_reparse(const struct game *);
 void	 tu_roundtrip(const char *const *, const char *const *, size_t);
 void	 tu_put_random(struct buf *, gmp_randstate_t, mp_bitcnt_t);
