@@ -631,16 +631,22 @@ tu_clone_play(struct game *h, const struct game *g, const char *move,
 	tu_print_is(h, h_is);
 }
 
-/* tu_play_fail with code for each move of a NULL-terminated list. */
+/*
+ * Plays each move of a NULL-terminated list: with code GAME_OK as tu_play,
+ * else as tu_play_fail with code.
+ */
 void
-tu_play_fails(struct game *g, enum game_err code, ...)
+tu_plays(struct game *g, enum game_err code, ...)
 {
 	const char	*text;
 	va_list		 ap;
 
 	va_start(ap, code);
 	while ((text = va_arg(ap, const char *)) != NULL)
-		tu_play_fail(g, text, code);
+		if (code == GAME_OK)
+			tu_play(g, text);
+		else
+			tu_play_fail(g, text, code);
 	va_end(ap);
 }
 

@@ -70,7 +70,7 @@ void	 tu_clone_play(struct game *, const struct game *, const char *,
 void	 tu_play_fail(struct game *, const char *, enum game_err);
 void	 tu_play_fail_at(const char *, const char *, enum game_err);
 void	 tu_move_fail_msg(struct game *, const char *, const char *);
-void	 tu_play_fails(struct game *, enum game_err, ...)
+void	 tu_plays(struct game *, enum game_err, ...)
 	    __attribute__((sentinel));
 void	 tu_move_fails_msg(struct game *, ...) __attribute__((sentinel));
 
