@@ -61,6 +61,7 @@ big_text(size_t n)
 
 /* A full disk's test: its store, a game, and a move too big to write. */
 struct full {
+	const char	*path;		/* the fixture's database */
 	struct store	*st;
 	struct store_game g;
 	struct store_move m;		/* its position is big */
@@ -68,16 +69,18 @@ struct full {
 	size_t		 nbig;
 };
 
-/* Opens the fixture's store for a full-disk test. */
+/* Opens the store of the fixture in state for a full-disk test. */
 static void
-full_open(struct fixture *fx, struct full *f)
+full_open(void **state, struct full *f)
 {
 	static const struct store_move m = { 1, 1, "1=0", NULL, 1,
 	    STORE_KEPT_WIN, 0, 0 };
+	struct fixture	*fx = *state;
 
+	f->path = fx->path;
 	f->nbig = 256 * 1024;
 	f->big = big_text(f->nbig);
-	f->st = open_ok(fx->path, NULL);
+	f->st = open_ok(f->path, NULL);
 	f->g = engine_game("nim 9");
 	f->m = m;
 	f->m.position = f->big;
@@ -100,7 +103,6 @@ full_game(struct full *f, struct done *d)
 static void
 test_full(void **state)
 {
-	struct fixture	*fx = *state;
 	struct full	 f;
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
@@ -108,7 +110,7 @@ test_full(void **state)
 	struct store	*st;
 	int64_t		 b;
 
-	full_open(fx, &f);
+	full_open(state, &f);
 	st = f.st;
 	/* No room to grow: the cap drops to the current size. */
 	store_set_max_pages(st, 1);
@@ -134,9 +136,9 @@ test_full(void **state)
 	rec_read(st, b + 1, &r);
 	script_check(&scripts[0], &r, "finished");
 	store_close(st);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE "
+	assert_int_equal(raw_int(f.path, "SELECT COUNT(*) FROM moves WHERE "
 	    "length(position) > 1000"), 0);
-	integrity_ok(fx->path);
+	integrity_ok(f.path);
 	free(f.big);
 }
 
@@ -148,7 +150,6 @@ test_full(void **state)
 static void
 test_full_probe(void **state)
 {
-	struct fixture	*fx = *state;
 	struct full	 f;
 	struct done	 d1 = { 0, 0 };
 	struct store	*st;
@@ -156,7 +157,7 @@ test_full_probe(void **state)
 	int64_t		 b;
 	int		 i;
 
-	full_open(fx, &f);
+	full_open(state, &f);
 	st = f.st;
 	assert_int_equal(store_failing(st), 0);
 	b = store_game_begin(st, &f.g);
@@ -178,7 +179,7 @@ test_full_probe(void **state)
 	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM games WHERE id = %lld"
 	    " AND status = 'abandoned' AND reason = 'log-failed'",
 	    (long long)b);
-	assert_int_equal(raw_int(fx->path, sql), 1);
+	assert_int_equal(raw_int(f.path, sql), 1);
 	free(f.big);
 }
 
