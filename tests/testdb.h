@@ -84,7 +84,6 @@ int	 tdb_setup_league(void **);
 
 /* The store: reads as protocol text, opening, raw SQL, records, scripts. */
 int	 text_record(struct store *, int64_t, struct buf *);
-int	 text_history(struct store *, unsigned int, struct buf *);
 int	 text_stats(struct store *, struct buf *);
 long long now_ms(void);
 struct store_game engine_game(const char *);
