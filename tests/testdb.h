@@ -109,7 +109,7 @@ void	 reg_ok(struct league *, const char *);
 
 /*
  * The main() of a store test program: its tests share one directory,
- * which tdb_clean empties before each test.
+ * which tdb_clean empties before each test that has no set-up of its own.
  */
 #define TDB_STORE_MAIN(...)						\
 int									\
@@ -119,7 +119,8 @@ main(void)								\
 	size_t		  i;						\
 									\
 	for (i = 0; i < sizeof tests / sizeof tests[0]; i++)		\
-		tests[i].setup_func = tdb_clean;			\
+		if (tests[i].setup_func == NULL)			\
+			tests[i].setup_func = tdb_clean;		\
 	return (cmocka_run_group_tests(tests, tdb_setup_store,		\
 	    tdb_teardown));						\
 }
