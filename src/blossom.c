@@ -21,41 +21,36 @@
 void
 blossom_init(struct blossom *b, size_t n, blossom_edge_fn edge, void *arg)
 {
-	size_t	 i, m = n == 0 ? 1 : n;
+	size_t		 i, m = n == 0 ? 1 : n, *w;
+	unsigned char	*c;
 
 	b->n = n;
 	b->edge = edge;
 	b->arg = arg;
-	b->alive = xcalloc(m, 1);
-	b->saved_alive = xcalloc(m, 1);
-	b->used = xcalloc(m, 1);
-	b->bloss = xcalloc(m, 1);
-	b->mark = xcalloc(m, 1);
-	b->match = xcalloc(m, sizeof *b->match);
-	b->saved = xcalloc(m, sizeof *b->saved);
-	b->parent = xcalloc(m, sizeof *b->parent);
-	b->base = xcalloc(m, sizeof *b->base);
-	b->queue = xcalloc(m, sizeof *b->queue);
+	/* One block: the five size_t arrays, then the five byte arrays. */
+	w = xcalloc(m, 5 * sizeof *w + 5);
+	b->match = w;
+	b->saved = w + m;
+	b->parent = w + 2 * m;
+	b->base = w + 3 * m;
+	b->queue = w + 4 * m;
+	c = (unsigned char *)(w + 5 * m);
+	b->alive = c;
+	b->saved_alive = c + m;
+	b->used = c + 2 * m;
+	b->bloss = c + 3 * m;
+	b->mark = c + 4 * m;
 	for (i = 0; i < n; i++) {
 		b->alive[i] = 1;
 		b->match[i] = NONE;
 	}
 }
 
-/* Frees a matching. */
+/* Frees a matching (its arrays are one block, at match). */
 void
 blossom_free(struct blossom *b)
 {
-	free(b->alive);
-	free(b->saved_alive);
-	free(b->used);
-	free(b->bloss);
-	free(b->mark);
 	free(b->match);
-	free(b->saved);
-	free(b->parent);
-	free(b->base);
-	free(b->queue);
 }
 
 /* Tells whether x and y are an edge between alive vertices. */

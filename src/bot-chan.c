@@ -29,58 +29,34 @@ bot_now(void)
 	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
 }
 
-/* Logs a message to stderr after a prefix. */
-static void __attribute__((format(printf, 2, 0)))
-bot_vlog(const char *prefix, const char *fmt, va_list ap)
-{
-	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-/* Logs a message to stderr with the "bot: " prefix. */
+/* Logs a message to stderr with the "bot: " prefix (bot_warn: a warning). */
 void __attribute__((format(printf, 1, 2)))
 bot_log(const char *fmt, ...)
 {
 	va_list	 ap;
 
+	fputs("bot: ", stderr);
 	va_start(ap, fmt);
-	bot_vlog("bot: ", fmt, ap);
+	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-}
-
-/* Logs a warning: something the program's author must look at. */
-void __attribute__((format(printf, 1, 2)))
-bot_warn(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	bot_vlog("bot: warning: ", fmt, ap);
-	va_end(ap);
-}
-
-static const char *const bot_link_names[] = {
-	[BOT_LINK_UP] = "up",
-	[BOT_LINK_LOCKED] = "locked",
-	[BOT_LINK_WAIT_LOCK] = "wait-lock",
-	[BOT_LINK_DOWN] = "down",
-};
-
-/* Returns the name of a link state, for logs. */
-static const char *
-bot_link_name(enum bot_link l)
-{
-	return (ENUM_NAME(bot_link_names, l, "unknown"));
+	fputc('\n', stderr);
 }
 
 /* Changes the connection's life cycle; logs old -> new (debug). */
 void
 bot_link_set(struct bot *b, enum bot_link l)
 {
+	static const char *const names[] = {
+		[BOT_LINK_UP] = "up",
+		[BOT_LINK_LOCKED] = "locked",
+		[BOT_LINK_WAIT_LOCK] = "wait-lock",
+		[BOT_LINK_DOWN] = "down",
+	};
+
 	if (b->link != l)
 		log_debug("bot=%s link %s -> %s", b->name,
-		    bot_link_name(b->link), bot_link_name(l));
+		    ENUM_NAME(names, b->link, "unknown"),
+		    ENUM_NAME(names, l, "unknown"));
 	b->link = l;
 }
 

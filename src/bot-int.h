@@ -140,8 +140,11 @@ int	 bot_down(const struct bot *);
 uint64_t	 bot_now(void);
 void	 bot_log(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
-void	 bot_warn(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
+/*
+ * Logs a warning: something the program's author must look at (its
+ * format is a string literal, prefixed with "warning: ").
+ */
+#define bot_warn(...)	bot_log("warning: " __VA_ARGS__)
 void	 bot_nonblock(int fd);
 const char	*bot_short(const char *s, char *tmp, size_t len);
 int	 bot_take_line(struct bot_chan *ch, struct buf *line);

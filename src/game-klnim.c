@@ -42,19 +42,7 @@ struct klnim_ivals {
 static const struct game_layout klnim_layout = { sizeof (struct klnim), 2,
     { offsetof(struct klnim, k), offsetof(struct klnim, l) } };
 
-/* Parses a forbidden amount (k or l): a number >= 1. */
-static int
-klnim_parse_amount(mpz_t z, const char *tok, const char *what,
-    const struct game_limits *lim, struct game_error *err)
-{
-	if (game_parse_num(z, tok, what, lim, err) != 0)
-		return (-1);
-	if (mpz_sgn(z) == 0)
-		return (game_set_error(err, GAME_ESYNTAX,
-		    "%s '0': must be at least 1 (use nim for no restriction)",
-		    what));
-	return (0);
-}
+#define KLNIM_NO_ZERO	"use nim for no restriction"
 
 /* Parses klnim k=K l=L [turn=1|2] PILE... */
 static int
@@ -80,9 +68,10 @@ klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	mpz_inits(st->k, st->l, NULL);
 	st->turn = keys[2].val != NULL && keys[2].val[0] == '2' ? 2 : 1;
 	st->max_moves = lim->max_moves;
-	if (klnim_parse_amount(st->k, keys[0].val, "klnim: k", lim,
+	/* A forbidden amount k or l is at least 1. */
+	if (game_parse_pos(st->k, keys[0].val, "klnim: k", KLNIM_NO_ZERO, lim,
 	    err) != 0 ||
-	    klnim_parse_amount(st->l, keys[1].val, "klnim: l", lim,
+	    game_parse_pos(st->l, keys[1].val, "klnim: l", KLNIM_NO_ZERO, lim,
 	    err) != 0) {
 		game_layout_free(&klnim_layout, st);
 		return (-1);
@@ -439,6 +428,13 @@ enum klnim_piece {
 	KLNIM_LEAF,		/* the single value path */
 };
 
+/* A piece: its kind, its bit j and the path it hangs off. */
+struct klnim_pref {
+	enum klnim_piece kind;
+	size_t		 j;
+	mpz_srcptr	 path;
+};
+
 /*
  * The in-order walk: the bound h, the open run of wanted pieces and the
  * number of runs closed so far; with iv NULL it only counts the runs.
@@ -448,18 +444,19 @@ struct klnim_walk {
 	size_t		 runs;
 	mpz_srcptr	 h;
 	int		 open;
-	enum klnim_piece fkind, lkind;	/* first and last piece of the run */
-	size_t		 fj, lj;
-	mpz_srcptr	 fpath, lpath;
+	struct klnim_pref first, last;	/* first and last piece of the run */
 	mpz_t		 lo, hi, t;
 };
 
 /* Sets lo and hi to the bounds of a piece. */
 static void
-klnim_piece_bounds(const struct klnim_walk *w, enum klnim_piece kind,
-    size_t j, mpz_srcptr path, mpz_t lo, mpz_t hi)
+klnim_piece_bounds(const struct klnim_walk *w, const struct klnim_pref *pc,
+    mpz_t lo, mpz_t hi)
 {
-	switch (kind) {
+	size_t		 j = pc->j;
+	mpz_srcptr	 path = pc->path;
+
+	switch (pc->kind) {
 	case KLNIM_SUB:
 		/* path's bits above j, then the other value of bit j. */
 		mpz_fdiv_q_2exp(lo, path, j + 1);
@@ -494,8 +491,8 @@ klnim_walk_close(struct klnim_walk *w)
 	w->runs++;
 	if (w->iv == NULL)
 		return;
-	klnim_piece_bounds(w, w->fkind, w->fj, w->fpath, w->lo, w->t);
-	klnim_piece_bounds(w, w->lkind, w->lj, w->lpath, w->t, w->hi);
+	klnim_piece_bounds(w, &w->first, w->lo, w->t);
+	klnim_piece_bounds(w, &w->last, w->t, w->hi);
 	klnim_ivals_add(w->iv, w->lo, w->hi);
 }
 
@@ -508,15 +505,13 @@ klnim_walk_piece(struct klnim_walk *w, int want, enum klnim_piece kind,
 		klnim_walk_close(w);
 		return;
 	}
+	w->last.kind = kind;
+	w->last.j = j;
+	w->last.path = path;
 	if (!w->open) {
 		w->open = 1;
-		w->fkind = kind;
-		w->fj = j;
-		w->fpath = path;
+		w->first = w->last;
 	}
-	w->lkind = kind;
-	w->lj = j;
-	w->lpath = path;
 }
 
 /*

@@ -120,6 +120,25 @@ game_parse_num(mpz_t z, const char *tok, const char *what,
 	return (0);
 }
 
+/*
+ * Parses a decimal integer >= 1 as game_parse_num does; a zero is refused
+ * with "WHAT 'TOK': must be at least 1" and, if not NULL, hint in
+ * parentheses.
+ */
+int
+game_parse_pos(mpz_t z, const char *tok, const char *what, const char *hint,
+    const struct game_limits *lim, struct game_error *err)
+{
+	if (game_parse_num(z, tok, what, lim, err) != 0)
+		return (-1);
+	if (mpz_sgn(z) == 0)
+		return (game_set_error(err, GAME_ESYNTAX,
+		    "%s '%.40s': must be at least 1%s%s%s", what, tok,
+		    hint != NULL ? " (" : "", hint != NULL ? hint : "",
+		    hint != NULL ? ")" : ""));
+	return (0);
+}
+
 /* Parses a small decimal integer in [min, max]. */
 int
 game_parse_ulong(unsigned long *out, const char *tok, const char *what,

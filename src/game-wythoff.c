@@ -67,19 +67,6 @@ wythoff_derive(struct wythoff *st)
 	mpz_add_ui(st->d, st->d, 4);
 }
 
-/* Parses the value of key K or t: an integer >= 1. */
-static int
-wythoff_parse_param(mpz_t z, const char *tok, const char *what,
-    const struct game_limits *lim, struct game_error *err)
-{
-	if (game_parse_num(z, tok, what, lim, err) != 0)
-		return (-1);
-	if (mpz_sgn(z) == 0)
-		return (game_set_error(err, GAME_ESYNTAX,
-		    "%s '%.40s': must be at least 1", what, tok));
-	return (0);
-}
-
 /* Parses wythoff [K=VALUE] [t=VALUE] X Y. */
 static int
 wythoff_parse(void **stp, int argc, char **argv,
@@ -107,10 +94,10 @@ wythoff_parse(void **stp, int argc, char **argv,
 		    "wythoff: %d piles given: the position is two piles X Y",
 		    argc - pos));
 	st = wythoff_new();
-	if ((keys[0].val != NULL && wythoff_parse_param(st->k, keys[0].val,
-	    "wythoff: K", lim, err) != 0) ||
-	    (keys[1].val != NULL && wythoff_parse_param(st->t, keys[1].val,
-	    "wythoff: t", lim, err) != 0) ||
+	if ((keys[0].val != NULL && game_parse_pos(st->k, keys[0].val,
+	    "wythoff: K", NULL, lim, err) != 0) ||
+	    (keys[1].val != NULL && game_parse_pos(st->t, keys[1].val,
+	    "wythoff: t", NULL, lim, err) != 0) ||
 	    game_parse_num(st->pile[0], argv[pos], "pile 1", lim, err) != 0 ||
 	    game_parse_num(st->pile[1], argv[pos + 1], "pile 2", lim,
 	    err) != 0) {

@@ -252,6 +252,8 @@ int	 game_parse_keys(const char *, int, char **, struct game_key *, size_t,
 	    int *, struct game_error *);
 int	 game_parse_num(mpz_t, const char *, const char *,
 	    const struct game_limits *, struct game_error *);
+int	 game_parse_pos(mpz_t, const char *, const char *, const char *,
+	    const struct game_limits *, struct game_error *);
 int	 game_parse_ulong(unsigned long *, const char *, const char *,
 	    unsigned long, unsigned long, struct game_error *);
 /*

@@ -66,6 +66,8 @@ struct league {
 /* league.c */
 void	 league_dberr(struct league *, char *, size_t, int, const char *);
 int	 league_dbfail(struct league *, int, const char *);
+void	*league_rows_end(struct league *, sqlite3_stmt *, int, const char *,
+	    void *, size_t *);
 int	 league_bind(sqlite3_stmt *, int, const char *);
 const char *league_col(sqlite3_stmt *, int);
 int	 league_result(sqlite3_stmt *, int);

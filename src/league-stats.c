@@ -43,19 +43,9 @@ league_rated_games(struct league *lg, struct league_rgame **vp, size_t *np)
 		    league_col(s, 2));
 		g->result = league_result(s, 3);
 	}
-	store_done(s);
-	if (rc != SQLITE_DONE)
-		league_dbfail(lg, rc, "read the rated games");
-	pthread_mutex_unlock(&lg->mtx);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		*vp = NULL;
-		*np = 0;
-		return (-1);
-	}
-	*vp = v;
+	*vp = league_rows_end(lg, s, rc, "read the rated games", v, &n);
 	*np = n;
-	return (0);
+	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
 /* Steps a one-row statement of player name into a[0..n-1]; SQLite code. */

@@ -17,8 +17,7 @@
 #include "util.h"
 
 static const char *const league_format_names[] = {
-	[LEAGUE_ROUNDROBIN] = "roundrobin",
-	[LEAGUE_GAUNTLET] = "gauntlet",
+	LEAGUE_FORMATS(ENUM_X_NAME)
 };
 
 /* Returns the text of a format. */
@@ -29,9 +28,7 @@ league_format_name(enum league_format f)
 }
 
 static const char *const league_tstatus_names[] = {
-	[LEAGUE_T_RUNNING] = "running",
-	[LEAGUE_T_FINISHED] = "finished",
-	[LEAGUE_T_CANCELLED] = "cancelled",
+	LEAGUE_TSTATUSES(ENUM_X_NAME)
 };
 
 /* Returns the text of a tournament status, or NULL for none. */
@@ -294,19 +291,12 @@ league_tournaments(struct league *lg, int all, struct league_tournament **vp,
 		v = xreallocarray(v, n + 1, sizeof *v);
 		league_tournament_row(s, &v[n++]);
 	}
-	store_done(s);
-	if (rc != SQLITE_DONE)
-		league_dbfail(lg, rc, "read the tournaments");
-	pthread_mutex_unlock(&lg->mtx);
-	if (rc != SQLITE_DONE) {
-		league_tournaments_free(v, n);
-		*vp = NULL;
-		*np = 0;
-		return (-1);
-	}
-	*vp = v;
+	if (rc != SQLITE_DONE)		/* the rows' texts; v goes below */
+		while (n > 0)
+			league_tournament_free(&v[--n]);
+	*vp = league_rows_end(lg, s, rc, "read the tournaments", v, &n);
 	*np = n;
-	return (0);
+	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
 /*
@@ -337,17 +327,7 @@ league_tournament_games(struct league *lg, int64_t id,
 		snprintf(g->player2, sizeof g->player2, "%s",
 		    league_col(s, 5));
 	}
-	store_done(s);
-	if (rc != SQLITE_DONE)
-		league_dbfail(lg, rc, "read the tournament's games");
-	pthread_mutex_unlock(&lg->mtx);
-	if (rc != SQLITE_DONE) {
-		free(v);
-		*vp = NULL;
-		*np = 0;
-		return (-1);
-	}
-	*vp = v;
+	*vp = league_rows_end(lg, s, rc, "read the tournament's games", v, &n);
 	*np = n;
-	return (0);
+	return (rc == SQLITE_DONE ? 0 : -1);
 }

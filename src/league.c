@@ -115,6 +115,26 @@ league_dbfail(struct league *lg, int rc, const char *what)
 	return (-1);
 }
 
+/*
+ * Ends a read of the rows v[0..*np) by s, begun with lg->mtx locked:
+ * resets s, logs what failed unless rc is SQLITE_DONE, and unlocks.  On
+ * that error frees v and sets *np to 0.  Returns v, or NULL on the error.
+ */
+void *
+league_rows_end(struct league *lg, sqlite3_stmt *s, int rc, const char *what,
+    void *v, size_t *np)
+{
+	store_done(s);
+	if (rc != SQLITE_DONE)
+		league_dbfail(lg, rc, what);
+	pthread_mutex_unlock(&lg->mtx);
+	if (rc == SQLITE_DONE)
+		return (v);
+	free(v);
+	*np = 0;
+	return (NULL);
+}
+
 /* Binds a text (copied by SQLite: it may be freed before the step). */
 int
 league_bind(sqlite3_stmt *s, int i, const char *t)

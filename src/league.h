@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 struct league;
 
 #define LEAGUE_NAME_MAX	32		/* bytes of an account name */
@@ -31,18 +33,18 @@ struct league_limits {
 	unsigned int	 addr_failures;	/* per address in lockout_s; 0: off */
 };
 
-/* Tournament formats. */
-enum league_format {
-	LEAGUE_ROUNDROBIN = 0,
-	LEAGUE_GAUNTLET,
-};
+/* Tournament formats, and their names as stored. */
+#define LEAGUE_FORMATS(X)						\
+	X(LEAGUE_ROUNDROBIN, "roundrobin")				\
+	X(LEAGUE_GAUNTLET, "gauntlet")
+enum league_format { LEAGUE_FORMATS(ENUM_X_ID) };
 
-/* Tournament states, as stored ('running', 'finished', 'cancelled'). */
-enum league_tstatus {
-	LEAGUE_T_RUNNING = 0,
-	LEAGUE_T_FINISHED,
-	LEAGUE_T_CANCELLED,
-};
+/* Tournament states, and their names as stored. */
+#define LEAGUE_TSTATUSES(X)						\
+	X(LEAGUE_T_RUNNING, "running")					\
+	X(LEAGUE_T_FINISHED, "finished")				\
+	X(LEAGUE_T_CANCELLED, "cancelled")
+enum league_tstatus { LEAGUE_TSTATUSES(ENUM_X_ID) };
 
 /* A tournament definition; players are owned (league_tournament_free). */
 struct league_tournament {

@@ -88,10 +88,7 @@ session_enter(struct session *s, enum session_state st)
 }
 
 static const char *const session_state_names[] = {
-	[SESSION_IDLE] = "idle",
-	[SESSION_GAME] = "game",
-	[SESSION_MATCH] = "match",
-	[SESSION_CLOSING] = "closing",
+	SESSION_STATES(ENUM_X_NAME)
 };
 
 /* Returns the name of a state, for logs. */

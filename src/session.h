@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "proto.h"
 #include "session-conf.h"
+#include "util.h"
 
 struct store;
 struct session_log;
@@ -20,13 +21,13 @@ struct league;
 struct addrrate;
 struct lobby_prep;
 
-/* Session states; session_enter() logs every transition. */
-enum session_state {
-	SESSION_IDLE = 0,	/* no game yet */
-	SESSION_GAME,		/* a game, free play and analysis */
-	SESSION_MATCH,		/* a refereed game against the engine */
-	SESSION_CLOSING,	/* quit received: flush, then close */
-};
+/* Session states and their names; session_enter() logs every transition. */
+#define SESSION_STATES(X)						\
+	X(SESSION_IDLE, "idle")		/* no game yet */		\
+	X(SESSION_GAME, "game")		/* a game, free play, analysis */ \
+	X(SESSION_MATCH, "match")	/* refereed, against the engine */ \
+	X(SESSION_CLOSING, "closing")	/* quit: flush, then close */
+enum session_state { SESSION_STATES(ENUM_X_ID) };
 
 /* One saved position, for undo. */
 struct session_hist {

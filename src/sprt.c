@@ -57,15 +57,7 @@ sprt_init(struct sprt *t, enum sprt_model model, double elo0, double elo1,
 	return (SPRT_OK);
 }
 
-static const char *const sprt_errors[] = {
-	[SPRT_OK] = "no error",
-	[SPRT_E_ELO] = "elo0 must be less than elo1",
-	[SPRT_E_ALPHA] = "alpha must be between 0 and 1",
-	[SPRT_E_BETA] = "beta must be between 0 and 1",
-	[SPRT_E_SUM] = "alpha + beta must be less than 1",
-	[SPRT_E_MODEL] = "the model must be logistic or normalized",
-	[SPRT_E_RANGE] = "elo0 and elo1 must be within -1000 and 1000",
-};
+static const char *const sprt_errors[] = { SPRT_ERRORS(ENUM_X_NAME) };
 
 /* Returns the message of a refusal. */
 const char *

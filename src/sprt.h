@@ -9,6 +9,7 @@
 #define SPRT_H
 
 #include "matchstat.h"
+#include "util.h"
 
 /* How an Elo difference becomes an expected score. */
 enum sprt_model {
@@ -23,16 +24,18 @@ enum sprt_verdict {
 	SPRT_H1,		/* accept H1: stop, elo1 */
 };
 
-/* Why a test was refused. */
-enum sprt_err {
-	SPRT_OK = 0,
-	SPRT_E_ELO,		/* elo0 >= elo1, or not finite */
-	SPRT_E_ALPHA,		/* alpha not in (0, 1) */
-	SPRT_E_BETA,		/* beta not in (0, 1) */
-	SPRT_E_SUM,		/* alpha + beta >= 1 */
-	SPRT_E_MODEL,		/* not an enum sprt_model */
-	SPRT_E_RANGE,		/* |elo| above SPRT_MAX_ELO */
-};
+/* Why a test was refused, and the message (sprt_strerror). */
+#define SPRT_ERRORS(X)							\
+	X(SPRT_OK, "no error")						\
+	/* elo0 >= elo1, or not finite */				\
+	X(SPRT_E_ELO, "elo0 must be less than elo1")			\
+	X(SPRT_E_ALPHA, "alpha must be between 0 and 1")		\
+	X(SPRT_E_BETA, "beta must be between 0 and 1")			\
+	X(SPRT_E_SUM, "alpha + beta must be less than 1")		\
+	X(SPRT_E_MODEL, "the model must be logistic or normalized")	\
+	/* |elo| above SPRT_MAX_ELO */					\
+	X(SPRT_E_RANGE, "elo0 and elo1 must be within -1000 and 1000")
+enum sprt_err { SPRT_ERRORS(ENUM_X_ID) };
 
 /* elo0 and elo1 are at most this far from 0. */
 #define SPRT_MAX_ELO	1000.0

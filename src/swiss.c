@@ -29,7 +29,7 @@ struct swiss_search {
 	const struct swiss_player *pl;
 	const unsigned char	*met;
 	size_t			 n;
-	size_t			*order;
+	size_t			*order;		/* the block of the arrays */
 	struct blossom		 all, grp;
 	uint32_t		 grp_half;
 	int			 grp_set;
@@ -232,10 +232,11 @@ search_init(struct swiss_search *s, const struct swiss_player *pl, size_t n,
 	s->pl = pl;
 	s->met = met;
 	s->n = n;
-	s->order = xcalloc(n, sizeof *s->order);
-	s->cand = xcalloc(n, sizeof *s->cand);
-	s->tmp = xcalloc(n, sizeof *s->tmp);
-	s->keep = xcalloc(n, 1);
+	/* One block: order, cand and tmp, then keep. */
+	s->order = xcalloc(n, 3 * sizeof *s->order + 1);
+	s->cand = s->order + n;
+	s->tmp = s->cand + n;
+	s->keep = (unsigned char *)(s->tmp + n);
 	for (i = 0; i < n; i++)
 		s->order[i] = i;
 	qsort_r(s->order, n, sizeof *s->order, rank_cmp, (void *)pl);
@@ -248,9 +249,6 @@ static void
 search_free(struct swiss_search *s)
 {
 	free(s->order);
-	free(s->cand);
-	free(s->tmp);
-	free(s->keep);
 	blossom_free(&s->all);
 	blossom_free(&s->grp);
 }
@@ -284,11 +282,7 @@ out:
 	return (e);
 }
 
-static const char *const swiss_errors[] = {
-	[SWISS_OK] = "no error",
-	[SWISS_E_SIZE] = "a Swiss round needs 1 to 256 players",
-	[SWISS_E_NOPAIRING] = "every pairing of this round has a rematch",
-};
+static const char *const swiss_errors[] = { SWISS_ERRORS(ENUM_X_NAME) };
 
 /* Returns the message of a refusal. */
 const char *

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util.h"
+
 /* At most this many players. */
 #define SWISS_MAX	256
 /* No bye: an even number of players. */
@@ -51,11 +53,13 @@ struct swiss_pair {
 	size_t		 first, second;
 };
 
-enum swiss_err {
-	SWISS_OK = 0,
-	SWISS_E_SIZE,		/* no player, or more than SWISS_MAX */
-	SWISS_E_NOPAIRING,	/* every pairing has a rematch */
-};
+/* Why a round was not paired, and the message (swiss_strerror). */
+#define SWISS_ERRORS(X)							\
+	X(SWISS_OK, "no error")						\
+	/* no player, or more than SWISS_MAX */				\
+	X(SWISS_E_SIZE, "a Swiss round needs 1 to 256 players")		\
+	X(SWISS_E_NOPAIRING, "every pairing of this round has a rematch")
+enum swiss_err { SWISS_ERRORS(ENUM_X_ID) };
 
 enum swiss_err	 swiss_pair(const struct swiss_player *, size_t,
 		    const unsigned char *, struct swiss_pair *, size_t *);

@@ -45,4 +45,13 @@ enum_value(const char *const *names, size_t n, const char *text,
 #define ENUM_NAME(names, value, fallback) \
 	enum_name((names), nitems(names), (int)(value), (fallback))
 
+/*
+ * An enum and its names from one list, so that they cannot drift apart:
+ * with #define FOO_LIST(X) X(FOO_A, "a") X(FOO_B, "b"), the enum is
+ * enum foo { FOO_LIST(ENUM_X_ID) } and its names, for ENUM_NAME, are
+ * { FOO_LIST(ENUM_X_NAME) }.
+ */
+#define ENUM_X_ID(id, name)	id,
+#define ENUM_X_NAME(id, name)	[id] = name,
+
 #endif /* UTIL_H */

@@ -68,7 +68,6 @@ def test_lockout():
     check("other addresses are not throttled", ok(r), r)
     n = db_count(d, "SELECT COUNT(*) FROM accounts")
     check("refusals changed no account", n == 2, n)
-    d.stop()
 
 
 def test_passwd_and_registration():
@@ -114,7 +113,6 @@ def test_passwd_and_registration():
             "registered newbie2")
     accepted(Client(d), "login newbie password1",
              "created account logs in")
-    d.stop()
 
 
 ADMIN_CMDS = ["account create x1 password1", "account disable pat spam",
@@ -138,7 +136,6 @@ def test_admin_refused():
             "wrong name or password")
     accepted(Client(d), "login pat password1", "no disable happened")
     check("nobody was kicked", not anon.closed and not pl.closed)
-    d.stop()
 
 
 def test_admin():
@@ -221,7 +218,6 @@ def test_admin():
     check("aborted game unrated, adjudicated rated", ok(r) and
           re.search(r"p2 rating \d+ games 1", r) and
           re.search(r"p1 rating \d+ games 1", r), r)
-    d.stop()
 
 
 def test_500_loopback():
@@ -351,7 +347,6 @@ def test_resume_by_account():
     check("record has time and delay per move", len(mv) == 2 and
           all(m[5].isdigit() and int(m[6]) // 1000 == int(m[4])
               for m in mv), rec)
-    d.stop()
 
 
 def test_match_delay():
@@ -370,7 +365,6 @@ def test_match_delay():
     check("match: client move has a delay, engine move none",
           len(mv) == 2 and mv[0][5].isdigit() and mv[1][5] == "-" and
           re.search(r"^players anon:\d+:1 engine$", rec, re.M), rec)
-    d.stop()
 
 
 def test_illegal_reason():
@@ -421,7 +415,6 @@ def test_anon_restart():
           names[0] != names[1] and all(re.match(r"anon:\d+:\d+$", n)
                                       for n in names) and
           names[0].split(":")[2] == names[1].split(":")[2], names)
-    d.stop()
 
 
 VICTIM = r"""
@@ -469,7 +462,6 @@ def vanish_inner():
           e.startswith("event disconnected %d " % gid), e)
     note("vanished peer seen after %.1f s (keepalive 1+1x2 s)" % took)
     check("within seconds", took < 15, took)
-    d.stop()
 
 
 def test_vanish():

@@ -30,6 +30,7 @@ GRUNDYD = os.path.join(BUILD, "grundyd")
 GRUNDY = os.path.join(BUILD, "grundy")
 TMP = tempfile.mkdtemp(prefix="grundy-e2e.")
 PROCS = []
+DAEMONS = []            # the running test's: run() stops them at its end
 PASSED = 0
 FAILED = 0
 CURRENT = ""            # the test function running, a prefix of its checks
@@ -77,6 +78,7 @@ class Daemon:
         self.flags = list(flags)
         self.name = name
         self.port = 0
+        DAEMONS.append(self)
         self.start()
 
     def start(self):
@@ -374,9 +376,10 @@ def start_bot(d, name, prog, extra=()):
 
 
 def run(tests):
-    """Runs the test functions (PLAY_ONLY=name runs one), kills every
-    process left, checks every log for a sanitizer report and prints the
-    TAP plan; returns the exit status."""
+    """Runs the test functions (PLAY_ONLY=name runs one), stops each test's
+    daemons still running when it ends, kills every process left, checks
+    every log for a sanitizer report and prints the TAP plan; returns the
+    exit status."""
     global CURRENT
     only = os.environ.get("PLAY_ONLY")
     try:
@@ -389,6 +392,10 @@ def run(tests):
                 t()
             except Exception as e:      # a crash is a failure, not a stop
                 check("ran to its end", False, "exception: %r" % (e,))
+            for d in DAEMONS:
+                if d.proc.poll() is None:
+                    d.stop()
+            DAEMONS.clear()
             note("%s done in %.1f s" % (t.__name__, time.time() - t0))
         CURRENT = ""
     finally:

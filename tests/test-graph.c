@@ -374,7 +374,6 @@ test_graph_cycles(void **state)
 static void
 test_graph_bad(void **state)
 {
-	struct game_limits lim = *tu_limits();
 	const struct game_limits *dl = tu_limits();
 	struct game	 g;
 
@@ -408,22 +407,6 @@ test_graph_bad(void **state)
 	    NULL);
 	tu_parse_fail_msg(dl, "graph 2147483648", GAME_ELIMIT, "token 1");
 	tu_parse_fail(GAME_ESYNTAX, "graph 1 edges=1>2");
-	/* Limits: nodes (tokens count too), edges after folding, tokens. */
-	lim.max_nodes = 3;
-	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2,2>3 0", GAME_ELIMIT,
-	    "4 distinct nodes exceeds the limit of 3");
-	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2 5", GAME_ELIMIT,
-	    "4 distinct nodes");
-	tu_parse_ok(&lim, "graph edges=0>1,1>2 2 0 1");
-	lim = *dl;
-	lim.max_edges = 2;
-	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2,0>2 0", GAME_ELIMIT,
-	    "3 distinct edges exceeds the limit of 2");
-	tu_parse_ok(&lim, "graph edges=0>1,0>1,1>2,1>2 0");
-	lim = *dl;
-	lim.max_piles = 2;
-	tu_parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
-
 	tu_parse(&g, "graph edges=3>5,3>4,5>4 3 7");
 	tu_move_fails_msg(&g,
 	    "1=6", "no edge 3>6",
@@ -433,8 +416,8 @@ test_graph_bad(void **state)
 	    "3=4", "token 3 out of range: 2 tokens",
 	    "1=99999999999999999999", "no edge 3>",
 	    NULL);
-	tu_play_fails(&g, GAME_EILLEGAL, "1=6", "3=4", "1=5 2=4", NULL);
-	tu_play_fails(&g, GAME_ESYNTAX, "1=-5", "0=5", "1.1=5", NULL);
+	tu_plays(&g, GAME_EILLEGAL, "1=6", "3=4", "1=5 2=4", NULL);
+	tu_plays(&g, GAME_ESYNTAX, "1=-5", "0=5", "1.1=5", NULL);
 	tu_play(&g, "1=5");
 	tu_move_fail_msg(&g, "1=3", "no edge 5>3");
 	tu_play(&g, "1=4");
@@ -444,6 +427,30 @@ test_graph_bad(void **state)
 	tu_parse(&g, "graph edges=4>5 4");
 	tu_move_fail_msg(&g, "2=5", "token 2 out of range: 1 token");
 	game_free(&g);
+}
+
+/* The limits: nodes (tokens count too), edges after folding, tokens. */
+static void
+test_graph_limits(void **state)
+{
+	struct game_limits lim = *tu_limits();
+
+	(void)state;
+	lim.max_nodes = 3;
+	tu_parse_fails_msg(&lim, GAME_ELIMIT,
+	    "graph edges=0>1,1>2,2>3 0",
+	    "4 distinct nodes exceeds the limit of 3",
+	    "graph edges=0>1,1>2 5", "4 distinct nodes",
+	    NULL);
+	tu_parse_ok(&lim, "graph edges=0>1,1>2 2 0 1");
+	lim = *tu_limits();
+	lim.max_edges = 2;
+	tu_parse_fail_msg(&lim, "graph edges=0>1,1>2,0>2 0", GAME_ELIMIT,
+	    "3 distinct edges exceeds the limit of 2");
+	tu_parse_ok(&lim, "graph edges=0>1,0>1,1>2,1>2 0");
+	lim = *tu_limits();
+	lim.max_piles = 2;
+	tu_parse_fail_msg(&lim, "graph 0 0 0", GAME_ELIMIT, "3 tokens");
 }
 
 /* Canonical forms, isolated tokens, clones sharing the graph. */
@@ -486,4 +493,5 @@ TU_MAIN("graph",
     cmocka_unit_test(test_graph_wide),
     cmocka_unit_test(test_graph_cycles),
     cmocka_unit_test(test_graph_bad),
+    cmocka_unit_test(test_graph_limits),
     cmocka_unit_test(test_graph_print))

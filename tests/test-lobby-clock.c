@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "testdb.h"
 
 #include "buf.h"
 #include "clock.h"
@@ -55,9 +56,8 @@ struct fx {
 	void		 (*dfn[NDEFER])(void *);
 	void		*darg[NDEFER];
 	size_t		 ndefer;
-	char		 dir[256];
-	char		 path[300];
-	struct store	*st;
+	struct fixture	*db;		/* with a league: its store, league */
+	unsigned long	 id0;		/* fx_setup_game: alice's genmove */
 	struct league	*lg;
 };
 
@@ -115,11 +115,11 @@ fx_pump(struct fx *fx)
 static struct fx *
 fx_new(int with_league)
 {
-	struct league_limits ll = { 5, 30, 0 };
 	struct lobby_conf conf;
 	struct lobby_io	 io;
 	struct clock_ops ops;
 	struct fx	*fx;
+	void		*db;
 	char		 err[512];
 	int		 i;
 
@@ -127,14 +127,10 @@ fx_new(int with_league)
 	for (i = 0; i < NCONN; i++)
 		buf_init(&fx->conn[i].out);
 	if (with_league) {
-		assert_int_equal(tu_tmpdir(fx->dir, sizeof fx->dir,
-		    "test-lobby-clock"), 0);
-		snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
-		if ((fx->st = store_open(fx->path, err, sizeof err)) == NULL)
-			fail_msg("store_open: %s", err);
-		if ((fx->lg = league_open(fx->path, &ll, err,
-		    sizeof err)) == NULL)
-			fail_msg("league_open: %s", err);
+		assert_int_equal(tdb_setup(&db, "test-lobby-clock"), 0);
+		fx->db = db;
+		open_both(fx->db, 5, 30);
+		fx->lg = fx->db->lg;
 	}
 	memset(&io, 0, sizeof io);
 	io.arg = fx;
@@ -148,8 +144,8 @@ fx_new(int with_league)
 	conf.max_watchers = 16;
 	conf.lim = *tu_limits();
 	/* The games are logged with 2; the league is for the tournaments. */
-	fx->lb = lobby_new(NULL, with_league == 2 ? fx->st : NULL, fx->lg, &io,
-	    &conf, err, sizeof err);
+	fx->lb = lobby_new(NULL, with_league == 2 ? fx->db->st : NULL, fx->lg,
+	    &io, &conf, err, sizeof err);
 	if (fx->lb == NULL)
 		fail_msg("lobby_new: %s", err);
 	fx->vc = vclock_new(T0);
@@ -162,6 +158,7 @@ fx_new(int with_league)
 static void
 fx_free(struct fx *fx)
 {
+	void		*db = fx->db;
 	int		 i;
 
 	fx_pump(fx);
@@ -173,12 +170,8 @@ fx_free(struct fx *fx)
 	fx_pump(fx);
 	lobby_free(fx->lb);
 	vclock_free(fx->vc);
-	if (fx->lg != NULL) {
-		league_close(fx->lg);
-		store_close(fx->st);
-		tu_empty_dir(fx->dir);
-		rmdir(fx->dir);
-	}
+	if (db != NULL)
+		tdb_teardown(&db);
 	free(fx);
 }
 
@@ -330,6 +323,25 @@ fx_game(struct fx *fx)
 	return (id);
 }
 
+/* Set-up of a test that starts with fx_game's game: the fixture in *state. */
+static int
+fx_setup_game(void **state)
+{
+	struct fx	*fx = fx_new(0);
+
+	fx->id0 = fx_game(fx);
+	*state = fx;
+	return (0);
+}
+
+/* Tear-down of fx_setup_game. */
+static int
+fx_teardown(void **state)
+{
+	fx_free(*state);
+	return (0);
+}
+
 /* Returns 1 if game 1 is live ("games live" lists it). */
 static int
 fx_live(struct fx *fx)
@@ -385,10 +397,8 @@ fx_lost_at(struct fx *fx, uint64_t ms)
 static void
 test_timeout_exact(void **state)
 {
-	struct fx	*fx = fx_new(0);
+	struct fx	*fx = *state;
 
-	(void)state;
-	fx_game(fx);
 	fx_at(fx, BASE + GRACE);
 	assert_true(fx_live(fx));
 	fx_quiet(fx, 0);
@@ -396,7 +406,6 @@ test_timeout_exact(void **state)
 	fx_at(fx, BASE + GRACE + 1);
 	assert_false(fx_live(fx));
 	fx_expect_both(fx, "gameover second timeout");
-	fx_free(fx);
 }
 
 /*
@@ -406,20 +415,16 @@ test_timeout_exact(void **state)
 static void
 test_grace(void **state)
 {
-	struct fx	*fx = fx_new(0);
-	unsigned long	 id;
+	struct fx	*fx = *state;
 
-	(void)state;
-	id = fx_game(fx);
 	fx_at(fx, BASE + GRACE);
-	fx_move(fx, 0, id, "1=0", "time1=100 time2=1000");
+	fx_move(fx, 0, fx->id0, "1=0", "time1=100 time2=1000");
 	/*
 	 * Alice's timer (100 + grace) is off while bob moves: nothing ends
 	 * until bob's, due at 1500 + BASE + GRACE + 1.
 	 */
 	fx_at(fx, BASE + GRACE + BASE + GRACE);
 	assert_true(fx_live(fx));
-	fx_free(fx);
 }
 
 /*
@@ -429,11 +434,9 @@ test_grace(void **state)
 static void
 test_increment(void **state)
 {
-	struct fx	*fx = fx_new(0);
-	unsigned long	 id;
+	struct fx	*fx = *state;
+	unsigned long	 id = fx->id0;
 
-	(void)state;
-	id = fx_game(fx);
 	fx_at(fx, 300);
 	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
 	fx_at(fx, 500);
@@ -443,7 +446,6 @@ test_increment(void **state)
 	/* bob: 900 + grace from 1290; lost at 2691, not at 2690. */
 	fx_lost_at(fx, 1290 + 900 + GRACE);
 	fx_expect_both(fx, "gameover first timeout");
-	fx_free(fx);
 }
 
 /*
@@ -453,11 +455,9 @@ test_increment(void **state)
 static void
 test_rx_time(void **state)
 {
-	struct fx	*fx = fx_new(0);
-	unsigned long	 id;
+	struct fx	*fx = *state;
+	unsigned long	 id = fx->id0;
 
-	(void)state;
-	id = fx_game(fx);
 	fx_at(fx, 700);
 	lobby_rx_time(fx->lc[0], NS(T0 + 300));
 	id = fx_move(fx, 0, id, "1=4", "time1=800 time2=1000");
@@ -469,7 +469,6 @@ test_rx_time(void **state)
 	fx_at(fx, 1150);
 	lobby_rx_time(fx->lc[0], 0);
 	fx_move(fx, 0, id, "1=3", "time1=650 time2=1100");
-	fx_free(fx);
 }
 
 /*
@@ -479,13 +478,11 @@ test_rx_time(void **state)
 static void
 test_resume(void **state)
 {
-	struct fx	*fx = fx_new(0);
+	struct fx	*fx = *state;
 	struct buf	 body;
 	int64_t		 gid;
 	int		 seat;
 
-	(void)state;
-	fx_game(fx);
 	fx_at(fx, 100);
 	fx_drop(fx, 0);
 	fx_expect(fx, 1, "event disconnected 1 1");
@@ -503,22 +500,18 @@ test_resume(void **state)
 	fx_lost_at(fx, BASE + GRACE);
 	fx_expect(fx, 2, "gameover second timeout");
 	fx_expect(fx, 1, "gameover second timeout");
-	fx_free(fx);
 }
 
 /* Nobody comes back: the seat away loses on time all the same. */
 static void
 test_away_timeout(void **state)
 {
-	struct fx	*fx = fx_new(0);
+	struct fx	*fx = *state;
 
-	(void)state;
-	fx_game(fx);
 	fx_drop(fx, 0);
 	fx_expect(fx, 1, "event disconnected 1 1");
 	fx_lost_at(fx, BASE + GRACE);
 	fx_expect(fx, 1, "gameover second timeout");
-	fx_free(fx);
 }
 
 /*
@@ -789,8 +782,8 @@ fx_record_moves(struct fx *fx, const char *want)
 	struct buf	 b;
 	const char	*m;
 
-	assert_int_equal(store_flush(fx->st), 0);
-	assert_int_equal(store_record(fx->st, 1, &r), 1);
+	assert_int_equal(store_flush(fx->db->st), 0);
+	assert_int_equal(store_record(fx->db->st, 1, &r), 1);
 	buf_init(&b);
 	cmd_log_record(&b, &r);
 	store_record_free(&r);
@@ -907,7 +900,7 @@ test_record_us(void **state)
 	sg.game = "nim 5 5";
 	sg.player1 = "alice";
 	sg.player2 = "engine";
-	assert_int_equal(store_game_begin(fx->st, &sg), 1);
+	assert_int_equal(store_game_begin(fx->db->st, &sg), 1);
 	for (i = 0; i < sizeof mv / sizeof mv[0]; i++) {
 		memset(&sm, 0, sizeof sm);
 		sm.ply = i + 1;
@@ -920,9 +913,9 @@ test_record_us(void **state)
 		sm.delay_us = mv[i].delay_us >= 0 ?
 		    (unsigned long)mv[i].delay_us : 0;
 		if (mv[i].time_us >= 0)
-			store_move_us(fx->st, 1, &sm, mv[i].time_us);
+			store_move_us(fx->db->st, 1, &sm, mv[i].time_us);
 		else
-			store_move(fx->st, 1, &sm);
+			store_move(fx->db->st, 1, &sm);
 	}
 	fx_record_moves(fx, "move 1 1 1=4 no-win 12 - 12000\n"
 	    "move 2 2 2=4 kept-win 3 - 3999\n"
@@ -930,17 +923,21 @@ test_record_us(void **state)
 	fx_free(fx);
 }
 
+/* A test that starts with fx_game's game. */
+#define GAME_TEST(f)	cmocka_unit_test_setup_teardown(f, fx_setup_game, \
+			    fx_teardown)
+
 TU_MAIN("lobby-clock",
     cmocka_unit_test(test_vclock),
-    cmocka_unit_test(test_timeout_exact),
-    cmocka_unit_test(test_grace),
-    cmocka_unit_test(test_increment),
-    cmocka_unit_test(test_rx_time),
+    GAME_TEST(test_timeout_exact),
+    GAME_TEST(test_grace),
+    GAME_TEST(test_increment),
+    GAME_TEST(test_rx_time),
     cmocka_unit_test(test_tx_time),
     cmocka_unit_test(test_tx_held),
     cmocka_unit_test(test_record_us),
-    cmocka_unit_test(test_resume),
-    cmocka_unit_test(test_away_timeout),
+    GAME_TEST(test_resume),
+    GAME_TEST(test_away_timeout),
     cmocka_unit_test(test_stalled_loop),
     cmocka_unit_test(test_tournament),
     cmocka_unit_test(test_tournament_abort))

@@ -29,90 +29,127 @@ expect(struct session *s, const char *line, const char *want)
 	free(copy);
 }
 
-/* A session on table with the default limits (conf must outlive it). */
-static void
-start(struct session *s, struct session_conf *conf,
-    const struct cmd_entry *const *table)
+/* A session on a table with the default limits: a test's fixture. */
+struct sfx {
+	struct session_conf conf;	/* outlives the session */
+	struct session	 s;
+};
+
+/* Sets *state to a fixture on table. */
+static int
+sfx_new(void **state, const struct cmd_entry *const *table)
 {
-	memset(conf, 0, sizeof *conf);
-	game_limits_default(&conf->lim);
-	conf->max_undo = 10;
-	conf->max_winning = 100;
-	session_init(s, 1, conf, table);
+	struct sfx	*f;
+
+	if ((f = calloc(1, sizeof *f)) == NULL)
+		return (-1);
+	game_limits_default(&f->conf.lim);
+	f->conf.max_undo = 10;
+	f->conf.max_winning = 100;
+	session_init(&f->s, 1, &f->conf, table);
+	*state = f;
+	return (0);
 }
 
-/* Without accounts (--db off) and without a lobby (stdio, tests). */
+/* Set-ups: a session on the server's table, or on grundy engine's. */
+static int
+sfx_server(void **state)
+{
+	return (sfx_new(state, cmd_table));
+}
+
+static int
+sfx_engine(void **state)
+{
+	return (sfx_new(state, cmd_engine_table));
+}
+
+/* Tear-down: frees the session (test_login's stand-in league first). */
+static int
+sfx_free(void **state)
+{
+	struct sfx	*f = *state;
+
+	f->s.league = NULL;
+	session_free(&f->s);
+	free(f);
+	return (0);
+}
+
+/* The fixture's session. */
+static struct session *
+sfx_session(void **state)
+{
+	return (&((struct sfx *)*state)->s);
+}
+
+/* Without accounts (--db off). */
 static void
 test_no_league(void **state)
 {
-	struct session_conf conf;
-	struct session	 s;
+	struct session	*s = sfx_session(state);
 
-	(void)state;
-	start(&s, &conf, cmd_table);
-	expect(&s, "register ann secret12", "? accounts need the game log "
+	expect(s, "register ann secret12", "? accounts need the game log "
 	    "(--db)\n\n");
-	expect(&s, "3 login ann secret12", "?3 accounts need the game log "
+	expect(s, "3 login ann secret12", "?3 accounts need the game log "
 	    "(--db)\n\n");
 	/* The accounts before the login. */
-	expect(&s, "passwd old12345 new12345", "? accounts need the game log "
+	expect(s, "passwd old12345 new12345", "? accounts need the game log "
 	    "(--db)\n\n");
 	/* The admin role first, then the accounts. */
-	expect(&s, "account enable ann", "? permission denied: account "
+	expect(s, "account enable ann", "? permission denied: account "
 	    "needs the admin role\n\n");
-	s.admin = 1;
-	expect(&s, "account enable ann", "? accounts need the game log "
+	s->admin = 1;
+	expect(s, "account enable ann", "? accounts need the game log "
 	    "(--db)\n\n");
 	/* Arity before any precondition. */
-	expect(&s, "account enable", "? usage: account create NAME PASSWORD "
+	expect(s, "account enable", "? usage: account create NAME PASSWORD "
 	    "| disable NAME REASON... | enable NAME | reset NAME PASSWORD\n\n");
-	expect(&s, "whoami", "= account -\n\n");
-	expect(&s, "games live", "? networked play is not available here\n\n");
-	expect(&s, "games dead", "? usage: games [live]\n\n");
-	expect(&s, "resign 5", "? networked play is not available here\n\n");
-	expect(&s, "resign", "? no match in progress\n\n");
-	session_free(&s);
+	expect(s, "whoami", "= account -\n\n");
+}
+
+/* Without a lobby (stdio, tests): no networked play. */
+static void
+test_no_lobby(void **state)
+{
+	struct session	*s = sfx_session(state);
+
+	expect(s, "games live", "? networked play is not available here\n\n");
+	expect(s, "games dead", "? usage: games [live]\n\n");
+	expect(s, "resign 5", "? networked play is not available here\n\n");
+	expect(s, "resign", "? no match in progress\n\n");
 }
 
 /* With accounts but no login: passwd needs one. */
 static void
 test_login(void **state)
 {
-	struct session_conf conf;
-	struct session	 s;
+	struct session	*s = sfx_session(state);
 
-	(void)state;
-	start(&s, &conf, cmd_table);
-	s.league = (struct league *)(void *)&test_league;
-	expect(&s, "passwd old12345 new12345", "? passwd needs a login\n\n");
-	expect(&s, "7 passwd a", "?7 usage: passwd OLD NEW\n\n");
-	s.league = NULL;
-	session_free(&s);
+	s->league = (struct league *)(void *)&test_league;
+	expect(s, "passwd old12345 new12345", "? passwd needs a login\n\n");
+	expect(s, "7 passwd a", "?7 usage: passwd OLD NEW\n\n");
 }
 
 /* grundy engine's table: the standard, game and table commands only. */
 static void
 test_engine_table(void **state)
 {
-	struct session_conf conf;
-	struct session	 s;
+	struct session	*s = sfx_session(state);
 
-	(void)state;
-	start(&s, &conf, cmd_engine_table);
-	expect(&s, "list_commands", "= protocol_version\nname\nversion\n"
+	expect(s, "list_commands", "= protocol_version\nname\nversion\n"
 	    "known_command\nlist_commands\nquit\ngames\nlimits\nnew\nshow\n"
 	    "play\ngenmove\ngameover\nanalyze\nwinning\nlegal\nundo\nseed\n"
 	    "match\nresign\ntable\n\n");
-	expect(&s, "known_command login", "= false\n\n");
-	expect(&s, "known_command table", "= true\n\n");
-	expect(&s, "login ann secret12", "? unknown command\n\n");
-	expect(&s, "games live", "? networked play is not available here\n\n");
-	expect(&s, "new nim 1", "= nim 1\n\n");
-	expect(&s, "match engine first", "=\n\n");
-	expect(&s, "play 1=0", "= result first no-legal-move\n\n");
-	expect(&s, "table subtraction S=1,2 count=3", "= preperiod 0\n"
+	expect(s, "known_command login", "= false\n\n");
+	expect(s, "known_command table", "= true\n\n");
+	expect(s, "login ann secret12", "? unknown command\n\n");
+	expect(s, "games live", "? networked play is not available here\n\n");
+	expect(s, "new nim 1", "= nim 1\n\n");
+	expect(s, "match engine first", "=\n\n");
+	expect(s, "play 1=0", "= result first no-legal-move\n\n");
+	expect(s, "table subtraction S=1,2 count=3", "= preperiod 0\n"
 	    "period 3\n0 0\n1 1\n2 2\n\n");
-	session_free(&s);
 }
 
 /* The server's table names every engine command, in the same order. */
@@ -159,8 +196,10 @@ test_enum_names(void **state)
 }
 
 TU_MAIN("session",
-    cmocka_unit_test(test_no_league),
-    cmocka_unit_test(test_login),
-    cmocka_unit_test(test_engine_table),
+    cmocka_unit_test_setup_teardown(test_no_league, sfx_server, sfx_free),
+    cmocka_unit_test_setup_teardown(test_no_lobby, sfx_server, sfx_free),
+    cmocka_unit_test_setup_teardown(test_login, sfx_server, sfx_free),
+    cmocka_unit_test_setup_teardown(test_engine_table, sfx_engine,
+	sfx_free),
     cmocka_unit_test(test_tables),
     cmocka_unit_test(test_enum_names))

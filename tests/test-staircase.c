@@ -137,9 +137,7 @@ test_stair_bad(void **state)
 	tu_play_fail(&g, "2=1 1=2", GAME_EILLEGAL);	/* step 2 is empty */
 	tu_play_fail(&g, "5=0 4=10", GAME_EILLEGAL);	/* out of range */
 	tu_play_fail(&g, "1=3", GAME_EILLEGAL);		/* not lowered */
-	tu_play(&g, "3=1 2=1");
-	tu_play(&g, "1=0");
-	tu_play(&g, "2=0 1=1");
+	tu_plays(&g, GAME_OK, "3=1 2=1", "1=0", "2=0 1=1", NULL);
 	game_free(&g);
 }
 

@@ -45,7 +45,6 @@ test_readonly(void **state)
 	/* A directory that does not exist. */
 	snprintf(uri, sizeof uri, "%s/no/such/dir/x.db", fx->dir);
 	open_fails(uri, 1000, "cannot open");
-	tu_empty_dir(fx->dir);
 }
 
 /* Returns n sevens, a text too big for a nearly full database. */
@@ -60,31 +59,63 @@ big_text(size_t n)
 	return (big);
 }
 
+/* A full disk's test: its store, a game, and a move too big to write. */
+struct full {
+	const char	*path;		/* the fixture's database */
+	struct store	*st;
+	struct store_game g;
+	struct store_move m;		/* its position is big */
+	char		*big;
+	size_t		 nbig;
+};
+
+/* Opens the store of the fixture in state for a full-disk test. */
+static void
+full_open(void **state, struct full *f)
+{
+	static const struct store_move m = { 1, 1, "1=0", NULL, 1,
+	    STORE_KEPT_WIN, 0, 0 };
+	struct fixture	*fx = *state;
+
+	f->path = fx->path;
+	f->nbig = 256 * 1024;
+	f->big = big_text(f->nbig);
+	f->st = open_ok(f->path, NULL);
+	f->g = engine_game("nim 9");
+	f->m = m;
+	f->m.position = f->big;
+}
+
+/* Writes a game of the big move, ended: its id. */
+static int64_t
+full_game(struct full *f, struct done *d)
+{
+	int64_t		 id;
+
+	id = store_game_begin(f->st, &f->g);
+	store_move(f->st, id, &f->m);
+	store_game_end(f->st, id, STORE_RESULT_FIRST, "no-legal-move",
+	    STORE_FINISHED, done_cb, d);
+	return (id);
+}
+
 /* A full disk: failed callbacks, then back to work once there is room. */
 static void
 test_full(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct store_game g = engine_game("nim 9");
-	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN, 0, 0 };
+	struct full	 f;
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
 	struct rec	 r;
-	char		*big;
-	int64_t		 a, b;
-	size_t		 nbig = 256 * 1024;
+	struct store	*st;
+	int64_t		 b;
 
-	big = big_text(nbig);
-	st = open_ok(fx->path, NULL);
+	full_open(state, &f);
+	st = f.st;
 	/* No room to grow: the cap drops to the current size. */
 	store_set_max_pages(st, 1);
-	a = store_game_begin(st, &g);
-	m.position = big;
-	store_move(st, a, &m);
-	store_game_end(st, a, STORE_RESULT_FIRST, "no-legal-move",
-	    STORE_FINISHED, done_cb, &d1);
-	store_table_put(st, "graph", "g", NULL, big, nbig);
+	full_game(&f, &d1);
+	store_table_put(st, "graph", "g", NULL, f.big, f.nbig);
 	store_flush(st);
 	assert_int_equal(d1.called, 1);
 	assert_int_equal(d1.ok, 0);
@@ -92,10 +123,7 @@ test_full(void **state)
 	assert_true(c.failed > 0);
 
 	/* Still full: a second game fails the same way, nothing crashes. */
-	b = store_game_begin(st, &g);
-	store_move(st, b, &m);
-	store_game_end(st, b, STORE_RESULT_FIRST, "no-legal-move",
-	    STORE_FINISHED, done_cb, &d2);
+	b = full_game(&f, &d2);
 	store_flush(st);
 	assert_int_equal(d2.ok, 0);
 
@@ -108,11 +136,10 @@ test_full(void **state)
 	rec_read(st, b + 1, &r);
 	script_check(&scripts[0], &r, "finished");
 	store_close(st);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE "
+	assert_int_equal(raw_int(f.path, "SELECT COUNT(*) FROM moves WHERE "
 	    "length(position) > 1000"), 0);
-	integrity_ok(fx->path);
-	free(big);
-	tu_empty_dir(fx->dir);
+	integrity_ok(f.path);
+	free(f.big);
 }
 
 /*
@@ -123,24 +150,20 @@ test_full(void **state)
 static void
 test_full_probe(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct store_game g = engine_game("nim 9");
-	struct store_move m = { 1, 1, "1=0", NULL, 1, STORE_KEPT_WIN, 0, 0 };
+	struct full	 f;
 	struct done	 d1 = { 0, 0 };
-	char		*big, sql[128];
+	struct store	*st;
+	char		 sql[128];
 	int64_t		 b;
-	size_t		 nbig = 256 * 1024;
 	int		 i;
 
-	big = big_text(nbig);
-	st = open_ok(fx->path, NULL);
+	full_open(state, &f);
+	st = f.st;
 	assert_int_equal(store_failing(st), 0);
-	b = store_game_begin(st, &g);
+	b = store_game_begin(st, &f.g);
 	store_flush(st);			/* its row is on disk */
 	store_set_max_pages(st, 1);
-	m.position = big;
-	store_move(st, b, &m);
+	store_move(st, b, &f.m);
 	store_game_end(st, b, STORE_RESULT_FIRST, "no-legal-move",
 	    STORE_FINISHED, done_cb, &d1);
 	store_flush(st);
@@ -156,9 +179,8 @@ test_full_probe(void **state)
 	snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM games WHERE id = %lld"
 	    " AND status = 'abandoned' AND reason = 'log-failed'",
 	    (long long)b);
-	assert_int_equal(raw_int(fx->path, sql), 1);
-	free(big);
-	tu_empty_dir(fx->dir);
+	assert_int_equal(raw_int(f.path, sql), 1);
+	free(f.big);
 }
 
 /* A database locked by another process: clear errors, then recovery. */
@@ -205,7 +227,6 @@ test_locked(void **state)
 	assert_int_equal(d2.ok, 1);
 	store_close(st);
 	sqlite3_close(db);
-	tu_empty_dir(fx->dir);
 }
 
 /* Garbage and damaged files are refused with a clear message. */
@@ -233,7 +254,6 @@ test_corrupt(void **state)
 	assert_int_equal(pwrite(fd, junk, 1000, 100), 1000);
 	close(fd);
 	open_fails(fx->path, 1000, "corrupt");
-	tu_empty_dir(fx->dir);
 }
 
 TDB_STORE_MAIN(

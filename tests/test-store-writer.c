@@ -86,7 +86,6 @@ test_runs(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves WHERE"
 	    " mark = 'kept-win' AND ply % 3 = 0 AND ply > 101"), 20);
 	integrity_ok(fx->path);
-	tu_empty_dir(fx->dir);
 }
 
 /* Bad writes fail alone: unknown game, duplicate ply, bad player. */
@@ -156,7 +155,6 @@ test_abandon(void **state)
 	rec_read(st, b, &r);
 	assert_string_equal(r.status, "live");
 	store_close(st);
-	tu_empty_dir(fx->dir);
 }
 
 /* Group commit: a burst of writes takes far fewer transactions. */
@@ -195,7 +193,6 @@ test_batching(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves"),
 	    (int64_t)n);
 	store_close(st);
-	tu_empty_dir(fx->dir);
 }
 
 /*
@@ -317,7 +314,6 @@ test_queue_bound(void **state)
 	assert_int_equal(d2.ok, 1);
 	gate_free(&gt, st);
 	store_close(st);
-	tu_empty_dir(fx->dir);
 }
 
 /* Reads go on while the writer writes (WAL), and see whole games. */
@@ -421,7 +417,6 @@ test_concurrent_reads(void **state)
 	for (i = 0; i < 20; i++)
 		assert_int_equal(d[i].ok, 1);
 	store_close(ra.st);
-	tu_empty_dir(fx->dir);
 }
 
 /* A child's game whose end was reported: where to say so. */
@@ -537,7 +532,6 @@ test_durability(void **state)
 	    "WHERE status = 'live'"), 0);
 	integrity_ok(fx->path);
 	free(ids);
-	tu_empty_dir(fx->dir);
 }
 
 TDB_STORE_MAIN(

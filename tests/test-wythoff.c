@@ -14,7 +14,7 @@
 struct brute {
 	int		 k, t, bound;
 	signed char	*win;		/* 0 P, 1 N */
-	int		*sg;
+	int		*sg;		/* the block of the int arrays */
 	int		*mx, *my;	/* scratch: move targets */
 };
 
@@ -56,6 +56,7 @@ static void
 brute_init(struct brute *br, int k, int t, int bound)
 {
 	size_t	 cells = (size_t)(bound + 1) * (size_t)(bound + 1);
+	size_t	 nmoves = cells + 2 * (size_t)(bound + 1);
 	char	 seen[1024];
 	int	 x, y, i, n, anyp, v;
 	size_t	 j;
@@ -64,9 +65,10 @@ brute_init(struct brute *br, int k, int t, int bound)
 	br->t = t;
 	br->bound = bound;
 	br->win = calloc(cells, 1);
-	br->sg = calloc(cells, sizeof *br->sg);
-	br->mx = calloc(cells + 2 * (size_t)(bound + 1), sizeof *br->mx);
-	br->my = calloc(cells + 2 * (size_t)(bound + 1), sizeof *br->my);
+	/* One block of ints: sg, then mx and my of nmoves each. */
+	br->sg = calloc(cells + 2 * nmoves, sizeof *br->sg);
+	br->mx = br->sg + cells;
+	br->my = br->mx + nmoves;
 	for (y = 0; y <= bound; y++)
 		for (x = 0; x <= bound; x++) {
 			memset(seen, 0, sizeof seen);
@@ -91,8 +93,6 @@ brute_free(struct brute *br)
 {
 	free(br->win);
 	free(br->sg);
-	free(br->mx);
-	free(br->my);
 }
 
 /* Lists the moves of (x, y) to Grundy value g (0: the winning moves). */
@@ -793,7 +793,7 @@ test_wythoff_bad_moves(void **state)
 	tu_play_fail(&g, "1=27 2=38", GAME_EILLEGAL);	/* 2: not 3k */
 	tu_play_fail(&g, "1=26 2=34", GAME_EILLEGAL);	/* 4: not 3k */
 	tu_play_fail(&g, "1=27 3=34", GAME_EILLEGAL);
-	tu_play_fails(&g, GAME_ESYNTAX, "0=1", "1=-3", "1=27 1=24", "1.1=27",
+	tu_plays(&g, GAME_ESYNTAX, "0=1", "1=-3", "1=27 1=24", "1.1=27",
 	    "junk", NULL);
 	/* Hand-built moves the parser cannot produce. */
 	game_move_init(&m);
@@ -815,12 +815,8 @@ test_wythoff_bad_moves(void **state)
 	tu_play(&g, "2=1");
 	tu_play_fail(&g, "2=0", GAME_EILLEGAL);
 	game_free(&g);
-	tu_parse(&g, "wythoff K=3 2 2");
-	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
-	game_free(&g);
-	tu_parse(&g, "wythoff 0 0");
-	tu_play_fail(&g, "1=0", GAME_EILLEGAL);
-	game_free(&g);
+	tu_play_fail_at("wythoff K=3 2 2", "1=0", GAME_EILLEGAL);
+	tu_play_fail_at("wythoff 0 0", "1=0", GAME_EILLEGAL);
 }
 
 /* Canonical forms round-trip through the parser. */

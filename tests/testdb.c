@@ -37,19 +37,6 @@ text_record(struct store *st, int64_t id, struct buf *b)
 	return (rv);
 }
 
-/* Appends the history command's text for n games; as store_history. */
-int
-text_history(struct store *st, unsigned int n, struct buf *b)
-{
-	struct store_history h;
-	int		 rv;
-
-	if ((rv = store_history(st, n, &h)) == 0)
-		cmd_log_history(b, &h);
-	store_history_free(&h);
-	return (rv);
-}
-
 /* Appends the stats command's text; as store_stats. */
 int
 text_stats(struct store *st, struct buf *b)
@@ -116,6 +103,16 @@ tdb_teardown(void **state)
 	tu_empty_dir(fx->dir);
 	rmdir(fx->dir);
 	free(fx);
+	return (0);
+}
+
+/* Empties the temporary directory (a store test's set-up). */
+int
+tdb_clean(void **state)
+{
+	struct fixture	*fx = *state;
+
+	tu_empty_dir(fx->dir);
 	return (0);
 }
 

@@ -78,12 +78,12 @@ extern const struct script scripts[NSCRIPTS];
 /* The fixture (cmocka set-up and tear-down). */
 int	 tdb_setup(void **, const char *);
 int	 tdb_teardown(void **);
+int	 tdb_clean(void **);
 int	 tdb_setup_store(void **);
 int	 tdb_setup_league(void **);
 
 /* The store: reads as protocol text, opening, raw SQL, records, scripts. */
 int	 text_record(struct store *, int64_t, struct buf *);
-int	 text_history(struct store *, unsigned int, struct buf *);
 int	 text_stats(struct store *, struct buf *);
 long long now_ms(void);
 struct store_game engine_game(const char *);
@@ -107,13 +107,20 @@ void	 open_both(struct fixture *, unsigned int, unsigned int);
 void	 raw_text(const char *, const char *, char *, size_t);
 void	 reg_ok(struct league *, const char *);
 
-/* The main() of a store test program: its tests share one directory. */
+/*
+ * The main() of a store test program: its tests share one directory,
+ * which tdb_clean empties before each test that has no set-up of its own.
+ */
 #define TDB_STORE_MAIN(...)						\
 int									\
 main(void)								\
 {									\
-	const struct CMUnitTest tests[] = { __VA_ARGS__ };		\
+	struct CMUnitTest tests[] = { __VA_ARGS__ };			\
+	size_t		  i;						\
 									\
+	for (i = 0; i < sizeof tests / sizeof tests[0]; i++)		\
+		if (tests[i].setup_func == NULL)			\
+			tests[i].setup_func = tdb_clean;		\
 	return (cmocka_run_group_tests(tests, tdb_setup_store,		\
 	    tdb_teardown));						\
 }

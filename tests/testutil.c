@@ -378,6 +378,18 @@ tu_print_is(const struct game *g, const char *want)
 	buf_free(&b);
 }
 
+/* Asserts that g and h print the same. */
+void
+tu_print_same(const struct game *g, const struct game *h)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	game_print(g, &b);
+	tu_print_is(h, buf_str(&b));
+	buf_free(&b);
+}
+
 /*
  * Asserts that a sorted move set lists, per pile, sorted, disjoint and (if
  * maximal) non-adjacent ranges of single-change moves.  k == l lists single
@@ -538,6 +550,17 @@ tu_play_fail(struct game *g, const char *text, enum game_err code)
 	buf_free(&after);
 }
 
+/* Parses start and asserts that playing text there fails with code. */
+void
+tu_play_fail_at(const char *start, const char *text, enum game_err code)
+{
+	struct game	 g;
+
+	tu_parse(&g, "%s", start);
+	tu_play_fail(&g, text, code);
+	game_free(&g);
+}
+
 /* Asserts that parsing line under lim fails with code and a message with msg. */
 void
 tu_parse_fail_msg(const struct game_limits *lim, const char *line,
@@ -608,16 +631,22 @@ tu_clone_play(struct game *h, const struct game *g, const char *move,
 	tu_print_is(h, h_is);
 }
 
-/* tu_play_fail with code for each move of a NULL-terminated list. */
+/*
+ * Plays each move of a NULL-terminated list: with code GAME_OK as tu_play,
+ * else as tu_play_fail with code.
+ */
 void
-tu_play_fails(struct game *g, enum game_err code, ...)
+tu_plays(struct game *g, enum game_err code, ...)
 {
 	const char	*text;
 	va_list		 ap;
 
 	va_start(ap, code);
 	while ((text = va_arg(ap, const char *)) != NULL)
-		tu_play_fail(g, text, code);
+		if (code == GAME_OK)
+			tu_play(g, text);
+		else
+			tu_play_fail(g, text, code);
 	va_end(ap);
 }
 

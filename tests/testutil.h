@@ -43,6 +43,7 @@ void	 tu_parse_fails_msg(const struct game_limits *, enum game_err, ...)
 	    __attribute__((sentinel));
 void	 tu_parse_ok(const struct game_limits *, const char *);
 void	 tu_print_is(const struct game *, const char *);
+void	 tu_print_same(const struct game *, const struct game *);
 void	 tu_reparse(const struct game *);
 void	 tu_roundtrip(const char *const *, const char *const *, size_t);
 void	 tu_put_random(struct buf *, gmp_randstate_t, mp_bitcnt_t);
@@ -67,8 +68,9 @@ void	 tu_play(struct game *, const char *);
 void	 tu_clone_play(struct game *, const struct game *, const char *,
 	    const char *, const char *);
 void	 tu_play_fail(struct game *, const char *, enum game_err);
+void	 tu_play_fail_at(const char *, const char *, enum game_err);
 void	 tu_move_fail_msg(struct game *, const char *, const char *);
-void	 tu_play_fails(struct game *, enum game_err, ...)
+void	 tu_plays(struct game *, enum game_err, ...)
 	    __attribute__((sentinel));
 void	 tu_move_fails_msg(struct game *, ...) __attribute__((sentinel));
 
