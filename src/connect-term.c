@@ -40,6 +40,8 @@ struct cterm {
 	int		 have_game;	/* eng holds the last `new` */
 	int		 gen_pending;	/* a genmove waits for the user */
 	unsigned long	 gen_id;
+	uint64_t	 gen_at;	/* when it came (bot_now) */
+	long long	 gen_left;	/* the user's clock then (ms), or -1 */
 	unsigned long	 game_id;	/* from event start or resume, or 0 */
 	int		 seat;		/* the user's player there, or 0 */
 };
@@ -129,6 +131,9 @@ cterm_genmove(struct cterm *ct, const struct proto_cmd *c)
 		cterm_say(ct, ": position not followed here\n");
 	cterm_clock(t1, sizeof t1, cterm_arg(c, "time1"));
 	cterm_clock(t2, sizeof t2, cterm_arg(c, "time2"));
+	ct->gen_at = bot_now();
+	ct->gen_left = ct->seat == 0 ? -1 :
+	    cterm_arg(c, ct->seat == 1 ? "time1" : "time2");
 	cterm_say(ct, "clocks: player 1 %s%s, player 2 %s%s; type a move "
 	    "(such as 1=0) or 'resign'\n", t1, ct->seat == 1 ? " (you)" : "",
 	    t2, ct->seat == 2 ? " (you)" : "");
@@ -296,9 +301,17 @@ cterm_user_line(struct cterm *ct, char *line)
 	copy = xstrdup(line);
 	proto_preprocess(copy, strlen(copy));
 	if (proto_answer_head(copy, &ok, &has_id, &id, &why)) {
-		/* An answer typed by hand: sent as a block. */
-		if (ct->gen_pending && (!has_id || id == ct->gen_id))
+		/*
+		 * An answer typed by hand: sent as a block.  One to the
+		 * waiting genmove is its move: the local position follows
+		 * it (or is given up if it cannot).
+		 */
+		if (ct->gen_pending && (!has_id || id == ct->gen_id)) {
 			ct->gen_pending = 0;
+			if (ct->have_game && ok && strcmp(why, "resign") != 0)
+				ct->have_game = cli_engine_run(&ct->eng,
+				    &ct->tmp, "play %s", why);
+		}
 		cterm_send(ct, "%s\n\n", line);
 		free(copy);
 		return;
@@ -328,16 +341,42 @@ cterm_user_line(struct cterm *ct, char *line)
 	cterm_flush(ct);
 }
 
-/* The prompt: a waiting genmove changes it. */
+/*
+ * The user's clock now, in ms (the server's figure at the genmove, less
+ * the time since), or -1 when unknown.
+ */
+static long long
+cterm_left(const struct cterm *ct)
+{
+	long long	 used;
+
+	if (!ct->gen_pending || ct->gen_left < 0)
+		return (-1);
+	used = (long long)(bot_now() - ct->gen_at);
+	return (used >= ct->gen_left ? 0 : ct->gen_left - used);
+}
+
+/*
+ * The prompt: a waiting genmove changes it, with the user's clock in whole
+ * seconds, counting down.
+ */
 static const char *
 cterm_prompt(struct cterm *ct)
 {
-	static char	 p[64];
+	static char	 p[96];
+	char		 clock[40];
+	long long	 left = cterm_left(ct);
 
 	if (!ct->gen_pending)
 		return (ct->prompt);
-	if (ct->game_id != 0)
+	snprintf(clock, sizeof clock, "%lld s left", (left + 999) / 1000);
+	if (ct->game_id != 0 && left >= 0)
+		snprintf(p, sizeof p, "your move (game %lu, %s)> ",
+		    ct->game_id, clock);
+	else if (ct->game_id != 0)
 		snprintf(p, sizeof p, "your move (game %lu)> ", ct->game_id);
+	else if (left >= 0)
+		snprintf(p, sizeof p, "your move (%s)> ", clock);
 	else
 		snprintf(p, sizeof p, "your move> ");
 	return (p);
@@ -362,7 +401,8 @@ cterm_step(struct cterm *ct)
 {
 	struct pollfd	 pfd[2];
 	char		*line;
-	int		 r;
+	long long	 left;
+	int		 r, timeout;
 
 	if (!ct->quit)
 		cli_edit_prompt(cterm_prompt(ct));
@@ -370,10 +410,14 @@ cterm_step(struct cterm *ct)
 	pfd[0].events = POLLIN;
 	pfd[1].fd = ct->sc.rfd;
 	pfd[1].events = POLLIN | (bot_pending(&ct->sc) > 0 ? POLLOUT : 0);
-	if ((r = poll(pfd, 2, ct->quit ? 5000 : -1)) < 0)
+	/* While the clock runs, wake up when its whole seconds change. */
+	left = cterm_left(ct);
+	timeout = ct->quit ? 5000 : left > 0 ? (int)((left - 1) % 1000) + 1 :
+	    -1;
+	if ((r = poll(pfd, 2, timeout)) < 0)
 		return (errno == EINTR ? 0 : 1);
 	if (r == 0)
-		return (1);	/* quit, and the server never closed */
+		return (ct->quit);	/* quit, and the server never closed */
 	if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 		if (bot_read(&ct->sc) != 0) {
 			cterm_received(ct);

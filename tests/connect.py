@@ -153,15 +153,28 @@ def test_challenge():
     check("an illegal move is refused locally",
           p.wait_line(r"^illegal move: index 9 out of range: the position "
                       r"has 3 piles; try again$"), p.screen())
-    # carol: 1=1, 3=1, 3=0 against dave's 2=0, 1=0: carol wins.
+    check("the prompt counts carol's clock down",
+          p.wait(lambda ls: re.fullmatch(r"your move \(game \d+, 59 s "
+                                         r"left\)>", [l for l in ls if l][-1])
+                 is not None), p.screen())
+    # carol: 1=1, 3=1, 3=0 against dave's 2=0, 1=0: carol wins.  The
+    # second move is typed as a GTP answer under the genmove's id.
     for n, (mine, his) in enumerate([("1=1", "2=0"), ("3=1", "1=0")], 1):
-        p.type(mine)
+        if n == 2:
+            gid = [l.split()[0] for l in p.lines()
+                   if re.match(r"^\d+ genmove ", l)][-1]
+            p.type("=%s %s" % (gid, mine))
+        else:
+            p.type(mine)
         pl = dave.wait("commands", lambda x: " play " in x, 10)
         check("dave gets carol's move %d" % n,
               pl is not None and pl.split()[2] == mine, pl)
         check("dave's genmove", answer_genmove(dave, his) is not None)
         check("genmove %d shown" % (n + 1),
               p.wait_line(r"^your move in game \d+", n + 1), p.screen())
+    check("the position followed the typed answer",
+          p.wait_line(r"^your move in game \d+ \(you are player 1\): "
+                      r"position nim 0 0 1$"), p.screen())
     p.type("3=0")
     g = gameover_of(dave, 10)
     check("dave loses", g is not None and " gameover first no-legal-move"
