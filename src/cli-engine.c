@@ -62,3 +62,31 @@ cli_engine_run(struct cli_engine *e, struct buf *body, const char *fmt, ...)
 	buf_str(body);
 	return (e->out.data[0] == '=');
 }
+
+/*
+ * Checks a move with the engine's `legal` (nothing changes).  Returns 1 if
+ * it is legal; else 0 with why it is not (one line, without "false " or
+ * "invalid move: ") in why.
+ */
+int
+cli_engine_legal(struct cli_engine *e, const char *move, struct buf *why)
+{
+	const char	*b;
+	size_t		 n;
+
+	if (cli_engine_run(e, why, "legal %s", move) &&
+	    strncmp(buf_str(why), "true", 4) == 0)
+		return (1);
+	b = buf_str(why);
+	if (strncmp(b, "false ", 6) == 0)
+		b += 6;
+	else if (strncmp(b, "invalid move: ", 14) == 0)
+		b += 14;
+	n = strcspn(b, "\n");
+	if (n > 0)
+		memmove(why->data, b, n);
+	why->len = n;
+	(void)buf_str(why);
+	why->data[n] = '\0';
+	return (0);
+}

@@ -20,5 +20,6 @@ void	 cli_engine_init(struct cli_engine *, const struct game_limits *);
 void	 cli_engine_free(struct cli_engine *);
 int	 cli_engine_run(struct cli_engine *, struct buf *, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
+int	 cli_engine_legal(struct cli_engine *, const char *, struct buf *);
 
 #endif /* CLI_ENGINE_H */

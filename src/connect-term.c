@@ -268,18 +268,10 @@ cterm_received(struct cterm *ct)
 static void
 cterm_move(struct cterm *ct, const char *move)
 {
-	const char	*b;
-
 	if (strcmp(move, "resign") != 0 && ct->have_game) {
-		if (!cli_engine_run(&ct->eng, &ct->tmp, "legal %s", move) ||
-		    strncmp(buf_str(&ct->tmp), "true", 4) != 0) {
-			b = buf_str(&ct->tmp);
-			if (strncmp(b, "false ", 6) == 0)
-				b += 6;
-			else if (strncmp(b, "invalid move: ", 14) == 0)
-				b += 14;
-			cterm_say(ct, "illegal move: %.*s; try again\n",
-			    (int)strcspn(b, "\n"), b);
+		if (!cli_engine_legal(&ct->eng, move, &ct->tmp)) {
+			cterm_say(ct, "illegal move: %s; try again\n",
+			    buf_str(&ct->tmp));
 			return;
 		}
 		(void)cli_engine_run(&ct->eng, &ct->tmp, "play %s", move);

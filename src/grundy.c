@@ -299,7 +299,7 @@ static int
 grundy_human_turn(struct cli_engine *e, int tty, struct buf *line,
     struct buf *mv)
 {
-	const char	*w, *b;
+	const char	*w;
 	size_t		 n;
 	int		 r;
 
@@ -326,15 +326,8 @@ grundy_human_turn(struct cli_engine *e, int tty, struct buf *line,
 	}
 	if (n == 4 && strncmp(w, "undo", 4) == 0)
 		return (grundy_undo(e, mv), 1);
-	if (!cli_engine_run(e, mv, "legal %s", w) ||
-	    strncmp(buf_str(mv), "true", 4) != 0) {
-		b = buf_str(mv);
-		if (strncmp(b, "false ", 6) == 0)
-			b += 6;
-		else if (strncmp(b, "invalid move: ", 14) == 0)
-			b += 14;
-		printf("illegal move: %.*s; try again\n", (int)strcspn(b, "\n"),
-		    b);
+	if (!cli_engine_legal(e, w, mv)) {
+		printf("illegal move: %s; try again\n", buf_str(mv));
 		return (1);
 	}
 	(void)cli_engine_run(e, mv, "play %s", w);

@@ -67,6 +67,10 @@ class Pane:
         return self.wait_line(r"^exit status %d$" % status, 1, timeout)
 
     def kill(self):
+        """Ends the pane; a sanitizer build's report on it is a failure."""
+        text = self.screen()
+        check("no sanitizer report on the screen",
+              "Sanitizer" not in text and "runtime error:" not in text, text)
         self.tmux("kill-session", "-t", self.name)
 
 
