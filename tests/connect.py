@@ -99,6 +99,12 @@ def test_watch():
     p = connect_pane(d, "watch")
     p.type("watch %d" % gid)
     check("watching", p.wait_line(r"^= watching %d$" % gid), p.screen())
+    # --pipe on a terminal: the same lines, as they arrive, no editing.
+    pp = Pane("watchpipe", [GRUNDY, "connect", "--pipe",
+                            "127.0.0.1:%d" % d.port])
+    pp.type("watch %d" % gid)
+    check("--pipe watching", pp.wait_line(r"^= watching %d$" % gid),
+          pp.screen())
     # Typing starts but is never finished: the events must still show.
     p.key("-l", "whoa")
     for ply, (seat, move) in enumerate([(1, "1=1"), (2, "2=0"),
@@ -112,10 +118,17 @@ def test_watch():
     check("the half-typed line is drawn again under the events",
           p.wait(lambda ls: [l for l in ls if l][-1].endswith("> whoa")),
           p.screen())
+    check("--pipe shows the moves as they come",
+          pp.wait_line(r"^event move %d 3 1 3=1 " % gid), pp.screen())
     r = seats[2].cmd("resign %d" % gid)
     check("resign", ok(r), r)
     check("gameover shows without typing",
           p.wait_line(r"^event gameover %d first resign" % gid), p.screen())
+    check("--pipe shows the end", pp.wait_line(r"^event gameover %d " % gid),
+          pp.screen())
+    pp.key("C-d")
+    check("--pipe ends at the end of input", pp.exited(0), pp.screen())
+    pp.kill()
     p.key("C-u")
     p.type("quit")
     check("quit ends the program with status 0", p.exited(0), p.screen())
