@@ -122,14 +122,18 @@ cli_edit_prompt(const char *prompt)
 }
 
 /*
- * Reads the key waiting on stdin.  Returns 1 with a complete line in
- * *line (the caller frees it), 0 when the line is not complete yet, -1 at
- * the end of input (^D on an empty line).  After a line, the terminal is
- * back in its normal mode until the next cli_edit_prompt.
+ * Reads the key waiting on stdin, which poll reported with revents.
+ * Returns 1 with a complete line in *line (the caller frees it), 0 when
+ * the line is not complete yet, -1 at the end of input (^D on an empty
+ * line, or the terminal hung up: libedit would not say so, and a loop
+ * would spin on it).  After a line, the terminal is back in its normal
+ * mode until the next cli_edit_prompt.
  */
 int
-cli_edit_feed(char **line)
+cli_edit_feed(short revents, char **line)
 {
+	if (revents & (POLLHUP | POLLERR | POLLNVAL))
+		return (-1);
 	ce.got = 0;
 	rl_callback_read_char();
 	if (!ce.got)
@@ -160,7 +164,7 @@ cli_edit_line(const char *prompt)
 				continue;
 			return (NULL);
 		}
-		if ((r = cli_edit_feed(&line)) != 0)
+		if ((r = cli_edit_feed(pfd.revents, &line)) != 0)
 			return (r > 0 ? line : NULL);
 	}
 }

@@ -16,7 +16,7 @@
 
 void	 cli_edit_open(void);
 void	 cli_edit_prompt(const char *);
-int	 cli_edit_feed(char **);
+int	 cli_edit_feed(short, char **);
 char	*cli_edit_line(const char *);
 void	 cli_edit_print(const char *, size_t);
 void	 cli_edit_close(void);

@@ -419,8 +419,8 @@ cterm_step(struct cterm *ct)
 	}
 	if ((pfd[1].revents & POLLOUT) && bot_write(&ct->sc, 1) != 0)
 		return (cterm_lost(ct));
-	if (pfd[0].fd == 0 && (pfd[0].revents & (POLLIN | POLLHUP))) {
-		if ((r = cli_edit_feed(&line)) < 0) {
+	if (pfd[0].fd == 0 && pfd[0].revents != 0) {
+		if ((r = cli_edit_feed(pfd[0].revents, &line)) < 0) {
 			cli_edit_print("\n", 1);
 			return (1);
 		}

@@ -6,6 +6,7 @@ with a deadline (issue 13 §4).  A watched game's moves must appear without
 typing; a challenge is accepted, answered move by move from the prompt and
 played to the end; `grundy play` understands help, undo and analyze, and
 both keep a history in ~/.grundy_history.  argv: BUILDDIR SRCDIR."""
+import shlex
 import shutil
 
 from e2e import *
@@ -21,10 +22,10 @@ class Pane:
         self.name = name
         os.makedirs(HOME, exist_ok=True)
         env = dict(os.environ, HOME=HOME, TERM="xterm")
-        cmd = " ".join("'%s'" % a for a in argv)
+        cmd = " ".join(shlex.quote(a) for a in argv)
         self.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "50",
-                  "env HOME='%s' %s; echo \"exit status $?\"" % (HOME, cmd),
-                  env=env)
+                  "env HOME=%s %s; echo \"exit status $?\"" %
+                  (shlex.quote(HOME), cmd), env=env)
         self.tmux("set-option", "-t", name, "remain-on-exit", "on")
 
     def tmux(self, *args, env=None):
@@ -244,6 +245,31 @@ def test_play():
     p.kill()
 
 
+def gone(pid):
+    """Whether process pid has exited (a zombie counts)."""
+    try:
+        return open("/proc/%d/stat" % pid).read().split(") ")[1][0] in "ZX"
+    except (OSError, IndexError):
+        return True
+
+
+def test_hangup():
+    """The terminal hangs up while SIGHUP is ignored (nohup): the client
+    must end, not spin on a descriptor that stays readable."""
+    d = Daemon("hangup", db="off")
+    pidfile = os.path.join(TMP, "hangup.pid")
+    p = Pane("hangup", ["sh", "-c", "trap '' HUP; echo $$ > %s; exec %s "
+                        "connect 127.0.0.1:%d" % (pidfile, GRUNDY, d.port)])
+    check("the prompt shows", p.wait_line(r"^grundy 127\.0\.0\.1:\d+>$"),
+          p.screen())
+    pid = int(open(pidfile).read())
+    p.kill()
+    check("the client ends when its terminal is gone",
+          wait_for(lambda: gone(pid), 10))
+    if not gone(pid):
+        os.kill(pid, signal.SIGKILL)
+
+
 def test_pipe_unchanged():
     """Not a terminal: plain lines, no prompt, no editing (as before)."""
     d = Daemon("pipe", db="off")
@@ -262,7 +288,8 @@ if shutil.which("tmux") is None:
     print("1..1")
     sys.exit(0)
 try:
-    rc = run([test_watch, test_challenge, test_play, test_pipe_unchanged])
+    rc = run([test_watch, test_challenge, test_play, test_hangup,
+              test_pipe_unchanged])
 finally:
     subprocess.run(["tmux", "-S", TMUX_SOCK, "kill-server"],
                    capture_output=True)
