@@ -67,7 +67,7 @@ cterm_flush(struct cterm *ct)
 }
 
 /* Queues bytes for the server (sent when the socket takes them). */
-static void
+static void __attribute__((format(printf, 2, 3)))
 cterm_send(struct cterm *ct, const char *fmt, ...)
 {
 	va_list	 ap;
