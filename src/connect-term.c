@@ -296,13 +296,14 @@ cterm_user_line(struct cterm *ct, char *line)
 		/*
 		 * An answer typed by hand: sent as a block.  One to the
 		 * waiting genmove is its move: the local position follows
-		 * it (or is given up if it cannot).
+		 * it (an illegal one changes nothing there, as on the
+		 * server).
 		 */
 		if (ct->gen_pending && (!has_id || id == ct->gen_id)) {
 			ct->gen_pending = 0;
 			if (ct->have_game && ok && strcmp(why, "resign") != 0)
-				ct->have_game = cli_engine_run(&ct->eng,
-				    &ct->tmp, "play %s", why);
+				(void)cli_engine_run(&ct->eng, &ct->tmp,
+				    "play %s", why);
 		}
 		cterm_send(ct, "%s\n\n", line);
 		free(copy);
