@@ -98,6 +98,24 @@ cli_edit_remember(const char *line)
 }
 
 /*
+ * Erases the prompt and the line being typed, which may have wrapped
+ * onto further rows of the screen: the cursor goes up to the prompt's
+ * row, and everything from there down is cleared.
+ */
+static void
+cli_edit_erase(void)
+{
+	size_t	 at;
+	int	 rows, cols;
+
+	rl_get_screen_size(&rows, &cols);
+	at = strlen(ce.prompt) + (size_t)(rl_point > 0 ? rl_point : 0);
+	if (cols > 0 && at / (size_t)cols > 0)
+		printf("\033[%zuA", at / (size_t)cols);
+	fputs("\r\033[J", stdout);
+}
+
+/*
  * Shows prompt and waits for keys (the first call after a line has been
  * read draws it on a new line); a different prompt while one is shown
  * replaces it, keeping what was typed.
@@ -107,11 +125,12 @@ cli_edit_prompt(const char *prompt)
 {
 	if (ce.shown && strcmp(prompt, ce.prompt) == 0)
 		return;
+	if (ce.shown)
+		cli_edit_erase();	/* the old prompt's rows */
 	free(ce.prompt);
 	ce.prompt = xstrdup(prompt);
 	if (ce.shown) {
 		rl_set_prompt(ce.prompt);
-		fputs("\r\033[K", stdout);
 		rl_forced_update_display();
 		fflush(stdout);
 		return;
@@ -177,7 +196,7 @@ void
 cli_edit_print(const char *text, size_t len)
 {
 	if (ce.shown)
-		fputs("\r\033[K", stdout);
+		cli_edit_erase();
 	fwrite(text, 1, len, stdout);
 	if (ce.shown)
 		rl_forced_update_display();

@@ -107,7 +107,10 @@ def test_watch():
     check("--pipe watching", pp.wait_line(r"^= watching %d$" % gid),
           pp.screen())
     # Typing starts but is never finished: the events must still show.
-    p.key("-l", "whoa")
+    # The line is longer than the pane is wide: it wraps onto a second
+    # row, and both rows are redrawn under each event.
+    typed = "whoa " + "y" * 130
+    p.key("-l", typed)
     for ply, (seat, move) in enumerate([(1, "1=1"), (2, "2=0"),
                                         (1, "3=1")], 1):
         check("genmove %d answered" % ply,
@@ -116,9 +119,9 @@ def test_watch():
               p.wait_line(r"^event move %d %d %d %s " % (gid, ply, seat,
                                                           re.escape(move))),
               p.screen())
-    check("the half-typed line is drawn again under the events",
-          p.wait(lambda ls: [l for l in ls if l][-1].endswith("> whoa")),
-          p.screen())
+    check("the half-typed line is drawn again under the events, once",
+          p.wait(lambda ls: [l for l in ls if l][-1].endswith("> " + typed)
+                 and sum(1 for l in ls if "whoa" in l) == 1), p.screen())
     check("--pipe shows the moves as they come",
           pp.wait_line(r"^event move %d 3 1 3=1 " % gid), pp.screen())
     r = seats[2].cmd("resign %d" % gid)
