@@ -63,7 +63,7 @@ cli_edit_open(void)
  * Whether a line holds a password (login, register, passwd, account): it
  * never goes into the history.
  */
-int
+static int
 cli_edit_secret(const char *line)
 {
 	static const char *const words[] = { "login", "register", "passwd",

@@ -20,6 +20,5 @@ int	 cli_edit_feed(short, char **);
 char	*cli_edit_line(const char *);
 void	 cli_edit_print(const char *, size_t);
 void	 cli_edit_close(void);
-int	 cli_edit_secret(const char *);
 
 #endif /* CLI_EDIT_H */
