@@ -20,7 +20,7 @@ esac
 # for the vanished-peer test in a network namespace (tests/accounts.py).
 pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
-	iproute2"
+	iproute2 libedit-dev tmux"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
 missing=""
 for p in $pkgs; do

@@ -1,9 +1,10 @@
 /*
  * connect.c: `grundy connect [HOST:PORT] [--pipe]`.  On a terminal it is an
- * interactive prompt: one command, then its reply.  With --pipe, or when
- * stdin is not a terminal, it streams stdin to the server and the replies
- * to stdout (pipelined), half-closes at EOF and exits when the server has
- * answered everything.
+ * interactive prompt with line editing that shows what the server sends as
+ * it arrives and plays the player role with the user (connect-term.c).
+ * With --pipe, or when stdin is not a terminal, it streams stdin to the
+ * server and the replies to stdout (pipelined), half-closes at EOF and
+ * exits when the server has answered everything.
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -99,21 +100,6 @@ connect_open(const char *host, const char *port)
 	return (fd < 0 ? -1 : fd);
 }
 
-/* Writes all of buf to fd; returns 0 or -1. */
-static int
-connect_write(int fd, const char *buf, size_t len)
-{
-	ssize_t	 n;
-
-	while (len > 0) {
-		if ((n = send(fd, buf, len, MSG_NOSIGNAL)) <= 0)
-			return (-1);
-		buf += n;
-		len -= (size_t)n;
-	}
-	return (0);
-}
-
 /*
  * Streams stdin to the server and replies to stdout until both are done.
  * Replies are read whenever they arrive, so a large batch never makes the
@@ -176,81 +162,6 @@ connect_pipe(int fd)
 	return (1);
 }
 
-/* Reads one reply (up to the empty line) and prints it; 0 at EOF. */
-static int
-connect_reply(int fd, struct buf *pending)
-{
-	char	 buf[65536], *end;
-	ssize_t	 n;
-
-	for (;;) {
-		if (pending->len > 0 &&
-		    (end = strstr(buf_str(pending), "\n\n")) != NULL) {
-			size_t used = (size_t)(end - pending->data) + 2;
-
-			fwrite(pending->data, 1, used - 1, stdout);
-			memmove(pending->data, pending->data + used,
-			    pending->len - used + 1);
-			pending->len -= used;
-			return (1);
-		}
-		if ((n = recv(fd, buf, sizeof buf, 0)) <= 0) {
-			if (pending->len > 0)
-				fwrite(pending->data, 1, pending->len, stdout);
-			return (0);
-		}
-		buf_add(pending, buf, (size_t)n);
-	}
-}
-
-/* The interactive prompt. */
-static int
-connect_prompt(int fd, const char *where)
-{
-	struct proto_cmd cmd;
-	struct buf	 pending;
-	const char	*why;
-	char		*line = NULL, *copy;
-	size_t		 cap = 0;
-	ssize_t		 n;
-	int		 expect, quit;
-
-	buf_init(&pending);
-	printf("connected to grundyd at %s; 'list_commands' lists the "
-	    "commands, 'quit' leaves\n", where);
-	for (;;) {
-		printf("grundy %s> ", where);
-		fflush(stdout);
-		if ((n = getline(&line, &cap, stdin)) < 0) {
-			printf("\n");
-			break;
-		}
-		copy = xstrdup(line);
-		proto_preprocess(copy, strlen(copy));
-		expect = proto_parse(copy, &cmd, &why) != 0;
-		quit = cmd.name != NULL && strcmp(cmd.name, "quit") == 0;
-		proto_cmd_free(&cmd);
-		free(copy);
-		if (!expect)
-			continue;
-		if (n == 0 || line[n - 1] != '\n') {
-			if (connect_write(fd, line, (size_t)n) != 0 ||
-			    connect_write(fd, "\n", 1) != 0)
-				break;
-		} else if (connect_write(fd, line, (size_t)n) != 0)
-			break;
-		if (!connect_reply(fd, &pending)) {
-			printf("connection closed by the server\n");
-			break;
-		}
-		if (quit)
-			break;
-	}
-	free(line);
-	buf_free(&pending);
-	return (0);
-}
-
 /* Runs `grundy connect`; argv holds the arguments after "connect". */
 int
 connect_main(int argc, char **argv)
@@ -266,7 +177,16 @@ connect_main(int argc, char **argv)
 			    "127.0.0.1:7559): a prompt on a terminal;\n"
 			    "--pipe (the default when stdin is not a "
 			    "terminal) streams stdin and prints\n"
-			    "the replies.  See grundy(1).\n");
+			    "the replies.  At the prompt, what the server "
+			    "sends (replies, events of a\n"
+			    "watched game) shows as it arrives; in a game, "
+			    "new, play and gameover are\n"
+			    "answered for you, and a genmove shows the "
+			    "position and both clocks: type\n"
+			    "your move (such as 1=0) or 'resign'.  Line "
+			    "editing, history in\n"
+			    "~/.grundy_history (not lines with passwords).  "
+			    "See grundy(1).\n");
 			return (0);
 		}
 		if (strcmp(argv[a], "--pipe") == 0)
@@ -285,7 +205,7 @@ connect_main(int argc, char **argv)
 	if ((fd = connect_open(host, port)) == -1)
 		return (1);
 	snprintf(where, sizeof where, "%s:%s", host, port);
-	rv = pipe_mode ? connect_pipe(fd) : connect_prompt(fd, where);
+	rv = pipe_mode ? connect_pipe(fd) : connect_term(fd, where);
 	close(fd);
 	return (rv);
 }

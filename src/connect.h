@@ -9,5 +9,7 @@
 int	 connect_main(int, char **);
 int	 connect_split(const char *, char *, size_t, char *, size_t);
 int	 connect_dial(const char *, const char *, char *, size_t);
+/* connect-term.c: the interactive prompt on a terminal. */
+int	 connect_term(int, const char *);
 
 #endif /* CONNECT_H */

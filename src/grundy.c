@@ -15,6 +15,8 @@
 
 #include "config.h"
 #include "bot.h"
+#include "cli-edit.h"
+#include "cli-engine.h"
 #include "conf.h"
 #include "connect.h"
 #include "engine.h"
@@ -50,6 +52,10 @@ grundy_usage(int status)
 	    "the human moves first, the engine picks its first best move "
 	    "unless --seed;\n"
 	    "connect: 127.0.0.1:7559, --pipe when stdin is not a terminal.\n"
+	    "On a terminal, connect shows server lines as they arrive and "
+	    "asks you for the\nmove of a genmove; play understands help, "
+	    "hint, analyze, undo and quit; both\nedit lines (libedit) and "
+	    "keep a history in ~/.grundy_history.\n"
 	    "'grundy engine' answers GTP commands (new, play, genmove, "
 	    "gameover, ...)\non stdin with perfect play; 'grundy bot' "
 	    "plays PROGRAM, a program that\nspeaks them, on grundyd "
@@ -184,21 +190,6 @@ grundy_readline(struct buf *b)
 	return (any);
 }
 
-/* Splits s in place on blanks into at most max tokens; returns the count. */
-static int
-grundy_split(char *s, char **argv, int max)
-{
-	char	*p;
-	int	 argc = 0;
-
-	for (p = strtok(s, " \t"); p != NULL; p = strtok(NULL, " \t")) {
-		if (argc == max)
-			return (max + 1);
-		argv[argc++] = p;
-	}
-	return (argc);
-}
-
 /* Prints the position and whose turn it is. */
 static void
 grundy_show(const struct game *g, int human_to_move)
@@ -214,97 +205,197 @@ grundy_show(const struct game *g, int human_to_move)
 
 /* The engine's turn in grundy_play; returns -1 on error (printed). */
 static int
-grundy_engine_turn(struct game *g, gmp_randstate_t *rs, struct game_move *m,
-    struct buf *mv)
+grundy_engine_turn(struct cli_engine *e, struct buf *mv)
 {
-	struct game_error err;
-	enum engine_why	 why;
-
-	if (engine_choose(g, rs != NULL ? *rs : NULL, m, &why, &err) != 0) {
-		fprintf(stderr, "grundy: %s\n", err.msg);
+	if (!cli_engine_run(e, mv, "genmove")) {
+		fprintf(stderr, "grundy: %s", buf_str(mv));
 		return (-1);
 	}
-	buf_reset(mv);
-	game_move_print(m, mv);
-	game_play(g, m, &err);
-	printf("engine plays %s\n", buf_str(mv));
+	printf("engine plays %s", buf_str(mv));
 	return (0);
 }
 
 /*
- * The player's turn in grundy_play: reads a line and plays its move.
- * Returns 0 once a move is played, 1 to ask again, -1 when the player
- * stops (quit or end of input).
+ * Reads the player's line into b: with line editing and history on a
+ * terminal (cli-edit.c), else plain.  Returns 0 at the end of input, -1
+ * for a line over GRUNDY_LINE_MAX (refused), 1 for a line.
  */
 static int
-grundy_human_turn(struct game *g, const struct grundy_opts *o,
-    struct buf *line, struct buf *mv, struct game_move *m)
+grundy_play_line(struct buf *b, int tty)
 {
-	struct game_error err;
-	char		*tok[GAME_MOVE_MAX + 2];
-	int		 ntok;
+	char	*s;
+	size_t	 n;
 
-	if (isatty(0)) {
-		printf("your move> ");
-		fflush(stdout);
-	}
-	if (!grundy_readline(line)) {
-		printf("\n");
-		return (-1);
-	}
-	if ((ntok = grundy_split(line->data, tok, GAME_MOVE_MAX + 1)) == 0)
+	if (!tty)
+		return (grundy_readline(b));
+	if ((s = cli_edit_line("your move> ")) == NULL)
+		return (0);
+	n = strlen(s);
+	buf_reset(b);
+	if (n <= GRUNDY_LINE_MAX)
+		buf_add(b, s, n);
+	buf_str(b);
+	free(s);
+	if (n <= GRUNDY_LINE_MAX)
 		return (1);
-	if (strcmp(tok[0], "quit") == 0) {
+	printf("line too long: at most %d bytes; try again\n",
+	    GRUNDY_LINE_MAX);
+	return (-1);
+}
+
+/*
+ * Prints the reply of the engine's command cmd (analyze; hint: analyze
+ * and winning 20), or "error: REASON".
+ */
+static void
+grundy_analysis(struct cli_engine *e, const char *cmd, struct buf *out)
+{
+	struct buf	 more;
+
+	buf_init(&more);
+	if (!cli_engine_run(e, out, "analyze") ||
+	    (strcmp(cmd, "hint") == 0 &&
+	    !cli_engine_run(e, &more, "winning 20")))
+		printf("error: %s", buf_str(more.len > 0 ? &more : out));
+	else
+		printf("%s%s", buf_str(out), buf_str(&more));
+	buf_free(&more);
+}
+
+/*
+ * undo in grundy_play: takes back the engine's reply and the player's move
+ * before it (the engine's `undo`, twice), or nothing.
+ */
+static void
+grundy_undo(struct cli_engine *e, struct buf *out)
+{
+	if (e->s.moveno < 2 || e->s.nhist < 2) {
+		printf("cannot undo: %s\n", e->s.moveno < 2 ?
+		    "you have not moved yet" : "no more moves are kept");
+		return;
+	}
+	(void)cli_engine_run(e, out, "undo");
+	(void)cli_engine_run(e, out, "undo");
+	printf("took back your last move and the engine's reply\n");
+}
+
+/* What grundy play understands besides moves. */
+static const char grundy_play_help[] =
+    "a move: INDEX=NEWVALUE (e.g. 2=1; 'grundy games' shows each game's "
+    "moves)\n"
+    "hint: the analysis and up to 20 winning moves\n"
+    "analyze: the outcome, Grundy value and number of winning moves\n"
+    "undo: takes back your last move and the engine's reply\n"
+    "help: this list\n"
+    "quit: gives up\n";
+
+/*
+ * The player's turn in grundy_play: reads a line and plays its move (on
+ * the engine's session, which checks it).  Returns 0 once a move is
+ * played, 1 to ask again, -1 when the player stops (quit or end of
+ * input).
+ */
+static int
+grundy_human_turn(struct cli_engine *e, int tty, struct buf *line,
+    struct buf *mv)
+{
+	const char	*w;
+	size_t		 n;
+	int		 r;
+
+	if ((r = grundy_play_line(line, tty)) <= 0) {
+		if (r == 0)
+			printf("\n");
+		return (r == 0 ? -1 : 1);
+	}
+	w = line->data + strspn(line->data, " \t");
+	if ((n = strcspn(w, " \t")) == 0)
+		return (1);
+	if (n == 4 && strncmp(w, "quit", 4) == 0) {
 		printf("you resign: the engine wins\n");
 		return (-1);
 	}
-	if (strcmp(tok[0], "hint") == 0) {
-		buf_reset(mv);
-		if (format_analysis(g, mv, &err) == 0 &&
-		    format_winning(g, 20, mv, &err) == 0)
-			fputs(buf_str(mv), stdout);
-		else
-			printf("error: %s\n", err.msg);
+	if ((n == 4 && strncmp(w, "hint", 4) == 0) ||
+	    (n == 7 && strncmp(w, "analyze", 7) == 0)) {
+		grundy_analysis(e, n == 4 ? "hint" : "analyze", mv);
 		return (1);
 	}
-	if (game_move_parse(g, m, ntok, tok, &o->lim, &err) != 0 ||
-	    game_play(g, m, &err) != 0) {
-		printf("illegal move: %s; try again\n", err.msg);
+	if (n == 4 && strncmp(w, "help", 4) == 0) {
+		fputs(grundy_play_help, stdout);
 		return (1);
 	}
+	if (n == 4 && strncmp(w, "undo", 4) == 0)
+		return (grundy_undo(e, mv), 1);
+	if (!cli_engine_legal(e, w, mv)) {
+		printf("illegal move: %s; try again\n", buf_str(mv));
+		return (1);
+	}
+	(void)cli_engine_run(e, mv, "play %s", w);
 	return (0);
 }
 
-/* Plays a person (stdin) against the engine until the game ends. */
+/*
+ * Sets up grundy play's session: the game of argv (checked and put in its
+ * canonical form here, so errors read as before), the seed.  Returns 0,
+ * or -1 with the error printed.
+ */
+static int
+grundy_play_new(struct cli_engine *e, int argc, char **argv,
+    const struct grundy_opts *o)
+{
+	struct game_error err;
+	struct game	 g;
+	struct buf	 b, out;
+	int		 ok;
+
+	if (game_parse(&g, argc, argv, &o->lim, &err) != 0) {
+		fprintf(stderr, "grundy: %s\n", err.msg);
+		return (-1);
+	}
+	buf_init(&b);
+	buf_init(&out);
+	game_print(&g, &b);
+	game_free(&g);
+	ok = cli_engine_run(e, &out, "new %s", buf_str(&b)) &&
+	    (!o->seeded || cli_engine_run(e, &out, "seed %lu", o->seed));
+	if (!ok)
+		fprintf(stderr, "grundy: %s", buf_str(&out));
+	buf_free(&b);
+	buf_free(&out);
+	return (ok ? 0 : -1);
+}
+
+/*
+ * Plays a person (stdin) against the engine until the game ends, on the
+ * engine's own session (`grundy engine`'s commands): moves are checked
+ * and played, analysed and taken back there.
+ */
 static int
 grundy_play(int argc, char **argv, struct grundy_opts *o)
 {
 	struct game_error err;
-	struct game_move m;
-	struct game	 g;
+	struct cli_engine e;
 	struct buf	 line, mv;
-	gmp_randstate_t	 rs;
-	int		 human, turn, rv = 0;
+	int		 human, turn, rv = 0, tty = isatty(0);
 
-	if (game_parse(&g, argc, argv, &o->lim, &err) != 0) {
-		fprintf(stderr, "grundy: %s\n", err.msg);
+	cli_engine_init(&e, &o->lim);
+	if (grundy_play_new(&e, argc, argv, o) != 0) {
+		cli_engine_free(&e);
 		return (1);
-	}
-	if (o->seeded) {
-		gmp_randinit_default(rs);
-		gmp_randseed_ui(rs, o->seed);
 	}
 	buf_init(&line);
 	buf_init(&mv);
-	game_move_init(&m);
+	if (tty)
+		cli_edit_open();
 	human = !o->engine_first;
 	printf("Moves are INDEX=NEWVALUE (e.g. 2=1); 'hint' shows the "
-	    "winning moves, 'quit' gives up.\n");
+	    "winning moves, 'quit' gives up, 'help' lists the rest.\n");
 	for (;;) {
-		grundy_show(&g, human);
-		if (game_terminal(&g)) {
+		grundy_show(&e.s.game, human);
+		if (game_terminal(&e.s.game)) {
 			/* Normal play: the player to move lost, except misere. */
-			int mover_wins = game_outcome(&g, &err) == GAME_N;
+			int mover_wins = game_outcome(&e.s.game, &err) ==
+			    GAME_N;
 			int human_wins = human ? mover_wins : !mover_wins;
 
 			printf("game over: %s\n", human_wins ? "you win" :
@@ -312,25 +403,23 @@ grundy_play(int argc, char **argv, struct grundy_opts *o)
 			break;
 		}
 		if (!human) {
-			if (grundy_engine_turn(&g, o->seeded ? &rs : NULL, &m,
-			    &mv) != 0) {
+			if (grundy_engine_turn(&e, &mv) != 0) {
 				rv = 1;
 				break;
 			}
 			human = 1;
 			continue;
 		}
-		if ((turn = grundy_human_turn(&g, o, &line, &mv, &m)) < 0)
+		if ((turn = grundy_human_turn(&e, tty, &line, &mv)) < 0)
 			break;
 		if (turn == 0)
 			human = 0;
 	}
-	game_move_clear(&m);
+	if (tty)
+		cli_edit_close();
 	buf_free(&line);
 	buf_free(&mv);
-	if (o->seeded)
-		gmp_randclear(rs);
-	game_free(&g);
+	cli_engine_free(&e);
 	return (rv);
 }
 
