@@ -22,6 +22,8 @@ pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
 	iproute2"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
+# chromium (headless) for the web pages' test, tests/web.sh.
+[ "$mode" = check ] && pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
