@@ -104,9 +104,10 @@ G.drawGame = function (g, text) {
 	    f ? f(g) : G.el("div", {}, G.spec(G.gameText(g))));
 };
 
-/* Rows of tokens, one per pile; a pile over 40 tokens is a number. */
+/* Rows of tokens, one per pile; a pile over 40 tokens is a number; the
+ * first 100 piles, then how many more there are. */
 G.drawPiles = function (g) {
-	var rows = g.values.map(function (v, i) {
+	var rows = g.values.slice(0, 100).map(function (v, i) {
 		var n = G.small(v, 40), toks = [], k;
 		for (k = 0; k < n; k++)
 			toks.push(G.el("span", {class: "tok"}));
@@ -115,6 +116,9 @@ G.drawPiles = function (g) {
 		    G.el("span", {class: "toks"}, toks),
 		    G.el("span", {class: "pilecount"}, G.numEl(v)));
 	});
+	if (g.values.length > 100)
+		rows.push(G.el("div", {class: "legend"}, "\u2026 and " +
+		    (g.values.length - 100) + " more piles"));
 	if (g.family === "klnim")
 		rows.unshift(G.el("div", {class: "turn"}, "player " +
 		    g.params.turn + " to move (player 1 may not remove " +
@@ -179,8 +183,11 @@ G.drawWythoff = function (g) {
 /* Steps 1..n rising to the right, each with its coins (a number beyond
  * 12), step 0 the ground. */
 G.drawStairs = function (g) {
+	if (g.values.length > 40)
+		return G.el("div", {class: "wynums"}, g.values.length +
+		    " steps; coins: ", G.spec(g.values.join(" "), 400));
 	var n = g.values.length, w = 56, h = 18, top = 20 + 9 * Math.max.apply(
-	    null, g.values.map(function (v) { return G.small(v, 12); })),
+	    null, g.values.map(function (v) { return G.small(v, 12); }).concat(0)),
 	    H = top + n * h + 24, parts = [], i, k;
 	for (i = 0; i < n; i++) {
 		var v = g.values[i], sv = G.small(v, 12),
@@ -246,7 +253,7 @@ G.drawGraph = function (g) {
 		if (!seen[v]) { seen[v] = true; nodes.push(v); }
 	});
 	var words = G.el("div", {class: "wynums"}, "tokens on nodes ",
-	    g.values.join(", ") || "(none)");
+	    G.spec(g.values.join(", ") || "(none)", 400));
 	if (nodes.length > 60)
 		return G.el("div", {}, words);
 	nodes.sort(function (a, b) { return a - b; });

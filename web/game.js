@@ -201,6 +201,16 @@ function follow() {
 		S.feed = null;
 		load().catch(function (e) { G.status(e.message); });
 	});
+	/* A feed refused for good (over a limit, say): read the record again
+	 * in 2 s, which follows a new feed if the game is still live. */
+	S.feed.onerror = function () {
+		if (S.feed.readyState !== EventSource.CLOSED)
+			return;
+		S.feed = null;
+		setTimeout(function () {
+			load().catch(function (e) { G.status(e.message); });
+		}, 2000);
+	};
 }
 
 document.getElementById("first").onclick = function () { step(0); };
