@@ -156,6 +156,13 @@ def links(b, sel):
                 % json.dumps(sel + " a")) or []
 
 
+def clock_of(b, seat):
+    """The milliseconds a seat's clock shows ("9:59.9"), or None."""
+    m = re.fullmatch(r"(\d+):(\d\d)\.(\d)", text(b, "#clock%d" % seat))
+    return m and (int(m.group(1)) * 60000 + int(m.group(2)) * 1000 +
+                  int(m.group(3)) * 100)
+
+
 def answer_genmove(c, move):
     g = genmove_of(c, 10)
     check("genmove for " + move, g is not None, c.commands)
@@ -194,12 +201,12 @@ def live_game(b, base, d):
           rows(b, "#moves"))
     check("its position is drawn", "tokens on nodes 1, 0" in
           text(b, "#position"), text(b, "#position"))
-    c2 = text(b, "#clock2")
-    check("the clock of the player to move counts down",
-          wait_for(lambda: text(b, "#clock2") not in ("", c2), 5),
+    c1, c2 = clock_of(b, 1), clock_of(b, 2)
+    check("the clock of the player to move counts down", c2 is not None and
+          wait_for(lambda: (clock_of(b, 2) or c2) < c2, 5),
           (c2, text(b, "#clock2")))
-    check("the other clock stands", text(b, "#clock1") == wait_for(
-        lambda: text(b, "#clock1"), 1))
+    check("the other clock stands", c1 is not None and clock_of(b, 1) == c1,
+          (c1, text(b, "#clock1")))
     answer_genmove(seats[2], "2=3")
     check("the second move appears live", b.until(
         "document.querySelectorAll('#moves tbody tr').length === 2"),
