@@ -70,8 +70,10 @@ if [ "$mode" = check ]; then
 fi
 
 # The main job: grundyd in the foreground on 127.0.0.1:7559, its state
-# under ./var/.  Play from another terminal: ./grundy connect
+# under ./var/, with the web view and the JSON API on 127.0.0.1:7560.
+# Play from another terminal: ./grundy connect
 mkdir -p var
 echo "quickstart: grundyd on 127.0.0.1:7559 (Ctrl-C stops it);" \
     "from another terminal: ./grundy connect"
-exec ./grundyd --listen 127.0.0.1:7559
+echo "quickstart: watch in a browser: http://127.0.0.1:7560/"
+exec ./grundyd --listen 127.0.0.1:7559 --http 127.0.0.1:7560
