@@ -31,7 +31,8 @@ from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 sys.path.insert(0, os.path.join(SRC, "contrib"))
 from benchutil import free_port  # noqa: E402
 
-GSPEC = "graph edges=0>1,0>3,1>2,2>3 0 0"
+EDGES = "edges=0>1,0>3,1>2,2>3"
+GSPEC = "graph %s 0 0" % EDGES
 HOSTILE = "<b id=pwn>1=0</b>"
 
 
@@ -187,7 +188,7 @@ def live_game(b, base, d):
     check("live game shown", b.until(
         "document.getElementById('state').textContent === 'live' && "
         "document.querySelectorAll('#moves tbody tr').length === 0"),
-          text(b, "main"))
+          text(b, "#status"))
     b.js("window.notReloaded = 1")
     check("the spec is shown as text", GSPEC in text(b, "#spec"),
           text(b, "#spec"))
@@ -260,8 +261,8 @@ def tournament(b, base, d, boss):
         "Array.from(document.querySelectorAll('#livegames a')).some("
         "function(a){return a.getAttribute('href') === '/game/%d';})"
         % gid), text(b, "#livegames"))
-    check("the front page shows the spec as text",
-          GSPEC in text(b, "#livegames"), text(b, "#livegames"))
+    check("the front page shows the graph's edges as text",
+          EDGES in text(b, "#livegames"), text(b, "#livegames"))
     b.js("window.notReloaded = 1")
     b.shot("index")
     carol.cmd("resign %d" % gid)

@@ -234,10 +234,26 @@ G.graphLayout = function (edges, nodes) {
 	});
 	cols.forEach(function (col, d) {
 		(col || []).forEach(function (v, i) {
-			pos[v] = [40 + d * 90, 30 + i * 56];
+			pos[v] = [40 + d * 90, 70 + i * 56];
 		});
 	});
 	return pos;
+};
+
+/* An arrow from a to b, bent (more for a longer edge) so that an edge
+ * that skips a layer does not run through the nodes in between. */
+G.graphEdge = function (a, b) {
+	var dx = b[0] - a[0], dy = b[1] - a[1], d = Math.sqrt(dx * dx +
+	    dy * dy) || 1, bend = Math.abs(dx) > 100 || dx === 0 ?
+	    Math.min(0.25 * d, 110) : 0, c = [(a[0] + b[0]) / 2 + dy / d * bend,
+	    (a[1] + b[1]) / 2 - dx / d * bend];
+	function off(p, r) {
+		var ex = c[0] - p[0], ey = c[1] - p[1],
+		    l = Math.sqrt(ex * ex + ey * ey) || 1;
+		return (p[0] + ex / l * r) + "," + (p[1] + ey / l * r);
+	}
+	return G.svg("path", {d: "M" + off(a, 14) + " Q" + c[0] + "," + c[1] +
+	    " " + off(b, 15), class: "edge", "marker-end": "url(#arrow)"});
 };
 
 /* The graph with its tokens; over 60 nodes, the tokens' nodes in words. */
@@ -262,14 +278,8 @@ G.drawGraph = function (g) {
 	    viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7,
 	    markerHeight: 7, orient: "auto"}, G.svg("path",
 	    {d: "M0,0 L10,5 L0,10 z", class: "arrowhead"}))));
-	edges.forEach(function (e) {
-		var a = pos[e[0]], b = pos[e[1]], dx = b[0] - a[0],
-		    dy = b[1] - a[1], d = Math.sqrt(dx * dx + dy * dy) || 1;
-		parts.push(G.svg("line", {x1: a[0] + dx / d * 14,
-		    y1: a[1] + dy / d * 14, x2: b[0] - dx / d * 15,
-		    y2: b[1] - dy / d * 15, class: "edge",
-		    "marker-end": "url(#arrow)"}));
-	});
+	edges.forEach(function (e) { parts.push(G.graphEdge(pos[e[0]],
+	    pos[e[1]])); });
 	nodes.forEach(function (v) {
 		var p = pos[v];
 		W = Math.max(W, p[0] + 60);

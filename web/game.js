@@ -174,12 +174,18 @@ function onMove(d) {
 	renderClocks();
 }
 
+/* Reads the game's record and shows it; follows it if it is live.  A
+ * failure (a game so new that the log has not written it yet, a server
+ * busy) is shown and retried every 2 s. */
 function load() {
-	return G.api("/api/games/" + encodeURIComponent(S.id))
-	    .then(function (j) {
+	G.api("/api/games/" + encodeURIComponent(S.id)).then(function (j) {
+		G.status("");
 		render(j);
 		if (live() && !S.feed)
 			follow();
+	}, function (e) {
+		G.status(e.message);
+		setTimeout(load, 2000);
 	});
 }
 
@@ -199,7 +205,7 @@ function follow() {
 	S.feed.addEventListener("end", function () {
 		S.feed.close();
 		S.feed = null;
-		load().catch(function (e) { G.status(e.message); });
+		load();
 	});
 	/* A feed refused for good (over a limit, say): read the record again
 	 * in 2 s, which follows a new feed if the game is still live. */
@@ -207,9 +213,7 @@ function follow() {
 		if (S.feed.readyState !== EventSource.CLOSED)
 			return;
 		S.feed = null;
-		setTimeout(function () {
-			load().catch(function (e) { G.status(e.message); });
-		}, 2000);
+		setTimeout(load, 2000);
 	};
 }
 
@@ -229,4 +233,4 @@ setInterval(function () {
 	if (S.clock && S.clock.run)
 		renderClocks();
 }, 100);
-load().catch(function (e) { G.status(e.message); });
+load();

@@ -7,12 +7,13 @@
 
 var NAME = G.pathArg();
 
-/* The standings as `standings NAME` prints them: a win is a point, and
- * every game is a win or a loss. */
+/* The standings as `standings NAME` prints them (PROTOCOL.md §13.6): in
+ * the API's order, ranked 1, 2, 3... as the command ranks them; a win is
+ * a point, and every game is a win or a loss. */
 function standingsTable(rows) {
 	return G.table("standings", ["rank", "player", "points", "games",
-	    "wins", "losses"], rows.map(function (s) {
-		return [String(s.rank), G.playerLink(s.name),
+	    "wins", "losses"], rows.map(function (s, i) {
+		return [String(i + 1), G.playerLink(s.name),
 		    String(s.points === undefined ? s.wins : s.points),
 		    String(s.games), String(s.wins), String(s.losses ===
 		    undefined ? s.games - s.wins : s.losses)];
