@@ -8,12 +8,14 @@
  * client does not read is dropped at max-http-output.
  */
 #include <sys/queue.h>
+#include <sys/socket.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
@@ -104,8 +106,9 @@ fgame_free(struct fgame *g)
 
 /*
  * Sends one event: in SSE "id: ID" (if any), "event: TYPE" and the JSON as
- * data; in NDJSON the JSON and a newline.  A feed whose client left
- * max-http-output unread is marked dropped instead (reaped soon).
+ * data; in NDJSON the JSON and a newline.  A feed whose client has more
+ * than max-http-output bytes unread (not yet taken by the kernel) when an
+ * event is due is marked dropped instead (reaped soon).
  */
 static void
 hs_send(struct hstream *s, const char *id, const char *type,
@@ -116,7 +119,7 @@ hs_send(struct hstream *s, const char *id, const char *type,
 
 	if (s->dropped)
 		return;
-	if (http_output(s->hc) + strlen(json) > h->srv->conf->max_http_output) {
+	if (http_output(s->hc) > h->srv->conf->max_http_output) {
 		s->dropped = 1;
 		metrics_inc(M_HTTP_DROPPED);
 		event_active(h->reap, EV_TIMEOUT, 0);
@@ -234,6 +237,23 @@ hfeed_type(int ndjson)
 	    "text/event-stream; charset=utf-8");
 }
 
+/*
+ * A feed's socket: no http-timeout (the heartbeat and the cap instead),
+ * and a kernel send buffer of max-http-output, so that what a client does
+ * not read stays where the cap sees it (the kernel would take megabytes).
+ */
+static void
+hs_socket(struct http *h, struct evhttp_request *req)
+{
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(
+	    evhttp_request_get_connection(req));
+	int		 sz = (int)h->srv->conf->max_http_output;
+
+	bufferevent_set_timeouts(bev, NULL, NULL);
+	(void)setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sz,
+	    sizeof sz);
+}
+
 /* Starts a feed's reply on hc; NULL for HEAD (answered, no feed). */
 static struct hstream *
 hs_start(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -251,6 +271,7 @@ hs_start(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	evhttp_add_header(oh, "X-Accel-Buffering", "no");
 	metrics_label(MF_HTTP, "200");
 	evhttp_send_reply_start(req, 200, "OK");
+	hs_socket(h, req);
 	s = xcalloc(1, sizeof *s);
 	s->h = h;
 	s->hc = hc;
