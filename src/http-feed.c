@@ -105,17 +105,28 @@ fgame_free(struct fgame *g)
 }
 
 /*
- * Sends one event: in SSE "id: ID" (if any), "event: TYPE" and the JSON as
- * data; in NDJSON the JSON and a newline.  A feed whose client has more
- * than max-http-output bytes unread (not yet taken by the kernel) when an
- * event is due is marked dropped instead (reaped soon).
+ * Formats an event once for every feed: SSE (with "id: ID" if any) into
+ * sse, NDJSON into nd; hs_frame sends the one a feed wants.
  */
 static void
-hs_send(struct hstream *s, const char *id, const char *type,
-    const char *json)
+hs_format(const char *id, const char *type, const char *json,
+    struct buf *sse, struct buf *nd)
+{
+	buf_reset(sse);
+	buf_reset(nd);
+	if (id != NULL)
+		buf_printf(sse, "id: %s\n", id);
+	buf_printf(sse, "event: %s\ndata: %s\n\n", type, json);
+	buf_printf(nd, "%s\n", json);
+}
+
+/* Sends a formatted event (hs_format) to one feed, minding the cap. */
+static void
+hs_frame(struct hstream *s, struct buf *sse, struct buf *nd)
 {
 	struct http	*h = s->h;
 	struct evbuffer	*b;
+	struct buf	*f = s->ndjson ? nd : sse;
 
 	if (s->dropped)
 		return;
@@ -126,15 +137,24 @@ hs_send(struct hstream *s, const char *id, const char *type,
 		return;
 	}
 	b = evbuffer_new();
-	if (s->ndjson)
-		evbuffer_add_printf(b, "%s\n", json);
-	else if (id != NULL)
-		evbuffer_add_printf(b, "id: %s\nevent: %s\ndata: %s\n\n", id,
-		    type, json);
-	else
-		evbuffer_add_printf(b, "event: %s\ndata: %s\n\n", type, json);
+	evbuffer_add(b, f->data, f->len);
 	evhttp_send_reply_chunk(s->req, b);
 	evbuffer_free(b);
+}
+
+/* Sends one event to one feed (formatted for it alone). */
+static void
+hs_send(struct hstream *s, const char *id, const char *type,
+    const char *json)
+{
+	struct buf	 sse, nd;
+
+	buf_init(&sse);
+	buf_init(&nd);
+	hs_format(id, type, json, &sse, &nd);
+	hs_frame(s, &sse, &nd);
+	buf_free(&sse);
+	buf_free(&nd);
 }
 
 /* Forgets a feed (its connection closed, or the feed ended). */
@@ -500,7 +520,7 @@ hfeed_move(struct http *h, const struct lobby_feed *lf)
 	struct hfeed	*f = h->feed;
 	struct fgame	*g = fgame_get(f, lf->id);
 	struct hstream	*s;
-	struct buf	 b;
+	struct buf	 b, sse, nd;
 	char		 id[24];
 
 	buf_init(&b);
@@ -511,15 +531,21 @@ hfeed_move(struct http *h, const struct lobby_feed *lf)
 	}
 	g->moves[g->n++] = xstrdup(buf_str(&b));
 	snprintf(id, sizeof id, "%lu", lf->ply);
+	buf_init(&sse);
+	buf_init(&nd);
+	hs_format(id, "move", buf_str(&b), &sse, &nd);
 	LIST_FOREACH(s, &g->streams, entry)
-		hs_send(s, id, "move", buf_str(&b));
-	if (f->featured == lf->id)
+		hs_frame(s, &sse, &nd);
+	if (f->featured == lf->id) {
+		hs_format(NULL, "move", buf_str(&b), &sse, &nd);
 		LIST_FOREACH(s, &f->tv, entry)
-			hs_send(s, NULL, "move", buf_str(&b));
-	else if (f->featured == 0 &&
+			hs_frame(s, &sse, &nd);
+	} else if (f->featured == 0 &&
 	    (f->featured = lobby_web_featured(h->srv->lobby)) != 0)
 		hfeed_featured(h, NULL);
 	buf_free(&b);
+	buf_free(&sse);
+	buf_free(&nd);
 }
 
 /* An end: send it, end the game's feeds, and move the TV on. */
