@@ -51,6 +51,8 @@ struct hstream {
 	struct evhttp_request *req;
 	int		 ndjson;
 	int		 dropped;	/* over the cap: reaped soon */
+	struct fgame	*g;		/* its game, NULL: the TV's */
+	size_t		 next;		/* g->moves[next] is the next to send */
 };
 TAILQ_HEAD(hstreams, hstream);
 
@@ -418,6 +420,50 @@ hfeed_record_done(struct hreq *r)
 		    r->body.len);
 }
 
+static void	 hs_catchup(struct hstream *);
+
+/* A catching-up feed's output drained (evhttp's callback): go on. */
+static void
+hs_drained(struct evhttp_connection *evcon, void *arg)
+{
+	hs_catchup(arg);
+}
+
+/*
+ * Sends a feed the moves it lacks, a piece at a time: while the output
+ * waiting for its client is under half of max-http-output; then one more
+ * move whose drained output calls this again.  So a feed resuming a long
+ * game gets every move without the daemon holding them all for it, and
+ * without being dropped at the cap while it reads.
+ */
+static void
+hs_catchup(struct hstream *s)
+{
+	struct fgame	*g = s->g;
+	struct evbuffer	*b;
+	struct buf	 sse, nd;
+	char		 id[24];
+
+	buf_init(&sse);
+	buf_init(&nd);
+	while (g != NULL && s->next < g->n && !s->dropped) {
+		snprintf(id, sizeof id, "%zu", s->next + 1);
+		hs_format(id, "move", g->moves[s->next++], &sse, &nd);
+		if (http_output(s->hc) < s->h->srv->conf->max_http_output / 2) {
+			hs_frame(s, &sse, &nd);
+			continue;
+		}
+		b = evbuffer_new();
+		evbuffer_add(b, s->ndjson ? nd.data : sse.data,
+		    s->ndjson ? nd.len : sse.len);
+		evhttp_send_reply_chunk_with_cb(s->req, b, hs_drained, s);
+		evbuffer_free(b);
+		break;
+	}
+	buf_free(&sse);
+	buf_free(&nd);
+}
+
 /* Sends a live game's game event and moves after since, and attaches. */
 static void
 hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -425,8 +471,6 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 {
 	struct hstream	*s;
 	struct buf	 b;
-	char		 id[24];
-	size_t		 i;
 
 	if (hfeed_limits(h, hc, req) != 0 ||
 	    (s = hs_start(h, hc, req, ndjson)) == NULL)
@@ -435,11 +479,10 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	hfeed_game_json(h, "game", g->id, &b);
 	hs_send(s, NULL, "game", buf_str(&b));
 	buf_free(&b);
-	for (i = since; i < g->n; i++) {
-		snprintf(id, sizeof id, "%zu", i + 1);
-		hs_send(s, id, "move", g->moves[i]);
-	}
+	s->g = g;
+	s->next = since;
 	LIST_INSERT_HEAD(&g->streams, s, entry);
+	hs_catchup(s);
 }
 
 /* GET /api/games/ID/feed. */
@@ -585,7 +628,10 @@ hfeed_move(struct http *h, const struct lobby_feed *lf)
 	buf_init(&nd);
 	hs_format(id, "move", buf_str(&b), &sse, &nd);
 	LIST_FOREACH(s, &g->streams, entry)
-		hs_frame(s, &sse, &nd);
+		if (s->next == g->n - 1) {	/* else hs_catchup sends it */
+			s->next++;
+			hs_frame(s, &sse, &nd);
+		}
 	if (f->featured == lf->id) {
 		hs_format(NULL, "move", buf_str(&b), &sse, &nd);
 		LIST_FOREACH(s, &f->tv, entry)
@@ -611,6 +657,12 @@ hfeed_end(struct http *h, const struct lobby_feed *lf)
 	hfeed_end_json(lf, &b);
 	if (g != NULL) {
 		while ((s = LIST_FIRST(&g->streams)) != NULL) {
+			if (s->next < g->n) {
+				/* Still catching up: it resumes from the log. */
+				s->dropped = 1;
+				hs_end(s);
+				continue;
+			}
 			hs_send(s, "end", "end", buf_str(&b));
 			hs_end(s);
 		}
@@ -642,17 +694,17 @@ void
 hfeed_beat(struct http *h)
 {
 	struct hstream	*s;
-	struct evbuffer	*b;
+	struct buf	 sse, nd;
 
-	TAILQ_FOREACH(s, &h->feed->all, all) {
-		if (s->dropped)
-			continue;
-		b = evbuffer_new();
-		evbuffer_add(b, s->ndjson ? "\n" : ": ping\n\n",
-		    s->ndjson ? 1 : 8);
-		evhttp_send_reply_chunk(s->req, b);
-		evbuffer_free(b);
-	}
+	buf_init(&sse);
+	buf_init(&nd);
+	buf_puts(&sse, ": ping\n\n");
+	buf_puts(&nd, "\n");
+	TAILQ_FOREACH(s, &h->feed->all, all)
+		if (s->g == NULL || s->next == s->g->n)	/* not catching up */
+			hs_frame(s, &sse, &nd);
+	buf_free(&sse);
+	buf_free(&nd);
 }
 
 /* Drops the feeds over the cap: their connections close. */

@@ -176,6 +176,11 @@ class Feed:
                 return pred(self.events)
             self._recv(min(left, 0.2))
 
+    def pump(self):
+        """Reads whatever has arrived, without waiting."""
+        while self._recv(0.001):
+            pass
+
     def close(self):
         self.s.close()
 
@@ -547,6 +552,7 @@ def test_limits_and_slow_stream():
         t = get(d, "/metrics")[2].decode()
         return "grundy_http_streams_dropped_total 1" in t
     while ply < 200 and not dropped():
+        ok1.pump()
         piles[ply % 2] -= 1
         play_one(seats, 1 + ply % 2, "%d=%d" % (ply % 2 + 1, piles[ply % 2]))
         ply += 1
@@ -567,6 +573,30 @@ def test_limits_and_slow_stream():
     st, j = jget(d, "/api/games/live")
     check("the daemon keeps serving", st == 200 and j["games"][0]["ply"] ==
           ply, j)
+    # A feed resuming from ply 0 gets the whole game (about 500 KB, over
+    # 100 times the cap) a piece at a time as it reads, not dropped.
+    while ply < 120:
+        ok1.pump()
+        piles[ply % 3] -= 1
+        play_one(seats, 1 + ply % 2, "%d=%d" % (ply % 3 + 1, piles[ply % 3]))
+        ply += 1
+    check("the reading feed keeps up", ok1.wait(
+        lambda e: len(moves_of(e)) == ply, 10), len(moves_of(ok1.events)))
+    late = Feed(d, "/api/games/%d/feed" % gid)
+    check("a late feed catches up on %d big moves under the cap" % ply,
+          late.wait(lambda e: len(moves_of(e)) == ply, 10) and
+          [x[2]["ply"] for x in moves_of(late.events)] ==
+          list(range(1, ply + 1)) and
+          "grundy_http_streams_dropped_total 1" in get(d, "/metrics")[
+              2].decode(), (len(moves_of(late.events)), ply))
+    piles[ply % 3] -= 1
+    play_one(seats, 1 + ply % 2, "%d=%d" % (ply % 3 + 1, piles[ply % 3]))
+    ply += 1
+    check("then it follows live", late.wait(
+        lambda e: len(moves_of(e)) == ply, 5), len(moves_of(late.events)))
+    late.close()
+    check("its close is seen", wait_for(lambda: "grundy_http_streams 1\n" in
+                                        get(d, "/metrics")[2].decode()))
     f3 = Feed(d, "/api/tv/feed")
     check("a new feed is accepted again", f3.wait(lambda e: len(e) >= 1),
           f3.events)
