@@ -8,14 +8,20 @@
  * client does not read is dropped at max-http-output.
  */
 #include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
+#include <event2/http_struct.h>
 #include <event2/keyvalq_struct.h>
 
 #include "http-int.h"
@@ -45,6 +51,8 @@ struct hstream {
 	struct evhttp_request *req;
 	int		 ndjson;
 	int		 dropped;	/* over the cap: reaped soon */
+	struct fgame	*g;		/* its game, NULL: the TV's */
+	size_t		 next;		/* g->moves[next] is the next to send */
 };
 TAILQ_HEAD(hstreams, hstream);
 
@@ -103,35 +111,102 @@ fgame_free(struct fgame *g)
 }
 
 /*
- * Sends one event: in SSE "id: ID" (if any), "event: TYPE" and the JSON as
- * data; in NDJSON the JSON and a newline.  A feed whose client left
- * max-http-output unread is marked dropped instead (reaped soon).
+ * Formats an event once for every feed: SSE (with "id: ID" if any) into
+ * sse, NDJSON into nd; hs_frame sends the one a feed wants.
  */
 static void
-hs_send(struct hstream *s, const char *id, const char *type,
-    const char *json)
+hs_format(const char *id, const char *type, const char *json,
+    struct buf *sse, struct buf *nd)
+{
+	buf_reset(sse);
+	buf_reset(nd);
+	if (id != NULL)
+		buf_printf(sse, "id: %s\n", id);
+	buf_printf(sse, "event: %s\ndata: %s\n\n", type, json);
+	buf_printf(nd, "%s\n", json);
+}
+
+/*
+ * Writes an event straight to a feed's socket when nothing waits before
+ * it (one system call instead of the loop's write readiness round), in
+ * evhttp's framing (a chunk for HTTP/1.1); what the socket does not take
+ * goes to the connection's output.  Returns -1 to leave it to evhttp (a
+ * write error, which evhttp then sees).
+ */
+static int
+hs_direct(struct hstream *s, const struct buf *f)
+{
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(s->hc->evcon);
+	struct iovec	 iov[3];
+	char		 head[24];
+	ssize_t		 w;
+	size_t		 i, n = 0, off;
+
+	if (s->req->chunked) {
+		iov[n].iov_base = head;
+		iov[n++].iov_len = (size_t)snprintf(head, sizeof head,
+		    "%zx\r\n", f->len);
+	}
+	iov[n].iov_base = f->data;
+	iov[n++].iov_len = f->len;
+	if (s->req->chunked) {
+		iov[n].iov_base = (void *)(uintptr_t)"\r\n";
+		iov[n++].iov_len = 2;
+	}
+	if ((w = writev(bufferevent_getfd(bev), iov, (int)n)) < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return (-1);
+		w = 0;
+	}
+	for (i = 0, off = (size_t)w; i < n; i++) {
+		if (off >= iov[i].iov_len) {
+			off -= iov[i].iov_len;
+			continue;
+		}
+		bufferevent_write(bev, (char *)iov[i].iov_base + off,
+		    iov[i].iov_len - off);
+		off = 0;
+	}
+	return (0);
+}
+
+/* Sends a formatted event (hs_format) to one feed, minding the cap. */
+static void
+hs_frame(struct hstream *s, struct buf *sse, struct buf *nd)
 {
 	struct http	*h = s->h;
 	struct evbuffer	*b;
+	struct buf	*f = s->ndjson ? nd : sse;
 
 	if (s->dropped)
 		return;
-	if (http_output(s->hc) + strlen(json) > h->srv->conf->max_http_output) {
+	if (http_output(s->hc) > h->srv->conf->max_http_output) {
 		s->dropped = 1;
 		metrics_inc(M_HTTP_DROPPED);
 		event_active(h->reap, EV_TIMEOUT, 0);
 		return;
 	}
+	if (http_output(s->hc) == 0 && hs_direct(s, f) == 0)
+		return;
 	b = evbuffer_new();
-	if (s->ndjson)
-		evbuffer_add_printf(b, "%s\n", json);
-	else if (id != NULL)
-		evbuffer_add_printf(b, "id: %s\nevent: %s\ndata: %s\n\n", id,
-		    type, json);
-	else
-		evbuffer_add_printf(b, "event: %s\ndata: %s\n\n", type, json);
+	evbuffer_add(b, f->data, f->len);
 	evhttp_send_reply_chunk(s->req, b);
 	evbuffer_free(b);
+}
+
+/* Sends one event to one feed (formatted for it alone). */
+static void
+hs_send(struct hstream *s, const char *id, const char *type,
+    const char *json)
+{
+	struct buf	 sse, nd;
+
+	buf_init(&sse);
+	buf_init(&nd);
+	hs_format(id, type, json, &sse, &nd);
+	hs_frame(s, &sse, &nd);
+	buf_free(&sse);
+	buf_free(&nd);
 }
 
 /* Forgets a feed (its connection closed, or the feed ended). */
@@ -234,6 +309,23 @@ hfeed_type(int ndjson)
 	    "text/event-stream; charset=utf-8");
 }
 
+/*
+ * A feed's socket: no http-timeout (the heartbeat and the cap instead),
+ * and a kernel send buffer of max-http-output, so that what a client does
+ * not read stays where the cap sees it (the kernel would take megabytes).
+ */
+static void
+hs_socket(struct http *h, struct evhttp_request *req)
+{
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(
+	    evhttp_request_get_connection(req));
+	int		 sz = (int)h->srv->conf->max_http_output;
+
+	bufferevent_set_timeouts(bev, NULL, NULL);
+	(void)setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sz,
+	    sizeof sz);
+}
+
 /* Starts a feed's reply on hc; NULL for HEAD (answered, no feed). */
 static struct hstream *
 hs_start(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -251,6 +343,7 @@ hs_start(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	evhttp_add_header(oh, "X-Accel-Buffering", "no");
 	metrics_label(MF_HTTP, "200");
 	evhttp_send_reply_start(req, 200, "OK");
+	hs_socket(h, req);
 	s = xcalloc(1, sizeof *s);
 	s->h = h;
 	s->hc = hc;
@@ -327,6 +420,50 @@ hfeed_record_done(struct hreq *r)
 		    r->body.len);
 }
 
+static void	 hs_catchup(struct hstream *);
+
+/* A catching-up feed's output drained (evhttp's callback): go on. */
+static void
+hs_drained(struct evhttp_connection *evcon, void *arg)
+{
+	hs_catchup(arg);
+}
+
+/*
+ * Sends a feed the moves it lacks, a piece at a time: while the output
+ * waiting for its client is under half of max-http-output; then one more
+ * move whose drained output calls this again.  So a feed resuming a long
+ * game gets every move without the daemon holding them all for it, and
+ * without being dropped at the cap while it reads.
+ */
+static void
+hs_catchup(struct hstream *s)
+{
+	struct fgame	*g = s->g;
+	struct evbuffer	*b;
+	struct buf	 sse, nd;
+	char		 id[24];
+
+	buf_init(&sse);
+	buf_init(&nd);
+	while (g != NULL && s->next < g->n && !s->dropped) {
+		snprintf(id, sizeof id, "%zu", s->next + 1);
+		hs_format(id, "move", g->moves[s->next++], &sse, &nd);
+		if (http_output(s->hc) < s->h->srv->conf->max_http_output / 2) {
+			hs_frame(s, &sse, &nd);
+			continue;
+		}
+		b = evbuffer_new();
+		evbuffer_add(b, s->ndjson ? nd.data : sse.data,
+		    s->ndjson ? nd.len : sse.len);
+		evhttp_send_reply_chunk_with_cb(s->req, b, hs_drained, s);
+		evbuffer_free(b);
+		break;
+	}
+	buf_free(&sse);
+	buf_free(&nd);
+}
+
 /* Sends a live game's game event and moves after since, and attaches. */
 static void
 hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -334,8 +471,6 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 {
 	struct hstream	*s;
 	struct buf	 b;
-	char		 id[24];
-	size_t		 i;
 
 	if (hfeed_limits(h, hc, req) != 0 ||
 	    (s = hs_start(h, hc, req, ndjson)) == NULL)
@@ -344,11 +479,10 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	hfeed_game_json(h, "game", g->id, &b);
 	hs_send(s, NULL, "game", buf_str(&b));
 	buf_free(&b);
-	for (i = since; i < g->n; i++) {
-		snprintf(id, sizeof id, "%zu", i + 1);
-		hs_send(s, id, "move", g->moves[i]);
-	}
+	s->g = g;
+	s->next = since;
 	LIST_INSERT_HEAD(&g->streams, s, entry);
+	hs_catchup(s);
 }
 
 /* GET /api/games/ID/feed. */
@@ -479,7 +613,7 @@ hfeed_move(struct http *h, const struct lobby_feed *lf)
 	struct hfeed	*f = h->feed;
 	struct fgame	*g = fgame_get(f, lf->id);
 	struct hstream	*s;
-	struct buf	 b;
+	struct buf	 b, sse, nd;
 	char		 id[24];
 
 	buf_init(&b);
@@ -490,15 +624,24 @@ hfeed_move(struct http *h, const struct lobby_feed *lf)
 	}
 	g->moves[g->n++] = xstrdup(buf_str(&b));
 	snprintf(id, sizeof id, "%lu", lf->ply);
+	buf_init(&sse);
+	buf_init(&nd);
+	hs_format(id, "move", buf_str(&b), &sse, &nd);
 	LIST_FOREACH(s, &g->streams, entry)
-		hs_send(s, id, "move", buf_str(&b));
-	if (f->featured == lf->id)
+		if (s->next == g->n - 1) {	/* else hs_catchup sends it */
+			s->next++;
+			hs_frame(s, &sse, &nd);
+		}
+	if (f->featured == lf->id) {
+		hs_format(NULL, "move", buf_str(&b), &sse, &nd);
 		LIST_FOREACH(s, &f->tv, entry)
-			hs_send(s, NULL, "move", buf_str(&b));
-	else if (f->featured == 0 &&
+			hs_frame(s, &sse, &nd);
+	} else if (f->featured == 0 &&
 	    (f->featured = lobby_web_featured(h->srv->lobby)) != 0)
 		hfeed_featured(h, NULL);
 	buf_free(&b);
+	buf_free(&sse);
+	buf_free(&nd);
 }
 
 /* An end: send it, end the game's feeds, and move the TV on. */
@@ -514,6 +657,12 @@ hfeed_end(struct http *h, const struct lobby_feed *lf)
 	hfeed_end_json(lf, &b);
 	if (g != NULL) {
 		while ((s = LIST_FIRST(&g->streams)) != NULL) {
+			if (s->next < g->n) {
+				/* Still catching up: it resumes from the log. */
+				s->dropped = 1;
+				hs_end(s);
+				continue;
+			}
 			hs_send(s, "end", "end", buf_str(&b));
 			hs_end(s);
 		}
@@ -545,17 +694,17 @@ void
 hfeed_beat(struct http *h)
 {
 	struct hstream	*s;
-	struct evbuffer	*b;
+	struct buf	 sse, nd;
 
-	TAILQ_FOREACH(s, &h->feed->all, all) {
-		if (s->dropped)
-			continue;
-		b = evbuffer_new();
-		evbuffer_add(b, s->ndjson ? "\n" : ": ping\n\n",
-		    s->ndjson ? 1 : 8);
-		evhttp_send_reply_chunk(s->req, b);
-		evbuffer_free(b);
-	}
+	buf_init(&sse);
+	buf_init(&nd);
+	buf_puts(&sse, ": ping\n\n");
+	buf_puts(&nd, "\n");
+	TAILQ_FOREACH(s, &h->feed->all, all)
+		if (s->g == NULL || s->next == s->g->n)	/* not catching up */
+			hs_frame(s, &sse, &nd);
+	buf_free(&sse);
+	buf_free(&nd);
 }
 
 /* Drops the feeds over the cap: their connections close. */

@@ -235,14 +235,14 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 	json_end_arr(j);
 }
 
-/* Writes the standings of `standings NAME`, with shared ranks. */
+/* Writes the standings as `standings NAME` prints them. */
 static void
 lweb_standings(struct lobby *lb, const char *name, struct json *j)
 {
 	struct lobby_client lc;
 	struct lobby_standings st;
 	struct buf	 err;
-	size_t		 i, rank = 1;
+	size_t		 i;
 
 	memset(&lc, 0, sizeof lc);
 	lc.lb = lb;
@@ -250,11 +250,8 @@ lweb_standings(struct lobby *lb, const char *name, struct json *j)
 	json_arr(j);
 	if (lobby_standings(&lc, name, &st, &err) == 0) {
 		for (i = 0; i < st.n; i++) {
-			if (i > 0 && (st.v[i].wins != st.v[i - 1].wins ||
-			    st.v[i].games != st.v[i - 1].games))
-				rank = i + 1;
 			json_obj(j);
-			json_kuint(j, "rank", rank);
+			json_kuint(j, "rank", i + 1);
 			json_kstr(j, "name", st.v[i].name);
 			json_kuint(j, "games", st.v[i].games);
 			json_kuint(j, "wins", st.v[i].wins);
