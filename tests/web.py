@@ -24,12 +24,13 @@ import select
 import shutil
 import sys
 import time
-import urllib.request
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# tests/http.py would stand for the standard library's http (urllib's).
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
+import urllib.request  # noqa: E402
+sys.path.insert(0, HERE)
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
-sys.path.insert(0, os.path.join(SRC, "contrib"))
-from benchutil import free_port  # noqa: E402
 
 EDGES = "edges=0>1,0>3,1>2,2>3"
 GSPEC = "graph %s 0 0" % EDGES
@@ -238,8 +239,14 @@ def live_game(b, base, d):
         ("ply 0 of 2", "0, 0"), ("ply 1 of 2", "1, 0"),
         ("ply 2 of 2", "1, 3"), ("ply 1 of 2", "1, 0"),
         ("ply 2 of 2", "1, 3")], steps)
+    # A thrown win for the player page: nim 1 2 is won by 1=1, not 1=0.
+    gid, seats, _, _ = pair(d, alice, bob, "nim 1 2", "tc=600000 rated=0")
+    answer_genmove(seats[1], "1=0")
+    answer_genmove(seats[2], "2=0")
+    check("the throwing game ends", gameover_of(seats[1], 10) is not None)
     alice.close()
     bob.close()
+    return "alice" if seats[1] is alice else "bob"
 
 
 def carol_game(carol):
@@ -305,7 +312,7 @@ def tournament(b, base, d, boss):
     carol.close()
 
 
-def player_page(b, base, boss):
+def player_page(b, base, boss, thrower):
     r = boss.cmd("player p1")
     m = re.search(r"rating (\d+)", r or "")
     check("player page loads", b.go(base + "/player/p1"))
@@ -313,11 +320,23 @@ def player_page(b, base, boss):
     check("rating shown", m is not None and b.until(
         "Math.abs(parseFloat(document.getElementById('rating')"
         ".textContent) - %s) <= 0.5" % m.group(1)), (r, text(b, "#rating")))
-    check("rating history drawn as a line", b.js(
-        "document.querySelectorAll('#history svg polyline').length === 1"))
-    check("first-throw histogram drawn", b.js(
-        "document.querySelectorAll('#throws svg rect.bar').length === 8"))
+    check("rating history drawn as a line, a point per rated game",
+          b.js("document.querySelectorAll('#history svg polyline').length"
+               " === 1 && document.querySelectorAll('#history svg "
+               "circle.dot').length === 4"), text(b, "#history"))
     b.shot("player")
+    r = boss.cmd("player " + thrower)
+    check("thrower's page loads", b.go(base + "/player/" + thrower) and
+          b.until("document.getElementById('optimal').textContent"))
+    m = re.search(r"optimal (\S+)", r or "")
+    check("optimal-move rate as the player command says", m is not None and
+          text(b, "#optimal") == m.group(1), (r, text(b, "#optimal")))
+    want = re.findall(r" \S+?:(\d+)", (re.search(r"first-throw(.*)", r or "")
+                                       or re.match("", "")).group(0))
+    got = b.js("Array.from(document.querySelectorAll('#throws svg "
+               "text.barvalue')).map(function(t){return t.textContent;})")
+    check("first-throw histogram: the player command's counts",
+          len(want) == 8 and want[0] == "1" and got == want, (r, got))
 
 
 def test_pages():
@@ -326,9 +345,11 @@ def test_pages():
         skip("pages in a browser", "chromium is not installed "
              "(./quickstart.sh check installs it)")
         return
-    port = free_port()
-    d = Daemon("web", "--admins", "boss", "--http", "127.0.0.1:%d" % port)
-    base = "http://127.0.0.1:%d" % port
+    d = Daemon("web", "--admins", "boss", "--http", "127.0.0.1:0")
+    port = wait_for(lambda: re.findall(r"event=http-listen .* port=(\d+)",
+                                       open(d.log.name).read()), 10)
+    check("http listens", port, "no event=http-listen in " + d.log.name)
+    base = "http://127.0.0.1:%s" % (port or ["0"])[-1]
     check("http serves", wait_for(lambda: http_ok(base + "/"), 10))
     boss = login(d, "boss")
     perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
@@ -338,9 +359,9 @@ def test_pages():
     check("bots logged in", bots_logged_in(("p1", "p2")))
     b = Browser(exe)
     try:
-        live_game(b, base, d)
+        thrower = live_game(b, base, d)
         tournament(b, base, d, boss)
-        player_page(b, base, boss)
+        player_page(b, base, boss, thrower)
     finally:
         b.close()
     d.stop()

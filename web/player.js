@@ -8,6 +8,13 @@
 
 var NAME = G.pathArg();
 
+/* The optimal-move rate as `player NAME` prints it: "97.5%", rounded
+ * down, "-" without moves. */
+function pct(optimal, moves) {
+	var t = moves ? Math.floor(optimal * 1000 / moves) : -1;
+	return t < 0 ? "-" : Math.floor(t / 10) + "." + t % 10 + "%";
+}
+
 /* A bucket of first throws: "1", "6-10", "21+". */
 function bucket(b) {
 	return b.to === null ? b.from + "+" : b.from === b.to ?
@@ -23,8 +30,7 @@ G.every(5000, function () {
 		    String(p.rating));
 		G.put("record", p.rated_games + " rated games; " + p.games +
 		    " games: " + p.wins + " wins, " + p.losses + " losses");
-		G.put("optimal", p.optimal_rate === null ? "\u2013" :
-		    (100 * p.optimal_rate).toFixed(1) + "%");
+		G.put("optimal", pct(p.optimal, p.moves));
 		G.put("moves", p.optimal + " of " + p.moves + " moves " +
 		    "optimal (kept a win, or no win existed); " +
 		    p.threw_win_games + " games with a thrown win");
