@@ -270,9 +270,16 @@ def tournament(b, base, d, boss):
         % gid), text(b, "#livegames"))
     check("the front page shows the graph's edges as text",
           EDGES in text(b, "#livegames"), text(b, "#livegames"))
+    check("the featured game is carol's, drawn", b.until(
+        "!!(document.querySelector('#tv a[href=\"/game/%d\"]') && "
+        "document.querySelector('#tv svg.graph'))" % gid), text(b, "#tv"))
     b.js("window.notReloaded = 1")
     b.shot("index")
     carol.cmd("resign %d" % gid)
+    check("the featured game ends or switches to the next", b.until(
+        "/\\(resign\\)/.test(document.getElementById('tv').textContent)"
+        " || !document.querySelector('#tv a[href=\"/game/%d\"]')" % gid),
+          text(b, "#tv"))
     check("the ended game moves to the results without a reload", b.until(
         "Array.from(document.querySelectorAll('#results a')).some("
         "function(a){return a.getAttribute('href') === '/game/%d';})"
