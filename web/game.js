@@ -210,7 +210,7 @@ function follow() {
 	/* A feed refused for good (over a limit, say): read the record again
 	 * in 2 s, which follows a new feed if the game is still live. */
 	S.feed.onerror = function () {
-		if (S.feed.readyState !== EventSource.CLOSED)
+		if (this.readyState !== EventSource.CLOSED || S.feed !== this)
 			return;
 		S.feed = null;
 		setTimeout(load, 2000);
