@@ -226,7 +226,10 @@ hs_free(struct hstream *s)
 void
 hfeed_closed(struct hstream *s)
 {
+	struct evhttp_request *req = s->req;
+
 	hs_free(s);
+	http_req_orphan(req);
 }
 
 /* Ends a feed: the reply is complete; the connection may go on. */
@@ -561,16 +564,24 @@ hfeed_tv(struct http *h, struct hconn *hc, struct evhttp_request *req)
 	hfeed_featured(h, s);
 }
 
+/* Opens an event's JSON object in b: its type and game id. */
+static void
+hfeed_event_head(struct json *j, struct buf *b, const char *type,
+    int64_t id)
+{
+	json_init(j, b);
+	json_obj(j);
+	json_kstr(j, "type", type);
+	json_kint(j, "id", id);
+}
+
 /* Writes a move event's JSON. */
 static void
 hfeed_move_json(const struct lobby_feed *lf, struct buf *b)
 {
 	struct json	 j;
 
-	json_init(&j, b);
-	json_obj(&j);
-	json_kstr(&j, "type", "move");
-	json_kint(&j, "id", lf->id);
+	hfeed_event_head(&j, b, "move", lf->id);
 	json_kuint(&j, "ply", lf->ply);
 	json_kint(&j, "player", lf->player);
 	json_kstr(&j, "move", lf->move);
@@ -591,10 +602,7 @@ hfeed_end_json(const struct lobby_feed *lf, struct buf *b)
 {
 	struct json	 j;
 
-	json_init(&j, b);
-	json_obj(&j);
-	json_kstr(&j, "type", "end");
-	json_kint(&j, "id", lf->id);
+	hfeed_event_head(&j, b, "end", lf->id);
 	json_key(&j, "result");
 	json_str(&j, lf->winner == 1 ? "first" : lf->winner == 2 ? "second" :
 	    NULL);

@@ -102,6 +102,7 @@ int	 http_param_name(struct evhttp_request *, const struct evkeyvalq *,
 	    const char *, char *, int *);
 size_t	 http_output(struct hconn *);
 void	 http_close(struct hconn *);
+void	 http_req_orphan(struct evhttp_request *);
 
 /* http-json.c (calls http-req.c) */
 struct store;

@@ -262,3 +262,16 @@ http_param_name(struct evhttp_request *req, const struct evkeyvalq *q,
 	*has = 1;
 	return (0);
 }
+
+/*
+ * Frees a request its connection left behind: when a client goes away
+ * before a request is answered (or a feed ended), evhttp takes the
+ * request off the connection (no connection any more) and leaves it to
+ * us; while it is still on the connection, the connection frees it.
+ */
+void
+http_req_orphan(struct evhttp_request *req)
+{
+	if (req != NULL && evhttp_request_get_connection(req) == NULL)
+		evhttp_request_free(req);
+}

@@ -60,6 +60,7 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 		hfeed_closed(hc->stream);
 	TAILQ_FOREACH(r, &h->reqs, entry)
 		if (r->hc == hc) {
+			http_req_orphan(r->req);
 			r->hc = NULL;
 			r->req = NULL;
 		}

@@ -202,36 +202,20 @@ json_utf8(const unsigned char *p)
 	return (n);
 }
 
+/* The short escapes; other control bytes are \u00XX. */
+static const char *const json_short[128] = {
+	['"'] = "\\\"", ['\\'] = "\\\\", ['\n'] = "\\n", ['\r'] = "\\r",
+	['\t'] = "\\t", ['\b'] = "\\b", ['\f'] = "\\f",
+};
+
 /* Appends the escape of one ASCII byte that needs one. */
 static void
 json_escape(struct buf *b, unsigned char c)
 {
-	switch (c) {
-	case '"':
-		buf_puts(b, "\\\"");
-		break;
-	case '\\':
-		buf_puts(b, "\\\\");
-		break;
-	case '\n':
-		buf_puts(b, "\\n");
-		break;
-	case '\r':
-		buf_puts(b, "\\r");
-		break;
-	case '\t':
-		buf_puts(b, "\\t");
-		break;
-	case '\b':
-		buf_puts(b, "\\b");
-		break;
-	case '\f':
-		buf_puts(b, "\\f");
-		break;
-	default:
+	if (c < 128 && json_short[c] != NULL)
+		buf_puts(b, json_short[c]);
+	else
 		buf_printf(b, "\\u%04x", c);
-		break;
-	}
 }
 
 void
