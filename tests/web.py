@@ -231,6 +231,7 @@ def live_game(b, base, d):
                "r.cells[2].textContent, r.getAttribute('data-mark')];})")
     check("moves and marks are those of record", len(want) == 2 and
           [[w[0], w[2], w[3]] for w in want] == got, (want, got))
+    drawing(b)
     steps = []
     for button in ("first", "next", "next", "prev", "last"):
         b.js("document.getElementById('%s').click()" % button)
@@ -249,6 +250,57 @@ def live_game(b, base, d):
     alice.close()
     bob.close()
     return "alice" if seats[1] is alice else "bob"
+
+
+def wythoff_p(b, K, t, n):
+    """The cells (x, y), x <= y <= n, that draw.js marks as P-positions."""
+    return sorted(tuple(c) for c in b.js(
+        "(function(){var p = G.wythoffP(%d, %d, %d), r = [], x, y;"
+        "for (y = 0; y <= %d; y++) for (x = 0; x <= y; x++)"
+        " if (p(x, y)) r.push([x, y]); return r;})()" % (K, t, n, n)))
+
+
+def drawing(b):
+    """draw.js on the game page: P-positions as games.md tabulates them,
+    moves applied, numbers shortened, each family drawn for what it is."""
+    want = [(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13), (9, 15),
+            (11, 18), (12, 20)]
+    check("Wythoff's P-positions (games.md §3)", wythoff_p(b, 1, 1, 20) ==
+          want, wythoff_p(b, 1, 1, 20))
+    want = [(0, 0), (1, 3), (2, 6), (4, 10), (5, 13), (7, 17), (8, 20)]
+    check("t=2 Wythoff's P-positions (games.md §4)",
+          wythoff_p(b, 1, 2, 20) == want, wythoff_p(b, 1, 2, 20))
+    want = sorted((x, y) for a, bb in ((0, 0), (3, 9), (6, 18), (12, 30))
+                  for x in range(a, a + 3) for y in range(bb, bb + 3)
+                  if x <= y <= 32)
+    check("(K,t) = (3,5) Wythoff's P-blocks (games.md §5)",
+          wythoff_p(b, 3, 5, 32) == want, wythoff_p(b, 3, 5, 32))
+    cases = [
+        ("sum nim 3 4 + bash m=3 10", "2.1=7", "sum nim 3 4 + bash m=3 7"),
+        ("klnim k=2 l=3 turn=1 5 6", "2=1", "klnim k=2 l=3 turn=2 5 1"),
+        ("staircase 3 0 2", "3=1 2=1", "staircase 3 1 1"),
+        ("nim 3 4", "3=0", "null")]
+    got = [b.js("(function(){var g = G.applyMove(G.parseGame(%s), %s);"
+                "return g ? G.gameText(g) : 'null';})()"
+                % (json.dumps(c[0]), json.dumps(c[1]))) for c in cases]
+    check("moves applied", got == [c[2] for c in cases], got)
+    got = b.js("G.num('1234567890123456789012345678901234567890')")
+    check("a long number shortened with its digit count",
+          got == "123456\u20267890 (40 digits)", got)
+    shapes = [("nim 3 0 2", "#t .tok", 5), ("bash m=3 41", "#t .tok", 0),
+              ("staircase 3 0 2", "#t circle.coin", 5),
+              ("wythoff 3 5", "#t svg rect.cell.p", 7),
+              ("wythoff 100 200", "#t svg", 0),
+              ("graph edges=0>1,1>2 0 2", "#t circle.tokened", 2),
+              ("sum nim 2 + graph edges=0>1 0", "#t .comp", 2)]
+    got = [b.js("(function(){var d = document.createElement('div');"
+                "d.id = 't'; document.body.appendChild(d);"
+                "G.put(d, G.drawGame(G.parseGame(%s)));"
+                "var n = document.querySelectorAll(%s).length;"
+                "d.remove(); return n;})()" % (json.dumps(g), json.dumps(q)))
+           for g, q, _ in shapes]
+    check("each family drawn for what it is", got == [n for _, _, n in
+                                                       shapes], got)
 
 
 def carol_game(carol):
