@@ -703,6 +703,7 @@ def test_metrics():
     y = Client(d)
     for i in range(2):
         y.cmd("login alice wrongpassword")
+    check("the locked-out connection is closed", y.wait_closed(5))
     for i in range(3):
         get(d, "/nope")
     st, hd, t1 = get(d, "/metrics")
