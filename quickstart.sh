@@ -22,6 +22,8 @@ pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
 	iproute2 libedit-dev tmux"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
+# chromium (headless) for the web pages' test, tests/web.sh.
+[ "$mode" = check ] && pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
@@ -68,8 +70,10 @@ if [ "$mode" = check ]; then
 fi
 
 # The main job: grundyd in the foreground on 127.0.0.1:7559, its state
-# under ./var/.  Play from another terminal: ./grundy connect
+# under ./var/, with the web view and the JSON API on 127.0.0.1:7560.
+# Play from another terminal: ./grundy connect
 mkdir -p var
 echo "quickstart: grundyd on 127.0.0.1:7559 (Ctrl-C stops it);" \
     "from another terminal: ./grundy connect"
-exec ./grundyd --listen 127.0.0.1:7559
+echo "quickstart: watch in a browser: http://127.0.0.1:7560/"
+exec ./grundyd --listen 127.0.0.1:7559 --http 127.0.0.1:7560

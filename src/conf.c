@@ -119,6 +119,23 @@ static const struct conf_key conf_keys[] = {
 	    "estimated bytes of the positions kept for undo (0: no cap)" },
 	{ "max-winning", CONF_SIZE, SC(max_winning), 1, 10000000,
 	    "lines of winning moves per reply" },
+	{ "max-http-conns", CONF_SIZE, offsetof(struct conf, max_http_conns),
+	    1, 1000000, "open HTTP connections" },
+	{ "max-http-request", CONF_SIZE, offsetof(struct conf,
+	    max_http_request), 1024, 1 << 20,
+	    "bytes of an HTTP request line and headers" },
+	{ "http-timeout", CONF_UINT, offsetof(struct conf, http_timeout), 1,
+	    3600, "seconds to send an HTTP request or take a reply" },
+	{ "max-http-streams", CONF_SIZE, offsetof(struct conf,
+	    max_http_streams), 1, 1000000, "open HTTP feeds" },
+	{ "max-http-streams-per-ip", CONF_SIZE, offsetof(struct conf,
+	    max_http_streams_per_ip), 1, 1000000,
+	    "open HTTP feeds from one address (trusted-networks exempt)" },
+	{ "max-http-output", CONF_SIZE, offsetof(struct conf, max_http_output),
+	    4096, 1UL << 30, "bytes a feed's client has not read before it "
+	    "is dropped" },
+	{ "http-heartbeat", CONF_ULONG, offsetof(struct conf, http_heartbeat),
+	    10, 3600000, "ms between the heartbeats of a feed" },
 };
 
 #define CONF_TRUSTED_DEFAULT	"127.0.0.0/8,::1/128"
@@ -264,6 +281,13 @@ conf_default(struct conf *c)
 	c->sc.register_rate = 20;
 	c->sc.max_tables = 1000;
 	c->sc.max_tables_bytes = 64 << 20;
+	c->max_http_conns = 256;
+	c->max_http_request = 8192;
+	c->http_timeout = 30;
+	c->max_http_streams = 2000;
+	c->max_http_streams_per_ip = 8;
+	c->max_http_output = 256 * 1024;
+	c->http_heartbeat = 15000;
 }
 
 /* Frees the strings a configuration owns. */
@@ -275,6 +299,9 @@ conf_free(struct conf *c)
 	for (i = 0; i < c->nlisten; i++)
 		free(c->listen[i]);
 	c->nlisten = 0;
+	for (i = 0; i < c->nhttp; i++)
+		free(c->http[i]);
+	c->nhttp = 0;
 	free(c->config_file);
 	free(c->port_file);
 	free(c->db);
@@ -314,6 +341,7 @@ conf_apply_flags(struct conf *dst, const struct conf *src, char *err,
 
 	for (i = 0; i < src->nflags; i++) {
 		if (strcmp(src->flag_key[i], "listen") == 0 ||
+		    strcmp(src->flag_key[i], "http") == 0 ||
 		    strcmp(src->flag_key[i], "port-file") == 0 ||
 		    strcmp(src->flag_key[i], "db") == 0)
 			continue;
@@ -324,22 +352,39 @@ conf_apply_flags(struct conf *dst, const struct conf *src, char *err,
 	return (0);
 }
 
-/* Sets listen: one more address (checked when grundyd starts). */
+/* Adds an address to a list of at most CONF_MAX_LISTEN (key names it). */
 static int
-conf_set_listen(struct conf *c, const char *value, char *err, size_t errlen)
+conf_add_addr(char **v, int *n, const char *key, const char *value,
+    char *err, size_t errlen)
 {
-	if (c->nlisten == CONF_MAX_LISTEN) {
-		snprintf(err, errlen, "listen: at most %d addresses",
+	if (*n == CONF_MAX_LISTEN) {
+		snprintf(err, errlen, "%s: at most %d addresses", key,
 		    CONF_MAX_LISTEN);
 		return (-1);
 	}
 	if (strrchr(value, ':') == NULL) {
-		snprintf(err, errlen, "listen '%s': expected "
-		    "ADDR:PORT or [V6ADDR]:PORT", value);
+		snprintf(err, errlen, "%s '%s': expected "
+		    "ADDR:PORT or [V6ADDR]:PORT", key, value);
 		return (-1);
 	}
-	c->listen[c->nlisten++] = xstrdup(value);
+	v[(*n)++] = xstrdup(value);
 	return (0);
+}
+
+/* Sets listen: one more address (checked when grundyd starts). */
+static int
+conf_set_listen(struct conf *c, const char *value, char *err, size_t errlen)
+{
+	return (conf_add_addr(c->listen, &c->nlisten, "listen", value, err,
+	    errlen));
+}
+
+/* Sets http: one more HTTP address (checked when grundyd starts). */
+static int
+conf_set_http(struct conf *c, const char *value, char *err, size_t errlen)
+{
+	return (conf_add_addr(c->http, &c->nhttp, "http", value, err,
+	    errlen));
 }
 
 /* Sets db. */
@@ -466,6 +511,7 @@ static const struct {
 	int		 (*set)(struct conf *, const char *, char *, size_t);
 } conf_text_keys[] = {
 	{ "listen", conf_set_listen },
+	{ "http", conf_set_http },
 	{ "db", conf_set_db },
 	{ "port-file", conf_set_port_file },
 	{ "admins", conf_set_admins },
@@ -604,6 +650,13 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	if (src->nets != NULL)
 		memcpy(dst->nets, src->nets, src->nnets * sizeof *dst->nets);
 	dst->max_queued_per_ip = src->max_queued_per_ip;
+	dst->max_http_conns = src->max_http_conns;
+	dst->max_http_request = src->max_http_request;
+	dst->http_timeout = src->http_timeout;
+	dst->max_http_streams = src->max_http_streams;
+	dst->max_http_streams_per_ip = src->max_http_streams_per_ip;
+	dst->max_http_output = src->max_http_output;
+	dst->http_heartbeat = src->http_heartbeat;
 	free(dst->admins);
 	dst->admins = src->admins != NULL ? xstrdup(src->admins) : NULL;
 	/* The table cache belongs to the running server: keep it. */
@@ -682,6 +735,8 @@ static const struct {
 } conf_other[] = {
 	{ "listen", "ADDR:PORT", "127.0.0.1:7559", "listen here, repeatable "
 	    "([V6ADDR]:PORT for IPv6)" },
+	{ "http", "ADDR:PORT", NULL, "serve the web pages, the JSON API and "
+	    "/metrics here, repeatable (off by default)" },
 	{ "db", "PATH|off", NULL, "the game log, or off (default "
 	    "$STATE_DIRECTORY/grundy.db or var/grundy.db)" },
 	{ "port-file", "FILE", NULL, "write the first bound port to FILE" },
@@ -760,8 +815,8 @@ conf_example(FILE *f)
 	    "another\n"
 	    "# value.  A flag (--key value) overrides the file; SIGHUP "
 	    "rereads the file,\n"
-	    "# except listen, db, port-file and workers, which need a "
-	    "restart.\n"
+	    "# except listen, http, db, port-file and workers, which need "
+	    "a restart.\n"
 	    "# Generated by grundyd --example-config.\n");
 	for (i = 0; i < sizeof conf_other / sizeof conf_other[0]; i++) {
 		fprintf(f, "\n# %s\n", conf_other[i].help);
@@ -772,6 +827,9 @@ conf_example(FILE *f)
 		else if (strcmp(conf_other[i].key, "port-file") == 0)
 			fprintf(f, "# (none by default)\n#port-file = "
 			    "/run/grundyd/port\n");
+		else if (strcmp(conf_other[i].key, "http") == 0)
+			fprintf(f, "# (none by default)\n#http = "
+			    "127.0.0.1:7560\n");
 		else if (strcmp(conf_other[i].key, "admins") == 0)
 			fprintf(f, "# (none by default)\n#admins = "
 			    "alice,bob\n");

@@ -49,6 +49,16 @@ struct conf {
 	struct conf_net	*nets;		/* parsed, exempt from the above */
 	size_t		 nnets;
 	unsigned int	 max_queued_per_ip; /* heavy commands waiting */
+	/* HTTP (PROTOCOL.md §14). */
+	char		*http[CONF_MAX_LISTEN];	/* ADDR:PORT */
+	int		 nhttp;
+	size_t		 max_http_conns;
+	size_t		 max_http_request;	/* bytes of line and headers */
+	unsigned int	 http_timeout;		/* seconds */
+	size_t		 max_http_streams;
+	size_t		 max_http_streams_per_ip;
+	size_t		 max_http_output;	/* bytes unread by a feed */
+	unsigned long	 http_heartbeat;	/* ms */
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */
 	char		*flag_key[64];

@@ -49,12 +49,15 @@ static int
 grundyd_validate(const struct conf *c, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
+	const char	*a;
 	int	 i, len;
 
-	for (i = 0; i < c->nlisten; i++) {
-		if (conf_parse_addr(c->listen[i], &ss, &len) != 0) {
-			snprintf(err, errlen, "listen '%s': not a numeric "
-			    "ADDR:PORT or [V6ADDR]:PORT", c->listen[i]);
+	for (i = 0; i < c->nlisten + c->nhttp; i++) {
+		a = i < c->nlisten ? c->listen[i] : c->http[i - c->nlisten];
+		if (conf_parse_addr(a, &ss, &len) != 0) {
+			snprintf(err, errlen, "%s '%s': not a numeric "
+			    "ADDR:PORT or [V6ADDR]:PORT", i < c->nlisten ?
+			    "listen" : "http", a);
 			return (-1);
 		}
 	}

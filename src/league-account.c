@@ -37,6 +37,7 @@
 #include "buf.h"
 #include "league-int.h"
 #include "log.h"
+#include "metrics.h"
 #include "store.h"
 
 /*
@@ -252,6 +253,7 @@ league_fail_add(struct league *lg, const char *name, const char *addr,
 	if (lg->limits.failures != 0 && lg->limits.lockout_s != 0 &&
 	    f->count >= lg->limits.failures) {
 		f->until_ms = now + window;
+		metrics_inc(M_LOCKOUTS);
 		log_info("league=%s event=login-locked name=%s addr=%s "
 		    "failures=%u seconds=%u", lg->path, name, addr, f->count,
 		    lg->limits.lockout_s);
@@ -267,6 +269,7 @@ league_fail_add(struct league *lg, const char *name, const char *addr,
 	f->last_ms = now;
 	if (f->count >= lg->limits.addr_failures) {
 		f->until_ms = now + window;
+		metrics_inc(M_LOCKOUTS);
 		log_info("league=%s event=login-address-locked addr=%s "
 		    "failures=%u seconds=%u", lg->path, addr, f->count,
 		    lg->limits.lockout_s);

@@ -252,6 +252,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		    "time2=%llu", (long long)g->id, g->ply, seat, buf_str(&mv),
 		    (unsigned long long)(g->p[0].clock_us / 1000),
 		    (unsigned long long)(g->p[1].clock_us / 1000));
+	lobby_feed_move(g, seat, buf_str(&mv), buf_str(&pos), mark, used);
 	buf_free(&mv);
 	buf_free(&pos);
 	lg_turn(g);
@@ -445,6 +446,7 @@ lg_logged(void *arg)
 		    (long long)g->id, res, g->reason, sp, det);
 		lc_unwatch(g->watchers[i], g->id);
 	}
+	lobby_feed_end(g);
 	/* Ratings follow the log: a game it lacks is not rated. */
 	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok &&
 	    g->winner != 0)

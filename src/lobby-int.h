@@ -221,6 +221,8 @@ struct lobby {
 	void		 (*tour_game_over)(struct lobby *, struct ltour *,
 			    size_t, int);
 	void		 (*game_freed)(struct lobby *);
+	void		 (*feed)(void *, const struct lobby_feed *); /* or NULL */
+	void		*feed_arg;
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */
@@ -267,6 +269,11 @@ void	 lobby_tour_slots(struct ltour *);
 void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
 struct ltour *lobby_tour(struct lobby *, const char *);
+
+/* lobby-feed.c (calls no other file of the lobby): the web's hook */
+void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
+	    int, uint64_t);
+void	 lobby_feed_end(struct lgame *);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rate(struct lobby *, const char *, const char *, int);

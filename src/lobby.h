@@ -237,4 +237,42 @@ int	 lobby_prep_take(struct lobby_prep *, int, char **, struct game *,
 int	 lobby_draw_start(const struct game *, gmp_randstate_t,
 	    const struct game_limits *, struct game *, struct game_error *);
 
+/*
+ * The web front end (http-feed.c, http-api.c): a hook the server sets,
+ * told on the loop of every move of a refereed game and of each end once
+ * the log has it (lobby-feed.c); and the lobby's live data as JSON
+ * (lobby-web.c, PROTOCOL.md §14).
+ */
+struct lobby_feed {
+	int64_t		 id;
+	int		 end;		/* 0: a move; 1: the game's end */
+	unsigned long	 ply;		/* the move's; at the end: plies */
+	int		 player;	/* the seat that moved */
+	const char	*move;		/* canonical move text */
+	const char	*position;	/* canonical position after it */
+	const char	*mark;		/* kept-win, threw-win, no-win */
+	uint64_t	 time_ms;	/* time the mover used */
+	uint64_t	 clock_ms[2];	/* time left after the move */
+	int		 winner;	/* end: seat 1 or 2, 0: none */
+	const char	*winner_name;	/* end: its player, or NULL */
+	const char	*reason;	/* end: one word */
+	const char	*detail;	/* end: or NULL */
+	int		 logged;	/* end: the log has the result */
+};
+void	 lobby_set_feed(struct lobby *,
+	    void (*)(void *, const struct lobby_feed *), void *);
+struct json;
+struct league;
+int	 lobby_web_game(struct lobby *, int64_t, struct json *);
+int	 lobby_web_summary(struct lobby *, int64_t, struct json *);
+size_t	 lobby_web_games(struct lobby *, const char *, struct json *);
+int64_t	 lobby_web_featured(struct lobby *);
+size_t	 lobby_web_nlive(struct lobby *);
+int64_t	 lobby_web_tour_id(struct lobby *, const char *);
+void	 lobby_web_tours(struct lobby *, struct json *);
+int	 lobby_web_tour(struct lobby *, const char *, struct json *);
+void	 lobby_web_ratings(struct lobby *, size_t, struct json *);
+int	 lobby_web_history(struct league *, const char *, size_t,
+	    struct json *);
+
 #endif /* LOBBY_H */

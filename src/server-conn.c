@@ -44,6 +44,7 @@
 #include "clock.h"
 #include "lobby.h"
 #include "log.h"
+#include "metrics.h"
 #include "server-int.h"
 #include "session-log.h"
 
@@ -95,6 +96,7 @@ server_now_ms(struct server *srv)
 static void
 conn_log_cmd(struct conn *c)
 {
+	metrics_cmd(c->sess.last_cmd, !c->sess.last_ok);
 	if (log_verbose())
 		log_debug("conn=%llu cmd=%s status=%s state=%s",
 		    (unsigned long long)c->id,
@@ -366,6 +368,7 @@ conn_refuse_rate(struct conn *c, char *line, size_t n, struct buf *out)
 {
 	struct buf	 msg;
 
+	metrics_inc(M_RATE_LIMITED);
 	buf_init(&msg);
 	buf_printf(&msg, "rate limit: at most %u commands per second "
 	    "(burst %u)", c->srv->conf->rate, c->srv->conf->burst);

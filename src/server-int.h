@@ -76,6 +76,7 @@ struct job {
 	struct conn	*conn;		/* the connection it runs for */
 	const char	*host;		/* the address it counts against */
 	void		 (*fn)(void *);	/* or a deferred call, fn(arg) */
+	void		 (*work)(void *);	/* or a worker's call, work(arg) */
 	void		*arg;
 	char		*line;
 	size_t		 len;
@@ -139,6 +140,7 @@ struct server {
 	char		 anon[32];	/* "anon:START": anonymous names */
 	struct pool	 pool;		/* the workers */
 	struct addrrate	*regrate;	/* account creation per address */
+	struct http	*http;		/* HTTP (http.c), or NULL: off */
 };
 
 /* server-conn.c */

@@ -136,7 +136,7 @@ pool_worker(void *arg)
 		}
 		pthread_mutex_unlock(&p->mtx);
 
-		held = p->run(j);
+		held = j->work != NULL ? (j->work(j->arg), 0) : p->run(j);
 		pthread_mutex_lock(&p->mtx);
 		if ((l = pool_load(p, j->host, 0)) != NULL) {
 			l->running--;

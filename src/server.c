@@ -26,6 +26,7 @@
 #include "clock.h"
 #include "addrrate.h"
 #include "dblock.h"
+#include "http.h"
 #include "league.h"
 #include "lobby.h"
 #include "log.h"
@@ -163,6 +164,7 @@ server_stop(struct server *srv, int sig)
 	log_info("event=shutdown signal=%d conns=%zu", sig, srv->nconns);
 	for (i = 0; i < srv->nlis; i++)
 		evconnlistener_disable(srv->lis[i]);
+	http_stop(srv->http);
 	TAILQ_FOREACH_SAFE(c, &srv->conns, entry, tmp)
 		if (!c->busy)
 			conn_close_after_flush(c);
@@ -509,6 +511,7 @@ server_free(struct server *srv)
 	int		 i;
 
 	pool_join(&srv->pool);
+	http_free(srv->http);		/* before the lobby it hooks into */
 	if (srv->store != NULL)
 		store_flush(srv->store);	/* game ends in flight come back */
 	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
@@ -550,6 +553,7 @@ server_run(struct conf *conf)
 	server_open_lobby(&srv);
 	server_listen_all(&srv);
 	server_start(&srv);
+	srv.http = http_start(&srv);
 	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
 	    srv.nlis, srv.pool.nthreads, conf->max_conns);
 	sd_notify_send("READY=1");

@@ -102,6 +102,11 @@ enum {
 	STORE_W_N
 };
 
+/* The columns of a game, as store_game_row reads them. */
+#define STORE_GAME_COLS							\
+	"id, family, game, player1, player2, started_at, ended_at,"	\
+	" status, result, reason, detail, rated, tc, tournament_id, slot"
+
 /* The reader's prepared statements. */
 enum {
 	STORE_R_BEGIN,
@@ -221,6 +226,8 @@ void	*store_writer(void *);
 
 /* store-read.c */
 extern const char *const store_rsql[STORE_R_N];
+void	*store_grow(void *, size_t, size_t);
+void	 store_game_row(sqlite3_stmt *, struct store_gameinfo *);
 
 /* store-db.c: the stored texts of the enums, indexed by them. */
 extern const char *const store_mark_names[STORE_NO_WIN + 1];

@@ -16,11 +16,6 @@
 #include "store-int.h"
 #include "util.h"
 
-/* The columns of a game, as store_game_row reads them. */
-#define STORE_GAME_COLS							\
-	"id, family, game, player1, player2, started_at, ended_at,"	\
-	" status, result, reason, detail, rated, tc, tournament_id, slot"
-
 /* The SQL of the reader's statements, by STORE_R_*. */
 const char *const store_rsql[STORE_R_N] = {
 	"BEGIN",
@@ -65,7 +60,7 @@ store_coldup(sqlite3_stmt *stmt, int i)
 }
 
 /* Returns v, an array of n elements of size, with room for one more. */
-static void *
+void *
 store_grow(void *v, size_t n, size_t size)
 {
 	if (n == 0)
@@ -143,7 +138,7 @@ store_tc_col(sqlite3_stmt *s, int i, struct store_gameinfo *g)
 }
 
 /* Fills g from a row of STORE_GAME_COLS. */
-static void
+void
 store_game_row(sqlite3_stmt *s, struct store_gameinfo *g)
 {
 	memset(g, 0, sizeof *g);

@@ -18,6 +18,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "log.h"
+#include "metrics.h"
 #include "store-int.h"
 #include "util.h"
 
@@ -423,7 +424,9 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 	}
 	if (rc == SQLITE_OK) {
 		store_hook_call(st, STORE_HOOK_WRITTEN);
+		metrics_commit_start();
 		rc = store_step(st->ws[STORE_W_COMMIT]);
+		metrics_commit_done();
 	}
 	if (rc == SQLITE_OK)
 		return (1);

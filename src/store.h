@@ -235,6 +235,12 @@ void	 store_stats_free(struct store_stats *);
 int	 store_table_get(struct store *, const char *, const char *,
 	    struct buf *, struct buf *);
 
+/* The HTTP API's reads (store-web.c). */
+int	 store_games(struct store *, const char *, int64_t, int64_t,
+	    unsigned int, struct store_history *);
+char	*store_tour_name(struct store *, int64_t);
+size_t	 store_queue_depth(struct store *);
+
 const char *store_mark_name(enum store_mark);
 const char *store_result_name(enum store_result);
 const char *store_status_name(enum store_status);

@@ -1,0 +1,68 @@
+/*
+ * lobby-feed.c: what the lobby tells the web front end (lobby.h's
+ * struct lobby_feed): every move of a refereed game, and each end once the
+ * log has it; and the counters of moves and ends (metrics.h).  Called
+ * from lobby-game.c where it tells the spectators.
+ */
+#include <string.h>
+
+#include "lobby.h"
+#include "lobby-int.h"
+#include "metrics.h"
+#include "store.h"
+
+/* Sets the hook (NULL: none); the server's, on the loop. */
+void
+lobby_set_feed(struct lobby *lb, void (*fn)(void *,
+    const struct lobby_feed *), void *arg)
+{
+	lb->feed = fn;
+	lb->feed_arg = arg;
+}
+
+/* A move was applied: seat moved mv, leaving pos; it used used µs. */
+void
+lobby_feed_move(struct lgame *g, int seat, const char *mv, const char *pos,
+    int mark, uint64_t used)
+{
+	struct lobby_feed f;
+
+	metrics_inc(M_MOVES);
+	if (g->lb->feed == NULL)
+		return;
+	memset(&f, 0, sizeof f);
+	f.id = g->id;
+	f.ply = g->ply;
+	f.player = seat;
+	f.move = mv;
+	f.position = pos;
+	f.mark = store_mark_name((enum store_mark)mark);
+	f.time_ms = used / 1000;
+	f.clock_ms[0] = g->p[0].clock_us / 1000;
+	f.clock_ms[1] = g->p[1].clock_us / 1000;
+	g->lb->feed(g->lb->feed_arg, &f);
+}
+
+/* The game's end is logged (or the log failed): its last event. */
+void
+lobby_feed_end(struct lgame *g)
+{
+	struct lobby_feed f;
+
+	metrics_label(MF_GAMES_ENDED, g->reason);
+	if (g->lb->feed == NULL)
+		return;
+	memset(&f, 0, sizeof f);
+	f.id = g->id;
+	f.end = 1;
+	f.ply = g->ply;
+	f.winner = g->winner;
+	f.winner_name = g->winner == 1 || g->winner == 2 ?
+	    g->p[g->winner - 1].name : NULL;
+	f.reason = g->reason;
+	f.detail = g->detail;
+	f.logged = g->logged && g->log_ok;
+	f.clock_ms[0] = g->p[0].clock_us / 1000;
+	f.clock_ms[1] = g->p[1].clock_us / 1000;
+	g->lb->feed(g->lb->feed_arg, &f);
+}

@@ -1,0 +1,405 @@
+/*
+ * lobby-web.c: the lobby's live data as JSON for the HTTP API
+ * (PROTOCOL.md §14): live games, the featured game, tournaments with their
+ * standings and crosstable, ratings (on the loop, from the lobby's memory
+ * only), and a player's rating history (any thread: a replay of the rated
+ * games of the league).
+ */
+#include <sys/queue.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "league.h"
+#include "lobby.h"
+#include "lobby-int.h"
+#include "store.h"
+
+/* Writes a time control, or null. */
+static void
+lweb_tc(struct json *j, uint64_t base, uint64_t inc)
+{
+	json_obj(j);
+	json_kuint(j, "base_ms", base);
+	json_kuint(j, "inc_ms", inc);
+	json_end_obj(j);
+}
+
+/* Writes a live game (PROTOCOL.md §14.2, "the live game"). */
+static void
+lweb_live(struct lgame *g, uint64_t now, struct json *j)
+{
+	struct buf	 pos;
+
+	buf_init(&pos);
+	game_print(&g->game, &pos);
+	json_obj(j);
+	json_kint(j, "id", g->id);
+	json_kstr(j, "family", g->game.fam->name);
+	json_kstr(j, "start", g->start);
+	json_kstr(j, "position", buf_str(&pos));
+	json_kstr(j, "player1", g->p[0].name);
+	json_kstr(j, "player2", g->p[1].name);
+	json_kuint(j, "ply", g->ply);
+	json_kint(j, "to_move", g->to_move);
+	json_kbool(j, "rated", g->rated);
+	json_key(j, "tc");
+	lweb_tc(j, g->base_ms, g->inc_ms);
+	json_key(j, "clock_ms");
+	json_arr(j);
+	json_uint(j, lg_clock(g, 1, now));
+	json_uint(j, lg_clock(g, 2, now));
+	json_end_arr(j);
+	json_kstr(j, "tournament", g->tour != NULL ? g->tour->def.name : NULL);
+	json_kuint(j, "watchers", g->nwatchers);
+	json_end_obj(j);
+	buf_free(&pos);
+}
+
+/* Returns live game id (not over), or NULL. */
+static struct lgame *
+lweb_find(struct lobby *lb, int64_t id)
+{
+	struct lgame	*g = lobby_game(lb, id);
+
+	return (g != NULL && !lg_over(g) ? g : NULL);
+}
+
+/* Writes live game id and returns 1, or writes nothing and returns 0. */
+int
+lobby_web_game(struct lobby *lb, int64_t id, struct json *j)
+{
+	struct lgame	*g;
+
+	if ((g = lweb_find(lb, id)) == NULL)
+		return (0);
+	lweb_live(g, lobby_clock_now(lb), j);
+	return (1);
+}
+
+/*
+ * Writes game id of the lobby (live, or ending until its end is logged)
+ * as a game summary (§14.2; the lobby does not know the start time: null)
+ * and returns 1, or returns 0.
+ */
+int
+lobby_web_summary(struct lobby *lb, int64_t id, struct json *j)
+{
+	struct lgame	*g;
+
+	if ((g = lobby_game(lb, id)) == NULL)
+		return (0);
+	json_obj(j);
+	json_kint(j, "id", g->id);
+	json_kstr(j, "family", g->game.fam->name);
+	json_kstr(j, "start", g->start);
+	json_kstr(j, "player1", g->p[0].name);
+	json_kstr(j, "player2", g->p[1].name);
+	json_kstr(j, "status", "live");
+	json_knull(j, "result");
+	json_knull(j, "winner");
+	json_knull(j, "reason");
+	json_knull(j, "detail");
+	json_kbool(j, "rated", g->rated);
+	json_key(j, "tc");
+	lweb_tc(j, g->base_ms, g->inc_ms);
+	json_kstr(j, "tournament", g->tour != NULL ? g->tour->def.name : NULL);
+	json_key(j, "slot");
+	if (g->tour != NULL)
+		json_uint(j, g->slot);
+	else
+		json_null(j);
+	json_knull(j, "started");
+	json_knull(j, "ended");
+	json_end_obj(j);
+	return (1);
+}
+
+/* Writes the live games (of tournament tour, or all), oldest first. */
+size_t
+lobby_web_games(struct lobby *lb, const char *tour, struct json *j)
+{
+	struct lgame	*g;
+	uint64_t	 now = lobby_clock_now(lb);
+	size_t		 n = 0;
+
+	json_arr(j);
+	TAILQ_FOREACH(g, &lb->games, entry) {
+		if (lg_over(g) || (tour != NULL && (g->tour == NULL ||
+		    strcmp(g->tour->def.name, tour) != 0)))
+			continue;
+		lweb_live(g, now, j);
+		n++;
+	}
+	json_end_arr(j);
+	return (n);
+}
+
+/* Returns the number of live games. */
+size_t
+lobby_web_nlive(struct lobby *lb)
+{
+	struct lgame	*g;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(g, &lb->games, entry)
+		n += !lg_over(g);
+	return (n);
+}
+
+/* A player's rating for the featured game: LOBBY_ELO_START without one. */
+static double
+lweb_rating(struct lobby *lb, const char *name)
+{
+	long		 r;
+	unsigned long	 n;
+
+	(void)lobby_rating(lb, name, &r, &n);
+	return ((double)r);
+}
+
+/*
+ * The featured game: the live game whose players have the highest summed
+ * rating, the most recent on a tie; 0 if none is live.
+ */
+int64_t
+lobby_web_featured(struct lobby *lb)
+{
+	struct lgame	*g;
+	int64_t		 best = 0;
+	double		 r, bestr = 0;
+
+	TAILQ_FOREACH(g, &lb->games, entry) {
+		if (lg_over(g))
+			continue;
+		r = lweb_rating(lb, g->p[0].name) + lweb_rating(lb,
+		    g->p[1].name);
+		if (best == 0 || r > bestr || (r == bestr && g->id > best)) {
+			best = g->id;
+			bestr = r;
+		}
+	}
+	return (best);
+}
+
+/* Returns a tournament's id, 0 if there is none of that name. */
+int64_t
+lobby_web_tour_id(struct lobby *lb, const char *name)
+{
+	struct ltour	*t = lobby_tour(lb, name);
+
+	return (t != NULL ? t->def.id : 0);
+}
+
+/* Writes a tournament's definition and progress (members only). */
+static void
+lweb_tour_def(const struct ltour *t, struct json *j)
+{
+	size_t		 i, played = 0;
+
+	for (i = 0; i < t->nslots; i++)
+		played += t->slots[i].state == LSLOT_DONE;
+	json_kstr(j, "name", t->def.name);
+	json_key(j, "format");
+	json_str(j, t->def.format == LEAGUE_GAUNTLET ? "gauntlet" :
+	    "roundrobin");
+	json_kstr(j, "status", lobby_tour_status(t->def.status));
+	json_kstr(j, "game", t->def.game);
+	json_kbool(j, "random", t->def.random);
+	json_key(j, "tc");
+	lweb_tc(j, t->def.base_ms, t->def.inc_ms);
+	json_kuint(j, "games_per_pair", t->def.games_per_pair);
+	json_key(j, "players");
+	json_arr(j);
+	for (i = 0; i < t->def.nplayers; i++)
+		json_str(j, t->def.players[i]);
+	json_end_arr(j);
+	json_kuint(j, "played", played);
+	json_kuint(j, "total", t->nslots);
+}
+
+/* Writes every tournament, in creation order. */
+void
+lobby_web_tours(struct lobby *lb, struct json *j)
+{
+	struct ltour	*t;
+
+	json_arr(j);
+	TAILQ_FOREACH(t, &lb->tours, entry) {
+		json_obj(j);
+		lweb_tour_def(t, j);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
+/* Writes the standings as `standings NAME` prints them. */
+static void
+lweb_standings(struct lobby *lb, const char *name, struct json *j)
+{
+	struct lobby_client lc;
+	struct lobby_standings st;
+	struct buf	 err;
+	size_t		 i;
+
+	memset(&lc, 0, sizeof lc);
+	lc.lb = lb;
+	buf_init(&err);
+	json_arr(j);
+	if (lobby_standings(&lc, name, &st, &err) == 0) {
+		for (i = 0; i < st.n; i++) {
+			json_obj(j);
+			json_kuint(j, "rank", i + 1);
+			json_kstr(j, "name", st.v[i].name);
+			json_kuint(j, "games", st.v[i].games);
+			json_kuint(j, "wins", st.v[i].wins);
+			json_end_obj(j);
+		}
+		free(st.v);
+	}
+	json_end_arr(j);
+	buf_free(&err);
+}
+
+/* Writes the crosstable: [i][j] is player i's record against j. */
+static void
+lweb_crosstable(const struct ltour *t, struct json *j)
+{
+	size_t		 n = t->def.nplayers, i, k;
+	unsigned int	*games, *wins;
+	const struct lslot *s;
+
+	games = xcalloc(n * n + 1, sizeof *games);
+	wins = xcalloc(n * n + 1, sizeof *wins);
+	for (i = 0; i < t->nslots; i++) {
+		s = &t->slots[i];
+		if (s->state != LSLOT_DONE || s->a >= n || s->b >= n)
+			continue;
+		games[s->a * n + s->b]++;
+		games[s->b * n + s->a]++;
+		if (s->winner == 1)
+			wins[s->a * n + s->b]++;
+		else
+			wins[s->b * n + s->a]++;
+	}
+	json_arr(j);
+	for (i = 0; i < n; i++) {
+		json_arr(j);
+		for (k = 0; k < n; k++) {
+			if (k == i) {
+				json_null(j);
+				continue;
+			}
+			json_obj(j);
+			json_kuint(j, "wins", wins[i * n + k]);
+			json_kuint(j, "games", games[i * n + k]);
+			json_end_obj(j);
+		}
+		json_end_arr(j);
+	}
+	json_end_arr(j);
+	free(games);
+	free(wins);
+}
+
+/*
+ * Writes a tournament's members but its logged games (§14.3): the
+ * definition, standings, crosstable and live games.  Returns 0, or -1
+ * if there is no tournament of that name (nothing written).
+ */
+int
+lobby_web_tour(struct lobby *lb, const char *name, struct json *j)
+{
+	struct ltour	*t;
+
+	if ((t = lobby_tour(lb, name)) == NULL)
+		return (-1);
+	lweb_tour_def(t, j);
+	json_key(j, "standings");
+	lweb_standings(lb, name, j);
+	json_key(j, "crosstable");
+	lweb_crosstable(t, j);
+	json_key(j, "live");
+	(void)lobby_web_games(lb, name, j);
+	return (0);
+}
+
+/* Writes the ratings, best first, at most limit, as `ratings`. */
+void
+lobby_web_ratings(struct lobby *lb, size_t limit, struct json *j)
+{
+	struct lobby_client lc;
+	struct lobby_rating_row *v;
+	size_t		 n, i;
+
+	memset(&lc, 0, sizeof lc);
+	lc.lb = lb;
+	lobby_ratings(&lc, &v, &n);
+	json_arr(j);
+	for (i = 0; i < n && i < limit; i++) {
+		json_obj(j);
+		json_kuint(j, "rank", i + 1);
+		json_kstr(j, "name", v[i].name);
+		json_knum1(j, "rating", v[i].r);
+		json_kuint(j, "games", v[i].games);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	free(v);
+}
+
+/*
+ * Writes a player's rating after each of its rated games, oldest first,
+ * the last max of them: a replay of the league's rated games through the
+ * lobby's own rating update, in a scratch lobby (ratings rounded as
+ * `player` shows them) (any thread; the work is
+ * proportional to the log: call it off the loop).  Returns 0, or -1 if
+ * the league cannot be read (nothing written).
+ */
+int
+lobby_web_history(struct league *lg, const char *name, size_t max,
+    struct json *j)
+{
+	struct league_rgame *v = NULL;
+	struct lobby	*scratch;
+	int64_t		*gid;
+	double		*r;
+	size_t		 n = 0, i, k = 0, first;
+	long		 rr;
+	unsigned long	 ng;
+
+	if (league_rated_games(lg, &v, &n) != 0)
+		return (-1);
+	scratch = xcalloc(1, sizeof *scratch);
+	pthread_mutex_init(&scratch->rmtx, NULL);
+	gid = xcalloc(n + 1, sizeof *gid);
+	r = xcalloc(n + 1, sizeof *r);
+	for (i = 0; i < n; i++) {
+		lobby_rate(scratch, v[i].player1, v[i].player2, v[i].result);
+		if (strcmp(v[i].player1, name) != 0 &&
+		    strcmp(v[i].player2, name) != 0)
+			continue;
+		(void)lobby_rating(scratch, name, &rr, &ng);
+		r[k] = (double)rr;
+		gid[k++] = v[i].game_id;
+	}
+	first = k > max ? k - max : 0;
+	json_arr(j);
+	for (i = first; i < k; i++) {
+		json_obj(j);
+		json_kint(j, "game", gid[i]);
+		json_knum1(j, "rating", r[i]);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	pthread_mutex_destroy(&scratch->rmtx);
+	free(scratch->ratings);
+	free(scratch->rindex);
+	free(scratch);
+	free(gid);
+	free(r);
+	free(v);
+	return (0);
+}

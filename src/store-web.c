@@ -1,0 +1,116 @@
+/*
+ * store-web.c: the reads of the HTTP API (PROTOCOL.md §14.3) that the
+ * commands do not have: a filtered, paginated list of games and a
+ * tournament's name; and the depth of the write queue for /metrics.  On
+ * the read connection under rmtx, as store-read.c's; every parameter is
+ * bound.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "log.h"
+#include "store-int.h"
+
+/* The games of a player (either seat), a tournament, before an id. */
+static const char store_games_sql[] =
+    "SELECT " STORE_GAME_COLS " FROM games"
+    " WHERE (?1 IS NULL OR player1 = ?1 OR player2 = ?1)"
+    " AND (?2 = 0 OR tournament_id = ?2)"
+    " AND (?3 = 0 OR id < ?3)"
+    " ORDER BY id DESC LIMIT ?4";
+
+/* A tournament's name. */
+static const char store_tour_sql[] =
+    "SELECT name FROM tournaments WHERE id = ?1";
+
+/* Prepares sql on the read connection (rmtx held); NULL on error. */
+static sqlite3_stmt *
+store_web_prepare(struct store *st, const char *sql)
+{
+	sqlite3_stmt	*s = NULL;
+	int		 rc;
+
+	if ((rc = sqlite3_prepare_v2(st->rdb, sql, -1, &s, NULL)) !=
+	    SQLITE_OK) {
+		log_warnx("store=%s event=read-failed what=web-prepare "
+		    "error=\"%s\" code=%d", st->path, sqlite3_errmsg(st->rdb),
+		    rc);
+		return (NULL);
+	}
+	return (s);
+}
+
+/*
+ * Reads at most limit games, newest first, into h (free it with
+ * store_history_free): those of player (NULL: any) in either seat, of
+ * tournament id tour (0: any), with ids below before (0: no bound).
+ * Returns 0, or -1 on a database error (h empty).
+ */
+int
+store_games(struct store *st, const char *player, int64_t tour,
+    int64_t before, unsigned int limit, struct store_history *h)
+{
+	sqlite3_stmt	*s;
+	int		 rc = SQLITE_ERROR;
+
+	memset(h, 0, sizeof *h);
+	pthread_mutex_lock(&st->rmtx);
+	if ((s = store_web_prepare(st, store_games_sql)) != NULL) {
+		if (player != NULL)
+			sqlite3_bind_text(s, 1, player, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(s, 1);
+		sqlite3_bind_int64(s, 2, tour);
+		sqlite3_bind_int64(s, 3, before);
+		sqlite3_bind_int64(s, 4, limit);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			h->games = store_grow(h->games, h->n,
+			    sizeof *h->games);
+			store_game_row(s, &h->games[h->n++]);
+		}
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->rmtx);
+	if (rc != SQLITE_DONE) {
+		store_history_free(h);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Returns tournament id's name (free it), or NULL if there is none. */
+char *
+store_tour_name(struct store *st, int64_t id)
+{
+	sqlite3_stmt	*s;
+	const unsigned char *t;
+	char		*name = NULL;
+
+	if (id == 0)
+		return (NULL);
+	pthread_mutex_lock(&st->rmtx);
+	if ((s = store_web_prepare(st, store_tour_sql)) != NULL) {
+		sqlite3_bind_int64(s, 1, id);
+		if (sqlite3_step(s) == SQLITE_ROW &&
+		    (t = sqlite3_column_text(s, 0)) != NULL)
+			name = xstrdup((const char *)t);
+		sqlite3_finalize(s);
+	}
+	pthread_mutex_unlock(&st->rmtx);
+	return (name);
+}
+
+/* Returns the writes waiting in the queue (any thread). */
+size_t
+store_queue_depth(struct store *st)
+{
+	size_t	 n;
+
+	pthread_mutex_lock(&st->mtx);
+	n = st->qlen;
+	pthread_mutex_unlock(&st->mtx);
+	return (n);
+}

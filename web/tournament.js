@@ -1,0 +1,60 @@
+/*
+ * tournament.js: /tournament/NAME: standings, the crosstable, progress
+ * and the games being played now, read from /api/tournaments/NAME every
+ * 2 s.
+ */
+"use strict";
+
+var NAME = G.pathArg();
+
+/* The standings as `standings NAME` prints them (PROTOCOL.md §13.6): in
+ * the API's order, ranked 1, 2, 3... as the command ranks them; a win is
+ * a point, and every game is a win or a loss. */
+function standingsTable(rows) {
+	return G.table("standings", ["rank", "player", "points", "games",
+	    "wins", "losses"], rows.map(function (s, i) {
+		return [String(i + 1), G.playerLink(s.name),
+		    String(s.points === undefined ? s.wins : s.points),
+		    String(s.games), String(s.wins), String(s.losses ===
+		    undefined ? s.games - s.wins : s.losses)];
+	    }));
+}
+
+/* Row player's wins over games against each column player. */
+function crossTable(players, cross) {
+	return G.table("crosstable", [""].concat(players.map(function (p, i) {
+		return String(i + 1);
+	})), players.map(function (a, i) {
+		return [[String(i + 1) + " ", G.playerLink(a)]].concat(
+		    players.map(function (b, j) {
+			var c = (cross[i] || [])[j];
+			if (i === j)
+				return "\u2014";
+			return c && c.games ? c.wins + "/" + c.games : "";
+		    }));
+	}));
+}
+
+G.every(2000, function () {
+	return G.api("/api/tournaments/" + encodeURIComponent(NAME))
+	    .then(function (t) {
+		var pct = t.total ? Math.round(100 * t.played / t.total) : 0;
+		G.put("title", "Tournament " + t.name);
+		document.title = t.name + " · Grundy";
+		G.put("meta", [t.format, " · ", t.status, " · ",
+		    t.games_per_pair + " games per pairing · ", G.tc(t.tc),
+		    t.random ? " · random starts under " : " · ",
+		    G.spec(t.game, 200)]);
+		document.getElementById("bar").style.width = pct + "%";
+		G.put("progress", "played " + t.played + " of " + t.total +
+		    " games (" + pct + "%)");
+		G.put("standings", standingsTable(t.standings));
+		G.put("cross", crossTable(t.players, t.crosstable));
+		G.put("now", G.gamesTable(t.live,
+		    "no game of this tournament is being played",
+		    ["ply", "position"]));
+		G.put("games", G.gamesTable(t.games.filter(function (g) {
+			return g.status !== "live";
+		}), "no game has ended yet", ["result"]));
+	});
+});
