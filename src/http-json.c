@@ -116,6 +116,7 @@ http_move_json(struct json *j, const struct store_record *rec, size_t i)
 	json_kstr(j, "position", m->position);
 	json_kstr(j, "mark", store_mark_name(m->mark));
 	json_kuint(j, "time_ms", m->time_ms);
+	json_kuint(j, "time_us", m->time_us);
 	json_key(j, "delay_us");
 	http_delay(j, m->has_delay, m->delay_us);
 }

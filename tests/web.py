@@ -27,12 +27,8 @@ import shutil
 import sys
 import time
 
-# tests/http.py would stand for the standard library's http (urllib's).
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
-import urllib.request  # noqa: E402
-sys.path.insert(0, HERE)
-from e2e import *  # noqa: E402,F401,F403  (the shared client module)
+import urllib.request
+from e2e import *  # noqa: F401,F403  (the shared client module)
 
 EDGES = "edges=0>1,0>3,1>2,2>3"
 GSPEC = "graph %s 0 0" % EDGES
@@ -178,7 +174,7 @@ def record_moves(c, gid):
     """[(ply, player, move, mark)] of the game's `record`."""
     r = c.cmd("record %d" % gid) or ""
     return [(m[0], m[1], m[2], m[3]) for m in re.findall(
-        r"^move (\d+) (\d) (.+?) (kept-win|threw-win|no-win) \d+ \S+$",
+        r"^move (\d+) (\d) (.+?) (kept-win|threw-win|no-win) \d+ \S+ \d+$",
         body(r), re.M)]
 
 

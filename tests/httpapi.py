@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""http.py: end-to-end tests of grundyd's HTTP side (PROTOCOL.md §14):
+"""httpapi.py: end-to-end tests of grundyd's HTTP side (PROTOCOL.md §14):
 the embedded pages, every JSON endpoint with its errors and pagination,
 the SSE and NDJSON feeds (resumed from Last-Event-ID with nothing lost or
 repeated), the TV feed, the limits (a feed that does not read is dropped
@@ -274,15 +274,16 @@ def test_pages_and_errors():
 
 
 def record_lines(c, gid):
-    """The move lines of `record GAME_ID`: [(ply, player, move, mark)]."""
+    """The move lines of `record GAME_ID`:
+    [(ply, player, move, mark, time_us)]."""
     r = c.cmd("record %d" % gid)
     out = []
     for line in (r or "").split("\n"):
-        m = re.match(r"(?:=\d+ )?move (\d+) (\d) (.*) (\S+) (\d+) (\S+)$",
-                     line)
+        m = re.match(r"(?:=\d+ )?move (\d+) (\d) (.*) (\S+) (\d+) (\S+)"
+                     r" (\d+)$", line)
         if m:
             out.append((int(m.group(1)), int(m.group(2)), m.group(3),
-                        m.group(4)))
+                        m.group(4), int(m.group(7))))
     return out
 
 
@@ -368,8 +369,10 @@ def test_game_feed_and_record():
     st, j = jget(d, "/api/games/%d" % gid)
     rec = record_lines(a, gid)
     check("record JSON: the moves of `record`", st == 200 and
-          [(m["ply"], m["player"], m["move"], m["mark"])
-           for m in j["moves"]] == rec and len(rec) == 12, (j, rec))
+          [(m["ply"], m["player"], m["move"], m["mark"], m["time_us"])
+           for m in j["moves"]] == rec and len(rec) == 12 and
+          all(m["time_ms"] == m["time_us"] // 1000 for m in j["moves"]),
+          (j, rec))
     gsum = j.get("game", {})
     check("record JSON: the summary", gsum.get("status") == "finished" and
           gsum.get("player1") in ("alice", "bob") and
