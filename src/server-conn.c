@@ -56,6 +56,9 @@ static int	 conn_output_full(struct conn *);
 static void	 conn_end_game(struct conn *, struct job *);
 static void	 conn_wait(struct conn *);
 
+/* A connection quiet this long gives back its buffers (conn_idle_free). */
+#define CONN_IDLE_FREE_MS	2000
+
 /* The names of the connection states, for logs. */
 static const char *const conn_states[] = {
 	[CONN_OPEN] = "open", [CONN_EOF] = "eof", [CONN_CLOSING] = "closing",
@@ -693,10 +696,6 @@ conn_process(struct conn *c)
 			buf_reset(out);
 		}
 	}
-	if (c->in != NULL && evbuffer_get_length(c->in) == 0) {
-		evbuffer_free(c->in);	/* idle: no input buffer (§5) */
-		c->in = NULL;
-	}
 	if (conn_write(c, out->data, out->len) != 0) {
 		buf_reset(out);
 		return;
@@ -711,6 +710,38 @@ conn_process(struct conn *c)
 			conn_reading(c, 1);
 		conn_line_timer(c);
 	}
+}
+
+/*
+ * Returns 1 if a connection that has nothing to do holds buffers: its
+ * input buffer, its output buffer, its session's reply buffer.
+ */
+static int
+conn_idle_buffers(const struct conn *c)
+{
+	return ((c->in != NULL && evbuffer_get_length(c->in) == 0 &&
+	    !c->discard) || (c->out.data != NULL && out_unsent(c) == 0) ||
+	    c->sess.body.data != NULL);
+}
+
+/*
+ * Gives back the buffers of a connection that has been quiet for
+ * CONN_IDLE_FREE_MS (issue 12 §5): they come back with its next request,
+ * and until then an idle connection costs its structures only.  Not on
+ * every request: allocating them again each time costs more than it saves.
+ */
+static void
+conn_idle_free(struct conn *c)
+{
+	if (c->busy)
+		return;
+	if (c->in != NULL && evbuffer_get_length(c->in) == 0 && !c->discard) {
+		evbuffer_free(c->in);
+		c->in = NULL;
+	}
+	if (out_unsent(c) == 0 && !c->dirty)
+		out_free(c);
+	buf_free(&c->sess.body);
 }
 
 /*
@@ -745,6 +776,8 @@ conn_line_timer(struct conn *c)
 	if (c->partial_ms != 0 &&
 	    c->partial_ms + (uint64_t)cf->line_timeout * 1000 < due)
 		due = c->partial_ms + (uint64_t)cf->line_timeout * 1000;
+	if (conn_idle_buffers(c) && now + CONN_IDLE_FREE_MS < due)
+		due = now + CONN_IDLE_FREE_MS;	/* then conn_idle_free */
 	due = due > now ? due - now : 1;
 	tv.tv_sec = (time_t)(due / 1000);
 	tv.tv_usec = (suseconds_t)(due % 1000) * 1000;
@@ -858,6 +891,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 		if (now < c->line_ms + (uint64_t)cf->idle_timeout * 1000) {
+			conn_idle_free(c);
 			conn_line_timer(c);	/* not yet */
 			return;
 		}
@@ -877,13 +911,8 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 		fatalx("event=oom");
 	n = conn_recv(c, fd, &v);
 	if (n < 0) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-			if (evbuffer_get_length(c->in) == 0) {
-				evbuffer_free(c->in);
-				c->in = NULL;
-			}
+		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
-		}
 		conn_free(c, "error");
 		return;
 	}

@@ -51,11 +51,11 @@ struct conn {
 	struct event	*rev;		/* input: readable or idle timeout */
 	struct evbuffer	*in;		/* received, not yet executed; lazy */
 	int		 reading;	/* rev is added */
+	int		 dirty;		/* out waits for the end of the pass */
 	struct session	 sess;		/* sess.addr: the peer's address */
 	struct buf	 out;		/* unsent output, from out_off */
 	size_t		 out_off;
 	struct event	*wev;		/* output waits for the socket; lazy */
-	int		 dirty;		/* out waits for the end of the pass */
 	TAILQ_ENTRY(conn) dirty_entry;
 	struct event	*killev;	/* drops the client from the lobby; lazy */
 	enum conn_state	 state;
