@@ -733,8 +733,9 @@ conn_idle_buffers(const struct conn *c)
 static void
 conn_idle_free(struct conn *c)
 {
-	if (c->busy)
+	if (c->busy || !conn_idle_buffers(c))
 		return;
+	log_debug("conn=%llu event=idle-free", (unsigned long long)c->id);
 	if (c->in != NULL && evbuffer_get_length(c->in) == 0 && !c->discard) {
 		evbuffer_free(c->in);
 		c->in = NULL;
