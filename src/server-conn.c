@@ -54,10 +54,6 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
 static void	 conn_end_game(struct conn *, struct job *);
-static void	 conn_wait(struct conn *);
-
-/* A connection quiet this long gives back its buffers (conn_idle_free). */
-#define CONN_IDLE_FREE_MS	2000
 
 /* The names of the connection states, for logs. */
 static const char *const conn_states[] = {
@@ -109,52 +105,30 @@ conn_log_cmd(struct conn *c)
 /*
  * Sends data, straight to the socket when nothing is queued, and queues
  * the rest; returns -1 if the unread output is now over the cap.  Output
- * the lobby left for the end of the pass (conn_post) goes first, in the
+ * the lobby left for the end of the pass (out_post) goes first, in the
  * same send().
  */
 int
 conn_queue(struct conn *c, const char *data, size_t len)
 {
 	ssize_t		 n;
-	int		 rv;
 
 	if (len > 0 && out_waiting(c))
 		out_add(c, data, len);	/* the socket is full: after the rest */
-	else if (len > 0) {
-		if (out_unsent(c) == 0) {
-			n = send(c->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-			if (n > 0) {
-				data += n;
-				len -= (size_t)n;
-			}
-			if ((rv = len > 0))
-				out_add(c, data, len);
-		} else {
-			out_add(c, data, len);
-			rv = out_push(c);
+	else if (len > 0 && out_unsent(c) > 0) {
+		out_add(c, data, len);	/* after the lobby's lines of the pass */
+		out_send(c);
+	} else if (len > 0) {
+		n = send(c->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n > 0) {
+			data += n;
+			len -= (size_t)n;
 		}
-		out_unmark(c);
-		if (rv != 0)
-			conn_wait(c);	/* an error too: the write event sees it */
-		else if (c->sess.lc != NULL)
+		if (len > 0) {
+			out_add(c, data, len);
+			out_wait(c);	/* an error too: the write event sees it */
+		} else if (c->sess.lc != NULL)
 			lobby_tx_time(c->sess.lc, clock_mono_ns());
-	}
-	return (out_unsent(c) > c->srv->conf->max_output ? -1 : 0);
-}
-
-/*
- * The lobby's output to a client: kept until the end of the loop's pass
- * (conn_flush_cb), so that what it writes a client in one pass (a play
- * and the next genmove; event start, new and genmove) leaves in one
- * send().  Returns -1 if the unread output is now over the cap.
- */
-int
-conn_post(struct conn *c, const char *data, size_t len)
-{
-	if (len > 0) {
-		out_add(c, data, len);
-		if (!out_waiting(c))
-			out_mark(c);
 	}
 	return (out_unsent(c) > c->srv->conf->max_output ? -1 : 0);
 }
@@ -483,12 +457,8 @@ conn_close_after_flush(struct conn *c)
 {
 	conn_enter(c, CONN_CLOSING, NULL);
 	conn_reading(c, 0);
-	if (c->dirty) {
-		/* The lobby's last lines first. */
-		out_unmark(c);
-		if (out_push(c) != 0)
-			conn_wait(c);
-	}
+	if (c->dirty)
+		out_send(c);	/* the lobby's last lines */
 	if (out_unsent(c) == 0)
 		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
 }
@@ -713,39 +683,6 @@ conn_process(struct conn *c)
 }
 
 /*
- * Returns 1 if a connection that has nothing to do holds buffers: its
- * input buffer, its output buffer, its session's reply buffer.
- */
-static int
-conn_idle_buffers(const struct conn *c)
-{
-	return ((c->in != NULL && evbuffer_get_length(c->in) == 0 &&
-	    !c->discard) || (c->out.data != NULL && out_unsent(c) == 0) ||
-	    c->sess.body.data != NULL);
-}
-
-/*
- * Gives back the buffers of a connection that has been quiet for
- * CONN_IDLE_FREE_MS (issue 12 §5): they come back with its next request,
- * and until then an idle connection costs its structures only.  Not on
- * every request: allocating them again each time costs more than it saves.
- */
-static void
-conn_idle_free(struct conn *c)
-{
-	if (c->busy || !conn_idle_buffers(c))
-		return;
-	log_debug("conn=%llu event=idle-free", (unsigned long long)c->id);
-	if (c->in != NULL && evbuffer_get_length(c->in) == 0 && !c->discard) {
-		evbuffer_free(c->in);
-		c->in = NULL;
-	}
-	if (out_unsent(c) == 0 && !c->dirty)
-		out_free(c);
-	buf_free(&c->sess.body);
-}
-
-/*
  * Slowloris: only a complete line counts as activity.  Notes when a
  * partial line began and arms the input timeout for whichever comes
  * first: idle-timeout after the last complete line, or line-timeout after
@@ -777,8 +714,8 @@ conn_line_timer(struct conn *c)
 	if (c->partial_ms != 0 &&
 	    c->partial_ms + (uint64_t)cf->line_timeout * 1000 < due)
 		due = c->partial_ms + (uint64_t)cf->line_timeout * 1000;
-	if (conn_idle_buffers(c) && now + CONN_IDLE_FREE_MS < due)
-		due = now + CONN_IDLE_FREE_MS;	/* then conn_idle_free */
+	if (out_idle(c) && now + OUT_IDLE_MS < due)
+		due = now + OUT_IDLE_MS;	/* then out_idle_free */
 	due = due > now ? due - now : 1;
 	tv.tv_sec = (time_t)(due / 1000);
 	tv.tv_usec = (suseconds_t)(due % 1000) * 1000;
@@ -892,7 +829,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 		if (now < c->line_ms + (uint64_t)cf->idle_timeout * 1000) {
-			conn_idle_free(c);
+			out_idle_free(c);
 			conn_line_timer(c);	/* not yet */
 			return;
 		}
@@ -972,7 +909,7 @@ conn_write_cb(struct conn *c)
  * go on (conn_write_cb).  The peer is gone (a send error), or it stopped
  * reading for the write timeout: drop it.
  */
-static void
+void
 conn_write_ev(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn	*c = arg;
@@ -987,13 +924,6 @@ conn_write_ev(evutil_socket_t fd, short what, void *arg)
 		conn_free(c, "error");
 	else if (rv == 0)
 		conn_write_cb(c);
-}
-
-/* Output is left: wait for the socket, at most the write timeout. */
-static void
-conn_wait(struct conn *c)
-{
-	out_wait(c, conn_write_ev, c->srv->conf->idle_timeout);
 }
 
 /*
@@ -1014,7 +944,7 @@ conn_flush_cb(evutil_socket_t fd, short what, void *arg)
 		if (out_waiting(c) || out_unsent(c) == 0)
 			continue;
 		if (out_push(c) != 0)
-			conn_wait(c);	/* an error too: the write event sees it */
+			out_wait(c);	/* an error too: the write event sees it */
 		else
 			conn_write_cb(c);
 	}
@@ -1025,7 +955,7 @@ void
 conn_apply_conf(struct conn *c)
 {
 	if (out_waiting(c))
-		conn_wait(c);
+		out_wait(c);
 	if (c->reading) {
 		conn_reading(c, 0);
 		conn_reading(c, 1);

@@ -136,6 +136,7 @@ struct server {
 	struct buf	 out;		/* reply scratch for conn_process */
 	struct connlist	 dirty;		/* output to send at the pass's end */
 	struct event	*flushev;	/* sends it: conn_flush_cb */
+	event_callback_fn write_ev;	/* a connection's socket takes output */
 	struct store	*store;		/* the game log, or NULL (--db off) */
 	struct game_tables tables;	/* the table cache on store */
 	struct league	*league;	/* accounts, or NULL (--db off) */
@@ -156,9 +157,9 @@ void	 conn_job_hold(struct job *);
 void	 conn_job_back(struct job *);
 void	 conn_enter(struct conn *, enum conn_state, const char *);
 int	 conn_queue(struct conn *, const char *, size_t);
-int	 conn_post(struct conn *, const char *, size_t);
 void	 conn_kill(struct conn *, const char *);
 void	 conn_flush_cb(evutil_socket_t, short, void *);
+void	 conn_write_ev(evutil_socket_t, short, void *);
 long	 conn_rtt(void *);
 
 /* server-out.c */
@@ -166,10 +167,17 @@ void	 out_add(struct conn *, const char *, size_t);
 int	 out_push(struct conn *);
 size_t	 out_unsent(const struct conn *);
 int	 out_waiting(const struct conn *);
-void	 out_wait(struct conn *, event_callback_fn, unsigned int);
+void	 out_wait(struct conn *);
+void	 out_send(struct conn *);
+int	 out_post(struct conn *, const char *, size_t);
 void	 out_mark(struct conn *);
 void	 out_unmark(struct conn *);
 void	 out_free(struct conn *);
+int	 out_idle(const struct conn *);
+void	 out_idle_free(struct conn *);
+
+/* A connection quiet this long gives back its buffers (out_idle_free). */
+#define OUT_IDLE_MS	2000
 
 /* server-pool.c */
 void	 pool_start(struct pool *, struct event_base *, unsigned int);

@@ -385,7 +385,7 @@ server_lobby_rtt(void *arg, void *conn)
  * The lobby's send: like conn_write, but a client over the output cap is
  * dropped a moment later, so the lobby never sees a client vanish in the
  * middle of its own work.  It leaves at the end of the loop's pass, with
- * whatever else the lobby writes the client in the pass (conn_post).
+ * whatever else the lobby writes the client in the pass (out_post).
  */
 static void
 server_lobby_send(void *arg, void *conn, const char *data, size_t len)
@@ -395,7 +395,7 @@ server_lobby_send(void *arg, void *conn, const char *data, size_t len)
 	(void)arg;
 	if (c->state >= CONN_KILLED)
 		return;
-	if (conn_post(c, data, len) != 0)
+	if (out_post(c, data, len) != 0)
 		conn_kill(c, "output-overflow");
 }
 
@@ -491,6 +491,7 @@ server_start(struct server *srv)
 	srv->pool.arg = srv;
 	pool_start(&srv->pool, srv->base, srv->conf->workers);
 	srv->flushev = event_new(srv->base, -1, 0, conn_flush_cb, srv);
+	srv->write_ev = conn_write_ev;
 	for (i = 0; i < 3; i++) {
 		srv->sig[i] = evsignal_new(srv->base, sigs[i],
 		    server_signal_cb, srv);
