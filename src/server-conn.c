@@ -844,7 +844,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	if (c->in == NULL)
-		c->in = evbuffer_new();		/* given back by conn_process */
+		c->in = evbuffer_new();	/* given back when idle: out_idle_free */
 	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
 		fatalx("event=oom");
 	n = conn_recv(c, fd, &v);
