@@ -123,9 +123,12 @@ out_wait(struct conn *c)
 {
 	struct timeval	 tv;
 
-	if (c->wev == NULL)
+	if (c->wev == NULL) {
+		log_debug("conn=%llu event=output-wait unsent=%zu",
+		    (unsigned long long)c->id, out_unsent(c));
 		c->wev = event_new(c->srv->base, c->fd, EV_WRITE | EV_PERSIST,
 		    c->srv->write_ev, c);
+	}
 	tv.tv_sec = c->srv->conf->idle_timeout;
 	tv.tv_usec = 0;
 	event_add(c->wev, &tv);

@@ -14,6 +14,7 @@
 """
 import socket
 import struct
+import threading
 import time
 
 from e2e import *
@@ -66,7 +67,7 @@ def test_idle_comes_back():
     s = raw(d)
     s.sendall(b"protocol_version\n")
     check("first request", read_block(s) == "= 2\n\n")
-    cid = conn_id(d, 1)
+    cid = conn_id(d, 1)     # logged before the reply
     check("buffers given back when idle", idle_freed(d, cid, 1))
     s.sendall(b"protocol_version\n")
     check("a request after idling", read_block(s) == "= 2\n\n")
@@ -126,6 +127,48 @@ def test_slow_reader_after_idle():
     d.stop()
 
 
+def test_partial_writes_intact():
+    """Replies the socket takes in pieces arrive whole and in order: a
+    client with a small receive window pipelines requests and reads only
+    once the server's output waits for the socket (event=output-wait):
+    the rest is then sent in parts and its buffer compacted."""
+    d = Daemon("parts", "--verbose", "1", "--rate", "10000000", "--burst",
+               "10000000", db="off")
+    one = raw(d)
+    one.sendall(b"list_commands\n")
+    want = read_block(one)
+    check("one reply", want.startswith("= ") and want.endswith("\n\n"))
+    one.close()
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", d.port))
+    wait_for(lambda: conn_id(d, 2) is not None, 10.0, 0.02)
+    cid = conn_id(d, 2)
+    n = 30000
+    sender = threading.Thread(target=s.sendall, args=(b"".join(
+        b"%d list_commands\n" % i for i in range(n)),), daemon=True)
+    sender.start()
+    check("the output waits for the socket",
+          wait_for(lambda: "conn=%s event=output-wait" % cid in
+                   log_text(d), 30.0, 0.05))
+    expect = "".join("=%d%s" % (i, want[1:]) for i in range(n)).encode()
+    got = []
+    size = 0
+    s.settimeout(30)
+    while size < len(expect):
+        data = s.recv(1 << 20)
+        if not data:
+            break
+        got.append(data)
+        size += len(data)
+    sender.join(30)
+    got = b"".join(got)
+    check("%d replies (%d bytes) intact and in order" % (n, len(expect)),
+          got == expect, "got %d bytes" % len(got))
+    s.close()
+    d.stop()
+
+
 def segs_in(c):
     """Data segments the client's socket received (struct tcp_info's
     tcpi_data_segs_in, Linux 4.6 and later)."""
@@ -175,4 +218,4 @@ def test_one_send_per_pass():
 
 
 sys.exit(run([test_idle_comes_back, test_slow_reader_after_idle,
-              test_one_send_per_pass]))
+              test_partial_writes_intact, test_one_send_per_pass]))
