@@ -9,13 +9,26 @@ sending an answer to receiving the opponent's next genmove, i.e. the
 referee's work plus two loopback hops), p50 and p99.  As a reference in
 the same run it times `protocol_version` round trips on one connection.
 
-Usage: lobby-bench.py PORT [--pairs N] [--seconds S] [--piles P]
+With --pid PID (grundyd's process id) it also prints the daemon's CPU
+time per refereed move (user + system, all its threads, from
+/proc/PID/stat over the timed part of the run), which is steadier than
+moves/s on a shared machine (issue 12 §2).
+
+Usage: lobby-bench.py PORT [--pairs N] [--seconds S] [--piles P] [--pid PID]
 (start grundyd with a fresh --db; the accounts are registered here.)
 """
+import os
 import select
 import socket
 import sys
 import time
+
+
+def cpu_ticks(pid):
+    """User + system CPU of a process, all threads, in clock ticks."""
+    with open("/proc/%d/stat" % pid) as f:
+        rest = f.read().rsplit(")", 1)[1].split()
+    return int(rest[11]) + int(rest[12])     # fields 14 and 15 of stat
 
 
 def connect(port):
@@ -46,7 +59,7 @@ class Player:
 
 def main():
     port = int(sys.argv[1])
-    pairs, seconds, npiles = 4, 5.0, 3
+    pairs, seconds, npiles, pid = 4, 5.0, 3, None
     args = sys.argv[2:]
     while args:
         if args[0] == "--pairs":
@@ -55,6 +68,8 @@ def main():
             seconds = float(args[1])
         elif args[0] == "--piles":
             npiles = int(args[1])
+        elif args[0] == "--pid":
+            pid = int(args[1])
         args = args[2:]
     ref = connect(port)
     rf = ref.makefile("r")
@@ -81,6 +96,7 @@ def main():
 
     for p in players:
         seek(p)
+    cpu0 = cpu_ticks(pid) if pid else 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         r, _, _ = select.select(list(byfd), [], [], 1.0)
@@ -124,6 +140,7 @@ def main():
                 games += 1
                 seek(p)
     el = time.perf_counter() - start
+    cpu = cpu_ticks(pid) - cpu0 if pid else 0
     turn.sort()
     p50 = turn[len(turn) // 2] * 1e6 if turn else 0
     p99 = turn[int(len(turn) * 0.99)] * 1e6 if turn else 0
@@ -132,6 +149,11 @@ def main():
           "protocol_version_rtt=%.0fus ratio_p50/rtt=%.2f" %
           (pairs, el, games // 2, moves, moves / el, p50, p99, rtt * 1e6,
            (p50 / (rtt * 1e6)) if rtt else 0))
+    if pid:
+        hz = os.sysconf("SC_CLK_TCK")
+        print("daemon_cpu=%.2fs daemon_cpu_per_move=%.1fus "
+              "protocol_version_requests=%d" %
+              (cpu / hz, cpu / hz / moves * 1e6 if moves else 0, n))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 /*
  * server-conn.c: grundyd's client connections, on the event loop.
  *
- * One thread runs the event loop and owns every socket, bufferevent and
+ * One thread runs the event loop and owns every socket, event and
  * connection.  A request line is executed on the loop when it is cheap;
  * when session_heavy() says it may be slow (building a subtraction or
  * graph table, a bounded Wythoff Grundy table, a sum, a line over 1 KiB)
@@ -36,7 +36,6 @@
 #include <time.h>
 
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/listener.h>
 #include <event2/util.h>
@@ -107,34 +106,40 @@ conn_log_cmd(struct conn *c)
 
 /*
  * Sends data, straight to the socket when nothing is queued, and queues
- * the rest; returns -1 if the unread output is now over the cap.
+ * the rest; returns -1 if the unread output is now over the cap.  Output
+ * the lobby left for the end of the pass (out_post) goes first, in the
+ * same send().
  */
 int
 conn_queue(struct conn *c, const char *data, size_t len)
 {
-	struct evbuffer	*out = bufferevent_get_output(c->bev);
 	ssize_t		 n;
 
-	if (len > 0 && evbuffer_get_length(out) == 0) {
-		n = send(bufferevent_getfd(c->bev), data, len,
-		    MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (len > 0 && out_waiting(c))
+		out_add(c, data, len);	/* the socket is full: after the rest */
+	else if (len > 0 && out_unsent(c) > 0) {
+		out_add(c, data, len);	/* after the lobby's lines of the pass */
+		out_send(c);
+	} else if (len > 0) {
+		n = send(c->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n > 0) {
 			data += n;
 			len -= (size_t)n;
 		}
+		if (len > 0) {
+			out_add(c, data, len);
+			out_wait(c);	/* an error too: the write event sees it */
+		} else if (c->sess.lc != NULL)
+			lobby_tx_time(c->sess.lc, clock_mono_ns());
 	}
-	if (len > 0)
-		evbuffer_add(out, data, len);
-	else if (c->sess.lc != NULL)
-		lobby_tx_time(c->sess.lc, clock_mono_ns());
-	return (evbuffer_get_length(out) > c->srv->conf->max_output ? -1 : 0);
+	return (out_unsent(c) > c->srv->conf->max_output ? -1 : 0);
 }
 
 /*
  * Writes a reply; drops the client if its unread output passes the cap.
  * When nothing is queued the reply goes straight to the socket, which
  * saves the event-loop round trip (and two epoll_ctl calls) per request;
- * whatever the socket does not take is queued on the bufferevent.
+ * whatever the socket does not take is queued (server-out.c).
  */
 static int
 conn_write(struct conn *c, const char *data, size_t len)
@@ -254,7 +259,10 @@ conn_job_back(struct job *j)
 	job_free(j);
 }
 
-/* Drops a client the lobby overfilled or kicked (never inside it). */
+/*
+ * Drops a client the lobby overfilled or kicked (never inside it); what
+ * the lobby wrote it before gets one try.
+ */
 static void
 conn_kill_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -262,7 +270,21 @@ conn_kill_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (c->dirty)
+		(void)out_push(c);
 	conn_free(c, c->why);
+}
+
+/* Drops a client on the next turn of the loop (the lobby's kick). */
+void
+conn_kill(struct conn *c, const char *why)
+{
+	if (c->state >= CONN_KILLED)
+		return;
+	conn_enter(c, CONN_KILLED, why);
+	if (c->killev == NULL)
+		c->killev = evtimer_new(c->srv->base, conn_kill_cb, c);
+	event_active(c->killev, EV_TIMEOUT, 0);
 }
 
 /*
@@ -278,7 +300,7 @@ conn_rtt(void *conn)
 	socklen_t	 len = sizeof ti;
 
 	memset(&ti, 0, sizeof ti);
-	if (getsockopt(bufferevent_getfd(c->bev), IPPROTO_TCP, TCP_INFO, &ti,
+	if (getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti,
 	    &len) != 0 || len < offsetof(struct tcp_info, tcpi_rtt) +
 	    sizeof ti.tcpi_rtt)
 		return (-1);
@@ -318,7 +340,7 @@ conn_free(struct conn *c, const char *reason)
 	if (c->busy) {
 		conn_enter(c, CONN_DEAD, NULL);
 		conn_reading(c, 0);
-		bufferevent_disable(c->bev, EV_WRITE);
+		out_free(c);	/* nothing more is written */
 		return;
 	}
 	log_info("conn=%llu event=close reason=%s commands=%llu",
@@ -329,10 +351,13 @@ conn_free(struct conn *c, const char *reason)
 	if (c->sess.lc != NULL)
 		lobby_detach(c->sess.lc, reason);
 	c->sess.lc = NULL;
-	event_free(c->killev);
-	bufferevent_free(c->bev);
+	if (c->killev != NULL)
+		event_free(c->killev);
+	out_free(c);
 	event_free(c->rev);
-	evbuffer_free(c->in);
+	evutil_closesocket(c->fd);
+	if (c->in != NULL)
+		evbuffer_free(c->in);
 	cmd_prep_free(&c->sess);
 	free(c->prepped);
 	session_free(&c->sess);
@@ -407,7 +432,7 @@ conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
 
 	j = xcalloc(1, sizeof *j);
 	j->conn = c;
-	j->host = c->host;
+	j->host = c->sess.addr;
 	j->line = line;
 	j->len = n;
 	j->prep = prep;
@@ -435,7 +460,9 @@ conn_close_after_flush(struct conn *c)
 {
 	conn_enter(c, CONN_CLOSING, NULL);
 	conn_reading(c, 0);
-	if (evbuffer_get_length(bufferevent_get_output(c->bev)) == 0)
+	if (c->dirty)
+		out_send(c);	/* the lobby's last lines */
+	if (out_unsent(c) == 0)
 		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
 }
 
@@ -477,6 +504,8 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 	size_t		 n, eol_len;
 	ssize_t		 hn;
 
+	if (in == NULL)
+		return (-1);
 	eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
 	if (c->discard) {
 		/* Skip the rest of an overlong line. */
@@ -671,7 +700,7 @@ conn_line_timer(struct conn *c)
 	uint64_t	 now = server_now_ms(c->srv), due;
 	size_t		 eol_len;
 
-	if (evbuffer_get_length(c->in) == 0 || c->discard)
+	if (c->in == NULL || evbuffer_get_length(c->in) == 0 || c->discard)
 		c->partial_ms = c->discard ? (c->partial_ms ? c->partial_ms :
 		    now) : 0;
 	else {
@@ -688,6 +717,8 @@ conn_line_timer(struct conn *c)
 	if (c->partial_ms != 0 &&
 	    c->partial_ms + (uint64_t)cf->line_timeout * 1000 < due)
 		due = c->partial_ms + (uint64_t)cf->line_timeout * 1000;
+	if (out_idle(c) && now + OUT_IDLE_MS < due)
+		due = now + OUT_IDLE_MS;	/* then out_idle_free */
 	due = due > now ? due - now : 1;
 	tv.tv_sec = (time_t)(due / 1000);
 	tv.tv_usec = (suseconds_t)(due % 1000) * 1000;
@@ -703,8 +734,7 @@ conn_line_timer(struct conn *c)
 static int
 conn_output_full(struct conn *c)
 {
-	return (evbuffer_get_length(bufferevent_get_output(c->bev)) >
-	    c->srv->conf->max_output / 2);
+	return (out_unsent(c) > c->srv->conf->max_output / 2);
 }
 
 /* Starts or stops watching the socket for input (and idleness). */
@@ -803,6 +833,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 		if (now < c->line_ms + (uint64_t)cf->idle_timeout * 1000) {
+			out_idle_free(c);
 			conn_line_timer(c);	/* not yet */
 			return;
 		}
@@ -816,6 +847,8 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 			conn_close_after_flush(c);
 		return;
 	}
+	if (c->in == NULL)
+		c->in = evbuffer_new();	/* given back when idle: out_idle_free */
 	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
 		fatalx("event=oom");
 	n = conn_recv(c, fd, &v);
@@ -849,7 +882,7 @@ static void
 conn_end_last_line(struct conn *c)
 {
 	struct evbuffer_ptr p;
-	size_t		 len = evbuffer_get_length(c->in);
+	size_t		 len = c->in != NULL ? evbuffer_get_length(c->in) : 0;
 	char		 last;
 
 	if (len == 0 || evbuffer_ptr_set(c->in, &p, len - 1,
@@ -861,15 +894,11 @@ conn_end_last_line(struct conn *c)
 
 /* Writes drained: close if that was the last thing to do. */
 static void
-conn_write_cb(struct bufferevent *bev, void *arg)
+conn_write_cb(struct conn *c)
 {
-	struct conn	*c = arg;
-
-	if (c->sess.lc != NULL &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	if (c->sess.lc != NULL && out_unsent(c) == 0)
 		lobby_tx_time(c->sess.lc, clock_mono_ns());
-	if (c->state == CONN_CLOSING && !c->busy &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
+	if (c->state == CONN_CLOSING && !c->busy && out_unsent(c) == 0) {
 		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
 		return;
 	}
@@ -879,25 +908,58 @@ conn_write_cb(struct bufferevent *bev, void *arg)
 		conn_process(c);
 }
 
-/* Output side: the peer is gone, or it stopped reading for too long. */
-static void
-conn_event_cb(struct bufferevent *bev, short what, void *arg)
+/*
+ * The socket takes output again: send the rest, and once it is all out,
+ * go on (conn_write_cb).  The peer is gone (a send error), or it stopped
+ * reading for the write timeout: drop it.
+ */
+void
+conn_write_ev(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn	*c = arg;
+	int		 rv;
 
-	conn_free(c, (what & BEV_EVENT_TIMEOUT) ? "write-timeout" :
-	    (what & BEV_EVENT_EOF) ? "eof" : "error");
+	(void)fd;
+	if (what & EV_TIMEOUT) {
+		conn_free(c, "write-timeout");
+		return;
+	}
+	if ((rv = out_push(c)) < 0)
+		conn_free(c, "error");
+	else if (rv == 0)
+		conn_write_cb(c);
+}
+
+/*
+ * The end of the loop's pass: what the lobby wrote each client during it
+ * leaves in one send() per client (issue 12 §2), and a client's genmove
+ * clock can start from there (lobby_tx_time).
+ */
+void
+conn_flush_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct server	*srv = arg;
+	struct conn	*c;
+
+	(void)fd;
+	(void)what;
+	while ((c = TAILQ_FIRST(&srv->dirty)) != NULL) {
+		out_unmark(c);
+		if (out_waiting(c) || out_unsent(c) == 0)
+			continue;
+		if (out_push(c) != 0)
+			out_wait(c);	/* an error too: the write event sees it */
+		else
+			conn_write_cb(c);
+	}
 }
 
 /* Applies the idle and write timeouts from the current settings. */
 void
 conn_apply_conf(struct conn *c)
 {
-	struct timeval	 tv;
-
-	tv.tv_sec = c->srv->conf->idle_timeout;
-	tv.tv_usec = 0;
-	bufferevent_set_timeouts(c->bev, NULL, &tv);
+	if (out_waiting(c))
+		out_wait(c);
 	if (c->reading) {
 		conn_reading(c, 0);
 		conn_reading(c, 1);
@@ -915,7 +977,7 @@ static const struct session_log session_log_store = {
 
 /* Sets up a new connection's session: the shared state it uses. */
 static void
-conn_session(struct conn *c)
+conn_session(struct conn *c, const char *host, const char *peer)
 {
 	struct server	*srv = c->srv;
 
@@ -924,13 +986,13 @@ conn_session(struct conn *c)
 	c->sess.log = &session_log_store;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;
-	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", c->host);
+	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", host);
 	c->sess.anon_prefix = srv->anon;
 	c->sess.rtt = conn_rtt;
 	c->sess.rtt_arg = c;
 	c->sess.regrate = srv->regrate;
 	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
-	lobby_set_peer(c->sess.lc, c->peer, srv->anon);
+	lobby_set_peer(c->sess.lc, peer, srv->anon);
 }
 
 /* Opens a connection on an accepted socket from host:port. */
@@ -938,33 +1000,30 @@ void
 conn_new(struct server *srv, evutil_socket_t fd, const char *host, int port)
 {
 	struct conn	*c;
+	char		 peer[64];
 	int		 one = 1;
 
 	c = xcalloc(1, sizeof *c);
 	c->srv = srv;
 	c->id = ++srv->next_id;
-	snprintf(c->host, sizeof c->host, "%s", host);
-	snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
+	c->fd = fd;
+	snprintf(peer, sizeof peer, "%s:%d", host, port);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 	server_keepalive(&srv->conf->sc, fd);
 	/* Receive time stamps, for game clocks (conn_recv). */
 	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
-	c->bev = bufferevent_socket_new(srv->base, fd, BEV_OPT_CLOSE_ON_FREE);
-	conn_session(c);
+	/* No buffer yet: c->in, c->out and wev come when needed (§5). */
+	conn_session(c, host, peer);
 	proto_answer_init(&c->ans, PROTO_ANSWER_MAX);
-	c->killev = evtimer_new(srv->base, conn_kill_cb, c);
 	c->tokens = (uint64_t)srv->conf->burst * 1000;
 	c->refill_ms = server_now_ms(srv);
 	c->line_ms = c->refill_ms;
-	bufferevent_setcb(c->bev, NULL, conn_write_cb, conn_event_cb, c);
-	c->in = evbuffer_new();
 	c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, conn_read_ev,
 	    c);
 	conn_apply_conf(c);
 	conn_reading(c, 1);
-	bufferevent_enable(c->bev, EV_WRITE);
 	TAILQ_INSERT_TAIL(&srv->conns, c, entry);
 	srv->nconns++;
 	log_info("conn=%llu event=connect peer=%s conns=%zu",
-	    (unsigned long long)c->id, c->peer, srv->nconns);
+	    (unsigned long long)c->id, peer, srv->nconns);
 }

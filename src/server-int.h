@@ -2,7 +2,7 @@
  * server-int.h: what server.c (listeners, signals, settings), server-conn.c
  * (client connections) and server-pool.c (the worker pool) share.  Each
  * depends only on the ones below it: server.c, server-conn.c,
- * server-pool.c.
+ * server-out.c, server-pool.c.
  */
 #ifndef SERVER_INT_H
 #define SERVER_INT_H
@@ -47,14 +47,17 @@ struct conn {
 	TAILQ_ENTRY(conn) entry;
 	struct server	*srv;
 	uint64_t	 id;
-	struct bufferevent *bev;	/* output side only */
+	evutil_socket_t	 fd;
 	struct event	*rev;		/* input: readable or idle timeout */
-	struct evbuffer	*in;		/* received, not yet executed */
+	struct evbuffer	*in;		/* received, not yet executed; lazy */
 	int		 reading;	/* rev is added */
-	struct session	 sess;
-	char		 peer[64];
-	char		 host[INET6_ADDRSTRLEN];	/* peer address */
-	struct event	*killev;	/* drops the client from the lobby */
+	int		 dirty;		/* out waits for the end of the pass */
+	struct session	 sess;		/* sess.addr: the peer's address */
+	struct buf	 out;		/* unsent output, from out_off */
+	size_t		 out_off;
+	struct event	*wev;		/* output waits for the socket; lazy */
+	TAILQ_ENTRY(conn) dirty_entry;
+	struct event	*killev;	/* drops the client from the lobby; lazy */
 	enum conn_state	 state;
 	const char	*why;		/* CLOSING, KILLED: the close reason */
 	int		 busy;		/* a job is with the workers */
@@ -132,6 +135,9 @@ struct server {
 	uint64_t	 next_id;
 	int		 stopping;
 	struct buf	 out;		/* reply scratch for conn_process */
+	struct connlist	 dirty;		/* output to send at the pass's end */
+	struct event	*flushev;	/* sends it: conn_flush_cb */
+	event_callback_fn write_ev;	/* a connection's socket takes output */
 	struct store	*store;		/* the game log, or NULL (--db off) */
 	struct game_tables tables;	/* the table cache on store */
 	struct league	*league;	/* accounts, or NULL (--db off) */
@@ -153,7 +159,27 @@ void	 conn_job_hold(struct job *);
 void	 conn_job_back(struct job *);
 void	 conn_enter(struct conn *, enum conn_state, const char *);
 int	 conn_queue(struct conn *, const char *, size_t);
+void	 conn_kill(struct conn *, const char *);
+void	 conn_flush_cb(evutil_socket_t, short, void *);
+void	 conn_write_ev(evutil_socket_t, short, void *);
 long	 conn_rtt(void *);
+
+/* server-out.c */
+void	 out_add(struct conn *, const char *, size_t);
+int	 out_push(struct conn *);
+size_t	 out_unsent(const struct conn *);
+int	 out_waiting(const struct conn *);
+void	 out_wait(struct conn *);
+void	 out_send(struct conn *);
+int	 out_post(struct conn *, const char *, size_t);
+void	 out_mark(struct conn *);
+void	 out_unmark(struct conn *);
+void	 out_free(struct conn *);
+int	 out_idle(const struct conn *);
+void	 out_idle_free(struct conn *);
+
+/* A connection quiet this long gives back its buffers (out_idle_free). */
+#define OUT_IDLE_MS	2000
 
 /* server-pool.c */
 void	 pool_start(struct pool *, struct event_base *, unsigned int);

@@ -69,7 +69,7 @@ server_conns_from(struct server *srv, const char *host)
 	size_t		 n = 0;
 
 	TAILQ_FOREACH(c, &srv->conns, entry)
-		if (strcmp(c->host, host) == 0)
+		if (strcmp(c->sess.addr, host) == 0)
 			n++;
 	return (n);
 }
@@ -372,10 +372,7 @@ server_lobby_kick(void *arg, void *conn)
 	struct conn	*c = conn;
 
 	(void)arg;
-	if (c->state >= CONN_KILLED)
-		return;
-	conn_enter(c, CONN_KILLED, "kicked");
-	event_active(c->killev, EV_TIMEOUT, 0);
+	conn_kill(c, "kicked");
 }
 
 /* The lobby's network delay of a connection (conn_rtt). */
@@ -389,7 +386,8 @@ server_lobby_rtt(void *arg, void *conn)
 /*
  * The lobby's send: like conn_write, but a client over the output cap is
  * dropped a moment later, so the lobby never sees a client vanish in the
- * middle of its own work.
+ * middle of its own work.  It leaves at the end of the loop's pass, with
+ * whatever else the lobby writes the client in the pass (out_post).
  */
 static void
 server_lobby_send(void *arg, void *conn, const char *data, size_t len)
@@ -399,10 +397,8 @@ server_lobby_send(void *arg, void *conn, const char *data, size_t len)
 	(void)arg;
 	if (c->state >= CONN_KILLED)
 		return;
-	if (conn_queue(c, data, len) != 0) {
-		conn_enter(c, CONN_KILLED, "output-overflow");
-		event_active(c->killev, EV_TIMEOUT, 0);
-	}
+	if (out_post(c, data, len) != 0)
+		conn_kill(c, "output-overflow");
 }
 
 /*
@@ -496,6 +492,8 @@ server_start(struct server *srv)
 	srv->pool.after = server_jobs_after;
 	srv->pool.arg = srv;
 	pool_start(&srv->pool, srv->base, srv->conf->workers);
+	srv->flushev = event_new(srv->base, -1, 0, conn_flush_cb, srv);
+	srv->write_ev = conn_write_ev;
 	for (i = 0; i < 3; i++) {
 		srv->sig[i] = evsignal_new(srv->base, sigs[i],
 		    server_signal_cb, srv);
@@ -530,6 +528,8 @@ server_free(struct server *srv)
 		event_free(srv->sig[i]);
 	if (srv->stopev != NULL)
 		event_free(srv->stopev);
+	if (srv->flushev != NULL)
+		event_free(srv->flushev);
 	pool_free(&srv->pool);
 	addrrate_free(srv->regrate);
 	buf_free(&srv->out);
@@ -546,6 +546,7 @@ server_run(struct conf *conf)
 	srv.conf = conf;
 	srv.regrate = addrrate_new();
 	TAILQ_INIT(&srv.conns);
+	TAILQ_INIT(&srv.dirty);
 	signal(SIGPIPE, SIG_IGN);
 	server_open_store(&srv);
 	if ((srv.base = event_base_new()) == NULL)
