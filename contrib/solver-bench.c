@@ -264,6 +264,27 @@ main(int argc, char **argv)
 	bench_ratio(t, tout);
 	printf("\n");
 
+	/* 64 components of six parameters reducing to three r = ceil(t/K). */
+	buf_reset(&line);
+	buf_puts(&line, "sum");
+	for (i = 0; i < 64; i++) {
+		static const char *const par[] = { "t=2", "t=3", "K=2 t=4",
+		    "K=3 t=9", "t=4", "K=2 t=7" };
+		unsigned long k = i % 6 == 2 || i % 6 == 5 ? 2 :
+		    i % 6 == 3 ? 3 : 1;
+
+		buf_printf(&line, "%s wythoff %s %lu %lu", i ? " +" : "",
+		    par[i % 6], k * gmp_urandomm_ui(rs, 201),
+		    k * gmp_urandomm_ui(rs, 201));
+	}
+	t = bench_sum(buf_str(&line), &lim);
+	printf("Sum of 64 components, six parameters, three r (2, 3, 4; "
+	    "quotients <= 200):");
+	bench_ms(t);
+	printf("\n  ratio to one component at 200 200");
+	bench_ratio(t, tout);
+	printf("\n");
+
 	/* Nim: 10^5 piles of 100 digits. */
 	buf_reset(&line);
 	buf_puts(&line, "nim");

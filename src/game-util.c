@@ -495,3 +495,21 @@ game_partsum_to_grundy(const void *st, size_t n, game_part_sg_fn *sg,
 	for (i = 0; i < n; i++)
 		to(st, i, sg(st, i) ^ x, ms);
 }
+
+/*
+ * Lets each of the n games share the tables of the first earlier game of
+ * its family that reduces to the same ones (the family's share): a sum
+ * then holds one table per distinct reduced parameter.  n^2 / 2 share
+ * calls at most, each a comparison of parameters when it fails.
+ */
+void
+game_share_tables(struct game *g, size_t n)
+{
+	size_t	 i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (g[i].fam == g[j].fam && g[i].fam->share != NULL &&
+			    g[i].fam->share(g[i].st, g[j].st))
+				break;
+}

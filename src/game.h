@@ -178,10 +178,11 @@ struct game_family {
 	/*
 	 * Optional: lets st, a component of the same sum as other (of the
 	 * same family), use other's Grundy table when both games reduce to
-	 * the same one, sized for both positions.  NULL for families
-	 * without tables.
+	 * the same one, sized for both positions; returns 1 if st now
+	 * shares other's table, 0 if they reduce to different tables.  NULL
+	 * for families without tables.
 	 */
-	void		 (*share)(void *st, void *other);
+	int		 (*share)(void *st, void *other);
 };
 
 /* A game: its family and the family's state. */
@@ -329,6 +330,7 @@ void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 void	 game_policy_remove_z(const mpz_t *, size_t, const mpz_t,
 	    struct game_moveset *);
 int	 game_ulong_cmp(const void *, const void *);
+void	 game_share_tables(struct game *, size_t);
 
 /* game-table.c: the table cache's blob format, shared by the families. */
 #define GAME_TABLE_VERSION	1
