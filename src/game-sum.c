@@ -201,6 +201,20 @@ sum_apply(void *p, const struct game_move *m)
 	game_move_clear(&s);
 }
 
+/*
+ * Sets back to the move that undoes m, by its component's inverse (which
+ * copies the component tags); -1 if that component's family has none.
+ */
+static int
+sum_inverse(const void *p, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct sum *st = p;
+	const struct game *c = &st->comp[m->ch[0].comp - 1];
+
+	return (game_inverse(c, m, back));
+}
+
 /* Returns 1 when every component is over. */
 static int
 sum_terminal(const void *p)
@@ -291,6 +305,7 @@ const struct game_family game_sum = {
 	.print = sum_print,
 	.check = sum_check,
 	.apply = sum_apply,
+	.inverse = sum_inverse,
 	.terminal = sum_terminal,
 	.grundy = sum_grundy,
 	.to_grundy = sum_to_grundy,

@@ -208,6 +208,35 @@ game_piles_copy(struct game_piles *dst, const struct game_piles *src)
 		mpz_init_set(dst->v[i], src->v[i]);
 }
 
+/*
+ * Sets back to m's changes with the values the piles hold now: applied
+ * after m by game_piles_set, it restores them.
+ */
+void
+game_piles_back(const mpz_t *piles, const struct game_move *m,
+    struct game_move *back)
+{
+	size_t	 i;
+
+	back->n = m->n;
+	for (i = 0; i < m->n; i++) {
+		back->ch[i].comp = m->ch[i].comp;
+		back->ch[i].idx = m->ch[i].idx;
+		mpz_set(back->ch[i].val, piles[m->ch[i].idx - 1]);
+	}
+}
+
+/* The inverse of a family whose state begins with its piles. */
+int
+game_piles_inverse(const void *st, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct game_piles *pl = st;
+
+	game_piles_back(pl->v, m, back);
+	return (0);
+}
+
 /* The apply of a family whose state begins with its piles. */
 void
 game_piles_apply(void *st, const struct game_move *m)

@@ -241,6 +241,17 @@ wythoff_apply(void *p, const struct game_move *m)
 	game_piles_set(st->pile, m);
 }
 
+/* Sets back to the move that undoes m: the piles m changes, as they are. */
+static int
+wythoff_inverse(const void *p, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct wythoff *st = p;
+
+	game_piles_back(st->pile, m, back);
+	return (0);
+}
+
 /* Returns 1 when both piles are below K. */
 static int
 wythoff_terminal(const void *p)
@@ -503,6 +514,7 @@ const struct game_family game_wythoff = {
 	.print = wythoff_print,
 	.check = wythoff_check,
 	.apply = wythoff_apply,
+	.inverse = wythoff_inverse,
 	.terminal = wythoff_terminal,
 	.outcome = wythoff_outcome,
 	.grundy = wythoff_grundy,
