@@ -462,8 +462,9 @@ check_huge_kt(const mpz_t k, const mpz_t t, gmp_randstate_t rs)
 
 /*
  * Piles of 1,000+ digits, for small and large t: t of 400 to 1,000 digits
- * (r as long as a third of the piles and more) takes the other way to e in
- * wythoff_root_init.
+ * (r as long as a third of the piles and more) takes the division form of
+ * the winning moves, and in test-wythoff-guard (the fixed-point form
+ * everywhere) the other way to e in wythoff_root_init.
  */
 static void
 test_wythoff_huge(void **state)
