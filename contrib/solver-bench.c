@@ -54,6 +54,25 @@ bench_random(mpz_t n, gmp_randstate_t rs, unsigned long d)
 	mpz_clear(lo);
 }
 
+/* Sets line to a Nim game of n random piles of d digits. */
+static void
+bench_nim_line(struct buf *line, gmp_randstate_t rs, size_t n,
+    unsigned long d)
+{
+	mpz_t	 x;
+	size_t	 i;
+
+	mpz_init(x);
+	buf_reset(line);
+	buf_puts(line, "nim");
+	for (i = 0; i < n; i++) {
+		bench_random(x, rs, d);
+		buf_putc(line, ' ');
+		buf_mpz(line, x);
+	}
+	mpz_clear(x);
+}
+
 /* Returns the nanoseconds of one floor(n*phi), best of reps. */
 static long long
 bench_phi(const mpz_t n, int reps)
@@ -337,25 +356,13 @@ main(int argc, char **argv)
 
 	/* The undo history: saving a position, as a copy or as the move back. */
 	bench_hist("nim 5 17 44", &lim);
-	buf_reset(&line);
-	buf_puts(&line, "nim");
-	for (i = 0; i < 1000; i++) {
-		bench_random(x, rs, 20);
-		buf_putc(&line, ' ');
-		buf_mpz(&line, x);
-	}
+	bench_nim_line(&line, rs, 1000, 20);
 	bench_hist(buf_str(&line), &lim);
 	bench_hist("wythoff t=3 123456789012345678901234567890 "
 	    "98765432109876543210987654321", &lim);
 
 	/* Nim: 10^5 piles of 100 digits. */
-	buf_reset(&line);
-	buf_puts(&line, "nim");
-	for (i = 0; i < 100000; i++) {
-		bench_random(x, rs, 100);
-		buf_putc(&line, ' ');
-		buf_mpz(&line, x);
-	}
+	bench_nim_line(&line, rs, 100000, 100);
 	t = bench_now();
 	if (game_parse_line(&g, buf_str(&line), &lim, &err) != 0) {
 		fprintf(stderr, "solver-bench: %s\n", err.msg);
