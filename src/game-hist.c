@@ -21,6 +21,34 @@ game_inverse(const struct game *g, const struct game_move *m,
 	return (g->fam->inverse(g->st, m, back));
 }
 
+/*
+ * Returns the outcome (GAME_P, GAME_N or -1 with err) of the position
+ * after the checked move m, without a copy of g when its family has an
+ * inverse: plays m, asks, and plays the move back, so g is as before.
+ */
+int
+game_outcome_after(struct game *g, const struct game_move *m,
+    struct game_error *err)
+{
+	struct game_move back;
+	struct game	 c;
+	int		 out;
+
+	game_move_init(&back);
+	if (game_inverse(g, m, &back) == 0) {
+		g->fam->apply(g->st, m);
+		out = game_outcome(g, err);
+		g->fam->apply(g->st, &back);
+	} else {
+		game_clone(&c, g);
+		c.fam->apply(c.st, m);
+		out = game_outcome(&c, err);
+		game_free(&c);
+	}
+	game_move_clear(&back);
+	return (out);
+}
+
 /* Initialises an empty history. */
 void
 game_hist_init(struct game_hist *h)

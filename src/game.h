@@ -249,6 +249,8 @@ struct game_hist {
 
 int	 game_inverse(const struct game *, const struct game_move *,
 	    struct game_move *);
+int	 game_outcome_after(struct game *, const struct game_move *,
+	    struct game_error *);
 void	 game_hist_init(struct game_hist *);
 void	 game_hist_free(struct game_hist *);
 void	 game_hist_clear(struct game_hist *);

@@ -4,7 +4,8 @@
  * history (as moves back) and, as the reference, as full copies; each undo
  * must give exactly the copy's position (printed form, mover, outcome).
  * Also the copy fallback of a family without an inverse, the cap (oldest
- * dropped, shrinking and growing keep the newest) and reuse after undo.
+ * dropped, shrinking and growing keep the newest), reuse after undo, and
+ * the outcome after a move asked without a copy (game_outcome_after).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,29 @@ hist_same(const struct game *g, const struct game *ref)
 	assert_int_equal(game_outcome(g, &e1), game_outcome(ref, &e2));
 	free(a);
 	free(b);
+}
+
+/*
+ * Asserts that game_outcome_after(g, m) is the outcome of a copy after m,
+ * and that g is as before.
+ */
+static void
+hist_after(struct game *g, const struct game_move *m)
+{
+	struct game_error e1, e2;
+	struct game	 c;
+	char		*before = hist_text(g), *after;
+	int		 mover = game_mover(g);
+
+	game_clone(&c, g);
+	assert_int_equal(game_play(&c, m, NULL), 0);
+	assert_int_equal(game_outcome_after(g, m, &e1), game_outcome(&c, &e2));
+	after = hist_text(g);
+	assert_string_equal(after, before);
+	assert_int_equal(game_mover(g), mover);
+	free(before);
+	free(after);
+	game_free(&c);
 }
 
 /*
@@ -95,6 +119,7 @@ hist_run(const char *text, size_t cap, unsigned long seed)
 	game_move_init(&m);
 	tu_parse(&g, "%s", text);
 	while (played < PLIES && hist_move(&g, rs, &m) == 0) {
+		hist_after(&g, &m);
 		game_clone(&ref[n++], &g);
 		game_hist_push(&h, cap, &g, &m, (int)n);
 		assert_int_equal(game_play(&g, &m, NULL), 0);
@@ -192,6 +217,7 @@ test_hist_copies(void **state)
 	assert_int_equal(game_inverse(&g, &m, &back), -1);
 	game_hist_init(&h);
 	game_move_add_ui(&m, 0, 2, 1);
+	hist_after(&g, &m);		/* on a copy: nim 5 1 is N */
 	game_clone(&ref, &g);
 	game_hist_push(&h, 5, &g, &m, 1);
 	assert_ptr_not_equal(h.v[0].copy.fam, NULL);
