@@ -2,9 +2,11 @@
  * game-hist.c: the undo history (game.h).  A position is saved as the move
  * back to it (the family's inverse, computed before the move is applied),
  * so a move costs no copy of the game; a family without an inverse gets a
- * copy.  The entries form a ring of cap entries whose move numbers stay
- * initialised from one move to the next: once they have grown to a
- * position's size, saving a move allocates nothing.
+ * copy.  The entries form a ring whose move numbers stay initialised from
+ * one move to the next: once they have grown to a position's size, saving
+ * a move allocates nothing.  The ring grows with use (doubling, from 16
+ * slots) up to the cap, so a short game does not hold a long history's
+ * slots.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +73,7 @@ game_hist_clear(struct game_hist *h)
 	size_t	 i;
 
 	for (i = 0; i < h->n; i++)
-		game_hist_drop(&h->v[(h->first + i) % h->cap]);
+		game_hist_drop(&h->v[(h->first + i) % h->slots]);
 	h->first = 0;
 	h->n = 0;
 }
@@ -83,43 +85,44 @@ game_hist_free(struct game_hist *h)
 	size_t	 i;
 
 	game_hist_clear(h);
-	for (i = 0; i < h->cap; i++)
+	for (i = 0; i < h->slots; i++)
 		game_move_clear(&h->v[i].back);
 	free(h->v);
 	game_hist_init(h);
 }
 
 /*
- * Makes the ring hold cap >= 1 entries, keeping the newest positions when
- * it shrinks (the caps can change on SIGHUP), and the numbers of as many
- * old entries as fit.  Slot i of the old ring holds its rank-th oldest.
+ * Makes the ring hold slots >= 1 entries, keeping the newest positions
+ * when it shrinks (the caps can change on SIGHUP), and the numbers of as
+ * many old entries as fit.  Slot i of the old ring holds its rank-th
+ * oldest.
  */
 static void
-game_hist_resize(struct game_hist *h, size_t cap)
+game_hist_resize(struct game_hist *h, size_t slots)
 {
-	struct game_hist_ent *v = xreallocarray(NULL, cap, sizeof *v);
-	size_t	 drop = h->n > cap ? h->n - cap : 0, i, j = 0, rank;
+	struct game_hist_ent *v = xreallocarray(NULL, slots, sizeof *v);
+	size_t	 drop = h->n > slots ? h->n - slots : 0, i, j = 0, rank;
 
 	for (i = drop; i < h->n; i++)
-		v[j++] = h->v[(h->first + i) % h->cap];
-	for (i = 0; i < h->cap; i++) {
-		rank = (i + h->cap - h->first) % h->cap;
+		v[j++] = h->v[(h->first + i) % h->slots];
+	for (i = 0; i < h->slots; i++) {
+		rank = (i + h->slots - h->first) % h->slots;
 		if (rank >= drop && rank < h->n)
 			continue;		/* moved above */
 		game_hist_drop(&h->v[i]);
-		if (j < cap)
+		if (j < slots)
 			v[j++] = h->v[i];
 		else
 			game_move_clear(&h->v[i].back);
 	}
-	for (; j < cap; j++) {
+	for (; j < slots; j++) {
 		v[j].copy.fam = NULL;
 		v[j].copy.st = NULL;
 		game_move_init(&v[j].back);
 	}
 	free(h->v);
 	h->v = v;
-	h->cap = cap;
+	h->slots = slots;
 	h->first = 0;
 	h->n -= drop;
 }
@@ -133,19 +136,23 @@ game_hist_push(struct game_hist *h, size_t cap, const struct game *g,
     const struct game_move *m, int tag)
 {
 	struct game_hist_ent *e;
+	size_t	 grow;
 
 	if (cap == 0) {
 		game_hist_clear(h);
 		return;
 	}
-	if (h->cap != cap)
+	if (h->slots > cap)		/* the cap shrank */
 		game_hist_resize(h, cap);
-	if (h->n == cap) {
+	if (h->n == cap) {		/* full: the oldest goes */
 		game_hist_drop(&h->v[h->first]);
-		h->first = (h->first + 1) % cap;
+		h->first = (h->first + 1) % h->slots;
 		h->n--;
+	} else if (h->n == h->slots) {	/* room below the cap: grow */
+		grow = h->slots < 16 ? 16 : 2 * h->slots;
+		game_hist_resize(h, grow < cap ? grow : cap);
 	}
-	e = &h->v[(h->first + h->n) % cap];
+	e = &h->v[(h->first + h->n) % h->slots];
 	if (game_inverse(g, m, &e->back) != 0)
 		game_clone(&e->copy, g);
 	e->tag = tag;
@@ -163,7 +170,7 @@ game_hist_pop(struct game_hist *h, struct game *g, int *tag)
 
 	if (h->n == 0)
 		return (-1);
-	e = &h->v[(h->first + h->n - 1) % h->cap];
+	e = &h->v[(h->first + h->n - 1) % h->slots];
 	if (e->copy.fam != NULL) {
 		game_free(g);
 		*g = e->copy;

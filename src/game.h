@@ -231,8 +231,8 @@ int	 game_mover(const struct game *);
 /*
  * game-hist.c: the positions before the last moves, for undo, oldest
  * first: each as the move back (family inverse) or, for a family without
- * one, a copy.  A ring of cap entries whose numbers are kept between
- * moves; tag is the caller's (the player to move).
+ * one, a copy.  A ring, grown with use up to the cap, whose numbers are
+ * kept between moves; tag is the caller's (the player to move).
  */
 struct game_hist_ent {
 	struct game	 copy;		/* the position, or fam NULL */
@@ -241,8 +241,8 @@ struct game_hist_ent {
 };
 
 struct game_hist {
-	struct game_hist_ent *v;	/* cap entries, backs initialised */
-	size_t		 cap;
+	struct game_hist_ent *v;	/* slots entries, backs initialised */
+	size_t		 slots;		/* grows with use up to the cap */
 	size_t		 first;		/* the oldest entry */
 	size_t		 n;		/* entries held */
 };

@@ -269,6 +269,7 @@ test_hist_resize(void **state)
 		assert_int_equal(game_play(&g, &m, NULL), 0);
 	}
 	assert_int_equal(h.n, 4);
+	assert_int_equal(h.slots, 4);
 	/* Cap 2: 95 and 94 remain; then cap 6 and one more move. */
 	m.n = 0;
 	game_move_add_ui(&m, 0, 1, 92);
@@ -280,6 +281,7 @@ test_hist_resize(void **state)
 	game_hist_push(&h, 6, &g, &m, 92);
 	assert_int_equal(game_play(&g, &m, NULL), 0);
 	assert_int_equal(h.n, 3);
+	assert_int_equal(h.slots, 6);
 	for (v = 92; v <= 94; v++) {
 		assert_int_equal(game_hist_pop(&h, &g, &tag), 0);
 		assert_int_equal(tag, v);
@@ -288,6 +290,19 @@ test_hist_resize(void **state)
 		free(t);
 	}
 	assert_int_equal(game_hist_pop(&h, &g, &tag), -1);
+	/* The ring grows when full: 6 slots, then 16, 32 (cap 1000). */
+	for (v = 0; v < 17; v++) {
+		m.n = 0;
+		game_move_add_ui(&m, 0, 1, (unsigned long)(90 - v));
+		game_hist_push(&h, 1000, &g, &m, v);
+		assert_int_equal(game_play(&g, &m, NULL), 0);
+		assert_int_equal(h.slots, v < 6 ? 6 : v < 16 ? 16 : 32);
+	}
+	while (game_hist_pop(&h, &g, &tag) == 0)
+		;
+	t = hist_text(&g);
+	assert_string_equal(t, "nim 94");
+	free(t);
 	/* Cap 0 keeps nothing. */
 	m.n = 0;
 	game_move_add_ui(&m, 0, 1, 5);
