@@ -54,6 +54,25 @@ bench_random(mpz_t n, gmp_randstate_t rs, unsigned long d)
 	mpz_clear(lo);
 }
 
+/* Sets line to a Nim game of n random piles of d digits. */
+static void
+bench_nim_line(struct buf *line, gmp_randstate_t rs, size_t n,
+    unsigned long d)
+{
+	mpz_t	 x;
+	size_t	 i;
+
+	mpz_init(x);
+	buf_reset(line);
+	buf_puts(line, "nim");
+	for (i = 0; i < n; i++) {
+		bench_random(x, rs, d);
+		buf_putc(line, ' ');
+		buf_mpz(line, x);
+	}
+	mpz_clear(x);
+}
+
 /* Returns the nanoseconds of one floor(n*phi), best of reps. */
 static long long
 bench_phi(const mpz_t n, int reps)
@@ -177,6 +196,56 @@ bench_sum(const char *text, const struct game_limits *lim)
 	return (best);
 }
 
+/*
+ * Prints what saving a position for undo costs per move, in ns: a copy
+ * (game_clone, and its free when it leaves the history) against the move
+ * back in the history's ring (game_hist_push), for the engine's move.
+ */
+static void
+bench_hist(const char *text, const struct game_limits *lim)
+{
+	enum { N = 1000 };
+	static struct game copies[N];
+	struct game_error err;
+	struct game_hist h;
+	struct game_move m;
+	struct game	 g;
+	enum engine_why	 why;
+	long long	 t, tc = -1, th = -1;
+	int		 r, i;
+
+	if (game_parse_line(&g, text, lim, &err) != 0) {
+		fprintf(stderr, "solver-bench: %s\n", err.msg);
+		exit(1);
+	}
+	game_move_init(&m);
+	if (engine_choose(&g, NULL, &m, &why, &err) != 0) {
+		fprintf(stderr, "solver-bench: %s\n", err.msg);
+		exit(1);
+	}
+	game_hist_init(&h);
+	for (r = 0; r < 5; r++) {
+		t = bench_now();
+		for (i = 0; i < N; i++)
+			game_clone(&copies[i], &g);
+		for (i = 0; i < N; i++)
+			game_free(&copies[i]);
+		t = bench_now() - t;
+		tc = tc < 0 || t < tc ? t : tc;
+		game_hist_clear(&h);
+		t = bench_now();
+		for (i = 0; i < N; i++)
+			game_hist_push(&h, N, &g, &m, 1);
+		t = bench_now() - t;
+		th = th < 0 || t < th ? t : th;
+	}
+	printf("Undo history, %.40s%s: per move, copy %lld ns, move back "
+	    "%lld ns\n", text, strlen(text) > 40 ? "..." : "", tc / N, th / N);
+	game_hist_free(&h);
+	game_move_clear(&m);
+	game_free(&g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -264,14 +333,36 @@ main(int argc, char **argv)
 	bench_ratio(t, tout);
 	printf("\n");
 
-	/* Nim: 10^5 piles of 100 digits. */
+	/* 64 components of six parameters reducing to three r = ceil(t/K). */
 	buf_reset(&line);
-	buf_puts(&line, "nim");
-	for (i = 0; i < 100000; i++) {
-		bench_random(x, rs, 100);
-		buf_putc(&line, ' ');
-		buf_mpz(&line, x);
+	buf_puts(&line, "sum");
+	for (i = 0; i < 64; i++) {
+		static const char *const par[] = { "t=2", "t=3", "K=2 t=4",
+		    "K=3 t=9", "t=4", "K=2 t=7" };
+		unsigned long k = i % 6 == 2 || i % 6 == 5 ? 2 :
+		    i % 6 == 3 ? 3 : 1;
+
+		buf_printf(&line, "%s wythoff %s %lu %lu", i ? " +" : "",
+		    par[i % 6], k * gmp_urandomm_ui(rs, 201),
+		    k * gmp_urandomm_ui(rs, 201));
 	}
+	t = bench_sum(buf_str(&line), &lim);
+	printf("Sum of 64 components, six parameters, three r (2, 3, 4; "
+	    "quotients <= 200):");
+	bench_ms(t);
+	printf("\n  ratio to one component at 200 200");
+	bench_ratio(t, tout);
+	printf("\n");
+
+	/* The undo history: saving a position, as a copy or as the move back. */
+	bench_hist("nim 5 17 44", &lim);
+	bench_nim_line(&line, rs, 1000, 20);
+	bench_hist(buf_str(&line), &lim);
+	bench_hist("wythoff t=3 123456789012345678901234567890 "
+	    "98765432109876543210987654321", &lim);
+
+	/* Nim: 10^5 piles of 100 digits. */
+	bench_nim_line(&line, rs, 100000, 100);
 	t = bench_now();
 	if (game_parse_line(&g, buf_str(&line), &lim, &err) != 0) {
 		fprintf(stderr, "solver-bench: %s\n", err.msg);

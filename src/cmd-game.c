@@ -103,54 +103,28 @@ cmd_end(struct session *s, int winner, const char *reason)
 static void
 cmd_hist_clear(struct session *s)
 {
-	size_t	 i;
-
-	for (i = 0; i < s->nhist; i++)
-		game_free(&s->hist[i].game);
-	s->nhist = 0;
+	game_hist_clear(&s->hist);
 }
 
 /*
- * Saves the current position for undo, dropping the oldest beyond the cap:
- * max-undo positions, and max-undo-bytes of them by the estimate made at
- * `new` (positions never grow), but always the last one, so a failed
- * command can take its move back.  The caps can change on SIGHUP, so the
- * array follows the current value.
+ * Saves the current position for undo, before m is applied (as the move
+ * back, game-hist.c), dropping the oldest beyond the cap: max-undo
+ * positions, and max-undo-bytes of them by the estimate made at `new`
+ * (positions never grow; a saved move is smaller than the estimate), but
+ * always the last one, so a failed command can take its move back.  The
+ * caps can change on SIGHUP, so the ring follows the current value.
  */
 static void
-cmd_hist_push(struct session *s)
+cmd_hist_push(struct session *s, const struct game_move *m)
 {
-	size_t	 cap = s->conf->max_undo, drop, i, bycap;
+	size_t	 cap = s->conf->max_undo, bycap;
 
 	if (cap > 0 && s->conf->max_undo_bytes > 0 && s->pos_bytes > 0) {
 		bycap = s->conf->max_undo_bytes / s->pos_bytes;
 		if (bycap < cap)
 			cap = bycap > 0 ? bycap : 1;
 	}
-
-	if (s->nhist > cap) {
-		/* The cap shrank: keep the newest positions. */
-		drop = s->nhist - cap;
-		for (i = 0; i < drop; i++)
-			game_free(&s->hist[i].game);
-		memmove(&s->hist[0], &s->hist[drop], cap * sizeof *s->hist);
-		s->nhist = cap;
-	}
-	if (cap == 0)
-		return;
-	if (s->hist_cap != cap) {
-		s->hist = xreallocarray(s->hist, cap, sizeof *s->hist);
-		s->hist_cap = cap;
-	}
-	if (s->nhist == cap) {
-		game_free(&s->hist[0].game);
-		memmove(&s->hist[0], &s->hist[1],
-		    (cap - 1) * sizeof *s->hist);
-		s->nhist--;
-	}
-	game_clone(&s->hist[s->nhist].game, &s->game);
-	s->hist[s->nhist].to_move = s->to_move;
-	s->nhist++;
+	game_hist_push(&s->hist, cap, &s->game, m, s->to_move);
 }
 
 /* Applies a checked move and advances the turn. */
@@ -159,7 +133,7 @@ cmd_apply(struct session *s, const struct game_move *m)
 {
 	struct game_error err;
 
-	cmd_hist_push(s);
+	cmd_hist_push(s, m);
 	game_play(&s->game, m, &err);
 	s->to_move = 3 - s->to_move;
 	s->moveno++;
@@ -551,14 +525,10 @@ cmd_legal_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 static int
 cmd_undo_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
-	if (s->nhist == 0) {
+	if (game_hist_pop(&s->hist, &s->game, &s->to_move) != 0) {
 		buf_puts(body, "cannot undo");	/* GTP's exact text */
 		return (CMD_ERROR);
 	}
-	game_free(&s->game);
-	s->nhist--;
-	s->game = s->hist[s->nhist].game;
-	s->to_move = s->hist[s->nhist].to_move;
 	s->moveno--;
 	return (CMD_OK);
 }

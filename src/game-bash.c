@@ -141,6 +141,7 @@ const struct game_family game_bash = {
 	.print = bash_print,
 	.check = bash_check,
 	.apply = game_piles_apply,
+	.inverse = game_piles_inverse,
 	.terminal = game_piles_empty,
 	.grundy = bash_grundy,
 	.to_grundy = bash_to_grundy,

@@ -639,6 +639,19 @@ graph_apply(void *p, const struct game_move *m)
 	    mpz_get_ui(m->ch[0].val));
 }
 
+/* Sets back to the move that undoes m: the token back to its node's id. */
+static int
+graph_inverse(const void *p, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct graph *st = p;
+	size_t		 i = m->ch[0].idx;
+
+	back->n = 0;
+	game_move_add_ui(back, m->ch[0].comp, i, st->dag->ids[st->tok[i - 1]]);
+	return (0);
+}
+
 /* Returns 1 when every token sits on a sink. */
 static int
 graph_terminal(const void *p)
@@ -764,6 +777,7 @@ const struct game_family game_graph = {
 	.print = graph_print,
 	.check = graph_check,
 	.apply = graph_apply,
+	.inverse = graph_inverse,
 	.terminal = graph_terminal,
 	.grundy = graph_grundy,
 	.to_grundy = graph_to_grundy,

@@ -891,6 +891,7 @@ const struct game_family game_klnim = {
 	.print = klnim_print,
 	.check = klnim_check,
 	.apply = klnim_apply,
+	.inverse = game_piles_inverse,	/* apply flips the turn back */
 	.terminal = klnim_terminal,
 	.outcome = klnim_outcome,
 	.grundy = klnim_grundy,

@@ -175,6 +175,7 @@ const struct game_family game_nim = {
 	.print = nim_print,
 	.check = nim_check,
 	.apply = game_piles_apply,
+	.inverse = game_piles_inverse,
 	.terminal = game_piles_empty,
 	.outcome = nim_outcome,
 	.grundy = nim_grundy,

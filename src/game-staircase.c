@@ -187,6 +187,7 @@ const struct game_family game_staircase = {
 	.print = staircase_print,
 	.check = staircase_check,
 	.apply = game_piles_apply,
+	.inverse = game_piles_inverse,
 	.terminal = game_piles_empty,
 	.grundy = staircase_grundy,
 	.to_grundy = staircase_to_grundy,

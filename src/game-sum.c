@@ -54,26 +54,19 @@ sum_parse_comp(struct game *g, size_t idx, int argc, char **argv,
 }
 
 /*
- * Lets each component share the Grundy table of an earlier one of its
- * family (64 Wythoff components of one t build one table, not 64), then
- * checks that every component has a Grundy value.
+ * Lets the components share their tables (game_share_tables: 64 Wythoff
+ * components of three values of r = ceil(t / K) build three tables, not
+ * 64), then checks that every component has a Grundy value.
  */
 static int
 sum_check_comps(struct sum *st, struct game_error *err)
 {
 	struct game_error e;
-	size_t		 i, j;
+	size_t		 i;
 	mpz_t		 v;
 	int		 rv = 0;
 
-	for (i = 1; i < st->n; i++)
-		for (j = 0; j < i; j++)
-			if (st->comp[i].fam == st->comp[j].fam &&
-			    st->comp[i].fam->share != NULL) {
-				st->comp[i].fam->share(st->comp[i].st,
-				    st->comp[j].st);
-				break;
-			}
+	game_share_tables(st->comp, st->n);
 	mpz_init(v);
 	for (i = 0; i < st->n && rv == 0; i++)
 		if (game_grundy(&st->comp[i], v, &e) != 0)
@@ -208,6 +201,20 @@ sum_apply(void *p, const struct game_move *m)
 	game_move_clear(&s);
 }
 
+/*
+ * Sets back to the move that undoes m, by its component's inverse (which
+ * copies the component tags); -1 if that component's family has none.
+ */
+static int
+sum_inverse(const void *p, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct sum *st = p;
+	const struct game *c = &st->comp[m->ch[0].comp - 1];
+
+	return (game_inverse(c, m, back));
+}
+
 /* Returns 1 when every component is over. */
 static int
 sum_terminal(const void *p)
@@ -298,6 +305,7 @@ const struct game_family game_sum = {
 	.print = sum_print,
 	.check = sum_check,
 	.apply = sum_apply,
+	.inverse = sum_inverse,
 	.terminal = sum_terminal,
 	.grundy = sum_grundy,
 	.to_grundy = sum_to_grundy,

@@ -227,6 +227,35 @@ game_piles_copy(struct game_piles *dst, const struct game_piles *src)
 		mpz_init_set(dst->v[i], src->v[i]);
 }
 
+/*
+ * Sets back to m's changes with the values the piles hold now: applied
+ * after m by game_piles_set, it restores them.
+ */
+void
+game_piles_back(const mpz_t *piles, const struct game_move *m,
+    struct game_move *back)
+{
+	size_t	 i;
+
+	back->n = m->n;
+	for (i = 0; i < m->n; i++) {
+		back->ch[i].comp = m->ch[i].comp;
+		back->ch[i].idx = m->ch[i].idx;
+		mpz_set(back->ch[i].val, piles[m->ch[i].idx - 1]);
+	}
+}
+
+/* The inverse of a family whose state begins with its piles. */
+int
+game_piles_inverse(const void *st, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct game_piles *pl = st;
+
+	game_piles_back(pl->v, m, back);
+	return (0);
+}
+
 /* The apply of a family whose state begins with its piles. */
 void
 game_piles_apply(void *st, const struct game_move *m)
@@ -513,4 +542,22 @@ game_partsum_to_grundy(const void *st, size_t n, game_part_sg_fn *sg,
 	x = game_partsum_xor(st, n, sg) ^ mpz_get_ui(target);
 	for (i = 0; i < n; i++)
 		to(st, i, sg(st, i) ^ x, ms);
+}
+
+/*
+ * Lets each of the n games share the tables of the first earlier game of
+ * its family that reduces to the same ones (the family's share): a sum
+ * then holds one table per distinct reduced parameter.  n^2 / 2 share
+ * calls at most, each a comparison of parameters when it fails.
+ */
+void
+game_share_tables(struct game *g, size_t n)
+{
+	size_t	 i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (g[i].fam == g[j].fam && g[i].fam->share != NULL &&
+			    g[i].fam->share(g[i].st, g[j].st))
+				break;
 }

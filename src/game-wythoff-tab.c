@@ -333,10 +333,10 @@ wythoff_to_grundy(const void *p, const mpz_t target,
 /*
  * Shares other's Grundy table when both reduce to the same r-Wythoff
  * (equal r, bound and cache), and has it cover both positions' quotients
- * when first built.  A position beyond the bound wants nothing: its own
- * Grundy query fails.
+ * when first built; returns 1 then (or if already shared), else 0.  A
+ * position beyond the bound wants nothing: its own Grundy query fails.
  */
-void
+int
 wythoff_share(void *p, void *q)
 {
 	struct wythoff	*st = p, *other = q;
@@ -345,9 +345,11 @@ wythoff_share(void *p, void *q)
 	const struct wythoff *s;
 	int		 i;
 
-	if (st->tab == tab || mpz_cmp(st->r, other->r) != 0 ||
-	    st->bound != other->bound || st->tables != other->tables)
-		return;
+	if (st->tab == tab)
+		return (1);
+	if (mpz_cmp(st->r, other->r) != 0 || st->bound != other->bound ||
+	    st->tables != other->tables)
+		return (0);
 	wythoff_tab_unref(st->tab);
 	st->tab = tab;
 	tab->refs++;
@@ -362,6 +364,7 @@ wythoff_share(void *p, void *q)
 		}
 		wythoff_q_clear(&wq);
 	}
+	return (1);
 }
 
 /* Appends the cache key of the P-position table: "K=K t=T". */

@@ -31,6 +31,18 @@
 #define WYTHOFF_GUARD	16
 #endif
 
+/*
+ * Which form computes the winning moves: 0 chooses by the sizes of r and
+ * the piles (wythoff_winning), 1 always the division form, 2 always the
+ * fixed-point form; the tests build 1 and 2 too.
+ */
+#ifndef WYTHOFF_FORM
+#define WYTHOFF_FORM	0
+#endif
+#ifndef WYTHOFF_DIV_RB
+#define WYTHOFF_DIV_RB	10	/* the division form once bits(b) <= 10 bits(r) */
+#endif
+
 /* Allocates a state with K = t = 1 and empty piles. */
 static struct wythoff *
 wythoff_new(void)
@@ -228,6 +240,17 @@ wythoff_apply(void *p, const struct game_move *m)
 	game_piles_set(st->pile, m);
 }
 
+/* Sets back to the move that undoes m: the piles m changes, as they are. */
+static int
+wythoff_inverse(const void *p, const struct game_move *m,
+    struct game_move *back)
+{
+	const struct wythoff *st = p;
+
+	game_piles_back(st->pile, m, back);
+	return (0);
+}
+
 /* Returns 1 when both piles are below K. */
 static int
 wythoff_terminal(const void *p)
@@ -389,36 +412,207 @@ wythoff_outcome(const void *p, struct game_error *err)
 }
 
 /*
- * Appends every winning move (§4, lifted per §5), for a <= b: b to the
- * partner of a, a to the partner of b, and the diagonal moves to
- * (A_n, B_n) for n = floor(d / r) and ceil(d / r), d = b - a, where
- * A_n = (n (2 - r) + n r + g(n)) div 2 = n + g(n) div 2.  Costs one square
- * root (smaller as r grows) and three products, plus an exact root with
- * probability O(2^-G).
+ * The winning moves for long r (the slow corner of the fixed-point form:
+ * its products v E grow with the piles while the answer needs little more
+ * than divisions by r).  With sigma_k = r + k + sqrt(D), for k = 0 and 2:
+ *
+ *   A_n = n + floor(2n / sigma_0): alpha - 1 = (sqrt(D) - r) / 2
+ *     = 2 / (r + sqrt(D)), as (sqrt(D) - r)(sqrt(D) + r) = D - r^2 = 4.
+ *   floor(x / alpha) = x - 1 - floor(2x / sigma_2) for x >= 1: 1/alpha =
+ *     1 - 1/beta with beta = alpha + r = sigma_2 / 2, and 2x / sigma_2 is
+ *     irrational, so floor(x - 2x / sigma_2) = x - 1 - floor(2x / sigma_2).
+ *
+ * Write y_k(v) = floor(2v / sigma_k).  By §4's inversion (f = floor(x /
+ * alpha); x = A_(f+1) iff floor((x + 1) / alpha) = f + 1), x >= 1 is
+ * A_m, m = x - y_2(x), iff y_2(x + 1) = y_2(x) (the step 2 / sigma_2 < 1
+ * adds 0 or 1), with partner B_m = x + r m; else x = B_m, m = y_2(x) + 1,
+ * partner A_m = x - r m.  For a <= b, d = b - a = n r + rho (0 <= rho < r):
+ *   - b to the partner of a = A_m exists iff r m < d, i.e. m < n, or
+ *     m = n and rho > 0; to the partner of a = B_m (smaller than a) always;
+ *   - a to the partner of b exists iff b = B_m and r m > d, i.e. m > n;
+ *   - the diagonal to (A_n, B_n) needs A_n < a, and then B_n = A_n + d -
+ *     rho < b holds; to (A_(n+1), B_(n+1)), B_(n+1) = A_(n+1) + d - rho + r,
+ *     it needs A_(n+1) + r - rho < a (which implies B_(n+1) < b).
+ * So a product by r is made only for a move that exists, and the floors
+ * take three divisions (v = n, a, b), y(v + 1) following from y(v).
+ *
+ * Each division is by a fixed point: S_k = floor(sigma_k 2^F) = (r + k)
+ * 2^F + floor(sqrt(D 4^F)), and 2v 2^F = q S_k + rr.  With Q = q + rr /
+ * S_k >= 2v / sigma_k (as S_k <= sigma_k 2^F < S_k + 1), the error
+ * Q - 2v / sigma_k < 2v 2^F / (S_k (S_k + 1)) < Q / S_k < (q + 1) / S_k.
+ * If rr > q then 2v / sigma_k lies in (q, Q] (it is irrational for v >= 1)
+ * and y_k(v) = q.  Otherwise, F >= bits(2v) - 2 bits(r) + G makes the
+ * error below 1 (S_k > 2^F 2r >= 2^(F + bits(r))), so y_k(v) is q or
+ * q - 1, and q is right iff q sigma_k < 2v, i.e. iff R = 2v - q (r + k) > 0
+ * and q^2 D < R^2 (wythoff_yfix); that happens with probability about
+ * 2v / (sigma_k S_k) <= 2^-G.  For v + 1: rr + 2^(F+1), minus S_k and q + 1
+ * when it reaches S_k (2^(F+1) < S_k).
  */
-static int
-wythoff_winning(const void *p, struct game_moveset *ms,
-    struct game_error *err)
+struct wythoff_div {
+	mp_bitcnt_t	 f;		/* F */
+	mpz_t		 s[2];		/* S_0, S_2 */
+	mpz_t		 step;		/* 2^(F+1) */
+	mpz_t		 q, rr, t1, t2;	/* scratch */
+};
+
+/* Computes S_0 and S_2 for every v <= vmax. */
+static void
+wythoff_div_init(const struct wythoff *st, struct wythoff_div *dv,
+    const mpz_t vmax)
 {
-	const struct wythoff *st = p;
-	struct wythoff_q q;
+	mp_bitcnt_t	 vb = mpz_sizeinbase(vmax, 2) + 1;
+	mp_bitcnt_t	 rb2 = 2 * mpz_sizeinbase(st->r, 2);
+
+	mpz_inits(dv->s[0], dv->s[1], dv->step, dv->q, dv->rr, dv->t1,
+	    dv->t2, NULL);
+	dv->f = (vb > rb2 ? vb - rb2 : 0) + WYTHOFF_GUARD;
+	mpz_mul_2exp(dv->s[0], st->d, 2 * dv->f);
+	mpz_sqrt(dv->s[0], dv->s[0]);
+	mpz_mul_2exp(dv->t1, st->r, dv->f);
+	mpz_add(dv->s[0], dv->s[0], dv->t1);
+	mpz_set_ui(dv->step, 1);
+	mpz_mul_2exp(dv->step, dv->step, dv->f + 1);
+	mpz_add(dv->s[1], dv->s[0], dv->step);
+}
+
+/* Frees the fixed points and the scratch. */
+static void
+wythoff_div_clear(struct wythoff_div *dv)
+{
+	mpz_clears(dv->s[0], dv->s[1], dv->step, dv->q, dv->rr, dv->t1,
+	    dv->t2, NULL);
+}
+
+/* Sets y to y_k(v) given q and rr of 2v 2^F = q S_k + rr (k = 2 ki). */
+static void
+wythoff_yfix(const struct wythoff *st, struct wythoff_div *dv, int ki,
+    mpz_t y, const mpz_t v)
+{
+	mpz_set(y, dv->q);
+	if (mpz_cmp(dv->rr, dv->q) > 0 || mpz_sgn(dv->q) == 0)
+		return;
+	mpz_mul_2exp(dv->t1, v, 1);
+	mpz_submul(dv->t1, dv->q, st->r);
+	if (ki)
+		mpz_submul_ui(dv->t1, dv->q, 2);
+	if (mpz_sgn(dv->t1) > 0) {
+		mpz_mul(dv->t1, dv->t1, dv->t1);
+		mpz_mul(dv->t2, dv->q, dv->q);
+		mpz_mul(dv->t2, dv->t2, st->d);
+		if (mpz_cmp(dv->t2, dv->t1) < 0)
+			return;
+	}
+	mpz_sub_ui(y, y, 1);
+}
+
+/* Sets y0 = y_k(v) and y1 = y_k(v + 1) (k = 2 ki); v is restored. */
+static void
+wythoff_ypair(const struct wythoff *st, struct wythoff_div *dv, int ki,
+    mpz_t y0, mpz_t y1, mpz_t v)
+{
+	mpz_mul_2exp(dv->t1, v, dv->f + 1);
+	mpz_fdiv_qr(dv->q, dv->rr, dv->t1, dv->s[ki]);
+	wythoff_yfix(st, dv, ki, y0, v);
+	mpz_add(dv->rr, dv->rr, dv->step);
+	if (mpz_cmp(dv->rr, dv->s[ki]) >= 0) {
+		mpz_sub(dv->rr, dv->rr, dv->s[ki]);
+		mpz_add_ui(dv->q, dv->q, 1);
+	}
+	mpz_add_ui(v, v, 1);
+	wythoff_yfix(st, dv, ki, y1, v);
+	mpz_sub_ui(v, v, 1);
+}
+
+/* Appends the winning moves of the reduced position q by the above. */
+static void
+wythoff_winning_div(const struct wythoff *st, struct wythoff_q *q,
+    struct game_moveset *ms)
+{
+	struct wythoff_div dv;
+	mpz_t		 d, n, rho, y0, y1, m, an, an1, bn;
+
+	mpz_inits(d, n, rho, y0, y1, m, an, an1, bn, NULL);
+	mpz_add_ui(m, q->b, 1);
+	wythoff_div_init(st, &dv, m);
+	mpz_sub(d, q->b, q->a);
+	mpz_fdiv_qr(n, rho, d, st->r);
+	wythoff_ypair(st, &dv, 0, y0, y1, n);
+	mpz_add(an, n, y0);		/* A_n */
+	mpz_add(an1, n, y1);
+	mpz_add_ui(an1, an1, 1);	/* A_(n+1) */
+	if (mpz_sgn(rho) == 0 && mpz_cmp(an, q->a) == 0)
+		goto done;		/* a P-position */
+	/* b to the partner of a. */
+	if (mpz_sgn(q->a) == 0) {
+		mpz_set_ui(bn, 0);
+		wythoff_add(st, q, ms, NULL, bn);
+	} else {
+		wythoff_ypair(st, &dv, 1, y0, y1, q->a);
+		if (mpz_cmp(y0, y1) == 0) {
+			mpz_sub(m, q->a, y0);
+			if (mpz_cmp(m, n) < 0 ||
+			    (mpz_cmp(m, n) == 0 && mpz_sgn(rho) > 0)) {
+				mpz_set(bn, q->a);
+				mpz_addmul(bn, st->r, m);
+				wythoff_add(st, q, ms, NULL, bn);
+			}
+		} else {
+			mpz_add_ui(m, y0, 1);
+			mpz_set(bn, q->a);
+			mpz_submul(bn, st->r, m);
+			wythoff_add(st, q, ms, NULL, bn);
+		}
+		/* a to the partner of b. */
+		wythoff_ypair(st, &dv, 1, y0, y1, q->b);
+		mpz_add_ui(m, y0, 1);
+		if (mpz_cmp(y0, y1) != 0 && mpz_cmp(m, n) > 0) {
+			mpz_set(bn, q->b);
+			mpz_submul(bn, st->r, m);
+			wythoff_add(st, q, ms, bn, NULL);
+		}
+	}
+	/* Diagonally to (A_n, B_n), then (A_(n+1), B_(n+1)). */
+	if (mpz_cmp(an, q->a) < 0) {
+		mpz_add(bn, an, d);
+		mpz_sub(bn, bn, rho);
+		wythoff_add(st, q, ms, an, bn);
+	}
+	if (mpz_sgn(rho) > 0) {
+		mpz_add(m, an1, st->r);
+		mpz_sub(m, m, rho);
+		if (mpz_cmp(m, q->a) < 0) {
+			mpz_add(bn, m, d);
+			wythoff_add(st, q, ms, an1, bn);
+		}
+	}
+done:
+	wythoff_div_clear(&dv);
+	mpz_clears(d, n, rho, y0, y1, m, an, an1, bn, NULL);
+}
+
+/*
+ * Appends the winning moves of the reduced position q, a <= b, by the
+ * fixed-point form: b to the partner of a, a to the partner of b, and the
+ * diagonal moves to (A_n, B_n) for n = floor(d / r) and ceil(d / r),
+ * d = b - a, where A_n = (n (2 - r) + n r + g(n)) div 2 = n + g(n) div 2.
+ * Costs one square root (smaller as r grows) and three products, plus an
+ * exact root with probability O(2^-G).
+ */
+static void
+wythoff_winning_fixed(const struct wythoff *st, struct wythoff_q *q,
+    struct game_moveset *ms)
+{
 	struct wythoff_root rt;
 	mpz_t		 vmax, n, rho, gn, gn1, g0, g1, an, bn, pa, pb, pn;
 	int		 i;
 
-	(void)err;
-	wythoff_q_init(st, &q);
-	if (mpz_sgn(q.b) == 0) {
-		wythoff_q_clear(&q);
-		return (0);
-	}
 	mpz_inits(vmax, n, rho, gn, gn1, g0, g1, an, bn, pa, pb, pn, NULL);
-	mpz_add_ui(vmax, q.b, 1);
+	mpz_add_ui(vmax, q->b, 1);
 	wythoff_root_init(st, &rt, vmax);
 	/* The products a E and b E; n E from them when r is one word. */
-	mpz_mul(pa, q.a, rt.e);
-	mpz_mul(pb, q.b, rt.e);
-	mpz_sub(n, q.b, q.a);
+	mpz_mul(pa, q->a, rt.e);
+	mpz_mul(pb, q->b, rt.e);
+	mpz_sub(n, q->b, q->a);
 	mpz_fdiv_qr(n, rho, n, st->r);
 	if (mpz_fits_ulong_p(st->r)) {
 		mpz_sub(pn, pb, pa);
@@ -430,25 +624,30 @@ wythoff_winning(const void *p, struct game_moveset *ms,
 	wythoff_g2(st, &rt, gn, gn1, n, pn);
 	mpz_fdiv_q_2exp(an, gn, 1);
 	mpz_add(an, an, n);
-	if (mpz_sgn(rho) == 0 && mpz_cmp(an, q.a) == 0)
+	if (mpz_sgn(rho) == 0 && mpz_cmp(an, q->a) == 0)
 		goto done;
 	/* b to the partner of a. */
-	if (mpz_sgn(q.a) == 0)
+	if (mpz_sgn(q->a) == 0)
 		mpz_set_ui(bn, 0);
 	else {
-		wythoff_g2(st, &rt, g0, g1, q.a, pa);
-		wythoff_partner(st, bn, q.a, g0, g1);
+		wythoff_g2(st, &rt, g0, g1, q->a, pa);
+		wythoff_partner(st, bn, q->a, g0, g1);
 	}
-	if (mpz_cmp(bn, q.b) < 0)
-		wythoff_add(st, &q, ms, NULL, bn);
+	if (mpz_cmp(bn, q->b) < 0)
+		wythoff_add(st, q, ms, NULL, bn);
 	/* a to the partner of b. */
-	if (mpz_sgn(q.a) != 0) {
-		wythoff_g2(st, &rt, g0, g1, q.b, pb);
-		wythoff_partner(st, bn, q.b, g0, g1);
-		if (mpz_cmp(bn, q.a) < 0)
-			wythoff_add(st, &q, ms, bn, NULL);
+	if (mpz_sgn(q->a) != 0) {
+		wythoff_g2(st, &rt, g0, g1, q->b, pb);
+		wythoff_partner(st, bn, q->b, g0, g1);
+		if (mpz_cmp(bn, q->a) < 0)
+			wythoff_add(st, q, ms, bn, NULL);
 	}
-	/* Diagonally to (A_n, B_n), n = floor(d / r), then n + 1. */
+	/*
+	 * Diagonally to (A_n, B_n), n = floor(d / r), then n + 1; vmax is
+	 * r n = d - rho, then r (n + 1).
+	 */
+	mpz_sub(vmax, q->b, q->a);
+	mpz_sub(vmax, vmax, rho);
 	for (i = 0; i < 2; i++) {
 		if (i == 1) {
 			if (mpz_sgn(rho) == 0)
@@ -456,15 +655,38 @@ wythoff_winning(const void *p, struct game_moveset *ms,
 			mpz_add_ui(n, n, 1);
 			mpz_fdiv_q_2exp(an, gn1, 1);
 			mpz_add(an, an, n);
+			mpz_add(vmax, vmax, st->r);
 		}
-		mpz_set(bn, an);
-		mpz_addmul(bn, st->r, n);
-		if (mpz_cmp(an, q.a) < 0 && mpz_cmp(bn, q.b) < 0)
-			wythoff_add(st, &q, ms, an, bn);
+		mpz_add(bn, an, vmax);
+		if (mpz_cmp(an, q->a) < 0 && mpz_cmp(bn, q->b) < 0)
+			wythoff_add(st, q, ms, an, bn);
 	}
 done:
 	wythoff_root_clear(&rt);
 	mpz_clears(vmax, n, rho, gn, gn1, g0, g1, an, bn, pa, pb, pn, NULL);
+}
+
+/*
+ * Appends every winning move (§4, lifted per §5): for r of more than a
+ * tenth of the bits of the piles by the division form, else by the
+ * fixed-point form (measured: the two cost the same there).
+ */
+static int
+wythoff_winning(const void *p, struct game_moveset *ms,
+    struct game_error *err)
+{
+	const struct wythoff *st = p;
+	struct wythoff_q q;
+
+	(void)err;
+	wythoff_q_init(st, &q);
+	/* (0, 0) has no move. */
+	if (mpz_sgn(q.b) != 0 && (WYTHOFF_FORM == 1 || (WYTHOFF_FORM == 0 &&
+	    WYTHOFF_DIV_RB * mpz_sizeinbase(st->r, 2) >=
+	    mpz_sizeinbase(q.b, 2))))
+		wythoff_winning_div(st, &q, ms);
+	else if (mpz_sgn(q.b) != 0)
+		wythoff_winning_fixed(st, &q, ms);
 	wythoff_q_clear(&q);
 	return (0);
 }
@@ -490,6 +712,7 @@ const struct game_family game_wythoff = {
 	.print = wythoff_print,
 	.check = wythoff_check,
 	.apply = wythoff_apply,
+	.inverse = wythoff_inverse,
 	.terminal = wythoff_terminal,
 	.outcome = wythoff_outcome,
 	.grundy = wythoff_grundy,

@@ -64,7 +64,7 @@ void	 wythoff_tab_unref(struct wythoff_tab *);
 int	 wythoff_grundy(const void *, mpz_t, struct game_error *);
 int	 wythoff_to_grundy(const void *, const mpz_t, struct game_moveset *,
 	    struct game_error *);
-void	 wythoff_share(void *, void *);
+int	 wythoff_share(void *, void *);
 int	 wythoff_table(const void *, unsigned long, struct buf *,
 	    struct game_error *);
 

@@ -178,10 +178,20 @@ struct game_family {
 	/*
 	 * Optional: lets st, a component of the same sum as other (of the
 	 * same family), use other's Grundy table when both games reduce to
-	 * the same one, sized for both positions.  NULL for families
-	 * without tables.
+	 * the same one, sized for both positions; returns 1 if st now
+	 * shares other's table, 0 if they reduce to different tables.  NULL
+	 * for families without tables.
 	 */
-	void		 (*share)(void *st, void *other);
+	int		 (*share)(void *st, void *other);
+	/*
+	 * Optional: sets back (initialised) to the move that undoes m, a
+	 * checked move not yet applied: m's changes (comp and idx copied)
+	 * with the values they hold now, so that apply(back) after apply(m)
+	 * restores the state exactly; returns 0, or -1 if it cannot (a sum
+	 * with such a component).  NULL: undo keeps a copy (game-hist.c).
+	 */
+	int		 (*inverse)(const void *st, const struct game_move *m,
+			    struct game_move *back);
 };
 
 /* A game: its family and the family's state. */
@@ -217,6 +227,36 @@ int	 game_grundy(const struct game *, mpz_t, struct game_error *);
 int	 game_winning(const struct game *, struct game_moveset *,
 	    struct game_error *);
 int	 game_mover(const struct game *);
+
+/*
+ * game-hist.c: the positions before the last moves, for undo, oldest
+ * first: each as the move back (family inverse) or, for a family without
+ * one, a copy.  A ring, grown with use up to the cap, whose numbers are
+ * kept between moves; tag is the caller's (the player to move).
+ */
+struct game_hist_ent {
+	struct game	 copy;		/* the position, or fam NULL */
+	struct game_move back;		/* else the move back to it */
+	int		 tag;
+};
+
+struct game_hist {
+	struct game_hist_ent *v;	/* slots entries, backs initialised */
+	size_t		 slots;		/* grows with use up to the cap */
+	size_t		 first;		/* the oldest entry */
+	size_t		 n;		/* entries held */
+};
+
+int	 game_inverse(const struct game *, const struct game_move *,
+	    struct game_move *);
+int	 game_outcome_after(struct game *, const struct game_move *,
+	    struct game_error *);
+void	 game_hist_init(struct game_hist *);
+void	 game_hist_free(struct game_hist *);
+void	 game_hist_clear(struct game_hist *);
+void	 game_hist_push(struct game_hist *, size_t, const struct game *,
+	    const struct game_move *, int);
+int	 game_hist_pop(struct game_hist *, struct game *, int *);
 
 /* game-move.c */
 void	 buf_mpz(struct buf *, const mpz_t);
@@ -282,6 +322,10 @@ int	 game_check_removal_cmp(const struct game_move *, size_t,
 	    const mpz_t *, const char *, const mpz_t, int *,
 	    struct game_error *);
 void	 game_piles_set(mpz_t *, const struct game_move *);
+void	 game_piles_back(const mpz_t *, const struct game_move *,
+	    struct game_move *);
+int	 game_piles_inverse(const void *, const struct game_move *,
+	    struct game_move *);
 /*
  * The layout of a state that begins with its piles and otherwise holds only
  * plain values and the mpz_t members listed here: game_layout_clone and
@@ -331,6 +375,7 @@ void	 game_policy_remove(const mpz_t *, size_t, unsigned long,
 void	 game_policy_remove_z(const mpz_t *, size_t, const mpz_t,
 	    struct game_moveset *);
 int	 game_ulong_cmp(const void *, const void *);
+void	 game_share_tables(struct game *, size_t);
 
 /* game-table.c: the table cache's blob format, shared by the families. */
 #define GAME_TABLE_VERSION	1

@@ -269,7 +269,7 @@ grundy_analysis(struct cli_engine *e, const char *cmd, struct buf *out)
 static void
 grundy_undo(struct cli_engine *e, struct buf *out)
 {
-	if (e->s.moveno < 2 || e->s.nhist < 2) {
+	if (e->s.moveno < 2 || e->s.hist.n < 2) {
 		printf("cannot undo: %s\n", e->s.moveno < 2 ?
 		    "you have not moved yet" : "no more moves are kept");
 		return;

@@ -677,21 +677,19 @@ lg_illegal(struct lgame *g, const char *text, const char *why,
 	buf_free(&d);
 }
 
-/* Returns the log's mark of a legal move: kept, threw or had no win. */
+/*
+ * Returns the log's mark of a legal move: kept, threw or had no win (the
+ * position after it is asked without a copy, game_outcome_after).
+ */
 static enum store_mark
-lg_mark(const struct lgame *g, const struct game_move *m)
+lg_mark(struct lgame *g, const struct game_move *m)
 {
 	struct game_error err;
-	struct game	 after;
 	enum store_mark	 mark = STORE_NO_WIN;
 
-	if (game_outcome(&g->game, &err) == GAME_N) {
-		game_clone(&after, &g->game);
-		game_play(&after, m, &err);
-		mark = game_outcome(&after, &err) == GAME_P ?
+	if (game_outcome(&g->game, &err) == GAME_N)
+		mark = game_outcome_after(&g->game, m, &err) == GAME_P ?
 		    STORE_KEPT_WIN : STORE_THREW_WIN;
-		game_free(&after);
-	}
 	return (mark);
 }
 

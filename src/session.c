@@ -29,15 +29,9 @@ session_init(struct session *s, uint64_t id, const struct session_conf *conf,
 void
 session_free(struct session *s)
 {
-	size_t	 i;
-
 	if (s->state != SESSION_IDLE || s->game.fam != NULL)
 		game_free(&s->game);
-	for (i = 0; i < s->nhist; i++)
-		game_free(&s->hist[i].game);
-	free(s->hist);
-	s->hist = NULL;
-	s->nhist = 0;
+	game_hist_free(&s->hist);
 	if (s->seeded)
 		gmp_randclear(s->rs);
 	s->seeded = 0;

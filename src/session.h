@@ -29,12 +29,6 @@ struct lobby_prep;
 	X(SESSION_CLOSING, "closing")	/* quit: flush, then close */
 enum session_state { SESSION_STATES(ENUM_X_ID) };
 
-/* One saved position, for undo. */
-struct session_hist {
-	struct game	 game;
-	int		 to_move;
-};
-
 struct session {
 	uint64_t	 id;		/* connection id, for logs */
 	enum session_state state;
@@ -44,9 +38,7 @@ struct session {
 	int		 to_move;	/* 1 or 2: the player to move */
 	unsigned long	 moveno;	/* moves played since `new` */
 	size_t		 pos_bytes;	/* memory estimate of one position */
-	struct session_hist *hist;	/* earlier positions, oldest first */
-	size_t		 nhist;
-	size_t		 hist_cap;	/* entries allocated in hist */
+	struct game_hist hist;		/* earlier positions, tagged to_move */
 	int		 client;	/* match: the client's player, 1 or 2 */
 	int		 first;		/* match: the player who moved first */
 	int		 seeded;	/* engine picks at random from rs */

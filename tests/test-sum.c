@@ -217,6 +217,8 @@ test_sum_brute(void **state)
 		/* Wythoff components of one r share a Grundy table. */
 		{ 3, { { WYT, 2, 2, 4 }, { WYT, 3, 2, 5 }, { WYT, 2, 2, 5 } } },
 		{ 2, { { WYT, 1, 2, 7 }, { WYT, 1, 2, 4 } } },
+		/* The third shares the second's table, not the first's. */
+		{ 3, { { WYT, 3, 2, 5 }, { WYT, 2, 2, 4 }, { WYT, 2, 2, 5 } } },
 	};
 	size_t	 i;
 

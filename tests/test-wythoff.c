@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "game-wythoff.h"
 
 /* Brute-force solution of every position x, y <= bound. */
 struct brute {
@@ -461,8 +462,9 @@ check_huge_kt(const mpz_t k, const mpz_t t, gmp_randstate_t rs)
 
 /*
  * Piles of 1,000+ digits, for small and large t: t of 400 to 1,000 digits
- * (r as long as a third of the piles and more) takes the other way to e in
- * wythoff_root_init.
+ * (r as long as a third of the piles and more) takes the division form of
+ * the winning moves, and in test-wythoff-guard (the fixed-point form
+ * everywhere) the other way to e in wythoff_root_init.
  */
 static void
 test_wythoff_huge(void **state)
@@ -685,6 +687,56 @@ test_wythoff_grundy_clones(void **state)
 		}
 }
 
+/* Returns the Grundy table that Wythoff game g holds. */
+static const struct wythoff_tab *
+wythoff_tab_of(const struct game *g)
+{
+	return (((const struct wythoff *)g->st)->tab);
+}
+
+/*
+ * Games share a table with the first earlier one that reduces to the same
+ * r = ceil(t / K), whatever lies between (a component used to try only the
+ * first earlier one of its family); the shared table serves all of them.
+ */
+static void
+test_wythoff_share(void **state)
+{
+	static const char *const pos[] = { "wythoff t=3 40 7",
+	    "wythoff t=2 3 50", "nim 4", "wythoff K=2 t=4 90 61",
+	    "wythoff K=3 t=9 30 33", "wythoff t=5 2 2", "wythoff t=2 0 1" };
+	struct game	 g[7];
+	struct brute	 br;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < 7; i++)
+		tu_parse(&g[i], "%s", pos[i]);
+	game_share_tables(g, 7);
+	/* r: 3, 2, -, 2, 3, 5, 2. */
+	assert_ptr_equal(wythoff_tab_of(&g[3]), wythoff_tab_of(&g[1]));
+	assert_ptr_equal(wythoff_tab_of(&g[6]), wythoff_tab_of(&g[1]));
+	assert_ptr_equal(wythoff_tab_of(&g[4]), wythoff_tab_of(&g[0]));
+	assert_ptr_not_equal(wythoff_tab_of(&g[1]), wythoff_tab_of(&g[0]));
+	assert_ptr_not_equal(wythoff_tab_of(&g[5]), wythoff_tab_of(&g[0]));
+	assert_ptr_not_equal(wythoff_tab_of(&g[5]), wythoff_tab_of(&g[1]));
+	assert_int_equal(wythoff_tab_of(&g[1])->refs, 3);
+	/* One table sized for every sharer, right for each. */
+	brute_init(&br, 1, 2, 61);
+	assert_grundy(&g[6], br.sg[brute_idx(&br, 0, 1)]);
+	assert_int_equal(wythoff_tab_of(&g[1])->cols, 30);
+	assert_int_equal(wythoff_tab_of(&g[1])->rows, 50);
+	assert_grundy(&g[1], br.sg[brute_idx(&br, 3, 50)]);
+	assert_grundy(&g[3], br.sg[brute_idx(&br, 45, 30)]);
+	brute_free(&br);
+	brute_init(&br, 1, 3, 40);
+	assert_grundy(&g[4], br.sg[brute_idx(&br, 10, 11)]);
+	assert_grundy(&g[0], br.sg[brute_idx(&br, 40, 7)]);
+	brute_free(&br);
+	for (i = 0; i < 7; i++)
+		game_free(&g[i]);
+}
+
 /* Policy, terminal positions and the mover. */
 static void
 test_wythoff_policy(void **state)
@@ -843,6 +895,7 @@ TU_MAIN("wythoff",
     cmocka_unit_test(test_wythoff_100k),
     cmocka_unit_test(test_wythoff_grundy),
     cmocka_unit_test(test_wythoff_grundy_clones),
+    cmocka_unit_test(test_wythoff_share),
     cmocka_unit_test(test_wythoff_policy),
     cmocka_unit_test(test_wythoff_bad),
     cmocka_unit_test(test_wythoff_bad_moves),
