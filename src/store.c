@@ -158,13 +158,18 @@ store_open_config(const char *path, const struct store_config *cf,
 	pthread_mutex_init(&st->rmtx, NULL);
 	pthread_cond_init(&st->work, NULL);
 	pthread_cond_init(&st->done, NULL);
+	pthread_mutex_init(&st->emtx, NULL);
+	pthread_mutex_init(&st->vmtx, NULL);
+	elo_init(&st->elo);
+	elo_init(&st->pend);
 
 	if (store_open_writer(st, cf, err, errlen) != 0 ||
 	    store_prepare_set(st, st->wdb, store_wsql, STORE_W_N, st->ws,
 	    "prepare the writes", err, errlen) != 0 ||
 	    store_open_reader(st, err, errlen) != 0 ||
 	    store_prepare_set(st, st->rdb, store_rsql, STORE_R_N, st->rs,
-	    "prepare the reads", err, errlen) != 0)
+	    "prepare the reads", err, errlen) != 0 ||
+	    store_ratings_open(st, err, errlen) != 0)
 		goto fail;
 	if (pthread_create(&st->thread, NULL, store_writer, st) != 0) {
 		snprintf(err, errlen, "%s: cannot start the writer thread",
@@ -212,6 +217,8 @@ store_free(struct store *st)
 		sqlite3_finalize(st->ws[i]);
 	for (i = 0; i < STORE_R_N; i++)
 		sqlite3_finalize(st->rs[i]);
+	for (i = 0; i < STORE_RT_N; i++)
+		sqlite3_finalize(st->rt[i]);
 	if (st->rdb != NULL && st->rdb != st->wdb)
 		sqlite3_close(st->rdb);
 	sqlite3_close(st->wdb);
@@ -229,6 +236,10 @@ store_free(struct store *st)
 	pthread_mutex_destroy(&st->rmtx);
 	pthread_cond_destroy(&st->work);
 	pthread_cond_destroy(&st->done);
+	pthread_mutex_destroy(&st->emtx);
+	pthread_mutex_destroy(&st->vmtx);
+	elo_free(&st->elo);
+	elo_free(&st->pend);
 	free(st->damaged);
 	free(st->lost);
 	free(st->path);
