@@ -25,7 +25,6 @@ usage: startup-bench.py GRUNDYD [--sizes 10000,100000,1000000]
 import os
 import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -75,28 +74,10 @@ def start(grundyd, db, port, timeout=300.0):
 
 
 def elo(db):
-    """The ratings the rated games of db imply, as grundyd computes them."""
-    con = sqlite3.connect(db)
-    r, n = {}, {}
-    cols = [c[1] for c in con.execute("PRAGMA table_info(games)")]
-    if "rating_seq" in cols:
-        sql = ("SELECT player1, player2, result FROM games"
-               " WHERE rating_seq IS NOT NULL ORDER BY rating_seq")
-    else:
-        sql = ("SELECT player1, player2, result FROM games WHERE rated = 1"
-               " AND status = 'finished' AND result IS NOT NULL"
-               " ORDER BY ended_at, id")
-    for p1, p2, res in con.execute(sql):
-        a, b = r.get(p1, 1500.0), r.get(p2, 1500.0)
-        ea = 1.0 / (1.0 + pow(10.0, (b - a) / 400.0))
-        sa = 1.0 if res == "first" else 0.0
-        r[p1] = a + 32 * (sa - ea)
-        r[p2] = b - 32 * (sa - ea)
-        n[p1] = n.get(p1, 0) + 1
-        n[p2] = n.get(p2, 0) + 1
-    con.close()
+    """The ratings the rated games of db imply, as grundyd prints them."""
     # lround: halves away from zero (ratings are positive).
-    return {k: (int(v + 0.5), n[k]) for k, v in r.items()}
+    return {k: (int(v + 0.5), n) for k, (v, n) in
+            benchutil.elo_replay(db).items()}
 
 
 def check_ratings(s, db):

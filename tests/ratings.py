@@ -18,25 +18,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
-
-
-def replay(db):
-    """{name: (rating, games)}: the log's rated games replayed in
-    rating_seq order (start 1500, K = 32), as doubles."""
-    con = sqlite3.connect(db)
-    r, n = {}, {}
-    for p1, p2, res in con.execute(
-            "SELECT player1, player2, result FROM games"
-            " WHERE rating_seq IS NOT NULL ORDER BY rating_seq"):
-        a, b = r.get(p1, 1500.0), r.get(p2, 1500.0)
-        ea = 1.0 / (1.0 + pow(10.0, (b - a) / 400.0))
-        sa = 1.0 if res == "first" else 0.0
-        r[p1] = a + 32.0 * (sa - ea)
-        r[p2] = b - 32.0 * (sa - ea)
-        n[p1] = n.get(p1, 0) + 1
-        n[p2] = n.get(p2, 0) + 1
-    con.close()
-    return {k: (r[k], n[k]) for k in r}
+sys.path.insert(0, os.path.join(SRC, "contrib"))
+from benchutil import elo_replay as replay  # noqa: E402
 
 
 def checkpoint(db):
