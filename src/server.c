@@ -164,7 +164,7 @@ server_stop(struct server *srv, int sig)
 	for (i = 0; i < srv->nlis; i++)
 		evconnlistener_disable(srv->lis[i]);
 	TAILQ_FOREACH_SAFE(c, &srv->conns, entry, tmp)
-		if (!c->busy)
+		if (!c->busy && !c->held)
 			conn_close_after_flush(c);
 	if (srv->nconns == 0) {
 		event_base_loopexit(srv->base, NULL);
@@ -512,7 +512,7 @@ server_free(struct server *srv)
 	if (srv->store != NULL)
 		store_flush(srv->store);	/* game ends in flight come back */
 	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
-		c->busy = 0;
+		c->busy = c->held = 0;
 		conn_free(c, "shutdown");
 	}
 	lobby_free(srv->lobby);		/* live games: abandoned */
