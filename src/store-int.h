@@ -206,6 +206,7 @@ struct store {
 	int64_t		 rseq;		/* the writer's: last seq handed out */
 	int64_t		 rgame;		/* ... and its game */
 	struct elo	 pend;		/* the writer's: the batch's ratings */
+	int		 rated_begun;	/* a rated game began (atomic) */
 };
 
 /* store-db.c */

@@ -239,7 +239,9 @@ store_ratings_end(struct store *st, int64_t id, enum store_result result,
 	char		*p1, *p2;
 	int		 rc, damaged;
 
-	if (status != STORE_FINISHED || result == STORE_RESULT_NONE)
+	/* Games live at open were abandoned: only this run's can be rated. */
+	if (status != STORE_FINISHED || result == STORE_RESULT_NONE ||
+	    !__atomic_load_n(&st->rated_begun, __ATOMIC_ACQUIRE))
 		return (SQLITE_OK);
 	pthread_mutex_lock(&st->mtx);
 	damaged = store_damaged(st, id, 0);

@@ -293,6 +293,8 @@ store_game_begin(struct store *st, const struct store_game *g)
 	it->s[3] = store_word(g->player2);
 	it->tc = g->tc != NULL ? store_word(g->tc) : NULL;
 	it->rated = g->rated != 0;
+	if (it->rated)	/* before the push: the writer sees it after */
+		__atomic_store_n(&st->rated_begun, 1, __ATOMIC_RELEASE);
 	it->tournament = g->tournament;
 	it->slot = g->slot;
 	store_push(st, it, 0);
