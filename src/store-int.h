@@ -2,8 +2,9 @@
  * store-int.h: the store's internals, shared by store.c (open, close and
  * the calls that queue writes), store-db.c (SQLite helpers, migrations),
  * store-queue.c (the queue of writes), store-moves.c (runs of moves),
- * store-writer.c (the writer thread, batches, group commit) and
- * store-read.c (the reads).  Each calls only those before it in this
+ * store-rating.c (the ratings and their checkpoint), store-writer.c (the
+ * writer thread, batches, group commit), store-read.c (the reads) and
+ * store-rverify.c (verify ratings).  Each calls only those before it in this
  * list (store.c: all of them; store-read.c: store-db.c).  Not for other
  * callers.
  */

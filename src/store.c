@@ -45,12 +45,18 @@
  * Game ids come from a counter set from MAX(id) at open, so they are
  * known at once, before anything is written.
  *
+ * Ratings.  The writer rates each rated game in the transaction that
+ * commits its end and checkpoints the ratings there (store-rating.c); a
+ * start loads the checkpoint and replays only the games after it.
+ *
  * The code: store.c opens and closes the store and queues the writes;
  * store-db.c has the SQLite helpers and migrations, store-queue.c the
  * queue of writes, store-moves.c the runs of moves (pushed to the queue),
- * store-writer.c the writer thread (which takes from the queue and queues
- * the runs that are due), store-read.c the reads.  Each file calls only
- * those before it (store-read.c only store-db.c): no cycle.
+ * store-rating.c the ratings and their checkpoint, store-writer.c the
+ * writer thread (which takes from the queue and queues the runs that are
+ * due), store-read.c the reads, store-rverify.c `verify ratings`.  Each
+ * file calls only those before it (store-read.c only store-db.c): no
+ * cycle.
  */
 #include <sys/queue.h>
 
