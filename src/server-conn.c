@@ -572,7 +572,7 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
  * line.  A command that ended a logged match keeps its reply back until
  * the log has the end on disk; the connection goes on behind it, unless
  * an earlier result is held already.  Returns 1 if the connection must
- * wait, 0 to go on, -1 if it is gone.
+ * wait, else 0.
  */
 static int
 conn_execute(struct conn *c, char *line, size_t n, struct buf *out)
@@ -595,18 +595,17 @@ conn_execute(struct conn *c, char *line, size_t n, struct buf *out)
 		j = xcalloc(1, sizeof *j);
 		j->conn = c;
 		buf_init(&j->out);
-		buf_add(&j->out, out->data + mark, out->len - mark);
-		out->len = mark;
-		out->data[mark] = '\0';
 		if (!c->held) {
-			/* The earlier replies first; then go on. */
-			if (conn_write(c, out->data, out->len) != 0)
-				return (-1);
+			/* It takes the earlier replies along; go on. */
+			buf_add(&j->out, out->data, out->len);
 			buf_reset(out);
 			j->ahead = c->held = 1;
 			conn_end_game(c, j);
 			return (0);
 		}
+		buf_add(&j->out, out->data + mark, out->len - mark);
+		out->len = mark;
+		out->data[mark] = '\0';
 		c->busy = 1;	/* a second one: wait as before */
 		conn_end_game(c, j);
 		return (1);
