@@ -120,6 +120,15 @@ def test_edited():
         "mismatch checkpoint ann expected %s found %s" % (exp, found),
         "mismatch live ann expected %s found %s" % (exp, found),
         "mismatches 2 players 2"]), r)
+    con = sqlite3.connect(d.db)
+    con.execute("UPDATE ratings_checkpoint SET seq = seq - 1")
+    con.commit()
+    con.close()
+    r = boss.cmd("verify ratings")
+    lines = body(r).split("\n") if ok(r) else []
+    check("a checkpoint behind the log", lines[:1] == [
+        "mismatch checkpoint-seq expected 3 found 2"] and
+        lines[-1:] == ["mismatches 3 players 2"], r)
     d.stop()
 
 

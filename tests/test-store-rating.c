@@ -435,6 +435,16 @@ test_verify_edited(void **state)
 			assert_true(rv.v[i].found == 1600.0);
 		}
 	store_rverify_free(&rv);
+
+	/* A checkpoint that claims fewer games than the log rated. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "UPDATE ratings_checkpoint SET seq = seq - 1");
+	sqlite3_close(db);
+	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(rv.log_seq, 20);
+	assert_int_equal(rv.checkpoint_seq, 19);
+	assert_int_equal(rv.games, 20);
+	store_rverify_free(&rv);
 	store_close(st);
 	free(f);
 	tu_empty_dir(fx->dir);
