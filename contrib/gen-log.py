@@ -12,7 +12,10 @@ bound parameters only:
     Elo expectation of hidden strengths, so ratings spread out;
   * each game's moves as one move_runs row, a real game consistent with
     its result: a first-player win is `nim 1` (one move, 1=0), a
-    second-player win is `nim 1 1` (1=0 then 2=0).
+    second-player win is `nim 1 1` (1=0 then 2=0);
+  * from schema version 5 on, each game's rating_seq (its id: the games
+    end in id order), and no ratings checkpoint: the first start replays
+    every game and writes it (db/005-ratings-checkpoint.sql).
 
 Deterministic for a given --seed.  The file must not exist; it is
 written as DB.tmp and renamed when complete.
@@ -144,11 +147,14 @@ def main():
 
 
 def insert(con, games):
+    cols = [r[1] for r in con.execute("PRAGMA table_info(games)")]
+    seq = "rating_seq" in cols      # schema 5: the order of rating
     con.executemany(
         "INSERT INTO games (id, family, game, player1, player2, started_at,"
-        " ended_at, result, reason, status, rated, tc)"
+        " ended_at, result, reason, status, rated, tc%s)"
         " VALUES (?, 'nim', ?, ?, ?, ?, ?, ?, 'no-legal-move', 'finished',"
-        " 1, '60000+0')", (g[:7] for g in games))
+        " 1, '60000+0'%s)" % ((", rating_seq", ", ?1") if seq else ("", "")),
+        (g[:7] for g in games))
     con.executemany(
         "INSERT INTO move_runs (game_id, first_ply, moves) VALUES (?, 1, ?)",
         ((g[0], g[7]) for g in games))

@@ -9,9 +9,16 @@
  *            client moves/s and moves/s (client + engine)
  *   --redis PORT  the same trivial load as inline PING to a redis-server,
  *            measured in the same run, so the report gives ratios
+ *   --pid PID  the daemon's CPU time (all threads, from /proc) during the
+ *            games load, per move (client + engine), and the event loop's
+ *            (the main thread's) share
+ *   --pipeline  when the client's move ends the game (its own last token,
+ *            or a single pile left for the engine to take), it sends the
+ *            next game's `new` and `match` at once behind the `play`,
+ *            without waiting for the held result (PROTOCOL.md §12)
  *
  * usage: grundy-bench [--port P] [--conns N] [--seconds S] [--redis PORT]
- *                     [--pile-max M]
+ *                     [--pile-max M] [--pid PID] [--pipeline]
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -20,6 +27,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -39,7 +47,9 @@ struct bconn {
 	size_t		 inlen;
 	long long	 sent_ns;
 	int		 piles[BENCH_PILES];	/* games: local copy */
+	int		 next[BENCH_PILES];	/* the next game's, pipelined */
 	int		 phase;			/* games: 0 new, 1 match, 2 play */
+	int		 ahead;			/* replies to requests sent ahead */
 };
 
 /* Results of one run. */
@@ -113,19 +123,28 @@ bench_cmp(const void *a, const void *b)
 
 /* Starts the next request of a games connection. */
 static int	 bench_pile_max = 44;
+static int	 bench_pipeline;
+
+/* Draws a game's piles into p and writes its `new` request. */
+static void
+bench_new(int *p, unsigned *seed, char *req, size_t len)
+{
+	int	 i;
+
+	for (i = 0; i < BENCH_PILES; i++)
+		p[i] = 5 + (int)(rand_r(seed) % (unsigned)(bench_pile_max - 4));
+	snprintf(req, len, "new nim %d %d %d\n", p[0], p[1], p[2]);
+}
 
 static void
 bench_game_next(struct bconn *c, unsigned *seed)
 {
-	char	 req[128];
-	int	 i;
+	char	 req[256];
+	size_t	 len;
+	int	 i, left = 0;
 
 	if (c->phase == 0) {
-		for (i = 0; i < BENCH_PILES; i++)
-			c->piles[i] = 5 + (int)(rand_r(seed) %
-			    (unsigned)(bench_pile_max - 4));
-		snprintf(req, sizeof req, "new nim %d %d %d\n", c->piles[0],
-		    c->piles[1], c->piles[2]);
+		bench_new(c->next, seed, req, sizeof req);
 		bench_send(c, req);
 		return;
 	}
@@ -137,7 +156,17 @@ bench_game_next(struct bconn *c, unsigned *seed)
 	for (i = 0; i < BENCH_PILES && c->piles[i] == 0; i++)
 		;
 	c->piles[i]--;
-	snprintf(req, sizeof req, "play %d=%d\n", i + 1, c->piles[i]);
+	len = (size_t)snprintf(req, sizeof req, "play %d=%d\n", i + 1,
+	    c->piles[i]);
+	for (i = 0; i < BENCH_PILES; i++)
+		left += c->piles[i] > 0;
+	if (bench_pipeline && left <= 1) {
+		/* The game ends now (the engine takes a last pile): go on. */
+		bench_new(c->next, seed, req + len, sizeof req - len);
+		snprintf(req + strlen(req), sizeof req - strlen(req),
+		    "match engine first\n");
+		c->ahead = 2;
+	}
 	bench_send(c, req);
 }
 
@@ -156,6 +185,8 @@ bench_game_reply(struct bconn *c, const char *reply, struct bresult *r)
 		exit(1);
 	}
 	if (c->phase < 2) {
+		if (c->phase == 0)
+			memcpy(c->piles, c->next, sizeof c->piles);
 		c->phase++;
 		return (0);
 	}
@@ -224,20 +255,24 @@ bench_run(int port, int n, int seconds, int mode, struct bresult *r)
 			}
 			c->inlen += (size_t)k;
 			c->in[c->inlen] = '\0';
-			if ((e = strstr(c->in, term)) == NULL)
-				continue;
-			*e = '\0';
-			now = bench_ns();
-			if (nlat < caplat)
-				lat[nlat++] = now - c->sent_ns;
-			r->requests++;
-			if (mode == 2)
-				bench_game_reply(c, c->in, r);
-			c->inlen = 0;
-			if (mode == 2)
-				bench_game_next(c, &seed);
-			else
-				bench_send(c, req);
+			while ((e = strstr(c->in, term)) != NULL) {
+				*e = '\0';
+				e += strlen(term);
+				now = bench_ns();
+				if (nlat < caplat)
+					lat[nlat++] = now - c->sent_ns;
+				r->requests++;
+				if (mode == 2)
+					bench_game_reply(c, c->in, r);
+				c->inlen -= (size_t)(e - c->in);
+				memmove(c->in, e, c->inlen + 1);
+				if (mode == 2 && c->ahead > 0)
+					c->ahead--;	/* sent already */
+				else if (mode == 2)
+					bench_game_next(c, &seed);
+				else
+					bench_send(c, req);
+			}
 		}
 	}
 	r->elapsed_ns = bench_ns() - start;
@@ -249,6 +284,45 @@ bench_run(int port, int n, int seconds, int mode, struct bresult *r)
 	for (i = 0; i < n; i++)
 		close(conns[i].fd);
 	free(lat);
+}
+
+/*
+ * The CPU time of process pid in clock ticks: *all its threads, *loop the
+ * main thread's (the event loop).  Returns 0, or -1 if /proc has no pid.
+ */
+static int
+bench_cpu(int pid, long long *all, long long *loop)
+{
+	char		 path[64], line[1024], *p;
+	unsigned long	 ut, st;
+	struct dirent	*de;
+	DIR		*d;
+	FILE		*f;
+
+	*all = *loop = 0;
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	if ((d = opendir(path)) == NULL)
+		return (-1);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%d/task/%.16s/stat", pid,
+		    de->d_name);
+		if ((f = fopen(path, "r")) == NULL)
+			continue;
+		/* Fields 14 and 15, after the command in parentheses. */
+		if (fgets(line, sizeof line, f) != NULL &&
+		    (p = strrchr(line, ')')) != NULL &&
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+		    "%*u %lu %lu", &ut, &st) == 2) {
+			*all += (long long)(ut + st);
+			if (atoi(de->d_name) == pid)
+				*loop += (long long)(ut + st);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return (0);
 }
 
 /* Returns events per second, rounded. */
@@ -272,9 +346,17 @@ main(int argc, char **argv)
 {
 	struct bresult	 triv, redis, games;
 	int		 port = 7559, conns = 50, seconds = 5, rport = 0, a;
-	long long	 trate, rrate, mrate;
+	int		 pid = 0;
+	long long	 trate, rrate, mrate, c0 = 0, l0 = 0, c1, l1, moves, tick;
 
-	for (a = 1; a + 1 < argc; a += 2) {
+	for (a = 1; a < argc; a += 2) {
+		if (strcmp(argv[a], "--pipeline") == 0) {
+			bench_pipeline = 1;
+			a--;		/* no value */
+			continue;
+		}
+		if (a + 1 >= argc)
+			break;
 		if (strcmp(argv[a], "--port") == 0)
 			port = atoi(argv[a + 1]);
 		else if (strcmp(argv[a], "--conns") == 0)
@@ -285,13 +367,16 @@ main(int argc, char **argv)
 			rport = atoi(argv[a + 1]);
 		else if (strcmp(argv[a], "--pile-max") == 0)
 			bench_pile_max = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "--pid") == 0)
+			pid = atoi(argv[a + 1]);
 		else
 			break;
 	}
 	if (a < argc || conns < 1 || conns > BENCH_MAXCONN || seconds < 1 ||
 	    bench_pile_max < 5) {
 		fprintf(stderr, "usage: grundy-bench [--port P] [--conns N] "
-		    "[--seconds S] [--redis PORT] [--pile-max M]\n");
+		    "[--seconds S] [--redis PORT] [--pile-max M] [--pid PID] "
+		    "[--pipeline]\n");
 		return (2);
 	}
 	printf("grundy-bench: %d connections, %d s per load, one request "
@@ -300,8 +385,24 @@ main(int argc, char **argv)
 	trate = bench_rate(triv.requests, triv.elapsed_ns);
 	printf("grundyd protocol_version: %lld req/s, p50 %lld us, p99 %lld "
 	    "us\n", trate, triv.p50_ns / 1000, triv.p99_ns / 1000);
+	if (pid > 0 && bench_cpu(pid, &c0, &l0) != 0) {
+		fprintf(stderr, "grundy-bench: no process %d\n", pid);
+		return (1);
+	}
 	bench_run(port, conns, seconds, 2, &games);
 	mrate = bench_rate(games.plays, games.elapsed_ns);
+	if (pid > 0 && bench_cpu(pid, &c1, &l1) == 0) {
+		moves = games.plays + games.engine_moves;
+		tick = sysconf(_SC_CLK_TCK);
+		if (moves > 0 && tick > 0)
+			printf("grundyd CPU per move: %.2f us (event loop %.2f "
+			    "us, other threads %.2f us)%s\n",
+			    (double)(c1 - c0) * 1e6 / (double)tick /
+			    (double)moves, (double)(l1 - l0) * 1e6 /
+			    (double)tick / (double)moves,
+			    (double)(c1 - c0 - (l1 - l0)) * 1e6 / (double)tick /
+			    (double)moves, bench_pipeline ? ", pipelined" : "");
+	}
 	printf("grundyd refereed games (nim, 3 piles of 5..%d): %lld games/s, "
 	    "%lld client moves/s, %lld moves/s (client + engine), p50 %lld us, "
 	    "p99 %lld us\n", bench_pile_max,

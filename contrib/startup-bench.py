@@ -3,23 +3,28 @@
 
 For each size N (default 10,000, 100,000 and 1,000,000 rated games) it
 writes a log with contrib/gen-log.py (kept in DIR and reused by later
-runs), then starts grundyd on it RUNS times and measures, from just
-before the exec: "listen", the first successful connect to its port
-(grundyd listens only once the ratings are loaded), and "serve", the
-first answer to `protocol_version` on that connection.
+runs, never started on: GEN, if given, writes it, so that an older
+grundyd can read it too), copies it to a work file, then starts grundyd
+on the copy RUNS times and measures, from just before the exec:
+"listen", the first successful connect to its port (grundyd listens only
+once the ratings are loaded), and "serve", the first answer to
+`protocol_version` on that connection.  Since schema version 5 the first
+start on a log migrates it and replays every rated game once, writing the
+ratings checkpoint; the later starts read the checkpoint.
 
-On the first start of each size it also checks the ratings: `ratings`
-must list exactly what an Elo replay (start 1500, K = 32, PROTOCOL.md
-§13.7) of the same games in the same order (ended_at, then id) computes
-here, rounded as grundyd rounds.  Any difference, a daemon that exits or
-does not listen within the timeout: exit 1.
+On the first and the last start of each size it also checks the ratings:
+`ratings` must list exactly what an Elo replay (start 1500, K = 32,
+PROTOCOL.md §13.7) of the same games in the same order (rating_seq, or
+ended_at then id before version 5) computes here, rounded as grundyd
+rounds.  Any difference, a daemon that exits or does not listen within
+the timeout: exit 1.
 
 usage: startup-bench.py GRUNDYD [--sizes 10000,100000,1000000]
-                        [--accounts M] [--runs R] [--dir DIR]
+                        [--accounts M] [--runs R] [--dir DIR] [--gen GEN]
 """
 import os
+import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -69,23 +74,10 @@ def start(grundyd, db, port, timeout=300.0):
 
 
 def elo(db):
-    """The ratings the rated games of db imply, as grundyd computes them."""
-    con = sqlite3.connect(db)
-    r, n = {}, {}
-    for p1, p2, res in con.execute(
-            "SELECT player1, player2, result FROM games WHERE rated = 1 AND"
-            " status = 'finished' AND result IS NOT NULL"
-            " ORDER BY ended_at, id"):
-        a, b = r.get(p1, 1500.0), r.get(p2, 1500.0)
-        ea = 1.0 / (1.0 + pow(10.0, (b - a) / 400.0))
-        sa = 1.0 if res == "first" else 0.0
-        r[p1] = a + 32 * (sa - ea)
-        r[p2] = b - 32 * (sa - ea)
-        n[p1] = n.get(p1, 0) + 1
-        n[p2] = n.get(p2, 0) + 1
-    con.close()
+    """The ratings the rated games of db imply, as grundyd prints them."""
     # lround: halves away from zero (ratings are positive).
-    return {k: (int(v + 0.5), n[k]) for k, v in r.items()}
+    return {k: (int(v + 0.5), n) for k, (v, n) in
+            benchutil.elo_replay(db).items()}
 
 
 def check_ratings(s, db):
@@ -107,8 +99,8 @@ def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-"):
         die("usage: startup-bench.py GRUNDYD [--sizes N,...] "
-            "[--accounts M] [--runs R] [--dir DIR]")
-    grundyd = args[0]
+            "[--accounts M] [--runs R] [--dir DIR] [--gen GEN]")
+    grundyd = gen = args[0]
     sizes, accounts, runs, d = [10000, 100000, 1000000], 1000, 3, \
         "/tmp/startup-bench"
     rest = args[1:]
@@ -123,6 +115,8 @@ def main():
             runs = int(rest[1])
         elif rest[0] == "--dir":
             d = rest[1]
+        elif rest[0] == "--gen":
+            gen = rest[1]
         else:
             die("unknown option %s" % rest[0])
         rest = rest[2:]
@@ -132,14 +126,19 @@ def main():
         if not os.path.exists(db):
             if subprocess.call([sys.executable,
                                 os.path.join(HERE, "gen-log.py"),
-                                grundyd, db, "--games", str(n),
+                                gen, db, "--games", str(n),
                                 "--accounts", str(accounts)]) != 0:
                 die("gen-log.py failed")
+        work = os.path.join(d, "work.db")
+        for f in (work, work + "-wal", work + "-shm", work + ".lock"):
+            if os.path.exists(f):
+                os.unlink(f)
+        shutil.copyfile(db, work)
         for run in range(runs):
-            p, t_listen, t_serve, s = start(grundyd, db, free_port())
+            p, t_listen, t_serve, s = start(grundyd, work, free_port())
             checked = ""
-            if run == 0:
-                checked = " ratings_checked=%d" % check_ratings(s, db)
+            if run == 0 or run == runs - 1:
+                checked = " ratings_checked=%d" % check_ratings(s, work)
             s.close()
             p.terminate()
             if p.wait() != 0:

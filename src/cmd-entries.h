@@ -55,6 +55,7 @@ extern const struct cmd_entry cmd_connections_entry;
 extern const struct cmd_entry cmd_kick_entry;
 extern const struct cmd_entry cmd_abort_entry;
 extern const struct cmd_entry cmd_adjudicate_entry;
+extern const struct cmd_entry cmd_verify_entry;
 extern const struct cmd_entry cmd_games_entry;
 extern const struct cmd_entry cmd_resign_entry;
 

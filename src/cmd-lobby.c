@@ -22,6 +22,8 @@
 #include "session.h"
 #include "store.h"
 
+#define CMD_VERIFY_LINES	100	/* mismatches `verify ratings` lists */
+
 /* Refuses new games while the game log is failing. */
 static int
 cmd_need_store(struct session *s, struct buf *body)
@@ -739,6 +741,64 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	    "second" : "-", winner == 0 ? "aborted" : "adjudicated");
 	return (CMD_OK);
 }
+
+/* Appends a rating and its games as `verify ratings` prints them. */
+static void
+cmd_verify_put(struct buf *body, const char *what, int has, double r,
+    unsigned long games)
+{
+	if (has)
+		buf_printf(body, " %s %.6f %lu", what, r, games);
+	else
+		buf_printf(body, " %s - -", what);
+}
+
+/*
+ * verify ratings (admin): replays the whole log (off the loop: CMD_F_DB)
+ * and compares it with the checkpoint and the live ratings (§13.9).
+ */
+static int
+cmd_verify_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct store_rverify rv;
+	size_t		 i, bad;
+
+	if (strcmp(c->argv[0], "ratings") != 0) {
+		buf_puts(body, "verify: what can be verified is: ratings");
+		return (CMD_ERROR);
+	}
+	if (s->store == NULL || store_ratings_verify(s->store, &rv) != 0) {
+		buf_puts(body, "the game log cannot be read now");
+		return (CMD_ERROR);
+	}
+	bad = rv.n + (rv.checkpoint_seq != rv.log_seq);
+	if (bad == 0)
+		buf_printf(body, "ok %zu players", rv.players);
+	if (rv.checkpoint_seq != rv.log_seq)
+		buf_printf(body, "mismatch checkpoint-seq expected %lld found "
+		    "%lld\n", (long long)rv.log_seq,
+		    (long long)rv.checkpoint_seq);
+	for (i = 0; i < rv.n && i < CMD_VERIFY_LINES; i++) {
+		buf_printf(body, "mismatch %s %s", rv.v[i].where,
+		    rv.v[i].name);
+		cmd_verify_put(body, "expected", rv.v[i].has_expected,
+		    rv.v[i].expected, rv.v[i].expected_games);
+		cmd_verify_put(body, "found", rv.v[i].has_found, rv.v[i].found,
+		    rv.v[i].found_games);
+		buf_putc(body, '\n');
+	}
+	if (bad > 0)
+		buf_printf(body, "mismatches %zu players %zu", bad, rv.players);
+	store_rverify_free(&rv);
+	return (CMD_OK);
+}
+
+const struct cmd_entry cmd_verify_entry = {
+	.name = "verify", .min_args = 1, .max_args = 1,
+	.flags = CMD_F_HEAVY | CMD_F_DB | CMD_F_ADMIN | CMD_F_LEAGUE,
+	.usage = "ratings", .exec = cmd_verify_exec
+};
 
 /*
  * The lobby's commands: each runs on the loop and needs a lobby; EXTRA adds

@@ -57,5 +57,6 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_kick_entry,
 	&cmd_abort_entry,
 	&cmd_adjudicate_entry,
+	&cmd_verify_entry,
 	NULL
 };

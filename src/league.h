@@ -8,8 +8,9 @@
  * event loop except where said.  The schema is db/003-league.sql; the
  * store (store_open) must have migrated the file first.
  *
- * Ratings are not stored: league_rated_games hands the rated games of the
- * log, in order, to the caller, who recomputes them (lobby.c).
+ * Ratings are the game log's (store.h: the writer rates each game and
+ * checkpoints the ratings); league_rated_games lists the rated games in
+ * the order they ended, for tools and tests.
  */
 #ifndef LEAGUE_H
 #define LEAGUE_H

@@ -16,9 +16,10 @@
  * left on a clock microseconds; the messages give milliseconds.  A
  * disconnected seat can be taken back with its resume token.
  *
- * A game's end goes to the log first; gameover is sent, ratings and
- * tournaments are updated, and the game is freed only once the log has it
- * (lg_logged, deferred back to the loop from the store's writer thread).
+ * A game's end goes to the log first, which rates it as it commits it;
+ * gameover is sent, tournaments are updated, and the game is freed only
+ * once the log has it (lg_logged, deferred back to the loop from the
+ * store's writer thread).
  * Games lie below tournaments: a game's end reaches its tournament, and
  * a freed seat the tournaments' scheduler, through the hooks lobby_new
  * installs (struct lobby's tour_game_over and game_freed), never by a
@@ -447,10 +448,7 @@ lg_logged(void *arg)
 		lc_unwatch(g->watchers[i], g->id);
 	}
 	lobby_feed_end(g);
-	/* Ratings follow the log: a game it lacks is not rated. */
-	if (g->rated && g->p[0].account && g->p[1].account && g->log_ok &&
-	    g->winner != 0)
-		lobby_rate(lb, g->p[0].name, g->p[1].name, g->winner);
+	/* The log rated the game as it committed its end (store-rating.c). */
 	if (g->tour != NULL)
 		lb->tour_game_over(lb, g->tour, g->slot, g->winner);
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",

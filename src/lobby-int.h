@@ -34,7 +34,6 @@
 #define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
 #define LOBBY_TX_MAX_MS	20	/* a send stamp moves a clock's start by */
-#define LOBBY_ELO_K	32.0
 
 /* Kinds of server commands. */
 enum lcmd_kind {
@@ -184,13 +183,6 @@ struct ltour {
 };
 TAILQ_HEAD(ltours, ltour);
 
-/* A player's rating. */
-struct lrating {
-	char		 name[LEAGUE_NAME_MAX + 1];
-	double		 r;
-	unsigned long	 games;
-};
-
 struct lobby {
 	struct store	*store;
 	struct league	*league;
@@ -207,12 +199,6 @@ struct lobby {
 	uint64_t	 next_seek;
 	int64_t		 next_gid;	/* game ids without a store */
 	gmp_randstate_t	 rs;
-	pthread_mutex_t	 rmtx;		/* guards ratings (any thread) */
-	struct lrating	*ratings;
-	size_t		 nratings;
-	size_t		 rcap;		/* entries allocated in ratings */
-	size_t		*rindex;	/* open addressing: ratings index + 1 */
-	size_t		 rindex_cap;	/* slots, a power of two (or 0) */
 	/*
 	 * What a logged game's end tells the layers above lobby-game.c
 	 * (set by lobby_new): a tournament's game ended (winner 0: none),
@@ -276,7 +262,7 @@ void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 void	 lobby_feed_end(struct lgame *);
 
 /* lobby-rating.c (calls lobby-queue.c) */
-void	 lobby_rate(struct lobby *, const char *, const char *, int);
-int	 lobby_load_ratings(struct lobby *, char *, size_t);
+void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
+	    size_t *);
 
 #endif /* LOBBY_INT_H */

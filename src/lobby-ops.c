@@ -832,19 +832,7 @@ void
 lobby_ratings(struct lobby_client *lc, struct lobby_rating_row **v,
     size_t *n)
 {
-	struct lobby	*lb = lc->lb;
-	size_t		 i;
-
-	pthread_mutex_lock(&lb->rmtx);
-	*n = lb->nratings;
-	*v = xreallocarray(NULL, *n + 1, sizeof **v);
-	for (i = 0; i < *n; i++) {
-		lobby_copy((*v)[i].name, lb->ratings[i].name,
-		    sizeof (*v)[i].name);
-		(*v)[i].r = lb->ratings[i].r;
-		(*v)[i].games = lb->ratings[i].games;
-	}
-	pthread_mutex_unlock(&lb->rmtx);
+	lobby_rating_rows(lc->lb, v, n);
 	qsort(*v, *n, sizeof **v, lrating_cmp);
 }
 

@@ -8,9 +8,11 @@
 #include <sys/queue.h>
 
 #include <pthread.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elo.h"
 #include "json.h"
 #include "league.h"
 #include "lobby.h"
@@ -353,36 +355,31 @@ lobby_web_ratings(struct lobby *lb, size_t limit, struct json *j)
 /*
  * Writes a player's rating after each of its rated games, oldest first,
  * the last max of them: a replay of the league's rated games through the
- * lobby's own rating update, in a scratch lobby (ratings rounded as
- * `player` shows them) (any thread; the work is
- * proportional to the log: call it off the loop).  Returns 0, or -1 if
- * the league cannot be read (nothing written).
+ * one Elo update (elo.c), rounded as `player` shows them (any thread; the
+ * work is proportional to the log: call it off the loop).  Returns 0, or
+ * -1 if the league cannot be read (nothing written).
  */
 int
 lobby_web_history(struct league *lg, const char *name, size_t max,
     struct json *j)
 {
 	struct league_rgame *v = NULL;
-	struct lobby	*scratch;
+	struct elo	 e;
 	int64_t		*gid;
 	double		*r;
 	size_t		 n = 0, i, k = 0, first;
-	long		 rr;
-	unsigned long	 ng;
 
 	if (league_rated_games(lg, &v, &n) != 0)
 		return (-1);
-	scratch = xcalloc(1, sizeof *scratch);
-	pthread_mutex_init(&scratch->rmtx, NULL);
+	elo_init(&e);
 	gid = xcalloc(n + 1, sizeof *gid);
 	r = xcalloc(n + 1, sizeof *r);
 	for (i = 0; i < n; i++) {
-		lobby_rate(scratch, v[i].player1, v[i].player2, v[i].result);
+		elo_rate(&e, v[i].player1, v[i].player2, v[i].result);
 		if (strcmp(v[i].player1, name) != 0 &&
 		    strcmp(v[i].player2, name) != 0)
 			continue;
-		(void)lobby_rating(scratch, name, &rr, &ng);
-		r[k] = (double)rr;
+		r[k] = (double)lround(elo_find(&e, name)->r);
 		gid[k++] = v[i].game_id;
 	}
 	first = k > max ? k - max : 0;
@@ -394,10 +391,7 @@ lobby_web_history(struct league *lg, const char *name, size_t max,
 		json_end_obj(j);
 	}
 	json_end_arr(j);
-	pthread_mutex_destroy(&scratch->rmtx);
-	free(scratch->ratings);
-	free(scratch->rindex);
-	free(scratch);
+	elo_free(&e);
 	free(gid);
 	free(r);
 	free(v);

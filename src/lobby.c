@@ -47,7 +47,7 @@ lobby_set_clock(struct lobby *lb, const struct clock_ops *ops)
 	lb->clock = *ops;
 }
 
-/* Creates the lobby; with a league, resumes tournaments and ratings. */
+/* Creates the lobby; with a league, resumes tournaments. */
 struct lobby *
 lobby_new(struct event_base *base, struct store *st, struct league *lg,
     const struct lobby_io *io, const struct lobby_conf *conf, char *err,
@@ -71,9 +71,7 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	gmp_randinit_default(lb->rs);
 	gmp_randseed_ui(lb->rs, (unsigned long)(clock_wall_ms() / 1000) ^
 	    (unsigned long)getpid());
-	pthread_mutex_init(&lb->rmtx, NULL);
-	if (lg != NULL && (lobby_load_ratings(lb, err, errlen) != 0 ||
-	    lobby_load_tours(lb, err, errlen) != 0)) {
+	if (lg != NULL && lobby_load_tours(lb, err, errlen) != 0) {
 		lobby_free(lb);
 		return (NULL);
 	}
@@ -112,9 +110,6 @@ lobby_free(struct lobby *lb)
 		free(t);
 	}
 	gmp_randclear(lb->rs);
-	pthread_mutex_destroy(&lb->rmtx);
-	free(lb->ratings);
-	free(lb->rindex);
 	free(lb);
 }
 

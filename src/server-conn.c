@@ -11,6 +11,10 @@
  * at a time and needs no lock.  A connection that closes while busy is
  * only marked dead and freed when its job returns.  Pipelined requests
  * are answered in order because a connection runs one request at a time.
+ * A match's result is held until the log has it on disk, but the
+ * connection goes on meanwhile (a client may pipeline its next game):
+ * while a result is held ("held"), the replies behind it wait in
+ * c->after (bounded like the output) and follow it out in order.
  *
  * Limits: request line length (reply, skip the line), output buffer (drop
  * the client), idle timeout (final message and close; only complete lines
@@ -55,6 +59,7 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
 static void	 conn_end_game(struct conn *, struct job *);
+static void	 conn_held_back(struct conn *, struct job *);
 
 /* The names of the connection states, for logs. */
 static const char *const conn_states[] = {
@@ -144,6 +149,11 @@ conn_queue(struct conn *c, const char *data, size_t len)
 static int
 conn_write(struct conn *c, const char *data, size_t len)
 {
+	if (c->held) {
+		/* Behind a held result: in order, once it is out. */
+		buf_add(&c->after, data, len);
+		return (0);
+	}
 	if (conn_queue(c, data, len) != 0) {
 		conn_free(c, "output-overflow");
 		return (-1);
@@ -230,6 +240,10 @@ conn_job_back(struct job *j)
 {
 	struct conn	*c = j->conn;
 
+	if (j->ahead) {
+		conn_held_back(c, j);
+		return;
+	}
 	c->busy = 0;
 	if (c->state == CONN_DEAD) {
 		conn_free(c, "closed");
@@ -255,6 +269,29 @@ conn_job_back(struct job *j)
 			lobby_login_live(c->sess.lc);
 		c->sess.login_live = 0;
 		conn_process(c);
+	}
+	job_free(j);
+}
+
+/*
+ * A held result is on disk (or failed): it goes out, then the replies
+ * that waited behind it, and the connection goes on.
+ */
+static void
+conn_held_back(struct conn *c, struct job *j)
+{
+	c->held = 0;
+	if (c->state == CONN_DEAD) {
+		if (!c->busy)
+			conn_free(c, "closed");
+		job_free(j);
+		return;
+	}
+	if (conn_write(c, j->out.data, j->out.len) == 0 &&
+	    conn_write(c, c->after.data, c->after.len) == 0) {
+		buf_reset(&c->after);
+		if (!c->busy)
+			conn_process(c);
 	}
 	job_free(j);
 }
@@ -337,7 +374,7 @@ conn_free(struct conn *c, const char *reason)
 {
 	struct server	*srv = c->srv;
 
-	if (c->busy) {
+	if (c->busy || c->held) {
 		conn_enter(c, CONN_DEAD, NULL);
 		conn_reading(c, 0);
 		out_free(c);	/* nothing more is written */
@@ -362,6 +399,7 @@ conn_free(struct conn *c, const char *reason)
 	free(c->prepped);
 	session_free(&c->sess);
 	proto_answer_free(&c->ans);
+	buf_free(&c->after);
 	free(c);
 	if (srv->stopping && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
@@ -564,7 +602,9 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 /*
  * Runs a request on the loop (the lobby held around it) and frees the
  * line.  A command that ended a logged match keeps its reply back until
- * the log has the end on disk.  Returns 1 if the reply waits, else 0.
+ * the log has the end on disk; the connection goes on behind it, unless
+ * an earlier result is held already.  Returns 1 if the connection must
+ * wait, else 0.
  */
 static int
 conn_execute(struct conn *c, char *line, size_t n, struct buf *out)
@@ -587,10 +627,18 @@ conn_execute(struct conn *c, char *line, size_t n, struct buf *out)
 		j = xcalloc(1, sizeof *j);
 		j->conn = c;
 		buf_init(&j->out);
+		if (!c->held) {
+			/* It takes the earlier replies along; go on. */
+			buf_add(&j->out, out->data, out->len);
+			buf_reset(out);
+			j->ahead = c->held = 1;
+			conn_end_game(c, j);
+			return (0);
+		}
 		buf_add(&j->out, out->data + mark, out->len - mark);
 		out->len = mark;
 		out->data[mark] = '\0';
-		c->busy = 1;
+		c->busy = 1;	/* a second one: wait as before */
 		conn_end_game(c, j);
 		return (1);
 	}
@@ -674,9 +722,10 @@ conn_process(struct conn *c)
 		return;
 	}
 	buf_reset(out);
-	if ((c->state == CONN_CLOSING || c->state == CONN_EOF) && !c->busy)
+	if ((c->state == CONN_CLOSING || c->state == CONN_EOF) && !c->busy &&
+	    !c->held)
 		conn_close_after_flush(c);
-	else if (srv->stopping && !c->busy)
+	else if (srv->stopping && !c->busy && !c->held)
 		conn_close_after_flush(c);
 	else {
 		if (!c->busy && !c->reading && !conn_output_full(c))
@@ -734,7 +783,8 @@ conn_line_timer(struct conn *c)
 static int
 conn_output_full(struct conn *c)
 {
-	return (out_unsent(c) > c->srv->conf->max_output / 2);
+	return (out_unsent(c) + c->after.len >
+	    c->srv->conf->max_output / 2);
 }
 
 /* Starts or stops watching the socket for input (and idleness). */
@@ -816,7 +866,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	ssize_t		 n;
 
 	if (what & EV_TIMEOUT) {
-		if (c->busy)
+		if (c->busy || c->held)
 			return;
 		now = server_now_ms(c->srv);
 		if (c->partial_ms != 0 && now >= c->partial_ms +
@@ -898,7 +948,8 @@ conn_write_cb(struct conn *c)
 {
 	if (c->sess.lc != NULL && out_unsent(c) == 0)
 		lobby_tx_time(c->sess.lc, clock_mono_ns());
-	if (c->state == CONN_CLOSING && !c->busy && out_unsent(c) == 0) {
+	if (c->state == CONN_CLOSING && !c->busy && !c->held &&
+	    out_unsent(c) == 0) {
 		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
 		return;
 	}

@@ -61,6 +61,8 @@ struct conn {
 	enum conn_state	 state;
 	const char	*why;		/* CLOSING, KILLED: the close reason */
 	int		 busy;		/* a job is with the workers */
+	int		 held;		/* a result waits for the log: the */
+	struct buf	 after;		/* ... replies behind it wait here */
 	int		 discard;	/* skipping the rest of an overlong line */
 	struct proto_answer ans;	/* the answer block being read */
 	char		*prepped;	/* a line prepared on a worker, to run */
@@ -87,6 +89,7 @@ struct job {
 	int		 close;
 	int		 prep;		/* only prepare: the loop runs it next */
 	int64_t		 gid;		/* the match whose end it waits for */
+	int		 ahead;		/* held, the connection went on */
 };
 STAILQ_HEAD(joblist, job);
 

@@ -166,7 +166,7 @@ server_stop(struct server *srv, int sig)
 		evconnlistener_disable(srv->lis[i]);
 	http_stop(srv->http);
 	TAILQ_FOREACH_SAFE(c, &srv->conns, entry, tmp)
-		if (!c->busy)
+		if (!c->busy && !c->held)
 			conn_close_after_flush(c);
 	if (srv->nconns == 0) {
 		event_base_loopexit(srv->base, NULL);
@@ -513,7 +513,7 @@ server_free(struct server *srv)
 	if (srv->store != NULL)
 		store_flush(srv->store);	/* game ends in flight come back */
 	while ((c = TAILQ_FIRST(&srv->conns)) != NULL) {
-		c->busy = 0;
+		c->busy = c->held = 0;
 		conn_free(c, "shutdown");
 	}
 	lobby_free(srv->lobby);		/* live games: abandoned */

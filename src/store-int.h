@@ -2,8 +2,9 @@
  * store-int.h: the store's internals, shared by store.c (open, close and
  * the calls that queue writes), store-db.c (SQLite helpers, migrations),
  * store-queue.c (the queue of writes), store-moves.c (runs of moves),
- * store-writer.c (the writer thread, batches, group commit) and
- * store-read.c (the reads).  Each calls only those before it in this
+ * store-rating.c (the ratings and their checkpoint), store-writer.c (the
+ * writer thread, batches, group commit), store-read.c (the reads) and
+ * store-rverify.c (verify ratings).  Each calls only those before it in this
  * list (store.c: all of them; store-read.c: store-db.c).  Not for other
  * callers.
  */
@@ -19,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
+#include "elo.h"
 #include "store.h"
 
 #define STORE_BUSY_MS		5000
@@ -122,6 +124,15 @@ enum {
 	STORE_R_N
 };
 
+/* The rating statements (store-rating.c; the writer's connection). */
+enum {
+	STORE_RT_GAME,
+	STORE_RT_SEQ,
+	STORE_RT_PUT,
+	STORE_RT_MARK,
+	STORE_RT_N
+};
+
 /* The writer thread: not started, running, told to quit, ended. */
 enum store_tstate {
 	STORE_T_NONE = 0,
@@ -191,6 +202,17 @@ struct store {
 	uint64_t	 probe_ns;	/* last probe queued (mtx) */
 	void		 (*hook)(void *, enum store_hook); /* tests (mtx) */
 	void		*hook_arg;
+
+	/* The ratings (store-rating.c). */
+	sqlite3_stmt	*rt[STORE_RT_N];
+	pthread_mutex_t	 emtx;		/* elo, elo_seq */
+	pthread_mutex_t	 vmtx;		/* the writer: COMMIT to publication */
+	struct elo	 elo;		/* the live ratings, as committed */
+	int64_t		 elo_seq;	/* the last rating_seq they cover */
+	int64_t		 rseq;		/* the writer's: last seq handed out */
+	int64_t		 rgame;		/* ... and its game */
+	struct elo	 pend;		/* the writer's: the batch's ratings */
+	int		 rated_begun;	/* a rated game began (atomic) */
 };
 
 /* store-db.c */
@@ -210,6 +232,7 @@ int	 store_bind_text(sqlite3_stmt *, int, const char *);
 void	 store_wait(struct store *, uint64_t);
 int	 store_damaged(struct store *, int64_t, int);
 void	 store_damage(struct store *, int64_t);
+void	 store_damage_now(struct store *, int64_t);
 struct store_item *store_item_new(enum store_op, int64_t);
 void	 store_item_free(struct store_item *);
 uint64_t store_push(struct store *, struct store_item *, int);
@@ -218,6 +241,18 @@ uint64_t store_push_locked(struct store *, struct store_item *, int);
 /* store-moves.c (above the queue) */
 void	 store_runs_queue(struct store *, int64_t);
 void	 store_runs_age(struct store *, int64_t);
+
+/* store-rating.c (above the queue; store-rverify.c reads with it) */
+int	 store_ratings_open(struct store *, char *, size_t);
+int	 store_ratings_end(struct store *, int64_t, enum store_result,
+	    enum store_status);
+int	 store_ratings_write(struct store *);
+void	 store_ratings_commit(struct store *);
+void	 store_ratings_done(struct store *, int, int);
+int	 store_rt_mark(sqlite3 *, int64_t *, int64_t *);
+int	 store_rt_rows(sqlite3 *, struct elo *);
+int	 store_rt_replay(sqlite3 *, int64_t, struct elo *, struct elo *,
+	    int64_t *, int64_t *, int64_t *);
 
 /* store-writer.c (above the runs) */
 extern const char *const store_wsql[STORE_W_N];

@@ -63,6 +63,15 @@ store_damage(struct store *st, int64_t id)
 	st->damaged[st->ndamaged++] = id;
 }
 
+/* Marks game id damaged (takes mtx). */
+void
+store_damage_now(struct store *st, int64_t id)
+{
+	pthread_mutex_lock(&st->mtx);
+	store_damage(st, id);
+	pthread_mutex_unlock(&st->mtx);
+}
+
 /* Frees an item. */
 void
 store_item_free(struct store_item *it)

@@ -387,13 +387,14 @@ store_hook_call(struct store *st, enum store_hook where)
 }
 
 /*
- * Runs a batch's writes in one transaction: sets every item's ok, adds
- * the writes to *n and the failed ones to *nfail.  Returns 1 if the batch
- * committed.
+ * Runs a batch's writes in one transaction, with the ratings of the games
+ * it ends: sets every item's ok, adds the writes to *n and the failed ones
+ * to *nfail, *locked if it holds vmtx (store_ratings_commit).  Returns 1 if
+ * the batch committed.
  */
 static int
 store_batch_exec(struct store *st, struct store_items *b, size_t *n,
-    size_t *nfail)
+    size_t *nfail, int *locked)
 {
 	struct store_item *it;
 	int		 rc, alone;
@@ -411,10 +412,16 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 		STAILQ_FOREACH(it, b, entry) {
 			rc = store_exec_item(st, it, &alone);
 			it->ok = rc == SQLITE_OK;
+			if (rc == SQLITE_OK && it->op == STORE_OP_END)
+				rc = store_ratings_end(st, it->id, it->result,
+				    it->status);
 			if (rc == SQLITE_OK)
 				continue;
 			if (!alone)
 				break;
+			/* Its game's end, later in the batch, is unrated. */
+			if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
+				store_damage_now(st, it->id);
 			*nfail += it->w;
 			store_log_fail(st, store_op_name(it->op), it->id, rc,
 			    rc == SQLITE_NOTFOUND ? "no such game" :
@@ -422,8 +429,12 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 			rc = SQLITE_OK;
 		}
 	}
+	if (rc == SQLITE_OK)
+		rc = store_ratings_write(st);
 	if (rc == SQLITE_OK) {
 		store_hook_call(st, STORE_HOOK_WRITTEN);
+		*locked = st->pend.n > 0;
+		store_ratings_commit(st);
 		metrics_commit_start();
 		rc = store_step(st->ws[STORE_W_COMMIT]);
 		metrics_commit_done();
@@ -495,12 +506,14 @@ store_batch(struct store *st, struct store_items *b)
 {
 	struct store_item *it;
 	size_t		 n = 0, nfail = 0;
-	int		 rc, committed;
+	int		 rc, committed, locked = 0;
 
 	store_hook_call(st, STORE_HOOK_BATCH);
 	if (st->shared)
 		pthread_mutex_lock(&st->rmtx);
-	committed = store_batch_exec(st, b, &n, &nfail);
+	committed = store_batch_exec(st, b, &n, &nfail, &locked);
+	/* The ratings are live before any callback runs. */
+	store_ratings_done(st, committed, locked);
 	if (st->shared)
 		pthread_mutex_unlock(&st->rmtx);
 	if (committed && st->wstate == STORE_WS_FAILING)

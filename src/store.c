@@ -45,12 +45,18 @@
  * Game ids come from a counter set from MAX(id) at open, so they are
  * known at once, before anything is written.
  *
+ * Ratings.  The writer rates each rated game in the transaction that
+ * commits its end and checkpoints the ratings there (store-rating.c); a
+ * start loads the checkpoint and replays only the games after it.
+ *
  * The code: store.c opens and closes the store and queues the writes;
  * store-db.c has the SQLite helpers and migrations, store-queue.c the
  * queue of writes, store-moves.c the runs of moves (pushed to the queue),
- * store-writer.c the writer thread (which takes from the queue and queues
- * the runs that are due), store-read.c the reads.  Each file calls only
- * those before it (store-read.c only store-db.c): no cycle.
+ * store-rating.c the ratings and their checkpoint, store-writer.c the
+ * writer thread (which takes from the queue and queues the runs that are
+ * due), store-read.c the reads, store-rverify.c `verify ratings`.  Each
+ * file calls only those before it (store-read.c only store-db.c): no
+ * cycle.
  */
 #include <sys/queue.h>
 
@@ -158,13 +164,18 @@ store_open_config(const char *path, const struct store_config *cf,
 	pthread_mutex_init(&st->rmtx, NULL);
 	pthread_cond_init(&st->work, NULL);
 	pthread_cond_init(&st->done, NULL);
+	pthread_mutex_init(&st->emtx, NULL);
+	pthread_mutex_init(&st->vmtx, NULL);
+	elo_init(&st->elo);
+	elo_init(&st->pend);
 
 	if (store_open_writer(st, cf, err, errlen) != 0 ||
 	    store_prepare_set(st, st->wdb, store_wsql, STORE_W_N, st->ws,
 	    "prepare the writes", err, errlen) != 0 ||
 	    store_open_reader(st, err, errlen) != 0 ||
 	    store_prepare_set(st, st->rdb, store_rsql, STORE_R_N, st->rs,
-	    "prepare the reads", err, errlen) != 0)
+	    "prepare the reads", err, errlen) != 0 ||
+	    store_ratings_open(st, err, errlen) != 0)
 		goto fail;
 	if (pthread_create(&st->thread, NULL, store_writer, st) != 0) {
 		snprintf(err, errlen, "%s: cannot start the writer thread",
@@ -212,6 +223,8 @@ store_free(struct store *st)
 		sqlite3_finalize(st->ws[i]);
 	for (i = 0; i < STORE_R_N; i++)
 		sqlite3_finalize(st->rs[i]);
+	for (i = 0; i < STORE_RT_N; i++)
+		sqlite3_finalize(st->rt[i]);
 	if (st->rdb != NULL && st->rdb != st->wdb)
 		sqlite3_close(st->rdb);
 	sqlite3_close(st->wdb);
@@ -229,6 +242,10 @@ store_free(struct store *st)
 	pthread_mutex_destroy(&st->rmtx);
 	pthread_cond_destroy(&st->work);
 	pthread_cond_destroy(&st->done);
+	pthread_mutex_destroy(&st->emtx);
+	pthread_mutex_destroy(&st->vmtx);
+	elo_free(&st->elo);
+	elo_free(&st->pend);
 	free(st->damaged);
 	free(st->lost);
 	free(st->path);
@@ -282,6 +299,8 @@ store_game_begin(struct store *st, const struct store_game *g)
 	it->s[3] = store_word(g->player2);
 	it->tc = g->tc != NULL ? store_word(g->tc) : NULL;
 	it->rated = g->rated != 0;
+	if (it->rated)	/* before the push: the writer sees it after */
+		__atomic_store_n(&st->rated_begun, 1, __ATOMIC_RELEASE);
 	it->tournament = g->tournament;
 	it->slot = g->slot;
 	store_push(st, it, 0);

@@ -257,6 +257,40 @@ struct store_migration {
 extern const struct store_migration store_migrations[];
 extern const size_t store_nmigrations;
 
+/*
+ * The Elo ratings of the log (store-rating.c): each rated game whose end
+ * the writer commits is rated in the same transaction, and the ratings are
+ * checkpointed there too (table ratings); a start loads the checkpoint and
+ * replays only the games after it.  Any thread.
+ */
+struct elo;
+int	 store_rating(struct store *, const char *, double *, unsigned long *);
+void	 store_ratings(struct store *, struct elo *);
+
+/* One player whose ratings disagree: the replay's, and where's. */
+struct store_rmismatch {
+	char		*name;
+	const char	*where;		/* "checkpoint" or "live" */
+	int		 has_expected;	/* the replay rated the player */
+	double		 expected;
+	unsigned long	 expected_games;
+	int		 has_found;	/* where has the player */
+	double		 found;
+	unsigned long	 found_games;
+};
+
+/* A full replay compared with the checkpoint and the live ratings. */
+struct store_rverify {
+	int64_t		 games;		/* rated games replayed */
+	size_t		 players;	/* players they rated */
+	int64_t		 log_seq;	/* the last game's rating_seq */
+	int64_t		 checkpoint_seq; /* the seq the checkpoint covers */
+	struct store_rmismatch *v;
+	size_t		 n;
+};
+int	 store_ratings_verify(struct store *, struct store_rverify *);
+void	 store_rverify_free(struct store_rverify *);
+
 /* For tests: where the writer thread calls the hook of store_set_hook. */
 enum store_hook {
 	STORE_HOOK_BATCH,	/* a batch taken off the queue, not begun */

@@ -1,7 +1,7 @@
 /*
  * test-store-migrate.c: the store's migrations: from every older version,
- * the mechanism on a synthetic list (order, atomicity, errors), versions 1
- * and 3 with data, and the refusal of a database newer than the binary.
+ * the mechanism on a synthetic list (order, atomicity, errors), versions 1,
+ * 3 and 4 with data, and the refusal of a database newer than the binary.
  */
 #include <sys/types.h>
 
@@ -21,6 +21,7 @@
 #include "testdb.h"
 
 #include "buf.h"
+#include "elo.h"
 #include "store.h"
 
 /* Migrating from each older version, including empty, to the newest. */
@@ -100,6 +101,34 @@ test_migrate_synthetic(void **state)
 	tu_empty_dir(fx->dir);
 }
 
+/* An empty database at version v of the migrations, with sql run on it. */
+static void
+at_version(struct fixture *fx, int v, const char *sql)
+{
+	sqlite3		*db;
+	char		 err[512];
+
+	tu_empty_dir(fx->dir);
+	assert_int_equal(store_migrate_file(fx->path, store_migrations,
+	    store_nmigrations, v, err, sizeof err), 0);
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, sql);
+	sqlite3_close(db);
+}
+
+/* Opens the store on it, which migrates it to the newest version. */
+static struct store *
+open_latest(struct fixture *fx)
+{
+	struct store	*st;
+
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	    (int64_t)store_nmigrations);
+	return (st);
+}
+
 /*
  * Version 1 with data, migrated to the newest: every move is kept (the
  * moves view gives back the version-1 rows), record and stats agree.
@@ -111,14 +140,8 @@ test_migrate_v1_data(void **state)
 	struct store	*st;
 	struct rec	 r;
 	struct buf	 b;
-	sqlite3		*db;
-	char		 err[512];
 
-	tu_empty_dir(fx->dir);
-	assert_int_equal(store_migrate_file(fx->path, store_migrations,
-	    store_nmigrations, 1, err, sizeof err), 0);
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, "INSERT INTO games (id, family, game, player1, player2,"
+	at_version(fx, 1, "INSERT INTO games (id, family, game, player1, player2,"
 	    " started_at, ended_at, result, reason, status) VALUES"
 	    " (1, 'nim', 'nim 3 4', 'conn:1', 'engine',"
 	    " '2025-11-21T05:38:00.123Z', '2025-11-21T05:38:01.000Z',"
@@ -133,11 +156,8 @@ test_migrate_v1_data(void **state)
 	    " (1, 4, 2, '2=0', 'nim 0 0', 1, 'kept-win'),"
 	    " (2, 1, 1, '1.1=0 2.1=2', 'say \"hi\" \\ there', 3,"
 	    " 'kept-win');");
-	sqlite3_close(db);
 
-	st = open_ok(fx->path, NULL);		/* migrates, abandons game 2 */
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
-	    (int64_t)store_nmigrations);
+	st = open_latest(fx);		/* migrates, abandons game 2 */
 	rec_read(st, 1, &r);
 	assert_int_equal(r.nmoves, 4);
 	assert_string_equal(r.mv[0].move, "1=1");
@@ -187,16 +207,9 @@ test_migrate_v3_data(void **state)
 			    "pile 1: no such value", 40, 1, 77 };
 	struct store_refused rf2 = { 2, 2, "x", "bad move", 3, 0, 0 };
 	struct buf	 b;
-	sqlite3		*db;
-	char		 err[512];
 	int64_t		 id;
 
-	tu_empty_dir(fx->dir);
-	assert_int_equal(store_migrate_file(fx->path, store_migrations,
-	    store_nmigrations, 3, err, sizeof err), 0);
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), 3);
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, "INSERT INTO accounts (name, hash, created_at) VALUES"
+	at_version(fx, 3, "INSERT INTO accounts (name, hash, created_at) VALUES"
 	    " ('alice', '$y$x', '2025-11-21T05:38:00.000Z');"
 	    "INSERT INTO games (id, family, game, player1, player2,"
 	    " started_at, ended_at, result, reason, status) VALUES"
@@ -206,10 +219,8 @@ test_migrate_v3_data(void **state)
 	    "INSERT INTO move_runs (game_id, first_ply, moves) VALUES"
 	    " (1, 1, '[[1,\"1=1\",\"nim 1 4\",12,1],"
 	    "[2,\"2=1\",\"nim 1 1\",0,0]]');");
-	sqlite3_close(db);
 
-	st = open_ok(fx->path, NULL);
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), 4);
+	st = open_latest(fx);
 	buf_init(&b);
 	assert_int_equal(text_record(st, 1, &b), 1);
 	assert_non_null(strstr(buf_str(&b),
@@ -255,6 +266,68 @@ test_migrate_v3_data(void **state)
 	tu_empty_dir(fx->dir);
 }
 
+/*
+ * Version 4 with rated games (migration 005): the games that counted get
+ * their rating_seq in the order the old replay took them (ended_at, then
+ * id); the first start replays them and writes the checkpoint, with the
+ * ratings that replay gives.
+ */
+static void
+test_migrate_v4_data(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	char		 err[512];
+	double		 a = 1500.0, b = 1500.0, c = 1500.0, r;
+	unsigned long	 n;
+
+	/* Ends: 2 and 3 tie (id breaks it), 6 between, 1 last. */
+	at_version(fx, 4, "INSERT INTO games (id, family, game, player1, player2,"
+	    " started_at, ended_at, result, reason, status, rated) VALUES"
+	    " (1, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:09.000Z', 'first', 'x', 'finished', 1),"
+	    " (2, 'nim', 'nim 1', 'bob', 'carol', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:05.000Z', 'second', 'x', 'finished', 1),"
+	    " (3, 'nim', 'nim 1', 'alice', 'carol', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:05.000Z', 'first', 'x', 'finished', 1),"
+	    " (4, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
+	    " NULL, NULL, 'interrupted', 'abandoned', 1),"
+	    " (5, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:06.000Z', 'first', 'x', 'finished', 0),"
+	    " (6, 'nim', 'nim 1', 'carol', 'alice', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:07.000Z', NULL, 'aborted', 'finished', 1)");
+
+	st = open_latest(fx);
+	raw_text(fx->path, "SELECT group_concat(id || ':' || rating_seq) FROM "
+	    "(SELECT id, rating_seq FROM games WHERE rating_seq IS NOT NULL "
+	    "ORDER BY rating_seq)", err, sizeof err);
+	assert_string_equal(err, "2:1,3:2,1:3");
+	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
+	    "ratings_checkpoint"), 31);
+	/* The old replay's order: bob-carol, alice-carol, alice-bob. */
+	elo_update(&b, &c, 2);
+	elo_update(&a, &c, 1);
+	elo_update(&a, &b, 1);
+	assert_int_equal(store_rating(st, "alice", &r, &n), 1);
+	assert_true(r == a);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_rating(st, "bob", &r, &n), 1);
+	assert_true(r == b);
+	assert_int_equal(n, 2);
+	assert_int_equal(store_rating(st, "carol", &r, &n), 1);
+	assert_true(r == c);
+	assert_int_equal(n, 2);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings"), 3);
+	store_close(st);
+	/* The next start reads the checkpoint: it replays nothing. */
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(store_rating(st, "carol", &r, &n), 1);
+	assert_true(r == c);
+	store_close(st);
+	integrity_ok(fx->path);
+	tu_empty_dir(fx->dir);
+}
+
 /* A database newer than the binary is refused with a clear message. */
 static void
 test_newer(void **state)
@@ -284,4 +357,5 @@ TDB_STORE_MAIN(
     cmocka_unit_test(test_migrate_synthetic),
     cmocka_unit_test(test_migrate_v1_data),
     cmocka_unit_test(test_migrate_v3_data),
+    cmocka_unit_test(test_migrate_v4_data),
     cmocka_unit_test(test_newer))

@@ -1,0 +1,347 @@
+/*
+ * store-rating.c: the Elo ratings of the log and their checkpoint (see
+ * db/005-ratings-checkpoint.sql).
+ *
+ * The writer rates each game whose end it commits: a rated game that
+ * finished with a winner and whose record is complete gets the next
+ * rating_seq, and its players' new ratings go to table ratings with the
+ * seq they cover, all in the batch's own transaction.  So the checkpoint
+ * can never be ahead of or behind the games it covers.  Within a batch the
+ * new ratings are kept apart (pend); once the COMMIT has returned they are
+ * published to the live ratings (elo, under emtx), before the batch's done
+ * callbacks run, so a player told a result already sees its rating.  A
+ * batch that rolls back publishes nothing.
+ *
+ * At open, the checkpoint is loaded and only the games after it are
+ * replayed (and the checkpoint written, if there were any).  store_ratings
+ * _verify replays the whole log off the event loop, on a connection of its
+ * own, and compares it with the checkpoint and the live ratings of the
+ * same instant (the writer holds vmtx from its COMMIT to the publication).
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "elo.h"
+#include "log.h"
+#include "store-int.h"
+
+/* The SQL of the rating statements, by STORE_RT_* (the writer's). */
+static const char *const store_rtsql[STORE_RT_N] = {
+	"SELECT player1, player2 FROM games WHERE id = ? AND rated = 1",
+	"UPDATE games SET rating_seq = ? WHERE id = ?",
+	"INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
+	"UPDATE ratings_checkpoint SET seq = ?, game_id = ? WHERE id = 1",
+};
+
+/* The rated games after seq ?, in the order they were rated. */
+#define STORE_RT_TAIL							\
+	"SELECT rating_seq, id, player1, player2, result FROM games"	\
+	" WHERE rating_seq > ? ORDER BY rating_seq"
+
+/* Reads the checkpoint's seq and game id; an SQLite code. */
+int
+store_rt_mark(sqlite3 *db, int64_t *seq, int64_t *game)
+{
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	*seq = *game = 0;
+	if ((rc = sqlite3_prepare_v2(db, "SELECT seq, game_id FROM "
+	    "ratings_checkpoint WHERE id = 1", -1, &s, NULL)) != SQLITE_OK)
+		return (rc);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*seq = sqlite3_column_int64(s, 0);
+		*game = sqlite3_column_int64(s, 1);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE)
+		rc = SQLITE_CORRUPT;	/* migration 005 inserts the row */
+	sqlite3_finalize(s);
+	return (rc);
+}
+
+/* Reads table ratings into e; an SQLite code. */
+int
+store_rt_rows(sqlite3 *db, struct elo *e)
+{
+	sqlite3_stmt	*s;
+	struct elo_entry *p;
+	const unsigned char *name;
+	int		 rc;
+
+	if ((rc = sqlite3_prepare_v2(db, "SELECT name, rating, games FROM "
+	    "ratings", -1, &s, NULL)) != SQLITE_OK)
+		return (rc);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if ((name = sqlite3_column_text(s, 0)) == NULL)
+			continue;
+		p = elo_get(e, (const char *)name);
+		p->r = sqlite3_column_double(s, 1);
+		p->games = (unsigned long)sqlite3_column_int64(s, 2);
+	}
+	sqlite3_finalize(s);
+	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+}
+
+/* Returns the winner (1 or 2) of a result column, or 0. */
+static int
+store_rt_winner(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	if (t == NULL)
+		return (0);
+	return (strcmp((const char *)t, "first") == 0 ? 1 :
+	    strcmp((const char *)t, "second") == 0 ? 2 : 0);
+}
+
+/*
+ * Replays the rated games after seq into e (and, if touched is not NULL,
+ * their players into touched); sets *last and *game to the last game's seq
+ * and id, *n to the games.  An SQLite code.
+ */
+int
+store_rt_replay(sqlite3 *db, int64_t seq, struct elo *e, struct elo *touched,
+    int64_t *last, int64_t *game, int64_t *n)
+{
+	sqlite3_stmt	*s;
+	const char	*p1, *p2;
+	int		 rc, w;
+
+	*n = 0;
+	if ((rc = sqlite3_prepare_v2(db, STORE_RT_TAIL, -1, &s, NULL)) !=
+	    SQLITE_OK)
+		return (rc);
+	sqlite3_bind_int64(s, 1, seq);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		p1 = (const char *)sqlite3_column_text(s, 2);
+		p2 = (const char *)sqlite3_column_text(s, 3);
+		if (p1 == NULL || p2 == NULL ||
+		    (w = store_rt_winner(s, 4)) == 0)
+			continue;	/* the CHECKs make it impossible */
+		elo_rate(e, p1, p2, w);
+		if (touched != NULL) {
+			(void)elo_get(touched, p1);
+			(void)elo_get(touched, p2);
+		}
+		*last = sqlite3_column_int64(s, 0);
+		*game = sqlite3_column_int64(s, 1);
+		(*n)++;
+	}
+	sqlite3_finalize(s);
+	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+}
+
+/* Writes the entries of e named in which, and the mark; an SQLite code. */
+static int
+store_rt_write(struct store *st, const struct elo *e, const struct elo *which,
+    int64_t seq, int64_t game)
+{
+	sqlite3_stmt	*s = st->rt[STORE_RT_PUT];
+	const struct elo_entry *p;
+	size_t		 i;
+	int		 rc = SQLITE_OK;
+
+	for (i = 0; i < which->n && rc == SQLITE_OK; i++) {
+		if ((p = elo_find(e, which->v[i].name)) == NULL)
+			continue;
+		store_bind_text(s, 1, p->name);
+		sqlite3_bind_double(s, 2, p->r);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)p->games);
+		rc = store_step(s);
+	}
+	if (rc != SQLITE_OK)
+		return (rc);
+	s = st->rt[STORE_RT_MARK];
+	sqlite3_bind_int64(s, 1, seq);
+	sqlite3_bind_int64(s, 2, game);
+	return (store_step(s));
+}
+
+/*
+ * At open, before the writer starts: prepares the rating statements,
+ * loads the checkpoint, replays the rated games after it and, if there
+ * were any (a log of an older version, or written by a tool), writes the
+ * checkpoint.  Returns 0, or -1 with err filled in.
+ */
+int
+store_ratings_open(struct store *st, char *err, size_t errlen)
+{
+	struct elo	 touched;
+	int64_t		 seq, game, n;
+	int		 rc;
+
+	elo_init(&touched);
+	if ((rc = store_prepare(st->wdb, store_rtsql, STORE_RT_N,
+	    st->rt)) != SQLITE_OK ||
+	    (rc = store_rt_mark(st->wdb, &seq, &game)) != SQLITE_OK ||
+	    (rc = store_rt_rows(st->wdb, &st->elo)) != SQLITE_OK ||
+	    (rc = store_rt_replay(st->wdb, seq, &st->elo, &touched, &seq,
+	    &game, &n)) != SQLITE_OK)
+		goto fail;
+	if (n > 0) {
+		if ((rc = store_exec1(st->wdb, "BEGIN IMMEDIATE", NULL,
+		    0)) != SQLITE_OK ||
+		    (rc = store_rt_write(st, &st->elo, &touched, seq,
+		    game)) != SQLITE_OK ||
+		    (rc = store_exec1(st->wdb, "COMMIT", NULL, 0)) != SQLITE_OK)
+			goto fail;
+	}
+	st->elo_seq = st->rseq = seq;
+	elo_free(&touched);
+	log_info("store=%s event=ratings players=%zu seq=%" PRId64
+	    " replayed=%" PRId64, st->path, st->elo.n, seq, n);
+	return (0);
+
+fail:
+	if (!sqlite3_get_autocommit(st->wdb))
+		store_exec1(st->wdb, "ROLLBACK", NULL, 0);
+	elo_free(&touched);
+	store_error(err, errlen, st->path, st->wdb, rc, "load the ratings",
+	    st->busy_ms);
+	return (-1);
+}
+
+/* Seeds the batch's entry of a player from the live ratings (writer). */
+static void
+store_rt_touch(struct store *st, const char *name)
+{
+	struct elo_entry *p, *c;
+
+	if (elo_find(&st->pend, name) != NULL)
+		return;
+	p = elo_get(&st->pend, name);
+	/* Only the writer changes elo: it reads it without emtx. */
+	if ((c = elo_find(&st->elo, name)) != NULL) {
+		p->r = c->r;
+		p->games = c->games;
+	}
+}
+
+/*
+ * The writer, inside a batch, after a game's end was written: if the game
+ * counts for the ratings (rated, finished with a winner, its record
+ * complete), gives it the next rating_seq and rates it in the batch's
+ * ratings.  An SQLite code (any failure fails the batch).
+ */
+int
+store_ratings_end(struct store *st, int64_t id, enum store_result result,
+    enum store_status status)
+{
+	sqlite3_stmt	*s = st->rt[STORE_RT_GAME];
+	char		*p1, *p2;
+	int		 rc, damaged;
+
+	/* Games live at open were abandoned: only this run's can be rated. */
+	if (status != STORE_FINISHED || result == STORE_RESULT_NONE ||
+	    !__atomic_load_n(&st->rated_begun, __ATOMIC_ACQUIRE))
+		return (SQLITE_OK);
+	pthread_mutex_lock(&st->mtx);
+	damaged = store_damaged(st, id, 0);
+	pthread_mutex_unlock(&st->mtx);
+	if (damaged)
+		return (SQLITE_OK);	/* unrated, as its callback says */
+	sqlite3_bind_int64(s, 1, id);
+	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
+		store_done(s);
+		return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+	}
+	p1 = xstrdup((const char *)sqlite3_column_text(s, 0));
+	p2 = xstrdup((const char *)sqlite3_column_text(s, 1));
+	store_done(s);
+	s = st->rt[STORE_RT_SEQ];
+	sqlite3_bind_int64(s, 1, st->rseq + 1);
+	sqlite3_bind_int64(s, 2, id);
+	if ((rc = store_step(s)) == SQLITE_OK) {
+		st->rseq++;
+		st->rgame = id;
+		store_rt_touch(st, p1);
+		store_rt_touch(st, p2);
+		elo_rate(&st->pend, p1, p2, result == STORE_RESULT_FIRST ? 1 :
+		    2);
+	}
+	free(p1);
+	free(p2);
+	return (rc);
+}
+
+/* The writer, before a batch's COMMIT: the checkpoint of its ratings. */
+int
+store_ratings_write(struct store *st)
+{
+	if (st->pend.n == 0)
+		return (SQLITE_OK);
+	return (store_rt_write(st, &st->pend, &st->pend, st->rseq, st->rgame));
+}
+
+/*
+ * The writer, just before a batch's COMMIT: holds vmtx if the batch rates
+ * games, until store_ratings_done has published them.
+ */
+void
+store_ratings_commit(struct store *st)
+{
+	if (st->pend.n > 0)
+		pthread_mutex_lock(&st->vmtx);
+}
+
+/*
+ * The writer, once a batch committed or failed (before its callbacks):
+ * publishes the batch's ratings, or forgets them.
+ */
+void
+store_ratings_done(struct store *st, int committed, int locked)
+{
+	struct elo_entry *p;
+	size_t		 i;
+
+	if (committed && st->pend.n > 0) {
+		pthread_mutex_lock(&st->emtx);
+		for (i = 0; i < st->pend.n; i++) {
+			p = elo_get(&st->elo, st->pend.v[i].name);
+			p->r = st->pend.v[i].r;
+			p->games = st->pend.v[i].games;
+		}
+		st->elo_seq = st->rseq;
+		pthread_mutex_unlock(&st->emtx);
+	} else
+		st->rseq = st->elo_seq;
+	if (locked)
+		pthread_mutex_unlock(&st->vmtx);
+	elo_free(&st->pend);
+}
+
+/*
+ * Returns 1 and a player's rating and rated games, or 0 if it has none
+ * (any thread).
+ */
+int
+store_rating(struct store *st, const char *name, double *r,
+    unsigned long *games)
+{
+	const struct elo_entry *p;
+
+	pthread_mutex_lock(&st->emtx);
+	if ((p = elo_find(&st->elo, name)) != NULL) {
+		*r = p->r;
+		*games = p->games;
+	}
+	pthread_mutex_unlock(&st->emtx);
+	return (p != NULL);
+}
+
+/* Copies the live ratings into e (initialised; any thread). */
+void
+store_ratings(struct store *st, struct elo *e)
+{
+	pthread_mutex_lock(&st->emtx);
+	elo_copy(e, &st->elo);
+	pthread_mutex_unlock(&st->emtx);
+}

@@ -1,0 +1,156 @@
+/*
+ * store-rverify.c: `verify ratings` (PROTOCOL.md §13.9): replays every
+ * rated game of the log, on a connection of its own and off the event
+ * loop, and compares the result with the checkpoint (table ratings) and the
+ * live ratings, both as of the same instant as the replay's snapshot.
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "elo.h"
+#include "store-int.h"
+
+/* Notes one mismatch of a player: expected x, found y (NULL: none). */
+static void
+store_rv_add(struct store_rverify *rv, const char *name, const char *where,
+    const struct elo_entry *x, const struct elo_entry *y)
+{
+	struct store_rmismatch *m;
+
+	rv->v = xreallocarray(rv->v, rv->n + 1, sizeof *rv->v);
+	m = &rv->v[rv->n++];
+	memset(m, 0, sizeof *m);
+	m->name = xstrdup(name);
+	m->where = where;
+	if ((m->has_expected = x != NULL)) {
+		m->expected = x->r;
+		m->expected_games = x->games;
+	}
+	if ((m->has_found = y != NULL)) {
+		m->found = y->r;
+		m->found_games = y->games;
+	}
+}
+
+/* Compares the replay with one source, both ways (exact doubles). */
+static void
+store_rv_cmp(struct store_rverify *rv, const struct elo *exp,
+    const struct elo *got, const char *where)
+{
+	const struct elo_entry *x, *y;
+	size_t		 i;
+
+	for (i = 0; i < exp->n; i++) {
+		x = &exp->v[i];
+		y = elo_find(got, x->name);
+		if (y == NULL || y->r != x->r || y->games != x->games)
+			store_rv_add(rv, x->name, where, x, y);
+	}
+	for (i = 0; i < got->n; i++)
+		if (elo_find(exp, got->v[i].name) == NULL)
+			store_rv_add(rv, got->v[i].name, where, NULL,
+			    &got->v[i]);
+}
+
+/*
+ * Starts a read transaction on db at an instant when the live ratings
+ * agree with the committed log (vmtx), and copies them into live.
+ */
+static int
+store_rv_snapshot(struct store *st, sqlite3 *db, struct elo *live,
+    int64_t *seq)
+{
+	int64_t	 game;
+	int	 rc;
+
+	pthread_mutex_lock(&st->vmtx);
+	if ((rc = store_exec1(db, "BEGIN", NULL, 0)) == SQLITE_OK)
+		rc = store_rt_mark(db, seq, &game);
+	if (rc == SQLITE_OK)
+		store_ratings(st, live);
+	pthread_mutex_unlock(&st->vmtx);
+	return (rc);
+}
+
+/* Does the replay and the comparisons on db; an SQLite code. */
+static int
+store_rv_run(struct store *st, sqlite3 *db, struct store_rverify *rv)
+{
+	struct elo	 exp, ckpt, live;
+	int64_t		 last = 0, game;
+	int		 rc;
+
+	elo_init(&exp);
+	elo_init(&ckpt);
+	elo_init(&live);
+	if ((rc = store_rv_snapshot(st, db, &live, &rv->checkpoint_seq)) ==
+	    SQLITE_OK &&
+	    (rc = store_rt_replay(db, 0, &exp, NULL, &last, &game,
+	    &rv->games)) == SQLITE_OK &&
+	    (rc = store_rt_rows(db, &ckpt)) == SQLITE_OK) {
+		rv->log_seq = last;
+		rv->players = exp.n;
+		store_rv_cmp(rv, &exp, &ckpt, "checkpoint");
+		store_rv_cmp(rv, &exp, &live, "live");
+	}
+	if (!sqlite3_get_autocommit(db))
+		store_exec1(db, "COMMIT", NULL, 0);
+	elo_free(&exp);
+	elo_free(&ckpt);
+	elo_free(&live);
+	return (rc);
+}
+
+/*
+ * Replays every rated game of the log (slow on a big log: never on the
+ * event loop) and compares the ratings with the checkpoint and the live
+ * ones: rv gets the mismatches (free with store_rverify_free), the games
+ * and players, and the seq of the checkpoint and of the log's last rated
+ * game.  Returns 0, or -1 if the log cannot be read.
+ */
+int
+store_ratings_verify(struct store *st, struct store_rverify *rv)
+{
+	sqlite3	*db;
+	int	 rc;
+
+	memset(rv, 0, sizeof *rv);
+	if (st->shared) {
+		/* In memory: the reads' connection is the writer's. */
+		pthread_mutex_lock(&st->rmtx);
+		rc = store_rv_run(st, st->rdb, rv);
+		pthread_mutex_unlock(&st->rmtx);
+	} else {
+		rc = store_connect(st->path, SQLITE_OPEN_READONLY, st->busy_ms,
+		    &db);
+		if (rc == SQLITE_OK)
+			rc = store_rv_run(st, db, rv);
+		sqlite3_close(db);
+	}
+	if (rc != SQLITE_OK) {
+		store_rverify_free(rv);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Frees a verification's mismatches. */
+void
+store_rverify_free(struct store_rverify *rv)
+{
+	size_t	 i;
+
+	for (i = 0; i < rv->n; i++)
+		free(rv->v[i].name);
+	free(rv->v);
+	rv->v = NULL;
+	rv->n = 0;
+}

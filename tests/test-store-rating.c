@@ -1,0 +1,458 @@
+/*
+ * test-store-rating.c: the ratings checkpoint (store-rating.c, db/005):
+ * the writer rates each rated game in the transaction of its end; a start
+ * from the checkpoint plus the games after it gives exactly the ratings of
+ * a full replay; a batch that fails (an injected error, a full disk)
+ * leaves neither the checkpoint nor the live ratings ahead of the log;
+ * a game whose record is incomplete is not rated; and store_ratings_verify
+ * finds a checkpoint row edited in the file.  Every rating is compared
+ * with an independent replay (linear search, its own Elo code).
+ */
+#include <sys/types.h>
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "testutil.h"
+#include "testdb.h"
+
+#include "buf.h"
+#include "elo.h"
+#include "eloref.h"
+#include "store.h"
+
+/* A pseudo-random rated game between two of the players. */
+static void
+pick(unsigned long *seed, char *p1, char *p2, int *winner)
+{
+	int	 a, b;
+
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	a = (int)((*seed >> 33) % 8);
+	b = (int)((*seed >> 13) % 8);
+	if (a == b)
+		b = (b + 1) % 8;
+	snprintf(p1, 16, "p%d", a);
+	snprintf(p2, 16, "p%d", b);
+	*winner = (*seed >> 7) % 2 ? 1 : 2;
+}
+
+/* The move of play_moves (position: its position). */
+static const struct store_move *
+one_move(const char *position)
+{
+	static struct store_move m = { 1, 1, "1=0", NULL, 3, STORE_KEPT_WIN,
+			    0, 0 };
+
+	m.position = position;
+	return (&m);
+}
+
+/*
+ * Logs one game (rated or not) with n times move m and a result; returns
+ * its id.
+ */
+static int64_t
+play_moves(struct store *st, const char *p1, const char *p2, int rated,
+    int winner, enum store_status status, struct done *d,
+    const struct store_move *m, int n)
+{
+	struct store_game g;
+	int64_t		 id;
+
+	memset(&g, 0, sizeof g);
+	g.family = "nim";
+	g.game = "nim 1";
+	g.player1 = p1;
+	g.player2 = p2;
+	g.rated = rated;
+	id = store_game_begin(st, &g);
+	while (n-- > 0)
+		store_move(st, id, m);
+	store_game_end(st, id, winner == 1 ? STORE_RESULT_FIRST : winner ==
+	    2 ? STORE_RESULT_SECOND : STORE_RESULT_NONE, "no-legal-move",
+	    status, d != NULL ? done_cb : NULL, d);
+	return (id);
+}
+
+/* play_moves with one move. */
+static int64_t
+play(struct store *st, const char *p1, const char *p2, int rated,
+    int winner, enum store_status status, struct done *d)
+{
+	return (play_moves(st, p1, p2, rated, winner, status, d,
+	    one_move("nim 0"), 1));
+}
+
+/* n random rated games, also rated by the reference. */
+static void
+play_n(struct store *st, struct eloref *f, unsigned long *seed, int n)
+{
+	char	 p1[16], p2[16];
+	int	 w;
+
+	while (n-- > 0) {
+		pick(seed, p1, p2, &w);
+		play(st, p1, p2, 1, w, STORE_FINISHED, NULL);
+		eloref_rate(f, p1, p2, w);
+	}
+}
+
+/* One row's double (the checkpoint's), or NAN. */
+static double
+raw_double(const char *path, const char *sql, const char *arg)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*s;
+	double		 v = NAN;
+
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY,
+	    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return (v);
+}
+
+/*
+ * The live ratings, the checkpoint in the file and a verification all
+ * equal the reference, exactly; the checkpoint covers every rated game.
+ */
+static void
+same_as_ref(struct store *st, const char *path, const struct eloref *f)
+{
+	struct store_rverify rv;
+	struct elo	 e;
+	unsigned long	 n;
+	double		 r;
+	size_t		 i;
+
+	elo_init(&e);
+	store_ratings(st, &e);
+	assert_int_equal(e.n, f->n);
+	elo_free(&e);
+	for (i = 0; i < f->n; i++) {
+		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
+		assert_true(r == f->r[i]);
+		assert_int_equal(n, f->games[i]);
+		assert_true(raw_double(path, "SELECT rating FROM ratings WHERE "
+		    "name = ?", f->name[i]) == f->r[i]);
+		assert_true(raw_double(path, "SELECT games FROM ratings WHERE "
+		    "name = ?", f->name[i]) == (double)f->games[i]);
+	}
+	assert_int_equal(raw_int(path, "SELECT COUNT(*) FROM ratings"),
+	    (int64_t)f->n);
+	assert_int_equal(raw_int(path, "SELECT seq FROM ratings_checkpoint"),
+	    raw_int(path, "SELECT COALESCE(MAX(rating_seq), 0) FROM games"));
+	assert_int_equal(raw_int(path, "SELECT game_id FROM "
+	    "ratings_checkpoint"), raw_int(path, "SELECT COALESCE((SELECT id "
+	    "FROM games ORDER BY rating_seq DESC LIMIT 1), 0)"));
+	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(rv.n, 0);
+	assert_int_equal(rv.players, f->n);
+	assert_int_equal(rv.checkpoint_seq, rv.log_seq);
+	store_rverify_free(&rv);
+}
+
+/* A fresh database and store, and an empty reference. */
+static struct store *
+start(struct fixture *fx, struct eloref **f)
+{
+	tu_empty_dir(fx->dir);
+	*f = xcalloc(1, sizeof **f);
+	return (open_ok(fx->path, NULL));
+}
+
+/*
+ * Flushes st, checks it against the reference, closes it, and checks the
+ * store opened again (from the checkpoint); then cleans up.
+ */
+static void
+finish(struct fixture *fx, struct store *st, struct eloref *f)
+{
+	assert_int_equal(store_flush(st), 0);
+	same_as_ref(st, fx->path, f);
+	store_close(st);
+	st = open_ok(fx->path, NULL);
+	same_as_ref(st, fx->path, f);
+	store_close(st);
+	integrity_ok(fx->path);
+	free(f);
+	tu_empty_dir(fx->dir);
+}
+
+/* Only rated games that finished with a winner count, in commit order. */
+static void
+test_rate_and_checkpoint(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct eloref	*f;
+	struct done	 d = { 0, 0 };
+	unsigned long	 seed = 7;
+	int64_t		 id;
+
+	st = start(fx, &f);
+	play_n(st, f, &seed, 40);
+	/* Not counted: unrated, abandoned, no winner. */
+	play(st, "p1", "p2", 0, 1, STORE_FINISHED, NULL);
+	play(st, "p1", "p2", 1, 1, STORE_ABANDONED, NULL);
+	play(st, "p1", "p3", 1, 0, STORE_FINISHED, NULL);
+	play(st, "q1", "q2", 0, 2, STORE_FINISHED, NULL);
+	id = play(st, "p4", "p5", 1, 2, STORE_FINISHED, &d);
+	eloref_rate(f, "p4", "p5", 2);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d.ok, 1);
+	same_as_ref(st, fx->path, f);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games WHERE "
+	    "rating_seq IS NOT NULL"), 41);
+	assert_int_equal(raw_int(fx->path, "SELECT game_id FROM "
+	    "ratings_checkpoint"), id);
+	store_close(st);
+
+	/* A start loads the checkpoint and replays nothing. */
+	st = open_ok(fx->path, NULL);
+	same_as_ref(st, fx->path, f);
+	play_n(st, f, &seed, 5);
+	finish(fx, st, f);
+}
+
+/*
+ * A checkpoint plus rated games after it (as a tool or an older version
+ * leaves them) gives exactly the ratings of a full replay, and the start
+ * writes the new checkpoint.
+ */
+static void
+test_checkpoint_tail(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct eloref	*f;
+	struct elo	 a, b;
+	sqlite3		*db;
+	unsigned long	 seed = 99;
+	size_t		 i;
+
+	st = start(fx, &f);
+	play_n(st, f, &seed, 30);
+	assert_int_equal(store_flush(st), 0);
+	store_close(st);
+	/* Later games the checkpoint does not cover: seq 31..50. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	for (i = 0; i < 20; i++) {
+		char	 p1[16], p2[16], sql[512];
+		int	 w;
+
+		pick(&seed, p1, p2, &w);
+		eloref_rate(f, p1, p2, w);
+		snprintf(sql, sizeof sql, "INSERT INTO games (family, game, "
+		    "player1, player2, started_at, ended_at, result, reason, "
+		    "status, rated, rating_seq) VALUES ('nim', 'nim 1', '%s', "
+		    "'%s', '2026-01-01T00:00:00.000Z', "
+		    "'2026-01-01T00:00:01.000Z', '%s', 'time', 'finished', 1, "
+		    "%zu)", p1, p2, w == 1 ? "first" : "second", 31 + i);
+		raw_exec(db, sql);
+	}
+	sqlite3_close(db);
+	assert_int_equal(raw_int(fx->path, "SELECT seq FROM "
+	    "ratings_checkpoint"), 30);
+
+	st = open_ok(fx->path, NULL);
+	same_as_ref(st, fx->path, f);
+	elo_init(&a);
+	store_ratings(st, &a);
+	store_close(st);
+
+	/* The same log without a checkpoint: a full replay, same doubles. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "DELETE FROM ratings; UPDATE ratings_checkpoint SET "
+	    "seq = 0, game_id = 0");
+	sqlite3_close(db);
+	st = open_ok(fx->path, NULL);
+	elo_init(&b);
+	store_ratings(st, &b);
+	assert_int_equal(a.n, b.n);
+	for (i = 0; i < a.n; i++) {
+		assert_true(elo_find(&b, a.v[i].name)->r == a.v[i].r);
+		assert_int_equal(elo_find(&b, a.v[i].name)->games,
+		    a.v[i].games);
+	}
+	elo_free(&a);
+	elo_free(&b);
+	finish(fx, st, f);
+}
+
+/*
+ * A batch that fails rolls back its games and their ratings together:
+ * an error injected into the checkpoint's write (a trigger), then a full
+ * disk.  Neither the checkpoint nor the live ratings move; the games are
+ * not rated; afterwards rating goes on from where it was.
+ */
+static void
+test_failed_batch(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct eloref	*f;
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
+	sqlite3		*db;
+	unsigned long	 seed = 5;
+	char		*big;
+
+	st = start(fx, &f);
+	play_n(st, f, &seed, 10);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "CREATE TABLE inject (on_ INTEGER);"
+	    "INSERT INTO inject VALUES (1);"
+	    "CREATE TRIGGER inject_fail BEFORE UPDATE ON ratings_checkpoint"
+	    " WHEN (SELECT on_ FROM inject) = 1"
+	    " BEGIN SELECT RAISE(ABORT, 'injected'); END;");
+	play(st, "p1", "p2", 1, 1, STORE_FINISHED, &d1);
+	assert_int_equal(store_flush(st), -1);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);
+	same_as_ref(st, fx->path, f);
+	raw_exec(db, "UPDATE inject SET on_ = 0");
+	sqlite3_close(db);
+
+	/* A full disk (a move too big for the file's room): the same. */
+	big = xmalloc(256 * 1024);
+	memset(big, 'x', 256 * 1024 - 1);
+	big[256 * 1024 - 1] = '\0';
+	store_set_max_pages(st, 1);
+	play_moves(st, "p1", "p2", 1, 2, STORE_FINISHED, &d2, one_move(big),
+	    1);
+	assert_int_equal(store_flush(st), -1);
+	free(big);
+	assert_int_equal(d2.ok, 0);
+	store_set_max_pages(st, 0);
+	play_n(st, f, &seed, 10);
+	finish(fx, st, f);
+}
+
+/*
+ * A game with a failed write (a second run at the same ply: a constraint,
+ * which fails alone, in the batch of the game's end) is not rated.
+ */
+static void
+test_damaged_unrated(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct eloref	*f;
+	struct done	 d = { 0, 0 };
+	unsigned long	 seed = 11;
+
+	st = start(fx, &f);
+	play_n(st, f, &seed, 5);
+	play_moves(st, "p1", "p2", 1, 1, STORE_FINISHED, &d,
+	    one_move("nim 0"), 2);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d.called, 1);
+	assert_int_equal(d.ok, 0);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games WHERE "
+	    "status = 'finished' AND rated = 1 AND rating_seq IS NULL"), 1);
+	play_n(st, f, &seed, 5);
+	finish(fx, st, f);
+}
+
+/* Verification finds a checkpoint row edited in the file. */
+static void
+test_verify_edited(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_rverify rv;
+	struct eloref	*f;
+	sqlite3		*db;
+	unsigned long	 seed = 3;
+	size_t		 i, p3 = ELOREF_MAX;
+	int		 ck = 0, live = 0;
+
+	st = start(fx, &f);
+	play_n(st, f, &seed, 20);
+	assert_int_equal(store_flush(st), 0);
+	same_as_ref(st, fx->path, f);
+	for (i = 0; i < f->n; i++)
+		if (strcmp(f->name[i], "p3") == 0)
+			p3 = i;
+	assert_true(p3 < f->n);
+
+	/* Edited while running: the checkpoint disagrees, the live do not. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "UPDATE ratings SET rating = rating + 0.5 WHERE "
+	    "name = 'p3'");
+	sqlite3_close(db);
+	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(rv.n, 1);
+	assert_string_equal(rv.v[0].name, "p3");
+	assert_string_equal(rv.v[0].where, "checkpoint");
+	assert_true(rv.v[0].has_expected && rv.v[0].has_found);
+	assert_true(rv.v[0].expected == f->r[p3]);
+	assert_true(rv.v[0].found == f->r[p3] + 0.5);
+	assert_int_equal(rv.v[0].found_games, f->games[p3]);
+	store_rverify_free(&rv);
+	store_close(st);
+
+	/* After a restart the live ratings come from it: both disagree. */
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(rv.n, 2);
+	for (i = 0; i < rv.n; i++) {
+		assert_string_equal(rv.v[i].name, "p3");
+		ck += strcmp(rv.v[i].where, "checkpoint") == 0;
+		live += strcmp(rv.v[i].where, "live") == 0;
+		assert_true(rv.v[i].found == f->r[p3] + 0.5);
+	}
+	assert_int_equal(ck, 1);
+	assert_int_equal(live, 1);
+	store_rverify_free(&rv);
+
+	/* A row for a player the log never rated. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "INSERT INTO ratings VALUES ('ghost', 1600.0, 3)");
+	sqlite3_close(db);
+	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(rv.n, 3);
+	for (i = 0; i < rv.n; i++)
+		if (strcmp(rv.v[i].name, "ghost") == 0) {
+			assert_string_equal(rv.v[i].where, "checkpoint");
+			assert_false(rv.v[i].has_expected);
+			assert_true(rv.v[i].found == 1600.0);
+		}
+	store_rverify_free(&rv);
+
+	/* A checkpoint that claims fewer games than the log rated. */
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	raw_exec(db, "UPDATE ratings_checkpoint SET seq = seq - 1");
+	sqlite3_close(db);
+	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(rv.log_seq, 20);
+	assert_int_equal(rv.checkpoint_seq, 19);
+	assert_int_equal(rv.games, 20);
+	store_rverify_free(&rv);
+	store_close(st);
+	free(f);
+	tu_empty_dir(fx->dir);
+}
+
+TDB_STORE_MAIN(
+    cmocka_unit_test(test_rate_and_checkpoint),
+    cmocka_unit_test(test_checkpoint_tail),
+    cmocka_unit_test(test_failed_batch),
+    cmocka_unit_test(test_damaged_unrated),
+    cmocka_unit_test(test_verify_edited))
