@@ -125,14 +125,7 @@ test_accept(void **state)
 	assert_int_equal(judge(&f, "event challenge 3 bob tc=9000", why), -1);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_backoff),
-		cmocka_unit_test(test_retry),
-		cmocka_unit_test(test_accept),
-	};
-
-	return (cmocka_run_group_tests(tests, NULL, NULL));
-}
+TU_MAIN("bot",
+    cmocka_unit_test(test_backoff),
+    cmocka_unit_test(test_retry),
+    cmocka_unit_test(test_accept))

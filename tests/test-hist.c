@@ -314,15 +314,8 @@ test_hist_resize(void **state)
 	game_hist_free(&h);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hist_families),
-		cmocka_unit_test(test_hist_cap),
-		cmocka_unit_test(test_hist_copies),
-		cmocka_unit_test(test_hist_resize),
-	};
-
-	return (cmocka_run_group_tests(tests, NULL, NULL));
-}
+TU_MAIN("hist",
+    cmocka_unit_test(test_hist_families),
+    cmocka_unit_test(test_hist_cap),
+    cmocka_unit_test(test_hist_copies),
+    cmocka_unit_test(test_hist_resize))

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "testutil.h"
 #include "json.h"
 
 /* Checks that s quotes to want. */
@@ -83,14 +84,7 @@ test_writer(void **state)
 	buf_free(&b);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_escapes),
-		cmocka_unit_test(test_utf8),
-		cmocka_unit_test(test_writer),
-	};
-
-	return (cmocka_run_group_tests(tests, NULL, NULL));
-}
+TU_MAIN("json",
+    cmocka_unit_test(test_escapes),
+    cmocka_unit_test(test_utf8),
+    cmocka_unit_test(test_writer))

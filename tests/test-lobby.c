@@ -13,6 +13,7 @@
 
 #include "testutil.h"
 #include "lobby.h"
+#include "proto.h"
 
 /* Time controls: absolute, Fischer, and every malformed form. */
 static void
@@ -210,15 +211,8 @@ test_draw_seeded(void **state)
 	gmp_randclear(r2);
 }
 
-int
-main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_tc),
-		cmocka_unit_test(test_option_keys),
-		cmocka_unit_test(test_draw_start),
-		cmocka_unit_test(test_draw_seeded),
-	};
-
-	return (cmocka_run_group_tests(tests, NULL, NULL));
-}
+TU_MAIN("lobby",
+    cmocka_unit_test(test_parse_tc),
+    cmocka_unit_test(test_option_keys),
+    cmocka_unit_test(test_draw_start),
+    cmocka_unit_test(test_draw_seeded))
