@@ -93,10 +93,21 @@ http_games_json(struct store *st, struct json *j,
 	json_end_arr(j);
 }
 
-/* Writes a delay in microseconds, or null if unknown. */
+/* Opens a move's object (or a refused move's): its ply, player and text. */
 static void
-http_delay(struct json *j, int has, uint64_t us)
+http_ply_open(struct json *j, uint64_t ply, int player, const char *move)
 {
+	json_obj(j);
+	json_kuint(j, "ply", ply);
+	json_kint(j, "player", player);
+	json_kstr(j, "move", move);
+}
+
+/* Writes "delay_us": a delay in microseconds, or null if unknown. */
+static void
+http_kdelay(struct json *j, int has, uint64_t us)
+{
+	json_key(j, "delay_us");
 	if (has)
 		json_uint(j, us);
 	else
@@ -109,16 +120,12 @@ http_move_json(struct json *j, const struct store_record *rec, size_t i)
 {
 	const struct store_rmove *m = &rec->moves[i];
 
-	json_obj(j);
-	json_kuint(j, "ply", m->ply);
-	json_kint(j, "player", m->player);
-	json_kstr(j, "move", m->move);
+	http_ply_open(j, m->ply, m->player, m->move);
 	json_kstr(j, "position", m->position);
 	json_kstr(j, "mark", store_mark_name(m->mark));
 	json_kuint(j, "time_ms", m->time_ms);
 	json_kuint(j, "time_us", m->time_us);
-	json_key(j, "delay_us");
-	http_delay(j, m->has_delay, m->delay_us);
+	http_kdelay(j, m->has_delay, m->delay_us);
 }
 
 /* Writes a record's refused moves (worker). */
@@ -131,14 +138,10 @@ http_refused_json(struct json *j, const struct store_record *rec)
 	json_arr(j);
 	for (i = 0; i < rec->nrefused; i++) {
 		f = &rec->refused[i];
-		json_obj(j);
-		json_kuint(j, "ply", f->ply);
-		json_kint(j, "player", f->player);
-		json_kstr(j, "move", f->move);
+		http_ply_open(j, f->ply, f->player, f->move);
 		json_kstr(j, "reason", f->reason);
 		json_kuint(j, "time_ms", f->time_ms);
-		json_key(j, "delay_us");
-		http_delay(j, f->has_delay, f->delay_us);
+		http_kdelay(j, f->has_delay, f->delay_us);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
