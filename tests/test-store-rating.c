@@ -277,10 +277,8 @@ test_checkpoint_tail(void **state)
 	store_close(st);
 
 	/* The same log without a checkpoint: a full replay, same doubles. */
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, "DELETE FROM ratings; UPDATE ratings_checkpoint SET "
-	    "seq = 0, game_id = 0");
-	sqlite3_close(db);
+	raw_file_exec(fx->path, "DELETE FROM ratings; UPDATE "
+	    "ratings_checkpoint SET seq = 0, game_id = 0");
 	st = open_ok(fx->path, NULL);
 	elo_init(&b);
 	store_ratings(st, &b);
@@ -378,7 +376,6 @@ test_verify_edited(void **state)
 	struct store	*st;
 	struct store_rverify rv;
 	struct eloref	*f;
-	sqlite3		*db;
 	unsigned long	 seed = 3;
 	size_t		 i, p3 = ELOREF_MAX;
 	int		 ck = 0, live = 0;
@@ -393,10 +390,8 @@ test_verify_edited(void **state)
 	assert_true(p3 < f->n);
 
 	/* Edited while running: the checkpoint disagrees, the live do not. */
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, "UPDATE ratings SET rating = rating + 0.5 WHERE "
-	    "name = 'p3'");
-	sqlite3_close(db);
+	raw_file_exec(fx->path, "UPDATE ratings SET rating = rating + 0.5 "
+	    "WHERE name = 'p3'");
 	assert_int_equal(store_ratings_verify(st, &rv), 0);
 	assert_int_equal(rv.n, 1);
 	assert_string_equal(rv.v[0].name, "p3");
@@ -423,9 +418,8 @@ test_verify_edited(void **state)
 	store_rverify_free(&rv);
 
 	/* A row for a player the log never rated. */
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, "INSERT INTO ratings VALUES ('ghost', 1600.0, 3)");
-	sqlite3_close(db);
+	raw_file_exec(fx->path, "INSERT INTO ratings VALUES ('ghost', 1600.0, "
+	    "3)");
 	assert_int_equal(store_ratings_verify(st, &rv), 0);
 	assert_int_equal(rv.n, 3);
 	for (i = 0; i < rv.n; i++)
@@ -437,9 +431,7 @@ test_verify_edited(void **state)
 	store_rverify_free(&rv);
 
 	/* A checkpoint that claims fewer games than the log rated. */
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, "UPDATE ratings_checkpoint SET seq = seq - 1");
-	sqlite3_close(db);
+	raw_file_exec(fx->path, "UPDATE ratings_checkpoint SET seq = seq - 1");
 	assert_int_equal(store_ratings_verify(st, &rv), 0);
 	assert_int_equal(rv.log_seq, 20);
 	assert_int_equal(rv.checkpoint_seq, 19);

@@ -178,6 +178,17 @@ raw_exec(sqlite3 *db, const char *sql)
 		fail_msg("%s: %s", sql, e != NULL ? e : "?");
 }
 
+/* Runs one SQL text on the database file path; fails the test on error. */
+void
+raw_file_exec(const char *path, const char *sql)
+{
+	sqlite3	*db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	raw_exec(db, sql);
+	sqlite3_close(db);
+}
+
 /* Returns the first column of one row of sql as an integer. */
 int64_t
 raw_int(const char *path, const char *sql)

@@ -91,6 +91,7 @@ void	 done_cb(void *, int);
 struct store *open_ok(const char *, const struct store_config *);
 void	 open_fails(const char *, int, const char *);
 void	 raw_exec(sqlite3 *, const char *);
+void	 raw_file_exec(const char *, const char *);
 int64_t	 raw_int(const char *, const char *);
 void	 integrity_ok(const char *);
 void	 rec_parse(const char *, struct rec *);
