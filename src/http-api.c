@@ -58,8 +58,6 @@ http_record_work(struct hreq *r)
 static void
 http_record_done(struct hreq *r)
 {
-	if (r->req == NULL)
-		return;
 	if (r->status == 200) {
 		json_key(&r->j, "live");
 		if (!lobby_web_game(r->h->srv->lobby, r->id, &r->j))

@@ -412,8 +412,6 @@ hfeed_record_work(struct hreq *r)
 static void
 hfeed_record_done(struct hreq *r)
 {
-	if (r->req == NULL)
-		return;
 	if (r->status == 400)
 		http_error(r->req, 400, "%s", buf_str(&r->body));
 	else if (r->status != 200)

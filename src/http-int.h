@@ -44,7 +44,7 @@ LIST_HEAD(hconns, hconn);
 /*
  * A request answered off the loop: work runs on a worker, then done on
  * the loop (NULL: reply status and body as JSON).  hc and req are NULL
- * once the connection closed meanwhile: done then only frees data.
+ * once the connection closed meanwhile: done is then not called.
  */
 struct hreq {
 	TAILQ_ENTRY(hreq) entry;
@@ -66,7 +66,6 @@ struct hreq {
 	char		 name[HTTP_NAME_MAX + 1];
 	char		 tour[HTTP_NAME_MAX + 1];
 	int		 has_name, has_tour;
-	void		*data;		/* the work's result, for done */
 };
 TAILQ_HEAD(hreqs, hreq);
 

@@ -157,8 +157,8 @@ http_job_back(void *arg)
 {
 	struct hreq	*r = arg;
 
-	if (r->done != NULL)
-		r->done(r);		/* it frees r->data, replies if req */
+	if (r->req != NULL && r->done != NULL)
+		r->done(r);
 	else if (r->req != NULL)
 		http_json(r->req, r->status, &r->body);
 	http_hreq_free(r);
@@ -167,8 +167,8 @@ http_job_back(void *arg)
 /*
  * Runs r's work on the server's workers, counted against its address as
  * a heavy command (max-queued-per-ip; 503 over it); then, on the loop,
- * r->done (called even if the client left: r->req NULL) or the JSON
- * reply of r->status and r->body; then r is freed.
+ * unless the client left (r->req NULL), r->done or the JSON reply of
+ * r->status and r->body; then r is freed.
  */
 void
 http_submit(struct hreq *r)
