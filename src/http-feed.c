@@ -614,53 +614,45 @@ hfeed_end_json(const struct lobby_feed *lf, struct buf *b)
 
 /* A move: keep it, send it to the game's feeds and the TV's. */
 static void
-hfeed_move(struct http *h, const struct lobby_feed *lf)
+hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 {
-	struct hfeed	*f = h->feed;
 	struct fgame	*g = fgame_get(f, lf->id);
 	struct hstream	*s;
-	struct buf	 b, sse, nd;
+	struct buf	 sse, nd;
 	char		 id[24];
 
-	buf_init(&b);
-	hfeed_move_json(lf, &b);
 	if (g->n == g->cap) {
 		g->cap = g->cap == 0 ? 16 : g->cap * 2;
 		g->moves = xreallocarray(g->moves, g->cap, sizeof *g->moves);
 	}
-	g->moves[g->n++] = xstrdup(buf_str(&b));
+	g->moves[g->n++] = xstrdup(json);
 	snprintf(id, sizeof id, "%lu", lf->ply);
 	buf_init(&sse);
 	buf_init(&nd);
-	hs_format(id, "move", buf_str(&b), &sse, &nd);
+	hs_format(id, "move", json, &sse, &nd);
 	LIST_FOREACH(s, &g->streams, entry)
 		if (s->next == g->n - 1) {	/* else hs_catchup sends it */
 			s->next++;
 			hs_frame(s, &sse, &nd);
 		}
 	if (f->featured == lf->id) {
-		hs_format(NULL, "move", buf_str(&b), &sse, &nd);
+		hs_format(NULL, "move", json, &sse, &nd);
 		LIST_FOREACH(s, &f->tv, entry)
 			hs_frame(s, &sse, &nd);
 	} else if (f->featured == 0 &&
-	    (f->featured = lobby_web_featured(h->srv->lobby)) != 0)
-		hfeed_featured(h, NULL);
-	buf_free(&b);
+	    (f->featured = lobby_web_featured(f->h->srv->lobby)) != 0)
+		hfeed_featured(f->h, NULL);
 	buf_free(&sse);
 	buf_free(&nd);
 }
 
 /* An end: send it, end the game's feeds, and move the TV on. */
 static void
-hfeed_end(struct http *h, const struct lobby_feed *lf)
+hfeed_end(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 {
-	struct hfeed	*f = h->feed;
 	struct fgame	*g = fgame_find(f, lf->id);
 	struct hstream	*s;
-	struct buf	 b;
 
-	buf_init(&b);
-	hfeed_end_json(lf, &b);
 	if (g != NULL) {
 		while ((s = LIST_FIRST(&g->streams)) != NULL) {
 			if (s->next < g->n) {
@@ -669,30 +661,35 @@ hfeed_end(struct http *h, const struct lobby_feed *lf)
 				hs_end(s);
 				continue;
 			}
-			hs_send(s, "end", "end", buf_str(&b));
+			hs_send(s, "end", "end", json);
 			hs_end(s);
 		}
 		fgame_free(g);
 	}
 	if (f->featured == lf->id) {
 		LIST_FOREACH(s, &f->tv, entry)
-			hs_send(s, NULL, "end", buf_str(&b));
-		f->featured = lobby_web_featured(h->srv->lobby);
-		hfeed_featured(h, NULL);
+			hs_send(s, NULL, "end", json);
+		f->featured = lobby_web_featured(f->h->srv->lobby);
+		hfeed_featured(f->h, NULL);
 	}
-	buf_free(&b);
 }
 
-/* The lobby's hook (on the loop). */
+/* The lobby's hook (on the loop): the event's JSON, then its sending. */
 static void
 hfeed_hook(void *arg, const struct lobby_feed *lf)
 {
 	struct hfeed	*f = arg;
+	struct buf	 b;
 
-	if (lf->end)
-		hfeed_end(f->h, lf);
-	else
-		hfeed_move(f->h, lf);
+	buf_init(&b);
+	if (lf->end) {
+		hfeed_end_json(lf, &b);
+		hfeed_end(f, lf, buf_str(&b));
+	} else {
+		hfeed_move_json(lf, &b);
+		hfeed_move(f, lf, buf_str(&b));
+	}
+	buf_free(&b);
 }
 
 /* The heartbeat: a comment (SSE) or an empty line (NDJSON) to each feed. */
