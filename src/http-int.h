@@ -30,7 +30,8 @@ struct hstream;
 #define HTTP_NAME_MAX	64		/* bytes of a name in a URL */
 #define HTTP_BODY_MAX	1024		/* bytes of a request body */
 
-/* An HTTP connection, counted from its first request. */
+/* An HTTP connection: known from its accept, counted from its first
+ * request. */
 struct hconn {
 	LIST_ENTRY(hconn) hash;
 	struct http	*h;
@@ -38,6 +39,8 @@ struct hconn {
 	char		 host[INET6_ADDRSTRLEN];
 	int		 trusted;	/* in trusted-networks */
 	struct hstream	*stream;	/* the feed it carries, or NULL */
+	int		 counted;	/* has sent a request (max-http-conns) */
+	struct event	*first;		/* until then: http-timeout to send it */
 };
 LIST_HEAD(hconns, hconn);
 
