@@ -80,6 +80,7 @@ struct http {
 	struct evhttp	*eh;
 	struct hconns	 conns[HTTP_BUCKETS];
 	size_t		 nconns;
+	size_t		 npending;	/* connections without a request yet */
 	size_t		 nstreams;
 	struct hreqs	 reqs;		/* off the loop, or orphaned */
 	struct event	*beat;		/* the feeds' heartbeat */

@@ -67,8 +67,10 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 	LIST_REMOVE(hc, hash);
 	if (hc->counted)
 		h->nconns--;
-	if (hc->first != NULL)
+	if (hc->first != NULL) {
 		event_free(hc->first);
+		h->npending--;
+	}
 	free(hc);
 }
 
@@ -110,7 +112,9 @@ http_first_cb(evutil_socket_t fd, short what, void *arg)
  * bufferevent of http_bevcb): a connection still open without a request
  * gets http-timeout to send one.  evhttp's own timeout restarts at every
  * read, so a request trickling in a byte at a time would hold its
- * connection, uncounted, for ever.
+ * connection, uncounted, for ever.  At most max-http-conns wait so: one
+ * more is closed at once (idle connections would take every descriptor,
+ * the line protocol's too).
  */
 struct haccept {
 	struct http	*h;
@@ -127,8 +131,12 @@ http_accepted_cb(evutil_socket_t fd, short what, void *arg)
 
 	/* NULL once evhttp freed the connection (our reference kept bev). */
 	bufferevent_getcb(a->bev, NULL, NULL, NULL, (void **)&evcon);
-	if (evcon != NULL && http_conn_find(a->h, evcon) == NULL) {
+	if (evcon != NULL && http_conn_find(a->h, evcon) == NULL &&
+	    a->h->npending >= a->h->srv->conf->max_http_conns)
+		evhttp_connection_free(evcon);	/* a flood: keep the fds */
+	else if (evcon != NULL && http_conn_find(a->h, evcon) == NULL) {
 		hc = http_conn_new(a->h, evcon);
+		a->h->npending++;
 		tv.tv_sec = (time_t)a->h->srv->conf->http_timeout;
 		hc->first = evtimer_new(a->h->srv->base, http_first_cb, hc);
 		evtimer_add(hc->first, &tv);
@@ -178,8 +186,10 @@ http_conn(struct http *h, struct evhttp_request *req)
 	}
 	if (hc == NULL)
 		hc = http_conn_new(h, evcon);
-	if (hc->first != NULL)
+	if (hc->first != NULL) {
 		event_free(hc->first);
+		h->npending--;
+	}
 	hc->first = NULL;
 	hc->counted = 1;
 	h->nconns++;
