@@ -29,6 +29,7 @@ struct hstream;
 #define HTTP_BUCKETS	1024		/* of the connections' hash */
 #define HTTP_NAME_MAX	64		/* bytes of a name in a URL */
 #define HTTP_BODY_MAX	1024		/* bytes of a request body */
+#define HTTP_PARAMS_MAX	32		/* parameters of a query string */
 
 /* An HTTP connection: known from its accept, counted from its first
  * request. */

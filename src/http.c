@@ -244,12 +244,22 @@ http_route(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		http_error(req, 404, "no such page");
 }
 
-/* Refuses a query that names a parameter twice; returns -1 if it did. */
+/*
+ * Refuses a query that names a parameter twice, or more than
+ * HTTP_PARAMS_MAX (the check is quadratic); returns -1 if it did.
+ */
 static int
 http_query_dups(struct evhttp_request *req, const struct evkeyvalq *q)
 {
 	const struct evkeyval *a, *b;
+	int		 n = 0;
 
+	TAILQ_FOREACH(a, q, next)
+		if (++n > HTTP_PARAMS_MAX) {
+			http_error(req, 400, "bad query string: more than %d "
+			    "parameters", HTTP_PARAMS_MAX);
+			return (-1);
+		}
 	TAILQ_FOREACH(a, q, next)
 		for (b = TAILQ_NEXT(a, next); b != NULL;
 		    b = TAILQ_NEXT(b, next))

@@ -268,6 +268,12 @@ def test_bad_parameters():
         st, j = jget(d, "/api/players/" + name)
         check("/api/players/%s is not found or bad" % name,
               is_error(st, j, 404) or is_error(st, j, 400), (st, j))
+    many = "&".join("p%d=" % i for i in range(32))
+    st, j = jget(d, "/api/games?" + many)
+    check("32 unknown parameters are ignored", st == 200, (st, j))
+    st, j = jget(d, "/api/games?" + many + "&p32=")
+    check("33 are a 400 (the duplicate check is quadratic)", is_error(
+        st, j, 400, ["bad query string: more than 32 parameters"]), (st, j))
     st, j = jget(d, "/api/games?player=alice")
     check("alice's game is found by her name", st == 200 and
           [g["id"] for g in j["games"]] == [gid], j)
