@@ -228,6 +228,29 @@ def test_feed_never_reads():
     finish(d, a, b)
 
 
+def test_feed_sender():
+    """A feed's client that sends without end after its request: the daemon
+    stops reading it instead of buffering it all."""
+    d = hdaemon("sender")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)
+    s.connect(("127.0.0.1", d.hport))
+    s.sendall(b"GET /api/tv/feed HTTP/1.1\r\nHost: x\r\n\r\n")
+    check("the feed starts", s.recv(4096).startswith(b"HTTP/1.1 200"))
+    s.settimeout(1)
+    sent = 0
+    try:
+        while sent < 256 << 20:
+            sent += s.send(b"x" * (1 << 20))
+    except socket.timeout:
+        pass
+    check("the daemon stops reading it (kernel buffers only: < 32 MB)",
+          sent < 32 << 20, "%d MB taken" % (sent >> 20))
+    alive(d, "a feed's client sending without end")
+    s.close()
+    d.stop()
+
+
 def test_bad_parameters():
     """Every bad value is a 400 with the parameter named; SQL and HTML
     metacharacters and an encoded NUL match nothing; nothing crashes."""
@@ -397,6 +420,7 @@ def test_no_secrets():
 
 
 sys.exit(run([test_slowloris, test_oversized, test_conn_flood,
-              test_streams_per_ip, test_feed_never_reads, test_bad_parameters,
+              test_streams_per_ip, test_feed_never_reads, test_feed_sender,
+              test_bad_parameters,
               test_last_event_id, test_http10_pipelined_head,
               test_no_secrets]))
