@@ -107,6 +107,12 @@ http_first_cb(evutil_socket_t fd, short what, void *arg)
 	evhttp_connection_free(hc->evcon);	/* frees hc (http_closecb) */
 }
 
+/* An accepted connection's bufferevent, until the pass after. */
+struct haccept {
+	struct http	*h;
+	struct bufferevent *bev;
+};
+
 /*
  * The loop pass after an accept (evhttp made the connection around the
  * bufferevent of http_bevcb): a connection still open without a request
@@ -116,11 +122,6 @@ http_first_cb(evutil_socket_t fd, short what, void *arg)
  * more is closed at once (idle connections would take every descriptor,
  * the line protocol's too).
  */
-struct haccept {
-	struct http	*h;
-	struct bufferevent *bev;
-};
-
 static void
 http_accepted_cb(evutil_socket_t fd, short what, void *arg)
 {
