@@ -316,6 +316,8 @@ hfeed_type(int ndjson)
  * A feed's socket: no http-timeout (the heartbeat and the cap instead),
  * and a kernel send buffer of max-http-output, so that what a client does
  * not read stays where the cap sees it (the kernel would take megabytes).
+ * What the client sends after its request is read up to max-http-request
+ * bytes, then no more (evhttp would buffer it all while the feed lasts).
  */
 static void
 hs_socket(struct http *h, struct evhttp_request *req)
@@ -325,6 +327,8 @@ hs_socket(struct http *h, struct evhttp_request *req)
 	int		 sz = (int)h->srv->conf->max_http_output;
 
 	bufferevent_set_timeouts(bev, NULL, NULL);
+	bufferevent_setwatermark(bev, EV_READ, 0,
+	    h->srv->conf->max_http_request);
 	(void)setsockopt(bufferevent_getfd(bev), SOL_SOCKET, SO_SNDBUF, &sz,
 	    sizeof sz);
 }

@@ -29,8 +29,10 @@ struct hstream;
 #define HTTP_BUCKETS	1024		/* of the connections' hash */
 #define HTTP_NAME_MAX	64		/* bytes of a name in a URL */
 #define HTTP_BODY_MAX	1024		/* bytes of a request body */
+#define HTTP_PARAMS_MAX	32		/* parameters of a query string */
 
-/* An HTTP connection, counted from its first request. */
+/* An HTTP connection: known from its accept, counted from its first
+ * request. */
 struct hconn {
 	LIST_ENTRY(hconn) hash;
 	struct http	*h;
@@ -38,6 +40,8 @@ struct hconn {
 	char		 host[INET6_ADDRSTRLEN];
 	int		 trusted;	/* in trusted-networks */
 	struct hstream	*stream;	/* the feed it carries, or NULL */
+	int		 counted;	/* has sent a request (max-http-conns) */
+	struct event	*first;		/* until then: http-timeout to send it */
 };
 LIST_HEAD(hconns, hconn);
 
@@ -76,6 +80,7 @@ struct http {
 	struct evhttp	*eh;
 	struct hconns	 conns[HTTP_BUCKETS];
 	size_t		 nconns;
+	size_t		 npending;	/* connections without a request yet */
 	size_t		 nstreams;
 	struct hreqs	 reqs;		/* off the loop, or orphaned */
 	struct event	*beat;		/* the feeds' heartbeat */

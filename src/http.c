@@ -65,31 +65,22 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 			r->req = NULL;
 		}
 	LIST_REMOVE(hc, hash);
-	h->nconns--;
+	if (hc->counted)
+		h->nconns--;
+	if (hc->first != NULL) {
+		event_free(hc->first);
+		h->npending--;
+	}
 	free(hc);
 }
 
-/*
- * Counts a connection at its first request; refuses it over
- * max-http-conns (503, then close).  Returns it, or NULL if refused.
- */
+/* Knows a connection: its address, its close. */
 static struct hconn *
-http_conn(struct http *h, struct evhttp_request *req)
+http_conn_new(struct http *h, struct evhttp_connection *evcon)
 {
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	const struct sockaddr *sa;
 	struct hconn	*hc;
-	size_t		 max = h->srv->conf->max_http_conns;
 
-	if ((hc = http_conn_find(h, evcon)) != NULL)
-		return (hc);
-	if (h->nconns >= max || h->stopping) {
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-		    "Connection", "close");
-		http_error(req, 503, "too many HTTP connections: at most %zu "
-		    "(max-http-conns)", max);
-		return (NULL);
-	}
 	hc = xcalloc(1, sizeof *hc);
 	hc->h = h;
 	hc->evcon = evcon;
@@ -103,8 +94,106 @@ http_conn(struct http *h, struct evhttp_request *req)
 		    sizeof hc->host);
 	hc->trusted = sa != NULL && conf_trusted(h->srv->conf, sa);
 	LIST_INSERT_HEAD(http_bucket(h, evcon), hc, hash);
-	h->nconns++;
 	evhttp_connection_set_closecb(evcon, http_closecb, hc);
+	return (hc);
+}
+
+/* http-timeout passed before a connection's first request: close it. */
+static void
+http_first_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct hconn	*hc = arg;
+
+	evhttp_connection_free(hc->evcon);	/* frees hc (http_closecb) */
+}
+
+/* An accepted connection's bufferevent, until the pass after. */
+struct haccept {
+	struct http	*h;
+	struct bufferevent *bev;
+};
+
+/*
+ * The loop pass after an accept (evhttp made the connection around the
+ * bufferevent of http_bevcb): a connection still open without a request
+ * gets http-timeout to send one.  evhttp's own timeout restarts at every
+ * read, so a request trickling in a byte at a time would hold its
+ * connection, uncounted, for ever.  At most max-http-conns wait so: one
+ * more is closed at once (idle connections would take every descriptor,
+ * the line protocol's too).
+ */
+static void
+http_accepted_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct haccept	*a = arg;
+	struct hconn	*hc;
+	struct evhttp_connection *evcon = NULL;
+	struct timeval	 tv = { 0, 0 };
+
+	/* NULL once evhttp freed the connection (our reference kept bev). */
+	bufferevent_getcb(a->bev, NULL, NULL, NULL, (void **)&evcon);
+	if (evcon != NULL && http_conn_find(a->h, evcon) == NULL &&
+	    a->h->npending >= a->h->srv->conf->max_http_conns)
+		evhttp_connection_free(evcon);	/* a flood: keep the fds */
+	else if (evcon != NULL && http_conn_find(a->h, evcon) == NULL) {
+		hc = http_conn_new(a->h, evcon);
+		a->h->npending++;
+		tv.tv_sec = (time_t)a->h->srv->conf->http_timeout;
+		hc->first = evtimer_new(a->h->srv->base, http_first_cb, hc);
+		evtimer_add(hc->first, &tv);
+	}
+	bufferevent_decref(a->bev);
+	free(a);
+}
+
+/* Makes each accepted connection's bufferevent (evhttp_set_bevcb). */
+static struct bufferevent *
+http_bevcb(struct event_base *base, void *arg)
+{
+	struct haccept	*a;
+	struct timeval	 tv = { 0, 0 };
+
+	a = xcalloc(1, sizeof *a);
+	a->h = arg;
+	if ((a->bev = bufferevent_socket_new(base, -1,
+	    BEV_OPT_CLOSE_ON_FREE)) == NULL)
+		fatalx("event=http error=\"bufferevent_socket_new failed\"");
+	bufferevent_incref(a->bev);
+	if (event_base_once(base, -1, EV_TIMEOUT, http_accepted_cb, a,
+	    &tv) != 0)
+		fatalx("event=http error=\"event_base_once failed\"");
+	return (a->bev);
+}
+
+/*
+ * Counts a connection at its first request; refuses it over
+ * max-http-conns (503, then close).  Returns it, or NULL if refused.
+ */
+static struct hconn *
+http_conn(struct http *h, struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct hconn	*hc;
+	size_t		 max = h->srv->conf->max_http_conns;
+
+	if ((hc = http_conn_find(h, evcon)) != NULL && hc->counted)
+		return (hc);
+	if (h->nconns >= max || h->stopping) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Connection", "close");
+		http_error(req, 503, "too many HTTP connections: at most %zu "
+		    "(max-http-conns)", max);
+		return (NULL);
+	}
+	if (hc == NULL)
+		hc = http_conn_new(h, evcon);
+	if (hc->first != NULL) {
+		event_free(hc->first);
+		h->npending--;
+	}
+	hc->first = NULL;
+	hc->counted = 1;
+	h->nconns++;
 	return (hc);
 }
 
@@ -156,12 +245,22 @@ http_route(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		http_error(req, 404, "no such page");
 }
 
-/* Refuses a query that names a parameter twice; returns -1 if it did. */
+/*
+ * Refuses a query that names a parameter twice, or more than
+ * HTTP_PARAMS_MAX (the check is quadratic); returns -1 if it did.
+ */
 static int
 http_query_dups(struct evhttp_request *req, const struct evkeyvalq *q)
 {
 	const struct evkeyval *a, *b;
+	int		 n = 0;
 
+	TAILQ_FOREACH(a, q, next)
+		if (++n > HTTP_PARAMS_MAX) {
+			http_error(req, 400, "bad query string: more than %d "
+			    "parameters", HTTP_PARAMS_MAX);
+			return (-1);
+		}
 	TAILQ_FOREACH(a, q, next)
 		for (b = TAILQ_NEXT(a, next); b != NULL;
 		    b = TAILQ_NEXT(b, next))
@@ -211,6 +310,10 @@ http_gencb(struct evhttp_request *req, void *arg)
 		path = "/";
 	if ((query = evhttp_uri_get_query(uri)) == NULL)
 		query = "";
+	if (strstr(query, "%00") != NULL) {	/* would cut a value short */
+		http_error(req, 400, "bad query string: %%00 (NUL)");
+		return;
+	}
 	TAILQ_INIT(&q);
 	if (evhttp_parse_query_str(query, &q) != 0) {
 		http_error(req, 400, "bad query string");
@@ -287,6 +390,7 @@ http_start(struct server *srv)
 		fatalx("event=http error=\"evhttp_new failed\"");
 	evhttp_set_allowed_methods(h->eh, 0xffff);
 	evhttp_set_gencb(h->eh, http_gencb, h);
+	evhttp_set_bevcb(h->eh, http_bevcb, h);
 	http_limits(h);
 	for (i = 0; i < srv->conf->nhttp; i++)
 		http_listen(h, srv->conf->http[i]);

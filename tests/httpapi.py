@@ -58,6 +58,18 @@ def get(d, path, headers=None, method="GET"):
     return r.status, hd, b
 
 
+def keep_alive(d, n, path):
+    """n connections each kept open after a GET of path: [(conn, status)]."""
+    keep = []
+    for i in range(n):
+        c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=5)
+        c.request("GET", path)
+        r = c.getresponse()
+        r.read()
+        keep.append((c, r.status))
+    return keep
+
+
 def jget(d, path, headers=None):
     """(status, parsed JSON) of a GET."""
     st, hd, b = get(d, path, headers)
@@ -604,13 +616,7 @@ def test_limits_and_slow_stream():
     check("a new feed is accepted again", f3.wait(lambda e: len(e) >= 1),
           f3.events)
     # Connections: six are open (ok1, f3 and four kept alive), the 7th 503.
-    keep = []
-    for i in range(4):
-        c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=5)
-        c.request("GET", "/api/ratings")
-        r = c.getresponse()
-        r.read()
-        keep.append((c, r.status))
+    keep = keep_alive(d, 4, "/api/ratings")
     check("keep-alive connections up to the limit",
           [s for c, s in keep] == [200] * 4, keep)
     st, j = jget(d, "/api/ratings")
@@ -743,6 +749,7 @@ def test_metrics():
     finish(d, a, b, x, y)
 
 
-sys.exit(run([test_pages_and_errors, test_game_feed_and_record,
-              test_pagination, test_tournament_players_ratings, test_tv,
-              test_limits_and_slow_stream, test_metrics]))
+if __name__ == "__main__":     # tests/httphostile.py imports the helpers
+    sys.exit(run([test_pages_and_errors, test_game_feed_and_record,
+                  test_pagination, test_tournament_players_ratings, test_tv,
+                  test_limits_and_slow_stream, test_metrics]))
