@@ -93,20 +93,6 @@ play(struct store *st, const char *p1, const char *p2, int rated,
 	    one_move("nim 0"), 1));
 }
 
-/* n random rated games, also rated by the reference. */
-static void
-play_n(struct store *st, struct eloref *f, unsigned long *seed, int n)
-{
-	char	 p1[16], p2[16];
-	int	 w;
-
-	while (n-- > 0) {
-		pick(seed, p1, p2, &w);
-		play(st, p1, p2, 1, w, STORE_FINISHED, NULL);
-		eloref_rate(f, p1, p2, w);
-	}
-}
-
 /* One row's double (the checkpoint's), or NAN. */
 static double
 raw_double(const char *path, const char *sql, const char *arg)
@@ -167,67 +153,105 @@ same_as_ref(struct store *st, const char *path, const struct eloref *f)
 	store_rverify_free(&rv);
 }
 
-/* A fresh database and store, and an empty reference. */
-static struct store *
-start(struct fixture *fx, struct eloref **f)
+/*
+ * One test's run: the store it opened on a fresh database, the reference
+ * replay, and the seed of its random games.
+ */
+struct run {
+	const char	*path;		/* the database file */
+	struct store	*st;
+	struct eloref	*f;
+	unsigned long	 seed;
+};
+
+/* n random rated games, also rated by the reference. */
+static void
+play_n(struct run *t, int n)
 {
-	tu_empty_dir(fx->dir);
-	*f = xcalloc(1, sizeof **f);
-	return (open_ok(fx->path, NULL));
+	char	 p1[16], p2[16];
+	int	 w;
+
+	while (n-- > 0) {
+		pick(&t->seed, p1, p2, &w);
+		play(t->st, p1, p2, 1, w, STORE_FINISHED, NULL);
+		eloref_rate(t->f, p1, p2, w);
+	}
+}
+
+/* Each test's set-up: a fresh database and store, an empty reference. */
+static int
+run_setup(void **state)
+{
+	struct fixture	*fx = *state;
+	struct run	*t;
+
+	tdb_clean(state);
+	t = xcalloc(1, sizeof *t);
+	t->path = fx->path;
+	t->f = xcalloc(1, sizeof *t->f);
+	t->st = open_ok(t->path, NULL);
+	*state = t;
+	return (0);
+}
+
+/* Each test's tear-down (tdb_clean empties the directory before the next). */
+static int
+run_teardown(void **state)
+{
+	struct run	*t = *state;
+
+	free(t->f);
+	free(t);
+	return (0);
 }
 
 /*
- * Flushes st, checks it against the reference, closes it, and checks the
- * store opened again (from the checkpoint); then cleans up.
+ * Flushes the store, checks it against the reference, closes it, and
+ * checks the store opened again (from the checkpoint).
  */
 static void
-finish(struct fixture *fx, struct store *st, struct eloref *f)
+finish(struct run *t)
 {
-	assert_int_equal(store_flush(st), 0);
-	same_as_ref(st, fx->path, f);
-	store_close(st);
-	st = open_ok(fx->path, NULL);
-	same_as_ref(st, fx->path, f);
-	store_close(st);
-	integrity_ok(fx->path);
-	free(f);
-	tu_empty_dir(fx->dir);
+	assert_int_equal(store_flush(t->st), 0);
+	same_as_ref(t->st, t->path, t->f);
+	store_close(t->st);
+	t->st = open_ok(t->path, NULL);
+	same_as_ref(t->st, t->path, t->f);
+	store_close(t->st);
+	integrity_ok(t->path);
 }
 
 /* Only rated games that finished with a winner count, in commit order. */
 static void
 test_rate_and_checkpoint(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct eloref	*f;
+	struct run	*t = *state;
 	struct done	 d = { 0, 0 };
-	unsigned long	 seed = 7;
 	int64_t		 id;
 
-	st = start(fx, &f);
-	play_n(st, f, &seed, 40);
+	t->seed = 7;
+	play_n(t, 40);
 	/* Not counted: unrated, abandoned, no winner. */
-	play(st, "p1", "p2", 0, 1, STORE_FINISHED, NULL);
-	play(st, "p1", "p2", 1, 1, STORE_ABANDONED, NULL);
-	play(st, "p1", "p3", 1, 0, STORE_FINISHED, NULL);
-	play(st, "q1", "q2", 0, 2, STORE_FINISHED, NULL);
-	id = play(st, "p4", "p5", 1, 2, STORE_FINISHED, &d);
-	eloref_rate(f, "p4", "p5", 2);
-	assert_int_equal(store_flush(st), 0);
+	play(t->st, "p1", "p2", 0, 1, STORE_FINISHED, NULL);
+	play(t->st, "p1", "p2", 1, 1, STORE_ABANDONED, NULL);
+	play(t->st, "p1", "p3", 1, 0, STORE_FINISHED, NULL);
+	play(t->st, "q1", "q2", 0, 2, STORE_FINISHED, NULL);
+	id = play(t->st, "p4", "p5", 1, 2, STORE_FINISHED, &d);
+	eloref_rate(t->f, "p4", "p5", 2);
+	assert_int_equal(store_flush(t->st), 0);
 	assert_int_equal(d.ok, 1);
-	same_as_ref(st, fx->path, f);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games WHERE "
+	same_as_ref(t->st, t->path, t->f);
+	assert_int_equal(raw_int(t->path, "SELECT COUNT(*) FROM games WHERE "
 	    "rating_seq IS NOT NULL"), 41);
-	assert_int_equal(raw_int(fx->path, "SELECT game_id FROM "
+	assert_int_equal(raw_int(t->path, "SELECT game_id FROM "
 	    "ratings_checkpoint"), id);
-	store_close(st);
+	store_close(t->st);
 
 	/* A start loads the checkpoint and replays nothing. */
-	st = open_ok(fx->path, NULL);
-	same_as_ref(st, fx->path, f);
-	play_n(st, f, &seed, 5);
-	finish(fx, st, f);
+	t->st = open_ok(t->path, NULL);
+	same_as_ref(t->st, t->path, t->f);
+	play_n(t, 5);
+	finish(t);
 }
 
 /*
@@ -238,26 +262,23 @@ test_rate_and_checkpoint(void **state)
 static void
 test_checkpoint_tail(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct eloref	*f;
+	struct run	*t = *state;
 	struct elo	 a, b;
 	sqlite3		*db;
-	unsigned long	 seed = 99;
 	size_t		 i;
 
-	st = start(fx, &f);
-	play_n(st, f, &seed, 30);
-	assert_int_equal(store_flush(st), 0);
-	store_close(st);
+	t->seed = 99;
+	play_n(t, 30);
+	assert_int_equal(store_flush(t->st), 0);
+	store_close(t->st);
 	/* Later games the checkpoint does not cover: seq 31..50. */
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(t->path, &db), SQLITE_OK);
 	for (i = 0; i < 20; i++) {
 		char	 p1[16], p2[16], sql[512];
 		int	 w;
 
-		pick(&seed, p1, p2, &w);
-		eloref_rate(f, p1, p2, w);
+		pick(&t->seed, p1, p2, &w);
+		eloref_rate(t->f, p1, p2, w);
 		snprintf(sql, sizeof sql, "INSERT INTO games (family, game, "
 		    "player1, player2, started_at, ended_at, result, reason, "
 		    "status, rated, rating_seq) VALUES ('nim', 'nim 1', '%s', "
@@ -267,21 +288,21 @@ test_checkpoint_tail(void **state)
 		raw_exec(db, sql);
 	}
 	sqlite3_close(db);
-	assert_int_equal(raw_int(fx->path, "SELECT seq FROM "
+	assert_int_equal(raw_int(t->path, "SELECT seq FROM "
 	    "ratings_checkpoint"), 30);
 
-	st = open_ok(fx->path, NULL);
-	same_as_ref(st, fx->path, f);
+	t->st = open_ok(t->path, NULL);
+	same_as_ref(t->st, t->path, t->f);
 	elo_init(&a);
-	store_ratings(st, &a);
-	store_close(st);
+	store_ratings(t->st, &a);
+	store_close(t->st);
 
 	/* The same log without a checkpoint: a full replay, same doubles. */
-	raw_file_exec(fx->path, "DELETE FROM ratings; UPDATE "
+	raw_file_exec(t->path, "DELETE FROM ratings; UPDATE "
 	    "ratings_checkpoint SET seq = 0, game_id = 0");
-	st = open_ok(fx->path, NULL);
+	t->st = open_ok(t->path, NULL);
 	elo_init(&b);
-	store_ratings(st, &b);
+	store_ratings(t->st, &b);
 	assert_int_equal(a.n, b.n);
 	for (i = 0; i < a.n; i++) {
 		assert_true(elo_find(&b, a.v[i].name)->r == a.v[i].r);
@@ -290,7 +311,7 @@ test_checkpoint_tail(void **state)
 	}
 	elo_free(&a);
 	elo_free(&b);
-	finish(fx, st, f);
+	finish(t);
 }
 
 /*
@@ -302,28 +323,25 @@ test_checkpoint_tail(void **state)
 static void
 test_failed_batch(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct eloref	*f;
+	struct run	*t = *state;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
 	sqlite3		*db;
-	unsigned long	 seed = 5;
 	char		*big;
 
-	st = start(fx, &f);
-	play_n(st, f, &seed, 10);
-	assert_int_equal(store_flush(st), 0);
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	t->seed = 5;
+	play_n(t, 10);
+	assert_int_equal(store_flush(t->st), 0);
+	assert_int_equal(sqlite3_open(t->path, &db), SQLITE_OK);
 	raw_exec(db, "CREATE TABLE inject (on_ INTEGER);"
 	    "INSERT INTO inject VALUES (1);"
 	    "CREATE TRIGGER inject_fail BEFORE UPDATE ON ratings_checkpoint"
 	    " WHEN (SELECT on_ FROM inject) = 1"
 	    " BEGIN SELECT RAISE(ABORT, 'injected'); END;");
-	play(st, "p1", "p2", 1, 1, STORE_FINISHED, &d1);
-	assert_int_equal(store_flush(st), -1);
+	play(t->st, "p1", "p2", 1, 1, STORE_FINISHED, &d1);
+	assert_int_equal(store_flush(t->st), -1);
 	assert_int_equal(d1.called, 1);
 	assert_int_equal(d1.ok, 0);
-	same_as_ref(st, fx->path, f);
+	same_as_ref(t->st, t->path, t->f);
 	raw_exec(db, "UPDATE inject SET on_ = 0");
 	sqlite3_close(db);
 
@@ -331,15 +349,15 @@ test_failed_batch(void **state)
 	big = xmalloc(256 * 1024);
 	memset(big, 'x', 256 * 1024 - 1);
 	big[256 * 1024 - 1] = '\0';
-	store_set_max_pages(st, 1);
-	play_moves(st, "p1", "p2", 1, 2, STORE_FINISHED, &d2, one_move(big),
+	store_set_max_pages(t->st, 1);
+	play_moves(t->st, "p1", "p2", 1, 2, STORE_FINISHED, &d2, one_move(big),
 	    1);
-	assert_int_equal(store_flush(st), -1);
+	assert_int_equal(store_flush(t->st), -1);
 	free(big);
 	assert_int_equal(d2.ok, 0);
-	store_set_max_pages(st, 0);
-	play_n(st, f, &seed, 10);
-	finish(fx, st, f);
+	store_set_max_pages(t->st, 0);
+	play_n(t, 10);
+	finish(t);
 }
 
 /*
@@ -349,78 +367,72 @@ test_failed_batch(void **state)
 static void
 test_damaged_unrated(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct eloref	*f;
+	struct run	*t = *state;
 	struct done	 d = { 0, 0 };
-	unsigned long	 seed = 11;
 
-	st = start(fx, &f);
-	play_n(st, f, &seed, 5);
-	play_moves(st, "p1", "p2", 1, 1, STORE_FINISHED, &d,
+	t->seed = 11;
+	play_n(t, 5);
+	play_moves(t->st, "p1", "p2", 1, 1, STORE_FINISHED, &d,
 	    one_move("nim 0"), 2);
-	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(store_flush(t->st), 0);
 	assert_int_equal(d.called, 1);
 	assert_int_equal(d.ok, 0);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games WHERE "
+	assert_int_equal(raw_int(t->path, "SELECT COUNT(*) FROM games WHERE "
 	    "status = 'finished' AND rated = 1 AND rating_seq IS NULL"), 1);
-	play_n(st, f, &seed, 5);
-	finish(fx, st, f);
+	play_n(t, 5);
+	finish(t);
 }
 
 /* Verification finds a checkpoint row edited in the file. */
 static void
 test_verify_edited(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
+	struct run	*t = *state;
 	struct store_rverify rv;
-	struct eloref	*f;
-	unsigned long	 seed = 3;
 	size_t		 i, p3 = ELOREF_MAX;
 	int		 ck = 0, live = 0;
 
-	st = start(fx, &f);
-	play_n(st, f, &seed, 20);
-	assert_int_equal(store_flush(st), 0);
-	same_as_ref(st, fx->path, f);
-	for (i = 0; i < f->n; i++)
-		if (strcmp(f->name[i], "p3") == 0)
+	t->seed = 3;
+	play_n(t, 20);
+	assert_int_equal(store_flush(t->st), 0);
+	same_as_ref(t->st, t->path, t->f);
+	for (i = 0; i < t->f->n; i++)
+		if (strcmp(t->f->name[i], "p3") == 0)
 			p3 = i;
-	assert_true(p3 < f->n);
+	assert_true(p3 < t->f->n);
 
 	/* Edited while running: the checkpoint disagrees, the live do not. */
-	raw_file_exec(fx->path, "UPDATE ratings SET rating = rating + 0.5 "
+	raw_file_exec(t->path, "UPDATE ratings SET rating = rating + 0.5 "
 	    "WHERE name = 'p3'");
-	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
 	assert_int_equal(rv.n, 1);
 	assert_string_equal(rv.v[0].name, "p3");
 	assert_string_equal(rv.v[0].where, "checkpoint");
 	assert_true(rv.v[0].has_expected && rv.v[0].has_found);
-	assert_true(rv.v[0].expected == f->r[p3]);
-	assert_true(rv.v[0].found == f->r[p3] + 0.5);
-	assert_int_equal(rv.v[0].found_games, f->games[p3]);
+	assert_true(rv.v[0].expected == t->f->r[p3]);
+	assert_true(rv.v[0].found == t->f->r[p3] + 0.5);
+	assert_int_equal(rv.v[0].found_games, t->f->games[p3]);
 	store_rverify_free(&rv);
-	store_close(st);
+	store_close(t->st);
 
 	/* After a restart the live ratings come from it: both disagree. */
-	st = open_ok(fx->path, NULL);
-	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	t->st = open_ok(t->path, NULL);
+	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
 	assert_int_equal(rv.n, 2);
 	for (i = 0; i < rv.n; i++) {
 		assert_string_equal(rv.v[i].name, "p3");
 		ck += strcmp(rv.v[i].where, "checkpoint") == 0;
 		live += strcmp(rv.v[i].where, "live") == 0;
-		assert_true(rv.v[i].found == f->r[p3] + 0.5);
+		assert_true(rv.v[i].found == t->f->r[p3] + 0.5);
 	}
 	assert_int_equal(ck, 1);
 	assert_int_equal(live, 1);
 	store_rverify_free(&rv);
 
 	/* A row for a player the log never rated. */
-	raw_file_exec(fx->path, "INSERT INTO ratings VALUES ('ghost', 1600.0, "
+	raw_file_exec(t->path, "INSERT INTO ratings VALUES ('ghost', 1600.0, "
 	    "3)");
-	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
 	assert_int_equal(rv.n, 3);
 	for (i = 0; i < rv.n; i++)
 		if (strcmp(rv.v[i].name, "ghost") == 0) {
@@ -431,20 +443,23 @@ test_verify_edited(void **state)
 	store_rverify_free(&rv);
 
 	/* A checkpoint that claims fewer games than the log rated. */
-	raw_file_exec(fx->path, "UPDATE ratings_checkpoint SET seq = seq - 1");
-	assert_int_equal(store_ratings_verify(st, &rv), 0);
+	raw_file_exec(t->path, "UPDATE ratings_checkpoint SET seq = seq - 1");
+	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
 	assert_int_equal(rv.log_seq, 20);
 	assert_int_equal(rv.checkpoint_seq, 19);
 	assert_int_equal(rv.games, 20);
 	store_rverify_free(&rv);
-	store_close(st);
-	free(f);
-	tu_empty_dir(fx->dir);
+	store_close(t->st);
 }
 
 TDB_STORE_MAIN(
-    cmocka_unit_test(test_rate_and_checkpoint),
-    cmocka_unit_test(test_checkpoint_tail),
-    cmocka_unit_test(test_failed_batch),
-    cmocka_unit_test(test_damaged_unrated),
-    cmocka_unit_test(test_verify_edited))
+    cmocka_unit_test_setup_teardown(test_rate_and_checkpoint, run_setup,
+	run_teardown),
+    cmocka_unit_test_setup_teardown(test_checkpoint_tail, run_setup,
+	run_teardown),
+    cmocka_unit_test_setup_teardown(test_failed_batch, run_setup,
+	run_teardown),
+    cmocka_unit_test_setup_teardown(test_damaged_unrated, run_setup,
+	run_teardown),
+    cmocka_unit_test_setup_teardown(test_verify_edited, run_setup,
+	run_teardown))
