@@ -72,7 +72,7 @@ struct lobby_client {
 	uint64_t	 tx_ns;		/* when its output last left (mono ns) */
 	struct lcmdq	 out;		/* unanswered server commands */
 	size_t		 nout;
-	int64_t		 watch[LOBBY_MAX_WATCH];
+	int64_t		*watch;		/* LOBBY_MAX_WATCH ids, from its first */
 	size_t		 nwatch;
 	int		 holding;	/* running one of its commands */
 	struct buf	 held;		/* what was sent meanwhile */

@@ -679,6 +679,9 @@ lobby_watch(struct lobby_client *lc, const char *id, struct lobby_live *lv,
 		g->watchers = xreallocarray(g->watchers, g->nwatchers + 1,
 		    sizeof *g->watchers);
 		g->watchers[g->nwatchers++] = lc;
+		if (lc->watch == NULL)	/* most clients never watch */
+			lc->watch = xcalloc(LOBBY_MAX_WATCH,
+			    sizeof *lc->watch);
 		lc->watch[lc->nwatch++] = g->id;
 	}
 	lobby_live_fill(g, lv, now);

@@ -174,6 +174,7 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 	}
 	TAILQ_REMOVE(&lb->clients, lc, entry);
 	buf_free(&lc->held);
+	free(lc->watch);
 	free(lc);
 }
 
