@@ -673,8 +673,9 @@ cmd_ratings_exec(struct session *s, const struct proto_cmd *c,
 
 	lobby_ratings(s->lc, &v, &n);
 	for (i = 0; i < n; i++)
-		buf_printf(body, "%s rating %ld games %lu\n", v[i].name,
-		    lround(v[i].r), v[i].games);
+		buf_printf(body, "%s rating %ld games %lu rd %ld%s\n",
+		    v[i].name, lround(v[i].r), v[i].games, lround(v[i].rd),
+		    v[i].provisional ? " provisional" : "");
 	free(v);
 	return (CMD_OK);
 }
@@ -744,13 +745,14 @@ cmd_end_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 
 /* Appends a rating and its games as `verify ratings` prints them. */
 static void
-cmd_verify_put(struct buf *body, const char *what, int has, double r,
-    unsigned long games)
+cmd_verify_put(struct buf *body, const char *what, int has,
+    const struct glicko2_rating *r, unsigned long games)
 {
 	if (has)
-		buf_printf(body, " %s %.6f %lu", what, r, games);
+		buf_printf(body, " %s %.6f %.6f %.9f %lu", what, r->r, r->rd,
+		    r->sigma, games);
 	else
-		buf_printf(body, " %s - -", what);
+		buf_printf(body, " %s - - - -", what);
 }
 
 /*
@@ -783,9 +785,9 @@ cmd_verify_exec(struct session *s, const struct proto_cmd *c,
 		buf_printf(body, "mismatch %s %s", rv.v[i].where,
 		    rv.v[i].name);
 		cmd_verify_put(body, "expected", rv.v[i].has_expected,
-		    rv.v[i].expected, rv.v[i].expected_games);
-		cmd_verify_put(body, "found", rv.v[i].has_found, rv.v[i].found,
-		    rv.v[i].found_games);
+		    &rv.v[i].expected, rv.v[i].expected_games);
+		cmd_verify_put(body, "found", rv.v[i].has_found,
+		    &rv.v[i].found, rv.v[i].found_games);
 		buf_putc(body, '\n');
 	}
 	if (bad > 0)

@@ -189,20 +189,21 @@ cmd_log_stats(struct buf *b, const struct store_stats *st)
  * with no final newline:
  *
  *	account NAME
- *	rating R
+ *	rating R rd D [provisional]	(RATING: "R rd D [provisional]")
  *	games G wins W losses L
  *	moves M optimal PCT		(PCT: "97.5%", rounded down; "-")
  *	threw-win-games N
  *	first-throw 1:C 2:C 3:C 4:C 5:C 6-10:C 11-20:C 21+:C
  */
 void
-cmd_log_player(struct buf *b, const struct league_player *p, long rating)
+cmd_log_player(struct buf *b, const struct league_player *p,
+    const char *rating)
 {
 	unsigned int	 lo, hi;
 	int64_t		 tenths;
 	size_t		 i;
 
-	buf_printf(b, "account %s\nrating %ld\n", p->name, rating);
+	buf_printf(b, "account %s\nrating %s\n", p->name, rating);
 	buf_printf(b, "games %" PRId64 " wins %" PRId64 " losses %" PRId64
 	    "\n", p->games, p->wins, p->losses);
 	buf_printf(b, "moves %" PRId64 " optimal ", p->moves);

@@ -6,6 +6,7 @@
  * register, login and player hash passwords or read the database, so they
  * run off the loop (CMD_F_DB) and only touch the league.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +142,8 @@ cmd_player_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct league_player p;
-	char		 err[512];
-	long		 r = LOBBY_ELO_START;
-	unsigned long	 n = 0;
+	struct lobby_rating_row r;
+	char		 err[512], rating[64];
 
 	if (cmd_need_league(s, body) != 0)
 		return (CMD_ERROR);
@@ -152,8 +152,15 @@ cmd_player_exec(struct session *s, const struct proto_cmd *c,
 		return (CMD_ERROR);
 	}
 	if (s->lobby != NULL)
-		lobby_rating(s->lobby, c->argv[0], &r, &n);
-	cmd_log_player(body, &p, r);
+		(void)lobby_rating_get(s->lobby, c->argv[0], &r);
+	else {
+		r.r = LOBBY_ELO_START;
+		r.rd = GLICKO2_INIT_RD;
+		r.provisional = 1;
+	}
+	snprintf(rating, sizeof rating, "%ld rd %ld%s", lround(r.r),
+	    lround(r.rd), r.provisional ? " provisional" : "");
+	cmd_log_player(body, &p, rating);
 	return (CMD_OK);
 }
 

@@ -7,6 +7,7 @@
 #include <sys/queue.h>
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,10 +237,9 @@ http_player_work(struct hreq *r)
 	struct server	*srv = r->h->srv;
 	struct league_player p;
 	struct store_history h;
+	struct lobby_rating_row rt;
 	char		 err[256];
-	long		 rating;
-	unsigned long	 n;
-	int		 rc;
+	int		 rc, has;
 
 	if ((rc = league_player(srv->league, r->name, &p, err,
 	    sizeof err)) != 0) {
@@ -250,12 +250,19 @@ http_player_work(struct hreq *r)
 	}
 	json_obj(&r->j);
 	json_kstr(&r->j, "name", p.name[0] != '\0' ? p.name : r->name);
+	has = lobby_rating_get(srv->lobby, r->name, &rt);
 	json_key(&r->j, "rating");
-	if (lobby_rating(srv->lobby, r->name, &rating, &n))
-		json_num1(&r->j, (double)rating);
+	if (has)
+		json_num1(&r->j, (double)lround(rt.r));
 	else
 		json_null(&r->j);
-	json_kuint(&r->j, "rated_games", n);
+	json_key(&r->j, "rd");
+	if (has)
+		json_num1(&r->j, (double)lround(rt.rd));
+	else
+		json_null(&r->j);
+	json_kbool(&r->j, "provisional", rt.provisional);
+	json_kuint(&r->j, "rated_games", rt.games);
 	http_player_stats(&r->j, &p);
 	json_key(&r->j, "rating_history");
 	if (lobby_web_history(srv->league, r->name, HTTP_HISTORY_MAX,

@@ -1,7 +1,7 @@
 /*
- * lobby-rating.c: the Elo ratings of the accounts, as the game log keeps
- * them: the store's writer rates each rated game in the transaction that
- * commits its end, before the players are told the result, and
+ * lobby-rating.c: the Glicko-2 ratings of the accounts, as the game log
+ * keeps them: the store's writer rates each rated game in the transaction
+ * that commits its end, before the players are told the result, and
  * checkpoints the ratings there (store-rating.c).  Any thread reads them.
  */
 #include <math.h>
@@ -9,11 +9,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "elo.h"
+#include "rtable.h"
 #include "league.h"
 #include "lobby.h"
 #include "lobby-int.h"
 #include "store.h"
+
+/* Fills a row from a rating (the name apart). */
+static void
+lrating_fill(struct lobby_rating_row *row, const struct glicko2_rating *g,
+    unsigned long games)
+{
+	row->r = g->r;
+	row->rd = g->rd;
+	row->provisional = rtable_provisional(g);
+	row->games = games;
+}
+
+/*
+ * Returns 1 and a player's rating, RD, provisional mark and rated games
+ * in row, or 0 if it has none: then row has the start (1500, RD 350,
+ * provisional, 0 games).  Any thread.
+ */
+int
+lobby_rating_get(struct lobby *lb, const char *name,
+    struct lobby_rating_row *row)
+{
+	struct glicko2_rating g;
+	unsigned long	 n = 0;
+	int		 has;
+
+	has = lb->store != NULL && store_rating(lb->store, name, &g, &n);
+	if (!has) {
+		g.r = GLICKO2_INIT_RATING;
+		g.rd = GLICKO2_INIT_RD;
+		g.sigma = GLICKO2_INIT_SIGMA;
+		n = 0;
+	}
+	lobby_copy(row->name, name, sizeof row->name);
+	lrating_fill(row, &g, n);
+	return (has);
+}
 
 /*
  * Returns 1 and a player's rounded rating and rated games, or 0 if it has
@@ -22,32 +58,30 @@
 int
 lobby_rating(struct lobby *lb, const char *name, long *r, unsigned long *n)
 {
-	double	 x;
+	struct lobby_rating_row row;
+	int		 has;
 
-	*r = (long)LOBBY_ELO_START;
-	*n = 0;
-	if (lb->store == NULL || !store_rating(lb->store, name, &x, n))
-		return (0);
-	*r = lround(x);
-	return (1);
+	has = lobby_rating_get(lb, name, &row);
+	*r = has ? lround(row.r) : (long)LOBBY_ELO_START;
+	*n = row.games;
+	return (has);
 }
 
 /* Every rated player, unordered, in *v (free it) and *n (any thread). */
 void
 lobby_rating_rows(struct lobby *lb, struct lobby_rating_row **v, size_t *n)
 {
-	struct elo	 e;
+	struct rtable	 e;
 	size_t		 i;
 
-	elo_init(&e);
+	rtable_init(&e);
 	if (lb->store != NULL)
 		store_ratings(lb->store, &e);
 	*n = e.n;
 	*v = xreallocarray(NULL, *n + 1, sizeof **v);
 	for (i = 0; i < *n; i++) {
 		lobby_copy((*v)[i].name, e.v[i].name, sizeof (*v)[i].name);
-		(*v)[i].r = e.v[i].r;
-		(*v)[i].games = e.v[i].games;
+		lrating_fill(&(*v)[i], &e.v[i].g, e.v[i].games);
 	}
-	elo_free(&e);
+	rtable_free(&e);
 }

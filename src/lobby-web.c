@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elo.h"
 #include "json.h"
 #include "league.h"
 #include "lobby.h"
 #include "lobby-int.h"
+#include "rtable.h"
 #include "store.h"
 
 /* Writes a time control, or null. */
@@ -345,6 +345,8 @@ lobby_web_ratings(struct lobby *lb, size_t limit, struct json *j)
 		json_kuint(j, "rank", i + 1);
 		json_kstr(j, "name", v[i].name);
 		json_knum1(j, "rating", v[i].r);
+		json_knum1(j, "rd", v[i].rd);
+		json_kbool(j, "provisional", v[i].provisional);
 		json_kuint(j, "games", v[i].games);
 		json_end_obj(j);
 	}
@@ -353,9 +355,10 @@ lobby_web_ratings(struct lobby *lb, size_t limit, struct json *j)
 }
 
 /*
- * Writes a player's rating after each of its rated games, oldest first,
- * the last max of them: a replay of the league's rated games through the
- * one Elo update (elo.c), rounded as `player` shows them (any thread; the
+ * Writes a player's rating and RD after each of its rated games, oldest
+ * first, the last max of them: a replay of the league's rated games
+ * through the one Glicko-2 update (rtable.c), rounded as `player` shows
+ * them (any thread; the
  * work is proportional to the log: call it off the loop).  Returns 0, or
  * -1 if the league cannot be read (nothing written).
  */
@@ -364,22 +367,26 @@ lobby_web_history(struct league *lg, const char *name, size_t max,
     struct json *j)
 {
 	struct league_rgame *v = NULL;
-	struct elo	 e;
+	struct rtable	 e;
+	struct rtable_entry *p;
 	int64_t		*gid;
-	double		*r;
+	double		*r, *rd;
 	size_t		 n = 0, i, k = 0, first;
 
 	if (league_rated_games(lg, &v, &n) != 0)
 		return (-1);
-	elo_init(&e);
+	rtable_init(&e);
 	gid = xcalloc(n + 1, sizeof *gid);
 	r = xcalloc(n + 1, sizeof *r);
+	rd = xcalloc(n + 1, sizeof *rd);
 	for (i = 0; i < n; i++) {
-		elo_rate(&e, v[i].player1, v[i].player2, v[i].result);
+		rtable_rate(&e, v[i].player1, v[i].player2, v[i].result);
 		if (strcmp(v[i].player1, name) != 0 &&
 		    strcmp(v[i].player2, name) != 0)
 			continue;
-		r[k] = (double)lround(elo_find(&e, name)->r);
+		p = rtable_find(&e, name);
+		r[k] = (double)lround(p->g.r);
+		rd[k] = (double)lround(p->g.rd);
 		gid[k++] = v[i].game_id;
 	}
 	first = k > max ? k - max : 0;
@@ -388,12 +395,14 @@ lobby_web_history(struct league *lg, const char *name, size_t max,
 		json_obj(j);
 		json_kint(j, "game", gid[i]);
 		json_knum1(j, "rating", r[i]);
+		json_knum1(j, "rd", rd[i]);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
-	elo_free(&e);
+	rtable_free(&e);
 	free(gid);
 	free(r);
+	free(rd);
 	free(v);
 	return (0);
 }

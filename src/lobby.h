@@ -30,7 +30,7 @@ struct league;
 struct lobby;
 struct lobby_client;
 
-/* The rating of a player without rated games (Elo). */
+/* The rating of a player without rated games (Glicko-2's start). */
 #define LOBBY_ELO_START	1500
 
 /* What the server provides. */
@@ -76,6 +76,9 @@ void	 lobby_tx_time(struct lobby_client *, uint64_t);
 void	 lobby_hold(struct lobby_client *);
 void	 lobby_release(struct lobby_client *, struct buf *);
 int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);
+struct lobby_rating_row;
+int	 lobby_rating_get(struct lobby *, const char *,
+	    struct lobby_rating_row *);
 
 /*
  * The lobby's operations (lobby-ops.c), called by the commands of
@@ -167,10 +170,12 @@ struct lobby_standings {
 const char *lobby_tour_status(int);
 int	 lobby_standings(struct lobby_client *, const char *,
 	    struct lobby_standings *, struct buf *);
-/* Every rated player, best first. */
+/* Every rated player, best first (Glicko-2, PROTOCOL.md §13.7). */
 struct lobby_rating_row {
 	char		 name[33];	/* LEAGUE_NAME_MAX + 1 */
-	double		 r;
+	double		 r;		/* rating */
+	double		 rd;		/* rating deviation */
+	int		 provisional;	/* rd above 110 */
 	unsigned long	 games;
 };
 void	 lobby_ratings(struct lobby_client *, struct lobby_rating_row **,

@@ -20,7 +20,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
-#include "elo.h"
+#include "rtable.h"
 #include "store.h"
 
 #define STORE_BUSY_MS		5000
@@ -205,13 +205,13 @@ struct store {
 
 	/* The ratings (store-rating.c). */
 	sqlite3_stmt	*rt[STORE_RT_N];
-	pthread_mutex_t	 emtx;		/* elo, elo_seq */
+	pthread_mutex_t	 emtx;		/* live, live_seq */
 	pthread_mutex_t	 vmtx;		/* the writer: COMMIT to publication */
-	struct elo	 elo;		/* the live ratings, as committed */
-	int64_t		 elo_seq;	/* the last rating_seq they cover */
+	struct rtable	 live;		/* the live ratings, as committed */
+	int64_t		 live_seq;	/* the last rating_seq they cover */
 	int64_t		 rseq;		/* the writer's: last seq handed out */
 	int64_t		 rgame;		/* ... and its game */
-	struct elo	 pend;		/* the writer's: the batch's ratings */
+	struct rtable	 pend;		/* the writer's: the batch's ratings */
 	int		 rated_begun;	/* a rated game began (atomic) */
 };
 
@@ -250,8 +250,8 @@ int	 store_ratings_write(struct store *);
 void	 store_ratings_commit(struct store *);
 void	 store_ratings_done(struct store *, int, int);
 int	 store_rt_mark(sqlite3 *, int64_t *, int64_t *);
-int	 store_rt_rows(sqlite3 *, struct elo *);
-int	 store_rt_replay(sqlite3 *, int64_t, struct elo *, struct elo *,
+int	 store_rt_rows(sqlite3 *, struct rtable *);
+int	 store_rt_replay(sqlite3 *, int64_t, struct rtable *, struct rtable *,
 	    int64_t *, int64_t *, int64_t *);
 
 /* store-writer.c (above the runs) */

@@ -1,6 +1,7 @@
 /*
- * store-rating.c: the Elo ratings of the log and their checkpoint (see
- * db/005-ratings-checkpoint.sql).
+ * store-rating.c: the Glicko-2 ratings of the log and their checkpoint (see
+ * db/005-ratings-checkpoint.sql and db/006-glicko2.sql; the model is
+ * PROTOCOL.md §13.7's, in rtable.c).
  *
  * The writer rates each game whose end it commits: a rated game that
  * finished with a winner and whose record is complete gets the next
@@ -8,7 +9,7 @@
  * seq they cover, all in the batch's own transaction.  So the checkpoint
  * can never be ahead of or behind the games it covers.  Within a batch the
  * new ratings are kept apart (pend); once the COMMIT has returned they are
- * published to the live ratings (elo, under emtx), before the batch's done
+ * published to the live ratings (live, under emtx), before the batch's done
  * callbacks run, so a player told a result already sees its rating.  A
  * batch that rolls back publishes nothing.
  *
@@ -29,7 +30,7 @@
 #include <sqlite3.h>
 
 #include "buf.h"
-#include "elo.h"
+#include "rtable.h"
 #include "log.h"
 #include "store-int.h"
 
@@ -37,7 +38,8 @@
 static const char *const store_rtsql[STORE_RT_N] = {
 	"SELECT player1, player2 FROM games WHERE id = ? AND rated = 1",
 	"UPDATE games SET rating_seq = ? WHERE id = ?",
-	"INSERT OR REPLACE INTO ratings (name, rating, games) VALUES (?, ?, ?)",
+	"INSERT OR REPLACE INTO ratings (name, rating, rd, volatility, games)"
+	" VALUES (?, ?, ?, ?, ?)",
 	"UPDATE ratings_checkpoint SET seq = ?, game_id = ? WHERE id = 1",
 };
 
@@ -69,22 +71,24 @@ store_rt_mark(sqlite3 *db, int64_t *seq, int64_t *game)
 
 /* Reads table ratings into e; an SQLite code. */
 int
-store_rt_rows(sqlite3 *db, struct elo *e)
+store_rt_rows(sqlite3 *db, struct rtable *e)
 {
 	sqlite3_stmt	*s;
-	struct elo_entry *p;
+	struct rtable_entry *p;
 	const unsigned char *name;
 	int		 rc;
 
-	if ((rc = sqlite3_prepare_v2(db, "SELECT name, rating, games FROM "
-	    "ratings", -1, &s, NULL)) != SQLITE_OK)
+	if ((rc = sqlite3_prepare_v2(db, "SELECT name, rating, rd, volatility,"
+	    " games FROM ratings", -1, &s, NULL)) != SQLITE_OK)
 		return (rc);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		if ((name = sqlite3_column_text(s, 0)) == NULL)
 			continue;
-		p = elo_get(e, (const char *)name);
-		p->r = sqlite3_column_double(s, 1);
-		p->games = (unsigned long)sqlite3_column_int64(s, 2);
+		p = rtable_get(e, (const char *)name);
+		p->g.r = sqlite3_column_double(s, 1);
+		p->g.rd = sqlite3_column_double(s, 2);
+		p->g.sigma = sqlite3_column_double(s, 3);
+		p->games = (unsigned long)sqlite3_column_int64(s, 4);
 	}
 	sqlite3_finalize(s);
 	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
@@ -108,7 +112,7 @@ store_rt_winner(sqlite3_stmt *s, int i)
  * and id, *n to the games.  An SQLite code.
  */
 int
-store_rt_replay(sqlite3 *db, int64_t seq, struct elo *e, struct elo *touched,
+store_rt_replay(sqlite3 *db, int64_t seq, struct rtable *e, struct rtable *touched,
     int64_t *last, int64_t *game, int64_t *n)
 {
 	sqlite3_stmt	*s;
@@ -126,10 +130,10 @@ store_rt_replay(sqlite3 *db, int64_t seq, struct elo *e, struct elo *touched,
 		if (p1 == NULL || p2 == NULL ||
 		    (w = store_rt_winner(s, 4)) == 0)
 			continue;	/* the CHECKs make it impossible */
-		elo_rate(e, p1, p2, w);
+		rtable_rate(e, p1, p2, w);
 		if (touched != NULL) {
-			(void)elo_get(touched, p1);
-			(void)elo_get(touched, p2);
+			(void)rtable_get(touched, p1);
+			(void)rtable_get(touched, p2);
 		}
 		*last = sqlite3_column_int64(s, 0);
 		*game = sqlite3_column_int64(s, 1);
@@ -141,20 +145,22 @@ store_rt_replay(sqlite3 *db, int64_t seq, struct elo *e, struct elo *touched,
 
 /* Writes the entries of e named in which, and the mark; an SQLite code. */
 static int
-store_rt_write(struct store *st, const struct elo *e, const struct elo *which,
+store_rt_write(struct store *st, const struct rtable *e, const struct rtable *which,
     int64_t seq, int64_t game)
 {
 	sqlite3_stmt	*s = st->rt[STORE_RT_PUT];
-	const struct elo_entry *p;
+	const struct rtable_entry *p;
 	size_t		 i;
 	int		 rc = SQLITE_OK;
 
 	for (i = 0; i < which->n && rc == SQLITE_OK; i++) {
-		if ((p = elo_find(e, which->v[i].name)) == NULL)
+		if ((p = rtable_find(e, which->v[i].name)) == NULL)
 			continue;
 		store_bind_text(s, 1, p->name);
-		sqlite3_bind_double(s, 2, p->r);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)p->games);
+		sqlite3_bind_double(s, 2, p->g.r);
+		sqlite3_bind_double(s, 3, p->g.rd);
+		sqlite3_bind_double(s, 4, p->g.sigma);
+		sqlite3_bind_int64(s, 5, (sqlite3_int64)p->games);
 		rc = store_step(s);
 	}
 	if (rc != SQLITE_OK)
@@ -174,36 +180,36 @@ store_rt_write(struct store *st, const struct elo *e, const struct elo *which,
 int
 store_ratings_open(struct store *st, char *err, size_t errlen)
 {
-	struct elo	 touched;
+	struct rtable	 touched;
 	int64_t		 seq, game, n;
 	int		 rc;
 
-	elo_init(&touched);
+	rtable_init(&touched);
 	if ((rc = store_prepare(st->wdb, store_rtsql, STORE_RT_N,
 	    st->rt)) != SQLITE_OK ||
 	    (rc = store_rt_mark(st->wdb, &seq, &game)) != SQLITE_OK ||
-	    (rc = store_rt_rows(st->wdb, &st->elo)) != SQLITE_OK ||
-	    (rc = store_rt_replay(st->wdb, seq, &st->elo, &touched, &seq,
+	    (rc = store_rt_rows(st->wdb, &st->live)) != SQLITE_OK ||
+	    (rc = store_rt_replay(st->wdb, seq, &st->live, &touched, &seq,
 	    &game, &n)) != SQLITE_OK)
 		goto fail;
 	if (n > 0) {
 		if ((rc = store_exec1(st->wdb, "BEGIN IMMEDIATE", NULL,
 		    0)) != SQLITE_OK ||
-		    (rc = store_rt_write(st, &st->elo, &touched, seq,
+		    (rc = store_rt_write(st, &st->live, &touched, seq,
 		    game)) != SQLITE_OK ||
 		    (rc = store_exec1(st->wdb, "COMMIT", NULL, 0)) != SQLITE_OK)
 			goto fail;
 	}
-	st->elo_seq = st->rseq = seq;
-	elo_free(&touched);
+	st->live_seq = st->rseq = seq;
+	rtable_free(&touched);
 	log_info("store=%s event=ratings players=%zu seq=%" PRId64
-	    " replayed=%" PRId64, st->path, st->elo.n, seq, n);
+	    " replayed=%" PRId64, st->path, st->live.n, seq, n);
 	return (0);
 
 fail:
 	if (!sqlite3_get_autocommit(st->wdb))
 		store_exec1(st->wdb, "ROLLBACK", NULL, 0);
-	elo_free(&touched);
+	rtable_free(&touched);
 	store_error(err, errlen, st->path, st->wdb, rc, "load the ratings",
 	    st->busy_ms);
 	return (-1);
@@ -213,14 +219,14 @@ fail:
 static void
 store_rt_touch(struct store *st, const char *name)
 {
-	struct elo_entry *p, *c;
+	struct rtable_entry *p, *c;
 
-	if (elo_find(&st->pend, name) != NULL)
+	if (rtable_find(&st->pend, name) != NULL)
 		return;
-	p = elo_get(&st->pend, name);
-	/* Only the writer changes elo: it reads it without emtx. */
-	if ((c = elo_find(&st->elo, name)) != NULL) {
-		p->r = c->r;
+	p = rtable_get(&st->pend, name);
+	/* Only the writer changes live: it reads it without emtx. */
+	if ((c = rtable_find(&st->live, name)) != NULL) {
+		p->g = c->g;
 		p->games = c->games;
 	}
 }
@@ -264,7 +270,7 @@ store_ratings_end(struct store *st, int64_t id, enum store_result result,
 		st->rgame = id;
 		store_rt_touch(st, p1);
 		store_rt_touch(st, p2);
-		elo_rate(&st->pend, p1, p2, result == STORE_RESULT_FIRST ? 1 :
+		rtable_rate(&st->pend, p1, p2, result == STORE_RESULT_FIRST ? 1 :
 		    2);
 	}
 	free(p1);
@@ -299,38 +305,38 @@ store_ratings_commit(struct store *st)
 void
 store_ratings_done(struct store *st, int committed, int locked)
 {
-	struct elo_entry *p;
+	struct rtable_entry *p;
 	size_t		 i;
 
 	if (committed && st->pend.n > 0) {
 		pthread_mutex_lock(&st->emtx);
 		for (i = 0; i < st->pend.n; i++) {
-			p = elo_get(&st->elo, st->pend.v[i].name);
-			p->r = st->pend.v[i].r;
+			p = rtable_get(&st->live, st->pend.v[i].name);
+			p->g = st->pend.v[i].g;
 			p->games = st->pend.v[i].games;
 		}
-		st->elo_seq = st->rseq;
+		st->live_seq = st->rseq;
 		pthread_mutex_unlock(&st->emtx);
 	} else
-		st->rseq = st->elo_seq;
+		st->rseq = st->live_seq;
 	if (locked)
 		pthread_mutex_unlock(&st->vmtx);
-	elo_free(&st->pend);
+	rtable_free(&st->pend);
 }
 
 /*
- * Returns 1 and a player's rating and rated games, or 0 if it has none
- * (any thread).
+ * Returns 1 and a player's rating (rating, RD, volatility) and rated
+ * games, or 0 if it has none (any thread).
  */
 int
-store_rating(struct store *st, const char *name, double *r,
+store_rating(struct store *st, const char *name, struct glicko2_rating *r,
     unsigned long *games)
 {
-	const struct elo_entry *p;
+	const struct rtable_entry *p;
 
 	pthread_mutex_lock(&st->emtx);
-	if ((p = elo_find(&st->elo, name)) != NULL) {
-		*r = p->r;
+	if ((p = rtable_find(&st->live, name)) != NULL) {
+		*r = p->g;
 		*games = p->games;
 	}
 	pthread_mutex_unlock(&st->emtx);
@@ -339,9 +345,9 @@ store_rating(struct store *st, const char *name, double *r,
 
 /* Copies the live ratings into e (initialised; any thread). */
 void
-store_ratings(struct store *st, struct elo *e)
+store_ratings(struct store *st, struct rtable *e)
 {
 	pthread_mutex_lock(&st->emtx);
-	elo_copy(e, &st->elo);
+	rtable_copy(e, &st->live);
 	pthread_mutex_unlock(&st->emtx);
 }

@@ -15,13 +15,13 @@
 #include <sqlite3.h>
 
 #include "buf.h"
-#include "elo.h"
+#include "rtable.h"
 #include "store-int.h"
 
 /* Notes one mismatch of a player: expected x, found y (NULL: none). */
 static void
 store_rv_add(struct store_rverify *rv, const char *name, const char *where,
-    const struct elo_entry *x, const struct elo_entry *y)
+    const struct rtable_entry *x, const struct rtable_entry *y)
 {
 	struct store_rmismatch *m;
 
@@ -31,31 +31,32 @@ store_rv_add(struct store_rverify *rv, const char *name, const char *where,
 	m->name = xstrdup(name);
 	m->where = where;
 	if ((m->has_expected = x != NULL)) {
-		m->expected = x->r;
+		m->expected = x->g;
 		m->expected_games = x->games;
 	}
 	if ((m->has_found = y != NULL)) {
-		m->found = y->r;
+		m->found = y->g;
 		m->found_games = y->games;
 	}
 }
 
 /* Compares the replay with one source, both ways (exact doubles). */
 static void
-store_rv_cmp(struct store_rverify *rv, const struct elo *exp,
-    const struct elo *got, const char *where)
+store_rv_cmp(struct store_rverify *rv, const struct rtable *exp,
+    const struct rtable *got, const char *where)
 {
-	const struct elo_entry *x, *y;
+	const struct rtable_entry *x, *y;
 	size_t		 i;
 
 	for (i = 0; i < exp->n; i++) {
 		x = &exp->v[i];
-		y = elo_find(got, x->name);
-		if (y == NULL || y->r != x->r || y->games != x->games)
+		y = rtable_find(got, x->name);
+		if (y == NULL || y->g.r != x->g.r || y->g.rd != x->g.rd ||
+		    y->g.sigma != x->g.sigma || y->games != x->games)
 			store_rv_add(rv, x->name, where, x, y);
 	}
 	for (i = 0; i < got->n; i++)
-		if (elo_find(exp, got->v[i].name) == NULL)
+		if (rtable_find(exp, got->v[i].name) == NULL)
 			store_rv_add(rv, got->v[i].name, where, NULL,
 			    &got->v[i]);
 }
@@ -65,7 +66,7 @@ store_rv_cmp(struct store_rverify *rv, const struct elo *exp,
  * agree with the committed log (vmtx), and copies them into live.
  */
 static int
-store_rv_snapshot(struct store *st, sqlite3 *db, struct elo *live,
+store_rv_snapshot(struct store *st, sqlite3 *db, struct rtable *live,
     int64_t *seq)
 {
 	int64_t	 game;
@@ -84,13 +85,13 @@ store_rv_snapshot(struct store *st, sqlite3 *db, struct elo *live,
 static int
 store_rv_run(struct store *st, sqlite3 *db, struct store_rverify *rv)
 {
-	struct elo	 exp, ckpt, live;
+	struct rtable	 exp, ckpt, live;
 	int64_t		 last = 0, game;
 	int		 rc;
 
-	elo_init(&exp);
-	elo_init(&ckpt);
-	elo_init(&live);
+	rtable_init(&exp);
+	rtable_init(&ckpt);
+	rtable_init(&live);
 	if ((rc = store_rv_snapshot(st, db, &live, &rv->checkpoint_seq)) ==
 	    SQLITE_OK &&
 	    (rc = store_rt_replay(db, 0, &exp, NULL, &last, &game,
@@ -103,9 +104,9 @@ store_rv_run(struct store *st, sqlite3 *db, struct store_rverify *rv)
 	}
 	if (!sqlite3_get_autocommit(db))
 		store_exec1(db, "COMMIT", NULL, 0);
-	elo_free(&exp);
-	elo_free(&ckpt);
-	elo_free(&live);
+	rtable_free(&exp);
+	rtable_free(&ckpt);
+	rtable_free(&live);
 	return (rc);
 }
 

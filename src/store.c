@@ -166,8 +166,8 @@ store_open_config(const char *path, const struct store_config *cf,
 	pthread_cond_init(&st->done, NULL);
 	pthread_mutex_init(&st->emtx, NULL);
 	pthread_mutex_init(&st->vmtx, NULL);
-	elo_init(&st->elo);
-	elo_init(&st->pend);
+	rtable_init(&st->live);
+	rtable_init(&st->pend);
 
 	if (store_open_writer(st, cf, err, errlen) != 0 ||
 	    store_prepare_set(st, st->wdb, store_wsql, STORE_W_N, st->ws,
@@ -244,8 +244,8 @@ store_free(struct store *st)
 	pthread_cond_destroy(&st->done);
 	pthread_mutex_destroy(&st->emtx);
 	pthread_mutex_destroy(&st->vmtx);
-	elo_free(&st->elo);
-	elo_free(&st->pend);
+	rtable_free(&st->live);
+	rtable_free(&st->pend);
 	free(st->damaged);
 	free(st->lost);
 	free(st->path);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "glicko2.h"
 
 struct store;
 
@@ -258,24 +259,25 @@ extern const struct store_migration store_migrations[];
 extern const size_t store_nmigrations;
 
 /*
- * The Elo ratings of the log (store-rating.c): each rated game whose end
+ * The Glicko-2 ratings of the log (store-rating.c): each rated game whose end
  * the writer commits is rated in the same transaction, and the ratings are
  * checkpointed there too (table ratings); a start loads the checkpoint and
  * replays only the games after it.  Any thread.
  */
-struct elo;
-int	 store_rating(struct store *, const char *, double *, unsigned long *);
-void	 store_ratings(struct store *, struct elo *);
+struct rtable;
+int	 store_rating(struct store *, const char *, struct glicko2_rating *,
+	    unsigned long *);
+void	 store_ratings(struct store *, struct rtable *);
 
 /* One player whose ratings disagree: the replay's, and where's. */
 struct store_rmismatch {
 	char		*name;
 	const char	*where;		/* "checkpoint" or "live" */
 	int		 has_expected;	/* the replay rated the player */
-	double		 expected;
+	struct glicko2_rating expected;
 	unsigned long	 expected_games;
 	int		 has_found;	/* where has the player */
-	double		 found;
+	struct glicko2_rating found;
 	unsigned long	 found_games;
 };
 

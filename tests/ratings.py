@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """ratings.py: end-to-end tests of the ratings checkpoint (issue 12 §4)
-against a real grundyd: two bots play rated games until grundyd is killed
-(-9) in the middle; the checkpoint in the file then equals, exactly, an
-Elo replay in Python of the rated games it holds (never ahead, never
-behind); after a restart `verify ratings` says ok while the bots play on;
+and its Glicko-2 ratings (issue 14 §1) against a real grundyd: two bots
+play rated games until grundyd is killed (-9) in the middle; the
+checkpoint in the file then covers exactly the rated games it holds
+(never ahead, never behind) and equals a Glicko-2 replay in Python of
+them (within 1e-6: benchutil.glicko2_replay, written apart from the C);
+after a restart `verify ratings` (grundyd's own full replay, compared
+exactly) says ok while the bots play on; `ratings` and `player` show
+rating, RD and the provisional mark as the replay gives them;
 a checkpoint row edited in the file is reported (only the checkpoint
 while the daemon runs, the live ratings too after a restart); the
 command's refusals.
@@ -19,7 +23,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 sys.path.insert(0, os.path.join(SRC, "contrib"))
-from benchutil import elo_replay as replay  # noqa: E402
+from benchutil import glicko2_replay as replay  # noqa: E402
+from benchutil import glicko2_near as near  # noqa: E402
 
 
 def checkpoint(db):
@@ -28,8 +33,8 @@ def checkpoint(db):
     seq = con.execute("SELECT seq FROM ratings_checkpoint").fetchone()[0]
     last = con.execute("SELECT COALESCE(MAX(rating_seq), 0) FROM games"
                        ).fetchone()[0]
-    rows = {name: (r, g) for name, r, g in con.execute(
-        "SELECT name, rating, games FROM ratings")}
+    rows = {name: (r, rd, vol, g) for name, r, rd, vol, g in con.execute(
+        "SELECT name, rating, rd, volatility, games FROM ratings")}
     con.close()
     return seq, last, rows
 
@@ -60,8 +65,7 @@ def test_crash():
     want = replay(d.db)
     check("checkpoint covers the log's last rated game", seq == last > 0,
           (seq, last))
-    check("checkpoint equals the replay exactly", rows == want,
-          (rows, want))
+    check("checkpoint equals the replay", near(rows, want), (rows, want))
     d.start()
     boss = login(d, "boss", register=False)
     check("bots back", wait_for(lambda: db_count(
@@ -72,12 +76,35 @@ def test_crash():
           body(r) == "ok 2 players", r)
     r = boss.cmd("ratings")
     m = dict((x[0], int(x[1])) for x in
-             re.findall(r"(\w+) rating (\d+) games (\d+)", r or ""))
+             re.findall(r"(\w+) rating (\d+) games (\d+) rd (\d+)", r or ""))
     check("ratings listed", set(m) == {"alpha", "beta"}, r)
     d.stop(signal.SIGKILL)
     seq, last, rows = checkpoint(d.db)
     check("second kill: checkpoint still the replay", seq == last and
-          rows == replay(d.db), (seq, last))
+          near(rows, replay(d.db)), (seq, last))
+
+
+def show_ratings(d, boss):
+    """`ratings` and `player` against the Python replay: rating and RD
+    rounded, provisional exactly when RD > 110."""
+    want = replay(d.db)
+    lines = []
+    for name, (r, rd, _, g) in sorted(want.items(), key=lambda x: -x[1][0]):
+        lines.append("%s rating %d games %d rd %d%s" % (
+            name, int(r + 0.5), g, int(rd + 0.5),
+            " provisional" if rd > 110 else ""))
+    r = boss.cmd("ratings")
+    check("ratings: rating, games, RD, provisional", ok(r) and
+          body(r) == "\n".join(lines), (r, lines))
+    for name, (x, rd, _, g) in want.items():
+        r = boss.cmd("player " + name)
+        line = "rating %d rd %d%s" % (int(x + 0.5), int(rd + 0.5),
+                                      " provisional" if rd > 110 else "")
+        check("player %s: %s" % (name, line), ok(r) and
+              line in body(r).split("\n"), r)
+    r = boss.cmd("player boss")
+    check("player without rated games: the start, provisional", ok(r) and
+          "rating 1500 rd 350 provisional" in body(r).split("\n"), r)
 
 
 def test_edited():
@@ -100,13 +127,15 @@ def test_edited():
     r = boss.cmd("verify moves")
     check("verify of something else", r is not None and r.startswith("?")
           and "what can be verified is: ratings" in r, r)
-    want = replay(d.db)
+    show_ratings(d, boss)
+    # The checkpoint as verify just found it equal to grundyd's replay.
+    want = checkpoint(d.db)[2]
     con = sqlite3.connect(d.db)
     con.execute("UPDATE ratings SET rating = rating + 1 WHERE name = 'ann'")
     con.commit()
     con.close()
-    exp = "%.6f %d" % want["ann"]
-    found = "%.6f %d" % (want["ann"][0] + 1, want["ann"][1])
+    exp = "%.6f %.6f %.9f %d" % want["ann"]
+    found = "%.6f %.6f %.9f %d" % ((want["ann"][0] + 1,) + want["ann"][1:])
     r = boss.cmd("verify ratings")
     check("edited row: the checkpoint disagrees", ok(r) and body(r) ==
           "mismatch checkpoint ann expected %s found %s\n"

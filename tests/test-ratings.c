@@ -3,7 +3,9 @@
  * "Example of the Glicko-2 system" (2013), every intermediate quantity
  * at the precision printed there (and exactly where the paper rounds its
  * intermediates), the volatility against an independent
- * bisection, rating periods, provisional ratings and refusals.
+ * bisection, rating periods, provisional ratings and refusals; and the
+ * daemon's one-game period (rtable.c, PROTOCOL.md §13.7) against
+ * hand-computed cases.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 
 #include "teststat.h"
 #include "glicko2.h"
+#include "rtable.h"
 
 /* Glickman 2013: the player (1500, 200, 0.06), tau 0.5, three games. */
 static const struct glicko2_rating example_player = { 1500, 200, 0.06 };
@@ -239,10 +242,73 @@ test_refusals(void **state)
 	assert_true(out[0].r != 1500 && out[1].r != 1500);
 }
 
+/*
+ * The daemon's rating of one game (rtable_rate: one period for each of
+ * the two players, against the other's rating and RD from before the
+ * game), against hand-computed cases.  Two new players (1500, RD 350,
+ * sigma 0.06), the first wins: mu = 0, phi = 350/173.7178 = 2.014761,
+ * g(phi) = 1/sqrt(1 + 3 phi^2/pi^2) = 0.669069, E = 1/2,
+ * v = 1/(g^2 E (1 - E)) = 8.935475, Delta = v g (1 - E) = 2.989226;
+ * Delta^2 = 8.9354 < phi^2 + v = 12.9947, and f(x) is 0 at x = ln 0.06^2
+ * within 1e-6 (sigma' = 0.060000); phi* = sqrt(phi^2 + 0.06^2) = 2.015655,
+ * phi' = 1/sqrt(1/phi*^2 + 1/v) = 1.671215, mu' = phi'^2 g (1 - E) =
+ * 0.934337, so r' = 1500 + 173.7178 mu' = 1662.3109 and RD' = 173.7178
+ * phi' = 290.3190; the loser mirrors it: 1337.6891, same RD.  Then
+ * 1700/60 loses to 1400/200 (both sigma 0.06): the favourite goes to
+ * 1685.5717 (RD 60.4943), the underdog to 1564.1115 (RD 185.3157)
+ * (Python, bisecting f for sigma', as the comment of
+ * test_glickman_example).
+ */
+/* Checks a rating against hand-computed r', RD' and sigma'. */
+static void
+near_g(const struct glicko2_rating *g, double r, double rd, double sigma,
+    const char *what)
+{
+	near(g->r, r, 0.00005, what);
+	near(g->rd, rd, 0.00005, what);
+	near(g->sigma, sigma, 0.0000005, what);
+}
+
+static void
+test_one_game(void **state)
+{
+	struct rtable	 t;
+	struct rtable_entry *a, *b;
+
+	(void)state;
+	rtable_init(&t);
+	rtable_rate(&t, "a", "b", 1);
+	a = rtable_find(&t, "a");
+	b = rtable_find(&t, "b");
+	near_g(&a->g, 1662.3109, 290.3190, 0.06, "new winner");
+	near_g(&b->g, 1337.6891, 290.3190, 0.06, "new loser");
+	assert_int_equal(a->games, 1);
+	assert_int_equal(b->games, 1);
+	assert_true(rtable_provisional(&a->g));
+
+	/* The favourite loses. */
+	rtable_get(&t, "fav")->g = (struct glicko2_rating){ 1700, 60, 0.06 };
+	rtable_get(&t, "dog")->g = (struct glicko2_rating){ 1400, 200, 0.06 };
+	rtable_rate(&t, "fav", "dog", 2);
+	a = rtable_find(&t, "fav");
+	b = rtable_find(&t, "dog");
+	near_g(&a->g, 1685.5717, 60.4943, 0.060005, "favourite");
+	near_g(&b->g, 1564.1115, 185.3157, 0.060005, "underdog");
+	assert_false(rtable_provisional(&a->g));
+	assert_true(rtable_provisional(&b->g));
+	/* lichess's rule: RD above 110, not at it. */
+	assert_false(rtable_provisional(&(struct glicko2_rating){ 1500, 110,
+	    0.06 }));
+	assert_true(rtable_provisional(&(struct glicko2_rating){ 1500,
+	    110.000001, 0.06 }));
+	rtable_free(&t);
+}
+
 TU_MAIN("ratings",
     cmocka_unit_test(test_glickman_example),
     cmocka_unit_test(test_volatility_bisection),
     cmocka_unit_test(test_no_game),
     cmocka_unit_test(test_period),
     cmocka_unit_test(test_provisional),
-    cmocka_unit_test(test_refusals))
+    cmocka_unit_test(test_refusals),
+    cmocka_unit_test(test_one_game))

@@ -1,7 +1,8 @@
 /*
  * test-store-migrate.c: the store's migrations: from every older version,
  * the mechanism on a synthetic list (order, atomicity, errors), versions 1,
- * 3 and 4 with data, and the refusal of a database newer than the binary.
+ * 3, 4 and 5 with data, and the refusal of a database newer than the
+ * binary.
  */
 #include <sys/types.h>
 
@@ -21,7 +22,7 @@
 #include "testdb.h"
 
 #include "buf.h"
-#include "elo.h"
+#include "glickoref.h"
 #include "store.h"
 
 /* Migrating from each older version, including empty, to the newest. */
@@ -270,16 +271,18 @@ test_migrate_v3_data(void **state)
  * Version 4 with rated games (migration 005): the games that counted get
  * their rating_seq in the order the old replay took them (ended_at, then
  * id); the first start replays them and writes the checkpoint, with the
- * ratings that replay gives.
+ * ratings that replay gives (Glicko-2, against glickoref.h's replay).
  */
 static void
 test_migrate_v4_data(void **state)
 {
 	struct fixture	*fx = *state;
 	struct store	*st;
+	struct glickoref *f = xcalloc(1, sizeof *f);
+	struct glicko2_rating r, c;
 	char		 err[512];
-	double		 a = 1500.0, b = 1500.0, c = 1500.0, r;
 	unsigned long	 n;
+	size_t		 i;
 
 	/* Ends: 2 and 3 tie (id breaks it), 6 between, 1 last. */
 	at_version(fx, 4, "INSERT INTO games (id, family, game, player1, player2,"
@@ -305,27 +308,85 @@ test_migrate_v4_data(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
 	    "ratings_checkpoint"), 31);
 	/* The old replay's order: bob-carol, alice-carol, alice-bob. */
-	elo_update(&b, &c, 2);
-	elo_update(&a, &c, 1);
-	elo_update(&a, &b, 1);
-	assert_int_equal(store_rating(st, "alice", &r, &n), 1);
-	assert_true(r == a);
-	assert_int_equal(n, 2);
-	assert_int_equal(store_rating(st, "bob", &r, &n), 1);
-	assert_true(r == b);
-	assert_int_equal(n, 2);
-	assert_int_equal(store_rating(st, "carol", &r, &n), 1);
-	assert_true(r == c);
-	assert_int_equal(n, 2);
+	glickoref_rate(f, "bob", "carol", 2);
+	glickoref_rate(f, "alice", "carol", 1);
+	glickoref_rate(f, "alice", "bob", 1);
+	for (i = 0; i < f->n; i++) {
+		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
+		assert_true(glickoref_near(r.r, f->r[i], 1e-6));
+		assert_true(glickoref_near(r.rd, f->rd[i], 1e-6));
+		assert_int_equal(n, 2);
+	}
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings"), 3);
+	assert_int_equal(store_rating(st, "carol", &c, &n), 1);
 	store_close(st);
 	/* The next start reads the checkpoint: it replays nothing. */
 	st = open_ok(fx->path, NULL);
 	assert_int_equal(store_rating(st, "carol", &r, &n), 1);
-	assert_true(r == c);
+	assert_true(r.r == c.r && r.rd == c.rd && r.sigma == c.sigma);
+	store_close(st);
+	free(f);
+	integrity_ok(fx->path);
+	tu_empty_dir(fx->dir);
+}
+
+/*
+ * Version 5 with rated games and an Elo checkpoint (migration 006): the
+ * Elo rows go, the first start replays every rated game in rating_seq
+ * order (not ended_at's) with Glicko-2 and writes the checkpoint with
+ * RD and volatility; the next start reads it.
+ */
+static void
+test_migrate_v5_data(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct glickoref *f = xcalloc(1, sizeof *f);
+	struct glicko2_rating r, a;
+	unsigned long	 n;
+	size_t		 i;
+
+	/* Rated in the order 3, 1, 2 (seq), ended in the order 1, 2, 3. */
+	at_version(fx, 5, "INSERT INTO games (id, family, game, player1, player2,"
+	    " started_at, ended_at, result, reason, status, rated, rating_seq)"
+	    " VALUES"
+	    " (1, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:01.000Z', 'first', 'x', 'finished', 1, 2),"
+	    " (2, 'nim', 'nim 1', 'bob', 'carol', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:02.000Z', 'first', 'x', 'finished', 1, 3),"
+	    " (3, 'nim', 'nim 1', 'carol', 'alice', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:03.000Z', 'first', 'x', 'finished', 1, 1),"
+	    " (4, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
+	    " '2025-01-01T00:00:04.000Z', 'second', 'x', 'finished', 0, NULL);"
+	    "INSERT INTO ratings (name, rating, games) VALUES"
+	    " ('alice', 1500.0, 2), ('bob', 1516.0, 2), ('carol', 1484.0, 2);"
+	    "UPDATE ratings_checkpoint SET seq = 3, game_id = 2");
+
+	st = open_latest(fx);
+	glickoref_rate(f, "carol", "alice", 1);
+	glickoref_rate(f, "alice", "bob", 1);
+	glickoref_rate(f, "bob", "carol", 1);
+	for (i = 0; i < f->n; i++) {
+		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
+		assert_true(glickoref_near(r.r, f->r[i], 1e-6));
+		assert_true(glickoref_near(r.rd, f->rd[i], 1e-6));
+		assert_true(glickoref_near(r.sigma, f->vol[i], 1e-9));
+		assert_int_equal(n, 2);
+	}
+	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
+	    "ratings_checkpoint"), 32);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings "
+	    "WHERE rd < 350 AND volatility > 0"), 3);
+	assert_int_equal(store_rating(st, "alice", &a, &n), 1);
+	store_close(st);
+	/* The next start reads the checkpoint: the same doubles. */
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(store_rating(st, "alice", &r, &n), 1);
+	assert_true(r.r == a.r && r.rd == a.rd && r.sigma == a.sigma);
 	store_close(st);
 	integrity_ok(fx->path);
 	tu_empty_dir(fx->dir);
+	free(f);
 }
 
 /* A database newer than the binary is refused with a clear message. */
@@ -358,4 +419,5 @@ TDB_STORE_MAIN(
     cmocka_unit_test(test_migrate_v1_data),
     cmocka_unit_test(test_migrate_v3_data),
     cmocka_unit_test(test_migrate_v4_data),
+    cmocka_unit_test(test_migrate_v5_data),
     cmocka_unit_test(test_newer))

@@ -1,12 +1,15 @@
 /*
- * test-store-rating.c: the ratings checkpoint (store-rating.c, db/005):
+ * test-store-rating.c: the ratings checkpoint (store-rating.c, db/005,
+ * db/006: Glicko-2):
  * the writer rates each rated game in the transaction of its end; a start
  * from the checkpoint plus the games after it gives exactly the ratings of
  * a full replay; a batch that fails (an injected error, a full disk)
  * leaves neither the checkpoint nor the live ratings ahead of the log;
  * a game whose record is incomplete is not rated; and store_ratings_verify
- * finds a checkpoint row edited in the file.  Every rating is compared
- * with an independent replay (linear search, its own Elo code).
+ * finds a checkpoint row edited in the file (its rating, RD or volatility).
+ * Every rating is compared with an independent replay (linear search, its
+ * own Glicko-2 code: glickoref.h) within 1e-6, and the live ratings, the
+ * checkpoint and a full replay with each other exactly.
  */
 #include <sys/types.h>
 
@@ -26,8 +29,8 @@
 #include "testdb.h"
 
 #include "buf.h"
-#include "elo.h"
-#include "eloref.h"
+#include "rtable.h"
+#include "glickoref.h"
 #include "store.h"
 
 /* A pseudo-random rated game between two of the players. */
@@ -114,28 +117,35 @@ raw_double(const char *path, const char *sql, const char *arg)
 }
 
 /*
- * The live ratings, the checkpoint in the file and a verification all
- * equal the reference, exactly; the checkpoint covers every rated game.
+ * The live ratings equal the reference (within 1e-6), the checkpoint in
+ * the file equals them exactly, and a verification (a full replay) finds
+ * no difference; the checkpoint covers every rated game.
  */
 static void
-same_as_ref(struct store *st, const char *path, const struct eloref *f)
+same_as_ref(struct store *st, const char *path, const struct glickoref *f)
 {
 	struct store_rverify rv;
-	struct elo	 e;
+	struct rtable	 e;
+	struct glicko2_rating r;
 	unsigned long	 n;
-	double		 r;
 	size_t		 i;
 
-	elo_init(&e);
+	rtable_init(&e);
 	store_ratings(st, &e);
 	assert_int_equal(e.n, f->n);
-	elo_free(&e);
+	rtable_free(&e);
 	for (i = 0; i < f->n; i++) {
 		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
-		assert_true(r == f->r[i]);
+		assert_true(glickoref_near(r.r, f->r[i], 1e-6));
+		assert_true(glickoref_near(r.rd, f->rd[i], 1e-6));
+		assert_true(glickoref_near(r.sigma, f->vol[i], 1e-9));
 		assert_int_equal(n, f->games[i]);
 		assert_true(raw_double(path, "SELECT rating FROM ratings WHERE "
-		    "name = ?", f->name[i]) == f->r[i]);
+		    "name = ?", f->name[i]) == r.r);
+		assert_true(raw_double(path, "SELECT rd FROM ratings WHERE "
+		    "name = ?", f->name[i]) == r.rd);
+		assert_true(raw_double(path, "SELECT volatility FROM ratings "
+		    "WHERE name = ?", f->name[i]) == r.sigma);
 		assert_true(raw_double(path, "SELECT games FROM ratings WHERE "
 		    "name = ?", f->name[i]) == (double)f->games[i]);
 	}
@@ -160,7 +170,7 @@ same_as_ref(struct store *st, const char *path, const struct eloref *f)
 struct run {
 	const char	*path;		/* the database file */
 	struct store	*st;
-	struct eloref	*f;
+	struct glickoref *f;
 	unsigned long	 seed;
 };
 
@@ -174,7 +184,7 @@ play_n(struct run *t, int n)
 	while (n-- > 0) {
 		pick(&t->seed, p1, p2, &w);
 		play(t->st, p1, p2, 1, w, STORE_FINISHED, NULL);
-		eloref_rate(t->f, p1, p2, w);
+		glickoref_rate(t->f, p1, p2, w);
 	}
 }
 
@@ -237,7 +247,7 @@ test_rate_and_checkpoint(void **state)
 	play(t->st, "p1", "p3", 1, 0, STORE_FINISHED, NULL);
 	play(t->st, "q1", "q2", 0, 2, STORE_FINISHED, NULL);
 	id = play(t->st, "p4", "p5", 1, 2, STORE_FINISHED, &d);
-	eloref_rate(t->f, "p4", "p5", 2);
+	glickoref_rate(t->f, "p4", "p5", 2);
 	assert_int_equal(store_flush(t->st), 0);
 	assert_int_equal(d.ok, 1);
 	same_as_ref(t->st, t->path, t->f);
@@ -263,7 +273,8 @@ static void
 test_checkpoint_tail(void **state)
 {
 	struct run	*t = *state;
-	struct elo	 a, b;
+	struct rtable	 a, b;
+	struct rtable_entry *p;
 	sqlite3		*db;
 	size_t		 i;
 
@@ -278,7 +289,7 @@ test_checkpoint_tail(void **state)
 		int	 w;
 
 		pick(&t->seed, p1, p2, &w);
-		eloref_rate(t->f, p1, p2, w);
+		glickoref_rate(t->f, p1, p2, w);
 		snprintf(sql, sizeof sql, "INSERT INTO games (family, game, "
 		    "player1, player2, started_at, ended_at, result, reason, "
 		    "status, rated, rating_seq) VALUES ('nim', 'nim 1', '%s', "
@@ -293,7 +304,7 @@ test_checkpoint_tail(void **state)
 
 	t->st = open_ok(t->path, NULL);
 	same_as_ref(t->st, t->path, t->f);
-	elo_init(&a);
+	rtable_init(&a);
 	store_ratings(t->st, &a);
 	store_close(t->st);
 
@@ -301,16 +312,17 @@ test_checkpoint_tail(void **state)
 	raw_file_exec(t->path, "DELETE FROM ratings; UPDATE "
 	    "ratings_checkpoint SET seq = 0, game_id = 0");
 	t->st = open_ok(t->path, NULL);
-	elo_init(&b);
+	rtable_init(&b);
 	store_ratings(t->st, &b);
 	assert_int_equal(a.n, b.n);
 	for (i = 0; i < a.n; i++) {
-		assert_true(elo_find(&b, a.v[i].name)->r == a.v[i].r);
-		assert_int_equal(elo_find(&b, a.v[i].name)->games,
-		    a.v[i].games);
+		assert_non_null(p = rtable_find(&b, a.v[i].name));
+		assert_true(p->g.r == a.v[i].g.r && p->g.rd == a.v[i].g.rd &&
+		    p->g.sigma == a.v[i].g.sigma);
+		assert_int_equal(p->games, a.v[i].games);
 	}
-	elo_free(&a);
-	elo_free(&b);
+	rtable_free(&a);
+	rtable_free(&b);
 	finish(t);
 }
 
@@ -383,13 +395,42 @@ test_damaged_unrated(void **state)
 	finish(t);
 }
 
+/*
+ * Runs sql on the file and verifies: field 0, no mismatch; 1, p3's RD
+ * differs (from x, the replay's) and nothing else; 2, its volatility is
+ * doubled and nothing else.
+ */
+static void
+edit_found(struct run *t, const char *sql, const struct glicko2_rating *x,
+    int field)
+{
+	struct store_rverify rv;
+	const struct glicko2_rating *e, *f;
+
+	raw_file_exec(t->path, sql);
+	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
+	assert_int_equal(rv.n, field == 0 ? 0 : 1);
+	if (field != 0) {
+		e = &rv.v[0].expected;
+		f = &rv.v[0].found;
+		assert_true(e->r == x->r && e->rd == x->rd &&
+		    e->sigma == x->sigma && f->r == x->r);
+		assert_true(field == 1 ? f->rd != x->rd && f->sigma ==
+		    x->sigma : f->rd == x->rd && f->sigma == x->sigma * 2);
+	}
+	store_rverify_free(&rv);
+}
+
 /* Verification finds a checkpoint row edited in the file. */
 static void
 test_verify_edited(void **state)
 {
 	struct run	*t = *state;
 	struct store_rverify rv;
-	size_t		 i, p3 = ELOREF_MAX;
+	struct glicko2_rating x;
+	unsigned long	 n;
+	char		 sql[256];
+	size_t		 i, p3 = GLICKOREF_MAX;
 	int		 ck = 0, live = 0;
 
 	t->seed = 3;
@@ -400,8 +441,20 @@ test_verify_edited(void **state)
 		if (strcmp(t->f->name[i], "p3") == 0)
 			p3 = i;
 	assert_true(p3 < t->f->n);
+	assert_int_equal(store_rating(t->st, "p3", &x, &n), 1);
 
-	/* Edited while running: the checkpoint disagrees, the live do not. */
+	/* RD, then volatility, edited (and put back): each is found. */
+	edit_found(t, "UPDATE ratings SET rd = rd + 1e-9 WHERE name = 'p3'",
+	    &x, 1);
+	snprintf(sql, sizeof sql, "UPDATE ratings SET rd = %.17g, volatility "
+	    "= volatility * 2 WHERE name = 'p3'", x.rd);
+	edit_found(t, sql, &x, 2);
+	snprintf(sql, sizeof sql, "UPDATE ratings SET volatility = %.17g "
+	    "WHERE name = 'p3'", x.sigma);
+	edit_found(t, sql, &x, 0);
+
+	/* The rating edited while running: the checkpoint disagrees, the
+	 * live ratings do not. */
 	raw_file_exec(t->path, "UPDATE ratings SET rating = rating + 0.5 "
 	    "WHERE name = 'p3'");
 	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
@@ -409,8 +462,9 @@ test_verify_edited(void **state)
 	assert_string_equal(rv.v[0].name, "p3");
 	assert_string_equal(rv.v[0].where, "checkpoint");
 	assert_true(rv.v[0].has_expected && rv.v[0].has_found);
-	assert_true(rv.v[0].expected == t->f->r[p3]);
-	assert_true(rv.v[0].found == t->f->r[p3] + 0.5);
+	assert_true(rv.v[0].expected.r == x.r);
+	assert_true(rv.v[0].expected.rd == x.rd);
+	assert_true(rv.v[0].found.r == x.r + 0.5);
 	assert_int_equal(rv.v[0].found_games, t->f->games[p3]);
 	store_rverify_free(&rv);
 	store_close(t->st);
@@ -423,7 +477,7 @@ test_verify_edited(void **state)
 		assert_string_equal(rv.v[i].name, "p3");
 		ck += strcmp(rv.v[i].where, "checkpoint") == 0;
 		live += strcmp(rv.v[i].where, "live") == 0;
-		assert_true(rv.v[i].found == t->f->r[p3] + 0.5);
+		assert_true(rv.v[i].found.r == x.r + 0.5);
 	}
 	assert_int_equal(ck, 1);
 	assert_int_equal(live, 1);
@@ -431,14 +485,15 @@ test_verify_edited(void **state)
 
 	/* A row for a player the log never rated. */
 	raw_file_exec(t->path, "INSERT INTO ratings VALUES ('ghost', 1600.0, "
-	    "3)");
+	    "80.0, 0.06, 3)");
 	assert_int_equal(store_ratings_verify(t->st, &rv), 0);
 	assert_int_equal(rv.n, 3);
 	for (i = 0; i < rv.n; i++)
 		if (strcmp(rv.v[i].name, "ghost") == 0) {
 			assert_string_equal(rv.v[i].where, "checkpoint");
 			assert_false(rv.v[i].has_expected);
-			assert_true(rv.v[i].found == 1600.0);
+			assert_true(rv.v[i].found.r == 1600.0 &&
+			    rv.v[i].found.rd == 80.0);
 		}
 	store_rverify_free(&rv);
 
