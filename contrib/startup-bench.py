@@ -13,10 +13,11 @@ start on a log migrates it and replays every rated game once, writing the
 ratings checkpoint; the later starts read the checkpoint.
 
 On the first and the last start of each size it also checks the ratings:
-`ratings` must list exactly what an Elo replay (start 1500, K = 32,
-PROTOCOL.md §13.7) of the same games in the same order (rating_seq, or
-ended_at then id before version 5) computes here, rounded as grundyd
-rounds.  Any difference, a daemon that exits or does not listen within
+`ratings` must list exactly what a replay here of the same games in the
+same order (rating_seq, or ended_at then id before version 5) computes,
+rounded as grundyd rounds: Glicko-2 (PROTOCOL.md §13.7; rating, games,
+RD, provisional) when grundyd prints RDs, else Elo (start 1500, K = 32)
+for the builds before it.  Any difference, a daemon that exits or does not listen within
 the timeout: exit 1.
 
 usage: startup-bench.py GRUNDYD [--sizes 10000,100000,1000000]
@@ -74,18 +75,47 @@ def start(grundyd, db, port, timeout=300.0):
 
 
 def elo(db):
-    """The ratings the rated games of db imply, as grundyd prints them."""
+    """The ratings the rated games of db imply, as a grundyd before
+    Glicko-2 prints them."""
     # lround: halves away from zero (ratings are positive).
     return {k: (int(v + 0.5), n) for k, (v, n) in
             benchutil.elo_replay(db).items()}
 
 
+def rounds_to(shown, x):
+    """Whether grundyd's lround of x may print shown: equal, or x within
+    1e-6 of the half the two codes may round differently."""
+    return shown == int(x + 0.5) or (abs(x - int(x) - 0.5) < 1e-6 and
+                                     abs(shown - x) <= 0.5 + 1e-6)
+
+
+def check_glicko(got, db):
+    """got: {name: (rating, games, rd, provisional)} as `ratings` prints
+    them, against benchutil's Glicko-2 replay; the names that differ."""
+    want = benchutil.glicko2_replay(db)
+    return sorted(k for k in set(got) | set(want)
+                  if k not in got or k not in want or
+                  not rounds_to(got[k][0], want[k][0]) or
+                  got[k][1] != want[k][3] or
+                  not rounds_to(got[k][2], want[k][1]) or
+                  got[k][3] != (want[k][1] > 110))
+
+
 def check_ratings(s, db):
-    got = {}
+    got, glicko = {}, False
     for line in request(s, "ratings").split("\n"):
         w = line.lstrip("= ").split()
         if len(w) == 5 and w[1] == "rating" and w[3] == "games":
             got[w[0]] = (int(w[2]), int(w[4]))
+        elif len(w) in (7, 8) and w[1::2][:3] == ["rating", "games", "rd"]:
+            glicko = True
+            got[w[0]] = (int(w[2]), int(w[4]), int(w[6]), len(w) == 8)
+    if glicko:
+        bad = check_glicko(got, db)
+        if bad:
+            die("ratings differ for %d players, e.g. %s: grundyd %s"
+                % (len(bad), bad[0], got.get(bad[0])))
+        return len(got)
     want = elo(db)
     if got != want:
         bad = sorted(k for k in set(got) | set(want)

@@ -493,12 +493,13 @@ def test_tournament_players_ratings():
           all(g["tournament"] == "cup" for g in j["games"]) and
           j["live"] == [], j["games"])
     st, j = jget(d, "/api/ratings")
-    rr = re.findall(r"(\w+) rating (\d+) games (\d+)",
+    rr = re.findall(r"(\w+) rating (\d+) games (\d+) rd (\d+)( provisional)?",
                     boss.cmd("ratings") or "")
     check("ratings are `ratings`", st == 200 and
-          [(x["name"], x["games"]) for x in j["ratings"]] ==
-          [(n, int(g)) for n, v, g in rr] and
-          all(abs(x["rating"] - int(v)) <= 0.5 for x, (n, v, g) in
+          [(x["name"], x["games"], x["provisional"]) for x in j["ratings"]]
+          == [(n, int(g), p != "") for n, v, g, rd, p in rr] and
+          all(abs(x["rating"] - int(v)) <= 0.5 and
+              abs(x["rd"] - int(rd)) <= 0.5 for x, (n, v, g, rd, p) in
               zip(j["ratings"], rr)), (j, rr))
     st, j = jget(d, "/api/players/p1")
     pr = body(boss.cmd("player p1"))
@@ -506,11 +507,13 @@ def test_tournament_players_ratings():
     check("player is `player`", st == 200 and m is not None and
           (j["games"], j["wins"], j["losses"]) ==
           tuple(int(x) for x in m.groups()) and
-          abs(float(re.search(r"rating (\d+)", pr).group(1)) -
-              j["rating"]) <= 0.5 and
+          re.search(r"\nrating (\d+) rd (\d+)( provisional)?\n", pr).groups()
+          == (str(int(j["rating"])), str(int(j["rd"])),
+              " provisional" if j["provisional"] else None) and
           len(j["first_throw"]) == 8 and j["rated_games"] == 2 and
           len(j["rating_history"]) == 2 and
           j["rating_history"][-1]["rating"] == j["rating"] and
+          j["rating_history"][-1]["rd"] == j["rd"] and
           len(j["recent"]) == 2, (j, pr))
     finish(d, boss)
 

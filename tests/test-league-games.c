@@ -457,7 +457,7 @@ player_is(struct league *lg, const char *name, int want, const char *text)
 	buf_init(&b);
 	r = league_player(lg, name, &p, err, sizeof err);
 	if (r == 0)
-		cmd_log_player(&b, &p, 1500);
+		cmd_log_player(&b, &p, "1500 rd 350 provisional");
 	else
 		buf_puts(&b, err);
 	if (r != want || strcmp(buf_str(&b), text) != 0)
@@ -494,14 +494,14 @@ player_texts(struct league *lg)
 {
 	player_is(lg, "alice", 0,
 	    "account alice\n"
-	    "rating 1500\n"
+	    "rating 1500 rd 350 provisional\n"
 	    "games 6 wins 4 losses 2\n"
 	    "moves 57 optimal 85.9%\n"
 	    "threw-win-games 5\n"
 	    "first-throw 1:1 2:0 3:1 4:0 5:0 6-10:1 11-20:1 21+:1");
 	player_is(lg, "bob", 0,
 	    "account bob\n"
-	    "rating 1500\n"
+	    "rating 1500 rd 350 provisional\n"
 	    "games 5 wins 2 losses 3\n"
 	    "moves 31 optimal 93.5%\n"
 	    "threw-win-games 2\n"
@@ -509,14 +509,14 @@ player_texts(struct league *lg)
 	/* carol: game 3 (won, ply 2), game 9 (lost, plies 2 and 4). */
 	player_is(lg, "carol", 0,
 	    "account carol\n"
-	    "rating 1500\n"
+	    "rating 1500 rd 350 provisional\n"
 	    "games 2 wins 1 losses 1\n"
 	    "moves 3 optimal 100.0%\n"
 	    "threw-win-games 0\n"
 	    "first-throw 1:0 2:0 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
 	player_is(lg, "dave", 0,
 	    "account dave\n"
-	    "rating 1500\n"
+	    "rating 1500 rd 350 provisional\n"
 	    "games 0 wins 0 losses 0\n"
 	    "moves 0 optimal -\n"
 	    "threw-win-games 0\n"

@@ -373,12 +373,13 @@ def tournament(b, base, d, boss):
 
 def player_page(b, base, boss, thrower):
     r = boss.cmd("player p1")
-    m = re.search(r"rating (\d+)", r or "")
+    m = re.search(r"\nrating (\d+) rd (\d+)( provisional)?\n", r or "")
     check("player page loads", b.go(base + "/player/p1"))
-    # The API rounds ratings to 0.1, the command to an integer.
+    # The page shows `player`'s rating line: R ± RD [provisional].
     check("rating shown", m is not None and b.until(
-        "Math.abs(parseFloat(document.getElementById('rating')"
-        ".textContent) - %s) <= 0.5" % m.group(1)), (r, text(b, "#rating")))
+        "document.getElementById('rating').textContent === '%s \\u00b1 %s%s'"
+        % (m.group(1), m.group(2), m.group(3) or "")),
+        (r, text(b, "#rating")))
     check("rating history drawn as a line, a point per rated game",
           b.js("document.querySelectorAll('#history svg polyline').length"
                " === 1 && document.querySelectorAll('#history svg "

@@ -55,10 +55,12 @@ function toursTable(ts) {
 function ratingsTable(rs) {
 	if (!rs.length)
 		return G.el("p", {class: "empty"}, "no rated game yet");
-	return G.table("ratings", ["", "player", "rating", "games"],
+	/* A provisional rating (RD above 110) is marked "?", as lichess. */
+	return G.table("ratings", ["", "player", "rating", "RD", "games"],
 	    rs.map(function (r) {
-		return [String(r.rank), G.playerLink(r.name), String(r.rating),
-		    String(r.games)];
+		return [String(r.rank), G.playerLink(r.name),
+		    Math.round(r.rating) + (r.provisional ? "?" : ""),
+		    String(Math.round(r.rd)), String(r.games)];
 	    }));
 }
 

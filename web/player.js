@@ -27,7 +27,8 @@ G.every(5000, function () {
 		G.put("title", p.name);
 		document.title = p.name + " · Grundy";
 		G.put("rating", p.rating === null ? "unrated" :
-		    String(p.rating));
+		    p.rating + " \u00b1 " + p.rd +
+		    (p.provisional ? " provisional" : ""));
 		G.put("record", p.rated_games + " rated games; " + p.games +
 		    " games: " + p.wins + " wins, " + p.losses + " losses");
 		G.put("optimal", pct(p.optimal, p.moves));
