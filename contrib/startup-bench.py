@@ -20,8 +20,14 @@ RD, provisional) when grundyd prints RDs, else Elo (start 1500, K = 32)
 for the builds before it.  Any difference, a daemon that exits or does not listen within
 the timeout: exit 1.
 
+With --verify V, the last start also times V runs of `verify ratings`
+(PROTOCOL.md §13.9: grundyd's full replay of the log, compared with the
+checkpoint), as the admin bench-admin it registers on the work copy;
+each must answer `ok N players`.
+
 usage: startup-bench.py GRUNDYD [--sizes 10000,100000,1000000]
                         [--accounts M] [--runs R] [--dir DIR] [--gen GEN]
+                        [--verify V]
 """
 import os
 import shutil
@@ -55,7 +61,8 @@ def start(grundyd, db, port, timeout=300.0):
     """Starts grundyd; returns (process, listen s, serve s, socket)."""
     t0 = time.monotonic()
     p = subprocess.Popen([grundyd, "--listen", "127.0.0.1:%d" % port,
-                          "--db", db], stderr=subprocess.DEVNULL)
+                          "--db", db, "--admins", "bench-admin"],
+                         stderr=subprocess.DEVNULL)
     while True:
         try:
             s = socket.create_connection(("127.0.0.1", port))
@@ -125,14 +132,32 @@ def check_ratings(s, db):
     return len(got)
 
 
+def time_verify(s, times):
+    """Times `verify ratings` times times on s (as bench-admin)."""
+    if not request(s, "register bench-admin bench-password").startswith(
+            "= ") or not request(s, "login bench-admin bench-password"
+                                 ).startswith("= "):
+        die("cannot register and log in bench-admin")
+    got = []
+    for _ in range(times):
+        t0 = time.monotonic()
+        r = request(s, "verify ratings")
+        got.append(time.monotonic() - t0)
+        if not r.startswith("= ok "):
+            die("verify ratings: %s" % r.strip())
+    return " verify=" + "/".join("%.3f" % t for t in got) + " s"
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0].startswith("-"):
         die("usage: startup-bench.py GRUNDYD [--sizes N,...] "
-            "[--accounts M] [--runs R] [--dir DIR] [--gen GEN]")
+            "[--accounts M] [--runs R] [--dir DIR] [--gen GEN] "
+            "[--verify V]")
     grundyd = gen = args[0]
     sizes, accounts, runs, d = [10000, 100000, 1000000], 1000, 3, \
         "/tmp/startup-bench"
+    verify = 0
     rest = args[1:]
     while rest:
         if len(rest) < 2:
@@ -147,6 +172,8 @@ def main():
             d = rest[1]
         elif rest[0] == "--gen":
             gen = rest[1]
+        elif rest[0] == "--verify":
+            verify = int(rest[1])
         else:
             die("unknown option %s" % rest[0])
         rest = rest[2:]
@@ -169,6 +196,8 @@ def main():
             checked = ""
             if run == 0 or run == runs - 1:
                 checked = " ratings_checked=%d" % check_ratings(s, work)
+            if run == runs - 1 and verify > 0:
+                checked += time_verify(s, verify)
             s.close()
             p.terminate()
             if p.wait() != 0:
