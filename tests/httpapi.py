@@ -515,6 +515,11 @@ def test_tournament_players_ratings():
           j["rating_history"][-1]["rating"] == j["rating"] and
           j["rating_history"][-1]["rd"] == j["rd"] and
           len(j["recent"]) == 2, (j, pr))
+    st, j = jget(d, "/api/players/boss")
+    check("a player without rated games: no rating, no RD, provisional",
+          st == 200 and (j["rating"], j["rd"], j["provisional"],
+                         j["rated_games"], j["rating_history"]) ==
+          (None, None, True, 0, []), j)
     finish(d, boss)
 
 
