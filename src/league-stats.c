@@ -16,8 +16,8 @@
 #include "store.h"
 
 /*
- * Reads every finished rated game with a result, in the order they ended
- * (then by id).  Sets *vp (free it) and *np.  Returns 0, or -1 on a
+ * Reads every game the log rated (games.rating_seq set), in the order it
+ * rated them.  Sets *vp (free it) and *np.  Returns 0, or -1 on a
  * database error.
  */
 int

@@ -52,8 +52,7 @@ const char *const league_sql[LEAGUE_S_N] = {
 	"SELECT id, slot, status, result, player1, player2 FROM games"
 	" WHERE tournament_id = ? ORDER BY id",
 	"SELECT id, player1, player2, result FROM games"
-	" WHERE rated = 1 AND status = 'finished' AND result IS NOT NULL"
-	" ORDER BY ended_at, id",
+	" WHERE rating_seq IS NOT NULL ORDER BY rating_seq",
 	/* Games, wins, losses. */
 	"SELECT COUNT(*), COALESCE(SUM(result = CASE WHEN player1 = ?1"
 	" THEN 'first' ELSE 'second' END), 0),"

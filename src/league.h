@@ -10,7 +10,7 @@
  *
  * Ratings are the game log's (store.h: the writer rates each game and
  * checkpoints the ratings); league_rated_games lists the rated games in
- * the order they ended, for tools and tests.
+ * the order the log rated them (the rating history replays them).
  */
 #ifndef LEAGUE_H
 #define LEAGUE_H

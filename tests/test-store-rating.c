@@ -29,6 +29,9 @@
 #include "testdb.h"
 
 #include "buf.h"
+#include "json.h"
+#include "league.h"
+#include "lobby.h"
 #include "rtable.h"
 #include "glickoref.h"
 #include "store.h"
@@ -507,6 +510,55 @@ test_verify_edited(void **state)
 	store_close(t->st);
 }
 
+/*
+ * The rating history of /api/players/NAME (lobby_web_history) is the
+ * log's rating: the games rated, in rating_seq order.  Here the games'
+ * end times run against the order they were rated in, and one rated game
+ * whose record is incomplete was never rated: each player's history has
+ * one point per rated game and ends at its live rating and RD (rounded).
+ */
+static void
+test_history_as_rated(void **state)
+{
+	struct run	*t = *state;
+	struct league_limits lim = { 5, 30, 0 };
+	struct league	*lg;
+	struct glicko2_rating r;
+	struct json	 j;
+	struct buf	 b;
+	char		 err[256], want[128];
+	const char	*last, *p;
+	unsigned long	 n, k;
+	size_t		 i;
+
+	t->seed = 17;
+	play_n(t, 12);
+	play_moves(t->st, "p1", "p2", 1, 1, STORE_FINISHED, NULL,
+	    one_move("nim 0"), 2);
+	assert_int_equal(store_flush(t->st), 0);
+	raw_file_exec(t->path, "UPDATE games SET ended_at = printf("
+	    "'2030-01-01T00:00:%02d.000Z', 50 - id)");
+	assert_non_null(lg = league_open(t->path, &lim, err, sizeof err));
+	buf_init(&b);
+	for (i = 0; i < t->f->n; i++) {
+		assert_int_equal(store_rating(t->st, t->f->name[i], &r, &n), 1);
+		buf_reset(&b);
+		json_init(&j, &b);
+		assert_int_equal(lobby_web_history(lg, t->f->name[i], 200, &j),
+		    0);
+		for (k = 0, p = last = buf_str(&b); (p = strstr(p,
+		    "\"game\"")) != NULL; p++, k++)
+			last = p;
+		assert_int_equal(k, n);
+		snprintf(want, sizeof want, "\"rating\":%ld.0,\"rd\":%ld.0}",
+		    lround(r.r), lround(r.rd));
+		assert_non_null(strstr(last, want));
+	}
+	buf_free(&b);
+	league_close(lg);
+	finish(t);
+}
+
 TDB_STORE_MAIN(
     cmocka_unit_test_setup_teardown(test_rate_and_checkpoint, run_setup,
 	run_teardown),
@@ -517,4 +569,6 @@ TDB_STORE_MAIN(
     cmocka_unit_test_setup_teardown(test_damaged_unrated, run_setup,
 	run_teardown),
     cmocka_unit_test_setup_teardown(test_verify_edited, run_setup,
+	run_teardown),
+    cmocka_unit_test_setup_teardown(test_history_as_rated, run_setup,
 	run_teardown))
