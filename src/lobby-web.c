@@ -358,9 +358,9 @@ lobby_web_ratings(struct lobby *lb, size_t limit, struct json *j)
  * Writes a player's rating and RD after each of its rated games, oldest
  * first, the last max of them: a replay of the league's rated games
  * through the one Glicko-2 update (rtable.c), rounded as `player` shows
- * them (any thread; the
- * work is proportional to the log: call it off the loop).  Returns 0, or
- * -1 if the league cannot be read (nothing written).
+ * them (any thread; the work is proportional to the log: call it off the
+ * loop).  Returns 0, or -1 if the league cannot be read (nothing
+ * written).
  */
 int
 lobby_web_history(struct league *lg, const char *name, size_t max,

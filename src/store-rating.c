@@ -112,8 +112,8 @@ store_rt_winner(sqlite3_stmt *s, int i)
  * and id, *n to the games.  An SQLite code.
  */
 int
-store_rt_replay(sqlite3 *db, int64_t seq, struct rtable *e, struct rtable *touched,
-    int64_t *last, int64_t *game, int64_t *n)
+store_rt_replay(sqlite3 *db, int64_t seq, struct rtable *e,
+    struct rtable *touched, int64_t *last, int64_t *game, int64_t *n)
 {
 	sqlite3_stmt	*s;
 	const char	*p1, *p2;
@@ -145,8 +145,8 @@ store_rt_replay(sqlite3 *db, int64_t seq, struct rtable *e, struct rtable *touch
 
 /* Writes the entries of e named in which, and the mark; an SQLite code. */
 static int
-store_rt_write(struct store *st, const struct rtable *e, const struct rtable *which,
-    int64_t seq, int64_t game)
+store_rt_write(struct store *st, const struct rtable *e,
+    const struct rtable *which, int64_t seq, int64_t game)
 {
 	sqlite3_stmt	*s = st->rt[STORE_RT_PUT];
 	const struct rtable_entry *p;
