@@ -397,6 +397,26 @@ def player_page(b, base, boss, thrower):
                "text.barvalue')).map(function(t){return t.textContent;})")
     check("first-throw histogram: the player command's counts",
           len(want) == 8 and want[0] == "1" and got == want, (r, got))
+    top_ratings(b, base, boss)
+
+
+def top_ratings(b, base, boss):
+    """The front page's top ratings are `ratings`' first 10 lines: rank,
+    name, rating (to 0.1, "?" when provisional), RD (to 0.1), games."""
+    want = [ln.split() for ln in body(boss.cmd("ratings")).split("\n")
+            if ln][:10]
+
+    def same():
+        got = rows(b, "#top")
+        return len(got) == len(want) > 0 and all(
+            g[0] == str(i + 1) and g[1] == w[0] and g[4] == w[4] and
+            g[2].endswith("?") == (w[-1] == "provisional") and
+            abs(float(g[2].rstrip("?")) - int(w[2])) <= 0.5 and
+            abs(float(g[3]) - int(w[6])) <= 0.5
+            for i, (g, w) in enumerate(zip(got, want)))
+    check("front page loads again", b.go(base + "/"))
+    check("top ratings: `ratings` with RD, provisional marked ?",
+          wait_for(same, 10, 0.1), (rows(b, "#top"), want))
 
 
 def test_pages():

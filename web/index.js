@@ -59,8 +59,8 @@ function ratingsTable(rs) {
 	return G.table("ratings", ["", "player", "rating", "RD", "games"],
 	    rs.map(function (r) {
 		return [String(r.rank), G.playerLink(r.name),
-		    Math.round(r.rating) + (r.provisional ? "?" : ""),
-		    String(Math.round(r.rd)), String(r.games)];
+		    r.rating + (r.provisional ? "?" : ""), String(r.rd),
+		    String(r.games)];
 	    }));
 }
 
