@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "matchstat.h"
+#include "util-sort.h"
 
 /* 800 / ln 10: the normalized Elo of a score one deviation above 1/2. */
 #define NELO_SCALE	(800.0 / M_LN10)
@@ -95,17 +96,15 @@ matchstat_penta_pairs(const struct matchstat_penta *p)
 	return (p->ll + p->ld + p->wl + p->dd + p->wd + p->ww);
 }
 
-/* Orders game indexes by start, then by their place in the sequence. */
+/* Orders games by start (util_index_sort: then in the sequence's order). */
 static int
-pair_cmp(const void *x, const void *y, void *arg)
+pair_cmp(size_t i, size_t j, void *arg)
 {
 	const struct matchstat_game	*g = arg;
-	size_t				 i = *(const size_t *)x;
-	size_t				 j = *(const size_t *)y;
 
 	if (g[i].start != g[j].start)
 		return (g[i].start < g[j].start ? -1 : 1);
-	return (i < j ? -1 : i > j);
+	return (0);
 }
 
 /*
@@ -126,9 +125,7 @@ matchstat_pairs(const struct matchstat_game *g, size_t n,
 		if (!res_ok(g[i].res))
 			return (-1);
 	ix = xcalloc(n == 0 ? 1 : n, sizeof *ix);
-	for (i = 0; i < n; i++)
-		ix[i] = i;
-	qsort_r(ix, n, sizeof *ix, pair_cmp, (void *)g);
+	util_index_sort(ix, n, pair_cmp, (void *)g);
 	for (i = 0; i < n; ) {
 		if (i + 1 < n && g[ix[i]].start == g[ix[i + 1]].start) {
 			(void)matchstat_penta_add(&out, g[ix[i]].res,
