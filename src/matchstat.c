@@ -15,9 +15,6 @@
 #include "matchstat.h"
 #include "util-sort.h"
 
-/* 800 / ln 10: the normalized Elo of a score one deviation above 1/2. */
-#define NELO_SCALE	(800.0 / M_LN10)
-
 /* Tells whether r is a result. */
 static int
 res_ok(enum matchstat_res r)
@@ -177,7 +174,8 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 	e->score = s;
 	e->variance = var;
 	e->elo = matchstat_score_to_elo(s);
-	e->nelo_err = MATCHSTAT_Z95 / sqrt((double)n) / spread * NELO_SCALE;
+	e->nelo_err = MATCHSTAT_Z95 / sqrt((double)n) / spread *
+	    MATCHSTAT_NELO_SCALE;
 	sd = sqrt(var / (double)n);
 	e->degenerate = var == 0;
 	if (e->degenerate) {
@@ -192,7 +190,7 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 	e->elo_lo = matchstat_score_to_elo(lo);
 	e->elo_hi = matchstat_score_to_elo(hi);
 	e->elo_err = (e->elo_hi - e->elo_lo) / 2.0;
-	e->nelo = (s - 0.5) / (spread * sqrt(var)) * NELO_SCALE;
+	e->nelo = (s - 0.5) / (spread * sqrt(var)) * MATCHSTAT_NELO_SCALE;
 	e->los = (1.0 - erf(-(s - 0.5) / sqrt(2.0 * var / (double)n))) / 2.0;
 	return (0);
 }
