@@ -290,33 +290,43 @@ conf_default(struct conf *c)
 	c->http_heartbeat = 15000;
 }
 
+/* Replaces the text setting *p with a copy of value (NULL: none). */
+static void
+conf_str_set(char **p, const char *value)
+{
+	free(*p);
+	*p = value != NULL ? xstrdup(value) : NULL;
+}
+
+/* Frees the n strings of v. */
+static void
+conf_strv_free(char **v, int n)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+}
+
 /* Frees the strings a configuration owns. */
 void
 conf_free(struct conf *c)
 {
-	int	 i;
-
-	for (i = 0; i < c->nlisten; i++)
-		free(c->listen[i]);
+	conf_strv_free(c->listen, c->nlisten);
 	c->nlisten = 0;
-	for (i = 0; i < c->nhttp; i++)
-		free(c->http[i]);
+	conf_strv_free(c->http, c->nhttp);
 	c->nhttp = 0;
-	free(c->config_file);
-	free(c->port_file);
-	free(c->db);
-	free(c->admins);
-	free(c->trusted);
+	conf_str_set(&c->config_file, NULL);
+	conf_str_set(&c->port_file, NULL);
+	conf_str_set(&c->db, NULL);
+	conf_str_set(&c->admins, NULL);
+	conf_str_set(&c->trusted, NULL);
 	free(c->nets);
-	c->trusted = NULL;
 	c->nets = NULL;
 	c->nnets = 0;
-	c->config_file = c->port_file = c->db = c->admins = NULL;
 	c->sc.admins = NULL;
-	for (i = 0; i < c->nflags; i++) {
-		free(c->flag_key[i]);
-		free(c->flag_val[i]);
-	}
+	conf_strv_free(c->flag_key, c->nflags);
+	conf_strv_free(c->flag_val, c->nflags);
 	c->nflags = 0;
 }
 
@@ -391,8 +401,7 @@ conf_set_http(struct conf *c, const char *value, char *err, size_t errlen)
 static int
 conf_set_db(struct conf *c, const char *value, char *err, size_t errlen)
 {
-	free(c->db);
-	c->db = xstrdup(value);
+	conf_str_set(&c->db, value);
 	return (0);
 }
 
@@ -401,8 +410,7 @@ static int
 conf_set_port_file(struct conf *c, const char *value, char *err,
     size_t errlen)
 {
-	free(c->port_file);
-	c->port_file = xstrdup(value);
+	conf_str_set(&c->port_file, value);
 	return (0);
 }
 
@@ -419,8 +427,7 @@ conf_set_admins(struct conf *c, const char *value, char *err, size_t errlen)
 			    "account names separated by commas", value);
 			return (-1);
 		}
-	free(c->admins);
-	c->admins = xstrdup(value);
+	conf_str_set(&c->admins, value);
 	c->sc.admins = c->admins;
 	return (0);
 }
@@ -489,10 +496,9 @@ conf_set_trusted(struct conf *c, const char *value, char *err,
 		return (-1);
 	}
 	free(c->nets);
-	free(c->trusted);
 	c->nets = nets;
 	c->nnets = n;
-	c->trusted = xstrdup(value);
+	conf_str_set(&c->trusted, value);
 	return (0);
 }
 
@@ -642,9 +648,8 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_watchers = src->max_watchers;
 	dst->max_conns_per_ip = src->max_conns_per_ip;
 	dst->login_addr_failures = src->login_addr_failures;
-	free(dst->trusted);
+	conf_str_set(&dst->trusted, src->trusted);
 	free(dst->nets);
-	dst->trusted = src->trusted != NULL ? xstrdup(src->trusted) : NULL;
 	dst->nnets = src->nnets;
 	dst->nets = xcalloc(CONF_MAX_NETS, sizeof *dst->nets);
 	if (src->nets != NULL)
@@ -657,8 +662,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_http_streams_per_ip = src->max_http_streams_per_ip;
 	dst->max_http_output = src->max_http_output;
 	dst->http_heartbeat = src->http_heartbeat;
-	free(dst->admins);
-	dst->admins = src->admins != NULL ? xstrdup(src->admins) : NULL;
+	conf_str_set(&dst->admins, src->admins);
 	/* The table cache belongs to the running server: keep it. */
 	tables = dst->sc.lim.tables;
 	dst->sc = src->sc;

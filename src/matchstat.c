@@ -13,9 +13,7 @@
 
 #include "buf.h"
 #include "matchstat.h"
-
-/* 800 / ln 10: the normalized Elo of a score one deviation above 1/2. */
-#define NELO_SCALE	(800.0 / M_LN10)
+#include "util-sort.h"
 
 /* Tells whether r is a result. */
 static int
@@ -95,17 +93,15 @@ matchstat_penta_pairs(const struct matchstat_penta *p)
 	return (p->ll + p->ld + p->wl + p->dd + p->wd + p->ww);
 }
 
-/* Orders game indexes by start, then by their place in the sequence. */
+/* Orders games by start (util_index_sort: then in the sequence's order). */
 static int
-pair_cmp(const void *x, const void *y, void *arg)
+pair_cmp(size_t i, size_t j, void *arg)
 {
 	const struct matchstat_game	*g = arg;
-	size_t				 i = *(const size_t *)x;
-	size_t				 j = *(const size_t *)y;
 
 	if (g[i].start != g[j].start)
 		return (g[i].start < g[j].start ? -1 : 1);
-	return (i < j ? -1 : i > j);
+	return (0);
 }
 
 /*
@@ -126,9 +122,7 @@ matchstat_pairs(const struct matchstat_game *g, size_t n,
 		if (!res_ok(g[i].res))
 			return (-1);
 	ix = xcalloc(n == 0 ? 1 : n, sizeof *ix);
-	for (i = 0; i < n; i++)
-		ix[i] = i;
-	qsort_r(ix, n, sizeof *ix, pair_cmp, (void *)g);
+	util_index_sort(ix, n, pair_cmp, (void *)g);
 	for (i = 0; i < n; ) {
 		if (i + 1 < n && g[ix[i]].start == g[ix[i + 1]].start) {
 			(void)matchstat_penta_add(&out, g[ix[i]].res,
@@ -180,7 +174,8 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 	e->score = s;
 	e->variance = var;
 	e->elo = matchstat_score_to_elo(s);
-	e->nelo_err = MATCHSTAT_Z95 / sqrt((double)n) / spread * NELO_SCALE;
+	e->nelo_err = MATCHSTAT_Z95 / sqrt((double)n) / spread *
+	    MATCHSTAT_NELO_SCALE;
 	sd = sqrt(var / (double)n);
 	e->degenerate = var == 0;
 	if (e->degenerate) {
@@ -195,7 +190,7 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 	e->elo_lo = matchstat_score_to_elo(lo);
 	e->elo_hi = matchstat_score_to_elo(hi);
 	e->elo_err = (e->elo_hi - e->elo_lo) / 2.0;
-	e->nelo = (s - 0.5) / (spread * sqrt(var)) * NELO_SCALE;
+	e->nelo = (s - 0.5) / (spread * sqrt(var)) * MATCHSTAT_NELO_SCALE;
 	e->los = (1.0 - erf(-(s - 0.5) / sqrt(2.0 * var / (double)n))) / 2.0;
 	return (0);
 }

@@ -13,6 +13,12 @@
 /* The 97.5% quantile of the standard normal: a two-sided 95% interval. */
 #define MATCHSTAT_Z95	1.959963984540054
 
+/*
+ * 800 / ln 10 (M_LN10: <math.h>): the normalized Elo of a score one
+ * deviation above 1/2.
+ */
+#define MATCHSTAT_NELO_SCALE	(800.0 / M_LN10)
+
 /* One game's result from the first player's (A's) point of view. */
 enum matchstat_res {
 	MATCHSTAT_LOSS = 0,

@@ -223,7 +223,7 @@ static int
 llr_sample(const struct sprt *t, const struct matchstat_sample *s,
     double *llr)
 {
-	const double	 k = 800 / M_LN10, spread = s->spread;
+	const double	 k = MATCHSTAT_NELO_SCALE, spread = s->spread;
 
 	if (t->model == SPRT_LOGISTIC)
 		return (llr_of(t, s->a, s->c, s->k, elo_to_score(t->elo0),

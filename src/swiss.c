@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "swiss.h"
 #include "util.h"
+#include "util-sort.h"
 
 #define NONE	BLOSSOM_NONE
 
@@ -37,17 +38,15 @@ struct swiss_search {
 	unsigned char		*keep;		/* scratch, n */
 };
 
-/* Ranks two players: score, then seed. */
+/* Ranks two players by score (util_index_sort: then by seed). */
 static int
-rank_cmp(const void *a, const void *b, void *arg)
+rank_cmp(size_t i, size_t j, void *arg)
 {
 	const struct swiss_player	*pl = arg;
-	size_t				 i = *(const size_t *)a;
-	size_t				 j = *(const size_t *)b;
 
 	if (pl[i].half != pl[j].half)
 		return (pl[i].half > pl[j].half ? -1 : 1);
-	return (i < j ? -1 : i > j);
+	return (0);
 }
 
 /* Tells whether the players at positions x and y have not met. */
@@ -226,8 +225,6 @@ static void
 search_init(struct swiss_search *s, const struct swiss_player *pl, size_t n,
     const unsigned char *met)
 {
-	size_t	 i;
-
 	memset(s, 0, sizeof *s);
 	s->pl = pl;
 	s->met = met;
@@ -237,9 +234,7 @@ search_init(struct swiss_search *s, const struct swiss_player *pl, size_t n,
 	s->cand = s->order + n;
 	s->tmp = s->cand + n;
 	s->keep = (unsigned char *)(s->tmp + n);
-	for (i = 0; i < n; i++)
-		s->order[i] = i;
-	qsort_r(s->order, n, sizeof *s->order, rank_cmp, (void *)pl);
+	util_index_sort(s->order, n, rank_cmp, (void *)pl);
 	blossom_init(&s->all, n, may_meet, s);
 	blossom_init(&s->grp, n, may_meet, s);
 }

@@ -39,7 +39,7 @@ static void
 test_runs(void **state)
 {
 	struct fixture	*fx = *state;
-	struct store	*st;
+	struct store	*st = fx->st;
 	struct store_game g = engine_game("nim 500");
 	struct store_move m = { 0, 1, "1=\"x\\", "nim \"0\" \\", 2,
 			    STORE_NO_WIN, 0, 0 };
@@ -48,7 +48,6 @@ test_runs(void **state)
 	int64_t		 id;
 	unsigned long	 i;
 
-	st = open_ok(fx->path, NULL);
 	id = store_game_begin(st, &g);
 	for (i = 1; i <= 100; i++) {
 		m.ply = i;
@@ -77,7 +76,7 @@ test_runs(void **state)
 	assert_string_equal(r.mv[158].move, "1=\"x\\");
 	assert_string_equal(r.mv[158].mark, "threw-win");
 	assert_int_equal(r.mv[158].player, 2);
-	store_close(st);
+	tdb_close(state);
 	/* Runs: 1-64, 65-100 (the flush), 102-160. */
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM move_runs"),
 	    3);
@@ -92,7 +91,8 @@ test_runs(void **state)
 static void
 test_bad_writes(void **state)
 {
-	struct store	*st;
+	struct fixture	*fx = *state;
+	struct store	*st = fx->st;
 	struct store_game g = { "nim", "nim 3", "a", "b", 0, NULL, 0, 0 };
 	struct store_move m = { 1, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
@@ -100,7 +100,6 @@ test_bad_writes(void **state)
 	struct rec	 r;
 	int64_t		 a, b;
 
-	st = open_ok(":memory:", NULL);
 	store_game_end(st, 999, STORE_RESULT_FIRST, "x", STORE_FINISHED,
 	    done_cb, &d1);
 	a = store_game_begin(st, &g);
@@ -124,7 +123,6 @@ test_bad_writes(void **state)
 	assert_string_equal(r.status, "finished");
 	store_counters(st, &c);
 	assert_true(c.failed >= 3);
-	store_close(st);
 }
 
 /* Games left live by a crash are abandoned at the next open. */
@@ -132,17 +130,15 @@ static void
 test_abandon(void **state)
 {
 	struct fixture	*fx = *state;
-	struct store	*st;
+	struct store	*st = fx->st;
 	struct store_game g = engine_game("nim 3");
 	struct store_move m = { 1, 1, "1=2", "nim 2", 5, STORE_KEPT_WIN, 0, 0 };
 	struct rec	 r;
 	int64_t		 a, b;
 
-	st = open_ok(fx->path, NULL);
 	a = store_game_begin(st, &g);
 	store_move(st, a, &m);
-	store_close(st);			/* as if the server died */
-	st = open_ok(fx->path, NULL);
+	st = tdb_reopen(fx);			/* as if the server died */
 	rec_read(st, a, &r);
 	assert_string_equal(r.status, "abandoned");
 	assert_string_equal(r.reason, "interrupted");
@@ -154,7 +150,6 @@ test_abandon(void **state)
 	assert_int_equal(store_abandon_live(st), 0);
 	rec_read(st, b, &r);
 	assert_string_equal(r.status, "live");
-	store_close(st);
 }
 
 /* Group commit: a burst of writes takes far fewer transactions. */
@@ -162,7 +157,7 @@ static void
 test_batching(void **state)
 {
 	struct fixture	*fx = *state;
-	struct store	*st;
+	struct store	*st = fx->st;
 	struct store_game g = engine_game("nim 5000");
 	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct store_counters c;
@@ -170,7 +165,6 @@ test_batching(void **state)
 	int64_t		 id;
 	unsigned long	 i, n = 3000;
 
-	st = open_ok(fx->path, NULL);
 	store_counters(st, &c);
 	assert_int_equal(c.batches, 1);		/* store_abandon_live */
 	id = store_game_begin(st, &g);
@@ -192,7 +186,6 @@ test_batching(void **state)
 	assert_true(c.batches * 4 < c.items);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves"),
 	    (int64_t)n);
-	store_close(st);
 }
 
 /*
@@ -535,10 +528,10 @@ test_durability(void **state)
 }
 
 TDB_STORE_MAIN(
-    cmocka_unit_test(test_runs),
-    cmocka_unit_test(test_bad_writes),
-    cmocka_unit_test(test_abandon),
-    cmocka_unit_test(test_batching),
+    TDB_FILE_TEST(test_runs),
+    TDB_MEMORY_TEST(test_bad_writes),
+    TDB_FILE_TEST(test_abandon),
+    TDB_FILE_TEST(test_batching),
     cmocka_unit_test(test_queue_bound),
     cmocka_unit_test(test_concurrent_reads),
     cmocka_unit_test(test_durability))

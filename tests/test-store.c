@@ -298,32 +298,29 @@ read_data_history_stats(struct store *st, int64_t id, int64_t id2)
 static void
 test_read_data(void **state)
 {
-	struct store	*st;
+	struct fixture	*fx = *state;
 	int64_t		 id, before;
 	char		 now[STORE_TIME_LEN];
 
-	(void)state;
 	store_now(now, sizeof now);
 	before = store_time_parse(now);
-	st = open_ok(":memory:", NULL);
-	id = read_data_write(st);
-	read_data_record(st, id, before);
-	read_data_live(st, id + 1);
-	read_data_history_stats(st, id, id + 1);
-	store_close(st);
+	id = read_data_write(fx->st);
+	read_data_record(fx->st, id, before);
+	read_data_live(fx->st, id + 1);
+	read_data_history_stats(fx->st, id, id + 1);
 }
 
 /* An in-memory database: write games, read them back. */
 static void
 test_memory(void **state)
 {
+	struct fixture	*fx = *state;
 	struct store_history h;
 	struct buf	 b;
-	struct store	*st;
+	struct store	*st = fx->st;
 
 	roundtrip(":memory:");
 	/* Each open is a new, empty database. */
-	st = open_ok(":memory:", NULL);
 	buf_init(&b);
 	assert_int_equal(text_record(st, 1, &b), 0);
 	assert_int_equal(b.len, 0);
@@ -331,7 +328,6 @@ test_memory(void **state)
 	assert_int_equal(h.n, 0);
 	store_history_free(&h);
 	buf_free(&b);
-	store_close(st);
 }
 
 /* A file database: the records survive a reopen; ids continue. */
@@ -362,12 +358,11 @@ static void
 test_wal(void **state)
 {
 	struct fixture	*fx = *state;
-	struct store	*st;
+	struct store	*st = fx->st;
 	sqlite3		*db;
 	sqlite3_stmt	*s;
 	struct done	 d = { 0, 0 };
 
-	st = open_ok(fx->path, NULL);
 	script_write(st, &scripts[0], STORE_FINISHED, &d);
 	store_flush(st);
 	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
@@ -383,15 +378,15 @@ test_wal(void **state)
 	    "nim 1 1 1");
 	sqlite3_finalize(s);
 	sqlite3_close(db);
-	store_close(st);
 }
 
 /* History lines, newest first, and the stats. */
 static void
 test_history_stats(void **state)
 {
+	struct fixture	*fx = *state;
 	struct store_history h;
-	struct store	*st;
+	struct store	*st = fx->st;
 	struct done	 d[4];
 	struct buf	 b;
 	struct store_game g = { "nim", "nim 2", "bob smith", "engine", 0, NULL,
@@ -401,7 +396,6 @@ test_history_stats(void **state)
 	size_t		 i;
 
 	memset(d, 0, sizeof d);
-	st = open_ok(":memory:", NULL);
 	for (i = 0; i < 3; i++)
 		script_write(st, &scripts[i], i == 2 ? STORE_ABANDONED :
 		    STORE_FINISHED, &d[i]);
@@ -438,14 +432,14 @@ test_history_stats(void **state)
 	    "player engine moves 3 optimal 100 kept-win 2 threw-win 0\n";
 	assert_string_equal(buf_str(&b), want_stats);
 	buf_free(&b);
-	store_close(st);
 }
 
 /* Names with blanks and texts with newlines cannot break the format. */
 static void
 test_sanitize(void **state)
 {
-	struct store	*st;
+	struct fixture	*fx = *state;
+	struct store	*st = fx->st;
 	struct store_game g = { "nim", "nim\n3 4", "a b\tc", "", 0, NULL, 0, 0 };
 	struct store_move m = { 1, 1, "1=0\n", "nim 0 4", 1,
 	    STORE_KEPT_WIN, 0, 0 };
@@ -453,7 +447,6 @@ test_sanitize(void **state)
 	struct rec	 r;
 	int64_t		 id;
 
-	st = open_ok(":memory:", NULL);
 	id = store_game_begin(st, &g);
 	store_move(st, id, &m);
 	store_game_end(st, id, STORE_RESULT_FIRST, "no legal move",
@@ -466,7 +459,6 @@ test_sanitize(void **state)
 	assert_string_equal(r.p2, "-");
 	assert_string_equal(r.mv[0].move, "1=0 ");
 	assert_string_equal(r.reason, "no_legal_move");
-	store_close(st);
 }
 
 /* Tables: put, get, replace, missing, binary data, unknown kind. */
@@ -474,7 +466,7 @@ static void
 test_tables(void **state)
 {
 	struct fixture	*fx = *state;
-	struct store	*st;
+	struct store	*st = fx->st;
 	struct buf	 meta, data;
 	const char	 bin[] = { 'a', '\0', 'b', '\377', '\0' };
 	unsigned char	*big;
@@ -486,7 +478,6 @@ test_tables(void **state)
 		big[i] = (unsigned char)(i * 7);
 	buf_init(&meta);
 	buf_init(&data);
-	st = open_ok(fx->path, NULL);
 	store_table_put(st, "subtraction", "S=2,5,7", "preperiod=0 period=7",
 	    bin, sizeof bin);
 	store_table_put(st, "wythoff-p", "K=3 t=5 n=100", NULL, "1 2\n3 5\n",
@@ -524,17 +515,15 @@ test_tables(void **state)
 	    &data), 1);
 	assert_string_equal(buf_str(&meta), "v2");
 	assert_string_equal(buf_str(&data), "new");
-	store_close(st);
 
 	/* Reused after a restart. */
-	st = open_ok(fx->path, NULL);
+	st = tdb_reopen(fx);
 	buf_reset(&data);
 	assert_int_equal(store_table_get(st, "wythoff-sg", "K=1 t=1 n=1024",
 	    NULL, &data), 1);
 	assert_int_equal(data.len, nbig);
 	assert_memory_equal(data.data, big, nbig);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM tables"), 4);
-	store_close(st);
 	buf_free(&meta);
 	buf_free(&data);
 	free(big);
@@ -544,10 +533,10 @@ TDB_STORE_MAIN(
     cmocka_unit_test(test_times),
     cmocka_unit_test(test_time_text),
     cmocka_unit_test(test_log_time),
-    cmocka_unit_test(test_read_data),
-    cmocka_unit_test(test_memory),
+    TDB_MEMORY_TEST(test_read_data),
+    TDB_MEMORY_TEST(test_memory),
     cmocka_unit_test(test_file),
-    cmocka_unit_test(test_wal),
-    cmocka_unit_test(test_history_stats),
-    cmocka_unit_test(test_sanitize),
-    cmocka_unit_test(test_tables))
+    TDB_FILE_TEST(test_wal),
+    TDB_MEMORY_TEST(test_history_stats),
+    TDB_MEMORY_TEST(test_sanitize),
+    TDB_FILE_TEST(test_tables))

@@ -116,6 +116,61 @@ tdb_clean(void **state)
 	return (0);
 }
 
+/* Opens fx->st on path with the default settings; -1 with a message. */
+static int
+tdb_open(void **state, const char *path)
+{
+	struct fixture	*fx = *state;
+	struct store_config cf;
+	char		 err[512];
+
+	tu_empty_dir(fx->dir);
+	store_config_default(&cf);
+	err[0] = '\0';
+	if ((fx->st = store_open_config(path, &cf, err, sizeof err)) == NULL) {
+		print_error("store_open %s: %s\n", path, err);
+		return (-1);
+	}
+	return (0);
+}
+
+/* A store test's set-up: an empty directory, a store on its database. */
+int
+tdb_open_file(void **state)
+{
+	struct fixture	*fx = *state;
+
+	return (tdb_open(state, fx->path));
+}
+
+/* A store test's set-up: an empty directory, a store in memory. */
+int
+tdb_open_memory(void **state)
+{
+	return (tdb_open(state, ":memory:"));
+}
+
+/* Their tear-down, also called by a test to close its store early. */
+int
+tdb_close(void **state)
+{
+	struct fixture	*fx = *state;
+
+	store_close(fx->st);
+	fx->st = NULL;
+	return (0);
+}
+
+/* Closes the test's store and opens it again (a restart); returns it. */
+struct store *
+tdb_reopen(struct fixture *fx)
+{
+	store_close(fx->st);
+	fx->st = NULL;			/* closed, should the open fail */
+	fx->st = open_ok(fx->path, NULL);
+	return (fx->st);
+}
+
 /* Records a done callback (runs on the writer thread). */
 void
 done_cb(void *arg, int ok)

@@ -81,6 +81,19 @@ int	 tdb_teardown(void **);
 int	 tdb_clean(void **);
 int	 tdb_setup_store(void **);
 int	 tdb_setup_league(void **);
+/*
+ * A store test's own fixture: tdb_open_file or tdb_open_memory opens a
+ * store as fx->st, and tdb_close closes it after the test even when an
+ * assertion failed, so that a failed test leaves no writer thread behind.
+ */
+int	 tdb_open_file(void **);
+int	 tdb_open_memory(void **);
+int	 tdb_close(void **);
+struct store *tdb_reopen(struct fixture *);
+#define TDB_FILE_TEST(f)						\
+	cmocka_unit_test_setup_teardown(f, tdb_open_file, tdb_close)
+#define TDB_MEMORY_TEST(f)						\
+	cmocka_unit_test_setup_teardown(f, tdb_open_memory, tdb_close)
 
 /* The store: reads as protocol text, opening, raw SQL, records, scripts. */
 int	 text_record(struct store *, int64_t, struct buf *);
