@@ -6,10 +6,13 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd-log.h"
+#include "record.h"
 #include "session.h"
 #include "store.h"
+#include "util.h"
 
 /* Appends a word or a line of the log, "-" for none. */
 static void
@@ -282,16 +285,47 @@ cmd_history_exec(struct session *s, const struct proto_cmd *c,
 	return (CMD_OK);
 }
 
-/* Prints one game's full record, with every move's optimality mark. */
+/*
+ * Parses record's option "format=text|file|json" into *f; -1 with the
+ * message in body.
+ */
+static int
+cmd_record_format(const char *arg, enum record_format *f, struct buf *body)
+{
+	static const char *const names[] = { "text", "file", "json" };
+	size_t		 i;
+
+	*f = RECORD_TEXT;
+	if (arg == NULL)
+		return (0);
+	if (strncmp(arg, "format=", 7) == 0)
+		for (i = 0; i < nitems(names); i++)
+			if (strcmp(arg + 7, names[i]) == 0) {
+				*f = (enum record_format)i;
+				return (0);
+			}
+	buf_printf(body, "bad option %.64s: expected format=text, "
+	    "format=file or format=json", arg);
+	return (-1);
+}
+
+/*
+ * Prints one game's full record, with every move's optimality mark:
+ * today's text (§12), the record file (§12.1) or its JSON.
+ */
 static int
 cmd_record_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct store_record r;
+	enum record_format f;
 	unsigned long	 id;
+	char		*tour;
 	int		 rv;
 
-	if (cmd_log_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
+	if (cmd_record_format(c->argc == 2 ? c->argv[1] : NULL, &f,
+	    body) != 0 ||
+	    cmd_log_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
 	    &id) != 0)
 		return (CMD_ERROR);
 	if ((rv = store_record(s->store, (int64_t)id, &r)) <= 0) {
@@ -299,7 +333,16 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 		    "the game log cannot be read now (game %lu)", id);
 		return (CMD_ERROR);
 	}
-	cmd_log_record(body, &r);
+	if (f == RECORD_TEXT)
+		cmd_log_record(body, &r);
+	else {
+		tour = store_tour_name(s->store, r.game.tournament);
+		if (f == RECORD_FILE)
+			record_file(body, &r, tour);
+		else
+			record_json(body, &r, tour);
+		free(tour);
+	}
 	store_record_free(&r);
 	return (CMD_OK);
 }
@@ -326,7 +369,8 @@ const struct cmd_entry cmd_history_entry = {
 	"history", 0, 1, CMD_F_HEAVY | CMD_F_DB, "[N]", cmd_history_exec
 };
 const struct cmd_entry cmd_record_entry = {
-	"record", 1, 1, CMD_F_HEAVY | CMD_F_DB, "GAME_ID", cmd_record_exec
+	"record", 1, 2, CMD_F_HEAVY | CMD_F_DB, "GAME_ID [format=text|file|json]",
+	cmd_record_exec
 };
 const struct cmd_entry cmd_stats_entry = {
 	"stats", 0, 0, CMD_F_HEAVY | CMD_F_DB, "", cmd_stats_exec

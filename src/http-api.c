@@ -18,6 +18,7 @@
 #include "league.h"
 #include "lobby.h"
 #include "metrics.h"
+#include "record.h"
 #include "server-int.h"
 #include "store.h"
 
@@ -28,28 +29,17 @@
 #define HTTP_RATINGS_DEFAULT	100
 #define HTTP_HISTORY_MAX	200	/* points of a rating history */
 #define HTTP_RECENT		20	/* a player's recent games */
-/* GET /api/games/ID, on a worker: all but "live". */
+/* GET /api/games/ID, on a worker: all but "live" (the record's JSON). */
 static void
 http_record_work(struct hreq *r)
 {
 	struct store_record rec;
 	char		*tour;
-	size_t		 i;
 
 	if (http_read_record(r, &rec, &tour) != 0)
 		return;
 	json_obj(&r->j);
-	json_key(&r->j, "game");
-	http_summary(&r->j, &rec.game, tour);
-	json_key(&r->j, "moves");
-	json_arr(&r->j);
-	for (i = 0; i < rec.nmoves; i++) {
-		http_move_json(&r->j, &rec, i);
-		json_end_obj(&r->j);
-	}
-	json_end_arr(&r->j);
-	json_key(&r->j, "refused");
-	http_refused_json(&r->j, &rec);
+	record_json_members(&r->j, &rec, tour);
 	free(tour);
 	store_record_free(&rec);
 }
