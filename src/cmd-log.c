@@ -265,22 +265,87 @@ cmd_log_ulong(struct session *s, struct buf *body, const char *arg,
 	return (0);
 }
 
-/* Lists recent games, newest first, one per line. */
+#define CMD_HISTORY_NAME_MAX	64	/* bytes of player= and tournament= */
+
+/*
+ * Parses one filter of history, KEY=VALUE, into f; -1 with the message in
+ * body (an unknown key, a repeated one, a bad value).
+ */
+static int
+cmd_history_filter(const char *arg, struct store_hfilter *f,
+    struct buf *body)
+{
+	struct game_error err;
+	const char	*v = strchr(arg, '=');
+	unsigned long	 id;
+
+	if (v != NULL && v[1] != '\0') {
+		v++;
+		if (strncmp(arg, "player=", 7) == 0 && f->player == NULL &&
+		    strlen(v) <= CMD_HISTORY_NAME_MAX) {
+			f->player = v;
+			return (0);
+		}
+		if (strncmp(arg, "tournament=", 11) == 0 &&
+		    f->tournament == NULL && strlen(v) <= CMD_HISTORY_NAME_MAX) {
+			f->tournament = v;
+			return (0);
+		}
+		if (strncmp(arg, "since=", 6) == 0 && f->since[0] == '\0' &&
+		    store_time_arg(v, f->since, sizeof f->since) == 0)
+			return (0);
+		if (strncmp(arg, "before=", 7) == 0 && f->before == 0) {
+			if (game_parse_ulong(&id, v, "before", 1, 1UL << 62,
+			    &err) != 0) {
+				buf_puts(body, err.msg);
+				return (-1);
+			}
+			f->before = (int64_t)id;
+			return (0);
+		}
+	}
+	buf_printf(body, "bad filter %.64s: expected player=NAME, "
+	    "tournament=NAME (at most %d bytes), since=YYYY-MM-DD or "
+	    "since=YYYY-MM-DDTHH:MM:SS.mmmZ, before=ID, each at most once",
+	    arg, CMD_HISTORY_NAME_MAX);
+	return (-1);
+}
+
+/*
+ * Lists a page of games, newest first, one per line, with the filters;
+ * "next before=ID" ends a page that has more after it.
+ */
 static int
 cmd_history_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
+	struct store_hfilter f;
 	struct store_history h;
 	unsigned long	 n = 20;
+	int		 i = 0;
 
-	if (cmd_log_ulong(s, body, c->argc == 1 ? c->argv[0] : NULL, "N",
-	    1000, &n) != 0)
+	memset(&f, 0, sizeof f);
+	if (c->argc > 0 && strchr(c->argv[0], '=') == NULL)
+		i = 1;
+	if (cmd_log_ulong(s, body, i == 1 ? c->argv[0] : NULL, "N", 1000,
+	    &n) != 0)
 		return (CMD_ERROR);
-	if (store_history(s->store, (unsigned int)n, &h) != 0) {
+	for (; i < c->argc; i++)
+		if (cmd_history_filter(c->argv[i], &f, body) != 0)
+			return (CMD_ERROR);
+	f.limit = (unsigned int)n + 1;
+	if (store_history_page(s->store, &f, &h) != 0) {
 		buf_puts(body, "the game log cannot be read now");
 		return (CMD_ERROR);
 	}
-	cmd_log_history(body, &h);
+	if (h.n > n) {
+		h.n--;
+		cmd_log_history(body, &h);
+		buf_printf(body, "next before=%" PRId64 "\n",
+		    h.games[n - 1].id);
+		h.n++;
+	} else
+		cmd_log_history(body, &h);
 	store_history_free(&h);
 	return (CMD_OK);
 }
@@ -366,7 +431,8 @@ cmd_stats_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_history_entry = {
-	"history", 0, 1, CMD_F_HEAVY | CMD_F_DB, "[N]", cmd_history_exec
+	"history", 0, 5, CMD_F_HEAVY | CMD_F_DB, "[N] [player=NAME] "
+	"[tournament=NAME] [since=DATE] [before=ID]", cmd_history_exec
 };
 const struct cmd_entry cmd_record_entry = {
 	"record", 1, 2, CMD_F_HEAVY | CMD_F_DB, "GAME_ID [format=text|file|json]",

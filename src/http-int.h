@@ -70,6 +70,7 @@ struct hreq {
 	char		 name[HTTP_NAME_MAX + 1];
 	char		 tour[HTTP_NAME_MAX + 1];
 	int		 has_name, has_tour;
+	char		 since_time[32];	/* games: started since, or "" */
 };
 TAILQ_HEAD(hreqs, hreq);
 
