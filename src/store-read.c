@@ -207,8 +207,8 @@ store_history(struct store *st, unsigned int n, struct store_history *h)
  * player2, each walked newest first from the cursor and cut at the page's
  * size, so that one player's page never scans the table.
  */
-static void
-store_page_sql(struct buf *b, const struct store_hfilter *f)
+void
+store_history_sql(struct buf *b, const struct store_hfilter *f)
 {
 	struct buf	 w;
 	int		 seat;
@@ -252,7 +252,7 @@ store_history_page(struct store *st, const struct store_hfilter *f,
 
 	memset(h, 0, sizeof *h);
 	buf_init(&sql);
-	store_page_sql(&sql, f);
+	store_history_sql(&sql, f);
 	pthread_mutex_lock(&st->rmtx);
 	if ((rc = sqlite3_prepare_v2(st->rdb, buf_str(&sql), -1, &s,
 	    NULL)) == SQLITE_OK) {
