@@ -168,6 +168,7 @@ edit_line(const char *text, int n, const char *with)
 {
 	struct buf	 b;
 	const char	*p = text, *nl;
+	char		*s;
 	int		 i;
 
 	buf_init(&b);
@@ -178,7 +179,9 @@ edit_line(const char *text, int n, const char *with)
 		else if (with != NULL)
 			buf_printf(&b, "%s\n", with);
 	}
-	return (xstrdup(buf_str(&b)));
+	s = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return (s);
 }
 
 /* Verifies text; checks the verdict and that the output starts with want. */
