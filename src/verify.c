@@ -526,13 +526,15 @@ verify_unquote(const char *s, struct buf *out)
 }
 
 /*
- * Checks that text, refused for reason, is no legal move of the position
- * now; -1 if it is one.  A protocol breach (the answer itself was bad)
- * and a text the referee may have cut are not judged.
+ * Checks that the text in quoted, refused for reason, is no legal move of
+ * the position now; -1 if it is one.  A protocol breach (the answer
+ * itself was bad), a text the referee may have cut and one holding a NUL
+ * are not judged.
  */
 static int
-verify_refusal(struct verify *v, const char *text, const char *reason)
+verify_refusal(struct verify *v, struct buf *quoted, const char *reason)
 {
+	const char	*text = buf_str(quoted);
 	static const char *const breach[] = {
 		"answer too long", "answer of several lines", NULL
 	};
@@ -540,8 +542,9 @@ verify_refusal(struct verify *v, const char *text, const char *reason)
 	struct game_move m;
 	int		 legal;
 
-	if (verify_oneof(reason, breach) || strlen(text) >= VERIFY_QUOTE_CUT)
-		return (0);
+	if (verify_oneof(reason, breach) || quoted->len >= VERIFY_QUOTE_CUT ||
+	    strlen(text) != quoted->len)
+		return (0);	/* a NUL in it: received as it was, no move */
 	game_move_init(&m);
 	legal = verify_parse_move(v, text, &m, &err) == 0;
 	game_move_clear(&m);
@@ -574,7 +577,7 @@ verify_refused(struct verify *v)
 	    reason[0] != ' ' || reason[1] == '\0')
 		rv = verify_wrong(v, v->lineno, "bad refused move: expected "
 		    "\"MOVE\" REASON");
-	else if (verify_refusal(v, buf_str(&text), reason + 1) != 0)
+	else if (verify_refusal(v, &text, reason + 1) != 0)
 		rv = verify_wrong(v, v->lineno, "the refused move %.64s is "
 		    "legal here", buf_str(&text));
 	buf_free(&text);
@@ -638,7 +641,7 @@ verify_result_illegal(struct verify *v, const struct verify_result *r)
 	    reason[0] != ' ' || reason[1] == '\0')
 		rv = verify_wrong(v, v->hline[VH_RESULT], "an illegal-move "
 		    "result needs its detail \"MOVE\" REASON");
-	else if (verify_refusal(v, buf_str(&text), reason + 1) != 0)
+	else if (verify_refusal(v, &text, reason + 1) != 0)
 		rv = verify_wrong(v, v->hline[VH_RESULT], "wrong result: the "
 		    "move %.64s is legal after ply %" PRIu64, buf_str(&text),
 		    v->ply);

@@ -268,6 +268,17 @@ test_verify_edits(void **state)
 		verdict(t, &lim, VERIFY_WRONG, edits[i].out);
 		free(t);
 	}
+	/* Not judged: a protocol breach, a NUL, a text the referee cut. */
+	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\" answer of "
+	    "several lines");
+	verdict(t, &lim, VERIFY_OK, "ok 3 moves\n");
+	free(t);
+	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\\u0000\" x");
+	verdict(t, &lim, VERIFY_OK, "ok 3 moves\n");
+	free(t);
+	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\\u0000\"x");
+	verdict(t, &lim, VERIFY_WRONG, "F:16: bad refused move");
+	free(t);
 	t = xmalloc(sizeof hand_file + 8);
 	snprintf(t, sizeof hand_file + 8, "%sextra\n", hand_file);
 	verdict(t, &lim, VERIFY_WRONG, "F:20: text after the end line\n");
