@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "game-limits.h"
 #include "game.h"
 
 #define FUZZ_MAX	4096	/* bytes of one input */

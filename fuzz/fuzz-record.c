@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "game-limits.h"
 #include "verify.h"
 
 #define FUZZ_MAX	8192	/* bytes of one input */

@@ -1,5 +1,5 @@
 /*
- * limits.h: the small game limits of the harnesses that solve games
+ * game-limits.h: the small game limits of the harnesses that solve games
  * (fuzz-game.c, fuzz-record.c), so that one input stays fast: each family
  * within microseconds to milliseconds.
  */
