@@ -273,7 +273,7 @@ verify_header_syntax(struct verify *v)
 	if (verify_tc(v) != 0)
 		return (verify_wrong(v, v->hline[VH_TC], "bad time control: "
 		    "expected BASE_MS+INC_MS or -"));
-	if (strcmp(v->hdr[VH_TOURNAMENT], "-") != 0 && ((sp = strchr(
+	if (strcmp(v->hdr[VH_TOURNAMENT], "-") != 0 && ((sp = strrchr(
 	    v->hdr[VH_TOURNAMENT], ' ')) == NULL || verify_u64(sp + 1, &x)))
 		return (verify_wrong(v, v->hline[VH_TOURNAMENT], "bad "
 		    "tournament: expected NAME SLOT or -"));

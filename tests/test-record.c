@@ -268,6 +268,13 @@ test_verify_edits(void **state)
 		verdict(t, &lim, VERIFY_WRONG, edits[i].out);
 		free(t);
 	}
+	t = edit_line(hand_file, 9, "tournament spring cup 2");
+	verdict(t, &lim, VERIFY_OK, "ok 3 moves\n");
+	free(t);
+	t = edit_line(hand_file, 9, "tournament cup");
+	verdict(t, &lim, VERIFY_WRONG, "F:9: bad tournament: expected NAME "
+	    "SLOT or -\n");
+	free(t);
 	/* Not judged: a protocol breach, a NUL, a text the referee cut. */
 	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\" answer of "
 	    "several lines");
