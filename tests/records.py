@@ -43,7 +43,8 @@ def record_file(c, gid):
 def verify(name, text):
     """Writes text to a file and runs grundy verify on it: (status,
     stdout, path)."""
-    path = os.path.join(TMP, name + ".rec")
+    path = os.path.join(TMP, re.sub(r"[^A-Za-z0-9=.-]+", "_", name) +
+                        ".rec")
     with open(path, "w") as f:
         f.write(text)
     p = subprocess.run([GRUNDY, "verify", path], capture_output=True,
@@ -276,6 +277,14 @@ def test_history_filters():
     j = json.load(urllib.request.urlopen(url.replace(
         "2000-01-01", "2999-01-01"), timeout=5))
     check("/api/games since= tomorrow: none", j["games"] == [], j)
+    j = json.load(urllib.request.urlopen(
+        "http://127.0.0.1:%s/api/games/%d" % (port, played[0]), timeout=5))
+    r = a.cmd("record %d format=json" % played[0])
+    mine = json.loads(body(r)) if ok(r) else None
+    check("record format=json is /api/games/ID without live",
+          j.pop("live", 0) is None and mine == j and
+          j["format"] == "grundy-record" and j["version"] == 1 and
+          all(m["clock_us"] is not None for m in j["moves"]), (mine, j))
 
 
 sys.exit(run([test_every_family, test_refused_resign_edits,
