@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game-limits.h"
 #include "game.h"
 
 #define FUZZ_MAX	4096	/* bytes of one input */
@@ -19,23 +20,6 @@
 #define FUZZ_WINNING	32	/* winning entries played out */
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-/* Sets the limits: each family stays within microseconds to milliseconds. */
-static void
-fuzz_limits(struct game_limits *lim)
-{
-	game_limits_default(lim);
-	lim->max_digits = 40;
-	lim->max_piles = 12;
-	lim->max_components = 4;
-	lim->max_nodes = 48;
-	lim->max_edges = 128;
-	lim->max_set = 6;
-	lim->max_set_value = 48;
-	lim->max_table = 4096;
-	lim->max_wythoff = 24;
-	lim->max_moves = 256;
-}
 
 /* Prints g, reparses the text, and checks that it prints the same. */
 static void

@@ -23,6 +23,7 @@
 #include "format.h"
 #include "proto.h"
 #include "session.h"
+#include "verify.h"
 
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
@@ -40,6 +41,7 @@ grundy_usage(int status)
 	    "       grundy bot --server HOST:PORT --name NAME [OPTION...] "
 	    "-- PROGRAM [ARG...]\n"
 	    "           (its options: grundy bot --help)\n"
+	    "       grundy verify [--max-bytes N] [--max-line N] FILE\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
 	    "       grundy [COMMAND] --help\n"
@@ -487,6 +489,8 @@ main(int argc, char **argv)
 		grundy_usage(0);
 	if (strcmp(argv[1], "connect") == 0)
 		return (connect_main(argc - 2, argv + 2));
+	if (strcmp(argv[1], "verify") == 0)
+		return (verify_main(argc - 1, argv + 1));
 	if (strcmp(argv[1], "bot") == 0)
 		return (bot_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "engine") == 0) {

@@ -227,6 +227,8 @@ int	 store_max_pages(sqlite3 *, unsigned long);
 int	 store_prepare(sqlite3 *, const char *const *, size_t,
 	    sqlite3_stmt **);
 int	 store_bind_text(sqlite3_stmt *, int, const char *);
+/* store-read.c: the SQL of store_history_page (tests EXPLAIN it). */
+void	 store_history_sql(struct buf *, const struct store_hfilter *);
 
 /* store-queue.c (below the runs and the writer) */
 void	 store_wait(struct store *, uint64_t);
