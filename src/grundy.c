@@ -21,6 +21,7 @@
 #include "connect.h"
 #include "engine.h"
 #include "format.h"
+#include "match.h"
 #include "proto.h"
 #include "session.h"
 
@@ -40,6 +41,9 @@ grundy_usage(int status)
 	    "       grundy bot --server HOST:PORT --name NAME [OPTION...] "
 	    "-- PROGRAM [ARG...]\n"
 	    "           (its options: grundy bot --help)\n"
+	    "       grundy match --engine cmd=PROG... --engine cmd=PROG... "
+	    "--game GAME [OPTION...]\n"
+	    "           (its options: grundy match --help)\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
 	    "       grundy [COMMAND] --help\n"
@@ -487,6 +491,8 @@ main(int argc, char **argv)
 		grundy_usage(0);
 	if (strcmp(argv[1], "connect") == 0)
 		return (connect_main(argc - 2, argv + 2));
+	if (strcmp(argv[1], "match") == 0)
+		return (match_main(argc, argv));
 	if (strcmp(argv[1], "bot") == 0)
 		return (bot_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "engine") == 0) {
