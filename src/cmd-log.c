@@ -6,10 +6,13 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd-log.h"
+#include "record.h"
 #include "session.h"
 #include "store.h"
+#include "util.h"
 
 /* Appends a word or a line of the log, "-" for none. */
 static void
@@ -262,36 +265,132 @@ cmd_log_ulong(struct session *s, struct buf *body, const char *arg,
 	return (0);
 }
 
-/* Lists recent games, newest first, one per line. */
+#define CMD_HISTORY_NAME_MAX	64	/* bytes of player= and tournament= */
+
+/*
+ * Parses one filter of history, KEY=VALUE, into f; -1 with the message in
+ * body (an unknown key, a repeated one, a bad value).
+ */
+static int
+cmd_history_filter(const char *arg, struct store_hfilter *f,
+    struct buf *body)
+{
+	struct game_error err;
+	const char	*v = strchr(arg, '=');
+	unsigned long	 id;
+
+	if (v != NULL && v[1] != '\0') {
+		v++;
+		if (strncmp(arg, "player=", 7) == 0 && f->player == NULL &&
+		    strlen(v) <= CMD_HISTORY_NAME_MAX) {
+			f->player = v;
+			return (0);
+		}
+		if (strncmp(arg, "tournament=", 11) == 0 &&
+		    f->tournament == NULL && strlen(v) <= CMD_HISTORY_NAME_MAX) {
+			f->tournament = v;
+			return (0);
+		}
+		if (strncmp(arg, "since=", 6) == 0 && f->since[0] == '\0' &&
+		    store_time_arg(v, f->since, sizeof f->since) == 0)
+			return (0);
+		if (strncmp(arg, "before=", 7) == 0 && f->before == 0) {
+			if (game_parse_ulong(&id, v, "before", 1, 1UL << 62,
+			    &err) != 0) {
+				buf_puts(body, err.msg);
+				return (-1);
+			}
+			f->before = (int64_t)id;
+			return (0);
+		}
+	}
+	buf_printf(body, "bad filter %.64s: expected player=NAME, "
+	    "tournament=NAME (at most %d bytes), since=YYYY-MM-DD or "
+	    "since=YYYY-MM-DDTHH:MM:SS.mmmZ, before=ID, each at most once",
+	    arg, CMD_HISTORY_NAME_MAX);
+	return (-1);
+}
+
+/*
+ * Lists a page of games, newest first, one per line, with the filters;
+ * "next before=ID" ends a page that has more after it.
+ */
 static int
 cmd_history_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
+	struct store_hfilter f;
 	struct store_history h;
 	unsigned long	 n = 20;
+	int		 i = 0;
 
-	if (cmd_log_ulong(s, body, c->argc == 1 ? c->argv[0] : NULL, "N",
-	    1000, &n) != 0)
+	memset(&f, 0, sizeof f);
+	if (c->argc > 0 && strchr(c->argv[0], '=') == NULL)
+		i = 1;
+	if (cmd_log_ulong(s, body, i == 1 ? c->argv[0] : NULL, "N", 1000,
+	    &n) != 0)
 		return (CMD_ERROR);
-	if (store_history(s->store, (unsigned int)n, &h) != 0) {
+	for (; i < c->argc; i++)
+		if (cmd_history_filter(c->argv[i], &f, body) != 0)
+			return (CMD_ERROR);
+	f.limit = (unsigned int)n + 1;
+	if (store_history_page(s->store, &f, &h) != 0) {
 		buf_puts(body, "the game log cannot be read now");
 		return (CMD_ERROR);
 	}
-	cmd_log_history(body, &h);
+	if (h.n > n) {
+		h.n--;
+		cmd_log_history(body, &h);
+		buf_printf(body, "next before=%" PRId64 "\n",
+		    h.games[n - 1].id);
+		h.n++;
+	} else
+		cmd_log_history(body, &h);
 	store_history_free(&h);
 	return (CMD_OK);
 }
 
-/* Prints one game's full record, with every move's optimality mark. */
+/*
+ * Parses record's option "format=text|file|json" into *f; -1 with the
+ * message in body.
+ */
+static int
+cmd_record_format(const char *arg, enum record_format *f, struct buf *body)
+{
+	static const char *const names[] = { "text", "file", "json" };
+	size_t		 i;
+
+	*f = RECORD_TEXT;
+	if (arg == NULL)
+		return (0);
+	if (strncmp(arg, "format=", 7) == 0)
+		for (i = 0; i < nitems(names); i++)
+			if (strcmp(arg + 7, names[i]) == 0) {
+				*f = (enum record_format)i;
+				return (0);
+			}
+	buf_printf(body, "bad option %.64s: expected format=text, "
+	    "format=file or format=json", arg);
+	return (-1);
+}
+
+/*
+ * Prints one game's full record, with every move's optimality mark:
+ * today's text (§12), the record file (§12.1) or its JSON.
+ */
 static int
 cmd_record_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct store_record r;
+	enum record_format f;
 	unsigned long	 id;
+	char		*tour;
 	int		 rv;
 
-	if (cmd_log_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
+	if (cmd_record_format(c->argc == 2 ? c->argv[1] : NULL, &f,
+	    body) != 0 ||
+	    cmd_log_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
 	    &id) != 0)
 		return (CMD_ERROR);
 	if ((rv = store_record(s->store, (int64_t)id, &r)) <= 0) {
@@ -299,7 +398,16 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 		    "the game log cannot be read now (game %lu)", id);
 		return (CMD_ERROR);
 	}
-	cmd_log_record(body, &r);
+	if (f == RECORD_TEXT)
+		cmd_log_record(body, &r);
+	else {
+		tour = store_tour_name(s->store, r.game.tournament);
+		if (f == RECORD_FILE)
+			record_file(body, &r, tour);
+		else
+			record_json(body, &r, tour);
+		free(tour);
+	}
 	store_record_free(&r);
 	return (CMD_OK);
 }
@@ -323,10 +431,12 @@ cmd_stats_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_history_entry = {
-	"history", 0, 1, CMD_F_HEAVY | CMD_F_DB, "[N]", cmd_history_exec
+	"history", 0, 5, CMD_F_HEAVY | CMD_F_DB, "[N] [player=NAME] "
+	"[tournament=NAME] [since=DATE] [before=ID]", cmd_history_exec
 };
 const struct cmd_entry cmd_record_entry = {
-	"record", 1, 1, CMD_F_HEAVY | CMD_F_DB, "GAME_ID", cmd_record_exec
+	"record", 1, 2, CMD_F_HEAVY | CMD_F_DB, "GAME_ID [format=text|file|json]",
+	cmd_record_exec
 };
 const struct cmd_entry cmd_stats_entry = {
 	"stats", 0, 0, CMD_F_HEAVY | CMD_F_DB, "", cmd_stats_exec

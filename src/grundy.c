@@ -24,6 +24,7 @@
 #include "match.h"
 #include "proto.h"
 #include "session.h"
+#include "verify.h"
 
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
@@ -44,6 +45,7 @@ grundy_usage(int status)
 	    "       grundy match --engine cmd=PROG... --engine cmd=PROG... "
 	    "--game GAME [OPTION...]\n"
 	    "           (its options: grundy match --help)\n"
+	    "       grundy verify [--max-bytes N] [--max-line N] FILE\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
 	    "       grundy [COMMAND] --help\n"
@@ -493,6 +495,8 @@ main(int argc, char **argv)
 		return (connect_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "match") == 0)
 		return (match_main(argc, argv));
+	if (strcmp(argv[1], "verify") == 0)
+		return (verify_main(argc - 1, argv + 1));
 	if (strcmp(argv[1], "bot") == 0)
 		return (bot_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "engine") == 0) {

@@ -18,6 +18,7 @@
 #include "league.h"
 #include "lobby.h"
 #include "metrics.h"
+#include "record.h"
 #include "server-int.h"
 #include "store.h"
 
@@ -28,28 +29,17 @@
 #define HTTP_RATINGS_DEFAULT	100
 #define HTTP_HISTORY_MAX	200	/* points of a rating history */
 #define HTTP_RECENT		20	/* a player's recent games */
-/* GET /api/games/ID, on a worker: all but "live". */
+/* GET /api/games/ID, on a worker: all but "live" (the record's JSON). */
 static void
 http_record_work(struct hreq *r)
 {
 	struct store_record rec;
 	char		*tour;
-	size_t		 i;
 
 	if (http_read_record(r, &rec, &tour) != 0)
 		return;
 	json_obj(&r->j);
-	json_key(&r->j, "game");
-	http_summary(&r->j, &rec.game, tour);
-	json_key(&r->j, "moves");
-	json_arr(&r->j);
-	for (i = 0; i < rec.nmoves; i++) {
-		http_move_json(&r->j, &rec, i);
-		json_end_obj(&r->j);
-	}
-	json_end_arr(&r->j);
-	json_key(&r->j, "refused");
-	http_refused_json(&r->j, &rec);
+	record_json_members(&r->j, &rec, tour);
 	free(tour);
 	store_record_free(&rec);
 }
@@ -82,11 +72,17 @@ http_url_param(struct buf *u, const char *key, const char *value)
 static void
 http_games_work(struct hreq *r)
 {
+	struct store_hfilter f;
 	struct store_history h;
 	struct buf	 next;
 
-	if (store_games(r->h->srv->store, r->has_name ? r->name : NULL,
-	    r->id, r->before, r->limit + 1, &h) != 0) {
+	memset(&f, 0, sizeof f);
+	f.player = r->has_name ? r->name : NULL;
+	f.tournament_id = r->id;
+	memcpy(f.since, r->since_time, sizeof f.since);
+	f.before = r->before;
+	f.limit = r->limit + 1;
+	if (store_history_page(r->h->srv->store, &f, &h) != 0) {
 		http_fail(r, 503, "the game log cannot be read");
 		return;
 	}
@@ -101,6 +97,8 @@ http_games_work(struct hreq *r)
 			http_url_param(&next, "player", r->name);
 		if (r->has_tour)
 			http_url_param(&next, "tournament", r->tour);
+		if (r->since_time[0] != '\0')
+			http_url_param(&next, "since", r->since_time);
 		buf_printf(&next, "before=%lld&limit=%u",
 		    (long long)h.games[r->limit - 1].id, r->limit);
 		json_str(&r->j, buf_str(&next));
@@ -122,7 +120,25 @@ http_need_store(struct http *h, struct evhttp_request *req)
 	return (-1);
 }
 
-/* GET /api/games?player=&tournament=&before=&limit=. */
+/* Reads the parameter since=DATE into out ("" if absent); -1: 400. */
+static int
+http_param_since(struct evhttp_request *req, const struct evkeyvalq *q,
+    char *out, size_t len)
+{
+	const char	*t = evhttp_find_header(q, "since");
+
+	out[0] = '\0';
+	if (t == NULL)
+		return (0);
+	if (strlen(t) > 32 || store_time_arg(t, out, len) != 0) {
+		http_error(req, 400, "bad parameter since: YYYY-MM-DD or "
+		    "YYYY-MM-DDTHH:MM:SS.mmmZ");
+		return (-1);
+	}
+	return (0);
+}
+
+/* GET /api/games?player=&tournament=&since=&before=&limit=. */
 static void
 http_games(struct http *h, struct hconn *hc, struct evhttp_request *req,
     const struct evkeyvalq *q)
@@ -130,11 +146,13 @@ http_games(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	struct hreq	*r;
 	unsigned long	 limit = HTTP_GAMES_DEFAULT, before = 0;
 	char		 player[HTTP_NAME_MAX + 1], tour[HTTP_NAME_MAX + 1];
+	char		 since[STORE_TIME_LEN];
 	int		 hp, ht;
 	struct buf	 empty;
 
 	if (http_param_name(req, q, "player", player, &hp) != 0 ||
 	    http_param_name(req, q, "tournament", tour, &ht) != 0 ||
+	    http_param_since(req, q, since, sizeof since) != 0 ||
 	    http_param_uint(req, q, "before", 1, INT64_MAX, &before) < 0 ||
 	    http_param_uint(req, q, "limit", 1, HTTP_GAMES_MAX, &limit) < 0 ||
 	    http_need_store(h, req) != 0)
@@ -152,6 +170,7 @@ http_games(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	memcpy(r->tour, tour, sizeof r->tour);
 	r->has_name = hp;
 	r->has_tour = ht;
+	memcpy(r->since_time, since, sizeof since);
 	r->before = (int64_t)before;
 	r->limit = (unsigned int)limit;
 	r->work = http_games_work;

@@ -70,6 +70,7 @@ struct hreq {
 	char		 name[HTTP_NAME_MAX + 1];
 	char		 tour[HTTP_NAME_MAX + 1];
 	int		 has_name, has_tour;
+	char		 since_time[32];	/* games: started since, or "" */
 };
 TAILQ_HEAD(hreqs, hreq);
 
@@ -116,7 +117,6 @@ void	 http_summary(struct json *, const void *, const char *);
 void	 http_games_json(struct store *, struct json *,
 	    const struct store_history *, size_t);
 void	 http_move_json(struct json *, const struct store_record *, size_t);
-void	 http_refused_json(struct json *, const struct store_record *);
 void	 http_fail(struct hreq *, int, const char *);
 int	 http_read_record(struct hreq *, struct store_record *, char **);
 void	 http_record_events(struct buf *, const struct store_record *,

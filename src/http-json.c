@@ -8,72 +8,15 @@
 #include <string.h>
 
 #include "http-int.h"
+#include "record.h"
 #include "server-int.h"
 #include "store.h"
-
-/* Writes a time control from a game of the log, or null. */
-static void
-http_tc(struct json *j, const struct store_gameinfo *g)
-{
-	if (!g->has_tc) {
-		json_null(j);
-		return;
-	}
-	json_obj(j);
-	json_kuint(j, "base_ms", g->tc_base_ms);
-	json_kuint(j, "inc_ms", g->tc_inc_ms);
-	json_end_obj(j);
-}
-
-/* Writes a time of the log, or null. */
-static void
-http_time(struct json *j, int64_t ms)
-{
-	char	 t[STORE_TIME_LEN];
-
-	if (ms == STORE_TIME_NONE) {
-		json_null(j);
-		return;
-	}
-	store_time_text(ms, t, sizeof t);
-	json_str(j, t);
-}
 
 /* Writes a game summary (§14.2) of gi, a struct store_gameinfo. */
 void
 http_summary(struct json *j, const void *gi, const char *tour)
 {
-	const struct store_gameinfo *g = gi;
-
-	json_obj(j);
-	json_kint(j, "id", g->id);
-	json_kstr(j, "family", g->family);
-	json_kstr(j, "start", g->game);
-	json_kstr(j, "player1", g->player1);
-	json_kstr(j, "player2", g->player2);
-	json_kstr(j, "status", store_status_name(g->status));
-	json_key(j, "result");
-	json_str(j, g->result == STORE_RESULT_NONE ? NULL :
-	    store_result_name(g->result));
-	json_key(j, "winner");
-	json_str(j, g->result == STORE_RESULT_FIRST ? g->player1 :
-	    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
-	json_kstr(j, "reason", g->reason);
-	json_kstr(j, "detail", g->detail);
-	json_kbool(j, "rated", g->rated);
-	json_key(j, "tc");
-	http_tc(j, g);
-	json_kstr(j, "tournament", tour);
-	json_key(j, "slot");
-	if (g->tournament != 0)
-		json_uint(j, g->slot);
-	else
-		json_null(j);
-	json_key(j, "started");
-	http_time(j, g->started_ms);
-	json_key(j, "ended");
-	http_time(j, g->ended_ms);
-	json_end_obj(j);
+	record_summary_json(j, gi, tour);
 }
 
 /* Writes a list of games with their tournaments' names (worker). */
@@ -93,58 +36,11 @@ http_games_json(struct store *st, struct json *j,
 	json_end_arr(j);
 }
 
-/* Opens a move's object (or a refused move's): its ply, player and text. */
-static void
-http_ply_open(struct json *j, uint64_t ply, int player, const char *move)
-{
-	json_obj(j);
-	json_kuint(j, "ply", ply);
-	json_kint(j, "player", player);
-	json_kstr(j, "move", move);
-}
-
-/* Writes "delay_us": a delay in microseconds, or null if unknown. */
-static void
-http_kdelay(struct json *j, int has, uint64_t us)
-{
-	json_key(j, "delay_us");
-	if (has)
-		json_uint(j, us);
-	else
-		json_null(j);
-}
-
 /* Writes the moves of a record, from ply since + 1 (worker). */
 void
 http_move_json(struct json *j, const struct store_record *rec, size_t i)
 {
-	const struct store_rmove *m = &rec->moves[i];
-
-	http_ply_open(j, m->ply, m->player, m->move);
-	json_kstr(j, "position", m->position);
-	json_kstr(j, "mark", store_mark_name(m->mark));
-	json_kuint(j, "time_ms", m->time_ms);
-	json_kuint(j, "time_us", m->time_us);
-	http_kdelay(j, m->has_delay, m->delay_us);
-}
-
-/* Writes a record's refused moves (worker). */
-void
-http_refused_json(struct json *j, const struct store_record *rec)
-{
-	const struct store_rrefused *f;
-	size_t		 i;
-
-	json_arr(j);
-	for (i = 0; i < rec->nrefused; i++) {
-		f = &rec->refused[i];
-		http_ply_open(j, f->ply, f->player, f->move);
-		json_kstr(j, "reason", f->reason);
-		json_kuint(j, "time_ms", f->time_ms);
-		http_kdelay(j, f->has_delay, f->delay_us);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	record_move_json(j, rec, i);
 }
 
 /* Appends one feed event (SSE or NDJSON) of a finished game's JSON. */

@@ -200,6 +200,106 @@ store_history(struct store *st, unsigned int n, struct store_history *h)
 	return (0);
 }
 
+/*
+ * Appends the SQL of a page of games with the filters f: every value is
+ * bound (?1 player, ?2 tournament name, ?3 its id, ?4 since, ?5 before,
+ * ?6 limit).  A player's games come from the indexes on player1 and
+ * player2, each walked newest first from the cursor and cut at the page's
+ * size, so that one player's page never scans the table.
+ */
+static void
+store_page_sql(struct buf *b, const struct store_hfilter *f)
+{
+	struct buf	 w;
+	int		 seat;
+
+	buf_init(&w);
+	buf_puts(&w, " id < ?5");
+	if (f->tournament != NULL)
+		buf_puts(&w, " AND tournament_id = (SELECT id FROM tournaments"
+		    " WHERE name = ?2)");
+	if (f->tournament_id != 0)
+		buf_puts(&w, " AND tournament_id = ?3");
+	if (f->since[0] != '\0')
+		buf_puts(&w, " AND started_at >= ?4");
+	buf_puts(b, "SELECT " STORE_GAME_COLS " FROM games WHERE");
+	if (f->player != NULL) {
+		buf_puts(b, " id IN (");
+		for (seat = 1; seat <= 2; seat++)
+			buf_printf(b, "%sSELECT id FROM (SELECT id FROM games"
+			    " WHERE player%d = ?1 AND%s ORDER BY id DESC"
+			    " LIMIT ?6)", seat == 1 ? "" : " UNION ALL ", seat,
+			    buf_str(&w));
+		buf_putc(b, ')');
+	} else
+		buf_puts(b, buf_str(&w));
+	buf_puts(b, " ORDER BY id DESC LIMIT ?6");
+	buf_free(&w);
+}
+
+/*
+ * Reads a page of games, newest first, into h (free it with
+ * store_history_free): at most f->limit games that pass every filter of
+ * f.  Returns 0, or -1 on a database error (h empty).
+ */
+int
+store_history_page(struct store *st, const struct store_hfilter *f,
+    struct store_history *h)
+{
+	sqlite3_stmt	*s = NULL;
+	struct buf	 sql;
+	int		 rc;
+
+	memset(h, 0, sizeof *h);
+	buf_init(&sql);
+	store_page_sql(&sql, f);
+	pthread_mutex_lock(&st->rmtx);
+	if ((rc = sqlite3_prepare_v2(st->rdb, buf_str(&sql), -1, &s,
+	    NULL)) == SQLITE_OK) {
+		store_bind_text(s, 1, f->player);
+		store_bind_text(s, 2, f->tournament);
+		sqlite3_bind_int64(s, 3, f->tournament_id);
+		store_bind_text(s, 4, f->since);
+		sqlite3_bind_int64(s, 5, f->before > 0 ? f->before :
+		    INT64_MAX);
+		sqlite3_bind_int64(s, 6, f->limit);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			h->games = store_grow(h->games, h->n,
+			    sizeof *h->games);
+			store_game_row(s, &h->games[h->n++]);
+		}
+	}
+	sqlite3_finalize(s);
+	pthread_mutex_unlock(&st->rmtx);
+	buf_free(&sql);
+	if (rc != SQLITE_DONE) {
+		store_history_free(h);
+		return (store_read_fail(st, "history-page", rc));
+	}
+	return (0);
+}
+
+/*
+ * Reads a time argument, "YYYY-MM-DD" (its midnight, UTC) or the log's
+ * own form, into out (STORE_TIME_LEN bytes) in the log's form, which
+ * compares as text.  Returns 0, or -1 if it is neither.
+ */
+int
+store_time_arg(const char *in, char *out, size_t len)
+{
+	char	 t[STORE_TIME_LEN];
+	int64_t	 ms;
+
+	if (strlen(in) == 10) {
+		snprintf(t, sizeof t, "%sT00:00:00.000Z", in);
+		in = t;
+	}
+	if ((ms = store_time_parse(in)) == STORE_TIME_NONE)
+		return (-1);
+	store_time_text(ms, out, len);
+	return (0);
+}
+
 /* Frees what store_history read. */
 void
 store_history_free(struct store_history *h)

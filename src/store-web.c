@@ -14,14 +14,6 @@
 #include "log.h"
 #include "store-int.h"
 
-/* The games of a player (either seat), a tournament, before an id. */
-static const char store_games_sql[] =
-    "SELECT " STORE_GAME_COLS " FROM games"
-    " WHERE (?1 IS NULL OR player1 = ?1 OR player2 = ?1)"
-    " AND (?2 = 0 OR tournament_id = ?2)"
-    " AND (?3 = 0 OR id < ?3)"
-    " ORDER BY id DESC LIMIT ?4";
-
 /* A tournament's name. */
 static const char store_tour_sql[] =
     "SELECT name FROM tournaments WHERE id = ?1";
@@ -46,39 +38,22 @@ store_web_prepare(struct store *st, const char *sql)
 /*
  * Reads at most limit games, newest first, into h (free it with
  * store_history_free): those of player (NULL: any) in either seat, of
- * tournament id tour (0: any), with ids below before (0: no bound).
- * Returns 0, or -1 on a database error (h empty).
+ * tournament id tour (0: any), with ids below before (0: no bound); a
+ * page of store_history_page (store-read.c).  Returns 0, or -1 on a
+ * database error (h empty).
  */
 int
 store_games(struct store *st, const char *player, int64_t tour,
     int64_t before, unsigned int limit, struct store_history *h)
 {
-	sqlite3_stmt	*s;
-	int		 rc = SQLITE_ERROR;
+	struct store_hfilter f;
 
-	memset(h, 0, sizeof *h);
-	pthread_mutex_lock(&st->rmtx);
-	if ((s = store_web_prepare(st, store_games_sql)) != NULL) {
-		if (player != NULL)
-			sqlite3_bind_text(s, 1, player, -1, SQLITE_TRANSIENT);
-		else
-			sqlite3_bind_null(s, 1);
-		sqlite3_bind_int64(s, 2, tour);
-		sqlite3_bind_int64(s, 3, before);
-		sqlite3_bind_int64(s, 4, limit);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			h->games = store_grow(h->games, h->n,
-			    sizeof *h->games);
-			store_game_row(s, &h->games[h->n++]);
-		}
-		sqlite3_finalize(s);
-	}
-	pthread_mutex_unlock(&st->rmtx);
-	if (rc != SQLITE_DONE) {
-		store_history_free(h);
-		return (-1);
-	}
-	return (0);
+	memset(&f, 0, sizeof f);
+	f.player = player;
+	f.tournament_id = tour;
+	f.before = before;
+	f.limit = limit;
+	return (store_history_page(st, &f, h));
 }
 
 /* Returns tournament id's name (free it), or NULL if there is none. */

@@ -226,7 +226,23 @@ struct store_stats {
 	size_t		 nplayers;
 };
 
+/*
+ * A filtered page of the log's games, newest first (store_history_page):
+ * NULL, 0 or an empty since for a filter not given.
+ */
+struct store_hfilter {
+	const char	*player;	/* either seat */
+	const char	*tournament;	/* the tournament's name */
+	int64_t		 tournament_id;	/* or its id */
+	char		 since[STORE_TIME_LEN];	/* started at or after */
+	int64_t		 before;	/* ids below (the cursor) */
+	unsigned int	 limit;		/* games at most */
+};
+
 int	 store_history(struct store *, unsigned int, struct store_history *);
+int	 store_history_page(struct store *, const struct store_hfilter *,
+	    struct store_history *);
+int	 store_time_arg(const char *, char *, size_t);
 void	 store_history_free(struct store_history *);
 int	 store_record(struct store *, int64_t, struct store_record *);
 void	 store_record_free(struct store_record *);

@@ -1,0 +1,871 @@
+/*
+ * verify.c: `grundy verify FILE` (PROTOCOL.md §12.1): re-referees a
+ * record file with the solver core alone, independently of grundyd.
+ * Every limit (bytes of the file, of a line, digits of a number) is
+ * checked before the work.  The verdict is the first line found wrong,
+ * in this order: the headers top down, the moves and refused moves in
+ * order, then the end (the `end` line, then `moves`, `result`, `status`,
+ * which can only be judged once the game is replayed).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+#include "util.h"
+#include "verify.h"
+
+/* A refused move at least this long may have been cut by the referee. */
+#define VERIFY_QUOTE_CUT	200
+
+/* The headers, in their order, after the format line. */
+enum verify_hdr {
+	VH_GAME, VH_FAMILY, VH_START, VH_PLAYER1, VH_PLAYER2, VH_RATED, VH_TC,
+	VH_TOURNAMENT, VH_STARTED, VH_ENDED, VH_RESULT, VH_STATUS, VH_MOVES,
+	VH_N
+};
+static const char *const verify_hdr_names[VH_N] = {
+	"game", "family", "start", "player1", "player2", "rated", "tc",
+	"tournament", "started", "ended", "result", "status", "moves"
+};
+
+/* A verification under way. */
+struct verify {
+	const char	*name;		/* the file, for the verdict */
+	const struct verify_limits *lim;
+	struct buf	*out;
+	const char	*text, *end;	/* what is left to read */
+	unsigned long	 lineno;
+	char		*line;		/* the current line, NUL-terminated */
+	char		*hdr[VH_N];	/* each header's value (copies) */
+	unsigned long	 hline[VH_N];	/* and its line */
+	struct game	 game;
+	int		 has_game;
+	int		 has_tc;
+	uint64_t	 base_ms, inc_ms;
+	uint64_t	 left[2];	/* each seat's clock (µs) */
+	uint64_t	 ply;		/* moves replayed */
+	uint64_t	 nmoves;	/* the header's count */
+};
+
+/* Writes the verdict "FILE:LINE: REASON"; returns VERIFY_WRONG. */
+static enum verify_verdict __attribute__((format(printf, 3, 4)))
+verify_wrong(struct verify *v, unsigned long line, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	buf_printf(v->out, "%s:%lu: ", v->name, line);
+	va_start(ap, fmt);
+	buf_vprintf(v->out, fmt, ap);
+	va_end(ap);
+	buf_putc(v->out, '\n');
+	return (VERIFY_WRONG);
+}
+
+void
+verify_limits_default(struct verify_limits *l)
+{
+	l->max_line = VERIFY_MAX_LINE;
+	l->max_file = VERIFY_MAX_FILE;
+	game_limits_default(&l->game);
+}
+
+/*
+ * Reads the next line into v->line (without its newline); returns 1, 0
+ * at the end of the text, or -1 (the verdict written) for a line over
+ * the limit, without its newline at the end, or holding a NUL.
+ */
+static int
+verify_next(struct verify *v, enum verify_verdict *rv)
+{
+	const char	*nl;
+	size_t		 n, avail = (size_t)(v->end - v->text);
+
+	if (avail == 0)
+		return (0);
+	v->lineno++;
+	n = avail < v->lim->max_line ? avail : v->lim->max_line;
+	if ((nl = memchr(v->text, '\n', n)) == NULL) {
+		*rv = verify_wrong(v, v->lineno, n == avail ?
+		    "the last line has no newline (a cut file?)" :
+		    "line over %zu bytes (the limit)", v->lim->max_line);
+		return (-1);
+	}
+	n = (size_t)(nl - v->text);
+	if (memchr(v->text, '\0', n) != NULL) {
+		*rv = verify_wrong(v, v->lineno, "a NUL byte in the line");
+		return (-1);
+	}
+	free(v->line);
+	v->line = xmalloc(n + 1);
+	memcpy(v->line, v->text, n);
+	v->line[n] = '\0';
+	v->text = nl + 1;
+	return (1);
+}
+
+/* Parses a decimal of at most 20 digits into *out; 0, or -1. */
+static int
+verify_u64(const char *s, uint64_t *out)
+{
+	uint64_t	 x = 0;
+	size_t		 n = 0;
+
+	if (*s == '\0' || (s[0] == '0' && s[1] != '\0'))
+		return (-1);
+	for (; *s != '\0'; s++, n++) {
+		if (*s < '0' || *s > '9' || n == 20 ||
+		    x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return (-1);
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*out = x;
+	return (0);
+}
+
+/* Returns 1 if s has the log's time form "YYYY-MM-DDTHH:MM:SS.mmmZ". */
+static int
+verify_time_form(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:dd.dddZ";
+	size_t		 i;
+
+	if (strcmp(s, "-") == 0)
+		return (1);
+	if (strlen(s) != sizeof form - 1)
+		return (0);
+	for (i = 0; form[i] != '\0'; i++)
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' :
+		    s[i] != form[i])
+			return (0);
+	return (1);
+}
+
+/* Returns the seat (1, 2) named by a result word, 0 for "-", -1: bad. */
+static int
+verify_seat_word(const char *w, size_t n)
+{
+	if (n == 5 && strncmp(w, "first", 5) == 0)
+		return (1);
+	if (n == 6 && strncmp(w, "second", 6) == 0)
+		return (2);
+	return (n == 1 && w[0] == '-' ? 0 : -1);
+}
+
+/* Sets v->line's "KEY VALUE": value of header k, or the verdict. */
+static int
+verify_header(struct verify *v, enum verify_hdr k, enum verify_verdict *rv)
+{
+	const char	*key = verify_hdr_names[k];
+	size_t		 n = strlen(key);
+	int		 r;
+
+	if ((r = verify_next(v, rv)) < 0)
+		return (-1);
+	if (r == 0) {
+		*rv = verify_wrong(v, v->lineno + 1, "missing header %s (a cut "
+		    "file?)", key);
+		return (-1);
+	}
+	if (strncmp(v->line, key, n) != 0 || v->line[n] != ' ' ||
+	    v->line[n + 1] == '\0' || v->line[n + 1] == ' ') {
+		*rv = verify_wrong(v, v->lineno, "expected the header \"%s "
+		    "VALUE\" here", key);
+		return (-1);
+	}
+	v->hdr[k] = xstrdup(v->line + n + 1);
+	v->hline[k] = v->lineno;
+	return (0);
+}
+
+/* Checks the start: a game of the family, in canonical form. */
+static enum verify_verdict
+verify_start(struct verify *v)
+{
+	const char	*fam = v->hdr[VH_FAMILY], *start = v->hdr[VH_START];
+	struct game_error err;
+	struct buf	 canon;
+	size_t		 n = strlen(fam);
+	int		 same;
+
+	if (game_family_find(fam) == NULL)
+		return (verify_wrong(v, v->hline[VH_FAMILY], "unknown game "
+		    "family %.40s", fam));
+	if (strncmp(start, fam, n) != 0 || start[n] != ' ')
+		return (verify_wrong(v, v->hline[VH_START], "the start is not "
+		    "a game of family %s", fam));
+	if (game_parse_line(&v->game, start, &v->lim->game, &err) != 0)
+		return (verify_wrong(v, v->hline[VH_START], "the start is not "
+		    "a valid game: %s", err.msg));
+	v->has_game = 1;
+	buf_init(&canon);
+	game_print(&v->game, &canon);
+	same = strcmp(buf_str(&canon), start) == 0;
+	buf_free(&canon);
+	if (!same)
+		return (verify_wrong(v, v->hline[VH_START], "the start is not "
+		    "in canonical form"));
+	return (VERIFY_OK);
+}
+
+/* Checks "tc BASE+INC|-" and sets the clocks. */
+static int
+verify_tc(struct verify *v)
+{
+	const char	*t = v->hdr[VH_TC];
+	char		 base[24];
+	const char	*plus;
+
+	if (strcmp(t, "-") == 0)
+		return (0);
+	if ((plus = strchr(t, '+')) == NULL || (size_t)(plus - t) >=
+	    sizeof base)
+		return (-1);
+	memcpy(base, t, (size_t)(plus - t));
+	base[plus - t] = '\0';
+	if (verify_u64(base, &v->base_ms) != 0 ||
+	    verify_u64(plus + 1, &v->inc_ms) != 0 ||
+	    v->base_ms > UINT64_MAX / 4000 || v->inc_ms > UINT64_MAX / 4000)
+		return (-1);
+	v->has_tc = 1;
+	v->left[0] = v->left[1] = v->base_ms * 1000;
+	return (0);
+}
+
+/* Returns 1 if the word w is one of the NULL-terminated list. */
+static int
+verify_oneof(const char *w, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(w, *list) == 0)
+			return (1);
+	return (0);
+}
+
+/* Checks the syntax of the headers that need no replay. */
+static enum verify_verdict
+verify_header_syntax(struct verify *v)
+{
+	static const char *const bits[] = { "0", "1", NULL };
+	static const char *const statuses[] = {
+		"live", "finished", "abandoned", NULL
+	};
+	const char	*sp, *r = v->hdr[VH_RESULT];
+	uint64_t	 x;
+
+	if (verify_u64(v->hdr[VH_GAME], &x) != 0)
+		return (verify_wrong(v, v->hline[VH_GAME], "bad game id"));
+	if (strchr(v->hdr[VH_PLAYER1], ' ') != NULL)
+		return (verify_wrong(v, v->hline[VH_PLAYER1], "a player name "
+		    "is one word"));
+	if (strchr(v->hdr[VH_PLAYER2], ' ') != NULL)
+		return (verify_wrong(v, v->hline[VH_PLAYER2], "a player name "
+		    "is one word"));
+	if (!verify_oneof(v->hdr[VH_RATED], bits))
+		return (verify_wrong(v, v->hline[VH_RATED], "rated is 0 or 1"));
+	if (verify_tc(v) != 0)
+		return (verify_wrong(v, v->hline[VH_TC], "bad time control: "
+		    "expected BASE_MS+INC_MS or -"));
+	if (strcmp(v->hdr[VH_TOURNAMENT], "-") != 0 && ((sp = strchr(
+	    v->hdr[VH_TOURNAMENT], ' ')) == NULL || verify_u64(sp + 1, &x)))
+		return (verify_wrong(v, v->hline[VH_TOURNAMENT], "bad "
+		    "tournament: expected NAME SLOT or -"));
+	if (!verify_time_form(v->hdr[VH_STARTED]))
+		return (verify_wrong(v, v->hline[VH_STARTED], "bad time"));
+	if (!verify_time_form(v->hdr[VH_ENDED]))
+		return (verify_wrong(v, v->hline[VH_ENDED], "bad time"));
+	if (strcmp(v->hdr[VH_ENDED], "-") != 0 &&
+	    strcmp(v->hdr[VH_ENDED], v->hdr[VH_STARTED]) < 0)
+		return (verify_wrong(v, v->hline[VH_ENDED], "the game ended "
+		    "before it started"));
+	if ((sp = strchr(r, ' ')) == NULL || sp[1] == '\0' ||
+	    verify_seat_word(r, (size_t)(sp - r)) < 0)
+		return (verify_wrong(v, v->hline[VH_RESULT], "bad result: "
+		    "expected first|second|- REASON|- [DETAIL]"));
+	if (!verify_oneof(v->hdr[VH_STATUS], statuses))
+		return (verify_wrong(v, v->hline[VH_STATUS], "bad status"));
+	if (verify_u64(v->hdr[VH_MOVES], &v->nmoves) != 0)
+		return (verify_wrong(v, v->hline[VH_MOVES], "bad move count"));
+	return (VERIFY_OK);
+}
+
+/* Reads and checks the format line and the headers. */
+static enum verify_verdict
+verify_headers(struct verify *v)
+{
+	enum verify_verdict rv = VERIFY_OK;
+	char		 want[32];
+	int		 k, r;
+
+	snprintf(want, sizeof want, "%s %d", RECORD_FORMAT, RECORD_VERSION);
+	if ((r = verify_next(v, &rv)) < 0)
+		return (rv);
+	if (r == 0 || strcmp(v->line, want) != 0)
+		return (verify_wrong(v, 1, "not a record file: line 1 is not "
+		    "\"%s\"", want));
+	for (k = 0; k < VH_N; k++)
+		if (verify_header(v, (enum verify_hdr)k, &rv) != 0)
+			return (rv);
+	if ((rv = verify_header_syntax(v)) != VERIFY_OK)
+		return (rv);
+	return (verify_start(v));
+}
+
+/*
+ * Parses text as a move of the position and checks it; returns 0 (m
+ * set), or -1 with err (a syntax error, or a move the rules forbid).
+ */
+static int
+verify_parse_move(struct verify *v, const char *text, struct game_move *m,
+    struct game_error *err)
+{
+	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
+	int		 argc = 0, rv = -1;
+
+	copy = xstrdup(text);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL && argc <=
+	    GAME_MOVE_MAX; tok = strtok_r(NULL, " \t", &save))
+		argv[argc++] = tok;
+	if (argc == 0)
+		game_set_error(err, GAME_ESYNTAX, "empty move");
+	else if (argc > GAME_MOVE_MAX)
+		game_set_error(err, GAME_ESYNTAX, "too many tokens");
+	else if (game_move_parse(&v->game, m, argc, argv, &v->lim->game,
+	    err) == 0 && game_check(&v->game, m, err) == 0)
+		rv = 0;
+	free(copy);
+	return (rv);
+}
+
+/* Returns the seat to move next: 1 before odd plies, 2 before even. */
+static int
+verify_mover(const struct verify *v)
+{
+	return (v->ply % 2 == 0 ? 1 : 2);
+}
+
+/* Returns 1 if seat is the engine (its clock is never charged). */
+static int
+verify_engine(const struct verify *v, int seat)
+{
+	return (strcmp(v->hdr[seat == 1 ? VH_PLAYER1 : VH_PLAYER2],
+	    RECORD_ENGINE) == 0);
+}
+
+/* The mark of the legal move m from the position now (as the referee). */
+static enum store_mark
+verify_mark(struct verify *v, const struct game_move *m)
+{
+	struct game_error err;
+
+	if (game_outcome(&v->game, &err) != GAME_N)
+		return (STORE_NO_WIN);
+	return (game_outcome_after(&v->game, m, &err) == GAME_P ?
+	    STORE_KEPT_WIN : STORE_THREW_WIN);
+}
+
+/*
+ * Splits "F1 F2 ... Fn REST" at single blanks into f[0..n-1] and *rest
+ * (in place); returns 0, or -1 if a field is missing or empty.
+ */
+static int
+verify_fields(char *s, char **f, int n, char **rest)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		f[i] = s;
+		if ((s = strchr(s, ' ')) == NULL || s == f[i])
+			return (-1);
+		*s++ = '\0';
+	}
+	*rest = s;
+	return (*s == '\0' || *s == ' ' ? -1 : 0);
+}
+
+/* Checks a move line's ply, player and clock fields. */
+static enum verify_verdict
+verify_move_fields(struct verify *v, char **f, uint64_t *time_us)
+{
+	uint64_t	 ply, want;
+	int		 seat = verify_mover(v);
+
+	if (verify_u64(f[0], &ply) != 0 || verify_u64(f[3], time_us) != 0)
+		return (verify_wrong(v, v->lineno, "bad number in a move line: "
+		    "expected move PLY PLAYER MARK TIME_US CLOCK_US MOVE"));
+	if (ply != v->ply + 1)
+		return (verify_wrong(v, v->lineno, "ply %s, expected %" PRIu64,
+		    f[0], v->ply + 1));
+	if (v->ply + 1 > v->nmoves)
+		return (verify_wrong(v, v->lineno, "more moves than the "
+		    "header's %" PRIu64, v->nmoves));
+	if (strcmp(f[1], seat == 1 ? "1" : "2") != 0)
+		return (verify_wrong(v, v->lineno, "player %s, expected %d (the "
+		    "players alternate, player 1 first)", f[1], seat));
+	if (!v->has_tc || verify_engine(v, seat)) {
+		if (strcmp(f[4], "-") != 0)
+			return (verify_wrong(v, v->lineno, "clock %s, expected "
+			    "- (%s)", f[4], v->has_tc ? "the engine's clock "
+			    "never runs" : "no time control"));
+		return (VERIFY_OK);
+	}
+	want = record_clock_after(v->left[seat - 1], *time_us, v->inc_ms);
+	if (verify_u64(f[4], &ply) != 0 || ply != want)
+		return (verify_wrong(v, v->lineno, "clock %s, expected %" PRIu64
+		    " (%" PRIu64 " before, %" PRIu64 " used, %" PRIu64
+		    " ms increment)", f[4], want, v->left[seat - 1], *time_us,
+		    v->inc_ms));
+	v->left[seat - 1] = want;
+	return (VERIFY_OK);
+}
+
+/* Checks "move PLY PLAYER MARK TIME_US CLOCK_US MOVE" and plays it. */
+static enum verify_verdict
+verify_move(struct verify *v)
+{
+	struct game_error err;
+	struct game_move m;
+	struct buf	 canon;
+	enum verify_verdict rv;
+	enum store_mark	 mark;
+	uint64_t	 time_us;
+	char		*f[5], *move;
+
+	if (verify_fields(v->line + 5, f, 5, &move) != 0)
+		return (verify_wrong(v, v->lineno, "bad move line: expected "
+		    "move PLY PLAYER MARK TIME_US CLOCK_US MOVE"));
+	if ((rv = verify_move_fields(v, f, &time_us)) != VERIFY_OK)
+		return (rv);
+	game_move_init(&m);
+	buf_init(&canon);
+	if (verify_parse_move(v, move, &m, &err) != 0)
+		rv = verify_wrong(v, v->lineno, "illegal move %.64s: %s", move,
+		    err.msg);
+	else {
+		game_move_print(&m, &canon);
+		mark = verify_mark(v, &m);
+		if (strcmp(buf_str(&canon), move) != 0)
+			rv = verify_wrong(v, v->lineno, "move %.64s is not in "
+			    "canonical form (%.64s)", move, buf_str(&canon));
+		else if (strcmp(f[2], store_mark_name(mark)) != 0)
+			rv = verify_wrong(v, v->lineno, "mark %.16s is wrong: "
+			    "the move is %s", f[2], store_mark_name(mark));
+		else if (game_play(&v->game, &m, &err) != 0)
+			rv = verify_wrong(v, v->lineno, "move %.64s: %s", move,
+			    err.msg);
+		else
+			v->ply++;
+	}
+	buf_free(&canon);
+	game_move_clear(&m);
+	return (rv);
+}
+
+/* Appends code point c as UTF-8. */
+static void
+verify_utf8(struct buf *b, unsigned long c)
+{
+	if (c < 0x80)
+		buf_putc(b, (char)c);
+	else if (c < 0x800) {
+		buf_putc(b, (char)(0xc0 | (c >> 6)));
+		buf_putc(b, (char)(0x80 | (c & 0x3f)));
+	} else {
+		buf_putc(b, (char)(0xe0 | (c >> 12)));
+		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
+		buf_putc(b, (char)(0x80 | (c & 0x3f)));
+	}
+}
+
+/*
+ * Decodes the JSON string at s (its '"' first) into out; returns what
+ * follows its closing '"', or NULL if it is not one.
+ */
+static const char *
+verify_unquote(const char *s, struct buf *out)
+{
+	static const char esc[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
+	const char	*e;
+	char		 hex[5];
+	unsigned long	 c;
+
+	if (*s++ != '"')
+		return (NULL);
+	for (; *s != '"'; s++) {
+		if (*s == '\0')
+			return (NULL);
+		if (*s != '\\') {
+			buf_putc(out, *s);
+			continue;
+		}
+		s++;
+		if (*s == 'u') {
+			if (strspn(s + 1, "0123456789abcdefABCDEF") < 4)
+				return (NULL);
+			memcpy(hex, s + 1, 4);
+			hex[4] = '\0';
+			c = strtoul(hex, NULL, 16);
+			verify_utf8(out, c);
+			s += 4;
+			continue;
+		}
+		for (e = esc; *e != '\0' && *e != *s; e += 2)
+			continue;
+		if (*s == '\0' || *e == '\0')
+			return (NULL);
+		buf_putc(out, e[1]);
+	}
+	return (s + 1);
+}
+
+/*
+ * Checks that text, refused for reason, is no legal move of the position
+ * now; -1 if it is one.  A protocol breach (the answer itself was bad)
+ * and a text the referee may have cut are not judged.
+ */
+static int
+verify_refusal(struct verify *v, const char *text, const char *reason)
+{
+	static const char *const breach[] = {
+		"answer too long", "answer of several lines", NULL
+	};
+	struct game_error err;
+	struct game_move m;
+	int		 legal;
+
+	if (verify_oneof(reason, breach) || strlen(text) >= VERIFY_QUOTE_CUT)
+		return (0);
+	game_move_init(&m);
+	legal = verify_parse_move(v, text, &m, &err) == 0;
+	game_move_clear(&m);
+	return (legal ? -1 : 0);
+}
+
+/* Checks "refused PLY PLAYER TIME_MS DELAY_US "MOVE" REASON". */
+static enum verify_verdict
+verify_refused(struct verify *v)
+{
+	enum verify_verdict rv = VERIFY_OK;
+	struct buf	 text;
+	const char	*reason;
+	char		*f[4], *rest;
+	uint64_t	 ply, x;
+
+	if (verify_fields(v->line + 8, f, 4, &rest) != 0 ||
+	    verify_u64(f[0], &ply) != 0 || verify_u64(f[2], &x) != 0 ||
+	    (strcmp(f[3], "-") != 0 && verify_u64(f[3], &x) != 0))
+		return (verify_wrong(v, v->lineno, "bad refused line: expected "
+		    "refused PLY PLAYER TIME_MS DELAY_US \"MOVE\" REASON"));
+	if (ply != v->ply + 1)
+		return (verify_wrong(v, v->lineno, "refused move for ply %s, "
+		    "expected %" PRIu64, f[0], v->ply + 1));
+	if (strcmp(f[1], verify_mover(v) == 1 ? "1" : "2") != 0)
+		return (verify_wrong(v, v->lineno, "player %s, expected %d", f[1],
+		    verify_mover(v)));
+	buf_init(&text);
+	if ((reason = verify_unquote(rest, &text)) == NULL ||
+	    reason[0] != ' ' || reason[1] == '\0')
+		rv = verify_wrong(v, v->lineno, "bad refused move: expected "
+		    "\"MOVE\" REASON");
+	else if (verify_refusal(v, buf_str(&text), reason + 1) != 0)
+		rv = verify_wrong(v, v->lineno, "the refused move %.64s is "
+		    "legal here", buf_str(&text));
+	buf_free(&text);
+	return (rv);
+}
+
+/* The result line's parts: winner (0: none), reason, detail (or NULL). */
+struct verify_result {
+	int		 winner;
+	char		 reason[64];
+	const char	*detail;
+};
+
+/* Splits the result header (its syntax was checked). */
+static void
+verify_result_split(const struct verify *v, struct verify_result *r)
+{
+	const char	*s = v->hdr[VH_RESULT], *w = strchr(s, ' ') + 1;
+	size_t		 n = strcspn(w, " ");
+
+	r->winner = verify_seat_word(s, (size_t)(w - 1 - s));
+	snprintf(r->reason, sizeof r->reason, "%.*s", (int)(n < 63 ? n : 63),
+	    w);
+	r->detail = w[n] == ' ' ? w + n + 1 : NULL;
+}
+
+/* Checks the result of a game whose last position is over. */
+static enum verify_verdict
+verify_result_over(struct verify *v, const struct verify_result *r)
+{
+	struct game_error err;
+	const char	*want;
+	int		 mover = verify_mover(v), winner;
+
+	if (game_outcome(&v->game, &err) == GAME_N) {
+		winner = mover;
+		want = "last-token-taken";
+	} else {
+		winner = 3 - mover;
+		want = "no-legal-move";
+	}
+	if (r->winner != winner || strcmp(r->reason, want) != 0)
+		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
+		    "player %d cannot move after ply %" PRIu64 ", so the "
+		    "result is %s %s", mover, v->ply, winner == 1 ? "first" :
+		    "second", want));
+	return (VERIFY_OK);
+}
+
+/* Checks an illegal-move result's detail: "MOVE" REASON, really illegal. */
+static enum verify_verdict
+verify_result_illegal(struct verify *v, const struct verify_result *r)
+{
+	enum verify_verdict rv = VERIFY_OK;
+	struct buf	 text;
+	const char	*reason;
+
+	buf_init(&text);
+	if (r->detail == NULL ||
+	    (reason = verify_unquote(r->detail, &text)) == NULL ||
+	    reason[0] != ' ' || reason[1] == '\0')
+		rv = verify_wrong(v, v->hline[VH_RESULT], "an illegal-move "
+		    "result needs its detail \"MOVE\" REASON");
+	else if (verify_refusal(v, buf_str(&text), reason + 1) != 0)
+		rv = verify_wrong(v, v->hline[VH_RESULT], "wrong result: the "
+		    "move %.64s is legal after ply %" PRIu64, buf_str(&text),
+		    v->ply);
+	buf_free(&text);
+	return (rv);
+}
+
+/* Checks the result of a finished game that is not over on the board. */
+static enum verify_verdict
+verify_result_early(struct verify *v, const struct verify_result *r)
+{
+	static const char *const over[] = {
+		"no-legal-move", "last-token-taken", NULL
+	};
+	static const char *const mover_loses[] = {
+		"timeout", "illegal-move", NULL
+	};
+	int		 mover = verify_mover(v);
+
+	if (verify_oneof(r->reason, over))
+		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
+		    "player %d has a legal move after ply %" PRIu64, mover,
+		    v->ply));
+	if (strcmp(r->reason, "-") == 0)
+		return (verify_wrong(v, v->hline[VH_RESULT], "a finished game "
+		    "has a reason"));
+	if (verify_oneof(r->reason, mover_loses) && r->winner != 3 - mover)
+		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
+		    "player %d was to move, so %s wins by %s", mover,
+		    mover == 1 ? "second" : "first", r->reason));
+	if (strcmp(r->reason, "resign") == 0 && r->winner == 0)
+		return (verify_wrong(v, v->hline[VH_RESULT], "a resignation "
+		    "has a winner"));
+	if (strcmp(r->reason, "aborted") == 0 && r->winner != 0)
+		return (verify_wrong(v, v->hline[VH_RESULT], "an aborted game "
+		    "has no winner"));
+	if (strcmp(r->reason, "illegal-move") == 0)
+		return (verify_result_illegal(v, r));
+	return (VERIFY_OK);
+}
+
+/* Checks moves, result and status once every move is replayed. */
+static enum verify_verdict
+verify_end(struct verify *v)
+{
+	struct verify_result r;
+	const char	*status = v->hdr[VH_STATUS];
+
+	if (v->ply != v->nmoves)
+		return (verify_wrong(v, v->hline[VH_MOVES], "the header says "
+		    "%" PRIu64 " moves, the file has %" PRIu64, v->nmoves,
+		    v->ply));
+	verify_result_split(v, &r);
+	if (strcmp(status, "live") == 0) {
+		if (r.winner != 0 || strcmp(r.reason, "-") != 0)
+			return (verify_wrong(v, v->hline[VH_RESULT], "a live "
+			    "game has no result yet"));
+		if (strcmp(v->hdr[VH_ENDED], "-") != 0)
+			return (verify_wrong(v, v->hline[VH_ENDED], "a live "
+			    "game has not ended"));
+		return (VERIFY_OK);
+	}
+	if (strcmp(status, "abandoned") == 0)
+		return (VERIFY_OK);	/* its last moves may be lost (§12) */
+	if (strcmp(v->hdr[VH_ENDED], "-") == 0)
+		return (verify_wrong(v, v->hline[VH_ENDED], "a finished game "
+		    "has ended"));
+	if (game_terminal(&v->game))
+		return (verify_result_over(v, &r));
+	return (verify_result_early(v, &r));
+}
+
+/* Reads the body: moves and refused moves, then "end", then nothing. */
+static enum verify_verdict
+verify_body(struct verify *v)
+{
+	enum verify_verdict rv = VERIFY_OK;
+	int		 r;
+
+	while ((r = verify_next(v, &rv)) > 0) {
+		if (strncmp(v->line, "move ", 5) == 0)
+			rv = verify_move(v);
+		else if (strncmp(v->line, "refused ", 8) == 0)
+			rv = verify_refused(v);
+		else if (strcmp(v->line, "end") == 0)
+			break;
+		else
+			rv = verify_wrong(v, v->lineno, "expected a move, a "
+			    "refused move or end");
+		if (rv != VERIFY_OK)
+			return (rv);
+	}
+	if (r < 0)
+		return (rv);
+	if (r == 0)
+		return (verify_wrong(v, v->lineno + 1, "missing end line (a cut "
+		    "file?)"));
+	if (v->text != v->end)
+		return (verify_wrong(v, v->lineno + 1, "text after the end "
+		    "line"));
+	return (verify_end(v));
+}
+
+/*
+ * Verifies the record file text (len bytes; name names it in the
+ * verdict): appends "ok N moves" or "NAME:LINE: REASON" to out.
+ */
+enum verify_verdict
+verify_text(const char *name, const char *text, size_t len,
+    const struct verify_limits *lim, struct buf *out)
+{
+	struct verify	 v;
+	enum verify_verdict rv;
+	int		 k;
+
+	memset(&v, 0, sizeof v);
+	v.name = name;
+	v.lim = lim;
+	v.out = out;
+	v.text = text;
+	v.end = text + len;
+	if (len > lim->max_file) {
+		buf_printf(out, "%s: over %zu bytes (the limit)\n", name,
+		    lim->max_file);
+		return (VERIFY_UNREADABLE);
+	}
+	if ((rv = verify_headers(&v)) == VERIFY_OK &&
+	    (rv = verify_body(&v)) == VERIFY_OK)
+		buf_printf(out, "ok %" PRIu64 " moves\n", v.ply);
+	if (v.has_game)
+		game_free(&v.game);
+	for (k = 0; k < VH_N; k++)
+		free(v.hdr[k]);
+	free(v.line);
+	return (rv);
+}
+
+/*
+ * Verifies the file at path: its size is checked before it is read.
+ * Appends the verdict to out ("PATH: REASON" if it cannot be read).
+ */
+enum verify_verdict
+verify_file(const char *path, const struct verify_limits *lim,
+    struct buf *out)
+{
+	enum verify_verdict rv;
+	struct stat	 sb;
+	struct buf	 text;
+	char		 chunk[65536];
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0) {
+		buf_printf(out, "%s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return (VERIFY_UNREADABLE);
+	}
+	if (!S_ISREG(sb.st_mode) || (uintmax_t)sb.st_size > lim->max_file) {
+		buf_printf(out, "%s: %s\n", path, !S_ISREG(sb.st_mode) ?
+		    "not a regular file" : "over the size limit (--max-bytes)");
+		close(fd);
+		return (VERIFY_UNREADABLE);
+	}
+	buf_init(&text);
+	while ((n = read(fd, chunk, sizeof chunk)) > 0 &&
+	    text.len + (size_t)n <= lim->max_file)
+		buf_add(&text, chunk, (size_t)n);
+	if (n != 0) {
+		buf_printf(out, "%s: %s\n", path, n < 0 ? strerror(errno) :
+		    "over the size limit (--max-bytes)");
+		rv = VERIFY_UNREADABLE;
+	} else
+		rv = verify_text(path, text.len ? text.data : "", text.len, lim,
+		    out);
+	buf_free(&text);
+	close(fd);
+	return (rv);
+}
+
+/* Parses a size option's value (1 ..) or returns 0. */
+static size_t
+verify_size_arg(const char *s)
+{
+	uint64_t	 x;
+
+	if (s == NULL || verify_u64(s, &x) != 0 || x == 0 || x > SIZE_MAX / 2)
+		return (0);
+	return ((size_t)x);
+}
+
+/* grundy verify [--max-bytes N] [--max-line N] [--max-digits N] FILE */
+int
+verify_main(int argc, char **argv)
+{
+	static const char usage[] = "usage: grundy verify [--max-bytes N] "
+	    "[--max-line N] [--max-digits N] FILE\n";
+	struct verify_limits lim;
+	struct buf	 out;
+	enum verify_verdict rv;
+	size_t		*opt, x;
+	int		 a;
+
+	verify_limits_default(&lim);
+	for (a = 1; a < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
+		if (strcmp(argv[a], "--help") == 0) {
+			fputs(usage, stdout);
+			return (0);
+		}
+		opt = strcmp(argv[a], "--max-bytes") == 0 ? &lim.max_file :
+		    strcmp(argv[a], "--max-line") == 0 ? &lim.max_line :
+		    strcmp(argv[a], "--max-digits") == 0 ?
+		    &lim.game.max_digits : NULL;
+		if (opt == NULL || (x = verify_size_arg(argv[a + 1])) == 0) {
+			fprintf(stderr, "grundy verify: bad option %s\n%s",
+			    argv[a], usage);
+			return (2);
+		}
+		*opt = x;
+	}
+	if (a != argc - 1) {
+		fputs(usage, stderr);
+		return (2);
+	}
+	buf_init(&out);
+	rv = verify_file(argv[a], &lim, &out);
+	fputs(buf_str(&out), rv == VERIFY_UNREADABLE ? stderr : stdout);
+	buf_free(&out);
+	return ((int)rv);
+}
