@@ -15,6 +15,7 @@
 
 #include "clock.h"
 #include "match.h"
+#include "record.h"
 #include "referee.h"
 
 static volatile sig_atomic_t match_interrupted;
@@ -178,7 +179,8 @@ mg_begin(struct mslot *s)
 	s->started = clock_mono_ns();
 	s->deadline = s->started + m->start_ms * 1000000;
 	s->newok[0] = s->newok[1] = 0;
-	buf_reset(&s->rec);
+	s->wall_start = (int64_t)clock_wall_ms();
+	match_record_clear(s);
 	buf_init(&pos);
 	game_print(&s->game, &pos);
 	free(m->res[s->gi].start);
@@ -235,22 +237,31 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 {
 	struct game_error err;
 	enum referee_mark mark = referee_mark(&s->game, mv);
-	static const char *const marks[] = {
-		[REFEREE_KEPT_WIN] = "kept", [REFEREE_THREW_WIN] = "threw",
-		[REFEREE_NO_WIN] = "none",
-	};
 	uint64_t	*clk = &s->clock_us[s->to_move - 1];
-	struct buf	 text;
+	struct store_rmove *r;
+	struct buf	 text, pos;
 
-	*clk = used >= *clk ? 0 : *clk - used;
-	*clk += s->m->inc_ms * 1000;
+	*clk = record_clock_after(*clk, used, s->m->inc_ms);
 	buf_init(&text);
+	buf_init(&pos);
 	game_move_print(mv, &text);
 	game_play(&s->game, mv, &err);
+	game_print(&s->game, &pos);
 	s->plies++;
-	buf_printf(&s->rec, "%lu %d %s time_us=%llu clock_ms=%llu mark=%s\n",
-	    s->plies, s->to_move, buf_str(&text), (unsigned long long)used,
-	    (unsigned long long)(*clk / 1000), marks[mark]);
+	if (s->nmv == s->capmv) {
+		s->capmv = s->capmv ? 2 * s->capmv : 16;
+		s->mv = xreallocarray(s->mv, s->capmv, sizeof *s->mv);
+	}
+	r = &s->mv[s->nmv++];
+	memset(r, 0, sizeof *r);
+	r->ply = s->plies;
+	r->player = s->to_move;
+	r->move = xstrdup(buf_str(&text));
+	r->position = xstrdup(buf_str(&pos));
+	r->mark = (enum store_mark)mark;
+	r->time_ms = used / 1000;
+	r->time_us = used;
+	buf_free(&pos);
 	s->to_move = 3 - s->to_move;
 	mp_send(mg_proc(s, s->to_move), 0, s->serial, "play %s time1=%llu "
 	    "time2=%llu", buf_str(&text),
@@ -271,6 +282,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 	struct game_move mv;
 	struct buf	 d;
 	uint64_t	 used;
+	char		 quoted[REFEREE_QUOTE_MAX + 1];
 
 	used = p->rx_ns > s->turn_start ? (p->rx_ns - s->turn_start) / 1000 :
 	    0;
@@ -289,6 +301,15 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 	game_move_init(&mv);
 	if (referee_parse_move(&s->game, bad != NULL ? "-" : text, bad,
 	    &m->lim, &mv, &err) != 0) {
+		memset(&s->ref, 0, sizeof s->ref);
+		s->ref.ply = s->plies + 1;
+		s->ref.player = s->to_move;
+		snprintf(quoted, sizeof quoted, "%.*s", REFEREE_QUOTE_MAX,
+		    bad != NULL ? "-" : text);
+		s->ref.move = xstrdup(quoted);
+		s->ref.reason = xstrdup(err.msg);
+		s->ref.time_ms = used / 1000;
+		s->has_ref = 1;
 		buf_init(&d);
 		referee_illegal_detail(&d, bad != NULL ? "-" : text, err.msg);
 		mg_fault(s, s->to_move, "illegal-move", buf_str(&d));

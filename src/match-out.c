@@ -19,6 +19,7 @@
 #include "json.h"
 #include "jsonread.h"
 #include "match.h"
+#include "record.h"
 #include "util.h"
 
 /* Every reason a game of grundy match can end with. */
@@ -615,43 +616,77 @@ match_table(const struct match *m, int interrupted)
 	fflush(stdout);
 }
 
+/* Frees the record a slot keeps of its game. */
+void
+match_record_clear(struct mslot *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->nmv; i++) {
+		free(s->mv[i].move);
+		free(s->mv[i].position);
+	}
+	s->nmv = 0;
+	if (s->has_ref) {
+		free(s->ref.move);
+		free(s->ref.reason);
+	}
+	s->has_ref = 0;
+}
+
 /*
  * Writes the record of the game a slot just finished into the --records
- * directory as game-NNNNNN.txt (the game's index, from 1): headers, then
- * one line per move (ply, seat, move, thinking time in microseconds, the
- * clock left after it in milliseconds, the optimality mark).
+ * directory as game-NNNNNN.grec (the game's index, from 1), in the record
+ * format of PROTOCOL.md §12.1 (record.c), which `grundy verify` checks.
  */
 void
 match_record(const struct match *m, struct mslot *s)
 {
 	const struct match_result *r = &m->res[s->gi];
-	struct buf	 path, tc;
-	size_t		 s1, s2;
-	FILE		*f;
+	struct store_record rec;
+	struct buf	 path, b;
+	size_t		 s1, s2, off = 0;
+	ssize_t		 n;
+	int		 fd;
 
 	if (m->records == NULL)
 		return;
 	match_seats(m, s->gi, &s1, &s2);
+	memset(&rec, 0, sizeof rec);
+	rec.game.id = (int64_t)s->gi + 1;
+	rec.game.family = (char *)s->game.fam->name;
+	rec.game.game = r->start;
+	rec.game.player1 = m->eng[s1].name;
+	rec.game.player2 = m->eng[s2].name;
+	rec.game.started_ms = s->wall_start;
+	rec.game.ended_ms = (int64_t)clock_wall_ms();
+	rec.game.status = STORE_FINISHED;
+	rec.game.result = r->winner == 1 ? STORE_RESULT_FIRST :
+	    r->winner == 2 ? STORE_RESULT_SECOND : STORE_RESULT_NONE;
+	rec.game.reason = (char *)r->reason;
+	rec.game.detail = r->detail;
+	rec.game.has_tc = 1;
+	rec.game.tc_base_ms = m->base_ms;
+	rec.game.tc_inc_ms = m->inc_ms;
+	rec.moves = s->mv;
+	rec.nmoves = s->nmv;
+	rec.refused = s->has_ref ? &s->ref : NULL;
+	rec.nrefused = s->has_ref ? 1 : 0;
+	buf_init(&b);
 	buf_init(&path);
-	buf_init(&tc);
-	buf_printf(&path, "%s/game-%06zu.txt", m->records, s->gi + 1);
-	proto_tc_print(&tc, m->base_ms, m->inc_ms);
-	if ((f = fopen(buf_str(&path), "w")) == NULL) {
-		fprintf(stderr, "grundy match: %s: %s\n", buf_str(&path),
-		    strerror(errno));
-		goto out;
+	record_file(&b, &rec, NULL);
+	buf_printf(&path, "%s/game-%06zu.grec", m->records, s->gi + 1);
+	if ((fd = open(buf_str(&path), O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644)) != -1) {
+		while (off < b.len &&
+		    (n = write(fd, b.data + off, b.len - off)) > 0)
+			off += (size_t)n;
+		if (close(fd) != 0)
+			off = 0;
 	}
-	fprintf(f, "game %zu\nstart %s\nplayer1 %s\nplayer2 %s\ntc %s\n"
-	    "result %s %s%s%s\nplies %lu\n", s->gi + 1, r->start,
-	    m->eng[s1].name, m->eng[s2].name, buf_str(&tc),
-	    r->winner == 1 ? "first" : r->winner == 2 ? "second" : "draw",
-	    r->reason, r->detail != NULL ? " " : "",
-	    r->detail != NULL ? r->detail : "", r->plies);
-	fputs(buf_str(&s->rec), f);
-	if (fclose(f) != 0)
+	if (fd == -1 || off != b.len)
 		fprintf(stderr, "grundy match: %s: %s\n", buf_str(&path),
 		    strerror(errno));
-out:
 	buf_free(&path);
-	buf_free(&tc);
+	buf_free(&b);
 }

@@ -17,6 +17,7 @@
 #include "conf.h"
 #include "jsonread.h"
 #include "match.h"
+#include "record.h"
 #include "util.h"
 
 #define MATCH_NAME_MAX	64		/* bytes of an engine's name */
@@ -253,8 +254,12 @@ match_engine_arg(int argc, char **argv, int *i, struct match_engine *e,
 		match_die("--engine: no cmd= (or conf=)");
 	if (e->name == NULL)
 		e->name = xstrdup(e->argv[0]);
-	if (e->name[0] == '\0' || strlen(e->name) > MATCH_NAME_MAX)
-		match_die("--engine: a name is 1 to %d bytes", MATCH_NAME_MAX);
+	if (e->name[0] == '\0' || strlen(e->name) > MATCH_NAME_MAX ||
+	    strpbrk(e->name, " \t\r\n\"\\") != NULL ||
+	    strcmp(e->name, RECORD_ENGINE) == 0)
+		match_die("--engine: name '%s': 1 to %d bytes, no blank or "
+		    "quote, not \"%s\" (the records' name of grundyd's "
+		    "engine)", e->name, MATCH_NAME_MAX, RECORD_ENGINE);
 }
 
 /* Parses --sprt elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=M]. */
@@ -445,7 +450,6 @@ match_setup(struct match *m)
 	m->slots = xcalloc(m->conc, sizeof *m->slots);
 	for (s = 0; s < m->conc; s++) {
 		m->slots[s].m = m;
-		buf_init(&m->slots[s].rec);
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
 			p->pid = -1;
@@ -464,7 +468,8 @@ match_cleanup(struct match *m)
 	size_t	 i, k;
 
 	for (i = 0; i < m->conc; i++) {
-		buf_free(&m->slots[i].rec);
+		match_record_clear(&m->slots[i]);
+		free(m->slots[i].mv);
 		for (k = 0; k < 2; k++) {
 			buf_free(&m->slots[i].proc[k].ch.in);
 			buf_free(&m->slots[i].proc[k].ch.out);

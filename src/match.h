@@ -22,6 +22,7 @@
 #include "matchstat.h"
 #include "proto.h"
 #include "sprt.h"
+#include "store.h"
 
 #define MATCH_ENGINES_MAX	64	/* engines in one run */
 #define MATCH_GAMES_MAX		10000000 /* games in one run */
@@ -102,7 +103,11 @@ struct mslot {
 	unsigned long	 serial;
 	unsigned long	 plies;
 	int		 newok[2];	/* seat answered new */
-	struct buf	 rec;		/* the record's move lines */
+	int64_t		 wall_start;	/* ms since the epoch */
+	struct store_rmove *mv;		/* the record's moves */
+	size_t		 nmv, capmv;
+	struct store_rrefused ref;	/* the refused move that lost */
+	int		 has_ref;
 };
 
 /* The whole run. */
@@ -173,5 +178,6 @@ void	 match_table(const struct match *, int);
 const char *match_reason(const char *);
 int	 match_read_file(const char *, struct buf *, char *, size_t);
 void	 match_record(const struct match *, struct mslot *);
+void	 match_record_clear(struct mslot *);
 
 #endif /* MATCH_H */

@@ -49,7 +49,8 @@ def test_sprt_h1():
                        ["--game", "nim 20 20 20", "--random-starts",
                         "--seed", "7", "--games", "2000",
                         "--concurrency", "4", "--tc", "5000+50",
-                        "--sprt", "elo0=0,elo1=10", "--out", out])
+                        "--sprt", "elo0=0,elo1=10", "--out", out,
+                        "--records", os.path.join(TMP, "records-sprt")])
     check("exit 0", rc == 0, se[-2000:])
     d = load(out)
     pr = d["pairings"][0]
@@ -78,13 +79,16 @@ def test_sprt_h1():
           pr["penta"]["ww"] == ww and pr["pairs"] == len(paired),
           "%r %d %d" % (pr["penta"], ww, len(paired)))
     check("perfect never loses", pr["losses"] == 0, json.dumps(pr))
+    verify_records(os.path.join(TMP, "records-sprt"), d["played"], "sprt")
 
 
 def misbehave(mode, n, reason, extra=()):
     out = os.path.join(TMP, "bad-%s.json" % mode)
+    rec = os.path.join(TMP, "records-%s" % mode)
     rc, so, se = match(PERFECT_ENGINE + bad(mode, n) +
                        ["--game", "nim 3 4 5", "--games", "6",
-                        "--concurrency", "2", "--out", out] + list(extra))
+                        "--concurrency", "2", "--out", out,
+                        "--records", rec] + list(extra))
     check("%s: exit 0" % mode, rc == 0, se[-2000:])
     d = load(out)
     games = d["games"]
@@ -97,6 +101,7 @@ def misbehave(mode, n, reason, extra=()):
     eng = [e for e in d["engines"] if e["name"] == "bad"][0]
     check("%s: restarted for each game" % mode, eng["starts"] == 6,
           json.dumps(eng))
+    verify_records(rec, 6, mode)
     return d
 
 
@@ -196,6 +201,19 @@ def test_engines_file():
     check("a bad file refused with where", rc == 2 and "byte" in se, se)
 
 
+def verify_records(rec, n, what):
+    """Every record of the run passes grundy verify."""
+    bad = []
+    for i in range(1, n + 1):
+        p = subprocess.run([GRUNDY, "verify",
+                            os.path.join(rec, "game-%06d.grec" % i)],
+                           capture_output=True, text=True, timeout=30)
+        if p.returncode != 0:
+            bad.append((i, p.stdout + p.stderr))
+    check("%s: grundy verify accepts all %d records" % (what, n), not bad,
+          repr(bad)[:2000])
+
+
 def test_adjudicate():
     out = os.path.join(TMP, "adj.json")
     rec = os.path.join(TMP, "records")
@@ -213,10 +231,10 @@ def test_adjudicate():
           all(g["result"] == "first" for g in games
               if g["first"] == "perfect"))
     for g in games:
-        with open(os.path.join(rec, "game-%06d.txt" % (g["game"] + 1))) as f:
+        path = os.path.join(rec, "game-%06d.grec" % (g["game"] + 1))
+        with open(path) as f:
             lines = f.read().splitlines()
-        moves = [ln.split()[2] for ln in lines
-                 if ln.split() and ln.split()[0].isdigit()]
+        moves = [ln.split()[6] for ln in lines if ln.startswith("move ")]
         piles = [int(x) for x in g["start"].split()[1:]]
         for mv in moves:
             i, v = (int(x) for x in mv.split("="))
@@ -229,6 +247,7 @@ def test_adjudicate():
         check("game %d: the solver's winner" % g["game"],
               g["result"] == want and len(moves) == 2,
               "%r %r %r" % (g, moves, piles))
+    verify_records(rec, 6, "adjudicated")
 
 
 sys.exit(run([test_sprt_h1, test_crash, test_hang, test_illegal,
