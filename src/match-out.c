@@ -55,33 +55,33 @@ match_res_for(const struct match *m, size_t gi, size_t a)
 }
 
 /*
- * The counts of pairing k from its first engine's point of view: every
- * game played, and the game pairs of which both games were played.
+ * Counts game gi, just played (or read back by --resume), into its
+ * pairing's tally: its result, and its pair once both games are in.
  */
+void
+match_count(struct match *m, size_t gi)
+{
+	size_t		 a, b, k = (gi / 2) % m->npairings, g1 = gi & ~(size_t)1;
+	struct match_tally *t = &m->tally[k];
+
+	match_pairing(m, k, &a, &b);
+	matchstat_wdl_add(&t->wdl, match_res_for(m, gi, a));
+	if ((gi ^ 1) < m->ngames && m->res[gi ^ 1].done) {
+		matchstat_penta_add(&t->penta, match_res_for(m, g1, a),
+		    match_res_for(m, g1 + 1, a));
+		t->unpaired--;
+	} else
+		t->unpaired++;
+}
+
+/* The counts of pairing k from its first engine's point of view. */
 void
 match_pair_stats(const struct match *m, size_t k, struct matchstat_wdl *w,
     struct matchstat_penta *p, size_t *unpaired)
 {
-	size_t		 a, b, gp, g1, g2;
-
-	memset(w, 0, sizeof *w);
-	memset(p, 0, sizeof *p);
-	*unpaired = 0;
-	match_pairing(m, k, &a, &b);
-	for (gp = k; 2 * gp < m->ngames; gp += m->npairings) {
-		g1 = 2 * gp;
-		g2 = g1 + 1;
-		if (m->res[g1].done)
-			matchstat_wdl_add(w, match_res_for(m, g1, a));
-		if (g2 < m->ngames && m->res[g2].done)
-			matchstat_wdl_add(w, match_res_for(m, g2, a));
-		if (m->res[g1].done && g2 < m->ngames && m->res[g2].done)
-			matchstat_penta_add(p, match_res_for(m, g1, a),
-			    match_res_for(m, g2, a));
-		else if (m->res[g1].done || (g2 < m->ngames &&
-		    m->res[g2].done))
-			(*unpaired)++;
-	}
+	*w = m->tally[k].wdl;
+	*p = m->tally[k].penta;
+	*unpaired = m->tally[k].unpaired;
 }
 
 /*
@@ -164,6 +164,7 @@ match_after_game(struct match *m, size_t gi)
 	size_t	 mate = gi ^ 1;
 	enum sprt_verdict v;
 
+	match_count(m, gi);
 	if (mate < m->ngames && !m->res[mate].done)
 		return;
 	if (m->has_sprt && !m->stop) {
@@ -473,6 +474,7 @@ match_load_game(struct match *m, const struct jsonr *g, char *why,
 	r->plies = (unsigned long)plies;
 	r->ms = ms;
 	m->ndone++;
+	match_count(m, gi);
 	return (0);
 }
 

@@ -445,6 +445,7 @@ match_setup(struct match *m)
 		game_free(&g);
 	}
 	m->res = xcalloc(m->ngames, sizeof *m->res);
+	m->tally = xcalloc(m->npairings, sizeof *m->tally);
 	if (m->conc > m->ngames)
 		m->conc = m->ngames;
 	m->slots = xcalloc(m->conc, sizeof *m->slots);
@@ -485,6 +486,7 @@ match_cleanup(struct match *m)
 	free(m->eng);
 	free(m->slots);
 	free(m->res);
+	free(m->tally);
 	free(m->game_spec);
 	game_free(&m->tmpl);
 }

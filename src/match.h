@@ -87,6 +87,13 @@ struct match_result {
 	uint64_t	 ms;		/* wall time of the game */
 };
 
+/* The counts of a pairing, from its first engine's side. */
+struct match_tally {
+	struct matchstat_wdl	 wdl;
+	struct matchstat_penta	 penta;
+	size_t			 unpaired;
+};
+
 /* A slot: room for one game at a time, with its two processes. */
 struct mslot {
 	struct match	*m;
@@ -139,6 +146,7 @@ struct match {
 	size_t		 next;		/* next game index to consider */
 	size_t		 ndone;
 	size_t		 npairings;
+	struct match_tally *tally;	/* npairings */
 	struct mslot	*slots;
 	int		 stop;		/* SPRT verdict: start no more */
 	enum sprt_verdict verdict;
@@ -171,6 +179,7 @@ const char *mp_death(struct mproc *, char *, size_t);
 /* match-out.c */
 void	 match_pair_stats(const struct match *, size_t,
 	    struct matchstat_wdl *, struct matchstat_penta *, size_t *);
+void	 match_count(struct match *, size_t);
 void	 match_after_game(struct match *, size_t);
 int	 match_write_out(const struct match *, int);
 int	 match_load(struct match *);

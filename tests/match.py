@@ -25,6 +25,8 @@ def match(args, timeout=60):
     """Runs grundy match to its end; returns (status, stdout, stderr)."""
     p = subprocess.run([GRUNDY, "match"] + args, capture_output=True,
                        text=True, timeout=timeout, env=ENV)
+    if "Sanitizer" in p.stderr or "runtime error:" in p.stderr:
+        check("no sanitizer report from grundy match", False, p.stderr)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -150,6 +152,8 @@ def test_resume():
     p.send_signal(signal.SIGINT)
     so, se = p.communicate(timeout=30)
     check("exit 130", p.returncode == 130, se[-1000:])
+    check("no sanitizer report", "Sanitizer" not in se and
+          "runtime error:" not in se, se[-2000:])
     first = load(out)
     n = first["played"]
     check("partial results printed",
@@ -199,6 +203,28 @@ def test_engines_file():
     rc, so, se = match(["--engines", path, "--engine", "conf=x",
                         "--engine", "conf=x", "--game", "nim 3 4 5"])
     check("a bad file refused with where", rc == 2 and "byte" in se, se)
+
+
+def test_round_robin():
+    """Three engines: every pair of them plays its game pairs."""
+    out = os.path.join(TMP, "rr.json")
+    rc, so, se = match(PERFECT_ENGINE + RANDOM_ENGINE +
+                       ["--engine", "cmd=" + RANDOM, "name=random2",
+                        "--game", "nim 3 4 5", "--games", "12",
+                        "--concurrency", "3", "--out", out])
+    check("exit 0", rc == 0, se[-1000:])
+    d = load(out)
+    got = [(p["a"], p["b"], p["games"], p["pairs"]) for p in d["pairings"]]
+    check("three pairings of two pairs each",
+          got == [("perfect", "random", 4, 2), ("perfect", "random2", 4, 2),
+                  ("random", "random2", 4, 2)], got)
+    for p in d["pairings"]:
+        mine = [g for g in d["games"] if {g["first"], g["second"]} ==
+                {p["a"], p["b"]}]
+        wins = sum(1 for g in mine if g[g["result"]] == p["a"])
+        check("%s-%s: wins counted from its games" % (p["a"], p["b"]),
+              len(mine) == 4 and wins == p["wins"] and
+              p["wins"] + p["losses"] == 4, json.dumps(p))
 
 
 def verify_records(rec, n, what):
@@ -252,4 +278,4 @@ def test_adjudicate():
 
 sys.exit(run([test_sprt_h1, test_crash, test_hang, test_illegal,
               test_slow_start, test_resume, test_engines_file,
-              test_adjudicate]))
+              test_adjudicate, test_round_robin]))
