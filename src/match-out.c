@@ -54,6 +54,34 @@ match_res_for(const struct match *m, size_t gi, size_t a)
 	    MATCHSTAT_LOSS);
 }
 
+/* Appends game gi, just counted, to the JSON list of the games played. */
+static void
+match_game_json(struct match *m, size_t gi)
+{
+	const struct match_result *r = &m->res[gi];
+	struct json	 j;
+	size_t		 s1, s2;
+
+	match_seats(m, gi, &s1, &s2);
+	if (m->gjson.len > 0)
+		buf_putc(&m->gjson, ',');
+	json_init(&j, &m->gjson);
+	json_obj(&j);
+	json_kuint(&j, "game", gi);
+	json_kuint(&j, "pair", gi / 2);
+	json_kstr(&j, "start", r->start);
+	json_kstr(&j, "first", m->eng[s1].name);
+	json_kstr(&j, "second", m->eng[s2].name);
+	json_kstr(&j, "result", r->winner == 1 ? "first" :
+	    r->winner == 2 ? "second" : "draw");
+	json_kstr(&j, "reason", r->reason);
+	if (r->detail != NULL)
+		json_kstr(&j, "detail", r->detail);
+	json_kuint(&j, "plies", r->plies);
+	json_kuint(&j, "ms", r->ms);
+	json_end_obj(&j);
+}
+
 /*
  * Counts game gi, just played (or read back by --resume), into its
  * pairing's tally: its result, and its pair once both games are in.
@@ -65,6 +93,7 @@ match_count(struct match *m, size_t gi)
 	struct match_tally *t = &m->tally[k];
 
 	match_pairing(m, k, &a, &b);
+	match_game_json(m, gi);
 	matchstat_wdl_add(&t->wdl, match_res_for(m, gi, a));
 	if ((gi ^ 1) < m->ngames && m->res[gi ^ 1].done) {
 		matchstat_penta_add(&t->penta, match_res_for(m, g1, a),
@@ -175,9 +204,8 @@ match_after_game(struct match *m, size_t gi)
 			m->verdict_pairs = (m->ndone + 1) / 2;
 		}
 	}
-	if (m->out != NULL && match_write_out(m, 0) != 0)
-		fprintf(stderr, "grundy match: %s: %s\n", m->out,
-		    strerror(errno));
+	if (m->out != NULL)
+		match_write_out(m, 0);
 	match_progress(m);
 }
 
@@ -290,9 +318,8 @@ match_json_config(const struct match *m, struct json *j)
 static void
 match_json_games(const struct match *m, struct json *j)
 {
-	const struct match_result *r;
 	const struct match_engine *e;
-	size_t		 i, s1, s2;
+	size_t		 i;
 
 	json_key(j, "engines");
 	json_arr(j);
@@ -309,44 +336,24 @@ match_json_games(const struct match *m, struct json *j)
 	}
 	json_end_arr(j);
 	json_key(j, "games");
-	json_arr(j);
-	for (i = 0; i < m->ngames; i++) {
-		r = &m->res[i];
-		if (!r->done)
-			continue;
-		match_seats(m, i, &s1, &s2);
-		json_obj(j);
-		json_kuint(j, "game", i);
-		json_kuint(j, "pair", i / 2);
-		json_kstr(j, "start", r->start);
-		json_kstr(j, "first", m->eng[s1].name);
-		json_kstr(j, "second", m->eng[s2].name);
-		json_kstr(j, "result", r->winner == 1 ? "first" :
-		    r->winner == 2 ? "second" : "draw");
-		json_kstr(j, "reason", r->reason);
-		if (r->detail != NULL)
-			json_kstr(j, "detail", r->detail);
-		json_kuint(j, "plies", r->plies);
-		json_kuint(j, "ms", r->ms);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	json_raw(j, "[", 1);
+	buf_add(j->b, m->gjson.data != NULL ? m->gjson.data : "",
+	    m->gjson.len);
+	buf_putc(j->b, ']');
 }
 
 /*
- * Writes the output file atomically (a temporary file, fsync, rename,
- * fsync of the directory): a reader, or --resume after a crash, sees the
- * previous complete file or the new one.  Returns 0, or -1 with errno.
+ * Writes the output file: a snapshot made here, written atomically by the
+ * writer thread (a temporary file, fsync, rename, fsync of the directory):
+ * a reader, or --resume after a crash, sees the previous complete file or
+ * the new one.  final waits for it.  Returns 0, or -1 with errno (final).
  */
 int
 match_write_out(const struct match *m, int final)
 {
-	struct buf	 b, tmp;
+	struct buf	 b;
 	struct json	 j;
-	char		*dir, *slash;
-	size_t		 k, off = 0;
-	ssize_t		 n;
-	int		 fd, rv = -1, dfd;
+	size_t		 k;
 
 	buf_init(&b);
 	json_init(&j, &b);
@@ -364,34 +371,9 @@ match_write_out(const struct match *m, int final)
 	match_json_games(m, &j);
 	json_end_obj(&j);
 	buf_putc(&b, '\n');
-	buf_init(&tmp);
-	buf_printf(&tmp, "%s.tmp", m->out);
-	if ((fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC |
-	    O_CLOEXEC, 0644)) == -1)
-		goto out;
-	while (off < b.len && (n = write(fd, b.data + off, b.len - off)) > 0)
-		off += (size_t)n;
-	if (off != b.len || fsync(fd) != 0) {
-		close(fd);
-		goto out;
-	}
-	if (close(fd) != 0 || rename(buf_str(&tmp), m->out) != 0)
-		goto out;
-	dir = xstrdup(m->out);
-	slash = strrchr(dir, '/');
-	if (slash != NULL)
-		slash[slash == dir ? 1 : 0] = '\0';
-	if ((dfd = open(slash != NULL ? dir : ".", O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) != -1) {
-		fsync(dfd);
-		close(dfd);
-	}
-	free(dir);
-	rv = 0;
-out:
-	buf_free(&tmp);
+	match_writer_put((struct match *)m, m->out, &b, 1);
 	buf_free(&b);
-	return (rv);
+	return (final ? match_writer_flush((struct match *)m) : 0);
 }
 
 /* Checks the settings of a results file against this run's. */
@@ -647,9 +629,7 @@ match_record(const struct match *m, struct mslot *s)
 	const struct match_result *r = &m->res[s->gi];
 	struct store_record rec;
 	struct buf	 path, b;
-	size_t		 s1, s2, off = 0;
-	ssize_t		 n;
-	int		 fd;
+	size_t		 s1, s2;
 
 	if (m->records == NULL)
 		return;
@@ -678,17 +658,7 @@ match_record(const struct match *m, struct mslot *s)
 	buf_init(&path);
 	record_file(&b, &rec, NULL);
 	buf_printf(&path, "%s/game-%06zu.grec", m->records, s->gi + 1);
-	if ((fd = open(buf_str(&path), O_WRONLY | O_CREAT | O_TRUNC |
-	    O_CLOEXEC, 0644)) != -1) {
-		while (off < b.len &&
-		    (n = write(fd, b.data + off, b.len - off)) > 0)
-			off += (size_t)n;
-		if (close(fd) != 0)
-			off = 0;
-	}
-	if (fd == -1 || off != b.len)
-		fprintf(stderr, "grundy match: %s: %s\n", buf_str(&path),
-		    strerror(errno));
+	match_writer_put((struct match *)m, buf_str(&path), &b, 0);
 	buf_free(&path);
 	buf_free(&b);
 }

@@ -487,6 +487,7 @@ match_cleanup(struct match *m)
 	free(m->slots);
 	free(m->res);
 	free(m->tally);
+	buf_free(&m->gjson);
 	free(m->game_spec);
 	game_free(&m->tmpl);
 }
@@ -520,12 +521,19 @@ match_main(int argc, char **argv)
 	if (m.records != NULL && mkdir(m.records, 0755) != 0 &&
 	    errno != EEXIST)
 		match_die("--records %s: %s", m.records, strerror(errno));
+	if (match_writer_start(&m) != 0)
+		match_die("cannot start the writer thread: %s",
+		    strerror(errno));
 	m.t0 = clock_mono_ns();
 	rv = match_run(&m);
 	mp_stop_all(&m);
-	if (m.out != NULL && match_write_out(&m, 1) != 0)
+	if (m.out != NULL && match_write_out(&m, 1) != 0) {
 		fprintf(stderr, "grundy match: %s: %s\n", m.out,
 		    strerror(errno));
+		if (rv == 0)
+			rv = -1;
+	}
+	match_writer_stop(&m);
 	match_table(&m, rv == 1);
 	if (!m.quiet)
 		fprintf(stderr, "match: %zu games in %.3f s\n", m.ndone,

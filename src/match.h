@@ -117,6 +117,8 @@ struct mslot {
 	int		 has_ref;
 };
 
+struct match_writer;
+
 /* The whole run. */
 struct match {
 	/* Options. */
@@ -147,6 +149,8 @@ struct match {
 	size_t		 ndone;
 	size_t		 npairings;
 	struct match_tally *tally;	/* npairings */
+	struct buf	 gjson;		/* the games played, as JSON objects */
+	struct match_writer *writer;	/* match-write.c */
 	struct mslot	*slots;
 	int		 stop;		/* SPRT verdict: start no more */
 	enum sprt_verdict verdict;
@@ -166,6 +170,12 @@ int	 match_run(struct match *);
 /* match.c */
 int	 match_main(int, char **);
 void	 match_engine_free(struct match_engine *);
+
+/* match-write.c */
+int	 match_writer_start(struct match *);
+void	 match_writer_put(struct match *, const char *, struct buf *, int);
+int	 match_writer_flush(struct match *);
+void	 match_writer_stop(struct match *);
 
 /* match-proc.c */
 int	 mp_spawn(struct match *, struct mproc *, size_t);
