@@ -56,7 +56,7 @@ mg_end(struct mslot *s, int winner, const char *reason, const char *detail,
 	struct match	*m = s->m;
 	struct match_result *r = &m->res[s->gi];
 	const char	*res = winner == 1 ? "first" : winner == 2 ? "second" :
-			    "draw";
+			    "-";
 	int		 seat;
 
 	r->winner = winner;
