@@ -129,6 +129,19 @@ def test_illegal():
 
 def test_slow_start():
     misbehave("slow", 1, "start-timeout", ["--start-timeout", "1000"])
+    out = os.path.join(TMP, "bad-both.json")
+    rc, so, se = match(bad("slow", 1, "slow1") + bad("slow", 1, "slow2") +
+                       ["--game", "nim 3 4 5", "--games", "2",
+                        "--concurrency", "2", "--start-timeout", "300",
+                        "--out", out])
+    check("both slow: exit 0", rc == 0, se[-1000:])
+    d = load(out)
+    check("both slow: each game a draw by start-timeout",
+          [(g["result"], g["reason"]) for g in d["games"]] ==
+          [("draw", "start-timeout")] * 2, d["games"])
+    pr = d["pairings"][0]
+    check("both slow: one DD pair", pr["draws"] == 2 and
+          pr["penta"]["dd"] == 1, json.dumps(pr))
 
 
 def test_resume():
