@@ -173,7 +173,8 @@ match_progress(const struct match *m)
 		    (unsigned long long)w.losses, (unsigned long long)w.draws);
 		if (match_elo(&w, &p, &e) == 0) {
 			match_elo_text(elo, sizeof elo, e.elo);
-			fprintf(stderr, "  Elo %s +/- %.1f", elo, e.elo_err);
+			fprintf(stderr, "  score %.1f%%  Elo %s +/- %.1f",
+			    100 * e.score, elo, e.elo_err);
 		}
 		if (m->has_sprt)
 			fprintf(stderr, "  LLR %.2f [%.2f, %.2f]", match_llr(m),
