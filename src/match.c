@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "conf.h"
@@ -354,6 +355,39 @@ match_option(struct match *m, int argc, char **argv, int *i,
 	*i += 2;
 }
 
+/*
+ * Returns 1 if an engine's program can be run: a path (relative to its
+ * dir= if it has one) that is executable, or a name found on PATH.
+ */
+static int
+match_runnable(const struct match_engine *e)
+{
+	const char	*cmd = e->argv[0], *path = getenv("PATH");
+	struct buf	 b;
+	char		*copy, *dir, *save;
+	int		 ok = 0;
+
+	buf_init(&b);
+	if (strchr(cmd, '/') != NULL) {
+		if (cmd[0] != '/' && e->dir != NULL)
+			buf_printf(&b, "%s/", e->dir);
+		buf_puts(&b, cmd);
+		ok = access(buf_str(&b), X_OK) == 0;
+		buf_free(&b);
+		return (ok);
+	}
+	copy = xstrdup(path != NULL ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir != NULL && !ok;
+	    dir = strtok_r(NULL, ":", &save)) {
+		buf_reset(&b);
+		buf_printf(&b, "%s/%s", dir, cmd);
+		ok = access(buf_str(&b), X_OK) == 0;
+	}
+	free(copy);
+	buf_free(&b);
+	return (ok);
+}
+
 /* Parses the command line into m. */
 static void
 match_args(struct match *m, int argc, char **argv)
@@ -386,6 +420,10 @@ match_args(struct match *m, int argc, char **argv)
 	}
 	if (m->neng < 2)
 		match_die("two engines or more are needed (--engine)");
+	for (k = 0; k < m->neng; k++)
+		if (!match_runnable(&m->eng[k]))
+			match_die("engine %s: %s: not an executable program",
+			    m->eng[k].name, m->eng[k].argv[0]);
 	for (k = 0; k < m->neng; k++)
 		for (j = k + 1; j < m->neng; j++)
 			if (strcmp(m->eng[k].name, m->eng[j].name) == 0)

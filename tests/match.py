@@ -216,6 +216,10 @@ def test_engines_file():
     rc, so, se = match(["--engines", path, "--engine", "conf=x",
                         "--engine", "conf=x", "--game", "nim 3 4 5"])
     check("a bad file refused with where", rc == 2 and "byte" in se, se)
+    rc, so, se = match(["--engine", "cmd=" + os.path.join(TMP, "nothing"),
+                        "--engine", "cmd=" + PERFECT, "--game", "nim 3 4 5"])
+    check("a program that cannot run refused",
+          rc == 2 and "not an executable program" in se, se)
 
 
 def test_round_robin():
