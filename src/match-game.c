@@ -412,7 +412,7 @@ mg_deadline(struct mslot *s)
 	int	 seat;
 
 	if (s->state == MG_STARTING) {
-		/* Answers already in the pipes count: read them first. */
+		/* Answers that came since the poll count: read them. */
 		mg_input(s, 0);
 		mg_input(s, 1);
 		if (s->state != MG_STARTING || clock_mono_ns() < s->deadline)
@@ -427,7 +427,11 @@ mg_deadline(struct mslot *s)
 		mg_fault(s, seat, "start-timeout", NULL);
 		return;
 	}
-	/* An answer already in the pipe counts: read it first. */
+	/*
+	 * Read what came since the poll first: an answer is judged on its
+	 * time as read (a pipe has no arrival stamp), so one read after the
+	 * deadline still loses on time.
+	 */
 	mg_input(s, s->seat_proc[s->to_move - 1]);
 	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline)
 		mg_fault(s, s->to_move, "timeout", NULL);
