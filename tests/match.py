@@ -128,7 +128,7 @@ def test_illegal():
 
 
 def test_slow_start():
-    misbehave("slow", 1, "start-timeout", ["--start-timeout", "1000"])
+    misbehave("slow", 1, "start-timeout", ["--start-timeout", "2000"])
     out = os.path.join(TMP, "bad-both.json")
     rc, so, se = match(bad("slow", 1, "slow1") + bad("slow", 1, "slow2") +
                        ["--game", "nim 3 4 5", "--games", "2",
