@@ -25,7 +25,7 @@
 #include "store.h"
 
 #define MATCH_ENGINES_MAX	64	/* engines in one run */
-#define MATCH_GAMES_MAX		10000000 /* games in one run */
+#define MATCH_GAMES_MAX		1000000	/* games in one run */
 #define MATCH_CONC_MAX		128	/* games at once: 4 pipes each */
 #define MATCH_OUTSTANDING	8	/* commands awaiting an answer */
 #define MATCH_FILE_MAX		(256 * 1024 * 1024) /* bytes of a file read */
