@@ -131,18 +131,36 @@ match_file_engine(const char *path, const struct jsonr *o,
 	const struct jsonr *args = jsonr_get(o, "args");
 	const struct jsonr *opts = jsonr_get(o, "options"), *it;
 	const char	*name = jsonr_str(o, "name"), *cmd = jsonr_str(o, "cmd");
+	const char	*dir = jsonr_str(o, "dir");
+	char		*copy, *tok, *save;
 	size_t		 i;
 
-	if (name == NULL || cmd == NULL)
-		match_die("%s: every engine needs a \"name\" and a \"cmd\" "
-		    "(strings)", path);
 	memset(e, 0, sizeof *e);
+	if (name == NULL)
+		match_die("%s: every engine needs a \"name\" (a string)", path);
+	if (cmd != NULL)
+		match_vec_add(&e->argv, &e->argc, cmd);
+	else if (jsonr_str(o, "command") != NULL) {
+		/* cutechess's "command": the program and its words. */
+		copy = xstrdup(jsonr_str(o, "command"));
+		for (tok = strtok_r(copy, " \t", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t", &save))
+			match_vec_add(&e->argv, &e->argc, tok);
+		free(copy);
+	}
+	if (e->argc == 0)
+		match_die("%s: engine %s needs a \"cmd\" (or cutechess's "
+		    "\"command\"): a string", path, name);
 	e->name = xstrdup(name);
-	match_vec_add(&e->argv, &e->argc, cmd);
-	if (jsonr_str(o, "dir") != NULL)
-		e->dir = xstrdup(jsonr_str(o, "dir"));
+	if (dir == NULL)
+		dir = jsonr_str(o, "workingDirectory");
+	if (dir != NULL)
+		e->dir = xstrdup(dir);
+	if (args != NULL && args->type != JSONR_ARR)
+		match_die("%s: engine %s: \"args\" must be an array of "
+		    "strings", path, name);
 	for (i = 0; args != NULL && i < args->n; i++) {
-		if (args->type != JSONR_ARR || args->items[i].type != JSONR_STR)
+		if (args->items[i].type != JSONR_STR)
 			match_die("%s: engine %s: \"args\" must be an array "
 			    "of strings", path, name);
 		match_vec_add(&e->argv, &e->argc, args->items[i].str);

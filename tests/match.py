@@ -194,7 +194,7 @@ def test_resume():
 def test_engines_file():
     path = os.path.join(TMP, "engines.json")
     with open(path, "w") as f:
-        json.dump([{"name": "perfect", "cmd": PERFECT},
+        json.dump([{"name": "perfect", "command": PERFECT + " "},
                    {"name": "rnd", "cmd": RANDOM, "args": ["--think-ms",
                                                            "0"],
                     "options": {"BOT_SEED": "5"}}], f)
