@@ -244,6 +244,27 @@ def test_round_robin():
               p["wins"] + p["losses"] == 4, json.dumps(p))
 
 
+def test_no_blocking():
+    """A hung engine holds only its own games: with all six games of
+    three engines at once, the two games without it end first, while the
+    hung ones wait for their clocks (the output lists games as they
+    end)."""
+    out = os.path.join(TMP, "noblock.json")
+    rc, so, se = match(PERFECT_ENGINE + RANDOM_ENGINE + bad("hang", 1) +
+                       ["--game", "nim 3 4 5", "--games", "6",
+                        "--concurrency", "6", "--tc", "3000",
+                        "--grace", "50", "--out", out])
+    check("exit 0", rc == 0, se[-1000:])
+    d = load(out)
+    order = [(g["first"], g["second"]) for g in d["games"]]
+    check("the games without the hung engine end first",
+          sorted(order[:2]) == [("perfect", "random"),
+                                ("random", "perfect")], order)
+    check("the hung engine loses its four games on time",
+          sum(1 for g in d["games"] if g["reason"] == "timeout" and
+              "bad" in (g["first"], g["second"])) == 4, d["games"])
+
+
 def verify_records(rec, n, what):
     """Every record of the run passes grundy verify."""
     bad = []
@@ -295,4 +316,4 @@ def test_adjudicate():
 
 sys.exit(run([test_sprt_h1, test_crash, test_hang, test_illegal,
               test_slow_start, test_resume, test_engines_file,
-              test_adjudicate, test_round_robin]))
+              test_adjudicate, test_round_robin, test_no_blocking]))
