@@ -21,6 +21,7 @@
 #include "connect.h"
 #include "engine.h"
 #include "format.h"
+#include "match.h"
 #include "proto.h"
 #include "session.h"
 #include "verify.h"
@@ -41,6 +42,9 @@ grundy_usage(int status)
 	    "       grundy bot --server HOST:PORT --name NAME [OPTION...] "
 	    "-- PROGRAM [ARG...]\n"
 	    "           (its options: grundy bot --help)\n"
+	    "       grundy match --engine cmd=PROG... --engine cmd=PROG... "
+	    "--game GAME [OPTION...]\n"
+	    "           (its options: grundy match --help)\n"
 	    "       grundy verify [--max-bytes N] [--max-line N] FILE\n"
 	    "       grundy games\n"
 	    "       grundy version\n"
@@ -489,6 +493,8 @@ main(int argc, char **argv)
 		grundy_usage(0);
 	if (strcmp(argv[1], "connect") == 0)
 		return (connect_main(argc - 2, argv + 2));
+	if (strcmp(argv[1], "match") == 0)
+		return (match_main(argc, argv));
 	if (strcmp(argv[1], "verify") == 0)
 		return (verify_main(argc - 1, argv + 1));
 	if (strcmp(argv[1], "bot") == 0)

@@ -39,6 +39,7 @@
 #include "lobby-int.h"
 #include "log.h"
 #include "proto.h"
+#include "referee.h"
 #include "store.h"
 #include "util.h"
 
@@ -270,15 +271,13 @@ lg_turn(struct lgame *g)
 	struct game_move m;
 	enum engine_why	 why;
 	struct lplayer	*p;
+	const char	*reason;
+	int		 winner;
 
 	if (lg_over(g))
 		return;
-	if (game_terminal(&g->game)) {
-		/* No move: the mover loses, except in misere (outcome N). */
-		if (game_outcome(&g->game, &err) == GAME_N)
-			lg_finish(g, g->to_move, "last-token-taken");
-		else
-			lg_finish(g, 3 - g->to_move, "no-legal-move");
+	if (referee_over(&g->game, g->to_move, &winner, &reason)) {
+		lg_finish(g, winner, reason);
 		return;
 	}
 	g->serial++;
@@ -546,30 +545,6 @@ lg_tell_seat(struct lgame *g, int seat, const char *what)
 		    seat);
 }
 
-/*
- * Appends text as a JSON string (at most LOBBY_QUOTE_MAX bytes of it):
- * quotes, backslashes and control bytes escaped, so it is one token that
- * ends at its closing quote.
- */
-static void
-lobby_quote(struct buf *b, const char *text)
-{
-	const unsigned char *p;
-	size_t		 n = 0;
-
-	buf_putc(b, '"');
-	for (p = (const unsigned char *)text; *p != '\0' &&
-	    n < LOBBY_QUOTE_MAX; p++, n++) {
-		if (*p == '"' || *p == '\\')
-			buf_printf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(b, "\\u%04x", *p);
-		else
-			buf_putc(b, (char)*p);
-	}
-	buf_putc(b, '"');
-}
-
 /* Logs a refused move of the seat to move (every illegal-move policy). */
 static void
 lg_refused(struct lgame *g, const char *text, const char *why,
@@ -619,30 +594,8 @@ static int
 lg_parse_move(struct lgame *g, const char *text, const char *bad,
     struct game_move *m, struct game_error *err)
 {
-	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
-	int		 argc = 0, rv = 0;
-
-	copy = xstrdup(text);
-	for (tok = strtok_r(copy, " \t", &save); tok != NULL;
-	    tok = strtok_r(NULL, " \t", &save)) {
-		if (argc == GAME_MOVE_MAX + 1)
-			break;
-		argv[argc++] = tok;
-	}
-	if (argc == 0)
-		game_set_error(err, GAME_ESYNTAX, "empty move");
-	if (bad != NULL)
-		game_set_error(err, GAME_ESYNTAX, "%s", bad);
-	if (bad != NULL || argc == 0 || argc > GAME_MOVE_MAX ||
-	    game_move_parse(&g->game, m, argc, argv, &g->lb->conf.lim,
-	    err) != 0 ||
-	    game_check(&g->game, m, err) != 0) {
-		if (argc > GAME_MOVE_MAX && bad == NULL)
-			game_set_error(err, GAME_ESYNTAX, "too many tokens");
-		rv = -1;
-	}
-	free(copy);
-	return (rv);
+	return (referee_parse_move(&g->game, text, bad, &g->lb->conf.lim, m,
+	    err));
 }
 
 /*
@@ -669,8 +622,7 @@ lg_illegal(struct lgame *g, const char *text, const char *why,
 		return;
 	}
 	buf_init(&d);
-	lobby_quote(&d, text);
-	buf_printf(&d, " %s", why);
+	referee_illegal_detail(&d, text, why);
 	lg_finish_detail(g, 3 - g->to_move, "illegal-move", buf_str(&d));
 	buf_free(&d);
 }
@@ -679,16 +631,14 @@ lg_illegal(struct lgame *g, const char *text, const char *why,
  * Returns the log's mark of a legal move: kept, threw or had no win (the
  * position after it is asked without a copy, game_outcome_after).
  */
+_Static_assert((int)STORE_KEPT_WIN == (int)REFEREE_KEPT_WIN &&
+    (int)STORE_THREW_WIN == (int)REFEREE_THREW_WIN &&
+    (int)STORE_NO_WIN == (int)REFEREE_NO_WIN, "the marks agree");
+
 static enum store_mark
 lg_mark(struct lgame *g, const struct game_move *m)
 {
-	struct game_error err;
-	enum store_mark	 mark = STORE_NO_WIN;
-
-	if (game_outcome(&g->game, &err) == GAME_N)
-		mark = game_outcome_after(&g->game, m, &err) == GAME_P ?
-		    STORE_KEPT_WIN : STORE_THREW_WIN;
-	return (mark);
+	return ((enum store_mark)referee_mark(&g->game, m));
 }
 
 /*

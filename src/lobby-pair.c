@@ -11,6 +11,10 @@
 
 #include "lobby.h"
 #include "lobby-int.h"
+#include "referee.h"
+
+_Static_assert(LOBBY_DRAWS == REFEREE_DRAWS, "the lobby's messages name "
+    "the referee's number of draws");
 
 /*
  * Draws a fair random start from a template: every number of the position
@@ -21,47 +25,7 @@ int
 lobby_draw_start(const struct game *tmpl, gmp_randstate_t rs,
     const struct game_limits *lim, struct game *out, struct game_error *err)
 {
-	struct buf	 text, drawn;
-	char		*tok, *save, *copy;
-	mpz_t		 n;
-	int		 i, rv = -1;
-
-	buf_init(&text);
-	buf_init(&drawn);
-	mpz_init(n);
-	game_print(tmpl, &text);
-	for (i = 0; i < LOBBY_DRAWS && rv != 0; i++) {
-		buf_reset(&drawn);
-		copy = xstrdup(buf_str(&text));
-		for (tok = strtok_r(copy, " ", &save); tok != NULL;
-		    tok = strtok_r(NULL, " ", &save)) {
-			if (drawn.len > 0)
-				buf_putc(&drawn, ' ');
-			if (!lobby_isnum(tok)) {
-				buf_puts(&drawn, tok);
-				continue;
-			}
-			mpz_set_str(n, tok, 10);
-			mpz_add_ui(n, n, 1);
-			mpz_urandomm(n, rs, n);
-			buf_mpz(&drawn, n);
-		}
-		free(copy);
-		if (game_parse_line(out, buf_str(&drawn), lim, err) != 0)
-			break;
-		if (!game_terminal(out) && game_outcome(out, err) == GAME_N)
-			rv = 0;
-		else
-			game_free(out);
-	}
-	if (rv != 0 && i == LOBBY_DRAWS)
-		game_set_error(err, GAME_ELIMIT, "no fair start (an "
-		    "N-position) in %d draws from %s", LOBBY_DRAWS,
-		    buf_str(&text));
-	mpz_clear(n);
-	buf_free(&text);
-	buf_free(&drawn);
-	return (rv);
+	return (referee_draw_start(tmpl, rs, lim, out, err));
 }
 
 /* Drops a client's seek. */
