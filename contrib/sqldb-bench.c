@@ -8,7 +8,10 @@
  * Each row is a games-like row of about 120 bytes.  SQLite is opened as the
  * store opens it (WAL, synchronous=FULL).
  *
- * usage: sqldb-bench [-n SINGLE] [-g GROUP] [-r ROWS] URL...
+ * Every round runs each mode on each database in turn (the machine's
+ * other loads spread over all); the median of the rounds is printed.
+ *
+ * usage: sqldb-bench [-n SINGLE] [-g GROUP] [-r ROWS] [-k ROUNDS] URL...
  *   e.g. tests/pgcluster.sh run sh -c \
  *            './contrib/sqldb-bench /tmp/b.db "$SQLDB_PG_URL"'
  */
@@ -72,17 +75,21 @@ run(struct sqldb *db, struct sqldb_stmt *s, int mode, long rows, long group,
 	return (rows / (now_s() - t0));
 }
 
-static void
-bench(const char *url, long single, long rows, long group)
+static int
+cmp_double(const void *a, const void *b)
 {
-	static const char *const modes[] = { "single", "grouped",
-	    "pipelined" };
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Opens url and makes the table; returns the prepared insert. */
+static struct sqldb_stmt *
+setup(const char *url, struct sqldb **dbp)
+{
 	struct sqldb	*db;
 	struct sqldb_stmt *s;
 	char		 err[512];
-	double		 r;
-	long		 next = 1, n, g;
-	int		 mode;
 
 	if (sqldb_open(url, &db, err, sizeof err) == -1) {
 		fprintf(stderr, "sqldb-bench: %s\n", err);
@@ -98,26 +105,27 @@ bench(const char *url, long single, long rows, long group)
 	if (sqldb_prepare(db, "INSERT INTO bench (id, at, pos, ms) VALUES "
 	    "(?, ?, ?, ?)", 0, &s) == -1)
 		die(db, "prepare");
-	for (mode = 0; mode < 3; mode++) {
-		n = mode == 0 ? single : rows;
-		g = mode == 0 ? 1 : group;
-		r = run(db, s, mode, n, g, &next);
-		printf("%-10s %-9s rows=%-6ld per-txn=%-4ld rows/s=%-9.0f "
-		    "commits/s=%.0f\n", sqldb_backend_name(db), modes[mode], n,
-		    g, r, r / g);
-		fflush(stdout);
-	}
-	sqldb_finalize(s);
-	sqldb_close(db);
+	*dbp = db;
+	return (s);
 }
+
+#define MAXDB		4
+#define MAXROUNDS	15
 
 int
 main(int argc, char **argv)
 {
-	long	 single = 2000, rows = 50000, group = 100;
-	int	 c;
+	static const char *const modes[] = { "single", "grouped",
+	    "pipelined" };
+	static double	 rate[MAXDB][3][MAXROUNDS];
+	struct sqldb	*db[MAXDB];
+	struct sqldb_stmt *st[MAXDB];
+	long		 single = 500, rows = 10000, group = 100, n, g;
+	long		 next[MAXDB];
+	int		 c, k, ndb, i, mode, rounds = 5;
+	double		*v;
 
-	while ((c = getopt(argc, argv, "n:g:r:")) != -1) {
+	while ((c = getopt(argc, argv, "n:g:r:k:")) != -1) {
 		switch (c) {
 		case 'n':
 			single = atol(optarg);
@@ -128,18 +136,50 @@ main(int argc, char **argv)
 		case 'r':
 			rows = atol(optarg);
 			break;
+		case 'k':
+			rounds = atoi(optarg);
+			break;
 		default:
-			fprintf(stderr, "usage: sqldb-bench [-n SINGLE] "
-			    "[-g GROUP] [-r ROWS] URL...\n");
-			return (2);
+			goto usage;
 		}
 	}
-	if (optind == argc || single < 1 || group < 1 || rows < group) {
-		fprintf(stderr, "usage: sqldb-bench [-n SINGLE] [-g GROUP] "
-		    "[-r ROWS] URL...\n");
-		return (2);
+	ndb = argc - optind;
+	if (ndb < 1 || ndb > MAXDB || single < 1 || group < 1 ||
+	    rows < group || rounds < 1 || rounds > MAXROUNDS)
+		goto usage;
+	for (i = 0; i < ndb; i++) {
+		st[i] = setup(argv[optind + i], &db[i]);
+		next[i] = 1;
 	}
-	for (; optind < argc; optind++)
-		bench(argv[optind], single, rows, group);
+	/* Interleaved: each round runs every mode on every database. */
+	for (k = 0; k < rounds; k++)
+		for (i = 0; i < ndb; i++)
+			for (mode = 0; mode < 3; mode++) {
+				n = mode == 0 ? single : rows;
+				g = mode == 0 ? 1 : group;
+				rate[i][mode][k] = run(db[i], st[i], mode, n,
+				    g, &next[i]);
+			}
+	printf("%d rounds, interleaved; median (min..max) rows/s, and "
+	    "commits/s at the median\n", rounds);
+	for (i = 0; i < ndb; i++) {
+		for (mode = 0; mode < 3; mode++) {
+			v = rate[i][mode];
+			qsort(v, (size_t)rounds, sizeof *v, cmp_double);
+			g = mode == 0 ? 1 : group;
+			printf("%-10s %-9s per-txn=%-4ld rows/s=%.0f "
+			    "(%.0f..%.0f) commits/s=%.0f\n",
+			    sqldb_backend_name(db[i]), modes[mode], g,
+			    v[rounds / 2], v[0], v[rounds - 1],
+			    v[rounds / 2] / g);
+		}
+		sqldb_finalize(st[i]);
+		sqldb_close(db[i]);
+	}
 	return (0);
+
+usage:
+	fprintf(stderr, "usage: sqldb-bench [-n SINGLE] [-g GROUP] "
+	    "[-r ROWS] [-k ROUNDS] URL...\n");
+	return (2);
 }
