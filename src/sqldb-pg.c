@@ -288,7 +288,7 @@ pg_rewrite(const char *sql, int returning, int *np)
 {
 	size_t	 n = strlen(sql), o = 0;
 	char	*out, q = 0;
-	int	 seq = 0, max = 0, k;
+	long	 seq = 0, max = 0, k;
 
 	/* "?" becomes at most "$" and 10 digits; ample room. */
 	if ((out = malloc(n * 11 + 32)) == NULL)
@@ -312,7 +312,7 @@ pg_rewrite(const char *sql, int returning, int *np)
 			q = '*';
 		else if (*sql == '?') {
 			if (sql[1] >= '0' && sql[1] <= '9') {
-				k = (int)strtol(sql + 1, (char **)&sql, 10);
+				k = strtol(sql + 1, (char **)&sql, 10);
 				sql--;
 			} else
 				k = ++seq;
@@ -320,7 +320,7 @@ pg_rewrite(const char *sql, int returning, int *np)
 				free(out);
 				return (NULL);
 			}
-			o += (size_t)sprintf(out + o, "$%d", k);
+			o += (size_t)sprintf(out + o, "$%ld", k);
 			max = k > max ? k : max;
 			continue;
 		}
@@ -332,7 +332,7 @@ pg_rewrite(const char *sql, int returning, int *np)
 	if (returning)
 		o += (size_t)sprintf(out + o, " RETURNING id");
 	out[o] = '\0';
-	*np = max;
+	*np = (int)max;
 	return (out);
 }
 

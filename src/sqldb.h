@@ -18,7 +18,13 @@
  * sqldb_errclass() and sqldb_errmsg() describing the failure;
  * sqldb_step() returns SQLDB_ROW, SQLDB_DONE or -1.  After a failure
  * inside a transaction the only portable call is sqldb_rollback()
- * (PostgreSQL aborts the transaction; SQLite may not).
+ * (PostgreSQL aborts the transaction; SQLite may not).  A commit that
+ * fails with SQLDB_CONN is in doubt: the server may have committed it
+ * before the connection went (the caller must not report it as durable,
+ * nor as lost, without reading it back).
+ *
+ * Opening a PostgreSQL URL connects at once and fails if the database is
+ * unreachable; a connection lost later is made again by the next call.
  *
  * Not thread-safe: one connection per thread (as the store has now).
  */

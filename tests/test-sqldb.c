@@ -226,6 +226,12 @@ t_placeholders(void **state)
 	assert_int_equal(sqldb_prepare(db, "SELEC 1", 0, &s), -1);
 	assert_int_equal(sqldb_errclass(db), SQLDB_OTHER);
 	assert_int_equal(sqldb_prepare(db, "SELECT * FROM nosuch", 0, &s), -1);
+	/* Numbers out of range. */
+	assert_int_equal(sqldb_prepare(db, "SELECT ?0", 0, &s), -1);
+	assert_int_equal(sqldb_prepare(db, "SELECT ?99999999999", 0, &s), -1);
+	s = prep(db, "SELECT CAST(? AS TEXT)", 0);
+	assert_int_equal(sqldb_bind_text(s, 2, "x"), -1);
+	sqldb_finalize(s);
 	sqldb_close(db);
 }
 
@@ -579,7 +585,7 @@ static void
 t_lost(void **state)
 {
 	struct sqldb	*db = fresh();
-	struct sqldb_stmt *s;
+	struct sqldb_stmt *s, *late;
 	int64_t		 deadline;
 	int		 r, tries = 0;
 
@@ -608,6 +614,8 @@ t_lost(void **state)
 	ok(db, sqldb_bind_int64(s, 1, 3));
 	step_fails(s, db, SQLDB_CONN);
 	assert_non_null(strstr(sqldb_errmsg(db), "unreachable"));
+	/* A statement prepared while down is prepared when it first runs. */
+	late = prep(db, "SELECT CAST(COUNT(*) AS BIGINT) + ? FROM p", 0);
 	cluster("start");
 	deadline = now_ms() + 15000;
 	do {
@@ -626,6 +634,10 @@ t_lost(void **state)
 	/* Row 2 went with its transaction; 1 and 3 are there. */
 	assert_int_equal(int1(db, "SELECT COUNT(*) FROM p"), 2);
 	assert_int_equal(int1(db, "SELECT SUM(k) FROM p"), 4);
+	ok(db, sqldb_bind_int64(late, 1, 40));
+	assert_int_equal(sqldb_step(late), SQLDB_ROW);
+	assert_int_equal(sqldb_column_int64(late, 0), 42);
+	sqldb_finalize(late);
 	sqldb_finalize(s);
 	sqldb_close(db);
 }
@@ -655,7 +667,7 @@ t_multihost(void **state)
 }
 
 static int
-lite_group(void **state)
+lite_setup(void **state)
 {
 	int	 fd;
 
@@ -668,42 +680,52 @@ lite_group(void **state)
 	return (0);
 }
 
+/* PostgreSQL's tests: the SQLite file is for t_schema_same. */
 static int
-pg_group(void **state)
+pg_setup(void **state)
 {
-	(void)state;
+	if (lite_setup(state) == -1)
+		return (-1);
 	backend = SQLDB_PG;
 	return (0);
 }
 
 static int
-group_end(void **state)
+teardown(void **state)
 {
 	(void)state;
 	unlink(lite_path);
 	return (0);
 }
 
+/* One test on one back end, named after both. */
+#define ON(be, f) { #be ": " #f, f, be##_setup, teardown, NULL }
+
 int
 main(int argc, char **argv)
 {
-	const struct CMUnitTest both[] = {
-		cmocka_unit_test(t_types),
-		cmocka_unit_test(t_placeholders),
-		cmocka_unit_test(t_constraint),
-		cmocka_unit_test(t_txn),
-		cmocka_unit_test(t_migrate),
-		cmocka_unit_test(t_batch),
-		cmocka_unit_test(t_pipeline),
-	};
-	const struct CMUnitTest pg_only[] = {
-		cmocka_unit_test(t_schema_same),
-		cmocka_unit_test(t_multihost),
-		cmocka_unit_test(t_lost),
+	const struct CMUnitTest tests[] = {
+		ON(lite, t_types),
+		ON(lite, t_placeholders),
+		ON(lite, t_constraint),
+		ON(lite, t_txn),
+		ON(lite, t_migrate),
+		ON(lite, t_batch),
+		ON(lite, t_pipeline),
+		ON(pg, t_types),
+		ON(pg, t_placeholders),
+		ON(pg, t_constraint),
+		ON(pg, t_txn),
+		ON(pg, t_migrate),
+		ON(pg, t_batch),
+		ON(pg, t_pipeline),
+		/* PostgreSQL only */
+		ON(pg, t_schema_same),
+		ON(pg, t_multihost),
+		ON(pg, t_lost),
 	};
 	const char	*top;
 	char		 script[1024];
-	int		 rc = 0;
 
 	if (getenv("SQLDB_PG_URL") == NULL) {
 		/* Again, under a throwaway cluster of its own. */
@@ -715,13 +737,5 @@ main(int argc, char **argv)
 		perror(script);
 		return (1);
 	}
-	rc |= cmocka_run_group_tests_name("sqldb on sqlite", both, lite_group,
-	    group_end);
-	rc |= cmocka_run_group_tests_name("sqldb on postgresql", both,
-	    pg_group, group_end);
-	/* The SQLite file of t_schema_same. */
-	lite_group(NULL);
-	rc |= cmocka_run_group_tests_name("sqldb on postgresql only", pg_only,
-	    pg_group, group_end);
-	return (rc);
+	return (cmocka_run_group_tests_name("sqldb", tests, NULL, NULL));
 }
