@@ -14,6 +14,7 @@ struct sqldb_ops {
 	int	(*open)(struct sqldb *, const char *);
 	void	(*close)(struct sqldb *);
 	int	(*exec)(struct sqldb *, const char *);
+	int	(*busy)(struct sqldb *, int);
 	int	(*prepare)(struct sqldb_stmt *, const char *);
 	void	(*finalize)(struct sqldb_stmt *);
 	/* kind: 'i' int64, 'd' double, 't' text, 'b' blob, 'n' null */

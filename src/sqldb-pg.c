@@ -47,6 +47,7 @@ struct pgdb {
 	int		 pipeline;	/* in a batch in pipeline mode */
 	int		 backoff_ms;
 	int64_t		 next_try_ms;
+	int		 busy_ms;	/* lock_timeout; 0: none */
 	/* the pipeline's queued results: the statement of each prepare
 	 * (NULL for the other commands) */
 	struct sqldb_stmt **queue;
@@ -164,6 +165,19 @@ pg_notice(void *arg, const char *msg)
 	log_info("sqldb=postgresql event=notice msg=\"%.*s\"", (int)n, msg);
 }
 
+static int	pg_exec_raw(struct sqldb *, const char *, const char *);
+
+/* Sets the connection's lock_timeout to p->busy_ms. */
+static int
+pg_set_busy(struct sqldb *db)
+{
+	char	 sql[64];
+
+	/* The value is an int we own. */
+	snprintf(sql, sizeof sql, "SET lock_timeout = %d", PG(db)->busy_ms);
+	return (pg_exec_raw(db, sql, "set lock_timeout"));
+}
+
 /* Connects to p->url; returns 0, or -1 (SQLDB_CONN). */
 static int
 pg_connect(struct sqldb *db)
@@ -186,7 +200,7 @@ pg_connect(struct sqldb *db)
 	PQsetNoticeProcessor(p->conn, pg_notice, NULL);
 	p->gen++;
 	p->backoff_ms = 0;
-	return (0);
+	return (p->busy_ms > 0 ? pg_set_busy(db) : 0);
 }
 
 /*
@@ -266,6 +280,17 @@ pg_exec_raw(struct sqldb *db, const char *sql, const char *what)
 	pg_fail(db, res, what);
 	PQclear(res);
 	return (-1);
+}
+
+static int
+pg_busy(struct sqldb *db, int ms)
+{
+	PG(db)->busy_ms = ms;
+	if (PG(db)->pipeline)
+		return (sqldb_fail(db, SQLDB_OTHER, "not in a batch"));
+	if (pg_ready(db) == -1)
+		return (-1);
+	return (pg_set_busy(db));
 }
 
 static int
@@ -867,6 +892,7 @@ const struct sqldb_ops sqldb_pg_ops = {
 	.open = pg_open,
 	.close = pg_close,
 	.exec = pg_exec,
+	.busy = pg_busy,
 	.prepare = pg_prepare,
 	.finalize = pg_finalize,
 	.bind = pg_bind,

@@ -80,6 +80,13 @@ lite_open(struct sqldb *db, const char *path)
 	return (lite_exec(db, "PRAGMA foreign_keys = ON"));
 }
 
+static int
+lite_busy(struct sqldb *db, int ms)
+{
+	sqlite3_busy_timeout(LITE(db), ms);
+	return (0);
+}
+
 static void
 lite_close(struct sqldb *db)
 {
@@ -265,6 +272,7 @@ const struct sqldb_ops sqldb_sqlite_ops = {
 	.open = lite_open,
 	.close = lite_close,
 	.exec = lite_exec,
+	.busy = lite_busy,
 	.prepare = lite_prepare,
 	.finalize = lite_finalize,
 	.bind = lite_bind,

@@ -76,6 +76,16 @@ sqldb_errmsg(const struct sqldb *db)
 	return (db->errmsg);
 }
 
+/* Sets the lock wait in milliseconds (>= 0); returns 0, or -1. */
+int
+sqldb_busy_timeout(struct sqldb *db, int ms)
+{
+	sqldb_ok(db);
+	if (ms < 0)
+		return (sqldb_fail(db, SQLDB_OTHER, "negative busy timeout"));
+	return (db->ops->busy(db, ms));
+}
+
 int
 sqldb_exec(struct sqldb *db, const char *sql)
 {

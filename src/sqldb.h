@@ -79,6 +79,13 @@ const char *sqldb_backend_name(const struct sqldb *);
 enum sqldb_err sqldb_errclass(const struct sqldb *);
 const char *sqldb_errmsg(const struct sqldb *);
 
+/*
+ * How long a statement waits for another connection's lock before it
+ * fails with SQLDB_BUSY (SQLite: the busy timeout, 5000 ms by default;
+ * PostgreSQL: lock_timeout, none by default, kept across reconnections).
+ */
+int	 sqldb_busy_timeout(struct sqldb *, int);
+
 /* Runs a script of statements without parameters (schemas). */
 int	 sqldb_exec(struct sqldb *, const char *);
 

@@ -325,6 +325,49 @@ t_txn(void **state)
 	sqldb_close(db);
 }
 
+/* A row locked by another connection's transaction: SQLDB_BUSY after
+ * the busy timeout; once it ends, the retry goes through. */
+static void
+t_busy(void **state)
+{
+	struct sqldb	*a = fresh(), *b;
+	struct sqldb_stmt *sa, *sb;
+	int		 k, r;
+
+	(void)state;
+	exec_ok(a, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
+	b = second();
+	ok(b, sqldb_busy_timeout(b, 20));
+	sa = prep(a, "INSERT INTO p (k) VALUES (1)", 0);
+	sb = prep(b, "INSERT INTO p (k) VALUES (1)", 0);
+	ok(a, sqldb_begin(a));
+	assert_int_equal(sqldb_step(sa), SQLDB_DONE);
+	sqldb_reset(sa);
+	for (k = 0; k < 2; k++) {
+		/* SQLite: BEGIN IMMEDIATE waits; PostgreSQL: the insert. */
+		r = sqldb_begin(b);
+		if (r == 0)
+			r = sqldb_step(sb);
+		sqldb_reset(sb);
+		if (k == 0) {
+			assert_int_equal(r, -1);
+			if (sqldb_errclass(b) != SQLDB_BUSY)
+				fail_msg("%s: %s", sqldb_err_names[
+				    sqldb_errclass(b)], sqldb_errmsg(b));
+			ok(b, sqldb_rollback(b));
+			ok(a, sqldb_rollback(a));	/* a gives way */
+		} else {
+			assert_int_equal(r, SQLDB_DONE);
+			ok(b, sqldb_commit(b));
+		}
+	}
+	assert_int_equal(int1(a, "SELECT COUNT(*) FROM p"), 1);
+	sqldb_finalize(sa);
+	sqldb_finalize(sb);
+	sqldb_close(b);
+	sqldb_close(a);
+}
+
 /* The migrations of the group's back end, as the store gets them. */
 static const struct sqldb_migration *
 list(size_t *n)
@@ -709,6 +752,7 @@ main(int argc, char **argv)
 		ON(lite, t_placeholders),
 		ON(lite, t_constraint),
 		ON(lite, t_txn),
+		ON(lite, t_busy),
 		ON(lite, t_migrate),
 		ON(lite, t_batch),
 		ON(lite, t_pipeline),
@@ -716,6 +760,7 @@ main(int argc, char **argv)
 		ON(pg, t_placeholders),
 		ON(pg, t_constraint),
 		ON(pg, t_txn),
+		ON(pg, t_busy),
 		ON(pg, t_migrate),
 		ON(pg, t_batch),
 		ON(pg, t_pipeline),
