@@ -436,6 +436,98 @@ t_migrate(void **state)
 	sqldb_close(db);
 }
 
+/* Runs sql with text parameters (NULL-terminated), expecting class e. */
+static void
+run_texts(struct sqldb *db, enum sqldb_err e, const char *sql, ...)
+{
+	struct sqldb_stmt *s = prep(db, sql, 0);
+	const char	*t;
+	va_list		 ap;
+	int		 i = 1;
+
+	va_start(ap, sql);
+	while ((t = va_arg(ap, const char *)) != NULL)
+		ok(db, sqldb_bind_text(s, i++, t));
+	va_end(ap);
+	if (e == SQLDB_OK)
+		assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	else
+		step_fails(s, db, e);
+	sqldb_finalize(s);
+}
+
+/*
+ * The migrated schemas behave alike with the store's rows: a game and a
+ * run of moves read back through the view moves, one row per move; the
+ * checks (JSON of a run, status, the unique rating_seq) refuse with
+ * SQLDB_CONSTRAINT; tournaments and daemon_starts number their rows.
+ */
+static void
+t_schema_rows(void **state)
+{
+	const struct sqldb_migration *l;
+	struct sqldb	*db = fresh();
+	struct sqldb_stmt *s;
+	char		 err[512];
+	size_t		 n;
+
+	(void)state;
+	l = list(&n);
+	if (sqldb_migrate(db, l, n, (int)n, err, sizeof err) == -1)
+		fail_msg("%s", err);
+	exec_ok(db, "INSERT INTO games (id, family, game, player1, player2, "
+	    "started_at, rated, status, rating_seq) VALUES (7, 'nim', 'nim 3 "
+	    "4', 'alice', 'bob', '2026-11-22T23:00:00.000Z', 1, 'finished', "
+	    "1)");
+	run_texts(db, SQLDB_OK, "INSERT INTO move_runs (game_id, first_ply, "
+	    "moves) VALUES (7, 3, ?)", "[[1, \"1:1\", \"nim 2 4\", 15, 0], "
+	    "[2, \"2:2\", \"nim 2 2\", 9, 2, 350]]", NULL);
+	s = prep(db, "SELECT ply, player, move, position, time_ms, mark, "
+	    "delay_us FROM moves WHERE game_id = ? ORDER BY ply", 0);
+	ok(db, sqldb_bind_int64(s, 1, 7));
+	assert_int_equal(sqldb_step(s), SQLDB_ROW);
+	assert_int_equal(sqldb_column_int64(s, 0), 3);
+	assert_int_equal(sqldb_column_int64(s, 1), 1);
+	assert_string_equal(sqldb_column_text(s, 2), "1:1");
+	assert_string_equal(sqldb_column_text(s, 3), "nim 2 4");
+	assert_int_equal(sqldb_column_int64(s, 4), 15);
+	assert_string_equal(sqldb_column_text(s, 5), "kept-win");
+	assert_true(sqldb_column_null(s, 6));
+	assert_int_equal(sqldb_step(s), SQLDB_ROW);
+	assert_int_equal(sqldb_column_int64(s, 0), 4);
+	assert_string_equal(sqldb_column_text(s, 5), "no-win");
+	assert_int_equal(sqldb_column_int64(s, 6), 350);
+	assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	sqldb_finalize(s);
+	run_texts(db, SQLDB_CONSTRAINT, "INSERT INTO move_runs (game_id, "
+	    "first_ply, moves) VALUES (7, 5, ?)", "[[1, \"x\"", NULL);
+	run_texts(db, SQLDB_CONSTRAINT, "UPDATE games SET status = ?",
+	    "bogus", NULL);
+	run_texts(db, SQLDB_CONSTRAINT, "INSERT INTO games (id, family, game, "
+	    "player1, player2, started_at, rating_seq) VALUES (8, 'nim', "
+	    "'nim 1', 'a', 'b', ?, 1)", "2026-11-22T23:00:00.000Z", NULL);
+	s = prep(db, "INSERT INTO daemon_starts (started_at) VALUES (?)",
+	    SQLDB_RETURNING_ID);
+	for (n = 1; n <= 2; n++) {
+		ok(db, sqldb_bind_text(s, 1, "2026-11-22T23:00:00.000Z"));
+		assert_int_equal(sqldb_step(s), SQLDB_DONE);
+		assert_int_equal(sqldb_last_id(db), (int64_t)n);
+		sqldb_reset(s);
+	}
+	sqldb_finalize(s);
+	s = prep(db, "INSERT INTO tournaments (name, format, game, base_ms, "
+	    "inc_ms, games_per_pair, seed, players, created_at) VALUES "
+	    "(?, 'roundrobin', 'nim 3', 1000, 0, 2, ?, 'a,b', 'now')",
+	    SQLDB_RETURNING_ID);
+	ok(db, sqldb_bind_text(s, 1, "cup"));
+	ok(db, sqldb_bind_int64(s, 2, INT64_MIN));	/* a uint64_t seed */
+	assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	assert_int_equal(sqldb_last_id(db), 1);
+	sqldb_finalize(s);
+	assert_true(int1(db, "SELECT seed FROM tournaments") == INT64_MIN);
+	sqldb_close(db);
+}
+
 /* K inserts in one batch, piped: none visible before the commit, all
  * after; a failing one rolls the whole batch back. */
 static void
@@ -754,6 +846,7 @@ main(int argc, char **argv)
 		ON(lite, t_txn),
 		ON(lite, t_busy),
 		ON(lite, t_migrate),
+		ON(lite, t_schema_rows),
 		ON(lite, t_batch),
 		ON(lite, t_pipeline),
 		ON(pg, t_types),
@@ -762,6 +855,7 @@ main(int argc, char **argv)
 		ON(pg, t_txn),
 		ON(pg, t_busy),
 		ON(pg, t_migrate),
+		ON(pg, t_schema_rows),
 		ON(pg, t_batch),
 		ON(pg, t_pipeline),
 		/* PostgreSQL only */
