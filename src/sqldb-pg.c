@@ -37,6 +37,9 @@
 
 #define SQLDB_PG_PIPELINE_MAX	256	/* queued results before a sync */
 #define PG_BYTEA_OID		17
+/* The advisory lock of the migrations' table (any constant of ours). */
+#define SQLDB_PG_MIGRATE_LOCK	"7559015"
+
 
 struct pgdb {
 	PGconn		*conn;
@@ -865,12 +868,19 @@ pg_version(struct sqldb *db, int *v, int locked)
 	if (locked)
 		return (pg_int(db, "SELECT version FROM schema_version WHERE "
 		    "id = 1 FOR UPDATE", v));
-	if (pg_exec_raw(db, "CREATE TABLE IF NOT EXISTS schema_version ("
+	/* Daemons starting together: one makes it, under a lock. */
+	if (!db->in_txn && pg_exec_raw(db, "BEGIN; "
+	    "SELECT pg_advisory_xact_lock(" SQLDB_PG_MIGRATE_LOCK "); "
+	    "CREATE TABLE IF NOT EXISTS schema_version ("
 	    "id INTEGER PRIMARY KEY CHECK (id = 1), "
 	    "version INTEGER NOT NULL CHECK (version >= 0)); "
 	    "INSERT INTO schema_version (id, version) VALUES (1, 0) "
-	    "ON CONFLICT DO NOTHING", "make schema_version") == -1)
+	    "ON CONFLICT DO NOTHING; COMMIT", "make schema_version") == -1) {
+		if (PG(db)->conn != NULL && PQtransactionStatus(PG(db)->conn) !=
+		    PQTRANS_IDLE)
+			PQclear(PQexec(PG(db)->conn, "ROLLBACK"));
 		return (-1);
+	}
 	return (pg_int(db, "SELECT version FROM schema_version WHERE id = 1",
 	    v));
 }

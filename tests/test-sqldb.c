@@ -8,6 +8,7 @@
  * hosts of which the first is down.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,6 +529,58 @@ t_schema_rows(void **state)
 	sqldb_close(db);
 }
 
+struct racer {
+	pthread_barrier_t *go;
+	int		 r;
+	char		 err[512];
+};
+
+/* Opens its own connection and migrates, at the barrier's signal. */
+static void *
+racer(void *arg)
+{
+	struct racer	*rc = arg;
+	struct sqldb	*db = second();
+	const struct sqldb_migration *l;
+	size_t		 n;
+
+	l = list(&n);
+	pthread_barrier_wait(rc->go);
+	rc->r = sqldb_migrate(db, l, n, (int)n, rc->err, sizeof rc->err);
+	sqldb_close(db);
+	return (NULL);
+}
+
+/* Several daemons migrating one empty database at once (issue 15's
+ * nodes starting together): each migration runs once, all succeed. */
+static void
+t_migrate_race(void **state)
+{
+	pthread_barrier_t go;
+	pthread_t	 t[3];
+	struct racer	 rc[3];
+	struct sqldb	*db = fresh();
+	int		 i, v;
+
+	(void)state;
+	pthread_barrier_init(&go, NULL, 3);
+	for (i = 0; i < 3; i++) {
+		rc[i].go = &go;
+		assert_int_equal(pthread_create(&t[i], NULL, racer, &rc[i]), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		pthread_join(t[i], NULL);
+		if (rc[i].r != 0)
+			fail_msg("racer %d: %s", i, rc[i].err);
+	}
+	pthread_barrier_destroy(&go);
+	ok(db, sqldb_version(db, &v));
+	assert_int_equal(v, 5);
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM ratings_checkpoint"),
+	    1);
+	sqldb_close(db);
+}
+
 /* K inserts in one batch, piped: none visible before the commit, all
  * after; a failing one rolls the whole batch back. */
 static void
@@ -847,6 +900,7 @@ main(int argc, char **argv)
 		ON(lite, t_busy),
 		ON(lite, t_migrate),
 		ON(lite, t_schema_rows),
+		ON(lite, t_migrate_race),
 		ON(lite, t_batch),
 		ON(lite, t_pipeline),
 		ON(pg, t_types),
@@ -856,6 +910,7 @@ main(int argc, char **argv)
 		ON(pg, t_busy),
 		ON(pg, t_migrate),
 		ON(pg, t_schema_rows),
+		ON(pg, t_migrate_race),
 		ON(pg, t_batch),
 		ON(pg, t_pipeline),
 		/* PostgreSQL only */
