@@ -79,7 +79,11 @@ run)
 	;;
 esac
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/grundy-pg.XXXXXX")
+# As root, /tmp: nobody must reach the directory (TMPDIR may be root's
+# own), and a socket's path must stay short.
+tmp=${TMPDIR:-/tmp}
+[ "$(id -u)" -eq 0 ] && tmp=/tmp
+dir=$(mktemp -d "$tmp/grundy-pg.XXXXXX")
 cleanup() {
 	stop "$dir" immediate || true
 	rm -rf "$dir"
