@@ -763,6 +763,29 @@ now_ms(void)
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/* Steps s (an insert of one parameter) until the database answers, for
+ * 15 s at most; returns the tries. */
+static int
+until_back(struct sqldb *db, struct sqldb_stmt *s, int64_t k)
+{
+	int64_t		 deadline = now_ms() + 15000;
+	int		 r, tries = 0;
+
+	do {
+		ok(db, sqldb_bind_int64(s, 1, k));
+		r = sqldb_step(s);
+		if (r == -1) {
+			assert_int_equal(sqldb_errclass(db), SQLDB_CONN);
+			usleep(10000);	/* polls, within the deadline */
+		}
+		sqldb_reset(s);
+		tries++;
+	} while (r == -1 && now_ms() < deadline);
+	if (r != SQLDB_DONE)
+		fail_msg("no reconnection in 15 s: %s", sqldb_errmsg(db));
+	return (tries);
+}
+
 /*
  * The database killed (stop -m immediate) under an open session and a
  * transaction: SQLDB_CONN; the lost transaction refuses everything but a
@@ -774,8 +797,6 @@ t_lost(void **state)
 {
 	struct sqldb	*db = fresh();
 	struct sqldb_stmt *s, *late;
-	int64_t		 deadline;
-	int		 r, tries = 0;
 
 	(void)state;
 	exec_ok(db, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
@@ -805,20 +826,7 @@ t_lost(void **state)
 	/* A statement prepared while down is prepared when it first runs. */
 	late = prep(db, "SELECT CAST(COUNT(*) AS BIGINT) + ? FROM p", 0);
 	cluster("start");
-	deadline = now_ms() + 15000;
-	do {
-		ok(db, sqldb_bind_int64(s, 1, 3));
-		r = sqldb_step(s);
-		if (r == -1) {
-			assert_int_equal(sqldb_errclass(db), SQLDB_CONN);
-			usleep(10000);	/* polls, within the deadline */
-		}
-		sqldb_reset(s);
-		tries++;
-	} while (r == -1 && now_ms() < deadline);
-	if (r != SQLDB_DONE)
-		fail_msg("no reconnection in 15 s: %s", sqldb_errmsg(db));
-	print_message("# reconnected after %d tries\n", tries);
+	print_message("# reconnected after %d tries\n", until_back(db, s, 3));
 	/* Row 2 went with its transaction; 1 and 3 are there. */
 	assert_int_equal(int1(db, "SELECT COUNT(*) FROM p"), 2);
 	assert_int_equal(int1(db, "SELECT SUM(k) FROM p"), 4);
@@ -826,6 +834,38 @@ t_lost(void **state)
 	assert_int_equal(sqldb_step(late), SQLDB_ROW);
 	assert_int_equal(sqldb_column_int64(late, 0), 42);
 	sqldb_finalize(late);
+	sqldb_finalize(s);
+	sqldb_close(db);
+}
+
+/* The database killed under a pipelined batch: its commit fails with
+ * SQLDB_CONN, none of it is there once the database is back. */
+static void
+t_lost_batch(void **state)
+{
+	struct sqldb	*db = fresh();
+	struct sqldb_stmt *s;
+	int		 k;
+
+	(void)state;
+	exec_ok(db, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
+	s = prep(db, "INSERT INTO p (k) VALUES (?)", 0);
+	ok(db, sqldb_batch_begin(db, 1));
+	for (k = 1; k <= 10; k++) {
+		ok(db, sqldb_bind_int64(s, 1, k));
+		assert_int_equal(sqldb_step(s), SQLDB_DONE);
+		sqldb_reset(s);
+	}
+	cluster("stop immediate");
+	assert_int_equal(sqldb_batch_commit(db), -1);
+	assert_int_equal(sqldb_errclass(db), SQLDB_CONN);
+	ok(db, sqldb_rollback(db));
+	assert_false(sqldb_in_transaction(db));
+	cluster("start");
+	print_message("# reconnected after %d tries\n", until_back(db, s,
+	    100));
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM p"), 1);
+	assert_int_equal(int1(db, "SELECT k FROM p"), 100);
 	sqldb_finalize(s);
 	sqldb_close(db);
 }
@@ -917,6 +957,7 @@ main(int argc, char **argv)
 		ON(pg, t_schema_same),
 		ON(pg, t_multihost),
 		ON(pg, t_lost),
+		ON(pg, t_lost_batch),
 	};
 	const char	*top;
 	char		 script[1024];
