@@ -286,6 +286,14 @@ t_constraint(void **state)
 	sqldb_close(db);
 }
 
+/* Makes table p (k) and returns its prepared insert of one k. */
+static struct sqldb_stmt *
+table_p(struct sqldb *db)
+{
+	exec_ok(db, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
+	return (prep(db, "INSERT INTO p (k) VALUES (?)", 0));
+}
+
 /* Commit keeps, rollback undoes, a failure inside rolls back whole. */
 static void
 t_txn(void **state)
@@ -295,8 +303,7 @@ t_txn(void **state)
 	int		 k;
 
 	(void)state;
-	exec_ok(db, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
-	s = prep(db, "INSERT INTO p (k) VALUES (?)", 0);
+	s = table_p(db);
 	for (k = 0; k < 3; k++) {
 		ok(db, sqldb_begin(db));
 		assert_true(sqldb_in_transaction(db));
@@ -799,8 +806,7 @@ t_lost(void **state)
 	struct sqldb_stmt *s, *late;
 
 	(void)state;
-	exec_ok(db, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
-	s = prep(db, "INSERT INTO p (k) VALUES (?)", 0);
+	s = table_p(db);
 	ok(db, sqldb_bind_int64(s, 1, 1));
 	assert_int_equal(sqldb_step(s), SQLDB_DONE);
 	sqldb_reset(s);
@@ -848,8 +854,7 @@ t_lost_batch(void **state)
 	int		 k;
 
 	(void)state;
-	exec_ok(db, "CREATE TABLE p (k BIGINT PRIMARY KEY)");
-	s = prep(db, "INSERT INTO p (k) VALUES (?)", 0);
+	s = table_p(db);
 	ok(db, sqldb_batch_begin(db, 1));
 	for (k = 1; k <= 10; k++) {
 		ok(db, sqldb_bind_int64(s, 1, k));
