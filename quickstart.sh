@@ -18,9 +18,11 @@ esac
 # python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py,
 # mandoc for the manual pages' lint (tests/install.sh), and iproute2 (ip)
 # for the vanished-peer test in a network namespace (tests/accounts.py).
+# libpq-dev for the store on PostgreSQL, and postgresql (initdb, pg_ctl)
+# for the throwaway cluster of its tests (tests/pgcluster.sh).
 pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
-	iproute2 libedit-dev tmux"
+	iproute2 libedit-dev tmux libpq-dev postgresql"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
 # chromium (headless) for the web pages' test, tests/web.sh.
 [ "$mode" = check ] && pkgs="$pkgs chromium"

@@ -1,0 +1,107 @@
+#!/bin/sh
+# pgcluster.sh: a throwaway PostgreSQL cluster for the tests (issue 15 §3).
+#
+#   pgcluster.sh run CMD [ARG...]
+#	makes a cluster in a new temporary directory DIR (initdb), starts it
+#	on a Unix socket in DIR only (no TCP), runs CMD with
+#	    SQLDB_PG_URL  postgresql:///postgres?host=DIR&user=grundy
+#	    SQLDB_PG_DIR  DIR
+#	    SQLDB_PG_CTL  "sh /path/of/pgcluster.sh" (for start and stop)
+#	in its environment, then stops the cluster and removes DIR, whatever
+#	CMD did (trap: also on failure, INT, TERM); exits with CMD's status.
+#   pgcluster.sh start DIR
+#   pgcluster.sh stop DIR [fast|immediate]
+#	start or stop the cluster of DIR again (for the reconnection tests).
+#
+# initdb refuses to run as root: as root, the cluster runs as nobody
+# (runuser), in a directory that nobody owns.  Start-up is bounded by
+# pg_ctl -w -t (it polls; no fixed sleeps).  The binaries: PG_BINDIR, else
+# the newest /usr/lib/postgresql/*/bin (Debian), else the PATH.
+set -eu
+LC_ALL=C
+export LC_ALL
+
+START_TIMEOUT=30	# seconds, for pg_ctl start and stop
+
+bindir=${PG_BINDIR:-}
+if [ -z "$bindir" ]; then
+	for d in /usr/lib/postgresql/*/bin; do
+		[ -x "$d/initdb" ] && bindir=$d
+	done
+fi
+if [ -z "$bindir" ]; then
+	bindir=$(dirname "$(command -v initdb 2>/dev/null || echo /x/initdb)")
+fi
+if [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ]; then
+	echo "pgcluster.sh: initdb and pg_ctl not found: install postgresql" \
+	    "(Debian), or set PG_BINDIR" >&2
+	exit 1
+fi
+
+# Runs a command as the cluster's owner.
+as_owner() {
+	if [ "$(id -u)" -eq 0 ]; then
+		runuser -u nobody -- "$@"
+	else
+		"$@"
+	fi
+}
+
+start() {
+	as_owner "$bindir/pg_ctl" -D "$1/data" -l "$1/log" -w \
+	    -t "$START_TIMEOUT" -o "-k $1 -c listen_addresses= \
+	    -c max_connections=20 -c shared_buffers=16MB" start >/dev/null ||
+	    { cat "$1/log" >&2; return 1; }
+}
+
+stop() {
+	[ -f "$1/data/postmaster.pid" ] || return 0
+	as_owner "$bindir/pg_ctl" -D "$1/data" -m "${2:-fast}" -w \
+	    -t "$START_TIMEOUT" stop >/dev/null
+}
+
+case ${1:-} in
+start)
+	start "$2"
+	exit
+	;;
+stop)
+	stop "$2" "${3:-fast}"
+	exit
+	;;
+run)
+	shift
+	;;
+*)
+	echo "usage: pgcluster.sh run CMD [ARG...] | start DIR |" \
+	    "stop DIR [fast|immediate]" >&2
+	exit 2
+	;;
+esac
+
+# As root, /tmp: nobody must reach the directory (TMPDIR may be root's
+# own), and a socket's path must stay short.
+tmp=${TMPDIR:-/tmp}
+[ "$(id -u)" -eq 0 ] && tmp=/tmp
+dir=$(mktemp -d "$tmp/grundy-pg.XXXXXX")
+cleanup() {
+	stop "$dir" immediate || true
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+[ "$(id -u)" -eq 0 ] && chown nobody "$dir"
+chmod 700 "$dir"
+as_owner "$bindir/initdb" -D "$dir/data" -U grundy -A trust --no-locale \
+    -E UTF8 --no-sync >"$dir/initdb.log" 2>&1 ||
+    { cat "$dir/initdb.log" >&2; exit 1; }
+start "$dir"
+
+SQLDB_PG_URL="postgresql:///postgres?host=$dir&user=grundy"
+SQLDB_PG_DIR=$dir
+SQLDB_PG_CTL="sh $(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+export SQLDB_PG_URL SQLDB_PG_DIR SQLDB_PG_CTL
+rc=0
+"$@" || rc=$?
+exit "$rc"
