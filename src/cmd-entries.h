@@ -47,6 +47,8 @@ extern const struct cmd_entry cmd_watch_entry;
 extern const struct cmd_entry cmd_unwatch_entry;
 extern const struct cmd_entry cmd_tournament_entry;
 extern const struct cmd_entry cmd_standings_entry;
+extern const struct cmd_entry cmd_crosstable_entry;
+extern const struct cmd_entry cmd_pairstats_entry;
 extern const struct cmd_entry cmd_ratings_entry;
 extern const struct cmd_entry cmd_player_entry;
 extern const struct cmd_entry cmd_passwd_entry;

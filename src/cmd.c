@@ -49,6 +49,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_unwatch_entry,
 	&cmd_tournament_entry,
 	&cmd_standings_entry,
+	&cmd_crosstable_entry,
+	&cmd_pairstats_entry,
 	&cmd_ratings_entry,
 	&cmd_player_entry,
 	&cmd_passwd_entry,

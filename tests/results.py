@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""results.py: end-to-end tests of the results (PROTOCOL.md §13.10 and
+§14.3) against a real grundyd: two games played move by move with one
+seat each from the same start (one game pair), whose `pairstats` figures
+(counts, pentanomial, the referee's optimal-move rate, first thrown win
+and conversion) are worked out by hand below, and agree with `player`,
+`stats` and GET /api/pairs; a round robin of three perfect bots in which
+every player ties, so that all share rank 1, with its crosstable, and
+its JSON the same data as the text; the commands' refusals.
+
+Usage: results.py BUILDDIR SRCDIR.
+"""
+from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
+
+
+def play(first, second, moves):
+    """Plays a challenged game: first's and second's moves alternate,
+    from the list; returns first's gameover line."""
+    seats = (first, second)
+    for i, m in enumerate(moves):
+        c = seats[i % 2]
+        g = genmove_of(c)
+        check("genmove %d" % (i + 1), g is not None, g)
+        c.answer(g, m)
+    return gameover_of(first)
+
+
+def challenge(a, b, spec):
+    """a challenges b to spec, a moving first; b accepts."""
+    b.cmd("ready")
+    r = a.cmd("challenge %s %s seat=1" % (b.name, spec))
+    check("challenge", ok(r) and body(r).startswith("challenge"), r)
+    r = b.cmd("accept " + body(r).split()[1])
+    check("accept", ok(r) and body(r).startswith("game"), r)
+
+
+# Game 1, alice first from nim 2 3 (an N-position): alice throws the win
+# at once (1=1 leaves 1 3), bob keeps it twice, alice has no win left.
+# Game 2, bob first from nim 2 3: bob keeps the win with each of his 3
+# moves, alice has none.  From alice's side: 0 of 2, one pair (LL).
+PAIR_TEXT = """players alice bob
+games 2 wins 0 losses 2 draws 0
+score 0.0000
+elo -inf lo -inf hi -inf los 0.0% zero-variance
+pairs 1 ll 1 ld 0 wl 0 dd 0 wd 0 ww 0 unpaired 0
+pair-elo -inf lo -inf hi -inf los 0.0% zero-variance
+referee alice games 2 moves 4 optimal 0.0% kept-win 0 threw-win 1 \
+throw-games 1 first-throw-mean 1.0 won-games 1 converted 0 conversion 0.0%
+referee bob games 2 moves 5 optimal 100.0% kept-win 5 threw-win 0 \
+throw-games 0 first-throw-mean - won-games 2 converted 2 \
+conversion 100.0%"""
+
+
+def test_pair():
+    """Two games by hand: pairstats, player, stats and /api/pairs."""
+    d = hdaemon("pair")
+    a = login(d, "alice")
+    b = login(d, "bob")
+    a.name, b.name = "alice", "bob"
+    refused(a, "pairstats alice alice", "pairstats one player",
+            "two different players")
+    refused(a, "pairstats alice bob tournament=nope", "unknown tournament",
+            "no tournament nope")
+    refused(a, "pairstats alice bob nope", "unknown argument",
+            "tournament=NAME")
+    r = a.cmd("pairstats alice bob")
+    check("no game yet", ok(r) and "games 0 wins 0" in r and
+          "score -" in r and "pairs 0 " in r and "unpaired 0" in r, r)
+    challenge(a, b, "nim 2 3")
+    e = play(a, b, ["1=1", "2=1", "1=0", "2=0"])
+    check("game 1: bob wins", e is not None, e)
+    challenge(b, a, "nim 2 3")
+    e = play(b, a, ["2=2", "1=1", "2=1", "1=0", "2=0"])
+    check("game 2: bob wins", e is not None, e)
+    r = a.cmd("pairstats alice bob")
+    check("pairstats by hand", ok(r) and body(r) == PAIR_TEXT,
+          (body(r), PAIR_TEXT))
+    r = a.cmd("pairstats bob alice")
+    check("pairstats from bob's side", ok(r) and
+          "games 2 wins 2 losses 0" in r and "elo inf lo inf hi inf "
+          "los 100.0%" in r and "pairs 1 ll 0 ld 0 wl 0 dd 0 wd 0 ww 1" in r
+          and body(r).split("\n")[-2].startswith("referee bob "), r)
+    r = a.cmd("pairstats alice bob tournament=-")
+    check("outside tournaments: the same games", ok(r) and
+          body(r) == PAIR_TEXT, r)
+    # One optimal-move rate: kept-win / (kept-win + threw-win).  The old
+    # `player` figure counted no-win moves as optimal: 3 of 4, 75.0%.
+    r = a.cmd("player alice")
+    check("player: the same optimal-move rate", ok(r) and
+          "\nmoves 4 optimal 0.0%\n" in r, r)
+    r = a.cmd("player bob")
+    check("player bob", ok(r) and "\nmoves 5 optimal 100.0%\n" in r, r)
+    r = a.cmd("stats")
+    check("stats: the same definition", ok(r) and
+          "player alice moves 4 optimal 0 kept-win 0 threw-win 1" in r and
+          "player bob moves 5 optimal 100 kept-win 5 threw-win 0" in r, r)
+    st, j = jget(d, "/api/pairs?a=alice&b=bob")
+    check("/api/pairs", st == 200 and j["games"] == 2 and
+          j["wins"] == 0 and j["losses"] == 2 and j["score"] == 0 and
+          j["elo"]["elo"] == "-inf" and j["elo"]["zero_variance"] and
+          j["pentanomial"] == {"pairs": 1, "ll": 1, "ld": 0, "wl": 0,
+                               "dd": 0, "wd": 0, "ww": 0, "unpaired": 0},
+          j)
+    ra, rb = j["referee"] if st == 200 else ({}, {})
+    check("/api/pairs referee", ra.get("name") == "alice" and
+          ra.get("optimal_rate") == 0 and ra.get("kept_win") == 0 and
+          ra.get("threw_win") == 1 and ra.get("throw_games") == 1 and
+          ra.get("first_throw_mean") == 1 and
+          ra["first_throw"][0]["games"] == 1 and
+          ra.get("won_games") == 1 and ra.get("converted") == 0 and
+          rb.get("optimal_rate") == 1 and rb.get("conversion_rate") == 1
+          and rb.get("first_throw_mean") is None, j)
+    st, j = jget(d, "/api/players/alice")
+    check("/api/players: the same optimal-move rate", st == 200 and
+          j["optimal"] == 0 and j["threw_win"] == 1 and
+          j["optimal_rate"] == 0, j)
+    st, j = jget(d, "/api/pairs?a=alice")
+    check("/api/pairs without b", st == 400, j)
+    st, j = jget(d, "/api/pairs?a=alice&b=bob&tournament=nope")
+    check("/api/pairs unknown tournament", st == 404 and
+          "no tournament nope" in j.get("error", ""), j)
+    d.stop()
+
+
+def test_tournament_tie():
+    """Three perfect bots from an N-position: every game is won by the
+    first player, seats alternate, so all three tie and share rank 1."""
+    d = hdaemon("tie", "--admins", "boss")
+    perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
+    os.environ["GRUNDY"] = GRUNDY
+    boss = login(d, "boss")
+    for n in ("p1", "p2", "p3"):
+        start_bot(d, n, perfect)
+    check("bots logged in", bots_logged_in(("p1", "p2", "p3")))
+    r = boss.cmd("tournament create cup roundrobin players=p1,p2,p3 "
+                 "games=2 tc=20000 nim 2 3")
+    check("tournament create", ok(r), r)
+    (played, total), sr = tournament_done(boss, "cup", 30)
+    check("tournament played", played == total == 6, sr)
+    lines = body(sr).split("\n")
+    check("standings: a three-way tie shares rank 1", lines[2:] == [
+        "1 %s points 2 games 4 wins 2 losses 2 h2h 2 sb 4" % n
+        for n in ("p1", "p2", "p3")], sr)
+    r = boss.cmd("crosstable cup")
+    check("crosstable", ok(r) and body(r) == "status finished\n"
+          "played 6 of 6\nplayers p1 p2 p3\np1 x 1/2 1/2\np2 1/2 x 1/2\n"
+          "p3 1/2 1/2 x", r)
+    refused(boss, "crosstable nope", "crosstable of no tournament",
+            "no tournament nope")
+    st, j = jget(d, "/api/tournaments/cup")
+    check("JSON standings are the text's", st == 200 and [
+        "%d %s points %g games %d wins %d losses %d h2h %g sb %g" % (
+            s["rank"], s["name"], s["points"], s["games"], s["wins"],
+            s["losses"], s["h2h"], s["sb"]) for s in j["standings"]] ==
+        lines[2:], (j, sr))
+    check("JSON crosstable is the text's", st == 200 and all(
+        (j["crosstable"][i][k] is None) == (i == k) and
+        (i == k or (j["crosstable"][i][k]["points"] == 1 and
+                    j["crosstable"][i][k]["games"] == 2))
+        for i in range(3) for k in range(3)), j)
+    r = boss.cmd("pairstats p1 p2 tournament=cup")
+    moves = db_count(d, "SELECT COUNT(*) FROM moves AS m JOIN games AS g"
+                     " ON g.id = m.game_id WHERE g.player%d = 'p1' AND"
+                     " m.player = %d AND (g.player1 = 'p2' OR"
+                     " g.player2 = 'p2')" % (1, 1)) + \
+        db_count(d, "SELECT COUNT(*) FROM moves AS m JOIN games AS g"
+                 " ON g.id = m.game_id WHERE g.player2 = 'p1' AND"
+                 " m.player = 2 AND g.player1 = 'p2'")
+    check("pairstats in the tournament", ok(r) and
+          "games 2 wins 1 losses 1 draws 0\nscore 0.5000\n" in r and
+          "pairs 1 ll 0 ld 0 wl 1 dd 0 wd 0 ww 0 unpaired 0" in r and
+          ("referee p1 games 2 moves %d optimal 100.0%% kept-win" % moves)
+          in r and "won-games 1 converted 1 conversion 100.0%" in r, r)
+    st, j = jget(d, "/api/pairs?a=p1&b=p2&tournament=cup")
+    check("/api/pairs in the tournament", st == 200 and j["games"] == 2
+          and j["pentanomial"]["wl"] == 1 and j["score"] == 0.5 and
+          j["referee"][0]["moves"] == moves, j)
+    d.stop()
+
+
+sys.exit(run([test_pair, test_tournament_tie]))
