@@ -49,6 +49,7 @@ extern const struct cmd_entry cmd_tournament_entry;
 extern const struct cmd_entry cmd_standings_entry;
 extern const struct cmd_entry cmd_crosstable_entry;
 extern const struct cmd_entry cmd_pairstats_entry;
+extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_ratings_entry;
 extern const struct cmd_entry cmd_player_entry;
 extern const struct cmd_entry cmd_passwd_entry;

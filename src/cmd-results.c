@@ -13,6 +13,7 @@
 
 #include "cmd-log.h"
 #include "cmd-results.h"
+#include "export.h"
 #include "league.h"
 #include "lobby.h"
 #include "lobby-results.h"
@@ -49,8 +50,7 @@ cmd_results_standings(struct buf *b, const struct results *r)
 	size_t		 i;
 
 	for (i = 0; i < r->n; i++) {
-		s = &r->st[i];
-		p = &r->xt.player[s->player];
+		p = results_standing(r, i, &s);
 		buf_printf(b, "%u %s points ", s->rank, r->names[s->player]);
 		put_half(b, s->half);
 		buf_printf(b, " games %" PRIu32 " wins %" PRIu32 " losses %"
@@ -208,35 +208,6 @@ cmd_tour_results_exec(struct session *s, const struct proto_cmd *c,
 	return (CMD_OK);
 }
 
-/*
- * Parses "tournament=NAME" into f->tournament (-1 for "tournament=-":
- * games outside tournaments).  Returns 0, or -1 with the reason in body.
- */
-int
-cmd_results_tour(struct session *s, const char *arg, struct store_rfilter *f,
-    struct buf *body)
-{
-	int64_t		 id;
-
-	if (strncmp(arg, "tournament=", 11) != 0) {
-		buf_printf(body, "unknown argument %.40s: expected "
-		    "tournament=NAME", arg);
-		return (-1);
-	}
-	arg += 11;
-	if (strcmp(arg, "-") == 0) {
-		f->tournament = -1;
-		return (0);
-	}
-	if ((id = store_tour_id(s->store, arg)) <= 0) {
-		buf_printf(body, id == 0 ? "no tournament %.32s" :
-		    "the game log cannot be read now", arg);
-		return (-1);
-	}
-	f->tournament = id;
-	return (0);
-}
-
 /* pairstats A B [tournament=NAME]: a pair's statistics from the log. */
 static int
 cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
@@ -258,8 +229,15 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 	f.b = c->argv[1];
 	f.since_ms = f.until_ms = STORE_TIME_NONE;
 	f.max = RESULTS_MAX_GAMES;
-	if (c->argc == 3 && cmd_results_tour(s, c->argv[2], &f, body) != 0)
+	if (c->argc == 3 && (strncmp(c->argv[2], "tournament=", 11) != 0 ||
+	    export_filter_arg(s->store, c->argv[2], &f, err,
+	    sizeof err) != 0)) {
+		if (strncmp(c->argv[2], "tournament=", 11) != 0)
+			snprintf(err, sizeof err, "unknown argument %.40s: "
+			    "expected tournament=NAME", c->argv[2]);
+		buf_puts(body, err);
 		return (CMD_ERROR);
+	}
 	if (results_read(s->store, &f, &r, err, sizeof err) != 0) {
 		buf_puts(body, err);
 		return (CMD_ERROR);
@@ -267,6 +245,50 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 	results_pair_named(&r, f.a, f.b, &p);
 	cmd_results_pair(body, f.a, f.b, &p);
 	results_free(&r);
+	return (CMD_OK);
+}
+
+/*
+ * export TABLE tournament=NAME|since=TIME [until=TIME]: one CSV table of
+ * a tournament's or a time span's finished games (§13.11).
+ */
+static int
+cmd_export_exec(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct store_rfilter f;
+	enum export_table t;
+	char		 err[256];
+	int		 i, sel = 0;
+
+	if (cmd_log_none(s, body) != 0)
+		return (CMD_ERROR);
+	if (export_table_parse(c->argv[0], &t) != 0) {
+		buf_printf(body, "unknown table %.40s: expected standings, "
+		    "crosstable, pairs, referee, games or moves", c->argv[0]);
+		return (CMD_ERROR);
+	}
+	memset(&f, 0, sizeof f);
+	f.since_ms = f.until_ms = STORE_TIME_NONE;
+	f.max = RESULTS_MAX_GAMES;
+	for (i = 1; i < c->argc; i++) {
+		if (export_filter_arg(s->store, c->argv[i], &f, err,
+		    sizeof err) != 0) {
+			buf_puts(body, err);
+			return (CMD_ERROR);
+		}
+		sel |= strncmp(c->argv[i], "until=", 6) != 0;
+	}
+	if (!sel) {
+		buf_puts(body, "export needs tournament=NAME or since=TIME");
+		return (CMD_ERROR);
+	}
+	if (export_csv(s->store, &f, t, s->conf->lim.max_reply, body, err,
+	    sizeof err) != 0) {
+		buf_reset(body);
+		buf_puts(body, err);
+		return (CMD_ERROR);
+	}
 	return (CMD_OK);
 }
 
@@ -284,4 +306,10 @@ const struct cmd_entry cmd_pairstats_entry = {
 	.name = "pairstats", .min_args = 2, .max_args = 3,
 	.flags = CMD_F_HEAVY | CMD_F_DB, .usage = "A B [tournament=NAME]",
 	.exec = cmd_pairstats_exec
+};
+const struct cmd_entry cmd_export_entry = {
+	.name = "export", .min_args = 2, .max_args = 3,
+	.flags = CMD_F_HEAVY | CMD_F_DB,
+	.usage = "TABLE tournament=NAME|since=TIME [until=TIME]",
+	.exec = cmd_export_exec
 };

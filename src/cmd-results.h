@@ -15,7 +15,5 @@ void	 cmd_results_standings(struct buf *, const struct results *);
 void	 cmd_results_crosstable(struct buf *, const struct results *);
 void	 cmd_results_pair(struct buf *, const char *, const char *,
 	    const struct results_pair *);
-int	 cmd_results_tour(struct session *, const char *,
-	    struct store_rfilter *, struct buf *);
 
 #endif /* CMD_RESULTS_H */

@@ -33,6 +33,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_history_entry,
 	&cmd_record_entry,
 	&cmd_stats_entry,
+	&cmd_export_entry,
 	&cmd_table_entry,
 	&cmd_register_entry,
 	&cmd_login_entry,

@@ -35,22 +35,11 @@ http_record_work(struct hreq *r)
 {
 	struct store_record rec;
 	char		*tour;
-	size_t		 i;
 
 	if (http_read_record(r, &rec, &tour) != 0)
 		return;
 	json_obj(&r->j);
-	json_key(&r->j, "game");
-	http_summary(&r->j, &rec.game, tour);
-	json_key(&r->j, "moves");
-	json_arr(&r->j);
-	for (i = 0; i < rec.nmoves; i++) {
-		http_move_json(&r->j, &rec, i);
-		json_end_obj(&r->j);
-	}
-	json_end_arr(&r->j);
-	json_key(&r->j, "refused");
-	http_refused_json(&r->j, &rec);
+	http_record_json(&r->j, &rec, tour);
 	free(tour);
 	store_record_free(&rec);
 }
@@ -407,6 +396,8 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		}
 	} else if (strcmp(path, "/api/pairs") == 0)
 		http_pairs(h, hc, req, q);
+	else if (strcmp(path, "/api/export") == 0)
+		http_export(h, hc, req, q);
 	else if (strcmp(path, "/api/tv/feed") == 0)
 		hfeed_tv(h, hc, req);
 	else

@@ -147,6 +147,29 @@ http_refused_json(struct json *j, const struct store_record *rec)
 	json_end_arr(j);
 }
 
+/*
+ * Writes a record's members "game" (its summary, tour its tournament's
+ * name), "moves" and "refused" (/api/games/ID, /api/export; worker).
+ */
+void
+http_record_json(struct json *j, const struct store_record *rec,
+    const char *tour)
+{
+	size_t		 i;
+
+	json_key(j, "game");
+	http_summary(j, &rec->game, tour);
+	json_key(j, "moves");
+	json_arr(j);
+	for (i = 0; i < rec->nmoves; i++) {
+		http_move_json(j, rec, i);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_key(j, "refused");
+	http_refused_json(j, rec);
+}
+
 /* Appends one feed event (SSE or NDJSON) of a finished game's JSON. */
 static void
 http_event(struct buf *out, int ndjson, const char *id, const char *type,

@@ -30,8 +30,7 @@ results_json_standings(struct json *j, const struct results *r)
 
 	json_arr(j);
 	for (i = 0; i < r->n; i++) {
-		s = &r->st[i];
-		p = &r->xt.player[s->player];
+		p = results_standing(r, i, &s);
 		json_obj(j);
 		json_kuint(j, "rank", s->rank);
 		json_kstr(j, "name", r->names[s->player]);
@@ -117,8 +116,8 @@ results_json_optimal(struct json *j, uint64_t kept, uint64_t threw)
 }
 
 /* Writes the referee's figures of one player. */
-static void
-rj_ref(struct json *j, const char *name, const struct results_ref *f)
+void
+results_json_ref(struct json *j, const char *name, const struct results_ref *f)
 {
 	json_obj(j);
 	json_kstr(j, "name", name);
@@ -205,7 +204,7 @@ results_json_pair(struct json *j, const char *a, const char *b,
 		json_null(j);
 	json_key(j, "referee");
 	json_arr(j);
-	rj_ref(j, a, &p->ref[0]);
-	rj_ref(j, b, &p->ref[1]);
+	results_json_ref(j, a, &p->ref[0]);
+	results_json_ref(j, b, &p->ref[1]);
 	json_end_arr(j);
 }

@@ -10,19 +10,19 @@
 #include "store-results.h"
 
 /*
- * Reads the games that f selects and builds their results into r (players
- * in name order; no game: r has no player).  Returns 0; -1 with the
- * reason in err (more than f->max games, or the log cannot be read).
+ * Reads the games that f selects into g (free it with store_rgames_free)
+ * and builds their results into r (players in name order; no game: r has
+ * no player).  Returns 0; -1 with the reason in err and nothing to free
+ * (more than f->max games, or the log cannot be read).
  */
 int
-results_read(struct store *st, const struct store_rfilter *f,
-    struct results *r, char *err, size_t errlen)
+results_read_games(struct store *st, const struct store_rfilter *f,
+    struct store_rgames *g, struct results *r, char *err, size_t errlen)
 {
-	struct store_rgames g;
 	int		 rv;
 
 	memset(r, 0, sizeof *r);
-	if ((rv = store_rgames(st, f, &g)) != 0) {
+	if ((rv = store_rgames(st, f, g)) != 0) {
 		if (rv > 0)
 			snprintf(err, errlen, "more than %zu games: choose a "
 			    "narrower set", f->max);
@@ -31,8 +31,20 @@ results_read(struct store *st, const struct store_rfilter *f,
 			    "now");
 		return (-1);
 	}
-	if (g.n == 0 || results_build(NULL, 0, g.v, g.n, r) != 0)
+	if (g->n == 0 || results_build(NULL, 0, g->v, g->n, r) != 0)
 		memset(r, 0, sizeof *r);
+	return (0);
+}
+
+/* As results_read_games, without the games. */
+int
+results_read(struct store *st, const struct store_rfilter *f,
+    struct results *r, char *err, size_t errlen)
+{
+	struct store_rgames g;
+
+	if (results_read_games(st, f, &g, r, err, errlen) != 0)
+		return (-1);
 	store_rgames_free(&g);
 	return (0);
 }

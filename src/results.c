@@ -427,6 +427,18 @@ results_pair_get(const struct results *r, size_t i, size_t j,
 	return (0);
 }
 
+/*
+ * Sets *s to line i of the standings (best first) and returns that
+ * player's totals.
+ */
+const struct xtable_player *
+results_standing(const struct results *r, size_t i,
+    const struct standing **s)
+{
+	*s = &r->st[i];
+	return (&r->xt.player[(*s)->player]);
+}
+
 /* Frees what results_build made. */
 void
 results_free(struct results *r)

@@ -79,7 +79,11 @@ int	 results_build(const char *const *, size_t,
 void	 results_free(struct results *);
 int	 results_pair_get(const struct results *, size_t, size_t,
 	    struct results_pair *);
+const struct xtable_player *results_standing(const struct results *,
+	    size_t, const struct standing **);
 long	 results_player(const struct results *, const char *);
+int	 results_read_games(struct store *, const struct store_rfilter *,
+	    struct store_rgames *, struct results *, char *, size_t);
 int	 results_read(struct store *, const struct store_rfilter *,
 	    struct results *, char *, size_t);
 void	 results_pair_named(const struct results *, const char *,

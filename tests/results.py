@@ -10,6 +10,9 @@ its JSON the same data as the text; the commands' refusals.
 
 Usage: results.py BUILDDIR SRCDIR.
 """
+import csv
+import io
+
 from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
 
 
@@ -122,21 +125,29 @@ def test_pair():
     d.stop()
 
 
+def perfect_cup(d, names, spec):
+    """Plays round robin "cup" (2 games a pairing) of three perfect bots
+    with these names (new in each test: the bot logs are appended to);
+    returns the admin's client and the final standings reply."""
+    perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
+    os.environ["GRUNDY"] = GRUNDY
+    boss = login(d, "boss")
+    for n in names:
+        start_bot(d, n, perfect)
+    check("bots logged in", bots_logged_in(names))
+    r = boss.cmd("tournament create cup roundrobin players=%s games=2 "
+                 "tc=20000 %s" % (",".join(names), spec))
+    check("tournament create", ok(r), r)
+    (played, total), sr = tournament_done(boss, "cup", 30)
+    check("tournament played", played == total == 6, sr)
+    return boss, sr
+
+
 def test_tournament_tie():
     """Three perfect bots from an N-position: every game is won by the
     first player, seats alternate, so all three tie and share rank 1."""
     d = hdaemon("tie", "--admins", "boss")
-    perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
-    os.environ["GRUNDY"] = GRUNDY
-    boss = login(d, "boss")
-    for n in ("p1", "p2", "p3"):
-        start_bot(d, n, perfect)
-    check("bots logged in", bots_logged_in(("p1", "p2", "p3")))
-    r = boss.cmd("tournament create cup roundrobin players=p1,p2,p3 "
-                 "games=2 tc=20000 nim 2 3")
-    check("tournament create", ok(r), r)
-    (played, total), sr = tournament_done(boss, "cup", 30)
-    check("tournament played", played == total == 6, sr)
+    boss, sr = perfect_cup(d, ("p1", "p2", "p3"), "nim 2 3")
     lines = body(sr).split("\n")
     check("standings: a three-way tie shares rank 1", lines[2:] == [
         "1 %s points 2 games 4 wins 2 losses 2 h2h 2 sb 4" % n
@@ -178,4 +189,97 @@ def test_tournament_tie():
     d.stop()
 
 
-sys.exit(run([test_pair, test_tournament_tie]))
+def csv_rows(text):
+    """The rows of a CSV text."""
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_export():
+    """export and GET /api/export: the same data as the other commands,
+    every game and move of the set, and the limits.  nim 9 10 11 12 13
+    is an N-position (the first player wins, as in nim 2 3) with at
+    least 5 moves a game: 30 moves of CSV pass max-reply = 1024."""
+    d = hdaemon("export", "--admins", "boss", "--max-reply", "1024")
+    boss, sr = perfect_cup(d, ("q1", "q2", "q3"), "nim 9 10 11 12 13")
+    ids = [x[0] for x in sqlite3.connect(d.db).execute(
+        "SELECT id FROM games WHERE tournament_id IS NOT NULL ORDER BY id")]
+    nmoves = db_count(d, "SELECT COUNT(*) FROM moves AS m JOIN games AS g"
+                      " ON g.id = m.game_id WHERE g.tournament_id"
+                      " IS NOT NULL")
+    r = boss.cmd("export standings tournament=cup")
+    rows = csv_rows(body(r)) if ok(r) else []
+    check("export standings", rows and rows[0] == [
+        "rank", "name", "points", "games", "wins", "losses", "draws", "h2h",
+        "sb"] and rows[1:] == [[str(1), n, "2", "4", "2", "2", "0", "2",
+                                "4"] for n in ("q1", "q2", "q3")], r)
+    r = boss.cmd("export crosstable tournament=cup")
+    check("export crosstable", ok(r) and len(csv_rows(body(r))) == 7 and
+          all(x[2:] == ["1", "2"] for x in csv_rows(body(r))[1:]), r)
+    r = boss.cmd("export pairs tournament=cup")
+    rows = csv_rows(body(r)) if ok(r) else []
+    check("export pairs", len(rows) == 4 and all(
+        x[2:7] == ["2", "1", "1", "0", "0.5000"] and x[11:19] ==
+        ["1", "0", "0", "1", "0", "0", "0", "0"] for x in rows[1:]), r)
+    r = boss.cmd("export referee tournament=cup")
+    rows = csv_rows(body(r)) if ok(r) else []
+    check("export referee", len(rows) == 4 and all(
+        x[5] == "1.0000" and x[8:] == ["2", "2", "1.0000"]
+        for x in rows[1:]), r)
+    r = boss.cmd("export games tournament=cup")
+    rows = csv_rows(body(r)) if ok(r) else []
+    check("export games: every game of the tournament", len(ids) == 6 and
+          [int(x[0]) for x in rows[1:]] == ids and all(
+        x[11] == "cup" and x[5] == "finished" and x[10] == "20000+0"
+        for x in rows[1:]), r)
+    r = boss.cmd("export moves tournament=cup")
+    check("export moves: over max-reply, refused", not ok(r) and
+          "the moves table is over 1024 bytes" in r, r)
+    r = boss.cmd("export games since=2000-01-01 until=2000-01-02")
+    check("export of an empty span", ok(r) and body(r) == "id,family,"
+          "start,player1,player2,status,result,winner,reason,rated,tc,"
+          "tournament,started,ended", r)
+    r = boss.cmd("export standings since=2000-01-01")
+    check("export since: the same standings", ok(r) and
+          len(csv_rows(body(r))) == 4, r)
+    refused(boss, "export standings until=2000-01-01", "no selection",
+            "needs tournament=NAME or since=TIME")
+    refused(boss, "export nope tournament=cup", "unknown table",
+            "unknown table nope")
+    refused(boss, "export games since=yesterday", "bad time",
+            "bad time yesterday")
+    refused(boss, "export games tournament=nope", "unknown tournament",
+            "no tournament nope")
+    st, j = jget(d, "/api/export?tournament=cup")
+    check("/api/export: every game, as /api/games/ID", st == 200 and
+          [g["game"]["id"] for g in j["games"]] == ids and
+          sum(len(g["moves"]) for g in j["games"]) == nmoves, j)
+    st1, one = jget(d, "/api/games/%d" % ids[0])
+    one.pop("live", None)
+    check("/api/export: a game is /api/games/ID's", st == 200 and
+          j["games"][0] == one, (j["games"][0], one))
+    check("/api/export: results", st == 200 and
+          j["players"] == ["q1", "q2", "q3"] and
+          [x["rank"] for x in j["standings"]] == [1, 1, 1] and
+          len(j["pairs"]) == 3 and
+          all(p["pentanomial"]["wl"] == 1 for p in j["pairs"]) and
+          [x["optimal_rate"] for x in j["referee"]] == [1, 1, 1], j)
+    st, hd, b = get(d, "/api/export?tournament=cup&format=csv&table=moves")
+    rows = csv_rows(b.decode()) if st == 200 else []
+    check("/api/export CSV moves: over HTTP, no max-reply", st == 200 and
+          hd.get("content-type", "").startswith("text/csv") and
+          len(rows) == nmoves + 1 and rows[0][:3] == ["game", "ply",
+                                                       "player"], (st, b))
+    st, hd, b = get(d, "/api/export?tournament=cup&format=csv"
+                    "&table=standings")
+    check("/api/export CSV is the command's", st == 200 and
+          b.decode() == body(boss.cmd("export standings tournament=cup"))
+          + "\n", b)
+    for q, code in (("", 400), ("?tournament=nope", 404),
+                    ("?since=bad", 400), ("?tournament=cup&format=xml", 400),
+                    ("?tournament=cup&format=csv", 400)):
+        st, j = jget(d, "/api/export" + q)
+        check("/api/export%s: %d" % (q, code), st == code, j)
+    d.stop()
+
+
+sys.exit(run([test_pair, test_tournament_tie, test_export]))
