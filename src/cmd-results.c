@@ -308,8 +308,9 @@ const struct cmd_entry cmd_pairstats_entry = {
 	.exec = cmd_pairstats_exec
 };
 const struct cmd_entry cmd_export_entry = {
-	.name = "export", .min_args = 2, .max_args = 3,
+	.name = "export", .min_args = 2, .max_args = 4,
 	.flags = CMD_F_HEAVY | CMD_F_DB,
-	.usage = "TABLE tournament=NAME|since=TIME [until=TIME]",
+	.usage = "TABLE tournament=NAME|since=TIME [until=TIME] "
+	    "[tournament=NAME]",
 	.exec = cmd_export_exec
 };
