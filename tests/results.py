@@ -18,14 +18,15 @@ from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
 
 def play(first, second, moves):
     """Plays a challenged game: first's and second's moves alternate,
-    from the list; returns first's gameover line."""
+    from the list; returns both gameover lines (each client's is taken,
+    so that the next game waits for its own)."""
     seats = (first, second)
     for i, m in enumerate(moves):
         c = seats[i % 2]
         g = genmove_of(c)
         check("genmove %d" % (i + 1), g is not None, g)
         c.answer(g, m)
-    return gameover_of(first)
+    return gameover_of(first), gameover_of(second)
 
 
 def challenge(a, b, spec):
@@ -71,10 +72,12 @@ def test_pair():
           "score -" in r and "pairs 0 " in r and "unpaired 0" in r, r)
     challenge(a, b, "nim 2 3")
     e = play(a, b, ["1=1", "2=1", "1=0", "2=0"])
-    check("game 1: bob wins", e is not None, e)
+    check("game 1: bob wins", None not in e and all(
+        "gameover second" in x for x in e), e)
     challenge(b, a, "nim 2 3")
     e = play(b, a, ["2=2", "1=1", "2=1", "1=0", "2=0"])
-    check("game 2: bob wins", e is not None, e)
+    check("game 2: bob wins", None not in e and all(
+        "gameover first" in x for x in e), e)
     r = a.cmd("pairstats alice bob")
     check("pairstats by hand", ok(r) and body(r) == PAIR_TEXT,
           (body(r), PAIR_TEXT))
