@@ -13,7 +13,8 @@
  * Reads the games that f selects into g (free it with store_rgames_free)
  * and builds their results into r (players in name order; no game: r has
  * no player).  Returns 0; -1 with the reason in err and nothing to free
- * (more than f->max games, or the log cannot be read).
+ * (more than f->max games or XTABLE_MAX players, or the log cannot be
+ * read).
  */
 int
 results_read_games(struct store *st, const struct store_rfilter *f,
@@ -31,8 +32,12 @@ results_read_games(struct store *st, const struct store_rfilter *f,
 			    "now");
 		return (-1);
 	}
-	if (g->n == 0 || results_build(NULL, 0, g->v, g->n, r) != 0)
-		memset(r, 0, sizeof *r);
+	if (g->n > 0 && results_build(NULL, 0, g->v, g->n, r) != 0) {
+		store_rgames_free(g);
+		snprintf(err, errlen, "more than %d players: choose a "
+		    "narrower set", XTABLE_MAX);
+		return (-1);
+	}
 	return (0);
 }
 
