@@ -208,7 +208,36 @@ cmd_tour_results_exec(struct session *s, const struct proto_cmd *c,
 	return (CMD_OK);
 }
 
-/* pairstats A B [tournament=NAME]: a pair's statistics from the log. */
+/*
+ * Sets the selection of f (no bounds, at most RESULTS_MAX_GAMES games)
+ * from the arguments of c from the first-th on (tournament=, since=,
+ * until=).  Returns 1 if one of them is tournament= or since=, 0 if
+ * not, -1 with the reason in body.
+ */
+static int
+cmd_results_filter(struct session *s, const struct proto_cmd *c, int first,
+    struct store_rfilter *f, struct buf *body)
+{
+	char		 err[160];
+	int		 i, sel = 0;
+
+	f->since_ms = f->until_ms = STORE_TIME_NONE;
+	f->max = RESULTS_MAX_GAMES;
+	for (i = first; i < c->argc; i++) {
+		if (export_filter_arg(s->store, c->argv[i], f, err,
+		    sizeof err) != 0) {
+			buf_puts(body, err);
+			return (-1);
+		}
+		sel |= strncmp(c->argv[i], "until=", 6) != 0;
+	}
+	return (sel);
+}
+
+/*
+ * pairstats A B [tournament=NAME] [since=TIME] [until=TIME]: a pair's
+ * statistics from the log.
+ */
 static int
 cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
@@ -227,17 +256,8 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 	memset(&f, 0, sizeof f);
 	f.a = c->argv[0];
 	f.b = c->argv[1];
-	f.since_ms = f.until_ms = STORE_TIME_NONE;
-	f.max = RESULTS_MAX_GAMES;
-	if (c->argc == 3 && (strncmp(c->argv[2], "tournament=", 11) != 0 ||
-	    export_filter_arg(s->store, c->argv[2], &f, err,
-	    sizeof err) != 0)) {
-		if (strncmp(c->argv[2], "tournament=", 11) != 0)
-			snprintf(err, sizeof err, "unknown argument %.40s: "
-			    "expected tournament=NAME", c->argv[2]);
-		buf_puts(body, err);
+	if (cmd_results_filter(s, c, 2, &f, body) < 0)
 		return (CMD_ERROR);
-	}
 	if (results_read(s->store, &f, &r, err, sizeof err) != 0) {
 		buf_puts(body, err);
 		return (CMD_ERROR);
@@ -259,7 +279,7 @@ cmd_export_exec(struct session *s, const struct proto_cmd *c,
 	struct store_rfilter f;
 	enum export_table t;
 	char		 err[256];
-	int		 i, sel = 0;
+	int		 sel;
 
 	if (cmd_log_none(s, body) != 0)
 		return (CMD_ERROR);
@@ -269,16 +289,8 @@ cmd_export_exec(struct session *s, const struct proto_cmd *c,
 		return (CMD_ERROR);
 	}
 	memset(&f, 0, sizeof f);
-	f.since_ms = f.until_ms = STORE_TIME_NONE;
-	f.max = RESULTS_MAX_GAMES;
-	for (i = 1; i < c->argc; i++) {
-		if (export_filter_arg(s->store, c->argv[i], &f, err,
-		    sizeof err) != 0) {
-			buf_puts(body, err);
-			return (CMD_ERROR);
-		}
-		sel |= strncmp(c->argv[i], "until=", 6) != 0;
-	}
+	if ((sel = cmd_results_filter(s, c, 1, &f, body)) < 0)
+		return (CMD_ERROR);
 	if (!sel) {
 		buf_puts(body, "export needs tournament=NAME or since=TIME");
 		return (CMD_ERROR);
@@ -303,8 +315,9 @@ const struct cmd_entry cmd_crosstable_entry = {
 	.exec = cmd_tour_results_exec
 };
 const struct cmd_entry cmd_pairstats_entry = {
-	.name = "pairstats", .min_args = 2, .max_args = 3,
-	.flags = CMD_F_HEAVY | CMD_F_DB, .usage = "A B [tournament=NAME]",
+	.name = "pairstats", .min_args = 2, .max_args = 5,
+	.flags = CMD_F_HEAVY | CMD_F_DB,
+	.usage = "A B [tournament=NAME] [since=TIME] [until=TIME]",
 	.exec = cmd_pairstats_exec
 };
 const struct cmd_entry cmd_export_entry = {

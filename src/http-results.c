@@ -26,6 +26,8 @@
 /* The most bytes of an export over HTTP (built in memory on a worker). */
 #define HTTP_EXPORT_MAX		(64UL << 20)
 
+static void	 http_export_filter(const struct hreq *, struct store_rfilter *);
+
 /* GET /api/pairs, on a worker: a in r->name, b in r->tour. */
 static void
 http_pairs_work(struct hreq *r)
@@ -35,12 +37,9 @@ http_pairs_work(struct hreq *r)
 	struct results_pair p;
 	char		 err[128];
 
-	memset(&f, 0, sizeof f);
+	http_export_filter(r, &f);
 	f.a = r->name;
 	f.b = r->tour;
-	f.tournament = r->id;
-	f.since_ms = f.until_ms = STORE_TIME_NONE;
-	f.max = RESULTS_MAX_GAMES;
 	if (results_read(r->h->srv->store, &f, &res, err, sizeof err) != 0) {
 		http_fail(r, strncmp(err, "more", 4) == 0 ? 413 : 503, err);
 		return;
@@ -51,42 +50,6 @@ http_pairs_work(struct hreq *r)
 	json_end_obj(&r->j);
 	buf_putc(&r->body, '\n');
 	results_free(&res);
-}
-
-/* GET /api/pairs?a=A&b=B[&tournament=NAME]. */
-void
-http_pairs(struct http *h, struct hconn *hc, struct evhttp_request *req,
-    const struct evkeyvalq *q)
-{
-	struct hreq	*r;
-	char		 a[HTTP_NAME_MAX + 1], b[HTTP_NAME_MAX + 1];
-	char		 tour[HTTP_NAME_MAX + 1];
-	int		 ha, hb, ht;
-	int64_t		 id = 0;
-
-	if (http_param_name(req, q, "a", a, &ha) != 0 ||
-	    http_param_name(req, q, "b", b, &hb) != 0 ||
-	    http_param_name(req, q, "tournament", tour, &ht) != 0)
-		return;
-	if (!ha || !hb || strcmp(a, b) == 0) {
-		http_error(req, 400, "parameters a and b: two different "
-		    "players");
-		return;
-	}
-	if (h->srv->store == NULL) {
-		http_error(req, 503, "the game log is off (--db off)");
-		return;
-	}
-	if (ht && (id = lobby_web_tour_id(h->srv->lobby, tour)) == 0) {
-		http_error(req, 404, "no tournament %s", tour);
-		return;
-	}
-	r = http_hreq(h, hc, req);
-	memcpy(r->name, a, sizeof r->name);
-	memcpy(r->tour, b, sizeof r->tour);
-	r->id = id;
-	r->work = http_pairs_work;
-	http_submit(r);
 }
 
 /*
@@ -212,10 +175,13 @@ http_export_done(struct hreq *r)
 		    r->body.data, r->body.len);
 }
 
-/* Reads the selection of /api/export into r; -1 after answering 400. */
+/*
+ * Reads the selection of /api/export or /api/pairs into r (need: a
+ * tournament or a start is required); -1 after answering 400 or 404.
+ */
 static int
 http_export_args(struct http *h, struct evhttp_request *req,
-    const struct evkeyvalq *q, struct hreq *r)
+    const struct evkeyvalq *q, struct hreq *r, int need)
 {
 	static const char *const keys[] = { "tournament", "since", "until" };
 	struct store_rfilter f;
@@ -248,7 +214,7 @@ http_export_args(struct http *h, struct evhttp_request *req,
 			r->id = -1;
 		sel |= i < 2;
 	}
-	if (!sel) {
+	if (need && !sel) {
 		http_error(req, 400, "export needs tournament=NAME or "
 		    "since=TIME");
 		return (-1);
@@ -256,6 +222,38 @@ http_export_args(struct http *h, struct evhttp_request *req,
 	r->before = f.since_ms;
 	r->since = (unsigned long)f.until_ms;
 	return (0);
+}
+
+/* GET /api/pairs?a=A&b=B[&tournament=NAME][&since=TIME][&until=TIME]. */
+void
+http_pairs(struct http *h, struct hconn *hc, struct evhttp_request *req,
+    const struct evkeyvalq *q)
+{
+	struct hreq	*r;
+	char		 a[HTTP_NAME_MAX + 1], b[HTTP_NAME_MAX + 1];
+	int		 ha, hb;
+
+	if (http_param_name(req, q, "a", a, &ha) != 0 ||
+	    http_param_name(req, q, "b", b, &hb) != 0)
+		return;
+	if (!ha || !hb || strcmp(a, b) == 0) {
+		http_error(req, 400, "parameters a and b: two different "
+		    "players");
+		return;
+	}
+	if (h->srv->store == NULL) {
+		http_error(req, 503, "the game log is off (--db off)");
+		return;
+	}
+	r = http_hreq(h, hc, req);
+	if (http_export_args(h, req, q, r, 0) != 0) {
+		http_hreq_free(r);
+		return;
+	}
+	memcpy(r->name, a, sizeof r->name);
+	memcpy(r->tour, b, sizeof r->tour);
+	r->work = http_pairs_work;
+	http_submit(r);
 }
 
 /*
@@ -286,7 +284,7 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		return;
 	}
 	r = http_hreq(h, hc, req);
-	if (http_export_args(h, req, q, r) != 0) {
+	if (http_export_args(h, req, q, r, 1) != 0) {
 		http_hreq_free(r);
 		return;
 	}

@@ -66,7 +66,9 @@ def test_pair():
     refused(a, "pairstats alice bob tournament=nope", "unknown tournament",
             "no tournament nope")
     refused(a, "pairstats alice bob nope", "unknown argument",
-            "tournament=NAME")
+            "tournament=NAME, since=TIME or until=TIME")
+    refused(a, "pairstats alice bob since=2026-13-01", "bad time",
+            "bad time 2026-13-01")
     r = a.cmd("pairstats alice bob")
     check("no game yet", ok(r) and "games 0 wins 0" in r and
           "score -" in r and "pairs 0 " in r and "unpaired 0" in r, r)
@@ -89,6 +91,17 @@ def test_pair():
     r = a.cmd("pairstats alice bob tournament=-")
     check("outside tournaments: the same games", ok(r) and
           body(r) == PAIR_TEXT, r)
+    r = a.cmd("pairstats alice bob since=2000-01-01 until=2999-01-01")
+    check("a span with both games: the same", ok(r) and
+          body(r) == PAIR_TEXT, r)
+    r = a.cmd("pairstats alice bob until=2000-01-01")
+    check("a span before both games: none", ok(r) and
+          "games 0 wins 0" in r, r)
+    st, j = jget(d, "/api/pairs?a=alice&b=bob&since=2000-01-01")
+    check("/api/pairs since: both games", st == 200 and j["games"] == 2,
+          j)
+    st, j = jget(d, "/api/pairs?a=alice&b=bob&until=2000-01-01")
+    check("/api/pairs until: none", st == 200 and j["games"] == 0, j)
     # One optimal-move rate: kept-win / (kept-win + threw-win).  The old
     # `player` figure counted no-win moves as optimal: 3 of 4, 75.0%.
     r = a.cmd("player alice")
