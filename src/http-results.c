@@ -41,7 +41,7 @@ http_pairs_work(struct hreq *r)
 	f.a = r->name;
 	f.b = r->tour;
 	if (results_read(r->h->srv->store, &f, &res, err, sizeof err) != 0) {
-		http_fail(r, strncmp(err, "more", 4) == 0 ? 413 : 503, err);
+		http_fail(r, strncmp(err, "more", 4) == 0 ? 400 : 503, err);
 		return;
 	}
 	results_pair_named(&res, f.a, f.b, &p);
@@ -91,7 +91,7 @@ http_export_games(struct hreq *r, const struct store_rgames *g)
 		free(tour);
 		store_record_free(&rec);
 		if (r->body.len > HTTP_EXPORT_MAX) {
-			http_fail(r, 413, "the export is over "
+			http_fail(r, 400, "the export is over "
 			    "67108864 bytes: choose a narrower set");
 			return (-1);
 		}
@@ -114,7 +114,7 @@ http_export_json(struct hreq *r)
 	http_export_filter(r, &f);
 	if (results_read_games(r->h->srv->store, &f, &g, &res, err,
 	    sizeof err) != 0) {
-		http_fail(r, strncmp(err, "more", 4) == 0 ? 413 : 503, err);
+		http_fail(r, strncmp(err, "more", 4) == 0 ? 400 : 503, err);
 		return;
 	}
 	json_obj(&r->j);
@@ -161,7 +161,7 @@ http_export_csv(struct hreq *r)
 	if (export_csv(r->h->srv->store, &f, (enum export_table)(r->limit -
 	    1), HTTP_EXPORT_MAX, &r->body, err, sizeof err) != 0)
 		http_fail(r, strncmp(err, "the game log", 12) == 0 ? 503 :
-		    413, err);
+		    400, err);
 }
 
 /* GET /api/export, back on the loop: CSV as text/csv. */

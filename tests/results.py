@@ -12,6 +12,7 @@ Usage: results.py BUILDDIR SRCDIR.
 """
 import csv
 import io
+import subprocess
 
 from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
 
@@ -298,4 +299,44 @@ def test_export():
     d.stop()
 
 
-sys.exit(run([test_pair, test_tournament_tie, test_export]))
+def gen_log(name, games, accounts):
+    """A log of finished games among gen0 .. gen{accounts-1}, written by
+    contrib/gen-log.py; its path."""
+    db = os.path.join(TMP, name + ".db")
+    r = subprocess.run([sys.executable, os.path.join(SRC, "contrib",
+                        "gen-log.py"), GRUNDYD, db, "--games", str(games),
+                        "--accounts", str(accounts), "--seed", "1"],
+                       capture_output=True, text=True, timeout=60)
+    check("gen-log %s" % name, r.returncode == 0, r.stderr)
+    return db
+
+
+def test_limits():
+    """Over 100,000 games or 1,024 players a read is refused with its
+    reason, in the command and over HTTP; under them it answers."""
+    d = Daemon("many", "--http", "127.0.0.1:0",
+               db=gen_log("many", 100001, 2))
+    d.hport = http_port(d)
+    c = Client(d)
+    refused(c, "pairstats gen0 gen1", "over 100,000 games",
+            "more than 100000 games: choose a narrower set")
+    refused(c, "export standings since=2000-01-01", "export over 100,000",
+            "more than 100000 games")
+    st, j = jget(d, "/api/pairs?a=gen0&b=gen1")
+    check("/api/pairs over 100,000 games: 400", st == 400 and
+          "more than 100000 games" in j.get("error", ""), j)
+    d.stop()
+    d = Daemon("wide", db=gen_log("wide", 3000, 1100))
+    c = Client(d)
+    n = db_count(d, "SELECT COUNT(*) FROM (SELECT player1 FROM games UNION"
+                 " SELECT player2 FROM games)")
+    check("more than 1,024 players in the log", n > 1024, n)
+    refused(c, "export standings since=2000-01-01", "over 1,024 players",
+            "more than 1024 players: choose a narrower set")
+    r = c.cmd("pairstats gen0 gen1")
+    check("a pair among them still answers", ok(r) and
+          body(r).startswith("players gen0 gen1\ngames "), r)
+    d.stop()
+
+
+sys.exit(run([test_pair, test_tournament_tie, test_export, test_limits]))
