@@ -643,26 +643,6 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 	return (CMD_ERROR);
 }
 
-/* standings NAME: a tournament's table. */
-static int
-cmd_standings_exec(struct session *s, const struct proto_cmd *c,
-    struct buf *body)
-{
-	struct lobby_standings st;
-	size_t		 i;
-
-	if (lobby_standings(s->lc, c->argv[0], &st, body) != 0)
-		return (CMD_ERROR);
-	buf_printf(body, "status %s\nplayed %zu of %zu\n",
-	    lobby_tour_status(st.status), st.played, st.total);
-	for (i = 0; i < st.n; i++)
-		buf_printf(body, "%zu %s points %u games %u wins %u "
-		    "losses %u\n", i + 1, st.v[i].name, st.v[i].wins,
-		    st.v[i].games, st.v[i].wins, st.v[i].games - st.v[i].wins);
-	free(st.v);
-	return (CMD_OK);
-}
-
 /* ratings: the rated players, best first. */
 static int
 cmd_ratings_exec(struct session *s, const struct proto_cmd *c,
@@ -830,7 +810,6 @@ LOBBY_ENTRY(unwatch, 1, 1, 0, "GAME_ID", cmd_unwatch_exec);
 LOBBY_ENTRY(tournament, 1, -1, 0,
     "create NAME roundrobin|gauntlet players=A,B,... games=N tc=TC "
     "[seed=S] [random=1] GAME | list | cancel NAME", cmd_tournament_exec);
-LOBBY_ENTRY(standings, 1, 1, 0, "NAME", cmd_standings_exec);
 LOBBY_ENTRY(ratings, 0, 0, 0, "", cmd_ratings_exec);
 LOBBY_ENTRY(connections, 0, 0, CMD_F_ADMIN, "", cmd_connections_exec);
 LOBBY_ENTRY(kick, 1, -1, CMD_F_ADMIN, "CONN_ID REASON...", cmd_kick_exec);

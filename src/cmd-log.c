@@ -10,6 +10,7 @@
 
 #include "cmd-log.h"
 #include "record.h"
+#include "results.h"
 #include "session.h"
 #include "store.h"
 #include "util.h"
@@ -161,13 +162,14 @@ cmd_log_record(struct buf *b, const struct store_record *r)
 /*
  * Appends the statistics: "games N", "moves N", then for each player
  * "player NAME moves N optimal PCT kept-win K threw-win T", where PCT is
- * the integer part of 100 K / (K + T) ("-" if K + T is 0): how often the
- * player kept a win it had.  100 means it never threw one.
+ * the optimal-move rate (results.h), the integer part of 100 K / (K + T)
+ * ("-" if K + T is 0): how often the player kept a win it had.
  */
 void
 cmd_log_stats(struct buf *b, const struct store_stats *st)
 {
 	const struct store_pstats *p;
+	uint64_t	 tenths;
 	size_t		 i;
 
 	buf_printf(b, "games %" PRId64 "\nmoves %" PRId64 "\n", st->games,
@@ -177,9 +179,9 @@ cmd_log_stats(struct buf *b, const struct store_stats *st)
 		buf_puts(b, "player ");
 		cmd_log_put(b, p->name);
 		buf_printf(b, " moves %" PRId64 " optimal ", p->moves);
-		if (p->kept_win + p->threw_win > 0)
-			buf_printf(b, "%" PRId64, p->kept_win * 100 /
-			    (p->kept_win + p->threw_win));
+		if (results_optimal_tenths((uint64_t)p->kept_win,
+		    (uint64_t)p->threw_win, &tenths) == 0)
+			buf_printf(b, "%" PRIu64, tenths / 10);
 		else
 			buf_putc(b, '-');
 		buf_printf(b, " kept-win %" PRId64 " threw-win %" PRId64 "\n",
@@ -195,6 +197,8 @@ cmd_log_stats(struct buf *b, const struct store_stats *st)
  *	rating R rd D [provisional]	(RATING: "R rd D [provisional]")
  *	games G wins W losses L
  *	moves M optimal PCT		(PCT: "97.5%", rounded down; "-")
+ *
+ * PCT is the optimal-move rate of results.h, as `stats` has it.
  *	threw-win-games N
  *	first-throw 1:C 2:C 3:C 4:C 5:C 6-10:C 11-20:C 21+:C
  */
@@ -203,18 +207,18 @@ cmd_log_player(struct buf *b, const struct league_player *p,
     const char *rating)
 {
 	unsigned int	 lo, hi;
-	int64_t		 tenths;
+	uint64_t	 tenths;
 	size_t		 i;
 
 	buf_printf(b, "account %s\nrating %s\n", p->name, rating);
 	buf_printf(b, "games %" PRId64 " wins %" PRId64 " losses %" PRId64
 	    "\n", p->games, p->wins, p->losses);
 	buf_printf(b, "moves %" PRId64 " optimal ", p->moves);
-	if (p->moves > 0) {
-		tenths = p->optimal * 1000 / p->moves;
-		buf_printf(b, "%" PRId64 ".%" PRId64 "%%\n", tenths / 10,
+	if (results_optimal_tenths((uint64_t)p->kept, (uint64_t)p->threw,
+	    &tenths) == 0)
+		buf_printf(b, "%" PRIu64 ".%" PRIu64 "%%\n", tenths / 10,
 		    tenths % 10);
-	} else
+	else
 		buf_puts(b, "-\n");
 	buf_printf(b, "threw-win-games %" PRId64 "\n", p->threw_win_games);
 	buf_puts(b, "first-throw");
@@ -234,7 +238,7 @@ cmd_log_player(struct buf *b, const struct league_player *p,
  * Refuses when grundyd runs without a database; otherwise waits until
  * everything queued is committed, so that a read sees every move so far.
  */
-static int
+int
 cmd_log_none(struct session *s, struct buf *body)
 {
 	if (s->store != NULL) {

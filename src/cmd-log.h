@@ -14,5 +14,7 @@ void	 cmd_log_record(struct buf *, const struct store_record *);
 void	 cmd_log_stats(struct buf *, const struct store_stats *);
 void	 cmd_log_player(struct buf *, const struct league_player *,
 	    const char *);
+struct session;
+int	 cmd_log_none(struct session *, struct buf *);
 
 #endif /* CMD_LOG_H */

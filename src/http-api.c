@@ -20,6 +20,7 @@
 #include "lobby.h"
 #include "metrics.h"
 #include "record.h"
+#include "results-json.h"
 #include "server-int.h"
 #include "store.h"
 
@@ -218,35 +219,21 @@ http_tour(struct http *h, struct hconn *hc, struct evhttp_request *req,
 static void
 http_player_stats(struct json *j, const struct league_player *p)
 {
-	unsigned int	 lo, hi;
+	uint64_t	 games[LEAGUE_THROW_BUCKETS];
 	size_t		 i;
 
 	json_kint(j, "games", p->games);
 	json_kint(j, "wins", p->wins);
 	json_kint(j, "losses", p->losses);
 	json_kint(j, "moves", p->moves);
-	json_kint(j, "optimal", p->optimal);
-	json_key(j, "optimal_rate");
-	if (p->moves > 0)
-		json_num4(j, (double)p->optimal / (double)p->moves);
-	else
-		json_null(j);
+	json_kint(j, "optimal", p->kept);
+	json_kint(j, "threw_win", p->threw);
+	results_json_optimal(j, (uint64_t)p->kept, (uint64_t)p->threw);
 	json_kint(j, "threw_win_games", p->threw_win_games);
 	json_key(j, "first_throw");
-	json_arr(j);
-	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++) {
-		league_throw_bucket(i, &lo, &hi);
-		json_obj(j);
-		json_kuint(j, "from", lo);
-		json_key(j, "to");
-		if (hi != 0)
-			json_uint(j, hi);
-		else
-			json_null(j);
-		json_kint(j, "games", p->first_throw[i]);
-		json_end_obj(j);
-	}
-	json_end_arr(j);
+	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++)
+		games[i] = (uint64_t)p->first_throw[i];
+	results_json_throws(j, games);
 }
 
 /* GET /api/players/NAME, on a worker. */
@@ -444,7 +431,11 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 			json_end_obj(&j);
 			http_now(req, &b);
 		}
-	} else if (strcmp(path, "/api/tv/feed") == 0)
+	} else if (strcmp(path, "/api/pairs") == 0)
+		http_pairs(h, hc, req, q);
+	else if (strcmp(path, "/api/export") == 0)
+		http_export(h, hc, req, q);
+	else if (strcmp(path, "/api/tv/feed") == 0)
 		hfeed_tv(h, hc, req);
 	else
 		http_error(req, 404, "no such API path");

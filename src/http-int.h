@@ -118,6 +118,11 @@ void	 http_games_json(struct store *, struct json *,
 	    const struct store_history *, size_t);
 void	 http_move_json(struct json *, const struct store_record *, size_t);
 void	 http_fail(struct hreq *, int, const char *);
+/* http-results.c: the results endpoints. */
+void	 http_pairs(struct http *, struct hconn *, struct evhttp_request *,
+	    const struct evkeyvalq *);
+void	 http_export(struct http *, struct hconn *, struct evhttp_request *,
+	    const struct evkeyvalq *);
 int	 http_read_record(struct hreq *, struct store_record *, char **);
 void	 http_record_events(struct buf *, const struct store_record *,
 	    const char *, unsigned long, int);

@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "league-int.h"
 #include "log.h"
+#include "results.h"
 #include "store.h"
 
 /*
@@ -72,12 +73,7 @@ league_row(sqlite3_stmt *s, const char *name, int64_t *a, int n)
 void
 league_throw_bucket(size_t i, unsigned int *lo, unsigned int *hi)
 {
-	static const unsigned int bounds[LEAGUE_THROW_BUCKETS + 1] = {
-		1, 2, 3, 4, 5, 6, 11, 21, 0
-	};
-
-	*lo = bounds[i];
-	*hi = bounds[i + 1] != 0 ? bounds[i + 1] - 1 : 0;
+	results_throw_bounds(i, lo, hi);
 }
 
 /* Reads the first-throw histogram of name into p (mtx); an SQLite code. */
@@ -101,7 +97,8 @@ league_throws(struct league *lg, const char *name, struct league_player *p)
 
 /*
  * Reads an account's statistics over its finished games into p (§13.7 of
- * PROTOCOL.md): optimal counts the moves marked kept-win or no-win;
+ * PROTOCOL.md): kept and threw count the moves marked kept-win and
+ * threw-win (the optimal-move rate of results.h);
  * first_throw counts the games in which the player threw a win by the
  * player's own move number (1: its first move of the game) of the first
  * such move.  Returns 0; -1 if there is no such account, with err "no
@@ -112,7 +109,7 @@ int
 league_player(struct league *lg, const char *name, struct league_player *p,
     char *err, size_t errlen)
 {
-	int64_t		 g[3] = { 0, 0, 0 }, m[2] = { 0, 0 };
+	int64_t		 g[3] = { 0, 0, 0 }, m[3] = { 0, 0, 0 };
 	int		 rc, found = 0;
 
 	memset(p, 0, sizeof *p);
@@ -127,7 +124,7 @@ league_player(struct league *lg, const char *name, struct league_player *p,
 		goto done;
 	if ((rc = league_row(lg->s[LEAGUE_S_P_GAMES], name, g, 3)) !=
 	    SQLITE_OK ||
-	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 2)) !=
+	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 3)) !=
 	    SQLITE_OK)
 		goto done;
 	rc = league_throws(lg, name, p);
@@ -150,6 +147,7 @@ done:
 	p->wins = g[1];
 	p->losses = g[2];
 	p->moves = m[0];
-	p->optimal = m[1];
+	p->kept = m[1];
+	p->threw = m[2];
 	return (0);
 }

@@ -59,9 +59,10 @@ const char *const league_sql[LEAGUE_S_N] = {
 	" COALESCE(SUM(result = CASE WHEN player1 = ?1"
 	" THEN 'second' ELSE 'first' END), 0) FROM games"
 	" WHERE (player1 = ?1 OR player2 = ?1) AND status = 'finished'",
-	/* Moves, optimal moves. */
+	/* Moves, kept-win moves, threw-win moves. */
 	LEAGUE_SQL_SEATS
-	" SELECT COUNT(*), COALESCE(SUM(m.mark <> 'threw-win'), 0)"
+	" SELECT COUNT(*), COALESCE(SUM(m.mark = 'kept-win'), 0),"
+	" COALESCE(SUM(m.mark = 'threw-win'), 0)"
 	" FROM g JOIN moves AS m ON m.game_id = g.id AND m.player = g.seat",
 	/* The first-throw histogram: bucket 1..8, games. */
 	LEAGUE_SQL_SEATS

@@ -132,7 +132,8 @@ struct league_player {
 	int64_t		 wins;
 	int64_t		 losses;
 	int64_t		 moves;		/* its moves in them */
-	int64_t		 optimal;	/* of those, kept-win or no-win */
+	int64_t		 kept;		/* of those, kept-win (results.h) */
+	int64_t		 threw;		/* of those, threw-win */
 	int64_t		 threw_win_games; /* games in which it threw a win */
 	int64_t		 first_throw[LEAGUE_THROW_BUCKETS];
 };

@@ -771,54 +771,6 @@ lobby_tour_cancel(struct lobby_client *lc, const char *name, struct buf *err)
 	return (0);
 }
 
-/* Orders standings: most wins, then fewest games, then list order. */
-static int
-lstand_cmp(const void *a, const void *b)
-{
-	const struct lobby_stand *x = a, *y = b;
-
-	if (x->wins != y->wins)
-		return (x->wins > y->wins ? -1 : 1);
-	if (x->games != y->games)
-		return (x->games < y->games ? -1 : 1);
-	return (x->idx < y->idx ? -1 : x->idx > y->idx);
-}
-
-/* standings NAME: a tournament's table, best first. */
-int
-lobby_standings(struct lobby_client *lc, const char *name,
-    struct lobby_standings *st, struct buf *err)
-{
-	struct ltour	*t = lobby_tour(lc->lb, name);
-	size_t		 i;
-
-	memset(st, 0, sizeof *st);
-	if (t == NULL) {
-		buf_printf(err, "no tournament %.32s", name);
-		return (-1);
-	}
-	st->status = t->def.status;
-	st->total = t->nslots;
-	st->n = t->def.nplayers;
-	st->v = xcalloc(st->n + 1, sizeof *st->v);
-	for (i = 0; i < st->n; i++) {
-		st->v[i].idx = i;
-		st->v[i].name = t->def.players[i];
-	}
-	for (i = 0; i < t->nslots; i++) {
-		struct lslot *s = &t->slots[i];
-
-		if (s->state != LSLOT_DONE)
-			continue;
-		st->played++;
-		st->v[s->a].games++;
-		st->v[s->b].games++;
-		st->v[s->winner == 1 ? s->a : s->b].wins++;
-	}
-	qsort(st->v, st->n, sizeof *st->v, lstand_cmp);
-	return (0);
-}
-
 /* Orders ratings, best first. */
 static int
 lrating_cmp(const void *a, const void *b)

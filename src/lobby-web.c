@@ -17,6 +17,8 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "rtable.h"
+#include "lobby-results.h"
+#include "results-json.h"
 #include "store.h"
 
 /* Writes a time control, or null. */
@@ -237,75 +239,6 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 	json_end_arr(j);
 }
 
-/* Writes the standings as `standings NAME` prints them. */
-static void
-lweb_standings(struct lobby *lb, const char *name, struct json *j)
-{
-	struct lobby_client lc;
-	struct lobby_standings st;
-	struct buf	 err;
-	size_t		 i;
-
-	memset(&lc, 0, sizeof lc);
-	lc.lb = lb;
-	buf_init(&err);
-	json_arr(j);
-	if (lobby_standings(&lc, name, &st, &err) == 0) {
-		for (i = 0; i < st.n; i++) {
-			json_obj(j);
-			json_kuint(j, "rank", i + 1);
-			json_kstr(j, "name", st.v[i].name);
-			json_kuint(j, "games", st.v[i].games);
-			json_kuint(j, "wins", st.v[i].wins);
-			json_end_obj(j);
-		}
-		free(st.v);
-	}
-	json_end_arr(j);
-	buf_free(&err);
-}
-
-/* Writes the crosstable: [i][j] is player i's record against j. */
-static void
-lweb_crosstable(const struct ltour *t, struct json *j)
-{
-	size_t		 n = t->def.nplayers, i, k;
-	unsigned int	*games, *wins;
-	const struct lslot *s;
-
-	games = xcalloc(n * n + 1, sizeof *games);
-	wins = xcalloc(n * n + 1, sizeof *wins);
-	for (i = 0; i < t->nslots; i++) {
-		s = &t->slots[i];
-		if (s->state != LSLOT_DONE || s->a >= n || s->b >= n)
-			continue;
-		games[s->a * n + s->b]++;
-		games[s->b * n + s->a]++;
-		if (s->winner == 1)
-			wins[s->a * n + s->b]++;
-		else
-			wins[s->b * n + s->a]++;
-	}
-	json_arr(j);
-	for (i = 0; i < n; i++) {
-		json_arr(j);
-		for (k = 0; k < n; k++) {
-			if (k == i) {
-				json_null(j);
-				continue;
-			}
-			json_obj(j);
-			json_kuint(j, "wins", wins[i * n + k]);
-			json_kuint(j, "games", games[i * n + k]);
-			json_end_obj(j);
-		}
-		json_end_arr(j);
-	}
-	json_end_arr(j);
-	free(games);
-	free(wins);
-}
-
 /*
  * Writes a tournament's members but its logged games (§14.3): the
  * definition, standings, crosstable and live games.  Returns 0, or -1
@@ -315,14 +248,23 @@ int
 lobby_web_tour(struct lobby *lb, const char *name, struct json *j)
 {
 	struct ltour	*t;
+	struct lobby_tresults tr;
+	struct buf	 err;
 
 	if ((t = lobby_tour(lb, name)) == NULL)
 		return (-1);
 	lweb_tour_def(t, j);
+	buf_init(&err);
+	if (lobby_tour_results(lb, name, &tr, &err) != 0) {
+		buf_free(&err);
+		return (-1);
+	}
+	buf_free(&err);
 	json_key(j, "standings");
-	lweb_standings(lb, name, j);
+	results_json_standings(j, &tr.r);
 	json_key(j, "crosstable");
-	lweb_crosstable(t, j);
+	results_json_crosstable(j, &tr.r);
+	results_free(&tr.r);
 	json_key(j, "live");
 	(void)lobby_web_games(lb, name, j);
 	return (0);

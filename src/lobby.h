@@ -155,21 +155,7 @@ int	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
 int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
 	    size_t *, struct buf *);
 int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
-/* A tournament's table, best first. */
-struct lobby_stand {
-	const char	*name;
-	size_t		 idx;		/* in the tournament's player list */
-	unsigned int	 games, wins;
-};
-struct lobby_standings {
-	int		 status;	/* LEAGUE_T_* */
-	size_t		 played, total;	/* games */
-	struct lobby_stand *v;		/* one per player; free() it */
-	size_t		 n;
-};
 const char *lobby_tour_status(int);
-int	 lobby_standings(struct lobby_client *, const char *,
-	    struct lobby_standings *, struct buf *);
 /* Every rated player, best first (Glicko-2, PROTOCOL.md §13.7). */
 struct lobby_rating_row {
 	char		 name[33];	/* LEAGUE_NAME_MAX + 1 */

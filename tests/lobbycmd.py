@@ -171,9 +171,10 @@ def test_tournament_options():
     expect(root, "tournament list",
            "~= \\d+ t1 roundrobin running games-per-pair=2 tc=60000\\+1 "
            "nim 3 4")
+    # No game yet: both level on everything, both rank 1 (§13.10).
     expect(root, "standings t1", "= status running\nplayed 0 of 2\n"
-           "1 alice points 0 games 0 wins 0 losses 0\n"
-           "2 bob points 0 games 0 wins 0 losses 0")
+           "1 alice points 0 games 0 wins 0 losses 0 h2h - sb 0\n"
+           "1 bob points 0 games 0 wins 0 losses 0 h2h - sb 0")
     expect(root, "standings t2", "? no tournament t2")
     expect(root, "tournament cancel t1", "=")
     expect(root, "tournament cancel t1", "? no running tournament t1")

@@ -496,14 +496,14 @@ player_texts(struct league *lg)
 	    "account alice\n"
 	    "rating 1500 rd 350 provisional\n"
 	    "games 6 wins 4 losses 2\n"
-	    "moves 57 optimal 85.9%\n"
+	    "moves 57 optimal 82.2%\n"
 	    "threw-win-games 5\n"
 	    "first-throw 1:1 2:0 3:1 4:0 5:0 6-10:1 11-20:1 21+:1");
 	player_is(lg, "bob", 0,
 	    "account bob\n"
 	    "rating 1500 rd 350 provisional\n"
 	    "games 5 wins 2 losses 3\n"
-	    "moves 31 optimal 93.5%\n"
+	    "moves 31 optimal 90.9%\n"
 	    "threw-win-games 2\n"
 	    "first-throw 1:1 2:1 3:0 4:0 5:0 6-10:0 11-20:0 21+:0");
 	/* carol: game 3 (won, ply 2), game 9 (lost, plies 2 and 4). */
@@ -529,11 +529,14 @@ player_texts(struct league *lg)
  * The statistics against figures worked out by hand.  Only finished
  * games count.  alice: games 1 (won), 2 (lost), 3 (lost), 5 (won), 6
  * (won), 7 (won); moves 4 + 10 + 1 + 25 + 15 + 2 = 57, of which 8 threw a
- * win, so 49 / 57 = 85.96% is "85.9%"; she threw in games 1 (first at
- * her 3rd move), 2 (7th), 5 (21st), 6 (12th) and 7 (1st).  bob: games 1
- * (lost), 2 (won), 6 (lost), 7 (lost), 9 (won); moves 3 + 10 + 15 + 1 + 2
- * = 31 with 2 throws: 29 / 31 = 93.55%, "93.5%"; first throws at his 1st
- * move (game 1) and 2nd (game 9).
+ * win and 12 had none (own move numbers divisible by 3 but for throws:
+ * 2 in game 2, 7 in game 5, 3 in game 6), so 37 kept one and the
+ * optimal-move rate (kept / (kept + threw), PROTOCOL.md §13.10) is
+ * 37 / 45 = 82.22%, "82.2%"; she threw in games 1 (first at her 3rd
+ * move), 2 (7th), 5 (21st), 6 (12th) and 7 (1st).  bob: games 1 (lost),
+ * 2 (won), 6 (lost), 7 (lost), 9 (won); moves 3 + 10 + 15 + 1 + 2 = 31
+ * with 2 throws and 9 without a win (1 + 3 + 5): 20 / 22 = 90.91%,
+ * "90.9%"; first throws at his 1st move (game 1) and 2nd (game 9).
  */
 static void
 test_player(void **state)
@@ -571,7 +574,8 @@ test_player(void **state)
 	assert_int_equal(p.wins, 4);
 	assert_int_equal(p.losses, 2);
 	assert_int_equal(p.moves, 57);
-	assert_int_equal(p.optimal, 49);
+	assert_int_equal(p.kept, 37);
+	assert_int_equal(p.threw, 8);
 	assert_int_equal(p.threw_win_games, 5);
 	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++)
 		assert_int_equal(p.first_throw[i], want[i]);

@@ -28,8 +28,10 @@
 #include "buf.h"
 #include "clock.h"
 #include "cmd-log.h"
+#include "cmd-results.h"
 #include "league.h"
 #include "lobby.h"
+#include "lobby-results.h"
 #include "proto.h"
 #include "store.h"
 
@@ -566,21 +568,15 @@ test_stalled_loop(void **state)
 static void
 fx_standings(struct fx *fx, const char *want)
 {
-	struct lobby_standings st;
+	struct lobby_tresults tr;
 	struct buf	 body;
-	size_t		 i;
 
 	buf_init(&body);
-	fx_cmd_ok(lobby_standings(fx->lc[2], "cup", &st, &body), &body, "");
+	fx_cmd_ok(lobby_tour_results(fx->lb, "cup", &tr, &body), &body, "");
 	buf_printf(&body, "status %s\nplayed %zu of %zu\n",
-	    st.status == LEAGUE_T_RUNNING ? "running" :
-	    st.status == LEAGUE_T_FINISHED ? "finished" : "cancelled",
-	    st.played, st.total);
-	for (i = 0; i < st.n; i++)
-		buf_printf(&body, "%zu %s points %u games %u wins %u "
-		    "losses %u\n", i + 1, st.v[i].name, st.v[i].wins,
-		    st.v[i].games, st.v[i].wins, st.v[i].games - st.v[i].wins);
-	free(st.v);
+	    lobby_tour_status(tr.status), tr.played, tr.total);
+	cmd_results_standings(&body, &tr.r);
+	results_free(&tr.r);
 	if (strncmp(buf_str(&body), want, strlen(want)) != 0)
 		fail_msg("standings \"%s\", expected \"%s\"", buf_str(&body),
 		    want);
@@ -690,8 +686,8 @@ test_tournament(void **state)
 	fx_at(fx, 200 + BASE + GRACE + 1);
 	fx_expect_both(fx, "gameover second timeout");
 	fx_standings(fx, "status finished\nplayed 2 of 2\n1 alice points 2 "
-	    "games 2 wins 2 losses 0\n2 bob points 0 games 2 wins 0 "
-	    "losses 2\n");
+	    "games 2 wins 2 losses 0 h2h - sb 0\n2 bob points 0 games 2 "
+	    "wins 0 losses 2 h2h - sb 0\n");
 	fx_free(fx);
 }
 
@@ -722,8 +718,8 @@ test_tournament_abort(void **state)
 	fx_quiet(fx, 0);
 	fx_quiet(fx, 1);
 	fx_standings(fx, "status finished\nplayed 1 of 1\n1 alice points 1 "
-	    "games 1 wins 1 losses 0\n2 bob points 0 games 1 wins 0 "
-	    "losses 1\n");
+	    "games 1 wins 1 losses 0 h2h - sb 0\n2 bob points 0 games 1 "
+	    "wins 0 losses 1 h2h - sb 0\n");
 	buf_free(&body);
 	fx_free(fx);
 }

@@ -351,7 +351,8 @@ def tournament(b, base, d, boss):
     (played, total), r = tournament_done(boss, "cup", 30)
     check("tournament finished", played == total == 6, r)
     want = [m.groups() for m in re.finditer(
-        r"^(\d+) (\S+) points (\d+) games (\d+) wins (\d+) losses (\d+)$",
+        r"^(\d+) (\S+) points (\d+) games (\d+) wins (\d+) losses (\d+)"
+        r" h2h (\S+) sb (\S+)$",
         body(r), re.M)]
 
     def same():

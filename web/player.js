@@ -8,10 +8,11 @@
 
 var NAME = G.pathArg();
 
-/* The optimal-move rate as `player NAME` prints it: "97.5%", rounded
- * down, "-" without moves. */
-function pct(optimal, moves) {
-	var t = moves ? Math.floor(optimal * 1000 / moves) : -1;
+/* The optimal-move rate as `player NAME` prints it (PROTOCOL.md
+ * §13.10): kept-win / (kept-win + threw-win) as "97.5%", rounded down,
+ * "-" without a won position. */
+function pct(kept, threw) {
+	var t = kept + threw ? Math.floor(kept * 1000 / (kept + threw)) : -1;
 	return t < 0 ? "-" : Math.floor(t / 10) + "." + t % 10 + "%";
 }
 
@@ -31,9 +32,10 @@ G.every(5000, function () {
 		    (p.provisional ? " provisional" : ""));
 		G.put("record", p.rated_games + " rated games; " + p.games +
 		    " games: " + p.wins + " wins, " + p.losses + " losses");
-		G.put("optimal", pct(p.optimal, p.moves));
-		G.put("moves", p.optimal + " of " + p.moves + " moves " +
-		    "optimal (kept a win, or no win existed); " +
+		G.put("optimal", pct(p.optimal, p.threw_win));
+		G.put("moves", p.optimal + " of " + (p.optimal + p.threw_win) +
+		    " moves from a won position kept the win (" + p.moves +
+		    " moves in all); " +
 		    p.threw_win_games + " games with a thrown win");
 		G.put("history", G.lineChart(p.rating_history.map(
 		    function (h, i) {

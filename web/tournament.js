@@ -7,20 +7,21 @@
 
 var NAME = G.pathArg();
 
-/* The standings as `standings NAME` prints them (PROTOCOL.md §13.6): in
- * the API's order, ranked 1, 2, 3... as the command ranks them; a win is
- * a point, and every game is a win or a loss. */
+/* The standings as `standings NAME` prints them (PROTOCOL.md §13.10):
+ * best first, players level on every tie-break sharing a rank; h2h "-"
+ * where head-to-head does not apply. */
 function standingsTable(rows) {
 	return G.table("standings", ["rank", "player", "points", "games",
-	    "wins", "losses"], rows.map(function (s, i) {
-		return [String(i + 1), G.playerLink(s.name),
-		    String(s.points === undefined ? s.wins : s.points),
-		    String(s.games), String(s.wins), String(s.losses ===
-		    undefined ? s.games - s.wins : s.losses)];
+	    "wins", "losses", "h2h", "sb"], rows.map(function (s) {
+		return [String(s.rank), G.playerLink(s.name),
+		    String(s.points), String(s.games), String(s.wins),
+		    String(s.losses), s.h2h === null ? "-" : String(s.h2h),
+		    String(s.sb)];
 	    }));
 }
 
-/* Row player's wins over games against each column player. */
+/* Row player's points over games against each column player, as
+ * `crosstable NAME` prints them. */
 function crossTable(players, cross) {
 	return G.table("crosstable", [""].concat(players.map(function (p, i) {
 		return String(i + 1);
@@ -30,7 +31,7 @@ function crossTable(players, cross) {
 			var c = (cross[i] || [])[j];
 			if (i === j)
 				return "\u2014";
-			return c && c.games ? c.wins + "/" + c.games : "";
+			return c && c.games ? c.points + "/" + c.games : "";
 		    }));
 	}));
 }
