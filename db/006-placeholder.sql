@@ -1,0 +1,1 @@
+-- placeholder in branch tours; the real 006 comes from branch glicko at merge
