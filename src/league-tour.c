@@ -20,8 +20,8 @@ static const char *const league_format_names[] = {
 	LEAGUE_FORMATS(ENUM_X_NAME)
 };
 
-/* Returns the text of a format. */
-static const char *
+/* Returns the text of a format, or NULL for none. */
+const char *
 league_format_name(enum league_format f)
 {
 	return (ENUM_NAME(league_format_names, f, NULL));
@@ -63,6 +63,12 @@ league_tournament_check(const struct league_tournament *t, char *err,
 		snprintf(err, errlen, "games per pairing must be 1 or more");
 		return (-1);
 	}
+	if (t->has_sprt && !(t->sprt_elo0 < t->sprt_elo1 &&
+	    t->sprt_alpha > 0 && t->sprt_alpha < 1 && t->sprt_beta > 0 &&
+	    t->sprt_beta < 1)) {
+		snprintf(err, errlen, "bad SPRT parameters");
+		return (-1);
+	}
 	if (t->base_ms > (uint64_t)INT64_MAX ||
 	    t->inc_ms > (uint64_t)INT64_MAX) {
 		snprintf(err, errlen, "time control too large");
@@ -73,7 +79,8 @@ league_tournament_check(const struct league_tournament *t, char *err,
 		return (-1);
 	}
 	for (i = 0; i < t->nplayers; i++) {
-		if (!league_name_ok(t->players[i])) {
+		if (!league_name_ok(t->players[i]) &&
+		    strcmp(t->players[i], "engine") != 0) {
 			snprintf(err, errlen, "bad player name: 1..%d "
 			    "characters of A-Z a-z 0-9 _ - .",
 			    LEAGUE_NAME_MAX);
@@ -121,6 +128,8 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 		goto out;
 	}
 	for (i = 0; i < t->nplayers; i++) {
+		if (strcmp(t->players[i], "engine") == 0)
+			continue;	/* the server's solver: no account */
 		found = league_exists_locked(lg, t->players[i], &rc);
 		if (found == -1) {
 			league_dberr(lg, err, errlen, rc, "look up the "
@@ -142,6 +151,16 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->seed);	/* bits kept */
 	league_bind(s, 9, buf_str(&players));
 	league_bind(s, 10, when);
+	sqlite3_bind_int64(s, 11, t->rounds);
+	sqlite3_bind_int64(s, 12, t->forfeit_s);
+	if (t->has_sprt) {
+		sqlite3_bind_double(s, 13, t->sprt_elo0);
+		sqlite3_bind_double(s, 14, t->sprt_elo1);
+		sqlite3_bind_double(s, 15, t->sprt_alpha);
+		sqlite3_bind_double(s, 16, t->sprt_beta);
+	} else
+		for (i = 13; i <= 16; i++)
+			sqlite3_bind_null(s, (int)i);
 	rc = store_step(s);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE) {
 		snprintf(err, errlen, "tournament %s exists", t->name);
@@ -205,6 +224,29 @@ league_tournament_status(struct league *lg, int64_t id,
 	return (n == 1 ? 0 : -1);
 }
 
+/*
+ * Stores the hypothesis an SPRT accepted (1: H0, 2: H1).  Returns 0, or -1
+ * if there is no such tournament or on a database error (logged).
+ */
+int
+league_tournament_verdict(struct league *lg, int64_t id, int verdict)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_VERDICT];
+	int		 rc, n = 0;
+
+	if (verdict != 1 && verdict != 2)
+		return (-1);
+	pthread_mutex_lock(&lg->mtx);
+	league_bind(s, 1, verdict == 1 ? "H0" : "H1");
+	sqlite3_bind_int64(s, 2, id);
+	if ((rc = store_step(s)) == SQLITE_OK)
+		n = sqlite3_changes(lg->db);
+	else
+		league_dbfail(lg, rc, "store the SPRT's verdict");
+	pthread_mutex_unlock(&lg->mtx);
+	return (n == 1 ? 0 : -1);
+}
+
 /* Frees what a tournament owns (its game and players), not t itself. */
 void
 league_tournament_free(struct league_tournament *t)
@@ -238,27 +280,38 @@ static void
 league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
 {
 	const char	*p, *q, *f, *st;
-	size_t		 n;
+	size_t		 n, i;
 
 	memset(t, 0, sizeof *t);
 	t->id = sqlite3_column_int64(s, 0);
 	snprintf(t->name, sizeof t->name, "%s", league_col(s, 1));
 	f = league_col(s, 2);
-	t->format = strcmp(f, "gauntlet") == 0 ? LEAGUE_GAUNTLET :
-	    LEAGUE_ROUNDROBIN;
-	st = league_col(s, 3);
-	if (strcmp(st, "finished") == 0)
-		t->status = LEAGUE_T_FINISHED;
-	else if (strcmp(st, "cancelled") == 0)
-		t->status = LEAGUE_T_CANCELLED;
-	else
-		t->status = LEAGUE_T_RUNNING;
+	for (i = 0; i < sizeof league_format_names /
+	    sizeof league_format_names[0]; i++)
+		if (strcmp(f, league_format_names[i]) == 0)
+			t->format = (enum league_format)i;
+	st = league_col(s, 3);	/* the schema's CHECK: one of the names */
+	for (i = 0; i < sizeof league_tstatus_names /
+	    sizeof league_tstatus_names[0]; i++)
+		if (strcmp(st, league_tstatus_names[i]) == 0)
+			t->status = (enum league_tstatus)i;
 	t->game = xstrdup(league_col(s, 4));
 	t->random = sqlite3_column_int(s, 5) != 0;
 	t->base_ms = (uint64_t)sqlite3_column_int64(s, 6);
 	t->inc_ms = (uint64_t)sqlite3_column_int64(s, 7);
 	t->games_per_pair = (unsigned int)sqlite3_column_int64(s, 8);
 	t->seed = (uint64_t)sqlite3_column_int64(s, 9);
+	t->rounds = (unsigned int)sqlite3_column_int64(s, 11);
+	t->forfeit_s = (unsigned int)sqlite3_column_int64(s, 12);
+	if ((t->has_sprt = sqlite3_column_type(s, 13) != SQLITE_NULL)) {
+		t->sprt_elo0 = sqlite3_column_double(s, 13);
+		t->sprt_elo1 = sqlite3_column_double(s, 14);
+		t->sprt_alpha = sqlite3_column_double(s, 15);
+		t->sprt_beta = sqlite3_column_double(s, 16);
+	}
+	st = league_col(s, 17);
+	t->sprt_verdict = strcmp(st, "H0") == 0 ? 1 : strcmp(st, "H1") == 0 ?
+	    2 : 0;
 	for (p = league_col(s, 10); *p != '\0'; p = *q == ',' ? q + 1 : q) {
 		q = p + strcspn(p, ",");
 		n = (size_t)(q - p);

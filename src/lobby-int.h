@@ -21,6 +21,8 @@
 #include "game.h"
 #include "league.h"
 #include "lobby.h"
+#include "sprt.h"
+#include "swiss.h"
 #include "store.h"
 
 
@@ -163,6 +165,18 @@ enum lslot_state {
 	LSLOT_PENDING = 0,	/* to be played (again, after an abort) */
 	LSLOT_PLAYING,		/* its game is live */
 	LSLOT_DONE,		/* played: winner holds the result */
+	LSLOT_UNPAIRED,		/* Swiss: its round is not paired yet */
+	LSLOT_STOPPED,		/* never played: the SPRT stopped the match */
+};
+
+/* A tournament's SPRT after its complete game pairs (lobby-tinfo.c). */
+struct ltour_sprt {
+	struct sprt	 test;
+	struct matchstat_penta penta;	/* players[0]'s pairs */
+	uint64_t	 pairs;
+	double		 llr;
+	int		 has_llr;	/* llr computed (pairs >= 1) */
+	enum sprt_verdict verdict;
 };
 
 /* One scheduled game of a tournament. */
@@ -172,6 +186,9 @@ struct lslot {
 	unsigned int	 round;		/* game number within the pairing */
 	enum lslot_state state;
 	int		 winner;	/* done: 1 (a) or 2 (b) */
+	int		 forfeit;	/* done: the loser was absent */
+	uint64_t	 waiting;	/* lobby_clock_now when one player was
+					 * there and the other not; 0: not */
 };
 
 /* A running tournament. */
@@ -180,6 +197,12 @@ struct ltour {
 	struct league_tournament def;
 	struct lslot	*slots;
 	size_t		 nslots;
+	size_t		 npairings;	/* pairings per round (a block) */
+	unsigned int	 round;		/* Swiss: rounds paired so far */
+	size_t		*byes;		/* Swiss: each paired round's bye */
+	struct lobby	*lb;		/* for the timer */
+	struct clock_timer *timer;	/* forfeit deadlines */
+	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
 };
 TAILQ_HEAD(ltours, ltour);
 
@@ -255,6 +278,14 @@ void	 lobby_tour_slots(struct ltour *);
 void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
 struct ltour *lobby_tour(struct lobby *, const char *);
+void	 ltour_free(struct ltour *);
+int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
+
+/* lobby-tinfo.c (calls no other file of the lobby): reads of a tournament */
+int	 ltour_swiss_pairs(const struct ltour *, struct swiss_pair *,
+	    size_t *, char *, size_t);
+void	 ltour_sprt_update(struct ltour *);
+int	 ltour_pair_ready(const struct ltour *, size_t);
 
 /* lobby-feed.c (calls no other file of the lobby): the web's hook */
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,

@@ -14,6 +14,7 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
+#include "proto.h"
 #include "util.h"
 
 /* The names of a tournament game's states, for the log. */
@@ -54,18 +55,49 @@ ltour_enter(struct ltour *t, enum league_tstatus s)
 	t->def.status = s;
 }
 
-/* Records a finished tournament game and closes a complete tournament. */
-void
-lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
+/* Stops what is left of a tournament whose SPRT decided (H0 or H1). */
+static void
+ltour_sprt_stop(struct lobby *lb, struct ltour *t)
+{
+	struct lgame	*g;
+	size_t		 i;
+	const char	*h = t->sprt.verdict == SPRT_H0 ? "H0" : "H1";
+
+	for (i = 0; i < t->nslots; i++)
+		if (t->slots[i].state == LSLOT_PENDING ||
+		    t->slots[i].state == LSLOT_UNPAIRED)
+			lslot_enter(t, i, LSLOT_STOPPED);
+	if (!t->def.sprt_verdict) {
+		t->def.sprt_verdict = t->sprt.verdict == SPRT_H0 ? 1 : 2;
+		if (league_tournament_verdict(lb->league, t->def.id,
+		    t->def.sprt_verdict) != 0)
+			log_warnx("tournament=%s event=verdict-failed",
+			    t->def.name);
+		log_info("tournament=%s event=sprt-stop accepted=%s "
+		    "llr=%.4f pairs=%llu", t->def.name, h, t->sprt.llr,
+		    (unsigned long long)t->sprt.pairs);
+	}
+	/* Its games still in play end without a result: not counted. */
+	TAILQ_FOREACH(g, &lb->games, entry)
+		if (g->tour == t && !lg_over(g))
+			lg_finish_detail(g, 0, "abort", h[1] == '0' ?
+			    "the SPRT accepted H0" : "the SPRT accepted H1");
+}
+
+/*
+ * Closes a running tournament with nothing left to play (every slot done
+ * or stopped); stores its end.
+ */
+static void
+ltour_check_done(struct lobby *lb, struct ltour *t)
 {
 	size_t	 i;
 
-	t->slots[slot].winner = winner;
-	lslot_enter(t, slot, LSLOT_DONE);
 	if (t->def.status != LEAGUE_T_RUNNING)
-		return;			/* cancelled meanwhile: stays so */
+		return;			/* paused, cancelled: stays so */
 	for (i = 0; i < t->nslots; i++)
-		if (t->slots[i].state != LSLOT_DONE)
+		if (t->slots[i].state != LSLOT_DONE &&
+		    t->slots[i].state != LSLOT_STOPPED)
 			return;
 	ltour_enter(t, LEAGUE_T_FINISHED);
 	if (league_tournament_status(lb->league, t->def.id,
@@ -77,9 +109,92 @@ lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
 }
 
 /*
+ * Pairs Swiss round t->round into its block of slots; a round that cannot
+ * be paired (every pairing has a rematch) stops the tournament there.
+ */
+static void
+ltour_pair_round(struct ltour *t)
+{
+	struct swiss_pair *pv;
+	size_t		 n = t->def.nplayers, j, k, base, bye, i;
+	char		 err[128];
+
+	pv = xcalloc(n / 2 + 1, sizeof *pv);
+	if (ltour_swiss_pairs(t, pv, &bye, err, sizeof err) != 0) {
+		log_warnx("tournament=%s event=unpaired round=%u msg=\"%s\"",
+		    t->def.name, t->round + 1, err);
+		for (i = 0; i < t->nslots; i++)
+			if (t->slots[i].state == LSLOT_UNPAIRED)
+				lslot_enter(t, i, LSLOT_STOPPED);
+		free(pv);
+		return;
+	}
+	base = (size_t)t->round * t->npairings * t->def.games_per_pair;
+	for (j = 0; j < t->npairings; j++)
+		for (k = 0; k < t->def.games_per_pair; k++) {
+			struct lslot *s = &t->slots[base + k * t->npairings +
+			    j];
+
+			s->a = k % 2 == 0 ? pv[j].first : pv[j].second;
+			s->b = k % 2 == 0 ? pv[j].second : pv[j].first;
+			s->pairing = t->round * t->npairings + j;
+			s->round = (unsigned int)k;
+			lslot_enter(t, base + k * t->npairings + j,
+			    LSLOT_PENDING);
+		}
+	t->byes[t->round++] = bye;
+	free(pv);
+	log_info("tournament=%s event=paired round=%u", t->def.name,
+	    t->round);
+}
+
+/* Returns 1 if Swiss round r (0-based) has every game done. */
+static int
+ltour_round_done(const struct ltour *t, unsigned int r)
+{
+	size_t	 b = t->npairings * t->def.games_per_pair, i;
+
+	for (i = (size_t)r * b; i < (size_t)(r + 1) * b; i++)
+		if (t->slots[i].state != LSLOT_DONE)
+			return (0);
+	return (1);
+}
+
+/*
+ * After a result: the next Swiss round once this one is complete, the
+ * SPRT after a complete pair, and the end when nothing is left.
+ */
+static void
+ltour_after_result(struct lobby *lb, struct ltour *t)
+{
+	if (t->def.format == LEAGUE_SWISS && t->round < t->def.rounds &&
+	    t->round > 0 && ltour_round_done(t, t->round - 1))
+		ltour_pair_round(t);
+	if (t->def.has_sprt) {
+		ltour_sprt_update(t);
+		if (t->sprt.verdict != SPRT_CONTINUE)
+			ltour_sprt_stop(lb, t);
+	}
+	ltour_check_done(lb, t);
+}
+
+/* Records a finished tournament game and closes a complete tournament. */
+void
+lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
+{
+	t->slots[slot].winner = winner;
+	lslot_enter(t, slot, LSLOT_DONE);
+	if (t->def.status == LEAGUE_T_CANCELLED ||
+	    t->def.status == LEAGUE_T_FINISHED)
+		return;
+	ltour_after_result(lb, t);
+}
+
+/*
  * A tournament's game ended and is logged (the lobby's tour_game_over
  * hook, from lobby-game.c): a result counts (slots[].a is seat 1: the
- * winner is a (1) or b (2)); a game without one (aborted) is replayed.
+ * winner is a (1) or b (2)); a game without one (aborted) is replayed,
+ * unless the SPRT stopped the match meanwhile.
  */
 void
 lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
@@ -87,23 +202,24 @@ lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
 {
 	if (t->slots[slot].state != LSLOT_PLAYING)
 		return;
-	if (winner != 0)
+	if (t->def.has_sprt && t->sprt.verdict != SPRT_CONTINUE) {
+		lslot_enter(t, slot, LSLOT_STOPPED);
+		ltour_check_done(lb, t);
+	} else if (winner != 0)
 		lobby_tour_result(lb, t, slot, winner);
 	else			/* replayed */
 		lslot_enter(t, slot, LSLOT_PENDING);
 }
 
-/* Builds the schedule of a tournament. */
-void
-lobby_tour_slots(struct ltour *t)
+/* The block of a round-robin or gauntlet: every pairing of the format. */
+static size_t
+lobby_tour_pairings(const struct league_tournament *d, size_t (**pvp)[2])
 {
-	struct league_tournament *d = &t->def;
-	size_t		 i, j, n = d->nplayers, pairs, p, k;
+	size_t		 i, j, n = d->nplayers, pairs, p = 0;
 	size_t		(*pv)[2];
 
 	pairs = d->format == LEAGUE_GAUNTLET ? n - 1 : n * (n - 1) / 2;
 	pv = xreallocarray(NULL, pairs, sizeof *pv);
-	p = 0;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
 			if (d->format == LEAGUE_GAUNTLET && i != 0)
@@ -112,20 +228,68 @@ lobby_tour_slots(struct ltour *t)
 			pv[p][1] = j;
 			p++;
 		}
-	t->nslots = pairs * d->games_per_pair;
-	t->slots = xreallocarray(NULL, t->nslots, sizeof *t->slots);
+	*pvp = pv;
+	return (pairs);
+}
+
+/*
+ * Builds the schedule of a tournament: a round-robin's or a gauntlet's
+ * every game, a Swiss tournament's blocks (round 1 paired, the others
+ * when the round before is complete); its SPRT.
+ */
+void
+lobby_tour_slots(struct ltour *t)
+{
+	struct league_tournament *d = &t->def;
+	size_t		 p, k, i;
+	size_t		(*pv)[2] = NULL;
+
+	if (d->format == LEAGUE_SWISS) {
+		t->npairings = d->nplayers / 2;
+		t->nslots = (size_t)d->rounds * t->npairings *
+		    d->games_per_pair;
+		t->byes = xcalloc(d->rounds + 1, sizeof *t->byes);
+	} else {
+		t->npairings = lobby_tour_pairings(d, &pv);
+		t->nslots = t->npairings * d->games_per_pair;
+	}
+	t->slots = xcalloc(t->nslots + 1, sizeof *t->slots);
+	if (d->has_sprt) {
+		/* The parameters were checked when the match was made. */
+		(void)sprt_init(&t->sprt.test, SPRT_LOGISTIC, d->sprt_elo0,
+		    d->sprt_elo1, d->sprt_alpha, d->sprt_beta);
+		t->sprt.verdict = d->sprt_verdict == 1 ? SPRT_H0 :
+		    d->sprt_verdict == 2 ? SPRT_H1 : SPRT_CONTINUE;
+	}
+	if (d->format == LEAGUE_SWISS) {
+		for (i = 0; i < t->nslots; i++)
+			t->slots[i].state = LSLOT_UNPAIRED;
+		ltour_pair_round(t);	/* round 1: no result needed */
+		return;
+	}
 	/* Round by round, so that different pairings can play at once. */
 	for (k = 0; k < d->games_per_pair; k++)
-		for (p = 0; p < pairs; p++) {
-			struct lslot *s = &t->slots[k * pairs + p];
+		for (p = 0; p < t->npairings; p++) {
+			struct lslot *s = &t->slots[k * t->npairings + p];
 
-			memset(s, 0, sizeof *s);
 			s->a = pv[p][k % 2];
 			s->b = pv[p][1 - k % 2];
 			s->pairing = p;
 			s->round = (unsigned int)k;
 		}
 	free(pv);
+}
+
+/* Frees a tournament of the lobby. */
+void
+ltour_free(struct ltour *t)
+{
+	if (t->timer != NULL)
+		t->lb->clock.timer_free(t->lb->clock.arg, t->timer);
+	league_tournament_free(&t->def);
+	free(t->slots);
+	free(t->byes);
+	free(t);
 }
 
 /* Returns a connection of an account free to start a game, or NULL. */
@@ -156,7 +320,7 @@ lobby_tour_start(struct lobby *lb, struct ltour *t, struct lslot *s,
 		*out = tmpl;
 		return (0);
 	}
-	/* The same start for both seats of a pairing: rounds 2k, 2k+1. */
+	/* The same start for both games of a pair: rounds 2k, 2k+1. */
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, (unsigned long)(t->def.seed * 1000003ULL +
 	    s->pairing * 1009ULL + s->round / 2));
@@ -166,43 +330,212 @@ lobby_tour_start(struct lobby *lb, struct ltour *t, struct lslot *s,
 	return (rv);
 }
 
-/* Starts every tournament game whose two players are ready and free. */
-void
-lobby_schedule(struct lobby *lb)
+/* Returns 1 if a tournament's player is "engine" (the server's solver). */
+static int
+lobby_tour_engine(const char *name)
 {
+	return (strcmp(name, "engine") == 0);
+}
+
+/*
+ * Where a player of a pending game stands: 1 and *lc set when it can
+ * start (the engine: always, lc NULL), 0 when busy in another game (not
+ * absent), -1 when absent (no free, ready connection).
+ */
+static int
+lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
+{
+	*lc = NULL;
+	if (lobby_tour_engine(name))
+		return (1);
+	if (lobby_playing(lb, name))
+		return (0);
+	*lc = lobby_free_client(lb, name, 1);
+	return (*lc != NULL ? 1 : -1);
+}
+
+/*
+ * Scores slot i as lost by forfeit by its absent seat (1 or 2): logged as
+ * a finished game without moves, reason "forfeit", unrated.
+ */
+static void
+lobby_tour_forfeit(struct lobby *lb, struct ltour *t, size_t i, int absent)
+{
+	struct lslot	*s = &t->slots[i];
+	struct game_error err;
+	struct game	 start;
+	struct store_game sg;
+	struct buf	 pos, tc, detail;
+	int64_t		 gid = 0;
+
+	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
+		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
+		    t->def.name, err.msg);
+		return;
+	}
+	buf_init(&pos);
+	buf_init(&tc);
+	buf_init(&detail);
+	game_print(&start, &pos);
+	proto_tc_print(&tc, t->def.base_ms, t->def.inc_ms);
+	buf_printf(&detail, "%s was absent for %u s",
+	    t->def.players[absent == 1 ? s->a : s->b], t->def.forfeit_s);
+	if (lb->store != NULL) {
+		memset(&sg, 0, sizeof sg);
+		sg.family = start.fam->name;
+		sg.game = buf_str(&pos);
+		sg.player1 = t->def.players[s->a];
+		sg.player2 = t->def.players[s->b];
+		sg.tc = buf_str(&tc);
+		sg.tournament = t->def.id;
+		sg.slot = (unsigned int)i;
+		gid = store_game_begin(lb->store, &sg);
+		store_game_end_detail(lb->store, gid, absent == 1 ?
+		    STORE_RESULT_SECOND : STORE_RESULT_FIRST, "forfeit",
+		    buf_str(&detail), STORE_FINISHED, NULL, NULL);
+	}
+	log_info("tournament=%s event=forfeit slot=%zu game=%lld msg=\"%s\"",
+	    t->def.name, i, (long long)gid, buf_str(&detail));
+	game_free(&start);
+	buf_free(&pos);
+	buf_free(&tc);
+	buf_free(&detail);
+	s->forfeit = 1;
+	lobby_tour_result(lb, t, i, 3 - absent);
+}
+
+/* A tournament's forfeit timer: the scheduler scores what fell due. */
+static void
+lobby_tour_timer_cb(void *arg)
+{
+	struct ltour	*t = arg;
+
+	lobby_schedule(t->lb);
+}
+
+/*
+ * The forfeit deadline of pending slot i, one seat there (present) and
+ * the other absent: starts its wait, or scores the forfeit once due.
+ * Returns 1 if it scored one.
+ */
+static int
+lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
+{
+	struct lslot	*s = &t->slots[i];
+	uint64_t	 now = lobby_clock_now(lb), due;
+
+	if (t->def.forfeit_s == 0)
+		return (0);
+	if (s->waiting == 0)
+		s->waiting = now == 0 ? 1 : now;
+	due = s->waiting + (uint64_t)t->def.forfeit_s * 1000;
+	if (now >= due) {
+		lobby_tour_forfeit(lb, t, i, absent);
+		return (1);
+	}
+	if (t->timer == NULL)
+		t->timer = lb->clock.timer_new(lb->clock.arg,
+		    lobby_tour_timer_cb, t);
+	lb->clock.arm(lb->clock.arg, t->timer, due - now);
+	return (0);
+}
+
+/* Starts slot i of t if both its players can; forfeits if due. */
+static void
+lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
+{
+	struct lslot	*s = &t->slots[i];
 	struct lobby_client *a, *b;
 	struct game_error err;
 	struct game	 start;
+	int		 pa, pb, eng;
+
+	pa = lobby_tour_seat(lb, t->def.players[s->a], &a);
+	pb = lobby_tour_seat(lb, t->def.players[s->b], &b);
+	if (pa == 0 || pb == 0 || (pa < 0 && pb < 0)) {
+		s->waiting = 0;		/* nobody waits for an absent one */
+		return;
+	}
+	if (pa < 0 || pb < 0) {
+		(void)lobby_tour_wait(lb, t, i, pa < 0 ? 1 : 2);
+		return;
+	}
+	s->waiting = 0;
+	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
+		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
+		    t->def.name, err.msg);
+		return;
+	}
+	lslot_enter(t, i, LSLOT_PLAYING);
+	if (a != NULL)
+		lc_drop_seek(a);
+	if (b != NULL)
+		lc_drop_seek(b);
+	eng = a == NULL ? 1 : b == NULL ? 2 : 0;
+	lg_start(lb, &start, a, b, eng, t->def.base_ms, t->def.inc_ms, 1, t,
+	    i);
+}
+
+/*
+ * Starts every tournament game whose two players are ready and free (and
+ * whose pair partner before it is done); scores the forfeits due.
+ */
+void
+lobby_schedule(struct lobby *lb)
+{
 	struct ltour	*t;
 	size_t		 i;
 
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;
-		for (i = 0; i < t->nslots; i++) {
-			struct lslot *s = &t->slots[i];
-
-			if (s->state != LSLOT_PENDING)
+		for (i = 0; i < t->nslots && t->def.status ==
+		    LEAGUE_T_RUNNING; i++) {
+			if (t->slots[i].state != LSLOT_PENDING ||
+			    !ltour_pair_ready(t, i))
 				continue;
-			if (lobby_playing(lb, t->def.players[s->a]) ||
-			    lobby_playing(lb, t->def.players[s->b]))
-				continue;
-			a = lobby_free_client(lb, t->def.players[s->a], 1);
-			b = lobby_free_client(lb, t->def.players[s->b], 1);
-			if (a == NULL || b == NULL)
-				continue;
-			if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
-				log_warnx("tournament=%s event=start-failed "
-				    "msg=\"%s\"", t->def.name, err.msg);
-				continue;
-			}
-			lslot_enter(t, i, LSLOT_PLAYING);
-			lc_drop_seek(a);
-			lc_drop_seek(b);
-			lg_start(lb, &start, a, b, 0, t->def.base_ms,
-			    t->def.inc_ms, 1, t, i);
+			lobby_tour_try(lb, t, i);
 		}
 	}
+}
+
+/*
+ * Counts the stored games of a tournament being loaded: every finished
+ * one with a result, by slot (a Swiss round is paired once the one
+ * before is complete, as it was live).  Returns 0, or -1 on a database
+ * error.
+ */
+static int
+lobby_tour_replay(struct lobby *lb, struct ltour *t)
+{
+	struct league_tgame *tg = NULL;
+	int		*res;
+	size_t		 ng, j;
+
+	if (league_tournament_games(lb->league, t->def.id, &tg, &ng) != 0)
+		return (-1);
+	res = xcalloc(t->nslots + 1, sizeof *res);
+	for (j = 0; j < ng; j++)
+		if (tg[j].finished && tg[j].slot < t->nslots &&
+		    tg[j].result != 0)
+			res[tg[j].slot] = tg[j].result;
+	free(tg);
+	for (;;) {
+		for (j = 0; j < t->nslots; j++)
+			if (res[j] != 0 && t->slots[j].state ==
+			    LSLOT_PENDING) {
+				t->slots[j].winner = res[j];
+				lslot_enter(t, j, LSLOT_DONE);
+			}
+		if (t->def.format != LEAGUE_SWISS || t->round >=
+		    t->def.rounds || !ltour_round_done(t, t->round - 1))
+			break;
+		ltour_pair_round(t);
+	}
+	free(res);
+	if (t->def.has_sprt)
+		ltour_sprt_update(t);
+	return (0);
 }
 
 /*
@@ -213,9 +546,8 @@ int
 lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 {
 	struct league_tournament *v = NULL;
-	struct league_tgame *tg = NULL;
 	struct ltour	*t;
-	size_t		 n = 0, ng, i, j;
+	size_t		 n = 0, i;
 
 	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
 		snprintf(err, errlen, "cannot read the tournaments");
@@ -224,34 +556,21 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 	for (i = 0; i < n; i++) {
 		t = xcalloc(1, sizeof *t);
 		t->def = v[i];
+		t->lb = lb;
 		lobby_tour_slots(t);
 		TAILQ_INSERT_TAIL(&lb->tours, t, entry);
-		if (league_tournament_games(lb->league, t->def.id, &tg,
-		    &ng) != 0) {
+		if (lobby_tour_replay(lb, t) != 0) {
 			free(v);
 			snprintf(err, errlen, "cannot read the games of "
 			    "tournament %s", t->def.name);
 			return (-1);
 		}
-		for (j = 0; j < ng; j++)
-			if (tg[j].finished && tg[j].slot < t->nslots &&
-			    tg[j].result != 0) {
-				t->slots[tg[j].slot].winner = tg[j].result;
-				lslot_enter(t, tg[j].slot, LSLOT_DONE);
-			}
-		free(tg);
-		tg = NULL;
-		for (j = 0; j < t->nslots && t->slots[j].state == LSLOT_DONE;
-		    j++)
-			;
-		if (j == t->nslots && t->def.status == LEAGUE_T_RUNNING) {
-			/* Every game counted, but the end was never stored. */
-			ltour_enter(t, LEAGUE_T_FINISHED);
-			if (league_tournament_status(lb->league, t->def.id,
-			    LEAGUE_T_FINISHED) != 0)
-				log_warnx("tournament=%s event=status-failed",
-				    t->def.name);
-		}
+		/* Decided, or every game counted, but the end not stored. */
+		if (t->def.has_sprt && t->sprt.verdict != SPRT_CONTINUE &&
+		    (t->def.status == LEAGUE_T_RUNNING ||
+		    t->def.status == LEAGUE_T_PAUSED))
+			ltour_sprt_stop(lb, t);
+		ltour_check_done(lb, t);
 		log_info("tournament=%s event=loaded status=%s games=%zu",
 		    t->def.name, lobby_tour_status(t->def.status), t->nslots);
 	}
@@ -259,7 +578,7 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 	return (0);
 }
 
-/* Returns the running tournament with a name, or NULL. */
+/* Returns the tournament with a name, or NULL. */
 struct ltour *
 lobby_tour(struct lobby *lb, const char *name)
 {
@@ -269,4 +588,137 @@ lobby_tour(struct lobby *lb, const char *name)
 		if (strcmp(t->def.name, name) == 0)
 			return (t);
 	return (NULL);
+}
+
+/*
+ * Pauses (no new game starts; games in play finish and count) or resumes
+ * a tournament; the state is stored.  Returns 0, or -1 with err.
+ */
+int
+lobby_tour_pause(struct lobby *lb, struct ltour *t, int pause,
+    struct buf *err)
+{
+	enum league_tstatus to = pause ? LEAGUE_T_PAUSED : LEAGUE_T_RUNNING;
+
+	if (t->def.status != (pause ? LEAGUE_T_RUNNING : LEAGUE_T_PAUSED)) {
+		buf_printf(err, "tournament %s is %s", t->def.name,
+		    lobby_tour_status(t->def.status));
+		return (-1);
+	}
+	if (league_tournament_status(lb->league, t->def.id, to) != 0) {
+		buf_puts(err, "cannot store the tournament's state");
+		return (-1);
+	}
+	ltour_enter(t, to);
+	if (!pause) {
+		ltour_check_done(lb, t);
+		lobby_schedule(lb);
+	}
+	return (0);
+}
+
+/* tournament pause|resume NAME (admin: the caller checks the role). */
+int
+lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
+    struct buf *err)
+{
+	struct ltour	*t = lobby_tour(lc->lb, name);
+	size_t		 i;
+
+	if (t == NULL) {
+		buf_printf(err, "no tournament %.32s", name);
+		return (-1);
+	}
+	if (lobby_tour_pause(lc->lb, t, pause, err) != 0)
+		return (-1);
+	if (pause)		/* a deadline runs again from the resume */
+		for (i = 0; i < t->nslots; i++)
+			t->slots[i].waiting = 0;
+	log_info("tournament=%s event=%s by=%s", t->def.name,
+	    pause ? "paused" : "resumed", lc->name);
+	return (0);
+}
+
+/* Fills a pending game of tournament show. */
+static void
+lobby_tour_pend(struct lobby *lb, const struct ltour *t, size_t i,
+    struct lobby_tpend *p)
+{
+	const struct lslot *s = &t->slots[i];
+	struct lobby_client *c;
+	uint64_t	 now = lobby_clock_now(lb), due;
+
+	memset(p, 0, sizeof *p);
+	p->slot = i;
+	p->game = s->round + 1;
+	p->p[0] = t->def.players[s->a];
+	p->p[1] = t->def.players[s->b];
+	p->where[0] = lobby_tour_seat(lb, p->p[0], &c);
+	p->where[1] = lobby_tour_seat(lb, p->p[1], &c);
+	p->after = !ltour_pair_ready(t, i);
+	if (!p->after && s->waiting != 0 && t->def.forfeit_s != 0) {
+		due = s->waiting + (uint64_t)t->def.forfeit_s * 1000;
+		p->forfeit = 1;
+		p->forfeit_ms = due > now ? due - now : 0;
+	}
+}
+
+/*
+ * tournament show NAME (anyone): the tournament's definition, counts, the
+ * first LOBBY_SHOW_PENDING pending games and whom each waits for, and its
+ * SPRT.
+ */
+int
+lobby_tour_show(struct lobby_client *lc, const char *name,
+    struct lobby_tshow *sh, struct buf *err)
+{
+	struct ltour	*t = lobby_tour(lc->lb, name);
+	size_t		 i;
+
+	memset(sh, 0, sizeof *sh);
+	if (t == NULL) {
+		buf_printf(err, "no tournament %.32s", name);
+		return (-1);
+	}
+	sh->def = &t->def;
+	sh->round = t->round;
+	sh->byes = t->byes;
+	sh->total = t->nslots;
+	for (i = 0; i < t->nslots; i++) {
+		switch (t->slots[i].state) {
+		case LSLOT_DONE:
+			sh->played++;
+			sh->forfeits += t->slots[i].forfeit != 0;
+			break;
+		case LSLOT_PLAYING:
+			sh->playing++;
+			break;
+		case LSLOT_STOPPED:
+			sh->stopped++;
+			break;
+		case LSLOT_PENDING:
+			if (sh->npend < LOBBY_SHOW_PENDING)
+				lobby_tour_pend(lc->lb, t, i,
+				    &sh->pend[sh->npend++]);
+			/* FALLTHROUGH */
+		case LSLOT_UNPAIRED:
+			sh->pending++;
+			break;
+		}
+	}
+	if (t->def.has_sprt) {
+		sh->has_llr = t->sprt.has_llr;
+		sh->llr = t->sprt.llr;
+		sh->lower = t->sprt.test.lower;
+		sh->upper = t->sprt.test.upper;
+		sh->pairs = t->sprt.pairs;
+		sh->penta[0] = t->sprt.penta.ll;
+		sh->penta[1] = t->sprt.penta.ld;
+		sh->penta[2] = t->sprt.penta.wl + t->sprt.penta.dd;
+		sh->penta[3] = t->sprt.penta.wd;
+		sh->penta[4] = t->sprt.penta.ww;
+		sh->verdict = t->sprt.verdict == SPRT_H0 ? 1 :
+		    t->sprt.verdict == SPRT_H1 ? 2 : 0;
+	}
+	return (0);
 }

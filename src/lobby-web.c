@@ -205,8 +205,7 @@ lweb_tour_def(const struct ltour *t, struct json *j)
 		played += t->slots[i].state == LSLOT_DONE;
 	json_kstr(j, "name", t->def.name);
 	json_key(j, "format");
-	json_str(j, t->def.format == LEAGUE_GAUNTLET ? "gauntlet" :
-	    "roundrobin");
+	json_str(j, league_format_name(t->def.format));
 	json_kstr(j, "status", lobby_tour_status(t->def.status));
 	json_kstr(j, "game", t->def.game);
 	json_kbool(j, "random", t->def.random);

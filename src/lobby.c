@@ -105,9 +105,7 @@ lobby_free(struct lobby *lb)
 	}
 	while ((t = TAILQ_FIRST(&lb->tours)) != NULL) {
 		TAILQ_REMOVE(&lb->tours, t, entry);
-		league_tournament_free(&t->def);
-		free(t->slots);
-		free(t);
+		ltour_free(t);
 	}
 	gmp_randclear(lb->rs);
 	free(lb);

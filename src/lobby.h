@@ -152,6 +152,33 @@ int	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
 int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
 	    size_t *, struct buf *);
 int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
+int	 lobby_tour_set_paused(struct lobby_client *, const char *, int,
+	    struct buf *);
+/* tournament show: what a tournament waits for (anyone). */
+#define LOBBY_SHOW_PENDING	50	/* pending games listed at most */
+struct lobby_tpend {
+	size_t		 slot;
+	unsigned int	 game;		/* within its pairing, 1-based */
+	const char	*p[2];		/* first and second seat */
+	int		 where[2];	/* 1 ready, 0 in another game, -1 absent */
+	int		 after;		/* waits for its pair's first game */
+	int		 forfeit;	/* a forfeit deadline runs: */
+	uint64_t	 forfeit_ms;	/* ms left */
+};
+struct lobby_tshow {
+	const struct league_tournament *def;	/* valid during the command */
+	unsigned int	 round;		/* Swiss: rounds paired */
+	size_t		 played, playing, pending, stopped, forfeits, total;
+	struct lobby_tpend pend[LOBBY_SHOW_PENDING];
+	size_t		 npend;
+	const size_t	*byes;		/* Swiss: each round's, or NULL */
+	int		 has_llr;	/* SPRT (def->has_sprt): */
+	double		 llr, lower, upper;
+	uint64_t	 pairs, penta[5];	/* ll, ld, wl + dd, wd, ww */
+	int		 verdict;	/* 0 continue, 1 H0, 2 H1 */
+};
+int	 lobby_tour_show(struct lobby_client *, const char *,
+	    struct lobby_tshow *, struct buf *);
 /* A tournament's table, best first. */
 struct lobby_stand {
 	const char	*name;

@@ -1,0 +1,128 @@
+/*
+ * lobby-tinfo.c: what the lobby reads of a tournament's schedule without
+ * changing it (PROTOCOL.md §13.6): whether a game's pair partner is
+ * done, the input of a Swiss round's pairing (swiss.c), and the SPRT of
+ * a gauntlet or a two-player match over its complete game pairs (sprt.c,
+ * matchstat.c).  lobby-tour.c acts on the answers; nothing here changes a
+ * slot's or a tournament's state.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby-int.h"
+#include "util.h"
+
+/*
+ * The slots of a tournament lie in blocks of npairings * games_per_pair
+ * slots (one block for a round-robin or gauntlet, one per round for a
+ * Swiss tournament); in a block, slot k * npairings + p is game k of
+ * pairing p.  Game k of a pairing follows game k - 1 (odd k: the second
+ * game of a pair, the same start with the seats swapped).
+ */
+
+/* Returns 1 if slot i may start: the pairing's previous game is done. */
+int
+ltour_pair_ready(const struct ltour *t, size_t i)
+{
+	const struct lslot *s = &t->slots[i];
+
+	if (s->round == 0)
+		return (1);
+	return (t->slots[i - t->npairings].state == LSLOT_DONE);
+}
+
+/* Adds slot s's game to the Swiss players' scores and seats. */
+static void
+swiss_count(const struct lslot *s, struct swiss_player *pl, size_t n,
+    unsigned char *met)
+{
+	pl[s->winner == 1 ? s->a : s->b].half += 2;
+	pl[s->a].colour++;
+	pl[s->b].colour--;
+	pl[s->a].last = 1;
+	pl[s->b].last = -1;
+	met[s->a * n + s->b] = met[s->b * n + s->a] = 1;
+}
+
+/*
+ * The pairs of Swiss round t->round (0-based) from the rounds before it:
+ * scores in halves (a win 2, a bye every game of a round won), colour
+ * balance and last seat over the games played, and who met whom.  Fills
+ * out[0..nplayers/2) and *bye.  Returns 0, or -1 with the reason in err.
+ */
+int
+ltour_swiss_pairs(const struct ltour *t, struct swiss_pair *out, size_t *bye,
+    char *err, size_t errlen)
+{
+	size_t		 n = t->def.nplayers, i, end;
+	struct swiss_player *pl;
+	unsigned char	*met;
+	enum swiss_err	 e;
+
+	pl = xcalloc(n, sizeof *pl);
+	met = xcalloc(n * n, 1);
+	end = (size_t)t->round * t->npairings * t->def.games_per_pair;
+	for (i = 0; i < end; i++)
+		if (t->slots[i].state == LSLOT_DONE)
+			swiss_count(&t->slots[i], pl, n, met);
+	for (i = 0; i < t->round; i++)
+		if (t->byes[i] != SWISS_NO_BYE) {
+			pl[t->byes[i]].half += 2 * t->def.games_per_pair;
+			pl[t->byes[i]].had_bye = 1;
+		}
+	e = swiss_pair(pl, n, met, out, bye);
+	free(pl);
+	free(met);
+	if (e != SWISS_OK) {
+		snprintf(err, errlen, "%s", swiss_strerror(e));
+		return (-1);
+	}
+	return (0);
+}
+
+/* Player 0's result (MATCHSTAT_*) in slot s. */
+static enum matchstat_res
+sprt_res(const struct lslot *s)
+{
+	int	 zero_seat = s->a == 0 ? 1 : 2;
+
+	return (s->winner == zero_seat ? MATCHSTAT_WIN : MATCHSTAT_LOSS);
+}
+
+/*
+ * Recomputes the SPRT over every complete game pair of players[0] (the
+ * gauntlet's first player, or the first of a match's two): the
+ * pentanomial counts, the LLR and the verdict.  A verdict once reached
+ * stays (the match stopped there).
+ */
+void
+ltour_sprt_update(struct ltour *t)
+{
+	struct ltour_sprt *sp = &t->sprt;
+	struct matchstat_penta p;
+	size_t		 i;
+	uint64_t	 n = 0;
+	double		 llr;
+
+	memset(&p, 0, sizeof p);
+	for (i = 0; i < t->nslots; i++) {
+		const struct lslot *s = &t->slots[i], *f;
+
+		if (s->round % 2 != 1 || s->state != LSLOT_DONE)
+			continue;
+		f = &t->slots[i - t->npairings];
+		if (f->state != LSLOT_DONE || (s->a != 0 && s->b != 0))
+			continue;
+		if (matchstat_penta_add(&p, sprt_res(f), sprt_res(s)) == 0)
+			n++;
+	}
+	sp->penta = p;
+	sp->pairs = n;
+	if (n > 0 && sprt_llr_penta(&sp->test, &p, &llr) == 0) {
+		sp->llr = llr;
+		sp->has_llr = 1;
+		if (sp->verdict == SPRT_CONTINUE)
+			sp->verdict = sprt_verdict(&sp->test, llr);
+	}
+}

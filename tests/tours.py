@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""tours.py: tournaments end to end with bots (issue 14 §2, PROTOCOL.md
+§13.6): paired starts in a round-robin that ends in a tie, a Swiss
+tournament with byes, a forfeit deadline, pause and resume across a
+daemon restart, the engine as a participant, and an SPRT gauntlet that
+stops.  Every wait polls with a deadline; no fixed sleeps."""
+import os
+import re
+import signal
+import sqlite3
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import *  # noqa: E402,F401,F403
+
+PERFECT = [os.path.join(SRC, "contrib", "bot-perfect")]
+RANDOM = [sys.executable, os.path.join(SRC, "contrib", "bot-random.py")]
+os.environ["GRUNDY"] = GRUNDY
+
+
+def show(c, name):
+    """tournament show NAME's reply as a dict of its first word per line
+    (pending lines as a list)."""
+    r = c.cmd("tournament show " + name) or ""
+    out = {"_": r, "pending": []}
+    for line in body(r).splitlines():
+        k, _, v = line.partition(" ")
+        if k == "pending":
+            out["pending"].append(v)
+        else:
+            out[k] = v
+    return out
+
+
+def status_of(c, name):
+    return show(c, name).get("status")
+
+
+def wait_status(c, name, want, timeout):
+    return wait_for(lambda: status_of(c, name) == want, timeout, 0.05)
+
+
+def games_of(d, tid):
+    """The tournament's games: (id, slot, p1, p2, game, status, result,
+    reason), by id."""
+    con = sqlite3.connect(d.db)
+    rows = con.execute("SELECT id, slot, player1, player2, game, status,"
+                       " result, reason FROM games WHERE tournament_id = ?"
+                       " ORDER BY id", (tid,)).fetchall()
+    con.close()
+    return rows
+
+
+def tid_of(r):
+    m = re.search(r"tournament (\d+) ", r or "")
+    return int(m.group(1)) if m else None
+
+
+def test_paired_tie():
+    """A round-robin of three perfect bots with random starts: each pairing
+    plays one game pair (the same start, the seats swapped, the second
+    after the first), and every pair splits, so all tie."""
+    d = Daemon("tpaired", "--admins", "boss")
+    boss = login(d, "boss")
+    names = ("pa", "pb", "pc")
+    for n in names:
+        start_bot(d, n, PERFECT)
+    check("bots logged in", bots_logged_in(names))
+    r = boss.cmd("tournament create rr roundrobin players=pa,pb,pc pairs=1 "
+                 "tc=20000 seed=5 random=1 nim 9 9 9")
+    check("create: 3 pairings x 2 games", ok(r) and "games 6" in r, r)
+    check("finished", wait_status(boss, "rr", "finished", 60),
+          show(boss, "rr")["_"])
+    rows = [g for g in games_of(d, tid_of(r)) if g[5] == "finished"]
+    check("six finished games", len(rows) == 6, rows)
+    pairs = {}
+    for g in rows:
+        pairs.setdefault(frozenset(g[2:4]), []).append(g)
+    ok_pairs = len(pairs) == 3
+    for gs in pairs.values():
+        ok_pairs = ok_pairs and len(gs) == 2 and gs[0][4] == gs[1][4] and \
+            gs[0][2] == gs[1][3] and gs[0][3] == gs[1][2] and \
+            gs[0][0] < gs[1][0] and gs[0][1] < gs[1][1]
+    check("each pairing: same start, seats swapped, in id order",
+          ok_pairs, rows)
+    check("random starts differ between pairings",
+          len(set(g[4] for g in rows)) == 3, rows)
+    wins = {n: sum(1 for g in rows if (g[2] == n and g[6] == "first") or
+                   (g[3] == n and g[6] == "second")) for n in names}
+    check("every pair split: a three-way tie", set(wins.values()) == {2},
+          wins)
+    sh = show(boss, "rr")
+    check("show: counts", sh.get("games") == "6 played 6 playing 0 "
+          "pending 0 stopped 0 forfeits 0", sh["_"])
+    check("show: options", sh.get("options") == "games-per-pair=2 "
+          "tc=20000 seed=5 forfeit=0", sh["_"])
+    anyone = login(d, "viewer")
+    check("show and list for everyone", ok(anyone.cmd("tournament show rr"))
+          and "rr roundrobin finished" in anyone.cmd("tournament list"))
+    refused(anyone, "tournament pause rr", "pause needs admin",
+            "permission denied")
+    d.stop()
+
+
+def test_swiss_byes():
+    """A Swiss tournament of five: two pairs and a bye each round, no
+    rematch, three different byes."""
+    d = Daemon("tswiss", "--admins", "boss")
+    boss = login(d, "boss")
+    names = ("s1", "s2", "s3", "s4", "s5")
+    for n in names:
+        start_bot(d, n, PERFECT)
+    check("bots logged in", bots_logged_in(names))
+    refused(boss, "tournament create sw swiss players=s1,s2,s3,s4,s5 "
+            "rounds=6 nim 3 4 5", "too many rounds", "at most 5 rounds")
+    refused(boss, "tournament create sw swiss players=s1,s2 nim 3 4 5",
+            "swiss needs rounds", "needs rounds=R")
+    r = boss.cmd("tournament create sw swiss players=s1,s2,s3,s4,s5 "
+                 "rounds=3 pairs=1 tc=20000 seed=9 random=1 nim 7 7 7")
+    check("create: 3 rounds x 2 pairings x 2 games", ok(r) and
+          "games 12" in r, r)
+    check("finished", wait_status(boss, "sw", "finished", 60),
+          show(boss, "sw")["_"])
+    sh = show(boss, "sw")
+    byes = (sh.get("byes") or "").split()
+    check("a different bye each round", len(byes) == 3 and
+          len(set(byes)) == 3 and set(byes) <= set(names), sh["_"])
+    check("format line", sh.get("format") == "swiss rounds=3 paired=3",
+          sh["_"])
+    rows = [g for g in games_of(d, tid_of(r)) if g[5] == "finished"]
+    check("twelve games", len(rows) == 12, rows)
+    met = [frozenset(g[2:4]) for g in rows]
+    check("no rematch: each pairing plays exactly one pair",
+          all(met.count(m) == 2 for m in met) and len(set(met)) == 6, met)
+    rounds = {}
+    for g in rows:
+        rounds.setdefault(g[1] // 4, set()).update(g[2:4])
+    check("each round: its bye plays no game",
+          all(byes[k] not in rounds.get(k, ()) for k in range(3)), rounds)
+    d.stop()
+
+
+def test_forfeit():
+    """An absent player loses each game of its pair by forfeit once the
+    deadline passes; the forfeits are logged as such."""
+    d = Daemon("tforfeit", "--admins", "boss")
+    boss = login(d, "boss")
+    login(d, "ghost").close()           # an account that never plays
+    start_bot(d, "here", PERFECT)
+    check("bot logged in", bots_logged_in(("here",)))
+    refused(boss, "tournament create f roundrobin players=here,ghost "
+            "forfeit=0 nim 3 4 5", "forfeit=0", "forfeit=SECONDS: 1..86400")
+    r = boss.cmd("tournament create f roundrobin players=here,ghost "
+                 "forfeit=1 tc=20000 nim 3 4 5")
+    check("create", ok(r) and "games 2" in r, r)
+    sh = show(boss, "f")
+    check("show: whom it waits for", any(
+        "here=ready ghost=absent forfeit-in=" in p for p in sh["pending"]) or
+        sh.get("games", "").startswith("2 played"), sh["_"])
+    check("finished by forfeits", wait_status(boss, "f", "finished", 10),
+          show(boss, "f")["_"])
+    rows = games_of(d, tid_of(r))
+    check("two forfeits logged, ghost lost both", len(rows) == 2 and all(
+        g[5] == "finished" and g[7] == "forfeit" and
+        ((g[2] == "ghost") == (g[6] == "second")) for g in rows), rows)
+    check("show counts the forfeits", show(boss, "f").get("games") ==
+          "2 played 2 playing 0 pending 0 stopped 0 forfeits 2",
+          show(boss, "f")["_"])
+    d.stop()
+
+
+def test_pause_restart():
+    """A paused tournament stays paused across a restart: its players are
+    ready and nothing starts; resumed, it finishes."""
+    d = Daemon("tpause", "--admins", "boss")
+    boss = login(d, "boss")
+    login(d, "q1").close()
+    login(d, "q2").close()
+    r = boss.cmd("tournament create pz roundrobin players=q1,q2 pairs=1 "
+                 "tc=20000 nim 3 4 5")
+    check("create", ok(r), r)
+    accepted(boss, "tournament pause pz", "pause", "")
+    refused(boss, "tournament pause pz", "pause twice", "is paused")
+    d.stop(signal.SIGKILL)
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("still paused after a restart", status_of(boss, "pz") ==
+          "paused", show(boss, "pz")["_"])
+    bots = [start_bot(d, "q1", PERFECT), start_bot(d, "q2", PERFECT)]
+    check("both ready, nothing started", wait_for(lambda: any(
+        "q1=ready q2=ready" in p for p in show(boss, "pz")["pending"]), 15)
+        and show(boss, "pz").get("games", "").startswith(
+            "2 played 0 playing 0"), show(boss, "pz")["_"])
+    accepted(boss, "tournament resume pz", "resume", "")
+    check("finished after the resume", wait_status(boss, "pz", "finished",
+                                                  30), show(boss, "pz")["_"])
+    refused(boss, "tournament resume pz", "resume a finished one",
+            "is finished")
+    for b in bots:
+        b.terminate()
+    d.stop()
+
+
+def test_engine_and_sprt():
+    """The engine as a participant, and an SPRT gauntlet of a perfect bot
+    against a random one that stops at H1 long before its cap."""
+    d = Daemon("tsprt", "--admins", "boss")
+    boss = login(d, "boss")
+    start_bot(d, "perf", PERFECT)
+    start_bot(d, "rnd", RANDOM)
+    check("bots logged in", bots_logged_in(("perf", "rnd")))
+    r = boss.cmd("tournament create eg gauntlet players=engine,perf "
+                 "pairs=1 tc=20000 seed=3 random=1 nim 9 9 9")
+    check("engine gauntlet", ok(r) and "games 2" in r, r)
+    check("engine games finished", wait_status(boss, "eg", "finished", 30),
+          show(boss, "eg")["_"])
+    rows = games_of(d, tid_of(r))
+    check("the engine played both seats", sorted(g[2] for g in rows) ==
+          ["engine", "perf"], rows)
+    refused(boss, "tournament create s2 swiss players=perf,rnd rounds=1 "
+            "sprt=0,10 nim 3", "sprt swiss", "gauntlet or a two-player")
+    refused(boss, "tournament create s2 gauntlet players=perf,rnd "
+            "sprt=10,0 nim 3", "sprt elo0>=elo1", "elo0 must be less")
+    refused(boss, "tournament create s2 gauntlet players=perf,rnd "
+            "sprt=0,10,0.05 nim 3", "sprt three numbers", "two or four")
+    r = boss.cmd("tournament create sp gauntlet players=perf,rnd "
+                 "games=400 sprt=0,200,0.05,0.05 tc=20000 seed=1 random=1 "
+                 "nim 9 9 9")
+    check("sprt gauntlet", ok(r) and "games 400" in r, r)
+    check("the SPRT stops it", wait_status(boss, "sp", "finished", 60),
+          show(boss, "sp")["_"])
+    sh = show(boss, "sp")
+    st = sh.get("sprt-state", "")
+    check("verdict H1", st.endswith("verdict=H1"), sh["_"])
+    m = re.search(r"pairs=(\d+) penta=(\d+),(\d+),(\d+),(\d+),(\d+) "
+                  r"llr=(-?[\d.]+)", st)
+    check("llr above the upper bound", m is not None and
+          float(m.group(7)) >= 2.944, st)
+    check("bounds", sh.get("sprt") == "elo0=0 elo1=200 alpha=0.05 "
+          "beta=0.05 lower=-2.944 upper=2.944", sh["_"])
+    g = re.match(r"400 played (\d+) playing 0 pending 0 stopped (\d+)",
+                 sh.get("games", ""))
+    check("stopped long before its cap", g is not None and
+          int(g.group(1)) < 100 and int(g.group(1)) + int(g.group(2)) ==
+          400, sh["_"])
+    # The verdict is stored: a restart shows the same.
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("verdict kept across a restart", show(boss, "sp").get(
+        "sprt-state") == st and status_of(boss, "sp") == "finished",
+        show(boss, "sp")["_"])
+    d.stop()
+
+
+sys.exit(run([test_paired_tie, test_swiss_byes, test_forfeit,
+              test_pause_restart, test_engine_and_sprt]))
