@@ -20,6 +20,8 @@
 #define CMD_TOUR_SPRT_GAMES	2000	/* games per pairing with an SPRT */
 #define CMD_TOUR_GAMES		100	/* without */
 #define CMD_TOUR_ROUNDS		63	/* Swiss rounds */
+#define CMD_TOUR_ARENA_ROUNDS	1000	/* arena rounds */
+#define CMD_TOUR_ARENA_GAMES	10	/* an arena's games per pairing */
 #define CMD_TOUR_FORFEIT	86400	/* seconds of a forfeit deadline */
 
 /* Splits "a,b,c" into the tournament's player list. */
@@ -147,9 +149,9 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
 		d->random = 1;
 		return (0);
 	case T_ROUNDS:
-		if (cmd_tour_num(a, 1, CMD_TOUR_ROUNDS, &v) != 0) {
+		if (cmd_tour_num(a, 1, CMD_TOUR_ARENA_ROUNDS, &v) != 0) {
 			buf_printf(body, "rounds=R: 1..%d rounds",
-			    CMD_TOUR_ROUNDS);
+			    CMD_TOUR_ARENA_ROUNDS);
 			return (-1);
 		}
 		d->rounds = (unsigned int)v;
@@ -251,7 +253,7 @@ cmd_tour_game(struct session *s, struct league_tournament *d, int n,
 }
 
 #define CMD_TOUR_USAGE "usage: tournament create NAME roundrobin|gauntlet|" \
-	"swiss players=A,B,... [games=N|pairs=N] [rounds=R] [tc=TC] " \
+	"swiss|arena players=A,B,... [games=N|pairs=N] [rounds=R] [tc=TC] " \
 	"[seed=S] [random=1] [forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] " \
 	"GAME"
 
@@ -269,9 +271,21 @@ cmd_tour_check(const struct league_tournament *d, struct buf *body)
 		buf_puts(body, "games=N: 1..100 games per pairing");
 		return (-1);
 	}
-	if ((d->format == LEAGUE_SWISS) != (d->rounds != 0)) {
-		buf_puts(body, d->rounds != 0 ? "rounds=R: Swiss only" :
-		    "a Swiss tournament needs rounds=R");
+	if ((d->format == LEAGUE_SWISS || d->format == LEAGUE_ARENA) !=
+	    (d->rounds != 0)) {
+		buf_puts(body, d->rounds != 0 ? "rounds=R: Swiss and arena "
+		    "only" : "a Swiss tournament or an arena needs rounds=R");
+		return (-1);
+	}
+	if (d->format == LEAGUE_ARENA && d->games_per_pair >
+	    CMD_TOUR_ARENA_GAMES) {
+		buf_printf(body, "an arena plays at most %d games per pairing "
+		    "and round", CMD_TOUR_ARENA_GAMES);
+		return (-1);
+	}
+	if (d->format == LEAGUE_SWISS && d->rounds > CMD_TOUR_ROUNDS) {
+		buf_printf(body, "rounds=R: at most %d Swiss rounds",
+		    CMD_TOUR_ROUNDS);
 		return (-1);
 	}
 	if (d->format == LEAGUE_SWISS && d->rounds > (n % 2 ? n : n - 1)) {
@@ -309,10 +323,9 @@ cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
 		if (strcmp(argv[1], league_format_name(
 		    (enum league_format)f)) == 0)
 			break;
-	if (f == LEAGUE_ARENA || league_format_name((enum league_format)f) ==
-	    NULL) {
-		buf_printf(body, "unknown format %.32s: roundrobin, gauntlet "
-		    "or swiss", argv[1]);
+	if (league_format_name((enum league_format)f) == NULL) {
+		buf_printf(body, "unknown format %.32s: roundrobin, gauntlet, "
+		    "swiss or arena", argv[1]);
 		goto fail;
 	}
 	d.format = (enum league_format)f;
@@ -419,7 +432,7 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 	d = sh.def;
 	buf_printf(body, "tournament %lld %s\nformat %s", (long long)d->id,
 	    d->name, league_format_name(d->format));
-	if (d->format == LEAGUE_SWISS)
+	if (d->format == LEAGUE_SWISS || d->format == LEAGUE_ARENA)
 		buf_printf(body, " rounds=%u paired=%u", d->rounds, sh.round);
 	buf_printf(body, "\nstatus %s\ngame %s%s\noptions games-per-pair=%u "
 	    "tc=", lobby_tour_status(d->status), d->game,
@@ -480,7 +493,7 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 const struct cmd_entry cmd_tournament_entry = {
 	.name = "tournament", .min_args = 1, .max_args = -1,
 	.flags = CMD_F_LOOP | CMD_F_LOBBY,
-	.usage = "create NAME roundrobin|gauntlet|swiss players=A,B,... "
+	.usage = "create NAME roundrobin|gauntlet|swiss|arena players=A,B,... "
 	    "[games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] [random=1] "
 	    "[forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] GAME | list | "
 	    "show NAME | cancel NAME | pause NAME | resume NAME",

@@ -167,7 +167,11 @@ enum lslot_state {
 	LSLOT_DONE,		/* played: winner holds the result */
 	LSLOT_UNPAIRED,		/* Swiss: its round is not paired yet */
 	LSLOT_STOPPED,		/* never played: the SPRT stopped the match */
+	LSLOT_VOID,		/* arena: a pairing its round did not use */
 };
+
+/* An arena round's block: pairings for 64 players, the most there are. */
+#define LOBBY_ARENA_PAIRINGS	32
 
 /* A tournament's SPRT after its complete game pairs (lobby-tinfo.c). */
 struct ltour_sprt {
@@ -198,7 +202,7 @@ struct ltour {
 	struct lslot	*slots;
 	size_t		 nslots;
 	size_t		 npairings;	/* pairings per round (a block) */
-	unsigned int	 round;		/* Swiss: rounds paired so far */
+	unsigned int	 round;		/* Swiss, arena: rounds paired so far */
 	size_t		*byes;		/* Swiss: each paired round's bye */
 	struct lobby	*lb;		/* for the timer */
 	struct clock_timer *timer;	/* forfeit deadlines */
@@ -285,6 +289,9 @@ int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
 int	 ltour_swiss_pairs(const struct ltour *, struct swiss_pair *,
 	    size_t *, char *, size_t);
 void	 ltour_sprt_update(struct ltour *);
+size_t	 ltour_arena_pairs(const struct ltour *, const int *,
+	    struct swiss_pair *);
+int	 lslot_over(const struct lslot *);
 int	 ltour_pair_ready(const struct ltour *, size_t);
 
 /* lobby-feed.c (calls no other file of the lobby): the web's hook */

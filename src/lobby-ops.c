@@ -800,7 +800,6 @@ lobby_standings(struct lobby_client *lc, const char *name,
 		return (-1);
 	}
 	st->status = t->def.status;
-	st->total = t->nslots;
 	st->n = t->def.nplayers;
 	st->v = xcalloc(st->n + 1, sizeof *st->v);
 	for (i = 0; i < st->n; i++) {
@@ -810,6 +809,7 @@ lobby_standings(struct lobby_client *lc, const char *name,
 	for (i = 0; i < t->nslots; i++) {
 		struct lslot *s = &t->slots[i];
 
+		st->total += s->state != LSLOT_VOID;	/* arena: unused */
 		if (s->state != LSLOT_DONE)
 			continue;
 		st->played++;

@@ -126,3 +126,51 @@ ltour_sprt_update(struct ltour *t)
 			sp->verdict = sprt_verdict(&sp->test, llr);
 	}
 }
+
+/* Returns 1 if a slot has nothing left to play. */
+int
+lslot_over(const struct lslot *s)
+{
+	return (s->state == LSLOT_DONE || s->state == LSLOT_STOPPED ||
+	    s->state == LSLOT_VOID);
+}
+
+/*
+ * The pairs of the next arena round among the players with ready[i] set:
+ * the Swiss rule on that subset, by score over every game so far, with
+ * rematches allowed; with an odd number the bye sits the round out.
+ * Fills out (indices into the player list); returns the number of pairs.
+ */
+size_t
+ltour_arena_pairs(const struct ltour *t, const int *ready,
+    struct swiss_pair *out)
+{
+	size_t		 n = t->def.nplayers, m = 0, i, np = 0, bye;
+	struct swiss_player *pl, *sub;
+	size_t		*ix;
+	unsigned char	*met;
+
+	pl = xcalloc(n, sizeof *pl);
+	met = xcalloc(n * n, 1);
+	for (i = 0; i < t->nslots; i++)
+		if (t->slots[i].state == LSLOT_DONE)
+			swiss_count(&t->slots[i], pl, n, met);
+	memset(met, 0, n * n);		/* rematches allowed */
+	sub = xcalloc(n, sizeof *sub);
+	ix = xcalloc(n, sizeof *ix);
+	for (i = 0; i < n; i++)
+		if (ready[i]) {
+			ix[m] = i;
+			sub[m++] = pl[i];
+		}
+	if (m >= 2 && swiss_pair(sub, m, met, out, &bye) == SWISS_OK)
+		for (np = m / 2, i = 0; i < np; i++) {
+			out[i].first = ix[out[i].first];
+			out[i].second = ix[out[i].second];
+		}
+	free(pl);
+	free(sub);
+	free(ix);
+	free(met);
+	return (np);
+}

@@ -95,9 +95,10 @@ ltour_check_done(struct lobby *lb, struct ltour *t)
 
 	if (t->def.status != LEAGUE_T_RUNNING)
 		return;			/* paused, cancelled: stays so */
+	if (t->def.format == LEAGUE_ARENA && t->round < t->def.rounds)
+		return;			/* rounds to come */
 	for (i = 0; i < t->nslots; i++)
-		if (t->slots[i].state != LSLOT_DONE &&
-		    t->slots[i].state != LSLOT_STOPPED)
+		if (!lslot_over(&t->slots[i]))
 			return;
 	ltour_enter(t, LEAGUE_T_FINISHED);
 	if (league_tournament_status(lb->league, t->def.id,
@@ -148,14 +149,14 @@ ltour_pair_round(struct ltour *t)
 	    t->round);
 }
 
-/* Returns 1 if Swiss round r (0-based) has every game done. */
+/* Returns 1 if round r (0-based) has nothing left to play. */
 static int
-ltour_round_done(const struct ltour *t, unsigned int r)
+ltour_round_over(const struct ltour *t, unsigned int r)
 {
 	size_t	 b = t->npairings * t->def.games_per_pair, i;
 
 	for (i = (size_t)r * b; i < (size_t)(r + 1) * b; i++)
-		if (t->slots[i].state != LSLOT_DONE)
+		if (!lslot_over(&t->slots[i]))
 			return (0);
 	return (1);
 }
@@ -168,7 +169,7 @@ static void
 ltour_after_result(struct lobby *lb, struct ltour *t)
 {
 	if (t->def.format == LEAGUE_SWISS && t->round < t->def.rounds &&
-	    t->round > 0 && ltour_round_done(t, t->round - 1))
+	    t->round > 0 && ltour_round_over(t, t->round - 1))
 		ltour_pair_round(t);
 	if (t->def.has_sprt) {
 		ltour_sprt_update(t);
@@ -249,6 +250,9 @@ lobby_tour_slots(struct ltour *t)
 		t->nslots = (size_t)d->rounds * t->npairings *
 		    d->games_per_pair;
 		t->byes = xcalloc(d->rounds + 1, sizeof *t->byes);
+	} else if (d->format == LEAGUE_ARENA) {
+		t->npairings = LOBBY_ARENA_PAIRINGS;
+		t->nslots = 0;		/* a block per round, as paired */
 	} else {
 		t->npairings = lobby_tour_pairings(d, &pv);
 		t->nslots = t->npairings * d->games_per_pair;
@@ -261,6 +265,8 @@ lobby_tour_slots(struct ltour *t)
 		t->sprt.verdict = d->sprt_verdict == 1 ? SPRT_H0 :
 		    d->sprt_verdict == 2 ? SPRT_H1 : SPRT_CONTINUE;
 	}
+	if (d->format == LEAGUE_ARENA)
+		return;
 	if (d->format == LEAGUE_SWISS) {
 		for (i = 0; i < t->nslots; i++)
 			t->slots[i].state = LSLOT_UNPAIRED;
@@ -476,9 +482,72 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 	    i);
 }
 
+/* Adds arena round t->round's block: every slot void for now. */
+static void
+ltour_arena_block(struct ltour *t)
+{
+	size_t	 b = t->npairings * t->def.games_per_pair, i;
+
+	t->slots = xreallocarray(t->slots, t->nslots + b + 1,
+	    sizeof *t->slots);
+	memset(&t->slots[t->nslots], 0, b * sizeof *t->slots);
+	for (i = t->nslots; i < t->nslots + b; i++)
+		t->slots[i].state = LSLOT_VOID;
+	t->nslots += b;
+	t->round++;
+}
+
+/* Sets pairing j of arena round r (0-based): a first in its game 1. */
+static void
+ltour_arena_set(struct ltour *t, unsigned int r, size_t j, size_t a,
+    size_t b)
+{
+	size_t	 base = (size_t)r * t->npairings * t->def.games_per_pair, k,
+		 i;
+
+	for (k = 0; k < t->def.games_per_pair; k++) {
+		i = base + k * t->npairings + j;
+		t->slots[i].a = k % 2 == 0 ? a : b;
+		t->slots[i].b = k % 2 == 0 ? b : a;
+		t->slots[i].pairing = r * t->npairings + j;
+		t->slots[i].round = (unsigned int)k;
+		lslot_enter(t, i, LSLOT_PENDING);
+	}
+}
+
+/*
+ * An arena's next round, once the one before is over: pairs every ready
+ * player (at least two) free of other games.  Returns 1 if it did.
+ */
+static int
+lobby_arena_round(struct lobby *lb, struct ltour *t)
+{
+	struct lobby_client *c;
+	struct swiss_pair pv[LOBBY_ARENA_PAIRINGS];
+	int		 ready[LOBBY_ARENA_PAIRINGS * 2];
+	size_t		 i, np;
+
+	if (t->def.format != LEAGUE_ARENA || t->def.status !=
+	    LEAGUE_T_RUNNING || t->round >= t->def.rounds || (t->round > 0 &&
+	    !ltour_round_over(t, t->round - 1)))
+		return (0);
+	for (i = 0; i < t->def.nplayers; i++)
+		ready[i] = lobby_tour_seat(lb, t->def.players[i], &c) == 1;
+	if ((np = ltour_arena_pairs(t, ready, pv)) == 0)
+		return (0);
+	ltour_arena_block(t);
+	for (i = 0; i < np; i++)
+		ltour_arena_set(t, t->round - 1, i, pv[i].first,
+		    pv[i].second);
+	log_info("tournament=%s event=paired round=%u pairs=%zu",
+	    t->def.name, t->round, np);
+	return (1);
+}
+
 /*
  * Starts every tournament game whose two players are ready and free (and
- * whose pair partner before it is done); scores the forfeits due.
+ * whose pair partner before it is done); scores the forfeits due; pairs
+ * an arena's next round.
  */
 void
 lobby_schedule(struct lobby *lb)
@@ -489,13 +558,62 @@ lobby_schedule(struct lobby *lb)
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;
-		for (i = 0; i < t->nslots && t->def.status ==
-		    LEAGUE_T_RUNNING; i++) {
-			if (t->slots[i].state != LSLOT_PENDING ||
-			    !ltour_pair_ready(t, i))
-				continue;
-			lobby_tour_try(lb, t, i);
-		}
+		(void)lobby_arena_round(lb, t);
+		do {		/* again if a forfeit ended an arena round */
+			for (i = 0; i < t->nslots && t->def.status ==
+			    LEAGUE_T_RUNNING; i++) {
+				if (t->slots[i].state != LSLOT_PENDING ||
+				    !ltour_pair_ready(t, i))
+					continue;
+				lobby_tour_try(lb, t, i);
+			}
+		} while (lobby_arena_round(lb, t));
+	}
+}
+
+/* Returns the index of a tournament's player, or SIZE_MAX. */
+static size_t
+ltour_player(const struct ltour *t, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->def.nplayers; i++)
+		if (strcmp(t->def.players[i], name) == 0)
+			return (i);
+	return (SIZE_MAX);
+}
+
+/*
+ * Rebuilds an arena's rounds from its stored games: a round for each
+ * block up to the last one with a game, each pairing from a game of it
+ * (its seats swapped for an even-numbered game); pairings without a game
+ * stay void.
+ */
+static void
+ltour_arena_rebuild(struct ltour *t, const struct league_tgame *tg,
+    size_t ng)
+{
+	size_t		 b = t->npairings * t->def.games_per_pair, j, loc, p,
+			 a, z;
+	unsigned int	 r;
+
+	for (j = 0; j < ng; j++) {
+		r = tg[j].slot / b;
+		if (r >= t->def.rounds)
+			continue;
+		while (t->round <= r)
+			ltour_arena_block(t);
+		loc = tg[j].slot % b;
+		p = loc % t->npairings;
+		a = ltour_player(t, tg[j].player1);
+		z = ltour_player(t, tg[j].player2);
+		if (a == SIZE_MAX || z == SIZE_MAX || a == z ||
+		    t->slots[(size_t)r * b + p].state != LSLOT_VOID)
+			continue;
+		if ((loc / t->npairings) % 2 == 0)
+			ltour_arena_set(t, r, p, a, z);
+		else
+			ltour_arena_set(t, r, p, z, a);
 	}
 }
 
@@ -514,6 +632,8 @@ lobby_tour_replay(struct lobby *lb, struct ltour *t)
 
 	if (league_tournament_games(lb->league, t->def.id, &tg, &ng) != 0)
 		return (-1);
+	if (t->def.format == LEAGUE_ARENA)
+		ltour_arena_rebuild(t, tg, ng);
 	res = xcalloc(t->nslots + 1, sizeof *res);
 	for (j = 0; j < ng; j++)
 		if (tg[j].finished && tg[j].slot < t->nslots &&
@@ -528,7 +648,7 @@ lobby_tour_replay(struct lobby *lb, struct ltour *t)
 				lslot_enter(t, j, LSLOT_DONE);
 			}
 		if (t->def.format != LEAGUE_SWISS || t->round >=
-		    t->def.rounds || !ltour_round_done(t, t->round - 1))
+		    t->def.rounds || !ltour_round_over(t, t->round - 1))
 			break;
 		ltour_pair_round(t);
 	}
@@ -683,8 +803,8 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 	sh->def = &t->def;
 	sh->round = t->round;
 	sh->byes = t->byes;
-	sh->total = t->nslots;
 	for (i = 0; i < t->nslots; i++) {
+		sh->total += t->slots[i].state != LSLOT_VOID;
 		switch (t->slots[i].state) {
 		case LSLOT_DONE:
 			sh->played++;
@@ -703,6 +823,8 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 			/* FALLTHROUGH */
 		case LSLOT_UNPAIRED:
 			sh->pending++;
+			break;
+		case LSLOT_VOID:
 			break;
 		}
 	}

@@ -141,12 +141,13 @@ def test_tournament_options():
     expect(alice, "tournament cancel t1",
            "? permission denied: tournament needs the admin role")
     expect(root, "tournament create t1",
-           "? usage: tournament create NAME roundrobin|gauntlet|swiss "
+           "? usage: tournament create NAME roundrobin|gauntlet|swiss|arena "
            "players=A,B,... [games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] "
            "[random=1] [forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] "
            "GAME")
     expect(root, tc + "knockout players=a,b nim 3",
-           "? unknown format knockout: roundrobin, gauntlet or swiss")
+           "? unknown format knockout: roundrobin, gauntlet, swiss or "
+           "arena")
     for bad in ("games=0", "games=101", "games=", "games=x", "games=-1"):
         expect(root, tc + "roundrobin players=alice,bob %s nim 3" % bad,
                "? games=N: 1..100 games per pairing")

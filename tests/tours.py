@@ -255,5 +255,49 @@ def test_engine_and_sprt():
     d.stop()
 
 
-sys.exit(run([test_paired_tie, test_swiss_byes, test_forfeit,
+def test_arena():
+    """An arena: each round pairs every ready player (the absent one
+    never), starts when the one before ended, and three rounds end it."""
+    d = Daemon("tarena", "--admins", "boss")
+    boss = login(d, "boss")
+    login(d, "away").close()
+    names = ("r1", "r2", "r3", "r4")
+    for n in names:
+        start_bot(d, n, PERFECT)
+    check("bots logged in", bots_logged_in(names))
+    refused(boss, "tournament create ar arena players=r1,r2 nim 3",
+            "arena needs rounds", "needs rounds=R")
+    refused(boss, "tournament create ar arena players=r1,r2 rounds=2 "
+            "games=12 nim 3", "arena games cap", "at most 10 games")
+    r = boss.cmd("tournament create ar arena players=r1,r2,r3,r4,away "
+                 "rounds=3 pairs=1 tc=20000 seed=2 random=1 nim 7 7 7")
+    check("create: rounds come as played", ok(r) and "games 0" in r, r)
+    check("finished", wait_status(boss, "ar", "finished", 60),
+          show(boss, "ar")["_"])
+    sh = show(boss, "ar")
+    check("three rounds of two pairings", sh.get("format") ==
+          "arena rounds=3 paired=3" and sh.get("games") ==
+          "12 played 12 playing 0 pending 0 stopped 0 forfeits 0", sh["_"])
+    rows = [g for g in games_of(d, tid_of(r)) if g[5] == "finished"]
+    check("twelve games, the absent player in none", len(rows) == 12 and
+          all("away" not in g[2:4] for g in rows), rows)
+    per_round = {}
+    for g in rows:
+        per_round.setdefault(g[1] // 64, []).extend(g[2:4])
+    check("every ready player plays every round", sorted(per_round) ==
+          [0, 1, 2] and all(sorted(set(v)) == list(names) and len(v) == 8
+                            for v in per_round.values()), per_round)
+    (played, total), st = standings(boss, "ar")
+    check("standings count the arena's games", played == total == 12, st)
+    d.stop()
+    d.start()                           # rounds rebuilt from the log
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("the same after a restart", body(show(boss, "ar")["_"]) ==
+          body(sh["_"]),
+          show(boss, "ar")["_"] + "\n---\n" + sh["_"])
+    d.stop()
+
+
+sys.exit(run([test_paired_tie, test_arena, test_swiss_byes, test_forfeit,
               test_pause_restart, test_engine_and_sprt]))
