@@ -45,6 +45,11 @@ CREATE TABLE tournaments_new (
 	sprt_beta	REAL,
 	-- 'H0' or 'H1' once the SPRT stopped the match; NULL before.
 	sprt_verdict	TEXT CHECK (sprt_verdict IN ('H0', 'H1')),
+	-- players: the first nstart were there at the start (0: all), the
+	-- others added in order; withdrawn: "NAME:R,..." for each player
+	-- withdrawn, R the Swiss rounds paired when it was (0 otherwise).
+	nstart		INTEGER NOT NULL DEFAULT 0 CHECK (nstart >= 0),
+	withdrawn	TEXT NOT NULL DEFAULT '',
 	CHECK ((sprt_elo0 IS NULL) = (sprt_elo1 IS NULL) AND
 	    (sprt_elo0 IS NULL) = (sprt_alpha IS NULL) AND
 	    (sprt_elo0 IS NULL) = (sprt_beta IS NULL))

@@ -442,6 +442,10 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 	    (unsigned long long)d->seed, d->forfeit_s);
 	for (i = 0; i < d->nplayers; i++)
 		buf_printf(body, " %s", d->players[i]);
+	for (r = 0, i = 0; i < d->nplayers; i++)
+		if (d->wround[i] != 0)
+			buf_printf(body, "%s%s", r++ == 0 ? "\nwithdrawn " :
+			    " ", d->players[i]);
 	if (sh.byes != NULL) {
 		buf_puts(body, "\nbyes");
 		for (r = 0; r < sh.round; r++)
@@ -485,8 +489,15 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 	    c->argc == 2)
 		return (lobby_tour_set_paused(s->lc, c->argv[1],
 		    op[0] == 'p', body) == 0 ? CMD_OK : CMD_ERROR);
+	if (strcmp(op, "add") == 0 && c->argc == 3)
+		return (lobby_tour_add_player(s->lc, c->argv[1], c->argv[2],
+		    body) == 0 ? CMD_OK : CMD_ERROR);
+	if (strcmp(op, "withdraw") == 0 && c->argc == 3)
+		return (lobby_tour_withdraw(s->lc, c->argv[1], c->argv[2],
+		    body) == 0 ? CMD_OK : CMD_ERROR);
 	buf_puts(body, "usage: tournament create ...|list|show NAME|"
-	    "cancel NAME|pause NAME|resume NAME");
+	    "cancel NAME|pause NAME|resume NAME|add NAME PLAYER|"
+	    "withdraw NAME PLAYER");
 	return (CMD_ERROR);
 }
 
@@ -496,6 +507,7 @@ const struct cmd_entry cmd_tournament_entry = {
 	.usage = "create NAME roundrobin|gauntlet|swiss|arena players=A,B,... "
 	    "[games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] [random=1] "
 	    "[forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] GAME | list | "
-	    "show NAME | cancel NAME | pause NAME | resume NAME",
+	    "show NAME | cancel NAME | pause NAME | resume NAME | "
+	    "add NAME PLAYER | withdraw NAME PLAYER",
 	.exec = cmd_tournament_exec
 };

@@ -97,6 +97,38 @@ league_tournament_check(const struct league_tournament *t, char *err,
 	return (0);
 }
 
+/* Writes a tournament's players as stored: "a,b,c". */
+static void
+league_players_text(const struct league_tournament *t, struct buf *b)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->nplayers; i++) {
+		if (i != 0)
+			buf_putc(b, ',');
+		buf_puts(b, t->players[i]);
+	}
+}
+
+/* Binds a new tournament's options: parameters 11 to 17 of T_CREATE. */
+static void
+league_tournament_bind_opts(sqlite3_stmt *s, const struct league_tournament *t)
+{
+	int	 i;
+
+	sqlite3_bind_int64(s, 11, t->rounds);
+	sqlite3_bind_int64(s, 12, t->forfeit_s);
+	if (t->has_sprt) {
+		sqlite3_bind_double(s, 13, t->sprt_elo0);
+		sqlite3_bind_double(s, 14, t->sprt_elo1);
+		sqlite3_bind_double(s, 15, t->sprt_alpha);
+		sqlite3_bind_double(s, 16, t->sprt_beta);
+	} else
+		for (i = 13; i <= 16; i++)
+			sqlite3_bind_null(s, i);
+	sqlite3_bind_int64(s, 17, (sqlite3_int64)t->nplayers);
+}
+
 /*
  * Stores a new tournament, running, and sets t->id and t->status.  Every
  * player must have an account.  Returns 0, or -1 with err filled in.
@@ -114,11 +146,7 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 	if (league_tournament_check(t, err, errlen) != 0)
 		return (-1);
 	buf_init(&players);
-	for (i = 0; i < t->nplayers; i++) {
-		if (i != 0)
-			buf_putc(&players, ',');
-		buf_puts(&players, t->players[i]);
-	}
+	league_players_text(t, &players);
 	store_now(when, sizeof when);
 
 	/* The checks and the insert in one transaction. */
@@ -151,16 +179,7 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->seed);	/* bits kept */
 	league_bind(s, 9, buf_str(&players));
 	league_bind(s, 10, when);
-	sqlite3_bind_int64(s, 11, t->rounds);
-	sqlite3_bind_int64(s, 12, t->forfeit_s);
-	if (t->has_sprt) {
-		sqlite3_bind_double(s, 13, t->sprt_elo0);
-		sqlite3_bind_double(s, 14, t->sprt_elo1);
-		sqlite3_bind_double(s, 15, t->sprt_alpha);
-		sqlite3_bind_double(s, 16, t->sprt_beta);
-	} else
-		for (i = 13; i <= 16; i++)
-			sqlite3_bind_null(s, (int)i);
+	league_tournament_bind_opts(s, t);
 	rc = store_step(s);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE) {
 		snprintf(err, errlen, "tournament %s exists", t->name);
@@ -258,6 +277,8 @@ league_tournament_free(struct league_tournament *t)
 	for (i = 0; i < t->nplayers; i++)
 		free(t->players[i]);
 	free(t->players);
+	free(t->wround);
+	t->wround = NULL;
 	free(t->game);
 	t->players = NULL;
 	t->nplayers = 0;
@@ -273,6 +294,88 @@ league_tournaments_free(struct league_tournament *v, size_t n)
 	for (i = 0; i < n; i++)
 		league_tournament_free(&v[i]);
 	free(v);
+}
+
+/* Reads the stored "NAME:R,..." of the withdrawn players into wround. */
+static void
+league_withdrawn_parse(struct league_tournament *t, const char *p)
+{
+	const char	*q, *c;
+	size_t		 i;
+
+	for (; *p != '\0'; p = *q == ',' ? q + 1 : q) {
+		q = p + strcspn(p, ",");
+		if ((c = memchr(p, ':', (size_t)(q - p))) == NULL)
+			continue;
+		for (i = 0; i < t->nplayers; i++)
+			if (strlen(t->players[i]) == (size_t)(c - p) &&
+			    strncmp(t->players[i], p, (size_t)(c - p)) == 0)
+				t->wround[i] = 1 + (unsigned int)strtoul(c + 1,
+				    NULL, 10);
+	}
+}
+
+/* Writes the withdrawn players as stored: "NAME:R,...". */
+static void
+league_withdrawn_text(const struct league_tournament *t, struct buf *b)
+{
+	size_t	 i;
+	int	 first = 1;
+
+	for (i = 0; i < t->nplayers; i++)
+		if (t->wround != NULL && t->wround[i] != 0) {
+			buf_printf(b, "%s%s:%u", first ? "" : ",",
+			    t->players[i], t->wround[i] - 1);
+			first = 0;
+		}
+}
+
+/*
+ * Stores a tournament's players and withdrawals after an add or a
+ * withdraw; every player but "engine" must have an account.  Returns 0,
+ * or -1 with err.
+ */
+int
+league_tournament_roster(struct league *lg, const struct league_tournament *t,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_ROSTER];
+	struct buf	 players, wd;
+	size_t		 i;
+	int		 rc = SQLITE_OK, found, r = -1;
+
+	buf_init(&players);
+	buf_init(&wd);
+	league_players_text(t, &players);
+	league_withdrawn_text(t, &wd);
+	pthread_mutex_lock(&lg->mtx);
+	for (i = 0; i < t->nplayers; i++) {
+		if (strcmp(t->players[i], "engine") == 0)
+			continue;
+		if ((found = league_exists_locked(lg, t->players[i],
+		    &rc)) != 1) {
+			if (found == 0)
+				snprintf(err, errlen, "no account %s",
+				    t->players[i]);
+			else
+				league_dberr(lg, err, errlen, rc, "look up "
+				    "the players");
+			goto out;
+		}
+	}
+	league_bind(s, 1, buf_str(&players));
+	league_bind(s, 2, buf_str(&wd));
+	sqlite3_bind_int64(s, 3, t->id);
+	if ((rc = store_step(s)) != SQLITE_OK || sqlite3_changes(lg->db) != 1) {
+		league_dberr(lg, err, errlen, rc, "store the players");
+		goto out;
+	}
+	r = 0;
+out:
+	pthread_mutex_unlock(&lg->mtx);
+	buf_free(&players);
+	buf_free(&wd);
+	return (r);
 }
 
 /* Fills t from a row of LEAGUE_S_T_LIST. */
@@ -322,6 +425,11 @@ league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
 		t->players[t->nplayers][n] = '\0';
 		t->nplayers++;
 	}
+	t->nstart = (size_t)sqlite3_column_int64(s, 18);
+	if (t->nstart == 0 || t->nstart > t->nplayers)
+		t->nstart = t->nplayers;
+	t->wround = xcalloc(t->nplayers + 1, sizeof *t->wround);
+	league_withdrawn_parse(t, league_col(s, 19));
 }
 
 /*

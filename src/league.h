@@ -69,6 +69,9 @@ struct league_tournament {
 	int		 has_sprt;	/* an SPRT stops it: */
 	double		 sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
 	int		 sprt_verdict;	/* 0: none yet, 1: H0, 2: H1 */
+	size_t		 nstart;	/* players at the start; then added */
+	unsigned int	*wround;	/* per player: 0, or withdrawn when
+					 * R Swiss rounds were paired: R + 1 */
 };
 
 /* One stored game of a tournament, for resuming it. */
@@ -123,6 +126,8 @@ const char *league_format_name(enum league_format);
 int	 league_tournament_status(struct league *, int64_t,
 	    enum league_tstatus);
 int	 league_tournament_verdict(struct league *, int64_t, int);
+int	 league_tournament_roster(struct league *,
+	    const struct league_tournament *, char *, size_t);
 int	 league_tournaments(struct league *, int, struct league_tournament **,
 	    size_t *);
 void	 league_tournament_free(struct league_tournament *);

@@ -6,7 +6,8 @@
  *
  * The files call each other downward only, without a cycle (tests/
  * layers.py): lobby-ops.c on top, then lobby.c (the lobby's life, its
- * clients, the answers), then lobby-tour.c, then lobby-game.c and
+ * clients, the answers), then lobby-tops.c (a tournament's operations),
+ * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
  * What a game's end tells a tournament goes up through a hook.
  */
@@ -188,6 +189,7 @@ struct lslot {
 	size_t		 a, b;		/* players[a] moves first */
 	size_t		 pairing;	/* which pairing, for the start */
 	unsigned int	 round;		/* game number within the pairing */
+	size_t		 prev;		/* round > 0: the pairing's game before */
 	enum lslot_state state;
 	int		 winner;	/* done: 1 (a) or 2 (b) */
 	int		 forfeit;	/* done: the loser was absent */
@@ -273,7 +275,8 @@ void	 lg_answer_move(struct lgame *, int, const char *, const char *);
 void	 lc_drop_seek(struct lobby_client *);
 void	 lobby_drop_chall(struct lobby *, struct lchall *);
 
-/* lobby-tour.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c) */
+/* lobby-tour.c (calls lobby-tinfo.c, lobby-game.c, lobby-pair.c,
+ * lobby-queue.c) */
 void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
@@ -283,14 +286,21 @@ void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
 struct ltour *lobby_tour(struct lobby *, const char *);
 void	 ltour_free(struct ltour *);
+int	 lobby_tour_seat(struct lobby *, const char *, struct lobby_client **);
+size_t	 ltour_player(const struct ltour *, const char *);
+void	 ltour_rr_block(struct ltour *, size_t, size_t);
+void	 ltour_withdrawn_stop(struct ltour *);
+void	 ltour_after_result(struct lobby *, struct ltour *);
+void	 ltour_check_done(struct lobby *, struct ltour *);
+
+/* lobby-tops.c (calls lobby-tour.c, lobby-tinfo.c): its operations */
 int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
 
 /* lobby-tinfo.c (calls no other file of the lobby): reads of a tournament */
-int	 ltour_swiss_pairs(const struct ltour *, struct swiss_pair *,
-	    size_t *, char *, size_t);
+int	 ltour_pairs(const struct ltour *, const int *, struct swiss_pair *,
+	    size_t *, size_t *, char *, size_t);
+void	 ltour_active(const struct ltour *, unsigned int, int *);
 void	 ltour_sprt_update(struct ltour *);
-size_t	 ltour_arena_pairs(const struct ltour *, const int *,
-	    struct swiss_pair *);
 int	 lslot_over(const struct lslot *);
 int	 ltour_pair_ready(const struct ltour *, size_t);
 

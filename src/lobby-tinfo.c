@@ -6,6 +6,7 @@
  * matchstat.c).  lobby-tour.c acts on the answers; nothing here changes a
  * slot's or a tournament's state.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,12 @@
 #include "util.h"
 
 /*
- * The slots of a tournament lie in blocks of npairings * games_per_pair
- * slots (one block for a round-robin or gauntlet, one per round for a
- * Swiss tournament); in a block, slot k * npairings + p is game k of
- * pairing p.  Game k of a pairing follows game k - 1 (odd k: the second
- * game of a pair, the same start with the seats swapped).
+ * The slots of a tournament lie in blocks of np * games_per_pair slots
+ * (a round-robin or gauntlet: one for its first players, one for each
+ * player added; Swiss and arena: one per round); in a block, slot k * np
+ * + p is game k of pairing p.  Game k of a pairing follows game k - 1,
+ * its prev (odd k: the second game of a pair, the same start with the
+ * seats swapped).
  */
 
 /* Returns 1 if slot i may start: the pairing's previous game is done. */
@@ -29,7 +31,7 @@ ltour_pair_ready(const struct ltour *t, size_t i)
 
 	if (s->round == 0)
 		return (1);
-	return (t->slots[i - t->npairings].state == LSLOT_DONE);
+	return (t->slots[s->prev].state == LSLOT_DONE);
 }
 
 /* Adds slot s's game to the Swiss players' scores and seats. */
@@ -43,42 +45,6 @@ swiss_count(const struct lslot *s, struct swiss_player *pl, size_t n,
 	pl[s->a].last = 1;
 	pl[s->b].last = -1;
 	met[s->a * n + s->b] = met[s->b * n + s->a] = 1;
-}
-
-/*
- * The pairs of Swiss round t->round (0-based) from the rounds before it:
- * scores in halves (a win 2, a bye every game of a round won), colour
- * balance and last seat over the games played, and who met whom.  Fills
- * out[0..nplayers/2) and *bye.  Returns 0, or -1 with the reason in err.
- */
-int
-ltour_swiss_pairs(const struct ltour *t, struct swiss_pair *out, size_t *bye,
-    char *err, size_t errlen)
-{
-	size_t		 n = t->def.nplayers, i, end;
-	struct swiss_player *pl;
-	unsigned char	*met;
-	enum swiss_err	 e;
-
-	pl = xcalloc(n, sizeof *pl);
-	met = xcalloc(n * n, 1);
-	end = (size_t)t->round * t->npairings * t->def.games_per_pair;
-	for (i = 0; i < end; i++)
-		if (t->slots[i].state == LSLOT_DONE)
-			swiss_count(&t->slots[i], pl, n, met);
-	for (i = 0; i < t->round; i++)
-		if (t->byes[i] != SWISS_NO_BYE) {
-			pl[t->byes[i]].half += 2 * t->def.games_per_pair;
-			pl[t->byes[i]].had_bye = 1;
-		}
-	e = swiss_pair(pl, n, met, out, bye);
-	free(pl);
-	free(met);
-	if (e != SWISS_OK) {
-		snprintf(err, errlen, "%s", swiss_strerror(e));
-		return (-1);
-	}
-	return (0);
 }
 
 /* Player 0's result (MATCHSTAT_*) in slot s. */
@@ -111,7 +77,7 @@ ltour_sprt_update(struct ltour *t)
 
 		if (s->round % 2 != 1 || s->state != LSLOT_DONE)
 			continue;
-		f = &t->slots[i - t->npairings];
+		f = &t->slots[s->prev];
 		if (f->state != LSLOT_DONE || (s->a != 0 && s->b != 0))
 			continue;
 		if (matchstat_penta_add(&p, sprt_res(f), sprt_res(s)) == 0)
@@ -136,41 +102,78 @@ lslot_over(const struct lslot *s)
 }
 
 /*
- * The pairs of the next arena round among the players with ready[i] set:
- * the Swiss rule on that subset, by score over every game so far, with
- * rematches allowed; with an odd number the bye sits the round out.
- * Fills out (indices into the player list); returns the number of pairs.
+ * The pairs of the next round (Swiss or arena) among the players with
+ * active[i] set, by the Swiss rule on that subset (swiss.h): scores in
+ * halves over every game so far (a win 2; a Swiss bye every game of its
+ * round won), colour balance and last seat; a Swiss round refuses
+ * rematches, an arena's allows them.  Fills out[0..*np) and *bye
+ * (indices into the player list; SWISS_NO_BYE: none).  Returns 0, or -1
+ * with the reason in err.
  */
-size_t
-ltour_arena_pairs(const struct ltour *t, const int *ready,
-    struct swiss_pair *out)
+int
+ltour_pairs(const struct ltour *t, const int *active, struct swiss_pair *out,
+    size_t *np, size_t *bye, char *err, size_t errlen)
 {
-	size_t		 n = t->def.nplayers, m = 0, i, np = 0, bye;
+	size_t		 n = t->def.nplayers, m = 0, i, j;
 	struct swiss_player *pl, *sub;
 	size_t		*ix;
-	unsigned char	*met;
+	unsigned char	*met, *smet;
+	enum swiss_err	 e = SWISS_OK;
 
 	pl = xcalloc(n, sizeof *pl);
 	met = xcalloc(n * n, 1);
 	for (i = 0; i < t->nslots; i++)
 		if (t->slots[i].state == LSLOT_DONE)
 			swiss_count(&t->slots[i], pl, n, met);
-	memset(met, 0, n * n);		/* rematches allowed */
+	for (i = 0; t->byes != NULL && i < t->round; i++)
+		if (t->byes[i] != SWISS_NO_BYE) {
+			pl[t->byes[i]].half += 2 * t->def.games_per_pair;
+			pl[t->byes[i]].had_bye = 1;
+		}
 	sub = xcalloc(n, sizeof *sub);
 	ix = xcalloc(n, sizeof *ix);
 	for (i = 0; i < n; i++)
-		if (ready[i]) {
+		if (active[i]) {
 			ix[m] = i;
 			sub[m++] = pl[i];
 		}
-	if (m >= 2 && swiss_pair(sub, m, met, out, &bye) == SWISS_OK)
-		for (np = m / 2, i = 0; i < np; i++) {
+	smet = xcalloc(m * m + 1, 1);
+	if (t->def.format == LEAGUE_SWISS)	/* an arena allows rematches */
+		for (i = 0; i < m; i++)
+			for (j = 0; j < m; j++)
+				smet[i * m + j] = met[ix[i] * n + ix[j]];
+	*np = 0;
+	*bye = SWISS_NO_BYE;
+	if (m > 0 && (e = swiss_pair(sub, m, smet, out, bye)) == SWISS_OK) {
+		for (*np = m / 2, i = 0; i < *np; i++) {
 			out[i].first = ix[out[i].first];
 			out[i].second = ix[out[i].second];
 		}
+		if (*bye != SWISS_NO_BYE)
+			*bye = ix[*bye];
+	}
 	free(pl);
 	free(sub);
 	free(ix);
 	free(met);
-	return (np);
+	free(smet);
+	if (e != SWISS_OK) {
+		snprintf(err, errlen, "%s", swiss_strerror(e));
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Whether each player takes part in round r (0-based) of a Swiss
+ * tournament, or from now on (r UINT_MAX): not withdrawn by then.
+ */
+void
+ltour_active(const struct ltour *t, unsigned int r, int *active)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->def.nplayers; i++)
+		active[i] = t->def.wround[i] == 0 ||
+		    (r != UINT_MAX && t->def.wround[i] - 1 > r);
 }

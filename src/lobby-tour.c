@@ -6,6 +6,7 @@
 
 #include <sys/queue.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ ltour_sprt_stop(struct lobby *lb, struct ltour *t)
  * Closes a running tournament with nothing left to play (every slot done
  * or stopped); stores its end.
  */
-static void
+void
 ltour_check_done(struct lobby *lb, struct ltour *t)
 {
 	size_t	 i;
@@ -110,6 +111,29 @@ ltour_check_done(struct lobby *lb, struct ltour *t)
 }
 
 /*
+ * Sets pairing j of the block of np pairings at slot base: players a and
+ * b, a first in its odd-numbered games; every game pending.  Its id
+ * (seeding its starts) is base / games_per_pair + j: unique, and the
+ * same when the schedule is rebuilt.
+ */
+static void
+ltour_set_pairing(struct ltour *t, size_t base, size_t np, size_t j,
+    size_t a, size_t b)
+{
+	size_t	 k, i;
+
+	for (k = 0; k < t->def.games_per_pair; k++) {
+		i = base + k * np + j;
+		t->slots[i].a = k % 2 == 0 ? a : b;
+		t->slots[i].b = k % 2 == 0 ? b : a;
+		t->slots[i].pairing = base / t->def.games_per_pair + j;
+		t->slots[i].round = (unsigned int)k;
+		t->slots[i].prev = k > 0 ? i - np : 0;
+		lslot_enter(t, i, LSLOT_PENDING);
+	}
+}
+
+/*
  * Pairs Swiss round t->round into its block of slots; a round that cannot
  * be paired (every pairing has a rematch) stops the tournament there.
  */
@@ -117,34 +141,35 @@ static void
 ltour_pair_round(struct ltour *t)
 {
 	struct swiss_pair *pv;
-	size_t		 n = t->def.nplayers, j, k, base, bye, i;
+	size_t		 n = t->def.nplayers, j, base, bye, i, np, k;
+	int		*active;
 	char		 err[128];
 
 	pv = xcalloc(n / 2 + 1, sizeof *pv);
-	if (ltour_swiss_pairs(t, pv, &bye, err, sizeof err) != 0) {
+	active = xcalloc(n + 1, sizeof *active);
+	ltour_active(t, t->round, active);
+	if (ltour_pairs(t, active, pv, &np, &bye, err, sizeof err) != 0) {
 		log_warnx("tournament=%s event=unpaired round=%u msg=\"%s\"",
 		    t->def.name, t->round + 1, err);
 		for (i = 0; i < t->nslots; i++)
 			if (t->slots[i].state == LSLOT_UNPAIRED)
 				lslot_enter(t, i, LSLOT_STOPPED);
 		free(pv);
+		free(active);
 		return;
 	}
 	base = (size_t)t->round * t->npairings * t->def.games_per_pair;
-	for (j = 0; j < t->npairings; j++)
-		for (k = 0; k < t->def.games_per_pair; k++) {
-			struct lslot *s = &t->slots[base + k * t->npairings +
-			    j];
-
-			s->a = k % 2 == 0 ? pv[j].first : pv[j].second;
-			s->b = k % 2 == 0 ? pv[j].second : pv[j].first;
-			s->pairing = t->round * t->npairings + j;
-			s->round = (unsigned int)k;
+	for (j = 0; j < np; j++)
+		ltour_set_pairing(t, base, t->npairings, j, pv[j].first,
+		    pv[j].second);
+	/* Fewer players after a withdrawal: pairings left unused. */
+	for (j = np; j < t->npairings; j++)
+		for (k = 0; k < t->def.games_per_pair; k++)
 			lslot_enter(t, base + k * t->npairings + j,
-			    LSLOT_PENDING);
-		}
+			    LSLOT_VOID);
 	t->byes[t->round++] = bye;
 	free(pv);
+	free(active);
 	log_info("tournament=%s event=paired round=%u", t->def.name,
 	    t->round);
 }
@@ -165,7 +190,7 @@ ltour_round_over(const struct ltour *t, unsigned int r)
  * After a result: the next Swiss round once this one is complete, the
  * SPRT after a complete pair, and the end when nothing is left.
  */
-static void
+void
 ltour_after_result(struct lobby *lb, struct ltour *t)
 {
 	if (t->def.format == LEAGUE_SWISS && t->round < t->def.rounds &&
@@ -212,25 +237,35 @@ lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
 		lslot_enter(t, slot, LSLOT_PENDING);
 }
 
-/* The block of a round-robin or gauntlet: every pairing of the format. */
-static size_t
-lobby_tour_pairings(const struct league_tournament *d, size_t (**pvp)[2])
+/*
+ * Appends a block of a round-robin or gauntlet: every pairing of players
+ * lo..hi-1 with each other and with those before them (a gauntlet: the
+ * first player's), each pairing's games in order, block by block, so
+ * that different pairings can play at once.
+ */
+void
+ltour_rr_block(struct ltour *t, size_t lo, size_t hi)
 {
-	size_t		 i, j, n = d->nplayers, pairs, p = 0;
+	const struct league_tournament *d = &t->def;
+	size_t		 i, j, np = 0, base = t->nslots;
 	size_t		(*pv)[2];
 
-	pairs = d->format == LEAGUE_GAUNTLET ? n - 1 : n * (n - 1) / 2;
-	pv = xreallocarray(NULL, pairs, sizeof *pv);
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
+	pv = xreallocarray(NULL, hi * hi + 1, sizeof *pv);
+	for (i = 0; i < hi; i++)
+		for (j = i + 1 > lo ? i + 1 : lo; j < hi; j++) {
 			if (d->format == LEAGUE_GAUNTLET && i != 0)
 				continue;
-			pv[p][0] = i;
-			pv[p][1] = j;
-			p++;
+			pv[np][0] = i;
+			pv[np++][1] = j;
 		}
-	*pvp = pv;
-	return (pairs);
+	t->nslots += np * d->games_per_pair;
+	t->slots = xreallocarray(t->slots, t->nslots + 1, sizeof *t->slots);
+	memset(&t->slots[base], 0, (t->nslots - base) * sizeof *t->slots);
+	for (j = 0; j < np; j++)
+		ltour_set_pairing(t, base, np, j, pv[j][0], pv[j][1]);
+	if (t->npairings == 0)
+		t->npairings = np;
+	free(pv);
 }
 
 /*
@@ -242,9 +277,12 @@ void
 lobby_tour_slots(struct ltour *t)
 {
 	struct league_tournament *d = &t->def;
-	size_t		 p, k, i;
-	size_t		(*pv)[2] = NULL;
+	size_t		 i;
 
+	if (d->nstart == 0)
+		d->nstart = d->nplayers;
+	if (d->wround == NULL)
+		d->wround = xcalloc(d->nplayers + 1, sizeof *d->wround);
 	if (d->format == LEAGUE_SWISS) {
 		t->npairings = d->nplayers / 2;
 		t->nslots = (size_t)d->rounds * t->npairings *
@@ -253,10 +291,8 @@ lobby_tour_slots(struct ltour *t)
 	} else if (d->format == LEAGUE_ARENA) {
 		t->npairings = LOBBY_ARENA_PAIRINGS;
 		t->nslots = 0;		/* a block per round, as paired */
-	} else {
-		t->npairings = lobby_tour_pairings(d, &pv);
-		t->nslots = t->npairings * d->games_per_pair;
-	}
+	} else
+		t->nslots = 0;		/* blocks, below */
 	t->slots = xcalloc(t->nslots + 1, sizeof *t->slots);
 	if (d->has_sprt) {
 		/* The parameters were checked when the match was made. */
@@ -273,17 +309,9 @@ lobby_tour_slots(struct ltour *t)
 		ltour_pair_round(t);	/* round 1: no result needed */
 		return;
 	}
-	/* Round by round, so that different pairings can play at once. */
-	for (k = 0; k < d->games_per_pair; k++)
-		for (p = 0; p < t->npairings; p++) {
-			struct lslot *s = &t->slots[k * t->npairings + p];
-
-			s->a = pv[p][k % 2];
-			s->b = pv[p][1 - k % 2];
-			s->pairing = p;
-			s->round = (unsigned int)k;
-		}
-	free(pv);
+	ltour_rr_block(t, 0, d->nstart);
+	for (i = d->nstart; i < d->nplayers; i++)
+		ltour_rr_block(t, i, i + 1);
 }
 
 /* Frees a tournament of the lobby. */
@@ -348,7 +376,7 @@ lobby_tour_engine(const char *name)
  * start (the engine: always, lc NULL), 0 when busy in another game (not
  * absent), -1 when absent (no free, ready connection).
  */
-static int
+int
 lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 {
 	*lc = NULL;
@@ -502,17 +530,8 @@ static void
 ltour_arena_set(struct ltour *t, unsigned int r, size_t j, size_t a,
     size_t b)
 {
-	size_t	 base = (size_t)r * t->npairings * t->def.games_per_pair, k,
-		 i;
-
-	for (k = 0; k < t->def.games_per_pair; k++) {
-		i = base + k * t->npairings + j;
-		t->slots[i].a = k % 2 == 0 ? a : b;
-		t->slots[i].b = k % 2 == 0 ? b : a;
-		t->slots[i].pairing = r * t->npairings + j;
-		t->slots[i].round = (unsigned int)k;
-		lslot_enter(t, i, LSLOT_PENDING);
-	}
+	ltour_set_pairing(t, (size_t)r * t->npairings * t->def.games_per_pair,
+	    t->npairings, j, a, b);
 }
 
 /*
@@ -525,15 +544,19 @@ lobby_arena_round(struct lobby *lb, struct ltour *t)
 	struct lobby_client *c;
 	struct swiss_pair pv[LOBBY_ARENA_PAIRINGS];
 	int		 ready[LOBBY_ARENA_PAIRINGS * 2];
-	size_t		 i, np;
+	size_t		 i, np, bye;
+	char		 err[128];
 
 	if (t->def.format != LEAGUE_ARENA || t->def.status !=
 	    LEAGUE_T_RUNNING || t->round >= t->def.rounds || (t->round > 0 &&
 	    !ltour_round_over(t, t->round - 1)))
 		return (0);
+	ltour_active(t, UINT_MAX, ready);
 	for (i = 0; i < t->def.nplayers; i++)
-		ready[i] = lobby_tour_seat(lb, t->def.players[i], &c) == 1;
-	if ((np = ltour_arena_pairs(t, ready, pv)) == 0)
+		ready[i] = ready[i] && lobby_tour_seat(lb, t->def.players[i],
+		    &c) == 1;
+	if (ltour_pairs(t, ready, pv, &np, &bye, err, sizeof err) != 0 ||
+	    np == 0)
 		return (0);
 	ltour_arena_block(t);
 	for (i = 0; i < np; i++)
@@ -572,7 +595,7 @@ lobby_schedule(struct lobby *lb)
 }
 
 /* Returns the index of a tournament's player, or SIZE_MAX. */
-static size_t
+size_t
 ltour_player(const struct ltour *t, const char *name)
 {
 	size_t	 i;
@@ -615,6 +638,19 @@ ltour_arena_rebuild(struct ltour *t, const struct league_tgame *tg,
 		else
 			ltour_arena_set(t, r, p, z, a);
 	}
+}
+
+/* A withdrawn player's games not started are never played. */
+void
+ltour_withdrawn_stop(struct ltour *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (t->slots[i].state == LSLOT_PENDING &&
+		    (t->def.wround[t->slots[i].a] != 0 ||
+		    t->def.wround[t->slots[i].b] != 0))
+			lslot_enter(t, i, LSLOT_STOPPED);
 }
 
 /*
@@ -685,6 +721,7 @@ lobby_load_tours(struct lobby *lb, char *err, size_t errlen)
 			    "tournament %s", t->def.name);
 			return (-1);
 		}
+		ltour_withdrawn_stop(t);
 		/* Decided, or every game counted, but the end not stored. */
 		if (t->def.has_sprt && t->sprt.verdict != SPRT_CONTINUE &&
 		    (t->def.status == LEAGUE_T_RUNNING ||
@@ -708,139 +745,4 @@ lobby_tour(struct lobby *lb, const char *name)
 		if (strcmp(t->def.name, name) == 0)
 			return (t);
 	return (NULL);
-}
-
-/*
- * Pauses (no new game starts; games in play finish and count) or resumes
- * a tournament; the state is stored.  Returns 0, or -1 with err.
- */
-int
-lobby_tour_pause(struct lobby *lb, struct ltour *t, int pause,
-    struct buf *err)
-{
-	enum league_tstatus to = pause ? LEAGUE_T_PAUSED : LEAGUE_T_RUNNING;
-
-	if (t->def.status != (pause ? LEAGUE_T_RUNNING : LEAGUE_T_PAUSED)) {
-		buf_printf(err, "tournament %s is %s", t->def.name,
-		    lobby_tour_status(t->def.status));
-		return (-1);
-	}
-	if (league_tournament_status(lb->league, t->def.id, to) != 0) {
-		buf_puts(err, "cannot store the tournament's state");
-		return (-1);
-	}
-	ltour_enter(t, to);
-	if (!pause) {
-		ltour_check_done(lb, t);
-		lobby_schedule(lb);
-	}
-	return (0);
-}
-
-/* tournament pause|resume NAME (admin: the caller checks the role). */
-int
-lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
-    struct buf *err)
-{
-	struct ltour	*t = lobby_tour(lc->lb, name);
-	size_t		 i;
-
-	if (t == NULL) {
-		buf_printf(err, "no tournament %.32s", name);
-		return (-1);
-	}
-	if (lobby_tour_pause(lc->lb, t, pause, err) != 0)
-		return (-1);
-	if (pause)		/* a deadline runs again from the resume */
-		for (i = 0; i < t->nslots; i++)
-			t->slots[i].waiting = 0;
-	log_info("tournament=%s event=%s by=%s", t->def.name,
-	    pause ? "paused" : "resumed", lc->name);
-	return (0);
-}
-
-/* Fills a pending game of tournament show. */
-static void
-lobby_tour_pend(struct lobby *lb, const struct ltour *t, size_t i,
-    struct lobby_tpend *p)
-{
-	const struct lslot *s = &t->slots[i];
-	struct lobby_client *c;
-	uint64_t	 now = lobby_clock_now(lb), due;
-
-	memset(p, 0, sizeof *p);
-	p->slot = i;
-	p->game = s->round + 1;
-	p->p[0] = t->def.players[s->a];
-	p->p[1] = t->def.players[s->b];
-	p->where[0] = lobby_tour_seat(lb, p->p[0], &c);
-	p->where[1] = lobby_tour_seat(lb, p->p[1], &c);
-	p->after = !ltour_pair_ready(t, i);
-	if (!p->after && s->waiting != 0 && t->def.forfeit_s != 0) {
-		due = s->waiting + (uint64_t)t->def.forfeit_s * 1000;
-		p->forfeit = 1;
-		p->forfeit_ms = due > now ? due - now : 0;
-	}
-}
-
-/*
- * tournament show NAME (anyone): the tournament's definition, counts, the
- * first LOBBY_SHOW_PENDING pending games and whom each waits for, and its
- * SPRT.
- */
-int
-lobby_tour_show(struct lobby_client *lc, const char *name,
-    struct lobby_tshow *sh, struct buf *err)
-{
-	struct ltour	*t = lobby_tour(lc->lb, name);
-	size_t		 i;
-
-	memset(sh, 0, sizeof *sh);
-	if (t == NULL) {
-		buf_printf(err, "no tournament %.32s", name);
-		return (-1);
-	}
-	sh->def = &t->def;
-	sh->round = t->round;
-	sh->byes = t->byes;
-	for (i = 0; i < t->nslots; i++) {
-		sh->total += t->slots[i].state != LSLOT_VOID;
-		switch (t->slots[i].state) {
-		case LSLOT_DONE:
-			sh->played++;
-			sh->forfeits += t->slots[i].forfeit != 0;
-			break;
-		case LSLOT_PLAYING:
-			sh->playing++;
-			break;
-		case LSLOT_STOPPED:
-			sh->stopped++;
-			break;
-		case LSLOT_PENDING:
-			if (sh->npend < LOBBY_SHOW_PENDING)
-				lobby_tour_pend(lc->lb, t, i,
-				    &sh->pend[sh->npend++]);
-			/* FALLTHROUGH */
-		case LSLOT_UNPAIRED:
-			sh->pending++;
-			break;
-		case LSLOT_VOID:
-			break;
-		}
-	}
-	if (t->def.has_sprt) {
-		sh->has_llr = t->sprt.has_llr;
-		sh->llr = t->sprt.llr;
-		sh->lower = t->sprt.test.lower;
-		sh->upper = t->sprt.test.upper;
-		sh->pairs = t->sprt.pairs;
-		sh->penta[0] = t->sprt.penta.ll;
-		sh->penta[1] = t->sprt.penta.ld;
-		sh->penta[2] = t->sprt.penta.wl + t->sprt.penta.dd;
-		sh->penta[3] = t->sprt.penta.wd;
-		sh->penta[4] = t->sprt.penta.ww;
-		sh->verdict = t->sprt.verdict == SPRT_H0 ? 1 :
-		    t->sprt.verdict == SPRT_H1 ? 2 : 0;
-	}
-	return (0);
 }

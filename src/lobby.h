@@ -154,6 +154,10 @@ int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
 int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
 int	 lobby_tour_set_paused(struct lobby_client *, const char *, int,
 	    struct buf *);
+int	 lobby_tour_withdraw(struct lobby_client *, const char *,
+	    const char *, struct buf *);
+int	 lobby_tour_add_player(struct lobby_client *, const char *,
+	    const char *, struct buf *);
 /* tournament show: what a tournament waits for (anyone). */
 #define LOBBY_SHOW_PENDING	50	/* pending games listed at most */
 struct lobby_tpend {

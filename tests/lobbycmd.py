@@ -183,7 +183,8 @@ def test_tournament_options():
     expect(root, "tournament cancel t1", "? no running tournament t1")
     expect(root, "tournament list x",
            "? usage: tournament create ...|list|show NAME|cancel NAME|"
-           "pause NAME|resume NAME")
+           "pause NAME|resume NAME|add NAME PLAYER|"
+           "withdraw NAME PLAYER")
     expect(root, "standings t1", "~= status cancelled\nplayed 0 of 2\n.*")
     d.stop()
 

@@ -83,8 +83,8 @@ test_migrate_v6_tours(void **state)
 	    " base_ms = 1000 AND inc_ms = 5 AND games_per_pair = 2 AND"
 	    " seed = -7 AND players = 'a,b' AND"
 	    " created_at = '2025-01-01T00:00:00.000Z' AND rounds = 0 AND"
-	    " forfeit_s = 0 AND sprt_elo0 IS NULL AND sprt_verdict IS NULL"),
-	    1);
+	    " forfeit_s = 0 AND sprt_elo0 IS NULL AND sprt_verdict IS NULL"
+	    " AND nstart = 0 AND withdrawn = ''"), 1);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM tournaments"
 	    " WHERE id = 9 AND format = 'gauntlet' AND random = 1 AND"
 	    " games_per_pair = 4 AND players = 'b,a'"), 1);
@@ -102,8 +102,9 @@ test_migrate_v6_tours(void **state)
 	assert_int_equal(try_exec(fx->path, "INSERT INTO tournaments (name,"
 	    " format, status, game, base_ms, inc_ms, games_per_pair, seed,"
 	    " players, created_at, rounds, forfeit_s, sprt_elo0, sprt_elo1,"
-	    " sprt_alpha, sprt_beta) VALUES ('s', 'swiss', 'paused', 'nim 3',"
-	    " 0, 0, 2, 1, 'a,b', 'T', 1, 30, 0, 10, 0.05, 0.05)"), SQLITE_OK);
+	    " sprt_alpha, sprt_beta, nstart, withdrawn) VALUES ('s', 'swiss',"
+	    " 'paused', 'nim 3', 0, 0, 2, 1, 'a,b,engine', 'T', 1, 30, 0, 10,"
+	    " 0.05, 0.05, 2, 'engine:0,b:3')"), SQLITE_OK);
 	assert_int_equal(try_exec(fx->path, "UPDATE tournaments SET"
 	    " sprt_verdict = 'H1' WHERE name = 's'"), SQLITE_OK);
 	assert_int_equal(try_exec(fx->path, "UPDATE tournaments SET"
@@ -135,6 +136,13 @@ test_migrate_v6_tours(void **state)
 	assert_int_equal(v[2].has_sprt, 1);
 	assert_true(v[2].sprt_elo1 == 10 && v[2].sprt_beta == 0.05);
 	assert_int_equal(v[2].sprt_verdict, 2);
+	assert_int_equal(v[2].nplayers, 3);
+	assert_int_equal(v[2].nstart, 2);
+	assert_int_equal(v[2].wround[0], 0);
+	assert_int_equal(v[2].wround[1], 4);
+	assert_int_equal(v[2].wround[2], 1);
+	assert_int_equal(v[0].nstart, 2);	/* 0 stored: every player */
+	assert_int_equal(v[0].wround[0] + v[0].wround[1], 0);
 	league_tournaments_free(v, n);
 	league_close(lg);
 	tu_empty_dir(fx->dir);

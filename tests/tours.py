@@ -32,6 +32,20 @@ def show(c, name):
     return out
 
 
+def setup(name, bots, absent=(), prog=PERFECT):
+    """A daemon with the admin boss logged in, accounts that never play
+    (absent) and a bot for each of bots, logged in; returns (d, boss)."""
+    d = Daemon(name, "--admins", "boss")
+    boss = login(d, "boss")
+    for n in absent:
+        login(d, n).close()
+    for n in bots:
+        start_bot(d, n, prog)
+    if bots:
+        check("bots logged in", bots_logged_in(bots))
+    return d, boss
+
+
 def status_of(c, name):
     return show(c, name).get("status")
 
@@ -60,12 +74,8 @@ def test_paired_tie():
     """A round-robin of three perfect bots with random starts: each pairing
     plays one game pair (the same start, the seats swapped, the second
     after the first), and every pair splits, so all tie."""
-    d = Daemon("tpaired", "--admins", "boss")
-    boss = login(d, "boss")
     names = ("pa", "pb", "pc")
-    for n in names:
-        start_bot(d, n, PERFECT)
-    check("bots logged in", bots_logged_in(names))
+    d, boss = setup("tpaired", names)
     r = boss.cmd("tournament create rr roundrobin players=pa,pb,pc pairs=1 "
                  "tc=20000 seed=5 random=1 nim 9 9 9")
     check("create: 3 pairings x 2 games", ok(r) and "games 6" in r, r)
@@ -105,12 +115,8 @@ def test_paired_tie():
 def test_swiss_byes():
     """A Swiss tournament of five: two pairs and a bye each round, no
     rematch, three different byes."""
-    d = Daemon("tswiss", "--admins", "boss")
-    boss = login(d, "boss")
     names = ("s1", "s2", "s3", "s4", "s5")
-    for n in names:
-        start_bot(d, n, PERFECT)
-    check("bots logged in", bots_logged_in(names))
+    d, boss = setup("tswiss", names)
     refused(boss, "tournament create sw swiss players=s1,s2,s3,s4,s5 "
             "rounds=6 nim 3 4 5", "too many rounds", "at most 5 rounds")
     refused(boss, "tournament create sw swiss players=s1,s2 nim 3 4 5",
@@ -143,11 +149,7 @@ def test_swiss_byes():
 def test_forfeit():
     """An absent player loses each game of its pair by forfeit once the
     deadline passes; the forfeits are logged as such."""
-    d = Daemon("tforfeit", "--admins", "boss")
-    boss = login(d, "boss")
-    login(d, "ghost").close()           # an account that never plays
-    start_bot(d, "here", PERFECT)
-    check("bot logged in", bots_logged_in(("here",)))
+    d, boss = setup("tforfeit", ("here",), absent=("ghost",))
     refused(boss, "tournament create f roundrobin players=here,ghost "
             "forfeit=0 nim 3 4 5", "forfeit=0", "forfeit=SECONDS: 1..86400")
     r = boss.cmd("tournament create f roundrobin players=here,ghost "
@@ -172,10 +174,7 @@ def test_forfeit():
 def test_pause_restart():
     """A paused tournament stays paused across a restart: its players are
     ready and nothing starts; resumed, it finishes."""
-    d = Daemon("tpause", "--admins", "boss")
-    boss = login(d, "boss")
-    login(d, "q1").close()
-    login(d, "q2").close()
+    d, boss = setup("tpause", (), absent=("q1", "q2"))
     r = boss.cmd("tournament create pz roundrobin players=q1,q2 pairs=1 "
                  "tc=20000 nim 3 4 5")
     check("create", ok(r), r)
@@ -205,11 +204,9 @@ def test_pause_restart():
 def test_engine_and_sprt():
     """The engine as a participant, and an SPRT gauntlet of a perfect bot
     against a random one that stops at H1 long before its cap."""
-    d = Daemon("tsprt", "--admins", "boss")
-    boss = login(d, "boss")
-    start_bot(d, "perf", PERFECT)
+    d, boss = setup("tsprt", ("perf",))
     start_bot(d, "rnd", RANDOM)
-    check("bots logged in", bots_logged_in(("perf", "rnd")))
+    check("random bot logged in", bots_logged_in(("rnd",)))
     r = boss.cmd("tournament create eg gauntlet players=engine,perf "
                  "pairs=1 tc=20000 seed=3 random=1 nim 9 9 9")
     check("engine gauntlet", ok(r) and "games 2" in r, r)
@@ -258,13 +255,8 @@ def test_engine_and_sprt():
 def test_arena():
     """An arena: each round pairs every ready player (the absent one
     never), starts when the one before ended, and three rounds end it."""
-    d = Daemon("tarena", "--admins", "boss")
-    boss = login(d, "boss")
-    login(d, "away").close()
     names = ("r1", "r2", "r3", "r4")
-    for n in names:
-        start_bot(d, n, PERFECT)
-    check("bots logged in", bots_logged_in(names))
+    d, boss = setup("tarena", names, absent=("away",))
     refused(boss, "tournament create ar arena players=r1,r2 nim 3",
             "arena needs rounds", "needs rounds=R")
     refused(boss, "tournament create ar arena players=r1,r2 rounds=2 "
@@ -299,5 +291,72 @@ def test_arena():
     d.stop()
 
 
-sys.exit(run([test_paired_tie, test_arena, test_swiss_byes, test_forfeit,
+def test_add_withdraw():
+    """A round-robin gets a new player, whose pairings follow the others',
+    and loses an absent one, whose games are never played; both survive a
+    restart."""
+    d, boss = setup("taddwd", ("w1", "w2"), absent=("w3",))
+    r = boss.cmd("tournament create aw roundrobin players=w1,w2,w3 pairs=1 "
+                 "tc=20000 nim 3 4 5")
+    check("create", ok(r) and "games 6" in r, r)
+    refused(boss, "tournament add aw w2", "add a player twice",
+            "w2 is a player of aw already")
+    refused(boss, "tournament add aw nobody", "add without an account",
+            "no account nobody")
+    refused(boss, "tournament withdraw aw nobody", "withdraw a stranger",
+            "nobody does not play in aw")
+    login(d, "w4").close()
+    accepted(boss, "tournament add aw w4", "add w4")
+    accepted(boss, "tournament withdraw aw w3", "withdraw w3")
+    refused(boss, "tournament withdraw aw w3", "withdraw twice",
+            "withdrawn already")
+    start_bot(d, "w4", PERFECT)
+    check("finished", wait_status(boss, "aw", "finished", 60),
+          show(boss, "aw")["_"])
+    sh = show(boss, "aw")
+    check("w4's three pairings added, w3's four pairings' games stopped",
+          sh.get("games") == "12 played 6 playing 0 pending 0 stopped 6 "
+          "forfeits 0" and sh.get("players") == "w1 w2 w3 w4" and
+          sh.get("withdrawn") == "w3", sh["_"])
+    rows = [g for g in games_of(d, tid_of(r)) if g[5] == "finished"]
+    check("w3 never played; w4 met w1 and w2 twice each", len(rows) == 6
+          and all("w3" not in g[2:4] for g in rows) and
+          sum(1 for g in rows if "w4" in g[2:4]) == 4, rows)
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("the same after a restart", body(show(boss, "aw")["_"]) ==
+          body(sh["_"]), show(boss, "aw")["_"])
+    refused(boss, "tournament add aw w2", "add to a finished one",
+            "no running tournament aw")
+    d.stop()
+
+
+def test_swiss_withdraw():
+    """A Swiss player withdrawn during round 1: its pending games are not
+    played and the later rounds pair the three others, a bye each."""
+    names = ("x1", "x2", "x3")
+    d, boss = setup("tswd", names, absent=("x4",))
+    r = boss.cmd("tournament create sw swiss players=x1,x2,x3,x4 rounds=3 "
+                 "pairs=1 tc=20000 nim 3 4 5")
+    check("create", ok(r) and "games 12" in r, r)
+    refused(boss, "tournament add sw x5", "add to a Swiss one",
+            "a Swiss tournament")
+    check("round 1: one pair waits for x4", wait_for(lambda: any(
+        "x4=absent" in p for p in show(boss, "sw")["pending"]), 15),
+        show(boss, "sw")["_"])
+    accepted(boss, "tournament withdraw sw x4", "withdraw x4")
+    check("finished", wait_status(boss, "sw", "finished", 60),
+          show(boss, "sw")["_"])
+    sh = show(boss, "sw")
+    byes = (sh.get("byes") or "").split()
+    check("rounds 2 and 3: one pairing and a bye", sh.get("games") ==
+          "8 played 6 playing 0 pending 0 stopped 2 forfeits 0" and
+          len(byes) == 3 and byes[0] == "-" and "x4" not in byes, sh["_"])
+    d.stop()
+
+
+sys.exit(run([test_paired_tie, test_arena, test_add_withdraw,
+              test_swiss_withdraw, test_swiss_byes, test_forfeit,
               test_pause_restart, test_engine_and_sprt]))
