@@ -208,6 +208,7 @@ struct ltour {
 	size_t		*byes;		/* Swiss: each paired round's bye */
 	struct lobby	*lb;		/* for the timer */
 	struct clock_timer *timer;	/* forfeit deadlines */
+	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
 	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
 };
 TAILQ_HEAD(ltours, ltour);

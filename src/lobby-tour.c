@@ -81,7 +81,7 @@ ltour_sprt_stop(struct lobby *lb, struct ltour *t)
 	/* Its games still in play end without a result: not counted. */
 	TAILQ_FOREACH(g, &lb->games, entry)
 		if (g->tour == t && !lg_over(g))
-			lg_finish_detail(g, 0, "abort", h[1] == '0' ?
+			lg_finish_detail(g, 0, "aborted", h[1] == '0' ?
 			    "the SPRT accepted H0" : "the SPRT accepted H1");
 }
 
@@ -449,8 +449,9 @@ lobby_tour_timer_cb(void *arg)
 
 /*
  * The forfeit deadline of pending slot i, one seat there (present) and
- * the other absent: starts its wait, or scores the forfeit once due.
- * Returns 1 if it scored one.
+ * the other absent: starts its wait, or scores the forfeit once due;
+ * t->next_due keeps the earliest deadline still to come.  Returns 1 if
+ * it scored one.
  */
 static int
 lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
@@ -467,11 +468,27 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 		lobby_tour_forfeit(lb, t, i, absent);
 		return (1);
 	}
+	if (due < t->next_due)
+		t->next_due = due;
+	return (0);
+}
+
+/* Arms t's timer for its earliest forfeit deadline, if any. */
+static void
+lobby_tour_arm(struct lobby *lb, struct ltour *t)
+{
+	uint64_t	 now = lobby_clock_now(lb);
+
+	if (t->next_due == UINT64_MAX) {
+		if (t->timer != NULL)
+			lb->clock.cancel(lb->clock.arg, t->timer);
+		return;
+	}
 	if (t->timer == NULL)
 		t->timer = lb->clock.timer_new(lb->clock.arg,
 		    lobby_tour_timer_cb, t);
-	lb->clock.arm(lb->clock.arg, t->timer, due - now);
-	return (0);
+	lb->clock.arm(lb->clock.arg, t->timer, t->next_due > now ?
+	    t->next_due - now : 0);
 }
 
 /* Starts slot i of t if both its players can; forfeits if due. */
@@ -582,6 +599,7 @@ lobby_schedule(struct lobby *lb)
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;
 		(void)lobby_arena_round(lb, t);
+		t->next_due = UINT64_MAX;
 		do {		/* again if a forfeit ended an arena round */
 			for (i = 0; i < t->nslots && t->def.status ==
 			    LEAGUE_T_RUNNING; i++) {
@@ -591,6 +609,7 @@ lobby_schedule(struct lobby *lb)
 				lobby_tour_try(lb, t, i);
 			}
 		} while (lobby_arena_round(lb, t));
+		lobby_tour_arm(lb, t);
 	}
 }
 
