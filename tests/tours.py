@@ -357,6 +357,41 @@ def test_swiss_withdraw():
     d.stop()
 
 
-sys.exit(run([test_paired_tie, test_arena, test_add_withdraw,
+def forfeit_state(boss, name):
+    """(forfeits, seconds left on each pending game's deadline) now."""
+    sh = show(boss, name)
+    m = re.search(r"forfeits (\d+)", sh.get("games", ""))
+    left = [int(x) for p in sh["pending"]
+            for x in re.findall(r"forfeit-in=(\d+)", p)]
+    return (int(m.group(1)) if m else None), left, sh["_"]
+
+
+def test_forfeit_earliest():
+    """Two deadlines, the second set two seconds after the first: the
+    first forfeit falls on its own deadline, not the later one's (the
+    tournament's timer once kept only the last deadline it looked at)."""
+    d, boss = setup("tearly", ("e0",), absent=("e1", "e2"))
+    r = boss.cmd("tournament create fe gauntlet players=e0,e1 pairs=1 "
+                 "forfeit=3 tc=20000 nim 3 4 5")
+    check("create", ok(r), r)
+    check("e1's deadline runs", wait_for(
+        lambda: forfeit_state(boss, "fe")[1] == [1], 10, 0.05),
+        forfeit_state(boss, "fe")[2])
+    accepted(boss, "tournament add fe e2", "add e2: a later deadline")
+    last = [None]
+
+    def first_forfeit():
+        last[0] = forfeit_state(boss, "fe")
+        return last[0][0] is not None and last[0][0] >= 1
+    check("a first forfeit", wait_for(first_forfeit, 10, 0.02), last[0])
+    check("e1 forfeited on time: e2's game still waits",
+          last[0][0] == 1 and len(last[0][1]) == 2 and max(last[0][1]) >= 1,
+          last[0][2])
+    check("finished", wait_status(boss, "fe", "finished", 20),
+          show(boss, "fe")["_"])
+    d.stop()
+
+
+sys.exit(run([test_forfeit_earliest, test_paired_tie, test_arena, test_add_withdraw,
               test_swiss_withdraw, test_swiss_byes, test_forfeit,
               test_pause_restart, test_engine_and_sprt]))
