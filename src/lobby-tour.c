@@ -226,14 +226,20 @@ void
 lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
     int winner)
 {
-	if (t->slots[slot].state != LSLOT_PLAYING)
+	const struct lslot *s = &t->slots[slot];
+
+	if (s->state != LSLOT_PLAYING)
 		return;
 	if (t->def.has_sprt && t->sprt.verdict != SPRT_CONTINUE) {
 		lslot_enter(t, slot, LSLOT_STOPPED);
 		ltour_check_done(lb, t);
 	} else if (winner != 0)
 		lobby_tour_result(lb, t, slot, winner);
-	else			/* replayed */
+	else if (t->def.wround[s->a] != 0 || t->def.wround[s->b] != 0) {
+		/* Aborted after a withdrawal: never played again. */
+		lslot_enter(t, slot, LSLOT_STOPPED);
+		ltour_after_result(lb, t);
+	} else			/* replayed */
 		lslot_enter(t, slot, LSLOT_PENDING);
 }
 

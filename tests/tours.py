@@ -392,6 +392,36 @@ def test_forfeit_earliest():
     d.stop()
 
 
-sys.exit(run([test_forfeit_earliest, test_paired_tie, test_arena, test_add_withdraw,
+def test_withdraw_abort():
+    """A game in play when its player is withdrawn, then aborted by the
+    admin, is never played again (it once went back to pending)."""
+    d, boss = setup("twdab", ("v1",))
+    start_bot(d, "v2", RANDOM + ["--think-ms", "60000"])
+    check("slow bot logged in", bots_logged_in(("v2",)))
+    r = boss.cmd("tournament create wa roundrobin players=v1,v2 pairs=1 "
+                 "tc=600000 nim 9 9 9")
+    check("create", ok(r), r)
+    live = [None]
+
+    def playing():
+        live[0] = re.findall(r"^(\d+) ", body(boss.cmd("games live")),
+                             re.M)
+        return len(live[0]) == 1
+    check("its first game is live", wait_for(playing, 15), live[0])
+    accepted(boss, "tournament withdraw wa v2", "withdraw v2 mid-game")
+    check("the game goes on", show(boss, "wa").get("games") ==
+          "2 played 0 playing 1 pending 0 stopped 1 forfeits 0",
+          show(boss, "wa")["_"])
+    accepted(boss, "abort %s enough" % live[0][0], "abort it")
+    check("never played again: finished", wait_status(boss, "wa",
+                                                     "finished", 10),
+          show(boss, "wa")["_"])
+    check("both games stopped", show(boss, "wa").get("games") ==
+          "2 played 0 playing 0 pending 0 stopped 2 forfeits 0",
+          show(boss, "wa")["_"])
+    d.stop()
+
+
+sys.exit(run([test_withdraw_abort, test_forfeit_earliest, test_paired_tie, test_arena, test_add_withdraw,
               test_swiss_withdraw, test_swiss_byes, test_forfeit,
               test_pause_restart, test_engine_and_sprt]))
