@@ -197,6 +197,17 @@ struct lslot {
 					 * there and the other not; 0: not */
 };
 
+/* A forfeit on its way to the log (lobby-tour.c). */
+struct lforfeit {
+	TAILQ_ENTRY(lforfeit) entry;
+	struct lobby	*lb;
+	struct ltour	*t;
+	size_t		 slot;
+	int		 winner;
+	int		 ok;		/* the log has it (writer thread) */
+};
+TAILQ_HEAD(lforfeits, lforfeit);
+
 /* A running tournament. */
 struct ltour {
 	TAILQ_ENTRY(ltour) entry;
@@ -209,6 +220,7 @@ struct ltour {
 	struct lobby	*lb;		/* for the timer */
 	struct clock_timer *timer;	/* forfeit deadlines */
 	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
+	struct lforfeits forfeits;	/* on their way to the log */
 	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
 };
 TAILQ_HEAD(ltours, ltour);

@@ -285,6 +285,7 @@ lobby_tour_slots(struct ltour *t)
 	struct league_tournament *d = &t->def;
 	size_t		 i;
 
+	TAILQ_INIT(&t->forfeits);
 	if (d->nstart == 0)
 		d->nstart = d->nplayers;
 	if (d->wround == NULL)
@@ -324,8 +325,15 @@ lobby_tour_slots(struct ltour *t)
 void
 ltour_free(struct ltour *t)
 {
+	struct lforfeit	*f;
+
 	if (t->timer != NULL)
 		t->lb->clock.timer_free(t->lb->clock.arg, t->timer);
+	while ((f = TAILQ_FIRST(&t->forfeits)) != NULL) {
+		/* Shutdown: its deferred call never runs. */
+		TAILQ_REMOVE(&t->forfeits, f, entry);
+		free(f);
+	}
 	league_tournament_free(&t->def);
 	free(t->slots);
 	free(t->byes);
@@ -394,6 +402,35 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	return (*lc != NULL ? 1 : -1);
 }
 
+/* A forfeit's end is in the log (on the loop): it counts. */
+static void
+lobby_forfeit_logged(void *arg)
+{
+	struct lforfeit	*f = arg;
+	struct ltour	*t = f->t;
+	struct lobby	*lb = f->lb;
+
+	TAILQ_REMOVE(&t->forfeits, f, entry);
+	if (f->ok && t->slots[f->slot].state == LSLOT_PLAYING)
+		t->slots[f->slot].forfeit = 1;
+	lobby_tour_game_over(lb, t, f->slot, f->ok ? f->winner : 0);
+	free(f);
+	lobby_schedule(lb);
+}
+
+/* The store's writer committed a forfeit's end (writer thread). */
+static void
+lobby_forfeit_cb(void *arg, int ok)
+{
+	struct lforfeit	*f = arg;
+
+	if (!ok)
+		log_warnx("tournament=%s event=log-failed what=forfeit",
+		    f->t->def.name);
+	f->ok = ok;
+	f->lb->io.defer(f->lb->io.arg, lobby_forfeit_logged, f);
+}
+
 /*
  * Scores slot i as lost by forfeit by its absent seat (1 or 2): logged as
  * a finished game without moves, reason "forfeit", unrated.
@@ -406,6 +443,7 @@ lobby_tour_forfeit(struct lobby *lb, struct ltour *t, size_t i, int absent)
 	struct game	 start;
 	struct store_game sg;
 	struct buf	 pos, tc, detail;
+	struct lforfeit	*f;
 	int64_t		 gid = 0;
 
 	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
@@ -430,9 +468,20 @@ lobby_tour_forfeit(struct lobby *lb, struct ltour *t, size_t i, int absent)
 		sg.tournament = t->def.id;
 		sg.slot = (unsigned int)i;
 		gid = store_game_begin(lb->store, &sg);
+		f = xcalloc(1, sizeof *f);
+		f->lb = lb;
+		f->t = t;
+		f->slot = i;
+		f->winner = 3 - absent;
+		TAILQ_INSERT_TAIL(&t->forfeits, f, entry);
+		/* Counted once the log has it, as a played game's end. */
+		lslot_enter(t, i, LSLOT_PLAYING);
 		store_game_end_detail(lb->store, gid, absent == 1 ?
 		    STORE_RESULT_SECOND : STORE_RESULT_FIRST, "forfeit",
-		    buf_str(&detail), STORE_FINISHED, NULL, NULL);
+		    buf_str(&detail), STORE_FINISHED, lobby_forfeit_cb, f);
+	} else {
+		s->forfeit = 1;
+		lobby_tour_result(lb, t, i, 3 - absent);
 	}
 	log_info("tournament=%s event=forfeit slot=%zu game=%lld msg=\"%s\"",
 	    t->def.name, i, (long long)gid, buf_str(&detail));
@@ -440,8 +489,6 @@ lobby_tour_forfeit(struct lobby *lb, struct ltour *t, size_t i, int absent)
 	buf_free(&pos);
 	buf_free(&tc);
 	buf_free(&detail);
-	s->forfeit = 1;
-	lobby_tour_result(lb, t, i, 3 - absent);
 }
 
 /* A tournament's forfeit timer: the scheduler scores what fell due. */
