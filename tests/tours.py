@@ -155,10 +155,10 @@ def test_forfeit():
     r = boss.cmd("tournament create f roundrobin players=here,ghost "
                  "forfeit=1 tc=20000 nim 3 4 5")
     check("create", ok(r) and "games 2" in r, r)
-    sh = show(boss, "f")
-    check("show: whom it waits for", any(
-        "here=ready ghost=absent forfeit-in=" in p for p in sh["pending"]) or
-        sh.get("games", "").startswith("2 played"), sh["_"])
+    check("show: whom it waits for, and how long", wait_for(lambda: any(
+        re.match(r"0 game 1 here ghost waiting here=ready ghost=absent "
+                 r"forfeit-in=1$", p) for p in show(boss, "f")["pending"]),
+        5, 0.02), show(boss, "f")["_"])
     check("finished by forfeits", wait_status(boss, "f", "finished", 10),
           show(boss, "f")["_"])
     rows = games_of(d, tid_of(r))
