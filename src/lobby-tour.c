@@ -136,8 +136,9 @@ ltour_set_pairing(struct ltour *t, size_t base, size_t np, size_t j,
 /*
  * Pairs Swiss round t->round into its block of slots; a round that cannot
  * be paired (every pairing has a rematch) stops the tournament there.
+ * Returns 0, or -1 if it could not pair.
  */
-static void
+static int
 ltour_pair_round(struct ltour *t)
 {
 	struct swiss_pair *pv;
@@ -156,7 +157,7 @@ ltour_pair_round(struct ltour *t)
 				lslot_enter(t, i, LSLOT_STOPPED);
 		free(pv);
 		free(active);
-		return;
+		return (-1);
 	}
 	base = (size_t)t->round * t->npairings * t->def.games_per_pair;
 	for (j = 0; j < np; j++)
@@ -172,6 +173,7 @@ ltour_pair_round(struct ltour *t)
 	free(active);
 	log_info("tournament=%s event=paired round=%u", t->def.name,
 	    t->round);
+	return (0);
 }
 
 /* Returns 1 if round r (0-based) has nothing left to play. */
@@ -187,15 +189,26 @@ ltour_round_over(const struct ltour *t, unsigned int r)
 }
 
 /*
+ * Pairs the Swiss rounds due: each one whose round before has nothing
+ * left to play (a round of withdrawn players may be over at once).
+ */
+static void
+ltour_pair_due(struct ltour *t)
+{
+	while (t->def.format == LEAGUE_SWISS && t->round > 0 &&
+	    t->round < t->def.rounds && ltour_round_over(t, t->round - 1))
+		if (ltour_pair_round(t) != 0)
+			break;
+}
+
+/*
  * After a result: the next Swiss round once this one is complete, the
  * SPRT after a complete pair, and the end when nothing is left.
  */
 void
 ltour_after_result(struct lobby *lb, struct ltour *t)
 {
-	if (t->def.format == LEAGUE_SWISS && t->round < t->def.rounds &&
-	    t->round > 0 && ltour_round_over(t, t->round - 1))
-		ltour_pair_round(t);
+	ltour_pair_due(t);
 	if (t->def.has_sprt) {
 		ltour_sprt_update(t);
 		if (t->sprt.verdict != SPRT_CONTINUE)
@@ -313,7 +326,7 @@ lobby_tour_slots(struct ltour *t)
 	if (d->format == LEAGUE_SWISS) {
 		for (i = 0; i < t->nslots; i++)
 			t->slots[i].state = LSLOT_UNPAIRED;
-		ltour_pair_round(t);	/* round 1: no result needed */
+		(void)ltour_pair_round(t);	/* round 1: no result needed */
 		return;
 	}
 	ltour_rr_block(t, 0, d->nstart);
@@ -755,10 +768,12 @@ lobby_tour_replay(struct lobby *lb, struct ltour *t)
 				t->slots[j].winner = res[j];
 				lslot_enter(t, j, LSLOT_DONE);
 			}
+		/* A withdrawal during the last round paired ended it. */
+		ltour_withdrawn_stop(t);
 		if (t->def.format != LEAGUE_SWISS || t->round >=
-		    t->def.rounds || !ltour_round_over(t, t->round - 1))
+		    t->def.rounds || !ltour_round_over(t, t->round - 1) ||
+		    ltour_pair_round(t) != 0)
 			break;
-		ltour_pair_round(t);
 	}
 	free(res);
 	if (t->def.has_sprt)

@@ -355,6 +355,12 @@ def test_swiss_withdraw():
           "8 played 6 playing 0 pending 0 stopped 2 forfeits 0" and
           len(byes) == 3 and byes[0] == "-" and "x4" not in byes, sh["_"])
     d.stop()
+    d.start()                   # the rounds paired again from the log
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("the same after a restart", body(show(boss, "sw")["_"]) ==
+          body(sh["_"]), show(boss, "sw")["_"])
+    d.stop()
 
 
 def forfeit_state(boss, name):
