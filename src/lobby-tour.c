@@ -1,7 +1,10 @@
 /*
- * lobby-tour.c: tournaments on the lobby (PROTOCOL.md §13): their
- * schedules, loading them back at start, starting every game whose two
- * players are ready, and counting results.
+ * lobby-tour.c: tournaments on the lobby (PROTOCOL.md §13.6): their
+ * schedules (round-robin and gauntlet blocks, Swiss and arena rounds,
+ * game pairs), loading them back at start, starting every game whose two
+ * players are ready (the engine always is), forfeit deadlines, counting
+ * results, and the SPRT's stop.  Operations: lobby-tops.c; reads of the
+ * schedule (pairing input, SPRT): lobby-tinfo.c.
  */
 
 #include <sys/queue.h>
