@@ -4,6 +4,7 @@
 tournament with byes, a forfeit deadline, pause and resume across a
 daemon restart, the engine as a participant, and an SPRT gauntlet that
 stops.  Every wait polls with a deadline; no fixed sleeps."""
+import math
 import os
 import re
 import signal
@@ -234,6 +235,27 @@ def test_engine_and_sprt():
                   r"llr=(-?[\d.]+)", st)
     check("llr above the upper bound", m is not None and
           float(m.group(7)) >= 2.944, st)
+    counts = [int(m.group(k)) for k in range(2, 7)] if m else [0] * 5
+    ref = llr_penta(counts, 0, 200) if m else None
+    check("llr as computed here from the counts", m is not None and
+          abs(float(m.group(7)) - ref) < 0.002 and
+          sum(counts) == int(m.group(1)), "%s: here %r" % (st, ref))
+    # One pairing: game k is slot k, pair k // 2 (same start, swapped).
+    rows = [g for g in games_of(d, tid_of(r)) if g[6] is not None]
+    pairs = {}
+    for g in rows:
+        pairs.setdefault(g[1] // 2, []).append(
+            1 if (g[2] == "perf") == (g[6] == "first") else 0)
+    check("each pair: one start, each seat once", all(
+        len(set(g[4] for g in rows if g[1] // 2 == k)) == 1 and
+        len(set(g[2] for g in rows if g[1] // 2 == k)) == len(v)
+        for k, v in pairs.items()), rows)
+    mine = [0] * 5
+    for v in pairs.values():
+        if len(v) == 2:
+            mine[2 * sum(v)] += 1
+    check("pentanomial counts from the log", mine == counts,
+          "%r from the log, %r shown" % (mine, counts))
     check("bounds", sh.get("sprt") == "elo0=0 elo1=200 alpha=0.05 "
           "beta=0.05 lower=-2.944 upper=2.944", sh["_"])
     g = re.match(r"400 played (\d+) playing 0 pending 0 stopped (\d+)",
@@ -361,6 +383,34 @@ def test_swiss_withdraw():
     check("the same after a restart", body(show(boss, "sw")["_"]) ==
           body(sh["_"]), show(boss, "sw")["_"])
     d.stop()
+
+
+def llr_penta(counts, elo0, elo1):
+    """The logistic GLLR of pentanomial counts (ll, ld, wl+dd, wd, ww),
+    computed here independently of src/sprt.c: Van den Bergh's
+    Proposition 1.1 with fastchess's regularization (doc/STATS.md §3)."""
+    a = [0.0, 0.25, 0.5, 0.75, 1.0]
+    c = [x if x > 0 else 1e-3 for x in counts]
+    n = sum(c)
+    ph = [x / n for x in c]
+
+    def theta(sc):
+        lo = -1 / (max(a) - sc)
+        hi = -1 / (min(a) - sc)
+        f = lambda t: sum(p * (x - sc) / (1 + t * (x - sc))
+                          for p, x in zip(ph, a))
+        for _ in range(200):        # f decreases from +inf to -inf
+            mid = (lo + hi) / 2
+            if f(mid) > 0:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    s0, s1 = [1 / (1 + 10 ** (-e / 400)) for e in (elo0, elo1)]
+    t0, t1 = theta(s0), theta(s1)
+    return n * sum(p * math.log((1 + t0 * (x - s0)) / (1 + t1 * (x - s1)))
+                   for p, x in zip(ph, a))
 
 
 def forfeit_state(boss, name):
