@@ -216,6 +216,9 @@ def test_engine_and_sprt():
     rows = games_of(d, tid_of(r))
     check("the engine played both seats", sorted(g[2] for g in rows) ==
           ["engine", "perf"], rows)
+    refused(boss, "tournament create big gauntlet players=engine,perf nim "
+            + "1 " * 2100, "a game over 4,096 bytes",
+            "game too large for networked play: 4204 bytes (limit 4096)")
     refused(boss, "tournament create s2 swiss players=perf,rnd rounds=1 "
             "sprt=0,10 nim 3", "sprt swiss", "gauntlet or a two-player")
     refused(boss, "tournament create s2 gauntlet players=perf,rnd "
