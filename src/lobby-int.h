@@ -130,6 +130,7 @@ struct lgame {
 	char		*detail;	/* more about the end, or NULL */
 	struct lobby_client **watchers;
 	size_t		 nwatchers;
+	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
 };
 TAILQ_HEAD(lgames, lgame);
 
@@ -278,6 +279,7 @@ struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
 	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
 	    size_t);
 void	 lg_free(struct lgame *);
+void	 lg_engine_drop(struct lgame *);
 void	 lg_finish(struct lgame *, int, const char *);
 void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);

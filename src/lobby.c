@@ -91,6 +91,7 @@ lobby_free(struct lobby *lb)
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,
 			    "shutdown", STORE_ABANDONED, NULL, NULL);
+		lg_engine_drop(g);	/* the workers are joined */
 		lg_free(g);
 	}
 	while ((sk = TAILQ_FIRST(&lb->seeks)) != NULL) {

@@ -40,6 +40,12 @@ struct lobby_io {
 	void		 (*send)(void *arg, void *conn, const char *, size_t);
 	/* Runs fn(fnarg) on the loop soon (any thread). */
 	void		 (*defer)(void *arg, void (*fn)(void *), void *fnarg);
+	/*
+	 * Runs work(fnarg) on a worker, then done(fnarg) on the loop; NULL:
+	 * none (a tournament's engine moves are then made on the loop).
+	 */
+	void		 (*work)(void *arg, void (*work)(void *),
+			    void (*done)(void *), void *fnarg);
 	/* Drops a connection a moment later (never synchronously). */
 	void		 (*kick)(void *arg, void *conn);
 	/* A connection's round-trip estimate in microseconds, or -1. */
