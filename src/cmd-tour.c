@@ -447,8 +447,13 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 	    "tc=", lobby_tour_status(d->status), d->game,
 	    d->random ? " random=1" : "", d->games_per_pair);
 	proto_tc_print(body, d->base_ms, d->inc_ms);
-	buf_printf(body, " seed=%llu forfeit=%u\nplayers",
-	    (unsigned long long)d->seed, d->forfeit_s);
+	/* The seed tells the random starts to come: the admin's, or at end. */
+	if (lobby_client_admin(s->lc) || d->status == LEAGUE_T_FINISHED ||
+	    d->status == LEAGUE_T_CANCELLED)
+		buf_printf(body, " seed=%llu", (unsigned long long)d->seed);
+	else
+		buf_puts(body, " seed=hidden");
+	buf_printf(body, " forfeit=%u\nplayers", d->forfeit_s);
 	for (i = 0; i < d->nplayers; i++)
 		buf_printf(body, " %s", d->players[i]);
 	for (r = 0, i = 0; i < d->nplayers; i++)

@@ -108,6 +108,8 @@ def test_paired_tie():
     anyone = login(d, "viewer")
     check("show and list for everyone", ok(anyone.cmd("tournament show rr"))
           and "rr roundrobin finished" in anyone.cmd("tournament list"))
+    check("the seed shown once finished", show(anyone, "rr").get(
+        "options") == "games-per-pair=2 tc=20000 seed=5 forfeit=0")
     refused(anyone, "tournament pause rr", "pause needs admin",
             "permission denied")
     d.stop()
@@ -187,6 +189,9 @@ def test_pause_restart():
     boss.cmd("login boss password1")
     check("still paused after a restart", status_of(boss, "pz") ==
           "paused", show(boss, "pz")["_"])
+    check("the seed hidden from players while it runs", "seed=hidden" in
+          show(login(d, "q1", register=False), "pz").get("options", ""),
+          show(boss, "pz")["_"])
     bots = [start_bot(d, "q1", PERFECT), start_bot(d, "q2", PERFECT)]
     check("both ready, nothing started", wait_for(lambda: any(
         "q1=ready q2=ready" in p for p in show(boss, "pz")["pending"]), 15)
