@@ -261,6 +261,8 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 
 /* An engine move computed on a worker for a tournament game. */
 struct lg_ejob {
+	TAILQ_ENTRY(lg_ejob) entry;	/* lb->ejobs: every one in flight */
+	struct lobby	*lb;
 	struct lgame	*g;		/* NULL: the game went meanwhile */
 	uint64_t	 serial;	/* the turn it is for */
 	struct game	 pos;		/* the worker's copy */
@@ -281,13 +283,21 @@ lg_ejob_free(struct lg_ejob *j)
 	free(j);
 }
 
-/* Shutdown, the workers joined: frees a game's engine job, if any. */
+/*
+ * Shutdown, the workers joined: frees every engine job in flight (their
+ * calls back never come).
+ */
 void
-lg_engine_drop(struct lgame *g)
+lg_engine_drop(struct lobby *lb)
 {
-	if (g->ejob != NULL)
-		lg_ejob_free(g->ejob);
-	g->ejob = NULL;
+	struct lg_ejob	*j;
+
+	while ((j = TAILQ_FIRST(&lb->ejobs)) != NULL) {
+		TAILQ_REMOVE(&lb->ejobs, j, entry);
+		if (j->g != NULL)
+			j->g->ejob = NULL;
+		lg_ejob_free(j);
+	}
 }
 
 /* The worker's part: the engine's move on the copy. */
@@ -306,6 +316,7 @@ lg_engine_done(void *arg)
 	struct lg_ejob	*j = arg;
 	struct lgame	*g = j->g;
 
+	TAILQ_REMOVE(&j->lb->ejobs, j, entry);
 	if (g != NULL) {
 		g->ejob = NULL;
 		if (lg_over(g) || g->serial != j->serial)
@@ -327,6 +338,7 @@ lg_engine_submit(struct lgame *g)
 {
 	struct lg_ejob	*j = xcalloc(1, sizeof *j);
 
+	j->lb = g->lb;
 	j->g = g;
 	j->serial = g->serial;
 	game_move_init(&j->m);
@@ -338,6 +350,7 @@ lg_engine_submit(struct lgame *g)
 		return;
 	}
 	g->ejob = j;
+	TAILQ_INSERT_TAIL(&g->lb->ejobs, j, entry);
 	g->lb->io.work(g->lb->io.arg, lg_engine_work, lg_engine_done, j);
 }
 

@@ -239,6 +239,7 @@ struct lobby {
 	struct lchalls	 challs;
 	size_t		 nchalls;
 	struct ltours	 tours;
+	TAILQ_HEAD(lg_ejobs, lg_ejob) ejobs;	/* engine moves on workers */
 	uint64_t	 next_seek;
 	int64_t		 next_gid;	/* game ids without a store */
 	gmp_randstate_t	 rs;
@@ -279,7 +280,7 @@ struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
 	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
 	    size_t);
 void	 lg_free(struct lgame *);
-void	 lg_engine_drop(struct lgame *);
+void	 lg_engine_drop(struct lobby *);
 void	 lg_finish(struct lgame *, int, const char *);
 void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);

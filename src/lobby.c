@@ -68,6 +68,7 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	TAILQ_INIT(&lb->seeks);
 	TAILQ_INIT(&lb->challs);
 	TAILQ_INIT(&lb->tours);
+	TAILQ_INIT(&lb->ejobs);
 	gmp_randinit_default(lb->rs);
 	gmp_randseed_ui(lb->rs, (unsigned long)(clock_wall_ms() / 1000) ^
 	    (unsigned long)getpid());
@@ -87,11 +88,11 @@ lobby_free(struct lobby *lb)
 	struct lseek	*sk;
 	struct lchall	*ch;
 
+	lg_engine_drop(lb);		/* the workers are joined */
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,
 			    "shutdown", STORE_ABANDONED, NULL, NULL);
-		lg_engine_drop(g);	/* the workers are joined */
 		lg_free(g);
 	}
 	while ((sk = TAILQ_FIRST(&lb->seeks)) != NULL) {
