@@ -20,8 +20,8 @@ static const char *const league_format_names[] = {
 	LEAGUE_FORMATS(ENUM_X_NAME)
 };
 
-/* Returns the text of a format. */
-static const char *
+/* Returns the text of a format, or NULL for none. */
+const char *
 league_format_name(enum league_format f)
 {
 	return (ENUM_NAME(league_format_names, f, NULL));
@@ -63,6 +63,12 @@ league_tournament_check(const struct league_tournament *t, char *err,
 		snprintf(err, errlen, "games per pairing must be 1 or more");
 		return (-1);
 	}
+	if (t->has_sprt && !(t->sprt_elo0 < t->sprt_elo1 &&
+	    t->sprt_alpha > 0 && t->sprt_alpha < 1 && t->sprt_beta > 0 &&
+	    t->sprt_beta < 1)) {
+		snprintf(err, errlen, "bad SPRT parameters");
+		return (-1);
+	}
 	if (t->base_ms > (uint64_t)INT64_MAX ||
 	    t->inc_ms > (uint64_t)INT64_MAX) {
 		snprintf(err, errlen, "time control too large");
@@ -73,7 +79,8 @@ league_tournament_check(const struct league_tournament *t, char *err,
 		return (-1);
 	}
 	for (i = 0; i < t->nplayers; i++) {
-		if (!league_name_ok(t->players[i])) {
+		if (!league_name_ok(t->players[i]) &&
+		    strcmp(t->players[i], "engine") != 0) {
 			snprintf(err, errlen, "bad player name: 1..%d "
 			    "characters of A-Z a-z 0-9 _ - .",
 			    LEAGUE_NAME_MAX);
@@ -88,6 +95,38 @@ league_tournament_check(const struct league_tournament *t, char *err,
 		}
 	}
 	return (0);
+}
+
+/* Writes a tournament's players as stored: "a,b,c". */
+static void
+league_players_text(const struct league_tournament *t, struct buf *b)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->nplayers; i++) {
+		if (i != 0)
+			buf_putc(b, ',');
+		buf_puts(b, t->players[i]);
+	}
+}
+
+/* Binds a new tournament's options: parameters 11 to 17 of T_CREATE. */
+static void
+league_tournament_bind_opts(sqlite3_stmt *s, const struct league_tournament *t)
+{
+	int	 i;
+
+	sqlite3_bind_int64(s, 11, t->rounds);
+	sqlite3_bind_int64(s, 12, t->forfeit_s);
+	if (t->has_sprt) {
+		sqlite3_bind_double(s, 13, t->sprt_elo0);
+		sqlite3_bind_double(s, 14, t->sprt_elo1);
+		sqlite3_bind_double(s, 15, t->sprt_alpha);
+		sqlite3_bind_double(s, 16, t->sprt_beta);
+	} else
+		for (i = 13; i <= 16; i++)
+			sqlite3_bind_null(s, i);
+	sqlite3_bind_int64(s, 17, (sqlite3_int64)t->nplayers);
 }
 
 /*
@@ -107,11 +146,7 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 	if (league_tournament_check(t, err, errlen) != 0)
 		return (-1);
 	buf_init(&players);
-	for (i = 0; i < t->nplayers; i++) {
-		if (i != 0)
-			buf_putc(&players, ',');
-		buf_puts(&players, t->players[i]);
-	}
+	league_players_text(t, &players);
 	store_now(when, sizeof when);
 
 	/* The checks and the insert in one transaction. */
@@ -121,6 +156,8 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 		goto out;
 	}
 	for (i = 0; i < t->nplayers; i++) {
+		if (strcmp(t->players[i], "engine") == 0)
+			continue;	/* the server's solver: no account */
 		found = league_exists_locked(lg, t->players[i], &rc);
 		if (found == -1) {
 			league_dberr(lg, err, errlen, rc, "look up the "
@@ -142,6 +179,7 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->seed);	/* bits kept */
 	league_bind(s, 9, buf_str(&players));
 	league_bind(s, 10, when);
+	league_tournament_bind_opts(s, t);
 	rc = store_step(s);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE) {
 		snprintf(err, errlen, "tournament %s exists", t->name);
@@ -205,6 +243,29 @@ league_tournament_status(struct league *lg, int64_t id,
 	return (n == 1 ? 0 : -1);
 }
 
+/*
+ * Stores the hypothesis an SPRT accepted (1: H0, 2: H1).  Returns 0, or -1
+ * if there is no such tournament or on a database error (logged).
+ */
+int
+league_tournament_verdict(struct league *lg, int64_t id, int verdict)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_VERDICT];
+	int		 rc, n = 0;
+
+	if (verdict != 1 && verdict != 2)
+		return (-1);
+	pthread_mutex_lock(&lg->mtx);
+	league_bind(s, 1, verdict == 1 ? "H0" : "H1");
+	sqlite3_bind_int64(s, 2, id);
+	if ((rc = store_step(s)) == SQLITE_OK)
+		n = sqlite3_changes(lg->db);
+	else
+		league_dbfail(lg, rc, "store the SPRT's verdict");
+	pthread_mutex_unlock(&lg->mtx);
+	return (n == 1 ? 0 : -1);
+}
+
 /* Frees what a tournament owns (its game and players), not t itself. */
 void
 league_tournament_free(struct league_tournament *t)
@@ -216,6 +277,8 @@ league_tournament_free(struct league_tournament *t)
 	for (i = 0; i < t->nplayers; i++)
 		free(t->players[i]);
 	free(t->players);
+	free(t->wround);
+	t->wround = NULL;
 	free(t->game);
 	t->players = NULL;
 	t->nplayers = 0;
@@ -233,32 +296,125 @@ league_tournaments_free(struct league_tournament *v, size_t n)
 	free(v);
 }
 
+/* Reads the stored "NAME:R,..." of the withdrawn players into wround. */
+static void
+league_withdrawn_parse(struct league_tournament *t, const char *p)
+{
+	const char	*q, *c;
+	size_t		 i;
+
+	for (; *p != '\0'; p = *q == ',' ? q + 1 : q) {
+		q = p + strcspn(p, ",");
+		if ((c = memchr(p, ':', (size_t)(q - p))) == NULL)
+			continue;
+		for (i = 0; i < t->nplayers; i++)
+			if (strlen(t->players[i]) == (size_t)(c - p) &&
+			    strncmp(t->players[i], p, (size_t)(c - p)) == 0)
+				t->wround[i] = 1 + (unsigned int)strtoul(c + 1,
+				    NULL, 10);
+	}
+}
+
+/* Writes the withdrawn players as stored: "NAME:R,...". */
+static void
+league_withdrawn_text(const struct league_tournament *t, struct buf *b)
+{
+	size_t	 i;
+	int	 first = 1;
+
+	for (i = 0; i < t->nplayers; i++)
+		if (t->wround != NULL && t->wround[i] != 0) {
+			buf_printf(b, "%s%s:%u", first ? "" : ",",
+			    t->players[i], t->wround[i] - 1);
+			first = 0;
+		}
+}
+
+/*
+ * Stores a tournament's players and withdrawals after an add or a
+ * withdraw; every player but "engine" must have an account.  Returns 0,
+ * or -1 with err.
+ */
+int
+league_tournament_roster(struct league *lg, const struct league_tournament *t,
+    char *err, size_t errlen)
+{
+	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_ROSTER];
+	struct buf	 players, wd;
+	size_t		 i;
+	int		 rc = SQLITE_OK, found, r = -1;
+
+	buf_init(&players);
+	buf_init(&wd);
+	league_players_text(t, &players);
+	league_withdrawn_text(t, &wd);
+	pthread_mutex_lock(&lg->mtx);
+	for (i = 0; i < t->nplayers; i++) {
+		if (strcmp(t->players[i], "engine") == 0)
+			continue;
+		if ((found = league_exists_locked(lg, t->players[i],
+		    &rc)) != 1) {
+			if (found == 0)
+				snprintf(err, errlen, "no account %s",
+				    t->players[i]);
+			else
+				league_dberr(lg, err, errlen, rc, "look up "
+				    "the players");
+			goto out;
+		}
+	}
+	league_bind(s, 1, buf_str(&players));
+	league_bind(s, 2, buf_str(&wd));
+	sqlite3_bind_int64(s, 3, t->id);
+	if ((rc = store_step(s)) != SQLITE_OK || sqlite3_changes(lg->db) != 1) {
+		league_dberr(lg, err, errlen, rc, "store the players");
+		goto out;
+	}
+	r = 0;
+out:
+	pthread_mutex_unlock(&lg->mtx);
+	buf_free(&players);
+	buf_free(&wd);
+	return (r);
+}
+
 /* Fills t from a row of LEAGUE_S_T_LIST. */
 static void
 league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
 {
 	const char	*p, *q, *f, *st;
-	size_t		 n;
+	size_t		 n, i;
 
 	memset(t, 0, sizeof *t);
 	t->id = sqlite3_column_int64(s, 0);
 	snprintf(t->name, sizeof t->name, "%s", league_col(s, 1));
 	f = league_col(s, 2);
-	t->format = strcmp(f, "gauntlet") == 0 ? LEAGUE_GAUNTLET :
-	    LEAGUE_ROUNDROBIN;
-	st = league_col(s, 3);
-	if (strcmp(st, "finished") == 0)
-		t->status = LEAGUE_T_FINISHED;
-	else if (strcmp(st, "cancelled") == 0)
-		t->status = LEAGUE_T_CANCELLED;
-	else
-		t->status = LEAGUE_T_RUNNING;
+	for (i = 0; i < sizeof league_format_names /
+	    sizeof league_format_names[0]; i++)
+		if (strcmp(f, league_format_names[i]) == 0)
+			t->format = (enum league_format)i;
+	st = league_col(s, 3);	/* the schema's CHECK: one of the names */
+	for (i = 0; i < sizeof league_tstatus_names /
+	    sizeof league_tstatus_names[0]; i++)
+		if (strcmp(st, league_tstatus_names[i]) == 0)
+			t->status = (enum league_tstatus)i;
 	t->game = xstrdup(league_col(s, 4));
 	t->random = sqlite3_column_int(s, 5) != 0;
 	t->base_ms = (uint64_t)sqlite3_column_int64(s, 6);
 	t->inc_ms = (uint64_t)sqlite3_column_int64(s, 7);
 	t->games_per_pair = (unsigned int)sqlite3_column_int64(s, 8);
 	t->seed = (uint64_t)sqlite3_column_int64(s, 9);
+	t->rounds = (unsigned int)sqlite3_column_int64(s, 11);
+	t->forfeit_s = (unsigned int)sqlite3_column_int64(s, 12);
+	if ((t->has_sprt = sqlite3_column_type(s, 13) != SQLITE_NULL)) {
+		t->sprt_elo0 = sqlite3_column_double(s, 13);
+		t->sprt_elo1 = sqlite3_column_double(s, 14);
+		t->sprt_alpha = sqlite3_column_double(s, 15);
+		t->sprt_beta = sqlite3_column_double(s, 16);
+	}
+	st = league_col(s, 17);
+	t->sprt_verdict = strcmp(st, "H0") == 0 ? 1 : strcmp(st, "H1") == 0 ?
+	    2 : 0;
 	for (p = league_col(s, 10); *p != '\0'; p = *q == ',' ? q + 1 : q) {
 		q = p + strcspn(p, ",");
 		n = (size_t)(q - p);
@@ -269,6 +425,11 @@ league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
 		t->players[t->nplayers][n] = '\0';
 		t->nplayers++;
 	}
+	t->nstart = (size_t)sqlite3_column_int64(s, 18);
+	if (t->nstart == 0 || t->nstart > t->nplayers)
+		t->nstart = t->nplayers;
+	t->wround = xcalloc(t->nplayers + 1, sizeof *t->wround);
+	league_withdrawn_parse(t, league_col(s, 19));
 }
 
 /*

@@ -43,12 +43,18 @@ const char *const league_sql[LEAGUE_S_N] = {
 	"SELECT hash, disabled FROM accounts WHERE name = ?",
 	"SELECT 1 FROM accounts WHERE name = ?",
 	"INSERT INTO tournaments (name, format, status, game, random, base_ms,"
-	" inc_ms, games_per_pair, seed, players, created_at)"
-	" VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+	" inc_ms, games_per_pair, seed, players, created_at, rounds,"
+	" forfeit_s, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, nstart)"
+	" VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+	" ?)",
 	"UPDATE tournaments SET status = ? WHERE id = ?",
+	"UPDATE tournaments SET sprt_verdict = ? WHERE id = ?",
+	"UPDATE tournaments SET players = ?, withdrawn = ? WHERE id = ?",
 	"SELECT id, name, format, status, game, random, base_ms, inc_ms,"
-	" games_per_pair, seed, players FROM tournaments"
-	" WHERE ?1 OR status = 'running' ORDER BY id",
+	" games_per_pair, seed, players, rounds, forfeit_s, sprt_elo0,"
+	" sprt_elo1, sprt_alpha, sprt_beta, sprt_verdict, nstart, withdrawn"
+	" FROM tournaments"
+	" WHERE ?1 OR status IN ('running', 'paused') ORDER BY id",
 	"SELECT id, slot, status, result, player1, player2 FROM games"
 	" WHERE tournament_id = ? ORDER BY id",
 	"SELECT id, player1, player2, result FROM games"

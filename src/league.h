@@ -37,12 +37,15 @@ struct league_limits {
 /* Tournament formats, and their names as stored. */
 #define LEAGUE_FORMATS(X)						\
 	X(LEAGUE_ROUNDROBIN, "roundrobin")				\
-	X(LEAGUE_GAUNTLET, "gauntlet")
+	X(LEAGUE_GAUNTLET, "gauntlet")					\
+	X(LEAGUE_SWISS, "swiss")					\
+	X(LEAGUE_ARENA, "arena")
 enum league_format { LEAGUE_FORMATS(ENUM_X_ID) };
 
 /* Tournament states, and their names as stored. */
 #define LEAGUE_TSTATUSES(X)						\
 	X(LEAGUE_T_RUNNING, "running")					\
+	X(LEAGUE_T_PAUSED, "paused")					\
 	X(LEAGUE_T_FINISHED, "finished")				\
 	X(LEAGUE_T_CANCELLED, "cancelled")
 enum league_tstatus { LEAGUE_TSTATUSES(ENUM_X_ID) };
@@ -61,6 +64,14 @@ struct league_tournament {
 	uint64_t	 seed;
 	char		**players;	/* account names, in the given order */
 	size_t		 nplayers;
+	unsigned int	 rounds;	/* Swiss, arena: rounds (arena 0: none) */
+	unsigned int	 forfeit_s;	/* forfeit deadline, 0: none */
+	int		 has_sprt;	/* an SPRT stops it: */
+	double		 sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
+	int		 sprt_verdict;	/* 0: none yet, 1: H0, 2: H1 */
+	size_t		 nstart;	/* players at the start; then added */
+	unsigned int	*wround;	/* per player: 0, or withdrawn when
+					 * R Swiss rounds were paired: R + 1 */
 };
 
 /* One stored game of a tournament, for resuming it. */
@@ -111,8 +122,12 @@ int64_t	 league_start(struct league *);
 int	 league_tournament_create(struct league *, struct league_tournament *,
 	    char *, size_t);
 const char *league_tstatus_name(enum league_tstatus);
+const char *league_format_name(enum league_format);
 int	 league_tournament_status(struct league *, int64_t,
 	    enum league_tstatus);
+int	 league_tournament_verdict(struct league *, int64_t, int);
+int	 league_tournament_roster(struct league *,
+	    const struct league_tournament *, char *, size_t);
 int	 league_tournaments(struct league *, int, struct league_tournament **,
 	    size_t *);
 void	 league_tournament_free(struct league_tournament *);

@@ -260,6 +260,101 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	lg_turn(g);
 }
 
+/* An engine move computed on a worker for a tournament game. */
+struct lg_ejob {
+	TAILQ_ENTRY(lg_ejob) entry;	/* lb->ejobs: every one in flight */
+	struct lobby	*lb;
+	struct lgame	*g;		/* NULL: the game went meanwhile */
+	uint64_t	 serial;	/* the turn it is for */
+	struct game	 pos;		/* the worker's copy */
+	gmp_randstate_t	 rs;
+	struct game_move m;
+	enum engine_why	 why;
+	struct game_error err;
+	int		 rv;
+};
+
+/* Frees an engine move's job. */
+static void
+lg_ejob_free(struct lg_ejob *j)
+{
+	game_free(&j->pos);
+	game_move_clear(&j->m);
+	gmp_randclear(j->rs);
+	free(j);
+}
+
+/*
+ * Shutdown, the workers joined: frees every engine job in flight (their
+ * calls back never come).
+ */
+void
+lg_engine_drop(struct lobby *lb)
+{
+	struct lg_ejob	*j;
+
+	while ((j = TAILQ_FIRST(&lb->ejobs)) != NULL) {
+		TAILQ_REMOVE(&lb->ejobs, j, entry);
+		if (j->g != NULL)
+			j->g->ejob = NULL;
+		lg_ejob_free(j);
+	}
+}
+
+/* The worker's part: the engine's move on the copy. */
+static void
+lg_engine_work(void *arg)
+{
+	struct lg_ejob	*j = arg;
+
+	j->rv = engine_choose(&j->pos, j->rs, &j->m, &j->why, &j->err);
+}
+
+/* Back on the loop: plays the move if its game and turn are still on. */
+static void
+lg_engine_done(void *arg)
+{
+	struct lg_ejob	*j = arg;
+	struct lgame	*g = j->g;
+
+	TAILQ_REMOVE(&j->lb->ejobs, j, entry);
+	if (g != NULL) {
+		g->ejob = NULL;
+		if (lg_over(g) || g->serial != j->serial)
+			;	/* ended (an abort) meanwhile */
+		else if (j->rv != 0) {
+			log_warnx("game=%lld event=engine-failed msg=\"%s\"",
+			    (long long)g->id, j->err.msg);
+			lg_finish(g, 3 - g->to_move, "resign");
+		} else
+			lg_apply(g, &j->m, j->why == ENGINE_WIN ?
+			    STORE_KEPT_WIN : STORE_NO_WIN, 0, -1);
+	}
+	lg_ejob_free(j);
+}
+
+/* Hands the engine's move in game g to a worker (lb->io.work). */
+static void
+lg_engine_submit(struct lgame *g)
+{
+	struct lg_ejob	*j = xcalloc(1, sizeof *j);
+
+	j->lb = g->lb;
+	j->g = g;
+	j->serial = g->serial;
+	game_move_init(&j->m);
+	gmp_randinit_default(j->rs);
+	gmp_randseed_ui(j->rs, gmp_urandomb_ui(g->lb->rs, 32));
+	if (game_clone(&j->pos, &g->game) != 0) {
+		lg_ejob_free(j);
+		lg_finish(g, 3 - g->to_move, "resign");
+		return;
+	}
+	g->ejob = j;
+	TAILQ_INSERT_TAIL(&g->lb->ejobs, j, entry);
+	g->lb->io.work(g->lb->io.arg, lg_engine_work, lg_engine_done, j);
+}
+
 /*
  * Starts the next turn: ends a finished game, lets the engine move, or
  * starts the mover's clock and asks it for a move.
@@ -282,6 +377,10 @@ lg_turn(struct lgame *g)
 	}
 	g->serial++;
 	p = &g->p[g->to_move - 1];
+	if (p->engine && g->tour != NULL && g->lb->io.work != NULL) {
+		lg_engine_submit(g);	/* a tournament's: off the loop */
+		return;
+	}
 	if (p->engine) {
 		game_move_init(&m);
 		if (engine_choose(&g->game, g->lb->rs, &m, &why, &err) != 0) {
@@ -399,6 +498,8 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 void
 lg_free(struct lgame *g)
 {
+	if (g->ejob != NULL)	/* its answer is dropped when it comes */
+		g->ejob->g = NULL;
 	TAILQ_REMOVE(&g->lb->games, g, entry);
 	g->lb->clock.timer_free(g->lb->clock.arg, g->timer);
 	game_free(&g->game);

@@ -6,7 +6,8 @@
  *
  * The files call each other downward only, without a cycle (tests/
  * layers.py): lobby-ops.c on top, then lobby.c (the lobby's life, its
- * clients, the answers), then lobby-tour.c, then lobby-game.c and
+ * clients, the answers), then lobby-tops.c (a tournament's operations),
+ * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
  * What a game's end tells a tournament goes up through a hook.
  */
@@ -21,6 +22,8 @@
 #include "game.h"
 #include "league.h"
 #include "lobby.h"
+#include "sprt.h"
+#include "swiss.h"
 #include "store.h"
 
 
@@ -127,6 +130,7 @@ struct lgame {
 	char		*detail;	/* more about the end, or NULL */
 	struct lobby_client **watchers;
 	size_t		 nwatchers;
+	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
 };
 TAILQ_HEAD(lgames, lgame);
 
@@ -163,6 +167,22 @@ enum lslot_state {
 	LSLOT_PENDING = 0,	/* to be played (again, after an abort) */
 	LSLOT_PLAYING,		/* its game is live */
 	LSLOT_DONE,		/* played: winner holds the result */
+	LSLOT_UNPAIRED,		/* Swiss: its round is not paired yet */
+	LSLOT_STOPPED,		/* never played: the SPRT stopped the match */
+	LSLOT_VOID,		/* arena: a pairing its round did not use */
+};
+
+/* An arena round's block: pairings for 64 players, the most there are. */
+#define LOBBY_ARENA_PAIRINGS	32
+
+/* A tournament's SPRT after its complete game pairs (lobby-tinfo.c). */
+struct ltour_sprt {
+	struct sprt	 test;
+	struct matchstat_penta penta;	/* players[0]'s pairs */
+	uint64_t	 pairs;
+	double		 llr;
+	int		 has_llr;	/* llr computed (pairs >= 1) */
+	enum sprt_verdict verdict;
 };
 
 /* One scheduled game of a tournament. */
@@ -170,9 +190,24 @@ struct lslot {
 	size_t		 a, b;		/* players[a] moves first */
 	size_t		 pairing;	/* which pairing, for the start */
 	unsigned int	 round;		/* game number within the pairing */
+	size_t		 prev;		/* round > 0: the pairing's game before */
 	enum lslot_state state;
 	int		 winner;	/* done: 1 (a) or 2 (b) */
+	int		 forfeit;	/* done: the loser was absent */
+	uint64_t	 waiting;	/* lobby_clock_now when one player was
+					 * there and the other not; 0: not */
 };
+
+/* A forfeit on its way to the log (lobby-tour.c). */
+struct lforfeit {
+	TAILQ_ENTRY(lforfeit) entry;
+	struct lobby	*lb;
+	struct ltour	*t;
+	size_t		 slot;
+	int		 winner;
+	int		 ok;		/* the log has it (writer thread) */
+};
+TAILQ_HEAD(lforfeits, lforfeit);
 
 /* A running tournament. */
 struct ltour {
@@ -180,6 +215,14 @@ struct ltour {
 	struct league_tournament def;
 	struct lslot	*slots;
 	size_t		 nslots;
+	size_t		 npairings;	/* pairings per round (a block) */
+	unsigned int	 round;		/* Swiss, arena: rounds paired so far */
+	size_t		*byes;		/* Swiss: each paired round's bye */
+	struct lobby	*lb;		/* for the timer */
+	struct clock_timer *timer;	/* forfeit deadlines */
+	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
+	struct lforfeits forfeits;	/* on their way to the log */
+	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
 };
 TAILQ_HEAD(ltours, ltour);
 
@@ -196,6 +239,7 @@ struct lobby {
 	struct lchalls	 challs;
 	size_t		 nchalls;
 	struct ltours	 tours;
+	TAILQ_HEAD(lg_ejobs, lg_ejob) ejobs;	/* engine moves on workers */
 	uint64_t	 next_seek;
 	int64_t		 next_gid;	/* game ids without a store */
 	gmp_randstate_t	 rs;
@@ -236,6 +280,7 @@ struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
 	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
 	    size_t);
 void	 lg_free(struct lgame *);
+void	 lg_engine_drop(struct lobby *);
 void	 lg_finish(struct lgame *, int, const char *);
 void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);
@@ -246,7 +291,8 @@ void	 lg_answer_move(struct lgame *, int, const char *, const char *);
 void	 lc_drop_seek(struct lobby_client *);
 void	 lobby_drop_chall(struct lobby *, struct lchall *);
 
-/* lobby-tour.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c) */
+/* lobby-tour.c (calls lobby-tinfo.c, lobby-game.c, lobby-pair.c,
+ * lobby-queue.c) */
 void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
@@ -255,6 +301,24 @@ void	 lobby_tour_slots(struct ltour *);
 void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
 struct ltour *lobby_tour(struct lobby *, const char *);
+void	 ltour_free(struct ltour *);
+int	 lobby_tour_seat(struct lobby *, const char *, struct lobby_client **);
+size_t	 ltour_player(const struct ltour *, const char *);
+void	 ltour_rr_block(struct ltour *, size_t, size_t);
+void	 ltour_withdrawn_stop(struct ltour *);
+void	 ltour_after_result(struct lobby *, struct ltour *);
+void	 ltour_check_done(struct lobby *, struct ltour *);
+
+/* lobby-tops.c (calls lobby-tour.c, lobby-tinfo.c): its operations */
+int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
+
+/* lobby-tinfo.c (calls no other file of the lobby): reads of a tournament */
+int	 ltour_pairs(const struct ltour *, const int *, struct swiss_pair *,
+	    size_t *, size_t *, char *, size_t);
+void	 ltour_active(const struct ltour *, unsigned int, int *);
+void	 ltour_sprt_update(struct ltour *);
+int	 lslot_over(const struct lslot *);
+int	 ltour_pair_ready(const struct ltour *, size_t);
 
 /* lobby-feed.c (calls no other file of the lobby): the web's hook */
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,

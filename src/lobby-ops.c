@@ -727,6 +727,7 @@ lobby_tour_add(struct lobby_client *lc, struct league_tournament *d,
 	}
 	t = xcalloc(1, sizeof *t);
 	t->def = *d;
+	t->lb = lb;
 	lobby_tour_slots(t);
 	TAILQ_INSERT_TAIL(&lb->tours, t, entry);
 	log_info("tournament=%s event=created games=%zu by=%s", d->name,
@@ -756,7 +757,8 @@ lobby_tour_cancel(struct lobby_client *lc, const char *name, struct buf *err)
 	struct ltour	*t;
 
 	if ((t = lobby_tour(lb, name)) == NULL ||
-	    t->def.status != LEAGUE_T_RUNNING) {
+	    (t->def.status != LEAGUE_T_RUNNING &&
+	    t->def.status != LEAGUE_T_PAUSED)) {
 		buf_printf(err, "no running tournament %.32s", name);
 		return (-1);
 	}

@@ -34,10 +34,10 @@ lobby_tour_results(struct lobby *lb, const char *name,
 		return (-1);
 	}
 	tr->status = t->def.status;
-	tr->total = t->nslots;
 	g = xcalloc(t->nslots + 1, sizeof *g);
 	for (i = 0; i < t->nslots; i++) {
 		s = &t->slots[i];
+		tr->total += s->state != LSLOT_VOID;	/* arena: unused */
 		if (s->state != LSLOT_DONE || s->a >= t->def.nplayers ||
 		    s->b >= t->def.nplayers)
 			continue;

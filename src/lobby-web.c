@@ -201,14 +201,15 @@ lobby_web_tour_id(struct lobby *lb, const char *name)
 static void
 lweb_tour_def(const struct ltour *t, struct json *j)
 {
-	size_t		 i, played = 0;
+	size_t		 i, played = 0, total = 0;
 
-	for (i = 0; i < t->nslots; i++)
+	for (i = 0; i < t->nslots; i++) {
 		played += t->slots[i].state == LSLOT_DONE;
+		total += t->slots[i].state != LSLOT_VOID;	/* arena */
+	}
 	json_kstr(j, "name", t->def.name);
 	json_key(j, "format");
-	json_str(j, t->def.format == LEAGUE_GAUNTLET ? "gauntlet" :
-	    "roundrobin");
+	json_str(j, league_format_name(t->def.format));
 	json_kstr(j, "status", lobby_tour_status(t->def.status));
 	json_kstr(j, "game", t->def.game);
 	json_kbool(j, "random", t->def.random);
@@ -221,7 +222,7 @@ lweb_tour_def(const struct ltour *t, struct json *j)
 		json_str(j, t->def.players[i]);
 	json_end_arr(j);
 	json_kuint(j, "played", played);
-	json_kuint(j, "total", t->nslots);
+	json_kuint(j, "total", total);
 }
 
 /* Writes every tournament, in creation order. */

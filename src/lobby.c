@@ -68,6 +68,7 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	TAILQ_INIT(&lb->seeks);
 	TAILQ_INIT(&lb->challs);
 	TAILQ_INIT(&lb->tours);
+	TAILQ_INIT(&lb->ejobs);
 	gmp_randinit_default(lb->rs);
 	gmp_randseed_ui(lb->rs, (unsigned long)(clock_wall_ms() / 1000) ^
 	    (unsigned long)getpid());
@@ -87,6 +88,7 @@ lobby_free(struct lobby *lb)
 	struct lseek	*sk;
 	struct lchall	*ch;
 
+	lg_engine_drop(lb);		/* the workers are joined */
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,
@@ -105,9 +107,7 @@ lobby_free(struct lobby *lb)
 	}
 	while ((t = TAILQ_FIRST(&lb->tours)) != NULL) {
 		TAILQ_REMOVE(&lb->tours, t, entry);
-		league_tournament_free(&t->def);
-		free(t->slots);
-		free(t);
+		ltour_free(t);
 	}
 	gmp_randclear(lb->rs);
 	free(lb);

@@ -40,6 +40,12 @@ struct lobby_io {
 	void		 (*send)(void *arg, void *conn, const char *, size_t);
 	/* Runs fn(fnarg) on the loop soon (any thread). */
 	void		 (*defer)(void *arg, void (*fn)(void *), void *fnarg);
+	/*
+	 * Runs work(fnarg) on a worker, then done(fnarg) on the loop; NULL:
+	 * none (a tournament's engine moves are then made on the loop).
+	 */
+	void		 (*work)(void *arg, void (*work)(void *),
+			    void (*done)(void *), void *fnarg);
 	/* Drops a connection a moment later (never synchronously). */
 	void		 (*kick)(void *arg, void *conn);
 	/* A connection's round-trip estimate in microseconds, or -1. */
@@ -155,6 +161,37 @@ int	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
 int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
 	    size_t *, struct buf *);
 int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
+int	 lobby_tour_set_paused(struct lobby_client *, const char *, int,
+	    struct buf *);
+int	 lobby_tour_withdraw(struct lobby_client *, const char *,
+	    const char *, struct buf *);
+int	 lobby_tour_add_player(struct lobby_client *, const char *,
+	    const char *, struct buf *);
+/* tournament show: what a tournament waits for (anyone). */
+#define LOBBY_SHOW_PENDING	50	/* pending games listed at most */
+struct lobby_tpend {
+	size_t		 slot;
+	unsigned int	 game;		/* within its pairing, 1-based */
+	const char	*p[2];		/* first and second seat */
+	int		 where[2];	/* 1 ready, 0 in another game, -1 absent */
+	int		 after;		/* waits for its pair's first game */
+	int		 forfeit;	/* a forfeit deadline runs: */
+	uint64_t	 forfeit_ms;	/* ms left */
+};
+struct lobby_tshow {
+	const struct league_tournament *def;	/* valid during the command */
+	unsigned int	 round;		/* Swiss: rounds paired */
+	size_t		 played, playing, pending, stopped, forfeits, total;
+	struct lobby_tpend pend[LOBBY_SHOW_PENDING];
+	size_t		 npend;
+	const size_t	*byes;		/* Swiss: each round's, or NULL */
+	int		 has_llr;	/* SPRT (def->has_sprt): */
+	double		 llr, lower, upper;
+	uint64_t	 pairs, penta[5];	/* ll, ld, wl + dd, wd, ww */
+	int		 verdict;	/* 0 continue, 1 H0, 2 H1 */
+};
+int	 lobby_tour_show(struct lobby_client *, const char *,
+	    struct lobby_tshow *, struct buf *);
 const char *lobby_tour_status(int);
 /* Every rated player, best first (Glicko-2, PROTOCOL.md §13.7). */
 struct lobby_rating_row {

@@ -37,6 +37,8 @@
 #include "tables.h"
 
 static void	 server_lobby_defer(void *, void (*)(void *), void *);
+static void	 server_lobby_work(void *, void (*)(void *), void (*)(void *),
+		    void *);
 
 /* Fills the lobby's settings from the configuration. */
 static void
@@ -433,6 +435,7 @@ server_open_lobby(struct server *srv)
 	io.arg = srv;
 	io.send = server_lobby_send;
 	io.defer = server_lobby_defer;
+	io.work = server_lobby_work;
 	io.kick = server_lobby_kick;
 	io.rtt = server_lobby_rtt;
 	server_lobby_conf(srv->conf, &lconf);
@@ -448,6 +451,28 @@ server_lobby_defer(void *arg, void (*fn)(void *), void *fnarg)
 	struct server	*srv = arg;
 
 	pool_defer(&srv->pool, fn, fnarg);
+}
+
+/* The lobby's work: work(fnarg) on a worker, then done(fnarg) on the loop. */
+static void
+server_lobby_work(void *arg, void (*work)(void *), void (*done)(void *),
+    void *fnarg)
+{
+	struct server	*srv = arg;
+	struct job	*j;
+	unsigned int	 queued;
+
+	j = xcalloc(1, sizeof *j);
+	buf_init(&j->out);
+	j->work = work;
+	j->fn = done;
+	j->arg = fnarg;
+	j->host = "lobby";
+	if (pool_submit(&srv->pool, j, UINT_MAX, &queued) != 0) {
+		job_free(j);		/* never: no cap */
+		work(fnarg);
+		done(fnarg);
+	}
 }
 
 /* After the loop took finished jobs back: a reload they held up. */

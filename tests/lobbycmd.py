@@ -137,13 +137,17 @@ def test_tournament_options():
     alice = login(d, "alice")
     login(d, "bob")
     tc = "tournament create t1 "
-    expect(alice, "tournament list",
+    expect(alice, "tournament list", "=")
+    expect(alice, "tournament cancel t1",
            "? permission denied: tournament needs the admin role")
     expect(root, "tournament create t1",
-           "? usage: tournament create NAME roundrobin|gauntlet "
-           "players=A,B,... games=N tc=TC [seed=S] [random=1] GAME")
-    expect(root, tc + "swiss players=a,b nim 3",
-           "? unknown format swiss: roundrobin or gauntlet")
+           "? usage: tournament create NAME roundrobin|gauntlet|swiss|arena "
+           "players=A,B,... [games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] "
+           "[random=1] [forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] "
+           "GAME")
+    expect(root, tc + "knockout players=a,b nim 3",
+           "? unknown format knockout: roundrobin, gauntlet, swiss or "
+           "arena")
     for bad in ("games=0", "games=101", "games=", "games=x", "games=-1"):
         expect(root, tc + "roundrobin players=alice,bob %s nim 3" % bad,
                "? games=N: 1..100 games per pairing")
@@ -179,7 +183,9 @@ def test_tournament_options():
     expect(root, "tournament cancel t1", "=")
     expect(root, "tournament cancel t1", "? no running tournament t1")
     expect(root, "tournament list x",
-           "? usage: tournament create ...|list|cancel NAME")
+           "? usage: tournament create ...|list|show NAME|cancel NAME|"
+           "pause NAME|resume NAME|add NAME PLAYER|"
+           "withdraw NAME PLAYER")
     expect(root, "standings t1", "~= status cancelled\nplayed 0 of 2\n.*")
     d.stop()
 

@@ -68,7 +68,7 @@ def test_accounts():
     refused(anon, "seek nim 3 4 5 opponent=engine rated=1",
             "engine games are unrated")
     refused(anon, "ready", "anonymous ready refused")
-    refused(anon, "tournament list", "anonymous admin refused",
+    refused(anon, "tournament cancel x", "anonymous admin refused",
             "permission denied")
     r = c2.cmd("tournament create t1 roundrobin players=alice,bob games=1 "
                "nim 3 4 5")

@@ -61,6 +61,10 @@ struct fx {
 	struct fixture	*db;		/* with a league: its store, league */
 	unsigned long	 id0;		/* fx_setup_game: alice's genmove */
 	struct league	*lg;
+	void		 (*wfn[NDEFER])(void *);	/* lobby_io.work */
+	void		 (*wdone[NDEFER])(void *);
+	void		*warg[NDEFER];
+	size_t		 nwork;
 };
 
 /* lobby_io.send: keeps the bytes. */
@@ -88,6 +92,31 @@ fx_kick(void *arg, void *conn)
 {
 	(void)arg;
 	((struct fconn *)conn)->kicked = 1;
+}
+
+/* lobby_io.work: queued until fx_work_run. */
+static void
+fx_work(void *arg, void (*work)(void *), void (*done)(void *), void *fnarg)
+{
+	struct fx	*fx = arg;
+
+	assert_true(fx->nwork < NDEFER);
+	fx->wfn[fx->nwork] = work;
+	fx->wdone[fx->nwork] = done;
+	fx->warg[fx->nwork++] = fnarg;
+}
+
+/* Runs the queued work, then its calls back on the loop, in order. */
+static void
+fx_work_run(struct fx *fx)
+{
+	size_t	 i, n = fx->nwork;
+
+	for (i = 0; i < n; i++)
+		fx->wfn[i](fx->warg[i]);
+	fx->nwork = 0;
+	for (i = 0; i < n; i++)
+		fx->wdone[i](fx->warg[i]);
 }
 
 /* Runs the deferred calls, as the loop would, until none is left. */
@@ -139,6 +168,7 @@ fx_new(int with_league)
 	io.send = fx_send;
 	io.defer = fx_defer;
 	io.kick = fx_kick;
+	io.work = fx_work;
 	memset(&conf, 0, sizeof conf);
 	conf.default_base_ms = 60000;
 	conf.grace_ms = GRACE;
@@ -609,6 +639,27 @@ fx_tour_game(struct fx *fx, int gid)
 }
 
 /*
+ * Fills the round robin "cup" of alice and p2 on game, games per pair,
+ * tc 1000, seed 1 (the lobby takes d over).
+ */
+static void
+fx_tour_def(struct league_tournament *d, const char *p2, const char *game,
+    unsigned int games)
+{
+	memset(d, 0, sizeof *d);
+	snprintf(d->name, sizeof d->name, "cup");
+	d->format = LEAGUE_ROUNDROBIN;
+	d->games_per_pair = games;
+	d->base_ms = 1000;
+	d->seed = 1;
+	d->game = xstrdup(game);
+	d->players = xcalloc(2, sizeof *d->players);
+	d->players[0] = xstrdup("alice");
+	d->players[1] = xstrdup(p2);
+	d->nplayers = 2;
+}
+
+/*
  * Registers alice and bob, logs them in (connections 0 and 1, ready) and
  * root (2, admin), who creates a round robin "cup" of them with games
  * per pair on "nim 1" with a tc of 1000 (tournament create cup roundrobin
@@ -634,17 +685,7 @@ fx_tour(struct fx *fx, unsigned int games)
 	buf_init(&body);
 	fx_cmd_ok(lobby_ready(fx->lc[0], 1, &body), &body, "");
 	fx_cmd_ok(lobby_ready(fx->lc[1], 1, &body), &body, "");
-	memset(&d, 0, sizeof d);
-	snprintf(d.name, sizeof d.name, "cup");
-	d.format = LEAGUE_ROUNDROBIN;
-	d.games_per_pair = games;
-	d.base_ms = 1000;
-	d.seed = 1;
-	d.game = xstrdup("nim 1");	/* the lobby takes d over */
-	d.players = xcalloc(2, sizeof *d.players);
-	d.players[0] = xstrdup("alice");
-	d.players[1] = xstrdup("bob");
-	d.nplayers = 2;
+	fx_tour_def(&d, "bob", "nim 1", games);
 	fx_cmd_ok(lobby_tour_add(fx->lc[2], &d, &nslots, &body), &body, "");
 	assert_int_equal(d.id, 1);
 	assert_int_equal(nslots, games);
@@ -719,6 +760,63 @@ test_tournament_abort(void **state)
 	fx_quiet(fx, 1);
 	fx_standings(fx, "status finished\nplayed 1 of 1\n1 alice points 1 "
 	    "games 1 wins 1 losses 0 h2h - sb 0\n2 bob points 0 games 1 "
+	    "wins 0 losses 1 h2h - sb 0\n");
+	buf_free(&body);
+	fx_free(fx);
+}
+
+/*
+ * The engine as a tournament player: its move is handed to a worker
+ * (lobby_io.work), not made on the loop, and played when it comes back;
+ * one that comes back after its game was aborted is dropped.
+ */
+static void
+test_tournament_engine(void **state)
+{
+	struct fx	*fx = fx_new(1);
+	struct league_tournament d;
+	struct buf	 body;
+	char		 err[256];
+	size_t		 nslots;
+	unsigned long	 id;
+
+	(void)state;
+	assert_int_equal(league_register(fx->lg, "alice", "correct-horse",
+	    err, sizeof err), 0);
+	fx_login(fx, 0, "alice", 0);
+	fx_login(fx, 2, "root", 1);
+	buf_init(&body);
+	fx_cmd_ok(lobby_ready(fx->lc[0], 1, &body), &body, "");
+	fx_tour_def(&d, "engine", "nim 2 2", 1);
+	fx_cmd_ok(lobby_tour_add(fx->lc[2], &d, &nslots, &body), &body, "");
+	fx_expect(fx, 0, "event start 1 alice engine you=1 token=");
+	fx_expect(fx, 0, "new nim 2 2");
+	id = fx_expect(fx, 0, "genmove time1=1000 time2=1000");
+	fx_answer(fx, 0, id, "1=0");
+	/* The engine's turn: on a worker, nothing played yet. */
+	assert_int_equal(fx->nwork, 1);
+	fx_quiet(fx, 0);
+	/* An abort meanwhile: the late answer is dropped. */
+	fx_cmd_ok(lobby_end(fx->lc[2], "1", 0, "test", &body), &body, "");
+	fx_pump(fx);
+	fx_expect(fx, 0, "gameover - aborted by root: test");
+	fx_work_run(fx);
+	fx_pump(fx);
+	/* The game again (aborted: replayed); this time the move comes. */
+	fx_expect(fx, 0, "event start 2 alice engine you=1 token=");
+	fx_expect(fx, 0, "new nim 2 2");
+	id = fx_expect(fx, 0, "genmove time1=1000 time2=1000");
+	fx_quiet(fx, 0);
+	fx_answer(fx, 0, id, "1=0");
+	assert_int_equal(fx->nwork, 1);
+	fx_quiet(fx, 0);
+	fx_work_run(fx);
+	fx_pump(fx);
+	fx_expect(fx, 0, "play 2=0 ");
+	fx_expect(fx, 0, "gameover second no-legal-move");
+	fx_quiet(fx, 0);
+	fx_standings(fx, "status finished\nplayed 1 of 1\n1 engine points 1 "
+	    "games 1 wins 1 losses 0 h2h - sb 0\n2 alice points 0 games 1 "
 	    "wins 0 losses 1 h2h - sb 0\n");
 	buf_free(&body);
 	fx_free(fx);
@@ -936,4 +1034,5 @@ TU_MAIN("lobby-clock",
     GAME_TEST(test_away_timeout),
     cmocka_unit_test(test_stalled_loop),
     cmocka_unit_test(test_tournament),
-    cmocka_unit_test(test_tournament_abort))
+    cmocka_unit_test(test_tournament_abort),
+    cmocka_unit_test(test_tournament_engine))
