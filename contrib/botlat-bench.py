@@ -47,35 +47,7 @@ def connect_relay(port, name, spec, games, grundy, engine, done):
     def send(text):
         c.stdin.write(text)
         c.stdin.flush()
-    for line in ("register %s benchpass1" % name,
-                 "login %s benchpass1" % name):
-        send(line + "\n")
-        while c.stdout.readline() not in ("\n", ""):
-            pass
-    played = 0
-    send("seek %s\n" % spec)
-    while played < games:
-        line = c.stdout.readline()
-        if line == "":
-            break
-        w = line.split()
-        if len(w) < 2 or not w[0].isdigit() or w[1] not in (
-                "new", "play", "genmove", "gameover"):
-            continue
-        eng.stdin.write(line)
-        eng.stdin.flush()
-        out = []
-        while True:
-            r = eng.stdout.readline()
-            out.append(r)
-            if r in ("\n", ""):
-                break
-        send("".join(out))
-        if w[1] == "gameover":
-            played += 1
-            if played < games:
-                send("seek %s\n" % spec)
-    done.append(played)
+    done.append(mb.relay_games(c.stdout, send, eng, name, spec, games))
     eng.stdin.close()
     eng.wait()
     c.stdin.close()
