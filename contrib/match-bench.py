@@ -7,7 +7,8 @@ relaying the same engine, seeking the same random starts (`random=1`), N
 games at a time, on a daemon with its own fresh log.  The players are
 relays written here, which set TCP_NODELAY, with the log on tmpfs
 (/dev/shm: its fsync costs nothing) and on disk; and `grundy bot` itself
-(which does not set TCP_NODELAY) on tmpfs, with fewer games.
+on tmpfs, with fewer games (it sets TCP_NODELAY since BENCHMARKS.md §15;
+contrib/botlat-bench.py compares it before and after).
 
 Besides games/s of wall time (noisy on a shared machine) it gives CPU
 time per game of the referee alone: grundy match's own process (its
@@ -74,13 +75,24 @@ def relay_client(port, name, spec, games, grundy, done):
     f = s.makefile("r")
     eng = subprocess.Popen([grundy, "engine"], stdin=subprocess.PIPE,
                            stdout=subprocess.PIPE, text=True, bufsize=1)
+    done.append(relay_games(f, lambda t: s.sendall(t.encode()), eng, name,
+                            spec, games))
+    eng.stdin.close()
+    eng.wait()
+    s.close()
+
+
+def relay_games(f, send, eng, name, spec, games):
+    """Registers and logs in as name, seeks spec and relays the server's
+    commands (read from f) to the engine eng and its answers back (each
+    with send(text)) until games games are played; returns how many."""
     for line in ("register %s benchpass1" % name,
                  "login %s benchpass1" % name):
-        s.sendall((line + "\n").encode())
+        send(line + "\n")
         while f.readline() not in ("\n", ""):
             pass
     played = 0
-    s.sendall(("seek %s\n" % spec).encode())
+    send("seek %s\n" % spec)
     while played < games:
         line = f.readline()
         if line == "":
@@ -97,15 +109,12 @@ def relay_client(port, name, spec, games, grundy, done):
             out.append(r)
             if r in ("\n", ""):
                 break
-        s.sendall("".join(out).encode())
+        send("".join(out))
         if w[1] == "gameover":
             played += 1
             if played < games:
-                s.sendall(("seek %s\n" % spec).encode())
-    done.append(played)
-    eng.stdin.close()
-    eng.wait()
-    s.close()
+                send("seek %s\n" % spec)
+    return played
 
 
 def run_grundyd(build, dbdir, spec, games, conc, bots):

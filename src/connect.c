@@ -8,6 +8,8 @@
  */
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,12 +54,18 @@ connect_split(const char *arg, char *host, size_t hlen, char *port,
  * the socket; or -1 when the name does not resolve, -2 when no address
  * takes the connection, with why set (gai_strerror, or the last errno's
  * strerror).  `grundy connect` and `grundy bot` dial with it.
+ *
+ * The socket has TCP_NODELAY: a client often sends two small writes
+ * before the server answers (`grundy bot` relays the program's answer to
+ * play, then its answer to genmove), and Nagle's algorithm would hold the
+ * second until the server's delayed ACK of the first, 40 ms on Linux
+ * (BENCHMARKS.md §15).
  */
 int
 connect_dial(const char *host, const char *port, char *why, size_t len)
 {
 	struct addrinfo	 hints, *res, *ai;
-	int		 fd = -1, e, saved = 0;
+	int		 fd = -1, e, saved = 0, one = 1;
 
 	memset(&hints, 0, sizeof hints);
 	hints.ai_socktype = SOCK_STREAM;
@@ -71,8 +79,12 @@ connect_dial(const char *host, const char *port, char *why, size_t len)
 			saved = errno;
 			continue;
 		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+			/* Best effort: without it only speed suffers. */
+			(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
+			    sizeof one);
 			break;
+		}
 		saved = errno;
 		close(fd);
 		fd = -1;
