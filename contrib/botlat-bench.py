@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """botlat-bench.py: games per second of `grundy bot` through grundyd,
-before and after TCP_NODELAY on the client's socket (BENCHMARKS.md §15),
+before and after TCP_NODELAY on the client's socket (BENCHMARKS.md §18),
 against the Python relay of contrib/match-bench.py (which sets
 TCP_NODELAY) as the reference, all measured in the same run on the same
 grundyd (this build's, log on tmpfs), with the same engine (`grundy

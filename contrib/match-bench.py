@@ -7,7 +7,7 @@ relaying the same engine, seeking the same random starts (`random=1`), N
 games at a time, on a daemon with its own fresh log.  The players are
 relays written here, which set TCP_NODELAY, with the log on tmpfs
 (/dev/shm: its fsync costs nothing) and on disk; and `grundy bot` itself
-on tmpfs, with fewer games (it sets TCP_NODELAY since BENCHMARKS.md §15;
+on tmpfs, with fewer games (it sets TCP_NODELAY since BENCHMARKS.md §18;
 contrib/botlat-bench.py compares it before and after).
 
 Besides games/s of wall time (noisy on a shared machine) it gives CPU

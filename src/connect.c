@@ -59,7 +59,7 @@ connect_split(const char *arg, char *host, size_t hlen, char *port,
  * before the server answers (`grundy bot` relays the program's answer to
  * play, then its answer to genmove), and Nagle's algorithm would hold the
  * second until the server's delayed ACK of the first, 40 ms on Linux
- * (BENCHMARKS.md §15).
+ * (BENCHMARKS.md §18).
  */
 int
 connect_dial(const char *host, const char *port, char *why, size_t len)

@@ -3,7 +3,7 @@
 does grundyd's end of them).  Without it a client that writes twice before
 the server answers (`grundy bot` relays the program's answer to play, then
 to genmove) has its second write held by Nagle's algorithm until the
-server's delayed ACK, 40 ms a move (BENCHMARKS.md §15).
+server's delayed ACK, 40 ms a move (BENCHMARKS.md §18).
 
 The option is read on the real processes' sockets: pidfd_getfd(2) copies
 the socket of a child process (`grundy bot`, `grundy connect --pipe`,
