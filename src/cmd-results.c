@@ -219,7 +219,7 @@ cmd_results_filter(struct session *s, const struct proto_cmd *c, int first,
     struct store_rfilter *f, struct buf *body)
 {
 	char		 err[160];
-	int		 i, sel = 0;
+	int		 i, sel = 0, seen = 0, bit;
 
 	f->since_ms = f->until_ms = STORE_TIME_NONE;
 	f->max = RESULTS_MAX_GAMES;
@@ -229,6 +229,14 @@ cmd_results_filter(struct session *s, const struct proto_cmd *c, int first,
 			buf_puts(body, err);
 			return (-1);
 		}
+		/* Valid: tournament=, since= or until=, each at most once. */
+		bit = c->argv[i][0] == 't' ? 1 : c->argv[i][0] == 's' ? 2 : 4;
+		if (seen & bit) {
+			buf_printf(body, "%.*s= given twice", (int)strcspn(
+			    c->argv[i], "="), c->argv[i]);
+			return (-1);
+		}
+		seen |= bit;
 		sel |= strncmp(c->argv[i], "until=", 6) != 0;
 	}
 	return (sel);

@@ -148,7 +148,8 @@ matchstat_score_to_elo(double s)
 		return (INFINITY);
 	if (s <= 0.0)
 		return (-INFINITY);
-	return (-400.0 * log10(1.0 / s - 1.0));
+	/* + 0.0: an even score is 0, not -0 (printed "-0.0"). */
+	return (-400.0 * log10(1.0 / s - 1.0) + 0.0);
 }
 
 /* Fills e from the sample sm; -1 if it is empty. */

@@ -577,8 +577,12 @@ server_run(struct conf *conf)
 	if ((srv.base = event_base_new()) == NULL)
 		fatalx("event=init error=\"event_base_new failed\"");
 	server_open_lobby(&srv);
-	server_listen_all(&srv);
+	/*
+	 * The signal handlers first: once the port file names the port, a
+	 * SIGTERM is a clean stop, not the default action (exit 143).
+	 */
 	server_start(&srv);
+	server_listen_all(&srv);
 	srv.http = http_start(&srv);
 	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
 	    srv.nlis, srv.pool.nthreads, conf->max_conns);

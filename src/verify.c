@@ -794,7 +794,9 @@ verify_file(const char *path, const struct verify_limits *lim,
 	ssize_t		 n;
 	int		 fd;
 
-	if ((fd = open(path, O_RDONLY)) < 0 || fstat(fd, &sb) != 0) {
+	/* O_NONBLOCK: a FIFO is refused below, not waited on in open. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK)) < 0 ||
+	    fstat(fd, &sb) != 0) {
 		buf_printf(out, "%s: %s\n", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);

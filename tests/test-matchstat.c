@@ -150,6 +150,8 @@ test_degenerate(void **state)
 	assert_int_equal(matchstat_elo_penta(&p, &e), 0);
 	assert_true(e.degenerate && e.elo == 0 && e.los == 0.5 &&
 	    e.nelo == 0);
+	assert_true(!signbit(e.elo) && !signbit(e.elo_lo) &&
+	    !signbit(e.elo_hi));
 	/* 9 wins, 1 loss: the interval's top is beyond a score of 1. */
 	w = (struct matchstat_wdl){ 9, 1, 0 };
 	assert_int_equal(matchstat_elo_wdl(&w, &e), 0);
@@ -160,6 +162,8 @@ test_degenerate(void **state)
 	memset(&pnone, 0, sizeof pnone);
 	assert_int_equal(matchstat_elo_penta(&pnone, &e), -1);
 	near(matchstat_score_to_elo(0.5), 0, 0, "elo of 1/2");
+	/* Even: +0, not -0 (printed "-0.0" by pairstats, CSV, JSON). */
+	assert_true(!signbit(matchstat_score_to_elo(0.5)));
 }
 
 /* A small deterministic generator for the result lists. */
