@@ -324,6 +324,7 @@ http_metrics(struct http *h, struct evhttp_request *req)
 	    store_queue_depth(h->srv->store) : 0;
 	g.http_connections = h->nconns;
 	g.http_streams = h->nstreams;
+	g.http_exports = h->nexports;
 	buf_init(&b);
 	metrics_print(&b, &g);
 	http_reply(req, 200, "text/plain; version=0.0.4; charset=utf-8",

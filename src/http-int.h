@@ -42,6 +42,7 @@ struct hconn {
 	struct hstream	*stream;	/* the feed it carries, or NULL */
 	int		 counted;	/* has sent a request (max-http-conns) */
 	struct event	*first;		/* until then: http-timeout to send it */
+	size_t		 nexports;	/* its exports in flight (http-results.c) */
 };
 LIST_HEAD(hconns, hconn);
 
@@ -83,6 +84,7 @@ struct http {
 	size_t		 nconns;
 	size_t		 npending;	/* connections without a request yet */
 	size_t		 nstreams;
+	size_t		 nexports;	/* exports in flight, all connections */
 	struct hreqs	 reqs;		/* off the loop, or orphaned */
 	struct event	*beat;		/* the feeds' heartbeat */
 	struct event	*reap;		/* drops feeds over the cap */

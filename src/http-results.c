@@ -26,6 +26,13 @@
 
 /* The most bytes of an export over HTTP (built in memory on a worker). */
 #define HTTP_EXPORT_MAX		(64UL << 20)
+/*
+ * Exports in flight at once, server-wide: each may hold HTTP_EXPORT_MAX
+ * from its admission until its reply is handed to the kernel or its
+ * connection closes, so that clients that ask and never read hold at most
+ * this many times that.  One per address outside trusted-networks.
+ */
+#define HTTP_EXPORT_SLOTS	4
 
 static void	 http_export_filter(const struct hreq *, struct store_rfilter *);
 
@@ -165,6 +172,47 @@ http_export_csv(struct hreq *r)
 		    400, err);
 }
 
+/* An export's reply was handed to the kernel: its slot is free. */
+static void
+http_export_sent(struct evhttp_request *req, void *arg)
+{
+	struct hconn	*hc = arg;
+
+	(void)req;
+	hc->nexports--;
+	hc->h->nexports--;
+}
+
+/*
+ * Admits an export (on the loop, before any work): a slot of
+ * HTTP_EXPORT_SLOTS, and the only one of its address unless trusted;
+ * -1 after answering 503.
+ */
+static int
+http_export_admit(struct http *h, struct hconn *hc,
+    struct evhttp_request *req)
+{
+	const struct hconn *o;
+	size_t		 i;
+
+	if (h->nexports >= HTTP_EXPORT_SLOTS) {
+		http_error(req, 503, "too many exports in flight (at most %d "
+		    "at once): try again later", HTTP_EXPORT_SLOTS);
+		return (-1);
+	}
+	for (i = 0; !hc->trusted && i < HTTP_BUCKETS; i++)
+		LIST_FOREACH(o, &h->conns[i], hash)
+			if (o->nexports > 0 && strcmp(o->host, hc->host) == 0) {
+				http_error(req, 503, "an export from your "
+				    "address is in flight: one at a time");
+				return (-1);
+			}
+	hc->nexports++;
+	h->nexports++;
+	evhttp_request_set_on_complete_cb(req, http_export_sent, hc);
+	return (0);
+}
+
 /* GET /api/export, back on the loop: CSV as text/csv. */
 static void
 http_export_done(struct hreq *r)
@@ -286,6 +334,10 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	}
 	r = http_hreq(h, hc, req);
 	if (http_export_args(h, req, q, r, 1) != 0) {
+		http_hreq_free(r);
+		return;
+	}
+	if (http_export_admit(h, hc, req) != 0) {
 		http_hreq_free(r);
 		return;
 	}

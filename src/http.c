@@ -64,6 +64,7 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 			r->hc = NULL;
 			r->req = NULL;
 		}
+	h->nexports -= hc->nexports;	/* their replies die with it */
 	LIST_REMOVE(hc, hash);
 	if (hc->counted)
 		h->nconns--;

@@ -212,6 +212,8 @@ metrics_print(struct buf *b, const struct metrics_gauges *g)
 	    "Open HTTP connections.", g->http_connections);
 	metrics_one(b, "grundy_http_streams", "gauge",
 	    "Open feeds.", g->http_streams);
+	metrics_one(b, "grundy_http_exports", "gauge",
+	    "Exports in flight (GET /api/export).", g->http_exports);
 	for (i = 0; i < M_N; i++)
 		metrics_one(b, metrics_names[i][0], "counter",
 		    metrics_names[i][1], metrics_get((enum metric)i));

@@ -48,6 +48,7 @@ struct metrics_gauges {
 	uint64_t	 log_queue;
 	uint64_t	 http_connections;
 	uint64_t	 http_streams;
+	uint64_t	 http_exports;
 };
 void	 metrics_print(struct buf *, const struct metrics_gauges *);
 

@@ -8,10 +8,14 @@ results, records and `grundy verify` found (one test per finding):
   or until= silently (history and the JSON API refuse a repeat);
 - grundyd wrote its port file before it handled SIGTERM: a stop right
   after the start killed it (status -15; contrib/gen-log.py and every
-  test's Daemon stop a daemon so), 46 times in 100 under ASan.
+  test's Daemon stop a daemon so), 46 times in 100 under ASan;
+- clients that asked for /api/export and never read held up to 64 MiB
+  each, with no bound on how many (15 of them: 621 MB of RSS).
 
 Usage: review5.py BUILDDIR SRCDIR (TAP on stdout, through review5.sh).
 """
+import re
+import socket
 import subprocess
 
 from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
@@ -97,5 +101,69 @@ def test_sigterm_at_port_file():
           bad == [], bad)
 
 
+def held_export(d, path):
+    """Asks for path on a socket that never reads (a 4 KiB receive
+    buffer): the reply, far larger than the kernel's buffers, cannot be
+    handed over, so its export stays in flight while the socket is open."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", d.hport))
+    s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
+    return s
+
+
+def exports_in_flight(d):
+    st, hd, b = get(d, "/metrics")
+    m = re.search(rb"\ngrundy_http_exports (\d+)\n", b)
+    return int(m.group(1)) if m else -1
+
+
+def test_export_slots():
+    """Exports in flight are bounded server-wide (4), and to one per
+    address outside trusted-networks; a slot is free again once its
+    connection closes (or its reply is handed over)."""
+    db = os.path.join(TMP, "slots.db")
+    r = subprocess.run([sys.executable, os.path.join(SRC, "contrib",
+                        "gen-log.py"), GRUNDYD, db, "--games", "20000",
+                        "--accounts", "20", "--seed", "2"],
+                       capture_output=True, text=True, timeout=120)
+    check("gen-log", r.returncode == 0, r.stderr)
+    path = "/api/export?since=2000-01-01"
+    d = Daemon("slots", "--http", "127.0.0.1:0", db=db)
+    d.hport = http_port(d)
+    held = [held_export(d, path) for i in range(4)]
+    check("four exports in flight",
+          wait_for(lambda: exports_in_flight(d) == 4, 20), exports_in_flight(d))
+    st, hd, b = get(d, path)
+    check("a fifth: 503, too many in flight", st == 503 and
+          b"too many exports in flight (at most 4 at once)" in b, (st, b))
+    held.pop().close()
+    check("a closed connection frees its slot",
+          wait_for(lambda: exports_in_flight(d) == 3, 20), exports_in_flight(d))
+    st, hd, b = get(d, path.replace("export?", "export?format=csv&table=standings&"))
+    check("then an export is answered", st == 200 and
+          b.startswith(b"rank,"), (st, b[:200]))
+    check("its slot is free once answered",
+          wait_for(lambda: exports_in_flight(d) == 3, 20), exports_in_flight(d))
+    for s in held:
+        s.close()
+    check("every slot free",
+          wait_for(lambda: exports_in_flight(d) == 0, 20), exports_in_flight(d))
+    d.stop()
+    d = Daemon("slots1", "--http", "127.0.0.1:0", "--trusted-networks",
+               "none", db=db)
+    d.hport = http_port(d)
+    s = held_export(d, path)
+    check("untrusted: one export in flight",
+          wait_for(lambda: exports_in_flight(d) == 1, 20), exports_in_flight(d))
+    st, hd, b = get(d, path)
+    check("untrusted: a second from the address: 503", st == 503 and
+          b"an export from your address is in flight" in b, (st, b))
+    s.close()
+    check("untrusted: the slot is free once closed",
+          wait_for(lambda: exports_in_flight(d) == 0, 20), exports_in_flight(d))
+    d.stop()
+
+
 sys.exit(run([test_even_elo, test_verify_fifo, test_repeated_args,
-              test_sigterm_at_port_file]))
+              test_sigterm_at_port_file, test_export_slots]))
