@@ -155,6 +155,9 @@ verify_head_finished(struct verify *v, const struct verify_result *r)
 	unsigned long	 line = v->hline[VH_RESULT];
 	const char	*bad;
 
+	if (strcmp(v->hdr[VH_ENDED], "-") == 0)	/* line 11, before 12 */
+		return (verify_wrong(v, v->hline[VH_ENDED], "a finished game "
+		    "has ended"));
 	if (strcmp(r->reason, "-") == 0)
 		return (verify_wrong(v, line, "a finished game has a reason"));
 	if (r->how == NULL)
@@ -176,9 +179,6 @@ verify_head_finished(struct verify *v, const struct verify_result *r)
 	if (strcmp(r->reason, "timeout") == 0 && !v->has_tc)
 		return (verify_wrong(v, line, "a timeout needs a time control "
 		    "(tc -)"));
-	if (strcmp(v->hdr[VH_ENDED], "-") == 0)
-		return (verify_wrong(v, v->hline[VH_ENDED], "a finished game "
-		    "has ended"));
 	return (VERIFY_OK);
 }
 
@@ -197,7 +197,8 @@ verify_result_head(struct verify *v)
 		if (strcmp(v->hdr[VH_ENDED], "-") != 0)
 			return (verify_wrong(v, v->hline[VH_ENDED], "a live "
 			    "game has not ended"));
-		if (r.winner != 0 || strcmp(r.reason, "-") != 0)
+		if (r.winner != 0 || strcmp(r.reason, "-") != 0 ||
+		    r.detail != NULL)
 			return (verify_wrong(v, v->hline[VH_RESULT], "a live "
 			    "game has no result yet"));
 		return (VERIFY_OK);

@@ -511,6 +511,10 @@ test_verify_reasons(void **state)
 		{ 12, "result first bogus", 17,
 		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
 		    "F:12: unknown reason bogus\n" },
+		{ 11, "ended -", 12, "result first bogus", VERIFY_WRONG,
+		    "F:11: a finished game has ended\n" },
+		{ 12, "result - - x", 13, "status live", VERIFY_WRONG,
+		    "F:11: a live game has not ended\n" },
 		/* The start (4) before a bad rated header (7). */
 		{ 4, "start nim 1 02", 7, "rated 2", VERIFY_WRONG,
 		    "F:4: the start is not in canonical form\n" },
@@ -520,6 +524,12 @@ test_verify_reasons(void **state)
 		{ 12, "result second no-legal-move", 17,
 		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
 		    "F:17: illegal move 1=2: " },
+	};
+	static const struct verify_case live[] = {
+		{ 12, "result - -", 13, "status live", VERIFY_OK,
+		    "ok 3 moves\n" },
+		{ 12, "result - - x", 13, "status live", VERIFY_WRONG,
+		    "F:12: a live game has no result yet\n" },
 	};
 	char		*u, *z, *t;
 
@@ -531,8 +541,11 @@ test_verify_reasons(void **state)
 	free(t);
 	t = edit_line(u, 14, "moves 0");
 	z = edit_line(t, 15, NULL);
+	free(t);
 	verify_cases(z, none, nitems(none));
 	verify_cases(hand_file, all, nitems(all));
+	t = edit_line(hand_file, 11, "ended -");
+	verify_cases(t, live, nitems(live));
 	free(t);
 	free(u);
 	free(z);
