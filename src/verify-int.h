@@ -1,6 +1,7 @@
 /*
- * verify-int.h: what verify.c (the file, the moves) and verify-result.c
- * (the result of each reason) share; private to grundy verify.
+ * verify-int.h: what verify.c (the file, the moves), verify-result.c
+ * (the result of each reason) and verify-util.c (their common helpers)
+ * share; private to grundy verify.
  */
 #ifndef VERIFY_INT_H
 #define VERIFY_INT_H
@@ -36,7 +37,7 @@ struct verify {
 	uint64_t	 ply;		/* moves replayed */
 	uint64_t	 nmoves;	/* the header's count */
 	uint64_t	 spent_us;	/* the charged time of every move */
-	unsigned long	 wline;		/* the first wrong line so far (0: none) */
+	unsigned long	 wline;		/* the first wrong line (0: none) */
 	struct buf	 wmsg;		/* and its verdict */
 };
 
@@ -48,6 +49,9 @@ const char *verify_unquote(const char *, struct buf *);
 int	 verify_refusal(struct verify *, struct buf *, const char *);
 int	 verify_mover(const struct verify *);
 int	 verify_engine(const struct verify *, int);
+int	 verify_oneof(const char *, const char *const *);
+int	 verify_parse_move(struct verify *, const char *, struct game_move *,
+	    struct game_error *);
 
 /* verify-result.c */
 enum verify_verdict verify_result_head(struct verify *);

@@ -26,17 +26,18 @@ static const struct verify_reason {
 	enum vr_winner	 winner;
 	enum vr_detail	 detail;
 	int		 nomoves;	/* a game without moves */
+	const char	*noun;		/* in the verdict */
 } verify_reasons[] = {
-	{ "no-legal-move", VR_BOARD, VD_NONE, 0 },
-	{ "last-token-taken", VR_BOARD, VD_NONE, 0 },
-	{ "resign", VR_SEAT, VD_NONE, 0 },
-	{ "timeout", VR_NOT_MOVER, VD_NONE, 0 },
-	{ "illegal-move", VR_NOT_MOVER, VD_MOVE, 0 },
-	{ "aborted", VR_NONE, VD_ADMIN, 0 },
-	{ "adjudicated", VR_SEAT, VD_ADJ, 0 },
-	{ "crash", VR_SEAT, VD_CRASH, 0 },
-	{ "start-timeout", VR_ANY, VD_NONE, 1 },
-	{ "forfeit", VR_SEAT, VD_ABSENT, 1 },
+	{ "no-legal-move", VR_BOARD, VD_NONE, 0, "no-legal-move" },
+	{ "last-token-taken", VR_BOARD, VD_NONE, 0, "last-token-taken" },
+	{ "resign", VR_SEAT, VD_NONE, 0, "a resignation" },
+	{ "timeout", VR_NOT_MOVER, VD_NONE, 0, "timeout" },
+	{ "illegal-move", VR_NOT_MOVER, VD_MOVE, 0, "an illegal-move result" },
+	{ "aborted", VR_NONE, VD_ADMIN, 0, "an aborted game" },
+	{ "adjudicated", VR_SEAT, VD_ADJ, 0, "adjudicated" },
+	{ "crash", VR_SEAT, VD_CRASH, 0, "crash" },
+	{ "start-timeout", VR_ANY, VD_NONE, 1, "start-timeout" },
+	{ "forfeit", VR_SEAT, VD_ABSENT, 1, "forfeit" },
 };
 
 /* The result line's parts: winner (0: none), reason, detail (or NULL). */
@@ -96,12 +97,13 @@ verify_prefixed(const char *s, const char *prefix, uint64_t lo, uint64_t hi,
 static int
 verify_absent_detail(const struct verify *v, const struct verify_result *r)
 {
-	const char	*loser = v->hdr[r->winner == 1 ? VH_PLAYER2 : VH_PLAYER1];
-	const char	*d = r->detail;
-	size_t		 n = strlen(loser), len;
+	const char	*d = r->detail, *loser;
+	size_t		 n, len;
 	uint64_t	 x;
 	char		 num[24];
 
+	loser = v->hdr[r->winner == 1 ? VH_PLAYER2 : VH_PLAYER1];
+	n = strlen(loser);
 	if (strncmp(d, loser, n) != 0 || strncmp(d + n, " was absent for ",
 	    16) != 0)
 		return (0);
@@ -137,8 +139,8 @@ verify_detail_form(const struct verify *v, const struct verify_result *r)
 	case VD_CRASH:
 		return (d != NULL && (strcmp(d, "closed its output") == 0 ||
 		    verify_prefixed(d, "exited with status ", 0, 255, &x) ||
-		    verify_prefixed(d, "killed by signal ", 1, 127, &x)) ? NULL :
-		    "needs its detail \"closed its output\", \"exited with "
+		    verify_prefixed(d, "killed by signal ", 1, 127, &x)) ?
+		    NULL : "needs its detail \"closed its output\", \"exited with "
 		    "status N\" or \"killed by signal N\"");
 	case VD_ABSENT:
 		return (d != NULL && verify_absent_detail(v, r) ? NULL :
@@ -161,14 +163,16 @@ verify_head_finished(struct verify *v, const struct verify_result *r)
 	if (strcmp(r->reason, "-") == 0)
 		return (verify_wrong(v, line, "a finished game has a reason"));
 	if (r->how == NULL)
-		return (verify_wrong(v, line, "unknown reason %.40s", r->reason));
+		return (verify_wrong(v, line, "unknown reason %.40s",
+		    r->reason));
 	if (r->how->winner == VR_NONE && r->winner != 0)
-		return (verify_wrong(v, line, "%s has no winner", r->reason));
+		return (verify_wrong(v, line, "%s has no winner",
+		    r->how->noun));
 	if ((r->how->winner == VR_SEAT || r->how->winner == VR_NOT_MOVER ||
 	    r->how->winner == VR_BOARD) && r->winner == 0)
-		return (verify_wrong(v, line, "%s has a winner", r->reason));
+		return (verify_wrong(v, line, "%s has a winner", r->how->noun));
 	if ((bad = verify_detail_form(v, r)) != NULL)
-		return (verify_wrong(v, line, "%s %s", r->reason, bad));
+		return (verify_wrong(v, line, "%s %s", r->how->noun, bad));
 	if (r->how->nomoves && v->nmoves != 0)
 		return (verify_wrong(v, line, "a %s game has no moves (moves "
 		    "%" PRIu64 ")", r->reason, v->nmoves));
@@ -268,8 +272,8 @@ verify_result_solver(struct verify *v, const struct verify_result *r)
 		    "adjudicated at ply %" PRIu64 ", the game has %" PRIu64
 		    " moves", n, v->ply));
 	if ((out = game_outcome(&v->game, &err)) < 0)
-		return (verify_wrong(v, v->hline[VH_RESULT], "the solver cannot "
-		    "judge the position after ply %" PRIu64 ": %s", v->ply,
+		return (verify_wrong(v, v->hline[VH_RESULT], "the solver "
+		    "cannot judge the position after ply %" PRIu64 ": %s", v->ply,
 		    err.msg));
 	winner = out == GAME_N ? mover : 3 - mover;
 	if (r->winner != winner)

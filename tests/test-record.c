@@ -321,18 +321,18 @@ test_verify_results(void **state)
 		{ "result second timeout", VERIFY_WRONG, "F:12: wrong result: "
 		    "player 2 was to move, so first wins by timeout\n" },
 		{ "result second resign", VERIFY_OK, "ok 1 moves\n" },
-		{ "result - resign", VERIFY_WRONG, "F:12: resign has a "
+		{ "result - resign", VERIFY_WRONG, "F:12: a resignation has a "
 		    "winner\n" },
 		{ "result - aborted by root: test", VERIFY_OK, "ok 1 moves\n" },
-		{ "result first aborted", VERIFY_WRONG, "F:12: aborted has no "
-		    "winner\n" },
+		{ "result first aborted", VERIFY_WRONG, "F:12: an aborted game "
+		    "has no winner\n" },
 		{ "result first illegal-move \"9=9\" no such pile", VERIFY_OK,
 		    "ok 1 moves\n" },
 		{ "result first illegal-move \"1=0\" no such pile",
 		    VERIFY_WRONG, "F:12: wrong result: the move 1=0 is legal "
 		    "after ply 1\n" },
-		{ "result first illegal-move", VERIFY_WRONG, "F:12: "
-		    "illegal-move needs its detail \"MOVE\" REASON\n" },
+		{ "result first illegal-move", VERIFY_WRONG, "F:12: an "
+		    "illegal-move result needs its detail \"MOVE\" REASON\n" },
 		{ "result first no-legal-move", VERIFY_WRONG, "F:12: wrong "
 		    "result: player 2 has a legal move after ply 1\n" },
 		{ "result first -", VERIFY_WRONG, "F:12: a finished game has a "
@@ -409,10 +409,11 @@ test_verify_reasons(void **state)
 		{ 12, "result first adjudicated by the engine", 0, NULL,
 		    VERIFY_WRONG, "F:12: adjudicated needs its detail \"by "
 		    "ADMIN: REASON\" or \"by the solver at ply N\"\n" },
-		{ 12, "result - aborted", 0, NULL, VERIFY_WRONG, "F:12: aborted "
-		    "needs its detail \"by ADMIN: REASON\"\n" },
+		{ 12, "result - aborted", 0, NULL, VERIFY_WRONG, "F:12: an "
+		    "aborted game needs its detail \"by ADMIN: REASON\"\n" },
 		{ 12, "result - aborted by a b: x", 0, NULL, VERIFY_WRONG,
-		    "F:12: aborted needs its detail \"by ADMIN: REASON\"\n" },
+		    "F:12: an aborted game needs its detail \"by ADMIN: "
+		    "REASON\"\n" },
 		{ 12, "result first crash exited with status 3", 0, NULL,
 		    VERIFY_OK, "ok 1 moves\n" },
 		{ 12, "result second crash killed by signal 9", 0, NULL,
@@ -434,7 +435,7 @@ test_verify_reasons(void **state)
 		    "rated 0", VERIFY_WRONG, "F:12: a forfeit game has no "
 		    "moves (moves 1)\n" },
 		{ 12, "result second resign x", 0, NULL, VERIFY_WRONG,
-		    "F:12: resign has no detail\n" },
+		    "F:12: a resignation has no detail\n" },
 		{ 12, "result first timeout x", 0, NULL, VERIFY_WRONG,
 		    "F:12: timeout has no detail\n" },
 		{ 12, "result first timeout", 8, "tc -", VERIFY_WRONG,
@@ -507,7 +508,7 @@ test_verify_reasons(void **state)
 		/* File order: the result (12) before a wrong move (17). */
 		{ 12, "result - resign", 17,
 		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
-		    "F:12: resign has a winner\n" },
+		    "F:12: a resignation has a winner\n" },
 		{ 12, "result first bogus", 17,
 		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
 		    "F:12: unknown reason bogus\n" },
