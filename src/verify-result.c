@@ -341,8 +341,9 @@ verify_result_game(struct verify *v, const struct verify_result *r)
 {
 	int		 mover = verify_mover(v);
 
-	if (r->how->nomoves)
-		return (VERIFY_OK);	/* never started: ply 0, any start */
+	/* Never started (a crash too, at ply 0): the board is not judged. */
+	if (r->how->nomoves || (r->how->detail == VD_CRASH && v->ply == 0))
+		return (VERIFY_OK);
 	if (game_terminal(&v->game))
 		return (verify_result_over(v, r));
 	if (r->how->winner == VR_BOARD)

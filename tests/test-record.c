@@ -494,6 +494,12 @@ test_verify_reasons(void **state)
 		{ 12, "result first timeout", 0, NULL, VERIFY_WRONG,
 		    "F:12: wrong result: player 1 was to move, so second wins "
 		    "by timeout\n" },
+		/* A start already over: a crash while starting is possible. */
+		{ 12, "result first crash killed by signal 9", 4,
+		    "start nim 0 0", VERIFY_OK, "ok 0 moves\n" },
+		{ 12, "result first resign", 4, "start nim 0 0", VERIFY_WRONG,
+		    "F:12: wrong result: player 1 cannot move after ply 0, so "
+		    "the result is second no-legal-move\n" },
 	};
 	/* The whole game (3 moves, the board over after them). */
 	static const struct verify_case all[] = {
