@@ -2,17 +2,18 @@
  * verify.c: `grundy verify FILE` (PROTOCOL.md §12.1): re-referees a
  * record file with the solver core alone, independently of grundyd.
  * Every limit (bytes of the file, of a line, digits of a number) is
- * checked before the work.  The verdict is the first line found wrong,
- * in this order: the headers top down, the moves and refused moves in
- * order, then the end (the `end` line, then `moves`, `result`, `status`,
- * which can only be judged once the game is replayed).
+ * checked before the work.  The verdict is the first wrong line in file
+ * order among those that can be judged: the headers first (each on its
+ * own, then the result against the other headers), then the moves and
+ * refused moves in order; what only the replayed game shows (`moves`,
+ * and the result against the last position) is judged only when every
+ * move line is right (a wrong move leaves the game after it unknown).
  */
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,53 +22,13 @@
 #include "record.h"
 #include "util.h"
 #include "verify.h"
+#include "verify-int.h"
 
-/* A refused move at least this long may have been cut by the referee. */
-#define VERIFY_QUOTE_CUT	200
 
-/* The headers, in their order, after the format line. */
-enum verify_hdr {
-	VH_GAME, VH_FAMILY, VH_START, VH_PLAYER1, VH_PLAYER2, VH_RATED, VH_TC,
-	VH_TOURNAMENT, VH_STARTED, VH_ENDED, VH_RESULT, VH_STATUS, VH_MOVES,
-	VH_N
-};
 static const char *const verify_hdr_names[VH_N] = {
 	"game", "family", "start", "player1", "player2", "rated", "tc",
 	"tournament", "started", "ended", "result", "status", "moves"
 };
-
-/* A verification under way. */
-struct verify {
-	const char	*name;		/* the file, for the verdict */
-	const struct verify_limits *lim;
-	struct buf	*out;
-	const char	*text, *end;	/* what is left to read */
-	unsigned long	 lineno;
-	char		*line;		/* the current line, NUL-terminated */
-	char		*hdr[VH_N];	/* each header's value (copies) */
-	unsigned long	 hline[VH_N];	/* and its line */
-	struct game	 game;
-	int		 has_game;
-	int		 has_tc;
-	uint64_t	 base_ms, inc_ms;
-	uint64_t	 left[2];	/* each seat's clock (µs) */
-	uint64_t	 ply;		/* moves replayed */
-	uint64_t	 nmoves;	/* the header's count */
-};
-
-/* Writes the verdict "FILE:LINE: REASON"; returns VERIFY_WRONG. */
-static enum verify_verdict __attribute__((format(printf, 3, 4)))
-verify_wrong(struct verify *v, unsigned long line, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	buf_printf(v->out, "%s:%lu: ", v->name, line);
-	va_start(ap, fmt);
-	buf_vprintf(v->out, fmt, ap);
-	va_end(ap);
-	buf_putc(v->out, '\n');
-	return (VERIFY_WRONG);
-}
 
 void
 verify_limits_default(struct verify_limits *l)
@@ -111,25 +72,6 @@ verify_next(struct verify *v, enum verify_verdict *rv)
 	return (1);
 }
 
-/* Parses a decimal of at most 20 digits into *out; 0, or -1. */
-static int
-verify_u64(const char *s, uint64_t *out)
-{
-	uint64_t	 x = 0;
-	size_t		 n = 0;
-
-	if (*s == '\0' || (s[0] == '0' && s[1] != '\0'))
-		return (-1);
-	for (; *s != '\0'; s++, n++) {
-		if (*s < '0' || *s > '9' || n == 20 ||
-		    x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return (-1);
-		x = x * 10 + (uint64_t)(*s - '0');
-	}
-	*out = x;
-	return (0);
-}
-
 /* Returns 1 if s has the log's time form "YYYY-MM-DDTHH:MM:SS.mmmZ". */
 static int
 verify_time_form(const char *s)
@@ -146,17 +88,6 @@ verify_time_form(const char *s)
 		    s[i] != form[i])
 			return (0);
 	return (1);
-}
-
-/* Returns the seat (1, 2) named by a result word, 0 for "-", -1: bad. */
-static int
-verify_seat_word(const char *w, size_t n)
-{
-	if (n == 5 && strncmp(w, "first", 5) == 0)
-		return (1);
-	if (n == 6 && strncmp(w, "second", 6) == 0)
-		return (2);
-	return (n == 1 && w[0] == '-' ? 0 : -1);
 }
 
 /* Sets v->line's "KEY VALUE": value of header k, or the verdict. */
@@ -239,16 +170,6 @@ verify_tc(struct verify *v)
 	return (0);
 }
 
-/* Returns 1 if the word w is one of the NULL-terminated list. */
-static int
-verify_oneof(const char *w, const char *const *list)
-{
-	for (; *list != NULL; list++)
-		if (strcmp(w, *list) == 0)
-			return (1);
-	return (0);
-}
-
 /* Checks the syntax of the headers that need no replay. */
 static enum verify_verdict
 verify_header_syntax(struct verify *v)
@@ -313,50 +234,11 @@ verify_headers(struct verify *v)
 	for (k = 0; k < VH_N; k++)
 		if (verify_header(v, (enum verify_hdr)k, &rv) != 0)
 			return (rv);
-	if ((rv = verify_header_syntax(v)) != VERIFY_OK)
-		return (rv);
-	return (verify_start(v));
-}
-
-/*
- * Parses text as a move of the position and checks it; returns 0 (m
- * set), or -1 with err (a syntax error, or a move the rules forbid).
- */
-static int
-verify_parse_move(struct verify *v, const char *text, struct game_move *m,
-    struct game_error *err)
-{
-	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
-	int		 argc = 0, rv = -1;
-
-	copy = xstrdup(text);
-	for (tok = strtok_r(copy, " \t", &save); tok != NULL && argc <=
-	    GAME_MOVE_MAX; tok = strtok_r(NULL, " \t", &save))
-		argv[argc++] = tok;
-	if (argc == 0)
-		game_set_error(err, GAME_ESYNTAX, "empty move");
-	else if (argc > GAME_MOVE_MAX)
-		game_set_error(err, GAME_ESYNTAX, "too many tokens");
-	else if (game_move_parse(&v->game, m, argc, argv, &v->lim->game,
-	    err) == 0 && game_check(&v->game, m, err) == 0)
-		rv = 0;
-	free(copy);
-	return (rv);
-}
-
-/* Returns the seat to move next: 1 before odd plies, 2 before even. */
-static int
-verify_mover(const struct verify *v)
-{
-	return (v->ply % 2 == 0 ? 1 : 2);
-}
-
-/* Returns 1 if seat is the engine (its clock is never charged). */
-static int
-verify_engine(const struct verify *v, int seat)
-{
-	return (strcmp(v->hdr[seat == 1 ? VH_PLAYER1 : VH_PLAYER2],
-	    RECORD_ENGINE) == 0);
+	/* Both run: the verdict is the first wrong line of the two. */
+	rv = verify_header_syntax(v);
+	if (verify_start(v) != VERIFY_OK || rv != VERIFY_OK)
+		return (VERIFY_WRONG);
+	return (verify_result_head(v));
 }
 
 /* The mark of the legal move m from the position now (as the referee). */
@@ -417,6 +299,8 @@ verify_move_fields(struct verify *v, char **f, uint64_t *time_us)
 		return (VERIFY_OK);
 	}
 	want = record_clock_after(v->left[seat - 1], *time_us, v->inc_ms);
+	v->spent_us = *time_us > UINT64_MAX - v->spent_us ? UINT64_MAX :
+	    v->spent_us + *time_us;
 	if (verify_u64(f[4], &ply) != 0 || ply != want)
 		return (verify_wrong(v, v->lineno, "clock %s, expected %" PRIu64
 		    " (%" PRIu64 " before, %" PRIu64 " used, %" PRIu64
@@ -468,89 +352,6 @@ verify_move(struct verify *v)
 	return (rv);
 }
 
-/* Appends code point c as UTF-8. */
-static void
-verify_utf8(struct buf *b, unsigned long c)
-{
-	if (c < 0x80)
-		buf_putc(b, (char)c);
-	else if (c < 0x800) {
-		buf_putc(b, (char)(0xc0 | (c >> 6)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	} else {
-		buf_putc(b, (char)(0xe0 | (c >> 12)));
-		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	}
-}
-
-/*
- * Decodes the JSON string at s (its '"' first) into out; returns what
- * follows its closing '"', or NULL if it is not one.
- */
-static const char *
-verify_unquote(const char *s, struct buf *out)
-{
-	static const char esc[] = "\"\"\\\\//b\bf\fn\nr\rt\t";
-	const char	*e;
-	char		 hex[5];
-	unsigned long	 c;
-
-	if (*s++ != '"')
-		return (NULL);
-	for (; *s != '"'; s++) {
-		if (*s == '\0')
-			return (NULL);
-		if (*s != '\\') {
-			buf_putc(out, *s);
-			continue;
-		}
-		s++;
-		if (*s == 'u') {
-			if (strspn(s + 1, "0123456789abcdefABCDEF") < 4)
-				return (NULL);
-			memcpy(hex, s + 1, 4);
-			hex[4] = '\0';
-			c = strtoul(hex, NULL, 16);
-			verify_utf8(out, c);
-			s += 4;
-			continue;
-		}
-		for (e = esc; *e != '\0' && *e != *s; e += 2)
-			continue;
-		if (*s == '\0' || *e == '\0')
-			return (NULL);
-		buf_putc(out, e[1]);
-	}
-	return (s + 1);
-}
-
-/*
- * Checks that the text in quoted, refused for reason, is no legal move of
- * the position now; -1 if it is one.  A protocol breach (the answer
- * itself was bad), a text the referee may have cut and one holding a NUL
- * are not judged.
- */
-static int
-verify_refusal(struct verify *v, struct buf *quoted, const char *reason)
-{
-	const char	*text = buf_str(quoted);
-	static const char *const breach[] = {
-		"answer too long", "answer of several lines", NULL
-	};
-	struct game_error err;
-	struct game_move m;
-	int		 legal;
-
-	if (verify_oneof(reason, breach) || quoted->len >= VERIFY_QUOTE_CUT ||
-	    strlen(text) != quoted->len)
-		return (0);	/* a NUL in it: received as it was, no move */
-	game_move_init(&m);
-	legal = verify_parse_move(v, text, &m, &err) == 0;
-	game_move_clear(&m);
-	return (legal ? -1 : 0);
-}
-
 /* Checks "refused PLY PLAYER TIME_MS DELAY_US "MOVE" REASON". */
 static enum verify_verdict
 verify_refused(struct verify *v)
@@ -582,136 +383,6 @@ verify_refused(struct verify *v)
 		    "legal here", buf_str(&text));
 	buf_free(&text);
 	return (rv);
-}
-
-/* The result line's parts: winner (0: none), reason, detail (or NULL). */
-struct verify_result {
-	int		 winner;
-	char		 reason[64];
-	const char	*detail;
-};
-
-/* Splits the result header (its syntax was checked). */
-static void
-verify_result_split(const struct verify *v, struct verify_result *r)
-{
-	const char	*s = v->hdr[VH_RESULT], *w = strchr(s, ' ') + 1;
-	size_t		 n = strcspn(w, " ");
-
-	r->winner = verify_seat_word(s, (size_t)(w - 1 - s));
-	snprintf(r->reason, sizeof r->reason, "%.*s", (int)(n < 63 ? n : 63),
-	    w);
-	r->detail = w[n] == ' ' ? w + n + 1 : NULL;
-}
-
-/* Checks the result of a game whose last position is over. */
-static enum verify_verdict
-verify_result_over(struct verify *v, const struct verify_result *r)
-{
-	struct game_error err;
-	const char	*want;
-	int		 mover = verify_mover(v), winner;
-
-	if (game_outcome(&v->game, &err) == GAME_N) {
-		winner = mover;
-		want = "last-token-taken";
-	} else {
-		winner = 3 - mover;
-		want = "no-legal-move";
-	}
-	if (r->winner != winner || strcmp(r->reason, want) != 0)
-		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
-		    "player %d cannot move after ply %" PRIu64 ", so the "
-		    "result is %s %s", mover, v->ply, winner == 1 ? "first" :
-		    "second", want));
-	return (VERIFY_OK);
-}
-
-/* Checks an illegal-move result's detail: "MOVE" REASON, really illegal. */
-static enum verify_verdict
-verify_result_illegal(struct verify *v, const struct verify_result *r)
-{
-	enum verify_verdict rv = VERIFY_OK;
-	struct buf	 text;
-	const char	*reason;
-
-	buf_init(&text);
-	if (r->detail == NULL ||
-	    (reason = verify_unquote(r->detail, &text)) == NULL ||
-	    reason[0] != ' ' || reason[1] == '\0')
-		rv = verify_wrong(v, v->hline[VH_RESULT], "an illegal-move "
-		    "result needs its detail \"MOVE\" REASON");
-	else if (verify_refusal(v, &text, reason + 1) != 0)
-		rv = verify_wrong(v, v->hline[VH_RESULT], "wrong result: the "
-		    "move %.64s is legal after ply %" PRIu64, buf_str(&text),
-		    v->ply);
-	buf_free(&text);
-	return (rv);
-}
-
-/* Checks the result of a finished game that is not over on the board. */
-static enum verify_verdict
-verify_result_early(struct verify *v, const struct verify_result *r)
-{
-	static const char *const over[] = {
-		"no-legal-move", "last-token-taken", NULL
-	};
-	static const char *const mover_loses[] = {
-		"timeout", "illegal-move", NULL
-	};
-	int		 mover = verify_mover(v);
-
-	if (verify_oneof(r->reason, over))
-		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
-		    "player %d has a legal move after ply %" PRIu64, mover,
-		    v->ply));
-	if (strcmp(r->reason, "-") == 0)
-		return (verify_wrong(v, v->hline[VH_RESULT], "a finished game "
-		    "has a reason"));
-	if (verify_oneof(r->reason, mover_loses) && r->winner != 3 - mover)
-		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
-		    "player %d was to move, so %s wins by %s", mover,
-		    mover == 1 ? "second" : "first", r->reason));
-	if (strcmp(r->reason, "resign") == 0 && r->winner == 0)
-		return (verify_wrong(v, v->hline[VH_RESULT], "a resignation "
-		    "has a winner"));
-	if (strcmp(r->reason, "aborted") == 0 && r->winner != 0)
-		return (verify_wrong(v, v->hline[VH_RESULT], "an aborted game "
-		    "has no winner"));
-	if (strcmp(r->reason, "illegal-move") == 0)
-		return (verify_result_illegal(v, r));
-	return (VERIFY_OK);
-}
-
-/* Checks moves, result and status once every move is replayed. */
-static enum verify_verdict
-verify_end(struct verify *v)
-{
-	struct verify_result r;
-	const char	*status = v->hdr[VH_STATUS];
-
-	if (v->ply != v->nmoves)
-		return (verify_wrong(v, v->hline[VH_MOVES], "the header says "
-		    "%" PRIu64 " moves, the file has %" PRIu64, v->nmoves,
-		    v->ply));
-	verify_result_split(v, &r);
-	if (strcmp(status, "live") == 0) {
-		if (r.winner != 0 || strcmp(r.reason, "-") != 0)
-			return (verify_wrong(v, v->hline[VH_RESULT], "a live "
-			    "game has no result yet"));
-		if (strcmp(v->hdr[VH_ENDED], "-") != 0)
-			return (verify_wrong(v, v->hline[VH_ENDED], "a live "
-			    "game has not ended"));
-		return (VERIFY_OK);
-	}
-	if (strcmp(status, "abandoned") == 0)
-		return (VERIFY_OK);	/* its last moves may be lost (§12) */
-	if (strcmp(v->hdr[VH_ENDED], "-") == 0)
-		return (verify_wrong(v, v->hline[VH_ENDED], "a finished game "
-		    "has ended"));
-	if (game_terminal(&v->game))
-		return (verify_result_over(v, &r));
-	return (verify_result_early(v, &r));
 }
 
 /* Reads the body: moves and refused moves, then "end", then nothing. */
@@ -758,6 +429,7 @@ verify_text(const char *name, const char *text, size_t len,
 	int		 k;
 
 	memset(&v, 0, sizeof v);
+	buf_init(&v.wmsg);
 	v.name = name;
 	v.lim = lim;
 	v.out = out;
@@ -771,6 +443,9 @@ verify_text(const char *name, const char *text, size_t len,
 	if ((rv = verify_headers(&v)) == VERIFY_OK &&
 	    (rv = verify_body(&v)) == VERIFY_OK)
 		buf_printf(out, "ok %" PRIu64 " moves\n", v.ply);
+	else if (rv == VERIFY_WRONG)
+		buf_puts(out, buf_str(&v.wmsg));
+	buf_free(&v.wmsg);
 	if (v.has_game)
 		game_free(&v.game);
 	for (k = 0; k < VH_N; k++)

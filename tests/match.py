@@ -84,7 +84,7 @@ def test_sprt_h1():
     verify_records(os.path.join(TMP, "records-sprt"), d["played"], "sprt")
 
 
-def misbehave(mode, n, reason, extra=()):
+def misbehave(mode, n, reason, extra=(), tampers=()):
     out = os.path.join(TMP, "bad-%s.json" % mode)
     rec = os.path.join(TMP, "records-%s" % mode)
     rc, so, se = match(PERFECT_ENGINE + bad(mode, n) +
@@ -103,12 +103,15 @@ def misbehave(mode, n, reason, extra=()):
     eng = [e for e in d["engines"] if e["name"] == "bad"][0]
     check("%s: restarted for each game" % mode, eng["starts"] == 6,
           json.dumps(eng))
-    verify_records(rec, 6, mode)
+    verify_records(rec, 6, mode, tampers)
     return d
 
 
 def test_crash():
-    d = misbehave("crash", 2, "crash")
+    d = misbehave("crash", 2, "crash", tampers=[
+        (lambda r: r.replace("status 3", "status 256"),
+         "crash needs its detail"),
+        (lambda r: "result - " + r.split(" ", 2)[2], "crash has a winner")])
     check("crash: the exit status is in the detail",
           all(g.get("detail") == "exited with status 3"
               for g in d["games"]), json.dumps(d["games"])[:1000])
@@ -116,7 +119,8 @@ def test_crash():
 
 
 def test_hang():
-    d = misbehave("hang", 1, "timeout", ["--tc", "1000", "--grace", "50"])
+    d = misbehave("hang", 1, "timeout", ["--tc", "1000", "--grace", "50"],
+                  [(flip, "wrong result: player ")])
     check("hang: counted", d["engines"][1]["timeouts"] == 6)
 
 
@@ -128,12 +132,16 @@ def test_illegal():
 
 
 def test_slow_start():
-    misbehave("slow", 1, "start-timeout", ["--start-timeout", "2000"])
+    misbehave("slow", 1, "start-timeout", ["--start-timeout", "2000"],
+              [(lambda r: r + " late", "start-timeout has no detail"),
+               (lambda r: r.replace("start-", "slow-"),
+                "unknown reason slow-timeout")])
     out = os.path.join(TMP, "bad-both.json")
     rc, so, se = match(bad("slow", 1, "slow1") + bad("slow", 1, "slow2") +
                        ["--game", "nim 3 4 5", "--games", "2",
                         "--concurrency", "2", "--start-timeout", "300",
-                        "--out", out])
+                        "--out", out, "--records",
+                        os.path.join(TMP, "records-both")])
     check("both slow: exit 0", rc == 0, se[-1000:])
     d = load(out)
     check("both slow: each game a draw by start-timeout",
@@ -142,6 +150,7 @@ def test_slow_start():
     pr = d["pairings"][0]
     check("both slow: one DD pair", pr["draws"] == 2 and
           pr["penta"]["dd"] == 1, json.dumps(pr))
+    verify_records(os.path.join(TMP, "records-both"), 2, "both slow")
 
 
 def test_resume():
@@ -266,17 +275,39 @@ def test_no_blocking():
               "bad" in (g["first"], g["second"])) == 4, d["games"])
 
 
-def verify_records(rec, n, what):
-    """Every record of the run passes grundy verify."""
+def flip(line):
+    """The result line with the other seat winning."""
+    w = line.split(" ")
+    w[1] = {"first": "second", "second": "first"}.get(w[1], w[1])
+    return " ".join(w)
+
+
+def verify_records(rec, n, what, tampers=()):
+    """Every record of the run passes grundy verify; each tamper (a function
+    of the result line, and the verdict it must give) is caught there."""
     bad = []
     for i in range(1, n + 1):
-        p = subprocess.run([GRUNDY, "verify",
-                            os.path.join(rec, "game-%06d.grec" % i)],
+        path = os.path.join(rec, "game-%06d.grec" % i)
+        p = subprocess.run([GRUNDY, "verify", path],
                            capture_output=True, text=True, timeout=30)
         if p.returncode != 0:
             bad.append((i, p.stdout + p.stderr))
-    check("%s: grundy verify accepts all %d records" % (what, n), not bad,
-          repr(bad)[:2000])
+        with open(path) as f:
+            lines = f.read().split("\n")
+        k = [j for j, ln in enumerate(lines) if ln.startswith("result ")][0]
+        for edit, want in tampers:
+            t = list(lines)
+            t[k] = edit(t[k])
+            with open(path + ".t", "w") as f:
+                f.write("\n".join(t))
+            p = subprocess.run([GRUNDY, "verify", path + ".t"],
+                               capture_output=True, text=True, timeout=30)
+            if p.returncode != 1 or not p.stdout.startswith(
+                    "%s.t:%d: %s" % (path, k + 1, want)):
+                bad.append((i, t[k], p.stdout + p.stderr))
+    check("%s: grundy verify accepts all %d records%s" % (
+        what, n, ", and catches %d edits of each" % len(tampers)
+        if tampers else ""), not bad, repr(bad)[:2000])
 
 
 def test_adjudicate():
@@ -312,7 +343,10 @@ def test_adjudicate():
         check("game %d: the solver's winner" % g["game"],
               g["result"] == want and len(moves) == 2,
               "%r %r %r" % (g, moves, piles))
-    verify_records(rec, 6, "adjudicated")
+    verify_records(rec, 6, "adjudicated", [
+        (flip, "wrong result: player 1 to move after ply 2 "),
+        (lambda r: r.replace("ply 2", "ply 1"),
+         "wrong result: adjudicated at ply 1, the game has 2 moves")])
 
 
 sys.exit(run([test_sprt_h1, test_crash, test_hang, test_illegal,

@@ -250,7 +250,7 @@ test_verify_edits(void **state)
 		{ 11, "ended -", "F:11: a finished game has ended\n" },
 		{ 11, "ended 2025-11-21T05:37:00.000Z", "F:11: the game ended "
 		    "before it started\n" },
-		{ 13, "status live", "F:12: a live game has no result yet\n" },
+		{ 13, "status live", "F:11: a live game has not ended\n" },
 		{ 6, "player3 bob", "F:6: expected the header \"player2 "
 		    "VALUE\" here\n" },
 		{ 18, "mover 3 1 kept-win 0 950000 2=0",
@@ -292,6 +292,22 @@ test_verify_edits(void **state)
 	free(t);
 }
 
+/* The hand-written file cut after its first move (player 2 to move). */
+static char *
+one_move_file(void)
+{
+	char	*t, *u;
+
+	t = edit_line(hand_file, 14, "moves 1");
+	u = edit_line(t, 16, NULL);	/* the refused move of ply 2 */
+	free(t);
+	t = edit_line(u, 16, NULL);	/* move 2 */
+	free(u);
+	u = edit_line(t, 16, NULL);	/* move 3 */
+	free(t);
+	return (u);
+}
+
 /* Results that end before the board does: who was to move, the detail. */
 static void
 test_verify_results(void **state)
@@ -316,31 +332,230 @@ test_verify_results(void **state)
 		    VERIFY_WRONG, "F:12: wrong result: the move 1=0 is legal "
 		    "after ply 1\n" },
 		{ "result first illegal-move", VERIFY_WRONG, "F:12: an "
-		    "illegal-move result needs its detail" },
+		    "illegal-move result needs its detail \"MOVE\" REASON\n" },
 		{ "result first no-legal-move", VERIFY_WRONG, "F:12: wrong "
 		    "result: player 2 has a legal move after ply 1\n" },
 		{ "result first -", VERIFY_WRONG, "F:12: a finished game has a "
 		    "reason\n" },
 	};
 	struct verify_limits lim;
-	char		*t, *u, *w;
+	char		*u, *w;
 	size_t		 i;
 
 	(void)state;
 	verify_limits_default(&lim);
-	t = edit_line(hand_file, 14, "moves 1");
-	u = edit_line(t, 16, NULL);	/* the refused move of ply 2 */
-	free(t);
-	t = edit_line(u, 16, NULL);	/* move 2 */
-	free(u);
-	u = edit_line(t, 16, NULL);	/* move 3 */
-	free(t);
+	u = one_move_file();
 	for (i = 0; i < nitems(cases); i++) {
 		w = edit_line(u, 12, cases[i].result);
 		verdict(w, &lim, cases[i].want, cases[i].out);
 		free(w);
 	}
 	free(u);
+}
+
+/* One or two edits of a record and the verdict they must give. */
+struct verify_case {
+	int		 line;
+	const char	*with;
+	int		 line2;		/* 0: one edit */
+	const char	*with2;
+	enum verify_verdict want;
+	const char	*out;
+};
+
+/* Checks each case on base: exact verdict lines. */
+static void
+verify_cases(const char *base, const struct verify_case *c, size_t n)
+{
+	struct verify_limits lim;
+	char		*t, *u;
+	size_t		 i;
+
+	verify_limits_default(&lim);
+	for (i = 0; i < n; i++) {
+		t = edit_line(base, c[i].line, c[i].with);
+		u = c[i].line2 == 0 ? xstrdup(t) : edit_line(t, c[i].line2,
+		    c[i].with2);
+		verdict(u, &lim, c[i].want, c[i].out);
+		free(t);
+		free(u);
+	}
+}
+
+/*
+ * Every reason grundyd and grundy match write, each checked precisely;
+ * an unknown one is wrong.  After ply 1 (2=1) the position nim 1 1 is
+ * lost for player 2, who is to move.
+ */
+static void
+test_verify_reasons(void **state)
+{
+	static const struct verify_case one[] = {
+		{ 12, "result first bogus", 0, NULL, VERIFY_WRONG,
+		    "F:12: unknown reason bogus\n" },
+		{ 12, "result first adjudicated by the solver at ply 1", 0,
+		    NULL, VERIFY_OK, "ok 1 moves\n" },
+		{ 12, "result second adjudicated by the solver at ply 1", 0,
+		    NULL, VERIFY_WRONG, "F:12: wrong result: player 2 to move "
+		    "after ply 1 loses under perfect play, so the solver's "
+		    "result is first adjudicated\n" },
+		{ 12, "result first adjudicated by the solver at ply 2", 0,
+		    NULL, VERIFY_WRONG, "F:12: wrong result: adjudicated at "
+		    "ply 2, the game has 1 moves\n" },
+		{ 12, "result second adjudicated by root: a ruling", 0, NULL,
+		    VERIFY_OK, "ok 1 moves\n" },
+		{ 12, "result - adjudicated by root: a ruling", 0, NULL,
+		    VERIFY_WRONG, "F:12: adjudicated has a winner\n" },
+		{ 12, "result first adjudicated by the engine", 0, NULL,
+		    VERIFY_WRONG, "F:12: adjudicated needs its detail \"by "
+		    "ADMIN: REASON\" or \"by the solver at ply N\"\n" },
+		{ 12, "result - aborted", 0, NULL, VERIFY_WRONG, "F:12: an "
+		    "aborted game needs its detail \"by ADMIN: REASON\"\n" },
+		{ 12, "result - aborted by a b: x", 0, NULL, VERIFY_WRONG,
+		    "F:12: an aborted game needs its detail \"by ADMIN: "
+		    "REASON\"\n" },
+		{ 12, "result first crash exited with status 3", 0, NULL,
+		    VERIFY_OK, "ok 1 moves\n" },
+		{ 12, "result second crash killed by signal 9", 0, NULL,
+		    VERIFY_OK, "ok 1 moves\n" },
+		{ 12, "result first crash closed its output", 0, NULL,
+		    VERIFY_OK, "ok 1 moves\n" },
+		{ 12, "result - crash closed its output", 0, NULL, VERIFY_WRONG,
+		    "F:12: crash has a winner\n" },
+		{ 12, "result first crash", 0, NULL, VERIFY_WRONG, "F:12: crash "
+		    "needs its detail \"closed its output\", \"exited with "
+		    "status N\" or \"killed by signal N\"\n" },
+		{ 12, "result first crash killed by signal 0", 0, NULL,
+		    VERIFY_WRONG, "F:12: crash needs its detail \"closed its "
+		    "output\", \"exited with status N\" or \"killed by "
+		    "signal N\"\n" },
+		{ 12, "result - start-timeout", 0, NULL, VERIFY_WRONG,
+		    "F:12: a start-timeout game has no moves (moves 1)\n" },
+		{ 12, "result first forfeit bob was absent for 60 s", 7,
+		    "rated 0", VERIFY_WRONG, "F:12: a forfeit game has no "
+		    "moves (moves 1)\n" },
+		{ 12, "result second resign x", 0, NULL, VERIFY_WRONG,
+		    "F:12: a resignation has no detail\n" },
+		{ 12, "result first timeout x", 0, NULL, VERIFY_WRONG,
+		    "F:12: timeout has no detail\n" },
+		{ 12, "result first timeout", 8, "tc -", VERIFY_WRONG,
+		    "F:12: a timeout needs a time control (tc -)\n" },
+		{ 12, "result first timeout", 6, "player2 engine",
+		    VERIFY_WRONG, "F:12: wrong result: the engine (player 2, "
+		    "to move) has no clock to run out\n" },
+		/* 250,000 us charged, 1,000,000 left: 1,250 ms at least. */
+		{ 12, "result first timeout", 11,
+		    "ended 2025-11-21T05:38:01.372Z", VERIFY_OK,
+		    "ok 1 moves\n" },
+		{ 12, "result first timeout", 11,
+		    "ended 2025-11-21T05:38:01.371Z", VERIFY_WRONG,
+		    "F:12: wrong result: player 2 had 1000000 us left after "
+		    "250000 us of charged moves, so a timeout ends the game "
+		    "after at least 1250000 us, not in 1248 ms\n" },
+		{ 12, "result first timeout", 10,
+		    "started 2025-11-20T23:59:59.999Z", VERIFY_OK,
+		    "ok 1 moves\n" },
+	};
+	/* A timeout across a leap day: the calendar of the time stamps. */
+	static const struct verify_case leap[] = {
+		{ 10, "started 2024-02-29T23:59:59.000Z", 11,
+		    "ended 2024-03-01T00:00:00.249Z", VERIFY_OK, "ok 1 moves\n" },
+		{ 10, "started 2024-02-29T23:59:59.000Z", 11,
+		    "ended 2024-03-01T00:00:00.248Z", VERIFY_WRONG,
+		    "F:12: wrong result: player 2 had 1000000 us left after "
+		    "250000 us of charged moves, so a timeout ends the game "
+		    "after at least 1250000 us, not in 1248 ms\n" },
+	};
+	static const struct verify_case none[] = {
+		{ 12, "result - start-timeout", 0, NULL, VERIFY_OK,
+		    "ok 0 moves\n" },
+		{ 12, "result second start-timeout", 0, NULL, VERIFY_OK,
+		    "ok 0 moves\n" },
+		{ 12, "result second start-timeout slow", 0, NULL,
+		    VERIFY_WRONG, "F:12: start-timeout has no detail\n" },
+		{ 12, "result first forfeit bob was absent for 60 s", 7,
+		    "rated 0", VERIFY_OK, "ok 0 moves\n" },
+		{ 12, "result second forfeit alice was absent for 86400 s", 7,
+		    "rated 0", VERIFY_OK, "ok 0 moves\n" },
+		{ 12, "result first forfeit bob was absent for 60 s", 0, NULL,
+		    VERIFY_WRONG, "F:12: a forfeit is an unrated tournament "
+		    "game\n" },
+		{ 12, "result first forfeit bob was absent for 60 s", 9,
+		    "tournament -", VERIFY_WRONG, "F:12: a forfeit is an "
+		    "unrated tournament game\n" },
+		{ 12, "result first forfeit alice was absent for 60 s", 7,
+		    "rated 0", VERIFY_WRONG, "F:12: forfeit needs its detail "
+		    "\"LOSER was absent for SECONDS s\" (SECONDS 1..86400)\n" },
+		{ 12, "result first forfeit bob was absent for 86401 s", 7,
+		    "rated 0", VERIFY_WRONG, "F:12: forfeit needs its detail "
+		    "\"LOSER was absent for SECONDS s\" (SECONDS 1..86400)\n" },
+		{ 12, "result - forfeit bob was absent for 60 s", 7,
+		    "rated 0", VERIFY_WRONG, "F:12: forfeit has a winner\n" },
+		{ 12, "result first timeout", 0, NULL, VERIFY_WRONG,
+		    "F:12: wrong result: player 1 was to move, so second wins "
+		    "by timeout\n" },
+		/* A start already over: a crash while starting is possible. */
+		{ 12, "result first crash killed by signal 9", 4,
+		    "start nim 0 0", VERIFY_OK, "ok 0 moves\n" },
+		{ 12, "result first resign", 4, "start nim 0 0", VERIFY_WRONG,
+		    "F:12: wrong result: player 1 cannot move after ply 0, so "
+		    "the result is second no-legal-move\n" },
+	};
+	/* The whole game (3 moves, the board over after them). */
+	static const struct verify_case all[] = {
+		{ 12, "result first crash closed its output", 0, NULL,
+		    VERIFY_WRONG, "F:12: wrong result: player 2 cannot move "
+		    "after ply 3, so the result is first no-legal-move\n" },
+		{ 12, "result first adjudicated by the solver at ply 3", 0,
+		    NULL, VERIFY_WRONG, "F:12: wrong result: player 2 cannot "
+		    "move after ply 3, so the result is first no-legal-move\n" },
+		{ 12, "result first no-legal-move x", 0, NULL, VERIFY_WRONG,
+		    "F:12: no-legal-move has no detail\n" },
+		/* File order: the result (12) before a wrong move (17). */
+		{ 12, "result - resign", 17,
+		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
+		    "F:12: a resignation has a winner\n" },
+		{ 12, "result first bogus", 17,
+		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
+		    "F:12: unknown reason bogus\n" },
+		{ 11, "ended -", 12, "result first bogus", VERIFY_WRONG,
+		    "F:11: a finished game has ended\n" },
+		{ 12, "result - - x", 13, "status live", VERIFY_WRONG,
+		    "F:11: a live game has not ended\n" },
+		/* The start (4) before a bad rated header (7). */
+		{ 4, "start nim 1 02", 7, "rated 2", VERIFY_WRONG,
+		    "F:4: the start is not in canonical form\n" },
+		{ 7, "rated 2", 4, "start nim 1 2", VERIFY_WRONG,
+		    "F:7: rated is 0 or 1\n" },
+		/* What needs the whole game waits for every move to be right. */
+		{ 12, "result second no-legal-move", 17,
+		    "move 2 2 no-win 1200000 100000 1=2", VERIFY_WRONG,
+		    "F:17: illegal move 1=2: " },
+	};
+	static const struct verify_case live[] = {
+		{ 12, "result - -", 13, "status live", VERIFY_OK,
+		    "ok 3 moves\n" },
+		{ 12, "result - - x", 13, "status live", VERIFY_WRONG,
+		    "F:12: a live game has no result yet\n" },
+	};
+	char		*u, *z, *t;
+
+	(void)state;
+	u = one_move_file();
+	verify_cases(u, one, nitems(one));
+	t = edit_line(u, 12, "result first timeout");
+	verify_cases(t, leap, nitems(leap));
+	free(t);
+	t = edit_line(u, 14, "moves 0");
+	z = edit_line(t, 15, NULL);
+	free(t);
+	verify_cases(z, none, nitems(none));
+	verify_cases(hand_file, all, nitems(all));
+	t = edit_line(hand_file, 11, "ended -");
+	verify_cases(t, live, nitems(live));
+	free(t);
+	free(u);
+	free(z);
 }
 
 /* Every limit is checked before the work. */
@@ -522,6 +737,7 @@ TDB_STORE_MAIN(
 	cmocka_unit_test(test_render_json),
 	cmocka_unit_test(test_verify_edits),
 	cmocka_unit_test(test_verify_results),
+	cmocka_unit_test(test_verify_reasons),
 	cmocka_unit_test(test_verify_limits),
 	cmocka_unit_test(test_history_page),
 )
