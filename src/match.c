@@ -468,14 +468,8 @@ match_args(struct match *m, int argc, char **argv)
 void
 match_engine_free(struct match_engine *e)
 {
-	size_t	 i;
-
-	for (i = 0; i < e->argc; i++)
-		free(e->argv[i]);
-	for (i = 0; i < e->nenv; i++)
-		free(e->env[i]);
-	free(e->argv);
-	free(e->env);
+	strv_free(e->argv, e->argc);
+	strv_free(e->env, e->nenv);
 	free(e->name);
 	free(e->dir);
 }
