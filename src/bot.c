@@ -35,27 +35,23 @@
 
 #include "bot.h"
 #include "bot-int.h"
+#include "cli-usage.h"
 #include "connect.h"
 
-/* Prints usage: to stdout with status 0 (--help), else to stderr. */
-static void __attribute__((noreturn))
-bot_usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-	    "usage: grundy bot --server HOST:PORT --name NAME\n"
-	    "           [--password-file FILE | --password PASS (shown by ps)"
-	    " | env GRUNDY_PASSWORD]\n"
-	    "           [--register] [--seek 'GAME [tc=BASE[+INC]] "
-	    "[rated=0|1] [random=1]']\n"
-	    "           [--games N] [--accept] [--accept-games FAM,...] "
-	    "[--accept-min-tc MS]\n"
-	    "           [--accept-rated 0|1|any] [--no-ready] "
-	    "[--reconnect-ms MS] [--reconnect-for S]\n"
-	    "           -- PROGRAM [ARG...]\n"
-	    "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
-	    "600, --accept-rated any,\nready on; see grundy(1).\n");
-	exit(status);
-}
+/* grundy bot --help; cli_usage prints it. */
+static const char bot_usage[] =
+    "usage: grundy bot --server HOST:PORT --name NAME\n"
+    "           [--password-file FILE | --password PASS (shown by ps)"
+    " | env GRUNDY_PASSWORD]\n"
+    "           [--register] [--seek 'GAME [tc=BASE[+INC]] "
+    "[rated=0|1] [random=1]']\n"
+    "           [--games N] [--accept] [--accept-games FAM,...] "
+    "[--accept-min-tc MS]\n"
+    "           [--accept-rated 0|1|any] [--no-ready] "
+    "[--reconnect-ms MS] [--reconnect-for S]\n"
+    "           -- PROGRAM [ARG...]\n"
+    "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
+    "600, --accept-rated any,\nready on; see grundy(1).\n";
 
 /* Parses a decimal option value in [min, max] or exits 2. */
 static unsigned long
@@ -164,7 +160,7 @@ bot_valued(struct bot *b, char **argv, int a)
 	} else {
 		fprintf(stderr, "grundy bot: unknown option '%s'\n",
 		    argv[a]);
-		bot_usage(2);
+		cli_usage(2, bot_usage);
 	}
 	return (a);
 }
@@ -185,7 +181,7 @@ bot_required(struct bot *b, int argc, char **argv, int a)
 		fprintf(stderr, "grundy bot: --server, --name, a password "
 		    "(--password-file, GRUNDY_PASSWORD or --password) and "
 		    "'-- PROGRAM' are required\n");
-		bot_usage(2);
+		cli_usage(2, bot_usage);
 	}
 	b->prog = argv + a;
 	if (connect_split(b->server, b->host, sizeof b->host, b->port,
@@ -208,7 +204,7 @@ bot_options(struct bot *b, int argc, char **argv)
 			break;
 		}
 		if (strcmp(argv[a], "--help") == 0)
-			bot_usage(0);
+			cli_usage(0, bot_usage);
 		if (strcmp(argv[a], "--register") == 0)
 			b->do_register = 1;
 		else if (strcmp(argv[a], "--accept") == 0)
@@ -219,7 +215,7 @@ bot_options(struct bot *b, int argc, char **argv)
 			fprintf(stderr, "grundy bot: %s '%s'\n", a + 1 >= argc ?
 			    "missing value or unknown option" :
 			    "unknown option", argv[a]);
-			bot_usage(2);
+			cli_usage(2, bot_usage);
 		} else
 			a = bot_valued(b, argv, a);
 	}

@@ -33,5 +33,6 @@ void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
+void	 strv_free(char **, size_t);
 
 #endif /* BUF_H */

@@ -141,6 +141,14 @@ csv_str(struct buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
+/* Appends a CSV field and the comma that ends it. */
+static void
+csv_field(struct buf *b, const char *s)
+{
+	csv_str(b, s);
+	buf_putc(b, ',');
+}
+
 /*
  * Appends ",X" with X a number: with prec decimals, or as %g if prec is
  * negative; "inf" or "-inf" if infinite; empty when absent (has 0).
@@ -192,8 +200,7 @@ csv_crosstable(struct buf *b, const struct results *r)
 			if (i == k || (c = xtable_get(&r->xt, i, k)) == NULL ||
 			    c->games == 0)
 				continue;
-			csv_str(b, r->names[i]);
-			buf_putc(b, ',');
+			csv_field(b, r->names[i]);
 			csv_str(b, r->names[k]);
 			csv_num(b, 1, -1, (double)c->half / 2.0);
 			buf_printf(b, ",%" PRIu32 "\n", c->games);
@@ -221,8 +228,7 @@ csv_pairs(struct buf *b, const struct results *r)
 	for (i = 0; i < r->npairs; i++) {
 		p = &r->pairs[i];
 		q = &p->penta;
-		csv_str(b, r->names[p->a]);
-		buf_putc(b, ',');
+		csv_field(b, r->names[p->a]);
 		csv_str(b, r->names[p->b]);
 		buf_printf(b, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		    matchstat_wdl_games(&p->wdl), p->wdl.wins, p->wdl.losses,
@@ -281,18 +287,14 @@ static void
 csv_game(struct buf *b, const struct store_gameinfo *g, const char *tour)
 {
 	buf_printf(b, "%" PRId64 ",", g->id);
-	csv_str(b, g->family);
-	buf_putc(b, ',');
-	csv_str(b, g->game);
-	buf_putc(b, ',');
-	csv_str(b, g->player1);
-	buf_putc(b, ',');
+	csv_field(b, g->family);
+	csv_field(b, g->game);
+	csv_field(b, g->player1);
 	csv_str(b, g->player2);
 	buf_printf(b, ",%s,%s,", store_status_name(g->status),
 	    g->result == STORE_RESULT_NONE ? "" : store_result_name(g->result));
-	csv_str(b, g->result == STORE_RESULT_FIRST ? g->player1 :
+	csv_field(b, g->result == STORE_RESULT_FIRST ? g->player1 :
 	    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
-	buf_putc(b, ',');
 	csv_str(b, g->reason);
 	buf_printf(b, ",%d,", g->rated);
 	if (g->has_tc)
@@ -316,8 +318,7 @@ csv_moves(struct buf *b, const struct store_record *rec)
 		m = &rec->moves[i];
 		buf_printf(b, "%" PRId64 ",%" PRIu64 ",%d,", rec->game.id,
 		    m->ply, m->player);
-		csv_str(b, m->move);
-		buf_putc(b, ',');
+		csv_field(b, m->move);
 		csv_str(b, m->position);
 		buf_printf(b, ",%s,%" PRIu64 ",%" PRIu64 "\n",
 		    store_mark_name(m->mark), m->time_ms, m->time_us);

@@ -17,6 +17,7 @@
 #include "bot.h"
 #include "cli-edit.h"
 #include "cli-engine.h"
+#include "cli-usage.h"
 #include "conf.h"
 #include "connect.h"
 #include "engine.h"
@@ -29,43 +30,38 @@
 /* Hard cap on one line of terminal input (a 1,000,000-digit move fits). */
 #define GRUNDY_LINE_MAX	(1100 * 1000)
 
-/* Prints usage: to stdout and exit 0 for --help, else to stderr, exit 2. */
-static void __attribute__((noreturn))
-grundy_usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-	    "usage: grundy analyze [--limit N] [--max-digits N] GAME...\n"
-	    "       grundy play [--engine-first] [--seed N] [--max-digits N] "
-	    "GAME...\n"
-	    "       grundy connect [--pipe] [HOST:PORT]\n"
-	    "       grundy engine\n"
-	    "       grundy bot --server HOST:PORT --name NAME [OPTION...] "
-	    "-- PROGRAM [ARG...]\n"
-	    "           (its options: grundy bot --help)\n"
-	    "       grundy match --engine cmd=PROG... --engine cmd=PROG... "
-	    "--game GAME [OPTION...]\n"
-	    "           (its options: grundy match --help)\n"
-	    "       grundy verify [--max-bytes N] [--max-line N] FILE\n"
-	    "       grundy games\n"
-	    "       grundy version\n"
-	    "       grundy [COMMAND] --help\n"
-	    "GAME is FAMILY [KEY=VALUE ...] POSITION, e.g. 'nim 3 4 5';\n"
-	    "see 'grundy games', grundy(1) and PROTOCOL.md.\n"
-	    "Defaults: --limit 0 (every winning move), --max-digits "
-	    "1000000,\n"
-	    "the human moves first, the engine picks its first best move "
-	    "unless --seed;\n"
-	    "connect: 127.0.0.1:7559, --pipe when stdin is not a terminal.\n"
-	    "On a terminal, connect shows server lines as they arrive and "
-	    "asks you for the\nmove of a genmove; play understands help, "
-	    "hint, analyze, undo and quit; both\nedit lines (libedit) and "
-	    "keep a history in ~/.grundy_history.\n"
-	    "'grundy engine' answers GTP commands (new, play, genmove, "
-	    "gameover, ...)\non stdin with perfect play; 'grundy bot' "
-	    "plays PROGRAM, a program that\nspeaks them, on grundyd "
-	    "(PROTOCOL.md section 13).\n");
-	exit(status);
-}
+/* grundy --help; cli_usage prints it. */
+static const char grundy_usage[] =
+    "usage: grundy analyze [--limit N] [--max-digits N] GAME...\n"
+    "       grundy play [--engine-first] [--seed N] [--max-digits N] "
+    "GAME...\n"
+    "       grundy connect [--pipe] [HOST:PORT]\n"
+    "       grundy engine\n"
+    "       grundy bot --server HOST:PORT --name NAME [OPTION...] "
+    "-- PROGRAM [ARG...]\n"
+    "           (its options: grundy bot --help)\n"
+    "       grundy match --engine cmd=PROG... --engine cmd=PROG... "
+    "--game GAME [OPTION...]\n"
+    "           (its options: grundy match --help)\n"
+    "       grundy verify [--max-bytes N] [--max-line N] FILE\n"
+    "       grundy games\n"
+    "       grundy version\n"
+    "       grundy [COMMAND] --help\n"
+    "GAME is FAMILY [KEY=VALUE ...] POSITION, e.g. 'nim 3 4 5';\n"
+    "see 'grundy games', grundy(1) and PROTOCOL.md.\n"
+    "Defaults: --limit 0 (every winning move), --max-digits "
+    "1000000,\n"
+    "the human moves first, the engine picks its first best move "
+    "unless --seed;\n"
+    "connect: 127.0.0.1:7559, --pipe when stdin is not a terminal.\n"
+    "On a terminal, connect shows server lines as they arrive and "
+    "asks you for the\nmove of a genmove; play understands help, "
+    "hint, analyze, undo and quit; both\nedit lines (libedit) and "
+    "keep a history in ~/.grundy_history.\n"
+    "'grundy engine' answers GTP commands (new, play, genmove, "
+    "gameover, ...)\non stdin with perfect play; 'grundy bot' "
+    "plays PROGRAM, a program that\nspeaks them, on grundyd "
+    "(PROTOCOL.md section 13).\n";
 
 /* Parses a non-negative size option value or exits. */
 static size_t
@@ -102,7 +98,7 @@ grundy_options(int argc, char **argv, struct grundy_opts *o)
 		if (strcmp(argv[a], "--") == 0)
 			return (a + 1);
 		if (strcmp(argv[a], "--help") == 0)
-			grundy_usage(0);
+			cli_usage(0, grundy_usage);
 		if (strcmp(argv[a], "--engine-first") == 0)
 			o->engine_first = 1;
 		else if (strcmp(argv[a], "--limit") != 0 &&
@@ -110,10 +106,10 @@ grundy_options(int argc, char **argv, struct grundy_opts *o)
 		    strcmp(argv[a], "--seed") != 0) {
 			fprintf(stderr, "grundy: unknown option '%s'\n",
 			    argv[a]);
-			grundy_usage(2);
+			cli_usage(2, grundy_usage);
 		} else if (a + 1 >= argc) {
 			fprintf(stderr, "grundy: %s needs a value\n", argv[a]);
-			grundy_usage(2);
+			cli_usage(2, grundy_usage);
 		} else if (strcmp(argv[a], "--limit") == 0)
 			o->limit = grundy_size_arg(argv[a], argv[a + 1]), a++;
 		else if (strcmp(argv[a], "--max-digits") == 0)
@@ -487,10 +483,10 @@ main(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	game_limits_default(&o.lim);
 	if (argc < 2)
-		grundy_usage(2);
+		cli_usage(2, grundy_usage);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0)
-		grundy_usage(0);
+		cli_usage(0, grundy_usage);
 	if (strcmp(argv[1], "connect") == 0)
 		return (connect_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "match") == 0)
@@ -535,5 +531,5 @@ main(int argc, char **argv)
 		fprintf(stderr, "grundy: unknown command '%s'\n", argv[1]);
 	else
 		fprintf(stderr, "grundy %s: missing GAME\n", argv[1]);
-	grundy_usage(2);
+	cli_usage(2, grundy_usage);
 }

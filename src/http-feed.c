@@ -101,12 +101,8 @@ fgame_get(struct hfeed *f, int64_t id)
 static void
 fgame_free(struct fgame *g)
 {
-	size_t	 i;
-
 	LIST_REMOVE(g, hash);
-	for (i = 0; i < g->n; i++)
-		free(g->moves[i]);
-	free(g->moves);
+	strv_free(g->moves, g->n);
 	free(g);
 }
 

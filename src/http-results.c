@@ -273,6 +273,29 @@ http_export_args(struct http *h, struct evhttp_request *req,
 	return (0);
 }
 
+/*
+ * The request of /api/pairs or /api/export, with its selection read as
+ * http_export_args reads it; NULL after answering 503 (the game log is
+ * off), 400 or 404.
+ */
+static struct hreq *
+http_results_req(struct http *h, struct hconn *hc, struct evhttp_request *req,
+    const struct evkeyvalq *q, int need)
+{
+	struct hreq	*r;
+
+	if (h->srv->store == NULL) {
+		http_error(req, 503, "the game log is off (--db off)");
+		return (NULL);
+	}
+	r = http_hreq(h, hc, req);
+	if (http_export_args(h, req, q, r, need) != 0) {
+		http_hreq_free(r);
+		return (NULL);
+	}
+	return (r);
+}
+
 /* GET /api/pairs?a=A&b=B[&tournament=NAME][&since=TIME][&until=TIME]. */
 void
 http_pairs(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -290,15 +313,8 @@ http_pairs(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		    "players");
 		return;
 	}
-	if (h->srv->store == NULL) {
-		http_error(req, 503, "the game log is off (--db off)");
+	if ((r = http_results_req(h, hc, req, q, 0)) == NULL)
 		return;
-	}
-	r = http_hreq(h, hc, req);
-	if (http_export_args(h, req, q, r, 0) != 0) {
-		http_hreq_free(r);
-		return;
-	}
 	memcpy(r->name, a, sizeof r->name);
 	memcpy(r->tour, b, sizeof r->tour);
 	r->work = http_pairs_work;
@@ -328,15 +344,8 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		    "crosstable, pairs, referee, games or moves");
 		return;
 	}
-	if (h->srv->store == NULL) {
-		http_error(req, 503, "the game log is off (--db off)");
+	if ((r = http_results_req(h, hc, req, q, 1)) == NULL)
 		return;
-	}
-	r = http_hreq(h, hc, req);
-	if (http_export_args(h, req, q, r, 1) != 0) {
-		http_hreq_free(r);
-		return;
-	}
 	if (http_export_admit(h, hc, req) != 0) {
 		http_hreq_free(r);
 		return;

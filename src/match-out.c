@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "json.h"
+#include "json-stat.h"
 #include "jsonread.h"
 #include "match.h"
 #include "record.h"
@@ -239,23 +240,13 @@ match_json_pair(const struct match *m, struct json *j, size_t k)
 	match_pairing(m, k, &a, &b);
 	match_pair_stats(m, k, &w, &p, &u);
 	json_obj(j);
-	json_kstr(j, "a", m->eng[a].name);
-	json_kstr(j, "b", m->eng[b].name);
-	json_kuint(j, "games", matchstat_wdl_games(&w));
-	json_kuint(j, "wins", w.wins);
-	json_kuint(j, "losses", w.losses);
-	json_kuint(j, "draws", w.draws);
+	json_stat_wdl(j, m->eng[a].name, m->eng[b].name, &w);
 	match_knum(j, "points", matchstat_wdl_points(&w));
 	json_kuint(j, "pairs", matchstat_penta_pairs(&p));
 	json_kuint(j, "unpaired", u);
 	json_key(j, "penta");
 	json_obj(j);
-	json_kuint(j, "ll", p.ll);
-	json_kuint(j, "ld", p.ld);
-	json_kuint(j, "wl", p.wl);
-	json_kuint(j, "dd", p.dd);
-	json_kuint(j, "wd", p.wd);
-	json_kuint(j, "ww", p.ww);
+	json_stat_penta(j, &p);
 	json_end_obj(j);
 	if (match_elo(&w, &p, &e) == 0) {
 		match_knum(j, "score", e.score);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli-usage.h"
 #include "clock.h"
 #include "conf.h"
 #include "jsonread.h"
@@ -26,29 +27,25 @@
 #define MATCH_DEF_TC	"10000+100"
 #define MATCH_START_MS	10000
 
-static void __attribute__((noreturn))
-match_usage(int status)
-{
-	fprintf(status ? stderr : stdout,
-	    "usage: grundy match --engine KEY=VALUE... --engine KEY=VALUE... "
-	    "[--engine ...]\n"
-	    "           --game GAME [--random-starts] [--seed N] "
-	    "[--games N]\n"
-	    "           [--concurrency N] [--tc BASE[+INC]] [--grace MS] "
-	    "[--start-timeout MS]\n"
-	    "           [--adjudicate PLIES] [--sprt elo0=E0,elo1=E1"
-	    "[,alpha=A,beta=B,model=M]]\n"
-	    "           [--engines FILE] [--out FILE [--resume]] [--quiet]\n"
-	    "--engine keys: conf=NAME (from --engines), cmd=PROGRAM, "
-	    "name=NAME, arg=ARG\n"
-	    "(repeatable), option.NAME=VALUE (the program's environment), "
-	    "dir=DIR.\n"
-	    "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
-	    ", --grace 250, --start-timeout 10000,\n"
-	    "a random --seed; SPRT alpha=0.05, beta=0.05, "
-	    "model=normalized.  See grundy(1).\n");
-	exit(status);
-}
+/* grundy match --help; cli_usage prints it. */
+static const char match_usage[] =
+    "usage: grundy match --engine KEY=VALUE... --engine KEY=VALUE... "
+    "[--engine ...]\n"
+    "           --game GAME [--random-starts] [--seed N] "
+    "[--games N]\n"
+    "           [--concurrency N] [--tc BASE[+INC]] [--grace MS] "
+    "[--start-timeout MS]\n"
+    "           [--adjudicate PLIES] [--sprt elo0=E0,elo1=E1"
+    "[,alpha=A,beta=B,model=M]]\n"
+    "           [--engines FILE] [--out FILE [--resume]] [--quiet]\n"
+    "--engine keys: conf=NAME (from --engines), cmd=PROGRAM, "
+    "name=NAME, arg=ARG\n"
+    "(repeatable), option.NAME=VALUE (the program's environment), "
+    "dir=DIR.\n"
+    "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
+    ", --grace 250, --start-timeout 10000,\n"
+    "a random --seed; SPRT alpha=0.05, beta=0.05, "
+    "model=normalized.  See grundy(1).\n";
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 match_die(const char *fmt, ...)
@@ -336,7 +333,7 @@ match_option(struct match *m, int argc, char **argv, int *i,
 	else if (strcmp(o, "--quiet") == 0)
 		m->quiet = 1;
 	else if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
-		match_usage(0);
+		cli_usage(0, match_usage);
 	else
 		flag = 0;
 	if (flag) {
@@ -471,14 +468,8 @@ match_args(struct match *m, int argc, char **argv)
 void
 match_engine_free(struct match_engine *e)
 {
-	size_t	 i;
-
-	for (i = 0; i < e->argc; i++)
-		free(e->argv[i]);
-	for (i = 0; i < e->nenv; i++)
-		free(e->env[i]);
-	free(e->argv);
-	free(e->env);
+	strv_free(e->argv, e->argc);
+	strv_free(e->env, e->nenv);
 	free(e->name);
 	free(e->dir);
 }

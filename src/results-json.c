@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "json.h"
+#include "json-stat.h"
 #include "results.h"
 #include "results-json.h"
 
@@ -170,12 +171,7 @@ results_json_pair(struct json *j, const char *a, const char *b,
 	const struct matchstat_penta *q = &p->penta;
 	uint64_t	 n = matchstat_wdl_games(&p->wdl);
 
-	json_kstr(j, "a", a);
-	json_kstr(j, "b", b);
-	json_kuint(j, "games", n);
-	json_kuint(j, "wins", p->wdl.wins);
-	json_kuint(j, "losses", p->wdl.losses);
-	json_kuint(j, "draws", p->wdl.draws);
+	json_stat_wdl(j, a, b, &p->wdl);
 	json_key(j, "score");
 	if (n > 0)
 		json_num4(j, p->elo.score);
@@ -189,12 +185,7 @@ results_json_pair(struct json *j, const char *a, const char *b,
 	json_key(j, "pentanomial");
 	json_obj(j);
 	json_kuint(j, "pairs", matchstat_penta_pairs(q));
-	json_kuint(j, "ll", q->ll);
-	json_kuint(j, "ld", q->ld);
-	json_kuint(j, "wl", q->wl);
-	json_kuint(j, "dd", q->dd);
-	json_kuint(j, "wd", q->wd);
-	json_kuint(j, "ww", q->ww);
+	json_stat_penta(j, q);
 	json_kuint(j, "unpaired", p->unpaired);
 	json_end_obj(j);
 	json_key(j, "pair_elo");

@@ -443,11 +443,7 @@ results_standing(const struct results *r, size_t i,
 void
 results_free(struct results *r)
 {
-	size_t	 i;
-
-	for (i = 0; i < r->n; i++)
-		free(r->names[i]);
-	free(r->names);
+	strv_free(r->names, r->n);
 	xtable_free(&r->xt);
 	free(r->st);
 	free(r->ref);

@@ -178,7 +178,7 @@ store_user_version(sqlite3 *db, int *v)
  * leaves it as it was.  A version newer than the list is refused.
  */
 int
-store_migrate(sqlite3 *db, const char *path, const struct store_migration
+store_migrate(sqlite3 *db, const char *path, const struct sqldb_migration
     *list, size_t n, int upto, int busy_ms, char *err, size_t errlen)
 {
 	char	 sql[64], *emsg = NULL;
@@ -276,7 +276,7 @@ store_max_pages(sqlite3 *db, unsigned long n)
  * version upto of list.  Returns 0, or -1 with err filled in.
  */
 int
-store_migrate_file(const char *path, const struct store_migration *list,
+store_migrate_file(const char *path, const struct sqldb_migration *list,
     size_t n, int upto, char *err, size_t errlen)
 {
 	sqlite3	*db = NULL;

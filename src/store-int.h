@@ -221,7 +221,7 @@ int	 store_open_writer(struct store *, const struct store_config *,
 int	 store_open_reader(struct store *, char *, size_t);
 void	 store_error(char *, size_t, const char *, sqlite3 *, int,
 	    const char *, int);
-int	 store_migrate(sqlite3 *, const char *, const struct store_migration *,
+int	 store_migrate(sqlite3 *, const char *, const struct sqldb_migration *,
 	    size_t, int, int, char *, size_t);
 int	 store_max_pages(sqlite3 *, unsigned long);
 int	 store_prepare(sqlite3 *, const char *const *, size_t,

@@ -320,52 +320,55 @@ store_delay_col(sqlite3_stmt *s, int i, int *has, uint64_t *us)
 	*us = *has ? (uint64_t)sqlite3_column_int64(s, i) : 0;
 }
 
-/* Reads game id's moves into r; returns an SQLite code. */
-static int
-store_record_moves(struct store *st, int64_t id, struct store_record *r)
+/* Appends a row of STORE_R_MOVES to r's moves. */
+static void
+store_rmove_row(sqlite3_stmt *m, struct store_record *r)
 {
-	sqlite3_stmt	*m = st->rs[STORE_R_MOVES];
 	struct store_rmove *v;
-	int		 rc;
 
-	sqlite3_bind_int64(m, 1, id);
-	while ((rc = sqlite3_step(m)) == SQLITE_ROW) {
-		r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
-		v = &r->moves[r->nmoves++];
-		v->ply = (uint64_t)sqlite3_column_int64(m, 0);
-		v->player = sqlite3_column_int(m, 1);
-		v->move = store_coldup(m, 2);
-		v->position = store_coldup(m, 3);
-		v->mark = store_mark_col(m, 4);
-		v->time_ms = (uint64_t)sqlite3_column_int64(m, 5);
-		store_delay_col(m, 6, &v->has_delay, &v->delay_us);
-		v->time_us = (uint64_t)sqlite3_column_int64(m, 7);
-	}
-	store_done(m);
-	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+	r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
+	v = &r->moves[r->nmoves++];
+	v->ply = (uint64_t)sqlite3_column_int64(m, 0);
+	v->player = sqlite3_column_int(m, 1);
+	v->move = store_coldup(m, 2);
+	v->position = store_coldup(m, 3);
+	v->mark = store_mark_col(m, 4);
+	v->time_ms = (uint64_t)sqlite3_column_int64(m, 5);
+	store_delay_col(m, 6, &v->has_delay, &v->delay_us);
+	v->time_us = (uint64_t)sqlite3_column_int64(m, 7);
 }
 
-/* Reads game id's refused moves into r; returns an SQLite code. */
-static int
-store_record_refused(struct store *st, int64_t id, struct store_record *r)
+/* Appends a row of STORE_R_REFUSED to r's refused moves. */
+static void
+store_rrefused_row(sqlite3_stmt *f, struct store_record *r)
 {
-	sqlite3_stmt	*f = st->rs[STORE_R_REFUSED];
 	struct store_rrefused *v;
+
+	r->refused = store_grow(r->refused, r->nrefused, sizeof *r->refused);
+	v = &r->refused[r->nrefused++];
+	v->ply = (uint64_t)sqlite3_column_int64(f, 0);
+	v->player = sqlite3_column_int(f, 1);
+	v->time_ms = (uint64_t)sqlite3_column_int64(f, 2);
+	store_delay_col(f, 3, &v->has_delay, &v->delay_us);
+	v->move = store_coldup(f, 4);
+	v->reason = store_coldup(f, 5);
+}
+
+/*
+ * Reads the rows of read statement k for game id into r, each by row;
+ * returns an SQLite code.
+ */
+static int
+store_record_rows(struct store *st, int k, int64_t id,
+    struct store_record *r, void (*row)(sqlite3_stmt *, struct store_record *))
+{
+	sqlite3_stmt	*s = st->rs[k];
 	int		 rc;
 
-	sqlite3_bind_int64(f, 1, id);
-	while ((rc = sqlite3_step(f)) == SQLITE_ROW) {
-		r->refused = store_grow(r->refused, r->nrefused,
-		    sizeof *r->refused);
-		v = &r->refused[r->nrefused++];
-		v->ply = (uint64_t)sqlite3_column_int64(f, 0);
-		v->player = sqlite3_column_int(f, 1);
-		v->time_ms = (uint64_t)sqlite3_column_int64(f, 2);
-		store_delay_col(f, 3, &v->has_delay, &v->delay_us);
-		v->move = store_coldup(f, 4);
-		v->reason = store_coldup(f, 5);
-	}
-	store_done(f);
+	sqlite3_bind_int64(s, 1, id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		row(s, r);
+	store_done(s);
 	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
 }
 
@@ -389,8 +392,11 @@ store_record(struct store *st, int64_t id, struct store_record *r)
 	if ((rc = sqlite3_step(g)) == SQLITE_ROW) {
 		found = 1;
 		store_game_row(g, &r->game);
-		if ((rc = store_record_moves(st, id, r)) == SQLITE_OK)
-			rc = store_record_refused(st, id, r);
+		rc = store_record_rows(st, STORE_R_MOVES, id, r,
+		    store_rmove_row);
+		if (rc == SQLITE_OK)
+			rc = store_record_rows(st, STORE_R_REFUSED, id, r,
+			    store_rrefused_row);
 	} else if (rc == SQLITE_DONE)
 		rc = SQLITE_OK;
 	store_done(g);

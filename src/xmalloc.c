@@ -60,3 +60,14 @@ xstrdup(const char *s)
 
 	return (memcpy(xmalloc(n), s, n));
 }
+
+/* Frees the n strings of v, then v. */
+void
+strv_free(char **v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

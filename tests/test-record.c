@@ -593,13 +593,8 @@ test_verify_limits(void **state)
 static int64_t
 begin(struct store *st, const char *a, const char *b, int64_t tour)
 {
-	struct store_game g;
+	struct store_game g = nim_game("nim 1", a, b);
 
-	memset(&g, 0, sizeof g);
-	g.family = "nim";
-	g.game = "nim 1";
-	g.player1 = a;
-	g.player2 = b;
 	g.tournament = tour;
 	return (store_game_begin(st, &g));
 }

@@ -19,16 +19,44 @@ static struct store_rgame
 game(int64_t id, const char *p1, const char *p2, const char *start,
     int64_t tour, int winner)
 {
-	struct store_rgame g;
+	return ((struct store_rgame){ .id = id, .player1 = p1, .player2 = p2,
+	    .start = start, .tournament = tour, .winner = winner });
+}
 
-	memset(&g, 0, sizeof g);
-	g.id = id;
-	g.player1 = p1;
-	g.player2 = p2;
-	g.start = start;
-	g.tournament = tour;
-	g.winner = winner;
-	return (g);
+/* A game of a list: first and second player, start, tournament, winner. */
+struct gdef {
+	const char	*p1, *p2, *start;
+	int64_t		 tour;
+	int		 winner;
+};
+
+/* Fills g[0..n) from the list d, with ids 1..n in its order. */
+static void
+games(struct store_rgame *g, const struct gdef *d, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		g[i] = game((int64_t)i + 1, d[i].p1, d[i].p2, d[i].start,
+		    d[i].tour, d[i].winner);
+}
+
+/*
+ * Checks a pair's counts without draws: wins, losses, the pairs ll, wl
+ * and ww (none with a draw), and the unpaired games.
+ */
+static void
+pair_is(const struct results_pair *p, uint64_t wins, uint64_t losses,
+    uint64_t ll, uint64_t wl, uint64_t ww, size_t unpaired)
+{
+	assert_int_equal(p->wdl.wins, wins);
+	assert_int_equal(p->wdl.losses, losses);
+	assert_int_equal(p->wdl.draws, 0);
+	assert_int_equal(p->penta.ll, ll);
+	assert_int_equal(p->penta.wl, wl);
+	assert_int_equal(p->penta.ww, ww);
+	assert_int_equal(p->penta.ld + p->penta.dd + p->penta.wd, 0);
+	assert_int_equal(p->unpaired, unpaired);
 }
 
 /* Elo of a score, computed here: -400 log10(1/s - 1). */
@@ -50,31 +78,24 @@ elo_of(double s)
 static void
 test_pairs_by_hand(void **state)
 {
+	static const struct gdef d[] = {
+		{ "A", "B", "s1", 0, 1 }, { "B", "A", "s1", 0, 2 },
+		{ "A", "B", "s2", 0, 1 }, { "A", "B", "s2", 0, 2 },
+		{ "B", "A", "s2", 0, 1 }, { "B", "A", "s1", 7, 1 },
+		{ "A", "B", "s3", 0, 2 }, { "B", "A", "s3", 0, 1 },
+	};
 	struct store_rgame g[8];
 	struct results	 r;
 	struct results_pair p, q;
 	double		 s, var, se, z = 1.959963984540054;
 
 	(void)state;
-	g[0] = game(1, "A", "B", "s1", 0, 1);
-	g[1] = game(2, "B", "A", "s1", 0, 2);
-	g[2] = game(3, "A", "B", "s2", 0, 1);
-	g[3] = game(4, "A", "B", "s2", 0, 2);
-	g[4] = game(5, "B", "A", "s2", 0, 1);
-	g[5] = game(6, "B", "A", "s1", 7, 1);
-	g[6] = game(7, "A", "B", "s3", 0, 2);
-	g[7] = game(8, "B", "A", "s3", 0, 1);
+	games(g, d, 8);
 	assert_int_equal(results_build(NULL, 0, g, 8, &r), 0);
 	assert_int_equal(r.n, 2);
 	assert_string_equal(r.names[0], "A");
 	assert_int_equal(results_pair_get(&r, 0, 1, &p), 0);
-	assert_int_equal(p.wdl.wins, 3);
-	assert_int_equal(p.wdl.losses, 5);
-	assert_int_equal(p.penta.ww, 1);
-	assert_int_equal(p.penta.wl, 1);
-	assert_int_equal(p.penta.ll, 1);
-	assert_int_equal(p.penta.ld + p.penta.dd + p.penta.wd, 0);
-	assert_int_equal(p.unpaired, 2);
+	pair_is(&p, 3, 5, 1, 1, 1, 2);
 	/* The interval and LOS of 3 of 8, recomputed here. */
 	s = 3.0 / 8.0;
 	var = s * (1 - s);
@@ -91,11 +112,7 @@ test_pairs_by_hand(void **state)
 	near(p.penta_elo.los, 0.5, 1e-12, "pair los");
 	/* From B's side: the mirror. */
 	assert_int_equal(results_pair_get(&r, 1, 0, &q), 0);
-	assert_int_equal(q.wdl.wins, 5);
-	assert_int_equal(q.wdl.losses, 3);
-	assert_int_equal(q.penta.ww, 1);
-	assert_int_equal(q.penta.ll, 1);
-	assert_int_equal(q.penta.wl, 1);
+	pair_is(&q, 5, 3, 1, 1, 1, 2);
 	near(q.elo.elo, -p.elo.elo, 1e-9, "mirror elo");
 	/* The crosstable: A 3 points of 8 against B. */
 	assert_int_equal(xtable_get(&r.xt, 0, 1)->half, 6);
@@ -209,16 +226,20 @@ static void
 test_standings_ties(void **state)
 {
 	static const char *const names[] = { "A", "B", "C", "D", "E" };
+	static const struct gdef cycle[] = {
+		{ "A", "B", "x", 1, 1 }, { "B", "C", "x", 1, 1 },
+		{ "C", "A", "x", 1, 1 }, { "A", "D", "x", 1, 1 },
+		{ "D", "B", "x", 1, 2 }, { "C", "D", "x", 1, 1 },
+	}, h2h[] = {
+		{ "A", "B", "x", 1, 1 }, { "A", "C", "x", 1, 2 },
+		{ "B", "C", "x", 1, 1 }, { "A", "D", "x", 1, 1 },
+		{ "B", "D", "x", 1, 1 }, { "C", "D", "x", 1, 2 },
+	};
 	struct store_rgame g[6];
 	struct results	 r;
 
 	(void)state;
-	g[0] = game(1, "A", "B", "x", 1, 1);
-	g[1] = game(2, "B", "C", "x", 1, 1);
-	g[2] = game(3, "C", "A", "x", 1, 1);
-	g[3] = game(4, "A", "D", "x", 1, 1);
-	g[4] = game(5, "D", "B", "x", 1, 2);
-	g[5] = game(6, "C", "D", "x", 1, 1);
+	games(g, cycle, 6);
 	assert_int_equal(results_build(names, 5, g, 6, &r), 0);
 	assert_int_equal(line_of(&r, "A")->rank, 1);
 	assert_int_equal(line_of(&r, "B")->rank, 1);
@@ -231,12 +252,7 @@ test_standings_ties(void **state)
 	assert_int_equal(r.games, 6);
 	results_free(&r);
 
-	g[0] = game(1, "A", "B", "x", 1, 1);
-	g[1] = game(2, "A", "C", "x", 1, 2);
-	g[2] = game(3, "B", "C", "x", 1, 1);
-	g[3] = game(4, "A", "D", "x", 1, 1);
-	g[4] = game(5, "B", "D", "x", 1, 1);
-	g[5] = game(6, "C", "D", "x", 1, 2);
+	games(g, h2h, 6);
 	assert_int_equal(results_build(names, 4, g, 6, &r), 0);
 	assert_string_equal(r.names[r.st[0].player], "A");
 	assert_string_equal(r.names[r.st[1].player], "B");
@@ -314,12 +330,8 @@ test_pairs_random(void **state)
 		}
 		assert_int_equal(results_build(NULL, 0, g, N, &r), 0);
 		assert_int_equal(results_pair_get(&r, 0, 1, &p), 0);
-		assert_int_equal(p.wdl.wins, wins);
-		assert_int_equal(p.wdl.losses, N - wins);
-		assert_int_equal(p.penta.ll, cnt[0]);
-		assert_int_equal(p.penta.wl, cnt[1]);
-		assert_int_equal(p.penta.ww, cnt[2]);
-		assert_int_equal(p.unpaired, N - paired);
+		pair_is(&p, wins, N - wins, cnt[0], cnt[1], cnt[2],
+		    N - paired);
 		results_free(&r);
 	}
 }

@@ -72,14 +72,9 @@ play_moves(struct store *st, const char *p1, const char *p2, int rated,
     int winner, enum store_status status, struct done *d,
     const struct store_move *m, int n)
 {
-	struct store_game g;
+	struct store_game g = nim_game("nim 1", p1, p2);
 	int64_t		 id;
 
-	memset(&g, 0, sizeof g);
-	g.family = "nim";
-	g.game = "nim 1";
-	g.player1 = p1;
-	g.player2 = p2;
 	g.rated = rated;
 	id = store_game_begin(st, &g);
 	while (n-- > 0)

@@ -61,16 +61,22 @@ now_ms(void)
 }
 
 /*
- * A game of nim from start between conn:1 and the engine: unrated, no
- * clock, no tournament.
+ * A game of nim from start between p1 and p2: unrated, no clock, no
+ * tournament.
  */
+struct store_game
+nim_game(const char *start, const char *p1, const char *p2)
+{
+	struct store_game g = { "nim", start, p1, p2, 0, NULL, 0, 0 };
+
+	return (g);
+}
+
+/* A game of nim from start between conn:1 and the engine (nim_game). */
 struct store_game
 engine_game(const char *start)
 {
-	struct store_game g = { "nim", start, "conn:1", "engine", 0, NULL, 0,
-	    0 };
-
-	return (g);
+	return (nim_game(start, "conn:1", "engine"));
 }
 
 /* Creates the temporary directory and names the test's database. */

@@ -99,6 +99,7 @@ struct store *tdb_reopen(struct fixture *);
 int	 text_record(struct store *, int64_t, struct buf *);
 int	 text_stats(struct store *, struct buf *);
 long long now_ms(void);
+struct store_game nim_game(const char *, const char *, const char *);
 struct store_game engine_game(const char *);
 void	 done_cb(void *, int);
 struct store *open_ok(const char *, const struct store_config *);

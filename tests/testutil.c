@@ -34,11 +34,7 @@ tu_strs_init(struct tu_strs *s)
 void
 tu_strs_free(struct tu_strs *s)
 {
-	size_t	 i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
+	strv_free(s->v, s->n);
 	tu_strs_init(s);
 }
 
