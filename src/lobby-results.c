@@ -12,6 +12,7 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "lobby-results.h"
+#include "swiss.h"
 
 /*
  * Fills tr with tournament name's status, games played and scheduled,
@@ -55,5 +56,9 @@ lobby_tour_results(struct lobby *lb, const char *name,
 		buf_printf(err, "tournament %.32s has no players", name);
 		return (-1);
 	}
+	/* A Swiss bye scores every game of its round, as the pairing has it. */
+	for (i = 0; t->byes != NULL && i < t->round; i++)
+		if (t->byes[i] != SWISS_NO_BYE)
+			results_bye(&tr->r, t->byes[i], t->def.games_per_pair);
 	return (0);
 }

@@ -382,6 +382,23 @@ results_build(const char *const *names, size_t n,
 }
 
 /*
+ * Counts a bye for player i worth `games` won games (a Swiss bye scores
+ * every game of its round): in i's points, not in its games, and ranks
+ * the standings again (tie-breaks count the opponents' byes too).
+ */
+void
+results_bye(struct results *r, size_t i, unsigned int games)
+{
+	unsigned int	 k;
+
+	if (i >= r->n)
+		return;
+	for (k = 0; k < games; k++)
+		(void)xtable_bye(&r->xt, i, 2);
+	tiebreak_standings(&r->xt, r->st);
+}
+
+/*
  * Fills out with the statistics of players i and j from i's side (out->a
  * is i, out->b is j; ref[0] is i's).  Returns 0, or -1 if they never met
  * (out zero but for a and b).

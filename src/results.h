@@ -77,6 +77,7 @@ struct results {
 int	 results_build(const char *const *, size_t,
 	    const struct store_rgame *, size_t, struct results *);
 void	 results_free(struct results *);
+void	 results_bye(struct results *, size_t, unsigned int);
 int	 results_pair_get(const struct results *, size_t, size_t,
 	    struct results_pair *);
 const struct xtable_player *results_standing(const struct results *,

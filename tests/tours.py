@@ -146,6 +146,14 @@ def test_swiss_byes():
         rounds.setdefault(g[1] // 4, set()).update(g[2:4])
     check("each round: its bye plays no game",
           all(byes[k] not in rounds.get(k, ()) for k in range(3)), rounds)
+    # A bye scores its round's two games, as the pairing counted it.
+    st = boss.cmd("standings sw")
+    lines = [ln.split() for ln in st.splitlines()[2:] if ln.strip()]
+    check("standings: points = wins + 2 per bye, games without the byes",
+          len(lines) == 5 and all(
+              ln[3] == str(int(ln[7]) + 2 * byes.count(ln[1])) and
+              int(ln[5]) == int(ln[7]) + int(ln[9]) for ln in lines) and
+          sum(int(ln[3]) for ln in lines) == 18, st)
     d.stop()
 
 
