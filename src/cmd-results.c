@@ -254,6 +254,7 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 	struct results	 r;
 	struct results_pair p;
 	char		 err[128];
+	int		 i;
 
 	if (cmd_log_none(s, body) != 0)
 		return (CMD_ERROR);
@@ -261,6 +262,15 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 		buf_puts(body, "pairstats needs two different players");
 		return (CMD_ERROR);
 	}
+	for (i = 0; i < 2; i++)
+		if (!league_name_ok(c->argv[i]) &&
+		    strcmp(c->argv[i], "engine") != 0) {
+			buf_printf(body, "bad player name %.40s%s: an account "
+			    "name (1..%d of A-Z a-z 0-9 _ - .) or engine",
+			    c->argv[i], strlen(c->argv[i]) > 40 ? "..." : "",
+			    LEAGUE_NAME_MAX);
+			return (CMD_ERROR);
+		}
 	memset(&f, 0, sizeof f);
 	f.a = c->argv[0];
 	f.b = c->argv[1];

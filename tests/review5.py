@@ -10,7 +10,8 @@ results, records and `grundy verify` found (one test per finding):
   after the start killed it (status -15; contrib/gen-log.py and every
   test's Daemon stop a daemon so), 46 times in 100 under ASan;
 - clients that asked for /api/export and never read held up to 64 MiB
-  each, with no bound on how many (15 of them: 621 MB of RSS).
+  each, with no bound on how many (15 of them: 621 MB of RSS);
+- pairstats echoed names of any length that no player can have.
 
 Usage: review5.py BUILDDIR SRCDIR (TAP on stdout, through review5.sh).
 """
@@ -101,6 +102,25 @@ def test_sigterm_at_port_file():
           bad == [], bad)
 
 
+def test_pair_names():
+    """pairstats refuses a name no player can have, without echoing all of
+    it; the engine is a player (tournaments)."""
+    d = Daemon("names", db=os.path.join(TMP, "names.db"))
+    c = Client(d)
+    r = c.cmd("pairstats " + "x" * 5000 + " bob")
+    check("a 5,000-byte name: refused, cut to 40 bytes",
+          r.startswith("?") and (" bad player name " + "x" * 40 +
+                                 "...: an account name (1..32 of A-Z a-z "
+                                 "0-9 _ - .) or engine") in r and
+          len(r) < 200, r[:300])
+    r = c.cmd("pairstats alice b@d")
+    check("a bad character: refused", r.startswith("?") and
+          " bad player name b@d: " in r, r)
+    r = c.cmd("pairstats engine alice")
+    check("the engine: answered", ok(r) and "players engine alice" in r, r)
+    d.stop()
+
+
 def held_export(d, path):
     """Asks for path on a socket that never reads (a 4 KiB receive
     buffer): the reply, far larger than the kernel's buffers, cannot be
@@ -166,4 +186,5 @@ def test_export_slots():
 
 
 sys.exit(run([test_even_elo, test_verify_fifo, test_repeated_args,
-              test_sigterm_at_port_file, test_export_slots]))
+              test_sigterm_at_port_file, test_export_slots,
+              test_pair_names]))
