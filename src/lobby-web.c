@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,32 +198,100 @@ lobby_web_tour_id(struct lobby *lb, const char *name)
 	return (t != NULL ? t->def.id : 0);
 }
 
-/* Writes a tournament's definition and progress (members only). */
+/*
+ * Writes v as `tournament show` prints it (fix3: "%.3f", else "%g"), or
+ * null if not finite.
+ */
 static void
-lweb_tour_def(const struct ltour *t, struct json *j)
+lweb_knumf(struct json *j, const char *key, int fix3, double v)
 {
-	size_t		 i, played = 0, total = 0;
+	char		 b[64];
+	int		 n;
 
-	for (i = 0; i < t->nslots; i++) {
-		played += t->slots[i].state == LSLOT_DONE;
-		total += t->slots[i].state != LSLOT_VOID;	/* arena */
-	}
-	json_kstr(j, "name", t->def.name);
+	json_key(j, key);
+	n = fix3 ? snprintf(b, sizeof b, "%.3f", v) :
+	    snprintf(b, sizeof b, "%g", v);
+	if (!isfinite(v) || n <= 0 || (size_t)n >= sizeof b)
+		json_null(j);
+	else
+		json_raw(j, b, (size_t)n);
+}
+
+/*
+ * Calls lobby_tour_show (§13.6) for the web: an anonymous client, who
+ * sees what `tournament show` shows a player.  Returns 0, or -1.
+ */
+static int
+lweb_show(struct lobby *lb, const char *name, struct lobby_tshow *sh)
+{
+	struct lobby_client lc;
+	struct buf	 err;
+	int		 rc;
+
+	memset(&lc, 0, sizeof lc);
+	lc.lb = lb;
+	buf_init(&err);
+	rc = lobby_tour_show(&lc, name, sh, &err);
+	buf_free(&err);
+	return (rc);
+}
+
+/* Writes a tournament's options (§14.3 "options"), as `show` has them. */
+static void
+lweb_tour_options(const struct league_tournament *d, struct json *j)
+{
+	json_key(j, "options");
+	json_obj(j);
+	json_key(j, "rounds");
+	if (d->format == LEAGUE_SWISS || d->format == LEAGUE_ARENA)
+		json_uint(j, d->rounds);
+	else
+		json_null(j);
+	json_kuint(j, "forfeit_s", d->forfeit_s);
+	/* The seed tells the random starts to come: shown at the end only. */
+	json_key(j, "seed");
+	if (d->status == LEAGUE_T_FINISHED || d->status == LEAGUE_T_CANCELLED)
+		json_uint(j, d->seed);
+	else
+		json_null(j);
+	json_key(j, "sprt");
+	if (d->has_sprt) {
+		json_obj(j);
+		lweb_knumf(j, "elo0", 0, d->sprt_elo0);
+		lweb_knumf(j, "elo1", 0, d->sprt_elo1);
+		lweb_knumf(j, "alpha", 0, d->sprt_alpha);
+		lweb_knumf(j, "beta", 0, d->sprt_beta);
+		json_end_obj(j);
+	} else
+		json_null(j);
+	json_end_obj(j);
+}
+
+/* Writes a tournament's definition, options and progress (members only). */
+static void
+lweb_tour_def(const struct lobby_tshow *sh, struct json *j)
+{
+	const struct league_tournament *d = sh->def;
+	size_t		 i;
+
+	json_kint(j, "id", d->id);
+	json_kstr(j, "name", d->name);
 	json_key(j, "format");
-	json_str(j, league_format_name(t->def.format));
-	json_kstr(j, "status", lobby_tour_status(t->def.status));
-	json_kstr(j, "game", t->def.game);
-	json_kbool(j, "random", t->def.random);
+	json_str(j, league_format_name(d->format));
+	json_kstr(j, "status", lobby_tour_status(d->status));
+	json_kstr(j, "game", d->game);
+	json_kbool(j, "random", d->random);
 	json_key(j, "tc");
-	lweb_tc(j, t->def.base_ms, t->def.inc_ms);
-	json_kuint(j, "games_per_pair", t->def.games_per_pair);
+	lweb_tc(j, d->base_ms, d->inc_ms);
+	json_kuint(j, "games_per_pair", d->games_per_pair);
+	lweb_tour_options(d, j);
 	json_key(j, "players");
 	json_arr(j);
-	for (i = 0; i < t->def.nplayers; i++)
-		json_str(j, t->def.players[i]);
+	for (i = 0; i < d->nplayers; i++)
+		json_str(j, d->players[i]);
 	json_end_arr(j);
-	json_kuint(j, "played", played);
-	json_kuint(j, "total", total);
+	json_kuint(j, "played", sh->played);
+	json_kuint(j, "total", sh->total);
 }
 
 /* Writes every tournament, in creation order. */
@@ -230,37 +299,150 @@ void
 lobby_web_tours(struct lobby *lb, struct json *j)
 {
 	struct ltour	*t;
+	struct lobby_tshow sh;
 
 	json_arr(j);
 	TAILQ_FOREACH(t, &lb->tours, entry) {
+		if (lweb_show(lb, t->def.name, &sh) != 0)
+			continue;
 		json_obj(j);
-		lweb_tour_def(t, j);
+		lweb_tour_def(&sh, j);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
 }
 
+/* Where a player of a pending game is, as `tournament show` says it. */
+static const char *
+lweb_where(int w)
+{
+	return (w > 0 ? "ready" : w == 0 ? "busy" : "absent");
+}
+
+/* Writes the pending games `tournament show` lists (§14.3 "pending"). */
+static void
+lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
+{
+	size_t		 i;
+
+	json_key(j, "pending");
+	json_arr(j);
+	for (i = 0; i < sh->npend; i++) {
+		const struct lobby_tpend *p = &sh->pend[i];
+
+		json_obj(j);
+		json_kuint(j, "slot", p->slot);
+		json_kuint(j, "game", p->game);
+		json_kstr(j, "player1", p->p[0]);
+		json_kstr(j, "player2", p->p[1]);
+		json_kbool(j, "first_game", p->after);
+		json_key(j, "where");
+		if (p->after)
+			json_null(j);
+		else {
+			json_arr(j);
+			json_str(j, lweb_where(p->where[0]));
+			json_str(j, lweb_where(p->where[1]));
+			json_end_arr(j);
+		}
+		json_key(j, "forfeit_in_s");
+		if (p->forfeit)
+			json_uint(j, (p->forfeit_ms + 999) / 1000);
+		else
+			json_null(j);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+	json_kuint(j, "pending_more", sh->pending - sh->npend);
+}
+
+/* Writes the SPRT's state (§14.3 "sprt_state"), or null without one. */
+static void
+lweb_tour_sprt(const struct lobby_tshow *sh, struct json *j)
+{
+	static const char *const verdicts[] = { "continue", "H0", "H1" };
+	size_t		 i;
+
+	json_key(j, "sprt_state");
+	if (!sh->def->has_sprt) {
+		json_null(j);
+		return;
+	}
+	json_obj(j);
+	lweb_knumf(j, "lower", 1, sh->lower);
+	lweb_knumf(j, "upper", 1, sh->upper);
+	json_kuint(j, "pairs", sh->pairs);
+	json_key(j, "penta");
+	json_arr(j);
+	for (i = 0; i < 5; i++)
+		json_uint(j, sh->penta[i]);
+	json_end_arr(j);
+	if (sh->has_llr)
+		lweb_knumf(j, "llr", 1, sh->llr);
+	else
+		json_knull(j, "llr");
+	json_kstr(j, "verdict", verdicts[sh->verdict]);
+	json_end_obj(j);
+}
+
+/* Writes the rest of `tournament show` (§14.3): state, counts, waits. */
+static void
+lweb_tour_state(const struct lobby_tshow *sh, struct json *j)
+{
+	const struct league_tournament *d = sh->def;
+	size_t		 i;
+
+	json_key(j, "paired");
+	if (d->format == LEAGUE_SWISS || d->format == LEAGUE_ARENA)
+		json_uint(j, sh->round);
+	else
+		json_null(j);
+	json_key(j, "withdrawn");
+	json_arr(j);
+	for (i = 0; i < d->nplayers; i++)
+		if (d->wround[i] != 0)
+			json_str(j, d->players[i]);
+	json_end_arr(j);
+	json_key(j, "byes");
+	if (sh->byes != NULL) {
+		json_arr(j);
+		for (i = 0; i < sh->round; i++)
+			json_str(j, sh->byes[i] < d->nplayers ?
+			    d->players[sh->byes[i]] : NULL);
+		json_end_arr(j);
+	} else
+		json_null(j);
+	json_kuint(j, "playing", sh->playing);
+	json_kuint(j, "pending_games", sh->pending);
+	json_kuint(j, "stopped", sh->stopped);
+	json_kuint(j, "forfeits", sh->forfeits);
+	lweb_tour_pending(sh, j);
+	lweb_tour_sprt(sh, j);
+}
+
 /*
  * Writes a tournament's members but its logged games (§14.3): the
- * definition, standings, crosstable and live games.  Returns 0, or -1
- * if there is no tournament of that name (nothing written).
+ * definition, `tournament show`'s state, standings, crosstable and live
+ * games.  Returns 0, or -1 if there is no tournament of that name
+ * (nothing written).
  */
 int
 lobby_web_tour(struct lobby *lb, const char *name, struct json *j)
 {
-	struct ltour	*t;
+	struct lobby_tshow sh;
 	struct lobby_tresults tr;
 	struct buf	 err;
 
-	if ((t = lobby_tour(lb, name)) == NULL)
+	if (lweb_show(lb, name, &sh) != 0)
 		return (-1);
-	lweb_tour_def(t, j);
 	buf_init(&err);
 	if (lobby_tour_results(lb, name, &tr, &err) != 0) {
 		buf_free(&err);
 		return (-1);
 	}
 	buf_free(&err);
+	lweb_tour_def(&sh, j);
+	lweb_tour_state(&sh, j);
 	json_key(j, "standings");
 	results_json_standings(j, &tr.r);
 	json_key(j, "crosstable");

@@ -362,6 +362,11 @@ def tournament(b, base, d, boss):
           (want, rows(b, "#standings")))
     check("progress shown", "played 6 of 6" in text(b, "#progress"),
           text(b, "#progress"))
+    check("options and counts shown as tournament show has them",
+          wait_for(lambda: re.fullmatch(
+              "no forfeit deadline \u00b7 seed \\d+ \u00b7 0 playing, 0 "
+              "pending, 0 stopped, 0 forfeits", text(b, "#options")), 10,
+              0.1), text(b, "#options"))
     cross = rows(b, "#cross")
     # Perfect bots from a P-position: each wins its pairing's game as the
     # second player; carol resigned all four of hers.

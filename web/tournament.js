@@ -36,6 +36,33 @@ function crossTable(players, cross) {
 	}));
 }
 
+/* The format's options and the SPRT's state, as tournament show has them. */
+function optionsText(t) {
+	var o = t.options, s = o.sprt, st = t.sprt_state, v = [];
+
+	if (o.rounds !== null)
+		v.push("round " + t.paired + " of " + o.rounds);
+	if (t.byes)
+		v.push("byes: " + t.byes.map(function (b) {
+			return b === null ? "\u2014" : b;
+		}).join(", "));
+	v.push(o.forfeit_s ? "forfeit after " + o.forfeit_s + " s" :
+	    "no forfeit deadline");
+	v.push(o.seed === null ? "seed hidden until the end" :
+	    "seed " + o.seed);
+	if (t.withdrawn.length)
+		v.push("withdrawn: " + t.withdrawn.join(", "));
+	if (s)
+		v.push("SPRT elo0=" + s.elo0 + " elo1=" + s.elo1 + " alpha=" +
+		    s.alpha + " beta=" + s.beta + ": LLR " +
+		    (st.llr === null ? "\u2014" : st.llr) + " in [" + st.lower +
+		    ", " + st.upper + "], " + st.pairs + " pairs, " +
+		    st.verdict);
+	v.push(t.playing + " playing, " + t.pending_games + " pending, " +
+	    t.stopped + " stopped, " + t.forfeits + " forfeits");
+	return v.join(" \u00b7 ");
+}
+
 G.every(2000, function () {
 	return G.api("/api/tournaments/" + encodeURIComponent(NAME))
 	    .then(function (t) {
@@ -46,6 +73,7 @@ G.every(2000, function () {
 		    t.games_per_pair + " games per pairing · ", G.tc(t.tc),
 		    t.random ? " · random starts under " : " · ",
 		    G.spec(t.game, 200)]);
+		G.put("options", optionsText(t));
 		document.getElementById("bar").style.width = pct + "%";
 		G.put("progress", "played " + t.played + " of " + t.total +
 		    " games (" + pct + "%)");
