@@ -177,12 +177,7 @@ http_submit(struct hreq *r)
 	struct job	*j;
 	unsigned int	 queued;
 
-	j = xcalloc(1, sizeof *j);
-	buf_init(&j->out);
-	j->work = http_job_work;
-	j->fn = http_job_back;
-	j->arg = r;
-	j->host = r->host;
+	j = pool_job(http_job_work, http_job_back, r, r->host);
 	if (pool_submit(&srv->pool, j, srv->conf->max_queued_per_ip,
 	    &queued) != 0) {
 		job_free(j);

@@ -192,6 +192,8 @@ int	 pool_submit(struct pool *, struct job *, unsigned int,
 	    unsigned int *);
 void	 pool_done(struct pool *, struct job *);
 void	 pool_defer(struct pool *, void (*)(void *), void *);
+struct job *pool_job(void (*)(void *), void (*)(void *), void *,
+	    const char *);
 void	 job_free(struct job *);
 
 #endif /* SERVER_INT_H */

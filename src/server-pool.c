@@ -41,17 +41,30 @@ pool_done(struct pool *p, struct job *j)
 		;
 }
 
-/* Runs fn(fnarg) on the loop (any thread): the lobby's deferred call. */
-void
-pool_defer(struct pool *p, void (*fn)(void *), void *fnarg)
+/*
+ * A new job that runs work(arg) on a worker (NULL: none), then fn(arg)
+ * on the loop, counted against host (NULL: nobody's).
+ */
+struct job *
+pool_job(void (*work)(void *), void (*fn)(void *), void *arg,
+    const char *host)
 {
 	struct job	*j;
 
 	j = xcalloc(1, sizeof *j);
-	j->fn = fn;
-	j->arg = fnarg;
 	buf_init(&j->out);
-	pool_done(p, j);
+	j->work = work;
+	j->fn = fn;
+	j->arg = arg;
+	j->host = host;
+	return (j);
+}
+
+/* Runs fn(fnarg) on the loop (any thread): the lobby's deferred call. */
+void
+pool_defer(struct pool *p, void (*fn)(void *), void *fnarg)
+{
+	pool_done(p, pool_job(NULL, fn, fnarg, NULL));
 }
 
 /*

@@ -462,12 +462,7 @@ server_lobby_work(void *arg, void (*work)(void *), void (*done)(void *),
 	struct job	*j;
 	unsigned int	 queued;
 
-	j = xcalloc(1, sizeof *j);
-	buf_init(&j->out);
-	j->work = work;
-	j->fn = done;
-	j->arg = fnarg;
-	j->host = "lobby";
+	j = pool_job(work, done, fnarg, "lobby");
 	if (pool_submit(&srv->pool, j, UINT_MAX, &queued) != 0) {
 		job_free(j);		/* never: no cap */
 		work(fnarg);
