@@ -45,6 +45,8 @@ struct sqldb {
 	int		 in_txn;
 	int64_t		 last_id;
 	int64_t		 changes;
+	int		 native;	/* sp: the back end's own code of
+					 * the last failure (SQLite) */
 };
 
 struct sqldb_stmt {

@@ -23,6 +23,7 @@ lite_fail(struct sqldb *db, int rc)
 {
 	enum sqldb_err	 e;
 
+	db->native = rc;
 	switch (rc & 0xff) {
 	case SQLITE_CONSTRAINT:
 		e = SQLDB_CONSTRAINT;

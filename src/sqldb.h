@@ -151,4 +151,24 @@ int	 sqldb_version(struct sqldb *, int *);
 int	 sqldb_migrate(struct sqldb *, const struct sqldb_migration *, size_t,
 	    int, char *, size_t);
 
+/* sp: what the store needs besides the above. */
+
+/*
+ * The SQLite connection (a sqlite3 *) under db, NULL on PostgreSQL: only
+ * for the SQLite-only settings of the store (PRAGMAs journal_mode,
+ * synchronous, query_only, max_page_count; the WAL hook and checkpoints;
+ * the read-only check), always behind a test of sqldb_backend().
+ */
+void	*sqldb_sqlite_handle(struct sqldb *);
+/* The back end's own code of the last failure: SQLite's extended result
+ * code (for errors in words: not a database, corrupt, read-only); 0 on
+ * PostgreSQL, whose SQLSTATE is in sqldb_errmsg(). */
+int	 sqldb_native_code(const struct sqldb *);
+/*
+ * Starts a read transaction whose reads agree with each other: SQLite's
+ * deferred BEGIN (no write lock), PostgreSQL's REPEATABLE READ, READ
+ * ONLY.  End it with sqldb_commit() or sqldb_rollback().
+ */
+int	 sqldb_begin_read(struct sqldb *);
+
 #endif /* SQLDB_H */

@@ -1,8 +1,10 @@
 /*
- * store-db.c: the SQLite helpers of the store and the league (any thread,
- * any connection): opening a connection, one-shot statements, binding and
- * stepping, errors in words, and the schema migrations; and the opening of
- * the store's two connections (store.c).
+ * store-db.c: the store's database plumbing on sqldb.h (store.c): opening
+ * the writer's and the reads' connections, SQLite's own settings there
+ * (WAL and its hook and checkpoints, synchronous, the page cap, query_only:
+ * through sqldb_sqlite_handle(), only on SQLite), errors in words, the
+ * schema migrations, and the times as the log stores them.  Also the
+ * SQLite helpers that league.c still calls (store.h).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -91,19 +93,50 @@ store_time_parse(const char *s)
 	    1000 + ms);
 }
 
+/* Keeps db's last failure in f, for store_error. */
+void
+store_fail_note(struct store_fail *f, struct sqldb *db)
+{
+	sqlite3	*h;
+
+	f->cls = sqldb_errclass(db);
+	f->code = sqldb_native_code(db);
+	h = sqldb_sqlite_handle(db);
+	f->sysno = h != NULL ? sqlite3_system_errno(h) : 0;
+	snprintf(f->msg, sizeof f->msg, "%s", sqldb_errmsg(db));
+}
+
+/* SQLite's code of a failure of a PostgreSQL store: by its class. */
+static int
+store_fail_code(const struct store_fail *f)
+{
+	switch (f->cls) {
+	case SQLDB_BUSY:
+		return (SQLITE_BUSY);
+	case SQLDB_FULL:
+		return (SQLITE_FULL);
+	default:
+		return (f->code);
+	}
+}
+
 /*
- * Describes a failed SQLite call in err, naming the usual operational
- * causes in words: not a database, corrupt, read-only, locked, full.
+ * Describes a failed database call in err, naming the usual operational
+ * causes in words: not a database, corrupt, read-only, locked, full,
+ * unreachable.
  */
 void
-store_error(char *err, size_t errlen, const char *path, sqlite3 *db,
-    int rc, const char *what, int busy_ms)
+store_error(char *err, size_t errlen, const char *path,
+    const struct store_fail *f, const char *what, int busy_ms)
 {
-	const char	*msg = db != NULL ? sqlite3_errmsg(db) :
-			    sqlite3_errstr(rc);
-	int		 e;
+	const char	*msg = f->msg;
 
-	switch (rc & 0xff) {
+	if (f->cls == SQLDB_CONN) {
+		snprintf(err, errlen, "%s: database unreachable: cannot %s: "
+		    "%s", path, what, msg);
+		return;
+	}
+	switch (store_fail_code(f) & 0xff) {
 	case SQLITE_NOTADB:
 		snprintf(err, errlen, "%s: file is not a database (not an "
 		    "SQLite file, or its header is damaged)", path);
@@ -128,9 +161,9 @@ store_error(char *err, size_t errlen, const char *path, sqlite3 *db,
 	case SQLITE_CANTOPEN:
 	case SQLITE_PERM:
 	case SQLITE_IOERR:
-		e = db != NULL ? sqlite3_system_errno(db) : 0;
 		snprintf(err, errlen, "%s: cannot %s: %s%s%s", path, what, msg,
-		    e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
+		    f->sysno != 0 ? ": " : "",
+		    f->sysno != 0 ? strerror(f->sysno) : "");
 		break;
 	default:
 		snprintf(err, errlen, "%s: cannot %s: %s", path, what, msg);
@@ -138,8 +171,50 @@ store_error(char *err, size_t errlen, const char *path, sqlite3 *db,
 	}
 }
 
-/* Runs one statement with no parameters; returns an SQLite code (any
- * first column of its first row goes to out, if given). */
+/* store_error of db's last failure. */
+void
+store_error_db(char *err, size_t errlen, const char *path, struct sqldb *db,
+    const char *what, int busy_ms)
+{
+	struct store_fail f;
+
+	store_fail_note(&f, db);
+	store_error(err, errlen, path, &f, what, busy_ms);
+}
+
+/* The code of db's last failure for logs: SQLite's, or sqldb's class. */
+int
+store_code(struct sqldb *db)
+{
+	int	 c = sqldb_native_code(db);
+
+	return (sqldb_backend(db) == SQLDB_SQLITE && c != 0 ? c :
+	    (int)sqldb_errclass(db));
+}
+
+/* Does db's last failure concern the statement alone (its values)? */
+int
+store_fails_alone(struct sqldb *db)
+{
+	if (sqldb_errclass(db) == SQLDB_CONSTRAINT)
+		return (1);
+	if (sqldb_backend(db) != SQLDB_SQLITE)
+		return (0);
+	switch (sqldb_native_code(db) & 0xff) {
+	case SQLITE_MISMATCH:
+	case SQLITE_RANGE:
+	case SQLITE_TOOBIG:
+		return (1);
+	}
+	return (0);
+}
+
+/*
+ * The SQLite helpers of league.c (store.h), until the league opens its
+ * connection through sqldb itself.  Runs one statement with no
+ * parameters; returns an SQLite code (any first column of its first row
+ * goes to out, if given).
+ */
 int
 store_exec1(sqlite3 *db, const char *sql, char *out, size_t outlen)
 {
@@ -160,37 +235,67 @@ store_exec1(sqlite3 *db, const char *sql, char *out, size_t outlen)
 	return (rc);
 }
 
-/* Reads PRAGMA user_version into *v; returns an SQLite code. */
+/* Reads the first column of sql's first row as text into out (SQLite's
+ * PRAGMAs); returns 0, or -1. */
 static int
-store_user_version(sqlite3 *db, int *v)
+store_pragma(struct sqldb *db, const char *sql, char *out, size_t outlen)
 {
-	char	 out[32];
-	int	 rc;
+	struct sqldb_stmt *s;
+	const char	*t;
+	int		 rc;
 
-	if ((rc = store_exec1(db, "PRAGMA user_version", out,
-	    sizeof out)) == SQLITE_OK)
-		*v = atoi(out);
-	return (rc);
+	if (sqldb_prepare(db, sql, 0, &s) == -1)
+		return (-1);
+	if ((rc = sqldb_step(s)) == SQLDB_ROW && out != NULL) {
+		t = sqldb_column_text(s, 0);
+		snprintf(out, outlen, "%s", t != NULL ? t : "");
+	}
+	sqldb_finalize(s);
+	return (rc == -1 ? -1 : 0);
+}
+
+/* Describes a failed migration: a schema error as such, else in words. */
+static void
+store_migrate_error(char *err, size_t errlen, const char *path,
+    struct sqldb *db, const char *name, int busy_ms)
+{
+	if (sqldb_errclass(db) == SQLDB_OTHER &&
+	    (sqldb_native_code(db) & 0xff) == SQLITE_ERROR)
+		snprintf(err, errlen, "%s: migration %s failed: %s", path,
+		    name, sqldb_errmsg(db));
+	else
+		store_error_db(err, errlen, path, db, "migrate the schema",
+		    busy_ms);
 }
 
 /*
- * Brings the database to version upto of list in one transaction, or
- * leaves it as it was.  A version newer than the list is refused.
+ * Brings the database to version upto of list.  SQLite: in one
+ * transaction, or leaves it as it was.  PostgreSQL: sqldb_migrate, each
+ * migration in its own transaction under the lock that makes nodes
+ * starting together take turns.  A version newer than the list is
+ * refused.
  */
 int
-store_migrate(sqlite3 *db, const char *path, const struct sqldb_migration
+store_migrate(struct sqldb *db, const char *path, const struct sqldb_migration
     *list, size_t n, int upto, int busy_ms, char *err, size_t errlen)
 {
-	char	 sql[64], *emsg = NULL;
-	int	 rc, v, i;
+	char	 sql[64], e[512];
+	int	 v, i;
 
-	if ((rc = store_exec1(db, "BEGIN IMMEDIATE", NULL, 0)) != SQLITE_OK) {
-		store_error(err, errlen, path, db, rc, "start the migration",
+	if (sqldb_backend(db) != SQLDB_SQLITE) {
+		if (sqldb_migrate(db, list, n, upto, e, sizeof e) == -1) {
+			snprintf(err, errlen, "%s: %s", path, e);
+			return (-1);
+		}
+		return (0);
+	}
+	if (sqldb_begin(db) == -1) {
+		store_error_db(err, errlen, path, db, "start the migration",
 		    busy_ms);
 		return (-1);
 	}
-	if ((rc = store_user_version(db, &v)) != SQLITE_OK) {
-		store_error(err, errlen, path, db, rc, "read the version",
+	if (sqldb_version(db, &v) == -1) {
+		store_error_db(err, errlen, path, db, "read the version",
 		    busy_ms);
 		goto fail;
 	}
@@ -207,28 +312,21 @@ store_migrate(sqlite3 *db, const char *path, const struct sqldb_migration
 			goto fail;
 		}
 		/* The schema script is the binary's own text, no values. */
-		if ((rc = sqlite3_exec(db, list[i].sql, NULL, NULL,
-		    &emsg)) != SQLITE_OK) {
-			if ((rc & 0xff) == SQLITE_ERROR)
-				snprintf(err, errlen, "%s: migration %s "
-				    "failed: %s", path, list[i].name,
-				    emsg != NULL ? emsg : sqlite3_errstr(rc));
-			else
-				store_error(err, errlen, path, db, rc,
-				    "migrate the schema", busy_ms);
-			sqlite3_free(emsg);
+		if (sqldb_exec(db, list[i].sql) == -1) {
+			store_migrate_error(err, errlen, path, db,
+			    list[i].name, busy_ms);
 			goto fail;
 		}
 		/* PRAGMA takes no parameters; the value is an int we own. */
 		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", i + 1);
-		if ((rc = store_exec1(db, sql, NULL, 0)) != SQLITE_OK) {
-			store_error(err, errlen, path, db, rc,
+		if (sqldb_exec(db, sql) == -1) {
+			store_error_db(err, errlen, path, db,
 			    "record the version", busy_ms);
 			goto fail;
 		}
 	}
-	if ((rc = store_exec1(db, "COMMIT", NULL, 0)) != SQLITE_OK) {
-		store_error(err, errlen, path, db, rc, "commit the migration",
+	if (sqldb_commit(db) == -1) {
+		store_error_db(err, errlen, path, db, "commit the migration",
 		    busy_ms);
 		goto fail;
 	}
@@ -238,8 +336,7 @@ store_migrate(sqlite3 *db, const char *path, const struct sqldb_migration
 	return (0);
 
 fail:
-	if (!sqlite3_get_autocommit(db))
-		store_exec1(db, "ROLLBACK", NULL, 0);
+	sqldb_rollback(db);
 	return (-1);
 }
 
@@ -256,74 +353,6 @@ store_connect(const char *path, int flags, int busy_ms, sqlite3 **dbp)
 	sqlite3_extended_result_codes(*dbp, 1);
 	sqlite3_busy_timeout(*dbp, busy_ms);
 	return (SQLITE_OK);
-}
-
-/* Sets the connection's size cap in pages (0: none). */
-int
-store_max_pages(sqlite3 *db, unsigned long n)
-{
-	char	 sql[64];
-
-	if (n == 0 || n > STORE_PAGES_NONE)
-		n = STORE_PAGES_NONE;
-	/* PRAGMA takes no parameters; the value is a number. */
-	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lu", n);
-	return (store_exec1(db, sql, NULL, 0));
-}
-
-/*
- * For tests and tools: opens the database file at path and migrates it to
- * version upto of list.  Returns 0, or -1 with err filled in.
- */
-int
-store_migrate_file(const char *path, const struct sqldb_migration *list,
-    size_t n, int upto, char *err, size_t errlen)
-{
-	sqlite3	*db = NULL;
-	int	 rc, r = -1;
-
-	if (upto < 0 || (size_t)upto > n) {
-		snprintf(err, errlen, "%s: no migration %d", path, upto);
-		return (-1);
-	}
-	rc = store_connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-	    STORE_BUSY_MS, &db);
-	if (rc != SQLITE_OK)
-		store_error(err, errlen, path, db, rc, "open", STORE_BUSY_MS);
-	else
-		r = store_migrate(db, path, list, n, upto, STORE_BUSY_MS, err,
-		    errlen);
-	sqlite3_close(db);
-	return (r);
-}
-
-/*
- * Prepares the n statements sql[] on db into stmt[]; returns an SQLite
- * code (on failure the statements before stay prepared, for the caller to
- * finalize).
- */
-int
-store_prepare(sqlite3 *db, const char *const *sql, size_t n,
-    sqlite3_stmt **stmt)
-{
-	size_t	 i;
-	int	 rc;
-
-	for (i = 0; i < n; i++) {
-		if ((rc = sqlite3_prepare_v2(db, sql[i], -1, &stmt[i],
-		    NULL)) != SQLITE_OK)
-			return (rc);
-	}
-	return (SQLITE_OK);
-}
-
-/* Binds a text, or NULL. */
-int
-store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
-{
-	if (s == NULL)
-		return (sqlite3_bind_null(stmt, i));
-	return (sqlite3_bind_text(stmt, i, s, -1, SQLITE_STATIC));
 }
 
 /* Runs a bound statement to completion and resets it; an SQLite code. */
@@ -346,6 +375,114 @@ store_done(sqlite3_stmt *stmt)
 	sqlite3_clear_bindings(stmt);
 }
 
+/* Sets the connection's size cap in pages (0: none); SQLite only. */
+int
+store_max_pages(struct sqldb *db, unsigned long n)
+{
+	char	 sql[64];
+
+	if (sqldb_backend(db) != SQLDB_SQLITE)
+		return (0);
+	if (n == 0 || n > STORE_PAGES_NONE)
+		n = STORE_PAGES_NONE;
+	/* PRAGMA takes no parameters; the value is a number. */
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lu", n);
+	return (store_pragma(db, sql, NULL, 0));
+}
+
+/*
+ * Opens a second connection to path for reading only (the reads',
+ * verify ratings'): SQLite's query_only.  Returns 0, or -1 with err
+ * filled in.
+ */
+int
+store_open_ro(const char *path, int busy_ms, struct sqldb **dbp, char *err,
+    size_t errlen)
+{
+	if (sqldb_open(path, dbp, err, errlen) == -1)
+		return (-1);
+	if (sqldb_busy_timeout(*dbp, busy_ms) == -1 ||
+	    (sqldb_backend(*dbp) == SQLDB_SQLITE &&
+	    store_pragma(*dbp, "PRAGMA query_only = 1", NULL, 0) == -1)) {
+		store_error_db(err, errlen, path, *dbp, "open for reading",
+		    busy_ms);
+		sqldb_close(*dbp);
+		*dbp = NULL;
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * For tests and tools: opens the database at path (or URL) and migrates
+ * it to version upto of list.  Returns 0, or -1 with err filled in.
+ */
+int
+store_migrate_file(const char *path, const struct sqldb_migration *list,
+    size_t n, int upto, char *err, size_t errlen)
+{
+	struct sqldb	*db;
+	char		 e[512];
+	int		 r = -1;
+
+	if (upto < 0 || (size_t)upto > n) {
+		snprintf(err, errlen, "%s: no migration %d", path, upto);
+		return (-1);
+	}
+	if (sqldb_open(path, &db, e, sizeof e) == -1)
+		snprintf(err, errlen, "%s", e);
+	else if (sqldb_busy_timeout(db, STORE_BUSY_MS) == 0)
+		r = store_migrate(db, path, list, n, upto, STORE_BUSY_MS, err,
+		    errlen);
+	sqldb_close(db);
+	return (r);
+}
+
+/*
+ * Prepares the n statements sql[] on db into stmt[]; returns 0, or -1 (the
+ * statements before stay prepared, for the caller to finalize).
+ */
+int
+store_prepare(struct sqldb *db, const char *const *sql, size_t n,
+    struct sqldb_stmt **stmt)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (sqldb_prepare(db, sql[i], 0, &stmt[i]) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/* Runs a bound statement to its end and resets it; returns 0, or -1. */
+int
+store_do(struct sqldb_stmt *s)
+{
+	int	 rc;
+
+	while ((rc = sqldb_step(s)) == SQLDB_ROW)
+		;
+	sqldb_reset(s);
+	return (rc == -1 ? -1 : 0);
+}
+
+/* The probe: a real write that changes nothing (SQLite: the header's
+ * user_version rewritten with its own value). */
+int
+store_probe_write(struct sqldb *db)
+{
+	char	 out[32], sql[64];
+
+	if (sqldb_backend(db) != SQLDB_SQLITE)
+		return (sqldb_exec(db, "UPDATE ratings_checkpoint SET seq = seq"
+		    " WHERE id = 1"));
+	if (store_pragma(db, "PRAGMA user_version", out, sizeof out) == -1)
+		return (-1);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", atoi(out));
+	return (sqldb_exec(db, sql));
+}
+
 /* Notes the WAL's size after each commit (the writer's WAL hook). */
 static int
 store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
@@ -358,87 +495,129 @@ store_wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 	return (SQLITE_OK);
 }
 
-/* Sets the game ids' counter from MAX(id); returns an SQLite code. */
+/*
+ * After a batch's callbacks: the checkpoint, if the WAL is big (SQLite).
+ * Returns 0, or SQLite's code of a failure with msg filled in.
+ */
+int
+store_checkpoint(struct store *st, char *msg, size_t msglen)
+{
+	sqlite3	*h;
+	int	 rc;
+
+	if (st->wal_frames < STORE_CKPT_FRAMES ||
+	    (h = sqldb_sqlite_handle(st->wdb)) == NULL)
+		return (0);
+	rc = sqlite3_wal_checkpoint_v2(h, NULL, SQLITE_CHECKPOINT_PASSIVE,
+	    NULL, NULL);
+	st->wal_frames = 0;
+	if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY) {
+		snprintf(msg, msglen, "%s", sqlite3_errmsg(h));
+		return (rc);
+	}
+	return (0);
+}
+
+/* Sets the game ids' counter from MAX(id); returns 0, or -1. */
 static int
 store_max_id(struct store *st)
 {
-	sqlite3_stmt	*stmt;
+	struct sqldb_stmt *s;
 	int		 rc;
 
-	rc = sqlite3_prepare_v2(st->wdb, "SELECT COALESCE(MAX(id), 0) FROM "
-	    "games", -1, &stmt, NULL);
-	if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		st->open_id = sqlite3_column_int64(stmt, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(stmt);
+	if (sqldb_prepare(st->wdb, "SELECT COALESCE(MAX(id), 0) FROM games",
+	    0, &s) == -1)
+		return (-1);
+	if ((rc = sqldb_step(s)) == SQLDB_ROW)
+		st->open_id = sqldb_column_int64(s, 0);
+	sqldb_finalize(s);
 	st->next_id = st->open_id;
-	return (rc);
+	return (rc == SQLDB_ROW ? 0 : -1);
 }
 
 /*
- * Opens the writer's connection: WAL, synchronous=FULL, the size cap,
- * the migrations, the last game id (the writes are prepared by
- * store-writer.c).  Returns 0, or -1 with err filled in.
+ * The SQLite-only settings of the writer's connection: WAL with its hook
+ * and size limit (a file; in memory the reads share the connection),
+ * synchronous=FULL.  Returns 0, or -1 with err filled in.
  */
-int
-store_open_writer(struct store *st, const struct store_config *cf,
-    char *err, size_t errlen)
+static int
+store_sqlite_writer(struct store *st, sqlite3 *h, char *err, size_t errlen)
 {
 	const char	*fname, *what = "configure";
 	char		 mode[32];
-	int		 rc;
+	struct store_fail f;
 
-	rc = store_connect(st->path, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, st->busy_ms, &st->wdb);
-	if (rc != SQLITE_OK) {
-		what = "open";
-		goto fail;
+	if (sqlite3_db_readonly(h, "main") == 1) {
+		memset(&f, 0, sizeof f);
+		f.cls = SQLDB_OTHER;
+		f.code = SQLITE_READONLY;
+		store_error(err, errlen, st->name, &f, "open", st->busy_ms);
+		return (-1);
 	}
-	if (sqlite3_db_readonly(st->wdb, "main") == 1) {
-		rc = SQLITE_READONLY;
-		what = "open";
-		goto fail;
-	}
-	fname = sqlite3_db_filename(st->wdb, "main");
+	fname = sqlite3_db_filename(h, "main");
 	st->shared = fname == NULL || *fname == '\0';
 	if (!st->shared) {
-		rc = store_exec1(st->wdb, "PRAGMA journal_mode = WAL", mode,
-		    sizeof mode);
-		if (rc != SQLITE_OK) {
+		if (store_pragma(st->wdb, "PRAGMA journal_mode = WAL", mode,
+		    sizeof mode) == -1) {
 			what = "read the database";
 			goto fail;
 		}
 		if (strcmp(mode, "wal") != 0)
 			log_warnx("store=%s event=no-wal journal_mode=%s",
-			    st->path, mode);
+			    st->name, mode);
 		/* PRAGMA takes no parameters; the value is a constant. */
-		rc = store_exec1(st->wdb, "PRAGMA journal_size_limit = "
-		    STORE_WAL_LIMIT, NULL, 0);
-		if (rc != SQLITE_OK)
+		if (store_pragma(st->wdb, "PRAGMA journal_size_limit = "
+		    STORE_WAL_LIMIT, NULL, 0) == -1)
 			goto fail;
 		/* Replaces the automatic checkpoint: see the top. */
-		sqlite3_wal_hook(st->wdb, store_wal_hook, st);
+		sqlite3_wal_hook(h, store_wal_hook, st);
 	}
-	if ((rc = store_exec1(st->wdb, "PRAGMA synchronous = FULL", NULL,
-	    0)) != SQLITE_OK ||
-	    (rc = store_exec1(st->wdb, "PRAGMA foreign_keys = ON", NULL,
-	    0)) != SQLITE_OK ||
-	    (rc = store_max_pages(st->wdb, cf->max_pages)) != SQLITE_OK)
+	if (store_pragma(st->wdb, "PRAGMA synchronous = FULL", NULL, 0) == -1)
 		goto fail;
-	if (store_migrate(st->wdb, st->path, store_migrations,
-	    store_nmigrations, (int)store_nmigrations, st->busy_ms, err,
-	    errlen) == -1)
-		return (-1);
-	if ((rc = store_max_id(st)) != SQLITE_OK) {
-		what = "read the games";
-		goto fail;
-	}
 	return (0);
 
 fail:
-	store_error(err, errlen, st->path, st->wdb, rc, what, st->busy_ms);
+	store_error_db(err, errlen, st->name, st->wdb, what, st->busy_ms);
 	return (-1);
+}
+
+/*
+ * Opens the writer's connection: SQLite's settings (WAL,
+ * synchronous=FULL, the size cap), the migrations, the last game id (the
+ * writes are prepared by store-writer.c).  Returns 0, or -1 with err
+ * filled in.
+ */
+int
+store_open_writer(struct store *st, const struct store_config *cf,
+    char *err, size_t errlen)
+{
+	sqlite3	*h;
+
+	if (sqldb_open(st->path, &st->wdb, err, errlen) == -1)
+		return (-1);
+	if (sqldb_busy_timeout(st->wdb, st->busy_ms) == -1) {
+		store_error_db(err, errlen, st->name, st->wdb, "configure",
+		    st->busy_ms);
+		return (-1);
+	}
+	if ((h = sqldb_sqlite_handle(st->wdb)) != NULL &&
+	    store_sqlite_writer(st, h, err, errlen) == -1)
+		return (-1);
+	if (store_max_pages(st->wdb, cf->max_pages) == -1) {
+		store_error_db(err, errlen, st->name, st->wdb, "configure",
+		    st->busy_ms);
+		return (-1);
+	}
+	if (store_migrate(st->wdb, st->name, store_migrations,
+	    store_nmigrations, (int)store_nmigrations, st->busy_ms, err,
+	    errlen) == -1)
+		return (-1);
+	if (store_max_id(st) == -1) {
+		store_error_db(err, errlen, st->name, st->wdb,
+		    "read the games", st->busy_ms);
+		return (-1);
+	}
+	return (0);
 }
 
 /*
@@ -449,21 +628,9 @@ fail:
 int
 store_open_reader(struct store *st, char *err, size_t errlen)
 {
-	int	 rc;
-
-	if (st->shared)
+	if (st->shared) {
 		st->rdb = st->wdb;
-	else {
-		rc = store_connect(st->path, SQLITE_OPEN_READWRITE,
-		    st->busy_ms, &st->rdb);
-		if (rc == SQLITE_OK)
-			rc = store_exec1(st->rdb, "PRAGMA query_only = 1", NULL,
-			    0);
-		if (rc != SQLITE_OK) {
-			store_error(err, errlen, st->path, st->rdb, rc,
-			    "open for reading", st->busy_ms);
-			return (-1);
-		}
+		return (0);
 	}
-	return (0);
+	return (store_open_ro(st->path, st->busy_ms, &st->rdb, err, errlen));
 }

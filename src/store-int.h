@@ -1,6 +1,7 @@
 /*
  * store-int.h: the store's internals, shared by store.c (open, close and
- * the calls that queue writes), store-db.c (SQLite helpers, migrations),
+ * the calls that queue writes), store-db.c (the connections, errors,
+ * migrations, and the SQLite-only settings; all on sqldb.h),
  * store-queue.c (the queue of writes), store-moves.c (runs of moves),
  * store-rating.c (the ratings and their checkpoint), store-writer.c (the
  * writer thread, batches, group commit), store-read.c (the reads) and
@@ -17,10 +18,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "rtable.h"
+#include "sqldb.h"
 #include "store.h"
 
 #define STORE_BUSY_MS		5000
@@ -33,6 +33,14 @@
 #define STORE_WAL_LIMIT		"33554432"	/* keep at most 32 MB of WAL */
 #define STORE_RUN_AGE_NS	1000000000LL	/* a run waits at most 1 s */
 #define STORE_RUN_BUCKETS	1024		/* hash of the pending runs */
+
+/* A database failure, kept for an error in words (store_error). */
+struct store_fail {
+	enum sqldb_err	 cls;
+	int		 code;		/* SQLite's extended code, or 0 */
+	int		 sysno;		/* SQLite's errno of an I/O error */
+	char		 msg[256];
+};
 
 /* Kinds of queued writes. */
 enum store_op {
@@ -66,7 +74,7 @@ struct store_item {
 	void		 (*cb)(void *, int);
 	void		*arg;
 	int		*count;		/* abandon: games, or -1 */
-	int		*rcp;		/* abandon: SQLite code */
+	struct store_fail *fail;	/* abandon: why it failed */
 	size_t		 w;		/* writes it counts for: 1, or moves */
 	int		 ok;
 	char		*tc;		/* begin: time control or NULL */
@@ -92,9 +100,6 @@ TAILQ_HEAD(store_ages, store_run);
 
 /* The writer's prepared statements. */
 enum {
-	STORE_W_BEGIN,
-	STORE_W_COMMIT,
-	STORE_W_ROLLBACK,
 	STORE_W_GAME,
 	STORE_W_MOVE,
 	STORE_W_END,
@@ -111,8 +116,6 @@ enum {
 
 /* The reader's prepared statements. */
 enum {
-	STORE_R_BEGIN,
-	STORE_R_END,
 	STORE_R_HISTORY,
 	STORE_R_GAME,
 	STORE_R_MOVES,
@@ -155,13 +158,15 @@ enum store_wstate {
 
 struct store {
 	char		*path;
-	sqlite3		*wdb;		/* the writer's connection */
-	sqlite3		*rdb;		/* the reads'; wdb if shared */
+	char		*name;		/* path, or the URL without password:
+					 * for logs and errors */
+	struct sqldb	*wdb;		/* the writer's connection */
+	struct sqldb	*rdb;		/* the reads'; wdb if shared */
 	int		 shared;	/* in-memory: one connection */
 	int		 busy_ms;
 	size_t		 queue_max;
-	sqlite3_stmt	*ws[STORE_W_N];
-	sqlite3_stmt	*rs[STORE_R_N];
+	struct sqldb_stmt *ws[STORE_W_N];
+	struct sqldb_stmt *rs[STORE_R_N];
 	pthread_mutex_t	 rmtx;		/* the read connection */
 
 	pthread_t	 thread;
@@ -204,7 +209,7 @@ struct store {
 	void		*hook_arg;
 
 	/* The ratings (store-rating.c). */
-	sqlite3_stmt	*rt[STORE_RT_N];
+	struct sqldb_stmt *rt[STORE_RT_N];
 	pthread_mutex_t	 emtx;		/* live, live_seq */
 	pthread_mutex_t	 vmtx;		/* the writer: COMMIT to publication */
 	struct rtable	 live;		/* the live ratings, as committed */
@@ -219,14 +224,22 @@ struct store {
 int	 store_open_writer(struct store *, const struct store_config *,
 	    char *, size_t);
 int	 store_open_reader(struct store *, char *, size_t);
-void	 store_error(char *, size_t, const char *, sqlite3 *, int,
+void	 store_fail_note(struct store_fail *, struct sqldb *);
+void	 store_error(char *, size_t, const char *, const struct store_fail *,
 	    const char *, int);
-int	 store_migrate(sqlite3 *, const char *, const struct sqldb_migration *,
-	    size_t, int, int, char *, size_t);
-int	 store_max_pages(sqlite3 *, unsigned long);
-int	 store_prepare(sqlite3 *, const char *const *, size_t,
-	    sqlite3_stmt **);
-int	 store_bind_text(sqlite3_stmt *, int, const char *);
+void	 store_error_db(char *, size_t, const char *, struct sqldb *,
+	    const char *, int);
+int	 store_code(struct sqldb *);
+int	 store_fails_alone(struct sqldb *);
+int	 store_migrate(struct sqldb *, const char *,
+	    const struct sqldb_migration *, size_t, int, int, char *, size_t);
+int	 store_max_pages(struct sqldb *, unsigned long);
+int	 store_prepare(struct sqldb *, const char *const *, size_t,
+	    struct sqldb_stmt **);
+int	 store_do(struct sqldb_stmt *);
+int	 store_open_ro(const char *, int, struct sqldb **, char *, size_t);
+int	 store_probe_write(struct sqldb *);
+int	 store_checkpoint(struct store *, char *, size_t);
 /* store-read.c: the SQL of store_history_page (tests EXPLAIN it). */
 void	 store_history_sql(struct buf *, const struct store_hfilter *);
 
@@ -251,10 +264,10 @@ int	 store_ratings_end(struct store *, int64_t, enum store_result,
 int	 store_ratings_write(struct store *);
 void	 store_ratings_commit(struct store *);
 void	 store_ratings_done(struct store *, int, int);
-int	 store_rt_mark(sqlite3 *, int64_t *, int64_t *);
-int	 store_rt_rows(sqlite3 *, struct rtable *);
-int	 store_rt_replay(sqlite3 *, int64_t, struct rtable *, struct rtable *,
-	    int64_t *, int64_t *, int64_t *);
+int	 store_rt_mark(struct sqldb *, int64_t *, int64_t *);
+int	 store_rt_rows(struct sqldb *, struct rtable *);
+int	 store_rt_replay(struct sqldb *, int64_t, struct rtable *,
+	    struct rtable *, int64_t *, int64_t *, int64_t *);
 
 /* store-writer.c (above the runs) */
 extern const char *const store_wsql[STORE_W_N];
@@ -264,7 +277,7 @@ void	*store_writer(void *);
 /* store-read.c */
 extern const char *const store_rsql[STORE_R_N];
 void	*store_grow(void *, size_t, size_t);
-void	 store_game_row(sqlite3_stmt *, struct store_gameinfo *);
+void	 store_game_row(struct sqldb_stmt *, struct store_gameinfo *);
 
 /* store-db.c: the stored texts of the enums, indexed by them. */
 extern const char *const store_mark_names[STORE_NO_WIN + 1];

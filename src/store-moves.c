@@ -11,8 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "clock.h"
 #include "log.h"
@@ -152,7 +150,7 @@ store_move_us(struct store *st, int64_t id, const struct store_move *m,
 		store_damage(st, id);
 		pthread_mutex_unlock(&st->mtx);
 		log_warnx("store=%s event=write-failed what=move game=%" PRId64
-		    " error=\"bad move\"", st->path, id);
+		    " error=\"bad move\"", st->name, id);
 		return;
 	}
 	if ((r = store_run_find(st, id)) != NULL && r->next_ply != m->ply) {

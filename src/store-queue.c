@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "log.h"
 #include "store-int.h"
@@ -113,7 +111,7 @@ store_qstate_set(struct store *st, enum store_qstate to)
 {
 	if (st->qstate == to)
 		return;
-	log_debug("store=%s queue %s -> %s", st->path,
+	log_debug("store=%s queue %s -> %s", st->name,
 	    store_qstate_names[st->qstate], store_qstate_names[to]);
 	st->qstate = to;
 }
@@ -132,7 +130,7 @@ store_push_locked(struct store *st, struct store_item *it, int must)
 			store_damage(st, it->id);
 		if (st->qstate == STORE_Q_ACCEPTING)
 			log_warnx("store=%s event=queue-full queued=%zu "
-			    "action=dropping-writes", st->path, st->qlen);
+			    "action=dropping-writes", st->name, st->qlen);
 		store_qstate_set(st, STORE_Q_DROPPING);
 		st->dropped_now += it->w;
 		store_item_free(it);
@@ -140,7 +138,7 @@ store_push_locked(struct store *st, struct store_item *it, int must)
 	}
 	if (st->qstate == STORE_Q_DROPPING) {
 		log_warnx("store=%s event=queue-recovered dropped=%" PRIu64,
-		    st->path, st->dropped_now);
+		    st->name, st->dropped_now);
 		store_qstate_set(st, STORE_Q_ACCEPTING);
 		st->dropped_now = 0;
 	}

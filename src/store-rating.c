@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "rtable.h"
 #include "log.h"
@@ -48,85 +46,88 @@ static const char *const store_rtsql[STORE_RT_N] = {
 	"SELECT rating_seq, id, player1, player2, result FROM games"	\
 	" WHERE rating_seq > ? ORDER BY rating_seq"
 
-/* Reads the checkpoint's seq and game id; an SQLite code. */
+/*
+ * Reads the checkpoint's seq and game id; returns 0, -1 on a database
+ * error, or 1 if its row is missing (migration 005 inserts it: corrupt).
+ */
 int
-store_rt_mark(sqlite3 *db, int64_t *seq, int64_t *game)
+store_rt_mark(struct sqldb *db, int64_t *seq, int64_t *game)
 {
-	sqlite3_stmt	*s;
+	struct sqldb_stmt *s;
 	int		 rc;
 
 	*seq = *game = 0;
-	if ((rc = sqlite3_prepare_v2(db, "SELECT seq, game_id FROM "
-	    "ratings_checkpoint WHERE id = 1", -1, &s, NULL)) != SQLITE_OK)
-		return (rc);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(s, 0);
-		*game = sqlite3_column_int64(s, 1);
-		rc = SQLITE_OK;
-	} else if (rc == SQLITE_DONE)
-		rc = SQLITE_CORRUPT;	/* migration 005 inserts the row */
-	sqlite3_finalize(s);
+	if (sqldb_prepare(db, "SELECT seq, game_id FROM ratings_checkpoint"
+	    " WHERE id = 1", 0, &s) == -1)
+		return (-1);
+	if ((rc = sqldb_step(s)) == SQLDB_ROW) {
+		*seq = sqldb_column_int64(s, 0);
+		*game = sqldb_column_int64(s, 1);
+		rc = 0;
+	} else if (rc == SQLDB_DONE)
+		rc = 1;
+	sqldb_finalize(s);
 	return (rc);
 }
 
-/* Reads table ratings into e; an SQLite code. */
+/* Reads table ratings into e; returns 0, or -1. */
 int
-store_rt_rows(sqlite3 *db, struct rtable *e)
+store_rt_rows(struct sqldb *db, struct rtable *e)
 {
-	sqlite3_stmt	*s;
+	struct sqldb_stmt *s;
 	struct rtable_entry *p;
-	const unsigned char *name;
+	const char	*name;
 	int		 rc;
 
-	if ((rc = sqlite3_prepare_v2(db, "SELECT name, rating, rd, volatility,"
-	    " games FROM ratings", -1, &s, NULL)) != SQLITE_OK)
-		return (rc);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if ((name = sqlite3_column_text(s, 0)) == NULL)
+	/* By name: the same order on either back end. */
+	if (sqldb_prepare(db, "SELECT name, rating, rd, volatility, games"
+	    " FROM ratings", 0, &s) == -1)
+		return (-1);
+	while ((rc = sqldb_step(s)) == SQLDB_ROW) {
+		if ((name = sqldb_column_text(s, 0)) == NULL)
 			continue;
-		p = rtable_get(e, (const char *)name);
-		p->g.r = sqlite3_column_double(s, 1);
-		p->g.rd = sqlite3_column_double(s, 2);
-		p->g.sigma = sqlite3_column_double(s, 3);
-		p->games = (unsigned long)sqlite3_column_int64(s, 4);
+		p = rtable_get(e, name);
+		p->g.r = sqldb_column_double(s, 1);
+		p->g.rd = sqldb_column_double(s, 2);
+		p->g.sigma = sqldb_column_double(s, 3);
+		p->games = (unsigned long)sqldb_column_int64(s, 4);
 	}
-	sqlite3_finalize(s);
-	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+	sqldb_finalize(s);
+	return (rc == -1 ? -1 : 0);
 }
 
 /* Returns the winner (1 or 2) of a result column, or 0. */
 static int
-store_rt_winner(sqlite3_stmt *s, int i)
+store_rt_winner(struct sqldb_stmt *s, int i)
 {
-	const unsigned char *t = sqlite3_column_text(s, i);
+	const char	*t = sqldb_column_text(s, i);
 
 	if (t == NULL)
 		return (0);
-	return (strcmp((const char *)t, "first") == 0 ? 1 :
-	    strcmp((const char *)t, "second") == 0 ? 2 : 0);
+	return (strcmp(t, "first") == 0 ? 1 : strcmp(t, "second") == 0 ? 2 :
+	    0);
 }
 
 /*
  * Replays the rated games after seq into e (and, if touched is not NULL,
  * their players into touched); sets *last and *game to the last game's seq
- * and id, *n to the games.  An SQLite code.
+ * and id, *n to the games.  Returns 0, or -1.
  */
 int
-store_rt_replay(sqlite3 *db, int64_t seq, struct rtable *e,
+store_rt_replay(struct sqldb *db, int64_t seq, struct rtable *e,
     struct rtable *touched, int64_t *last, int64_t *game, int64_t *n)
 {
-	sqlite3_stmt	*s;
+	struct sqldb_stmt *s;
 	const char	*p1, *p2;
 	int		 rc, w;
 
 	*n = 0;
-	if ((rc = sqlite3_prepare_v2(db, STORE_RT_TAIL, -1, &s, NULL)) !=
-	    SQLITE_OK)
-		return (rc);
-	sqlite3_bind_int64(s, 1, seq);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		p1 = (const char *)sqlite3_column_text(s, 2);
-		p2 = (const char *)sqlite3_column_text(s, 3);
+	if (sqldb_prepare(db, STORE_RT_TAIL, 0, &s) == -1)
+		return (-1);
+	sqldb_bind_int64(s, 1, seq);
+	while ((rc = sqldb_step(s)) == SQLDB_ROW) {
+		p1 = sqldb_column_text(s, 2);
+		p2 = sqldb_column_text(s, 3);
 		if (p1 == NULL || p2 == NULL ||
 		    (w = store_rt_winner(s, 4)) == 0)
 			continue;	/* the CHECKs make it impossible */
@@ -135,40 +136,40 @@ store_rt_replay(sqlite3 *db, int64_t seq, struct rtable *e,
 			(void)rtable_get(touched, p1);
 			(void)rtable_get(touched, p2);
 		}
-		*last = sqlite3_column_int64(s, 0);
-		*game = sqlite3_column_int64(s, 1);
+		*last = sqldb_column_int64(s, 0);
+		*game = sqldb_column_int64(s, 1);
 		(*n)++;
 	}
-	sqlite3_finalize(s);
-	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+	sqldb_finalize(s);
+	return (rc == -1 ? -1 : 0);
 }
 
-/* Writes the entries of e named in which, and the mark; an SQLite code. */
+/* Writes the entries of e named in which, and the mark; 0, or -1. */
 static int
 store_rt_write(struct store *st, const struct rtable *e,
     const struct rtable *which, int64_t seq, int64_t game)
 {
-	sqlite3_stmt	*s = st->rt[STORE_RT_PUT];
+	struct sqldb_stmt *s = st->rt[STORE_RT_PUT];
 	const struct rtable_entry *p;
 	size_t		 i;
-	int		 rc = SQLITE_OK;
+	int		 rc = 0;
 
-	for (i = 0; i < which->n && rc == SQLITE_OK; i++) {
+	for (i = 0; i < which->n && rc == 0; i++) {
 		if ((p = rtable_find(e, which->v[i].name)) == NULL)
 			continue;
-		store_bind_text(s, 1, p->name);
-		sqlite3_bind_double(s, 2, p->g.r);
-		sqlite3_bind_double(s, 3, p->g.rd);
-		sqlite3_bind_double(s, 4, p->g.sigma);
-		sqlite3_bind_int64(s, 5, (sqlite3_int64)p->games);
-		rc = store_step(s);
+		sqldb_bind_text(s, 1, p->name);
+		sqldb_bind_double(s, 2, p->g.r);
+		sqldb_bind_double(s, 3, p->g.rd);
+		sqldb_bind_double(s, 4, p->g.sigma);
+		sqldb_bind_int64(s, 5, (int64_t)p->games);
+		rc = store_do(s);
 	}
-	if (rc != SQLITE_OK)
+	if (rc != 0)
 		return (rc);
 	s = st->rt[STORE_RT_MARK];
-	sqlite3_bind_int64(s, 1, seq);
-	sqlite3_bind_int64(s, 2, game);
-	return (store_step(s));
+	sqldb_bind_int64(s, 1, seq);
+	sqldb_bind_int64(s, 2, game);
+	return (store_do(s));
 }
 
 /*
@@ -182,36 +183,38 @@ store_ratings_open(struct store *st, char *err, size_t errlen)
 {
 	struct rtable	 touched;
 	int64_t		 seq, game, n;
-	int		 rc;
+	int		 rc = 0;
 
 	rtable_init(&touched);
-	if ((rc = store_prepare(st->wdb, store_rtsql, STORE_RT_N,
-	    st->rt)) != SQLITE_OK ||
-	    (rc = store_rt_mark(st->wdb, &seq, &game)) != SQLITE_OK ||
-	    (rc = store_rt_rows(st->wdb, &st->live)) != SQLITE_OK ||
-	    (rc = store_rt_replay(st->wdb, seq, &st->live, &touched, &seq,
-	    &game, &n)) != SQLITE_OK)
+	if (store_prepare(st->wdb, store_rtsql, STORE_RT_N, st->rt) == -1 ||
+	    (rc = store_rt_mark(st->wdb, &seq, &game)) == -1 ||
+	    store_rt_rows(st->wdb, &st->live) == -1 ||
+	    store_rt_replay(st->wdb, seq, &st->live, &touched, &seq,
+	    &game, &n) == -1)
 		goto fail;
+	if (rc == 1) {
+		rtable_free(&touched);
+		snprintf(err, errlen, "%s: database is corrupt (no ratings "
+		    "checkpoint): restore it from a backup", st->name);
+		return (-1);
+	}
 	if (n > 0) {
-		if ((rc = store_exec1(st->wdb, "BEGIN IMMEDIATE", NULL,
-		    0)) != SQLITE_OK ||
-		    (rc = store_rt_write(st, &st->live, &touched, seq,
-		    game)) != SQLITE_OK ||
-		    (rc = store_exec1(st->wdb, "COMMIT", NULL, 0)) != SQLITE_OK)
+		if (sqldb_begin(st->wdb) == -1 ||
+		    store_rt_write(st, &st->live, &touched, seq, game) == -1 ||
+		    sqldb_commit(st->wdb) == -1)
 			goto fail;
 	}
 	st->live_seq = st->rseq = seq;
 	rtable_free(&touched);
 	log_info("store=%s event=ratings players=%zu seq=%" PRId64
-	    " replayed=%" PRId64, st->path, st->live.n, seq, n);
+	    " replayed=%" PRId64, st->name, st->live.n, seq, n);
 	return (0);
 
 fail:
-	if (!sqlite3_get_autocommit(st->wdb))
-		store_exec1(st->wdb, "ROLLBACK", NULL, 0);
-	rtable_free(&touched);
-	store_error(err, errlen, st->path, st->wdb, rc, "load the ratings",
+	store_error_db(err, errlen, st->name, st->wdb, "load the ratings",
 	    st->busy_ms);
+	sqldb_rollback(st->wdb);
+	rtable_free(&touched);
 	return (-1);
 }
 
@@ -235,37 +238,37 @@ store_rt_touch(struct store *st, const char *name)
  * The writer, inside a batch, after a game's end was written: if the game
  * counts for the ratings (rated, finished with a winner, its record
  * complete), gives it the next rating_seq and rates it in the batch's
- * ratings.  An SQLite code (any failure fails the batch).
+ * ratings.  Returns 0, or -1 (any failure fails the batch).
  */
 int
 store_ratings_end(struct store *st, int64_t id, enum store_result result,
     enum store_status status)
 {
-	sqlite3_stmt	*s = st->rt[STORE_RT_GAME];
+	struct sqldb_stmt *s = st->rt[STORE_RT_GAME];
 	char		*p1, *p2;
 	int		 rc, damaged;
 
 	/* Games live at open were abandoned: only this run's can be rated. */
 	if (status != STORE_FINISHED || result == STORE_RESULT_NONE ||
 	    !__atomic_load_n(&st->rated_begun, __ATOMIC_ACQUIRE))
-		return (SQLITE_OK);
+		return (0);
 	pthread_mutex_lock(&st->mtx);
 	damaged = store_damaged(st, id, 0);
 	pthread_mutex_unlock(&st->mtx);
 	if (damaged)
-		return (SQLITE_OK);	/* unrated, as its callback says */
-	sqlite3_bind_int64(s, 1, id);
-	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
-		store_done(s);
-		return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+		return (0);	/* unrated, as its callback says */
+	sqldb_bind_int64(s, 1, id);
+	if ((rc = sqldb_step(s)) != SQLDB_ROW) {
+		sqldb_reset(s);
+		return (rc == SQLDB_DONE ? 0 : -1);
 	}
-	p1 = xstrdup((const char *)sqlite3_column_text(s, 0));
-	p2 = xstrdup((const char *)sqlite3_column_text(s, 1));
-	store_done(s);
+	p1 = xstrdup(sqldb_column_text(s, 0));
+	p2 = xstrdup(sqldb_column_text(s, 1));
+	sqldb_reset(s);
 	s = st->rt[STORE_RT_SEQ];
-	sqlite3_bind_int64(s, 1, st->rseq + 1);
-	sqlite3_bind_int64(s, 2, id);
-	if ((rc = store_step(s)) == SQLITE_OK) {
+	sqldb_bind_int64(s, 1, st->rseq + 1);
+	sqldb_bind_int64(s, 2, id);
+	if ((rc = store_do(s)) == 0) {
 		st->rseq++;
 		st->rgame = id;
 		store_rt_touch(st, p1);
@@ -283,7 +286,7 @@ int
 store_ratings_write(struct store *st)
 {
 	if (st->pend.n == 0)
-		return (SQLITE_OK);
+		return (0);
 	return (store_rt_write(st, &st->pend, &st->pend, st->rseq, st->rgame));
 }
 

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "log.h"
 #include "store-int.h"
@@ -18,8 +16,6 @@
 
 /* The SQL of the reader's statements, by STORE_R_*. */
 const char *const store_rsql[STORE_R_N] = {
-	"BEGIN",
-	"COMMIT",
 	"SELECT " STORE_GAME_COLS " FROM games ORDER BY id DESC LIMIT ?",
 	"SELECT " STORE_GAME_COLS " FROM games WHERE id = ?",
 	/*
@@ -51,12 +47,12 @@ const char *const store_rsql[STORE_R_N] = {
 
 /* Returns a copy of a text column, NULL when NULL. */
 static char *
-store_coldup(sqlite3_stmt *stmt, int i)
+store_coldup(struct sqldb_stmt *stmt, int i)
 {
-	const unsigned char *t;
+	const char	*t;
 
-	t = sqlite3_column_text(stmt, i);
-	return (t != NULL ? xstrdup((const char *)t) : NULL);
+	t = sqldb_column_text(stmt, i);
+	return (t != NULL ? xstrdup(t) : NULL);
 }
 
 /* Returns v, an array of n elements of size, with room for one more. */
@@ -70,12 +66,12 @@ store_grow(void *v, size_t n, size_t size)
 	return (v);
 }
 
-/* Logs a failed read; returns -1. */
+/* Logs a failed read (its error is the read connection's); returns -1. */
 static int
-store_read_fail(struct store *st, const char *what, int rc)
+store_read_fail(struct store *st, const char *what)
 {
 	log_warnx("store=%s event=read-failed what=%s error=\"%s\" code=%d",
-	    st->path, what, sqlite3_errmsg(st->rdb), rc);
+	    st->name, what, sqldb_errmsg(st->rdb), store_code(st->rdb));
 	return (-1);
 }
 
@@ -84,48 +80,48 @@ static int
 store_read_begin(struct store *st)
 {
 	if (st->shared)
-		return (SQLITE_OK);
-	return (store_step(st->rs[STORE_R_BEGIN]));
+		return (0);
+	return (sqldb_begin_read(st->rdb));
 }
 
 /* Ends the read transaction and releases rmtx. */
 static void
 store_read_end(struct store *st)
 {
-	if (!st->shared && !sqlite3_get_autocommit(st->rdb))
-		store_step(st->rs[STORE_R_END]);
+	if (!st->shared && sqldb_in_transaction(st->rdb))
+		sqldb_commit(st->rdb);
 	pthread_mutex_unlock(&st->rmtx);
 }
 
 /* Returns a status column as an enum (the schema allows only these). */
 static enum store_status
-store_status_col(sqlite3_stmt *s, int i)
+store_status_col(struct sqldb_stmt *s, int i)
 {
 	return (enum_value(store_status_names, nitems(store_status_names),
-	    (const char *)sqlite3_column_text(s, i), STORE_LIVE));
+	    sqldb_column_text(s, i), STORE_LIVE));
 }
 
 /* Returns a result column as an enum: first, second, or none (NULL). */
 static enum store_result
-store_result_col(sqlite3_stmt *s, int i)
+store_result_col(struct sqldb_stmt *s, int i)
 {
 	return (enum_value(store_result_names, nitems(store_result_names),
-	    (const char *)sqlite3_column_text(s, i), STORE_RESULT_NONE));
+	    sqldb_column_text(s, i), STORE_RESULT_NONE));
 }
 
 /* Returns a mark column as an enum (the moves view gives only these). */
 static enum store_mark
-store_mark_col(sqlite3_stmt *s, int i)
+store_mark_col(struct sqldb_stmt *s, int i)
 {
 	return (enum_value(store_mark_names, nitems(store_mark_names),
-	    (const char *)sqlite3_column_text(s, i), STORE_NO_WIN));
+	    sqldb_column_text(s, i), STORE_NO_WIN));
 }
 
 /* Reads a time control "BASE" or "BASE+INC" (ms) into g; NULL: none. */
 static void
-store_tc_col(sqlite3_stmt *s, int i, struct store_gameinfo *g)
+store_tc_col(struct sqldb_stmt *s, int i, struct store_gameinfo *g)
 {
-	const char	*t = (const char *)sqlite3_column_text(s, i);
+	const char	*t = sqldb_column_text(s, i);
 	char		*end;
 
 	if (t == NULL || *t < '0' || *t > '9')
@@ -139,26 +135,24 @@ store_tc_col(sqlite3_stmt *s, int i, struct store_gameinfo *g)
 
 /* Fills g from a row of STORE_GAME_COLS. */
 void
-store_game_row(sqlite3_stmt *s, struct store_gameinfo *g)
+store_game_row(struct sqldb_stmt *s, struct store_gameinfo *g)
 {
 	memset(g, 0, sizeof *g);
-	g->id = sqlite3_column_int64(s, 0);
+	g->id = sqldb_column_int64(s, 0);
 	g->family = store_coldup(s, 1);
 	g->game = store_coldup(s, 2);
 	g->player1 = store_coldup(s, 3);
 	g->player2 = store_coldup(s, 4);
-	g->started_ms = store_time_parse((const char *)
-	    sqlite3_column_text(s, 5));
-	g->ended_ms = store_time_parse((const char *)
-	    sqlite3_column_text(s, 6));
+	g->started_ms = store_time_parse(sqldb_column_text(s, 5));
+	g->ended_ms = store_time_parse(sqldb_column_text(s, 6));
 	g->status = store_status_col(s, 7);
 	g->result = store_result_col(s, 8);
 	g->reason = store_coldup(s, 9);
 	g->detail = store_coldup(s, 10);
-	g->rated = sqlite3_column_int(s, 11) != 0;
+	g->rated = sqldb_column_int64(s, 11) != 0;
 	store_tc_col(s, 12, g);
-	g->tournament = sqlite3_column_int64(s, 13);
-	g->slot = (unsigned int)sqlite3_column_int64(s, 14);
+	g->tournament = sqldb_column_int64(s, 13);
+	g->slot = (unsigned int)sqldb_column_int64(s, 14);
 }
 
 /* Frees what a game's info owns. */
@@ -181,22 +175,24 @@ store_gameinfo_free(struct store_gameinfo *g)
 int
 store_history(struct store *st, unsigned int n, struct store_history *h)
 {
-	sqlite3_stmt	*s = st->rs[STORE_R_HISTORY];
+	struct sqldb_stmt *s = st->rs[STORE_R_HISTORY];
 	int		 rc;
 
 	memset(h, 0, sizeof *h);
 	pthread_mutex_lock(&st->rmtx);
-	sqlite3_bind_int64(s, 1, n);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqldb_bind_int64(s, 1, n);
+	while ((rc = sqldb_step(s)) == SQLDB_ROW) {
 		h->games = store_grow(h->games, h->n, sizeof *h->games);
 		store_game_row(s, &h->games[h->n++]);
 	}
-	store_done(s);
-	pthread_mutex_unlock(&st->rmtx);
-	if (rc != SQLITE_DONE) {
+	sqldb_reset(s);
+	if (rc != SQLDB_DONE) {
 		store_history_free(h);
-		return (store_read_fail(st, "history", rc));
+		store_read_fail(st, "history");
 	}
+	pthread_mutex_unlock(&st->rmtx);
+	if (rc != SQLDB_DONE)
+		return (-1);
 	return (0);
 }
 
@@ -246,36 +242,37 @@ int
 store_history_page(struct store *st, const struct store_hfilter *f,
     struct store_history *h)
 {
-	sqlite3_stmt	*s = NULL;
+	struct sqldb_stmt *s = NULL;
 	struct buf	 sql;
-	int		 rc;
+	int		 rc = -1;
 
 	memset(h, 0, sizeof *h);
 	buf_init(&sql);
 	store_history_sql(&sql, f);
 	pthread_mutex_lock(&st->rmtx);
-	if ((rc = sqlite3_prepare_v2(st->rdb, buf_str(&sql), -1, &s,
-	    NULL)) == SQLITE_OK) {
-		store_bind_text(s, 1, f->player);
-		store_bind_text(s, 2, f->tournament);
-		sqlite3_bind_int64(s, 3, f->tournament_id);
-		store_bind_text(s, 4, f->since);
-		sqlite3_bind_int64(s, 5, f->before > 0 ? f->before :
+	if (sqldb_prepare(st->rdb, buf_str(&sql), 0, &s) == 0) {
+		sqldb_bind_text(s, 1, f->player);
+		sqldb_bind_text(s, 2, f->tournament);
+		sqldb_bind_int64(s, 3, f->tournament_id);
+		sqldb_bind_text(s, 4, f->since);
+		sqldb_bind_int64(s, 5, f->before > 0 ? f->before :
 		    INT64_MAX);
-		sqlite3_bind_int64(s, 6, f->limit);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		sqldb_bind_int64(s, 6, f->limit);
+		while ((rc = sqldb_step(s)) == SQLDB_ROW) {
 			h->games = store_grow(h->games, h->n,
 			    sizeof *h->games);
 			store_game_row(s, &h->games[h->n++]);
 		}
 	}
-	sqlite3_finalize(s);
+	if (rc != SQLDB_DONE) {
+		store_history_free(h);
+		store_read_fail(st, "history-page");
+	}
+	sqldb_finalize(s);
 	pthread_mutex_unlock(&st->rmtx);
 	buf_free(&sql);
-	if (rc != SQLITE_DONE) {
-		store_history_free(h);
-		return (store_read_fail(st, "history-page", rc));
-	}
+	if (rc != SQLDB_DONE)
+		return (-1);
 	return (0);
 }
 
@@ -314,41 +311,41 @@ store_history_free(struct store_history *h)
 
 /* Reads a delay column: unknown when NULL. */
 static void
-store_delay_col(sqlite3_stmt *s, int i, int *has, uint64_t *us)
+store_delay_col(struct sqldb_stmt *s, int i, int *has, uint64_t *us)
 {
-	*has = sqlite3_column_type(s, i) != SQLITE_NULL;
-	*us = *has ? (uint64_t)sqlite3_column_int64(s, i) : 0;
+	*has = !sqldb_column_null(s, i);
+	*us = *has ? (uint64_t)sqldb_column_int64(s, i) : 0;
 }
 
 /* Appends a row of STORE_R_MOVES to r's moves. */
 static void
-store_rmove_row(sqlite3_stmt *m, struct store_record *r)
+store_rmove_row(struct sqldb_stmt *m, struct store_record *r)
 {
 	struct store_rmove *v;
 
 	r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
 	v = &r->moves[r->nmoves++];
-	v->ply = (uint64_t)sqlite3_column_int64(m, 0);
-	v->player = sqlite3_column_int(m, 1);
+	v->ply = (uint64_t)sqldb_column_int64(m, 0);
+	v->player = (int)sqldb_column_int64(m, 1);
 	v->move = store_coldup(m, 2);
 	v->position = store_coldup(m, 3);
 	v->mark = store_mark_col(m, 4);
-	v->time_ms = (uint64_t)sqlite3_column_int64(m, 5);
+	v->time_ms = (uint64_t)sqldb_column_int64(m, 5);
 	store_delay_col(m, 6, &v->has_delay, &v->delay_us);
-	v->time_us = (uint64_t)sqlite3_column_int64(m, 7);
+	v->time_us = (uint64_t)sqldb_column_int64(m, 7);
 }
 
 /* Appends a row of STORE_R_REFUSED to r's refused moves. */
 static void
-store_rrefused_row(sqlite3_stmt *f, struct store_record *r)
+store_rrefused_row(struct sqldb_stmt *f, struct store_record *r)
 {
 	struct store_rrefused *v;
 
 	r->refused = store_grow(r->refused, r->nrefused, sizeof *r->refused);
 	v = &r->refused[r->nrefused++];
-	v->ply = (uint64_t)sqlite3_column_int64(f, 0);
-	v->player = sqlite3_column_int(f, 1);
-	v->time_ms = (uint64_t)sqlite3_column_int64(f, 2);
+	v->ply = (uint64_t)sqldb_column_int64(f, 0);
+	v->player = (int)sqldb_column_int64(f, 1);
+	v->time_ms = (uint64_t)sqldb_column_int64(f, 2);
 	store_delay_col(f, 3, &v->has_delay, &v->delay_us);
 	v->move = store_coldup(f, 4);
 	v->reason = store_coldup(f, 5);
@@ -356,20 +353,21 @@ store_rrefused_row(sqlite3_stmt *f, struct store_record *r)
 
 /*
  * Reads the rows of read statement k for game id into r, each by row;
- * returns an SQLite code.
+ * returns 0, or -1.
  */
 static int
 store_record_rows(struct store *st, int k, int64_t id,
-    struct store_record *r, void (*row)(sqlite3_stmt *, struct store_record *))
+    struct store_record *r, void (*row)(struct sqldb_stmt *,
+    struct store_record *))
 {
-	sqlite3_stmt	*s = st->rs[k];
+	struct sqldb_stmt *s = st->rs[k];
 	int		 rc;
 
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	sqldb_bind_int64(s, 1, id);
+	while ((rc = sqldb_step(s)) == SQLDB_ROW)
 		row(s, r);
-	store_done(s);
-	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+	sqldb_reset(s);
+	return (rc == SQLDB_DONE ? 0 : -1);
 }
 
 /*
@@ -381,31 +379,32 @@ store_record_rows(struct store *st, int k, int64_t id,
 int
 store_record(struct store *st, int64_t id, struct store_record *r)
 {
-	sqlite3_stmt	*g = st->rs[STORE_R_GAME];
+	struct sqldb_stmt *g = st->rs[STORE_R_GAME];
 	int		 rc, found = 0;
 
 	memset(r, 0, sizeof *r);
 	pthread_mutex_lock(&st->rmtx);
-	if ((rc = store_read_begin(st)) != SQLITE_OK)
+	if ((rc = store_read_begin(st)) != 0)
 		goto done;
-	sqlite3_bind_int64(g, 1, id);
-	if ((rc = sqlite3_step(g)) == SQLITE_ROW) {
+	sqldb_bind_int64(g, 1, id);
+	if ((rc = sqldb_step(g)) == SQLDB_ROW) {
 		found = 1;
 		store_game_row(g, &r->game);
 		rc = store_record_rows(st, STORE_R_MOVES, id, r,
 		    store_rmove_row);
-		if (rc == SQLITE_OK)
+		if (rc == 0)
 			rc = store_record_rows(st, STORE_R_REFUSED, id, r,
 			    store_rrefused_row);
-	} else if (rc == SQLITE_DONE)
-		rc = SQLITE_OK;
-	store_done(g);
+	} else if (rc == SQLDB_DONE)
+		rc = 0;
+	sqldb_reset(g);
 done:
+	if (rc != 0)
+		store_read_fail(st, "record");
 	store_read_end(st);
-	if (rc != SQLITE_OK || !found) {
+	if (rc != 0 || !found) {
 		store_record_free(r);
-		return (rc != SQLITE_OK ? store_read_fail(st, "record", rc) :
-		    0);
+		return (rc != 0 ? -1 : 0);
 	}
 	return (1);
 }
@@ -430,17 +429,18 @@ store_record_free(struct store_record *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Reads a COUNT(*) statement into *n; returns an SQLite code. */
+/* Reads a COUNT(*) statement into *n; returns 0, or -1. */
 static int
-store_count(sqlite3_stmt *s, int64_t *n)
+store_count(struct sqldb_stmt *s, int64_t *n)
 {
 	int	 rc;
 
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		*n = sqlite3_column_int64(s, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_reset(s);
+	if ((rc = sqldb_step(s)) == SQLDB_ROW) {
+		*n = sqldb_column_int64(s, 0);
+		rc = 0;
+	} else
+		rc = -1;	/* an aggregate gives a row */
+	sqldb_reset(s);
 	return (rc);
 }
 
@@ -453,35 +453,35 @@ store_count(sqlite3_stmt *s, int64_t *n)
 int
 store_stats(struct store *st, struct store_stats *out)
 {
-	sqlite3_stmt	*s = st->rs[STORE_R_PLAYERS];
+	struct sqldb_stmt *s = st->rs[STORE_R_PLAYERS];
 	struct store_pstats *p;
 	int		 rc;
 
 	memset(out, 0, sizeof *out);
 	pthread_mutex_lock(&st->rmtx);
-	if ((rc = store_read_begin(st)) != SQLITE_OK ||
-	    (rc = store_count(st->rs[STORE_R_NGAMES], &out->games)) !=
-	    SQLITE_OK ||
-	    (rc = store_count(st->rs[STORE_R_NMOVES], &out->moves)) !=
-	    SQLITE_OK)
+	if ((rc = store_read_begin(st)) != 0 ||
+	    (rc = store_count(st->rs[STORE_R_NGAMES], &out->games)) != 0 ||
+	    (rc = store_count(st->rs[STORE_R_NMOVES], &out->moves)) != 0)
 		goto done;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = sqldb_step(s)) == SQLDB_ROW) {
 		out->players = store_grow(out->players, out->nplayers,
 		    sizeof *out->players);
 		p = &out->players[out->nplayers++];
 		p->name = store_coldup(s, 0);
-		p->moves = sqlite3_column_int64(s, 1);
-		p->kept_win = sqlite3_column_int64(s, 2);
-		p->threw_win = sqlite3_column_int64(s, 3);
+		p->moves = sqldb_column_int64(s, 1);
+		p->kept_win = sqldb_column_int64(s, 2);
+		p->threw_win = sqldb_column_int64(s, 3);
 	}
-	sqlite3_reset(s);
-	if (rc == SQLITE_DONE)
-		rc = SQLITE_OK;
+	sqldb_reset(s);
+	if (rc == SQLDB_DONE)
+		rc = 0;
 done:
+	if (rc != 0)
+		store_read_fail(st, "stats");
 	store_read_end(st);
-	if (rc != SQLITE_OK) {
+	if (rc != 0) {
 		store_stats_free(out);
-		return (store_read_fail(st, "stats", rc));
+		return (-1);
 	}
 	return (0);
 }
@@ -507,31 +507,32 @@ int
 store_table_get(struct store *st, const char *kind, const char *key,
     struct buf *meta, struct buf *data)
 {
-	sqlite3_stmt	*s = st->rs[STORE_R_TABLE];
+	struct sqldb_stmt *s = st->rs[STORE_R_TABLE];
+	const char	*t;
 	const void	*p;
+	size_t		 n;
 	int		 rc, found = 0;
 
 	pthread_mutex_lock(&st->rmtx);
-	store_bind_text(s, 1, kind);
-	store_bind_text(s, 2, key);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	sqldb_bind_text(s, 1, kind);
+	sqldb_bind_text(s, 2, key);
+	if ((rc = sqldb_step(s)) == SQLDB_ROW) {
 		found = 1;
 		if (meta != NULL) {
-			p = sqlite3_column_text(s, 0);
-			buf_add(meta, p != NULL ? p : "",
-			    (size_t)sqlite3_column_bytes(s, 0));
+			t = sqldb_column_text(s, 0);
+			buf_puts(meta, t != NULL ? t : "");
 		}
 		if (data != NULL) {
-			p = sqlite3_column_blob(s, 1);
-			buf_add(data, p != NULL ? p : "",
-			    (size_t)sqlite3_column_bytes(s, 1));
+			p = sqldb_column_blob(s, 1, &n);
+			buf_add(data, p != NULL ? p : "", p != NULL ? n : 0);
 		}
-		rc = SQLITE_DONE;
+		rc = SQLDB_DONE;
 	}
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	if (rc != SQLDB_DONE)
+		store_read_fail(st, "table");
+	sqldb_reset(s);
 	pthread_mutex_unlock(&st->rmtx);
-	if (rc != SQLITE_DONE)
-		return (store_read_fail(st, "table", rc));
+	if (rc != SQLDB_DONE)
+		return (-1);
 	return (found);
 }

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "log.h"
 #include "store-int.h"
 #include "store-results.h"
@@ -48,51 +46,50 @@ static const char store_tour_id_sql[] =
 
 /* Returns a copy of text column i ("" for NULL). */
 static char *
-rcol(sqlite3_stmt *s, int i)
+rcol(struct sqldb_stmt *s, int i)
 {
-	const unsigned char *t = sqlite3_column_text(s, i);
+	const char	*t = sqldb_column_text(s, i);
 
-	return (xstrdup(t != NULL ? (const char *)t : ""));
+	return (xstrdup(t != NULL ? t : ""));
 }
 
 /* Reads one row of store_rgames_sql into g. */
 static void
-store_rgame_row(sqlite3_stmt *s, struct store_rgame *g)
+store_rgame_row(struct sqldb_stmt *s, struct store_rgame *g)
 {
-	const unsigned char *res;
+	const char	*res;
 	int		 k;
 
 	memset(g, 0, sizeof *g);
-	g->id = sqlite3_column_int64(s, 0);
+	g->id = sqldb_column_int64(s, 0);
 	g->player1 = rcol(s, 1);
 	g->player2 = rcol(s, 2);
 	g->start = rcol(s, 3);
-	g->tournament = sqlite3_column_int64(s, 4);
-	res = sqlite3_column_text(s, 5);
-	g->winner = res != NULL && strcmp((const char *)res, "first") == 0 ?
-	    1 : 2;
+	g->tournament = sqldb_column_int64(s, 4);
+	res = sqldb_column_text(s, 5);
+	g->winner = res != NULL && strcmp(res, "first") == 0 ? 1 : 2;
 	g->marked = 1;
 	for (k = 0; k < 2; k++) {
-		g->seat[k].moves = (uint32_t)sqlite3_column_int64(s, 6 + 4 * k);
-		g->seat[k].kept = (uint32_t)sqlite3_column_int64(s, 7 + 4 * k);
-		g->seat[k].threw = (uint32_t)sqlite3_column_int64(s, 8 + 4 * k);
+		g->seat[k].moves = (uint32_t)sqldb_column_int64(s, 6 + 4 * k);
+		g->seat[k].kept = (uint32_t)sqldb_column_int64(s, 7 + 4 * k);
+		g->seat[k].threw = (uint32_t)sqldb_column_int64(s, 8 + 4 * k);
 		g->seat[k].first_throw =
-		    (uint32_t)sqlite3_column_int64(s, 9 + 4 * k);
+		    (uint32_t)sqldb_column_int64(s, 9 + 4 * k);
 	}
 }
 
 /* Binds a time bound, NULL for none. */
 static void
-bind_time(sqlite3_stmt *s, int i, int64_t ms)
+bind_time(struct sqldb_stmt *s, int i, int64_t ms)
 {
 	char	 t[STORE_TIME_LEN];
 
 	if (ms == STORE_TIME_NONE) {
-		sqlite3_bind_null(s, i);
+		sqldb_bind_null(s, i);
 		return;
 	}
 	store_time_text(ms, t, sizeof t);
-	sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT);
+	sqldb_bind_text(s, i, t);
 }
 
 /*
@@ -104,33 +101,35 @@ int
 store_rgames(struct store *st, const struct store_rfilter *f,
     struct store_rgames *out)
 {
-	sqlite3_stmt	*s = NULL;
-	int		 rc;
+	struct sqldb_stmt *s = NULL;
+	int		 rc = -1;
 
 	memset(out, 0, sizeof *out);
 	pthread_mutex_lock(&st->rmtx);
-	rc = sqlite3_prepare_v2(st->rdb, store_rgames_sql, -1, &s, NULL);
-	if (rc == SQLITE_OK) {
+	if (sqldb_prepare(st->rdb, store_rgames_sql, 0, &s) == 0) {
 		if (f->a != NULL && f->b != NULL) {
-			sqlite3_bind_text(s, 1, f->a, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_text(s, 2, f->b, -1, SQLITE_TRANSIENT);
+			sqldb_bind_text(s, 1, f->a);
+			sqldb_bind_text(s, 2, f->b);
+		} else {
+			sqldb_bind_null(s, 1);
+			sqldb_bind_null(s, 2);
 		}
-		sqlite3_bind_int64(s, 3, f->tournament);
+		sqldb_bind_int64(s, 3, f->tournament);
 		bind_time(s, 4, f->since_ms);
 		bind_time(s, 5, f->until_ms);
-		sqlite3_bind_int64(s, 6, (sqlite3_int64)f->max + 1);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		sqldb_bind_int64(s, 6, (int64_t)f->max + 1);
+		while ((rc = sqldb_step(s)) == SQLDB_ROW) {
 			out->v = store_grow(out->v, out->n, sizeof *out->v);
 			store_rgame_row(s, &out->v[out->n++]);
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLDB_DONE)
 		log_warnx("store=%s event=read-failed what=results "
-		    "error=\"%s\" code=%d", st->path, sqlite3_errmsg(st->rdb),
-		    rc);
-	sqlite3_finalize(s);
+		    "error=\"%s\" code=%d", st->name, sqldb_errmsg(st->rdb),
+		    store_code(st->rdb));
+	sqldb_finalize(s);
 	pthread_mutex_unlock(&st->rmtx);
-	if (rc != SQLITE_DONE) {
+	if (rc != SQLDB_DONE) {
 		store_rgames_free(out);
 		return (-1);
 	}
@@ -160,20 +159,19 @@ store_rgames_free(struct store_rgames *r)
 int64_t
 store_tour_id(struct store *st, const char *name)
 {
-	sqlite3_stmt	*s = NULL;
+	struct sqldb_stmt *s = NULL;
 	int64_t		 id = 0;
-	int		 rc;
+	int		 rc = -1;
 
 	pthread_mutex_lock(&st->rmtx);
-	rc = sqlite3_prepare_v2(st->rdb, store_tour_id_sql, -1, &s, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			id = sqlite3_column_int64(s, 0);
-			rc = SQLITE_DONE;
+	if (sqldb_prepare(st->rdb, store_tour_id_sql, 0, &s) == 0) {
+		sqldb_bind_text(s, 1, name);
+		if ((rc = sqldb_step(s)) == SQLDB_ROW) {
+			id = sqldb_column_int64(s, 0);
+			rc = SQLDB_DONE;
 		}
 	}
-	sqlite3_finalize(s);
+	sqldb_finalize(s);
 	pthread_mutex_unlock(&st->rmtx);
-	return (rc == SQLITE_DONE ? id : -1);
+	return (rc == SQLDB_DONE ? id : -1);
 }

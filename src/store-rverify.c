@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "rtable.h"
 #include "store-int.h"
@@ -66,24 +64,24 @@ store_rv_cmp(struct store_rverify *rv, const struct rtable *exp,
  * agree with the committed log (vmtx), and copies them into live.
  */
 static int
-store_rv_snapshot(struct store *st, sqlite3 *db, struct rtable *live,
+store_rv_snapshot(struct store *st, struct sqldb *db, struct rtable *live,
     int64_t *seq)
 {
 	int64_t	 game;
 	int	 rc;
 
 	pthread_mutex_lock(&st->vmtx);
-	if ((rc = store_exec1(db, "BEGIN", NULL, 0)) == SQLITE_OK)
+	if ((rc = sqldb_begin_read(db)) == 0)
 		rc = store_rt_mark(db, seq, &game);
-	if (rc == SQLITE_OK)
+	if (rc == 0)
 		store_ratings(st, live);
 	pthread_mutex_unlock(&st->vmtx);
 	return (rc);
 }
 
-/* Does the replay and the comparisons on db; an SQLite code. */
+/* Does the replay and the comparisons on db; returns 0, or -1. */
 static int
-store_rv_run(struct store *st, sqlite3 *db, struct store_rverify *rv)
+store_rv_run(struct store *st, struct sqldb *db, struct store_rverify *rv)
 {
 	struct rtable	 exp, ckpt, live;
 	int64_t		 last = 0, game;
@@ -93,17 +91,17 @@ store_rv_run(struct store *st, sqlite3 *db, struct store_rverify *rv)
 	rtable_init(&ckpt);
 	rtable_init(&live);
 	if ((rc = store_rv_snapshot(st, db, &live, &rv->checkpoint_seq)) ==
-	    SQLITE_OK &&
+	    0 &&
 	    (rc = store_rt_replay(db, 0, &exp, NULL, &last, &game,
-	    &rv->games)) == SQLITE_OK &&
-	    (rc = store_rt_rows(db, &ckpt)) == SQLITE_OK) {
+	    &rv->games)) == 0 &&
+	    (rc = store_rt_rows(db, &ckpt)) == 0) {
 		rv->log_seq = last;
 		rv->players = exp.n;
 		store_rv_cmp(rv, &exp, &ckpt, "checkpoint");
 		store_rv_cmp(rv, &exp, &live, "live");
 	}
-	if (!sqlite3_get_autocommit(db))
-		store_exec1(db, "COMMIT", NULL, 0);
+	if (sqldb_in_transaction(db))
+		sqldb_commit(db);
 	rtable_free(&exp);
 	rtable_free(&ckpt);
 	rtable_free(&live);
@@ -120,8 +118,9 @@ store_rv_run(struct store *st, sqlite3 *db, struct store_rverify *rv)
 int
 store_ratings_verify(struct store *st, struct store_rverify *rv)
 {
-	sqlite3	*db;
-	int	 rc;
+	struct sqldb	*db;
+	char		 err[512];
+	int		 rc;
 
 	memset(rv, 0, sizeof *rv);
 	if (st->shared) {
@@ -130,13 +129,13 @@ store_ratings_verify(struct store *st, struct store_rverify *rv)
 		rc = store_rv_run(st, st->rdb, rv);
 		pthread_mutex_unlock(&st->rmtx);
 	} else {
-		rc = store_connect(st->path, SQLITE_OPEN_READONLY, st->busy_ms,
-		    &db);
-		if (rc == SQLITE_OK)
+		rc = store_open_ro(st->path, st->busy_ms, &db, err,
+		    sizeof err);
+		if (rc == 0)
 			rc = store_rv_run(st, db, rv);
-		sqlite3_close(db);
+		sqldb_close(db);
 	}
-	if (rc != SQLITE_OK) {
+	if (rc != 0) {
 		store_rverify_free(rv);
 		return (-1);
 	}

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "log.h"
 #include "store-int.h"
 
@@ -19,17 +17,15 @@ static const char store_tour_sql[] =
     "SELECT name FROM tournaments WHERE id = ?1";
 
 /* Prepares sql on the read connection (rmtx held); NULL on error. */
-static sqlite3_stmt *
+static struct sqldb_stmt *
 store_web_prepare(struct store *st, const char *sql)
 {
-	sqlite3_stmt	*s = NULL;
-	int		 rc;
+	struct sqldb_stmt *s = NULL;
 
-	if ((rc = sqlite3_prepare_v2(st->rdb, sql, -1, &s, NULL)) !=
-	    SQLITE_OK) {
+	if (sqldb_prepare(st->rdb, sql, 0, &s) == -1) {
 		log_warnx("store=%s event=read-failed what=web-prepare "
-		    "error=\"%s\" code=%d", st->path, sqlite3_errmsg(st->rdb),
-		    rc);
+		    "error=\"%s\" code=%d", st->name, sqldb_errmsg(st->rdb),
+		    store_code(st->rdb));
 		return (NULL);
 	}
 	return (s);
@@ -60,19 +56,19 @@ store_games(struct store *st, const char *player, int64_t tour,
 char *
 store_tour_name(struct store *st, int64_t id)
 {
-	sqlite3_stmt	*s;
-	const unsigned char *t;
+	struct sqldb_stmt *s;
+	const char	*t;
 	char		*name = NULL;
 
 	if (id == 0)
 		return (NULL);
 	pthread_mutex_lock(&st->rmtx);
 	if ((s = store_web_prepare(st, store_tour_sql)) != NULL) {
-		sqlite3_bind_int64(s, 1, id);
-		if (sqlite3_step(s) == SQLITE_ROW &&
-		    (t = sqlite3_column_text(s, 0)) != NULL)
-			name = xstrdup((const char *)t);
-		sqlite3_finalize(s);
+		sqldb_bind_int64(s, 1, id);
+		if (sqldb_step(s) == SQLDB_ROW &&
+		    (t = sqldb_column_text(s, 0)) != NULL)
+			name = xstrdup(t);
+		sqldb_finalize(s);
 	}
 	pthread_mutex_unlock(&st->rmtx);
 	return (name);

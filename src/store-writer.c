@@ -13,8 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "clock.h"
 #include "log.h"
@@ -24,9 +22,6 @@
 
 /* The SQL of the writer's statements, by STORE_W_*. */
 const char *const store_wsql[STORE_W_N] = {
-	"BEGIN IMMEDIATE",
-	"COMMIT",
-	"ROLLBACK",
 	"INSERT INTO games (id, family, game, player1, player2, started_at,"
 	" status, rated, tc, tournament_id, slot)"
 	" VALUES (?, ?, ?, ?, ?, ?, 'live', ?, ?, ?, ?)",
@@ -86,7 +81,7 @@ static const char *const store_tstate_names[] = {
 void
 store_tstate_set(struct store *st, enum store_tstate to)
 {
-	log_debug("store=%s thread %s -> %s", st->path,
+	log_debug("store=%s thread %s -> %s", st->name,
 	    store_tstate_names[st->tstate], store_tstate_names[to]);
 	st->tstate = to;
 }
@@ -102,7 +97,7 @@ store_wstate_set(struct store *st, enum store_wstate to)
 {
 	if (st->wstate == to)
 		return;
-	log_debug("store=%s writer %s -> %s", st->path,
+	log_debug("store=%s writer %s -> %s", st->name,
 	    store_wstate_names[st->wstate], store_wstate_names[to]);
 	st->wstate = to;
 }
@@ -111,86 +106,71 @@ store_wstate_set(struct store *st, enum store_wstate to)
 static int
 store_tables_trim(struct store *st, size_t max, size_t bytes)
 {
-	sqlite3_stmt	*s;
-	int		 rc, n;
+	struct sqldb_stmt *s;
+	int		 rc;
+	int64_t		 n;
 
-	rc = sqlite3_prepare_v2(st->wdb, "DELETE FROM tables WHERE rowid IN"
+	if (sqldb_prepare(st->wdb, "DELETE FROM tables WHERE rowid IN"
 	    " (SELECT r FROM (SELECT rowid AS r, ROW_NUMBER() OVER w AS k,"
 	    " SUM(LENGTH(key) + COALESCE(LENGTH(data), 0)) OVER w AS b"
 	    " FROM tables WINDOW w AS (ORDER BY rowid DESC))"
-	    " WHERE k > ?1 OR b > ?2)", -1, &s, NULL);
-	if (rc != SQLITE_OK)
-		return (rc);
-	sqlite3_bind_int64(s, 1, max > 0 ? (sqlite3_int64)max : INT64_MAX);
-	sqlite3_bind_int64(s, 2, bytes > 0 ? (sqlite3_int64)bytes :
-	    INT64_MAX);
-	rc = store_step(s);
-	n = sqlite3_changes(st->wdb);
-	sqlite3_finalize(s);
-	if (rc == SQLITE_OK && n > 0)
-		log_info("store=%s event=table-evict tables=%d", st->path, n);
+	    " WHERE k > ?1 OR b > ?2)", 0, &s) == -1)
+		return (-1);
+	sqldb_bind_int64(s, 1, max > 0 ? (int64_t)max : INT64_MAX);
+	sqldb_bind_int64(s, 2, bytes > 0 ? (int64_t)bytes : INT64_MAX);
+	rc = store_do(s);
+	n = sqldb_changes(st->wdb);
+	sqldb_finalize(s);
+	if (rc == 0 && n > 0)
+		log_info("store=%s event=table-evict tables=%" PRId64,
+		    st->name, n);
 	return (rc);
-}
-
-/* The probe: rewrites the header's user_version with its own value. */
-static int
-store_probe(struct store *st)
-{
-	sqlite3_stmt	*s;
-	char		 sql[64];
-	int		 rc, v = 0;
-
-	if ((rc = sqlite3_prepare_v2(st->wdb, "PRAGMA user_version", -1, &s,
-	    NULL)) != SQLITE_OK)
-		return (rc);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v);
-	return (sqlite3_exec(st->wdb, sql, NULL, NULL, NULL));
 }
 
 /* Inserts a game's row (a BEGIN item). */
 static int
 store_exec_begin(struct store *st, struct store_item *it)
 {
-	sqlite3_stmt	*s = st->ws[STORE_W_GAME];
+	struct sqldb_stmt *s = st->ws[STORE_W_GAME];
 
-	sqlite3_bind_int64(s, 1, it->id);
-	store_bind_text(s, 2, it->s[0]);
-	store_bind_text(s, 3, it->s[1]);
-	store_bind_text(s, 4, it->s[2]);
-	store_bind_text(s, 5, it->s[3]);
-	store_bind_text(s, 6, it->when);
-	sqlite3_bind_int(s, 7, it->rated);
-	store_bind_text(s, 8, it->tc);
+	sqldb_bind_int64(s, 1, it->id);
+	sqldb_bind_text(s, 2, it->s[0]);
+	sqldb_bind_text(s, 3, it->s[1]);
+	sqldb_bind_text(s, 4, it->s[2]);
+	sqldb_bind_text(s, 5, it->s[3]);
+	sqldb_bind_text(s, 6, it->when);
+	sqldb_bind_int64(s, 7, it->rated);
+	sqldb_bind_text(s, 8, it->tc);
 	if (it->tournament != 0) {
-		sqlite3_bind_int64(s, 9, it->tournament);
-		sqlite3_bind_int64(s, 10, it->slot);
+		sqldb_bind_int64(s, 9, it->tournament);
+		sqldb_bind_int64(s, 10, it->slot);
 	} else {
 		/* Statements are reused: clear an earlier game's. */
-		sqlite3_bind_null(s, 9);
-		sqlite3_bind_null(s, 10);
+		sqldb_bind_null(s, 9);
+		sqldb_bind_null(s, 10);
 	}
-	return (store_step(s));
+	return (store_do(s));
 }
 
-/* Ends a game's row (an END item); SQLITE_NOTFOUND if there is none. */
+/* An END item for a game that has no row. */
+#define STORE_NOTFOUND	1
+
+/* Ends a game's row (an END item); STORE_NOTFOUND if there is none. */
 static int
 store_exec_end(struct store *st, struct store_item *it)
 {
-	sqlite3_stmt	*s = st->ws[STORE_W_END];
+	struct sqldb_stmt *s = st->ws[STORE_W_END];
 	int		 rc;
 
-	store_bind_text(s, 1, it->status == STORE_LIVE ? NULL : it->when);
-	store_bind_text(s, 2, store_result_name(it->result));
-	store_bind_text(s, 3, it->s[0]);
-	store_bind_text(s, 4, store_status_name(it->status));
-	store_bind_text(s, 5, it->s[1]);
-	sqlite3_bind_int64(s, 6, it->id);
-	rc = store_step(s);
-	if (rc == SQLITE_OK && sqlite3_changes(st->wdb) == 0)
-		return (SQLITE_NOTFOUND);
+	sqldb_bind_text(s, 1, it->status == STORE_LIVE ? NULL : it->when);
+	sqldb_bind_text(s, 2, store_result_name(it->result));
+	sqldb_bind_text(s, 3, it->s[0]);
+	sqldb_bind_text(s, 4, store_status_name(it->status));
+	sqldb_bind_text(s, 5, it->s[1]);
+	sqldb_bind_int64(s, 6, it->id);
+	rc = store_do(s);
+	if (rc == 0 && sqldb_changes(st->wdb) == 0)
+		return (STORE_NOTFOUND);
 	return (rc);
 }
 
@@ -198,19 +178,19 @@ store_exec_end(struct store *st, struct store_item *it)
 static int
 store_exec_table(struct store *st, struct store_item *it)
 {
-	sqlite3_stmt	*s = st->ws[STORE_W_TABLE];
+	struct sqldb_stmt *s = st->ws[STORE_W_TABLE];
 	int		 rc;
 
-	store_bind_text(s, 1, it->s[0]);
-	store_bind_text(s, 2, it->s[1]);
-	store_bind_text(s, 3, it->when);
-	store_bind_text(s, 4, it->s[2]);
+	sqldb_bind_text(s, 1, it->s[0]);
+	sqldb_bind_text(s, 2, it->s[1]);
+	sqldb_bind_text(s, 3, it->when);
+	sqldb_bind_text(s, 4, it->s[2]);
 	if (it->data != NULL)
-		sqlite3_bind_blob64(s, 5, it->data, it->len, SQLITE_STATIC);
+		sqldb_bind_blob(s, 5, it->data, it->len);
 	else
-		sqlite3_bind_null(s, 5);
-	rc = store_step(s);
-	if (rc == SQLITE_OK && (it->n > 0 || it->id > 0))
+		sqldb_bind_null(s, 5);
+	rc = store_do(s);
+	if (rc == 0 && (it->n > 0 || it->id > 0))
 		rc = store_tables_trim(st, it->n, (size_t)it->id);
 	return (rc);
 }
@@ -219,30 +199,31 @@ store_exec_table(struct store *st, struct store_item *it)
 static int
 store_exec_refused(struct store *st, struct store_item *it)
 {
-	sqlite3_stmt	*s = st->ws[STORE_W_REFUSED];
+	struct sqldb_stmt *s = st->ws[STORE_W_REFUSED];
 
-	sqlite3_bind_int64(s, 1, it->id);
-	sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
-	sqlite3_bind_int(s, 3, (int)it->n);
-	store_bind_text(s, 4, it->s[0]);
-	store_bind_text(s, 5, it->s[1]);
-	sqlite3_bind_int64(s, 6, (sqlite3_int64)it->len);
+	sqldb_bind_int64(s, 1, it->id);
+	sqldb_bind_int64(s, 2, (int64_t)it->ply);
+	sqldb_bind_int64(s, 3, (int64_t)it->n);
+	sqldb_bind_text(s, 4, it->s[0]);
+	sqldb_bind_text(s, 5, it->s[1]);
+	sqldb_bind_int64(s, 6, (int64_t)it->len);
 	if (it->rated)
-		sqlite3_bind_int64(s, 7, it->tournament);
+		sqldb_bind_int64(s, 7, it->tournament);
 	else
-		sqlite3_bind_null(s, 7);
-	return (store_step(s));
+		sqldb_bind_null(s, 7);
+	return (store_do(s));
 }
 
 /*
- * Runs one item inside the batch's transaction.  Returns an SQLite code;
- * *alone is set if the failure concerns this item only.
+ * Runs one item inside the batch's transaction.  Returns 0, -1 on a
+ * database error or STORE_NOTFOUND; *alone is set if the failure concerns
+ * this item only.
  */
 static int
 store_exec_item(struct store *st, struct store_item *it, int *alone)
 {
-	sqlite3_stmt	*s;
-	int		 rc = SQLITE_OK;
+	struct sqldb_stmt *s;
+	int		 rc = 0;
 
 	*alone = 0;
 	switch (it->op) {
@@ -251,13 +232,13 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		break;
 	case STORE_OP_RUN:
 		s = st->ws[STORE_W_MOVE];
-		sqlite3_bind_int64(s, 1, it->id);
-		sqlite3_bind_int64(s, 2, (sqlite3_int64)it->ply);
-		store_bind_text(s, 3, it->s[0]);
-		rc = store_step(s);
+		sqldb_bind_int64(s, 1, it->id);
+		sqldb_bind_int64(s, 2, (int64_t)it->ply);
+		sqldb_bind_text(s, 3, it->s[0]);
+		rc = store_do(s);
 		break;
 	case STORE_OP_END:
-		if ((rc = store_exec_end(st, it)) == SQLITE_NOTFOUND) {
+		if ((rc = store_exec_end(st, it)) == STORE_NOTFOUND) {
 			*alone = 1;
 			return (rc);
 		}
@@ -267,10 +248,10 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		break;
 	case STORE_OP_ABANDON:
 		s = st->ws[STORE_W_ABANDON];
-		sqlite3_bind_int64(s, 1, it->id);
-		rc = store_step(s);
-		if (rc == SQLITE_OK)
-			*it->count = sqlite3_changes(st->wdb);
+		sqldb_bind_int64(s, 1, it->id);
+		rc = store_do(s);
+		if (rc == 0)
+			*it->count = (int)sqldb_changes(st->wdb);
 		break;
 	case STORE_OP_PAGES:
 		break;		/* done before the transaction */
@@ -278,17 +259,11 @@ store_exec_item(struct store *st, struct store_item *it, int *alone)
 		rc = store_exec_refused(st, it);
 		break;
 	case STORE_OP_PROBE:
-		rc = store_probe(st);
+		rc = store_probe_write(st->wdb);
 		break;
 	}
-	switch (rc & 0xff) {
-	case SQLITE_CONSTRAINT:
-	case SQLITE_MISMATCH:
-	case SQLITE_RANGE:
-	case SQLITE_TOOBIG:
+	if (rc == -1 && store_fails_alone(st->wdb))
 		*alone = 1;
-		break;
-	}
 	return (rc);
 }
 
@@ -326,7 +301,7 @@ store_log_fail(struct store *st, const char *what, int64_t id, int rc,
 	if (id != 0)
 		snprintf(game, sizeof game, "%" PRId64, id);
 	log_warnx("store=%s event=write-failed what=%s game=%s writes=%zu "
-	    "error=\"%s\" code=%d suppressed=%" PRIu64, st->path, what, game,
+	    "error=\"%s\" code=%d suppressed=%" PRIu64, st->name, what, game,
 	    n, msg, rc, st->fail_quiet);
 	st->fail_logged = ts.tv_sec;
 	st->fail_quiet = 0;
@@ -350,7 +325,7 @@ store_mark_lost(struct store *st)
 		it->s[0] = xstrdup("log-failed");
 		store_push_locked(st, it, 1);
 		log_warnx("store=%s event=game-marked game=%" PRId64
-		    " status=abandoned reason=log-failed", st->path,
+		    " status=abandoned reason=log-failed", st->name,
 		    st->lost[i]);
 	}
 	st->nlost = 0;
@@ -366,7 +341,7 @@ store_log_recovered(struct store *st)
 	if (st->recover_logged == ts.tv_sec && st->recover_logged != 0)
 		return;
 	log_info("store=%s event=write-recovered suppressed=%" PRIu64,
-	    st->path, st->fail_quiet);
+	    st->name, st->fail_quiet);
 	st->recover_logged = ts.tv_sec;
 	st->fail_quiet = 0;
 }
@@ -403,19 +378,19 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 	STAILQ_FOREACH(it, b, entry) {
 		*n += it->w;
 		if (it->op == STORE_OP_PAGES &&
-		    (rc = store_max_pages(st->wdb, it->n)) != SQLITE_OK)
-			store_log_fail(st, "max-pages", 0, rc,
-			    sqlite3_errmsg(st->wdb), 1);
+		    store_max_pages(st->wdb, it->n) == -1)
+			store_log_fail(st, "max-pages", 0, store_code(st->wdb),
+			    sqldb_errmsg(st->wdb), 1);
 	}
-	rc = store_step(st->ws[STORE_W_BEGIN]);
-	if (rc == SQLITE_OK) {
+	rc = sqldb_batch_begin(st->wdb, 0);
+	if (rc == 0) {
 		STAILQ_FOREACH(it, b, entry) {
 			rc = store_exec_item(st, it, &alone);
-			it->ok = rc == SQLITE_OK;
-			if (rc == SQLITE_OK && it->op == STORE_OP_END)
+			it->ok = rc == 0;
+			if (rc == 0 && it->op == STORE_OP_END)
 				rc = store_ratings_end(st, it->id, it->result,
 				    it->status);
-			if (rc == SQLITE_OK)
+			if (rc == 0)
 				continue;
 			if (!alone)
 				break;
@@ -423,34 +398,37 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 			if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
 				store_damage_now(st, it->id);
 			*nfail += it->w;
-			store_log_fail(st, store_op_name(it->op), it->id, rc,
-			    rc == SQLITE_NOTFOUND ? "no such game" :
-			    sqlite3_errmsg(st->wdb), it->w);
-			rc = SQLITE_OK;
+			store_log_fail(st, store_op_name(it->op), it->id,
+			    rc == STORE_NOTFOUND ? 12 : store_code(st->wdb),
+			    rc == STORE_NOTFOUND ? "no such game" :
+			    sqldb_errmsg(st->wdb), it->w);
+			rc = 0;
 		}
 	}
-	if (rc == SQLITE_OK)
+	if (rc == 0)
 		rc = store_ratings_write(st);
-	if (rc == SQLITE_OK) {
+	if (rc == 0) {
 		store_hook_call(st, STORE_HOOK_WRITTEN);
 		*locked = st->pend.n > 0;
 		store_ratings_commit(st);
 		metrics_commit_start();
-		rc = store_step(st->ws[STORE_W_COMMIT]);
+		rc = sqldb_batch_commit(st->wdb);
 		metrics_commit_done();
 	}
-	if (rc == SQLITE_OK)
+	if (rc == 0)
 		return (1);
-	store_log_fail(st, "batch", 0, rc, sqlite3_errmsg(st->wdb), *n);
-	if (!sqlite3_get_autocommit(st->wdb))
-		store_step(st->ws[STORE_W_ROLLBACK]);
+	store_log_fail(st, "batch", 0, store_code(st->wdb),
+	    sqldb_errmsg(st->wdb), *n);
+	STAILQ_FOREACH(it, b, entry) {
+		if (it->op == STORE_OP_ABANDON)
+			store_fail_note(it->fail, st->wdb);
+	}
+	sqldb_rollback(st->wdb);
 	*nfail = *n;
 	STAILQ_FOREACH(it, b, entry) {
 		it->ok = 0;
-		if (it->op == STORE_OP_ABANDON) {
+		if (it->op == STORE_OP_ABANDON)
 			*it->count = -1;
-			*it->rcp = rc;
-		}
 	}
 	return (0);
 }
@@ -488,7 +466,7 @@ store_batch_settle(struct store *st, struct store_items *b, int committed,
 				it->ok = 0;
 				nfail++;
 				log_warnx("store=%s event=game-incomplete "
-				    "game=%" PRId64, st->path, it->id);
+				    "game=%" PRId64, st->name, it->id);
 			}
 		}
 	}
@@ -507,6 +485,7 @@ store_batch(struct store *st, struct store_items *b)
 	struct store_item *it;
 	size_t		 n = 0, nfail = 0;
 	int		 rc, committed, locked = 0;
+	char		 msg[256];
 
 	store_hook_call(st, STORE_HOOK_BATCH);
 	if (st->shared)
@@ -532,14 +511,8 @@ store_batch(struct store *st, struct store_items *b)
 	}
 
 	/* The replies are out: now the checkpoint, if the WAL is big. */
-	if (st->wal_frames >= STORE_CKPT_FRAMES) {
-		rc = sqlite3_wal_checkpoint_v2(st->wdb, NULL,
-		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-		if (rc != SQLITE_OK && (rc & 0xff) != SQLITE_BUSY)
-			store_log_fail(st, "checkpoint", 0, rc,
-			    sqlite3_errmsg(st->wdb), 0);
-		st->wal_frames = 0;
-	}
+	if ((rc = store_checkpoint(st, msg, sizeof msg)) != 0)
+		store_log_fail(st, "checkpoint", 0, rc, msg, 0);
 	return (committed);
 }
 

@@ -1,5 +1,8 @@
 /*
- * store.c: the SQLite game log and table cache.
+ * store.c: the game log and table cache, on sqldb.h: SQLite (the default,
+ * one grundyd per file) or PostgreSQL (issue 15).  The SQLite-only parts
+ * (WAL and its checkpoints, synchronous=FULL, the page cap, query_only)
+ * are in store-db.c behind sqldb_sqlite_handle().
  *
  * Two connections.  The writer connection belongs to one writer thread
  * (after store_open has migrated the schema); the read connection serves
@@ -50,7 +53,8 @@
  * start loads the checkpoint and replays only the games after it.
  *
  * The code: store.c opens and closes the store and queues the writes;
- * store-db.c has the SQLite helpers and migrations, store-queue.c the
+ * store-db.c has the connections, errors, migrations and SQLite's own
+ * settings, store-queue.c the
  * queue of writes, store-moves.c the runs of moves (pushed to the queue),
  * store-rating.c the ratings and their checkpoint, store-writer.c the
  * writer thread (which takes from the queue and queues the runs that are
@@ -80,24 +84,45 @@ static const char *const store_kinds[] = {
 };
 
 static void	 store_free(struct store *);
-static int	 store_abandon(struct store *, int *);
+static int	 store_abandon(struct store *, struct store_fail *);
 
 /*
  * Prepares the n statements sql[] (the writer's or the reads') on db into
  * stmt[].  Returns 0, or -1 with err filled in.
  */
 static int
-store_prepare_set(struct store *st, sqlite3 *db, const char *const *sql,
-    size_t n, sqlite3_stmt **stmt, const char *what, char *err,
+store_prepare_set(struct store *st, struct sqldb *db, const char *const *sql,
+    size_t n, struct sqldb_stmt **stmt, const char *what, char *err,
     size_t errlen)
 {
-	int	 rc;
-
-	if ((rc = store_prepare(db, sql, n, stmt)) != SQLITE_OK) {
-		store_error(err, errlen, st->path, db, rc, what, st->busy_ms);
+	if (store_prepare(db, sql, n, stmt) == -1) {
+		store_error_db(err, errlen, st->name, db, what, st->busy_ms);
 		return (-1);
 	}
 	return (0);
+}
+
+/*
+ * Returns the name of the database for logs and errors: path, or a
+ * PostgreSQL URL without its password ("postgresql://u:pw@h" gives
+ * "postgresql://u@h").
+ */
+static char *
+store_dbname(const char *path)
+{
+	const char	*p, *at, *colon;
+	struct buf	 b;
+
+	if ((p = strstr(path, "://")) == NULL || (at = strchr(p + 3,
+	    '@')) == NULL || strchr(p + 3, '/') < at ||
+	    (colon = memchr(p + 3, ':', (size_t)(at - (p + 3)))) == NULL)
+		return (xstrdup(path));
+	buf_init(&b);
+	buf_add(&b, path, (size_t)(colon - path));
+	buf_puts(&b, at);
+	p = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return ((char *)p);
 }
 
 /* Fills in the default settings. */
@@ -149,10 +174,12 @@ store_open_config(const char *path, const struct store_config *cf,
     char *err, size_t errlen)
 {
 	struct store	*st;
-	int		 rc, i, n;
+	struct store_fail f;
+	int		 i, n;
 
 	st = xcalloc(1, sizeof *st);
 	st->path = xstrdup(path);
+	st->name = store_dbname(path);
 	st->busy_ms = cf->busy_ms > 0 ? cf->busy_ms : 0;
 	st->queue_max = cf->queue_max > 0 ? cf->queue_max : 1;
 	st->last_ok = 1;
@@ -185,15 +212,21 @@ store_open_config(const char *path, const struct store_config *cf,
 	pthread_mutex_lock(&st->mtx);
 	store_tstate_set(st, STORE_T_RUNNING);
 	pthread_mutex_unlock(&st->mtx);
-	if ((n = store_abandon(st, &rc)) == -1) {
-		store_error(err, errlen, path, NULL, rc, "mark interrupted "
+	if ((n = store_abandon(st, &f)) == -1) {
+		store_error(err, errlen, st->name, &f, "mark interrupted "
 		    "games abandoned", st->busy_ms);
 		store_close(st);
 		return (NULL);
 	}
-	log_info("store=%s event=open version=%zu games=%" PRId64
-	    " abandoned=%d wal=%d sqlite=%s", path, store_nmigrations,
-	    st->open_id, n, !st->shared, sqlite3_libversion());
+	if (sqldb_backend(st->wdb) == SQLDB_SQLITE)
+		log_info("store=%s event=open version=%zu games=%" PRId64
+		    " abandoned=%d wal=%d sqlite=%s", st->name,
+		    store_nmigrations, st->open_id, n, !st->shared,
+		    sqlite3_libversion());
+	else
+		log_info("store=%s event=open version=%zu games=%" PRId64
+		    " abandoned=%d backend=%s", st->name, store_nmigrations,
+		    st->open_id, n, sqldb_backend_name(st->wdb));
 	return (st);
 
 fail:
@@ -220,14 +253,14 @@ store_free(struct store *st)
 	int		 i;
 
 	for (i = 0; i < STORE_W_N; i++)
-		sqlite3_finalize(st->ws[i]);
+		sqldb_finalize(st->ws[i]);
 	for (i = 0; i < STORE_R_N; i++)
-		sqlite3_finalize(st->rs[i]);
+		sqldb_finalize(st->rs[i]);
 	for (i = 0; i < STORE_RT_N; i++)
-		sqlite3_finalize(st->rt[i]);
+		sqldb_finalize(st->rt[i]);
 	if (st->rdb != NULL && st->rdb != st->wdb)
-		sqlite3_close(st->rdb);
-	sqlite3_close(st->wdb);
+		sqldb_close(st->rdb);
+	sqldb_close(st->wdb);
 	while ((it = STAILQ_FIRST(&st->queue)) != NULL) {
 		STAILQ_REMOVE_HEAD(&st->queue, entry);
 		store_item_free(it);
@@ -249,6 +282,7 @@ store_free(struct store *st)
 	free(st->damaged);
 	free(st->lost);
 	free(st->path);
+	free(st->name);
 	free(st);
 }
 
@@ -274,7 +308,7 @@ store_close(struct store *st)
 		pthread_mutex_unlock(&st->mtx);
 	}
 	log_info("store=%s event=close batches=%" PRIu64 " writes=%" PRIu64
-	    " failed=%" PRIu64 " dropped=%" PRIu64, st->path, st->cnt.batches,
+	    " failed=%" PRIu64 " dropped=%" PRIu64, st->name, st->cnt.batches,
 	    st->cnt.items, st->cnt.failed, st->cnt.dropped);
 	store_free(st);
 }
@@ -356,7 +390,7 @@ store_refused(struct store *st, int64_t id, const struct store_refused *r)
 
 	if ((r->player != 1 && r->player != 2) || r->ply == 0) {
 		log_warnx("store=%s event=write-failed what=refused-move game=%"
-		    PRId64 " error=\"bad move\"", st->path, id);
+		    PRId64 " error=\"bad move\"", st->name, id);
 		return;
 	}
 	it = store_item_new(STORE_OP_REFUSED, id);
@@ -407,7 +441,7 @@ store_table_put(struct store *st, const char *kind, const char *key,
 	size_t		 max, bytes;
 
 	if (!store_kind_ok(kind)) {
-		log_warnx("store=%s event=table-refused kind=%s", st->path,
+		log_warnx("store=%s event=table-refused kind=%s", st->name,
 		    kind);
 		return;
 	}
@@ -415,7 +449,7 @@ store_table_put(struct store *st, const char *kind, const char *key,
 	bytes = __atomic_load_n(&st->tables_bytes, __ATOMIC_RELAXED);
 	if (bytes > 0 && strlen(key) + len > bytes) {
 		log_info("store=%s event=table-refused kind=%s reason=size "
-		    "bytes=%zu", st->path, kind, strlen(key) + len);
+		    "bytes=%zu", st->name, kind, strlen(key) + len);
 		return;
 	}
 	it = store_item_new(STORE_OP_TABLE, 0);
@@ -442,22 +476,22 @@ store_table_put(struct store *st, const char *kind, const char *key,
 int
 store_abandon_live(struct store *st)
 {
-	int	 rc;
+	struct store_fail f;
 
-	return (store_abandon(st, &rc));
+	return (store_abandon(st, &f));
 }
 
-/* Queues the abandon and waits for it; sets *rc to its SQLite code. */
+/* Queues the abandon and waits for it; on failure f says why. */
 static int
-store_abandon(struct store *st, int *rc)
+store_abandon(struct store *st, struct store_fail *f)
 {
 	struct store_item *it;
 	int		 count = -1;
 
-	*rc = SQLITE_OK;
+	memset(f, 0, sizeof *f);
 	it = store_item_new(STORE_OP_ABANDON, st->open_id);
 	it->count = &count;
-	it->rcp = rc;
+	it->fail = f;
 	store_wait(st, store_push(st, it, 1));
 	return (count);
 }

@@ -1,6 +1,6 @@
 /*
- * store.h: grundyd's SQLite storage: the game log (games and their moves)
- * and the cache of precomputed tables.
+ * store.h: grundyd's storage: the game log (games and their moves) and
+ * the cache of precomputed tables, in SQLite or PostgreSQL (sqldb.h).
  *
  * Writes are asynchronous: the calls below copy their arguments onto a
  * bounded queue and return at once; one writer thread commits whatever is
