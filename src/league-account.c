@@ -32,13 +32,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
+#include "clock.h"
 #include "league-int.h"
 #include "log.h"
 #include "metrics.h"
-#include "store.h"
 
 /*
  * Returns 1 if the name is a valid account (or tournament) name: 1..32
@@ -276,20 +274,21 @@ league_fail_add(struct league *lg, const char *name, const char *addr,
 	}
 }
 
-/* Returns 1 if an account exists, 0 if not, or an SQLite error (mtx). */
+/* Returns 1 if an account exists, 0 if not, -1 on a database error (mtx;
+ * sqldb_errclass tells). */
 int
-league_exists_locked(struct league *lg, const char *name, int *rcp)
+league_exists_locked(struct league *lg, const char *name)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_EXISTS];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_EXISTS];
 	int		 rc, found = 0;
 
-	league_bind(s, 1, name);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	if ((rc = sqldb_bind_text(s, 1, name)) == 0)
+		rc = sqldb_step(s);
+	if (rc == SQLDB_ROW)
 		found = 1;
-	else if (rc != SQLITE_DONE)
+	else if (rc != SQLDB_DONE)
 		found = -1;
-	*rcp = rc;
-	store_done(s);
+	sqldb_reset(s);
 	return (found);
 }
 
@@ -301,7 +300,7 @@ int
 league_register(struct league *lg, const char *name, const char *pass,
     char *err, size_t errlen)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_REGISTER];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_REGISTER];
 	char		 hash[CRYPT_OUTPUT_SIZE], when[32];
 	const char	*bad;
 	int		 rc, found;
@@ -318,9 +317,9 @@ league_register(struct league *lg, const char *name, const char *pass,
 
 	/* Spare the hash when the name is plainly taken. */
 	pthread_mutex_lock(&lg->mtx);
-	found = league_exists_locked(lg, name, &rc);
+	found = league_exists_locked(lg, name);
 	if (found == -1)
-		league_dberr(lg, err, errlen, rc, "look up the account");
+		league_dberr(lg, err, errlen, "look up the account");
 	pthread_mutex_unlock(&lg->mtx);
 	if (found == -1)
 		return (-1);
@@ -331,24 +330,26 @@ league_register(struct league *lg, const char *name, const char *pass,
 
 	if (league_new_hash(pass, hash, sizeof hash, err, errlen) != 0)
 		return (-1);
-	store_now(when, sizeof when);
+	clock_now_text(when, sizeof when);
 
 	pthread_mutex_lock(&lg->mtx);
-	league_bind(s, 1, name);
-	league_bind(s, 2, hash);
-	league_bind(s, 3, when);
-	rc = store_step(s);
-	if (rc == SQLITE_OK && sqlite3_changes(lg->db) == 0) {
-		rc = SQLITE_CONSTRAINT_PRIMARYKEY;
+	if ((rc = sqldb_bind_text(s, 1, name)) == 0 &&
+	    (rc = sqldb_bind_text(s, 2, hash)) == 0 &&
+	    (rc = sqldb_bind_text(s, 3, when)) == 0)
+		rc = league_step(s);
+	else
+		sqldb_reset(s);
+	if (rc == 0 && sqldb_changes(lg->db) == 0) {
+		rc = -1;
 		snprintf(err, errlen, "name %s is taken: an account with the "
 		    "same name in another case exists (look-alike)", name);
-	} else if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+	} else if (rc == -1 && sqldb_errclass(lg->db) == SQLDB_CONSTRAINT)
 		snprintf(err, errlen, "name %s is taken", name);
-	else if (rc != SQLITE_OK)
-		league_dberr(lg, err, errlen, rc, "store the account");
+	else if (rc == -1)
+		league_dberr(lg, err, errlen, "store the account");
 	pthread_mutex_unlock(&lg->mtx);
 	explicit_bzero(hash, sizeof hash);
-	if (rc != SQLITE_OK)
+	if (rc != 0)
 		return (-1);
 	log_info("league=%s event=registered name=%s", lg->path, name);
 	return (0);
@@ -373,7 +374,7 @@ int
 league_login_from(struct league *lg, const char *name, const char *pass,
     const char *addr, uint64_t now, char *err, size_t errlen)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_HASH];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_HASH];
 	char		 stored[CRYPT_OUTPUT_SIZE], got[CRYPT_OUTPUT_SIZE];
 	char		 disabled[256];
 	uint64_t	 left;
@@ -394,26 +395,26 @@ league_login_from(struct league *lg, const char *name, const char *pass,
 		return (-1);
 	}
 	if (named) {
-		league_bind(s, 1, name);
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			if ((size_t)sqlite3_column_bytes(s, 0) < sizeof stored) {
+		if ((rc = sqldb_bind_text(s, 1, name)) == 0)
+			rc = sqldb_step(s);
+		if (rc == SQLDB_ROW) {
+			if (strlen(league_col(s, 0)) < sizeof stored) {
 				snprintf(stored, sizeof stored, "%s",
 				    league_col(s, 0));
 				known = 1;
-				off = sqlite3_column_type(s, 1) != SQLITE_NULL;
+				off = !sqldb_column_null(s, 1);
 				snprintf(disabled, sizeof disabled, "%s",
 				    league_col(s, 1));
 			} else
 				log_warnx("league=%s event=bad-hash name=%s",
 				    lg->path, name);
-		} else if (rc != SQLITE_DONE) {
-			league_dberr(lg, err, errlen, rc, "look up the "
-			    "account");
-			store_done(s);
+		} else if (rc != SQLDB_DONE) {
+			league_dberr(lg, err, errlen, "look up the account");
+			sqldb_reset(s);
 			pthread_mutex_unlock(&lg->mtx);
 			return (-2);
 		}
-		store_done(s);
+		sqldb_reset(s);
 	}
 	pthread_mutex_unlock(&lg->mtx);
 
@@ -452,14 +453,14 @@ league_login_from(struct league *lg, const char *name, const char *pass,
 int
 league_exists(struct league *lg, const char *name)
 {
-	int	 rc, found;
+	int	 found;
 
 	if (!league_name_ok(name))
 		return (0);
 	pthread_mutex_lock(&lg->mtx);
-	found = league_exists_locked(lg, name, &rc);
+	found = league_exists_locked(lg, name);
 	if (found == -1)
-		league_dbfail(lg, rc, "look up the account");
+		league_dbfail(lg, "look up the account");
 	pthread_mutex_unlock(&lg->mtx);
 	return (found);
 }
@@ -473,26 +474,23 @@ static int
 league_acct_update(struct league *lg, const char *sql, const char *v,
     const char *name, const char *what, char *err, size_t errlen)
 {
-	sqlite3_stmt	*s = NULL;
-	int		 rc, n = 0;
+	struct sqldb_stmt *s = NULL;
+	int		 rc;
+	int64_t		 n = 0;
 
 	pthread_mutex_lock(&lg->mtx);
-	rc = sqlite3_prepare_v2(lg->db, sql, -1, &s, NULL);
-	if (rc == SQLITE_OK) {
-		if (v != NULL)
-			league_bind(s, 1, v);
-		league_bind(s, 2, name);
-		rc = sqlite3_step(s);
-		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-		n = sqlite3_changes(lg->db);
-	}
-	if (rc != SQLITE_OK)
-		league_dberr(lg, err, errlen, rc, what);
+	if ((rc = sqldb_prepare(lg->db, sql, 0, &s)) == 0 &&
+	    (rc = sqldb_bind_text(s, 1, v)) == 0 &&
+	    (rc = sqldb_bind_text(s, 2, name)) == 0 &&
+	    (rc = sqldb_step(s)) == SQLDB_DONE)
+		n = sqldb_changes(lg->db);
+	if (rc != 0)
+		league_dberr(lg, err, errlen, what);
 	else if (n == 0)
 		snprintf(err, errlen, "no account %s", name);
-	sqlite3_finalize(s);
+	sqldb_finalize(s);
 	pthread_mutex_unlock(&lg->mtx);
-	return (rc == SQLITE_OK && n > 0 ? 0 : -1);
+	return (rc == 0 && n > 0 ? 0 : -1);
 }
 
 /*

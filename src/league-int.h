@@ -1,6 +1,6 @@
 /*
  * league-int.h: the league's internals, shared by league.c (open, close,
- * SQLite glue), league-account.c (accounts, passwords, failed logins),
+ * SQL glue over sqldb), league-account.c (accounts, passwords, failed logins),
  * league-tour.c (tournaments) and league-stats.c (rated games and play
  * statistics).  Not for other callers.
  */
@@ -11,9 +11,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "league.h"
+#include "sqldb.h"
 
 #define LEAGUE_BUSY_MS		5000
 #define LEAGUE_FAILS_MAX	4096	/* names in the failed-login table */
@@ -21,9 +20,6 @@
 
 /* The prepared statements. */
 enum {
-	LEAGUE_S_BEGIN,
-	LEAGUE_S_COMMIT,
-	LEAGUE_S_ROLLBACK,
 	LEAGUE_S_REGISTER,
 	LEAGUE_S_HASH,
 	LEAGUE_S_EXISTS,
@@ -55,9 +51,9 @@ struct league_fail {
 };
 
 struct league {
-	char		*path;
-	sqlite3		*db;
-	sqlite3_stmt	*s[LEAGUE_S_N];
+	char		*path;		/* for messages: no password */
+	struct sqldb	*db;
+	struct sqldb_stmt *s[LEAGUE_S_N];
 	pthread_mutex_t	 mtx;		/* everything here */
 	struct league_limits limits;
 	char		 dummy[CRYPT_GENSALT_OUTPUT_SIZE]; /* unknown names */
@@ -66,15 +62,15 @@ struct league {
 };
 
 /* league.c */
-void	 league_dberr(struct league *, char *, size_t, int, const char *);
-int	 league_dbfail(struct league *, int, const char *);
-void	*league_rows_end(struct league *, sqlite3_stmt *, int, const char *,
-	    void *, size_t *);
-int	 league_bind(sqlite3_stmt *, int, const char *);
-const char *league_col(sqlite3_stmt *, int);
-int	 league_result(sqlite3_stmt *, int);
+void	 league_dberr(struct league *, char *, size_t, const char *);
+int	 league_dbfail(struct league *, const char *);
+void	*league_rows_end(struct league *, struct sqldb_stmt *, int,
+	    const char *, void *, size_t *);
+int	 league_step(struct sqldb_stmt *);
+const char *league_col(struct sqldb_stmt *, int);
+int	 league_result(struct sqldb_stmt *, int);
 
 /* league-account.c */
-int	 league_exists_locked(struct league *, const char *, int *);
+int	 league_exists_locked(struct league *, const char *);
 
 #endif /* LEAGUE_INT_H */

@@ -8,13 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
 #include "league-int.h"
 #include "log.h"
 #include "results.h"
-#include "store.h"
 
 /*
  * Reads every game the log rated (games.rating_seq set), in the order it
@@ -24,20 +21,20 @@
 int
 league_rated_games(struct league *lg, struct league_rgame **vp, size_t *np)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_RATED];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_RATED];
 	struct league_rgame *v = NULL, *g;
 	size_t		 n = 0, cap = 0;
 	int		 rc;
 
 	pthread_mutex_lock(&lg->mtx);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = sqldb_step(s)) == SQLDB_ROW) {
 		if (n == cap) {
 			cap = cap == 0 ? 64 : cap * 2;
 			v = xreallocarray(v, cap, sizeof *v);
 		}
 		g = &v[n++];
 		memset(g, 0, sizeof *g);
-		g->game_id = sqlite3_column_int64(s, 0);
+		g->game_id = sqldb_column_int64(s, 0);
 		snprintf(g->player1, sizeof g->player1, "%s",
 		    league_col(s, 1));
 		snprintf(g->player2, sizeof g->player2, "%s",
@@ -46,24 +43,22 @@ league_rated_games(struct league *lg, struct league_rgame **vp, size_t *np)
 	}
 	*vp = league_rows_end(lg, s, rc, "read the rated games", v, &n);
 	*np = n;
-	return (rc == SQLITE_DONE ? 0 : -1);
+	return (rc == SQLDB_DONE ? 0 : -1);
 }
 
-/* Steps a one-row statement of player name into a[0..n-1]; SQLite code. */
+/* Steps a one-row statement of player name into a[0..n-1]; 0, or -1. */
 static int
-league_row(sqlite3_stmt *s, const char *name, int64_t *a, int n)
+league_row(struct sqldb_stmt *s, const char *name, int64_t *a, int n)
 {
 	int	 rc, i;
 
-	league_bind(s, 1, name);
-	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	if ((rc = sqldb_bind_text(s, 1, name)) == 0)
+		rc = sqldb_step(s);
+	if (rc == SQLDB_ROW)
 		for (i = 0; i < n; i++)
-			a[i] = sqlite3_column_int64(s, i);
-		rc = SQLITE_OK;
-	} else if (rc == SQLITE_DONE)
-		rc = SQLITE_OK;
-	store_done(s);
-	return (rc);
+			a[i] = sqldb_column_int64(s, i);
+	sqldb_reset(s);
+	return (rc == -1 ? -1 : 0);
 }
 
 /*
@@ -76,23 +71,41 @@ league_throw_bucket(size_t i, unsigned int *lo, unsigned int *hi)
 	results_throw_bounds(i, lo, hi);
 }
 
-/* Reads the first-throw histogram of name into p (mtx); an SQLite code. */
+/* Reads the first-throw histogram of name into p (mtx); 0, or -1. */
 static int
 league_throws(struct league *lg, const char *name, struct league_player *p)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_P_THROWS];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_P_THROWS];
 	int64_t		 b;
 	int		 rc;
 
-	league_bind(s, 1, name);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		b = sqlite3_column_int64(s, 0);
+	if ((rc = sqldb_bind_text(s, 1, name)) == 0)
+		rc = sqldb_step(s);
+	for (; rc == SQLDB_ROW; rc = sqldb_step(s)) {
+		b = sqldb_column_int64(s, 0);
 		if (b >= 1 && b <= LEAGUE_THROW_BUCKETS)
-			p->first_throw[b - 1] += sqlite3_column_int64(s, 1);
-		p->threw_win_games += sqlite3_column_int64(s, 1);
+			p->first_throw[b - 1] += sqldb_column_int64(s, 1);
+		p->threw_win_games += sqldb_column_int64(s, 1);
 	}
-	store_done(s);
-	return (rc == SQLITE_DONE ? SQLITE_OK : rc);
+	sqldb_reset(s);
+	return (rc == SQLDB_DONE ? 0 : -1);
+}
+
+/*
+ * Begins a read-only transaction, so that the statistics' queries see one
+ * state of the log: on SQLite a deferred one (as before: it takes no write
+ * lock, so the store's writer goes on), on PostgreSQL a repeatable read
+ * (one snapshot).  Returns 0, or -1.
+ */
+static int
+league_read_begin(struct league *lg)
+{
+	if (sqldb_backend(lg->db) == SQLDB_SQLITE)
+		return (sqldb_exec(lg->db, "BEGIN"));
+	if (sqldb_begin(lg->db) == -1)
+		return (-1);
+	return (sqldb_exec(lg->db, "SET TRANSACTION ISOLATION LEVEL"
+	    " REPEATABLE READ, READ ONLY"));
 }
 
 /*
@@ -118,25 +131,22 @@ league_player(struct league *lg, const char *name, struct league_player *p,
 		return (-1);
 	}
 	pthread_mutex_lock(&lg->mtx);
-	if ((rc = store_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK)
+	if ((rc = league_read_begin(lg)) == -1)
 		goto done;
-	if ((found = league_exists_locked(lg, name, &rc)) != 1)
+	if ((found = league_exists_locked(lg, name)) != 1) {
+		rc = found;
 		goto done;
-	if ((rc = league_row(lg->s[LEAGUE_S_P_GAMES], name, g, 3)) !=
-	    SQLITE_OK ||
-	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 3)) !=
-	    SQLITE_OK)
+	}
+	if ((rc = league_row(lg->s[LEAGUE_S_P_GAMES], name, g, 3)) == -1 ||
+	    (rc = league_row(lg->s[LEAGUE_S_P_MOVES], name, m, 3)) == -1)
 		goto done;
 	rc = league_throws(lg, name, p);
 done:
-	if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-		league_dberr(lg, err, errlen, rc, "read the statistics");
-	else
-		rc = SQLITE_OK;
-	if (!sqlite3_get_autocommit(lg->db))
-		store_step(lg->s[LEAGUE_S_COMMIT]);
+	if (rc == -1)
+		league_dberr(lg, err, errlen, "read the statistics");
+	sqldb_rollback(lg->db);		/* read only: nothing to commit */
 	pthread_mutex_unlock(&lg->mtx);
-	if (rc != SQLITE_OK)
+	if (rc == -1)
 		return (-2);
 	if (found != 1) {
 		snprintf(err, errlen, "no account %s", name);

@@ -8,12 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
+#include "clock.h"
 #include "league-int.h"
 #include "log.h"
-#include "store.h"
 #include "util.h"
 
 static const char *const league_format_names[] = {
@@ -110,23 +108,47 @@ league_players_text(const struct league_tournament *t, struct buf *b)
 	}
 }
 
-/* Binds a new tournament's options: parameters 11 to 17 of T_CREATE. */
-static void
-league_tournament_bind_opts(sqlite3_stmt *s, const struct league_tournament *t)
+/* Binds a new tournament's options: parameters 11 to 17 of T_CREATE;
+ * returns 0, or -1. */
+static int
+league_tournament_bind_opts(struct sqldb_stmt *s,
+    const struct league_tournament *t)
 {
-	int	 i;
+	int	 i, r = 0;
 
-	sqlite3_bind_int64(s, 11, t->rounds);
-	sqlite3_bind_int64(s, 12, t->forfeit_s);
+	r |= sqldb_bind_int64(s, 11, t->rounds);
+	r |= sqldb_bind_int64(s, 12, t->forfeit_s);
 	if (t->has_sprt) {
-		sqlite3_bind_double(s, 13, t->sprt_elo0);
-		sqlite3_bind_double(s, 14, t->sprt_elo1);
-		sqlite3_bind_double(s, 15, t->sprt_alpha);
-		sqlite3_bind_double(s, 16, t->sprt_beta);
+		r |= sqldb_bind_double(s, 13, t->sprt_elo0);
+		r |= sqldb_bind_double(s, 14, t->sprt_elo1);
+		r |= sqldb_bind_double(s, 15, t->sprt_alpha);
+		r |= sqldb_bind_double(s, 16, t->sprt_beta);
 	} else
 		for (i = 13; i <= 16; i++)
-			sqlite3_bind_null(s, i);
-	sqlite3_bind_int64(s, 17, (sqlite3_int64)t->nplayers);
+			r |= sqldb_bind_null(s, i);
+	r |= sqldb_bind_int64(s, 17, (int64_t)t->nplayers);
+	return (r != 0 ? -1 : 0);
+}
+
+/* Binds a new tournament: the parameters of T_CREATE; returns 0, or -1. */
+static int
+league_tournament_bind(struct sqldb_stmt *s, const struct league_tournament *t,
+    const char *players, const char *when)
+{
+	int	 r = 0;
+
+	r |= sqldb_bind_text(s, 1, t->name);
+	r |= sqldb_bind_text(s, 2, league_format_name(t->format));
+	r |= sqldb_bind_text(s, 3, t->game);
+	r |= sqldb_bind_int64(s, 4, t->random != 0);
+	r |= sqldb_bind_int64(s, 5, (int64_t)t->base_ms);
+	r |= sqldb_bind_int64(s, 6, (int64_t)t->inc_ms);
+	r |= sqldb_bind_int64(s, 7, t->games_per_pair);
+	r |= sqldb_bind_int64(s, 8, (int64_t)t->seed);	/* bits kept */
+	r |= sqldb_bind_text(s, 9, players);
+	r |= sqldb_bind_text(s, 10, when);
+	r |= league_tournament_bind_opts(s, t);
+	return (r != 0 ? -1 : 0);
 }
 
 /*
@@ -137,31 +159,30 @@ int
 league_tournament_create(struct league *lg, struct league_tournament *t,
     char *err, size_t errlen)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_CREATE];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_CREATE];
 	struct buf	 players;
 	char		 when[32];
 	size_t		 i;
-	int		 rc = SQLITE_OK, found, r = -1;
+	int		 rc, found, r = -1;
 
 	if (league_tournament_check(t, err, errlen) != 0)
 		return (-1);
 	buf_init(&players);
 	league_players_text(t, &players);
-	store_now(when, sizeof when);
+	clock_now_text(when, sizeof when);
 
 	/* The checks and the insert in one transaction. */
 	pthread_mutex_lock(&lg->mtx);
-	if ((rc = store_step(lg->s[LEAGUE_S_BEGIN])) != SQLITE_OK) {
-		league_dberr(lg, err, errlen, rc, "create the tournament");
+	if (sqldb_begin(lg->db) == -1) {
+		league_dberr(lg, err, errlen, "create the tournament");
 		goto out;
 	}
 	for (i = 0; i < t->nplayers; i++) {
 		if (strcmp(t->players[i], "engine") == 0)
 			continue;	/* the server's solver: no account */
-		found = league_exists_locked(lg, t->players[i], &rc);
+		found = league_exists_locked(lg, t->players[i]);
 		if (found == -1) {
-			league_dberr(lg, err, errlen, rc, "look up the "
-			    "players");
+			league_dberr(lg, err, errlen, "look up the players");
 			goto out;
 		}
 		if (found == 0) {
@@ -169,36 +190,28 @@ league_tournament_create(struct league *lg, struct league_tournament *t,
 			goto out;
 		}
 	}
-	league_bind(s, 1, t->name);
-	league_bind(s, 2, league_format_name(t->format));
-	league_bind(s, 3, t->game);
-	sqlite3_bind_int(s, 4, t->random != 0);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)t->base_ms);
-	sqlite3_bind_int64(s, 6, (sqlite3_int64)t->inc_ms);
-	sqlite3_bind_int64(s, 7, t->games_per_pair);
-	sqlite3_bind_int64(s, 8, (sqlite3_int64)t->seed);	/* bits kept */
-	league_bind(s, 9, buf_str(&players));
-	league_bind(s, 10, when);
-	league_tournament_bind_opts(s, t);
-	rc = store_step(s);
-	if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+	if ((rc = league_tournament_bind(s, t, buf_str(&players), when)) == 0)
+		rc = league_step(s);
+	else
+		sqldb_reset(s);
+	if (rc == -1 && sqldb_errclass(lg->db) == SQLDB_CONSTRAINT) {
 		snprintf(err, errlen, "tournament %s exists", t->name);
 		goto out;
 	}
-	if (rc != SQLITE_OK) {
-		league_dberr(lg, err, errlen, rc, "store the tournament");
+	if (rc == -1) {
+		league_dberr(lg, err, errlen, "store the tournament");
 		goto out;
 	}
-	t->id = sqlite3_last_insert_rowid(lg->db);
-	if ((rc = store_step(lg->s[LEAGUE_S_COMMIT])) != SQLITE_OK) {
-		league_dberr(lg, err, errlen, rc, "commit the tournament");
+	t->id = sqldb_last_id(lg->db);
+	if (sqldb_commit(lg->db) == -1) {
+		league_dberr(lg, err, errlen, "commit the tournament");
 		goto out;
 	}
 	t->status = LEAGUE_T_RUNNING;
 	r = 0;
 out:
-	if (!sqlite3_get_autocommit(lg->db))
-		store_step(lg->s[LEAGUE_S_ROLLBACK]);
+	if (sqldb_in_transaction(lg->db))
+		sqldb_rollback(lg->db);
 	pthread_mutex_unlock(&lg->mtx);
 	buf_free(&players);
 	if (r == 0)
@@ -217,25 +230,25 @@ int
 league_tournament_status(struct league *lg, int64_t id,
     enum league_tstatus status)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_STATUS];
-	sqlite3_stmt	*g = lg->s[LEAGUE_S_T_GET];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_STATUS];
+	struct sqldb_stmt *g = lg->s[LEAGUE_S_T_GET];
 	const char	*name;
 	char		 old[16] = "none";
-	int		 rc, n = 0;
+	int64_t		 n = 0;
 
 	if ((name = league_tstatus_name(status)) == NULL)
 		return (-1);
 	pthread_mutex_lock(&lg->mtx);
-	sqlite3_bind_int64(g, 1, id);
-	if (sqlite3_step(g) == SQLITE_ROW)
+	if (sqldb_bind_int64(g, 1, id) == 0 && sqldb_step(g) == SQLDB_ROW)
 		snprintf(old, sizeof old, "%s", league_col(g, 0));
-	store_done(g);
-	league_bind(s, 1, name);
-	sqlite3_bind_int64(s, 2, id);
-	if ((rc = store_step(s)) == SQLITE_OK)
-		n = sqlite3_changes(lg->db);
-	else
-		league_dbfail(lg, rc, "update the tournament");
+	sqldb_reset(g);
+	if (sqldb_bind_text(s, 1, name) == 0 && sqldb_bind_int64(s, 2, id) ==
+	    0 && league_step(s) == 0)
+		n = sqldb_changes(lg->db);
+	else {
+		sqldb_reset(s);
+		league_dbfail(lg, "update the tournament");
+	}
 	pthread_mutex_unlock(&lg->mtx);
 	if (n == 1)
 		log_debug("league=%s tournament %" PRId64 " %s -> %s",
@@ -250,18 +263,19 @@ league_tournament_status(struct league *lg, int64_t id,
 int
 league_tournament_verdict(struct league *lg, int64_t id, int verdict)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_VERDICT];
-	int		 rc, n = 0;
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_VERDICT];
+	int64_t		 n = 0;
 
 	if (verdict != 1 && verdict != 2)
 		return (-1);
 	pthread_mutex_lock(&lg->mtx);
-	league_bind(s, 1, verdict == 1 ? "H0" : "H1");
-	sqlite3_bind_int64(s, 2, id);
-	if ((rc = store_step(s)) == SQLITE_OK)
-		n = sqlite3_changes(lg->db);
-	else
-		league_dbfail(lg, rc, "store the SPRT's verdict");
+	if (sqldb_bind_text(s, 1, verdict == 1 ? "H0" : "H1") == 0 &&
+	    sqldb_bind_int64(s, 2, id) == 0 && league_step(s) == 0)
+		n = sqldb_changes(lg->db);
+	else {
+		sqldb_reset(s);
+		league_dbfail(lg, "store the SPRT's verdict");
+	}
 	pthread_mutex_unlock(&lg->mtx);
 	return (n == 1 ? 0 : -1);
 }
@@ -339,10 +353,10 @@ int
 league_tournament_roster(struct league *lg, const struct league_tournament *t,
     char *err, size_t errlen)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_ROSTER];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_ROSTER];
 	struct buf	 players, wd;
 	size_t		 i;
-	int		 rc = SQLITE_OK, found, r = -1;
+	int		 rc, found, r = -1;
 
 	buf_init(&players);
 	buf_init(&wd);
@@ -352,22 +366,24 @@ league_tournament_roster(struct league *lg, const struct league_tournament *t,
 	for (i = 0; i < t->nplayers; i++) {
 		if (strcmp(t->players[i], "engine") == 0)
 			continue;
-		if ((found = league_exists_locked(lg, t->players[i],
-		    &rc)) != 1) {
+		if ((found = league_exists_locked(lg, t->players[i])) != 1) {
 			if (found == 0)
 				snprintf(err, errlen, "no account %s",
 				    t->players[i]);
 			else
-				league_dberr(lg, err, errlen, rc, "look up "
-				    "the players");
+				league_dberr(lg, err, errlen, "look up the "
+				    "players");
 			goto out;
 		}
 	}
-	league_bind(s, 1, buf_str(&players));
-	league_bind(s, 2, buf_str(&wd));
-	sqlite3_bind_int64(s, 3, t->id);
-	if ((rc = store_step(s)) != SQLITE_OK || sqlite3_changes(lg->db) != 1) {
-		league_dberr(lg, err, errlen, rc, "store the players");
+	if ((rc = sqldb_bind_text(s, 1, buf_str(&players))) == 0 &&
+	    (rc = sqldb_bind_text(s, 2, buf_str(&wd))) == 0 &&
+	    (rc = sqldb_bind_int64(s, 3, t->id)) == 0)
+		rc = league_step(s);
+	else
+		sqldb_reset(s);
+	if (rc != 0 || sqldb_changes(lg->db) != 1) {
+		league_dberr(lg, err, errlen, "store the players");
 		goto out;
 	}
 	r = 0;
@@ -380,13 +396,13 @@ out:
 
 /* Fills t from a row of LEAGUE_S_T_LIST. */
 static void
-league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
+league_tournament_row(struct sqldb_stmt *s, struct league_tournament *t)
 {
 	const char	*p, *q, *f, *st;
 	size_t		 n, i;
 
 	memset(t, 0, sizeof *t);
-	t->id = sqlite3_column_int64(s, 0);
+	t->id = sqldb_column_int64(s, 0);
 	snprintf(t->name, sizeof t->name, "%s", league_col(s, 1));
 	f = league_col(s, 2);
 	for (i = 0; i < sizeof league_format_names /
@@ -399,18 +415,18 @@ league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
 		if (strcmp(st, league_tstatus_names[i]) == 0)
 			t->status = (enum league_tstatus)i;
 	t->game = xstrdup(league_col(s, 4));
-	t->random = sqlite3_column_int(s, 5) != 0;
-	t->base_ms = (uint64_t)sqlite3_column_int64(s, 6);
-	t->inc_ms = (uint64_t)sqlite3_column_int64(s, 7);
-	t->games_per_pair = (unsigned int)sqlite3_column_int64(s, 8);
-	t->seed = (uint64_t)sqlite3_column_int64(s, 9);
-	t->rounds = (unsigned int)sqlite3_column_int64(s, 11);
-	t->forfeit_s = (unsigned int)sqlite3_column_int64(s, 12);
-	if ((t->has_sprt = sqlite3_column_type(s, 13) != SQLITE_NULL)) {
-		t->sprt_elo0 = sqlite3_column_double(s, 13);
-		t->sprt_elo1 = sqlite3_column_double(s, 14);
-		t->sprt_alpha = sqlite3_column_double(s, 15);
-		t->sprt_beta = sqlite3_column_double(s, 16);
+	t->random = sqldb_column_int64(s, 5) != 0;
+	t->base_ms = (uint64_t)sqldb_column_int64(s, 6);
+	t->inc_ms = (uint64_t)sqldb_column_int64(s, 7);
+	t->games_per_pair = (unsigned int)sqldb_column_int64(s, 8);
+	t->seed = (uint64_t)sqldb_column_int64(s, 9);
+	t->rounds = (unsigned int)sqldb_column_int64(s, 11);
+	t->forfeit_s = (unsigned int)sqldb_column_int64(s, 12);
+	if ((t->has_sprt = !sqldb_column_null(s, 13))) {
+		t->sprt_elo0 = sqldb_column_double(s, 13);
+		t->sprt_elo1 = sqldb_column_double(s, 14);
+		t->sprt_alpha = sqldb_column_double(s, 15);
+		t->sprt_beta = sqldb_column_double(s, 16);
 	}
 	st = league_col(s, 17);
 	t->sprt_verdict = strcmp(st, "H0") == 0 ? 1 : strcmp(st, "H1") == 0 ?
@@ -425,7 +441,7 @@ league_tournament_row(sqlite3_stmt *s, struct league_tournament *t)
 		t->players[t->nplayers][n] = '\0';
 		t->nplayers++;
 	}
-	t->nstart = (size_t)sqlite3_column_int64(s, 18);
+	t->nstart = (size_t)sqldb_column_int64(s, 18);
 	if (t->nstart == 0 || t->nstart > t->nplayers)
 		t->nstart = t->nplayers;
 	t->wround = xcalloc(t->nplayers + 1, sizeof *t->wround);
@@ -441,23 +457,23 @@ int
 league_tournaments(struct league *lg, int all, struct league_tournament **vp,
     size_t *np)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_LIST];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_LIST];
 	struct league_tournament *v = NULL;
 	size_t		 n = 0;
 	int		 rc;
 
 	pthread_mutex_lock(&lg->mtx);
-	sqlite3_bind_int(s, 1, all != 0);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		v = xreallocarray(v, n + 1, sizeof *v);
-		league_tournament_row(s, &v[n++]);
-	}
-	if (rc != SQLITE_DONE)		/* the rows' texts; v goes below */
+	if ((rc = sqldb_bind_int64(s, 1, all != 0)) == 0)
+		while ((rc = sqldb_step(s)) == SQLDB_ROW) {
+			v = xreallocarray(v, n + 1, sizeof *v);
+			league_tournament_row(s, &v[n++]);
+		}
+	if (rc != SQLDB_DONE)		/* the rows' texts; v goes below */
 		while (n > 0)
 			league_tournament_free(&v[--n]);
 	*vp = league_rows_end(lg, s, rc, "read the tournaments", v, &n);
 	*np = n;
-	return (rc == SQLITE_DONE ? 0 : -1);
+	return (rc == SQLDB_DONE ? 0 : -1);
 }
 
 /*
@@ -468,19 +484,20 @@ int
 league_tournament_games(struct league *lg, int64_t id,
     struct league_tgame **vp, size_t *np)
 {
-	sqlite3_stmt	*s = lg->s[LEAGUE_S_T_GAMES];
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_GAMES];
 	struct league_tgame *v = NULL, *g;
 	size_t		 n = 0;
 	int		 rc;
 
 	pthread_mutex_lock(&lg->mtx);
-	sqlite3_bind_int64(s, 1, id);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	if ((rc = sqldb_bind_int64(s, 1, id)) == 0)
+		rc = sqldb_step(s);
+	for (; rc == SQLDB_ROW; rc = sqldb_step(s)) {
 		v = xreallocarray(v, n + 1, sizeof *v);
 		g = &v[n++];
 		memset(g, 0, sizeof *g);
-		g->game_id = sqlite3_column_int64(s, 0);
-		g->slot = (unsigned int)sqlite3_column_int64(s, 1);
+		g->game_id = sqldb_column_int64(s, 0);
+		g->slot = (unsigned int)sqldb_column_int64(s, 1);
 		g->finished = strcmp(league_col(s, 2), "finished") == 0;
 		g->result = league_result(s, 3);
 		snprintf(g->player1, sizeof g->player1, "%s",
@@ -490,5 +507,5 @@ league_tournament_games(struct league *lg, int64_t id,
 	}
 	*vp = league_rows_end(lg, s, rc, "read the tournament's games", v, &n);
 	*np = n;
-	return (rc == SQLITE_DONE ? 0 : -1);
+	return (rc == SQLDB_DONE ? 0 : -1);
 }

@@ -2,11 +2,12 @@
  * league.c: accounts, tournaments and play statistics (league.h): the
  * connection and its helpers.
  *
- * One SQLite connection of its own (synchronous=FULL, like the store's
- * writer), used under one mutex, with every statement prepared at open.
- * The store has created and migrated the schema; league_open only opens
- * the file, so an in-memory database (which exists only inside the
- * store's connection) cannot hold accounts.
+ * One connection of its own (sqldb.h: an SQLite file, synchronous=FULL
+ * like the store's writer, or a PostgreSQL URL), used under one mutex,
+ * with every statement prepared at open.  The store has created and
+ * migrated the schema; league_open only opens the database (an SQLite
+ * file is never created), so an in-memory database (which exists only
+ * inside the store's connection) cannot hold accounts.
  *
  * The code: league.c opens and closes the league, league-account.c has
  * the accounts and logins, league-tour.c the tournaments, league-stats.c
@@ -19,12 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "buf.h"
+#include "clock.h"
 #include "league-int.h"
 #include "log.h"
-#include "store.h"
 
 /* The finished games of player ?1, with the seat the player had. */
 #define LEAGUE_SQL_SEATS						\
@@ -33,9 +32,6 @@
 	" WHERE (player1 = ?1 OR player2 = ?1) AND status = 'finished')"
 
 const char *const league_sql[LEAGUE_S_N] = {
-	"BEGIN",
-	"COMMIT",
-	"ROLLBACK",
 	/* Refuses look-alikes: names that differ only in case. */
 	"INSERT INTO accounts (name, hash, created_at) SELECT ?1, ?2, ?3"
 	" WHERE NOT EXISTS (SELECT 1 FROM accounts"
@@ -82,80 +78,84 @@ const char *const league_sql[LEAGUE_S_N] = {
 	"SELECT status FROM tournaments WHERE id = ?",
 };
 
-/* Describes a failed SQLite call in err, naming the usual causes. */
+/* Describes the failed database call in err, naming the usual causes. */
 void
-league_dberr(struct league *lg, char *err, size_t errlen, int rc,
-    const char *what)
+league_dberr(struct league *lg, char *err, size_t errlen, const char *what)
 {
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
+	enum sqldb_err	 e = sqldb_errclass(lg->db);
+
+	switch (e) {
+	case SQLDB_BUSY:
 		snprintf(err, errlen, "%s: cannot %s: database is locked by "
 		    "another process (waited %d ms)", lg->path, what,
 		    LEAGUE_BUSY_MS);
 		break;
-	case SQLITE_READONLY:
-		snprintf(err, errlen, "%s: cannot %s: database is read-only",
-		    lg->path, what);
-		break;
-	case SQLITE_FULL:
+	case SQLDB_FULL:
 		snprintf(err, errlen, "%s: cannot %s: disk full (or the size "
 		    "cap reached)", lg->path, what);
 		break;
+	case SQLDB_CONN:
+		snprintf(err, errlen, "%s: cannot %s: database unreachable",
+		    lg->path, what);
+		break;
 	default:
 		snprintf(err, errlen, "%s: cannot %s: %s", lg->path, what,
-		    sqlite3_errmsg(lg->db));
+		    sqldb_errmsg(lg->db));
 		break;
 	}
-	log_warnx("league=%s event=db-error what=\"%s\" code=%d error=\"%s\"",
-	    lg->path, what, rc, sqlite3_errmsg(lg->db));
+	log_warnx("league=%s event=db-error what=\"%s\" class=%s error=\"%s\"",
+	    lg->path, what, sqldb_err_names[e], sqldb_errmsg(lg->db));
 }
 
-/* Logs a failed SQLite call where no message goes back; returns -1. */
+/* Logs a failed database call where no message goes back; returns -1. */
 int
-league_dbfail(struct league *lg, int rc, const char *what)
+league_dbfail(struct league *lg, const char *what)
 {
 	char	 err[512];
 
-	league_dberr(lg, err, sizeof err, rc, what);
+	league_dberr(lg, err, sizeof err, what);
 	return (-1);
 }
 
 /*
  * Ends a read of the rows v[0..*np) by s, begun with lg->mtx locked:
- * resets s, logs what failed unless rc is SQLITE_DONE, and unlocks.  On
+ * resets s, logs what failed unless rc is SQLDB_DONE, and unlocks.  On
  * that error frees v and sets *np to 0.  Returns v, or NULL on the error.
  */
 void *
-league_rows_end(struct league *lg, sqlite3_stmt *s, int rc, const char *what,
-    void *v, size_t *np)
+league_rows_end(struct league *lg, struct sqldb_stmt *s, int rc,
+    const char *what, void *v, size_t *np)
 {
-	store_done(s);
-	if (rc != SQLITE_DONE)
-		league_dbfail(lg, rc, what);
+	if (rc != SQLDB_DONE)
+		league_dbfail(lg, what);
+	sqldb_reset(s);
 	pthread_mutex_unlock(&lg->mtx);
-	if (rc == SQLITE_DONE)
+	if (rc == SQLDB_DONE)
 		return (v);
 	free(v);
 	*np = 0;
 	return (NULL);
 }
 
-/* Binds a text (copied by SQLite: it may be freed before the step). */
+/* Runs a bound statement to its end and resets it; returns 0, or -1. */
 int
-league_bind(sqlite3_stmt *s, int i, const char *t)
+league_step(struct sqldb_stmt *s)
 {
-	return (sqlite3_bind_text(s, i, t, -1, SQLITE_TRANSIENT));
+	int	 rc;
+
+	rc = sqldb_step(s);
+	sqldb_reset(s);
+	return (rc == -1 ? -1 : 0);
 }
 
 /* Returns a column as text, "" when NULL. */
 const char *
-league_col(sqlite3_stmt *s, int i)
+league_col(struct sqldb_stmt *s, int i)
 {
-	const unsigned char *t;
+	const char	*t;
 
-	t = sqlite3_column_text(s, i);
-	return (t != NULL ? (const char *)t : "");
+	t = sqldb_column_text(s, i);
+	return (t != NULL ? t : "");
 }
 
 /* Frees the statements, the connection and the league. */
@@ -165,59 +165,130 @@ league_free(struct league *lg)
 	int	 i;
 
 	for (i = 0; i < LEAGUE_S_N; i++)
-		sqlite3_finalize(lg->s[i]);
-	sqlite3_close(lg->db);
+		sqldb_finalize(lg->s[i]);
+	sqldb_close(lg->db);
 	pthread_mutex_destroy(&lg->mtx);
 	free(lg->fails);
 	free(lg->path);
 	free(lg);
 }
 
+/* Does path name a PostgreSQL database (as sqldb_open decides)? */
+static int
+league_is_pg(const char *path)
+{
+	return (strncmp(path, "postgresql://", 13) == 0 ||
+	    strncmp(path, "postgres://", 11) == 0);
+}
+
 /*
- * Opens the league on the database file at path, which the store has
- * migrated.  Returns NULL with err filled in on failure.
+ * The SQLite URI that opens the file at path read-write without creating
+ * it ("file:" and mode=rw; '%', '?' and '#' escaped); a "file:" URI or
+ * ":memory:" as it is.  Returns a string to free.
+ */
+static char *
+league_lite_uri(const char *path)
+{
+	struct buf	 b;
+	const char	*p;
+	char		*uri;
+
+	if (strncmp(path, "file:", 5) == 0 || strcmp(path, ":memory:") == 0 ||
+	    *path == '\0')
+		return (xstrdup(path));
+	buf_init(&b);
+	buf_puts(&b, "file:");
+	for (p = path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			buf_printf(&b, "%%%02X", (unsigned char)*p);
+		else
+			buf_putc(&b, *p);
+	}
+	buf_puts(&b, "?mode=rw");
+	uri = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return (uri);
+}
+
+/* SQLite: refuses an in-memory database and configures the connection. */
+static int
+league_lite_setup(struct league *lg, char *err, size_t errlen)
+{
+	struct sqldb_stmt *s;
+	int		 rc, file = 0;
+
+	if (sqldb_prepare(lg->db, "SELECT file FROM pragma_database_list"
+	    " WHERE name = 'main'", 0, &s) == -1) {
+		league_dberr(lg, err, errlen, "configure the connection");
+		return (-1);
+	}
+	if ((rc = sqldb_step(s)) == SQLDB_ROW)
+		file = *league_col(s, 0) != '\0';
+	sqldb_finalize(s);
+	if (rc == -1) {
+		league_dberr(lg, err, errlen, "configure the connection");
+		return (-1);
+	}
+	if (!file) {
+		snprintf(err, errlen, "%s: accounts need a database file, not "
+		    "an in-memory database", lg->path);
+		return (-1);
+	}
+	if (sqldb_exec(lg->db, "PRAGMA synchronous = FULL") == -1 ||
+	    sqldb_exec(lg->db, "PRAGMA foreign_keys = ON") == -1) {
+		league_dberr(lg, err, errlen, "configure the connection");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Opens lg->db on path (an SQLite file or a PostgreSQL URL). */
+static int
+league_connect(struct league *lg, const char *path, char *err, size_t errlen)
+{
+	char	*uri;
+	int	 r;
+
+	uri = league_is_pg(path) ? xstrdup(path) : league_lite_uri(path);
+	r = sqldb_open(uri, &lg->db, err, errlen);
+	free(uri);
+	if (r == -1)
+		return (-1);
+	if (sqldb_busy_timeout(lg->db, LEAGUE_BUSY_MS) == -1) {
+		league_dberr(lg, err, errlen, "configure the connection");
+		return (-1);
+	}
+	if (sqldb_backend(lg->db) == SQLDB_SQLITE)
+		return (league_lite_setup(lg, err, errlen));
+	return (0);
+}
+
+/*
+ * Opens the league on the database at path (an SQLite file or a
+ * postgresql:// URL), which the store has migrated.  Returns NULL with err
+ * filled in on failure.
  */
 struct league *
 league_open(const char *path, const struct league_limits *limits,
     char *err, size_t errlen)
 {
 	struct league	*lg;
-	const char	*fname;
-	int		 rc, i;
+	int		 i;
 
 	lg = xcalloc(1, sizeof *lg);
-	lg->path = xstrdup(path);
+	/* A URL may hold a password: messages name the back end only. */
+	lg->path = xstrdup(league_is_pg(path) ? "postgresql" : path);
 	lg->limits = *limits;
 	pthread_mutex_init(&lg->mtx, NULL);
 
-	rc = store_connect(path, SQLITE_OPEN_READWRITE, LEAGUE_BUSY_MS,
-	    &lg->db);
-	if (rc != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-		    lg->db != NULL ? sqlite3_errmsg(lg->db) :
-		    sqlite3_errstr(rc));
+	if (league_connect(lg, path, err, errlen) == -1)
 		goto fail;
-	}
-	fname = sqlite3_db_filename(lg->db, "main");
-	if (fname == NULL || *fname == '\0') {
-		snprintf(err, errlen, "%s: accounts need a database file, not "
-		    "an in-memory database", path);
-		goto fail;
-	}
-	if ((rc = store_exec1(lg->db, "PRAGMA synchronous = FULL", NULL, 0)) !=
-	    SQLITE_OK ||
-	    (rc = store_exec1(lg->db, "PRAGMA foreign_keys = ON", NULL, 0)) !=
-	    SQLITE_OK) {
-		league_dberr(lg, err, errlen, rc, "configure the connection");
-		goto fail;
-	}
 	for (i = 0; i < LEAGUE_S_N; i++) {
-		rc = sqlite3_prepare_v2(lg->db, league_sql[i], -1, &lg->s[i],
-		    NULL);
-		if (rc != SQLITE_OK) {
+		if (sqldb_prepare(lg->db, league_sql[i], i == LEAGUE_S_T_CREATE ?
+		    SQLDB_RETURNING_ID : 0, &lg->s[i]) == -1) {
 			snprintf(err, errlen, "%s: cannot prepare the league's "
-			    "queries (is the schema migrated?): %s", path,
-			    sqlite3_errmsg(lg->db));
+			    "queries (is the schema migrated?): %s", lg->path,
+			    sqldb_errmsg(lg->db));
 			goto fail;
 		}
 	}
@@ -253,7 +324,7 @@ league_set_limits(struct league *lg, const struct league_limits *limits)
 
 /* Returns a result column as 1 (first), 2 (second) or 0 (none). */
 int
-league_result(sqlite3_stmt *s, int i)
+league_result(struct sqldb_stmt *s, int i)
 {
 	const char	*r = league_col(s, i);
 
@@ -271,25 +342,19 @@ league_result(sqlite3_stmt *s, int i)
 int64_t
 league_start(struct league *lg)
 {
-	char		 when[32], err[256];
-	sqlite3_stmt	*s = NULL;
+	char		 when[32];
+	struct sqldb_stmt *s = NULL;
 	int64_t		 id = -1;
-	int		 rc;
 
-	store_now(when, sizeof when);
+	clock_now_text(when, sizeof when);
 	pthread_mutex_lock(&lg->mtx);
-	rc = sqlite3_prepare_v2(lg->db, "INSERT INTO daemon_starts"
-	    " (started_at) VALUES (?)", -1, &s, NULL);
-	if (rc == SQLITE_OK) {
-		league_bind(s, 1, when);
-		if ((rc = sqlite3_step(s)) == SQLITE_DONE) {
-			rc = SQLITE_OK;
-			id = sqlite3_last_insert_rowid(lg->db);
-		}
-	}
-	if (rc != SQLITE_OK)
-		league_dberr(lg, err, sizeof err, rc, "record the start");
-	sqlite3_finalize(s);
+	if (sqldb_prepare(lg->db, "INSERT INTO daemon_starts (started_at)"
+	    " VALUES (?)", SQLDB_RETURNING_ID, &s) == 0 &&
+	    sqldb_bind_text(s, 1, when) == 0 && sqldb_step(s) == SQLDB_DONE)
+		id = sqldb_last_id(lg->db);
+	else
+		league_dbfail(lg, "record the start");
+	sqldb_finalize(s);
 	pthread_mutex_unlock(&lg->mtx);
 	return (id);
 }
