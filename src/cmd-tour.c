@@ -379,19 +379,11 @@ cmd_tour_list(struct session *s, struct buf *body)
 	return (CMD_OK);
 }
 
-/* Formats where a player of a pending game is. */
-static const char *
-cmd_tour_where(int w)
-{
-	return (w > 0 ? "ready" : w == 0 ? "busy" : "absent");
-}
-
 /* tournament show's pending games and SPRT lines. */
 static void
 cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 {
 	const struct league_tournament *d = sh->def;
-	static const char *const verdicts[] = { "continue", "H0", "H1" };
 	size_t		 i;
 
 	for (i = 0; i < sh->npend; i++) {
@@ -403,8 +395,8 @@ cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 			buf_puts(body, " waiting first-game");
 		else
 			buf_printf(body, " waiting %s=%s %s=%s", p->p[0],
-			    cmd_tour_where(p->where[0]), p->p[1],
-			    cmd_tour_where(p->where[1]));
+			    lobby_tour_where(p->where[0]), p->p[1],
+			    lobby_tour_where(p->where[1]));
 		if (p->forfeit)
 			buf_printf(body, " forfeit-in=%llu",
 			    (unsigned long long)(p->forfeit_ms + 999) / 1000);
@@ -424,7 +416,7 @@ cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 	    (unsigned long long)sh->penta[4]);
 	if (sh->has_llr)
 		buf_printf(body, " llr=%.3f", sh->llr);
-	buf_printf(body, " verdict=%s\n", verdicts[sh->verdict]);
+	buf_printf(body, " verdict=%s\n", sprt_verdict_name((enum sprt_verdict)sh->verdict));
 }
 
 /* tournament show NAME: its definition, state and what it waits for. */

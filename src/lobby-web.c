@@ -312,13 +312,6 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 	json_end_arr(j);
 }
 
-/* Where a player of a pending game is, as `tournament show` says it. */
-static const char *
-lweb_where(int w)
-{
-	return (w > 0 ? "ready" : w == 0 ? "busy" : "absent");
-}
-
 /* Writes the pending games `tournament show` lists (§14.3 "pending"). */
 static void
 lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
@@ -341,8 +334,8 @@ lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
 			json_null(j);
 		else {
 			json_arr(j);
-			json_str(j, lweb_where(p->where[0]));
-			json_str(j, lweb_where(p->where[1]));
+			json_str(j, lobby_tour_where(p->where[0]));
+			json_str(j, lobby_tour_where(p->where[1]));
 			json_end_arr(j);
 		}
 		json_key(j, "forfeit_in_s");
@@ -360,7 +353,6 @@ lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
 static void
 lweb_tour_sprt(const struct lobby_tshow *sh, struct json *j)
 {
-	static const char *const verdicts[] = { "continue", "H0", "H1" };
 	size_t		 i;
 
 	json_key(j, "sprt_state");
@@ -381,7 +373,7 @@ lweb_tour_sprt(const struct lobby_tshow *sh, struct json *j)
 		lweb_knumf(j, "llr", 1, sh->llr);
 	else
 		json_knull(j, "llr");
-	json_kstr(j, "verdict", verdicts[sh->verdict]);
+	json_kstr(j, "verdict", sprt_verdict_name((enum sprt_verdict)sh->verdict));
 	json_end_obj(j);
 }
 
