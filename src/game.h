@@ -221,6 +221,8 @@ int	 game_check(const struct game *, const struct game_move *,
 	    struct game_error *);
 int	 game_play(struct game *, const struct game_move *,
 	    struct game_error *);
+int	 game_play_print(struct game *, const struct game_move *,
+	    struct buf *, struct buf *, struct game_error *);
 int	 game_terminal(const struct game *);
 int	 game_outcome(const struct game *, struct game_error *);
 int	 game_grundy(const struct game *, mpz_t, struct game_error *);
