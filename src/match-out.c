@@ -273,11 +273,7 @@ match_json_config(const struct match *m, struct json *j)
 	json_kuint(j, "seed", m->seed);
 	json_kuint(j, "games", m->ngames);
 	json_kstr(j, "tc", buf_str(&tc));
-	json_key(j, "adjudicate");
-	if (m->adjudicate >= 0)
-		json_int(j, m->adjudicate);
-	else
-		json_null(j);
+	json_kint_if(j, "adjudicate", m->adjudicate >= 0, m->adjudicate);
 	json_key(j, "engines");
 	json_arr(j);
 	for (i = 0; i < m->neng; i++)

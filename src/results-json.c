@@ -82,11 +82,7 @@ results_json_throws(struct json *j, const uint64_t *games)
 		results_throw_bounds(i, &lo, &hi);
 		json_obj(j);
 		json_kuint(j, "from", lo);
-		json_key(j, "to");
-		if (hi != 0)
-			json_uint(j, hi);
-		else
-			json_null(j);
+		json_kuint_if(j, "to", hi != 0, hi);
 		json_kuint(j, "games", games[i]);
 		json_end_obj(j);
 	}
