@@ -107,6 +107,7 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
     int *have_seed, struct buf *body)
 {
 	unsigned long	 v;
+	int		 max;
 
 	switch (k) {
 	case T_PLAYERS:
@@ -149,20 +150,18 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
 		d->random = 1;
 		return (0);
 	case T_ROUNDS:
-		if (cmd_tour_num(a, 1, CMD_TOUR_ARENA_ROUNDS, &v) != 0) {
-			buf_printf(body, "rounds=R: 1..%d rounds",
-			    CMD_TOUR_ARENA_ROUNDS);
-			return (-1);
-		}
-		d->rounds = (unsigned int)v;
-		return (0);
 	case T_FORFEIT:
-		if (cmd_tour_num(a, 1, CMD_TOUR_FORFEIT, &v) != 0) {
-			buf_printf(body, "forfeit=SECONDS: 1..%d",
-			    CMD_TOUR_FORFEIT);
+		max = k == T_ROUNDS ? CMD_TOUR_ARENA_ROUNDS : CMD_TOUR_FORFEIT;
+		if (cmd_tour_num(a, 1, max, &v) != 0) {
+			buf_printf(body, k == T_ROUNDS ?
+			    "rounds=R: 1..%d rounds" :
+			    "forfeit=SECONDS: 1..%d", max);
 			return (-1);
 		}
-		d->forfeit_s = (unsigned int)v;
+		if (k == T_ROUNDS)
+			d->rounds = (unsigned int)v;
+		else
+			d->forfeit_s = (unsigned int)v;
 		return (0);
 	case T_SPRT:
 		return (cmd_tour_sprt(a, d, body));
