@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bot-int.h"
+#include "chan.h"
 #include "connect.h"
 
 /* Sends one of the bot's own commands with a fresh id; text has no LF. */
@@ -412,13 +413,7 @@ bot_server_line(struct bot *b, char *line, size_t len, int cut)
 void
 bot_close(struct bot *b)
 {
-	if (b->sc.rfd != -1)
-		close(b->sc.rfd);
-	b->sc.rfd = b->sc.wfd = -1;
-	buf_reset(&b->sc.in);
-	buf_reset(&b->sc.out);
-	b->sc.in_off = b->sc.out_off = 0;
-	b->sc.skip = 0;
+	chan_close(&b->sc);
 	b->nown = 0;
 	proto_answer_reset(&b->sans);
 	b->gen++;

@@ -117,3 +117,24 @@ buf_str(struct buf *b)
 		buf_grow(b, 0), b->data[0] = '\0';
 	return (b->data);
 }
+
+/* Appends code point c (at most 0x10ffff) as UTF-8. */
+void
+buf_utf8(struct buf *b, unsigned long c)
+{
+	if (c < 0x80)
+		buf_putc(b, (char)c);
+	else if (c < 0x800) {
+		buf_putc(b, (char)(0xc0 | (c >> 6)));
+		buf_putc(b, (char)(0x80 | (c & 0x3f)));
+	} else if (c < 0x10000) {
+		buf_putc(b, (char)(0xe0 | (c >> 12)));
+		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
+		buf_putc(b, (char)(0x80 | (c & 0x3f)));
+	} else {
+		buf_putc(b, (char)(0xf0 | (c >> 18)));
+		buf_putc(b, (char)(0x80 | ((c >> 12) & 0x3f)));
+		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
+		buf_putc(b, (char)(0x80 | (c & 0x3f)));
+	}
+}

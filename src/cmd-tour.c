@@ -107,6 +107,7 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
     int *have_seed, struct buf *body)
 {
 	unsigned long	 v;
+	int		 max;
 
 	switch (k) {
 	case T_PLAYERS:
@@ -149,20 +150,18 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
 		d->random = 1;
 		return (0);
 	case T_ROUNDS:
-		if (cmd_tour_num(a, 1, CMD_TOUR_ARENA_ROUNDS, &v) != 0) {
-			buf_printf(body, "rounds=R: 1..%d rounds",
-			    CMD_TOUR_ARENA_ROUNDS);
-			return (-1);
-		}
-		d->rounds = (unsigned int)v;
-		return (0);
 	case T_FORFEIT:
-		if (cmd_tour_num(a, 1, CMD_TOUR_FORFEIT, &v) != 0) {
-			buf_printf(body, "forfeit=SECONDS: 1..%d",
-			    CMD_TOUR_FORFEIT);
+		max = k == T_ROUNDS ? CMD_TOUR_ARENA_ROUNDS : CMD_TOUR_FORFEIT;
+		if (cmd_tour_num(a, 1, max, &v) != 0) {
+			buf_printf(body, k == T_ROUNDS ?
+			    "rounds=R: 1..%d rounds" :
+			    "forfeit=SECONDS: 1..%d", max);
 			return (-1);
 		}
-		d->forfeit_s = (unsigned int)v;
+		if (k == T_ROUNDS)
+			d->rounds = (unsigned int)v;
+		else
+			d->forfeit_s = (unsigned int)v;
 		return (0);
 	case T_SPRT:
 		return (cmd_tour_sprt(a, d, body));
@@ -379,19 +378,11 @@ cmd_tour_list(struct session *s, struct buf *body)
 	return (CMD_OK);
 }
 
-/* Formats where a player of a pending game is. */
-static const char *
-cmd_tour_where(int w)
-{
-	return (w > 0 ? "ready" : w == 0 ? "busy" : "absent");
-}
-
 /* tournament show's pending games and SPRT lines. */
 static void
 cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 {
 	const struct league_tournament *d = sh->def;
-	static const char *const verdicts[] = { "continue", "H0", "H1" };
 	size_t		 i;
 
 	for (i = 0; i < sh->npend; i++) {
@@ -403,8 +394,8 @@ cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 			buf_puts(body, " waiting first-game");
 		else
 			buf_printf(body, " waiting %s=%s %s=%s", p->p[0],
-			    cmd_tour_where(p->where[0]), p->p[1],
-			    cmd_tour_where(p->where[1]));
+			    lobby_tour_where(p->where[0]), p->p[1],
+			    lobby_tour_where(p->where[1]));
 		if (p->forfeit)
 			buf_printf(body, " forfeit-in=%llu",
 			    (unsigned long long)(p->forfeit_ms + 999) / 1000);
@@ -424,7 +415,7 @@ cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 	    (unsigned long long)sh->penta[4]);
 	if (sh->has_llr)
 		buf_printf(body, " llr=%.3f", sh->llr);
-	buf_printf(body, " verdict=%s\n", verdicts[sh->verdict]);
+	buf_printf(body, " verdict=%s\n", sprt_verdict_name((enum sprt_verdict)sh->verdict));
 }
 
 /* tournament show NAME: its definition, state and what it waits for. */

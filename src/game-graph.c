@@ -438,8 +438,16 @@ graph_make_save(void *arg, struct buf *blob, struct buf *meta)
 	buf_printf(meta, "nodes=%zu edges=%zu", n, d->ne);
 }
 
+/* The cache key: the canonical edge list. */
+static void
+graph_make_key(void *arg, struct buf *key)
+{
+	graph_key(arg, key);
+}
+
 static const struct game_table_ops graph_make_ops = {
 	.kind = "graph",
+	.key = graph_make_key,
 	.load = graph_make_load,
 	.build = graph_make_build,
 	.save = graph_make_save,
@@ -453,17 +461,9 @@ static int
 graph_solve_cached(struct graph_dag *d, const struct game_limits *lim,
     struct game_error *err)
 {
-	struct buf	 key;
-	int		 rv;
-
 	if (lim->tables == NULL || d->ne == 0)
 		return (graph_solve(d, err));
-	buf_init(&key);
-	graph_key(d, &key);
-	rv = game_table_cached(lim->tables, &graph_make_ops, buf_str(&key), d,
-	    err);
-	buf_free(&key);
-	return (rv);
+	return (game_table_cached(lim->tables, &graph_make_ops, d, err));
 }
 
 /* Drops one reference to a graph, freeing it with the last. */

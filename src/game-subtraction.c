@@ -441,8 +441,16 @@ subtraction_make_save(void *arg, struct buf *blob, struct buf *meta)
 	buf_printf(meta, "pre=%zu period=%zu", t->pre, t->per);
 }
 
+/* The cache key: the set S. */
+static void
+subtraction_make_key(void *arg, struct buf *key)
+{
+	subtraction_key(((struct subtraction_make *)arg)->t, key);
+}
+
 static const struct game_table_ops subtraction_make_ops = {
 	.kind = "subtraction",
+	.key = subtraction_make_key,
 	.load = subtraction_make_load,
 	.build = subtraction_make_build,
 	.save = subtraction_make_save,
@@ -454,17 +462,11 @@ subtraction_table_make(struct subtraction_table *t,
     const struct game_limits *lim, struct game_error *err)
 {
 	struct subtraction_make mk = { t, lim };
-	struct buf	 key;
-	int		 rv;
 
 	if (lim->tables == NULL)
 		return (subtraction_table_build(t, lim, err));
-	buf_init(&key);
-	subtraction_key(t, &key);
-	rv = game_table_cached(lim->tables, &subtraction_make_ops,
-	    buf_str(&key), &mk, err);
-	buf_free(&key);
-	return (rv);
+	return (game_table_cached(lim->tables, &subtraction_make_ops, &mk,
+	    err));
 }
 
 /* Drops one reference to a table, freeing it with the last. */

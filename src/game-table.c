@@ -115,20 +115,22 @@ game_table_open(const struct buf *b, const unsigned char **p,
 }
 
 /*
- * Makes a table: from the cache when it holds a sound one under key, else
- * built and then stored (version, payload, seal).  Returns build's result.
+ * Makes a table: from the cache when it holds a sound one under its key,
+ * else built and then stored (version, payload, seal).  Returns build's
+ * result.
  */
 int
 game_table_cached(const struct game_tables *t,
-    const struct game_table_ops *ops, const char *key, void *arg,
-    struct game_error *err)
+    const struct game_table_ops *ops, void *arg, struct game_error *err)
 {
-	struct buf	 blob, meta;
+	struct buf	 key, blob, meta;
 	int		 rv;
 
+	buf_init(&key);
 	buf_init(&blob);
 	buf_init(&meta);
-	if (game_tables_get(t, ops->kind, key, &blob) &&
+	ops->key(arg, &key);
+	if (game_tables_get(t, ops->kind, buf_str(&key), &blob) &&
 	    ops->load(arg, &blob) == 0)
 		rv = 0;
 	else if ((rv = ops->build(arg, err)) == 0) {
@@ -136,8 +138,10 @@ game_table_cached(const struct game_tables *t,
 		game_table_putv(&blob, GAME_TABLE_VERSION);
 		ops->save(arg, &blob, &meta);
 		game_table_seal(&blob);
-		game_tables_put(t, ops->kind, key, buf_str(&meta), &blob);
+		game_tables_put(t, ops->kind, buf_str(&key), buf_str(&meta),
+		    &blob);
 	}
+	buf_free(&key);
 	buf_free(&blob);
 	buf_free(&meta);
 	return (rv);

@@ -208,6 +208,22 @@ game_play(struct game *g, const struct game_move *m, struct game_error *err)
 	return (0);
 }
 
+/*
+ * game_play, appending the move's text to move and then the position's
+ * after it to pos: what a referee logs and sends of a turn.
+ */
+int
+game_play_print(struct game *g, const struct game_move *m, struct buf *move,
+    struct buf *pos, struct game_error *err)
+{
+	int	 rv;
+
+	game_move_print(m, move);
+	rv = game_play(g, m, err);
+	game_print(g, pos);
+	return (rv);
+}
+
 /* Returns 1 if the player to move has no legal move. */
 int
 game_terminal(const struct game *g)

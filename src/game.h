@@ -221,6 +221,8 @@ int	 game_check(const struct game *, const struct game_move *,
 	    struct game_error *);
 int	 game_play(struct game *, const struct game_move *,
 	    struct game_error *);
+int	 game_play_print(struct game *, const struct game_move *,
+	    struct buf *, struct buf *, struct game_error *);
 int	 game_terminal(const struct game *);
 int	 game_outcome(const struct game *, struct game_error *);
 int	 game_grundy(const struct game *, mpz_t, struct game_error *);
@@ -390,19 +392,20 @@ void	 game_table_seal(struct buf *);
 uint64_t game_table_fnv(const unsigned char *, size_t);
 
 /*
- * A table that the cache may hold, as kind/key: load checks a stored blob
- * and takes it (0), build computes the table afresh, and save writes its
- * payload (after the version; the seal follows) and the line's meta text.
+ * A table that the cache may hold, as kind/key: key appends the key (the
+ * parameters the table depends on), load checks a stored blob and takes it
+ * (0), build computes the table afresh, and save writes its payload (after
+ * the version; the seal follows) and the line's meta text.
  */
 struct game_table_ops {
 	const char	*kind;
+	void		 (*key)(void *arg, struct buf *key);
 	int		 (*load)(void *arg, const struct buf *blob);
 	int		 (*build)(void *arg, struct game_error *);
 	void		 (*save)(void *arg, struct buf *blob, struct buf *meta);
 };
 int	 game_table_cached(const struct game_tables *,
-	    const struct game_table_ops *, const char *, void *,
-	    struct game_error *);
+	    const struct game_table_ops *, void *, struct game_error *);
 int	 game_table_open(const struct buf *, const unsigned char **,
 	    const unsigned char **);
 int	 game_table(const struct game *, unsigned long, struct buf *,

@@ -33,17 +33,17 @@
 #define HTTP_RECENT		20	/* a player's recent games */
 /* GET /api/games/ID, on a worker: all but "live" (the record's JSON). */
 static void
+http_record_json(struct hreq *r, const struct store_record *rec,
+    const char *tour)
+{
+	json_obj(&r->j);
+	record_json_members(&r->j, rec, tour);
+}
+
+static void
 http_record_work(struct hreq *r)
 {
-	struct store_record rec;
-	char		*tour;
-
-	if (http_read_record(r, &rec, &tour) != 0)
-		return;
-	json_obj(&r->j);
-	record_json_members(&r->j, &rec, tour);
-	free(tour);
-	store_record_free(&rec);
+	http_with_record(r, http_record_json);
 }
 
 /* GET /api/games/ID, back on the loop: "live" from the lobby. */

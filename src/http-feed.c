@@ -391,21 +391,21 @@ hfeed_since(struct evhttp_request *req, const struct evkeyvalq *q,
 
 /* A finished game's feed: its record as events (worker). */
 static void
-hfeed_record_work(struct hreq *r)
+hfeed_record_events(struct hreq *r, const struct store_record *rec,
+    const char *tour)
 {
-	struct store_record rec;
-	char		*tour;
-
-	if (http_read_record(r, &rec, &tour) != 0)
-		return;
-	if (r->since > rec.nmoves) {
+	if (r->since > rec->nmoves) {
 		buf_printf(&r->body, "bad parameter since: a ply from 0 to %zu",
-		    rec.nmoves);
+		    rec->nmoves);
 		r->status = 400;
 	} else
-		http_record_events(&r->body, &rec, tour, r->since, r->ndjson);
-	free(tour);
-	store_record_free(&rec);
+		http_record_events(&r->body, rec, tour, r->since, r->ndjson);
+}
+
+static void
+hfeed_record_work(struct hreq *r)
+{
+	http_with_record(r, hfeed_record_events);
 }
 
 /* Answers a finished game's feed (loop). */

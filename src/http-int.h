@@ -125,7 +125,8 @@ void	 http_pairs(struct http *, struct hconn *, struct evhttp_request *,
 	    const struct evkeyvalq *);
 void	 http_export(struct http *, struct hconn *, struct evhttp_request *,
 	    const struct evkeyvalq *);
-int	 http_read_record(struct hreq *, struct store_record *, char **);
+void	 http_with_record(struct hreq *, void (*)(struct hreq *,
+	    const struct store_record *, const char *));
 void	 http_record_events(struct buf *, const struct store_record *,
 	    const char *, unsigned long, int);
 

@@ -127,24 +127,30 @@ http_fail(struct hreq *r, int status, const char *msg)
 }
 
 /*
- * Reads game r->id's record and its tournament's name (free both) on a
- * worker.  Returns 0, or -1 with the error (404, 503) as r's reply.
+ * On a worker: reads game r->id's record and its tournament's name (NULL
+ * if none), hands them to use, then frees them; or answers r with the
+ * error (404, 503).
  */
-int
-http_read_record(struct hreq *r, struct store_record *rec, char **tour)
+void
+http_with_record(struct hreq *r, void (*use)(struct hreq *,
+    const struct store_record *, const char *))
 {
 	struct store	*st = r->h->srv->store;
+	struct store_record rec;
 	struct buf	 msg;
+	char		*tour;
 	int		 rc;
 
-	if ((rc = store_record(st, r->id, rec)) <= 0) {
+	if ((rc = store_record(st, r->id, &rec)) <= 0) {
 		buf_init(&msg);
 		buf_printf(&msg, "no game %lld", (long long)r->id);
 		http_fail(r, rc < 0 ? 503 : 404, rc < 0 ?
 		    "the game log cannot be read" : buf_str(&msg));
 		buf_free(&msg);
-		return (-1);
+		return;
 	}
-	*tour = store_tour_name(st, rec->game.tournament);
-	return (0);
+	tour = store_tour_name(st, rec.game.tournament);
+	use(r, &rec, tour);
+	free(tour);
+	store_record_free(&rec);
 }

@@ -160,6 +160,20 @@ JSON_MEMBER(bool, int)
 JSON_MEMBER(num1, double)
 JSON_MEMBER(num4, double)
 
+/* The members that are null when absent: v if has, else null. */
+#define JSON_MEMBER_IF(fn, type)					\
+void									\
+json_k##fn##_if(struct json *j, const char *k, int has, type v)	\
+{									\
+	json_key(j, k);							\
+	if (has)							\
+		json_##fn(j, v);					\
+	else								\
+		json_null(j);						\
+}
+JSON_MEMBER_IF(int, int64_t)
+JSON_MEMBER_IF(uint, uint64_t)
+
 void
 json_knull(struct json *j, const char *k)
 {

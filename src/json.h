@@ -47,6 +47,9 @@ void	 json_kbool(struct json *, const char *, int);
 void	 json_knull(struct json *, const char *);
 void	 json_knum1(struct json *, const char *, double);
 void	 json_knum4(struct json *, const char *, double);
+/* A member whose value is v if has (not 0), else null. */
+void	 json_kint_if(struct json *, const char *, int, int64_t);
+void	 json_kuint_if(struct json *, const char *, int, uint64_t);
 
 /* Appends s (NULL: null) as an escaped JSON string to b. */
 void	 json_quote(struct buf *, const char *);

@@ -46,27 +46,6 @@ jsonr_lit(struct jsonr_in *in, const char *lit)
 	return (0);
 }
 
-/* Appends code point c as UTF-8. */
-static void
-jsonr_utf8(struct buf *b, unsigned long c)
-{
-	if (c < 0x80)
-		buf_putc(b, (char)c);
-	else if (c < 0x800) {
-		buf_putc(b, (char)(0xc0 | (c >> 6)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	} else if (c < 0x10000) {
-		buf_putc(b, (char)(0xe0 | (c >> 12)));
-		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	} else {
-		buf_putc(b, (char)(0xf0 | (c >> 18)));
-		buf_putc(b, (char)(0x80 | ((c >> 12) & 0x3f)));
-		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	}
-}
-
 /* Reads 4 hex digits. */
 static int
 jsonr_hex4(struct jsonr_in *in, unsigned long *c)
@@ -116,7 +95,7 @@ jsonr_escape(struct jsonr_in *in, struct buf *b)
 		c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
 	} else if (c >= 0xdc00 && c < 0xe000)
 		return (jsonr_fail(in, "lone surrogate"));
-	jsonr_utf8(b, c);
+	buf_utf8(b, c);
 	return (0);
 }
 

@@ -224,9 +224,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
 	buf_init(&mv);
 	buf_init(&pos);
-	game_move_print(m, &mv);
-	game_play(&g->game, m, &err);
-	game_print(&g->game, &pos);
+	game_play_print(&g->game, m, &mv, &pos, &err);
 	g->ply++;
 	g->to_move = 3 - seat;
 	if (g->logged) {

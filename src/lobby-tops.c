@@ -103,6 +103,13 @@ lobby_tour_pend(struct lobby *lb, const struct ltour *t, size_t i,
 	}
 }
 
+/* Where a player of a pending game is, in tournament show and its JSON. */
+const char *
+lobby_tour_where(int w)
+{
+	return (w > 0 ? "ready" : w == 0 ? "busy" : "absent");
+}
+
 /*
  * tournament show NAME (anyone): the tournament's definition, counts, the
  * first LOBBY_SHOW_PENDING pending games and whom each waits for, and its

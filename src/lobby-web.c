@@ -111,11 +111,7 @@ lobby_web_summary(struct lobby *lb, int64_t id, struct json *j)
 	json_key(j, "tc");
 	lweb_tc(j, g->base_ms, g->inc_ms);
 	json_kstr(j, "tournament", g->tour != NULL ? g->tour->def.name : NULL);
-	json_key(j, "slot");
-	if (g->tour != NULL)
-		json_uint(j, g->slot);
-	else
-		json_null(j);
+	json_kuint_if(j, "slot", g->tour != NULL, g->slot);
 	json_knull(j, "started");
 	json_knull(j, "ended");
 	json_end_obj(j);
@@ -242,18 +238,12 @@ lweb_tour_options(const struct league_tournament *d, struct json *j)
 {
 	json_key(j, "options");
 	json_obj(j);
-	json_key(j, "rounds");
-	if (d->format == LEAGUE_SWISS || d->format == LEAGUE_ARENA)
-		json_uint(j, d->rounds);
-	else
-		json_null(j);
+	json_kuint_if(j, "rounds", d->format == LEAGUE_SWISS ||
+	    d->format == LEAGUE_ARENA, d->rounds);
 	json_kuint(j, "forfeit_s", d->forfeit_s);
 	/* The seed tells the random starts to come: shown at the end only. */
-	json_key(j, "seed");
-	if (d->status == LEAGUE_T_FINISHED || d->status == LEAGUE_T_CANCELLED)
-		json_uint(j, d->seed);
-	else
-		json_null(j);
+	json_kuint_if(j, "seed", d->status == LEAGUE_T_FINISHED ||
+	    d->status == LEAGUE_T_CANCELLED, d->seed);
 	json_key(j, "sprt");
 	if (d->has_sprt) {
 		json_obj(j);
@@ -312,13 +302,6 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 	json_end_arr(j);
 }
 
-/* Where a player of a pending game is, as `tournament show` says it. */
-static const char *
-lweb_where(int w)
-{
-	return (w > 0 ? "ready" : w == 0 ? "busy" : "absent");
-}
-
 /* Writes the pending games `tournament show` lists (§14.3 "pending"). */
 static void
 lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
@@ -341,15 +324,12 @@ lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
 			json_null(j);
 		else {
 			json_arr(j);
-			json_str(j, lweb_where(p->where[0]));
-			json_str(j, lweb_where(p->where[1]));
+			json_str(j, lobby_tour_where(p->where[0]));
+			json_str(j, lobby_tour_where(p->where[1]));
 			json_end_arr(j);
 		}
-		json_key(j, "forfeit_in_s");
-		if (p->forfeit)
-			json_uint(j, (p->forfeit_ms + 999) / 1000);
-		else
-			json_null(j);
+		json_kuint_if(j, "forfeit_in_s", p->forfeit,
+		    (p->forfeit_ms + 999) / 1000);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -360,7 +340,6 @@ lweb_tour_pending(const struct lobby_tshow *sh, struct json *j)
 static void
 lweb_tour_sprt(const struct lobby_tshow *sh, struct json *j)
 {
-	static const char *const verdicts[] = { "continue", "H0", "H1" };
 	size_t		 i;
 
 	json_key(j, "sprt_state");
@@ -381,7 +360,7 @@ lweb_tour_sprt(const struct lobby_tshow *sh, struct json *j)
 		lweb_knumf(j, "llr", 1, sh->llr);
 	else
 		json_knull(j, "llr");
-	json_kstr(j, "verdict", verdicts[sh->verdict]);
+	json_kstr(j, "verdict", sprt_verdict_name((enum sprt_verdict)sh->verdict));
 	json_end_obj(j);
 }
 
@@ -392,11 +371,8 @@ lweb_tour_state(const struct lobby_tshow *sh, struct json *j)
 	const struct league_tournament *d = sh->def;
 	size_t		 i;
 
-	json_key(j, "paired");
-	if (d->format == LEAGUE_SWISS || d->format == LEAGUE_ARENA)
-		json_uint(j, sh->round);
-	else
-		json_null(j);
+	json_kuint_if(j, "paired", d->format == LEAGUE_SWISS ||
+	    d->format == LEAGUE_ARENA, sh->round);
 	json_key(j, "withdrawn");
 	json_arr(j);
 	for (i = 0; i < d->nplayers; i++)

@@ -192,6 +192,8 @@ struct lobby_tshow {
 };
 int	 lobby_tour_show(struct lobby_client *, const char *,
 	    struct lobby_tshow *, struct buf *);
+/* A lobby_tpend's where[]: "ready", "busy" or "absent". */
+const char *lobby_tour_where(int);
 const char *lobby_tour_status(int);
 /* Every rated player, best first (Glicko-2, PROTOCOL.md §13.7). */
 struct lobby_rating_row {

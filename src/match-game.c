@@ -244,9 +244,7 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	*clk = record_clock_after(*clk, used, s->m->inc_ms);
 	buf_init(&text);
 	buf_init(&pos);
-	game_move_print(mv, &text);
-	game_play(&s->game, mv, &err);
-	game_print(&s->game, &pos);
+	game_play_print(&s->game, mv, &text, &pos, &err);
 	s->plies++;
 	if (s->nmv == s->capmv) {
 		s->capmv = s->capmv ? 2 * s->capmv : 16;

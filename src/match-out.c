@@ -222,41 +222,22 @@ match_knum(struct json *j, const char *key, double v)
 		json_null(j);
 }
 
-static const char *
-match_verdict_name(enum sprt_verdict v)
-{
-	return (v == SPRT_H1 ? "H1" : v == SPRT_H0 ? "H0" : "continue");
-}
-
-/* The statistics of pairing k as a JSON object. */
+/*
+ * The statistics of pairing k as a JSON object: the results JSON's members
+ * (json_stat_pair), then points and the SPRT's state.
+ */
 static void
 match_json_pair(const struct match *m, struct json *j, size_t k)
 {
 	struct matchstat_wdl w;
 	struct matchstat_penta p;
-	struct matchstat_elo e;
 	size_t		 a, b, u;
 
 	match_pairing(m, k, &a, &b);
 	match_pair_stats(m, k, &w, &p, &u);
 	json_obj(j);
-	json_stat_wdl(j, m->eng[a].name, m->eng[b].name, &w);
+	json_stat_pair(j, m->eng[a].name, m->eng[b].name, &w, &p, u);
 	match_knum(j, "points", matchstat_wdl_points(&w));
-	json_kuint(j, "pairs", matchstat_penta_pairs(&p));
-	json_kuint(j, "unpaired", u);
-	json_key(j, "penta");
-	json_obj(j);
-	json_stat_penta(j, &p);
-	json_end_obj(j);
-	if (match_elo(&w, &p, &e) == 0) {
-		match_knum(j, "score", e.score);
-		match_knum(j, "elo", e.elo);
-		match_knum(j, "elo_err", e.elo_err);
-		match_knum(j, "elo_lo", e.elo_lo);
-		match_knum(j, "elo_hi", e.elo_hi);
-		match_knum(j, "los", e.los);
-		json_kbool(j, "degenerate", e.degenerate);
-	}
 	if (m->has_sprt && k == 0) {
 		json_key(j, "sprt");
 		json_obj(j);
@@ -269,7 +250,7 @@ match_json_pair(const struct match *m, struct json *j, size_t k)
 		match_knum(j, "llr", match_llr(m));
 		match_knum(j, "lower", m->sprt.lower);
 		match_knum(j, "upper", m->sprt.upper);
-		json_kstr(j, "verdict", match_verdict_name(m->verdict));
+		json_kstr(j, "verdict", sprt_verdict_name(m->verdict));
 		json_kuint(j, "verdict_pairs", m->verdict_pairs);
 		json_end_obj(j);
 	}
@@ -292,11 +273,7 @@ match_json_config(const struct match *m, struct json *j)
 	json_kuint(j, "seed", m->seed);
 	json_kuint(j, "games", m->ngames);
 	json_kstr(j, "tc", buf_str(&tc));
-	json_key(j, "adjudicate");
-	if (m->adjudicate >= 0)
-		json_int(j, m->adjudicate);
-	else
-		json_null(j);
+	json_kint_if(j, "adjudicate", m->adjudicate >= 0, m->adjudicate);
 	json_key(j, "engines");
 	json_arr(j);
 	for (i = 0; i < m->neng; i++)
@@ -350,7 +327,7 @@ match_write_out(const struct match *m, int final)
 	buf_init(&b);
 	json_init(&j, &b);
 	json_obj(&j);
-	json_kint(&j, "version", 1);
+	json_kint(&j, "version", 2);
 	match_json_config(m, &j);
 	json_kbool(&j, "finished", final && (m->ndone == m->ngames ||
 	    m->verdict != SPRT_CONTINUE));

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chan.h"
 #include "clock.h"
 #include "match.h"
 
@@ -84,15 +85,7 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 static void
 mp_close(struct mproc *p)
 {
-	if (p->ch.wfd != -1)
-		close(p->ch.wfd);
-	if (p->ch.rfd != -1)
-		close(p->ch.rfd);
-	p->ch.wfd = p->ch.rfd = -1;
-	buf_reset(&p->ch.in);
-	buf_reset(&p->ch.out);
-	p->ch.in_off = p->ch.out_off = 0;
-	p->ch.skip = 0;
+	chan_close(&p->ch);
 	p->nout = 0;
 	proto_answer_reset(&p->ans);
 	p->state = MP_DOWN;

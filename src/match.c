@@ -52,11 +52,9 @@ match_die(const char *fmt, ...)
 {
 	va_list	 ap;
 
-	fputs("grundy match: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vwarn("grundy match: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(2);
 }
 

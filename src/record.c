@@ -221,11 +221,7 @@ record_summary_json(struct json *j, const struct store_gameinfo *g,
 	json_key(j, "tc");
 	record_tc_json(j, g);
 	json_kstr(j, "tournament", tour);
-	json_key(j, "slot");
-	if (g->tournament != 0)
-		json_uint(j, g->slot);
-	else
-		json_null(j);
+	json_kuint_if(j, "slot", g->tournament != 0, g->slot);
 	json_key(j, "started");
 	record_time_json(j, g->started_ms);
 	json_key(j, "ended");
@@ -243,17 +239,6 @@ record_ply_open(struct json *j, uint64_t ply, int player, const char *move)
 	json_kstr(j, "move", move);
 }
 
-/* Writes "delay_us": a delay in microseconds, or null if unknown. */
-static void
-record_kdelay(struct json *j, int has, uint64_t us)
-{
-	json_key(j, "delay_us");
-	if (has)
-		json_uint(j, us);
-	else
-		json_null(j);
-}
-
 void
 record_move_json(struct json *j, const struct store_record *rec, size_t i)
 {
@@ -264,7 +249,7 @@ record_move_json(struct json *j, const struct store_record *rec, size_t i)
 	json_kstr(j, "mark", store_mark_name(m->mark));
 	json_kuint(j, "time_ms", m->time_ms);
 	json_kuint(j, "time_us", m->time_us);
-	record_kdelay(j, m->has_delay, m->delay_us);
+	json_kuint_if(j, "delay_us", m->has_delay, m->delay_us);
 }
 
 void
@@ -279,7 +264,7 @@ record_refused_json(struct json *j, const struct store_record *rec)
 		record_ply_open(j, f->ply, f->player, f->move);
 		json_kstr(j, "reason", f->reason);
 		json_kuint(j, "time_ms", f->time_ms);
-		record_kdelay(j, f->has_delay, f->delay_us);
+		json_kuint_if(j, "delay_us", f->has_delay, f->delay_us);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -304,11 +289,7 @@ record_json_members(struct json *j, const struct store_record *r,
 	json_arr(j);
 	for (i = 0; i < r->nmoves; i++) {
 		record_move_json(j, r, i);
-		json_key(j, "clock_us");
-		if (has[i])
-			json_uint(j, clock[i]);
-		else
-			json_null(j);
+		json_kuint_if(j, "clock_us", has[i], clock[i]);
 		json_end_obj(j);
 	}
 	json_end_arr(j);

@@ -2,24 +2,12 @@
  * results-json.c: the JSON of results.h (PROTOCOL.md §14.3): the same
  * data as the text of cmd-results.c, another rendering.
  */
-#include <math.h>
 #include <stdint.h>
 
 #include "json.h"
 #include "json-stat.h"
 #include "results.h"
 #include "results-json.h"
-
-/* Writes an Elo figure: a number with one decimal, or null if infinite. */
-static void
-rj_elo(struct json *j, const char *k, double e)
-{
-	json_key(j, k);
-	if (isfinite(e))
-		json_num1(j, e);
-	else
-		json_str(j, e > 0 ? "inf" : "-inf");
-}
 
 /* Writes the standings, best first: one object per line of `standings`. */
 void
@@ -94,11 +82,7 @@ results_json_throws(struct json *j, const uint64_t *games)
 		results_throw_bounds(i, &lo, &hi);
 		json_obj(j);
 		json_kuint(j, "from", lo);
-		json_key(j, "to");
-		if (hi != 0)
-			json_uint(j, hi);
-		else
-			json_null(j);
+		json_kuint_if(j, "to", hi != 0, hi);
 		json_kuint(j, "games", games[i]);
 		json_end_obj(j);
 	}
@@ -146,20 +130,6 @@ results_json_ref(struct json *j, const char *name, const struct results_ref *f)
 	json_end_obj(j);
 }
 
-/* Writes an Elo estimate: elo, lo, hi, err, los, degenerate. */
-static void
-rj_estimate(struct json *j, const struct matchstat_elo *e)
-{
-	json_obj(j);
-	rj_elo(j, "elo", e->elo);
-	rj_elo(j, "lo", e->elo_lo);
-	rj_elo(j, "hi", e->elo_hi);
-	json_knum1(j, "err", e->elo_err);
-	json_knum4(j, "los", e->los);
-	json_kbool(j, "zero_variance", e->degenerate);
-	json_end_obj(j);
-}
-
 /*
  * Writes the statistics of pair p (results_pair_get, from a's side),
  * named a and b, as members of the open object.
@@ -168,31 +138,7 @@ void
 results_json_pair(struct json *j, const char *a, const char *b,
     const struct results_pair *p)
 {
-	const struct matchstat_penta *q = &p->penta;
-	uint64_t	 n = matchstat_wdl_games(&p->wdl);
-
-	json_stat_wdl(j, a, b, &p->wdl);
-	json_key(j, "score");
-	if (n > 0)
-		json_num4(j, p->elo.score);
-	else
-		json_null(j);
-	json_key(j, "elo");
-	if (n > 0)
-		rj_estimate(j, &p->elo);
-	else
-		json_null(j);
-	json_key(j, "pentanomial");
-	json_obj(j);
-	json_kuint(j, "pairs", matchstat_penta_pairs(q));
-	json_stat_penta(j, q);
-	json_kuint(j, "unpaired", p->unpaired);
-	json_end_obj(j);
-	json_key(j, "pair_elo");
-	if (p->has_penta_elo)
-		rj_estimate(j, &p->penta_elo);
-	else
-		json_null(j);
+	json_stat_pair(j, a, b, &p->wdl, &p->penta, p->unpaired);
 	json_key(j, "referee");
 	json_arr(j);
 	results_json_ref(j, a, &p->ref[0]);

@@ -272,3 +272,9 @@ sprt_verdict(const struct sprt *t, double llr)
 		return (SPRT_H0);
 	return (SPRT_CONTINUE);
 }
+
+const char *
+sprt_verdict_name(enum sprt_verdict v)
+{
+	return (v == SPRT_H1 ? "H1" : v == SPRT_H0 ? "H0" : "continue");
+}

@@ -57,5 +57,7 @@ int		 sprt_llr_wdl(const struct sprt *,
 int		 sprt_llr_penta(const struct sprt *,
 		    const struct matchstat_penta *, double *);
 enum sprt_verdict sprt_verdict(const struct sprt *, double);
+/* "continue", "H0" or "H1": the verdict's word in every output. */
+const char	*sprt_verdict_name(enum sprt_verdict);
 
 #endif /* SPRT_H */

@@ -117,22 +117,6 @@ verify_engine(const struct verify *v, int seat)
 	    RECORD_ENGINE) == 0);
 }
 
-/* Appends code point c as UTF-8. */
-static void
-verify_utf8(struct buf *b, unsigned long c)
-{
-	if (c < 0x80)
-		buf_putc(b, (char)c);
-	else if (c < 0x800) {
-		buf_putc(b, (char)(0xc0 | (c >> 6)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	} else {
-		buf_putc(b, (char)(0xe0 | (c >> 12)));
-		buf_putc(b, (char)(0x80 | ((c >> 6) & 0x3f)));
-		buf_putc(b, (char)(0x80 | (c & 0x3f)));
-	}
-}
-
 /*
  * Decodes the JSON string at s (its '"' first) into out; returns what
  * follows its closing '"', or NULL if it is not one.
@@ -161,7 +145,7 @@ verify_unquote(const char *s, struct buf *out)
 			memcpy(hex, s + 1, 4);
 			hex[4] = '\0';
 			c = strtoul(hex, NULL, 16);
-			verify_utf8(out, c);
+			buf_utf8(out, c);
 			s += 4;
 			continue;
 		}

@@ -375,6 +375,18 @@ def start_bot(d, name, prog, extra=()):
     return p
 
 
+def gen_log(name, games, accounts, seed=1, timeout=60):
+    """A log of finished games among gen0 .. gen{accounts-1}, written by
+    contrib/gen-log.py into TMP/NAME.db; its path."""
+    db = os.path.join(TMP, name + ".db")
+    r = subprocess.run([sys.executable, os.path.join(SRC, "contrib",
+                        "gen-log.py"), GRUNDYD, db, "--games", str(games),
+                        "--accounts", str(accounts), "--seed", str(seed)],
+                       capture_output=True, text=True, timeout=timeout)
+    check("gen-log %s" % name, r.returncode == 0, r.stderr)
+    return db
+
+
 def run(tests):
     """Runs the test functions (PLAY_ONLY=name runs one), stops each test's
     daemons still running when it ends, kills every process left, checks

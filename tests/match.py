@@ -78,8 +78,9 @@ def test_sprt_h1():
              if a["first"] == "perfect" and a["result"] == "first"
              and b["result"] == "second")
     check("pentanomial counts from the games",
-          pr["penta"]["ww"] == ww and pr["pairs"] == len(paired),
-          "%r %d %d" % (pr["penta"], ww, len(paired)))
+          pr["pentanomial"]["ww"] == ww and
+          pr["pentanomial"]["pairs"] == len(paired),
+          "%r %d %d" % (pr["pentanomial"], ww, len(paired)))
     # Random moving first from a won start may play it out perfectly by
     # chance: perfect loses only a game whose start was lost for it.
     def nimsum(start):
@@ -162,7 +163,7 @@ def test_slow_start():
           [("draw", "start-timeout")] * 2, d["games"])
     pr = d["pairings"][0]
     check("both slow: one DD pair", pr["draws"] == 2 and
-          pr["penta"]["dd"] == 1, json.dumps(pr))
+          pr["pentanomial"]["dd"] == 1, json.dumps(pr))
     verify_records(os.path.join(TMP, "records-both"), 2, "both slow")
 
 
@@ -253,7 +254,8 @@ def test_round_robin():
                         "--concurrency", "3", "--out", out])
     check("exit 0", rc == 0, se[-1000:])
     d = load(out)
-    got = [(p["a"], p["b"], p["games"], p["pairs"]) for p in d["pairings"]]
+    got = [(p["a"], p["b"], p["games"], p["pentanomial"]["pairs"])
+           for p in d["pairings"]]
     check("three pairings of two pairs each",
           got == [("perfect", "random", 4, 2), ("perfect", "random2", 4, 2),
                   ("random", "random2", 4, 2)], got)

@@ -12,7 +12,6 @@ Usage: results.py BUILDDIR SRCDIR.
 """
 import csv
 import io
-import subprocess
 
 from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
 
@@ -300,18 +299,6 @@ def test_export():
         st, j = jget(d, "/api/export" + q)
         check("/api/export%s: %d" % (q, code), st == code, j)
     d.stop()
-
-
-def gen_log(name, games, accounts):
-    """A log of finished games among gen0 .. gen{accounts-1}, written by
-    contrib/gen-log.py; its path."""
-    db = os.path.join(TMP, name + ".db")
-    r = subprocess.run([sys.executable, os.path.join(SRC, "contrib",
-                        "gen-log.py"), GRUNDYD, db, "--games", str(games),
-                        "--accounts", str(accounts), "--seed", "1"],
-                       capture_output=True, text=True, timeout=60)
-    check("gen-log %s" % name, r.returncode == 0, r.stderr)
-    return db
 
 
 def test_limits():

@@ -25,12 +25,7 @@ from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
 def test_even_elo():
     """gen-log's seed 1 gives gen0 and gen1 six game pairs, each won once
     by each (WL): the pair Elo is exactly 0, printed 0.0, never -0.0."""
-    db = os.path.join(TMP, "even.db")
-    r = subprocess.run([sys.executable, os.path.join(SRC, "contrib",
-                        "gen-log.py"), GRUNDYD, db, "--games", "3000",
-                        "--accounts", "20", "--seed", "1"],
-                       capture_output=True, text=True, timeout=60)
-    check("gen-log", r.returncode == 0, r.stderr)
+    db = gen_log("even", 3000, 20)
     d = Daemon("even", "--http", "127.0.0.1:0", db=db)
     d.hport = http_port(d)
     c = Client(d)
@@ -142,12 +137,7 @@ def test_export_slots():
     """Exports in flight are bounded server-wide (4), and to one per
     address outside trusted-networks; a slot is free again once its
     connection closes (or its reply is handed over)."""
-    db = os.path.join(TMP, "slots.db")
-    r = subprocess.run([sys.executable, os.path.join(SRC, "contrib",
-                        "gen-log.py"), GRUNDYD, db, "--games", "20000",
-                        "--accounts", "20", "--seed", "2"],
-                       capture_output=True, text=True, timeout=120)
-    check("gen-log", r.returncode == 0, r.stderr)
+    db = gen_log("slots", 20000, 20, seed=2, timeout=120)
     path = "/api/export?since=2000-01-01"
     d = Daemon("slots", "--http", "127.0.0.1:0", db=db)
     d.hport = http_port(d)

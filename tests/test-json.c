@@ -1,6 +1,7 @@
 /*
  * test-json.c: the JSON writer (src/json.c): every string escaped as
- * RFC 8259 requires, bytes that are not UTF-8 replaced, commas placed.
+ * RFC 8259 requires, bytes that are not UTF-8 replaced, commas placed;
+ * members null when absent; buf_utf8 (src/buf.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,7 +85,35 @@ test_writer(void **state)
 	buf_free(&b);
 }
 
+/* The members null when absent, and buf_utf8 (a code point as UTF-8). */
+static void
+test_if_and_utf8(void **state)
+{
+	struct buf	 b;
+	struct json	 j;
+
+	buf_init(&b);
+	json_init(&j, &b);
+	json_obj(&j);
+	json_kuint_if(&j, "a", 1, 7);
+	json_kuint_if(&j, "b", 0, 7);
+	json_kint_if(&j, "c", 1, -2);
+	json_kint_if(&j, "d", 0, -2);
+	json_end_obj(&j);
+	assert_string_equal(buf_str(&b),
+	    "{\"a\":7,\"b\":null,\"c\":-2,\"d\":null}");
+	buf_reset(&b);
+	buf_utf8(&b, 0x41);
+	buf_utf8(&b, 0xe9);
+	buf_utf8(&b, 0x20ac);
+	buf_utf8(&b, 0x1f600);
+	assert_string_equal(buf_str(&b),
+	    "A\303\251\342\202\254\360\237\230\200");	/* A é € 😀 */
+	buf_free(&b);
+}
+
 TU_MAIN("json",
     cmocka_unit_test(test_escapes),
     cmocka_unit_test(test_utf8),
-    cmocka_unit_test(test_writer))
+    cmocka_unit_test(test_writer),
+    cmocka_unit_test(test_if_and_utf8))

@@ -163,6 +163,8 @@ def test_forfeit():
     d, boss = setup("tforfeit", ("here",), absent=("ghost",))
     refused(boss, "tournament create f roundrobin players=here,ghost "
             "forfeit=0 nim 3 4 5", "forfeit=0", "forfeit=SECONDS: 1..86400")
+    refused(boss, "tournament create f arena players=here,ghost "
+            "rounds=1001 nim 3 4 5", "rounds=1001", "rounds=R: 1..1000 rounds")
     r = boss.cmd("tournament create f roundrobin players=here,ghost "
                  "forfeit=1 tc=20000 nim 3 4 5")
     check("create", ok(r) and "games 2" in r, r)
