@@ -253,6 +253,9 @@ struct lobby {
 	void		 (*game_freed)(struct lobby *);
 	void		 (*feed)(void *, const struct lobby_feed *); /* or NULL */
 	void		*feed_arg;
+	/* The node this lobby is (lobby_set_node): 0 for a single node. */
+	int64_t		 node_id;
+	char		 node_addr[256];
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */

@@ -79,6 +79,26 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	return (lb);
 }
 
+void
+lobby_set_node(struct lobby *lb, int64_t id, const char *addr)
+{
+	lb->node_id = id;
+	lobby_copy(lb->node_addr, addr != NULL ? addr : "",
+	    sizeof(lb->node_addr));
+}
+
+int64_t
+lobby_node_id(const struct lobby *lb)
+{
+	return (lb->node_id);
+}
+
+const char *
+lobby_node_addr(const struct lobby *lb)
+{
+	return (lb->node_addr);
+}
+
 /* Frees the lobby; live games are logged as abandoned (shutdown). */
 void
 lobby_free(struct lobby *lb)

@@ -66,6 +66,21 @@ struct lobby_conf {
 struct lobby *lobby_new(struct event_base *, struct store *, struct league *,
 	    const struct lobby_io *, const struct lobby_conf *, char *, size_t);
 void	 lobby_free(struct lobby *);
+/*
+ * Several nodes on one database (issue 15, doc/NODES.md): the node this
+ * lobby is, its id from the node registry and the HOST:PORT it
+ * advertises for redirects.  Id 0 (the default) is a single node (SQLite),
+ * where nothing of the nodes runs.
+ */
+void	 lobby_set_node(struct lobby *, int64_t, const char *);
+int64_t	 lobby_node_id(const struct lobby *);
+const char *lobby_node_addr(const struct lobby *);
+/*
+ * Restores live game id, whose lease this node holds at epoch, from the
+ * log (lobby-restore.c): after a takeover, or at a start with takeover on.
+ * Returns 0 when the restore is under way, -1 when it cannot start.
+ */
+int	 lobby_restore(struct lobby *, int64_t, int64_t);
 void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);
