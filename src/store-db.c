@@ -283,6 +283,11 @@ store_migrate(struct sqldb *db, const char *path, const struct sqldb_migration
 	int	 v, i;
 
 	if (sqldb_backend(db) != SQLDB_SQLITE) {
+		/* The store's own list has its twin for PostgreSQL. */
+		if (list == store_migrations) {
+			list = sqldb_pg_migrations;
+			n = sqldb_pg_nmigrations;
+		}
 		if (sqldb_migrate(db, list, n, upto, e, sizeof e) == -1) {
 			snprintf(err, errlen, "%s: %s", path, e);
 			return (-1);
@@ -439,17 +444,21 @@ store_migrate_file(const char *path, const struct sqldb_migration *list,
 }
 
 /*
- * Prepares the n statements sql[] on db into stmt[]; returns 0, or -1 (the
- * statements before stay prepared, for the caller to finalize).
+ * Prepares the n statements sql[] on db into stmt[], PostgreSQL's own
+ * pg[i] instead where pg is given and pg[i] is not NULL; returns 0, or -1
+ * (the statements before stay prepared, for the caller to finalize).
  */
 int
-store_prepare(struct sqldb *db, const char *const *sql, size_t n,
-    struct sqldb_stmt **stmt)
+store_prepare(struct sqldb *db, const char *const *sql,
+    const char *const *pg, size_t n, struct sqldb_stmt **stmt)
 {
-	size_t	 i;
+	const char	*q;
+	size_t		 i;
 
 	for (i = 0; i < n; i++) {
-		if (sqldb_prepare(db, sql[i], 0, &stmt[i]) == -1)
+		q = pg != NULL && pg[i] != NULL && sqldb_backend(db) ==
+		    SQLDB_PG ? pg[i] : sql[i];
+		if (sqldb_prepare(db, q, 0, &stmt[i]) == -1)
 			return (-1);
 	}
 	return (0);

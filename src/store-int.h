@@ -33,6 +33,9 @@
 #define STORE_WAL_LIMIT		"33554432"	/* keep at most 32 MB of WAL */
 #define STORE_RUN_AGE_NS	1000000000LL	/* a run waits at most 1 s */
 #define STORE_RUN_BUCKETS	1024		/* hash of the pending runs */
+#define STORE_IDS_MAX		64		/* PostgreSQL: game ids ahead */
+#define STORE_IDS_LOW		32		/* ... refilled below this */
+#define STORE_IDS_WAIT_MS	2000L		/* ... or waited for this long */
 
 /* A database failure, kept for an error in words (store_error). */
 struct store_fail {
@@ -77,6 +80,7 @@ struct store_item {
 	struct store_fail *fail;	/* abandon: why it failed */
 	size_t		 w;		/* writes it counts for: 1, or moves */
 	int		 ok;
+	int		 skip;		/* failed alone: not in a retry */
 	char		*tc;		/* begin: time control or NULL */
 	int		 rated;		/* begin: league fields */
 	int64_t		 tournament;
@@ -182,6 +186,12 @@ struct store {
 	uint64_t	 done_seq;	/* last item finished */
 	int		 last_ok;	/* the last batch committed */
 	int64_t		 next_id;	/* last game id handed out */
+	int		 pg;		/* on PostgreSQL: ids from the pool */
+	int64_t		 ids[STORE_IDS_MAX]; /* the pool (store-ids.c) */
+	size_t		 nids;
+	int		 ids_want;	/* someone waits for a refill */
+	int		 ids_failed;	/* the last refill failed */
+	uint64_t	 ids_gen;	/* refills attempted */
 	int64_t		 open_id;	/* MAX(id) at open */
 	int64_t		*damaged;	/* games with a lost write */
 	size_t		 ndamaged;
@@ -234,8 +244,8 @@ int	 store_fails_alone(struct sqldb *);
 int	 store_migrate(struct sqldb *, const char *,
 	    const struct sqldb_migration *, size_t, int, int, char *, size_t);
 int	 store_max_pages(struct sqldb *, unsigned long);
-int	 store_prepare(struct sqldb *, const char *const *, size_t,
-	    struct sqldb_stmt **);
+int	 store_prepare(struct sqldb *, const char *const *,
+	    const char *const *, size_t, struct sqldb_stmt **);
 int	 store_do(struct sqldb_stmt *);
 int	 store_open_ro(const char *, int, struct sqldb **, char *, size_t);
 int	 store_probe_write(struct sqldb *);
@@ -269,6 +279,11 @@ int	 store_rt_rows(struct sqldb *, struct rtable *);
 int	 store_rt_replay(struct sqldb *, int64_t, struct rtable *,
 	    struct rtable *, int64_t *, int64_t *, int64_t *);
 
+/* store-ids.c (game ids on PostgreSQL; above the queue) */
+int	 store_ids_fill(struct store *);
+int	 store_ids_due(struct store *);
+int64_t	 store_ids_take(struct store *);
+
 /* store-writer.c (above the runs) */
 extern const char *const store_wsql[STORE_W_N];
 void	 store_tstate_set(struct store *, enum store_tstate);
@@ -276,6 +291,7 @@ void	*store_writer(void *);
 
 /* store-read.c */
 extern const char *const store_rsql[STORE_R_N];
+extern const char *const store_rsql_pg[STORE_R_N];
 void	*store_grow(void *, size_t, size_t);
 void	 store_game_row(struct sqldb_stmt *, struct store_gameinfo *);
 

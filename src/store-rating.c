@@ -36,8 +36,10 @@
 static const char *const store_rtsql[STORE_RT_N] = {
 	"SELECT player1, player2 FROM games WHERE id = ? AND rated = 1",
 	"UPDATE games SET rating_seq = ? WHERE id = ?",
-	"INSERT OR REPLACE INTO ratings (name, rating, rd, volatility, games)"
-	" VALUES (?, ?, ?, ?, ?)",
+	"INSERT INTO ratings (name, rating, rd, volatility, games)"
+	" VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET"
+	" rating = excluded.rating, rd = excluded.rd,"
+	" volatility = excluded.volatility, games = excluded.games",
 	"UPDATE ratings_checkpoint SET seq = ?, game_id = ? WHERE id = 1",
 };
 
@@ -186,7 +188,7 @@ store_ratings_open(struct store *st, char *err, size_t errlen)
 	int		 rc = 0;
 
 	rtable_init(&touched);
-	if (store_prepare(st->wdb, store_rtsql, STORE_RT_N, st->rt) == -1 ||
+	if (store_prepare(st->wdb, store_rtsql, NULL, STORE_RT_N, st->rt) == -1 ||
 	    (rc = store_rt_mark(st->wdb, &seq, &game)) == -1 ||
 	    store_rt_rows(st->wdb, &st->live) == -1 ||
 	    store_rt_replay(st->wdb, seq, &st->live, &touched, &seq,

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "jsonread.h"
 #include "log.h"
 #include "store-int.h"
 #include "util.h"
@@ -18,32 +19,36 @@
 const char *const store_rsql[STORE_R_N] = {
 	"SELECT " STORE_GAME_COLS " FROM games ORDER BY id DESC LIMIT ?",
 	"SELECT " STORE_GAME_COLS " FROM games WHERE id = ?",
-	/*
-	 * The view moves' columns, and time_us: a run's element 7 (written
-	 * since networked moves are timed in µs), else time_ms * 1000.
-	 */
-	"SELECT ply, player, move, position, mark, time_ms, delay_us,"
-	" COALESCE(time_us, time_ms * 1000) FROM (SELECT r.first_ply + m.key"
-	" AS ply, json_extract(m.value, '$[0]') AS player,"
-	" json_extract(m.value, '$[1]') AS move,"
-	" json_extract(m.value, '$[2]') AS position,"
-	" json_extract(m.value, '$[3]') AS time_ms,"
-	" CASE json_extract(m.value, '$[4]') WHEN 0 THEN 'kept-win'"
-	" WHEN 1 THEN 'threw-win' ELSE 'no-win' END AS mark,"
-	" json_extract(m.value, '$[5]') AS delay_us,"
-	" json_extract(m.value, '$[6]') AS time_us"
-	" FROM move_runs AS r, json_each(r.moves) AS m WHERE r.game_id = ?)"
-	" ORDER BY ply",
+	/* A game's runs of moves, parsed in C (store_rmove_run). */
+	"SELECT first_ply, moves FROM move_runs WHERE game_id = ?"
+	" ORDER BY first_ply",
 	"SELECT COUNT(*) FROM games",
 	"SELECT COALESCE(SUM(json_array_length(moves)), 0) FROM move_runs",
 	"SELECT CASE m.player WHEN 1 THEN g.player1 ELSE g.player2 END AS who,"
-	" COUNT(*), SUM(m.mark = 'kept-win'), SUM(m.mark = 'threw-win')"
+	" COUNT(*), SUM(CASE WHEN m.mark = 'kept-win' THEN 1 ELSE 0 END),"
+	" SUM(CASE WHEN m.mark = 'threw-win' THEN 1 ELSE 0 END)"
 	" FROM moves AS m JOIN games AS g ON g.id = m.game_id"
 	" GROUP BY who ORDER BY who",
 	"SELECT meta, data FROM tables WHERE kind = ? AND key = ?",
 	"SELECT ply, player, time_ms, delay_us, move, reason FROM refused_moves"
 	" WHERE game_id = ? ORDER BY seq",
 };
+
+/* PostgreSQL's own SQL where it differs (NULL: store_rsql's). */
+const char *const store_rsql_pg[STORE_R_N] = {
+	[STORE_R_NMOVES] = "SELECT COALESCE(SUM(json_array_length("
+	    "moves::json)), 0) FROM move_runs",
+	/* Names in byte order, as SQLite sorts them, whatever the locale. */
+	[STORE_R_PLAYERS] = "SELECT (CASE m.player WHEN 1 THEN g.player1"
+	    " ELSE g.player2 END) COLLATE \"C\" AS who, COUNT(*),"
+	    " SUM(CASE WHEN m.mark = 'kept-win' THEN 1 ELSE 0 END),"
+	    " SUM(CASE WHEN m.mark = 'threw-win' THEN 1 ELSE 0 END)"
+	    " FROM moves AS m JOIN games AS g ON g.id = m.game_id"
+	    " GROUP BY who ORDER BY who",
+};
+
+static void	 store_history_sql_be(struct buf *,
+		    const struct store_hfilter *, int);
 
 /* Returns a copy of a text column, NULL when NULL. */
 static char *
@@ -107,14 +112,6 @@ store_result_col(struct sqldb_stmt *s, int i)
 {
 	return (enum_value(store_result_names, nitems(store_result_names),
 	    sqldb_column_text(s, i), STORE_RESULT_NONE));
-}
-
-/* Returns a mark column as an enum (the moves view gives only these). */
-static enum store_mark
-store_mark_col(struct sqldb_stmt *s, int i)
-{
-	return (enum_value(store_mark_names, nitems(store_mark_names),
-	    sqldb_column_text(s, i), STORE_NO_WIN));
 }
 
 /* Reads a time control "BASE" or "BASE+INC" (ms) into g; NULL: none. */
@@ -206,11 +203,30 @@ store_history(struct store *st, unsigned int n, struct store_history *h)
 void
 store_history_sql(struct buf *b, const struct store_hfilter *f)
 {
+	store_history_sql_be(b, f, 0);
+}
+
+/*
+ * store_history_sql for a back end: on PostgreSQL (pg set), every
+ * parameter must appear with a type, so each filter not given gets a
+ * clause that is true of its bound value (NULL, 0 or "").
+ */
+static void
+store_history_sql_be(struct buf *b, const struct store_hfilter *f, int pg)
+{
 	struct buf	 w;
 	int		 seat;
 
 	buf_init(&w);
 	buf_puts(&w, " id < ?5");
+	if (pg && f->player == NULL)
+		buf_puts(&w, " AND CAST(?1 AS TEXT) IS NULL");
+	if (pg && f->tournament == NULL)
+		buf_puts(&w, " AND CAST(?2 AS TEXT) IS NULL");
+	if (pg && f->tournament_id == 0)
+		buf_puts(&w, " AND CAST(?3 AS BIGINT) = 0");
+	if (pg && f->since[0] == '\0')
+		buf_puts(&w, " AND CAST(?4 AS TEXT) = ''");
 	if (f->tournament != NULL)
 		buf_puts(&w, " AND tournament_id = (SELECT id FROM tournaments"
 		    " WHERE name = ?2)");
@@ -224,8 +240,8 @@ store_history_sql(struct buf *b, const struct store_hfilter *f)
 		for (seat = 1; seat <= 2; seat++)
 			buf_printf(b, "%sSELECT id FROM (SELECT id FROM games"
 			    " WHERE player%d = ?1 AND%s ORDER BY id DESC"
-			    " LIMIT ?6)", seat == 1 ? "" : " UNION ALL ", seat,
-			    buf_str(&w));
+			    " LIMIT ?6) AS p%d", seat == 1 ? "" : " UNION ALL ",
+			    seat, buf_str(&w), seat);
 		buf_putc(b, ')');
 	} else
 		buf_puts(b, buf_str(&w));
@@ -248,7 +264,7 @@ store_history_page(struct store *st, const struct store_hfilter *f,
 
 	memset(h, 0, sizeof *h);
 	buf_init(&sql);
-	store_history_sql(&sql, f);
+	store_history_sql_be(&sql, f, sqldb_backend(st->rdb) == SQLDB_PG);
 	pthread_mutex_lock(&st->rmtx);
 	if (sqldb_prepare(st->rdb, buf_str(&sql), 0, &s) == 0) {
 		sqldb_bind_text(s, 1, f->player);
@@ -317,26 +333,113 @@ store_delay_col(struct sqldb_stmt *s, int i, int *has, uint64_t *us)
 	*us = *has ? (uint64_t)sqldb_column_int64(s, i) : 0;
 }
 
-/* Appends a row of STORE_R_MOVES to r's moves. */
-static void
-store_rmove_row(struct sqldb_stmt *m, struct store_record *r)
+/* Reads element i of a run's move as an integer; *has: present, not null. */
+static int64_t
+store_jint(const struct jsonr *m, size_t i, int *has)
 {
-	struct store_rmove *v;
+	const struct jsonr *v;
 
-	r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
-	v = &r->moves[r->nmoves++];
-	v->ply = (uint64_t)sqldb_column_int64(m, 0);
-	v->player = (int)sqldb_column_int64(m, 1);
-	v->move = store_coldup(m, 2);
-	v->position = store_coldup(m, 3);
-	v->mark = store_mark_col(m, 4);
-	v->time_ms = (uint64_t)sqldb_column_int64(m, 5);
-	store_delay_col(m, 6, &v->has_delay, &v->delay_us);
-	v->time_us = (uint64_t)sqldb_column_int64(m, 7);
+	*has = 0;
+	if (i >= m->n || (v = &m->items[i])->type != JSONR_NUM)
+		return (0);
+	*has = 1;
+	return (strtoll(v->str, NULL, 10));
+}
+
+/* Reads element i of a run's move as a copy of its text (NULL: none). */
+static char *
+store_jstr(const struct jsonr *m, size_t i)
+{
+	const struct jsonr *v;
+
+	if (i >= m->n || (v = &m->items[i])->type == JSONR_NULL)
+		return (NULL);
+	return (xstrdup(v->str != NULL ? v->str : ""));
+}
+
+/*
+ * Appends the moves of a row of STORE_R_MOVES (a run: first_ply and its
+ * JSON array, db/003-move-runs.sql) to r's moves: each move's elements
+ * player, move, position, time_ms, mark (0 kept-win, 1 threw-win, else
+ * no-win), delay_us (null or absent: unknown) and time_us (absent:
+ * time_ms * 1000).  Returns 0, or -1 if the run is not such an array.
+ */
+static int
+store_rmove_run(struct sqldb_stmt *m, struct store_record *r)
+{
+	struct jsonr	 run;
+	const struct jsonr *e;
+	struct store_rmove *v;
+	const char	*t;
+	char		 err[64];
+	uint64_t	 first;
+	size_t		 i;
+	int		 has;
+
+	first = (uint64_t)sqldb_column_int64(m, 0);
+	if ((t = sqldb_column_text(m, 1)) == NULL ||
+	    jsonr_parse(t, strlen(t), &run, err, sizeof err) == -1)
+		return (-1);
+	if (run.type != JSONR_ARR) {
+		jsonr_free(&run);
+		return (-1);
+	}
+	for (i = 0; i < run.n; i++) {
+		if ((e = &run.items[i])->type != JSONR_ARR)
+			continue;
+		r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
+		v = &r->moves[r->nmoves++];
+		v->ply = first + i;
+		v->player = (int)store_jint(e, 0, &has);
+		v->move = store_jstr(e, 1);
+		v->position = store_jstr(e, 2);
+		v->time_ms = (uint64_t)store_jint(e, 3, &has);
+		switch (store_jint(e, 4, &has)) {
+		case 0:
+			v->mark = has ? STORE_KEPT_WIN : STORE_NO_WIN;
+			break;
+		case 1:
+			v->mark = STORE_THREW_WIN;
+			break;
+		default:
+			v->mark = STORE_NO_WIN;
+			break;
+		}
+		v->delay_us = (uint64_t)store_jint(e, 5, &v->has_delay);
+		v->time_us = (uint64_t)store_jint(e, 6, &has);
+		if (!has)
+			v->time_us = v->time_ms * 1000;
+	}
+	jsonr_free(&run);
+	return (0);
+}
+
+/* Orders two moves by ply. */
+static int
+store_ply_cmp(const void *a, const void *b)
+{
+	const struct store_rmove *x = a, *y = b;
+
+	return (x->ply < y->ply ? -1 : x->ply > y->ply);
+}
+
+/* Puts r's moves in ply order (runs may come in any order of plies). */
+static void
+store_moves_sort(struct store_record *r)
+{
+	size_t	 i;
+
+	for (i = 1; i < r->nmoves; i++) {
+		if (r->moves[i - 1].ply > r->moves[i].ply) {
+			qsort(r->moves, r->nmoves, sizeof *r->moves,
+			    store_ply_cmp);
+			return;
+		}
+	}
 }
 
 /* Appends a row of STORE_R_REFUSED to r's refused moves. */
-static void
+static int
 store_rrefused_row(struct sqldb_stmt *f, struct store_record *r)
 {
 	struct store_rrefused *v;
@@ -349,6 +452,7 @@ store_rrefused_row(struct sqldb_stmt *f, struct store_record *r)
 	store_delay_col(f, 3, &v->has_delay, &v->delay_us);
 	v->move = store_coldup(f, 4);
 	v->reason = store_coldup(f, 5);
+	return (0);
 }
 
 /*
@@ -357,15 +461,21 @@ store_rrefused_row(struct sqldb_stmt *f, struct store_record *r)
  */
 static int
 store_record_rows(struct store *st, int k, int64_t id,
-    struct store_record *r, void (*row)(struct sqldb_stmt *,
+    struct store_record *r, int (*row)(struct sqldb_stmt *,
     struct store_record *))
 {
 	struct sqldb_stmt *s = st->rs[k];
 	int		 rc;
 
 	sqldb_bind_int64(s, 1, id);
-	while ((rc = sqldb_step(s)) == SQLDB_ROW)
-		row(s, r);
+	while ((rc = sqldb_step(s)) == SQLDB_ROW) {
+		if (row(s, r) == -1) {
+			log_warnx("store=%s event=read-failed what=record "
+			    "game=%" PRId64 " error=\"a run of moves is not "
+			    "a JSON array\"", st->name, id);
+			break;
+		}
+	}
 	sqldb_reset(s);
 	return (rc == SQLDB_DONE ? 0 : -1);
 }
@@ -391,7 +501,8 @@ store_record(struct store *st, int64_t id, struct store_record *r)
 		found = 1;
 		store_game_row(g, &r->game);
 		rc = store_record_rows(st, STORE_R_MOVES, id, r,
-		    store_rmove_row);
+		    store_rmove_run);
+		store_moves_sort(r);
 		if (rc == 0)
 			rc = store_record_rows(st, STORE_R_REFUSED, id, r,
 			    store_rrefused_row);

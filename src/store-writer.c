@@ -28,8 +28,12 @@ const char *const store_wsql[STORE_W_N] = {
 	"INSERT INTO move_runs (game_id, first_ply, moves) VALUES (?, ?, ?)",
 	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?,"
 	" detail = ? WHERE id = ?",
-	"INSERT OR REPLACE INTO tables (kind, key, created_at, meta, data)"
-	" VALUES (?, ?, ?, ?, ?)",
+	/* seq: the order of storing, which the trimming evicts by. */
+	"INSERT INTO tables (kind, key, created_at, meta, data, seq)"
+	" VALUES (?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1"
+	" FROM tables)) ON CONFLICT (kind, key) DO UPDATE SET"
+	" created_at = excluded.created_at, meta = excluded.meta,"
+	" data = excluded.data, seq = excluded.seq",
 	"UPDATE games SET status = 'abandoned', reason = 'interrupted'"
 	" WHERE status = 'live' AND id <= ?",
 	"INSERT INTO refused_moves (game_id, seq, ply, player, move, reason,"
@@ -110,10 +114,11 @@ store_tables_trim(struct store *st, size_t max, size_t bytes)
 	int		 rc;
 	int64_t		 n;
 
-	if (sqldb_prepare(st->wdb, "DELETE FROM tables WHERE rowid IN"
-	    " (SELECT r FROM (SELECT rowid AS r, ROW_NUMBER() OVER w AS k,"
+	if (sqldb_prepare(st->wdb, "DELETE FROM tables WHERE (kind, key) IN"
+	    " (SELECT kind, key FROM (SELECT kind, key,"
+	    " ROW_NUMBER() OVER w AS k,"
 	    " SUM(LENGTH(key) + COALESCE(LENGTH(data), 0)) OVER w AS b"
-	    " FROM tables WINDOW w AS (ORDER BY rowid DESC))"
+	    " FROM tables WINDOW w AS (ORDER BY seq DESC)) AS t"
 	    " WHERE k > ?1 OR b > ?2)", 0, &s) == -1)
 		return (-1);
 	sqldb_bind_int64(s, 1, max > 0 ? (int64_t)max : INT64_MAX);
@@ -291,13 +296,19 @@ store_log_fail(struct store *st, const char *what, int64_t id, int rc,
     const char *msg, size_t n)
 {
 	struct timespec	 ts;
-	char		 game[32] = "-";
+	char		 game[32] = "-", line[512], *p;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	if (st->fail_logged == ts.tv_sec && st->fail_logged != 0) {
 		st->fail_quiet++;
 		return;
 	}
+	/* One line (PostgreSQL's messages have a DETAIL line). */
+	snprintf(line, sizeof line, "%s", msg);
+	for (p = line; *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	msg = line;
 	if (id != 0)
 		snprintf(game, sizeof game, "%" PRId64, id);
 	log_warnx("store=%s event=write-failed what=%s game=%s writes=%zu "
@@ -362,6 +373,67 @@ store_hook_call(struct store *st, enum store_hook where)
 }
 
 /*
+ * Runs a batch's items in its transaction (but those that failed alone
+ * before), with the ratings of the games it ends: sets their ok, adds the
+ * failed ones to *nfail.  Returns 0, -1 if the batch fails, or 1 if an
+ * item failed alone on PostgreSQL, which aborts the whole transaction: the
+ * batch must run again without it.
+ */
+static int
+store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
+{
+	struct store_item *it;
+	int		 rc, alone;
+
+	STAILQ_FOREACH(it, b, entry) {
+		if (it->skip)
+			continue;
+		rc = store_exec_item(st, it, &alone);
+		it->ok = rc == 0;
+		if (rc == 0 && it->op == STORE_OP_END)
+			rc = store_ratings_end(st, it->id, it->result,
+			    it->status);
+		if (rc == 0)
+			continue;
+		if (!alone)
+			return (-1);
+		/* Its game's end, later in the batch, is unrated. */
+		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
+			store_damage_now(st, it->id);
+		*nfail += it->w;
+		store_log_fail(st, store_op_name(it->op), it->id,
+		    rc == STORE_NOTFOUND ? 12 : store_code(st->wdb),
+		    rc == STORE_NOTFOUND ? "no such game" :
+		    sqldb_errmsg(st->wdb), it->w);
+		if (rc == -1 && st->pg) {
+			it->skip = 1;
+			return (1);
+		}
+	}
+	return (0);
+}
+
+/*
+ * Can the batch go in libpq's pipeline mode (one round trip for all)?
+ * Only if no statement returns rows or needs its count of changed rows:
+ * games begun, runs of moves, refused moves.
+ */
+static int
+store_batch_plain(struct store *st, struct store_items *b)
+{
+	struct store_item *it;
+
+	if (!st->pg)
+		return (0);
+	STAILQ_FOREACH(it, b, entry) {
+		if (it->op != STORE_OP_BEGIN && it->op != STORE_OP_RUN &&
+		    it->op != STORE_OP_REFUSED && it->op != STORE_OP_PAGES)
+			return (0);
+	}
+	return (1);
+}
+
+/*
  * Runs a batch's writes in one transaction, with the ratings of the games
  * it ends: sets every item's ok, adds the writes to *n and the failed ones
  * to *nfail, *locked if it holds vmtx (store_ratings_commit).  Returns 1 if
@@ -372,7 +444,7 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
     size_t *nfail, int *locked)
 {
 	struct store_item *it;
-	int		 rc, alone;
+	int		 rc, pipe;
 
 	/* The size cap is a setting, not data: it applies whatever happens. */
 	STAILQ_FOREACH(it, b, entry) {
@@ -382,41 +454,32 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 			store_log_fail(st, "max-pages", 0, store_code(st->wdb),
 			    sqldb_errmsg(st->wdb), 1);
 	}
-	rc = sqldb_batch_begin(st->wdb, 0);
-	if (rc == 0) {
-		STAILQ_FOREACH(it, b, entry) {
-			rc = store_exec_item(st, it, &alone);
-			it->ok = rc == 0;
-			if (rc == 0 && it->op == STORE_OP_END)
-				rc = store_ratings_end(st, it->id, it->result,
-				    it->status);
-			if (rc == 0)
-				continue;
-			if (!alone)
-				break;
-			/* Its game's end, later in the batch, is unrated. */
-			if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
-				store_damage_now(st, it->id);
-			*nfail += it->w;
-			store_log_fail(st, store_op_name(it->op), it->id,
-			    rc == STORE_NOTFOUND ? 12 : store_code(st->wdb),
-			    rc == STORE_NOTFOUND ? "no such game" :
-			    sqldb_errmsg(st->wdb), it->w);
-			rc = 0;
+	pipe = store_batch_plain(st, b);
+	for (;;) {
+		if ((rc = sqldb_batch_begin(st->wdb, pipe)) == 0 &&
+		    (rc = store_batch_items(st, b, nfail)) == 1) {
+			/* PostgreSQL: again, without the item that failed. */
+			sqldb_rollback(st->wdb);
+			store_ratings_done(st, 0, 0);
+			continue;
 		}
+		if (rc == 0)
+			rc = store_ratings_write(st);
+		if (rc == 0) {
+			store_hook_call(st, STORE_HOOK_WRITTEN);
+			*locked = st->pend.n > 0;
+			store_ratings_commit(st);
+			metrics_commit_start();
+			rc = sqldb_batch_commit(st->wdb);
+			metrics_commit_done();
+		}
+		if (rc == 0)
+			return (1);
+		/* A pipeline says that a write failed, not which: find it. */
+		if (!pipe || !store_fails_alone(st->wdb))
+			break;
+		pipe = 0;
 	}
-	if (rc == 0)
-		rc = store_ratings_write(st);
-	if (rc == 0) {
-		store_hook_call(st, STORE_HOOK_WRITTEN);
-		*locked = st->pend.n > 0;
-		store_ratings_commit(st);
-		metrics_commit_start();
-		rc = sqldb_batch_commit(st->wdb);
-		metrics_commit_done();
-	}
-	if (rc == 0)
-		return (1);
 	store_log_fail(st, "batch", 0, store_code(st->wdb),
 	    sqldb_errmsg(st->wdb), *n);
 	STAILQ_FOREACH(it, b, entry) {
@@ -553,7 +616,13 @@ store_writer(void *arg)
 	pthread_mutex_lock(&st->mtx);
 	for (;;) {
 		store_runs_age(st, (int64_t)clock_mono_ns());
-		while (STAILQ_EMPTY(&st->queue) && st->tstate != STORE_T_QUITTING) {
+		if (store_ids_due(st)) {
+			pthread_mutex_unlock(&st->mtx);
+			store_ids_fill(st);
+			pthread_mutex_lock(&st->mtx);
+		}
+		while (STAILQ_EMPTY(&st->queue) && !st->ids_want &&
+		    st->tstate != STORE_T_QUITTING) {
 			st->idle = 1;
 			if ((r = TAILQ_FIRST(&st->ages)) == NULL)
 				pthread_cond_wait(&st->work, &st->mtx);
@@ -573,8 +642,11 @@ store_writer(void *arg)
 			st->idle = 0;
 			store_runs_age(st, (int64_t)clock_mono_ns());
 		}
-		if (STAILQ_EMPTY(&st->queue))
+		if (STAILQ_EMPTY(&st->queue)) {
+			if (st->ids_want && st->tstate != STORE_T_QUITTING)
+				continue;	/* refill the game ids */
 			break;
+		}
 		if (!st->urgent && st->tstate != STORE_T_QUITTING &&
 		    st->qlen < STORE_GATHER_MAX) {
 			clock_gettime(CLOCK_REALTIME, &until);

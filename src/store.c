@@ -92,10 +92,10 @@ static int	 store_abandon(struct store *, struct store_fail *);
  */
 static int
 store_prepare_set(struct store *st, struct sqldb *db, const char *const *sql,
-    size_t n, struct sqldb_stmt **stmt, const char *what, char *err,
-    size_t errlen)
+    const char *const *pg, size_t n, struct sqldb_stmt **stmt,
+    const char *what, char *err, size_t errlen)
 {
-	if (store_prepare(db, sql, n, stmt) == -1) {
+	if (store_prepare(db, sql, pg, n, stmt) == -1) {
 		store_error_db(err, errlen, st->name, db, what, st->busy_ms);
 		return (-1);
 	}
@@ -197,13 +197,19 @@ store_open_config(const char *path, const struct store_config *cf,
 	rtable_init(&st->pend);
 
 	if (store_open_writer(st, cf, err, errlen) != 0 ||
-	    store_prepare_set(st, st->wdb, store_wsql, STORE_W_N, st->ws,
+	    store_prepare_set(st, st->wdb, store_wsql, NULL, STORE_W_N, st->ws,
 	    "prepare the writes", err, errlen) != 0 ||
 	    store_open_reader(st, err, errlen) != 0 ||
-	    store_prepare_set(st, st->rdb, store_rsql, STORE_R_N, st->rs,
-	    "prepare the reads", err, errlen) != 0 ||
+	    store_prepare_set(st, st->rdb, store_rsql, store_rsql_pg,
+	    STORE_R_N, st->rs, "prepare the reads", err, errlen) != 0 ||
 	    store_ratings_open(st, err, errlen) != 0)
 		goto fail;
+	st->pg = sqldb_backend(st->wdb) == SQLDB_PG;
+	if (st->pg && store_ids_fill(st) == -1) {
+		store_error_db(err, errlen, st->name, st->wdb, "take game ids",
+		    st->busy_ms);
+		goto fail;
+	}
 	if (pthread_create(&st->thread, NULL, store_writer, st) != 0) {
 		snprintf(err, errlen, "%s: cannot start the writer thread",
 		    path);
@@ -324,8 +330,10 @@ store_game_begin(struct store *st, const struct store_game *g)
 	int64_t		 id;
 
 	pthread_mutex_lock(&st->mtx);
-	id = ++st->next_id;
+	id = st->pg ? store_ids_take(st) : ++st->next_id;
 	pthread_mutex_unlock(&st->mtx);
+	if (id == 0)
+		return (0);	/* no id: the lobby plays it unlogged */
 	it = store_item_new(STORE_OP_BEGIN, id);
 	it->s[0] = store_word(g->family);
 	it->s[1] = store_line(g->game);
@@ -510,7 +518,8 @@ store_failing(struct store *st)
 	int		 failing;
 
 	pthread_mutex_lock(&st->mtx);
-	failing = !st->last_ok;
+	/* PostgreSQL: no game id left, and the database did not give more. */
+	failing = !st->last_ok || (st->pg && st->nids == 0 && st->ids_failed);
 	now = clock_mono_ns();
 	if (failing && now - st->probe_ns >= 1000000000ULL) {
 		st->probe_ns = now;

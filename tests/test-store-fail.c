@@ -32,6 +32,7 @@ test_readonly(void **state)
 	struct fixture	*fx = *state;
 	char		 uri[400];
 
+	TDB_SQLITE_ONLY("file permissions and read-only files are SQLite's");
 	store_close(open_ok(fx->path, NULL));
 	snprintf(uri, sizeof uri, "file:%s?mode=ro", fx->path);
 	open_fails(uri, 1000, "database is read-only");
@@ -110,6 +111,7 @@ test_full(void **state)
 	struct store	*st;
 	int64_t		 b;
 
+	TDB_SQLITE_ONLY("the size cap (max_page_count) and a full disk are SQLite's; PostgreSQL's failures are its connection's");
 	full_open(state, &f);
 	st = f.st;
 	/* No room to grow: the cap drops to the current size. */
@@ -157,6 +159,7 @@ test_full_probe(void **state)
 	int64_t		 b;
 	int		 i;
 
+	TDB_SQLITE_ONLY("the size cap (max_page_count) is SQLite's");
 	full_open(state, &f);
 	st = f.st;
 	assert_int_equal(store_failing(st), 0);
@@ -194,6 +197,7 @@ test_locked(void **state)
 	sqlite3		*db;
 	long		 t0, dt;
 
+	TDB_SQLITE_ONLY("a file locked by another process is SQLite's");
 	/* A new file held exclusively: open waits busy_ms, then fails. */
 	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
 	raw_exec(db, "BEGIN EXCLUSIVE");
@@ -238,6 +242,7 @@ test_corrupt(void **state)
 	size_t		 i;
 	int		 fd;
 
+	TDB_SQLITE_ONLY("a damaged database file is SQLite's");
 	for (i = 0; i < sizeof junk; i++)
 		junk[i] = (char)(i * 31 + 7);
 	fd = open(fx->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -245,7 +250,7 @@ test_corrupt(void **state)
 	assert_int_equal(write(fd, junk, sizeof junk), sizeof junk);
 	close(fd);
 	open_fails(fx->path, 1000, "file is not a database");
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 
 	/* A valid header over a damaged schema page. */
 	store_close(open_ok(fx->path, NULL));

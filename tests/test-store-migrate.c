@@ -34,15 +34,15 @@ test_migrate_each(void **state)
 	int		 v;
 
 	for (v = 0; v < (int)store_nmigrations; v++) {
-		tu_empty_dir(fx->dir);
+		tdb_reset(fx);
 		assert_int_equal(store_migrate_file(fx->path, store_migrations,
 		    store_nmigrations, v, err, sizeof err), 0);
-		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+		assert_int_equal(tdb_version(fx->path), v);
 		roundtrip(fx->path);
-		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+		assert_int_equal(tdb_version(fx->path),
 		    (int64_t)store_nmigrations);
 	}
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 }
 
 /* The mechanism with more files than ship: order, atomicity, errors. */
@@ -55,6 +55,9 @@ test_migrate_synthetic(void **state)
 	char		 err[512];
 	int		 v;
 
+	TDB_SQLITE_ONLY("the synthetic migrations are SQLite's SQL, and"
+	    " PostgreSQL runs each in a transaction of its own (sqldb_migrate,"
+	    " tests/test-sqldb.c)");
 	assert_true(n + 2 <= sizeof list / sizeof list[0]);
 	for (i = 0; i < n; i++)
 		list[i] = store_migrations[i];
@@ -69,27 +72,27 @@ test_migrate_synthetic(void **state)
 
 	/* From every version to the last, step by step or at once. */
 	for (v = 0; v <= (int)n + 1; v++) {
-		tu_empty_dir(fx->dir);
+		tdb_reset(fx);
 		assert_int_equal(store_migrate_file(fx->path, list, n + 2, v,
 		    err, sizeof err), 0);
-		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
+		assert_int_equal(tdb_version(fx->path), v);
 		assert_int_equal(store_migrate_file(fx->path, list, n + 2,
 		    (int)n + 2, err, sizeof err), 0);
-		assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+		assert_int_equal(tdb_version(fx->path),
 		    (int64_t)n + 2);
 		assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM extra "
 		    "WHERE a = 1 AND b = 'x'"), 1);
 	}
 
 	/* A failing migration leaves nothing of itself behind. */
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 	list[n + 1].sql = "CREATE TABLE half (a);\nTHIS IS NOT SQL;";
 	assert_int_equal(store_migrate_file(fx->path, list, n + 2, (int)n,
 	    err, sizeof err), 0);
 	assert_int_equal(store_migrate_file(fx->path, list, n + 2,
 	    (int)n + 2, err, sizeof err), -1);
 	assert_non_null(strstr(err, "migration 901-extra.sql failed"));
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	assert_int_equal(tdb_version(fx->path),
 	    (int64_t)n);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM "
 	    "sqlite_schema WHERE name IN ('extra', 'half')"), 0);
@@ -99,23 +102,20 @@ test_migrate_synthetic(void **state)
 	assert_int_equal(store_migrate_file(fx->path, list, n + 1, (int)n + 1,
 	    err, sizeof err), -1);
 	assert_non_null(strstr(err, "out of order"));
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 }
 
 /* An empty database at version v of the migrations, with sql run on it. */
 static void
 at_version(struct fixture *fx, int v, const char *sql)
 {
-	sqlite3		*db;
 	char		 err[512];
 
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 	assert_int_equal(store_migrate_file(fx->path, store_migrations,
 	    store_nmigrations, v, err, sizeof err), 0);
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"), v);
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	raw_exec(db, sql);
-	sqlite3_close(db);
+	assert_int_equal(tdb_version(fx->path), v);
+	raw_file_exec(fx->path, sql);
 }
 
 /* Opens the store on it, which migrates it to the newest version. */
@@ -125,7 +125,7 @@ open_latest(struct fixture *fx)
 	struct store	*st;
 
 	st = open_ok(fx->path, NULL);
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	assert_int_equal(tdb_version(fx->path),
 	    (int64_t)store_nmigrations);
 	return (st);
 }
@@ -188,7 +188,7 @@ test_migrate_v1_data(void **state)
 	    " game_id = 1 AND ply = 3 AND mark = 'no-win' AND"
 	    " position = 'nim 0 1'"), 1);
 	integrity_ok(fx->path);
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 }
 
 /*
@@ -264,7 +264,7 @@ test_migrate_v3_data(void **state)
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM"
 	    " daemon_starts"), 0);
 	integrity_ok(fx->path);
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 }
 
 /*
@@ -301,7 +301,9 @@ test_migrate_v4_data(void **state)
 	    " '2025-01-01T00:00:07.000Z', NULL, 'aborted', 'finished', 1)");
 
 	st = open_latest(fx);
-	raw_text(fx->path, "SELECT group_concat(id || ':' || rating_seq) FROM "
+	raw_text(fx->path, tdb_pg() != NULL ? "SELECT string_agg(id || ':' ||"
+	    " rating_seq, ',' ORDER BY rating_seq) FROM games" :
+	    "SELECT group_concat(id || ':' || rating_seq) FROM "
 	    "(SELECT id, rating_seq FROM games WHERE rating_seq IS NOT NULL "
 	    "ORDER BY rating_seq)", err, sizeof err);
 	assert_string_equal(err, "2:1,3:2,1:3");
@@ -327,7 +329,7 @@ test_migrate_v4_data(void **state)
 	store_close(st);
 	free(f);
 	integrity_ok(fx->path);
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 }
 
 /*
@@ -385,8 +387,63 @@ test_migrate_v5_data(void **state)
 	assert_true(r.r == a.r && r.rd == a.rd && r.sigma == a.sigma);
 	store_close(st);
 	integrity_ok(fx->path);
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 	free(f);
+}
+
+/*
+ * Version 7 with data, migrated to 8 (db/008-portable-store.sql and its
+ * PostgreSQL twin): the table cache gets its order of storing (the old
+ * rowid order), so the next store evicts the oldest; game ids go on after
+ * the last one; the index on games(started_at) exists.
+ */
+static void
+test_migrate_v7_data(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st;
+	struct store_game g = { "nim", "nim 1", "a", "b", 0, NULL, 0, 0 };
+	char		 t[64];
+	int64_t		 id;
+
+	at_version(fx, 7, "INSERT INTO games (id, family, game, player1,"
+	    " player2, started_at, status) VALUES"
+	    " (41, 'nim', 'nim 1', 'a', 'b', '2026-01-01T00:00:00.000Z',"
+	    " 'finished');"
+	    "INSERT INTO tables (kind, key, created_at, meta) VALUES"
+	    " ('graph', 'k1', '2026-01-01T00:00:00.000Z', 'm1'),"
+	    " ('graph', 'k2', '2026-01-01T00:00:00.000Z', 'm2'),"
+	    " ('graph', 'k3', '2026-01-01T00:00:00.000Z', 'm3')");
+	if (tdb_pg() == NULL)	/* SQLite: k2 stored last (a new rowid) */
+		raw_file_exec(fx->path, "INSERT OR REPLACE INTO tables (kind,"
+		    " key, created_at, meta) VALUES ('graph', 'k2',"
+		    " '2026-01-01T00:00:00.000Z', 'm2')");
+	st = open_latest(fx);
+	if (tdb_pg() == NULL) {
+		raw_text(fx->path, "SELECT group_concat(key, ' ') FROM (SELECT"
+		    " key FROM tables ORDER BY seq)", t, sizeof t);
+		assert_string_equal(t, "k1 k3 k2");
+		assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM"
+		    " sqlite_schema WHERE name = 'games_started_at'"), 1);
+	} else
+		assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM"
+		    " pg_indexes WHERE indexname = 'games_started_at'"), 1);
+	/* Three rows at most: the next store evicts the oldest. */
+	store_set_table_limits(st, 3, 0);
+	store_table_put(st, "graph", "k4", "m4", NULL, 0);
+	assert_int_equal(store_flush(st), 0);
+	raw_text(fx->path, tdb_pg() == NULL ? "SELECT group_concat(key, ' ')"
+	    " FROM (SELECT key FROM tables ORDER BY seq)" :
+	    "SELECT string_agg(key, ' ' ORDER BY seq) FROM tables", t,
+	    sizeof t);
+	assert_string_equal(t, tdb_pg() == NULL ? "k3 k2 k4" : "k2 k3 k4");
+	id = store_game_begin(st, &g);
+	assert_true(id > 41);
+	if (tdb_pg() == NULL)
+		assert_int_equal(id, 42);
+	store_close(st);
+	integrity_ok(fx->path);
+	tdb_reset(fx);
 }
 
 /* A database newer than the binary is refused with a clear message. */
@@ -394,23 +451,21 @@ static void
 test_newer(void **state)
 {
 	struct fixture	*fx = *state;
-	sqlite3		*db;
 	char		 sql[64], want[128];
 
 	store_close(open_ok(fx->path, NULL));
-	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
-	snprintf(sql, sizeof sql, "PRAGMA user_version = %zu",
+	snprintf(sql, sizeof sql, tdb_pg() != NULL ? "UPDATE schema_version"
+	    " SET version = %zu" : "PRAGMA user_version = %zu",
 	    store_nmigrations + 1);
-	raw_exec(db, sql);
-	sqlite3_close(db);
+	raw_file_exec(fx->path, sql);
 	snprintf(want, sizeof want, "database version %zu is newer than this "
 	    "grundyd (%zu): upgrade grundyd", store_nmigrations + 1,
 	    store_nmigrations);
 	open_fails(fx->path, 1000, want);
 	/* Nothing was changed. */
-	assert_int_equal(raw_int(fx->path, "PRAGMA user_version"),
+	assert_int_equal(tdb_version(fx->path),
 	    (int64_t)store_nmigrations + 1);
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 }
 
 TDB_STORE_MAIN(
@@ -420,4 +475,5 @@ TDB_STORE_MAIN(
     cmocka_unit_test(test_migrate_v3_data),
     cmocka_unit_test(test_migrate_v4_data),
     cmocka_unit_test(test_migrate_v5_data),
+    cmocka_unit_test(test_migrate_v7_data),
     cmocka_unit_test(test_newer))

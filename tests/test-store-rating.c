@@ -27,6 +27,7 @@
 
 #include "testutil.h"
 #include "testdb.h"
+#include "sqldb.h"
 
 #include "buf.h"
 #include "json.h"
@@ -98,19 +99,19 @@ play(struct store *st, const char *p1, const char *p2, int rated,
 static double
 raw_double(const char *path, const char *sql, const char *arg)
 {
-	sqlite3		*db;
-	sqlite3_stmt	*s;
+	struct sqldb	*db;
+	struct sqldb_stmt *s;
+	char		 err[512];
 	double		 v = NAN;
 
-	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY,
-	    NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
-	    SQLITE_OK);
-	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_double(s, 0);
-	sqlite3_finalize(s);
-	sqlite3_close(db);
+	if (sqldb_open(path, &db, err, sizeof err) == -1)
+		fail_msg("%s: %s", path, err);
+	assert_int_equal(sqldb_prepare(db, sql, 0, &s), 0);
+	sqldb_bind_text(s, 1, arg);
+	if (sqldb_step(s) == SQLDB_ROW)
+		v = sqldb_column_double(s, 0);
+	sqldb_finalize(s);
+	sqldb_close(db);
 	return (v);
 }
 
@@ -153,7 +154,8 @@ same_as_ref(struct store *st, const char *path, const struct glickoref *f)
 	    raw_int(path, "SELECT COALESCE(MAX(rating_seq), 0) FROM games"));
 	assert_int_equal(raw_int(path, "SELECT game_id FROM "
 	    "ratings_checkpoint"), raw_int(path, "SELECT COALESCE((SELECT id "
-	    "FROM games ORDER BY rating_seq DESC LIMIT 1), 0)"));
+	    "FROM games WHERE rating_seq IS NOT NULL ORDER BY rating_seq DESC"
+	    " LIMIT 1), 0)"));
 	assert_int_equal(store_ratings_verify(st, &rv), 0);
 	assert_int_equal(rv.n, 0);
 	assert_int_equal(rv.players, f->n);
@@ -273,7 +275,6 @@ test_checkpoint_tail(void **state)
 	struct run	*t = *state;
 	struct rtable	 a, b;
 	struct rtable_entry *p;
-	sqlite3		*db;
 	size_t		 i;
 
 	t->seed = 99;
@@ -281,7 +282,6 @@ test_checkpoint_tail(void **state)
 	assert_int_equal(store_flush(t->st), 0);
 	store_close(t->st);
 	/* Later games the checkpoint does not cover: seq 31..50. */
-	assert_int_equal(sqlite3_open(t->path, &db), SQLITE_OK);
 	for (i = 0; i < 20; i++) {
 		char	 p1[16], p2[16], sql[512];
 		int	 w;
@@ -294,9 +294,8 @@ test_checkpoint_tail(void **state)
 		    "'%s', '2026-01-01T00:00:00.000Z', "
 		    "'2026-01-01T00:00:01.000Z', '%s', 'time', 'finished', 1, "
 		    "%zu)", p1, p2, w == 1 ? "first" : "second", 31 + i);
-		raw_exec(db, sql);
+		raw_file_exec(t->path, sql);
 	}
-	sqlite3_close(db);
 	assert_int_equal(raw_int(t->path, "SELECT seq FROM "
 	    "ratings_checkpoint"), 30);
 
@@ -335,25 +334,37 @@ test_failed_batch(void **state)
 {
 	struct run	*t = *state;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
-	sqlite3		*db;
 	char		*big;
 
 	t->seed = 5;
 	play_n(t, 10);
 	assert_int_equal(store_flush(t->st), 0);
-	assert_int_equal(sqlite3_open(t->path, &db), SQLITE_OK);
-	raw_exec(db, "CREATE TABLE inject (on_ INTEGER);"
-	    "INSERT INTO inject VALUES (1);"
-	    "CREATE TRIGGER inject_fail BEFORE UPDATE ON ratings_checkpoint"
-	    " WHEN (SELECT on_ FROM inject) = 1"
-	    " BEGIN SELECT RAISE(ABORT, 'injected'); END;");
+	raw_file_exec(t->path, "CREATE TABLE inject (on_ INTEGER);"
+	    "INSERT INTO inject VALUES (1);");
+	if (tdb_pg() != NULL)
+		raw_file_exec(t->path, "CREATE FUNCTION inject_fail()"
+		    " RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+		    " IF (SELECT on_ FROM inject) = 1 THEN"
+		    " RAISE EXCEPTION 'injected'; END IF; RETURN NEW; END $$;"
+		    "CREATE TRIGGER inject_fail BEFORE UPDATE ON"
+		    " ratings_checkpoint FOR EACH ROW EXECUTE FUNCTION"
+		    " inject_fail()");
+	else
+		raw_file_exec(t->path, "CREATE TRIGGER inject_fail BEFORE"
+		    " UPDATE ON ratings_checkpoint"
+		    " WHEN (SELECT on_ FROM inject) = 1"
+		    " BEGIN SELECT RAISE(ABORT, 'injected'); END;");
 	play(t->st, "p1", "p2", 1, 1, STORE_FINISHED, &d1);
 	assert_int_equal(store_flush(t->st), -1);
 	assert_int_equal(d1.called, 1);
 	assert_int_equal(d1.ok, 0);
 	same_as_ref(t->st, t->path, t->f);
-	raw_exec(db, "UPDATE inject SET on_ = 0");
-	sqlite3_close(db);
+	raw_file_exec(t->path, "UPDATE inject SET on_ = 0");
+	if (tdb_pg() != NULL) {
+		play_n(t, 10);
+		finish(t);
+		return;		/* the page cap is SQLite's */
+	}
 
 	/* A full disk (a move too big for the file's room): the same. */
 	big = xmalloc(256 * 1024);
@@ -531,9 +542,17 @@ test_history_as_rated(void **state)
 	play_moves(t->st, "p1", "p2", 1, 1, STORE_FINISHED, NULL,
 	    one_move("nim 0"), 2);
 	assert_int_equal(store_flush(t->st), 0);
-	raw_file_exec(t->path, "UPDATE games SET ended_at = printf("
-	    "'2030-01-01T00:00:%02d.000Z', 50 - id)");
-	assert_non_null(lg = league_open(t->path, &lim, err, sizeof err));
+	raw_file_exec(t->path, "UPDATE games SET ended_at ="
+	    " '2030-01-01T00:00:' || CASE WHEN 50 - id < 10 THEN '0' ELSE ''"
+	    " END || (50 - id) || '.000Z'");
+	lg = league_open(t->path, &lim, err, sizeof err);
+	if (lg == NULL && tdb_pg() != NULL) {
+		/* Until the league is on sqldb (issue 15, branch lp). */
+		print_message("# the league does not open PostgreSQL: %s\n",
+		    err);
+		skip();
+	}
+	assert_non_null(lg);
 	buf_init(&b);
 	for (i = 0; i < t->f->n; i++) {
 		assert_int_equal(store_rating(t->st, t->f->name[i], &r, &n), 1);

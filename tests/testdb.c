@@ -22,7 +22,81 @@
 #include "buf.h"
 #include "cmd-log.h"
 #include "league.h"
+#include "sqldb.h"
 #include "store.h"
+
+/* The PostgreSQL database of this run (SQLDB_PG_URL), or NULL: SQLite. */
+const char *
+tdb_pg(void)
+{
+	const char	*u = getenv("SQLDB_PG_URL");
+
+	return (u != NULL && *u != '\0' ? u : NULL);
+}
+
+/* Opens path (a file or a PostgreSQL URL) with sqldb; fails the test. */
+static struct sqldb *
+tdb_sqldb(const char *path)
+{
+	struct sqldb	*db;
+	char		 err[512];
+
+	if (sqldb_open(path, &db, err, sizeof err) == -1)
+		fail_msg("sqldb_open %s: %s", path, err);
+	return (db);
+}
+
+/* Runs a script of SQL on a PostgreSQL URL; fails the test on error. */
+static void
+tdb_pg_exec(const char *url, const char *sql)
+{
+	struct sqldb	*db = tdb_sqldb(url);
+
+	if (sqldb_exec(db, sql) == -1)
+		fail_msg("%s: %s", sql, sqldb_errmsg(db));
+	sqldb_close(db);
+}
+
+/* The first column of one row of sql on a URL, as text (NULL: none). */
+static void
+tdb_pg_text(const char *url, const char *sql, char *out, size_t len,
+    const char *none, const char *null)
+{
+	struct sqldb	*db = tdb_sqldb(url);
+	struct sqldb_stmt *s;
+	const char	*t;
+
+	snprintf(out, len, "%s", none);
+	if (sqldb_prepare(db, sql, 0, &s) == -1)
+		fail_msg("%s: %s", sql, sqldb_errmsg(db));
+	if (sqldb_step(s) == SQLDB_ROW) {
+		t = sqldb_column_text(s, 0);
+		snprintf(out, len, "%s", t != NULL ? t : null);
+	}
+	sqldb_finalize(s);
+	sqldb_close(db);
+}
+
+/* The version of the migrations the database at path has. */
+int64_t
+tdb_version(const char *path)
+{
+	return (raw_int(path, tdb_pg() != NULL ? "SELECT version FROM"
+	    " schema_version" : "PRAGMA user_version"));
+}
+
+/*
+ * Empties the test's database: the temporary directory (SQLite), or every
+ * table, view, function and sequence of the PostgreSQL database.
+ */
+void
+tdb_reset(struct fixture *fx)
+{
+	tu_empty_dir(fx->dir);
+	if (tdb_pg() != NULL)
+		tdb_pg_exec(fx->path, "SET client_min_messages = warning;"
+		    " DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+}
 
 /* Appends game id's record as the record command gives it; as store_record. */
 int
@@ -93,7 +167,10 @@ tdb_setup(void **state, const char *prefix)
 		free(fx);
 		return (-1);
 	}
-	snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
+	if (tdb_pg() != NULL)
+		snprintf(fx->path, sizeof fx->path, "%s", tdb_pg());
+	else
+		snprintf(fx->path, sizeof fx->path, "%s/grundy.db", fx->dir);
 	*state = fx;
 	return (0);
 }
@@ -118,7 +195,7 @@ tdb_clean(void **state)
 {
 	struct fixture	*fx = *state;
 
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 	return (0);
 }
 
@@ -130,7 +207,7 @@ tdb_open(void **state, const char *path)
 	struct store_config cf;
 	char		 err[512];
 
-	tu_empty_dir(fx->dir);
+	tdb_reset(fx);
 	store_config_default(&cf);
 	err[0] = '\0';
 	if ((fx->st = store_open_config(path, &cf, err, sizeof err)) == NULL) {
@@ -149,11 +226,14 @@ tdb_open_file(void **state)
 	return (tdb_open(state, fx->path));
 }
 
-/* A store test's set-up: an empty directory, a store in memory. */
+/* A store test's set-up: an empty directory, a store in memory (on
+ * PostgreSQL: on the emptied database). */
 int
 tdb_open_memory(void **state)
 {
-	return (tdb_open(state, ":memory:"));
+	struct fixture	*fx = *state;
+
+	return (tdb_open(state, tdb_pg() != NULL ? fx->path : ":memory:"));
 }
 
 /* Their tear-down, also called by a test to close its store early. */
@@ -245,6 +325,10 @@ raw_file_exec(const char *path, const char *sql)
 {
 	sqlite3	*db;
 
+	if (tdb_pg() != NULL) {
+		tdb_pg_exec(path, sql);
+		return;
+	}
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	raw_exec(db, sql);
 	sqlite3_close(db);
@@ -257,7 +341,12 @@ raw_int(const char *path, const char *sql)
 	sqlite3		*db;
 	sqlite3_stmt	*s;
 	int64_t		 v = -1;
+	char		 t[64];
 
+	if (tdb_pg() != NULL) {
+		tdb_pg_text(path, sql, t, sizeof t, "-1", "0");
+		return (strtoll(t, NULL, 10));
+	}
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE,
 	    NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
@@ -276,6 +365,8 @@ integrity_ok(const char *path)
 	sqlite3		*db;
 	sqlite3_stmt	*s;
 
+	if (tdb_pg() != NULL)
+		return;		/* SQLite's own check */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1,
 	    &s, NULL), SQLITE_OK);
@@ -563,6 +654,10 @@ raw_text(const char *path, const char *sql, char *out, size_t len)
 	sqlite3_stmt	*s;
 	const unsigned char *t;
 
+	if (tdb_pg() != NULL) {
+		tdb_pg_text(path, sql, out, len, "(none)", "(null)");
+		return;
+	}
 	snprintf(out, len, "(none)");
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE,
 	    NULL), SQLITE_OK);

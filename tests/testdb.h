@@ -75,6 +75,24 @@ struct script {
 #define NSCRIPTS	3
 extern const struct script scripts[NSCRIPTS];
 
+/*
+ * The back end: SQLite files, or the PostgreSQL database that SQLDB_PG_URL
+ * names (make check runs the store's tests again under tests/pgcluster.sh;
+ * fx->path is then that URL).  tdb_reset empties the test's database.  A
+ * test about an SQLite-only feature starts with TDB_SQLITE_ONLY(why): on
+ * PostgreSQL it is a TAP skip that says why.
+ */
+const char *tdb_pg(void);
+struct fixture;
+void	 tdb_reset(struct fixture *);
+int64_t	 tdb_version(const char *);
+#define TDB_SQLITE_ONLY(why) do {					\
+	if (tdb_pg() != NULL) {						\
+		print_message("# SQLite only: %s\n", (why));		\
+		skip();							\
+	}								\
+} while (0)
+
 /* The fixture (cmocka set-up and tear-down). */
 int	 tdb_setup(void **, const char *);
 int	 tdb_teardown(void **);
