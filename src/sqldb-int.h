@@ -35,6 +35,9 @@ struct sqldb_ops {
 	/* the version of the migrations; set in the current transaction */
 	int	(*version)(struct sqldb *, int *, int);
 	int	(*set_version)(struct sqldb *, int);
+	/* nd: notifications (sqldb-nd.c); NULL on a one-node back end */
+	int	(*notify_fd)(struct sqldb *);
+	int	(*notify_next)(struct sqldb *, struct sqldb_note *);
 };
 
 struct sqldb {
@@ -47,6 +50,7 @@ struct sqldb {
 	int64_t		 changes;
 	int		 native;	/* sp: the back end's own code of
 					 * the last failure (SQLite) */
+	struct sqldb_nd	*nd;		/* nd: sqldb-nd.h, or NULL */
 };
 
 struct sqldb_stmt {

@@ -34,6 +34,7 @@
 
 #include "log.h"
 #include "sqldb-int.h"
+#include "sqldb-nd.h"
 
 #define SQLDB_PG_PIPELINE_MAX	256	/* queued results before a sync */
 #define PG_BYTEA_OID		17
@@ -169,6 +170,7 @@ pg_notice(void *arg, const char *msg)
 }
 
 static int	pg_exec_raw(struct sqldb *, const char *, const char *);
+static int	pg_relisten(struct sqldb *);
 
 /* Sets the connection's lock_timeout to p->busy_ms. */
 static int
@@ -203,7 +205,9 @@ pg_connect(struct sqldb *db)
 	PQsetNoticeProcessor(p->conn, pg_notice, NULL);
 	p->gen++;
 	p->backoff_ms = 0;
-	return (p->busy_ms > 0 ? pg_set_busy(db) : 0);
+	if (p->busy_ms > 0 && pg_set_busy(db) == -1)
+		return (-1);
+	return (pg_relisten(db));
 }
 
 /*
@@ -276,7 +280,9 @@ pg_exec_raw(struct sqldb *db, const char *sql, const char *what)
 
 	res = PQexec(PG(db)->conn, sql);
 	st = PQresultStatus(res);
-	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+	/* A script of comments only (a placeholder migration) is empty. */
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ||
+	    st == PGRES_EMPTY_QUERY) {
 		PQclear(res);
 		return (0);
 	}
@@ -896,6 +902,49 @@ pg_set_version(struct sqldb *db, int v)
 	return (pg_exec_raw(db, sql, "record the version"));
 }
 
+/* nd: listens again to the channels of db->nd on a new connection. */
+static int
+pg_relisten(struct sqldb *db)
+{
+	struct pgdb	*p = PG(db);
+	char		 msg[512];
+
+	if (sqldb_pgn_listen_all(p->conn, db->nd, msg, sizeof msg) == 0)
+		return (0);
+	sqldb_fail(db, SQLDB_CONN, "%s", msg);
+	PQfinish(p->conn);
+	p->conn = NULL;
+	return (-1);
+}
+
+/* nd: the socket of the notifications, reconnecting first if need be. */
+static int
+pg_notify_fd(struct sqldb *db)
+{
+	if (PG(db)->pipeline)
+		return (sqldb_fail(db, SQLDB_OTHER, "not in a batch"));
+	if (pg_ready(db) == -1)
+		return (-1);
+	return (PQsocket(PG(db)->conn));
+}
+
+/* nd: one notification that arrived: SQLDB_ROW, SQLDB_DONE, or -1. */
+static int
+pg_notify_next(struct sqldb *db, struct sqldb_note *n)
+{
+	struct pgdb	*p = PG(db);
+	int		 r;
+
+	if (p->conn == NULL)
+		return (sqldb_fail(db, SQLDB_CONN, "database connection lost: "
+		    "take the notifications' socket again"));
+	if (p->pipeline)
+		return (sqldb_fail(db, SQLDB_OTHER, "not in a batch"));
+	if ((r = sqldb_pgn_next(p->conn, n)) == -1)
+		return (pg_fail(db, NULL, "notifications"));
+	return (r);
+}
+
 const struct sqldb_ops sqldb_pg_ops = {
 	.backend = SQLDB_PG,
 	.name = "postgresql",
@@ -919,4 +968,6 @@ const struct sqldb_ops sqldb_pg_ops = {
 	.batch_commit = pg_batch_commit,
 	.version = pg_version,
 	.set_version = pg_set_version,
+	.notify_fd = pg_notify_fd,
+	.notify_next = pg_notify_next,
 };

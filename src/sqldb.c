@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "sqldb-int.h"
+#include "sqldb-nd.h"
 #include "util.h"
 
 /* Does url name a PostgreSQL database? */
@@ -48,6 +49,11 @@ sqldb_close(struct sqldb *db)
 {
 	if (db == NULL)
 		return;
+	if (db->nd != NULL) {
+		while (db->nd->ncache > 0)
+			sqldb_finalize(db->nd->cache[--db->nd->ncache].s);
+		free(db->nd);
+	}
 	db->ops->close(db);
 	free(db);
 }

@@ -170,5 +170,94 @@ int	 sqldb_native_code(const struct sqldb *);
  * ONLY.  End it with sqldb_commit() or sqldb_rollback().
  */
 int	 sqldb_begin_read(struct sqldb *);
+/* nd: */
+/*
+ * A statement prepared once for the connection's life, for the modules
+ * that run a few statements often (node.c, lease.c, the locks and
+ * notifications below): sql must be a string of static storage (a
+ * literal), the same text always with the same flags; at most
+ * SQLDB_CACHE_MAX of them per connection.  Reset it after each use, never
+ * finalize it: sqldb_close() does.  Returns 0 with *sp set, or -1.
+ */
+#define SQLDB_CACHE_MAX		32
+int	 sqldb_cached(struct sqldb *, const char *, int, struct sqldb_stmt **);
+
+/* Runs the cached statement sql (sqldb_cached) with the int64 values
+ * v[0..n-1] as its parameters, to its end; returns the rows it changed,
+ * or -1.  sqldb_cached_rows also calls fn(s, i, arg) (fn may be NULL)
+ * for each of the first max rows it returns (i from 0), and sets *nrows
+ * to their number (at most max); it returns 0, or -1. */
+int64_t	 sqldb_cached_run(struct sqldb *, const char *, const int64_t *, int);
+int	 sqldb_cached_rows(struct sqldb *, const char *, const int64_t *, int,
+	    size_t, void (*)(struct sqldb_stmt *, size_t, void *), void *,
+	    size_t *);
+
+/* Records a caller's refusal (SQLDB_OTHER with its message) as the
+ * connection's last failure, for the modules that report through
+ * sqldb_errmsg (node.c, lease.c); returns -1. */
+int	 sqldb_refuse(struct sqldb *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* Rolls back after a failure, keeping that failure (class and message)
+ * as the connection's last; returns -1. */
+int	 sqldb_abort(struct sqldb *);
+
+/*
+ * The elected scheduler (issue 15 §2): a lock named by a 64-bit key, held
+ * by this connection's session (PostgreSQL: pg_try_advisory_lock, session
+ * level, so a node that dies, its connection closed, frees it).
+ * sqldb_try_lock() returns 1 when this connection holds the lock (taken
+ * now, or still held: calling it again neither stacks nor waits), 0 when
+ * another session holds it, -1 on failure.  A connection lost, and made
+ * again, no longer holds its locks: the next sqldb_try_lock() tells.
+ * sqldb_unlock() returns 1 when it released the lock, 0 when this session
+ * did not hold it, -1 on failure.  SQLite: one node, always granted (1),
+ * and unlock answers 1.
+ */
+int	 sqldb_try_lock(struct sqldb *, int64_t);
+int	 sqldb_unlock(struct sqldb *, int64_t);
+
+/*
+ * Notifications across nodes (PostgreSQL's LISTEN/NOTIFY).  A channel is
+ * 1 to SQLDB_CHANNEL_MAX bytes of [a-z0-9_], not starting with a digit; a
+ * payload at most SQLDB_PAYLOAD_MAX bytes (PostgreSQL's limit: shorter
+ * than 8000 bytes), without NUL.  Both are checked before anything is
+ * sent, on both back ends.
+ *
+ * sqldb_listen(db, channel) outside a transaction; a connection listens
+ * to at most SQLDB_LISTEN_MAX channels, and listens to them again when it
+ * reconnects (notifications sent while it was away are lost: on a
+ * SQLDB_CONN failure the caller reads what it shows from the tables
+ * again).  sqldb_notify(db, channel, payload) is a bound
+ * pg_notify($1, $2): in a transaction (or a batch) it is delivered at
+ * COMMIT, and not at all on a rollback.  Use a connection of its own for
+ * listening: a notification arrives between transactions.
+ *
+ * sqldb_notify_fd(db): the socket to watch for reading (reconnecting
+ * first if the connection was lost; -1 while unreachable); it changes
+ * with each reconnection, so take it again after any SQLDB_CONN failure.
+ * sqldb_notify_next(db, n): reads what arrived without blocking and gives
+ * one notification: SQLDB_ROW (n filled in, in the order they were
+ * committed), SQLDB_DONE (none now), -1 (SQLDB_CONN: connection lost).
+ *
+ * SQLite: one node, nothing crosses processes: sqldb_listen and
+ * sqldb_notify check their arguments and return 1 ("one node: deliver it
+ * yourself"), sqldb_notify_fd fails (-1, SQLDB_OTHER, saying so) and
+ * sqldb_notify_next answers SQLDB_DONE.  PostgreSQL returns 0.
+ */
+#define SQLDB_CHANNEL_MAX	63
+#define SQLDB_PAYLOAD_MAX	7999
+#define SQLDB_LISTEN_MAX	64
+
+struct sqldb_note {
+	char		 channel[SQLDB_CHANNEL_MAX + 1];
+	char		 payload[SQLDB_PAYLOAD_MAX + 1];
+	int		 self;		/* sent by this same connection */
+};
+
+int	 sqldb_listen(struct sqldb *, const char *);
+int	 sqldb_unlisten(struct sqldb *, const char *);
+int	 sqldb_notify(struct sqldb *, const char *, const char *);
+int	 sqldb_notify_fd(struct sqldb *);
+int	 sqldb_notify_next(struct sqldb *, struct sqldb_note *);
 
 #endif /* SQLDB_H */

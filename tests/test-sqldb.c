@@ -18,6 +18,7 @@
 
 #include "sqldb.h"
 #include "store.h"
+#include "testpg.h"
 #include "testutil.h"
 #include "util.h"
 
@@ -904,15 +905,9 @@ t_multihost(void **state)
 static int
 lite_setup(void **state)
 {
-	int	 fd;
-
 	(void)state;
 	backend = SQLDB_SQLITE;
-	snprintf(lite_path, sizeof lite_path, "/tmp/test-sqldb.XXXXXX");
-	if ((fd = mkstemp(lite_path)) == -1)
-		return (-1);
-	close(fd);
-	return (0);
+	return (tp_lite_file(lite_path, sizeof lite_path, "test-sqldb"));
 }
 
 /* PostgreSQL's tests: the SQLite file is for t_schema_same. */
@@ -966,18 +961,9 @@ main(int argc, char **argv)
 		ON(pg, t_lost),
 		ON(pg, t_lost_batch),
 	};
-	const char	*top;
-	char		 script[1024];
 
-	if (getenv("SQLDB_PG_URL") == NULL) {
-		/* Again, under a throwaway cluster of its own. */
-		top = getenv("top_srcdir");
-		snprintf(script, sizeof script, "%s/tests/pgcluster.sh",
-		    top != NULL ? top : ".");
-		(void)argc;
-		execl("/bin/sh", "sh", script, "run", argv[0], (char *)NULL);
-		perror(script);
+	(void)argc;
+	if (tp_under_cluster(argv) != 0)
 		return (1);
-	}
 	return (cmocka_run_group_tests_name("sqldb", tests, NULL, NULL));
 }

@@ -1,0 +1,263 @@
+/*
+ * lease.c: the leases of live games (lease.h, issue 15 §2; the design and
+ * the fencing argument are in doc/NODES.md).  One row per game in table
+ * leases: (game_id, node_id, epoch, state 'held' or 'released',
+ * acquired_ms, expires_ms); EXPIRED is a held row past its expiry at the
+ * caller's now.  lease_change() is the only function that writes a row.
+ *
+ * Concurrency: every change is one conditional statement (INSERT ... ON
+ * CONFLICT DO NOTHING, or UPDATE ... WHERE the state allows it) and the
+ * number of rows it changed says whether it happened.  On PostgreSQL
+ * (READ COMMITTED) an UPDATE waits for a concurrent writer of the same
+ * row and evaluates its WHERE again on the row that writer committed, and
+ * an INSERT waits for a concurrent INSERT of the same key: of two nodes
+ * racing, exactly one changes the row.  On SQLite every transaction holds
+ * the database's write lock from BEGIN (IMMEDIATE).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "lease.h"
+#include "node.h"
+#include "sqldb.h"
+
+const char *const lease_state_names[LEASE_RELEASED + 1] = {
+	[LEASE_NONE] = "none",
+	[LEASE_HELD] = "held",
+	[LEASE_EXPIRED] = "expired",
+	[LEASE_RELEASED] = "released",
+};
+
+/*
+ * The life cycle's one transition function (lease.h): moves l's game
+ * from state from to state to, for l->node (and l->epoch, when the
+ * holder renews or releases), at now for ttl ms.  Returns 1 when the row
+ * changed (l updated), 0 when the row was not in state from (nothing
+ * changed), or -1.
+ */
+static int
+lease_change(struct sqldb *db, struct lease *l, enum lease_state from,
+    enum lease_state to, int64_t ttl, int64_t now)
+{
+	int64_t		 c, v[6];
+
+	if (to == LEASE_HELD && from == LEASE_NONE) {
+		v[0] = l->game, v[1] = l->node, v[2] = now, v[3] = now + ttl;
+		c = sqldb_cached_run(db, "INSERT INTO leases (game_id, node_id, "
+		    "epoch, state, acquired_ms, expires_ms) VALUES "
+		    "(?, ?, 1, 'held', ?, ?) ON CONFLICT (game_id) DO NOTHING",
+		    v, 4);
+		l->epoch = 1;
+	} else if (to == LEASE_HELD && (from == LEASE_EXPIRED ||
+	    from == LEASE_RELEASED)) {
+		v[0] = l->node, v[1] = now, v[2] = now + ttl, v[3] = l->game;
+		v[4] = now;
+		c = sqldb_cached_run(db, "UPDATE leases SET node_id = ?, epoch = "
+		    "epoch + 1, state = 'held', acquired_ms = ?, expires_ms = "
+		    "? WHERE game_id = ? AND (state = 'released' OR "
+		    "expires_ms <= ?)", v, 5);
+		l->epoch = 0;	/* read back by the caller */
+	} else if (to == LEASE_HELD && from == LEASE_HELD) {
+		v[0] = now + ttl, v[1] = l->game, v[2] = l->node;
+		v[3] = l->epoch, v[4] = now;
+		c = sqldb_cached_run(db, "UPDATE leases SET expires_ms = ? WHERE "
+		    "game_id = ? AND node_id = ? AND epoch = ? AND state = "
+		    "'held' AND expires_ms > ?", v, 5);
+	} else if (to == LEASE_RELEASED && (from == LEASE_HELD ||
+	    from == LEASE_EXPIRED)) {
+		v[0] = l->game, v[1] = l->node, v[2] = l->epoch;
+		c = sqldb_cached_run(db, "UPDATE leases SET state = 'released' WHERE "
+		    "game_id = ? AND node_id = ? AND epoch = ? AND state = "
+		    "'held'", v, 3);
+	} else
+		return (sqldb_refuse(db, "no lease transition from %s to %s",
+		    lease_state_names[from], lease_state_names[to]));
+	if (c != 1)
+		return (c == -1 ? -1 : 0);
+	l->state = to;
+	if (to == LEASE_HELD) {
+		l->acquired_ms = from == LEASE_HELD ? l->acquired_ms : now;
+		l->expires_ms = now + ttl;
+	}
+	return (1);
+}
+
+static int
+lease_args(struct sqldb *db, int64_t game, int64_t node, int64_t ttl,
+    int64_t now)
+{
+	if (game < 1 || node < 1)
+		return (sqldb_refuse(db, "game and node ids are positive"));
+	return (node_times_ok(db, "lease", now, ttl, LEASE_TTL_MAX));
+}
+
+/* sqldb_cached_rows' row of lease_get (state: held or released). */
+static void
+lease_row(struct sqldb_stmt *s, size_t i, void *arg)
+{
+	struct lease	*l = arg;
+	const char	*st = sqldb_column_text(s, 2);
+
+	(void)i;
+	l->node = sqldb_column_int64(s, 0);
+	l->epoch = sqldb_column_int64(s, 1);
+	l->acquired_ms = sqldb_column_int64(s, 3);
+	l->expires_ms = sqldb_column_int64(s, 4);
+	l->state = st != NULL && strcmp(st, "released") == 0 ?
+	    LEASE_RELEASED : LEASE_HELD;
+}
+
+/*
+ * The lease of game at now into *l: returns its state (LEASE_NONE, with
+ * l->game set and the rest 0, when the game never had one), or -1.
+ */
+int
+lease_get(struct sqldb *db, int64_t game, int64_t now, struct lease *l)
+{
+	size_t	 rows;
+
+	memset(l, 0, sizeof *l);
+	l->game = game;
+	if (sqldb_cached_rows(db, "SELECT node_id, epoch, state, acquired_ms, "
+	    "expires_ms FROM leases WHERE game_id = ?", &game, 1, 1,
+	    lease_row, l, &rows) == -1)
+		return (-1);
+	if (rows == 1 && l->state != LEASE_RELEASED)
+		l->state = l->expires_ms <= now ? LEASE_EXPIRED : LEASE_HELD;
+	return ((int)l->state);
+}
+
+/* lease_acquire's transaction; returns LEASE_OK, LEASE_TAKEN, or -1. */
+static int
+lease_acquire1(struct sqldb *db, struct lease *l, int64_t ttl, int64_t now)
+{
+	int64_t		 node = l->node;
+	int		 r;
+
+	if ((r = lease_change(db, l, LEASE_NONE, LEASE_HELD, ttl, now)) ==
+	    0)
+		r = lease_change(db, l, LEASE_EXPIRED, LEASE_HELD, ttl, now);
+	if (r == -1 || lease_get(db, l->game, now, l) == -1)
+		return (-1);
+	if (l->state != LEASE_HELD || l->node != node)
+		return (LEASE_TAKEN);
+	if (r == 0) {	/* its holder asks again: renew */
+		if ((r = lease_change(db, l, LEASE_HELD, LEASE_HELD, ttl,
+		    now)) != 1)
+			return (r == -1 ? -1 : LEASE_TAKEN);
+	}
+	return (LEASE_OK);
+}
+
+/*
+ * Node takes the lease of game at now for ttl ms: a game never leased
+ * (epoch 1), a lease expired or released (epoch + 1), or its own lease
+ * again (renewed, same epoch).  *l gets the lease as it stands: LEASE_OK
+ * (held by node, l->epoch its epoch), LEASE_TAKEN (l->node holds it, not
+ * expired: a player belongs on that node), or -1 (nothing changed).
+ */
+int
+lease_acquire(struct sqldb *db, int64_t game, int64_t node, int64_t ttl,
+    int64_t now, struct lease *l)
+{
+	int	 r;
+
+	memset(l, 0, sizeof *l);
+	l->game = game;
+	l->node = node;
+	if (lease_args(db, game, node, ttl, now) == -1 || sqldb_begin(db) ==
+	    -1)
+		return (-1);
+	if ((r = lease_acquire1(db, l, ttl, now)) == -1 ||
+	    sqldb_commit(db) == -1)
+		return (sqldb_abort(db));
+	return (r);
+}
+
+/*
+ * The holder (l->game, l->node, l->epoch) extends its lease to now + ttl.
+ * Returns LEASE_OK, LEASE_LOST (expired, released or taken: l unchanged),
+ * or -1.
+ */
+int
+lease_renew(struct sqldb *db, struct lease *l, int64_t ttl, int64_t now)
+{
+	struct lease	 t = *l;
+	int		 r;
+
+	if (lease_args(db, l->game, l->node, ttl, now) == -1)
+		return (-1);
+	if ((r = lease_change(db, &t, LEASE_HELD, LEASE_HELD, ttl, now)) ==
+	    -1)
+		return (-1);
+	if (r == 0)
+		return (LEASE_LOST);
+	*l = t;
+	return (LEASE_OK);
+}
+
+/* The holder gives the lease up (the game is over, or handed on).
+ * Returns LEASE_OK, LEASE_LOST (another epoch owns it), or -1. */
+int
+lease_release(struct sqldb *db, struct lease *l)
+{
+	int	 r;
+
+	if ((r = lease_change(db, l, LEASE_HELD, LEASE_RELEASED, 0, 0)) ==
+	    -1)
+		return (-1);
+	return (r == 1 ? LEASE_OK : LEASE_LOST);
+}
+
+/*
+ * The fence, inside the caller's transaction, before its writes for game:
+ * checks that (game, node, epoch) holds the lease and locks the lease's
+ * row until the transaction ends (FOR SHARE on PostgreSQL; SQLite's
+ * transaction already holds the write lock), so that no takeover commits
+ * before the caller's writes (doc/NODES.md).  Expiry is not checked: a
+ * lease past its expiry that nobody took is still this epoch's.  Returns
+ * LEASE_OK, LEASE_LOST (the caller rolls back), or -1.  In a pipelined
+ * batch the answer is not read before the commit: the fence says
+ * LEASE_LOST there; fence in a transaction or a batch without pipeline.
+ */
+int
+lease_fence(struct sqldb *db, int64_t game, int64_t node, int64_t epoch)
+{
+	const char	*sql;
+	int64_t		 v[3];
+	size_t		 rows;
+
+	if (!sqldb_in_transaction(db))
+		return (sqldb_refuse(db, "a lease fence outside a "
+		    "transaction"));
+	sql = sqldb_backend(db) == SQLDB_PG ?
+	    "SELECT 1 FROM leases WHERE game_id = ? AND node_id = ? AND "
+	    "epoch = ? AND state = 'held' FOR SHARE" :
+	    "SELECT 1 FROM leases WHERE game_id = ? AND node_id = ? AND "
+	    "epoch = ? AND state = 'held'";
+	v[0] = game, v[1] = node, v[2] = epoch;
+	if (sqldb_cached_rows(db, sql, v, 3, 1, NULL, NULL, &rows) == -1)
+		return (-1);
+	return (rows == 1 ? LEASE_OK : LEASE_LOST);
+}
+
+/* sqldb_cached_rows' row of lease_expired: a game id. */
+static void
+lease_game_row(struct sqldb_stmt *s, size_t i, void *arg)
+{
+	((int64_t *)arg)[i] = sqldb_column_int64(s, 0);
+}
+
+/*
+ * The games whose lease expired at now (held, past expiry), oldest expiry
+ * first, into games[0..max-1] (max at most LEASE_LIST_MAX), *n of them:
+ * the games to take over.  Returns 0, or -1.
+ */
+int
+lease_expired(struct sqldb *db, int64_t now, int64_t *games, size_t max,
+    size_t *n)
+{
+	return (node_rows(db, "SELECT game_id FROM leases WHERE state = 'held' "
+	    "AND expires_ms <= ? ORDER BY expires_ms, game_id LIMIT ?", now,
+	    max, LEASE_LIST_MAX, lease_game_row, games, n));
+}
