@@ -215,6 +215,20 @@ bot_challenge(struct bot *b, const char *line)
 		bot_log("ignoring a challenge: %s", why);
 }
 
+/* event redirect HOST:PORT [GAME_ID]: goes there (bot-nodes.c). */
+static void
+bot_event_redirect(struct bot *b, const char *line)
+{
+	const char	*addr = line + strlen("event redirect");
+	char		 game[BOT_GAME_MAX];
+	size_t		 len;
+
+	addr += strspn(addr, " ");
+	len = strcspn(addr, " ");
+	bot_redirect(b, addr, len, bot_nth(addr + len, 0, game,
+	    sizeof game) == 0 ? game : NULL);
+}
+
 /* Handles an event line from the server: logs it, acts on some. */
 static void
 bot_event(struct bot *b, char *line)
@@ -240,6 +254,8 @@ bot_event(struct bot *b, char *line)
 	bot_log("%s", bot_short(line, tmp, sizeof tmp));
 	if (strcmp(what, "challenge") == 0)
 		bot_challenge(b, line);
+	else if (strcmp(what, "redirect") == 0)
+		bot_event_redirect(b, line);
 	else if (strcmp(what, "live") == 0 &&
 	    bot_nth(line, 2, id, sizeof id) == 0 &&
 	    !(b->in_game && b->game_gen == b->gen &&
@@ -332,6 +348,9 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 		if (!ok && b->in_game)
 			bot_log("seek refused while a game of ours is live: "
 			    "%s", msg);
+		else if (!ok && strncmp(msg, "node draining", 13) == 0)
+			bot_log("seek refused: %s (an event redirect "
+			    "follows)", msg);
 		else if (!ok)
 			bot_fatal(b, "seek %s refused: %s", b->seek, msg);
 		else
@@ -445,7 +464,7 @@ bot_lost(struct bot *b, const char *why)
 	    "%lu s%s", b->host, b->port, why, b->reconnect_s,
 	    b->in_game ? " to resume the game" : "");
 	b->down_since = now;
-	b->next_try = now;
+	bot_node_lost(b);	/* the next node of --server, at once */
 }
 
 /*
@@ -457,15 +476,17 @@ bot_dial(struct bot *b, char *why, size_t len)
 {
 	int	 fd;
 
-	if ((fd = connect_dial(b->host, b->port, why, len)) < 0)
+	if ((fd = connect_dial_ms(b->host, b->port, (int)b->dial_ms, why,
+	    len)) < 0)
 		return (-1);
 	bot_nonblock(fd);
 	return (fd);
 }
 
 /*
- * Tries to reconnect, with exponential backoff and jitter between tries;
- * gives up after --reconnect-for seconds.
+ * Tries to reconnect: to the next node of --server after a failed dial,
+ * with exponential backoff and jitter once a whole round failed
+ * (bot_node_failed); gives up after --reconnect-for seconds.
  */
 void
 bot_reconnect(struct bot *b)
@@ -479,8 +500,10 @@ bot_reconnect(struct bot *b)
 			bot_fatal(b, "could not %sconnect to %s:%s within "
 			    "%lu s: %s", b->hello_first ? "" : "re", b->host,
 			    b->port, b->reconnect_s, why);
-		b->next_try = now + botpol_backoff_ms(b->attempt++,
-		    b->reconnect_ms, BOT_BACKOFF_MS, (uint32_t)random());
+		if (b->nnodes > 1 || b->detour)
+			bot_log("cannot connect to %s:%s (%s)", b->host,
+			    b->port, why);
+		bot_node_failed(b);
 		return;
 	}
 	b->sc.rfd = b->sc.wfd = fd;

@@ -22,6 +22,7 @@
 #include "game.h"
 #include "league.h"
 #include "lobby.h"
+#include "proto-addr.h"
 #include "sprt.h"
 #include "swiss.h"
 #include "store.h"
@@ -253,6 +254,10 @@ struct lobby {
 	void		 (*game_freed)(struct lobby *);
 	void		 (*feed)(void *, const struct lobby_feed *); /* or NULL */
 	void		*feed_arg;
+	struct {			/* node drain (lobby-node.c) */
+		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
+		uint64_t redirected;	/* event redirect sent since */
+	} drain;
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */
@@ -324,6 +329,11 @@ int	 ltour_pair_ready(const struct ltour *, size_t);
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
+
+/* lobby-node.c (calls lobby-queue.c): a node's drain */
+int	 lnode_draining(const struct lobby *);
+void	 lnode_game_over(struct lobby_client *);
+void	 lnode_login(struct lobby_client *, size_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
