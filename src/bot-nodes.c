@@ -33,7 +33,8 @@ bot_nodes_parse(struct bot *b, const char *list)
 
 	if (proto_addr_list(list, b->nodes, PROTO_NODES_MAX, &b->nnodes, err,
 	    sizeof err) != 0) {
-		fprintf(stderr, "grundy bot: --server: %s\n", err);
+		fprintf(stderr, "grundy bot: --server: %s (expected "
+		    "HOST:PORT[,HOST:PORT...])\n", err);
 		exit(2);
 	}
 	b->node = 0;
