@@ -7,6 +7,7 @@ bot's accounts registered on each).  Every wait is a poll with a
 deadline; counts are exact."""
 import os
 import signal
+import socket
 import subprocess
 
 from e2e import *
@@ -276,4 +277,28 @@ def test_redirect_loop():
     p.wait()
 
 
-sys.exit(run([test_node_command, test_bot_nodes, test_redirect_loop]))
+def test_dial_timeout():
+    """A node whose accept queue is full takes the SYN and never answers:
+    after --dial-timeout ms the bot goes to the next node."""
+    hang = socket.socket()
+    hang.bind(("127.0.0.1", 0))
+    hang.listen(0)
+    filler = socket.create_connection(hang.getsockname())   # queue full
+    a = Daemon("dialA", "--admins", "root")
+    accounts(a, ("root",), "waiter")
+    p = start_roamer("waiter", ["127.0.0.1:%d" % hang.getsockname()[1],
+                                addr(a)], ["--dial-timeout", "300"])
+    check("the bot logs in on A after the dial timeout",
+          connected(a, "waiter"), bot_log("waiter")[-1500:])
+    log = bot_log("waiter")
+    check("the dial to the hung node timed out, once",
+          log.count("(no answer within 300 ms)") == 1 and
+          log.count("next node: %s in 0 ms" % addr(a)) == 1, log)
+    p.kill()
+    p.wait()
+    filler.close()
+    hang.close()
+
+
+sys.exit(run([test_node_command, test_bot_nodes, test_redirect_loop,
+              test_dial_timeout]))
