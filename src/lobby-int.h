@@ -9,6 +9,7 @@
  * clients, the answers), then lobby-tops.c (a tournament's operations),
  * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
+ * lobby-node.c (a node's drain) calls only lobby-queue.c.
  * What a game's end tells a tournament goes up through a hook.
  */
 #ifndef LOBBY_INT_H
