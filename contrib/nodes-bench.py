@@ -14,7 +14,9 @@ game at once.  Two measures, alternating the nodes, RUNS times each:
   redirect  with `node drain OTHER` on the bot's node during a game:
             from just before the opponent's resign to the `event start`
             on the other node (gameover, event redirect, close, dial,
-            login, seek).
+            login, seek).  At most 8 runs: a bot follows at most 8
+            redirects within 60 s (the loop bound), and waits for its
+            backoff after that by design.
 
 usage: nodes-bench.py BUILDDIR SRCDIR [RUNS]   (default 20)
 """
@@ -118,7 +120,7 @@ def main():
             res["failover"].append(failover(here, there))
             finish(there)
             here, there = there, here
-        for _ in range(runs):
+        for _ in range(min(runs, 8)):
             res["redirect"].append(redirect(here, there))
             finish(there)
             here, there = there, here
