@@ -300,5 +300,32 @@ def test_dial_timeout():
     hang.close()
 
 
+def test_detour_fails():
+    """A redirect to a node not in the list that does not answer: the
+    list resumes after the node the bot left."""
+    a = Daemon("detourA", "--admins", "root")
+    b = Daemon("detourB", "--admins", "root")
+    ca = accounts(a, ("root",), "detour")
+    accounts(b, ("root",), "detour")
+    p = start_roamer("detour", [addr(a), addr(b)])
+    check("the bot logs in on A", connected(a, "detour"),
+          bot_log("detour")[-1500:])
+    dead = free_port()
+    r = ca["root"].cmd("node drain 127.0.0.1:%d" % dead)
+    check("A drains to a dead node", ok(r), r)
+    check("the bot logs in on B", connected(b, "detour") and wait_for(
+        lambda: bot_log("detour").count("logged in") == 2, 5, 0.02),
+          bot_log("detour")[-1500:])
+    log = bot_log("detour")
+    check("redirected to the dead node, then the list's next",
+          log.count("redirected to 127.0.0.1:%d (not in --server)" %
+                    dead) == 1 and
+          log.count("cannot connect to 127.0.0.1:%d" % dead) == 1 and
+          log.count("next node: %s in 0 ms" % addr(b)) == 1 and
+          log.count("logged in") == 2, log)
+    p.kill()
+    p.wait()
+
+
 sys.exit(run([test_node_command, test_bot_nodes, test_redirect_loop,
-              test_dial_timeout]))
+              test_dial_timeout, test_detour_fails]))
