@@ -49,6 +49,7 @@ enum bot_kind {
 	BOT_PING,
 	BOT_UNREADY,
 	BOT_DECLINE,
+	BOT_RESUME_ID,		/* resume GAME_ID: by account */
 };
 
 /*
@@ -143,6 +144,8 @@ struct bot {
 	int		 logged_in;
 	int		 in_game;
 	unsigned long	 game_gen;	/* connection the game is attached on */
+	unsigned long	 live_gen;	/* connection whose event live named
+					 * the game its token resumes */
 	char		 game_id[BOT_GAME_MAX];
 	char		 token[BOT_TOKEN_MAX];
 	char		 p1[BOT_NAME_MAX], p2[BOT_NAME_MAX];

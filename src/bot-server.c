@@ -257,14 +257,15 @@ bot_event(struct bot *b, char *line)
 	else if (strcmp(what, "redirect") == 0)
 		bot_event_redirect(b, line);
 	else if (strcmp(what, "live") == 0 &&
-	    bot_nth(line, 2, id, sizeof id) == 0 &&
-	    !(b->in_game && b->game_gen == b->gen &&
-	    strcmp(b->game_id, id) == 0)) {
-		/* A game of ours the server still holds (a restart): resume. */
-		if (bot_take_game(b, line) == 0) {
+	    bot_nth(line, 2, id, sizeof id) == 0) {
+		if (b->in_game && b->game_gen == b->gen &&
+		    strcmp(b->game_id, id) == 0)
+			b->live_gen = b->gen;	/* resumed by token, or id */
+		else if (bot_take_game(b, line) == 0) {
+			/* A game of ours the server holds (a restart): resume. */
 			b->token[0] = '\0';
 			b->finishing = 0;
-			bot_sendf(b, BOT_RESUME, "resume %s", b->game_id);
+			bot_sendf(b, BOT_RESUME_ID, "resume %s", b->game_id);
 		}
 	}
 }
@@ -306,6 +307,29 @@ bot_command(struct bot *b, const char *line)
 			snprintf(reason, sizeof reason, "-");
 		bot_game_over(b, result, reason);
 	}
+}
+
+/*
+ * The answer to resume TOKEN or resume GAME_ID.  A token another node
+ * gave is unknown here: when this node named the game in event live (it
+ * holds it by account: issue 15), it is resumed by id instead.
+ */
+static void
+bot_resume_answer(struct bot *b, enum bot_kind kind, int ok, const char *msg)
+{
+	if (ok) {
+		bot_log("resumed: %s", msg);
+		return;
+	}
+	if (kind == BOT_RESUME && b->in_game && b->live_gen == b->gen) {
+		bot_log("resume by token refused (%s): resuming game %s by "
+		    "account", msg, b->game_id);
+		b->token[0] = '\0';
+		bot_sendf(b, BOT_RESUME_ID, "resume %s", b->game_id);
+		return;
+	}
+	bot_log("could not resume game %s: %s", b->game_id, msg);
+	bot_game_over(b, "unknown", "lost while disconnected");
 }
 
 /* Acts on the server's answer to one of the bot's own commands. */
@@ -364,12 +388,8 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 	case BOT_PING:
 		break;
 	case BOT_RESUME:
-		if (ok) {
-			bot_log("resumed: %s", msg);
-			break;
-		}
-		bot_log("could not resume game %s: %s", b->game_id, msg);
-		bot_game_over(b, "unknown", "lost while disconnected");
+	case BOT_RESUME_ID:
+		bot_resume_answer(b, o->kind, ok, msg);
 		break;
 	}
 }

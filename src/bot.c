@@ -329,6 +329,7 @@ bot_main(int argc, char **argv)
 	b.reconnect_ms = BOT_RETRY_MS;
 	b.reconnect_s = BOT_RESUME_S;
 	b.dial_ms = BOT_DIAL_MS;
+	b.live_gen = (unsigned long)-1;	/* no event live seen */
 	b.filter.rated = -1;
 	b.next_id = BOT_FIRST_ID;
 	b.next_pid = 1;

@@ -327,5 +327,74 @@ def test_detour_fails():
     p.wait()
 
 
+class FakeNode:
+    """A node that talks to one bot by script: a listening socket."""
+
+    def __init__(self):
+        self.lst = socket.socket()
+        self.lst.bind(("127.0.0.1", 0))
+        self.lst.listen(4)
+        self.lst.settimeout(10)
+        self.port = self.lst.getsockname()[1]
+
+    def accept(self):
+        self.c = self.lst.accept()[0]
+        self.c.settimeout(10)
+        self.f = self.c.makefile("r")
+
+    def lines(self, n):
+        return [self.f.readline().rstrip("\n") for _ in range(n)]
+
+    def send(self, text):
+        self.c.sendall(text.encode())
+
+    def close(self):
+        self.f.close()
+        self.c.close()
+        self.lst.close()
+
+
+def test_resume_elsewhere():
+    """A game started on node A (its token) goes on on node B, which holds
+    the seat by account but knows no token (issue 15: a lease taken
+    over): after A is gone, the bot's resume TOKEN is refused on B, and
+    it resumes the game by id from B's event live."""
+    a, b = FakeNode(), FakeNode()
+    log = open(os.path.join(TMP, "bot-ann.log"), "a")
+    p = subprocess.Popen(
+        [GRUNDY, "bot", "--server", "127.0.0.1:%d,127.0.0.1:%d" %
+         (a.port, b.port), "--name", "ann", "--password", "password1",
+         "--no-ready", "--", GRUNDY, "engine"], stdout=log, stderr=log)
+    PROCS.append(p)
+    a.accept()
+    got = a.lines(1)
+    check("login on A", got == ["1001 login ann password1"], got)
+    a.send("=1001 account ann, role player, rating 1500\n\n"
+           "event start 7 ann bob you=1 token=tok123 tc=60000 rated=0 "
+           "nim 3 4 5\n")
+    wait_for(lambda: "event start 7" in bot_log("ann"), 5, 0.02)
+    a.close()
+    b.accept()
+    got = b.lines(2)
+    check("on B: login, then resume by token",
+          got == ["1002 login ann password1", "1003 resume tok123"], got)
+    b.send("=1002 account ann, role player, rating 1500\n\n"
+           "event live 7 ann bob you=1 tc=60000 rated=0 nim 3 4 5\n"
+           "?1003 no live game with that token\n\n")
+    got = b.lines(1)
+    check("then resume by id", got == ["1004 resume 7"], got)
+    b.send("=1004 game 7 you=1\n\n")
+    check("resumed on B", wait_for(
+        lambda: "resumed: game 7 you=1" in bot_log("ann"), 5, 0.02),
+        bot_log("ann"))
+    log = bot_log("ann")
+    check("the game was not given up", "could not resume" not in log and
+          log.count("resume by token refused (no live game with that "
+                    "token): resuming game 7 by account") == 1, log)
+    p.kill()
+    p.wait()
+    b.close()
+
+
 sys.exit(run([test_node_command, test_bot_nodes, test_redirect_loop,
-              test_dial_timeout, test_detour_fails]))
+              test_dial_timeout, test_detour_fails, test_resume_elsewhere]))
