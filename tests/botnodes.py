@@ -357,40 +357,57 @@ class FakeNode:
 def test_resume_elsewhere():
     """A game started on node A (its token) goes on on node B, which holds
     the seat by account but knows no token (issue 15: a lease taken
-    over): after A is gone, the bot's resume TOKEN is refused on B, and
-    it resumes the game by id from B's event live."""
+    over): when A is gone, or sends `event redirect B 7`, the bot's
+    resume TOKEN is refused on B, and it resumes the game by id from B's
+    event live."""
+    for name, how in (("ann", "gone"), ("bea", "redirect")):
+        resume_on_b(name, how)
+
+
+def resume_on_b(name, how):
     a, b = FakeNode(), FakeNode()
-    log = open(os.path.join(TMP, "bot-ann.log"), "a")
+    log = open(os.path.join(TMP, "bot-%s.log" % name), "a")
     p = subprocess.Popen(
         [GRUNDY, "bot", "--server", "127.0.0.1:%d,127.0.0.1:%d" %
-         (a.port, b.port), "--name", "ann", "--password", "password1",
+         (a.port, b.port), "--name", name, "--password", "password1",
          "--no-ready", "--", GRUNDY, "engine"], stdout=log, stderr=log)
     PROCS.append(p)
     a.accept()
     got = a.lines(1)
-    check("login on A", got == ["1001 login ann password1"], got)
-    a.send("=1001 account ann, role player, rating 1500\n\n"
-           "event start 7 ann bob you=1 token=tok123 tc=60000 rated=0 "
-           "nim 3 4 5\n")
-    wait_for(lambda: "event start 7" in bot_log("ann"), 5, 0.02)
-    a.close()
+    check(how + ": login on A", got == ["1001 login %s password1" % name],
+          got)
+    a.send("=1001 account %s, role player, rating 1500\n\n"
+           "event start 7 %s bob you=1 token=tok123 tc=60000 rated=0 "
+           "nim 3 4 5\n" % (name, name))
+    if how == "redirect":
+        a.send("event redirect 127.0.0.1:%d 7\n" % b.port)
+    wait_for(lambda: "event start 7" in bot_log(name), 5, 0.02)
+    if how == "gone":
+        a.close()
     b.accept()
+    if how == "redirect":
+        check(how + ": the bot left A", a.f.readline() == "", "")
+        a.close()
     got = b.lines(2)
-    check("on B: login, then resume by token",
-          got == ["1002 login ann password1", "1003 resume tok123"], got)
-    b.send("=1002 account ann, role player, rating 1500\n\n"
-           "event live 7 ann bob you=1 tc=60000 rated=0 nim 3 4 5\n"
-           "?1003 no live game with that token\n\n")
+    check(how + ": on B, login, then resume by token",
+          got == ["1002 login %s password1" % name, "1003 resume tok123"],
+          got)
+    b.send("=1002 account %s, role player, rating 1500\n\n"
+           "event live 7 %s bob you=1 tc=60000 rated=0 nim 3 4 5\n"
+           "?1003 no live game with that token\n\n" % (name, name))
     got = b.lines(1)
-    check("then resume by id", got == ["1004 resume 7"], got)
+    check(how + ": then resume by id", got == ["1004 resume 7"], got)
     b.send("=1004 game 7 you=1\n\n")
-    check("resumed on B", wait_for(
-        lambda: "resumed: game 7 you=1" in bot_log("ann"), 5, 0.02),
-        bot_log("ann"))
-    log = bot_log("ann")
-    check("the game was not given up", "could not resume" not in log and
+    check(how + ": resumed on B", wait_for(
+        lambda: "resumed: game 7 you=1" in bot_log(name), 5, 0.02),
+        bot_log(name))
+    log = bot_log(name)
+    check(how + ": the game was not given up",
+          "could not resume" not in log and
           log.count("resume by token refused (no live game with that "
-                    "token): resuming game 7 by account") == 1, log)
+                    "token): resuming game 7 by account") == 1 and
+          log.count("redirected to 127.0.0.1:%d for game 7\n" % b.port) ==
+          (how == "redirect"), log)
     p.kill()
     p.wait()
     b.close()
