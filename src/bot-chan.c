@@ -51,6 +51,7 @@ bot_link_set(struct bot *b, enum bot_link l)
 		[BOT_LINK_LOCKED] = "locked",
 		[BOT_LINK_WAIT_LOCK] = "wait-lock",
 		[BOT_LINK_DOWN] = "down",
+		[BOT_LINK_REDIRECT] = "redirect",
 	};
 
 	if (b->link != l)

@@ -2,9 +2,10 @@
  * bot-int.h: the internals of `grundy bot` shared by its files: bot.c
  * (options, the relay loop and main), bot-server.c (the server side: own
  * commands and their answers, events, the connection and reconnecting),
+ * bot-nodes.c (the --server list, moving between nodes, event redirect),
  * bot-prog.c (the program: its process and its answers) and bot-chan.c
  * (logs, the connection's life cycle, the non-blocking byte streams).  Dependencies point one way:
- * bot.c -> bot-server.c -> bot-prog.c -> bot-chan.c.
+ * bot.c -> bot-server.c -> bot-nodes.c -> bot-prog.c -> bot-chan.c.
  */
 #ifndef BOT_INT_H
 #define BOT_INT_H
@@ -17,6 +18,7 @@
 #include "bot-policy.h"
 #include "buf.h"
 #include "proto.h"
+#include "proto-addr.h"
 
 #define BOT_LINE_MAX	(1024 * 1024)	/* longest line from either side */
 #define BOT_OUT_MAX	(4 * 1024 * 1024) /* queued bytes: stop reading */
@@ -32,6 +34,9 @@
 #define BOT_LOG_MAX	400		/* bytes of a line shown in logs */
 #define BOT_TOKEN_MAX	256		/* bytes of a resume token */
 #define BOT_GAME_MAX	32		/* bytes of a game id */
+#define BOT_DIAL_MS	5000		/* a dial's timeout: the node is gone */
+#define BOT_REDIRECTS	8		/* redirects followed within: */
+#define BOT_REDIRECT_MS	60000		/* this window; then the list */
 
 /* The bot's own commands, whose answers come from the server. */
 enum bot_kind {
@@ -44,6 +49,7 @@ enum bot_kind {
 	BOT_PING,
 	BOT_UNREADY,
 	BOT_DECLINE,
+	BOT_RESUME_ID,		/* resume GAME_ID: by account */
 };
 
 /*
@@ -51,13 +57,16 @@ enum bot_kind {
  * logs old -> new at debug level.  UP: connected.  LOCKED: connected, but
  * the login was refused for a lock, so the loop closes the connection.
  * WAIT_LOCK: closed, waiting for the lock to end.  DOWN: closed (lost, or
- * never connected yet), reconnecting with backoff.
+ * never connected yet), reconnecting with backoff.  REDIRECT: connected,
+ * but told to go to another node (event redirect), so the loop closes the
+ * connection and dials that node.
  */
 enum bot_link {
 	BOT_LINK_UP,
 	BOT_LINK_LOCKED,
 	BOT_LINK_WAIT_LOCK,
 	BOT_LINK_DOWN,
+	BOT_LINK_REDIRECT,
 };
 
 /* One of the bot's commands awaiting the server's answer. */
@@ -98,8 +107,18 @@ struct bot {
 	unsigned long	 games;		/* 0: play forever */
 	unsigned long	 reconnect_ms;	/* first wait before reconnecting */
 	unsigned long	 reconnect_s;	/* give up after this long */
+	unsigned long	 dial_ms;	/* --dial-timeout */
 	char		**prog;
-	char		 host[256], port[32];
+	char		 host[256], port[32];	/* the node dialled */
+
+	/* The nodes (bot-nodes.c): the --server list and redirects. */
+	struct proto_addr nodes[PROTO_NODES_MAX];
+	size_t		 nnodes;
+	size_t		 node;		/* the list's current (or last) node */
+	size_t		 round_fails;	/* dials failed in a row */
+	int		 detour;	/* host:port is a redirect's, not node */
+	uint64_t	 redirect_at[BOT_REDIRECTS];	/* the last ones, ms */
+	size_t		 nredirect;
 
 	/* The program, and the server connection. */
 	pid_t		 pid;
@@ -125,6 +144,8 @@ struct bot {
 	int		 logged_in;
 	int		 in_game;
 	unsigned long	 game_gen;	/* connection the game is attached on */
+	unsigned long	 live_gen;	/* connection whose event live named
+					 * the game its token resumes */
 	char		 game_id[BOT_GAME_MAX];
 	char		 token[BOT_TOKEN_MAX];
 	char		 p1[BOT_NAME_MAX], p2[BOT_NAME_MAX];
@@ -157,6 +178,12 @@ void	 bot_each_line(struct bot *, struct bot_chan *,
 const char	*bot_flat(const struct proto_answer *a, char *tmp, size_t len);
 int	 bot_read(struct bot_chan *ch);
 int	 bot_write(struct bot_chan *ch, int sock);
+
+/* bot-nodes.c: the --server list, moving between nodes, redirects. */
+void	 bot_nodes_parse(struct bot *, const char *);
+void	 bot_node_lost(struct bot *);
+void	 bot_node_failed(struct bot *);
+void	 bot_redirect(struct bot *, const char *, size_t, const char *);
 
 /* bot-prog.c: the program. */
 void	 bot_stop_program(struct bot *b);

@@ -216,6 +216,20 @@ bot_challenge(struct bot *b, const char *line)
 		bot_log("ignoring a challenge: %s", why);
 }
 
+/* event redirect HOST:PORT [GAME_ID]: goes there (bot-nodes.c). */
+static void
+bot_event_redirect(struct bot *b, const char *line)
+{
+	const char	*addr = line + strlen("event redirect");
+	char		 game[BOT_GAME_MAX];
+	size_t		 len;
+
+	addr += strspn(addr, " ");
+	len = strcspn(addr, " ");
+	bot_redirect(b, addr, len, bot_nth(addr + len, 0, game,
+	    sizeof game) == 0 ? game : NULL);
+}
+
 /* Handles an event line from the server: logs it, acts on some. */
 static void
 bot_event(struct bot *b, char *line)
@@ -241,15 +255,18 @@ bot_event(struct bot *b, char *line)
 	bot_log("%s", bot_short(line, tmp, sizeof tmp));
 	if (strcmp(what, "challenge") == 0)
 		bot_challenge(b, line);
+	else if (strcmp(what, "redirect") == 0)
+		bot_event_redirect(b, line);
 	else if (strcmp(what, "live") == 0 &&
-	    bot_nth(line, 2, id, sizeof id) == 0 &&
-	    !(b->in_game && b->game_gen == b->gen &&
-	    strcmp(b->game_id, id) == 0)) {
-		/* A game of ours the server still holds (a restart): resume. */
-		if (bot_take_game(b, line) == 0) {
+	    bot_nth(line, 2, id, sizeof id) == 0) {
+		if (b->in_game && b->game_gen == b->gen &&
+		    strcmp(b->game_id, id) == 0)
+			b->live_gen = b->gen;	/* resumed by token, or id */
+		else if (bot_take_game(b, line) == 0) {
+			/* A game of ours the server holds (a restart): resume. */
 			b->token[0] = '\0';
 			b->finishing = 0;
-			bot_sendf(b, BOT_RESUME, "resume %s", b->game_id);
+			bot_sendf(b, BOT_RESUME_ID, "resume %s", b->game_id);
 		}
 	}
 }
@@ -293,6 +310,29 @@ bot_command(struct bot *b, const char *line)
 	}
 }
 
+/*
+ * The answer to resume TOKEN or resume GAME_ID.  A token another node
+ * gave is unknown here: when this node named the game in event live (it
+ * holds it by account: issue 15), it is resumed by id instead.
+ */
+static void
+bot_resume_answer(struct bot *b, enum bot_kind kind, int ok, const char *msg)
+{
+	if (ok) {
+		bot_log("resumed: %s", msg);
+		return;
+	}
+	if (kind == BOT_RESUME && b->in_game && b->live_gen == b->gen) {
+		bot_log("resume by token refused (%s): resuming game %s by "
+		    "account", msg, b->game_id);
+		b->token[0] = '\0';
+		bot_sendf(b, BOT_RESUME_ID, "resume %s", b->game_id);
+		return;
+	}
+	bot_log("could not resume game %s: %s", b->game_id, msg);
+	bot_game_over(b, "unknown", "lost while disconnected");
+}
+
 /* Acts on the server's answer to one of the bot's own commands. */
 static void
 bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
@@ -333,6 +373,9 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 		if (!ok && b->in_game)
 			bot_log("seek refused while a game of ours is live: "
 			    "%s", msg);
+		else if (!ok && strncmp(msg, "node draining", 13) == 0)
+			bot_log("seek refused: %s (an event redirect "
+			    "follows)", msg);
 		else if (!ok)
 			bot_fatal(b, "seek %s refused: %s", b->seek, msg);
 		else
@@ -346,12 +389,8 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 	case BOT_PING:
 		break;
 	case BOT_RESUME:
-		if (ok) {
-			bot_log("resumed: %s", msg);
-			break;
-		}
-		bot_log("could not resume game %s: %s", b->game_id, msg);
-		bot_game_over(b, "unknown", "lost while disconnected");
+	case BOT_RESUME_ID:
+		bot_resume_answer(b, o->kind, ok, msg);
 		break;
 	}
 }
@@ -440,7 +479,7 @@ bot_lost(struct bot *b, const char *why)
 	    "%lu s%s", b->host, b->port, why, b->reconnect_s,
 	    b->in_game ? " to resume the game" : "");
 	b->down_since = now;
-	b->next_try = now;
+	bot_node_lost(b);	/* the next node of --server, at once */
 }
 
 /*
@@ -452,15 +491,17 @@ bot_dial(struct bot *b, char *why, size_t len)
 {
 	int	 fd;
 
-	if ((fd = connect_dial(b->host, b->port, why, len)) < 0)
+	if ((fd = connect_dial_ms(b->host, b->port, (int)b->dial_ms, why,
+	    len)) < 0)
 		return (-1);
 	bot_nonblock(fd);
 	return (fd);
 }
 
 /*
- * Tries to reconnect, with exponential backoff and jitter between tries;
- * gives up after --reconnect-for seconds.
+ * Tries to reconnect: to the next node of --server after a failed dial,
+ * with exponential backoff and jitter once a whole round failed
+ * (bot_node_failed); gives up after --reconnect-for seconds.
  */
 void
 bot_reconnect(struct bot *b)
@@ -474,8 +515,10 @@ bot_reconnect(struct bot *b)
 			bot_fatal(b, "could not %sconnect to %s:%s within "
 			    "%lu s: %s", b->hello_first ? "" : "re", b->host,
 			    b->port, b->reconnect_s, why);
-		b->next_try = now + botpol_backoff_ms(b->attempt++,
-		    b->reconnect_ms, BOT_BACKOFF_MS, (uint32_t)random());
+		if (b->nnodes > 1 || b->detour)
+			bot_log("cannot connect to %s:%s (%s)", b->host,
+			    b->port, why);
+		bot_node_failed(b);
 		return;
 	}
 	b->sc.rfd = b->sc.wfd = fd;

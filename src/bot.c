@@ -36,11 +36,10 @@
 #include "bot.h"
 #include "bot-int.h"
 #include "cli-usage.h"
-#include "connect.h"
 
 /* grundy bot --help; cli_usage prints it. */
 static const char bot_usage[] =
-    "usage: grundy bot --server HOST:PORT --name NAME\n"
+    "usage: grundy bot --server HOST:PORT[,HOST:PORT...] --name NAME\n"
     "           [--password-file FILE | --password PASS (shown by ps)"
     " | env GRUNDY_PASSWORD]\n"
     "           [--register] [--seek 'GAME [tc=BASE[+INC]] "
@@ -49,9 +48,10 @@ static const char bot_usage[] =
     "[--accept-min-tc MS]\n"
     "           [--accept-rated 0|1|any] [--no-ready] "
     "[--reconnect-ms MS] [--reconnect-for S]\n"
-    "           -- PROGRAM [ARG...]\n"
+    "           [--dial-timeout MS] -- PROGRAM [ARG...]\n"
     "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
-    "600, --accept-rated any,\nready on; see grundy(1).\n";
+    "600, --accept-rated any,\n--dial-timeout 5000, ready on; up to 16 "
+    "nodes in --server, tried in turn; see grundy(1).\n";
 
 /* Parses a decimal option value in [min, max] or exits 2. */
 static unsigned long
@@ -153,6 +153,9 @@ bot_valued(struct bot *b, char **argv, int a)
 		b->reconnect_ms = bot_number(argv[a], argv[a + 1], 1,
 		    BOT_BACKOFF_MS);
 		a++;
+	} else if (strcmp(argv[a], "--dial-timeout") == 0) {
+		b->dial_ms = bot_number(argv[a], argv[a + 1], 1, 600000);
+		a++;
 	} else if (strcmp(argv[a], "--reconnect-for") == 0) {
 		b->reconnect_s = bot_number(argv[a], argv[a + 1], 0,
 		    30 * 86400);
@@ -165,7 +168,7 @@ bot_valued(struct bot *b, char **argv, int a)
 	return (a);
 }
 
-/* Checks that the required options are there, then splits HOST:PORT. */
+/* Checks that the required options are there, then parses the nodes. */
 static void
 bot_required(struct bot *b, int argc, char **argv, int a)
 {
@@ -184,12 +187,7 @@ bot_required(struct bot *b, int argc, char **argv, int a)
 		cli_usage(2, bot_usage);
 	}
 	b->prog = argv + a;
-	if (connect_split(b->server, b->host, sizeof b->host, b->port,
-	    sizeof b->port) != 0) {
-		fprintf(stderr, "grundy bot: '%s': expected HOST:PORT\n",
-		    b->server);
-		exit(2);
-	}
+	bot_nodes_parse(b, b->server);
 }
 
 /* Parses the options; returns 0 or exits 2. */
@@ -236,6 +234,22 @@ bot_timeout(struct bot *b)
 	if (b->finishing && b->finish_by < next)
 		next = b->finish_by;
 	return (next <= now ? 0 : (int)(next - now));
+}
+
+/*
+ * Told to go to another node (event redirect): closes the connection, to
+ * dial that node when bot_redirect said (the backoff's count kept).
+ */
+static void
+bot_leave(struct bot *b)
+{
+	uint64_t	 next = b->next_try;
+	unsigned int	 attempt = b->attempt;
+
+	bot_close(b);
+	b->attempt = attempt;
+	b->down_since = bot_now();
+	b->next_try = next;
 }
 
 /* The relay loop; returns when the games are done. */
@@ -289,6 +303,8 @@ bot_loop(struct bot *b)
 			bot_close(b);
 			b->down_since = b->next_try;
 		}
+		if (b->link == BOT_LINK_REDIRECT)
+			bot_leave(b);
 		if (!bot_down(b) && bot_pending(&b->sc) > 0 &&
 		    bot_write(&b->sc, 1) != 0)
 			bot_lost(b, strerror(errno));
@@ -312,6 +328,8 @@ bot_main(int argc, char **argv)
 	b.ready = 1;
 	b.reconnect_ms = BOT_RETRY_MS;
 	b.reconnect_s = BOT_RESUME_S;
+	b.dial_ms = BOT_DIAL_MS;
+	b.live_gen = (unsigned long)-1;	/* no event live seen */
 	b.filter.rated = -1;
 	b.next_id = BOT_FIRST_ID;
 	b.next_pid = 1;
@@ -334,8 +352,7 @@ bot_main(int argc, char **argv)
 		bot_link_set(&b, BOT_LINK_DOWN);
 		b.hello_first = 1;
 		b.down_since = bot_now();
-		b.next_try = b.down_since + botpol_backoff_ms(b.attempt++,
-		    b.reconnect_ms, BOT_BACKOFF_MS, (uint32_t)random());
+		bot_node_failed(&b);	/* the next node, or the backoff */
 	} else {
 		bot_log("connected to %s:%s as %s; program %s", b.host,
 		    b.port, b.name, b.prog[0]);

@@ -59,6 +59,7 @@ extern const struct cmd_entry cmd_kick_entry;
 extern const struct cmd_entry cmd_abort_entry;
 extern const struct cmd_entry cmd_adjudicate_entry;
 extern const struct cmd_entry cmd_verify_entry;
+extern const struct cmd_entry cmd_node_entry;
 extern const struct cmd_entry cmd_games_entry;
 extern const struct cmd_entry cmd_resign_entry;
 

@@ -24,7 +24,7 @@
 
 #define CMD_VERIFY_LINES	100	/* mismatches `verify ratings` lists */
 
-/* Refuses new games while the game log is failing. */
+/* Refuses new games while the game log is failing or the node drains. */
 static int
 cmd_need_store(struct session *s, struct buf *body)
 {
@@ -32,7 +32,7 @@ cmd_need_store(struct session *s, struct buf *body)
 		buf_puts(body, STORE_FAILING_MSG);
 		return (-1);
 	}
-	return (0);
+	return (lobby_drain_refuse(s->lc, body));	/* §13.12 */
 }
 
 /*

@@ -61,5 +61,6 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_abort_entry,
 	&cmd_adjudicate_entry,
 	&cmd_verify_entry,
+	&cmd_node_entry,
 	NULL
 };

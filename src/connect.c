@@ -64,6 +64,52 @@ connect_split(const char *arg, char *host, size_t hlen, char *port,
 int
 connect_dial(const char *host, const char *port, char *why, size_t len)
 {
+	return (connect_dial_ms(host, port, -1, why, len));
+}
+
+/*
+ * Connects fd to addr within ms milliseconds (-1: as long as the kernel
+ * tries); returns 0, or -1 with errno set (ETIMEDOUT for the deadline).
+ * fd is left blocking.
+ */
+static int
+connect_within(int fd, const struct sockaddr *addr, socklen_t alen, int ms)
+{
+	struct pollfd	 pfd;
+	socklen_t	 elen = sizeof(int);
+	int		 flags = fcntl(fd, F_GETFL), rv, err = 0;
+
+	if (ms < 0)
+		return (connect(fd, addr, alen));
+	fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	if ((rv = connect(fd, addr, alen)) != 0 && errno == EINPROGRESS) {
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		while ((rv = poll(&pfd, 1, ms)) == -1 && errno == EINTR)
+			;
+		if (rv == 0)
+			err = ETIMEDOUT;
+		else if (rv < 0)
+			err = errno;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0)
+			err = errno;
+		rv = err != 0 ? -1 : 0;
+	} else if (rv != 0)
+		err = errno;
+	fcntl(fd, F_SETFL, flags);
+	errno = err;
+	return (rv);
+}
+
+/*
+ * connect_dial, each address given at most ms milliseconds (-1: the
+ * kernel's own timeout): `grundy bot` takes a node that does not answer
+ * within --dial-timeout as gone.
+ */
+int
+connect_dial_ms(const char *host, const char *port, int ms, char *why,
+    size_t len)
+{
 	struct addrinfo	 hints, *res, *ai;
 	int		 fd = -1, e, saved = 0, one = 1;
 
@@ -79,7 +125,7 @@ connect_dial(const char *host, const char *port, char *why, size_t len)
 			saved = errno;
 			continue;
 		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+		if (connect_within(fd, ai->ai_addr, ai->ai_addrlen, ms) == 0) {
 			/* Best effort: without it only speed suffers. */
 			(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
 			    sizeof one);
@@ -91,7 +137,10 @@ connect_dial(const char *host, const char *port, char *why, size_t len)
 	}
 	freeaddrinfo(res);
 	if (fd == -1) {
-		snprintf(why, len, "%s", strerror(saved));
+		if (saved == ETIMEDOUT && ms >= 0)
+			snprintf(why, len, "no answer within %d ms", ms);
+		else
+			snprintf(why, len, "%s", strerror(saved));
 		return (-2);
 	}
 	return (fd);

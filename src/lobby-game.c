@@ -536,6 +536,7 @@ lg_logged(void *arg)
 		    res, g->reason, sp, det);
 		lc->game = NULL;
 		lc->seat = 0;
+		lnode_game_over(lc);	/* a draining node: event redirect */
 	}
 	for (i = 0; i < g->nwatchers; i++) {
 		if (g->logged && !g->log_ok)

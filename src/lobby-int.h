@@ -9,6 +9,7 @@
  * clients, the answers), then lobby-tops.c (a tournament's operations),
  * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
+ * lobby-node.c (a node's drain) calls only lobby-queue.c.
  * What a game's end tells a tournament goes up through a hook.
  */
 #ifndef LOBBY_INT_H
@@ -22,6 +23,7 @@
 #include "game.h"
 #include "league.h"
 #include "lobby.h"
+#include "proto-addr.h"
 #include "sprt.h"
 #include "swiss.h"
 #include "store.h"
@@ -256,6 +258,10 @@ struct lobby {
 	/* The node this lobby is (lobby_set_node): 0 for a single node. */
 	int64_t		 node_id;
 	char		 node_addr[256];
+	struct {			/* node drain (lobby-node.c) */
+		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
+		uint64_t redirected;	/* event redirect sent since */
+	} drain;
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */
@@ -327,6 +333,11 @@ int	 ltour_pair_ready(const struct ltour *, size_t);
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
+
+/* lobby-node.c (calls lobby-queue.c): a node's drain */
+int	 lnode_draining(const struct lobby *);
+void	 lnode_game_over(struct lobby_client *);
+void	 lnode_login(struct lobby_client *, size_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

@@ -405,6 +405,8 @@ lobby_accept(struct lobby_client *lc, const char *id, int accept,
 		buf_puts(err, STORE_FAILING_MSG);
 		return (-1);
 	}
+	if (accept && lobby_drain_refuse(lc, err) != 0)
+		return (-1);
 	if (!accept) {
 		lc_event(ch->from, "declined %llu %s",
 		    (unsigned long long)ch->id, lc->name);
@@ -440,6 +442,8 @@ lobby_ready(struct lobby_client *lc, int on, struct buf *err)
 		buf_puts(err, "ready needs an account (login)");
 		return (-1);
 	}
+	if (on && lobby_drain_refuse(lc, err) != 0)
+		return (-1);
 	lc->ready = on;
 	if (on)
 		lobby_schedule(lc->lb);

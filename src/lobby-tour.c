@@ -664,6 +664,8 @@ lobby_schedule(struct lobby *lb)
 	struct ltour	*t;
 	size_t		 i;
 
+	if (lb->drain.to[0] != '\0')	/* a draining node: no new game */
+		return;
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;

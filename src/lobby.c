@@ -215,6 +215,7 @@ lobby_login_live(struct lobby_client *lc)
 {
 	struct lgame	*g;
 	struct buf	 tc;
+	size_t		 nlive = 0;
 	int		 s;
 
 	if (lc->name[0] == '\0')
@@ -232,9 +233,11 @@ lobby_login_live(struct lobby_client *lc)
 			lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
 			    (long long)g->id, g->p[0].name, g->p[1].name, s,
 			    buf_str(&tc), g->rated, g->start);
+			nlive++;
 		}
 	}
 	buf_free(&tc);
+	lnode_login(lc, nlive);	/* a draining node: event redirect */
 }
 
 /* A disabled account, on its way to the loop. */

@@ -236,6 +236,19 @@ int	 lobby_kick(struct lobby_client *, const char *, const char *,
 int	 lobby_end(struct lobby_client *, const char *, int, const char *,
 	    struct buf *);
 
+/* A node's drain (lobby-node.c, PROTOCOL.md §13.12; admin). */
+struct lobby_node_status {
+	const char	*drain_to;	/* HOST:PORT, or NULL: serving */
+	uint64_t	 redirected;	/* event redirect sent in this drain */
+	size_t		 games;		/* live games (ending ones included) */
+	size_t		 players;	/* logged-in connections */
+};
+int	 lobby_node_drain(struct lobby_client *, const char *, struct buf *);
+int	 lobby_node_undrain(struct lobby_client *, struct buf *);
+void	 lobby_node_status(struct lobby_client *, struct lobby_node_status *);
+/* Refuses a new game while the node drains ("node draining: ..."). */
+int	 lobby_drain_refuse(const struct lobby_client *, struct buf *);
+
 /*
  * The real monotonic clock in milliseconds (clock_mono_ms), the time base
  * of lobby_rx_time and lobby_tx_time (which take its nanoseconds).  A test
