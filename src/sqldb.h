@@ -170,5 +170,7 @@ int	 sqldb_native_code(const struct sqldb *);
  * ONLY.  End it with sqldb_commit() or sqldb_rollback().
  */
 int	 sqldb_begin_read(struct sqldb *);
+/* Does url name a PostgreSQL database (else an SQLite path)? */
+int	 sqldb_url_is_pg(const char *);
 
 #endif /* SQLDB_H */
