@@ -1,0 +1,1 @@
+-- placeholder in branch lp; the real 008 comes from branch sp at merge

@@ -1,0 +1,1 @@
+-- placeholder in branch lp; the real 009 comes from branch nd at merge
