@@ -203,7 +203,8 @@ league_lite_uri(const char *path)
 	    *path == '\0')
 		return (xstrdup(path));
 	buf_init(&b);
-	buf_puts(&b, "file:");
+	/* An empty authority: "//x" stays a path, not a host x. */
+	buf_puts(&b, *path == '/' ? "file://" : "file:");
 	for (p = path; *p != '\0'; p++) {
 		if (*p == '%' || *p == '?' || *p == '#')
 			buf_printf(&b, "%%%02X", (unsigned char)*p);

@@ -486,6 +486,12 @@ test_open_fails(void **state)
 		fail_msg("league_open %s: %s", path, err);
 	reg_ok(lg, "alice");
 	league_close(lg);
+	snprintf(path, sizeof path, "/%s/a%%20b?c#d.db", fx->dir);
+	lg = league_open(path, &lim, err, sizeof err);	/* "//tmp/..." */
+	if (lg == NULL)
+		fail_msg("league_open %s: %s", path, err);
+	login_is(lg, "alice", PASS, T0, 0, "");
+	league_close(lg);
 }
 
 /* The same refusals on PostgreSQL: unreachable, not migrated. */
