@@ -172,6 +172,7 @@ league_free(struct league *lg)
 
 	for (i = 0; i < LEAGUE_S_N; i++)
 		sqldb_finalize(lg->s[i]);
+	league_locks_free(lg);
 	sqldb_close(lg->db);
 	pthread_mutex_destroy(&lg->mtx);
 	free(lg->fails);
@@ -299,6 +300,8 @@ league_open(const char *path, const struct league_limits *limits,
 			goto fail;
 		}
 	}
+	if (league_locks_init(lg, err, errlen) == -1)
+		goto fail;
 	if (crypt_gensalt_rn(LEAGUE_PREFIX, 0, NULL, 0, lg->dummy,
 	    sizeof lg->dummy) == NULL || lg->dummy[0] == '*') {
 		snprintf(err, errlen, "libcrypt cannot make yescrypt hashes: "

@@ -4,7 +4,8 @@
  * a tournament created on one reads the same on the other, two
  * registrations of one name at once (exactly one wins, the other is told
  * the name is taken), a registration that meets another connection's
- * uncommitted insert (PostgreSQL), the failed-login lockouts (per node),
+ * uncommitted insert (PostgreSQL), the failed-login locks (shared on
+ * PostgreSQL),
  * and the statistics of games written with raw SQL read on the other
  * node.  On SQLite (two connections on one file) and on PostgreSQL under
  * tests/league-pg.sh (test-league-db.h).
@@ -94,13 +95,15 @@ t_accounts(void **state)
 	assert_int_equal(league_start(fx->lg), 3);
 }
 
-/* Failed-login lockouts are per node (PROTOCOL.md §13.1). */
+/* On SQLite (one daemon per database) the locks stay in its memory. */
 static void
 t_lockout_per_node(void **state)
 {
 	struct fixture	*fx = *state;
 	const char	*wrong = "wrong name or password";
 
+	LGDB_SQLITE_ONLY("the nodes of one PostgreSQL database share their "
+	    "locks (t_lockout_shared)");
 	reg_ok(fx->lg, "alice");
 	login_is(fx->lg, "alice", "bad-pass-1", T0, -1, wrong);
 	login_is(fx->lg, "alice", "bad-pass-2", T0, -1, wrong);
@@ -108,6 +111,80 @@ t_lockout_per_node(void **state)
 	login_is(fx->lg, "alice", PASS, T0 + 1, -1,
 	    "too many failed logins for alice: retry in 30 s");
 	login_is(nodeb, "alice", PASS, T0 + 1, 0, "");
+}
+
+/* Logs in on lg from addr; checks the answer starts with want. */
+static void
+login_from_starts(struct league *lg, const char *name, const char *pass,
+    const char *addr, const char *want)
+{
+	char	 err[512];
+	int	 r;
+
+	err[0] = '\0';
+	r = league_login_from(lg, name, pass, addr, T0, err, sizeof err);
+	if ((*want == '\0' && r != 0) || (*want != '\0' && (r != -1 ||
+	    strncmp(err, want, strlen(want)) != 0)))
+		fail_msg("login %s from %s: %d \"%s\", expected \"%s...\"",
+		    name, addr, r, err, want);
+}
+
+/*
+ * The nodes of one PostgreSQL database share their locks (PROTOCOL.md
+ * §13.1): a name locked on A is locked on B, on the database's clock (S in
+ * "retry in S s" is real time here); a new password lifts it; an address
+ * locked on A is locked on B; a lock runs out on B too.
+ */
+static void
+t_lockout_shared(void **state)
+{
+	struct fixture	*fx = *state;
+	struct league_limits lim = { 3, 30, 4 }, quick = { 3, 1, 0 };
+	const char	*lk = "too many failed logins for alice: retry in ";
+	const char	*ip1 = "127.0.0.1", *ip2 = "127.0.0.2";
+	struct timespec	 ts = { 0, 50 * 1000 * 1000 };
+	char		 err[512];
+	int		 i, r = -1;
+
+	LGDB_PG_ONLY("one daemon per SQLite database: no locks to share");
+	league_set_limits(fx->lg, &lim);
+	league_set_limits(nodeb, &lim);
+	reg_ok(fx->lg, "alice");
+	reg_ok(fx->lg, "bob");
+	for (i = 0; i < 3; i++)
+		login_from_starts(fx->lg, "alice", "bad-pass", ip1,
+		    "wrong name or password");
+	login_from_starts(nodeb, "alice", PASS, ip1, lk);
+	login_from_starts(nodeb, "alice", PASS, ip2, "");
+	login_from_starts(nodeb, "bob", PASS, ip1, "");
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM login_locks"), 1);
+	assert_int_equal(league_reset(nodeb, "alice", "new-pass-1", err,
+	    sizeof err), 0);
+	login_from_starts(nodeb, "alice", "new-pass-1", ip1, "");
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM login_locks"), 0);
+
+	/* Four failures from ip2 (for any names) lock the address. */
+	for (i = 0; i < 4; i++)
+		login_from_starts(fx->lg, i % 2 ? "x1" : "x2", PASS, ip2,
+		    "wrong name or password");
+	login_from_starts(nodeb, "bob", PASS, ip2,
+	    "too many failed logins from your address: retry in ");
+	login_from_starts(nodeb, "bob", PASS, ip1, "");
+
+	/* A one-second lock runs out on the other node. */
+	league_set_limits(fx->lg, &quick);
+	for (i = 0; i < 3; i++)
+		login_from_starts(fx->lg, "bob", "bad-pass", ip1,
+		    "wrong name or password");
+	login_from_starts(nodeb, "bob", PASS, ip1,
+	    "too many failed logins for bob: retry in 1 s");
+	for (i = 0; i < 100 && r != 0; i++) {	/* 5 s at most */
+		nanosleep(&ts, NULL);
+		r = league_login_from(nodeb, "bob", PASS, ip1, T0, err,
+		    sizeof err);
+	}
+	if (r != 0)
+		fail_msg("bob still locked on B: %s", err);
 }
 
 /* Checks that two tournament lists hold the same tournaments. */
@@ -473,6 +550,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		NODE_TEST(t_accounts),
 		NODE_TEST(t_lockout_per_node),
+		NODE_TEST(t_lockout_shared),
 		NODE_TEST(t_tournament),
 		NODE_TEST(t_register_race),
 		NODE_TEST(t_register_uncommitted),
