@@ -408,7 +408,8 @@ test_migrate(void **state)
 /*
  * Migration 010 from version 9: an index on lower(name), which the
  * look-alike check uses; UNIQUE on PostgreSQL, not on SQLite, where a log
- * from before the look-alike rule keeps its look-alikes.
+ * from before the look-alike rule keeps its look-alikes; the table of the
+ * shared login locks, empty.
  */
 static void
 test_migrate_010(void **state)
@@ -426,6 +427,7 @@ test_migrate_010(void **state)
 	lgdb_migrate(fx, 10);
 	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM accounts"),
 	    lgdb_pg() ? 1 : 3);
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM login_locks"), 0);
 	db = lgdb_conn(fx);
 	if (lgdb_pg()) {
 		assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM pg_indexes"
