@@ -33,19 +33,25 @@
 static const char *const names[NMEAS] = { "acquire/s", "renew/s",
     "fenced write/s", "plain write/s", "notify us" };
 
+/* Seconds on the monotonic clock. */
 static double
 now_s(void)
 {
 	struct timespec	 ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		return (0);
 	return ((double)ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
+/* Exits with db's failure during what, and its class. */
 static void
 die(struct sqldb *db, const char *what)
 {
-	fprintf(stderr, "node-bench: %s: %s\n", what, sqldb_errmsg(db));
+	const char	*cls = sqldb_err_names[sqldb_errclass(db)];
+
+	fprintf(stderr, "node-bench: %s (%s): %s\n", what, cls,
+	    sqldb_errmsg(db));
 	exit(1);
 }
 
