@@ -5,6 +5,7 @@
  *   renew     lease_renew (one statement, autocommit);
  *   fence     a transaction with lease_fence and one small INSERT,
  *             against the same transaction without the fence;
+ *   renew_all lease_renew_all of the OPS leases (one statement), in ms;
  *   notify    PostgreSQL only: from sqldb_notify (autocommit) on one
  *             connection to sqldb_notify_next on another (poll), in µs.
  * SQLite is opened as the store opens it (WAL, synchronous=FULL).  Every
@@ -26,12 +27,13 @@
 #include "sqldb.h"
 #include "store.h"
 
-#define NMEAS	5		/* acquire, renew, fence, commit, notify */
+#define NMEAS	6		/* acquire, renew, fence, plain, notify,
+				 * renew_all */
 #define T0	1700000000000LL
 #define TTL	60000
 
 static const char *const names[NMEAS] = { "acquire/s", "renew/s",
-    "fenced write/s", "plain write/s", "notify us" };
+    "fenced write/s", "plain write/s", "notify us", "renew_all ms" };
 
 /* Seconds on the monotonic clock. */
 static double
@@ -125,6 +127,10 @@ round1(const char *url, long ops, double *m)
 			die(db, "renew");
 	}
 	m[1] = ops / (now_s() - t);
+	t = now_s();
+	if (lease_renew_all(db, node, TTL, T0 + 2, &v) == -1 || v != ops)
+		die(db, "renew_all");
+	m[5] = (now_s() - t) * 1e3;
 	if (sqldb_exec(db, "CREATE TABLE bench_w (k BIGINT)") == -1)
 		die(db, "create");
 	for (k = 0; k < 2; k++) {
@@ -209,7 +215,7 @@ main(int argc, char **argv)
 			qsort(v, (size_t)r, sizeof v[0], cmp);
 			med[j] = v[r / 2];
 			if (med[j] >= 0)
-				printf("  %-15s %10.0f\n", names[j], med[j]);
+				printf("  %-15s %10.1f\n", names[j], med[j]);
 		}
 	}
 	free(all);

@@ -338,6 +338,39 @@ t_lease_cycle(void **state)
 	sqldb_close(db);
 }
 
+/* A node renews all its live leases at once; an expired one, or
+ * another node's, is not renewed. */
+static void
+t_renew_all(void **state)
+{
+	struct sqldb	*db = fresh();
+	struct lease	 l;
+	int64_t		 a, b, n, g;
+
+	(void)state;
+	a = reg(db, "a:1");
+	b = reg(db, "b:1");
+	for (g = 1; g <= 3; g++)
+		assert_int_equal(lease_acquire(db, g, a, TTL, T0, &l),
+		    LEASE_OK);
+	assert_int_equal(lease_acquire(db, 3, a, TTL, T0 + 5000, &l),
+	    LEASE_OK);				/* game 3: until T0+15000 */
+	assert_int_equal(lease_acquire(db, 4, b, TTL, T0, &l), LEASE_OK);
+	/* At T0+12000 games 1 and 2 have expired, 3 has not. */
+	ok(db, lease_renew_all(db, a, TTL, T0 + 12000, &n));
+	assert_int_equal(n, 1);
+	expect_lease(db, 1, T0 + 12000, LEASE_EXPIRED, a, 1);
+	expect_lease(db, 2, T0 + 12000, LEASE_EXPIRED, a, 1);
+	assert_int_equal(lease_get(db, 3, T0 + 21999, &l), LEASE_HELD);
+	assert_int_equal(l.expires_ms, T0 + 22000);
+	/* B's lease was not touched, and has expired. */
+	expect_lease(db, 4, T0 + 12000, LEASE_EXPIRED, b, 1);
+	ok(db, lease_renew_all(db, b, TTL, T0 + 12000, &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(lease_renew_all(db, a, 0, T0, &n), -1);
+	sqldb_close(db);
+}
+
 /*
  * The fence holds: while A's transaction has passed its fence, B's
  * takeover of the expired lease waits (here: fails busy after a short
@@ -748,6 +781,7 @@ main(int argc, char **argv)
 		LITE(t_migrate9),
 		LITE(t_registry),
 		LITE(t_lease_cycle),
+		LITE(t_renew_all),
 		LITE(t_fence_blocks),
 		LITE(t_race),
 		LITE(t_lock_lite),
@@ -755,6 +789,7 @@ main(int argc, char **argv)
 		PG(t_migrate9),
 		PG(t_registry),
 		PG(t_lease_cycle),
+		PG(t_renew_all),
 		PG(t_fence_blocks),
 		PG(t_race),
 		PG(t_lock_pg),
