@@ -247,7 +247,7 @@ lease_release(struct sqldb *db, struct lease *l)
  * lease past its expiry that nobody took is still this epoch's.  Returns
  * LEASE_OK, LEASE_LOST (the caller rolls back), or -1.  In a pipelined
  * batch the answer is not read before the commit: the fence says
- * LEASE_LOST there; fence in a transaction or a batch without pipeline.
+ * LEASE_LOST there; use lease_fence_batch.
  */
 int
 lease_fence(struct sqldb *db, int64_t game, int64_t node, int64_t epoch)
@@ -275,6 +275,39 @@ static void
 lease_game_row(struct sqldb_stmt *s, size_t i, void *arg)
 {
 	((int64_t *)arg)[i] = sqldb_column_int64(s, 0);
+}
+
+/*
+ * The fence as a statement that fails when (game, node, epoch) no longer
+ * holds the lease, for a pipelined batch (sqldb_batch_begin(db, 1)),
+ * where no answer is read before the commit: the batch's commit then
+ * fails ("lease lost: game N") and rolls the whole batch back.  It takes
+ * the same lock as lease_fence (FOR SHARE, in a scalar subquery whose
+ * missing row makes the cast fail at run time).  Outside a pipeline it
+ * fails at once.  SQLite has no pipeline: lease_fence, a loss refused.
+ * Returns 0, or -1.
+ */
+int
+lease_fence_batch(struct sqldb *db, int64_t game, int64_t node,
+    int64_t epoch)
+{
+	int64_t		 v[3] = { game, node, epoch };
+	int		 r;
+
+	if (sqldb_backend(db) == SQLDB_PG) {
+		if (!sqldb_in_transaction(db))
+			return (sqldb_refuse(db, "a lease fence outside a "
+			    "transaction"));
+		return (sqldb_cached_run(db, "SELECT CAST(COALESCE((SELECT "
+		    "'1' FROM leases WHERE game_id = ?1 AND node_id = ?2 AND "
+		    "epoch = ?3 AND state = 'held' FOR SHARE), 'lease lost: "
+		    "game ' || CAST(?1 AS TEXT)) AS INTEGER)", v, 3) == -1 ?
+		    -1 : 0);
+	}
+	if ((r = lease_fence(db, game, node, epoch)) == LEASE_LOST)
+		return (sqldb_refuse(db, "lease lost: game %lld", (long long)
+		    game));
+	return (r == LEASE_OK ? 0 : -1);
 }
 
 /*

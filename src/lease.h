@@ -60,6 +60,7 @@ int	 lease_renew(struct sqldb *, struct lease *, int64_t, int64_t);
 int	 lease_renew_all(struct sqldb *, int64_t, int64_t, int64_t, int64_t *);
 int	 lease_release(struct sqldb *, struct lease *);
 int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
+int	 lease_fence_batch(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_get(struct sqldb *, int64_t, int64_t, struct lease *);
 int	 lease_expired(struct sqldb *, int64_t, int64_t *, size_t, size_t *);
 
