@@ -780,6 +780,46 @@ t_notify_reconnect(void **state)
 	sqldb_close(l);
 }
 
+/* The bounds of a connection's state: SQLDB_CACHE_MAX statements, and
+ * (PostgreSQL) SQLDB_LISTEN_MAX channels; beyond, refused, and nothing
+ * changes. */
+static void
+t_limits(void **state)
+{
+	static char	 sql[SQLDB_CACHE_MAX + 1][48];
+	char		 chan[32];
+	struct sqldb	*db = fresh();
+	struct sqldb_stmt *s;
+	int		 i;
+
+	(void)state;
+	/* SQLDB_CACHE_MAX statements, then a refusal. */
+	for (i = 0; i <= SQLDB_CACHE_MAX; i++) {
+		snprintf(sql[i], sizeof sql[i], "SELECT %d", i);
+		if (sqldb_cached(db, sql[i], 0, &s) == -1)
+			break;
+		assert_non_null(s);
+	}
+	assert_int_equal(i, SQLDB_CACHE_MAX);
+	assert_non_null(strstr(sqldb_errmsg(db), "cached statements"));
+	assert_int_equal(sqldb_cached(db, sql[0], 0, &s), 0);	/* kept */
+	assert_int_equal(sqldb_step(s), SQLDB_ROW);
+	assert_int_equal(sqldb_column_int64(s, 0), 0);
+	sqldb_reset(s);
+	for (i = 0; backend == SQLDB_PG && i <= SQLDB_LISTEN_MAX; i++) {
+		snprintf(chan, sizeof chan, "c%d", i);
+		if (sqldb_listen(db, chan) == -1)
+			break;
+	}
+	if (backend == SQLDB_PG) {
+		assert_int_equal(i, SQLDB_LISTEN_MAX);
+		assert_non_null(strstr(sqldb_errmsg(db), "already listening"));
+		assert_int_equal(int1(db, "SELECT COUNT(*) FROM "
+		    "pg_listening_channels()"), SQLDB_LISTEN_MAX);
+	}
+	sqldb_close(db);
+}
+
 /* SQLite: one node: the calls check their arguments and say so. */
 static void
 t_notify_lite(void **state)
@@ -837,6 +877,7 @@ main(int argc, char **argv)
 		LITE(t_race),
 		LITE(t_lock_lite),
 		LITE(t_notify_lite),
+		LITE(t_limits),
 		PG(t_migrate9),
 		PG(t_registry),
 		PG(t_lease_cycle),
@@ -847,6 +888,7 @@ main(int argc, char **argv)
 		PG(t_lock_pg),
 		PG(t_notify_pg),
 		PG(t_notify_reconnect),
+		PG(t_limits),
 	};
 
 	(void)argc;
