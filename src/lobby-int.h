@@ -258,6 +258,7 @@ struct lobby {
 	/* The node this lobby is (lobby_set_node): 0 for a single node. */
 	int64_t		 node_id;
 	char		 node_addr[256];
+	TAILQ_HEAD(lrestores, lrestore) restores; /* lobby-restore.c */
 	struct {			/* node drain (lobby-node.c) */
 		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
 		uint64_t redirected;	/* event redirect sent since */
@@ -295,6 +296,10 @@ void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);
 void	 lg_answer_move(struct lgame *, int, const char *, const char *);
+void	 lg_restored(struct lobby *, struct lgame *);
+
+/* lobby-restore.c (calls lobby-game.c, lobby-tour.c, lobby-queue.c) */
+void	 lrestore_drop(struct lobby *);
 
 /* lobby-pair.c (calls lobby-queue.c) */
 void	 lc_drop_seek(struct lobby_client *);

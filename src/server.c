@@ -326,6 +326,7 @@ server_store_open(const struct conf *conf)
 {
 	const char	*path = conf->db, *sd;
 	char		 def[4096], err[1024];
+	struct store_config cf;
 	struct store	*st;
 	size_t		 n;
 
@@ -348,7 +349,9 @@ server_store_open(const struct conf *conf)
 	/* One daemon per database (the fd stays open until exit). */
 	if (dblock_take(path, err, sizeof err) == -1)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
-	if ((st = store_open(path, err, sizeof err)) == NULL)
+	store_config_default(&cf);
+	cf.keep_live = conf->takeover;	/* restored by the lobby */
+	if ((st = store_open_config(path, &cf, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", path, err);
 	log_info("event=db path=%s", path);
 	return (st);
@@ -577,6 +580,10 @@ server_run(struct conf *conf)
 	 * SIGTERM is a clean stop, not the default action (exit 143).
 	 */
 	server_start(&srv);
+	/* takeover on: the live games of the log go on (PROTOCOL.md §12). */
+	if (conf->takeover && srv.store != NULL &&
+	    lobby_restore_live(srv.lobby) != 0)
+		fatalx("event=restore error=\"cannot list the live games\"");
 	server_listen_all(&srv);
 	srv.http = http_start(&srv);
 	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
