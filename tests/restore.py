@@ -193,6 +193,20 @@ def test_takeover_pg():
              " in this build yet: " + pending.group(0))
 
 
+def test_c_on_pg():
+    """tests/test-lobby-restore (the clock rule on the virtual clock) on
+    this cluster's PostgreSQL: the restore's reads and writes there."""
+    url = os.environ.get("SQLDB_PG_URL")
+    if not url:
+        skip("test-lobby-restore on PostgreSQL", "SQLDB_PG_URL is not set")
+        return
+    p = subprocess.run([os.path.join(BUILD, "tests", "test-lobby-restore")],
+                       capture_output=True, text=True, timeout=120)
+    check("test-lobby-restore passes on PostgreSQL", p.returncode == 0 and
+          "store=postgresql" in p.stderr + p.stdout,
+          (p.stdout + p.stderr)[-3000:])
+
+
 def test_replay_fails():
     """A log whose committed move is illegal: abandoned with the reason."""
     hold = os.path.join(TMP, "bad.hold")
@@ -260,5 +274,6 @@ def test_clean_stop_abandons():
     c.close()
 
 
-sys.exit(run([test_takeover_sqlite, test_takeover_pg, test_replay_fails,
+sys.exit(run([test_takeover_sqlite, test_takeover_pg, test_c_on_pg,
+              test_replay_fails,
               test_clean_stop_abandons]))
