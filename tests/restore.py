@@ -47,16 +47,32 @@ eng.wait()
 '''
 
 
-def gate_bot(d, name, hold):
-    """A bot seeking SPEC whose program holds its 3rd genmove while the
+def gate_bot(d, name, hold, play=("--seek", SPEC + " " + OPTS,
+                                    "--no-ready")):
+    """A bot (seeking SPEC) whose program holds its 3rd genmove while the
     file hold exists."""
     gate = os.path.join(TMP, "gate.py")
     with open(gate, "w") as f:
         f.write(GATE)
     return start_bot(d, name, [sys.executable, gate, hold, str(HELD_AFTER),
                                GRUNDY],
-                     ("--seek", SPEC + " " + OPTS, "--no-ready",
-                      "--reconnect-ms", "100", "--games", "1"))
+                     play + ("--reconnect-ms", "100", "--games", "1"))
+
+
+def held_at_four(c, gid):
+    """Waits until game gid has its 4 moves committed (the 5th is held);
+    returns its moves, or None."""
+    got = [None]
+
+    def four():
+        got[0] = record(c, gid)
+        return len(got[0][3]) >= 2 * HELD_AFTER
+    wait_for(four, 30, 0.05)
+    st, _, _, moves, text = got[0]
+    if check("exactly %d moves committed, then held" % (2 * HELD_AFTER),
+             st == "live" and [m[0] for m in moves] == [1, 2, 3, 4], text):
+        return moves
+    return None
 
 
 def record(c, gid):
@@ -114,15 +130,7 @@ def takeover(name, db=None):
     gid = live_game(c)
     if not check("the bots' game started", gid is not None):
         return
-    got = [None]
-
-    def four():
-        got[0] = record(c, gid)
-        return len(got[0][3]) >= 2 * HELD_AFTER
-    wait_for(four, 30, 0.05)
-    st, _, _, before, text = got[0]
-    check("exactly %d moves committed, then held" % (2 * HELD_AFTER),
-          st == "live" and [m[0] for m in before] == [1, 2, 3, 4], text)
+    before = held_at_four(c, gid) or []
     c.close()
     d.stop(signal.SIGKILL)
     d.start()
@@ -207,6 +215,43 @@ def test_c_on_pg():
           (p.stdout + p.stderr)[-3000:])
 
 
+def test_tournament_slot():
+    """A tournament's game restored keeps its slot: the tournament ends
+    with that one game, under its id, and plays no other for the slot."""
+    hold = os.path.join(TMP, "tour.hold")
+    open(hold, "w").close()
+    d = Daemon("restore-tour", "--takeover", "on", "--admins", "boss")
+    boss = login(d, "boss")
+    bots = [gate_bot(d, n, hold, ()) for n in ("ta", "tb")]
+    check("bots logged in", bots_logged_in(["ta", "tb"]))
+    r = boss.cmd("tournament create tk roundrobin players=ta,tb games=1 "
+                 "tc=%d %s" % (BASE, SPEC))
+    check("tournament created", ok(r), r)
+    gid = live_game(boss)
+    if not check("its game started", gid is not None) or \
+            held_at_four(boss, gid) is None:
+        return
+    boss.close()
+    d.stop(signal.SIGKILL)
+    d.start()
+    os.unlink(hold)
+    check("the game is restored", restored_line(d, gid) is not None)
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("the tournament finished", wait_for(
+        lambda: "played 1 of 1" in (boss.cmd("standings tk") or ""), 60,
+        0.1), boss.cmd("standings tk"))
+    r = boss.cmd("history tournament=tk")
+    rows = body(r).splitlines() if ok(r) else []
+    check("one game for its slot, the restored one, finished",
+          len(rows) == 1 and rows[0].split()[:3] == [str(gid), "nim",
+                                                     "finished"], r)
+    for b in bots:
+        b.kill()
+        b.wait()
+    boss.close()
+
+
 def test_replay_fails():
     """A log whose committed move is illegal: abandoned with the reason."""
     hold = os.path.join(TMP, "bad.hold")
@@ -275,5 +320,5 @@ def test_clean_stop_abandons():
 
 
 sys.exit(run([test_takeover_sqlite, test_takeover_pg, test_c_on_pg,
-              test_replay_fails,
+              test_tournament_slot, test_replay_fails,
               test_clean_stop_abandons]))
