@@ -10,7 +10,9 @@
  * Back on the loop the game is created under the same id with both seats
  * held by their accounts but absent (an engine seat stays the engine),
  * and its next turn starts at once (lg_restored): the players resume it
- * by account (event live at login, resume GAME_ID).
+ * by account (event live at login, resume GAME_ID).  At a start with
+ * takeover on (lobby_restore_live) the same runs inline, before the
+ * daemon listens.
  *
  * The clock rule: the seat to move gets back what its clock held after
  * its last committed move (its value at the start of the interrupted
@@ -326,6 +328,33 @@ lrestore_done(void *arg)
 }
 
 /*
+ * Starts a restore of live game id at epoch (lobby_restore); inline: at
+ * once on the calling thread (a start, before any client).  Returns it, or
+ * NULL when it cannot start.
+ */
+static struct lrestore *
+lrestore_new(struct lobby *lb, int64_t id, int64_t epoch)
+{
+	struct lrestore	*r;
+
+	if (lb->store == NULL || id <= 0 || lobby_game(lb, id) != NULL)
+		return (NULL);
+	TAILQ_FOREACH(r, &lb->restores, entry)
+		if (r->id == id)
+			return (NULL);
+	r = xcalloc(1, sizeof *r);
+	r->lb = lb;
+	r->st = lb->store;
+	r->lim = lb->conf.lim;
+	r->id = id;
+	r->epoch = epoch;
+	TAILQ_INSERT_TAIL(&lb->restores, r, entry);
+	log_info("game=%lld event=restore epoch=%lld", (long long)id,
+	    (long long)epoch);
+	return (r);
+}
+
+/*
  * Restores live game id, whose lease this node holds at epoch (0: a
  * single node), from the log: the record is read and replayed on a
  * worker, then the game goes on here.  Returns 0 when the restore is
@@ -337,20 +366,8 @@ lobby_restore(struct lobby *lb, int64_t id, int64_t epoch)
 {
 	struct lrestore	*r;
 
-	if (lb->store == NULL || id <= 0 || lobby_game(lb, id) != NULL)
+	if ((r = lrestore_new(lb, id, epoch)) == NULL)
 		return (-1);
-	TAILQ_FOREACH(r, &lb->restores, entry)
-		if (r->id == id)
-			return (-1);
-	r = xcalloc(1, sizeof *r);
-	r->lb = lb;
-	r->st = lb->store;
-	r->lim = lb->conf.lim;
-	r->id = id;
-	r->epoch = epoch;
-	TAILQ_INSERT_TAIL(&lb->restores, r, entry);
-	log_info("game=%lld event=restore epoch=%lld", (long long)id,
-	    (long long)epoch);
 	if (lb->io.work != NULL)
 		lb->io.work(lb->io.arg, lrestore_work, lrestore_done, r);
 	else {
@@ -361,12 +378,15 @@ lobby_restore(struct lobby *lb, int64_t id, int64_t epoch)
 }
 
 /*
- * takeover on, at a start (before clients): restores every game the log
- * has as live.  Returns 0, or -1 if they cannot be listed.
+ * takeover on, at a start before the daemon listens: restores every game
+ * the log has as live, each at once on this thread (no client can come
+ * meanwhile, so none finds its account free and seeks while its game is
+ * being read).  Returns 0, or -1 if they cannot be listed.
  */
 int
 lobby_restore_live(struct lobby *lb)
 {
+	struct lrestore	*r;
 	int64_t		*ids;
 	size_t		 n, i;
 
@@ -376,7 +396,10 @@ lobby_restore_live(struct lobby *lb)
 		return (-1);
 	log_info("event=takeover live=%zu", n);
 	for (i = 0; i < n; i++)
-		(void)lobby_restore(lb, ids[i], 0);
+		if ((r = lrestore_new(lb, ids[i], 0)) != NULL) {
+			lrestore_work(r);
+			lrestore_done(r);
+		}
 	free(ids);
 	return (0);
 }

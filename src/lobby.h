@@ -82,8 +82,9 @@ const char *lobby_node_addr(const struct lobby *);
  */
 int	 lobby_restore(struct lobby *, int64_t, int64_t);
 /*
- * takeover on, at a start before clients (PROTOCOL.md §12): restores every
- * game the log has as live.  Returns 0, or -1 if they cannot be listed.
+ * takeover on, at a start before the daemon listens (PROTOCOL.md §12):
+ * restores every game the log has as live, at once on the calling thread.
+ * Returns 0, or -1 if they cannot be listed.
  */
 int	 lobby_restore_live(struct lobby *);
 void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);

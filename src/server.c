@@ -580,7 +580,10 @@ server_run(struct conf *conf)
 	 * SIGTERM is a clean stop, not the default action (exit 143).
 	 */
 	server_start(&srv);
-	/* takeover on: the live games of the log go on (PROTOCOL.md §12). */
+	/*
+	 * takeover on: the live games of the log go on (PROTOCOL.md §12),
+	 * restored before the daemon listens.
+	 */
 	if (conf->takeover && srv.store != NULL &&
 	    lobby_restore_live(srv.lobby) != 0)
 		fatalx("event=restore error=\"cannot list the live games\"");
