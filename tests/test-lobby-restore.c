@@ -308,6 +308,25 @@ test_clock_rule(void **state)
 	buf_free(&err);
 }
 
+/*
+ * Logs alice's and bob's two moves mv (charged us), restarts, restores
+ * the game and reads its record into rec (initialised here); returns its
+ * id.
+ */
+static int64_t
+rfx_two(struct rfx *fx, const char *const *mv, const long long *us,
+    struct buf *rec)
+{
+	int64_t		 id = rfx_log(fx, "alice", "bob", mv, us, 2);
+
+	rfx_restart(fx);
+	rfx_restore(fx, id);
+	buf_init(rec);
+	rfx_record(fx, id, rec);
+	rfx_pump(fx);
+	return (id);
+}
+
 /* A position after a move that differs from the log's: abandoned. */
 static void
 test_bad_position(void **state)
@@ -316,19 +335,36 @@ test_bad_position(void **state)
 	static const long long us[] = { 1000, 1000 };
 	struct rfx	*fx = *state;
 	struct buf	 rec;
-	int64_t		 id;
 
-	id = rfx_log(fx, "alice", "bob", mv, us, 2);
-	rfx_restart(fx);
-	rfx_restore(fx, id);
-	buf_init(&rec);
-	rfx_record(fx, id, &rec);
+	(void)rfx_two(fx, mv, us, &rec);
 	rfx_has(&rec, "result - restore-failed ply 2: the position after "
 	    "\"2=3\" differs from the log's\nstatus abandoned\n");
 	fx->lc[0] = lobby_attach(fx->lb, &fx->out[0], 1);
 	lobby_login(fx->lc[0], "alice", 0);
 	lobby_login_live(fx->lc[0]);
 	assert_null(strstr(buf_str(&fx->out[0]), "event live"));
+	buf_free(&rec);
+}
+
+/*
+ * The crash came between the last move's commit and the end's: the
+ * restore ends the game at once, with the referee's result, logged once.
+ */
+static void
+test_over_at_restore(void **state)
+{
+	static const char *const mv[] = { "1=0", "2=0" };	/* nim 0 0 */
+	static const long long us[] = { 1000, 2000 };
+	struct buf	 rec;
+	int64_t		 id = rfx_two(*state, mv, us, &rec);
+	struct rfx	*fx = *state;
+
+	rfx_has(&rec, "move 2 2 2=0 no-win 2 - 2000\nended ");
+	rfx_has(&rec, "result second no-legal-move\nstatus finished\n");
+	assert_int_equal(lobby_restore(fx->lb, id, 3), 0);	/* not live */
+	rfx_pump(fx);
+	rfx_record(fx, id, &rec);
+	rfx_has(&rec, "result second no-legal-move\nstatus finished\n");
 	buf_free(&rec);
 }
 
@@ -384,6 +420,7 @@ test_not_live(void **state)
 
 TU_MAIN("lobby-restore",
     RESTORE_TEST(test_clock_rule),
+    RESTORE_TEST(test_over_at_restore),
     RESTORE_TEST(test_bad_position),
     RESTORE_TEST(test_anonymous),
     RESTORE_TEST(test_not_live))
