@@ -10,6 +10,8 @@
  * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
  * lobby-node.c (a node's drain) calls only lobby-queue.c.
+ * lobby-restore.c (a live game restored from the log) calls lobby-game.c,
+ * lobby-tour.c and lobby-queue.c; lobby.c calls it (lrestore_drop).
  * What a game's end tells a tournament goes up through a hook.
  */
 #ifndef LOBBY_INT_H
