@@ -81,6 +81,12 @@ const char *lobby_node_addr(const struct lobby *);
  * Returns 0 when the restore is under way, -1 when it cannot start.
  */
 int	 lobby_restore(struct lobby *, int64_t, int64_t);
+/*
+ * takeover on, at a start before the daemon listens (PROTOCOL.md §12):
+ * restores every game the log has as live, at once on the calling thread.
+ * Returns 0, or -1 if they cannot be listed.
+ */
+int	 lobby_restore_live(struct lobby *);
 void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);

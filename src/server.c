@@ -326,6 +326,7 @@ server_store_open(const struct conf *conf)
 {
 	const char	*path = conf->db, *sd;
 	char		 def[4096], err[1024], *name;
+	struct store_config cf;
 	struct store	*st;
 	size_t		 n;
 
@@ -351,7 +352,9 @@ server_store_open(const struct conf *conf)
 	    sizeof err) == -1)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
 	name = store_dbname(path);	/* a URL without its password */
-	if ((st = store_open(path, err, sizeof err)) == NULL)
+	store_config_default(&cf);
+	cf.keep_live = conf->takeover;	/* restored by the lobby */
+	if ((st = store_open_config(path, &cf, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", name, err);
 	log_info("event=db path=%s", name);
 	free(name);
@@ -581,6 +584,13 @@ server_run(struct conf *conf)
 	 * SIGTERM is a clean stop, not the default action (exit 143).
 	 */
 	server_start(&srv);
+	/*
+	 * takeover on: the live games of the log go on (PROTOCOL.md §12),
+	 * restored before the daemon listens.
+	 */
+	if (conf->takeover && srv.store != NULL &&
+	    lobby_restore_live(srv.lobby) != 0)
+		fatalx("event=restore error=\"cannot list the live games\"");
 	server_listen_all(&srv);
 	srv.http = http_start(&srv);
 	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
