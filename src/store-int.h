@@ -81,6 +81,7 @@ struct store_item {
 	size_t		 w;		/* writes it counts for: 1, or moves */
 	int		 ok;
 	int		 skip;		/* failed alone: not in a retry */
+	int		 lost;		/* end: a lost one marked, if live */
 	char		*tc;		/* begin: time control or NULL */
 	int		 rated;		/* begin: league fields */
 	int64_t		 tournament;
@@ -110,6 +111,7 @@ enum {
 	STORE_W_TABLE,
 	STORE_W_ABANDON,
 	STORE_W_REFUSED,
+	STORE_W_LOST,
 	STORE_W_N
 };
 
@@ -172,6 +174,7 @@ struct store {
 	struct sqldb_stmt *ws[STORE_W_N];
 	struct sqldb_stmt *rs[STORE_R_N];
 	pthread_mutex_t	 rmtx;		/* the read connection */
+	int		 rlost;		/* its last read lost it (rmtx) */
 
 	pthread_t	 thread;
 	enum store_tstate tstate;	/* the writer thread (mtx) */
