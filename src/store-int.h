@@ -195,6 +195,7 @@ struct store {
 	int		 ids_want;	/* someone waits for a refill */
 	int		 ids_failed;	/* the last refill failed */
 	uint64_t	 ids_gen;	/* refills attempted */
+	uint64_t	 ids_after;	/* done_seq at the last failed one */
 	int64_t		 open_id;	/* MAX(id) at open */
 	int64_t		*damaged;	/* games with a lost write */
 	size_t		 ndamaged;

@@ -573,6 +573,43 @@ test_commit_in_doubt(void **state)
 	    " status = 'finished'"), 1);
 }
 
+/*
+ * PostgreSQL's game ids come from a pool that the writer refills from the
+ * sequence: while it cannot, the pool drains, a start gets no id (0: not
+ * logged) and the log says it is failing; once the sequence answers
+ * again, the pool refills by itself (after store_failing's probe).
+ */
+static void
+test_ids_drained(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st = fx->st;
+	struct store_game sg = engine_game("nim 1");
+	int64_t		 id, last = 0;
+	long long	 until;
+	int		 i;
+
+	TDB_PG_ONLY("game ids from a sequence are PostgreSQL's (this test"
+	    " runs again under tests/pgstore.sh)");
+	raw_file_exec(fx->path, "ALTER SEQUENCE games_id_seq RENAME TO"
+	    " games_id_seq_away");
+	for (i = 0; i < 64; i++) {
+		id = store_game_begin(st, &sg);
+		assert_true(id > last);
+		last = id;
+		assert_int_equal(store_flush(st), 0);
+	}
+	assert_int_equal(store_failing(st), 1);
+	assert_int_equal(store_game_begin(st, &sg), 0);
+	raw_file_exec(fx->path, "ALTER SEQUENCE games_id_seq_away RENAME TO"
+	    " games_id_seq");
+	until = now_ms() + 10000;
+	while (store_failing(st) && now_ms() < until)
+		store_flush(st);
+	assert_int_equal(store_failing(st), 0);
+	assert_true(store_game_begin(st, &sg) > last);
+}
+
 TDB_STORE_MAIN(
     TDB_FILE_TEST(test_runs),
     TDB_MEMORY_TEST(test_bad_writes),
@@ -581,4 +618,5 @@ TDB_STORE_MAIN(
     cmocka_unit_test(test_queue_bound),
     cmocka_unit_test(test_concurrent_reads),
     cmocka_unit_test(test_durability),
-    TDB_FILE_TEST(test_commit_in_doubt))
+    TDB_FILE_TEST(test_commit_in_doubt),
+    TDB_FILE_TEST(test_ids_drained))
