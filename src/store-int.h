@@ -3,6 +3,7 @@
  * the calls that queue writes), store-db.c (the connections, errors,
  * migrations, and the SQLite-only settings; all on sqldb.h),
  * store-queue.c (the queue of writes), store-moves.c (runs of moves),
+ * store-ids.c (game ids on PostgreSQL, from its sequence),
  * store-rating.c (the ratings and their checkpoint), store-writer.c (the
  * writer thread, batches, group commit), store-read.c (the reads) and
  * store-rverify.c (verify ratings).  Each calls only those before it in this
