@@ -258,6 +258,9 @@ t_tournament(void **state)
 	assert_int_equal(league_tournaments(nodeb, 1, &b, &nb), 0);
 	assert_int_equal(na, 1);
 	assert_true(b[0].seed == UINT64_MAX - 7);
+	assert_true(b[0].sprt_alpha == 0.05 && b[0].sprt_elo1 == 5);
+	assert_true(b[0].base_ms == 60000 && b[0].inc_ms == 250);
+	assert_int_equal(b[0].format, LEAGUE_SWISS);
 	tours_same(a, na, b, nb);
 	league_tournaments_free(a, na);
 	league_tournaments_free(b, nb);
