@@ -41,6 +41,7 @@
 #include "rtable.h"
 #include "glickoref.h"
 #include "store.h"
+#include "store-results.h"
 
 /* A pseudo-random rated game between two of the players. */
 static void
@@ -621,13 +622,39 @@ log_replay(const char *path, struct glickoref *f)
 }
 
 /*
+ * The results (standings, crosstables, export: PROTOCOL.md §13.10) that a
+ * store reads from the log: the n games of ids, won by winners, in id
+ * order, whichever node asks.
+ */
+static void
+results_are(struct store *st, const int64_t *ids, const int *winners,
+    size_t n)
+{
+	struct store_rfilter f = { NULL, NULL, 0, STORE_TIME_NONE,
+			    STORE_TIME_NONE, 1000 };
+	struct store_rgames r;
+	size_t		 i, j;
+
+	assert_int_equal(store_rgames(st, &f, &r), 0);
+	assert_int_equal(r.n, n);
+	for (i = 0; i < r.n; i++) {
+		for (j = 0; j < n && ids[j] != r.v[i].id; j++)
+			;
+		assert_true(j < n);
+		assert_int_equal(r.v[i].winner, winners[j]);
+		assert_true(i == 0 || r.v[i - 1].id < r.v[i].id);
+	}
+	store_rgames_free(&r);
+}
+
+/*
  * Two stores on one PostgreSQL database, as two nodes: each round, both
  * writers are held at the start of the batch that ends a rated game (the
  * games share players) and let go together, so the two rating
  * transactions run at once.  Every game is rated once, the seqs form one
  * order, and each store's live ratings (after store_ratings_sync), its
  * checkpoint and verify ratings agree exactly with the replay of that
- * order; so does a store opened afterwards.
+ * order; so does a store opened afterwards.  Both read the same results.
  */
 static void
 test_two_nodes(void **state)
@@ -639,8 +666,8 @@ test_two_nodes(void **state)
 	struct store_game gm;
 	struct done	 d[2];
 	char		 p1[16], p2[16];
-	int64_t		 id[2];
-	int		 i, k, w[2], rounds = 24;
+	int64_t		 id[2], all[48];
+	int		 i, k, w[2], won[48], rounds = 24;
 
 	if (tdb_pg() == NULL) {
 		/* One SQLite file has one writer: one node. */
@@ -678,6 +705,8 @@ test_two_nodes(void **state)
 			assert_int_equal(store_flush(st[i]), 0);
 			assert_int_equal(d[i].called, 1);
 			assert_int_equal(d[i].ok, 1);
+			all[2 * k + i] = id[i];
+			won[2 * k + i] = w[i];
 		}
 	}
 	for (i = 0; i < 2; i++)
@@ -686,6 +715,7 @@ test_two_nodes(void **state)
 	for (i = 0; i < 2; i++) {
 		assert_int_equal(store_ratings_sync(st[i]), 0);
 		same_as_ref(st[i], t->path, t->f);
+		results_are(st[i], all, won, 2 * rounds);
 	}
 	store_close(st[1]);
 	pthread_barrier_destroy(&bar);
