@@ -22,18 +22,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "store.h"
 
+/* The monotonic clock in microseconds (clock.c's). */
 static double
 now_us(void)
 {
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec * 1e6 + ts.tv_nsec / 1e3);
+	return ((double)clock_mono_ns() / 1e3);
 }
 
 static int
