@@ -18,6 +18,15 @@
  * _verify replays the whole log off the event loop, on a connection of its
  * own, and compares it with the checkpoint and the live ratings of the
  * same instant (the writer holds vmtx from its COMMIT to the publication).
+ *
+ * Several nodes on one PostgreSQL (PROTOCOL.md §13.7): the writer's first
+ * rated game of a batch locks the checkpoint's row (store_rt_lock, until
+ * the COMMIT), takes the next seq from it and first replays the games
+ * other nodes rated since live_seq (store_rt_catchup), so the log has one
+ * order and every game is rated from the ratings all nodes committed.
+ * Reads call store_ratings_sync (one read of the checkpoint's seq, the
+ * replay of what is new).  Whoever changes live holds vmtx (the writer
+ * from its COMMIT to the publication, a catch-up throughout) and emtx.
  */
 #include <sys/queue.h>
 
@@ -470,8 +479,8 @@ store_ratings_done(struct store *st, int committed, int locked)
 		}
 		st->live_seq = st->rseq;
 		pthread_mutex_unlock(&st->emtx);
-	} else
-		st->rseq = st->live_seq;
+	} else if (!st->pg)
+		st->rseq = st->live_seq;	/* PostgreSQL: store_rt_lock's */
 	if (locked)
 		pthread_mutex_unlock(&st->vmtx);
 	rtable_free(&st->pend);
