@@ -227,6 +227,8 @@ struct store {
 	int64_t		 rseq;		/* the writer's: last seq handed out */
 	int64_t		 rgame;		/* ... and its game */
 	struct rtable	 pend;		/* the writer's: the batch's ratings */
+	struct sqldb	*sdb;		/* PostgreSQL: store_ratings_sync's
+					 * connection (vmtx) */
 	int		 rated_begun;	/* a rated game began (atomic) */
 };
 

@@ -241,6 +241,13 @@ store_ratings_open(struct store *st, char *err, size_t errlen)
 		    "checkpoint): restore it from a backup", st->name);
 		return (-1);
 	}
+	/* The reads' check of other nodes' games has its own connection. */
+	if (st->pg && st->sdb == NULL && sqldb_open(st->path, &st->sdb, err,
+	    errlen) == -1) {
+		sqldb_rollback(st->wdb);
+		rtable_free(&touched);
+		return (-1);
+	}
 	if (n > 0) {
 		if ((!st->pg && sqldb_begin(st->wdb) == -1) ||
 		    store_rt_write(st, &st->live, &touched, seq, game) == -1 ||
@@ -341,35 +348,26 @@ store_rt_lock(struct store *st)
 /*
  * Before a read of the live ratings that a client sees: on PostgreSQL,
  * one read of the checkpoint's seq and, if another node rated games since
- * the live ratings' seq, their replay (the reads' connection); SQLite:
- * one node, nothing to do.  Any thread.  Returns 0, or -1 (the live
- * ratings are then as before: the caller reads them anyway).
+ * the live ratings' seq, their replay, on a connection of its own (not
+ * the reads': a long read there, an export, must not hold up `ratings`
+ * on the event loop) under vmtx (at worst it waits for one COMMIT of the
+ * writer).  SQLite: one node, nothing to do.  Any thread.  Returns 0, or
+ * -1 (the live ratings are then as before: the caller reads them anyway;
+ * the writer logs the database's failures).
  */
 int
 store_ratings_sync(struct store *st)
 {
-	int64_t		 seq, game, live;
+	int64_t		 seq, game;
 	int		 rc;
 
 	if (!st->pg)
 		return (0);
-	pthread_mutex_lock(&st->rmtx);
-	if ((rc = store_rt_mark(st->rdb, 0, &seq, &game)) == 0) {
-		pthread_mutex_lock(&st->emtx);
-		live = st->live_seq;
-		pthread_mutex_unlock(&st->emtx);
-		if (live < seq) {
-			pthread_mutex_lock(&st->vmtx);
-			if (st->live_seq < seq)
-				rc = store_rt_catchup(st, st->rdb);
-			pthread_mutex_unlock(&st->vmtx);
-		}
-	}
-	pthread_mutex_unlock(&st->rmtx);
-	if (rc != 0)
-		log_warnx("store=%s event=ratings-sync-failed error=\"%s\"",
-		    st->name, rc == 1 ? "no ratings checkpoint" :
-		    sqldb_errmsg(st->rdb));
+	pthread_mutex_lock(&st->vmtx);
+	if ((rc = store_rt_mark(st->sdb, 0, &seq, &game)) == 0 &&
+	    st->live_seq < seq)
+		rc = store_rt_catchup(st, st->sdb);
+	pthread_mutex_unlock(&st->vmtx);
 	return (rc == 0 ? 0 : -1);
 }
 
