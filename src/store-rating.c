@@ -223,13 +223,15 @@ store_ratings_open(struct store *st, char *err, size_t errlen)
 {
 	struct rtable	 touched;
 	int64_t		 seq, game, n;
-	int		 rc = 0;
+	int		 rc = 0, pg;
 
 	rtable_init(&touched);
+	/* (st->pg is set after this returns.) */
+	pg = sqldb_backend(st->wdb) == SQLDB_PG;
 	/* PostgreSQL: other nodes rate meanwhile; read under their lock. */
 	if (store_prepare(st->wdb, store_rtsql, NULL, STORE_RT_N, st->rt) == -1 ||
-	    (st->pg && sqldb_begin(st->wdb) == -1) ||
-	    (rc = store_rt_mark(st->wdb, st->pg, &seq, &game)) == -1 ||
+	    (pg && sqldb_begin(st->wdb) == -1) ||
+	    (rc = store_rt_mark(st->wdb, pg, &seq, &game)) == -1 ||
 	    store_rt_rows(st->wdb, &st->live) == -1 ||
 	    store_rt_replay(st->wdb, seq, &st->live, &touched, NULL, &seq,
 	    &game, &n) == -1)
@@ -242,18 +244,18 @@ store_ratings_open(struct store *st, char *err, size_t errlen)
 		return (-1);
 	}
 	/* The reads' check of other nodes' games has its own connection. */
-	if (st->pg && st->sdb == NULL && sqldb_open(st->path, &st->sdb, err,
+	if (pg && st->sdb == NULL && sqldb_open(st->path, &st->sdb, err,
 	    errlen) == -1) {
 		sqldb_rollback(st->wdb);
 		rtable_free(&touched);
 		return (-1);
 	}
 	if (n > 0) {
-		if ((!st->pg && sqldb_begin(st->wdb) == -1) ||
+		if ((!pg && sqldb_begin(st->wdb) == -1) ||
 		    store_rt_write(st, &st->live, &touched, seq, game) == -1 ||
 		    sqldb_commit(st->wdb) == -1)
 			goto fail;
-	} else if (st->pg && sqldb_commit(st->wdb) == -1)
+	} else if (pg && sqldb_commit(st->wdb) == -1)
 		goto fail;
 	st->live_seq = st->rseq = seq;
 	rtable_free(&touched);
