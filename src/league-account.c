@@ -339,11 +339,21 @@ league_register(struct league *lg, const char *name, const char *pass,
 		rc = league_step(s);
 	else
 		sqldb_reset(s);
-	if (rc == 0 && sqldb_changes(lg->db) == 0) {
-		rc = -1;
+	/*
+	 * No row (the NOT EXISTS found a name) or a unique violation (an
+	 * insert of another node's, not committed when the NOT EXISTS read,
+	 * met the primary key or PostgreSQL's index on lower(name)): the name
+	 * itself, or a look-alike?  Read back.
+	 */
+	if ((rc == 0 && sqldb_changes(lg->db) == 0) ||
+	    (rc == -1 && sqldb_errclass(lg->db) == SQLDB_CONSTRAINT)) {
+		found = league_exists_locked(lg, name);
+		rc = found == 1 ? -3 : found == 0 ? -2 : -1;
+	}
+	if (rc == -2)
 		snprintf(err, errlen, "name %s is taken: an account with the "
 		    "same name in another case exists (look-alike)", name);
-	} else if (rc == -1 && sqldb_errclass(lg->db) == SQLDB_CONSTRAINT)
+	else if (rc == -3)
 		snprintf(err, errlen, "name %s is taken", name);
 	else if (rc == -1)
 		league_dberr(lg, err, errlen, "store the account");
