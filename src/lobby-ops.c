@@ -170,7 +170,10 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 		    "a pairing picks seats at random");
 		return (-1);
 	}
-	if ((sk = lobby_seek_match(lc, o)) != NULL) {
+	if ((sk = lobby_seek_match(lc, o)) != NULL && sk->xrow != 0 &&
+	    lb->seek_gone(lb, sk) != 0)
+		sk = NULL;	/* claimed by another node meanwhile */
+	if (sk != NULL) {
 		other = sk->lc;
 		if (lobby_offer_start(lb, o, &start, err) != 0)
 			return (-1);
@@ -203,6 +206,7 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 	lb->nseeks++;
 	lc->seek = sk;
 	res->seek_id = sk->id;
+	lobby_xnode_publish(lb, sk);
 	return (0);
 }
 
@@ -568,6 +572,8 @@ lobby_resume(struct lobby_client *lc, const char *token, int64_t *gid,
 	*seat = s;
 	lg_send_start(g, s);
 	lg_send_new(g, s);
+	if (lobby_xnode_seated(g))
+		return (0);
 	if (g->to_move == s)
 		lg_send_genmove(g);
 	return (0);
