@@ -270,6 +270,9 @@ struct lobby {
 	/* A published seek is dropped (lobby-xnode.c sets it): takes its row
 	 * back; -1: another node claimed it. */
 	int		 (*seek_gone)(struct lobby *, struct lseek *);
+	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
+	struct lxwatch	*xwatch;
+	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */
@@ -351,6 +354,15 @@ void	 lnode_login(struct lobby_client *, size_t);
  * matchmaking across nodes */
 void	 lobby_xnode_publish(struct lobby *, struct lseek *);
 int	 lobby_xnode_seated(struct lgame *);
+
+/* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */
+void	 lobby_xwatch_init(struct lobby *, struct sqldb *, struct sqldb *);
+void	 lobby_xwatch_free(struct lobby *);
+void	 lobby_xwatch_note(struct lobby *, const char *);
+void	 lobby_xwatch_catch_up(struct lobby *);
+int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
+	    struct buf *);
+void	 lobby_xunwatch(struct lobby_client *, int64_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

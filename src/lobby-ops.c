@@ -656,6 +656,8 @@ lobby_unwatch(struct lobby_client *lc, const char *id)
 				g->watchers[i] = g->watchers[--g->nwatchers];
 				break;
 			}
+	if (g == NULL && lobby_gid(id) > 0)
+		lobby_xunwatch(lc, lobby_gid(id));
 	lc_unwatch(lc, lobby_gid(id));
 }
 
@@ -668,6 +670,8 @@ lobby_watch(struct lobby_client *lc, const char *id, struct lobby_live *lv,
 	uint64_t	 now = lobby_clock_now(lc->lb);
 	size_t		 i;
 
+	if (g == NULL && lc->lb->xwatch != NULL && lobby_gid(id) > 0)
+		return (lobby_xwatch(lc, lobby_gid(id), lv, err));
 	if (g == NULL || lg_over(g)) {
 		buf_printf(err, "no live game %.32s", id);
 		return (-1);

@@ -60,6 +60,7 @@ struct lxnode {
 	struct event	*rd;		/* on ldb's socket, or NULL */
 	struct clock_timer *tick;
 	unsigned int	 ticks;
+	int		 retry;		/* a claim passed over a locked row */
 	int		 own_node;	/* registered here, not by the caller */
 	struct xgame	*games;
 	size_t		 ngames;
@@ -174,32 +175,24 @@ xnode_row(struct sqldb_stmt *s, size_t i, void *arg)
 }
 
 /*
- * The claim's transaction for local seek sk: returns 1 with *c the
- * claimed row, 0 when there is nothing to claim, -1 on failure.
+ * The oldest seek of another node that local seek sk (older than it) may
+ * pair with into *c, locked (FOR UPDATE SKIP LOCKED: rows another claim
+ * holds are passed over) if lock is set.  Returns 1, 0 (none), or -1.
  */
+#define XNODE_CANDIDATE	"SELECT id, owner_id, game_id, player FROM seeks " \
+	"WHERE id < ? AND node_id <> ? AND owner_id IS NULL AND player <> ? " \
+	"AND spec = ? AND random = ? AND rated = ? AND base_ms = ? AND " \
+	"inc_ms = ? ORDER BY id LIMIT 1"
 static int
-xnode_claim_tx(struct lxnode *xn, struct lseek *sk, struct xrow *c)
+xnode_candidate(struct lxnode *xn, struct lseek *sk, struct xrow *c, int lock)
 {
-	struct sqldb	*db = xn->db;
 	struct sqldb_stmt *s;
-	int64_t		 v[2];
-	size_t		 n = 0;
 	int		 r;
 
 	c->id = 0;
-	v[0] = sk->xrow;
-	if (sqldb_begin(db) != 0 ||
-	    sqldb_cached_rows(db, "SELECT id, player FROM seeks WHERE id = ? "
-	    "AND owner_id IS NULL FOR UPDATE", v, 1, 1, NULL, NULL, &n) != 0)
-		return (sqldb_abort(db));
-	if (n == 0)		/* claimed by another node: 'paired' follows */
-		return (sqldb_rollback(db) == 0 ? 0 : -1);
-	if (sqldb_cached(db, "SELECT id, owner_id, game_id, player FROM seeks "
-	    "WHERE id < ? AND "
-	    "node_id <> ? AND owner_id IS NULL AND player <> ? AND spec = ? "
-	    "AND random = ? AND rated = ? AND base_ms = ? AND inc_ms = ? "
-	    "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED", 0, &s) != 0)
-		return (sqldb_abort(db));
+	if (sqldb_cached(xn->db, lock ? XNODE_CANDIDATE
+	    " FOR UPDATE SKIP LOCKED" : XNODE_CANDIDATE, 0, &s) != 0)
+		return (-1);
 	sqldb_bind_int64(s, 1, sk->xrow);
 	sqldb_bind_int64(s, 2, xn->lb->node_id);
 	sqldb_bind_text(s, 3, sk->lc->name);
@@ -207,9 +200,35 @@ xnode_claim_tx(struct lxnode *xn, struct lseek *sk, struct xrow *c)
 	if ((r = sqldb_step(s)) == SQLDB_ROW)
 		xnode_row(s, 0, c);
 	sqldb_reset(s);
-	if (r < 0)
+	return (r < 0 ? -1 : r == SQLDB_ROW);
+}
+
+/*
+ * The claim's transaction for local seek sk: returns 1 with *c the
+ * claimed row, 0 when there is nothing to claim, -1 on failure.
+ */
+static int
+xnode_claim_tx(struct lxnode *xn, struct lseek *sk, struct xrow *c)
+{
+	struct sqldb	*db = xn->db;
+	int64_t		 v[2];
+	size_t		 n = 0;
+	int		 r;
+
+	if ((r = xnode_candidate(xn, sk, c, 0)) != 1)
+		return (r);	/* none: lock nothing (others may claim ours) */
+	v[0] = sk->xrow;
+	if (sqldb_begin(db) != 0 ||
+	    sqldb_cached_rows(db, "SELECT id, player FROM seeks WHERE id = ? "
+	    "AND owner_id IS NULL FOR UPDATE", v, 1, 1, NULL, NULL, &n) != 0)
 		return (sqldb_abort(db));
-	if (c->id == 0 || lobby_playing(xn->lb, c->player) != 0)
+	if (n == 0)		/* claimed by another node: 'paired' follows */
+		return (sqldb_rollback(db) == 0 ? 0 : -1);
+	if ((r = xnode_candidate(xn, sk, c, 1)) < 0)
+		return (sqldb_abort(db));
+	if (r == 0)		/* locked by a claim that may yet fail */
+		xn->retry = 1;
+	if (r == 0 || lobby_playing(xn->lb, c->player) != 0)
 		return (sqldb_rollback(db) == 0 ? 0 : -1);
 	v[0] = xn->lb->node_id;
 	v[1] = c->id;
@@ -408,8 +427,10 @@ xnode_note(struct lxnode *xn, const struct sqldb_note *n)
 	long long	 id;
 	char		 c;
 
-	if (strcmp(n->channel, "lobby") != 0)
+	if (strcmp(n->channel, "lobby") != 0) {
+		lobby_xwatch_note(xn->lb, n->channel);
 		return;
+	}
 	if (sscanf(n->payload, "seek %lld%c", &id, &c) == 1)
 		xnode_scan(xn, id);
 	else if (sscanf(n->payload, "paired %lld%c", &id, &c) == 1)
@@ -454,6 +475,7 @@ xnode_listen(struct lxnode *xn)
 	/* What a notification missed meanwhile said is in the table. */
 	xnode_paired_all(xn);
 	xnode_scan(xn, 0);
+	lobby_xwatch_catch_up(xn->lb);
 }
 
 /* Renews the leases of the live games started here; starts the clocks of
@@ -500,6 +522,10 @@ xnode_tick_cb(void *arg)
 	    xnode_now(), XNODE_TTL_MS) != 0)
 		xnode_warn(xn, xn->db, "heartbeat");
 	xnode_listen(xn);
+	if (xn->retry) {	/* that claim may have failed: try again */
+		xn->retry = 0;
+		xnode_scan(xn, 0);
+	}
 	xnode_games(xn, renew);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
 }
@@ -552,6 +578,7 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 		goto fail;
 	}
 	lb->xnode = xn;
+	lobby_xwatch_init(lb, xn->db, xn->ldb);
 	lb->seek_gone = lobby_xnode_unpublish;
 	xn->tick = lb->clock.timer_new(lb->clock.arg, xnode_tick_cb, xn);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
@@ -576,6 +603,7 @@ lobby_xnode_free(struct lobby *lb)
 
 	if (xn == NULL)
 		return;
+	lobby_xwatch_free(lb);
 	if (xn->rd != NULL)
 		event_free(xn->rd);
 	lb->clock.timer_free(lb->clock.arg, xn->tick);

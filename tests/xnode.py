@@ -7,21 +7,41 @@ redirect HOST:PORT GAME_ID`, resumes there by account, and the game ends
 with both players; a seek withdrawn leaves nothing published; seeks on
 two nodes racing for one published seek make exactly one game.  Every
 wait is a poll with a deadline; counts are exact."""
+import glob
 import os
 import re
+import subprocess
 
 from e2e import *
 
 URL = os.environ.get("SQLDB_PG_URL", "")
 SPEC = "nim 3 4 5"
+NDB = 0
 
 
 def addr(d):
     return "127.0.0.1:%d" % d.port
 
 
+def fresh_db():
+    """A new empty database on the cluster for each test (its first
+    account is then the admin); its URL."""
+    global NDB
+    NDB += 1
+    name = "xnode%d" % NDB
+    bindir = os.environ.get("PG_BINDIR") or sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"))[-1]
+    host = os.environ["SQLDB_PG_DIR"]
+    r = subprocess.run([os.path.join(bindir, "createdb"), "-h", host,
+                        "-U", "grundy", name], capture_output=True,
+                       text=True, timeout=30)
+    check("createdb " + name, r.returncode == 0, r.stderr)
+    return "postgresql:///%s?host=%s&user=grundy" % (name, host)
+
+
 def nodes(*names):
-    return [Daemon(n, db=URL) for n in names]
+    url = fresh_db()
+    return [Daemon(n, db=url) for n in names]
 
 
 def relogin(d, name):
@@ -42,20 +62,24 @@ def history(c, name):
     return out
 
 
+def seek_ok(c, spec, who):
+    r = c.cmd("seek %s tc=60000 rated=0" % spec)
+    check("%s's seek waits" % who, ok(r) and body(r).startswith("seek"), r)
+    return r
+
+
 def test_pair_redirect():
     """alice seeks on A, bob on B: B (the newer seek) pairs them and owns
-    the game; alice is redirected to B, resumes by account, and the game
-    is played to its end there; nothing stays published."""
+    the game; alice is redirected to B and resumes by account; carol
+    watches from C and sees each committed move once, then the end."""
     a, b, c = nodes("A", "B", "C")
     alice = login(a, "alice")
-    r = alice.cmd("register bob password1")
-    check("bob registered on A", ok(r), r)
+    for n in ("bob", "carol"):
+        r = alice.cmd("register %s password1" % n)
+        check("%s registered on A" % n, ok(r), r)
     bob = relogin(b, "bob")
-    r = alice.cmd("seek %s tc=60000 rated=0" % SPEC)
-    check("alice's seek waits on A", ok(r) and body(r).startswith("seek"), r)
-    r = bob.cmd("seek %s tc=60000 rated=0" % SPEC)
-    check("bob's seek waits on B (no local partner)",
-          ok(r) and body(r).startswith("seek"), r)
+    seek_ok(alice, SPEC, "alice (on A)")
+    seek_ok(bob, SPEC, "bob (on B: no local partner)")
     eb = event_of(bob, "start", 20)
     check("bob gets event start on B", eb is not None, bob.events)
     gid = int(eb.split()[2]) if eb else 0
@@ -64,31 +88,135 @@ def test_pair_redirect():
           er == "event redirect %s %d" % (addr(b), gid), er)
     check("no genmove before both are seated",
           genmove_of(bob, 0.3) is None, bob.commands)
+    carol = relogin(c, "carol")
+    r = carol.cmd("watch %d" % gid)
+    check("carol watches the game from C", ok(r) and
+          ("watching %d" % gid) in r and "ply 0" in r and
+          "time1 60000" in r, r)
     alice2 = relogin(b, "alice")
     r = alice2.cmd("resume %d" % gid)
-    check("alice resumes game on B", ok(r) and "game %d" % gid in r, r)
-    # Both seated: whoever moves first gets its genmove; they resign in
-    # turn: the one to move resigns.
+    check("alice resumes the game on B", ok(r) and "game %d" % gid in r, r)
     seats = {int(re.search(r"you=(\d)", eb).group(1)): bob}
     seats[3 - list(seats)[0]] = alice2
-    mover = wait_for(lambda: next((s for s, cl in seats.items()
-                                   if genmove_of(cl, 0.05)), None), 10)
-    check("the first mover gets genmove once both are seated",
-          mover is not None)
-    r = seats.get(mover, bob).cmd("resign %d" % gid)
-    check("the mover resigns", ok(r), r)
+    moves = ["1=0", "2=0", "3=0"]     # nim 3 4 5: the third empties it
+    for i, mv in enumerate(moves):
+        g = genmove_of(seats[1 + i % 2], 10)
+        check("ply %d: genmove to seat %d" % (i + 1, 1 + i % 2),
+              g is not None, seats[1 + i % 2].commands)
+        if g is None:
+            return
+        seats[1 + i % 2].answer(g, mv)
     for s, cl in seats.items():
         check("seat %d gets gameover" % s,
               gameover_of(cl, 10) is not None, cl.commands)
-    hc = relogin(c, "alice")
-    games = history(hc, "alice")
+    go = event_of(carol, "gameover %d" % gid, 20)
+    check("carol gets event gameover first no-legal-move",
+          go == "event gameover %d first no-legal-move" % gid, go)
+    got = [e for e in carol.events if e.startswith("event move")]
+    check("carol saw each move exactly once, in order",
+          [e.split()[2:6] for e in got] ==
+          [[str(gid), str(i + 1), str(1 + i % 2), mv]
+           for i, mv in enumerate(moves)], got)
+    check("carol's moves carry both clocks",
+          all(re.search(r" time1=\d+ time2=\d+$", e) for e in got), got)
     names = {s: ("bob" if cl is bob else "alice") for s, cl in seats.items()}
-    check("node C's history has exactly the one game, ended by resign",
-          games == [(gid, "resign", names[1], names[2])], (games, names))
+    games = history(carol, "alice")
+    check("node C's history has exactly the one game",
+          games == [(gid, "no-legal-move", names[1], names[2])],
+          (games, names))
+
+
+def test_withdrawn():
+    """A seek withdrawn (unseek) or whose player left is no longer
+    published: the next seeks pair with the one still open (the oldest
+    compatible row would be taken first)."""
+    a, b, c = nodes("A", "B", "C")
+    adm = login(a, "adm")
+    for n in ("u1", "u2", "u3", "u4"):
+        adm.cmd("register %s password1" % n)
+    u1 = relogin(a, "u1")
+    seek_ok(u1, SPEC, "u1 (on A)")
+    r = u1.cmd("unseek")
+    check("u1 withdraws its seek", ok(r), r)
+    u2 = relogin(a, "u2")
+    seek_ok(u2, SPEC, "u2 (on A)")
+    u2.close()                                    # its player leaves
+    check("u2's connection is gone from A", wait_for(
+        lambda: " u2" not in (adm.cmd("connections") or ""), 10))
+    u3 = relogin(b, "u3")
+    seek_ok(u3, SPEC, "u3 (on B)")
+    u4 = relogin(c, "u4")
+    seek_ok(u4, SPEC, "u4 (on C)")
+    e = event_of(u4, "start", 20)
+    check("u4 on C pairs with u3, the only seek still published",
+          e is not None, u4.events)
+    er = event_of(u3, "redirect", 20)
+    gid = int(e.split()[2]) if e else 0
+    check("u3 is redirected to C", er == "event redirect %s %d" %
+          (addr(c), gid), er)
+    r = relogin(c, "u3").cmd("resume %d" % gid)
+    check("u3 resumes on C: the game is u3 against u4", ok(r), r)
+    check("u1 got no event start", event_of(u1, "start", 0.2) is None,
+          u1.events)
+
+
+def test_race():
+    """Rounds of three compatible seeks: x on A first, then y on B and z on
+    C at once: the nodes of y and z race to claim x's row, and of y and
+    z the newer may claim the other's.  Each round makes exactly one game
+    (one `event start` on its owner, one `event redirect` to it, the same
+    game), and the third seek stays open (its unseek succeeds)."""
+    a, b, c = nodes("A", "B", "C")
+    adm = login(a, "adm")
+    rounds = 6
+    for i in range(rounds):
+        for p in "xyz":
+            adm.cmd("register %s%d password1" % (p, i))
+    for i in range(rounds):
+        spec = "nim 3 4 %d" % (5 + i)
+        cl = {"x": relogin(a, "x%d" % i), "y": relogin(b, "y%d" % i),
+              "z": relogin(c, "z%d" % i)}
+        seek_ok(cl["x"], spec, "x%d (on A)" % i)
+        cl["y"].send("901 seek %s tc=60000 rated=0" % spec)
+        cl["z"].send("901 seek %s tc=60000 rated=0" % spec)
+        ry = cl["y"].wait("replies", lambda r: r.startswith("=901"), 10)
+        rz = cl["z"].wait("replies", lambda r: r.startswith("=901"), 10)
+        check("round %d: both racing seeks wait" % i,
+              ry is not None and rz is not None, (ry, rz))
+        got = {}
+
+        def two():
+            for k, v in cl.items():
+                v._pump(0.02)
+                for e in v.events:
+                    if e.startswith(("event start", "event redirect")):
+                        got.setdefault(k, []).append(e)
+                v.events[:] = [e for e in v.events if not e.startswith(
+                    ("event start", "event redirect"))]
+            return sum(len(v) for v in got.values()) >= 2
+        wait_for(two, 20, 0.01)
+        ev = sorted((k, e) for k, v in got.items() for e in v)
+        kinds = sorted(e.split()[1] for _, e in ev)
+        gids = {int(e.split()[2] if e.split()[1] == "start" else
+                    e.split()[3]) for _, e in ev}
+        check("round %d: one start and one redirect, one game" % i,
+              kinds == ["redirect", "start"] and len(gids) == 1 and
+              len({k for k, _ in ev}) == 2, ev)
+        third = [k for k in "xyz" if k not in got]
+        r = cl[third[0]].cmd("unseek") if len(third) == 1 else None
+        check("round %d: the third seek (%s) is still open" % (i, third),
+              ok(r), r)
+        two()       # what came meanwhile: nothing more
+        check("round %d: no other start or redirect" % i,
+              sum(len(v) for v in got.values()) == 2, got)
+        starter = [k for k, e in ev if e.startswith("event start")]
+        if starter and gids:
+            r = cl[starter[0]].cmd("resign %d" % min(gids))
+            check("round %d: the game ends" % i, ok(r), r)
 
 
 if __name__ == "__main__":
     if not URL:
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xnode.sh)")
         sys.exit(0)
-    sys.exit(run([test_pair_redirect]))
+    sys.exit(run([test_pair_redirect, test_withdrawn, test_race]))
