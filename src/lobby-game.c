@@ -411,7 +411,8 @@ lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
 		lobby_copy(p->name, "engine", sizeof p->name);
 		return;
 	}
-	if (lc == NULL) {	/* paired across nodes: the account is away */
+	if (lc == NULL && g->lb->xaway != NULL) {	/* paired across nodes:
+							 * the account is away */
 		lobby_copy(p->name, g->lb->xaway, sizeof p->name);
 		p->account = 1;
 		g->xwait = 1;

@@ -253,6 +253,8 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 	if (game_parse_line(&w->game, w->position, &lb->conf.lim,
 	    &gerr) != 0) {
 		buf_printf(err, "game %lld: %s", (long long)id, gerr.msg);
+		if (w->n == 0)
+			xwatch_drop(lb, (size_t)(w - xw->w));
 		return (-1);
 	}
 	for (i = 0; i < w->n && w->lcs[i] != lc; i++)

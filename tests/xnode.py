@@ -215,8 +215,40 @@ def test_race():
             check("round %d: the game ends" % i, ok(r), r)
 
 
+def test_never_comes():
+    """The redirected player never comes: 10 s after the start (checked
+    each second) the clocks start anyway and the usual absence rules
+    hold: the away player's clock runs and it loses on time; the player
+    present wins, whichever seat moves first."""
+    a, b = nodes("A", "B")
+    adm = login(a, "adm")
+    r = adm.cmd("register bob password1")
+    check("bob registered", ok(r), r)
+    r = adm.cmd("seek nim 3 4 5 tc=1000 rated=0")
+    check("adm's seek waits on A", ok(r) and body(r).startswith("seek"), r)
+    bob = relogin(b, "bob")
+    r = bob.cmd("seek nim 3 4 5 tc=1000 rated=0")
+    check("bob's seek waits on B", ok(r) and body(r).startswith("seek"), r)
+    e = event_of(bob, "start", 20)
+    check("bob's game starts on B", e is not None, bob.events)
+    er = event_of(adm, "redirect", 20)
+    check("adm is redirected (and stays away)", er is not None, adm.events)
+    you = int(re.search(r"you=(\d)", e).group(1)) if e else 0
+    if you == 1:
+        g = genmove_of(bob, 30)
+        check("seat 1 (bob) gets genmove after the join deadline",
+              g is not None, bob.commands)
+        if g:
+            bob.answer(g, "1=0")
+    o = gameover_of(bob, 30)
+    check("bob wins on time against the absent player",
+          o is not None and o.split()[2:4] ==
+          ["first" if you == 1 else "second", "timeout"], o)
+
+
 if __name__ == "__main__":
     if not URL:
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xnode.sh)")
         sys.exit(0)
-    sys.exit(run([test_pair_redirect, test_withdrawn, test_race]))
+    sys.exit(run([test_pair_redirect, test_withdrawn, test_race,
+                  test_never_comes]))
