@@ -24,8 +24,7 @@ def addr(d):
 
 
 def fresh_db():
-    """A new empty database on the cluster for each test (its first
-    account is then the admin); its URL."""
+    """A new empty database on the cluster for each test; its URL."""
     global NDB
     NDB += 1
     name = "xnode%d" % NDB
@@ -41,7 +40,7 @@ def fresh_db():
 
 def nodes(*names):
     url = fresh_db()
-    return [Daemon(n, db=url) for n in names]
+    return [Daemon(n, "--admins", "adm", db=url) for n in names]
 
 
 def relogin(d, name):
@@ -133,7 +132,8 @@ def test_withdrawn():
     a, b, c = nodes("A", "B", "C")
     adm = login(a, "adm")
     for n in ("u1", "u2", "u3", "u4"):
-        adm.cmd("register %s password1" % n)
+        r = adm.cmd("account create %s password1" % n)
+        check("account %s created" % n, ok(r), r)
     u1 = relogin(a, "u1")
     seek_ok(u1, SPEC, "u1 (on A)")
     r = u1.cmd("unseek")
@@ -171,7 +171,8 @@ def test_race():
     rounds = 6
     for i in range(rounds):
         for p in "xyz":
-            adm.cmd("register %s%d password1" % (p, i))
+            r = adm.cmd("account create %s%d password1" % (p, i))
+            check("account %s%d created" % (p, i), ok(r), r)
     for i in range(rounds):
         spec = "nim 3 4 %d" % (5 + i)
         cl = {"x": relogin(a, "x%d" % i), "y": relogin(b, "y%d" % i),
