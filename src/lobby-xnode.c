@@ -175,14 +175,17 @@ xnode_row(struct sqldb_stmt *s, size_t i, void *arg)
 }
 
 /*
- * The oldest seek of another node that local seek sk (older than it) may
- * pair with into *c, locked (FOR UPDATE SKIP LOCKED: rows another claim
- * holds are passed over) if lock is set.  Returns 1, 0 (none), or -1.
+ * The oldest seek of another live node that local seek sk (older than it)
+ * may pair with into *c (a node killed leaves its rows: they are passed
+ * over once its heartbeat expired), locked if lock is set (FOR UPDATE
+ * SKIP LOCKED: rows another claim holds are passed over).  Returns 1, 0
+ * (none), or -1.
  */
 #define XNODE_CANDIDATE	"SELECT id, owner_id, game_id, player FROM seeks " \
 	"WHERE id < ? AND node_id <> ? AND owner_id IS NULL AND player <> ? " \
 	"AND spec = ? AND random = ? AND rated = ? AND base_ms = ? AND " \
-	"inc_ms = ? ORDER BY id LIMIT 1"
+	"inc_ms = ? AND EXISTS (SELECT 1 FROM nodes WHERE nodes.id = " \
+	"seeks.node_id AND nodes.expires_ms > ?) ORDER BY id LIMIT 1"
 static int
 xnode_candidate(struct lxnode *xn, struct lseek *sk, struct xrow *c, int lock)
 {
@@ -197,6 +200,7 @@ xnode_candidate(struct lxnode *xn, struct lseek *sk, struct xrow *c, int lock)
 	sqldb_bind_int64(s, 2, xn->lb->node_id);
 	sqldb_bind_text(s, 3, sk->lc->name);
 	xnode_bind_terms(s, 4, sk);
+	sqldb_bind_int64(s, 9, xnode_now());	/* of a live node only */
 	if ((r = sqldb_step(s)) == SQLDB_ROW)
 		xnode_row(s, 0, c);
 	sqldb_reset(s);

@@ -10,6 +10,7 @@ wait is a poll with a deadline; counts are exact."""
 import glob
 import os
 import re
+import signal
 import subprocess
 
 from e2e import *
@@ -125,6 +126,16 @@ def test_pair_redirect():
           (games, names))
 
 
+def seeks_on_b_c(b, c, p, q):
+    """p seeks SPEC on B, then q on C (newer: C claims); returns q's
+    event start and p's event redirect (or None)."""
+    cp = relogin(b, p)
+    seek_ok(cp, SPEC, "%s (on B)" % p)
+    cq = relogin(c, q)
+    seek_ok(cq, SPEC, "%s (on C)" % q)
+    return event_of(cq, "start", 20), event_of(cp, "redirect", 20)
+
+
 def test_withdrawn():
     """A seek withdrawn (unseek) or whose player left is no longer
     published: the next seeks pair with the one still open (the oldest
@@ -143,14 +154,9 @@ def test_withdrawn():
     u2.close()                                    # its player leaves
     check("u2's connection is gone from A", wait_for(
         lambda: " u2" not in (adm.cmd("connections") or ""), 10))
-    u3 = relogin(b, "u3")
-    seek_ok(u3, SPEC, "u3 (on B)")
-    u4 = relogin(c, "u4")
-    seek_ok(u4, SPEC, "u4 (on C)")
-    e = event_of(u4, "start", 20)
+    e, er = seeks_on_b_c(b, c, "u3", "u4")
     check("u4 on C pairs with u3, the only seek still published",
-          e is not None, u4.events)
-    er = event_of(u3, "redirect", 20)
+          e is not None, e)
     gid = int(e.split()[2]) if e else 0
     check("u3 is redirected to C", er == "event redirect %s %d" %
           (addr(c), gid), er)
@@ -247,9 +253,45 @@ def test_never_comes():
           ["first" if you == 1 else "second", "timeout"], o)
 
 
+def psql(url, sql):
+    """One value that sql returns on the database of url (psql)."""
+    bindir = os.environ.get("PG_BINDIR") or sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"))[-1]
+    r = subprocess.run([os.path.join(bindir, "psql"), "-Atqc", sql, url],
+                       capture_output=True, text=True, timeout=30)
+    return r.stdout.strip()
+
+
+def test_node_killed():
+    """A node killed (-9) leaves its published seek behind: once its
+    heartbeat has expired, no node pairs with it: a seek on B waits, and
+    the next one, on C, pairs with B's (with A's row taken, C would have
+    claimed it, the oldest)."""
+    a, b, c = nodes("A", "B", "C")
+    url = a.db
+    adm = login(a, "adm")
+    for n in ("s1", "s2"):
+        r = adm.cmd("account create %s password1" % n)
+        check("account %s created" % n, ok(r), r)
+    seek_ok(adm, SPEC, "adm (on A)")
+    a.stop(signal.SIGKILL)
+    check("A's seek is left in table seeks",
+          psql(url, "SELECT count(*) FROM seeks") == "1")
+    check("A's heartbeat expires (TTL 15 s)", wait_for(
+        lambda: psql(url, "SELECT count(*) FROM nodes WHERE expires_ms > "
+                     "(extract(epoch from clock_timestamp()) * 1000)::bigint")
+        == "2", 30, 0.5))
+    e, er = seeks_on_b_c(b, c, "s1", "s2")
+    check("s2 on C pairs with s1, not with the dead node's seek",
+          e is not None and e.split()[3:5] in (["s1", "s2"], ["s2", "s1"]),
+          e)
+    check("s1 is redirected to C", er is not None and
+          er.split()[2] == addr(c), er)
+
+
 if __name__ == "__main__":
     if not URL:
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xnode.sh)")
         sys.exit(0)
     sys.exit(run([test_pair_redirect, test_withdrawn, test_race,
-                  test_never_comes]))
+                  test_never_comes, test_node_killed]))
