@@ -373,6 +373,8 @@ lg_turn(struct lgame *g)
 		lg_finish(g, winner, reason);
 		return;
 	}
+	if (g->xwait)		/* lobby-xnode.c: both seated, or a deadline */
+		return;
 	g->serial++;
 	p = &g->p[g->to_move - 1];
 	if (p->engine && g->tour != NULL && g->lb->io.work != NULL) {
@@ -407,6 +409,14 @@ lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
 	p->engine = engine;
 	if (engine) {
 		lobby_copy(p->name, "engine", sizeof p->name);
+		return;
+	}
+	if (lc == NULL && g->lb->xaway != NULL) {	/* paired across nodes:
+							 * the account is away */
+		lobby_copy(p->name, g->lb->xaway, sizeof p->name);
+		p->account = 1;
+		g->xwait = 1;
+		lobby_token(p->token);
 		return;
 	}
 	if (lc->game != NULL)

@@ -135,6 +135,7 @@ struct lgame {
 	struct lobby_client **watchers;
 	size_t		 nwatchers;
 	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
+	int		 xwait;		/* paired across nodes: no turn yet */
 };
 TAILQ_HEAD(lgames, lgame);
 
@@ -147,6 +148,7 @@ struct lseek {
 	int		 random;
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
+	int64_t		 xrow;		/* published (lobby-xnode.c), or 0 */
 };
 TAILQ_HEAD(lseeks, lseek);
 
@@ -265,6 +267,15 @@ struct lobby {
 		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
 		uint64_t redirected;	/* event redirect sent since */
 	} drain;
+	/* Matchmaking across nodes (lobby-xnode.c), or NULL. */
+	struct lxnode	*xnode;
+	const char	*xaway;		/* lg_start: the away seat's account */
+	/* A published seek is dropped (lobby-xnode.c sets it): takes its row
+	 * back; -1: another node claimed it. */
+	int		 (*seek_gone)(struct lobby *, struct lseek *);
+	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
+	struct lxwatch	*xwatch;
+	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */
@@ -345,6 +356,20 @@ void	 lobby_feed_end(struct lgame *);
 int	 lnode_draining(const struct lobby *);
 void	 lnode_game_over(struct lobby_client *);
 void	 lnode_login(struct lobby_client *, size_t);
+
+/* lobby-xnode.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c):
+ * matchmaking across nodes */
+void	 lobby_xnode_publish(struct lobby *, struct lseek *);
+int	 lobby_xnode_seated(struct lgame *);
+
+/* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */
+void	 lobby_xwatch_init(struct lobby *, struct sqldb *, struct sqldb *);
+void	 lobby_xwatch_free(struct lobby *);
+void	 lobby_xwatch_note(struct lobby *, const char *);
+void	 lobby_xwatch_catch_up(struct lobby *);
+int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
+	    struct buf *);
+void	 lobby_xunwatch(struct lobby_client *, int64_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

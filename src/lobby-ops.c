@@ -170,7 +170,10 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 		    "a pairing picks seats at random");
 		return (-1);
 	}
-	if ((sk = lobby_seek_match(lc, o)) != NULL) {
+	if ((sk = lobby_seek_match(lc, o)) != NULL && sk->xrow != 0 &&
+	    lb->seek_gone(lb, sk) != 0)
+		sk = NULL;	/* claimed by another node meanwhile */
+	if (sk != NULL) {
 		other = sk->lc;
 		if (lobby_offer_start(lb, o, &start, err) != 0)
 			return (-1);
@@ -203,6 +206,7 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 	lb->nseeks++;
 	lc->seek = sk;
 	res->seek_id = sk->id;
+	lobby_xnode_publish(lb, sk);
 	return (0);
 }
 
@@ -568,6 +572,8 @@ lobby_resume(struct lobby_client *lc, const char *token, int64_t *gid,
 	*seat = s;
 	lg_send_start(g, s);
 	lg_send_new(g, s);
+	if (lobby_xnode_seated(g))
+		return (0);
 	if (g->to_move == s)
 		lg_send_genmove(g);
 	return (0);
@@ -650,6 +656,8 @@ lobby_unwatch(struct lobby_client *lc, const char *id)
 				g->watchers[i] = g->watchers[--g->nwatchers];
 				break;
 			}
+	if (g == NULL && lobby_gid(id) > 0)
+		lobby_xunwatch(lc, lobby_gid(id));
 	lc_unwatch(lc, lobby_gid(id));
 }
 
@@ -662,6 +670,8 @@ lobby_watch(struct lobby_client *lc, const char *id, struct lobby_live *lv,
 	uint64_t	 now = lobby_clock_now(lc->lb);
 	size_t		 i;
 
+	if (g == NULL && lc->lb->xwatch != NULL && lobby_gid(id) > 0)
+		return (lobby_xwatch(lc, lobby_gid(id), lv, err));
 	if (g == NULL || lg_over(g)) {
 		buf_printf(err, "no live game %.32s", id);
 		return (-1);

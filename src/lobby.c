@@ -181,6 +181,7 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 				g->watchers[i] = g->watchers[--g->nwatchers];
 				break;
 			}
+	lobby_xunwatch(lc, 0);	/* games of other nodes */
 	if ((g = lc->game) != NULL) {
 		g->p[lc->seat - 1].lc = NULL;
 		if (!lg_over(g)) {

@@ -76,6 +76,15 @@ void	 lobby_set_node(struct lobby *, int64_t, const char *);
 int64_t	 lobby_node_id(const struct lobby *);
 const char *lobby_node_addr(const struct lobby *);
 /*
+ * Matchmaking across the nodes of shared database url (PostgreSQL;
+ * lobby-xnode.c, PROTOCOL.md §13.3): registers the node as addr unless
+ * lobby_set_node named it, and listens for the other nodes' seeks.
+ * Returns 0, or -1 with err.  lobby_xnode_free before lobby_free.
+ */
+int	 lobby_xnode_start(struct lobby *, struct event_base *, const char *,
+	    const char *, char *, size_t);
+void	 lobby_xnode_free(struct lobby *);
+/*
  * Restores live game id, whose lease this node holds at epoch, from the
  * log (lobby-restore.c): after a takeover, or at a start with takeover on.
  * Returns 0 when the restore is under way, -1 when it cannot start.

@@ -196,4 +196,7 @@ struct job *pool_job(void (*)(void *), void (*)(void *), void *,
 	    const char *);
 void	 job_free(struct job *);
 
+/* server-xnode.c: the daemon as a node of a shared PostgreSQL store */
+void	 server_xnode_start(struct server *);
+
 #endif /* SERVER_INT_H */

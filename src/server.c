@@ -543,6 +543,7 @@ server_free(struct server *srv)
 		c->busy = c->held = 0;
 		conn_free(c, "shutdown");
 	}
+	lobby_xnode_free(srv->lobby);
 	lobby_free(srv->lobby);		/* live games: abandoned */
 	if (srv->league != NULL)
 		league_close(srv->league);
@@ -592,6 +593,7 @@ server_run(struct conf *conf)
 	    lobby_restore_live(srv.lobby) != 0)
 		fatalx("event=restore error=\"cannot list the live games\"");
 	server_listen_all(&srv);
+	server_xnode_start(&srv);
 	srv.http = http_start(&srv);
 	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
 	    srv.nlis, srv.pool.nthreads, conf->max_conns);

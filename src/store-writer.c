@@ -18,6 +18,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "store-int.h"
+#include "store-notify.h"
 #include "util.h"
 
 /* The SQL of the writer's statements, by STORE_W_*. */
@@ -517,6 +518,8 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 		}
 		if (rc == 0)
 			rc = store_ratings_write(st);
+		if (rc == 0)	/* other nodes' spectators, at the commit */
+			rc = store_notify_batch(st, b);
 		if (rc == 0) {
 			store_hook_call(st, STORE_HOOK_WRITTEN);
 			*locked = st->pend.n > 0;

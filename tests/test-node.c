@@ -170,6 +170,39 @@ t_migrate9(void **state)
 	sqldb_close(db);
 }
 
+/* Migration 011 (issue 15 §2: seeks across nodes) from version 10: the
+ * table seeks comes empty, with its checks and its reference to nodes. */
+static void
+t_migrate11(void **state)
+{
+	const struct sqldb_migration *l;
+	struct sqldb	*db = fresh_at(10);
+	char		 err[512];
+	size_t		 n;
+	int		 v;
+
+	(void)state;
+	assert_int_equal(sqldb_exec(db, "SELECT COUNT(*) FROM seeks"), -1);
+	(void)reg(db, "node-a:7000");
+	l = migrations(&n);
+	assert_true(n >= 11);
+	assert_int_equal(sqldb_migrate(db, l, n, 11, err, sizeof err), 0);
+	ok(db, sqldb_version(db, &v));
+	assert_int_equal(v, 11);
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM nodes"), 1);
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM seeks"), 0);
+	ok(db, sqldb_exec(db, "INSERT INTO seeks (node_id, player, spec, "
+	    "random, rated, base_ms, inc_ms, created_ms) SELECT id, 'a', "
+	    "'nim 3', 0, 1, 60000, 0, 1 FROM nodes"));
+	assert_int_equal(sqldb_exec(db, "INSERT INTO seeks (node_id, player, "
+	    "spec, random, rated, base_ms, inc_ms, created_ms) SELECT id, 'a', "
+	    "'nim 3', 2, 1, 60000, 0, 1 FROM nodes"), -1);
+	assert_int_equal(sqldb_errclass(db), SQLDB_CONSTRAINT);
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM seeks WHERE owner_id "
+	    "IS NULL AND game_id IS NULL"), 1);
+	sqldb_close(db);
+}
+
 static void
 t_addr(void **state)
 {
@@ -869,6 +902,7 @@ main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_addr),
 		LITE(t_migrate9),
+		LITE(t_migrate11),
 		LITE(t_registry),
 		LITE(t_lease_cycle),
 		LITE(t_renew_all),
@@ -879,6 +913,7 @@ main(int argc, char **argv)
 		LITE(t_notify_lite),
 		LITE(t_limits),
 		PG(t_migrate9),
+		PG(t_migrate11),
 		PG(t_registry),
 		PG(t_lease_cycle),
 		PG(t_renew_all),
