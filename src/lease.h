@@ -60,5 +60,9 @@ int	 lease_release(struct sqldb *, struct lease *);
 int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_get(struct sqldb *, int64_t, int64_t, struct lease *);
 int	 lease_expired(struct sqldb *, int64_t, int64_t *, size_t, size_t *);
+/* nw: the node thread's beat (server-node.c). */
+int64_t	 lease_renew_node(struct sqldb *, int64_t, int64_t, int64_t);
+int	 lease_held(struct sqldb *, int64_t, int64_t, int64_t *, int64_t *,
+	    size_t, size_t *);
 
 #endif /* LEASE_H */

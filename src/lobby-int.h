@@ -126,6 +126,7 @@ struct lgame {
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct clock_timer *timer;
 	enum lg_state	 state;
+	int		 lease_lost;	/* this node lost its lease (lobby-lease.c) */
 	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat; 0: none (aborted) */
 	const char	*reason;
@@ -258,6 +259,8 @@ struct lobby {
 	/* The node this lobby is (lobby_set_node): 0 for a single node. */
 	int64_t		 node_id;
 	char		 node_addr[256];
+	int		 leader;	/* holds the scheduler's lock */
+	struct llease	*lease;		/* lost games (lobby-lease.c) */
 	struct {			/* node drain (lobby-node.c) */
 		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
 		uint64_t redirected;	/* event redirect sent since */
@@ -333,6 +336,9 @@ int	 ltour_pair_ready(const struct ltour *, size_t);
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
+
+/* lobby-lease.c (calls lobby-game.c, lobby-tour.c, lobby-queue.c) */
+void	 lobby_lease_free(struct lobby *);
 
 /* lobby-node.c (calls lobby-queue.c): a node's drain */
 int	 lnode_draining(const struct lobby *);

@@ -81,6 +81,15 @@ const char *lobby_node_addr(const struct lobby *);
  * Returns 0 when the restore is under way, -1 when it cannot start.
  */
 int	 lobby_restore(struct lobby *, int64_t, int64_t);
+/*
+ * nw (lobby-lease.c): this node lost game id's lease: the game stops, no
+ * result is sent, its players get `event redirect HOST:PORT GAME_ID`
+ * (addr, the new owner) or `event lost GAME_ID` (addr NULL).  And the
+ * scheduler's lock, taken (1) or lost (0): lobby_schedule runs only on
+ * the node holding it.
+ */
+void	 lobby_lease_lost(struct lobby *, int64_t, const char *);
+void	 lobby_set_leader(struct lobby *, int);
 void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);

@@ -150,6 +150,7 @@ struct server {
 	struct pool	 pool;		/* the workers */
 	struct addrrate	*regrate;	/* account creation per address */
 	struct http	*http;		/* HTTP (http.c), or NULL: off */
+	struct snode	*node;		/* PostgreSQL: this node (server-node.c) */
 };
 
 /* server-conn.c */
