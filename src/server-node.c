@@ -54,6 +54,7 @@ struct snode {
 	int64_t		 ttl;		/* ms */
 	char		 addr[NODE_ADDR_MAX + 1];
 	int		 leader;	/* the thread's view of the lock */
+	int		 elected;	/* an election ran (the first beat) */
 	pthread_t	 thread;
 	int		 running;
 	pthread_mutex_t	 mtx;		/* below */
@@ -269,6 +270,9 @@ snode_elect(struct snode *sn)
 		    sn->id, sqldb_errmsg(sn->db));
 		r = 0;		/* a lost connection lost the lock */
 	}
+	if (!sn->elected && r == 0)	/* the first beat: say so once */
+		log_info("node=%" PRId64 " event=scheduler-standby", sn->id);
+	sn->elected = 1;
 	if (r == sn->leader)
 		return;
 	sn->leader = r;
