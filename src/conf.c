@@ -84,9 +84,6 @@ static const struct conf_key conf_keys[] = {
 	    "failed logins: a name is locked, a connection closed" },
 	{ "login-lockout", CONF_UINT, offsetof(struct conf, login_lockout), 1,
 	    86400, "seconds a name stays locked after failed logins" },
-	{ "node-ttl", CONF_ULONG, offsetof(struct conf, node_ttl), 300,
-	    3600000, "ms a node's heartbeat and game leases stay valid "
-	    "(PostgreSQL)" },
 	{ "clock-grace", CONF_ULONG, offsetof(struct conf, clock_grace), 0,
 	    10000, "ms of network latency forgiven on a game clock" },
 	{ "max-seeks", CONF_SIZE, offsetof(struct conf, max_seeks), 1,
@@ -432,6 +429,29 @@ conf_set_node_addr(struct conf *c, const char *value, char *err,
 	return (0);
 }
 
+/*
+ * Sets node-ttl: ms, 300 to 3600000.  Not among conf_keys, whose list
+ * `limits` prints: a single node (SQLite) answers as before.
+ */
+static int
+conf_set_node_ttl(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	unsigned long long v;
+	char		*end;
+
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 ||
+	    v < 300 || v > 3600000) {
+		snprintf(err, errlen, "node-ttl '%.64s': expected an integer "
+		    "from 300 to 3600000", value);
+		return (-1);
+	}
+	c->node_ttl = (unsigned long)v;
+	return (0);
+}
+
 /* Sets port-file. */
 static int
 conf_set_port_file(struct conf *c, const char *value, char *err,
@@ -547,6 +567,7 @@ static const struct {
 	{ "http", conf_set_http },
 	{ "db", conf_set_db },
 	{ "node-addr", conf_set_node_addr },
+	{ "node-ttl", conf_set_node_ttl },
 	{ "port-file", conf_set_port_file },
 	{ "admins", conf_set_admins },
 	{ "default-tc", conf_set_tc },
@@ -774,6 +795,8 @@ static const struct {
 	{ "port-file", "FILE", NULL, "write the first bound port to FILE" },
 	{ "node-addr", "HOST:PORT", NULL, "the address this node advertises "
 	    "for redirects (PostgreSQL; default the first listen address)" },
+	{ "node-ttl", "MS", "10000", "ms a node's heartbeat and game leases "
+	    "stay valid (PostgreSQL; 300 to 3600000)" },
 	{ "admins", "A,B", NULL, "accounts with the admin role" },
 	{ "default-tc", "B[+I]", NULL, "default time control, ms" },
 	{ "illegal-move", "lose|retry", "lose", "an illegal move loses, or is "

@@ -3,7 +3,8 @@
  * (lobby.h), whose real definition comes from branch tk
  * (src/lobby-restore.c) at merge: the lead drops this file and its line
  * in Makefile.am then.  Until then a node cannot restore a game it takes
- * over: it answers -1, and the node thread gives the lease back.
+ * over: it answers -1, and the node ends that game in the log as
+ * abandoned (server-node.c).
  */
 #include <inttypes.h>
 

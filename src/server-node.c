@@ -15,8 +15,9 @@
  *     the lobby schedules tournaments only while it holds it;
  *   - takes over the games whose lease expired (lease_expired,
  *     lease_acquire: epoch + 1) and has the lobby restore them from the
- *     log (lobby_restore); a restore that cannot start gives the lease
- *     back (lease_release) at the next beat.
+ *     log (lobby_restore); a game whose restore cannot start is ended
+ *     in the log as abandoned (a fenced write of the new epoch, which
+ *     releases the lease), never left live without a referee.
  * Games the writer found lost (its fence refused, or their lease could not
  * be acquired) wake the thread at once.  Everything the lobby must do
  * goes to the loop as a deferred call (struct snode_call); a lost game's
@@ -62,9 +63,6 @@ struct snode {
 	int		 quit;
 	int64_t		*check;		/* lost in the writer: find the owner */
 	size_t		 ncheck, capcheck;
-	int64_t		*give;		/* restores that failed: release */
-	int64_t		*give_epoch;
-	size_t		 ngive, capgive;
 };
 
 enum snode_kind {
@@ -83,22 +81,6 @@ struct snode_call {
 	char		 addr[NODE_ADDR_MAX + 1];
 };
 
-/* Appends v (and e) to a list (mtx held). */
-static void
-snode_push(int64_t **list, int64_t **elist, size_t *n, size_t *cap,
-    int64_t v, int64_t e)
-{
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*list = xreallocarray(*list, *cap, sizeof **list);
-		if (elist != NULL)
-			*elist = xreallocarray(*elist, *cap, sizeof **elist);
-	}
-	(*list)[*n] = v;
-	if (elist != NULL)
-		(*elist)[*n] = e;
-	(*n)++;
-}
 
 /* Runs a call on the loop. */
 static void
@@ -120,12 +102,8 @@ snode_call_run(void *arg)
 			break;
 		log_warnx("node=%" PRId64 " event=restore-failed game=%"
 		    PRId64 " epoch=%" PRId64, sn->id, c->game, c->epoch);
-		(void)store_lease_drop(sn->store, c->game);
-		pthread_mutex_lock(&sn->mtx);
-		snode_push(&sn->give, &sn->give_epoch, &sn->ngive,
-		    &sn->capgive, c->game, c->epoch);
-		pthread_cond_signal(&sn->wake);
-		pthread_mutex_unlock(&sn->mtx);
+		store_game_end(sn->store, c->game, STORE_RESULT_NONE,
+		    "takeover", STORE_ABANDONED, NULL, NULL);
 		break;
 	}
 	free(c);
@@ -162,7 +140,12 @@ snode_writer_lost(void *arg, int64_t game)
 
 	snode_send(sn, SNODE_LOST, game, 0, NULL);
 	pthread_mutex_lock(&sn->mtx);
-	snode_push(&sn->check, NULL, &sn->ncheck, &sn->capcheck, game, 0);
+	if (sn->ncheck == sn->capcheck) {
+		sn->capcheck = sn->capcheck ? sn->capcheck * 2 : 16;
+		sn->check = xreallocarray(sn->check, sn->capcheck,
+		    sizeof *sn->check);
+	}
+	sn->check[sn->ncheck++] = game;
 	pthread_cond_signal(&sn->wake);
 	pthread_mutex_unlock(&sn->mtx);
 }
@@ -309,32 +292,18 @@ snode_takeover(struct snode *sn, int64_t now)
 	}
 }
 
-/* Releases the leases of the restores that failed, and names the owners
- * of the games the writer found lost (mtx held; drops it meanwhile). */
+/* Names the owners of the games the writer found lost (mtx held; drops
+ * it meanwhile). */
 static void
 snode_pending(struct snode *sn, int64_t now)
 {
-	struct lease	 l;
 	char		 addr[NODE_ADDR_MAX + 1];
 	int64_t		 game;
 
-	while (sn->ngive > 0 || sn->ncheck > 0) {
-		memset(&l, 0, sizeof l);
-		game = 0;
-		if (sn->ngive > 0) {
-			sn->ngive--;
-			l.game = sn->give[sn->ngive];
-			l.epoch = sn->give_epoch[sn->ngive];
-			l.node = sn->id;
-		} else
-			game = sn->check[--sn->ncheck];
+	while (sn->ncheck > 0) {
+		game = sn->check[--sn->ncheck];
 		pthread_mutex_unlock(&sn->mtx);
-		if (game == 0) {
-			if (lease_release(sn->db, &l) == -1)
-				log_warnx("node=%" PRId64 " event=lease-release "
-				    "game=%" PRId64 " error=\"%s\"", sn->id,
-				    l.game, sqldb_errmsg(sn->db));
-		} else if (snode_owner(sn, game, now, addr, sizeof addr))
+		if (snode_owner(sn, game, now, addr, sizeof addr))
 			snode_send(sn, SNODE_LOST, game, 0, addr);
 		pthread_mutex_lock(&sn->mtx);
 	}
@@ -371,7 +340,7 @@ snode_thread(void *arg)
 			next = now + (uint64_t)sn->ttl / 3;
 			continue;
 		}
-		if (sn->ngive > 0 || sn->ncheck > 0)
+		if (sn->ncheck > 0)
 			continue;
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += (time_t)((next - now) / 1000);
@@ -462,8 +431,6 @@ snode_free(struct snode *sn)
 		return;
 	snode_stop(sn);
 	free(sn->check);
-	free(sn->give);
-	free(sn->give_epoch);
 	pthread_cond_destroy(&sn->wake);
 	pthread_mutex_destroy(&sn->mtx);
 	free(sn);
