@@ -5,7 +5,9 @@
 an account registered on one node logs in on another; a game's lease held
 by the node that referees it, renewed, released at its end; a node killed
 with SIGKILL: its game's lease expires after the TTL and exactly one other
-node acquires it (epoch 2); the scheduler's lock moves to a live node when
+node acquires it (epoch 2); a node stalled past its lease stops
+refereeing the game taken from it (event lost or redirect, no result);
+the scheduler's lock moves to a live node when
 its holder is killed, and a pending tournament game is scheduled there.
 
 The database is read with psql (the cluster's own).  Every wait is a poll
@@ -183,6 +185,39 @@ def test_kill_takeover():
           "%r %r" % (who, taken))
 
 
+def test_stalled():
+    """A node stalled past its lease (SIGSTOP) while another takes its game
+    over: once it runs again it stops refereeing that game at once: its
+    players get event lost GAME_ID (or event redirect HOST:PORT GAME_ID to
+    the new holder), never a gameover."""
+    ds = nodes("stallA", "stallB")
+    if ds is None:
+        return
+    ids = [node_id(d) for d in ds]
+    x = login(ds[0], "tx")
+    y = login(ds[0], "ty")
+    gid, _, _, _ = pair(ds[0], x, y, "nim 3 4 5", "tc=600000")
+    first = wait_for(lambda: lease(gid), DEADLINE)
+    check("node A holds the lease", first is not None and
+          first[:3] == (ids[0], 1, "held"), first)
+    ds[0].proc.send_signal(signal.SIGSTOP)
+    taken = wait_for(lambda: (lambda l: l if l and l[1] == 2 else None)(
+        lease(gid)), DEADLINE)
+    ds[0].proc.send_signal(signal.SIGCONT)
+    check("node B took the lease at epoch 2", taken is not None and
+          taken[0] == ids[1], taken)
+    want = ("event lost %d" % gid,
+            "event redirect 127.0.0.1:%d %d" % (ds[1].port, gid))
+    for c, name in ((x, "tx"), (y, "ty")):
+        e = c.wait("events", lambda v: v.startswith("event lost") or
+                   v.startswith("event redirect"), DEADLINE)
+        check("%s told the game left node A" % name, e in want, e)
+        check("%s got no gameover" % name, not any(
+            " gameover " in v for v in c.commands), c.commands)
+    check("node A logs the lost lease", "event=lease-lost game=%d" % gid in
+          log_of(ds[0]), log_of(ds[0])[-2000:])
+
+
 def test_scheduler():
     """The scheduler's lock: held by one node; when it is killed the other
     node takes it and schedules the pending tournament game."""
@@ -220,4 +255,4 @@ def test_scheduler():
 
 
 sys.exit(run([test_registered, test_lease, test_kill_takeover,
-              test_scheduler]))
+              test_stalled, test_scheduler]))
