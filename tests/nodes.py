@@ -159,22 +159,34 @@ def test_lease():
           done is not None and done[:3] == (a_id, 1, "released"), done)
 
 
+def game_on_first(ds, p):
+    """Accounts pX and pY on the first node of ds, paired in a long game
+    whose lease that node must hold; (node ids, game id, clients)."""
+    ids = [node_id(d) for d in ds]
+    x = login(ds[0], p + "x")
+    y = login(ds[0], p + "y")
+    gid, _, _, _ = pair(ds[0], x, y, "nim 3 4 5", "tc=600000")
+    first = wait_for(lambda: lease(gid), DEADLINE)
+    check("node A holds the lease", first is not None and
+          first[:3] == (ids[0], 1, "held"), first)
+    return ids, gid, x, y
+
+
+def epoch2(gid):
+    """The game's lease once at epoch 2 (None at the deadline)."""
+    return wait_for(lambda: (lambda l: l if l and l[1] >= 2 else None)(
+        lease(gid)), DEADLINE)
+
+
 def test_kill_takeover():
     """SIGKILL of the node refereeing a game: its lease expires after the
     TTL and exactly one other node acquires it, at epoch 2."""
     ds = nodes("killA", "killB", "killC")
     if ds is None:
         return
-    ids = [node_id(d) for d in ds]
-    x = login(ds[0], "kx")
-    y = login(ds[0], "ky")
-    gid, _, _, _ = pair(ds[0], x, y, "nim 3 4 5", "tc=600000")
-    first = wait_for(lambda: lease(gid), DEADLINE)
-    check("node A holds the lease", first is not None and
-          first[:3] == (ids[0], 1, "held"), first)
+    ids, gid, _, _ = game_on_first(ds, "k")
     ds[0].stop(signal.SIGKILL)
-    taken = wait_for(lambda: (lambda l: l if l and l[1] >= 2 else None)(
-        lease(gid)), DEADLINE)
+    taken = epoch2(gid)
     check("another node took the lease at epoch 2",
           taken is not None and taken[1] == 2 and taken[0] in ids[1:],
           "%r (nodes %r)" % (taken, ids))
@@ -193,19 +205,12 @@ def test_stalled():
     ds = nodes("stallA", "stallB")
     if ds is None:
         return
-    ids = [node_id(d) for d in ds]
-    x = login(ds[0], "tx")
-    y = login(ds[0], "ty")
-    gid, _, _, _ = pair(ds[0], x, y, "nim 3 4 5", "tc=600000")
-    first = wait_for(lambda: lease(gid), DEADLINE)
-    check("node A holds the lease", first is not None and
-          first[:3] == (ids[0], 1, "held"), first)
+    ids, gid, x, y = game_on_first(ds, "t")
     ds[0].proc.send_signal(signal.SIGSTOP)
-    taken = wait_for(lambda: (lambda l: l if l and l[1] == 2 else None)(
-        lease(gid)), DEADLINE)
+    taken = epoch2(gid)
     ds[0].proc.send_signal(signal.SIGCONT)
     check("node B took the lease at epoch 2", taken is not None and
-          taken[0] == ids[1], taken)
+          taken[:2] == (ids[1], 2), taken)
     want = ("event lost %d" % gid,
             "event redirect 127.0.0.1:%d %d" % (ds[1].port, gid))
     for c, name in ((x, "tx"), (y, "ty")):
