@@ -337,7 +337,8 @@ void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
 
-/* lobby-lease.c (calls lobby-game.c, lobby-tour.c, lobby-queue.c) */
+/* lobby-lease.c (calls lobby-game.c, lobby-tour.c, lobby-feed.c,
+ * lobby-queue.c) */
 void	 lobby_lease_free(struct lobby *);
 
 /* lobby-node.c (calls lobby-queue.c): a node's drain */

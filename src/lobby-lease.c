@@ -13,7 +13,8 @@
  * still reaches their players.  The scheduler's lock: lobby_schedule runs
  * only on a single node or while this node holds it (lb->leader).
  *
- * It calls lobby-game.c (lg_free), lobby-tour.c (lobby_schedule) and
+ * It calls lobby-game.c (lg_free), lobby-tour.c (lobby_schedule),
+ * lobby-feed.c (the web feeds' end: reason lease-lost, no winner) and
  * lobby-queue.c; no file of the lobby calls it (lobby-game.c and
  * lobby-tour.c read the fields it sets).
  */
@@ -131,6 +132,9 @@ llease_stop(struct lobby *lb, struct lgame *g, const char *addr)
 	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
 	log_warnx("game=%" PRId64 " event=lease-lost to=%s state=%d", g->id,
 	    addr != NULL ? addr : "-", (int)g->state);
+	g->winner = 0;		/* the web feeds: over here, no result */
+	g->reason = "lease-lost";
+	lobby_feed_end(g);
 	if (g->state == LG_ENDING) {
 		g->lease_lost = 1;	/* its end's callback frees it */
 		return;
