@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """cpu-per-move.py: the daemon's CPU time per refereed move (BENCHMARKS.md §2).
 
-Starts each given grundyd binary in turn (--db off), runs grundy-bench
+Starts each given grundyd binary in turn (--db off, or each --db given:
+"sqlite" is a fresh SQLite file, anything else is passed as is, such as a
+postgresql:// URL), runs grundy-bench
 against it and reads the daemon's CPU time (all threads, utime + stime from
 /proc/PID/stat) when the games load starts and when it ends; prints CPU per
 move (client and engine moves) and moves/s.  Binaries alternate for the
@@ -9,7 +11,7 @@ given number of rounds, so that two builds are measured in the same run.
 Figures only; nothing is asserted.
 
 usage: cpu-per-move.py [--rounds N] [--seconds S] [--conns C] [--bench PATH]
-                       GRUNDYD...
+                       [--db off|sqlite|URL]... GRUNDYD...
 """
 import argparse
 import os
@@ -17,6 +19,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 from benchutil import free_port
@@ -41,10 +44,14 @@ def wait_listen(port, deadline):
     sys.exit("cpu-per-move: the daemon did not listen on %d" % port)
 
 
-def measure(grundyd, bench, seconds, conns):
+def measure(grundyd, bench, seconds, conns, db="off"):
     port = free_port()
+    tmp = None
+    if db == "sqlite":
+        tmp = tempfile.TemporaryDirectory()
+        db = os.path.join(tmp.name, "bench.db")
     d = subprocess.Popen([grundyd, "--listen", "127.0.0.1:%d" % port,
-                          "--db", "off"], stdout=subprocess.DEVNULL,
+                          "--db", db], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     try:
         wait_listen(port, time.monotonic() + 10)
@@ -65,6 +72,8 @@ def measure(grundyd, bench, seconds, conns):
     finally:
         d.terminate()
         d.wait()
+        if tmp is not None:
+            tmp.cleanup()
     if rate is None or c0 is None:
         sys.exit("cpu-per-move: no games line from grundy-bench")
     moves = rate * (t1 - t0)
@@ -77,14 +86,18 @@ def main():
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--conns", type=int, default=50)
     ap.add_argument("--bench", default="./grundy-bench")
+    ap.add_argument("--db", action="append")
     ap.add_argument("grundyd", nargs="+")
     a = ap.parse_args()
+    runs = [(g, db) for g in a.grundyd for db in (a.db or ["off"])]
     for r in range(a.rounds):
-        order = a.grundyd if r % 2 == 0 else a.grundyd[::-1]
-        for g in order:
-            us, rate = measure(g, a.bench, a.seconds, a.conns)
+        order = runs if r % 2 == 0 else runs[::-1]
+        for g, db in order:
+            us, rate = measure(g, a.bench, a.seconds, a.conns, db)
+            label = g if a.db is None else "%s --db %s" % (
+                g, db.split("@")[-1] if "://" in db else db)
             print("round %d %-30s CPU/move %.2f us, %d moves/s" %
-                  (r + 1, g, us, rate), flush=True)
+                  (r + 1, label, us, rate), flush=True)
 
 
 if __name__ == "__main__":

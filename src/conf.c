@@ -790,8 +790,9 @@ static const struct {
 	    "([V6ADDR]:PORT for IPv6)" },
 	{ "http", "ADDR:PORT", NULL, "serve the web pages, the JSON API and "
 	    "/metrics here, repeatable (off by default)" },
-	{ "db", "PATH|off", NULL, "the game log, or off (default "
-	    "$STATE_DIRECTORY/grundy.db or var/grundy.db)" },
+	{ "db", "PATH|URL|off", NULL, "the game log: an SQLite file, a "
+	    "postgresql:// URL, or off (default $STATE_DIRECTORY/grundy.db or "
+	    "var/grundy.db)" },
 	{ "port-file", "FILE", NULL, "write the first bound port to FILE" },
 	{ "node-addr", "HOST:PORT", NULL, "the address this node advertises "
 	    "for redirects (PostgreSQL; default the first listen address)" },

@@ -255,6 +255,7 @@ league_fail_add(struct league *lg, const char *name, const char *addr,
 		log_info("league=%s event=login-locked name=%s addr=%s "
 		    "failures=%u seconds=%u", lg->path, name, addr, f->count,
 		    lg->limits.lockout_s);
+		league_locks_publish(lg, name, addr, lg->limits.lockout_s);
 	}
 	if (lg->limits.addr_failures == 0 || lg->limits.lockout_s == 0)
 		return;
@@ -271,6 +272,7 @@ league_fail_add(struct league *lg, const char *name, const char *addr,
 		log_info("league=%s event=login-address-locked addr=%s "
 		    "failures=%u seconds=%u", lg->path, addr, f->count,
 		    lg->limits.lockout_s);
+		league_locks_publish(lg, "", addr, lg->limits.lockout_s);
 	}
 }
 
@@ -339,11 +341,21 @@ league_register(struct league *lg, const char *name, const char *pass,
 		rc = league_step(s);
 	else
 		sqldb_reset(s);
-	if (rc == 0 && sqldb_changes(lg->db) == 0) {
-		rc = -1;
+	/*
+	 * No row (the NOT EXISTS found a name) or a unique violation (an
+	 * insert of another node's, not committed when the NOT EXISTS read,
+	 * met the primary key or PostgreSQL's index on lower(name)): the name
+	 * itself, or a look-alike?  Read back.
+	 */
+	if ((rc == 0 && sqldb_changes(lg->db) == 0) ||
+	    (rc == -1 && sqldb_errclass(lg->db) == SQLDB_CONSTRAINT)) {
+		found = league_exists_locked(lg, name);
+		rc = found == 1 ? -3 : found == 0 ? -2 : -1;
+	}
+	if (rc == -2)
 		snprintf(err, errlen, "name %s is taken: an account with the "
 		    "same name in another case exists (look-alike)", name);
-	} else if (rc == -1 && sqldb_errclass(lg->db) == SQLDB_CONSTRAINT)
+	else if (rc == -3)
 		snprintf(err, errlen, "name %s is taken", name);
 	else if (rc == -1)
 		league_dberr(lg, err, errlen, "store the account");
@@ -378,7 +390,7 @@ league_login_from(struct league *lg, const char *name, const char *pass,
 	char		 stored[CRYPT_OUTPUT_SIZE], got[CRYPT_OUTPUT_SIZE];
 	char		 disabled[256];
 	uint64_t	 left;
-	int		 rc, named, known = 0, ok = 0, off = 0;
+	int		 rc, named, known = 0, ok = 0, off = 0, byaddr = 0;
 
 	named = league_name_ok(name);
 	pthread_mutex_lock(&lg->mtx);
@@ -388,10 +400,17 @@ league_login_from(struct league *lg, const char *name, const char *pass,
 		    "address: retry in %" PRIu64 " s", (left + 999) / 1000);
 		return (-1);
 	}
-	if (named && (left = league_fail_locked(lg, name, addr, now)) != 0) {
+	if ((named && (left = league_fail_locked(lg, name, addr, now)) !=
+	    0) || (left = league_locks_left(lg, named ? name : "", addr,
+	    &byaddr)) != 0) {
 		pthread_mutex_unlock(&lg->mtx);
-		snprintf(err, errlen, "too many failed logins for %s: retry "
-		    "in %" PRIu64 " s", name, (left + 999) / 1000);
+		if (byaddr)	/* another node's lock of the address */
+			snprintf(err, errlen, "too many failed logins from "
+			    "your address: retry in %" PRIu64 " s",
+			    (left + 999) / 1000);
+		else
+			snprintf(err, errlen, "too many failed logins for %s: "
+			    "retry in %" PRIu64 " s", name, (left + 999) / 1000);
 		return (-1);
 	}
 	if (named) {
@@ -523,6 +542,7 @@ league_reset(struct league *lg, const char *name, const char *pass,
 		pthread_mutex_lock(&lg->mtx);
 		while (league_fail_name_clear(lg, name))
 			;
+		league_locks_clear(lg, name);
 		pthread_mutex_unlock(&lg->mtx);
 		log_info("league=%s event=password-set name=%s", lg->path,
 		    name);

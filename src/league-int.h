@@ -1,8 +1,8 @@
 /*
  * league-int.h: the league's internals, shared by league.c (open, close,
- * SQL glue over sqldb), league-account.c (accounts, passwords, failed logins),
- * league-tour.c (tournaments) and league-stats.c (rated games and play
- * statistics).  Not for other callers.
+ * SQL glue over sqldb), league-account.c (accounts, passwords, failed
+ * logins), league-tour.c (tournaments) and league-stats.c (rated games and
+ * play statistics).  Not for other callers.
  */
 #ifndef LEAGUE_INT_H
 #define LEAGUE_INT_H
@@ -37,6 +37,15 @@ enum {
 	LEAGUE_S_N
 };
 
+/* The shared login locks' statements (league-locks.c; PostgreSQL only). */
+enum {
+	LEAGUE_L_CHECK,
+	LEAGUE_L_PUBLISH,
+	LEAGUE_L_EXPIRE,
+	LEAGUE_L_CLEAR,
+	LEAGUE_L_N
+};
+
 /* Their SQL, by LEAGUE_S_* (league.c). */
 extern const char *const league_sql[LEAGUE_S_N];
 
@@ -54,6 +63,8 @@ struct league {
 	char		*path;		/* for messages: no password */
 	struct sqldb	*db;
 	struct sqldb_stmt *s[LEAGUE_S_N];
+	struct sqldb_stmt *lk[LEAGUE_L_N];	/* NULL on SQLite */
+	char		 node[17];	/* names this handle in login_locks */
 	pthread_mutex_t	 mtx;		/* everything here */
 	struct league_limits limits;
 	char		 dummy[CRYPT_GENSALT_OUTPUT_SIZE]; /* unknown names */
@@ -72,5 +83,14 @@ int	 league_result(struct sqldb_stmt *, int);
 
 /* league-account.c */
 int	 league_exists_locked(struct league *, const char *);
+
+/* league-locks.c */
+int	 league_locks_init(struct league *, char *, size_t);
+void	 league_locks_free(struct league *);
+uint64_t league_locks_left(struct league *, const char *, const char *,
+	    int *);
+void	 league_locks_publish(struct league *, const char *, const char *,
+	    unsigned int);
+void	 league_locks_clear(struct league *, const char *);
 
 #endif /* LEAGUE_INT_H */

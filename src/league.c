@@ -32,10 +32,15 @@
 	" WHERE (player1 = ?1 OR player2 = ?1) AND status = 'finished')"
 
 const char *const league_sql[LEAGUE_S_N] = {
-	/* Refuses look-alikes: names that differ only in case. */
+	/*
+	 * Refuses look-alikes: names that differ only in case (names are
+	 * ASCII: lower() folds them as COLLATE NOCASE did).  Two nodes that
+	 * insert at once both pass the NOT EXISTS; on PostgreSQL the unique
+	 * index on lower(name) (db/pg/002) stops the second.
+	 */
 	"INSERT INTO accounts (name, hash, created_at) SELECT ?1, ?2, ?3"
 	" WHERE NOT EXISTS (SELECT 1 FROM accounts"
-	" WHERE name = ?1 COLLATE NOCASE)",
+	" WHERE lower(name) = lower(?1))",
 	"SELECT hash, disabled FROM accounts WHERE name = ?",
 	"SELECT 1 FROM accounts WHERE name = ?",
 	"INSERT INTO tournaments (name, format, status, game, random, base_ms,"
@@ -50,21 +55,22 @@ const char *const league_sql[LEAGUE_S_N] = {
 	" games_per_pair, seed, players, rounds, forfeit_s, sprt_elo0,"
 	" sprt_elo1, sprt_alpha, sprt_beta, sprt_verdict, nstart, withdrawn"
 	" FROM tournaments"
-	" WHERE ?1 OR status IN ('running', 'paused') ORDER BY id",
+	" WHERE ?1 = 1 OR status IN ('running', 'paused') ORDER BY id",
 	"SELECT id, slot, status, result, player1, player2 FROM games"
 	" WHERE tournament_id = ? ORDER BY id",
 	"SELECT id, player1, player2, result FROM games"
 	" WHERE rating_seq IS NOT NULL ORDER BY rating_seq",
-	/* Games, wins, losses. */
-	"SELECT COUNT(*), COALESCE(SUM(result = CASE WHEN player1 = ?1"
-	" THEN 'first' ELSE 'second' END), 0),"
-	" COALESCE(SUM(result = CASE WHEN player1 = ?1"
-	" THEN 'second' ELSE 'first' END), 0) FROM games"
+	/* Games, wins, losses (sums of 0 and 1: no booleans summed). */
+	"SELECT COUNT(*), COALESCE(SUM(CASE WHEN result = CASE WHEN"
+	" player1 = ?1 THEN 'first' ELSE 'second' END THEN 1 ELSE 0 END),"
+	" 0), COALESCE(SUM(CASE WHEN result = CASE WHEN player1 = ?1"
+	" THEN 'second' ELSE 'first' END THEN 1 ELSE 0 END), 0) FROM games"
 	" WHERE (player1 = ?1 OR player2 = ?1) AND status = 'finished'",
 	/* Moves, kept-win moves, threw-win moves. */
 	LEAGUE_SQL_SEATS
-	" SELECT COUNT(*), COALESCE(SUM(m.mark = 'kept-win'), 0),"
-	" COALESCE(SUM(m.mark = 'threw-win'), 0)"
+	" SELECT COUNT(*),"
+	" COALESCE(SUM(CASE WHEN m.mark = 'kept-win' THEN 1 ELSE 0 END), 0),"
+	" COALESCE(SUM(CASE WHEN m.mark = 'threw-win' THEN 1 ELSE 0 END), 0)"
 	" FROM g JOIN moves AS m ON m.game_id = g.id AND m.player = g.seat",
 	/* The first-throw histogram: bucket 1..8, games. */
 	LEAGUE_SQL_SEATS
@@ -166,6 +172,7 @@ league_free(struct league *lg)
 
 	for (i = 0; i < LEAGUE_S_N; i++)
 		sqldb_finalize(lg->s[i]);
+	league_locks_free(lg);
 	sqldb_close(lg->db);
 	pthread_mutex_destroy(&lg->mtx);
 	free(lg->fails);
@@ -197,7 +204,8 @@ league_lite_uri(const char *path)
 	    *path == '\0')
 		return (xstrdup(path));
 	buf_init(&b);
-	buf_puts(&b, "file:");
+	/* An empty authority: "//x" stays a path, not a host x. */
+	buf_puts(&b, *path == '/' ? "file://" : "file:");
 	for (p = path; *p != '\0'; p++) {
 		if (*p == '%' || *p == '?' || *p == '#')
 			buf_printf(&b, "%%%02X", (unsigned char)*p);
@@ -292,6 +300,8 @@ league_open(const char *path, const struct league_limits *limits,
 			goto fail;
 		}
 	}
+	if (league_locks_init(lg, err, errlen) == -1)
+		goto fail;
 	if (crypt_gensalt_rn(LEAGUE_PREFIX, 0, NULL, 0, lg->dummy,
 	    sizeof lg->dummy) == NULL || lg->dummy[0] == '*') {
 		snprintf(err, errlen, "libcrypt cannot make yescrypt hashes: "

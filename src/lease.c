@@ -31,11 +31,12 @@ const char *const lease_state_names[LEASE_RELEASED + 1] = {
 /*
  * The life cycle's one transition function (lease.h): moves l's game
  * from state from to state to, for l->node (and l->epoch, when the
- * holder renews or releases), at now for ttl ms.  Returns 1 when the row
- * changed (l updated), 0 when the row was not in state from (nothing
+ * holder renews or releases), at now for ttl ms; l->game 0 renews every
+ * lease l->node holds (HELD to HELD).  Returns the rows changed (1 for
+ * one game: l updated; 0: the row was not in state from, nothing
  * changed), or -1.
  */
-static int
+static int64_t
 lease_change(struct sqldb *db, struct lease *l, enum lease_state from,
     enum lease_state to, int64_t ttl, int64_t now)
 {
@@ -43,8 +44,8 @@ lease_change(struct sqldb *db, struct lease *l, enum lease_state from,
 
 	if (to == LEASE_HELD && from == LEASE_NONE) {
 		v[0] = l->game, v[1] = l->node, v[2] = now, v[3] = now + ttl;
-		c = sqldb_cached_run(db, "INSERT INTO leases (game_id, node_id, "
-		    "epoch, state, acquired_ms, expires_ms) VALUES "
+		c = sqldb_cached_run(db, "INSERT INTO leases (game_id, "
+		    "node_id, epoch, state, acquired_ms, expires_ms) VALUES "
 		    "(?, ?, 1, 'held', ?, ?) ON CONFLICT (game_id) DO NOTHING",
 		    v, 4);
 		l->epoch = 1;
@@ -52,23 +53,28 @@ lease_change(struct sqldb *db, struct lease *l, enum lease_state from,
 	    from == LEASE_RELEASED)) {
 		v[0] = l->node, v[1] = now, v[2] = now + ttl, v[3] = l->game;
 		v[4] = now;
-		c = sqldb_cached_run(db, "UPDATE leases SET node_id = ?, epoch = "
-		    "epoch + 1, state = 'held', acquired_ms = ?, expires_ms = "
-		    "? WHERE game_id = ? AND (state = 'released' OR "
-		    "expires_ms <= ?)", v, 5);
+		c = sqldb_cached_run(db, "UPDATE leases SET node_id = ?, "
+		    "epoch = epoch + 1, state = 'held', acquired_ms = ?, "
+		    "expires_ms = ? WHERE game_id = ? AND (state = 'released' "
+		    "OR expires_ms <= ?)", v, 5);
 		l->epoch = 0;	/* read back by the caller */
+	} else if (to == LEASE_HELD && from == LEASE_HELD && l->game == 0) {
+		v[0] = now + ttl, v[1] = l->node, v[2] = now;
+		return (sqldb_cached_run(db, "UPDATE leases SET expires_ms = ? "
+		    "WHERE node_id = ? AND state = 'held' AND expires_ms > ?",
+		    v, 3));
 	} else if (to == LEASE_HELD && from == LEASE_HELD) {
 		v[0] = now + ttl, v[1] = l->game, v[2] = l->node;
 		v[3] = l->epoch, v[4] = now;
-		c = sqldb_cached_run(db, "UPDATE leases SET expires_ms = ? WHERE "
-		    "game_id = ? AND node_id = ? AND epoch = ? AND state = "
-		    "'held' AND expires_ms > ?", v, 5);
+		c = sqldb_cached_run(db, "UPDATE leases SET expires_ms = ? "
+		    "WHERE game_id = ? AND node_id = ? AND epoch = ? AND "
+		    "state = 'held' AND expires_ms > ?", v, 5);
 	} else if (to == LEASE_RELEASED && (from == LEASE_HELD ||
 	    from == LEASE_EXPIRED)) {
 		v[0] = l->game, v[1] = l->node, v[2] = l->epoch;
-		c = sqldb_cached_run(db, "UPDATE leases SET state = 'released' WHERE "
-		    "game_id = ? AND node_id = ? AND epoch = ? AND state = "
-		    "'held'", v, 3);
+		c = sqldb_cached_run(db, "UPDATE leases SET state = 'released' "
+		    "WHERE game_id = ? AND node_id = ? AND epoch = ? AND "
+		    "state = 'held'", v, 3);
 	} else
 		return (sqldb_refuse(db, "no lease transition from %s to %s",
 		    lease_state_names[from], lease_state_names[to]));
@@ -131,8 +137,7 @@ lease_get(struct sqldb *db, int64_t game, int64_t now, struct lease *l)
 static int
 lease_acquire1(struct sqldb *db, struct lease *l, int64_t ttl, int64_t now)
 {
-	int64_t		 node = l->node;
-	int		 r;
+	int64_t		 node = l->node, r;
 
 	if ((r = lease_change(db, l, LEASE_NONE, LEASE_HELD, ttl, now)) ==
 	    0)
@@ -183,7 +188,7 @@ int
 lease_renew(struct sqldb *db, struct lease *l, int64_t ttl, int64_t now)
 {
 	struct lease	 t = *l;
-	int		 r;
+	int64_t		 r;
 
 	if (lease_args(db, l->game, l->node, ttl, now) == -1)
 		return (-1);
@@ -196,12 +201,36 @@ lease_renew(struct sqldb *db, struct lease *l, int64_t ttl, int64_t now)
 	return (LEASE_OK);
 }
 
+/*
+ * Node renews every lease it holds and that has not expired at now, in
+ * one statement (a node beats for all its games at once: one commit per
+ * period, not one per game); *n gets how many.  A lease that expired is
+ * not renewed: lease_renew or lease_get tells which.  Returns 0, or -1.
+ */
+int
+lease_renew_all(struct sqldb *db, int64_t node, int64_t ttl, int64_t now,
+    int64_t *n)
+{
+	struct lease	 all;
+	int64_t		 c;
+
+	memset(&all, 0, sizeof all);
+	all.node = node;
+	*n = 0;
+	if (node_times_ok(db, "lease", now, ttl, LEASE_TTL_MAX) == -1 ||
+	    (c = lease_change(db, &all, LEASE_HELD, LEASE_HELD, ttl, now)) ==
+	    -1)
+		return (-1);
+	*n = c;
+	return (0);
+}
+
 /* The holder gives the lease up (the game is over, or handed on).
  * Returns LEASE_OK, LEASE_LOST (another epoch owns it), or -1. */
 int
 lease_release(struct sqldb *db, struct lease *l)
 {
-	int	 r;
+	int64_t	 r;
 
 	if ((r = lease_change(db, l, LEASE_HELD, LEASE_RELEASED, 0, 0)) ==
 	    -1)
@@ -218,7 +247,7 @@ lease_release(struct sqldb *db, struct lease *l)
  * lease past its expiry that nobody took is still this epoch's.  Returns
  * LEASE_OK, LEASE_LOST (the caller rolls back), or -1.  In a pipelined
  * batch the answer is not read before the commit: the fence says
- * LEASE_LOST there; fence in a transaction or a batch without pipeline.
+ * LEASE_LOST there; use lease_fence_batch.
  */
 int
 lease_fence(struct sqldb *db, int64_t game, int64_t node, int64_t epoch)
@@ -246,6 +275,39 @@ static void
 lease_game_row(struct sqldb_stmt *s, size_t i, void *arg)
 {
 	((int64_t *)arg)[i] = sqldb_column_int64(s, 0);
+}
+
+/*
+ * The fence as a statement that fails when (game, node, epoch) no longer
+ * holds the lease, for a pipelined batch (sqldb_batch_begin(db, 1)),
+ * where no answer is read before the commit: the batch's commit then
+ * fails ("lease lost: game N") and rolls the whole batch back.  It takes
+ * the same lock as lease_fence (FOR SHARE, in a scalar subquery whose
+ * missing row makes the cast fail at run time).  Outside a pipeline it
+ * fails at once.  SQLite has no pipeline: lease_fence, a loss refused.
+ * Returns 0, or -1.
+ */
+int
+lease_fence_batch(struct sqldb *db, int64_t game, int64_t node,
+    int64_t epoch)
+{
+	int64_t		 v[3] = { game, node, epoch };
+	int		 r;
+
+	if (sqldb_backend(db) == SQLDB_PG) {
+		if (!sqldb_in_transaction(db))
+			return (sqldb_refuse(db, "a lease fence outside a "
+			    "transaction"));
+		return (sqldb_cached_run(db, "SELECT CAST(COALESCE((SELECT "
+		    "'1' FROM leases WHERE game_id = ?1 AND node_id = ?2 AND "
+		    "epoch = ?3 AND state = 'held' FOR SHARE), 'lease lost: "
+		    "game ' || CAST(?1 AS TEXT)) AS INTEGER)", v, 3) == -1 ?
+		    -1 : 0);
+	}
+	if ((r = lease_fence(db, game, node, epoch)) == LEASE_LOST)
+		return (sqldb_refuse(db, "lease lost: game %lld", (long long)
+		    game));
+	return (r == LEASE_OK ? 0 : -1);
 }
 
 /*

@@ -9,6 +9,7 @@
  * lease.c:
  *	NONE -> HELD		lease_acquire: a new game, epoch 1
  *	HELD -> HELD		lease_renew by its holder, before expiry
+ *				(lease_renew_all: all of a node's at once)
  *	HELD -> EXPIRED		time: expires_ms <= now (no call)
  *	EXPIRED|RELEASED -> HELD	lease_acquire by any node: epoch + 1
  *	HELD|EXPIRED -> RELEASED	lease_release by its holder
@@ -56,8 +57,10 @@ struct sqldb;
 int	 lease_acquire(struct sqldb *, int64_t, int64_t, int64_t, int64_t,
 	    struct lease *);
 int	 lease_renew(struct sqldb *, struct lease *, int64_t, int64_t);
+int	 lease_renew_all(struct sqldb *, int64_t, int64_t, int64_t, int64_t *);
 int	 lease_release(struct sqldb *, struct lease *);
 int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
+int	 lease_fence_batch(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_get(struct sqldb *, int64_t, int64_t, struct lease *);
 int	 lease_expired(struct sqldb *, int64_t, int64_t *, size_t, size_t *);
 /* nw: the node thread's beat (server-node.c). */

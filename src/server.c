@@ -327,7 +327,7 @@ struct store *
 server_store_open(const struct conf *conf)
 {
 	const char	*path = conf->db, *sd;
-	char		 def[4096], err[1024];
+	char		 def[4096], err[1024], *name;
 	struct store	*st;
 	size_t		 n;
 
@@ -347,12 +347,16 @@ server_store_open(const struct conf *conf)
 		log_info("event=db path=off");
 		return (NULL);
 	}
-	/* One daemon per database (the fd stays open until exit). */
-	if (dblock_take(path, err, sizeof err) == -1)
+	/* One daemon per SQLite file (the fd stays open until exit); a
+	 * PostgreSQL database is shared (issue 15). */
+	if (!sqldb_url_is_pg(path) && dblock_take(path, err,
+	    sizeof err) == -1)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
+	name = store_dbname(path);	/* a URL without its password */
 	if ((st = store_open(path, err, sizeof err)) == NULL)
-		fatalx("event=db-open path=%s error=\"%s\"", path, err);
-	log_info("event=db path=%s", path);
+		fatalx("event=db-open path=%s error=\"%s\"", name, err);
+	log_info("event=db path=%s", name);
+	free(name);
 	return (st);
 }
 

@@ -12,9 +12,9 @@
 #include "sqldb-nd.h"
 #include "util.h"
 
-/* Does url name a PostgreSQL database? */
-static int
-sqldb_is_pg(const char *url)
+/* Does url name a PostgreSQL database (sqldb.h, sp: block)? */
+int
+sqldb_url_is_pg(const char *url)
 {
 	return (strncmp(url, "postgresql://", 13) == 0 ||
 	    strncmp(url, "postgres://", 11) == 0);
@@ -34,7 +34,7 @@ sqldb_open(const char *url, struct sqldb **dbp, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return (-1);
 	}
-	db->ops = sqldb_is_pg(url) ? &sqldb_pg_ops : &sqldb_sqlite_ops;
+	db->ops = sqldb_url_is_pg(url) ? &sqldb_pg_ops : &sqldb_sqlite_ops;
 	if (db->ops->open(db, url) == -1) {
 		snprintf(err, errlen, "%s", db->errmsg);
 		sqldb_close(db);

@@ -259,5 +259,7 @@ int	 sqldb_unlisten(struct sqldb *, const char *);
 int	 sqldb_notify(struct sqldb *, const char *, const char *);
 int	 sqldb_notify_fd(struct sqldb *);
 int	 sqldb_notify_next(struct sqldb *, struct sqldb_note *);
+/* Does url name a PostgreSQL database (else an SQLite path)? */
+int	 sqldb_url_is_pg(const char *);
 
 #endif /* SQLDB_H */

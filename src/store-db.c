@@ -601,9 +601,19 @@ store_open_writer(struct store *st, const struct store_config *cf,
     char *err, size_t errlen)
 {
 	sqlite3	*h;
+	char	 e[512], *p;
 
-	if (sqldb_open(st->path, &st->wdb, err, errlen) == -1)
+	if (sqldb_open(st->path, &st->wdb, e, sizeof e) == -1) {
+		for (p = e; *p != '\0'; p++)	/* libpq's lines: one */
+			if (*p == '\n' || *p == '\t')
+				*p = ' ';
+		/* SQLite's names the path; PostgreSQL's not the URL. */
+		if (sqldb_url_is_pg(st->path))
+			snprintf(err, errlen, "%s: %s", st->name, e);
+		else
+			snprintf(err, errlen, "%s", e);
 		return (-1);
+	}
 	if (sqldb_busy_timeout(st->wdb, st->busy_ms) == -1) {
 		store_error_db(err, errlen, st->name, st->wdb, "configure",
 		    st->busy_ms);

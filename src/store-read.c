@@ -234,7 +234,16 @@ store_history_sql_be(struct buf *b, const struct store_hfilter *f, int pg)
 		buf_puts(&w, " AND tournament_id = ?3");
 	if (f->since[0] != '\0')
 		buf_puts(&w, " AND started_at >= ?4");
-	buf_puts(b, "SELECT " STORE_GAME_COLS " FROM games WHERE");
+	buf_puts(b, "SELECT " STORE_GAME_COLS " FROM games");
+	/*
+	 * since= alone: the games started since then, from the index, not a
+	 * walk down the ids that reaches the table's start on the last page
+	 * (SQLite has no statistics to choose it; PostgreSQL has).
+	 */
+	if (!pg && f->player == NULL && f->tournament == NULL &&
+	    f->tournament_id == 0 && f->since[0] != '\0')
+		buf_puts(b, " INDEXED BY games_started_at");
+	buf_puts(b, " WHERE");
 	if (f->player != NULL) {
 		buf_puts(b, " id IN (");
 		for (seat = 1; seat <= 2; seat++)

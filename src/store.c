@@ -107,7 +107,7 @@ store_prepare_set(struct store *st, struct sqldb *db, const char *const *sql,
  * PostgreSQL URL without its password ("postgresql://u:pw@h" gives
  * "postgresql://u@h").
  */
-static char *
+char *
 store_dbname(const char *path)
 {
 	const char	*p, *at, *colon;

@@ -110,6 +110,7 @@ int	 store_abandon_live(struct store *);
 void	 store_set_max_pages(struct store *, unsigned long);
 void	 store_counters(struct store *, struct store_counters *);
 const char *store_path(const struct store *);
+char	*store_dbname(const char *);
 
 /* Times as the log stores them: "2025-11-21T05:38:00.123Z". */
 #define STORE_TIME_LEN	25		/* bytes with the NUL */

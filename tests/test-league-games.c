@@ -22,11 +22,16 @@
 
 #include "testutil.h"
 #include "testdb.h"
+#include "test-league-db.h"
 
 #include "buf.h"
 #include "cmd-log.h"
 #include "league.h"
 #include "store.h"
+
+/* Why these tests skip on PostgreSQL. */
+#define STORE_WHY	"the games are written by the store, on SQLite until " \
+	"its port (branch sp); test-league-nodes reads games on both"
 
 /* Fills a tournament definition (players point at static strings). */
 static void
@@ -170,6 +175,7 @@ test_tournaments(void **state)
 	struct league_tournament t, u;
 	char		 err[512];
 
+	LGDB_SQLITE_ONLY(STORE_WHY);
 	open_both(fx, 5, 30);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");
@@ -422,6 +428,7 @@ test_games(void **state)
 	int64_t		 id[8];
 	char		 err[512], txt[64];
 
+	LGDB_SQLITE_ONLY(STORE_WHY);
 	open_both(fx, 5, 30);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");
@@ -554,6 +561,7 @@ test_player(void **state)
 	unsigned int	 lo, hi;
 	size_t		 i;
 
+	LGDB_SQLITE_ONLY(STORE_WHY);
 	open_both(fx, 5, 30);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");

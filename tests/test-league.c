@@ -2,6 +2,8 @@
  * test-league.c: accounts (names, passwords, hashes, failed-login limits),
  * the migration of a version-1 game log, and the refusals at open.  The
  * tournaments, games and player statistics are in test-league-games.c.
+ * On SQLite, and again on PostgreSQL under tests/league-pg.sh (SQLDB_PG_URL
+ * set: test-league-db.h); the SQLite-only tests skip there, saying why.
  */
 #include <sys/types.h>
 
@@ -21,6 +23,7 @@
 
 #include "testutil.h"
 #include "testdb.h"
+#include "test-league-db.h"
 
 #include "buf.h"
 #include "cmd-log.h"
@@ -43,19 +46,12 @@ reg_fails(struct league *lg, const char *name, const char *pass,
 		    err, want);
 }
 
-/* Logs in at now and checks the return and the message ("" for none). */
+/* A fresh database of the run's back end, and the league on it. */
 static void
-login_is(struct league *lg, const char *name, const char *pass,
-    uint64_t now, int want, const char *wantmsg)
+open_lg(struct fixture *fx, unsigned int failures, unsigned int lockout_s)
 {
-	char	 err[512];
-	int	 r;
-
-	err[0] = '\0';
-	r = league_login(lg, name, pass, now, err, sizeof err);
-	if (r != want || strcmp(err, wantmsg) != 0)
-		fail_msg("login %s at %" PRIu64 ": %d \"%s\", expected %d "
-		    "\"%s\"", name, now, r, err, want, wantmsg);
+	lgdb_fresh(fx);
+	fx->lg = lgdb_league(fx, failures, lockout_s);
 }
 
 /* Valid and invalid account names. */
@@ -91,7 +87,7 @@ test_register(void **state)
 	struct fixture	*fx = *state;
 	char		 hash[512], pass[200];
 
-	open_both(fx, 5, 30);
+	open_lg(fx, 5, 30);
 	assert_int_equal(league_exists(fx->lg, "alice"), 0);
 	reg_ok(fx->lg, "alice");
 	assert_int_equal(league_exists(fx->lg, "alice"), 1);
@@ -99,17 +95,17 @@ test_register(void **state)
 	assert_int_equal(league_exists(fx->lg, "engine"), 0);
 	login_is(fx->lg, "alice", PASS, T0, 0, "");
 
-	raw_text(fx->path, "SELECT hash FROM accounts WHERE name = 'alice'",
+	lgdb_text(fx, "SELECT hash FROM accounts WHERE name = 'alice'",
 	    hash, sizeof hash);
 	assert_int_equal(strncmp(hash, "$y$", 3), 0);
 	assert_null(strstr(hash, PASS));
 	assert_true(strlen(hash) > 40);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM accounts "
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM accounts "
 	    "WHERE created_at LIKE '20__-__-__T__:__:__.___Z'"), 1);
 
 	/* Two accounts with one password get different salts. */
 	reg_ok(fx->lg, "bob");
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(DISTINCT hash) FROM "
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(DISTINCT hash) FROM "
 	    "accounts"), 2);
 
 	reg_fails(fx->lg, "alice", PASS, "name alice is taken");
@@ -131,15 +127,13 @@ test_register(void **state)
 	    sizeof hash), 0);			/* exactly 128 bytes */
 	login_is(fx->lg, "carol", pass, T0, 0, "");
 	reg_fails(fx->lg, "dave", NULL, "no password");
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM accounts"),
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM accounts"),
 	    3);
 
 	/* The accounts survive a reopen. */
 	league_close(fx->lg);
-	store_close(fx->st);
 	fx->lg = NULL;
-	fx->st = NULL;
-	open_both(fx, 5, 30);
+	fx->lg = lgdb_league(fx, 5, 30);
 	login_is(fx->lg, "alice", PASS, T0, 0, "");
 	login_is(fx->lg, "bob", PASS, T0, 0, "");
 }
@@ -151,7 +145,7 @@ test_wrong(void **state)
 	struct fixture	*fx = *state;
 	char		 e1[512], e2[512], e3[512];
 
-	open_both(fx, 100, 30);
+	open_lg(fx, 100, 30);
 	reg_ok(fx->lg, "alice");
 	assert_int_equal(league_login(fx->lg, "alice", "wrong-password", T0,
 	    e1, sizeof e1), -1);
@@ -177,7 +171,7 @@ test_lockout(void **state)
 	const char	*wrong = "wrong name or password";
 	const char	*lk30 = "too many failed logins for alice: retry in 30 s";
 
-	open_both(fx, 3, 30);
+	open_lg(fx, 3, 30);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");
 
@@ -261,7 +255,7 @@ test_lockout_address(void **state)
 	const char	*wrong = "wrong name or password";
 	const char	*ip2 = "127.0.0.2", *ip1 = "127.0.0.1";
 
-	open_both(fx, 3, 30);
+	open_lg(fx, 3, 30);
 	league_set_limits(fx->lg, &lim);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");
@@ -301,7 +295,7 @@ test_account_life(void **state)
 	struct fixture	*fx = *state;
 	char		 err[512];
 
-	open_both(fx, 3, 30);
+	open_lg(fx, 3, 30);
 	reg_ok(fx->lg, "alice");
 	assert_int_equal(league_passwd(fx->lg, "alice", "bad-pass-1",
 	    "new-pass-1", "-", T0, err, sizeof err), -1);
@@ -346,7 +340,7 @@ test_lockout_table(void **state)
 	char		 name[32];
 	int		 i;
 
-	open_both(fx, 3, 30);
+	open_lg(fx, 3, 30);
 	reg_ok(fx->lg, "alice");
 	for (i = 0; i < 3; i++)
 		login_is(fx->lg, "alice", "x", T0, -1,
@@ -369,6 +363,7 @@ test_migrate(void **state)
 	sqlite3		*db;
 	char		 err[512], txt[64];
 
+	LGDB_SQLITE_ONLY("the store migrates a version-1 SQLite log");
 	assert_true(store_nmigrations >= 2);
 	assert_int_equal(store_migrate_file(fx->path, store_migrations,
 	    store_nmigrations, 1, err, sizeof err), 0);
@@ -410,6 +405,53 @@ test_migrate(void **state)
 	    "nim", "nim 5", "alice", "engine", 0, NULL, 0, 0 }), 3);
 }
 
+/*
+ * Migration 010 from version 9: an index on lower(name), which the
+ * look-alike check uses; UNIQUE on PostgreSQL, not on SQLite, where a log
+ * from before the look-alike rule keeps its look-alikes; the table of the
+ * shared login locks, empty.
+ */
+static void
+test_migrate_010(void **state)
+{
+	struct fixture	*fx = *state;
+	struct sqldb	*db;
+	struct sqldb_stmt *s;
+
+	lgdb_reset(fx);
+	lgdb_migrate(fx, 9);
+	lgdb_exec(fx, lgdb_pg() ? "INSERT INTO accounts (name, hash,"
+	    " created_at) VALUES ('carol', 'x', 'y')" :
+	    "INSERT INTO accounts (name, hash, created_at) VALUES"
+	    " ('carol', 'x', 'y'), ('Bob', 'x', 'y'), ('bob', 'x', 'y')");
+	lgdb_migrate(fx, 10);
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM accounts"),
+	    lgdb_pg() ? 1 : 3);
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM login_locks"), 0);
+	db = lgdb_conn(fx);
+	if (lgdb_pg()) {
+		assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM pg_indexes"
+		    " WHERE indexname = 'accounts_name_lower' AND indexdef LIKE"
+		    " 'CREATE UNIQUE INDEX %lower(name)%'"), 1);
+		assert_int_equal(sqldb_exec(db, "INSERT INTO accounts (name,"
+		    " hash, created_at) VALUES ('CAROL', 'x', 'y')"), -1);
+		assert_int_equal(sqldb_errclass(db), SQLDB_CONSTRAINT);
+	} else {
+		assert_int_equal(sqldb_prepare(db, "EXPLAIN QUERY PLAN SELECT 1"
+		    " FROM accounts WHERE lower(name) = lower('x')", 0, &s),
+		    0);
+		assert_int_equal(sqldb_step(s), SQLDB_ROW);
+		if (strstr(sqldb_column_text(s, 3), "accounts_name_lower") ==
+		    NULL)
+			fail_msg("plan: %s", sqldb_column_text(s, 3));
+		sqldb_finalize(s);
+	}
+	sqldb_close(db);
+	fx->lg = lgdb_league(fx, 5, 30);
+	reg_fails(fx->lg, "Carol", PASS, "look-alike");
+	reg_ok(fx->lg, "dave");
+}
+
 /* The league refuses what it cannot use. */
 static void
 test_open_fails(void **state)
@@ -419,6 +461,7 @@ test_open_fails(void **state)
 	struct league	*lg;
 	char		 err[512], path[400];
 
+	LGDB_SQLITE_ONLY("SQLite files (test_open_fails_pg for PostgreSQL)");
 	lg = league_open(":memory:", &lim, err, sizeof err);
 	assert_null(lg);
 	assert_non_null(strstr(err, "in-memory"));
@@ -427,6 +470,7 @@ test_open_fails(void **state)
 	lg = league_open(path, &lim, err, sizeof err);
 	assert_null(lg);
 	assert_non_null(strstr(err, "cannot open"));
+	assert_int_equal(access(path, F_OK), -1);	/* not created */
 
 	/* A version-1 file: no league tables yet. */
 	assert_int_equal(store_migrate_file(fx->path, store_migrations,
@@ -434,6 +478,45 @@ test_open_fails(void **state)
 	lg = league_open(fx->path, &lim, err, sizeof err);
 	assert_null(lg);
 	assert_non_null(strstr(err, "is the schema migrated?"));
+
+	/* A file name with URI characters is a file name. */
+	snprintf(path, sizeof path, "%s/a%%20b?c#d.db", fx->dir);
+	lgdb_fresh(fx);
+	assert_int_equal(rename(fx->path, path), 0);
+	lg = league_open(path, &lim, err, sizeof err);
+	if (lg == NULL)
+		fail_msg("league_open %s: %s", path, err);
+	reg_ok(lg, "alice");
+	league_close(lg);
+	snprintf(path, sizeof path, "/%s/a%%20b?c#d.db", fx->dir);
+	lg = league_open(path, &lim, err, sizeof err);	/* "//tmp/..." */
+	if (lg == NULL)
+		fail_msg("league_open %s: %s", path, err);
+	login_is(lg, "alice", PASS, T0, 0, "");
+	league_close(lg);
+}
+
+/* The same refusals on PostgreSQL: unreachable, not migrated. */
+static void
+test_open_fails_pg(void **state)
+{
+	struct league_limits lim = { 5, 30, 0 };
+	struct fixture	*fx = *state;
+	struct league	*lg;
+	char		 err[512];
+
+	LGDB_PG_ONLY("the SQLite refusals are test_open_fails");
+	lg = league_open("postgresql:///x?host=/nonexistent&connect_timeout=2",
+	    &lim, err, sizeof err);
+	assert_null(lg);
+	assert_non_null(strstr(err, "unreachable"));
+
+	lgdb_exec(fx, "SET client_min_messages = warning;"
+	    " DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+	lg = league_open(lgdb_url(fx), &lim, err, sizeof err);
+	assert_null(lg);
+	assert_non_null(strstr(err, "postgresql: cannot prepare the league's "
+	    "queries (is the schema migrated?)"));
 }
 
 /* Each test but the first on a database of its own. */
@@ -452,7 +535,9 @@ main(void)
 		DB_TEST(test_account_life),
 		DB_TEST(test_lockout_table),
 		DB_TEST(test_migrate),
+		DB_TEST(test_migrate_010),
 		DB_TEST(test_open_fails),
+		DB_TEST(test_open_fails_pg),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -338,49 +338,132 @@ t_lease_cycle(void **state)
 	sqldb_close(db);
 }
 
+/* A node renews all its live leases at once; an expired one, or
+ * another node's, is not renewed. */
+static void
+t_renew_all(void **state)
+{
+	struct sqldb	*db = fresh();
+	struct lease	 l;
+	int64_t		 a, b, n, g;
+
+	(void)state;
+	a = reg(db, "a:1");
+	b = reg(db, "b:1");
+	for (g = 1; g <= 3; g++)
+		assert_int_equal(lease_acquire(db, g, a, TTL, T0, &l),
+		    LEASE_OK);
+	assert_int_equal(lease_acquire(db, 3, a, TTL, T0 + 5000, &l),
+	    LEASE_OK);				/* game 3: until T0+15000 */
+	assert_int_equal(lease_acquire(db, 4, b, TTL, T0, &l), LEASE_OK);
+	/* At T0+12000 games 1 and 2 have expired, 3 has not. */
+	ok(db, lease_renew_all(db, a, TTL, T0 + 12000, &n));
+	assert_int_equal(n, 1);
+	expect_lease(db, 1, T0 + 12000, LEASE_EXPIRED, a, 1);
+	expect_lease(db, 2, T0 + 12000, LEASE_EXPIRED, a, 1);
+	assert_int_equal(lease_get(db, 3, T0 + 21999, &l), LEASE_HELD);
+	assert_int_equal(l.expires_ms, T0 + 22000);
+	/* B's lease was not touched, and has expired. */
+	expect_lease(db, 4, T0 + 12000, LEASE_EXPIRED, b, 1);
+	ok(db, lease_renew_all(db, b, TTL, T0 + 12000, &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(lease_renew_all(db, a, 0, T0, &n), -1);
+	sqldb_close(db);
+}
+
+/* Inserts k into table w in db's transaction or batch. */
+static void
+put(struct sqldb *db, int64_t k)
+{
+	if (sqldb_cached_run(db, "INSERT INTO w (k) VALUES (?)", &k, 1) == -1)
+		fail_msg("insert: %s", sqldb_errmsg(db));
+}
+
+/* db's fence of (game 5, node, epoch), as lease_fence (batch 0) or
+ * lease_fence_batch: LEASE_OK or LEASE_LOST (with its message). */
+static int
+fence(struct sqldb *db, int batch, int64_t node, int64_t epoch)
+{
+	if (!batch)
+		return (lease_fence(db, 5, node, epoch));
+	if (lease_fence_batch(db, 5, node, epoch) == 0)
+		return (LEASE_OK);
+	assert_non_null(strstr(sqldb_errmsg(db), "lease lost: game 5"));
+	return (LEASE_LOST);
+}
+
 /*
- * The fence holds: while A's transaction has passed its fence, B's
- * takeover of the expired lease waits (here: fails busy after a short
- * lock timeout) until A commits; then B takes it, and A's next fence (its
- * epoch stale) is refused.
+ * The fence holds, for lease_fence (batch 0) or lease_fence_batch: game 5
+ * leased to A (epoch 1); while A's transaction has passed its fence, B's
+ * takeover of the expired lease waits (here: fails busy after a lock
+ * wait of 100 ms) until A commits; then B takes it (epoch 2) and sees
+ * A's write, and A's next fence (its epoch stale) is refused.  With
+ * lease_fence_batch, also in pipelined batches: the holder's commits, a
+ * stale one fails at its commit (at once on SQLite), its write undone.
  */
 static void
-t_fence_blocks(void **state)
+fence_test(int batch)
 {
 	struct sqldb	*a = fresh(), *b = conn();
 	struct lease	 la, lb;
-	int64_t		 na, nb, t = T0 + TTL;
+	int64_t		 na = reg(a, "a:1"), nb = reg(a, "b:1");
 
-	(void)state;
-	na = reg(a, "a:1");
-	nb = reg(a, "b:1");
 	ok(b, sqldb_busy_timeout(b, 100));
+	ok(a, sqldb_exec(a, "CREATE TABLE w (k BIGINT)"));
 	assert_int_equal(lease_acquire(a, 5, na, TTL, T0, &la), LEASE_OK);
+	ok(a, sqldb_batch_begin(a, 1));
+	if (batch)
+		assert_int_equal(fence(a, batch, na, 1), LEASE_OK);
+	put(a, 1);
+	ok(a, sqldb_batch_commit(a));
+
 	ok(a, sqldb_begin(a));
-	assert_int_equal(lease_fence(a, 5, na, 1), LEASE_OK);
-	ok(a, sqldb_exec(a, "INSERT INTO games (id, family, game, player1, "
-	    "player2, started_at) VALUES (5, 'nim', '3', 'a', 'b', "
-	    "'2026-01-01T00:00:00.000Z')"));
-	/* The lease expired on the clock; B cannot take it yet. */
-	assert_int_equal(lease_acquire(b, 5, nb, TTL, t, &lb), -1);
+	assert_int_equal(fence(a, batch, na, 1), LEASE_OK);
+	put(a, 2);
+	assert_int_equal(lease_acquire(b, 5, nb, TTL, T0 + TTL, &lb), -1);
 	assert_int_equal(sqldb_errclass(b), SQLDB_BUSY);
 	assert_false(sqldb_in_transaction(b));
 	ok(a, sqldb_commit(a));
-	assert_int_equal(lease_acquire(b, 5, nb, TTL, t, &lb), LEASE_OK);
+	assert_int_equal(lease_acquire(b, 5, nb, TTL, T0 + TTL, &lb),
+	    LEASE_OK);
 	assert_int_equal(lb.epoch, 2);
-	/* B sees A's write, made under A's epoch. */
-	assert_int_equal(int1(b, "SELECT COUNT(*) FROM games WHERE id = 5"),
-	    1);
-	/* A, stale, is fenced out. */
+	assert_int_equal(int1(b, "SELECT COUNT(*) FROM w"), 2);
+
 	ok(a, sqldb_begin(a));
-	assert_int_equal(lease_fence(a, 5, na, 1), LEASE_LOST);
+	assert_int_equal(fence(a, batch, na, 1), LEASE_LOST);
 	ok(a, sqldb_rollback(a));
-	/* B's own fence does not wait for A's reads. */
-	ok(b, sqldb_begin(b));
-	assert_int_equal(lease_fence(b, 5, nb, 2), LEASE_OK);
-	ok(b, sqldb_commit(b));
+	assert_int_equal(lease_fence(a, 5, na, 1), -1);	/* no transaction */
+	if (batch && backend == SQLDB_PG) {
+		ok(a, sqldb_batch_begin(a, 1));
+		ok(a, lease_fence_batch(a, 5, na, 1));
+		put(a, 3);
+		assert_int_equal(sqldb_batch_commit(a), -1);
+		assert_non_null(strstr(sqldb_errmsg(a), "lease lost: game 5"));
+		assert_false(sqldb_in_transaction(a));
+	}
+	ok(b, sqldb_batch_begin(b, batch));
+	assert_int_equal(fence(b, batch, nb, 2), LEASE_OK);
+	put(b, 4);
+	ok(b, sqldb_batch_commit(b));
+	assert_int_equal(int1(a, "SELECT COUNT(*) FROM w WHERE k IN (1, 2, "
+	    "4)"), 3);
+	assert_int_equal(int1(a, "SELECT COUNT(*) FROM w"), 3);
 	sqldb_close(b);
 	sqldb_close(a);
+}
+
+static void
+t_fence(void **state)
+{
+	(void)state;
+	fence_test(0);
+}
+
+static void
+t_fence_pipelined(void **state)
+{
+	(void)state;
+	fence_test(1);
 }
 
 /* Two nodes race for one game, each on its own connection and thread,
@@ -697,6 +780,46 @@ t_notify_reconnect(void **state)
 	sqldb_close(l);
 }
 
+/* The bounds of a connection's state: SQLDB_CACHE_MAX statements, and
+ * (PostgreSQL) SQLDB_LISTEN_MAX channels; beyond, refused, and nothing
+ * changes. */
+static void
+t_limits(void **state)
+{
+	static char	 sql[SQLDB_CACHE_MAX + 1][48];
+	char		 chan[32];
+	struct sqldb	*db = fresh();
+	struct sqldb_stmt *s;
+	int		 i;
+
+	(void)state;
+	/* SQLDB_CACHE_MAX statements, then a refusal. */
+	for (i = 0; i <= SQLDB_CACHE_MAX; i++) {
+		snprintf(sql[i], sizeof sql[i], "SELECT %d", i);
+		if (sqldb_cached(db, sql[i], 0, &s) == -1)
+			break;
+		assert_non_null(s);
+	}
+	assert_int_equal(i, SQLDB_CACHE_MAX);
+	assert_non_null(strstr(sqldb_errmsg(db), "cached statements"));
+	assert_int_equal(sqldb_cached(db, sql[0], 0, &s), 0);	/* kept */
+	assert_int_equal(sqldb_step(s), SQLDB_ROW);
+	assert_int_equal(sqldb_column_int64(s, 0), 0);
+	sqldb_reset(s);
+	for (i = 0; backend == SQLDB_PG && i <= SQLDB_LISTEN_MAX; i++) {
+		snprintf(chan, sizeof chan, "c%d", i);
+		if (sqldb_listen(db, chan) == -1)
+			break;
+	}
+	if (backend == SQLDB_PG) {
+		assert_int_equal(i, SQLDB_LISTEN_MAX);
+		assert_non_null(strstr(sqldb_errmsg(db), "already listening"));
+		assert_int_equal(int1(db, "SELECT COUNT(*) FROM "
+		    "pg_listening_channels()"), SQLDB_LISTEN_MAX);
+	}
+	sqldb_close(db);
+}
+
 /* SQLite: one node: the calls check their arguments and say so. */
 static void
 t_notify_lite(void **state)
@@ -748,18 +871,24 @@ main(int argc, char **argv)
 		LITE(t_migrate9),
 		LITE(t_registry),
 		LITE(t_lease_cycle),
-		LITE(t_fence_blocks),
+		LITE(t_renew_all),
+		LITE(t_fence),
+		LITE(t_fence_pipelined),
 		LITE(t_race),
 		LITE(t_lock_lite),
 		LITE(t_notify_lite),
+		LITE(t_limits),
 		PG(t_migrate9),
 		PG(t_registry),
 		PG(t_lease_cycle),
-		PG(t_fence_blocks),
+		PG(t_renew_all),
+		PG(t_fence),
+		PG(t_fence_pipelined),
 		PG(t_race),
 		PG(t_lock_pg),
 		PG(t_notify_pg),
 		PG(t_notify_reconnect),
+		PG(t_limits),
 	};
 
 	(void)argc;

@@ -617,9 +617,10 @@ page(struct store *st, const struct store_hfilter *f, const char *want)
 	store_history_free(&h);
 }
 
-/* Fails if the plan of f's query scans the games table. */
+/* Fails if the plan of f's query scans the games table, or if it does
+ * not use index (NULL: any). */
 static void
-plan_no_scan(const char *path, const struct store_hfilter *f)
+plan_uses(const char *path, const struct store_hfilter *f, const char *index)
 {
 	sqlite3		*db;
 	sqlite3_stmt	*s;
@@ -639,8 +640,10 @@ plan_no_scan(const char *path, const struct store_hfilter *f)
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 	if (strstr(buf_str(&plan), "SCAN games") != NULL ||
-	    strstr(buf_str(&plan), "games USING") == NULL)
-		fail_msg("plan scans the games table:\n%s", buf_str(&plan));
+	    strstr(buf_str(&plan), "games USING") == NULL ||
+	    (index != NULL && strstr(buf_str(&plan), index) == NULL))
+		fail_msg("plan scans the games table, or not with %s:\n%s",
+		    index != NULL ? index : "an index", buf_str(&plan));
 	buf_free(&sql);
 	buf_free(&plan);
 }
@@ -714,15 +717,22 @@ test_history_page(void **state)
 	memset(&f, 0, sizeof f);
 	f.limit = 21;
 	f.player = "a";
-	plan_no_scan(fx->path, &f);
+	plan_uses(fx->path, &f, NULL);
 	f.before = 3;
-	plan_no_scan(fx->path, &f);
+	plan_uses(fx->path, &f, NULL);
 	f.tournament = "cup";
-	plan_no_scan(fx->path, &f);
+	plan_uses(fx->path, &f, NULL);
 	memset(&f, 0, sizeof f);
 	f.limit = 21;
 	f.tournament_id = 4;
-	plan_no_scan(fx->path, &f);
+	plan_uses(fx->path, &f, NULL);
+	/* since= alone: the started_at index, not a walk down the ids. */
+	memset(&f, 0, sizeof f);
+	f.limit = 21;
+	f.before = 3;
+	assert_int_equal(store_time_arg("2026-01-04", f.since,
+	    sizeof f.since), 0);
+	plan_uses(fx->path, &f, "USING INDEX games_started_at");
 	store_close(st);
 }
 

@@ -20,6 +20,7 @@
 
 #include "testutil.h"
 #include "testdb.h"
+#include "test-league-db.h"
 
 #include "league.h"
 #include "store.h"
@@ -51,6 +52,7 @@ test_migrate_v6_tours(void **state)
 	char		 err[512];
 	size_t		 n;
 
+	LGDB_SQLITE_ONLY("migration 007 of an SQLite log");
 	assert_string_equal(store_migrations[TOUR_V - 1].name,
 	    "007-tournament-formats.sql");
 	assert_int_equal(store_migrate_file(fx->path, store_migrations,
