@@ -324,27 +324,6 @@ lease_expired(struct sqldb *db, int64_t now, int64_t *games, size_t max,
 	    max, LEASE_LIST_MAX, lease_game_row, games, n));
 }
 
-/*
- * nw: the node thread's beat (server-node.c): extends every lease node
- * holds and has not let expire to now + ttl, in one statement: the HELD
- * -> HELD of lease_change for all of a node's games at once (a lease past
- * its expiry is not renewed, as in lease_renew).  Returns the number of
- * leases renewed, or -1.
- */
-int64_t
-lease_renew_node(struct sqldb *db, int64_t node, int64_t ttl, int64_t now)
-{
-	int64_t		 v[3];
-
-	if (node < 1)
-		return (sqldb_refuse(db, "node ids are positive"));
-	if (node_times_ok(db, "lease", now, ttl, LEASE_TTL_MAX) == -1)
-		return (-1);
-	v[0] = now + ttl, v[1] = node, v[2] = now;
-	return (sqldb_cached_run(db, "UPDATE leases SET expires_ms = ? WHERE "
-	    "node_id = ? AND state = 'held' AND expires_ms > ?", v, 3));
-}
-
 struct lease_held_rows {
 	int64_t		*games, *epochs;
 };

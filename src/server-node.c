@@ -8,7 +8,7 @@
  * never the store writer's connection) and, every TTL/3:
  *   - beats (node_heartbeat);
  *   - renews every lease this node holds in one statement
- *     (lease_renew_node), then compares the leases the store's writer
+ *     (lease_renew_all), then compares the leases the store's writer
  *     fences with (store_leases) with those the database says this node
  *     holds (lease_held): a game missing there is lost;
  *   - takes and keeps the scheduler's advisory lock (sqldb_try_lock):
@@ -208,10 +208,10 @@ snode_holds(const int64_t *games, const int64_t *epochs, size_t n,
 static void
 snode_renew(struct snode *sn, int64_t now)
 {
-	int64_t		*mine, *mine_e, *held, *held_e;
+	int64_t		*mine, *mine_e, *held, *held_e, renewed;
 	size_t		 n, nheld, i;
 
-	if (lease_renew_node(sn->db, sn->id, sn->ttl, now) == -1) {
+	if (lease_renew_all(sn->db, sn->id, sn->ttl, now, &renewed) == -1) {
 		log_warnx("node=%" PRId64 " event=lease-renew error=\"%s\"",
 		    sn->id, sqldb_errmsg(sn->db));
 		return;
