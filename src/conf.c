@@ -549,6 +549,20 @@ conf_set_trusted(struct conf *c, const char *value, char *err,
 	return (0);
 }
 
+/* Sets takeover: on or off (read at the start only). */
+static int
+conf_set_takeover(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
+		snprintf(err, errlen, "takeover '%s': expected on or off",
+		    value);
+		return (-1);
+	}
+	c->takeover = strcmp(value, "on") == 0;
+	return (0);
+}
+
 /* Sets verbose: anything but 0 and no turns it on. */
 static int
 conf_set_verbose(struct conf *c, const char *value, char *err,
@@ -575,6 +589,7 @@ static const struct {
 	{ "registration", conf_set_registration },
 	{ "trusted-networks", conf_set_trusted },
 	{ "verbose", conf_set_verbose },
+	{ "takeover", conf_set_takeover },
 };
 
 /* Sets key to value; on error writes a message to err and returns -1. */
@@ -807,6 +822,8 @@ static const struct {
 	    "accounts (admin: only admins, with account create)" },
 	{ "trusted-networks", "CIDR,...|none", CONF_TRUSTED_DEFAULT,
 	    "addresses exempt from max-conns-per-ip" },
+	{ "takeover", "on|off", "off", "at a start after a crash, restore the "
+	    "live games of the log instead of abandoning them (restart)" },
 };
 
 /* Returns the help text listing every setting and its default. */

@@ -43,6 +43,7 @@ struct conf {
 	unsigned long	 tc_base;	/* default-tc, ms */
 	unsigned long	 tc_inc;
 	int		 illegal_retry;	/* illegal-move = retry */
+	int		 takeover;	/* restore live games at a start */
 	size_t		 max_seeks;
 	size_t		 max_watchers;
 	size_t		 max_conns_per_ip;

@@ -367,6 +367,34 @@ league_register(struct league *lg, const char *name, const char *pass,
 	return (0);
 }
 
+/*
+ * Reads the stored hash of name into stored (CRYPT_OUTPUT_SIZE bytes) and
+ * whether the account is disabled, why into disabled (LEAGUE_REASON_LEN
+ * bytes).  Returns 1, 0 if there is no such account (or its hash is too
+ * long: logged), or -1 on a database error (mtx held).
+ */
+static int
+league_hash_get(struct league *lg, const char *name, char *stored,
+    char *disabled, int *off)
+{
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_HASH];
+	int		 rc, known = 0;
+
+	if ((rc = sqldb_bind_text(s, 1, name)) == 0)
+		rc = sqldb_step(s);
+	if (rc == SQLDB_ROW && strlen(league_col(s, 0)) >= CRYPT_OUTPUT_SIZE)
+		log_warnx("league=%s event=bad-hash name=%s", lg->path, name);
+	else if (rc == SQLDB_ROW) {
+		snprintf(stored, CRYPT_OUTPUT_SIZE, "%s", league_col(s, 0));
+		known = 1;
+		*off = !sqldb_column_null(s, 1);
+		snprintf(disabled, LEAGUE_REASON_LEN, "%s", league_col(s, 1));
+	} else if (rc != SQLDB_DONE)
+		known = -1;
+	sqldb_reset(s);
+	return (known);
+}
+
 /* league_login_from an unknown address ("-"). */
 int
 league_login(struct league *lg, const char *name, const char *pass,
@@ -386,25 +414,23 @@ int
 league_login_from(struct league *lg, const char *name, const char *pass,
     const char *addr, uint64_t now, char *err, size_t errlen)
 {
-	struct sqldb_stmt *s = lg->s[LEAGUE_S_HASH];
 	char		 stored[CRYPT_OUTPUT_SIZE], got[CRYPT_OUTPUT_SIZE];
-	char		 disabled[256];
+	char		 disabled[LEAGUE_REASON_LEN];
 	uint64_t	 left;
-	int		 rc, named, known = 0, ok = 0, off = 0, byaddr = 0;
+	int		 named, known = 0, ok = 0, off = 0, byaddr = 0;
 
 	named = league_name_ok(name);
 	pthread_mutex_lock(&lg->mtx);
-	if ((left = league_fail_locked(lg, "", addr, now)) != 0) {
+	/* The address's lock, the name's, then another node's (either). */
+	if ((left = league_fail_locked(lg, "", addr, now)) != 0)
+		byaddr = 1;
+	else if (named)
+		left = league_fail_locked(lg, name, addr, now);
+	if (left == 0)
+		left = league_locks_left(lg, named ? name : "", addr, &byaddr);
+	if (left != 0) {
 		pthread_mutex_unlock(&lg->mtx);
-		snprintf(err, errlen, "too many failed logins from your "
-		    "address: retry in %" PRIu64 " s", (left + 999) / 1000);
-		return (-1);
-	}
-	if ((named && (left = league_fail_locked(lg, name, addr, now)) !=
-	    0) || (left = league_locks_left(lg, named ? name : "", addr,
-	    &byaddr)) != 0) {
-		pthread_mutex_unlock(&lg->mtx);
-		if (byaddr)	/* another node's lock of the address */
+		if (byaddr)
 			snprintf(err, errlen, "too many failed logins from "
 			    "your address: retry in %" PRIu64 " s",
 			    (left + 999) / 1000);
@@ -413,27 +439,11 @@ league_login_from(struct league *lg, const char *name, const char *pass,
 			    "retry in %" PRIu64 " s", name, (left + 999) / 1000);
 		return (-1);
 	}
-	if (named) {
-		if ((rc = sqldb_bind_text(s, 1, name)) == 0)
-			rc = sqldb_step(s);
-		if (rc == SQLDB_ROW) {
-			if (strlen(league_col(s, 0)) < sizeof stored) {
-				snprintf(stored, sizeof stored, "%s",
-				    league_col(s, 0));
-				known = 1;
-				off = !sqldb_column_null(s, 1);
-				snprintf(disabled, sizeof disabled, "%s",
-				    league_col(s, 1));
-			} else
-				log_warnx("league=%s event=bad-hash name=%s",
-				    lg->path, name);
-		} else if (rc != SQLDB_DONE) {
-			league_dberr(lg, err, errlen, "look up the account");
-			sqldb_reset(s);
-			pthread_mutex_unlock(&lg->mtx);
-			return (-2);
-		}
-		sqldb_reset(s);
+	if (named && (known = league_hash_get(lg, name, stored, disabled,
+	    &off)) == -1) {
+		league_dberr(lg, err, errlen, "look up the account");
+		pthread_mutex_unlock(&lg->mtx);
+		return (-2);
 	}
 	pthread_mutex_unlock(&lg->mtx);
 

@@ -16,6 +16,7 @@
 
 #define LEAGUE_BUSY_MS		5000
 #define LEAGUE_FAILS_MAX	4096	/* names in the failed-login table */
+#define LEAGUE_REASON_LEN	256	/* a disabled account's reason, read */
 #define LEAGUE_PREFIX		"$y$"	/* yescrypt */
 
 /* The prepared statements. */

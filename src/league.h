@@ -1,12 +1,14 @@
 /*
  * league.h: accounts, tournaments and play statistics in grundyd's
- * database (the same SQLite file as the game log, store.h).
+ * database (the game log's, store.h: an SQLite file, or a PostgreSQL
+ * database that several nodes share).
  *
- * The league has its own SQLite connection, guarded by one mutex, so every
- * function is thread-safe; all of them may block (password hashing takes
- * tens of milliseconds, SQL may wait for a lock), so call them off the
- * event loop except where said.  The schema is db/003-league.sql; the
- * store (store_open) must have migrated the file first.
+ * The league has its own connection (sqldb.h), guarded by one mutex, so
+ * every function is thread-safe; all of them may block (password hashing
+ * takes tens of milliseconds, SQL may wait for a lock or the network), so
+ * call them off the event loop except where said.  The schema is
+ * db/002-league.sql and later migrations (db/pg/ on PostgreSQL); the
+ * store must have migrated the database first.
  *
  * Ratings are the game log's (store.h: the writer rates each game and
  * checkpoints the ratings); league_rated_games lists the rated games in

@@ -492,6 +492,29 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 	return (g);
 }
 
+/*
+ * A live game restored from the log (lobby-restore.c), filled in by the
+ * caller: id, game, start, ply, to_move, time control, rated, tournament
+ * and slot, and each seat's name, account or engine, and clock.  Both
+ * seats are absent: they get new tokens; the game's turn starts now, the
+ * clock of the seat to move running as for a disconnected seat.
+ */
+void
+lg_restored(struct lobby *lb, struct lgame *g)
+{
+	int		 s;
+
+	g->lb = lb;
+	g->logged = 1;
+	g->timer = lb->clock.timer_new(lb->clock.arg, lg_timer_cb, g);
+	for (s = 0; s < 2; s++)
+		if (!g->p[s].engine)
+			lobby_token(g->p[s].token);
+	g->prev_rx = lobby_clock_ns(lb);
+	TAILQ_INSERT_TAIL(&lb->games, g, entry);
+	lg_turn(g);
+}
+
 /* Frees a game that has ended and been logged. */
 void
 lg_free(struct lgame *g)

@@ -10,6 +10,8 @@
  * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
  * lobby-node.c (a node's drain) calls only lobby-queue.c.
+ * lobby-restore.c (a live game restored from the log) calls lobby-game.c,
+ * lobby-tour.c and lobby-queue.c; lobby.c calls it (lrestore_drop).
  * What a game's end tells a tournament goes up through a hook.
  */
 #ifndef LOBBY_INT_H
@@ -261,6 +263,7 @@ struct lobby {
 	char		 node_addr[256];
 	int		 leader;	/* holds the scheduler's lock */
 	struct llease	*lease;		/* lost games (lobby-lease.c) */
+	TAILQ_HEAD(lrestores, lrestore) restores; /* lobby-restore.c */
 	struct {			/* node drain (lobby-node.c) */
 		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
 		uint64_t redirected;	/* event redirect sent since */
@@ -298,6 +301,10 @@ void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);
 void	 lg_answer_move(struct lgame *, int, const char *, const char *);
+void	 lg_restored(struct lobby *, struct lgame *);
+
+/* lobby-restore.c (calls lobby-game.c, lobby-tour.c, lobby-queue.c) */
+void	 lrestore_drop(struct lobby *);
 
 /* lobby-pair.c (calls lobby-queue.c) */
 void	 lc_drop_seek(struct lobby_client *);

@@ -144,6 +144,19 @@ llease_stop(struct lobby *lb, struct lgame *g, const char *addr)
 	lb->game_freed(lb);
 }
 
+/* The ids of the live logged games, at most max of them; their number. */
+size_t
+lobby_logged_ids(struct lobby *lb, int64_t *ids, size_t max)
+{
+	struct lgame	*g;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(g, &lb->games, entry)
+		if (n < max && g->logged && !lg_over(g))
+			ids[n++] = g->id;
+	return (n);
+}
+
 /*
  * This node lost game id's lease (loop): addr is the new owner's
  * HOST:PORT when known and alive, else NULL.  A game still here stops;

@@ -69,6 +69,7 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	TAILQ_INIT(&lb->challs);
 	TAILQ_INIT(&lb->tours);
 	TAILQ_INIT(&lb->ejobs);
+	TAILQ_INIT(&lb->restores);
 	gmp_randinit_default(lb->rs);
 	gmp_randseed_ui(lb->rs, (unsigned long)(clock_wall_ms() / 1000) ^
 	    (unsigned long)getpid());
@@ -109,6 +110,7 @@ lobby_free(struct lobby *lb)
 	struct lchall	*ch;
 
 	lg_engine_drop(lb);		/* the workers are joined */
+	lrestore_drop(lb);
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,

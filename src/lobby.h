@@ -82,6 +82,12 @@ const char *lobby_node_addr(const struct lobby *);
  */
 int	 lobby_restore(struct lobby *, int64_t, int64_t);
 /*
+ * takeover on, at a start before the daemon listens (PROTOCOL.md §12):
+ * restores every game the log has as live, at once on the calling thread.
+ * Returns 0, or -1 if they cannot be listed.
+ */
+int	 lobby_restore_live(struct lobby *);
+/*
  * nw (lobby-lease.c): this node lost game id's lease: the game stops, no
  * result is sent, its players get `event redirect HOST:PORT GAME_ID`
  * (addr, the new owner) or `event lost GAME_ID` (addr NULL).  And the
@@ -90,6 +96,7 @@ int	 lobby_restore(struct lobby *, int64_t, int64_t);
  */
 void	 lobby_lease_lost(struct lobby *, int64_t, const char *);
 void	 lobby_set_leader(struct lobby *, int);
+size_t	 lobby_logged_ids(struct lobby *, int64_t *, size_t);
 void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);

@@ -355,6 +355,40 @@ snode_thread(void *arg)
 	return (NULL);
 }
 
+/*
+ * At a start with takeover on, the lobby restored the log's live games
+ * (lobby_restore_live): takes the lease of each (sn's thread is not
+ * running yet).  A lease held by an earlier node with this node's own
+ * address is that process's, which is gone (one process listens on an
+ * address): it is taken as expired.  A game another node holds is its:
+ * it stops here (lobby_lease_lost, on the loop).
+ */
+static void
+snode_reclaim(struct snode *sn, int64_t now)
+{
+	int64_t		 ids[SNODE_TAKE_MAX];
+	struct node_info ni;
+	struct lease	 l;
+	size_t		 n, i;
+	int64_t		 at;
+
+	n = lobby_logged_ids(sn->lb, ids, SNODE_TAKE_MAX);
+	for (i = 0; i < n; i++) {
+		at = now;
+		if (lease_get(sn->db, ids[i], now, &l) == LEASE_HELD &&
+		    l.node != sn->id && node_get(sn->db, l.node, &ni) == 1 &&
+		    strcmp(ni.addr, sn->addr) == 0 && l.expires_ms > now)
+			at = l.expires_ms;	/* our earlier process's */
+		if (lease_acquire(sn->db, ids[i], sn->id, sn->ttl, at, &l) ==
+		    LEASE_OK) {
+			store_lease_set(sn->store, ids[i], l.epoch);
+			log_info("node=%" PRId64 " event=reclaim game=%" PRId64
+			    " epoch=%" PRId64, sn->id, ids[i], l.epoch);
+		} else
+			snode_lost(sn, ids[i], now);
+	}
+}
+
 /* Does url name a PostgreSQL store, where the daemon is a node? */
 int
 snode_url(const char *url)
@@ -399,6 +433,7 @@ snode_start(const char *url, const char *addr, int64_t ttl_ms,
 	pthread_cond_init(&sn->wake, NULL);
 	lobby_set_node(lb, sn->id, addr);
 	store_set_node(st, sn->id, ttl_ms, snode_writer_lost, sn);
+	snode_reclaim(sn, (int64_t)clock_wall_ms());
 	if (pthread_create(&sn->thread, NULL, snode_thread, sn) != 0)
 		fatalx("event=node-thread");
 	sn->running = 1;

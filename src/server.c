@@ -328,6 +328,7 @@ server_store_open(const struct conf *conf)
 {
 	const char	*path = conf->db, *sd;
 	char		 def[4096], err[1024], *name;
+	struct store_config cf;
 	struct store	*st;
 	size_t		 n;
 
@@ -353,7 +354,12 @@ server_store_open(const struct conf *conf)
 	    sizeof err) == -1)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
 	name = store_dbname(path);	/* a URL without its password */
-	if ((st = store_open(path, err, sizeof err)) == NULL)
+	store_config_default(&cf);
+	/* Restored by the lobby; on PostgreSQL other nodes may referee the
+	 * live games: never abandoned at a start, taken over by their
+	 * leases (server-node.c). */
+	cf.keep_live = conf->takeover || sqldb_url_is_pg(path);
+	if ((st = store_open_config(path, &cf, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", name, err);
 	log_info("event=db path=%s", name);
 	free(name);
@@ -641,6 +647,15 @@ server_run(struct conf *conf)
 	 * SIGTERM is a clean stop, not the default action (exit 143).
 	 */
 	server_start(&srv);
+	/*
+	 * takeover on: the live games of the log go on (PROTOCOL.md §12),
+	 * restored before the daemon listens.  A node (PostgreSQL) then
+	 * takes their leases (server-node.c) and stops those another live
+	 * node holds.
+	 */
+	if (conf->takeover && srv.store != NULL &&
+	    lobby_restore_live(srv.lobby) != 0)
+		fatalx("event=restore error=\"cannot list the live games\"");
 	server_listen_all(&srv);
 	server_node_start(&srv);
 	srv.http = http_start(&srv);

@@ -63,6 +63,7 @@ store_ids_fill(struct store *st)
 			log_warnx("store=%s event=ids-failed error=\"%s\"",
 			    st->name, sqldb_errmsg(st->wdb));
 		st->ids_failed = 1;
+		st->ids_after = st->done_seq;
 		rc = -1;
 	}
 	st->ids_gen++;
@@ -71,12 +72,16 @@ store_ids_fill(struct store *st)
 	return (rc);
 }
 
-/* Should the writer refill the pool now (mtx held)? */
+/*
+ * Should the writer refill the pool now (mtx held)?  When it is low; after
+ * a failed refill, once another batch has been tried (store_failing's
+ * probe makes one at most every second while the log fails).
+ */
 int
 store_ids_due(struct store *st)
 {
-	return (st->pg && (st->ids_want ||
-	    (st->nids < STORE_IDS_LOW && !st->ids_failed)));
+	return (st->pg && (st->ids_want || (st->nids < STORE_IDS_LOW &&
+	    (!st->ids_failed || st->ids_after != st->done_seq))));
 }
 
 /*

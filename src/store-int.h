@@ -3,6 +3,7 @@
  * the calls that queue writes), store-db.c (the connections, errors,
  * migrations, and the SQLite-only settings; all on sqldb.h),
  * store-queue.c (the queue of writes), store-moves.c (runs of moves),
+ * store-ids.c (game ids on PostgreSQL, from its sequence),
  * store-rating.c (the ratings and their checkpoint), store-writer.c (the
  * writer thread, batches, group commit), store-read.c (the reads) and
  * store-rverify.c (verify ratings).  Each calls only those before it in this
@@ -81,6 +82,7 @@ struct store_item {
 	size_t		 w;		/* writes it counts for: 1, or moves */
 	int		 ok;
 	int		 skip;		/* failed alone: not in a retry */
+	int		 lost;		/* end: a lost one marked, if live */
 	char		*tc;		/* begin: time control or NULL */
 	int		 rated;		/* begin: league fields */
 	int64_t		 tournament;
@@ -110,6 +112,7 @@ enum {
 	STORE_W_TABLE,
 	STORE_W_ABANDON,
 	STORE_W_REFUSED,
+	STORE_W_LOST,
 	STORE_W_N
 };
 
@@ -172,6 +175,7 @@ struct store {
 	struct sqldb_stmt *ws[STORE_W_N];
 	struct sqldb_stmt *rs[STORE_R_N];
 	pthread_mutex_t	 rmtx;		/* the read connection */
+	int		 rlost;		/* its last read lost it (rmtx) */
 
 	pthread_t	 thread;
 	enum store_tstate tstate;	/* the writer thread (mtx) */
@@ -192,6 +196,7 @@ struct store {
 	int		 ids_want;	/* someone waits for a refill */
 	int		 ids_failed;	/* the last refill failed */
 	uint64_t	 ids_gen;	/* refills attempted */
+	uint64_t	 ids_after;	/* done_seq at the last failed one */
 	int64_t		 open_id;	/* MAX(id) at open */
 	int64_t		*damaged;	/* games with a lost write */
 	size_t		 ndamaged;

@@ -77,7 +77,25 @@ store_read_fail(struct store *st, const char *what)
 {
 	log_warnx("store=%s event=read-failed what=%s error=\"%s\" code=%d",
 	    st->name, what, sqldb_errmsg(st->rdb), store_code(st->rdb));
+	st->rlost = sqldb_errclass(st->rdb) == SQLDB_CONN;
 	return (-1);
+}
+
+/*
+ * After a read failed: was it for a lost connection (PostgreSQL: the
+ * database restarted), so that the same read on a new connection may
+ * work?  sqldb reconnects on the next call.
+ */
+static int
+store_read_again(struct store *st)
+{
+	int	 again;
+
+	pthread_mutex_lock(&st->rmtx);
+	again = st->rlost;
+	st->rlost = 0;
+	pthread_mutex_unlock(&st->rmtx);
+	return (again);
 }
 
 /* Starts a read transaction (rmtx held), so that reads agree. */
@@ -93,8 +111,9 @@ store_read_begin(struct store *st)
 static void
 store_read_end(struct store *st)
 {
-	if (!st->shared && sqldb_in_transaction(st->rdb))
-		sqldb_commit(st->rdb);
+	if (!st->shared && sqldb_in_transaction(st->rdb) &&
+	    sqldb_commit(st->rdb) == -1)
+		sqldb_rollback(st->rdb);	/* a lost one: forget it */
 	pthread_mutex_unlock(&st->rmtx);
 }
 
@@ -169,8 +188,8 @@ store_gameinfo_free(struct store_gameinfo *g)
  * Reads the n most recent games, newest first, into h (free it with
  * store_history_free).  Returns 0, or -1 on a database error (h empty).
  */
-int
-store_history(struct store *st, unsigned int n, struct store_history *h)
+static int
+store_history_once(struct store *st, unsigned int n, struct store_history *h)
 {
 	struct sqldb_stmt *s = st->rs[STORE_R_HISTORY];
 	int		 rc;
@@ -263,8 +282,8 @@ store_history_sql_be(struct buf *b, const struct store_hfilter *f, int pg)
  * store_history_free): at most f->limit games that pass every filter of
  * f.  Returns 0, or -1 on a database error (h empty).
  */
-int
-store_history_page(struct store *st, const struct store_hfilter *f,
+static int
+store_history_page_once(struct store *st, const struct store_hfilter *f,
     struct store_history *h)
 {
 	struct sqldb_stmt *s = NULL;
@@ -495,8 +514,8 @@ store_record_rows(struct store *st, int k, int64_t id,
  * Returns 1, 0 if there is no such game, or -1 on a database error (r
  * empty either way).
  */
-int
-store_record(struct store *st, int64_t id, struct store_record *r)
+static int
+store_record_once(struct store *st, int64_t id, struct store_record *r)
 {
 	struct sqldb_stmt *g = st->rs[STORE_R_GAME];
 	int		 rc, found = 0;
@@ -570,8 +589,8 @@ store_count(struct sqldb_stmt *s, int64_t *n)
  * win it had and those that threw one.  Returns 0, or -1 on a database
  * error (out empty).
  */
-int
-store_stats(struct store *st, struct store_stats *out)
+static int
+store_stats_once(struct store *st, struct store_stats *out)
 {
 	struct sqldb_stmt *s = st->rs[STORE_R_PLAYERS];
 	struct store_pstats *p;
@@ -655,4 +674,47 @@ store_table_get(struct store *st, const char *kind, const char *key,
 	if (rc != SQLDB_DONE)
 		return (-1);
 	return (found);
+}
+
+/* The reads above, once more on a new connection if theirs was lost. */
+int
+store_history(struct store *st, unsigned int n, struct store_history *h)
+{
+	int	 rv;
+
+	if ((rv = store_history_once(st, n, h)) == -1 && store_read_again(st))
+		rv = store_history_once(st, n, h);
+	return (rv);
+}
+
+int
+store_history_page(struct store *st, const struct store_hfilter *f,
+    struct store_history *h)
+{
+	int	 rv;
+
+	if ((rv = store_history_page_once(st, f, h)) == -1 &&
+	    store_read_again(st))
+		rv = store_history_page_once(st, f, h);
+	return (rv);
+}
+
+int
+store_record(struct store *st, int64_t id, struct store_record *r)
+{
+	int	 rv;
+
+	if ((rv = store_record_once(st, id, r)) == -1 && store_read_again(st))
+		rv = store_record_once(st, id, r);
+	return (rv);
+}
+
+int
+store_stats(struct store *st, struct store_stats *out)
+{
+	int	 rv;
+
+	if ((rv = store_stats_once(st, out)) == -1 && store_read_again(st))
+		rv = store_stats_once(st, out);
+	return (rv);
 }

@@ -39,6 +39,10 @@ const char *const store_wsql[STORE_W_N] = {
 	"INSERT INTO refused_moves (game_id, seq, ply, player, move, reason,"
 	" time_ms, delay_us) VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1"
 	" FROM refused_moves WHERE game_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)",
+	/* A game whose end was lost: marked only if still live (a commit in
+	 * doubt may have kept its end after all). */
+	"UPDATE games SET ended_at = ?, result = ?, reason = ?, status = ?,"
+	" detail = ? WHERE id = ? AND status = 'live'",
 };
 
 /*
@@ -164,7 +168,7 @@ store_exec_begin(struct store *st, struct store_item *it)
 static int
 store_exec_end(struct store *st, struct store_item *it)
 {
-	struct sqldb_stmt *s = st->ws[STORE_W_END];
+	struct sqldb_stmt *s = st->ws[it->lost ? STORE_W_LOST : STORE_W_END];
 	int		 rc;
 
 	sqldb_bind_text(s, 1, it->status == STORE_LIVE ? NULL : it->when);
@@ -174,8 +178,13 @@ store_exec_end(struct store *st, struct store_item *it)
 	sqldb_bind_text(s, 5, it->s[1]);
 	sqldb_bind_int64(s, 6, it->id);
 	rc = store_do(s);
-	if (rc == 0 && sqldb_changes(st->wdb) == 0)
-		return (STORE_NOTFOUND);
+	if (rc == 0 && sqldb_changes(st->wdb) == 0) {
+		if (!it->lost)
+			return (STORE_NOTFOUND);
+		log_info("store=%s event=game-not-marked game=%" PRId64
+		    " detail=\"not live in the log: never begun there, or"
+		    " its end committed after all\"", st->name, it->id);
+	}
 	return (rc);
 }
 
@@ -334,6 +343,7 @@ store_mark_lost(struct store *st)
 		it->result = STORE_RESULT_NONE;
 		it->status = STORE_ABANDONED;
 		it->s[0] = xstrdup("log-failed");
+		it->lost = 1;
 		store_push_locked(st, it, 1);
 		log_warnx("store=%s event=game-marked game=%" PRId64
 		    " status=abandoned reason=log-failed", st->name,
@@ -438,6 +448,48 @@ store_batch_plain(struct store *st, struct store_items *b)
 }
 
 /*
+ * After a COMMIT that failed with the connection (PostgreSQL): did it
+ * commit?  Reads back the first item that tells (a game begun, ended, a
+ * run of moves): 1 committed, 0 not, -1 unknown (the database still
+ * unreachable, or nothing to tell by).
+ */
+static int
+store_batch_landed(struct store *st, struct store_items *b)
+{
+	struct sqldb_stmt *s;
+	struct store_item *it;
+	const char	*sql, *t;
+	int		 rc, r = -1;
+
+	STAILQ_FOREACH(it, b, entry) {
+		if (it->skip)
+			continue;
+		if (it->op == STORE_OP_BEGIN || (it->op == STORE_OP_END &&
+		    it->status != STORE_LIVE))
+			sql = "SELECT status FROM games WHERE id = ?";
+		else if (it->op == STORE_OP_RUN)
+			sql = "SELECT 'run' FROM move_runs WHERE game_id = ?"
+			    " AND first_ply = ?";
+		else
+			continue;
+		if (sqldb_prepare(st->wdb, sql, 0, &s) == -1)
+			return (-1);
+		sqldb_bind_int64(s, 1, it->id);
+		if (it->op == STORE_OP_RUN)
+			sqldb_bind_int64(s, 2, (int64_t)it->ply);
+		if ((rc = sqldb_step(s)) == SQLDB_ROW) {
+			t = sqldb_column_text(s, 0);
+			r = it->op != STORE_OP_END || (t != NULL &&
+			    strcmp(t, store_status_name(it->status)) == 0);
+		} else if (rc == SQLDB_DONE)
+			r = 0;
+		sqldb_finalize(s);
+		return (r);
+	}
+	return (-1);
+}
+
+/*
  * Runs a batch's writes in one transaction, with the ratings of the games
  * it ends: sets every item's ok, adds the writes to *n and the failed ones
  * to *nfail, *locked if it holds vmtx (store_ratings_commit).  Returns 1 if
@@ -448,7 +500,7 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
     size_t *nfail, int *locked)
 {
 	struct store_item *it;
-	int		 rc, pipe;
+	int		 rc, pipe, committing = 0, landed;
 
 	/* The size cap is a setting, not data: it applies whatever happens. */
 	STAILQ_FOREACH(it, b, entry) {
@@ -476,9 +528,12 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 			metrics_commit_start();
 			rc = sqldb_batch_commit(st->wdb);
 			metrics_commit_done();
+			committing = 1;
 		}
 		if (rc == 0)
 			return (1);
+		if (committing && sqldb_errclass(st->wdb) == SQLDB_CONN)
+			break;		/* in doubt: read it back, below */
 		/* A pipeline says that a write failed, not which: find it. */
 		if (!pipe || !store_fails_alone(st->wdb))
 			break;
@@ -489,6 +544,16 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->op == STORE_OP_ABANDON)
 			store_fail_note(it->fail, st->wdb);
+	}
+	if (committing && sqldb_errclass(st->wdb) == SQLDB_CONN) {
+		/* The server may have committed before the connection went. */
+		sqldb_rollback(st->wdb);
+		landed = store_batch_landed(st, b);
+		log_warnx("store=%s event=commit-in-doubt outcome=%s", st->name,
+		    landed == 1 ? "committed" : landed == 0 ? "not-committed" :
+		    "unknown");
+		if (landed == 1)
+			return (1);
 	}
 	sqldb_rollback(st->wdb);
 	*nfail = *n;

@@ -132,6 +132,7 @@ store_config_default(struct store_config *cf)
 	cf->busy_ms = STORE_BUSY_MS;
 	cf->queue_max = STORE_QUEUE_MAX;
 	cf->max_pages = 0;
+	cf->keep_live = 0;
 }
 
 /* Returns a copy of s fit for one token: blanks and controls become '_'. */
@@ -218,7 +219,10 @@ store_open_config(const char *path, const struct store_config *cf,
 	pthread_mutex_lock(&st->mtx);
 	store_tstate_set(st, STORE_T_RUNNING);
 	pthread_mutex_unlock(&st->mtx);
-	if ((n = store_abandon(st, &f)) == -1) {
+	/* takeover on: the lobby restores the live games (lobby-restore.c). */
+	if (cf->keep_live)
+		n = 0;
+	else if ((n = store_abandon(st, &f)) == -1) {
 		store_error(err, errlen, st->name, &f, "mark interrupted "
 		    "games abandoned", st->busy_ms);
 		store_close(st);
@@ -348,6 +352,18 @@ store_game_begin(struct store *st, const struct store_game *g)
 	it->slot = g->slot;
 	store_push(st, it, 0);
 	return (id);
+}
+
+/*
+ * Live game id of the log goes on in this run (a restore): a rated one's
+ * end may be rated, as a game begun in this run.
+ */
+void
+store_game_resume(struct store *st, int64_t id, int rated)
+{
+	(void)id;
+	if (rated)
+		__atomic_store_n(&st->rated_begun, 1, __ATOMIC_RELEASE);
 }
 
 /*

@@ -31,6 +31,7 @@ struct store_config {
 	int		 busy_ms;	/* wait for a lock (5000 ms) */
 	size_t		 queue_max;	/* queued writes, then drop (65536) */
 	unsigned long	 max_pages;	/* size cap in pages, 0: none */
+	int		 keep_live;	/* takeover on: leave live games live */
 };
 
 /*
@@ -137,6 +138,13 @@ void	 store_game_end_detail(struct store *, int64_t, enum store_result,
 	    const char *, const char *, enum store_status,
 	    void (*)(void *, int), void *);
 void	 store_refused(struct store *, int64_t, const struct store_refused *);
+/*
+ * A live game of the log goes on in this run (lobby-restore.c): its end
+ * may be rated.  store_live_ids lists the live games of the log, by id
+ * (free *ids); returns 0, or -1 on a database error (store-live.c).
+ */
+void	 store_game_resume(struct store *, int64_t, int);
+int	 store_live_ids(struct store *, int64_t **, size_t *);
 void	 store_set_table_limits(struct store *, size_t, size_t);
 int	 store_failing(struct store *);
 #define STORE_FAILING_MSG "the game log cannot write (disk full?): new " \

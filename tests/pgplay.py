@@ -4,11 +4,13 @@ the throwaway cluster of tests/pgplay.sh (SQLDB_PG_URL): register and log
 in, two bots play rated games to their end, then `history`, `record` of
 each game, `ratings` and `verify ratings`; the daemon is restarted and
 every answer is the same (the ratings come back from their checkpoint).
+Then the database stopped and started again under a running daemon.
 
 Usage: pgplay.py BUILDDIR SRCDIR, with SQLDB_PG_URL set.
 """
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -88,4 +90,63 @@ def test_pg_rated():
           body(r) == "ok 2 players", r)
 
 
-sys.exit(run([test_pg_rated]))
+def pgctl(*args):
+    """Stops or starts the test's cluster (tests/pgcluster.sh)."""
+    return subprocess.run(os.environ["SQLDB_PG_CTL"].split() + list(args) +
+                          [], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode
+
+
+def durable(r, result):
+    """Did the reply to a game's last move report RESULT, durable?"""
+    return ok(r) and ("result " + result) in r and "unlogged" not in r
+
+
+def test_pg_outage():
+    """The database stopped while grundyd runs: analysis goes on, logged
+    games are refused with the reason once a write failed, no result is
+    reported durable that is not in the log, and the log comes back by
+    itself when the database does."""
+    d = start_pg("outage")
+    if d is None:
+        return
+    pgdir = os.environ["SQLDB_PG_DIR"]
+    c = Client(d)
+    for line in ("new nim 1", "match engine first"):
+        c.cmd(line)
+    r = c.cmd("play 1=0")      # nim 0: the engine has no move
+    check("durable result before", durable(r, "first"), r)
+    check("cluster stopped", pgctl("stop", pgdir, "fast") == 0)
+    c.cmd("new nim 3 4 5")
+    r = c.cmd("analyze")
+    check("analysis served while the database is down", ok(r) and
+          "outcome N" in r, r)
+    told = {}                   # game id: reported durable
+
+    def refused():
+        c.cmd("new nim 1 1")
+        r = c.cmd("match engine first")
+        if ok(r):
+            gid = int(re.search(r"game (\d+)", r).group(1))
+            told[gid] = durable(c.cmd("play 1=0"), "second")
+            return False
+        return "cannot write" in (r or "")
+    check("logged games refused while the database is down, with the "
+          "reason", wait_for(refused, 20, 0.1), told)
+    check("no result reported durable while the database is down",
+          not any(told.values()), told)
+    check("cluster started again", pgctl("start", pgdir) == 0)
+    c.cmd("new nim 1")
+    check("the log comes back by itself",
+          wait_for(lambda: ok(c.cmd("match engine first")), 20, 0.2))
+    r = c.cmd("play 1=0")
+    check("and results are durable again", durable(r, "first"), r)
+    for gid in told:
+        r = c.cmd("record %d" % gid)
+        check("game %d, unlogged: not in the log, or abandoned log-failed"
+              % gid, ("no game %d" % gid) in (r or "") or (
+                  ok(r) and "status abandoned" in body(r) and
+                  "log-failed" in body(r)), r)
+
+
+sys.exit(run([test_pg_rated, test_pg_outage]))

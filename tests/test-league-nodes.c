@@ -5,9 +5,9 @@
  * registrations of one name at once (exactly one wins, the other is told
  * the name is taken), a registration that meets another connection's
  * uncommitted insert (PostgreSQL), the failed-login locks (shared on
- * PostgreSQL),
- * and the statistics of games written with raw SQL read on the other
- * node.  On SQLite (two connections on one file) and on PostgreSQL under
+ * PostgreSQL), the statistics of games written with raw SQL read on the
+ * other node, and the database restarted under the league (PostgreSQL).
+ * On SQLite (two connections on one file) and on PostgreSQL under
  * tests/league-pg.sh (test-league-db.h).
  */
 #include <inttypes.h>
@@ -258,6 +258,9 @@ t_tournament(void **state)
 	assert_int_equal(league_tournaments(nodeb, 1, &b, &nb), 0);
 	assert_int_equal(na, 1);
 	assert_true(b[0].seed == UINT64_MAX - 7);
+	assert_true(b[0].sprt_alpha == 0.05 && b[0].sprt_elo1 == 5);
+	assert_true(b[0].base_ms == 60000 && b[0].inc_ms == 250);
+	assert_int_equal(b[0].format, LEAGUE_SWISS);
 	tours_same(a, na, b, nb);
 	league_tournaments_free(a, na);
 	league_tournaments_free(b, nb);
@@ -542,6 +545,62 @@ t_stats(void **state)
 	free(tg);
 }
 
+/* Stops (mode "immediate") or starts ("start", mode "") the cluster of
+ * tests/pgcluster.sh. */
+static void
+cluster(const char *what, const char *mode)
+{
+	char	 cmd[1024];
+
+	snprintf(cmd, sizeof cmd, "%s %s %s %s", getenv("SQLDB_PG_CTL"), what,
+	    getenv("SQLDB_PG_DIR"), mode);
+	if (system(cmd) != 0)
+		fail_msg("%s: failed", cmd);
+}
+
+/*
+ * The database restarted under the league: while it is down a login, a
+ * registration and a tournament list fail with a database error (never a
+ * wrong answer); once it is back the league reconnects by itself
+ * (polled, 15 s at most) and nothing was lost.
+ */
+static void
+t_db_restart(void **state)
+{
+	struct fixture	*fx = *state;
+	struct league_tournament *v;
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	size_t		 n;
+	char		 err[512];
+	int		 i, r = -2;
+
+	LGDB_PG_ONLY("the PostgreSQL cluster is stopped and started");
+	reg_ok(fx->lg, "alice");
+	login_is(nodeb, "alice", PASS, T0, 0, "");
+	cluster("stop", "immediate");
+	assert_int_equal(league_login(fx->lg, "alice", PASS, T0, err,
+	    sizeof err), -2);
+	assert_string_equal(err, "postgresql: cannot look up the account: "
+	    "database unreachable");
+	assert_int_equal(league_register(nodeb, "bob", PASS, err, sizeof err),
+	    -1);
+	assert_string_equal(err, "postgresql: cannot look up the account: "
+	    "database unreachable");
+	assert_int_equal(league_tournaments(fx->lg, 1, &v, &n), -1);
+	assert_int_equal(n, 0);
+	cluster("start", "");
+	for (i = 0; i < 750 && r == -2; i++) {
+		r = league_login(fx->lg, "alice", PASS, T0, err, sizeof err);
+		if (r == -2)
+			nanosleep(&ts, NULL);
+	}
+	if (r != 0)
+		fail_msg("no login after the restart: %d %s", r, err);
+	login_is(nodeb, "alice", PASS, T0, 0, "");
+	reg_ok(nodeb, "bob");
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM accounts"), 2);
+}
+
 #define NODE_TEST(t)	cmocka_unit_test_setup_teardown(t, setup, teardown)
 
 int
@@ -555,6 +614,7 @@ main(void)
 		NODE_TEST(t_register_race),
 		NODE_TEST(t_register_uncommitted),
 		NODE_TEST(t_stats),
+		NODE_TEST(t_db_restart),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -527,6 +527,89 @@ test_durability(void **state)
 	free(ids);
 }
 
+/*
+ * A COMMIT whose connection is lost is in doubt (PostgreSQL): the writer
+ * reads the batch back before it reports anything.  The writer's backend
+ * is terminated while it holds the batch's open transaction, just before
+ * its COMMIT: nothing was committed, so the game's end is reported not
+ * durable (ok 0) and the game is not in the log; the next game is logged
+ * on a new connection.
+ */
+static void
+test_commit_in_doubt(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st = fx->st;
+	struct gate	 g;
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
+	struct store_game sg = engine_game("nim 1");
+	int64_t		 id1, id2;
+
+	TDB_PG_ONLY("a lost connection in doubt is PostgreSQL's (this test"
+	    " runs again under tests/pgstore.sh)");
+	gate_arm(&g, st, STORE_HOOK_WRITTEN);
+	id1 = store_game_begin(st, &sg);
+	store_game_end(st, id1, STORE_RESULT_FIRST, "resign", STORE_FINISHED,
+	    done_cb, &d1);
+	gate_wait(&g);
+	/* The writer stands in its transaction: end its backend. */
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(pg_terminate_backend"
+	    "(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND"
+	    " state = 'idle in transaction'"), 1);
+	gate_open(&g);
+	assert_int_equal(store_flush(st), -1);
+	gate_free(&g, st);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games"), 0);
+	/* The next write reconnects. */
+	id2 = store_game_begin(st, &sg);
+	assert_true(id2 > id1);
+	store_game_end(st, id2, STORE_RESULT_FIRST, "resign", STORE_FINISHED,
+	    done_cb, &d2);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d2.ok, 1);
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM games WHERE"
+	    " status = 'finished'"), 1);
+}
+
+/*
+ * PostgreSQL's game ids come from a pool that the writer refills from the
+ * sequence: while it cannot, the pool drains, a start gets no id (0: not
+ * logged) and the log says it is failing; once the sequence answers
+ * again, the pool refills by itself (after store_failing's probe).
+ */
+static void
+test_ids_drained(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store	*st = fx->st;
+	struct store_game sg = engine_game("nim 1");
+	int64_t		 id, last = 0;
+	long long	 until;
+	int		 i;
+
+	TDB_PG_ONLY("game ids from a sequence are PostgreSQL's (this test"
+	    " runs again under tests/pgstore.sh)");
+	raw_file_exec(fx->path, "ALTER SEQUENCE games_id_seq RENAME TO"
+	    " games_id_seq_away");
+	for (i = 0; i < 64; i++) {
+		id = store_game_begin(st, &sg);
+		assert_true(id > last);
+		last = id;
+		assert_int_equal(store_flush(st), 0);
+	}
+	assert_int_equal(store_failing(st), 1);
+	assert_int_equal(store_game_begin(st, &sg), 0);
+	raw_file_exec(fx->path, "ALTER SEQUENCE games_id_seq_away RENAME TO"
+	    " games_id_seq");
+	until = now_ms() + 10000;
+	while (store_failing(st) && now_ms() < until)
+		store_flush(st);
+	assert_int_equal(store_failing(st), 0);
+	assert_true(store_game_begin(st, &sg) > last);
+}
+
 TDB_STORE_MAIN(
     TDB_FILE_TEST(test_runs),
     TDB_MEMORY_TEST(test_bad_writes),
@@ -534,4 +617,6 @@ TDB_STORE_MAIN(
     TDB_FILE_TEST(test_batching),
     cmocka_unit_test(test_queue_bound),
     cmocka_unit_test(test_concurrent_reads),
-    cmocka_unit_test(test_durability))
+    cmocka_unit_test(test_durability),
+    TDB_FILE_TEST(test_commit_in_doubt),
+    TDB_FILE_TEST(test_ids_drained))

@@ -80,12 +80,18 @@ extern const struct script scripts[NSCRIPTS];
  * names (make check runs the store's tests again under tests/pgcluster.sh;
  * fx->path is then that URL).  tdb_reset empties the test's database.  A
  * test about an SQLite-only feature starts with TDB_SQLITE_ONLY(why): on
- * PostgreSQL it is a TAP skip that says why.
+ * PostgreSQL it is a TAP skip that says why; TDB_PG_ONLY the other way.
  */
 const char *tdb_pg(void);
 struct fixture;
 void	 tdb_reset(struct fixture *);
 int64_t	 tdb_version(const char *);
+#define TDB_PG_ONLY(why) do {						\
+	if (tdb_pg() == NULL) {						\
+		print_message("# PostgreSQL only: %s\n", (why));		\
+		skip();							\
+	}								\
+} while (0)
 #define TDB_SQLITE_ONLY(why) do {					\
 	if (tdb_pg() != NULL) {						\
 		print_message("# SQLite only: %s\n", (why));		\
