@@ -186,6 +186,11 @@ def test_kill_takeover():
     check("exactly one node took it over", len(who) == 1 and
           taken is not None and who[0] == ds[ids.index(taken[0])].name,
           "%r %r" % (who, taken))
+    if who:
+        taker = ds[[d.name for d in ds].index(who[0])]
+        check("the taker restored the game from the log", wait_for(
+            lambda: "game=%d event=restored epoch=2" % gid in log_of(taker),
+            DEADLINE), log_of(taker)[-2000:])
 
 
 def test_stalled():
