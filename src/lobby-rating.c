@@ -3,6 +3,9 @@
  * keeps them: the store's writer rates each rated game in the transaction
  * that commits its end, before the players are told the result, and
  * checkpoints the ratings there (store-rating.c).  Any thread reads them.
+ * With several nodes on one PostgreSQL, each read first brings the node's
+ * ratings up to the games every node rated (store_ratings_sync: one read of
+ * the last rating_seq), so every node answers the same (PROTOCOL.md §13.7).
  */
 #include <math.h>
 #include <stdint.h>
@@ -39,6 +42,8 @@ lobby_rating_get(struct lobby *lb, const char *name,
 	unsigned long	 n = 0;
 	int		 has;
 
+	if (lb->store != NULL)
+		(void)store_ratings_sync(lb->store);
 	has = lb->store != NULL && store_rating(lb->store, name, &g, &n);
 	if (!has) {
 		g.r = GLICKO2_INIT_RATING;
@@ -75,8 +80,10 @@ lobby_rating_rows(struct lobby *lb, struct lobby_rating_row **v, size_t *n)
 	size_t		 i;
 
 	rtable_init(&e);
-	if (lb->store != NULL)
+	if (lb->store != NULL) {
+		(void)store_ratings_sync(lb->store);
 		store_ratings(lb->store, &e);
+	}
 	*n = e.n;
 	*v = xreallocarray(NULL, *n + 1, sizeof **v);
 	for (i = 0; i < *n; i++) {

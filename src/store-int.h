@@ -233,6 +233,8 @@ struct store {
 	int64_t		 rseq;		/* the writer's: last seq handed out */
 	int64_t		 rgame;		/* ... and its game */
 	struct rtable	 pend;		/* the writer's: the batch's ratings */
+	struct sqldb	*sdb;		/* PostgreSQL: store_ratings_sync's
+					 * connection (vmtx) */
 	int		 rated_begun;	/* a rated game began (atomic) */
 };
 
@@ -286,10 +288,12 @@ int	 store_ratings_end(struct store *, int64_t, enum store_result,
 int	 store_ratings_write(struct store *);
 void	 store_ratings_commit(struct store *);
 void	 store_ratings_done(struct store *, int, int);
-int	 store_rt_mark(struct sqldb *, int64_t *, int64_t *);
+int	 store_rt_mark(struct sqldb *, int, int64_t *, int64_t *);
 int	 store_rt_rows(struct sqldb *, struct rtable *);
 int	 store_rt_replay(struct sqldb *, int64_t, struct rtable *,
-	    struct rtable *, int64_t *, int64_t *, int64_t *);
+	    struct rtable *, const struct rtable *, int64_t *, int64_t *,
+	    int64_t *);
+int	 store_rt_verify_sync(struct store *, struct sqldb *, int64_t);
 
 /* store-ids.c (game ids on PostgreSQL; above the queue) */
 int	 store_ids_fill(struct store *);

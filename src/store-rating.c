@@ -18,6 +18,15 @@
  * _verify replays the whole log off the event loop, on a connection of its
  * own, and compares it with the checkpoint and the live ratings of the
  * same instant (the writer holds vmtx from its COMMIT to the publication).
+ *
+ * Several nodes on one PostgreSQL (PROTOCOL.md §13.7): the writer's first
+ * rated game of a batch locks the checkpoint's row (store_rt_lock, until
+ * the COMMIT), takes the next seq from it and first replays the games
+ * other nodes rated since live_seq (store_rt_catchup), so the log has one
+ * order and every game is rated from the ratings all nodes committed.
+ * Reads call store_ratings_sync (one read of the checkpoint's seq, the
+ * replay of what is new).  Whoever changes live holds vmtx (the writer
+ * from its COMMIT to the publication, a catch-up throughout) and emtx.
  */
 #include <sys/queue.h>
 
@@ -49,18 +58,22 @@ static const char *const store_rtsql[STORE_RT_N] = {
 	" WHERE rating_seq > ? ORDER BY rating_seq"
 
 /*
- * Reads the checkpoint's seq and game id; returns 0, -1 on a database
- * error, or 1 if its row is missing (migration 005 inserts it: corrupt).
+ * Reads the checkpoint's seq and game id; with lock set (PostgreSQL, in a
+ * transaction), also locks its row until the transaction ends: the lock
+ * that serializes the rating of games across nodes.  Returns 0, -1 on a
+ * database error, or 1 if its row is missing (migration 005 inserts it:
+ * corrupt).
  */
 int
-store_rt_mark(struct sqldb *db, int64_t *seq, int64_t *game)
+store_rt_mark(struct sqldb *db, int lock, int64_t *seq, int64_t *game)
 {
 	struct sqldb_stmt *s;
 	int		 rc;
 
 	*seq = *game = 0;
-	if (sqldb_prepare(db, "SELECT seq, game_id FROM ratings_checkpoint"
-	    " WHERE id = 1", 0, &s) == -1)
+	if (sqldb_cached(db, lock ? "SELECT seq, game_id FROM"
+	    " ratings_checkpoint WHERE id = 1 FOR UPDATE" : "SELECT seq,"
+	    " game_id FROM ratings_checkpoint WHERE id = 1", 0, &s) == -1)
 		return (-1);
 	if ((rc = sqldb_step(s)) == SQLDB_ROW) {
 		*seq = sqldb_column_int64(s, 0);
@@ -68,7 +81,7 @@ store_rt_mark(struct sqldb *db, int64_t *seq, int64_t *game)
 		rc = 0;
 	} else if (rc == SQLDB_DONE)
 		rc = 1;
-	sqldb_finalize(s);
+	sqldb_reset(s);
 	return (rc);
 }
 
@@ -111,13 +124,34 @@ store_rt_winner(struct sqldb_stmt *s, int i)
 }
 
 /*
+ * Adds a player to e, if missing, with its entry in from (if any): the
+ * ratings it had before the games rated into e.
+ */
+static void
+store_rt_seed(struct rtable *e, const struct rtable *from, const char *name)
+{
+	struct rtable_entry *p;
+	const struct rtable_entry *c;
+
+	if (rtable_find(e, name) != NULL)
+		return;
+	p = rtable_get(e, name);
+	if ((c = rtable_find(from, name)) != NULL) {
+		p->g = c->g;
+		p->games = c->games;
+	}
+}
+
+/*
  * Replays the rated games after seq into e (and, if touched is not NULL,
- * their players into touched); sets *last and *game to the last game's seq
- * and id, *n to the games.  Returns 0, or -1.
+ * their players into touched); a player missing from e starts from its
+ * entry in seed, if seed is not NULL.  Sets *last and *game to the last
+ * game's seq and id, *n to the games.  Returns 0, or -1.
  */
 int
 store_rt_replay(struct sqldb *db, int64_t seq, struct rtable *e,
-    struct rtable *touched, int64_t *last, int64_t *game, int64_t *n)
+    struct rtable *touched, const struct rtable *seed, int64_t *last,
+    int64_t *game, int64_t *n)
 {
 	struct sqldb_stmt *s;
 	const char	*p1, *p2;
@@ -133,6 +167,10 @@ store_rt_replay(struct sqldb *db, int64_t seq, struct rtable *e,
 		if (p1 == NULL || p2 == NULL ||
 		    (w = store_rt_winner(s, 4)) == 0)
 			continue;	/* the CHECKs make it impossible */
+		if (seed != NULL) {
+			store_rt_seed(e, seed, p1);
+			store_rt_seed(e, seed, p2);
+		}
 		rtable_rate(e, p1, p2, w);
 		if (touched != NULL) {
 			(void)rtable_get(touched, p1);
@@ -185,27 +223,40 @@ store_ratings_open(struct store *st, char *err, size_t errlen)
 {
 	struct rtable	 touched;
 	int64_t		 seq, game, n;
-	int		 rc = 0;
+	int		 rc = 0, pg;
 
 	rtable_init(&touched);
+	/* (st->pg is set after this returns.) */
+	pg = sqldb_backend(st->wdb) == SQLDB_PG;
+	/* PostgreSQL: other nodes rate meanwhile; read under their lock. */
 	if (store_prepare(st->wdb, store_rtsql, NULL, STORE_RT_N, st->rt) == -1 ||
-	    (rc = store_rt_mark(st->wdb, &seq, &game)) == -1 ||
+	    (pg && sqldb_begin(st->wdb) == -1) ||
+	    (rc = store_rt_mark(st->wdb, pg, &seq, &game)) == -1 ||
 	    store_rt_rows(st->wdb, &st->live) == -1 ||
-	    store_rt_replay(st->wdb, seq, &st->live, &touched, &seq,
+	    store_rt_replay(st->wdb, seq, &st->live, &touched, NULL, &seq,
 	    &game, &n) == -1)
 		goto fail;
 	if (rc == 1) {
+		sqldb_rollback(st->wdb);
 		rtable_free(&touched);
 		snprintf(err, errlen, "%s: database is corrupt (no ratings "
 		    "checkpoint): restore it from a backup", st->name);
 		return (-1);
 	}
+	/* The reads' check of other nodes' games has its own connection. */
+	if (pg && st->sdb == NULL && sqldb_open(st->path, &st->sdb, err,
+	    errlen) == -1) {
+		sqldb_rollback(st->wdb);
+		rtable_free(&touched);
+		return (-1);
+	}
 	if (n > 0) {
-		if (sqldb_begin(st->wdb) == -1 ||
+		if ((!pg && sqldb_begin(st->wdb) == -1) ||
 		    store_rt_write(st, &st->live, &touched, seq, game) == -1 ||
 		    sqldb_commit(st->wdb) == -1)
 			goto fail;
-	}
+	} else if (pg && sqldb_commit(st->wdb) == -1)
+		goto fail;
 	st->live_seq = st->rseq = seq;
 	rtable_free(&touched);
 	log_info("store=%s event=ratings players=%zu seq=%" PRId64
@@ -220,20 +271,120 @@ fail:
 	return (-1);
 }
 
-/* Seeds the batch's entry of a player from the live ratings (writer). */
+/*
+ * Seeds the batch's entry of a player from the live ratings (writer).
+ * Only the writer changes live on SQLite; on PostgreSQL a reader's
+ * store_ratings_sync may too, but never while the writer holds the rating
+ * lock with live up to date (store_rt_lock): the writer reads it without
+ * emtx.
+ */
 static void
 store_rt_touch(struct store *st, const char *name)
 {
-	struct rtable_entry *p, *c;
+	store_rt_seed(&st->pend, &st->live, name);
+}
 
-	if (rtable_find(&st->pend, name) != NULL)
-		return;
-	p = rtable_get(&st->pend, name);
-	/* Only the writer changes live: it reads it without emtx. */
-	if ((c = rtable_find(&st->live, name)) != NULL) {
-		p->g = c->g;
-		p->games = c->games;
+/*
+ * PostgreSQL, vmtx held (nobody else changes live): replays on db the games
+ * rated after live_seq (other nodes') on top of the live ratings of their
+ * players, and publishes them with the last seq replayed.  One statement
+ * reads them, so they are a prefix of the log's order (each rating commits
+ * under the lock, in seq order).  Returns 0, or -1.
+ */
+static int
+store_rt_catchup(struct store *st, struct sqldb *db)
+{
+	struct rtable	 d;
+	int64_t		 last, game, n;
+	size_t		 i;
+	struct rtable_entry *p;
+
+	rtable_init(&d);
+	last = st->live_seq;
+	if (store_rt_replay(db, st->live_seq, &d, NULL, &st->live, &last,
+	    &game, &n) == -1) {
+		rtable_free(&d);
+		return (-1);
 	}
+	pthread_mutex_lock(&st->emtx);
+	for (i = 0; i < d.n; i++) {
+		p = rtable_get(&st->live, d.v[i].name);
+		p->g = d.v[i].g;
+		p->games = d.v[i].games;
+	}
+	st->live_seq = last;
+	pthread_mutex_unlock(&st->emtx);
+	rtable_free(&d);
+	return (0);
+}
+
+/*
+ * PostgreSQL, the writer, at a batch's first rated game: locks the
+ * checkpoint's row (the nodes' rating lock, until the batch's COMMIT),
+ * reads the last seq any node gave, and brings the live ratings up to it
+ * (the games other nodes rated meanwhile), so that the batch rates from
+ * the ratings every node committed and continues the one order of the
+ * log.  Returns 0, or -1.
+ */
+static int
+store_rt_lock(struct store *st)
+{
+	int64_t		 seq, game;
+	int		 rc;
+
+	if ((rc = store_rt_mark(st->wdb, 1, &seq, &game)) != 0)
+		return (rc == 1 ? sqldb_refuse(st->wdb, "no ratings checkpoint")
+		    : -1);
+	pthread_mutex_lock(&st->vmtx);
+	if (st->live_seq < seq)
+		rc = store_rt_catchup(st, st->wdb);
+	if (rc == 0 && st->live_seq != seq)
+		rc = sqldb_refuse(st->wdb, "ratings checkpoint at %" PRId64
+		    ", log at %" PRId64, seq, st->live_seq);
+	pthread_mutex_unlock(&st->vmtx);
+	st->rseq = seq;
+	st->rgame = game;
+	return (rc);
+}
+
+/*
+ * Before a read of the live ratings that a client sees: on PostgreSQL,
+ * one read of the checkpoint's seq and, if another node rated games since
+ * the live ratings' seq, their replay, on a connection of its own (not
+ * the reads': a long read there, an export, must not hold up `ratings`
+ * on the event loop) under vmtx (at worst it waits for one COMMIT of the
+ * writer).  SQLite: one node, nothing to do.  Any thread.  Returns 0, or
+ * -1 (the live ratings are then as before: the caller reads them anyway;
+ * the writer logs the database's failures).
+ */
+int
+store_ratings_sync(struct store *st)
+{
+	int64_t		 seq, game;
+	int		 rc;
+
+	if (!st->pg)
+		return (0);
+	pthread_mutex_lock(&st->vmtx);
+	if ((rc = store_rt_mark(st->sdb, 0, &seq, &game)) == 0 &&
+	    st->live_seq < seq)
+		rc = store_rt_catchup(st, st->sdb);
+	pthread_mutex_unlock(&st->vmtx);
+	return (rc == 0 ? 0 : -1);
+}
+
+/*
+ * In store_ratings_verify's read transaction on db, vmtx held: the live
+ * ratings brought up to the snapshot's checkpoint seq (PostgreSQL: other
+ * nodes' games), so that they compare with the replay of the same
+ * instant.  Returns 0, or -1.
+ */
+int
+store_rt_verify_sync(struct store *st, struct sqldb *db, int64_t seq)
+{
+	if (!st->pg || st->live_seq >= seq)
+		return (0);
+	return (store_rt_catchup(st, db));
 }
 
 /*
@@ -267,6 +418,12 @@ store_ratings_end(struct store *st, int64_t id, enum store_result result,
 	p1 = xstrdup(sqldb_column_text(s, 0));
 	p2 = xstrdup(sqldb_column_text(s, 1));
 	sqldb_reset(s);
+	/* The batch's first rated game on PostgreSQL: the nodes' lock. */
+	if (st->pg && st->pend.n == 0 && store_rt_lock(st) == -1) {
+		free(p1);
+		free(p2);
+		return (-1);
+	}
 	s = st->rt[STORE_RT_SEQ];
 	sqldb_bind_int64(s, 1, st->rseq + 1);
 	sqldb_bind_int64(s, 2, id);
@@ -322,8 +479,8 @@ store_ratings_done(struct store *st, int committed, int locked)
 		}
 		st->live_seq = st->rseq;
 		pthread_mutex_unlock(&st->emtx);
-	} else
-		st->rseq = st->live_seq;
+	} else if (!st->pg)
+		st->rseq = st->live_seq;	/* PostgreSQL: store_rt_lock's */
 	if (locked)
 		pthread_mutex_unlock(&st->vmtx);
 	rtable_free(&st->pend);

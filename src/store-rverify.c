@@ -61,7 +61,9 @@ store_rv_cmp(struct store_rverify *rv, const struct rtable *exp,
 
 /*
  * Starts a read transaction on db at an instant when the live ratings
- * agree with the committed log (vmtx), and copies them into live.
+ * agree with the committed log (vmtx), and copies them into live.  On
+ * PostgreSQL the live ratings are first brought up to the snapshot's
+ * checkpoint (the games other nodes rated since).
  */
 static int
 store_rv_snapshot(struct store *st, struct sqldb *db, struct rtable *live,
@@ -72,7 +74,9 @@ store_rv_snapshot(struct store *st, struct sqldb *db, struct rtable *live,
 
 	pthread_mutex_lock(&st->vmtx);
 	if ((rc = sqldb_begin_read(db)) == 0)
-		rc = store_rt_mark(db, seq, &game);
+		rc = store_rt_mark(db, 0, seq, &game);
+	if (rc == 0)
+		rc = store_rt_verify_sync(st, db, *seq);
 	if (rc == 0)
 		store_ratings(st, live);
 	pthread_mutex_unlock(&st->vmtx);
@@ -92,7 +96,7 @@ store_rv_run(struct store *st, struct sqldb *db, struct store_rverify *rv)
 	rtable_init(&live);
 	if ((rc = store_rv_snapshot(st, db, &live, &rv->checkpoint_seq)) ==
 	    0 &&
-	    (rc = store_rt_replay(db, 0, &exp, NULL, &last, &game,
+	    (rc = store_rt_replay(db, 0, &exp, NULL, NULL, &last, &game,
 	    &rv->games)) == 0 &&
 	    (rc = store_rt_rows(db, &ckpt)) == 0) {
 		rv->log_seq = last;

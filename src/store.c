@@ -272,6 +272,7 @@ store_free(struct store *st)
 	if (st->rdb != NULL && st->rdb != st->wdb)
 		sqldb_close(st->rdb);
 	sqldb_close(st->wdb);
+	sqldb_close(st->sdb);
 	while ((it = STAILQ_FIRST(&st->queue)) != NULL) {
 		STAILQ_REMOVE_HEAD(&st->queue, entry);
 		store_item_free(it);

@@ -290,6 +290,13 @@ struct rtable;
 int	 store_rating(struct store *, const char *, struct glicko2_rating *,
 	    unsigned long *);
 void	 store_ratings(struct store *, struct rtable *);
+/*
+ * Before reading ratings that a client sees: on PostgreSQL, brings the
+ * live ratings up to the games every node rated (one read of the
+ * checkpoint's seq; a replay of the new games, if any).  SQLite: nothing.
+ * Returns 0, or -1 if the database could not be read.  Any thread.
+ */
+int	 store_ratings_sync(struct store *);
 
 /* One player whose ratings disagree: the replay's, and where's. */
 struct store_rmismatch {

@@ -9,9 +9,14 @@
  * finds a checkpoint row edited in the file (its rating, RD or volatility).
  * Every rating is compared with an independent replay (linear search, its
  * own Glicko-2 code: glickoref.h) within 1e-6, and the live ratings, the
- * checkpoint and a full replay with each other exactly.
+ * checkpoint and a full replay with each other exactly.  On PostgreSQL, two
+ * stores on one database (two nodes) end rated games at the same instant:
+ * one total order of rating_seq, every game rated once, and both stores'
+ * ratings equal to the replay of that order (issue 15 §2).
  */
 #include <sys/types.h>
+
+#include <pthread.h>
 
 #include <math.h>
 #include <setjmp.h>
@@ -36,6 +41,7 @@
 #include "rtable.h"
 #include "glickoref.h"
 #include "store.h"
+#include "store-results.h"
 
 /* A pseudo-random rated game between two of the players. */
 static void
@@ -573,6 +579,149 @@ test_history_as_rated(void **state)
 	finish(t);
 }
 
+/* A writer held at the start of its next batch until the other's is too. */
+struct gate {
+	pthread_barrier_t *bar;
+	int		 armed;		/* atomic */
+};
+
+static void
+gate_hook(void *arg, enum store_hook where)
+{
+	struct gate	*g = arg;
+
+	if (where == STORE_HOOK_BATCH &&
+	    __atomic_exchange_n(&g->armed, 0, __ATOMIC_ACQ_REL))
+		pthread_barrier_wait(g->bar);
+}
+
+/* The log's rated games replayed in rating_seq order into f; their count. */
+static int64_t
+log_replay(const char *path, struct glickoref *f)
+{
+	struct sqldb	*db;
+	struct sqldb_stmt *s;
+	char		 err[512];
+	int64_t		 n = 0;
+
+	if (sqldb_open(path, &db, err, sizeof err) == -1)
+		fail_msg("%s: %s", path, err);
+	assert_int_equal(sqldb_prepare(db, "SELECT rating_seq, player1,"
+	    " player2, result FROM games WHERE rating_seq IS NOT NULL"
+	    " ORDER BY rating_seq", 0, &s), 0);
+	while (sqldb_step(s) == SQLDB_ROW) {
+		/* One total order: the seqs are 1, 2, ... without a gap. */
+		assert_int_equal(sqldb_column_int64(s, 0), ++n);
+		glickoref_rate(f, sqldb_column_text(s, 1),
+		    sqldb_column_text(s, 2), strcmp(sqldb_column_text(s, 3),
+		    "first") == 0 ? 1 : 2);
+	}
+	sqldb_finalize(s);
+	sqldb_close(db);
+	return (n);
+}
+
+/*
+ * The results (standings, crosstables, export: PROTOCOL.md §13.10) that a
+ * store reads from the log: the n games of ids, won by winners, in id
+ * order, whichever node asks.
+ */
+static void
+results_are(struct store *st, const int64_t *ids, const int *winners,
+    size_t n)
+{
+	struct store_rfilter f = { NULL, NULL, 0, STORE_TIME_NONE,
+			    STORE_TIME_NONE, 1000 };
+	struct store_rgames r;
+	size_t		 i, j;
+
+	assert_int_equal(store_rgames(st, &f, &r), 0);
+	assert_int_equal(r.n, n);
+	for (i = 0; i < r.n; i++) {
+		for (j = 0; j < n && ids[j] != r.v[i].id; j++)
+			;
+		assert_true(j < n);
+		assert_int_equal(r.v[i].winner, winners[j]);
+		assert_true(i == 0 || r.v[i - 1].id < r.v[i].id);
+	}
+	store_rgames_free(&r);
+}
+
+/*
+ * Two stores on one PostgreSQL database, as two nodes: each round, both
+ * writers are held at the start of the batch that ends a rated game (the
+ * games share players) and let go together, so the two rating
+ * transactions run at once.  Every game is rated once, the seqs form one
+ * order, and each store's live ratings (after store_ratings_sync), its
+ * checkpoint and verify ratings agree exactly with the replay of that
+ * order; so does a store opened afterwards.  Both read the same results.
+ */
+static void
+test_two_nodes(void **state)
+{
+	struct run	*t = *state;
+	struct store	*st[2];
+	pthread_barrier_t bar;
+	struct gate	 g[2];
+	struct store_game gm;
+	struct done	 d[2];
+	char		 p1[16], p2[16];
+	int64_t		 id[2], all[48];
+	int		 i, k, w[2], won[48], rounds = 24;
+
+	if (tdb_pg() == NULL) {
+		/* One SQLite file has one writer: one node. */
+		print_message("# PostgreSQL only: two nodes on one database\n");
+		store_close(t->st);
+		skip();
+	}
+	st[0] = t->st;
+	st[1] = open_ok(t->path, NULL);
+	pthread_barrier_init(&bar, NULL, 2);
+	for (i = 0; i < 2; i++) {
+		g[i].bar = &bar;
+		g[i].armed = 0;
+		store_set_hook(st[i], gate_hook, &g[i]);
+	}
+	for (k = 0; k < rounds; k++) {
+		for (i = 0; i < 2; i++) {
+			pick(&t->seed, p1, p2, &w[i]);
+			gm = nim_game("nim 1", p1, p2);
+			gm.rated = 1;
+			id[i] = store_game_begin(st[i], &gm);
+			assert_true(id[i] > 0);
+			store_move(st[i], id[i], one_move("nim 0"));
+			assert_int_equal(store_flush(st[i]), 0);
+		}
+		for (i = 0; i < 2; i++)
+			__atomic_store_n(&g[i].armed, 1, __ATOMIC_RELEASE);
+		for (i = 0; i < 2; i++) {
+			memset(&d[i], 0, sizeof d[i]);
+			store_game_end(st[i], id[i], w[i] == 1 ?
+			    STORE_RESULT_FIRST : STORE_RESULT_SECOND,
+			    "no-legal-move", STORE_FINISHED, done_cb, &d[i]);
+		}
+		for (i = 0; i < 2; i++) {
+			assert_int_equal(store_flush(st[i]), 0);
+			assert_int_equal(d[i].called, 1);
+			assert_int_equal(d[i].ok, 1);
+			all[2 * k + i] = id[i];
+			won[2 * k + i] = w[i];
+		}
+	}
+	for (i = 0; i < 2; i++)
+		store_set_hook(st[i], NULL, NULL);
+	assert_int_equal(log_replay(t->path, t->f), 2 * rounds);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(store_ratings_sync(st[i]), 0);
+		same_as_ref(st[i], t->path, t->f);
+		results_are(st[i], all, won, 2 * rounds);
+	}
+	store_close(st[1]);
+	pthread_barrier_destroy(&bar);
+	finish(t);
+}
+
 TDB_STORE_MAIN(
     cmocka_unit_test_setup_teardown(test_rate_and_checkpoint, run_setup,
 	run_teardown),
@@ -585,4 +734,6 @@ TDB_STORE_MAIN(
     cmocka_unit_test_setup_teardown(test_verify_edited, run_setup,
 	run_teardown),
     cmocka_unit_test_setup_teardown(test_history_as_rated, run_setup,
+	run_teardown),
+    cmocka_unit_test_setup_teardown(test_two_nodes, run_setup,
 	run_teardown))
