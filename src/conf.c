@@ -16,6 +16,7 @@
 
 #include "conf.h"
 #include "proto.h"
+#include "proto-addr.h"
 
 /* Kinds of setting values. */
 enum conf_kind {
@@ -265,6 +266,7 @@ conf_default(struct conf *c)
 	c->sc.login_failures = 5;
 	c->login_lockout = 30;
 	c->clock_grace = 250;
+	c->node_ttl = 10000;
 	c->tc_base = 60000;
 	c->tc_inc = 0;
 	c->max_seeks = 1000;
@@ -319,6 +321,7 @@ conf_free(struct conf *c)
 	conf_str_set(&c->config_file, NULL);
 	conf_str_set(&c->port_file, NULL);
 	conf_str_set(&c->db, NULL);
+	conf_str_set(&c->node_addr, NULL);
 	conf_str_set(&c->admins, NULL);
 	conf_str_set(&c->trusted, NULL);
 	free(c->nets);
@@ -353,7 +356,9 @@ conf_apply_flags(struct conf *dst, const struct conf *src, char *err,
 		if (strcmp(src->flag_key[i], "listen") == 0 ||
 		    strcmp(src->flag_key[i], "http") == 0 ||
 		    strcmp(src->flag_key[i], "port-file") == 0 ||
-		    strcmp(src->flag_key[i], "db") == 0)
+		    strcmp(src->flag_key[i], "db") == 0 ||
+		    strcmp(src->flag_key[i], "node-addr") == 0 ||
+		    strcmp(src->flag_key[i], "node-ttl") == 0)
 			continue;
 		if (conf_set(dst, src->flag_key[i], src->flag_val[i], err,
 		    errlen) != 0)
@@ -402,6 +407,48 @@ static int
 conf_set_db(struct conf *c, const char *value, char *err, size_t errlen)
 {
 	conf_str_set(&c->db, value);
+	return (0);
+}
+
+/* Sets node-addr: the HOST:PORT this node advertises for redirects. */
+static int
+conf_set_node_addr(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	struct proto_addr a;
+	const char	*why;
+
+	/* 255 bytes: the node registry's column (node.h NODE_ADDR_MAX). */
+	if (strlen(value) > 255 ||
+	    proto_addr_parse(value, strlen(value), NULL, &a, &why) != 0) {
+		snprintf(err, errlen, "node-addr '%.64s': expected HOST:PORT "
+		    "of at most 255 bytes", value);
+		return (-1);
+	}
+	conf_str_set(&c->node_addr, value);
+	return (0);
+}
+
+/*
+ * Sets node-ttl: ms, 300 to 3600000.  Not among conf_keys, whose list
+ * `limits` prints: a single node (SQLite) answers as before.
+ */
+static int
+conf_set_node_ttl(struct conf *c, const char *value, char *err,
+    size_t errlen)
+{
+	unsigned long long v;
+	char		*end;
+
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 ||
+	    v < 300 || v > 3600000) {
+		snprintf(err, errlen, "node-ttl '%.64s': expected an integer "
+		    "from 300 to 3600000", value);
+		return (-1);
+	}
+	c->node_ttl = (unsigned long)v;
 	return (0);
 }
 
@@ -533,6 +580,8 @@ static const struct {
 	{ "listen", conf_set_listen },
 	{ "http", conf_set_http },
 	{ "db", conf_set_db },
+	{ "node-addr", conf_set_node_addr },
+	{ "node-ttl", conf_set_node_ttl },
 	{ "port-file", conf_set_port_file },
 	{ "admins", conf_set_admins },
 	{ "default-tc", conf_set_tc },
@@ -760,6 +809,10 @@ static const struct {
 	    "postgresql:// URL, or off (default $STATE_DIRECTORY/grundy.db or "
 	    "var/grundy.db)" },
 	{ "port-file", "FILE", NULL, "write the first bound port to FILE" },
+	{ "node-addr", "HOST:PORT", NULL, "the address this node advertises "
+	    "for redirects (PostgreSQL; default the first listen address)" },
+	{ "node-ttl", "MS", "10000", "ms a node's heartbeat and game leases "
+	    "stay valid (PostgreSQL; 300 to 3600000)" },
 	{ "admins", "A,B", NULL, "accounts with the admin role" },
 	{ "default-tc", "B[+I]", NULL, "default time control, ms" },
 	{ "illegal-move", "lose|retry", "lose", "an illegal move loses, or is "
@@ -855,6 +908,9 @@ conf_example(FILE *f)
 		else if (strcmp(conf_other[i].key, "admins") == 0)
 			fprintf(f, "# (none by default)\n#admins = "
 			    "alice,bob\n");
+		else if (strcmp(conf_other[i].key, "node-addr") == 0)
+			fprintf(f, "# (the first listen address by default)\n"
+			    "#node-addr = node1.example.org:7559\n");
 		else if ((v = conf_other[i].def) != NULL)
 			fprintf(f, "#%s = %s\n", conf_other[i].key, v);
 	}

@@ -25,6 +25,8 @@ struct conf {
 	char		*config_file;
 	char		*port_file;	/* write the first bound port here */
 	char		*db;		/* game log path, "off", or NULL */
+	char		*node_addr;	/* node-addr: HOST:PORT, or NULL */
+	unsigned long	 node_ttl;	/* node-ttl: ms */
 	size_t		 max_line;	/* bytes per request line */
 	size_t		 max_conns;
 	unsigned int	 idle_timeout;	/* seconds */

@@ -323,3 +323,33 @@ lease_expired(struct sqldb *db, int64_t now, int64_t *games, size_t max,
 	    "AND expires_ms <= ? ORDER BY expires_ms, game_id LIMIT ?", now,
 	    max, LEASE_LIST_MAX, lease_game_row, games, n));
 }
+
+struct lease_held_rows {
+	int64_t		*games, *epochs;
+};
+
+static void
+lease_held_row(struct sqldb_stmt *s, size_t i, void *arg)
+{
+	struct lease_held_rows *r = arg;
+
+	r->games[i] = sqldb_column_int64(s, 0);
+	r->epochs[i] = sqldb_column_int64(s, 1);
+}
+
+/*
+ * nw: the leases node holds and has not let expire at now, by game:
+ * games[i] at epochs[i], *n of them (at most max).  Returns 0, or -1.
+ */
+int
+lease_held(struct sqldb *db, int64_t node, int64_t now, int64_t *games,
+    int64_t *epochs, size_t max, size_t *n)
+{
+	struct lease_held_rows r = { games, epochs };
+	int64_t		 v[2] = { node, now };
+
+	*n = 0;
+	return (sqldb_cached_rows(db, "SELECT game_id, epoch FROM leases WHERE "
+	    "node_id = ? AND state = 'held' AND expires_ms > ? ORDER BY "
+	    "game_id", v, 2, max, lease_held_row, &r, n));
+}

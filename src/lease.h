@@ -63,5 +63,8 @@ int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_fence_batch(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_get(struct sqldb *, int64_t, int64_t, struct lease *);
 int	 lease_expired(struct sqldb *, int64_t, int64_t *, size_t, size_t *);
+/* nw: the node thread's beat (server-node.c). */
+int	 lease_held(struct sqldb *, int64_t, int64_t, int64_t *, int64_t *,
+	    size_t, size_t *);
 
 #endif /* LEASE_H */

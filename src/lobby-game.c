@@ -557,6 +557,11 @@ lg_logged(void *arg)
 	int		 s;
 
 	lg_enter(g, LG_LOGGED);
+	if (g->lease_lost) {	/* told by lobby-lease.c: no result */
+		lg_free(g);
+		lb->game_freed(lb);
+		return;
+	}
 	for (s = 1; s <= 2; s++) {
 		struct lobby_client *lc = g->p[s - 1].lc;
 

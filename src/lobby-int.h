@@ -128,6 +128,7 @@ struct lgame {
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct clock_timer *timer;
 	enum lg_state	 state;
+	int		 lease_lost;	/* this node lost its lease (lobby-lease.c) */
 	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat; 0: none (aborted) */
 	const char	*reason;
@@ -262,6 +263,8 @@ struct lobby {
 	/* The node this lobby is (lobby_set_node): 0 for a single node. */
 	int64_t		 node_id;
 	char		 node_addr[256];
+	int		 leader;	/* holds the scheduler's lock */
+	struct llease	*lease;		/* lost games (lobby-lease.c) */
 	TAILQ_HEAD(lrestores, lrestore) restores; /* lobby-restore.c */
 	struct {			/* node drain (lobby-node.c) */
 		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
@@ -351,6 +354,10 @@ int	 ltour_pair_ready(const struct ltour *, size_t);
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
+
+/* lobby-lease.c (calls lobby-game.c, lobby-tour.c, lobby-feed.c,
+ * lobby-queue.c) */
+void	 lobby_lease_free(struct lobby *);
 
 /* lobby-node.c (calls lobby-queue.c): a node's drain */
 int	 lnode_draining(const struct lobby *);

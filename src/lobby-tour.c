@@ -666,6 +666,8 @@ lobby_schedule(struct lobby *lb)
 
 	if (lb->drain.to[0] != '\0')	/* a draining node: no new game */
 		return;
+	if (lb->node_id != 0 && !lb->leader)	/* another node schedules */
+		return;
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;

@@ -16,7 +16,8 @@
  * other claimed (owner_id).  The newer seek's node always claims, and a
  * row is claimed at most once (the lock and owner_id), so exactly one
  * node pairs each seek.  The claiming node starts the game with the other
- * seat away, takes its lease, writes the game id into the claimed row and
+ * seat away (its lease is the node thread's: the store's writer takes it
+ * before the game's first write), writes the game id into the claimed row and
  * NOTIFYs lobby 'paired ID'; the other node sends its player `event
  * redirect HOST:PORT GAME_ID` and deletes the row.  The clocks start when
  * both players are seated, or XNODE_JOIN_MS after the start, whichever
@@ -34,7 +35,6 @@
 
 #include <event2/event.h>
 
-#include "lease.h"
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
@@ -42,13 +42,18 @@
 #include "sqldb.h"
 #include "util.h"
 
-#define XNODE_TICK_MS	1000	/* heartbeat, leases, reconnection, joins */
-#define XNODE_TTL_MS	15000	/* a node's heartbeat and a lease's validity */
+#define XNODE_TICK_MS	1000	/* reconnection, joins */
 #define XNODE_JOIN_MS	10000	/* the clocks start at the latest then */
-#define XNODE_GAMES_MAX	4096	/* games started here whose lease we hold */
+#define XNODE_GAMES_MAX	4096	/* games paired here, waiting for a join */
 
+/*
+ * A game this node paired across nodes.  Its lease is the node thread's
+ * (server-node.c: the store's writer takes it before the game's first
+ * write, the thread renews it, the committed end releases it): here only
+ * the join deadline.
+ */
 struct xgame {
-	struct lease	 lease;
+	int64_t		 game;
 	uint64_t	 join_by;	/* lobby_clock_now; 0: joined */
 };
 
@@ -61,7 +66,6 @@ struct lxnode {
 	struct clock_timer *tick;
 	unsigned int	 ticks;
 	int		 retry;		/* a claim passed over a locked row */
-	int		 own_node;	/* registered here, not by the caller */
 	struct xgame	*games;
 	size_t		 ngames;
 };
@@ -275,10 +279,9 @@ static void
 xnode_keep(struct lxnode *xn, struct lgame *g)
 {
 	struct xgame	*x;
-	int		 r;
 
 	if (xn->ngames >= XNODE_GAMES_MAX) {
-		log_warnx("event=xnode-lease game=%lld error=\"too many\"",
+		log_warnx("event=xnode-join game=%lld error=\"too many\"",
 		    (long long)g->id);
 		return;
 	}
@@ -286,13 +289,7 @@ xnode_keep(struct lxnode *xn, struct lgame *g)
 	    sizeof *xn->games);
 	x = &xn->games[xn->ngames];
 	memset(x, 0, sizeof *x);
-	r = lease_acquire(xn->db, g->id, xn->lb->node_id, XNODE_TTL_MS,
-	    xnode_now(), &x->lease);
-	if (r != LEASE_OK) {
-		log_warnx("event=xnode-lease game=%lld result=%d error=\"%s\"",
-		    (long long)g->id, r, sqldb_errmsg(xn->db));
-		return;
-	}
+	x->game = g->id;
 	x->join_by = lobby_clock_now(xn->lb) + XNODE_JOIN_MS;
 	xn->ngames++;
 }
@@ -482,10 +479,10 @@ xnode_listen(struct lxnode *xn)
 	lobby_xwatch_catch_up(xn->lb);
 }
 
-/* Renews the leases of the live games started here; starts the clocks of
- * those whose away player did not come in time. */
+/* Starts the clocks of the games paired here whose away player did not
+ * come in time; forgets those that started or ended. */
 static void
-xnode_games(struct lxnode *xn, int renew)
+xnode_games(struct lxnode *xn)
 {
 	struct lobby	*lb = xn->lb;
 	struct lgame	*g;
@@ -495,22 +492,19 @@ xnode_games(struct lxnode *xn, int renew)
 
 	while (i < xn->ngames) {
 		x = &xn->games[i];
-		g = lobby_game(lb, x->lease.game);
-		if (g == NULL || lg_over(g)) {
-			lease_release(xn->db, &x->lease);
+		g = lobby_game(lb, x->game);
+		if (g == NULL || lg_over(g) || !g->xwait) {
 			xn->games[i] = xn->games[--xn->ngames];
 			continue;
 		}
-		if (g->xwait && x->join_by != 0 && now >= x->join_by) {
+		if (now >= x->join_by) {
 			log_info("game=%lld event=join-timeout",
 			    (long long)g->id);
-			x->join_by = 0;
 			g->xwait = 0;
 			lg_turn(g);
+			xn->games[i] = xn->games[--xn->ngames];
+			continue;
 		}
-		if (renew && lease_renew(xn->db, &x->lease, XNODE_TTL_MS,
-		    xnode_now()) != LEASE_OK)
-			xnode_warn(xn, xn->db, "renew");
 		i++;
 	}
 }
@@ -520,17 +514,13 @@ xnode_tick_cb(void *arg)
 {
 	struct lxnode	*xn = arg;
 	struct lobby	*lb = xn->lb;
-	int		 renew = (++xn->ticks % 5) == 0;
 
-	if (renew && xn->own_node && node_heartbeat(xn->db, lb->node_id,
-	    xnode_now(), XNODE_TTL_MS) != 0)
-		xnode_warn(xn, xn->db, "heartbeat");
 	xnode_listen(xn);
 	if (xn->retry) {	/* that claim may have failed: try again */
 		xn->retry = 0;
 		xnode_scan(xn, 0);
 	}
-	xnode_games(xn, renew);
+	xnode_games(xn);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
 }
 
@@ -551,32 +541,26 @@ lobby_xnode_seated(struct lgame *g)
 }
 
 /*
- * Makes lb a node of the shared database url (PostgreSQL): registers it
- * as addr unless lobby_set_node did, listens to channel lobby.  Returns
- * 0, or -1 with err.
+ * Makes lb, a node of the shared database url (PostgreSQL: lobby_set_node
+ * was called by the node thread, server-node.c), match seeks across
+ * nodes: listens to channel lobby.  Returns 0, or -1 with err.
  */
 int
 lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
-    const char *addr, char *err, size_t errlen)
+    char *err, size_t errlen)
 {
 	struct lxnode	*xn;
-	int64_t		 id;
 
+	if (lb->node_id == 0) {
+		snprintf(err, errlen, "not a node");
+		return (-1);
+	}
 	xn = xcalloc(1, sizeof *xn);
 	xn->lb = lb;
 	xn->base = base;
 	if (sqldb_open(url, &xn->db, err, errlen) != 0 ||
 	    sqldb_open(url, &xn->ldb, err, errlen) != 0)
 		goto fail;
-	if (lb->node_id == 0) {
-		if (node_register(xn->db, addr, xnode_now(), XNODE_TTL_MS,
-		    &id) != 0) {
-			snprintf(err, errlen, "node: %s", sqldb_errmsg(xn->db));
-			goto fail;
-		}
-		lobby_set_node(lb, id, addr);
-		xn->own_node = 1;
-	}
 	if (sqldb_listen(xn->ldb, "lobby") != 0) {
 		snprintf(err, errlen, "listen: %s", sqldb_errmsg(xn->ldb));
 		goto fail;

@@ -132,6 +132,7 @@ lobby_free(struct lobby *lb)
 		ltour_free(t);
 	}
 	gmp_randclear(lb->rs);
+	lobby_lease_free(lb);
 	free(lb);
 }
 

@@ -77,12 +77,12 @@ int64_t	 lobby_node_id(const struct lobby *);
 const char *lobby_node_addr(const struct lobby *);
 /*
  * Matchmaking across the nodes of shared database url (PostgreSQL;
- * lobby-xnode.c, PROTOCOL.md §13.3): registers the node as addr unless
- * lobby_set_node named it, and listens for the other nodes' seeks.
- * Returns 0, or -1 with err.  lobby_xnode_free before lobby_free.
+ * lobby-xnode.c, PROTOCOL.md §13.3), once the node thread named the node
+ * (lobby_set_node): listens for the other nodes' seeks.  Returns 0, or -1
+ * with err.  lobby_xnode_free before lobby_free.
  */
 int	 lobby_xnode_start(struct lobby *, struct event_base *, const char *,
-	    const char *, char *, size_t);
+	    char *, size_t);
 void	 lobby_xnode_free(struct lobby *);
 /*
  * Restores live game id, whose lease this node holds at epoch, from the
@@ -96,6 +96,16 @@ int	 lobby_restore(struct lobby *, int64_t, int64_t);
  * Returns 0, or -1 if they cannot be listed.
  */
 int	 lobby_restore_live(struct lobby *);
+/*
+ * nw (lobby-lease.c): this node lost game id's lease: the game stops, no
+ * result is sent, its players get `event redirect HOST:PORT GAME_ID`
+ * (addr, the new owner) or `event lost GAME_ID` (addr NULL).  And the
+ * scheduler's lock, taken (1) or lost (0): lobby_schedule runs only on
+ * the node holding it.
+ */
+void	 lobby_lease_lost(struct lobby *, int64_t, const char *);
+void	 lobby_set_leader(struct lobby *, int);
+size_t	 lobby_logged_ids(struct lobby *, int64_t *, size_t);
 void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);

@@ -150,6 +150,7 @@ struct server {
 	struct pool	 pool;		/* the workers */
 	struct addrrate	*regrate;	/* account creation per address */
 	struct http	*http;		/* HTTP (http.c), or NULL: off */
+	struct snode	*node;		/* PostgreSQL: this node (server-node.c) */
 };
 
 /* server-conn.c */
@@ -196,7 +197,5 @@ struct job *pool_job(void (*)(void *), void (*)(void *), void *,
 	    const char *);
 void	 job_free(struct job *);
 
-/* server-xnode.c: the daemon as a node of a shared PostgreSQL store */
-void	 server_xnode_start(struct server *);
 
 #endif /* SERVER_INT_H */

@@ -30,9 +30,11 @@
 #include "league.h"
 #include "lobby.h"
 #include "log.h"
+#include "node.h"
 #include "sdnotify.h"
 #include "server.h"
 #include "server-int.h"
+#include "server-node.h"
 #include "store.h"
 #include "tables.h"
 
@@ -353,7 +355,10 @@ server_store_open(const struct conf *conf)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
 	name = store_dbname(path);	/* a URL without its password */
 	store_config_default(&cf);
-	cf.keep_live = conf->takeover;	/* restored by the lobby */
+	/* Restored by the lobby; on PostgreSQL other nodes may referee the
+	 * live games: never abandoned at a start, taken over by their
+	 * leases (server-node.c). */
+	cf.keep_live = conf->takeover || sqldb_url_is_pg(path);
 	if ((st = store_open_config(path, &cf, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", name, err);
 	log_info("event=db path=%s", name);
@@ -535,6 +540,7 @@ server_free(struct server *srv)
 	struct conn	*c;
 	int		 i;
 
+	snode_stop(srv->node);		/* no more calls from the node thread */
 	pool_join(&srv->pool);
 	http_free(srv->http);		/* before the lobby it hooks into */
 	if (srv->store != NULL)
@@ -550,6 +556,7 @@ server_free(struct server *srv)
 	srv->conf->sc.lim.tables = NULL;	/* it lives in srv */
 	if (srv->store != NULL)
 		store_close(srv->store);	/* abandoned matches included */
+	snode_free(srv->node);		/* after the writer's last call */
 	for (i = 0; i < srv->nlis; i++)
 		evconnlistener_free(srv->lis[i]);
 	for (i = 0; i < 3; i++)
@@ -562,6 +569,66 @@ server_free(struct server *srv)
 	addrrate_free(srv->regrate);
 	buf_free(&srv->out);
 	event_base_free(srv->base);
+}
+
+/*
+ * The address a node advertises by default: its first listener's, with
+ * the port bound ([V6]:PORT for IPv6).  Returns 0, or -1.
+ */
+static int
+server_node_addr(struct server *srv, char *addr, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t	 sl = sizeof ss;
+	char		 host[INET6_ADDRSTRLEN];
+	int		 fd;
+
+	if (srv->nlis == 0)
+		return (-1);
+	fd = evconnlistener_get_fd(srv->lis[0]);
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) != 0)
+		return (-1);
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &s4->sin_addr, host, sizeof host);
+		snprintf(addr, len, "%s:%d", host, ntohs(s4->sin_port));
+	} else if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof host);
+		snprintf(addr, len, "[%s]:%d", host, ntohs(s6->sin6_port));
+	} else
+		return (-1);
+	return (0);
+}
+
+/*
+ * With a PostgreSQL store the daemon is a node (issue 15 §2): registers
+ * it and starts the node thread.  With SQLite nothing happens.
+ */
+static void
+server_node_start(struct server *srv)
+{
+	char		 addr[NODE_ADDR_MAX + 1], err[1024];
+	const char	*a = srv->conf->node_addr;
+
+	if (srv->store == NULL || !snode_url(srv->conf->db))
+		return;
+	if (a == NULL) {
+		if (server_node_addr(srv, addr, sizeof addr) == -1)
+			fatalx("event=node error=\"no listening address: set "
+			    "node-addr\"");
+		a = addr;
+	}
+	if ((srv->node = snode_start(srv->conf->db, a,
+	    (int64_t)srv->conf->node_ttl, srv->store, srv->lobby,
+	    server_lobby_defer, srv, err, sizeof err)) == NULL)
+		fatalx("event=node error=\"%s\"", err);
+	/* Seeks and spectators across nodes (lobby-xnode.c). */
+	if (lobby_xnode_start(srv->lobby, srv->base, srv->conf->db, err,
+	    sizeof err) != 0)
+		fatalx("event=node error=\"%s\"", err);
 }
 
 /* Runs the server until a shutdown signal; returns the exit status. */
@@ -587,13 +654,15 @@ server_run(struct conf *conf)
 	server_start(&srv);
 	/*
 	 * takeover on: the live games of the log go on (PROTOCOL.md §12),
-	 * restored before the daemon listens.
+	 * restored before the daemon listens.  A node (PostgreSQL) then
+	 * takes their leases (server-node.c) and stops those another live
+	 * node holds.
 	 */
 	if (conf->takeover && srv.store != NULL &&
 	    lobby_restore_live(srv.lobby) != 0)
 		fatalx("event=restore error=\"cannot list the live games\"");
 	server_listen_all(&srv);
-	server_xnode_start(&srv);
+	server_node_start(&srv);
 	srv.http = http_start(&srv);
 	log_info("event=ready listeners=%d workers=%u max_conns=%zu",
 	    srv.nlis, srv.pool.nthreads, conf->max_conns);

@@ -222,6 +222,7 @@ struct store {
 	uint64_t	 probe_ns;	/* last probe queued (mtx) */
 	void		 (*hook)(void *, enum store_hook); /* tests (mtx) */
 	void		*hook_arg;
+	struct store_fence *fence;	/* a node's leases, or NULL */
 
 	/* The ratings (store-rating.c). */
 	struct sqldb_stmt *rt[STORE_RT_N];
@@ -269,6 +270,12 @@ struct store_item *store_item_new(enum store_op, int64_t);
 void	 store_item_free(struct store_item *);
 uint64_t store_push(struct store *, struct store_item *, int);
 uint64_t store_push_locked(struct store *, struct store_item *, int);
+
+/* store-fence.c (the writer's, on a node: doc/NODES.md "Fencing") */
+void	 store_fence_free(struct store *);
+void	 store_fence_begin(struct store *, struct store_items *);
+int	 store_fence_item(struct store *, struct store_item *);
+void	 store_fence_after(struct store *, struct store_items *, int);
 
 /* store-moves.c (above the queue) */
 void	 store_runs_queue(struct store *, int64_t);

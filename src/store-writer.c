@@ -399,6 +399,10 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->skip)
 			continue;
+		if ((rc = store_fence_item(st, it)) == 1)
+			continue;	/* its game is lost: not written */
+		if (rc == -1)
+			return (-1);
 		rc = store_exec_item(st, it, &alone);
 		it->ok = rc == 0;
 		if (rc == 0 && it->op == STORE_OP_END)
@@ -434,7 +438,7 @@ store_batch_plain(struct store *st, struct store_items *b)
 {
 	struct store_item *it;
 
-	if (!st->pg)
+	if (!st->pg || st->fence != NULL)	/* a node fences: no pipe */
 		return (0);
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->op != STORE_OP_BEGIN && it->op != STORE_OP_RUN &&
@@ -621,6 +625,7 @@ store_batch(struct store *st, struct store_items *b)
 	store_hook_call(st, STORE_HOOK_BATCH);
 	if (st->shared)
 		pthread_mutex_lock(&st->rmtx);
+	store_fence_begin(st, b);	/* a node: the new games' leases */
 	committed = store_batch_exec(st, b, &n, &nfail, &locked);
 	/* The ratings are live before any callback runs. */
 	store_ratings_done(st, committed, locked);
@@ -633,6 +638,7 @@ store_batch(struct store *st, struct store_items *b)
 	pthread_mutex_lock(&st->mtx);
 	store_batch_settle(st, b, committed, n, nfail);
 	pthread_mutex_unlock(&st->mtx);
+	store_fence_after(st, b, committed);
 
 	while ((it = STAILQ_FIRST(b)) != NULL) {
 		STAILQ_REMOVE_HEAD(b, entry);

@@ -334,4 +334,16 @@ void	 store_set_hook(struct store *, void (*)(void *, enum store_hook),
 int	 store_migrate_file(const char *, const struct sqldb_migration *,
 	    size_t, int, char *, size_t);
 
+/*
+ * nw: a node's leases (store-fence.c, issue 15 §2): the writer acquires
+ * a game's lease before its first write and fences every later one;
+ * lost(arg, game) runs on the writer thread for a game it found lost.
+ */
+void	 store_set_node(struct store *, int64_t, int64_t,
+	    void (*)(void *, int64_t), void *);
+void	 store_lease_set(struct store *, int64_t, int64_t);
+int64_t	 store_lease_drop(struct store *, int64_t);
+int64_t	 store_lease_get(struct store *, int64_t);
+size_t	 store_leases(struct store *, int64_t **, int64_t **);
+
 #endif /* STORE_H */

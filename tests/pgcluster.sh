@@ -50,7 +50,7 @@ as_owner() {
 start() {
 	as_owner "$bindir/pg_ctl" -D "$1/data" -l "$1/log" -w \
 	    -t "$START_TIMEOUT" -o "-k $1 -c listen_addresses= \
-	    -c max_connections=20 -c shared_buffers=16MB" start >/dev/null ||
+	    -c max_connections=100 -c shared_buffers=16MB" start >/dev/null ||
 	    { cat "$1/log" >&2; return 1; }
 }
 

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""nodes.py: grundyd as one node of several on one PostgreSQL store (issue
+15 §2, doc/NODES.md), against the throwaway cluster of tests/nodes.sh
+(SQLDB_PG_URL).  Three daemons on one database: each registered and alive;
+an account registered on one node logs in on another; a game's lease held
+by the node that referees it, renewed, released at its end; a node killed
+with SIGKILL: its game's lease expires after the TTL and exactly one other
+node acquires it (epoch 2); a node stalled past its lease stops
+refereeing the game taken from it (event lost or redirect, no result);
+the scheduler's lock moves to a live node when
+its holder is killed, and a pending tournament game is scheduled there.
+
+The database is read with psql (the cluster's own).  Every wait is a poll
+with a deadline; the TTL is short (NODE_TTL ms) so that the waits are too.
+
+Usage: nodes.py BUILDDIR SRCDIR, with SQLDB_PG_URL set.
+"""
+import glob
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from e2e import *  # noqa: E402,F401,F403  (the shared client module)
+
+URL = os.environ.get("SQLDB_PG_URL", "")
+NODE_TTL = 1500         # ms: leases and heartbeats in these tests
+DEADLINE = 30.0         # s: every poll's bound on a loaded machine
+
+
+def psql_bin():
+    """The cluster's psql (pgcluster.sh's bindir), else the PATH's."""
+    cands = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))
+    if os.environ.get("PG_BINDIR"):
+        cands.append(os.path.join(os.environ["PG_BINDIR"], "psql"))
+    return cands[-1] if cands else shutil.which("psql")
+
+
+PSQL = psql_bin()
+
+
+def sql(query):
+    """The rows of a query on the shared database, as lists of strings."""
+    r = subprocess.run([PSQL, "-X", "-A", "-t", "-F", "|", "-d", URL, "-c",
+                        query], capture_output=True, text=True, timeout=30)
+    if r.returncode != 0:
+        note("psql: " + r.stderr)
+        return None
+    return [line.split("|") for line in r.stdout.splitlines() if line]
+
+
+def node(name):
+    """A grundyd node on the shared database, or None (a failed check)
+    when it does not start."""
+    try:
+        return Daemon(name, "--admins", "boss", "--node-ttl",
+                      str(NODE_TTL), db=URL)
+    except Exception as e:      # the port file never came: it exited
+        log = open(os.path.join(TMP, name + ".log"), errors="replace").read()
+        check("node %s starts" % name, False, "%r\n%s" % (e, log))
+        return None
+
+
+def nodes(*names):
+    """Nodes for names, or None if one could not start."""
+    out = []
+    for n in names:
+        d = node(n)
+        if d is None:
+            return None
+        out.append(d)
+    return out
+
+
+def log_of(d):
+    return open(os.path.join(TMP, d.name + ".log"), errors="replace").read()
+
+
+def node_id(d, timeout=DEADLINE):
+    """d's node id, from its log line event=registered."""
+    m = wait_for(lambda: re.search(r"node=(\d+) event=registered addr=" +
+                                   re.escape("127.0.0.1:%d" % d.port),
+                                   log_of(d)), timeout, 0.05)
+    return int(m.group(1)) if m else None
+
+
+def lease(gid):
+    """(node_id, epoch, state, expires_ms) of a game's lease, or None."""
+    rows = sql("SELECT node_id, epoch, state, expires_ms FROM leases "
+               "WHERE game_id = %d" % gid)
+    if not rows:
+        return None
+    n, e, s, x = rows[0]
+    return int(n), int(e), s, int(x)
+
+
+def test_registered():
+    """Three nodes: each registered with its address and alive; accounts
+    are shared: registered on one node, logged in on another."""
+    ds = nodes("regA", "regB", "regC")
+    if ds is None:
+        return
+    ids = [node_id(d) for d in ds]
+    check("each node logs its registration", None not in ids, ids)
+    alive = wait_for(lambda: sql(
+        "SELECT id, addr FROM nodes WHERE expires_ms > "
+        "(extract(epoch from clock_timestamp()) * 1000)::bigint "
+        "ORDER BY id"), DEADLINE)
+    want = sorted([str(i), "127.0.0.1:%d" % d.port] for i, d in
+                  zip(ids, ds))
+    check("exactly the three nodes alive, with their addresses",
+          sorted(alive or []) == want, "%r != %r" % (alive, want))
+    a = login(ds[0], "walker")
+    check("registered on node A", a is not None)
+    b = login(ds[1], "walker", register=False)
+    c = Client(ds[2])
+    r = c.cmd("login walker wrongpass1")
+    check("node C refuses a wrong password of the shared account", not ok(r),
+          r)
+
+
+def test_lease():
+    """A game's lease: held by the node that referees it (epoch 1),
+    renewed by its node thread, released when the game ends."""
+    ds = nodes("leaseA", "leaseB", "leaseC")
+    if ds is None:
+        return
+    a_id = node_id(ds[0])
+    x = login(ds[0], "lx")
+    y = login(ds[0], "ly")
+    gid, seats, _, _ = pair(ds[0], x, y, "nim 3 4 5", "tc=600000")
+    first = wait_for(lambda: lease(gid), DEADLINE)
+    check("the game's lease: node A, epoch 1, held",
+          first is not None and first[:3] == (a_id, 1, "held"), first)
+    if first is None:
+        return
+    later = wait_for(lambda: (lambda l: l if l and l[3] > first[3] else
+                              None)(lease(gid)), DEADLINE)
+    check("node A renews it", later is not None and later[:3] ==
+          (a_id, 1, "held"), later)
+    r = seats[1].cmd("resign %d" % gid)
+    check("resign", ok(r), r)
+    check("gameover", gameover_of(seats[2], DEADLINE) is not None)
+    done = wait_for(lambda: (lambda l: l if l and l[2] == "released" else
+                             None)(lease(gid)), DEADLINE)
+    check("released at the game's end, same node and epoch",
+          done is not None and done[:3] == (a_id, 1, "released"), done)
+
+
+def game_on_first(ds, p):
+    """Accounts pX and pY on the first node of ds, paired in a long game
+    whose lease that node must hold; (node ids, game id, clients)."""
+    ids = [node_id(d) for d in ds]
+    x = login(ds[0], p + "x")
+    y = login(ds[0], p + "y")
+    gid, _, _, _ = pair(ds[0], x, y, "nim 3 4 5", "tc=600000")
+    first = wait_for(lambda: lease(gid), DEADLINE)
+    check("node A holds the lease", first is not None and
+          first[:3] == (ids[0], 1, "held"), first)
+    return ids, gid, x, y
+
+
+def epoch2(gid):
+    """The game's lease once at epoch 2 (None at the deadline)."""
+    return wait_for(lambda: (lambda l: l if l and l[1] >= 2 else None)(
+        lease(gid)), DEADLINE)
+
+
+def test_kill_takeover():
+    """SIGKILL of the node refereeing a game: its lease expires after the
+    TTL and exactly one other node acquires it, at epoch 2."""
+    ds = nodes("killA", "killB", "killC")
+    if ds is None:
+        return
+    ids, gid, _, _ = game_on_first(ds, "k")
+    ds[0].stop(signal.SIGKILL)
+    taken = epoch2(gid)
+    check("another node took the lease at epoch 2",
+          taken is not None and taken[1] == 2 and taken[0] in ids[1:],
+          "%r (nodes %r)" % (taken, ids))
+    line = "event=takeover game=%d epoch=2" % gid
+    who = [d.name for d in ds[1:] if line in log_of(d)]
+    check("exactly one node took it over", len(who) == 1 and
+          taken is not None and who[0] == ds[ids.index(taken[0])].name,
+          "%r %r" % (who, taken))
+    if who:
+        taker = ds[[d.name for d in ds].index(who[0])]
+        check("the taker restored the game from the log", wait_for(
+            lambda: "game=%d event=restored epoch=2" % gid in log_of(taker),
+            DEADLINE), log_of(taker)[-2000:])
+
+
+def test_stalled():
+    """A node stalled past its lease (SIGSTOP) while another takes its game
+    over: once it runs again it stops refereeing that game at once: its
+    players get event lost GAME_ID (or event redirect HOST:PORT GAME_ID to
+    the new holder), never a gameover."""
+    ds = nodes("stallA", "stallB")
+    if ds is None:
+        return
+    ids, gid, x, y = game_on_first(ds, "t")
+    ds[0].proc.send_signal(signal.SIGSTOP)
+    taken = epoch2(gid)
+    ds[0].proc.send_signal(signal.SIGCONT)
+    check("node B took the lease at epoch 2", taken is not None and
+          taken[:2] == (ids[1], 2), taken)
+    want = ("event lost %d" % gid,
+            "event redirect 127.0.0.1:%d %d" % (ds[1].port, gid))
+    for c, name in ((x, "tx"), (y, "ty")):
+        e = c.wait("events", lambda v: v.startswith("event lost") or
+                   v.startswith("event redirect"), DEADLINE)
+        check("%s told the game left node A" % name, e in want, e)
+        check("%s got no gameover" % name, not any(
+            " gameover " in v for v in c.commands), c.commands)
+    check("node A logs the lost lease", "event=lease-lost game=%d" % gid in
+          log_of(ds[0]), log_of(ds[0])[-2000:])
+
+
+def test_scheduler():
+    """The scheduler's lock: held by one node; when it is killed the other
+    node takes it and schedules the pending tournament game."""
+    a = node("schedA")
+    if a is None:
+        return
+    check("node A elected", wait_for(lambda: "event=scheduler-elected" in
+                                     log_of(a), DEADLINE))
+    boss = login(a, "boss")
+    for name in ("s1", "s2"):   # accounts, before the tournament names them
+        login(a, name).close()
+    r = boss.cmd("tournament create cup roundrobin players=s1,s2 games=2 "
+                 "tc=20000 nim 2 3")
+    check("tournament create on A", ok(r), r)
+    b = node("schedB")
+    if b is None:
+        return
+    check("B stands by", wait_for(lambda: "event=scheduler-standby" in
+                                  log_of(b), DEADLINE))
+    perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
+    os.environ["GRUNDY"] = GRUNDY
+    start_bot(b, "s1", perfect)
+    start_bot(b, "s2", perfect)
+    check("bots logged in on B", bots_logged_in(("s1", "s2"), DEADLINE))
+    check("B is not elected while A holds the lock, and starts no game",
+          "event=scheduler-elected" not in log_of(b) and
+          "event=start " not in log_of(b), log_of(b))
+    a.stop(signal.SIGKILL)
+    check("B elected once A is gone", wait_for(
+        lambda: "event=scheduler-elected" in log_of(b), DEADLINE))
+    bb = login(b, "boss", register=False)
+    (played, total), sr = tournament_done(bb, "cup", DEADLINE * 2)
+    check("B scheduled and played the tournament's games",
+          played == total == 2, sr)
+
+
+sys.exit(run([test_registered, test_lease, test_kill_takeover,
+              test_stalled, test_scheduler]))
