@@ -209,32 +209,6 @@ store_fails_alone(struct sqldb *db)
 	return (0);
 }
 
-/*
- * The SQLite helpers of league.c (store.h), until the league opens its
- * connection through sqldb itself.  Runs one statement with no
- * parameters; returns an SQLite code (any first column of its first row
- * goes to out, if given).
- */
-int
-store_exec1(sqlite3 *db, const char *sql, char *out, size_t outlen)
-{
-	sqlite3_stmt	*stmt;
-	const unsigned char *t;
-	int		 rc;
-
-	if ((rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL)) != SQLITE_OK)
-		return (rc);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW && out != NULL) {
-		t = sqlite3_column_text(stmt, 0);
-		snprintf(out, outlen, "%s", t != NULL ? (const char *)t : "");
-	}
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-		rc = SQLITE_OK;
-	sqlite3_finalize(stmt);
-	return (rc);
-}
-
 /* Reads the first column of sql's first row as text into out (SQLite's
  * PRAGMAs); returns 0, or -1. */
 static int
@@ -343,41 +317,6 @@ store_migrate(struct sqldb *db, const char *path, const struct sqldb_migration
 fail:
 	sqldb_rollback(db);
 	return (-1);
-}
-
-/* Opens a connection and sets its busy timeout; returns an SQLite code. */
-int
-store_connect(const char *path, int flags, int busy_ms, sqlite3 **dbp)
-{
-	int	 rc;
-
-	rc = sqlite3_open_v2(path, dbp, flags | SQLITE_OPEN_URI |
-	    SQLITE_OPEN_FULLMUTEX, NULL);
-	if (rc != SQLITE_OK)
-		return (rc);
-	sqlite3_extended_result_codes(*dbp, 1);
-	sqlite3_busy_timeout(*dbp, busy_ms);
-	return (SQLITE_OK);
-}
-
-/* Runs a bound statement to completion and resets it; an SQLite code. */
-int
-store_step(sqlite3_stmt *stmt)
-{
-	int	 rc;
-
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	sqlite3_clear_bindings(stmt);
-	return (rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc);
-}
-
-/* Resets a statement after reading its rows, and clears its bindings. */
-void
-store_done(sqlite3_stmt *stmt)
-{
-	sqlite3_reset(stmt);
-	sqlite3_clear_bindings(stmt);
 }
 
 /* Sets the connection's size cap in pages (0: none); SQLite only. */

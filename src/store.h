@@ -120,14 +120,6 @@ void	 store_time_text(int64_t, char *, size_t);
 int64_t	 store_time_parse(const char *);
 void	 store_json_str(struct buf *, const char *);
 
-/* SQLite helpers shared with league.c (any thread, any connection). */
-struct sqlite3;
-struct sqlite3_stmt;
-int	 store_connect(const char *, int, int, struct sqlite3 **);
-int	 store_exec1(struct sqlite3 *, const char *, char *, size_t);
-int	 store_step(struct sqlite3_stmt *);
-void	 store_done(struct sqlite3_stmt *);
-
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
 void	 store_move_us(struct store *, int64_t, const struct store_move *,

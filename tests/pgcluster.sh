@@ -12,6 +12,8 @@
 #   pgcluster.sh start DIR
 #   pgcluster.sh stop DIR [fast|immediate]
 #	start or stop the cluster of DIR again (for the reconnection tests).
+#	Wrong arguments (a missing or extra one, a DIR that holds no cluster
+#	made by run, another mode) are refused with the usage and status 2.
 #
 # initdb refuses to run as root: as root, the cluster runs as nobody
 # (runuser), in a directory that nobody owns.  Start-up is bounded by
@@ -60,22 +62,42 @@ stop() {
 	    -t "$START_TIMEOUT" stop >/dev/null
 }
 
+usage() {
+	[ -z "${1:-}" ] || echo "pgcluster.sh: $1" >&2
+	echo "usage: pgcluster.sh run CMD [ARG...] | start DIR |" \
+	    "stop DIR [fast|immediate]" >&2
+	exit 2
+}
+
+# DIR must be a cluster's directory that run made (its data/PG_VERSION).
+cluster_dir() {
+	[ -f "$1/data/PG_VERSION" ] ||
+	    usage "$1: not a cluster's directory made by run"
+}
+
 case ${1:-} in
 start)
+	[ $# -eq 2 ] || usage "start takes one DIR"
+	cluster_dir "$2"
 	start "$2"
 	exit
 	;;
 stop)
+	[ $# -eq 2 ] || [ $# -eq 3 ] || usage "stop takes DIR and a mode"
+	case ${3:-fast} in
+	fast|immediate)	;;
+	*)	usage "bad mode $3: fast or immediate" ;;
+	esac
+	cluster_dir "$2"
 	stop "$2" "${3:-fast}"
 	exit
 	;;
 run)
+	[ $# -ge 2 ] || usage "run needs a command"
 	shift
 	;;
 *)
-	echo "usage: pgcluster.sh run CMD [ARG...] | start DIR |" \
-	    "stop DIR [fast|immediate]" >&2
-	exit 2
+	usage ""
 	;;
 esac
 

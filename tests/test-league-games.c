@@ -2,10 +2,9 @@
  * test-league-games.c: the league's tournaments (create, list, status,
  * the refusals), the games the store logs for them, the rated games in
  * replay order, and the player statistics against hand-computed figures.
- * The accounts and the league's migration are in test-league.c.  The
- * tournaments run on PostgreSQL too (tests/league-pg.sh); the games and
- * statistics, written through the store, on SQLite only for now
- * (test-league-nodes reads raw-SQL games on both).
+ * The accounts and the league's migration are in test-league.c.  Every
+ * test runs on PostgreSQL too (tests/league-pg.sh): the games are written
+ * through the store on the same back end, and read back through sqldb.
  */
 #include <sys/types.h>
 
@@ -21,7 +20,6 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <sqlite3.h>
 
 #include "testutil.h"
 #include "testdb.h"
@@ -31,10 +29,6 @@
 #include "cmd-log.h"
 #include "league.h"
 #include "store.h"
-
-/* Why the tests of games skip on PostgreSQL. */
-#define STORE_WHY	"the games are written by the store, on SQLite until " \
-	"its port (branch sp); test-league-nodes reads games on both"
 
 /* Fills a tournament definition (players point at static strings). */
 static void
@@ -348,28 +342,26 @@ games_write(struct store *st, int64_t tid, int64_t *id)
 	assert_int_equal(store_flush(st), 0);
 }
 
-/* What the store wrote for the games of test_games. */
+/* What the store wrote for the games of test_games (read through sqldb). */
 static void
-games_stored(const char *path, int64_t tid)
+games_stored(const struct fixture *fx, int64_t tid)
 {
 	char		 txt[64];
 
-	assert_int_equal(raw_int(path, "SELECT COUNT(*) FROM games WHERE "
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM games WHERE "
 	    "rated = 1"), 6);
-	assert_int_equal(raw_int(path, "SELECT slot FROM games WHERE "
+	assert_int_equal(lgdb_int(fx, "SELECT slot FROM games WHERE "
 	    "id = 2"), 1);
-	assert_int_equal(raw_int(path, "SELECT tournament_id FROM games "
+	assert_int_equal(lgdb_int(fx, "SELECT tournament_id FROM games "
 	    "WHERE id = 4"), tid);
-	raw_text(path, "SELECT tc FROM games WHERE id = 1", txt,
-	    sizeof txt);
+	lgdb_text(fx, "SELECT tc FROM games WHERE id = 1", txt, sizeof txt);
 	assert_string_equal(txt, "60000+500");
-	raw_text(path, "SELECT tournament_id FROM games WHERE id = 5",
-	    txt, sizeof txt);
-	assert_string_equal(txt, "(null)");
-	raw_text(path, "SELECT slot FROM games WHERE id = 5", txt,
+	lgdb_text(fx, "SELECT tournament_id FROM games WHERE id = 5", txt,
 	    sizeof txt);
 	assert_string_equal(txt, "(null)");
-	assert_int_equal(raw_int(path, "SELECT rated FROM games WHERE "
+	lgdb_text(fx, "SELECT slot FROM games WHERE id = 5", txt, sizeof txt);
+	assert_string_equal(txt, "(null)");
+	assert_int_equal(lgdb_int(fx, "SELECT rated FROM games WHERE "
 	    "id = 6"), 0);
 }
 
@@ -430,7 +422,7 @@ test_games(void **state)
 	int64_t		 id[8];
 	char		 err[512], txt[64];
 
-	LGDB_SQLITE_ONLY(STORE_WHY);
+	lgdb_reset(fx);			/* the store migrates it */
 	open_both(fx, 5, 30);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");
@@ -438,7 +430,7 @@ test_games(void **state)
 	assert_int_equal(league_tournament_create(fx->lg, &t, err,
 	    sizeof err), 0);
 	games_write(fx->st, t.id, id);
-	games_stored(fx->path, t.id);
+	games_stored(fx, t.id);
 	games_tournament(fx->lg, t.id, id);
 	games_rated(fx->lg, id);
 
@@ -448,9 +440,10 @@ test_games(void **state)
 	sp.p2 = "engine";
 	id[7] = gwrite(fx->st, &sp, 0);
 	assert_int_equal(store_flush(fx->st), 0);
-	raw_text(fx->path, "SELECT rated || ',' || COALESCE(tc, 'null') || ','"
-	    " || COALESCE(tournament_id, 'null') || ',' || COALESCE(slot,"
-	    " 'null') FROM games WHERE id = 8", txt, sizeof txt);
+	lgdb_text(fx, "SELECT CAST(rated AS TEXT) || ',' || COALESCE(tc,"
+	    " 'null') || ',' || COALESCE(CAST(tournament_id AS TEXT), 'null')"
+	    " || ',' || COALESCE(CAST(slot AS TEXT), 'null') FROM games"
+	    " WHERE id = 8", txt, sizeof txt);
 	assert_string_equal(txt, "0,null,null,null");
 }
 
@@ -563,7 +556,7 @@ test_player(void **state)
 	unsigned int	 lo, hi;
 	size_t		 i;
 
-	LGDB_SQLITE_ONLY(STORE_WHY);
+	lgdb_reset(fx);			/* the store migrates it */
 	open_both(fx, 5, 30);
 	reg_ok(fx->lg, "alice");
 	reg_ok(fx->lg, "bob");
