@@ -24,7 +24,11 @@ starts its games and closes when the first one ends them.
 
 usage: cpu-per-move.py [--rounds N] [--seconds S] [--conns C] [--bench PATH]
                        [--db off|sqlite|URL]... [--nodes N]... [--pg-dir DIR]
-                       GRUNDYD...
+                       [--daemon-arg=ARG]... GRUNDYD...
+
+--daemon-arg passes ARG to every grundyd (e.g. --daemon-arg=--rate --daemon-arg=100000
+when few connections would exceed the per-connection rate limit; a
+failed grundy-bench is reported and the rounds go on).
 """
 import argparse
 import os
@@ -120,7 +124,8 @@ def run_benches(bench, ports, seconds, conns, probe):
     return st["s0"], st["s1"], sum(st["rates"])
 
 
-def measure(grundyd, bench, seconds, conns, db="off", nodes=1, pgdir=None):
+def measure(grundyd, bench, seconds, conns, db="off", nodes=1, pgdir=None,
+            extra=()):
     """A dict of the figures per move, or None if a grundy-bench failed."""
     tmp = None
     if db == "sqlite":
@@ -131,7 +136,8 @@ def measure(grundyd, bench, seconds, conns, db="off", nodes=1, pgdir=None):
         for _ in range(nodes):          # one at a time: migrations
             port = free_port()
             ds.append(subprocess.Popen([grundyd, "--listen",
-                                        "127.0.0.1:%d" % port, "--db", db],
+                                        "127.0.0.1:%d" % port, "--db", db]
+                                       + list(extra),
                                        stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL))
             wait_listen(port, time.monotonic() + 10)
@@ -180,6 +186,7 @@ def main():
     ap.add_argument("--db", action="append")
     ap.add_argument("--nodes", type=int, action="append")
     ap.add_argument("--pg-dir", default=os.environ.get("SQLDB_PG_DIR"))
+    ap.add_argument("--daemon-arg", action="append", default=[])
     ap.add_argument("grundyd", nargs="+")
     a = ap.parse_args()
     runs = [(g, db, n) for g in a.grundyd for db in (a.db or ["off"])
@@ -191,7 +198,8 @@ def main():
     for r in range(a.rounds):
         order = runs if r % 2 == 0 else runs[::-1]
         for g, db, n in order:
-            f = measure(g, a.bench, a.seconds, a.conns, db, n, a.pg_dir)
+            f = measure(g, a.bench, a.seconds, a.conns, db, n, a.pg_dir,
+                        a.daemon_arg)
             label = g if a.db is None else "%s --db %s" % (
                 g, db.split("://")[0] if "://" in db else db)
             if a.nodes:
