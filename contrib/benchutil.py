@@ -1,5 +1,6 @@
 """benchutil.py: helpers shared by the Python benchmarks in contrib/."""
 import math
+import os
 import socket
 import sqlite3
 import sys
@@ -122,3 +123,39 @@ def glicko2_near(x, y, tol=1e-6):
             all(x[k][3] == y[k][3] and
                 all(abs(p - q) <= tol for p, q in zip(x[k][:3], y[k][:3]))
                 for k in x))
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat_fields(pid):
+    """The fields of /proc/PID/stat after the command's name (field 3 on)."""
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid):
+    """utime + stime of every thread of pid, in seconds (/proc)."""
+    f = _stat_fields(pid)
+    return (int(f[11]) + int(f[12])) / TICK
+
+
+def pg_cluster_cpu(datadir):
+    """CPU seconds of a PostgreSQL cluster since its start: the postmaster
+    (pid from DATADIR/postmaster.pid) and every live child (backends, WAL
+    writer, checkpointer...), utime + stime, plus the postmaster's cutime
+    + cstime (its children that already exited); from /proc."""
+    with open(os.path.join(datadir, "postmaster.pid")) as f:
+        pm = int(f.readline())
+    f = _stat_fields(pm)
+    total = sum(int(x) for x in f[11:15])
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            f = _stat_fields(int(d))
+        except OSError:
+            continue        # exited meanwhile
+        if int(f[1]) == pm:
+            total += int(f[11]) + int(f[12])
+    return total / TICK
