@@ -375,6 +375,40 @@ def start_bot(d, name, prog, extra=()):
     return p
 
 
+GATE = r"""
+import os, subprocess, sys, time
+hold, free, grundy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+parent = os.getppid()
+eng = subprocess.Popen([grundy, "engine"], stdin=subprocess.PIPE,
+                       stdout=sys.stdout, text=True, bufsize=1)
+asked = 0
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    asked += (" genmove" in " " + line)
+    while (asked > free and os.path.exists(hold) and
+           os.getppid() == parent):
+        time.sleep(0.02)
+    eng.stdin.write(line)
+    eng.stdin.flush()
+eng.stdin.close()
+eng.wait()
+"""
+
+
+def gate_prog(hold, free):
+    """A bot's program: `grundy engine` behind a gate that answers free
+    genmoves, then holds the next while the file hold exists, so that a
+    test knows the exact ply a game stops at.  The gate lets go when its
+    bot is gone (killed), so that no program outlives its test."""
+    path = os.path.join(TMP, "gate.py")
+    if not os.path.exists(path):
+        with open(path, "w") as f:
+            f.write(GATE)
+    return [sys.executable, path, hold, str(free), GRUNDY]
+
+
 def gen_log(name, games, accounts, seed=1, timeout=60):
     """A log of finished games among gen0 .. gen{accounts-1}, written by
     contrib/gen-log.py into TMP/NAME.db; its path."""

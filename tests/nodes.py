@@ -260,36 +260,14 @@ def test_scheduler():
 # The kill -9 scenario played to its end: bots held at an exact ply.
 KO_SPEC = "nim " + " ".join(["1"] * 10)     # exactly 10 plies, seat 2 wins
 KO_HELD = 2                                 # genmoves each bot answers
-KO_GATE = r"""
-import os, subprocess, sys, time
-hold, free, grundy = sys.argv[1:4]
-eng = subprocess.Popen([grundy, "engine"], stdin=subprocess.PIPE,
-                       stdout=sys.stdout, text=True, bufsize=1)
-asked = 0
-while True:
-    line = sys.stdin.readline()
-    if not line:
-        break
-    asked += (" genmove" in " " + line)
-    while asked > int(free) and os.path.exists(hold):
-        time.sleep(0.02)
-    eng.stdin.write(line)
-    eng.stdin.flush()
-eng.stdin.close()
-eng.wait()
-"""
 
 
 def ko_bot(ds, name, hold):
     """grundy bot NAME with --server A,B,C (owner first), seeking the
     timed rated KO_SPEC; its program holds its 3rd genmove while the file
     hold exists."""
-    gate = os.path.join(TMP, "ko-gate.py")
-    with open(gate, "w") as f:
-        f.write(KO_GATE)
     servers = ",".join("127.0.0.1:%d" % d.port for d in ds)
-    return start_bot(ds[0], name, [sys.executable, gate, hold,
-                                   str(KO_HELD), GRUNDY],
+    return start_bot(ds[0], name, gate_prog(hold, KO_HELD),
                      ("--server", servers, "--seek", KO_SPEC +
                       " tc=60000 rated=1", "--no-ready", "--reconnect-ms",
                       "100", "--games", "1"))

@@ -24,38 +24,13 @@ SPEC = "nim " + " ".join(["1"] * 10)    # exactly 10 plies, seat 2 wins
 BASE = 60000
 OPTS = "tc=%d rated=1" % BASE
 HELD_AFTER = 2                          # genmoves each program answers
-GATE = r'''
-import os, subprocess, sys, threading, time
-hold, n, grundy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-eng = subprocess.Popen([grundy, "engine"], stdin=subprocess.PIPE,
-                       stdout=subprocess.PIPE, text=True, bufsize=1)
-def out():
-    for line in eng.stdout:
-        sys.stdout.write(line)
-        sys.stdout.flush()
-threading.Thread(target=out, daemon=True).start()
-done = 0
-for line in sys.stdin:
-    if " genmove" in " " + line:
-        done += 1
-        while done > n and os.path.exists(hold):
-            time.sleep(0.02)
-    eng.stdin.write(line)
-    eng.stdin.flush()
-eng.stdin.close()
-eng.wait()
-'''
 
 
 def gate_bot(d, name, hold, play=("--seek", SPEC + " " + OPTS,
                                     "--no-ready")):
     """A bot (seeking SPEC) whose program holds its 3rd genmove while the
     file hold exists."""
-    gate = os.path.join(TMP, "gate.py")
-    with open(gate, "w") as f:
-        f.write(GATE)
-    return start_bot(d, name, [sys.executable, gate, hold, str(HELD_AFTER),
-                               GRUNDY],
+    return start_bot(d, name, gate_prog(hold, HELD_AFTER),
                      play + ("--reconnect-ms", "100", "--games", "1"))
 
 
