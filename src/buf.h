@@ -34,6 +34,8 @@ void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
+void	 strv_clear(char **, size_t);
 void	 strv_free(char **, size_t);
+void	 namev_free(void *, size_t, size_t, size_t);
 
 #endif /* BUF_H */

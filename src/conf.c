@@ -300,23 +300,13 @@ conf_str_set(char **p, const char *value)
 	*p = value != NULL ? xstrdup(value) : NULL;
 }
 
-/* Frees the n strings of v. */
-static void
-conf_strv_free(char **v, int n)
-{
-	int	 i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-}
-
 /* Frees the strings a configuration owns. */
 void
 conf_free(struct conf *c)
 {
-	conf_strv_free(c->listen, c->nlisten);
+	strv_clear(c->listen, (size_t)c->nlisten);
 	c->nlisten = 0;
-	conf_strv_free(c->http, c->nhttp);
+	strv_clear(c->http, (size_t)c->nhttp);
 	c->nhttp = 0;
 	conf_str_set(&c->config_file, NULL);
 	conf_str_set(&c->port_file, NULL);
@@ -328,8 +318,8 @@ conf_free(struct conf *c)
 	c->nets = NULL;
 	c->nnets = 0;
 	c->sc.admins = NULL;
-	conf_strv_free(c->flag_key, c->nflags);
-	conf_strv_free(c->flag_val, c->nflags);
+	strv_clear(c->flag_key, (size_t)c->nflags);
+	strv_clear(c->flag_val, (size_t)c->nflags);
 	c->nflags = 0;
 }
 

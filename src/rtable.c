@@ -2,6 +2,7 @@
  * rtable.c: the Glicko-2 ratings of named players (rtable.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +21,8 @@ rtable_init(struct rtable *e)
 void
 rtable_free(struct rtable *e)
 {
-	size_t	 i;
-
-	for (i = 0; i < e->n; i++)
-		free(e->v[i].name);
-	free(e->v);
+	namev_free(e->v, e->n, sizeof *e->v,
+	    offsetof(struct rtable_entry, name));
 	free(e->index);
 	rtable_init(e);
 }

@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -629,11 +630,8 @@ done:
 void
 store_stats_free(struct store_stats *out)
 {
-	size_t	 i;
-
-	for (i = 0; i < out->nplayers; i++)
-		free(out->players[i].name);
-	free(out->players);
+	namev_free(out->players, out->nplayers, sizeof *out->players,
+	    offsetof(struct store_pstats, name));
 	memset(out, 0, sizeof *out);
 }
 

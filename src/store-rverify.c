@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,11 +151,8 @@ store_ratings_verify(struct store *st, struct store_rverify *rv)
 void
 store_rverify_free(struct store_rverify *rv)
 {
-	size_t	 i;
-
-	for (i = 0; i < rv->n; i++)
-		free(rv->v[i].name);
-	free(rv->v);
+	namev_free(rv->v, rv->n, sizeof *rv->v,
+	    offsetof(struct store_rmismatch, name));
 	rv->v = NULL;
 	rv->n = 0;
 }

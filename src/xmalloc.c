@@ -61,13 +61,37 @@ xstrdup(const char *s)
 	return (memcpy(xmalloc(n), s, n));
 }
 
-/* Frees the n strings of v, then v. */
+/* Frees the n strings of v (not v itself). */
 void
-strv_free(char **v, size_t n)
+strv_clear(char **v, size_t n)
 {
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
 		free(v[i]);
+}
+
+/* Frees the n strings of v, then v. */
+void
+strv_free(char **v, size_t n)
+{
+	strv_clear(v, n);
+	free(v);
+}
+
+/*
+ * Frees an array v of n structs of size bytes that each own the string
+ * whose pointer is at byte offset off (offsetof): the strings, then v.
+ */
+void
+namev_free(void *v, size_t n, size_t size, size_t off)
+{
+	char	*name;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&name, (char *)v + i * size + off, sizeof name);
+		free(name);
+	}
 	free(v);
 }
