@@ -420,6 +420,26 @@ conf_set_node_addr(struct conf *c, const char *value, char *err,
 }
 
 /*
+ * Parses value, a decimal integer from min to max, into *v; returns 0, or
+ * -1 (*v unset).
+ */
+static int
+conf_uint(const char *value, unsigned long long min, unsigned long long max,
+    unsigned long long *v)
+{
+	unsigned long long n;
+	char		*end;
+
+	errno = 0;
+	n = strtoull(value, &end, 10);
+	if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 ||
+	    n < min || n > max)
+		return (-1);
+	*v = n;
+	return (0);
+}
+
+/*
  * Sets node-ttl: ms, 300 to 3600000.  Not among conf_keys, whose list
  * `limits` prints: a single node (SQLite) answers as before.
  */
@@ -428,12 +448,8 @@ conf_set_node_ttl(struct conf *c, const char *value, char *err,
     size_t errlen)
 {
 	unsigned long long v;
-	char		*end;
 
-	errno = 0;
-	v = strtoull(value, &end, 10);
-	if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 ||
-	    v < 300 || v > 3600000) {
+	if (conf_uint(value, 300, 3600000, &v) != 0) {
 		snprintf(err, errlen, "node-ttl '%.64s': expected an integer "
 		    "from 300 to 3600000", value);
 		return (-1);
@@ -485,39 +501,6 @@ conf_set_tc(struct conf *c, const char *value, char *err, size_t errlen)
 	return (0);
 }
 
-/* Sets illegal-move: lose or retry. */
-static int
-conf_set_illegal(struct conf *c, const char *value, char *err,
-    size_t errlen)
-{
-	if (strcmp(value, "lose") != 0 && strcmp(value, "retry") != 0) {
-		snprintf(err, errlen, "illegal-move '%s': expected "
-		    "lose or retry", value);
-		return (-1);
-	}
-	c->illegal_retry = strcmp(value, "retry") == 0;
-	return (0);
-}
-
-/* Sets registration: open, closed or admin. */
-static int
-conf_set_registration(struct conf *c, const char *value, char *err,
-    size_t errlen)
-{
-	if (strcmp(value, "open") == 0)
-		c->sc.registration = SESSION_REG_OPEN;
-	else if (strcmp(value, "closed") == 0)
-		c->sc.registration = SESSION_REG_CLOSED;
-	else if (strcmp(value, "admin") == 0)
-		c->sc.registration = SESSION_REG_ADMIN;
-	else {
-		snprintf(err, errlen, "registration '%s': expected "
-		    "open, closed or admin", value);
-		return (-1);
-	}
-	return (0);
-}
-
 /* Sets trusted-networks: ADDR[/BITS] separated by commas, or none. */
 static int
 conf_set_trusted(struct conf *c, const char *value, char *err,
@@ -536,20 +519,6 @@ conf_set_trusted(struct conf *c, const char *value, char *err,
 	c->nets = nets;
 	c->nnets = n;
 	conf_str_set(&c->trusted, value);
-	return (0);
-}
-
-/* Sets takeover: on or off (read at the start only). */
-static int
-conf_set_takeover(struct conf *c, const char *value, char *err,
-    size_t errlen)
-{
-	if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) {
-		snprintf(err, errlen, "takeover '%s': expected on or off",
-		    value);
-		return (-1);
-	}
-	c->takeover = strcmp(value, "on") == 0;
 	return (0);
 }
 
@@ -575,12 +544,55 @@ static const struct {
 	{ "port-file", conf_set_port_file },
 	{ "admins", conf_set_admins },
 	{ "default-tc", conf_set_tc },
-	{ "illegal-move", conf_set_illegal },
-	{ "registration", conf_set_registration },
 	{ "trusted-networks", conf_set_trusted },
 	{ "verbose", conf_set_verbose },
-	{ "takeover", conf_set_takeover },
 };
+
+#define CONF_CHOICE_MAX	3
+
+/*
+ * The settings that take one of a few words, and the value each word
+ * stores in the int at off (takeover is read at the start only).
+ */
+static const struct conf_choice {
+	const char	*key;
+	size_t		 off;
+	size_t		 n;
+	const char	*words[CONF_CHOICE_MAX];
+	int		 values[CONF_CHOICE_MAX];
+} conf_choices[] = {
+	{ "illegal-move", offsetof(struct conf, illegal_retry), 2,
+	    { "lose", "retry" }, { 0, 1 } },
+	{ "registration", offsetof(struct conf, sc.registration), 3,
+	    { "open", "closed", "admin" },
+	    { SESSION_REG_OPEN, SESSION_REG_CLOSED, SESSION_REG_ADMIN } },
+	{ "takeover", offsetof(struct conf, takeover), 2, { "on", "off" },
+	    { 1, 0 } },
+};
+
+/*
+ * Sets choice setting ch to value, one of its words; else writes "KEY
+ * 'VALUE': expected A, B or C" to err and returns -1.
+ */
+static int
+conf_set_choice(struct conf *c, const struct conf_choice *ch,
+    const char *value, char *err, size_t errlen)
+{
+	size_t	 i, len;
+
+	for (i = 0; i < ch->n; i++)
+		if (strcmp(value, ch->words[i]) == 0) {
+			*(int *)((char *)c + ch->off) = ch->values[i];
+			return (0);
+		}
+	snprintf(err, errlen, "%s '%s': expected ", ch->key, value);
+	for (i = 0; i < ch->n; i++) {
+		len = strlen(err);
+		snprintf(err + len, errlen - len, "%s%s", i == 0 ? "" :
+		    i + 1 == ch->n ? " or " : ", ", ch->words[i]);
+	}
+	return (-1);
+}
 
 /* Sets key to value; on error writes a message to err and returns -1. */
 int
@@ -589,20 +601,20 @@ conf_set(struct conf *c, const char *key, const char *value, char *err,
 {
 	const struct conf_key *k;
 	unsigned long long v;
-	char		*end;
 	size_t		 i;
 
 	for (i = 0; i < sizeof conf_text_keys / sizeof conf_text_keys[0]; i++)
 		if (strcmp(conf_text_keys[i].key, key) == 0)
 			return (conf_text_keys[i].set(c, value, err, errlen));
+	for (i = 0; i < sizeof conf_choices / sizeof conf_choices[0]; i++)
+		if (strcmp(conf_choices[i].key, key) == 0)
+			return (conf_set_choice(c, &conf_choices[i], value, err,
+			    errlen));
 	for (i = 0; i < sizeof conf_keys / sizeof conf_keys[0]; i++) {
 		k = &conf_keys[i];
 		if (strcmp(k->key, key) != 0)
 			continue;
-		errno = 0;
-		v = strtoull(value, &end, 10);
-		if (!isdigit((unsigned char)value[0]) || *end != '\0' ||
-		    errno != 0 || v < k->min || v > k->max) {
+		if (conf_uint(value, k->min, k->max, &v) != 0) {
 			snprintf(err, errlen, "%s '%s': expected an integer "
 			    "from %lu to %lu", key, value, k->min, k->max);
 			return (-1);
