@@ -4,6 +4,7 @@
  * bumped from the loop, the workers and the log's writer thread.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -196,24 +197,40 @@ metrics_hist_print(struct buf *b)
 	    (double)metrics_hist_sum_us / 1e6, n, (unsigned long long)cum);
 }
 
+/* The gauges: name, help, and where struct metrics_gauges holds each. */
+static const struct {
+	const char	*name;
+	const char	*help;
+	size_t		 off;
+} metrics_gauge_keys[] = {
+	{ "grundy_connections", "Open line-protocol connections.",
+	    offsetof(struct metrics_gauges, connections) },
+	{ "grundy_live_games", "Games the lobby is refereeing.",
+	    offsetof(struct metrics_gauges, live_games) },
+	{ "grundy_log_queue_depth", "Writes waiting for the game log's "
+	    "writer.", offsetof(struct metrics_gauges, log_queue) },
+	{ "grundy_http_connections", "Open HTTP connections.",
+	    offsetof(struct metrics_gauges, http_connections) },
+	{ "grundy_http_streams", "Open feeds.",
+	    offsetof(struct metrics_gauges, http_streams) },
+	{ "grundy_http_exports", "Exports in flight (GET /api/export).",
+	    offsetof(struct metrics_gauges, http_exports) },
+};
+
 /* Appends every metric in Prometheus text format. */
 void
 metrics_print(struct buf *b, const struct metrics_gauges *g)
 {
-	size_t	 i;
+	uint64_t	 v;
+	size_t		 i;
 
-	metrics_one(b, "grundy_connections", "gauge",
-	    "Open line-protocol connections.", g->connections);
-	metrics_one(b, "grundy_live_games", "gauge",
-	    "Games the lobby is refereeing.", g->live_games);
-	metrics_one(b, "grundy_log_queue_depth", "gauge",
-	    "Writes waiting for the game log's writer.", g->log_queue);
-	metrics_one(b, "grundy_http_connections", "gauge",
-	    "Open HTTP connections.", g->http_connections);
-	metrics_one(b, "grundy_http_streams", "gauge",
-	    "Open feeds.", g->http_streams);
-	metrics_one(b, "grundy_http_exports", "gauge",
-	    "Exports in flight (GET /api/export).", g->http_exports);
+	for (i = 0; i < sizeof metrics_gauge_keys /
+	    sizeof metrics_gauge_keys[0]; i++) {
+		memcpy(&v, (const char *)g + metrics_gauge_keys[i].off,
+		    sizeof v);
+		metrics_one(b, metrics_gauge_keys[i].name, "gauge",
+		    metrics_gauge_keys[i].help, v);
+	}
 	for (i = 0; i < M_N; i++)
 		metrics_one(b, metrics_names[i][0], "counter",
 		    metrics_names[i][1], metrics_get((enum metric)i));
