@@ -30,6 +30,17 @@ cmd_log_word(struct buf *b, const char *s)
 	cmd_log_put(b, s);
 }
 
+/* Appends a rate in tenths of a percent as "97.5%", or "-" if unknown. */
+void
+cmd_log_pct(struct buf *b, int known, uint64_t tenths)
+{
+	if (known)
+		buf_printf(b, "%" PRIu64 ".%" PRIu64 "%%", tenths / 10,
+		    tenths % 10);
+	else
+		buf_putc(b, '-');
+}
+
 /* Appends a time of the log, "-" for none. */
 static void
 cmd_log_time(struct buf *b, int64_t ms)
@@ -207,19 +218,18 @@ cmd_log_player(struct buf *b, const struct league_player *p,
     const char *rating)
 {
 	unsigned int	 lo, hi;
-	uint64_t	 tenths;
+	uint64_t	 tenths = 0;
 	size_t		 i;
+	int		 known;
 
 	buf_printf(b, "account %s\nrating %s\n", p->name, rating);
 	buf_printf(b, "games %" PRId64 " wins %" PRId64 " losses %" PRId64
 	    "\n", p->games, p->wins, p->losses);
 	buf_printf(b, "moves %" PRId64 " optimal ", p->moves);
-	if (results_optimal_tenths((uint64_t)p->kept, (uint64_t)p->threw,
-	    &tenths) == 0)
-		buf_printf(b, "%" PRIu64 ".%" PRIu64 "%%\n", tenths / 10,
-		    tenths % 10);
-	else
-		buf_puts(b, "-\n");
+	known = results_optimal_tenths((uint64_t)p->kept, (uint64_t)p->threw,
+	    &tenths) == 0;
+	cmd_log_pct(b, known, tenths);
+	buf_putc(b, '\n');
 	buf_printf(b, "threw-win-games %" PRId64 "\n", p->threw_win_games);
 	buf_puts(b, "first-throw");
 	for (i = 0; i < LEAGUE_THROW_BUCKETS; i++) {

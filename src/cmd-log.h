@@ -12,6 +12,7 @@
 void	 cmd_log_history(struct buf *, const struct store_history *);
 void	 cmd_log_record(struct buf *, const struct store_record *);
 void	 cmd_log_stats(struct buf *, const struct store_stats *);
+void	 cmd_log_pct(struct buf *, int, uint64_t);
 void	 cmd_log_player(struct buf *, const struct league_player *,
 	    const char *);
 struct session;

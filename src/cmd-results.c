@@ -130,14 +130,13 @@ put_elo_line(struct buf *b, const char *what, const struct matchstat_elo *e)
 static void
 put_ref(struct buf *b, const char *name, const struct results_ref *f)
 {
-	uint64_t	 t;
+	uint64_t	 t = 0;
+	int		 known;
 
 	buf_printf(b, "referee %s games %" PRIu64 " moves %" PRIu64
 	    " optimal ", name, f->games, f->moves);
-	if (results_optimal_tenths(f->kept, f->threw, &t) == 0)
-		buf_printf(b, "%" PRIu64 ".%" PRIu64 "%%", t / 10, t % 10);
-	else
-		buf_putc(b, '-');
+	known = results_optimal_tenths(f->kept, f->threw, &t) == 0;
+	cmd_log_pct(b, known, t);
 	buf_printf(b, " kept-win %" PRIu64 " threw-win %" PRIu64
 	    " throw-games %" PRIu64 " first-throw-mean ", f->kept, f->threw,
 	    f->throw_games);
@@ -148,12 +147,9 @@ put_ref(struct buf *b, const char *name, const struct results_ref *f)
 		buf_putc(b, '-');
 	buf_printf(b, " won-games %" PRIu64 " converted %" PRIu64
 	    " conversion ", f->won_games, f->converted);
-	if (f->won_games > 0)
-		buf_printf(b, "%" PRIu64 ".%" PRIu64 "%%\n",
-		    f->converted * 1000 / f->won_games / 10,
-		    f->converted * 1000 / f->won_games % 10);
-	else
-		buf_puts(b, "-\n");
+	cmd_log_pct(b, f->won_games > 0, f->won_games > 0 ?
+	    f->converted * 1000 / f->won_games : 0);
+	buf_putc(b, '\n');
 }
 
 /*
