@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "glicko2.h"
+
 #define GLICKOREF_MAX	700
 #define GLICKOREF_Q	173.7178	/* 400 / ln 10, as the paper rounds */
 
@@ -124,6 +126,20 @@ static inline int
 glickoref_near(double x, double y, double tol)
 {
 	return (fabs(x - y) <= tol);
+}
+
+/*
+ * Asserts that g and games, a rating under test, are f's player i's:
+ * rating and RD within 1e-6, volatility within 1e-9, the same games.
+ */
+static inline void
+glickoref_same(const struct glickoref *f, size_t i,
+    const struct glicko2_rating *g, unsigned long games)
+{
+	assert_true(glickoref_near(g->r, f->r[i], 1e-6));
+	assert_true(glickoref_near(g->rd, f->rd[i], 1e-6));
+	assert_true(glickoref_near(g->sigma, f->vol[i], 1e-9));
+	assert_int_equal(games, f->games[i]);
 }
 
 #endif /* GLICKOREF_H */

@@ -56,10 +56,7 @@ test_replay(void **state)
 	rtable_copy(&c, &e);
 	for (i = 0; i < f->n; i++) {
 		assert_non_null(p = rtable_find(&e, f->name[i]));
-		assert_true(glickoref_near(p->g.r, f->r[i], 1e-6));
-		assert_true(glickoref_near(p->g.rd, f->rd[i], 1e-6));
-		assert_true(glickoref_near(p->g.sigma, f->vol[i], 1e-9));
-		assert_int_equal(p->games, f->games[i]);
+		glickoref_same(f, i, &p->g, p->games);
 		assert_int_equal(rtable_provisional(&p->g), f->rd[i] > 110.0);
 		assert_string_equal(e.v[i].name, f->name[i]);
 		assert_non_null(p = rtable_find(&c, f->name[i]));

@@ -130,6 +130,39 @@ open_latest(struct fixture *fx)
 	return (st);
 }
 
+/* Asserts that the store rates each of f's players as f's replay does. */
+static void
+ratings_match_ref(struct store *st, const struct glickoref *f)
+{
+	struct glicko2_rating r;
+	unsigned long	 n;
+	size_t		 i;
+
+	for (i = 0; i < f->n; i++) {
+		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
+		glickoref_same(f, i, &r, n);
+	}
+}
+
+/*
+ * Closes st after reading name's rating, opens the store again and
+ * asserts that it reads the same doubles (from the checkpoint).
+ */
+static void
+reopen_same_rating(struct fixture *fx, struct store *st, const char *name)
+{
+	struct glicko2_rating before, r;
+	unsigned long	 n;
+
+	assert_int_equal(store_rating(st, name, &before, &n), 1);
+	store_close(st);
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(store_rating(st, name, &r, &n), 1);
+	assert_true(r.r == before.r && r.rd == before.rd &&
+	    r.sigma == before.sigma);
+	store_close(st);
+}
+
 /*
  * Version 1 with data, migrated to the newest: every move is kept (the
  * moves view gives back the version-1 rows), record and stats agree.
@@ -279,10 +312,7 @@ test_migrate_v4_data(void **state)
 	struct fixture	*fx = *state;
 	struct store	*st;
 	struct glickoref *f = xcalloc(1, sizeof *f);
-	struct glicko2_rating r, c;
 	char		 err[512];
-	unsigned long	 n;
-	size_t		 i;
 
 	/* Ends: 2 and 3 tie (id breaks it), 6 between, 1 last. */
 	at_version(fx, 4, "INSERT INTO games (id, family, game, player1, player2,"
@@ -313,20 +343,10 @@ test_migrate_v4_data(void **state)
 	glickoref_rate(f, "bob", "carol", 2);
 	glickoref_rate(f, "alice", "carol", 1);
 	glickoref_rate(f, "alice", "bob", 1);
-	for (i = 0; i < f->n; i++) {
-		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
-		assert_true(glickoref_near(r.r, f->r[i], 1e-6));
-		assert_true(glickoref_near(r.rd, f->rd[i], 1e-6));
-		assert_int_equal(n, 2);
-	}
+	ratings_match_ref(st, f);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings"), 3);
-	assert_int_equal(store_rating(st, "carol", &c, &n), 1);
-	store_close(st);
 	/* The next start reads the checkpoint: it replays nothing. */
-	st = open_ok(fx->path, NULL);
-	assert_int_equal(store_rating(st, "carol", &r, &n), 1);
-	assert_true(r.r == c.r && r.rd == c.rd && r.sigma == c.sigma);
-	store_close(st);
+	reopen_same_rating(fx, st, "carol");
 	free(f);
 	integrity_ok(fx->path);
 	tdb_reset(fx);
@@ -344,9 +364,6 @@ test_migrate_v5_data(void **state)
 	struct fixture	*fx = *state;
 	struct store	*st;
 	struct glickoref *f = xcalloc(1, sizeof *f);
-	struct glicko2_rating r, a;
-	unsigned long	 n;
-	size_t		 i;
 
 	/* Rated in the order 3, 1, 2 (seq), ended in the order 1, 2, 3. */
 	at_version(fx, 5, "INSERT INTO games (id, family, game, player1, player2,"
@@ -368,24 +385,13 @@ test_migrate_v5_data(void **state)
 	glickoref_rate(f, "carol", "alice", 1);
 	glickoref_rate(f, "alice", "bob", 1);
 	glickoref_rate(f, "bob", "carol", 1);
-	for (i = 0; i < f->n; i++) {
-		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
-		assert_true(glickoref_near(r.r, f->r[i], 1e-6));
-		assert_true(glickoref_near(r.rd, f->rd[i], 1e-6));
-		assert_true(glickoref_near(r.sigma, f->vol[i], 1e-9));
-		assert_int_equal(n, 2);
-	}
+	ratings_match_ref(st, f);
 	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
 	    "ratings_checkpoint"), 32);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings "
 	    "WHERE rd < 350 AND volatility > 0"), 3);
-	assert_int_equal(store_rating(st, "alice", &a, &n), 1);
-	store_close(st);
 	/* The next start reads the checkpoint: the same doubles. */
-	st = open_ok(fx->path, NULL);
-	assert_int_equal(store_rating(st, "alice", &r, &n), 1);
-	assert_true(r.r == a.r && r.rd == a.rd && r.sigma == a.sigma);
-	store_close(st);
+	reopen_same_rating(fx, st, "alice");
 	integrity_ok(fx->path);
 	tdb_reset(fx);
 	free(f);

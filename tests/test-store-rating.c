@@ -141,10 +141,7 @@ same_as_ref(struct store *st, const char *path, const struct glickoref *f)
 	rtable_free(&e);
 	for (i = 0; i < f->n; i++) {
 		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
-		assert_true(glickoref_near(r.r, f->r[i], 1e-6));
-		assert_true(glickoref_near(r.rd, f->rd[i], 1e-6));
-		assert_true(glickoref_near(r.sigma, f->vol[i], 1e-9));
-		assert_int_equal(n, f->games[i]);
+		glickoref_same(f, i, &r, n);
 		assert_true(raw_double(path, "SELECT rating FROM ratings WHERE "
 		    "name = ?", f->name[i]) == r.r);
 		assert_true(raw_double(path, "SELECT rd FROM ratings WHERE "
