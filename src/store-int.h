@@ -309,6 +309,7 @@ void	*store_writer(void *);
 extern const char *const store_rsql[STORE_R_N];
 extern const char *const store_rsql_pg[STORE_R_N];
 void	*store_grow(void *, size_t, size_t);
+char	*store_coldup(struct sqldb_stmt *, int);
 void	 store_game_row(struct sqldb_stmt *, struct store_gameinfo *);
 
 /* store-db.c: the stored texts of the enums, indexed by them. */

@@ -52,7 +52,7 @@ static void	 store_history_sql_be(struct buf *,
 		    const struct store_hfilter *, int);
 
 /* Returns a copy of a text column, NULL when NULL. */
-static char *
+char *
 store_coldup(struct sqldb_stmt *stmt, int i)
 {
 	const char	*t;

@@ -46,15 +46,6 @@ static const char store_rgames_sql[] =
 static const char store_tour_id_sql[] =
     "SELECT id FROM tournaments WHERE name = ?1";
 
-/* Returns a copy of text column i ("" for NULL). */
-static char *
-rcol(struct sqldb_stmt *s, int i)
-{
-	const char	*t = sqldb_column_text(s, i);
-
-	return (xstrdup(t != NULL ? t : ""));
-}
-
 /* Reads one row of store_rgames_sql into g. */
 static void
 store_rgame_row(struct sqldb_stmt *s, struct store_rgame *g)
@@ -64,9 +55,9 @@ store_rgame_row(struct sqldb_stmt *s, struct store_rgame *g)
 
 	memset(g, 0, sizeof *g);
 	g->id = sqldb_column_int64(s, 0);
-	g->player1 = rcol(s, 1);
-	g->player2 = rcol(s, 2);
-	g->start = rcol(s, 3);
+	g->player1 = store_coldup(s, 1);	/* NOT NULL columns */
+	g->player2 = store_coldup(s, 2);
+	g->start = store_coldup(s, 3);
 	g->tournament = sqldb_column_int64(s, 4);
 	res = sqldb_column_text(s, 5);
 	g->winner = res != NULL && strcmp(res, "first") == 0 ? 1 : 2;
