@@ -268,24 +268,6 @@ test_verify_edits(void **state)
 		verdict(t, &lim, VERIFY_WRONG, edits[i].out);
 		free(t);
 	}
-	t = edit_line(hand_file, 9, "tournament spring cup 2");
-	verdict(t, &lim, VERIFY_OK, "ok 3 moves\n");
-	free(t);
-	t = edit_line(hand_file, 9, "tournament cup");
-	verdict(t, &lim, VERIFY_WRONG, "F:9: bad tournament: expected NAME "
-	    "SLOT or -\n");
-	free(t);
-	/* Not judged: a protocol breach, a NUL, a text the referee cut. */
-	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\" answer of "
-	    "several lines");
-	verdict(t, &lim, VERIFY_OK, "ok 3 moves\n");
-	free(t);
-	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\\u0000\" x");
-	verdict(t, &lim, VERIFY_OK, "ok 3 moves\n");
-	free(t);
-	t = edit_line(hand_file, 16, "refused 2 2 3 410 \"1=0\\u0000\"x");
-	verdict(t, &lim, VERIFY_WRONG, "F:16: bad refused move");
-	free(t);
 	t = xmalloc(sizeof hand_file + 8);
 	snprintf(t, sizeof hand_file + 8, "%sextra\n", hand_file);
 	verdict(t, &lim, VERIFY_WRONG, "F:20: text after the end line\n");
@@ -380,6 +362,31 @@ verify_cases(const char *base, const struct verify_case *c, size_t n)
 		free(t);
 		free(u);
 	}
+}
+
+/*
+ * The hand-written file with its tournament line or a refused move's text
+ * edited: the refused move's text is not judged (a protocol breach, a
+ * NUL, a text the referee cut).
+ */
+static void
+test_verify_tour_refused(void **state)
+{
+	static const struct verify_case c[] = {
+		{ 9, "tournament spring cup 2", 0, NULL, VERIFY_OK,
+		    "ok 3 moves\n" },
+		{ 9, "tournament cup", 0, NULL, VERIFY_WRONG, "F:9: bad "
+		    "tournament: expected NAME SLOT or -\n" },
+		{ 16, "refused 2 2 3 410 \"1=0\" answer of several lines", 0,
+		    NULL, VERIFY_OK, "ok 3 moves\n" },
+		{ 16, "refused 2 2 3 410 \"1=0\\u0000\" x", 0, NULL, VERIFY_OK,
+		    "ok 3 moves\n" },
+		{ 16, "refused 2 2 3 410 \"1=0\\u0000\"x", 0, NULL,
+		    VERIFY_WRONG, "F:16: bad refused move" },
+	};
+
+	(void)state;
+	verify_cases(hand_file, c, nitems(c));
 }
 
 /*
@@ -740,6 +747,7 @@ TDB_STORE_MAIN(
 	cmocka_unit_test(test_render_file),
 	cmocka_unit_test(test_render_json),
 	cmocka_unit_test(test_verify_edits),
+	cmocka_unit_test(test_verify_tour_refused),
 	cmocka_unit_test(test_verify_results),
 	cmocka_unit_test(test_verify_reasons),
 	cmocka_unit_test(test_verify_limits),
