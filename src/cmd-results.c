@@ -5,7 +5,6 @@
  * loop).  results.c computes; this file writes the text.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,26 +97,16 @@ cmd_results_crosstable(struct buf *b, const struct results *r)
 	}
 }
 
-/* Appends an Elo figure: "12.3", "inf", "-inf". */
-static void
-put_elo(struct buf *b, double e)
-{
-	if (isinf(e))
-		buf_puts(b, e > 0 ? "inf" : "-inf");
-	else
-		buf_printf(b, "%.1f", e);
-}
-
 /* Appends "elo E lo L hi H err X los P%" of e. */
 static void
 put_elo_line(struct buf *b, const char *what, const struct matchstat_elo *e)
 {
 	buf_printf(b, "%s ", what);
-	put_elo(b, e->elo);
+	export_num(b, 1, e->elo);	/* "12.3", "inf", "-inf" */
 	buf_puts(b, " lo ");
-	put_elo(b, e->elo_lo);
+	export_num(b, 1, e->elo_lo);
 	buf_puts(b, " hi ");
-	put_elo(b, e->elo_hi);
+	export_num(b, 1, e->elo_hi);
 	buf_printf(b, " los %.1f%%%s\n", e->los * 100.0,
 	    e->degenerate ? " zero-variance" : "");
 }

@@ -150,21 +150,27 @@ csv_field(struct buf *b, const char *s)
 }
 
 /*
- * Appends ",X" with X a number: with prec decimals, or as %g if prec is
- * negative; "inf" or "-inf" if infinite; empty when absent (has 0).
+ * Appends x: with prec decimals, or as %g if prec is negative; "inf" or
+ * "-inf" if infinite.
  */
-static void
-csv_num(struct buf *b, int has, int prec, double x)
+void
+export_num(struct buf *b, int prec, double x)
 {
-	buf_putc(b, ',');
-	if (!has)
-		return;
 	if (isinf(x))
 		buf_puts(b, x > 0 ? "inf" : "-inf");
 	else if (prec < 0)
 		buf_printf(b, "%g", x);
 	else
 		buf_printf(b, "%.*f", prec, x);
+}
+
+/* Appends ",X" with X as export_num writes it; empty when absent (has 0). */
+static void
+csv_num(struct buf *b, int has, int prec, double x)
+{
+	buf_putc(b, ',');
+	if (has)
+		export_num(b, prec, x);
 }
 
 /* The standings table. */
