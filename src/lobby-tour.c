@@ -530,6 +530,8 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 
 	if (t->def.forfeit_s == 0)
 		return (0);
+	if (s->waiting == 0 && !lobby_xtour_called(lb, s))
+		return (0);		/* node: after its players are told */
 	if (s->waiting == 0)
 		s->waiting = now == 0 ? 1 : now;
 	due = s->waiting + (uint64_t)t->def.forfeit_s * 1000;
@@ -574,6 +576,7 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 	pb = lobby_tour_seat(lb, t->def.players[s->b], &b);
 	if (pa == 0 || pb == 0 || (pa < 0 && pb < 0)) {
 		s->waiting = 0;		/* nobody waits for an absent one */
+		s->xseq = 0;
 		return;
 	}
 	if (pa < 0 || pb < 0) {
@@ -581,6 +584,7 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 		return;
 	}
 	s->waiting = 0;
+	s->xseq = 0;
 	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
 		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
 		    t->def.name, err.msg);
@@ -751,7 +755,7 @@ ltour_withdrawn_stop(struct ltour *t)
  * before is complete, as it was live).  Returns 0, or -1 on a database
  * error.
  */
-static int
+int
 lobby_tour_replay(struct lobby *lb, struct ltour *t)
 {
 	struct league_tgame *tg = NULL;

@@ -1,0 +1,512 @@
+/*
+ * lobby-xtour.c: tournaments across nodes (issue 15 §2, PROTOCOL.md
+ * §13.6 and §13.12, doc/NODES.md).  Only on a node of a shared PostgreSQL
+ * database (lb->node_id != 0); on a single node nothing here changes what
+ * the lobby does.
+ *
+ * Every tournament game is played on the scheduler's node, the holder of
+ * the scheduler's lock (lb->leader), whose memory of the tournaments is
+ * the truth while it holds the lock:
+ *
+ *   - On taking the lock it reads every running or paused tournament
+ *     again from the database (xtour_sync): the games another scheduler
+ *     finished count, a slot whose game is live in the log (refereed or
+ *     to be taken over by some node) waits for that game (slot->remote)
+ *     instead of starting a second one, and this node's own live games
+ *     keep their slots.
+ *   - Every XTOUR_TICK_MS it announces itself: NOTIFY lobby 'scheduler
+ *     NODE HOST:PORT' (XTOUR_NOTE), and reads again the tournaments with
+ *     a slot waiting for a remote game, until that game ended in the log.
+ *   - A forfeit wait starts only after an announcement published after
+ *     the slot became due (slot->xseq): every node redirects the
+ *     tournament's players on that announcement, so no player connected
+ *     elsewhere loses a game before being told where to play it.
+ *
+ * The other nodes learn the scheduler from the announcement (an address
+ * heard more than XTOUR_STALE_MS ago is forgotten).  On each one they send
+ * `event redirect HOST:PORT` to every logged-in connection, once per
+ * scheduler, whose account plays in a running tournament (not withdrawn)
+ * and has no live game on this node.  They refuse the commands that
+ * change a tournament (the scheduler's memory would not see the change),
+ * and answer `standings`, `crosstable`, `tournament show` and the
+ * tournament pages from the database (lobby_xtour_fresh), as the
+ * scheduler would.
+ *
+ * Calls lobby-tour.c (the schedule), lobby-queue.c (events) and the
+ * league; lobby-lease.c (the lock), lobby-xnode.c (the notification),
+ * lobby-restore.c, lobby-tour.c, lobby-tops.c, lobby-results.c,
+ * lobby-web.c and cmd-tour.c call it.
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "league.h"
+#include "lobby.h"
+#include "lobby-int.h"
+#include "log.h"
+#include "sqldb.h"
+#include "util.h"
+
+#define XTOUR_TICK_MS	1000	/* the scheduler's announcement */
+#define XTOUR_STALE_MS	(3 * XTOUR_TICK_MS)	/* then: no scheduler known */
+#define XTOUR_NOTE	"scheduler "
+#define XTOUR_LIVE_MAX	4096	/* live games of a tournament read */
+
+struct lxtour {
+	struct clock_timer *tick;	/* the scheduler's announcement */
+	uint64_t	 seq;		/* announcements published */
+	int64_t		 node;		/* the scheduler heard, 0: none */
+	char		 addr[PROTO_ADDR_MAX + 1];
+	uint64_t	 heard;		/* lobby_clock_now of that */
+};
+
+static struct lxtour *
+xtour_get(struct lobby *lb)
+{
+	if (lb->xtour == NULL)
+		lb->xtour = xcalloc(1, sizeof *lb->xtour);
+	return (lb->xtour);
+}
+
+/* Frees the node's tournament state (lobby_free). */
+void
+lobby_xtour_free(struct lobby *lb)
+{
+	if (lb->xtour == NULL)
+		return;
+	if (lb->xtour->tick != NULL)
+		lb->clock.timer_free(lb->clock.arg, lb->xtour->tick);
+	free(lb->xtour);
+	lb->xtour = NULL;
+}
+
+/* Returns 1 on a node that does not schedule the tournaments now. */
+static int
+xtour_follower(const struct lobby *lb)
+{
+	return (lb->node_id != 0 && !lb->leader);
+}
+
+/*
+ * The scheduler heard within XTOUR_STALE_MS, or NULL (with the node id in
+ * *node when not NULL).
+ */
+static const char *
+xtour_sched(struct lobby *lb, int64_t *node)
+{
+	struct lxtour	*x = lb->xtour;
+
+	if (x == NULL || x->node == 0 || x->heard == 0 ||
+	    lobby_clock_now(lb) - x->heard > XTOUR_STALE_MS)
+		return (NULL);
+	if (node != NULL)
+		*node = x->node;
+	return (x->addr);
+}
+
+/*
+ * Reads the log's live games of tournament id into ids/slots (at most
+ * XTOUR_LIVE_MAX).  Returns their number, or -1 on a database error.
+ */
+static int
+xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
+{
+	struct sqldb_stmt *s;
+	int		 n = 0, r;
+
+	if (lb->xdb == NULL)
+		return (0);
+	if (sqldb_cached(lb->xdb, "SELECT id, slot FROM games WHERE "
+	    "tournament_id = ? AND status = 'live' ORDER BY id", 0, &s) != 0)
+		return (-1);
+	sqldb_bind_int64(s, 1, id);
+	while (n < XTOUR_LIVE_MAX && (r = sqldb_step(s)) == SQLDB_ROW) {
+		ids[n] = sqldb_column_int64(s, 0);
+		slots[n++] = sqldb_column_int64(s, 1);
+	}
+	sqldb_reset(s);
+	return (n);
+}
+
+/*
+ * Marks the slots of f (just read from the log) that have a game in play:
+ * this node's own live games and forfeits on their way to the log (of t,
+ * the tournament f replaces), then the log's other live games (remote).
+ */
+static void
+xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
+{
+	struct lgame	*g;
+	struct lforfeit	*ff;
+	int64_t		*ids, *slots;
+	int		 n, i;
+
+	TAILQ_FOREACH(g, &lb->games, entry)
+		if (g->tour == t && !lg_over(g) && g->slot < f->nslots &&
+		    f->slots[g->slot].state == LSLOT_PENDING)
+			lslot_enter(f, g->slot, LSLOT_PLAYING);
+	TAILQ_FOREACH(ff, &t->forfeits, entry)
+		if (ff->slot < f->nslots &&
+		    f->slots[ff->slot].state == LSLOT_PENDING)
+			lslot_enter(f, ff->slot, LSLOT_PLAYING);
+	ids = xcalloc(XTOUR_LIVE_MAX, sizeof *ids);
+	slots = xcalloc(XTOUR_LIVE_MAX, sizeof *slots);
+	n = xtour_live(lb, f->def.id, ids, slots);
+	for (i = 0; i < n; i++)
+		if (slots[i] >= 0 && (size_t)slots[i] < f->nslots &&
+		    f->slots[slots[i]].state == LSLOT_PENDING &&
+		    lobby_game(lb, ids[i]) == NULL) {
+			lslot_enter(f, (size_t)slots[i], LSLOT_PLAYING);
+			f->slots[slots[i]].remote = ids[i];
+		}
+	free(ids);
+	free(slots);
+}
+
+/*
+ * Makes t (in lb->tours, maybe a new one) the tournament d as the log has
+ * it (d's contents are taken); a slot still pending keeps its forfeit
+ * wait.  Returns 0, or -1 on a database error (t unchanged).
+ */
+static int
+xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d)
+{
+	struct ltour	*f;
+	struct ltour	 keep;
+	size_t		 i;
+
+	f = xcalloc(1, sizeof *f);
+	f->def = *d;
+	memset(d, 0, sizeof *d);
+	f->lb = lb;
+	lobby_tour_slots(f);
+	if (lobby_tour_replay(lb, f) != 0) {
+		ltour_free(f);
+		return (-1);
+	}
+	ltour_withdrawn_stop(f);
+	xtour_playing(lb, t, f);
+	for (i = 0; i < f->nslots && i < t->nslots; i++)
+		if (f->slots[i].state == LSLOT_PENDING &&
+		    t->slots[i].state == LSLOT_PENDING &&
+		    f->slots[i].a == t->slots[i].a &&
+		    f->slots[i].b == t->slots[i].b) {
+			f->slots[i].waiting = t->slots[i].waiting;
+			f->slots[i].xseq = t->slots[i].xseq;
+		}
+	/* Swap the schedules; t keeps its place, timer and forfeits. */
+	keep = *t;
+	t->def = f->def;
+	t->slots = f->slots;
+	t->nslots = f->nslots;
+	t->npairings = f->npairings;
+	t->round = f->round;
+	t->byes = f->byes;
+	t->sprt = f->sprt;
+	f->def = keep.def;
+	f->slots = keep.slots;
+	f->byes = keep.byes;
+	ltour_free(f);
+	return (0);
+}
+
+/*
+ * Reads tournament name (or, name NULL, id) from the log into the lobby:
+ * its schedule again, or a new one.  Returns it, or NULL if there is none
+ * or the database failed (then the lobby's copy, if any, is unchanged).
+ */
+static struct ltour *
+xtour_read(struct lobby *lb, const char *name, int64_t id)
+{
+	struct league_tournament *v = NULL;
+	struct ltour	*t = NULL;
+	size_t		 n = 0, i;
+
+	if (league_tournaments(lb->league, 1, &v, &n) != 0)
+		return (NULL);
+	for (i = 0; i < n; i++)
+		if (name != NULL ? strcmp(v[i].name, name) == 0 :
+		    v[i].id == id)
+			break;
+	if (i < n) {
+		TAILQ_FOREACH(t, &lb->tours, entry)
+			if (t->def.id == v[i].id)
+				break;
+		if (t == NULL) {
+			t = xcalloc(1, sizeof *t);
+			t->lb = lb;
+			TAILQ_INIT(&t->forfeits);
+			TAILQ_INSERT_TAIL(&lb->tours, t, entry);
+		}
+		if (xtour_sync(lb, t, &v[i]) != 0)
+			t = NULL;
+	}
+	league_tournaments_free(v, n);
+	return (t);
+}
+
+/*
+ * Before a read of tournament name on a node that does not schedule
+ * (standings, crosstable, show, the pages): its state from the log.
+ */
+void
+lobby_xtour_fresh(struct lobby *lb, const char *name)
+{
+	if (xtour_follower(lb) && xtour_read(lb, name, 0) == NULL &&
+	    lobby_tour(lb, name) != NULL)
+		log_warnx("tournament=%s event=xtour-read-failed", name);
+}
+
+/* The same for tournament id (a restore of one of its games). */
+void
+lobby_xtour_fresh_id(struct lobby *lb, int64_t id)
+{
+	if (xtour_follower(lb) && id != 0)
+		(void)xtour_read(lb, NULL, id);
+}
+
+/* Returns 1 if a status is running or paused. */
+static int
+xtour_live_status(enum league_tstatus s)
+{
+	return (s == LEAGUE_T_RUNNING || s == LEAGUE_T_PAUSED);
+}
+
+/*
+ * Reads again every tournament running or paused in the log or in this
+ * node's memory (one another scheduler finished or cancelled), for a new
+ * scheduler.
+ */
+static void
+xtour_sync_all(struct lobby *lb)
+{
+	struct league_tournament *v = NULL;
+	struct ltour	*t;
+	size_t		 n = 0, i;
+
+	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    lb->node_id);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		t = lobby_tour(lb, v[i].name);
+		if (xtour_live_status(v[i].status) || (t != NULL &&
+		    xtour_live_status(t->def.status)))
+			(void)xtour_read(lb, v[i].name, 0);
+	}
+	league_tournaments_free(v, n);
+}
+
+/* Returns 1 if t has a slot waiting for a game refereed elsewhere. */
+static int
+xtour_remote(const struct ltour *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (t->slots[i].state == LSLOT_PLAYING &&
+		    t->slots[i].remote != 0)
+			return (1);
+	return (0);
+}
+
+/* The scheduler's tick: announces itself, follows remote games. */
+static void
+xtour_tick_cb(void *arg)
+{
+	struct lobby	*lb = arg;
+	struct lxtour	*x = lb->xtour;
+	struct ltour	*t;
+	char		 pay[PROTO_ADDR_MAX + 64];
+	struct ltour	*v[64];
+	size_t		 n = 0, i;
+
+	if (!lb->leader)
+		return;
+	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s", lb->node_id,
+	    lb->node_addr);
+	if (lb->xdb != NULL && sqldb_notify(lb->xdb, "lobby", pay) >= 0)
+		x->seq++;
+	else
+		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
+		    lb->node_id);
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (n < 64 && xtour_live_status(t->def.status) &&
+		    xtour_remote(t))
+			v[n++] = t;
+	for (i = 0; i < n; i++) {
+		(void)xtour_read(lb, NULL, v[i]->def.id);
+		ltour_check_done(lb, v[i]);
+	}
+	lobby_schedule(lb);
+	lb->clock.arm(lb->clock.arg, x->tick, XTOUR_TICK_MS);
+}
+
+/*
+ * The node took (1) or lost (0) the scheduler's lock (lobby_set_leader,
+ * before it schedules): a new scheduler reads the tournaments again and
+ * announces itself at once.
+ */
+void
+lobby_xtour_leader(struct lobby *lb, int leader)
+{
+	struct lxtour	*x;
+	struct ltour	*t;
+
+	if (lb->node_id == 0)
+		return;
+	x = xtour_get(lb);
+	if (x->tick == NULL)
+		x->tick = lb->clock.timer_new(lb->clock.arg, xtour_tick_cb,
+		    lb);
+	if (!leader) {
+		lb->clock.cancel(lb->clock.arg, x->tick);
+		return;
+	}
+	xtour_sync_all(lb);
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		ltour_check_done(lb, t);
+	x->node = lb->node_id;
+	lobby_copy(x->addr, lb->node_addr, sizeof x->addr);
+	lb->clock.arm(lb->clock.arg, x->tick, 0);
+}
+
+/*
+ * Whether slot s of a tournament may start its forfeit wait now: on a
+ * node, only once an announcement was published after the slot became
+ * due (the other nodes redirect its players on it).
+ */
+int
+lobby_xtour_called(struct lobby *lb, struct lslot *s)
+{
+	if (lb->node_id == 0)
+		return (1);
+	if (lb->xtour == NULL || !lb->leader)
+		return (0);
+	if (s->xseq == 0) {
+		s->xseq = lb->xtour->seq + 1;
+		return (0);
+	}
+	return (lb->xtour->seq >= s->xseq);
+}
+
+/* Returns 1 if account name plays (not withdrawn) in a running one of v. */
+static int
+xtour_plays(const struct league_tournament *v, size_t n, const char *name)
+{
+	size_t	 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].status != LEAGUE_T_RUNNING)
+			continue;
+		for (j = 0; j < v[i].nplayers; j++)
+			if (strcmp(v[i].players[j], name) == 0 &&
+			    (v[i].wround == NULL || v[i].wround[j] == 0))
+				return (1);
+	}
+	return (0);
+}
+
+/* Returns 1 if lc is a client to tell where the scheduler is. */
+static int
+xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
+{
+	return (lc->name[0] != '\0' && lc->xtold != node &&
+	    lc->game == NULL && lobby_playing(lb, lc->name) == 0);
+}
+
+/*
+ * Sends the scheduler's address to the logged-in players of running
+ * tournaments not told yet (a node that does not schedule).
+ */
+static void
+xtour_redirect(struct lobby *lb)
+{
+	struct league_tournament *v = NULL;
+	struct lobby_client *lc;
+	const char	*addr;
+	int64_t		 node = 0;
+	size_t		 n = 0;
+
+	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL)
+		return;
+	TAILQ_FOREACH(lc, &lb->clients, entry)
+		if (xtour_untold(lb, lc, node))
+			break;
+	if (lc == NULL)
+		return;			/* nobody to tell: no read */
+	if (league_tournaments(lb->league, 0, &v, &n) != 0)
+		return;
+	TAILQ_FOREACH(lc, &lb->clients, entry) {
+		if (!xtour_untold(lb, lc, node) || !xtour_plays(v, n,
+		    lc->name))
+			continue;
+		lc->xtold = node;
+		lc_event(lc, "redirect %s", addr);
+		log_info("conn=%llu event=redirect name=%s to=%s why=tournament",
+		    (unsigned long long)lc->connid, lc->name, addr);
+	}
+	league_tournaments_free(v, n);
+}
+
+/*
+ * A notification of channel lobby that may be the scheduler's
+ * announcement (lobby-xnode.c): remembers it and redirects.  Returns 1 if
+ * it was one.
+ */
+int
+lobby_xtour_note(struct lobby *lb, const char *payload)
+{
+	struct lxtour	*x;
+	long long	 node;
+	char		 addr[PROTO_ADDR_MAX + 2];
+
+	if (strncmp(payload, XTOUR_NOTE, strlen(XTOUR_NOTE)) != 0)
+		return (0);
+	if (sscanf(payload + strlen(XTOUR_NOTE), "%lld %261s", &node,
+	    addr) != 2 || node <= 0 || strlen(addr) > PROTO_ADDR_MAX)
+		return (1);
+	if (node == lb->node_id)
+		return (1);
+	x = xtour_get(lb);
+	x->node = node;
+	lobby_copy(x->addr, addr, sizeof x->addr);
+	x->heard = lobby_clock_now(lb);
+	if (x->heard == 0)
+		x->heard = 1;
+	xtour_redirect(lb);
+	return (1);
+}
+
+/*
+ * Refuses a command that changes a tournament on a node that does not
+ * schedule them (0: allowed, -1: refused, the reason in err).
+ */
+int
+lobby_xtour_refuse(struct lobby_client *lc, struct buf *err)
+{
+	struct lobby	*lb = lc->lb;
+	const char	*addr;
+
+	if (!xtour_follower(lb))
+		return (0);
+	if ((addr = xtour_sched(lb, NULL)) != NULL)
+		buf_printf(err, "tournaments are changed on the scheduler's "
+		    "node: go to %s", addr);
+	else
+		buf_puts(err, "no tournament scheduler known now: try again "
+		    "shortly");
+	return (-1);
+}
+
+/* A client logged in: a tournament's player goes to the scheduler. */
+void
+lobby_xtour_login(struct lobby_client *lc)
+{
+	xtour_redirect(lc->lb);
+}
