@@ -393,6 +393,7 @@ void	 lobby_xtour_leader(struct lobby *, int);
 int	 lobby_xtour_note(struct lobby *, const char *);
 void	 lobby_xtour_fresh(struct lobby *, const char *);
 void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
+void	 lobby_xtour_batch(struct lobby *, int);
 int	 lobby_xtour_called(struct lobby *, struct lslot *);
 void	 lobby_xtour_login(struct lobby_client *);
 int	 lobby_tour_replay(struct lobby *, struct ltour *);

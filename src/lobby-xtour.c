@@ -62,6 +62,7 @@ struct lxtour {
 	int64_t		 node;		/* the scheduler heard, 0: none */
 	char		 addr[PROTO_ADDR_MAX + 1];
 	uint64_t	 heard;		/* lobby_clock_now of that */
+	int		 batch;		/* lobby_xtour_batch: all read */
 };
 
 static struct lxtour *
@@ -214,6 +215,50 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d)
 	return (0);
 }
 
+/* A new tournament of the lobby, in id (creation) order; xtour_sync fills
+ * it. */
+static struct ltour *
+xtour_new(struct lobby *lb, int64_t id)
+{
+	struct ltour	*t, *after;
+
+	t = xcalloc(1, sizeof *t);
+	t->lb = lb;
+	t->def.id = id;
+	TAILQ_INIT(&t->forfeits);
+	TAILQ_FOREACH(after, &lb->tours, entry)
+		if (after->def.id > id)
+			break;
+	if (after != NULL)
+		TAILQ_INSERT_BEFORE(after, t, entry);
+	else
+		TAILQ_INSERT_TAIL(&lb->tours, t, entry);
+	return (t);
+}
+
+/*
+ * Makes d (read from the log; its contents are taken) the lobby's copy of
+ * its tournament, a new one if the lobby has none.  Returns it, or NULL
+ * on a database error (the lobby unchanged).
+ */
+static struct ltour *
+xtour_put(struct lobby *lb, struct league_tournament *d)
+{
+	struct ltour	*t;
+
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (t->def.id == d->id)
+			break;
+	if (t != NULL)
+		return (xtour_sync(lb, t, d) == 0 ? t : NULL);
+	t = xtour_new(lb, d->id);
+	if (xtour_sync(lb, t, d) == 0)
+		return (t);
+	TAILQ_REMOVE(&lb->tours, t, entry);
+	ltour_free(t);
+	return (NULL);
+}
+
 /*
  * Reads tournament name (or, name NULL, id) from the log into the lobby:
  * its schedule again, or a new one.  Returns it, or NULL if there is none
@@ -232,19 +277,8 @@ xtour_read(struct lobby *lb, const char *name, int64_t id)
 		if (name != NULL ? strcmp(v[i].name, name) == 0 :
 		    v[i].id == id)
 			break;
-	if (i < n) {
-		TAILQ_FOREACH(t, &lb->tours, entry)
-			if (t->def.id == v[i].id)
-				break;
-		if (t == NULL) {
-			t = xcalloc(1, sizeof *t);
-			t->lb = lb;
-			TAILQ_INIT(&t->forfeits);
-			TAILQ_INSERT_TAIL(&lb->tours, t, entry);
-		}
-		if (xtour_sync(lb, t, &v[i]) != 0)
-			t = NULL;
-	}
+	if (i < n)
+		t = xtour_put(lb, &v[i]);
 	league_tournaments_free(v, n);
 	return (t);
 }
@@ -256,9 +290,38 @@ xtour_read(struct lobby *lb, const char *name, int64_t id)
 void
 lobby_xtour_fresh(struct lobby *lb, const char *name)
 {
+	if (lb->xtour != NULL && lb->xtour->batch)
+		return;			/* read already (lobby_xtour_batch) */
 	if (xtour_follower(lb) && xtour_read(lb, name, 0) == NULL &&
 	    lobby_tour(lb, name) != NULL)
 		log_warnx("tournament=%s event=xtour-read-failed", name);
+}
+
+/*
+ * Before (on 1) a read of every tournament on a node that does not
+ * schedule (the pages' list): every one from the log, the new ones too,
+ * once; until the call with 0, each tournament's own read is skipped.
+ */
+void
+lobby_xtour_batch(struct lobby *lb, int on)
+{
+	struct league_tournament *v = NULL;
+	size_t		 n = 0, i;
+
+	if (!xtour_follower(lb))
+		return;
+	xtour_get(lb)->batch = 0;
+	if (!on)
+		return;
+	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    lb->node_id);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		(void)xtour_put(lb, &v[i]);
+	league_tournaments_free(v, n);
+	lb->xtour->batch = 1;
 }
 
 /* The same for tournament id (a restore of one of its games). */

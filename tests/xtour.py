@@ -23,6 +23,7 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
@@ -42,14 +43,14 @@ def where(d):
     return "127.0.0.1:%d" % d.port
 
 
-def start_nodes(names):
+def start_nodes(names, extra=()):
     """Nodes on the shared database, the first one the scheduler; returns
     them, or None (a failed check)."""
     ds = []
     for i, n in enumerate(names):
         try:
             ds.append(Daemon(n, "--admins", "boss", "--node-ttl",
-                             str(NODE_TTL), db=URL))
+                             str(NODE_TTL), *extra, db=URL))
         except Exception as e:      # the port file never came
             check("node %s starts" % n, False, repr(e))
             return None
@@ -113,6 +114,17 @@ def answer_everywhere(bosses, line, name):
     check(name + ": the same on every node", ok(r[0]) and
           all(ok(x) and body(x) == body(r[0]) for x in r), r)
     return r[0]
+
+
+def api(d, path):
+    """GET path of d's HTTP (its port from its log), or None."""
+    port = re.findall(r"event=http-listen .* port=(\d+)", text_of(d))
+    try:
+        with urllib.request.urlopen("http://127.0.0.1:%s%s" % (
+                port[-1], path), timeout=10) as r:
+            return r.read()
+    except (OSError, IndexError) as e:
+        return repr(e)
 
 
 def in_play(d):
@@ -179,7 +191,7 @@ def test_round_robin():
     """Four bots on different nodes; the round-robin plays on the
     scheduler's node and every node answers as the log."""
     check("SQLDB_PG_URL set", URL.startswith("postgresql://"), URL)
-    ds = start_nodes(("xtA", "xtB", "xtC"))
+    ds = start_nodes(("xtA", "xtB", "xtC"), ("--http", "127.0.0.1:0"))
     if ds is None:
         return
     bosses = [login(ds[0], "boss")] + [login(d, "boss", register=False)
@@ -205,6 +217,11 @@ def test_round_robin():
     check("create on the scheduler: 12 games", ok(r) and "games 12" in r, r)
     (played, total), sr = tournament_done(bosses[0], "xt", DEADLINE * 2)
     check("the round-robin played its 12 games", played == total == 12, sr)
+    # The pages first: no other read of xt made B and C read it yet.
+    for path in ("/api/tournaments", "/api/tournaments/xt"):
+        got = [api(d, path) for d in ds]
+        check("GET %s: the same bytes on every node" % path,
+              got[0].startswith(b"{") and got[1:] == [got[0]] * 2, got)
     for n in (x for i, x in enumerate(names) if FIRST[i] != 0):
         check("%s was redirected to the scheduler" % n,
               "redirected to %s" % where(ds[0]) in bot_log(n), bot_log(n))
@@ -219,6 +236,38 @@ def test_round_robin():
     check_tables(bosses, "xt", 12)
     for d in ds:
         d.stop()
+
+
+def test_forfeit_elsewhere():
+    """forfeit=: a player connected to another node is redirected and
+    plays; only the one connected nowhere loses by forfeit."""
+    ds = start_nodes(("xfA", "xfB", "xfC"))
+    if ds is None:
+        return
+    boss = login(ds[0], "boss")
+    for n in ("f1", "f2", "f3"):
+        login(ds[0], n).close()
+    roamer("f1", ds, 0)
+    roamer("f2", ds, 1)
+    check("bots logged in", bots_logged_in(("f1", "f2"), DEADLINE))
+    check("f2 is on node B", on_node(ds[1], "f2"))
+    r = boss.cmd("tournament create xf roundrobin players=f1,f2,f3 games=1 "
+                 "tc=20000 forfeit=5 nim 3 4 5")
+    check("create: 3 games", ok(r) and "games 3" in r, r)
+    (played, total), sr = tournament_done(boss, "xf", DEADLINE * 2)
+    check("the tournament played its 3 games", played == total == 3, sr)
+    check("f2 was redirected to the scheduler", "redirected to %s" %
+          where(ds[0]) in bot_log("f2"), bot_log("f2"))
+    ex = boss.cmd("export games tournament=xf", timeout=30)
+    rows = list(csv.reader(io.StringIO(body(ex))))[1:] if ok(ex) else []
+    got = sorted((x[3], x[4], x[7], x[8]) for x in rows)
+    check("f1-f2 played; f3 lost both its games by forfeit", [
+        g[:2] + (g[3] == "forfeit",) for g in got] == [
+        ("f1", "f2", False), ("f1", "f3", True), ("f2", "f3", True)] and
+        all(g[2] != "f3" for g in got), got)
+    sh = boss.cmd("tournament show xf") or ""
+    check("show: 2 forfeits", "games 3 played 3 playing 0 pending 0 "
+          "stopped 0 forfeits 2" in sh, sh)
 
 
 def test_kill_scheduler():
@@ -259,4 +308,5 @@ def test_kill_scheduler():
     check_tables(rest, "xk", 24)
 
 
-sys.exit(run([test_round_robin, test_kill_scheduler]))
+sys.exit(run([test_round_robin, test_forfeit_elsewhere,
+              test_kill_scheduler]))
