@@ -284,8 +284,14 @@ struct lobby {
 	int		 (*seek_gone)(struct lobby *, struct lseek *);
 	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
 	struct lxwatch	*xwatch;
-	/* Tournaments across nodes (lobby-xtour.c), or NULL. */
+	/* Tournaments across nodes (lobby-xtour.c), or NULL; the scheduler's
+	 * announcements published, for the forfeit waits (lobby-tour.c). */
 	struct lxtour	*xtour;
+	uint64_t	 xtour_seq;
+	/* The players of tournament games live in the log but refereed
+	 * elsewhere (remote slots): busy (lobby-tour.c, each schedule). */
+	char		(*xbusy)[LEAGUE_NAME_MAX + 1];
+	size_t		 nxbusy;
 	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
 };
 
@@ -386,15 +392,14 @@ int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
 	    struct buf *);
 void	 lobby_xunwatch(struct lobby_client *, int64_t);
 
-/* lobby-xtour.c (calls lobby-tour.c, lobby-queue.c): tournaments across
- * nodes */
+/* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):
+ * tournaments across nodes */
 void	 lobby_xtour_free(struct lobby *);
 void	 lobby_xtour_leader(struct lobby *, int);
 int	 lobby_xtour_note(struct lobby *, const char *);
 void	 lobby_xtour_fresh(struct lobby *, const char *);
 void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
 void	 lobby_xtour_batch(struct lobby *, int);
-int	 lobby_xtour_called(struct lobby *, struct lslot *);
 void	 lobby_xtour_login(struct lobby_client *);
 int	 lobby_tour_replay(struct lobby *, struct ltour *);
 

@@ -402,6 +402,46 @@ lobby_tour_engine(const char *name)
 }
 
 /*
+ * On a node: collects the players of the slots waiting for a game live
+ * in the log but refereed elsewhere (remote), busy until it ends there.
+ */
+static void
+lobby_tour_xbusy_scan(struct lobby *lb)
+{
+	struct ltour	*t;
+	size_t		 i, k, p[2];
+
+	lb->nxbusy = 0;
+	if (lb->node_id == 0)
+		return;
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		for (i = 0; i < t->nslots; i++) {
+			if (t->slots[i].state != LSLOT_PLAYING ||
+			    t->slots[i].remote == 0)
+				continue;
+			p[0] = t->slots[i].a;
+			p[1] = t->slots[i].b;
+			lb->xbusy = xreallocarray(lb->xbusy, lb->nxbusy + 2,
+			    sizeof *lb->xbusy);
+			for (k = 0; k < 2; k++)
+				lobby_copy(lb->xbusy[lb->nxbusy++],
+				    t->def.players[p[k]], sizeof *lb->xbusy);
+		}
+}
+
+/* Returns 1 if name plays a game of a remote slot (lobby_tour_xbusy_scan). */
+static int
+lobby_tour_xbusy(const struct lobby *lb, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < lb->nxbusy; i++)
+		if (strcmp(lb->xbusy[i], name) == 0)
+			return (1);
+	return (0);
+}
+
+/*
  * Where a player of a pending game stands: 1 and *lc set when it can
  * start (the engine: always, lc NULL), 0 when busy in another game (not
  * absent), -1 when absent (no free, ready connection).
@@ -412,7 +452,7 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	*lc = NULL;
 	if (lobby_tour_engine(name))
 		return (1);
-	if (lobby_playing(lb, name))
+	if (lobby_playing(lb, name) || lobby_tour_xbusy(lb, name))
 		return (0);
 	*lc = lobby_free_client(lb, name, 1);
 	return (*lc != NULL ? 1 : -1);
@@ -517,6 +557,23 @@ lobby_tour_timer_cb(void *arg)
 }
 
 /*
+ * Whether slot s may start its forfeit wait now: on a node (the
+ * scheduler), only once lobby-xtour.c published an announcement after the
+ * slot became due, on which every node redirects its players here.
+ */
+static int
+lobby_tour_called(struct lobby *lb, struct lslot *s)
+{
+	if (lb->node_id == 0)
+		return (1);
+	if (s->xseq == 0) {
+		s->xseq = lb->xtour_seq + 1;
+		return (0);
+	}
+	return (lb->xtour_seq >= s->xseq);
+}
+
+/*
  * The forfeit deadline of pending slot i, one seat there (present) and
  * the other absent: starts its wait, or scores the forfeit once due;
  * t->next_due keeps the earliest deadline still to come.  Returns 1 if
@@ -530,7 +587,7 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 
 	if (t->def.forfeit_s == 0)
 		return (0);
-	if (s->waiting == 0 && !lobby_xtour_called(lb, s))
+	if (s->waiting == 0 && !lobby_tour_called(lb, s))
 		return (0);		/* node: after its players are told */
 	if (s->waiting == 0)
 		s->waiting = now == 0 ? 1 : now;
@@ -672,6 +729,7 @@ lobby_schedule(struct lobby *lb)
 		return;
 	if (lb->node_id != 0 && !lb->leader)	/* another node schedules */
 		return;
+	lobby_tour_xbusy_scan(lb);
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;

@@ -17,10 +17,11 @@
  *   - Every XTOUR_TICK_MS it announces itself: NOTIFY lobby 'scheduler
  *     NODE HOST:PORT' (XTOUR_NOTE), and reads again the tournaments with
  *     a slot waiting for a remote game, until that game ended in the log.
- *   - A forfeit wait starts only after an announcement published after
- *     the slot became due (slot->xseq): every node redirects the
- *     tournament's players on that announcement, so no player connected
- *     elsewhere loses a game before being told where to play it.
+ *   - It counts its announcements (lb->xtour_seq): a forfeit wait starts
+ *     only after one published after the slot became due (slot->xseq,
+ *     lobby-tour.c): every node redirects the tournament's players on
+ *     that announcement, so no player connected elsewhere loses a game
+ *     before being told where to play it.
  *
  * The other nodes learn the scheduler from the announcement (an address
  * heard more than XTOUR_STALE_MS ago is forgotten).  On each one they send
@@ -32,10 +33,10 @@
  * tournament pages from the database (lobby_xtour_fresh), as the
  * scheduler would.
  *
- * Calls lobby-tour.c (the schedule), lobby-queue.c (events) and the
- * league; lobby-lease.c (the lock), lobby-xnode.c (the notification),
- * lobby-restore.c, lobby-tour.c, lobby-tops.c, lobby-results.c,
- * lobby-web.c and cmd-tour.c call it.
+ * Calls lobby-tour.c (the schedule), lobby-game.c, lobby-queue.c
+ * (events) and the league; lobby-lease.c (the lock), lobby-xnode.c (the
+ * notification), lobby.c (login), lobby-restore.c, lobby-tops.c,
+ * lobby-results.c, lobby-web.c and cmd-tour.c call it.
  */
 #include <sys/queue.h>
 
@@ -58,7 +59,6 @@
 
 struct lxtour {
 	struct clock_timer *tick;	/* the scheduler's announcement */
-	uint64_t	 seq;		/* announcements published */
 	int64_t		 node;		/* the scheduler heard, 0: none */
 	char		 addr[PROTO_ADDR_MAX + 1];
 	uint64_t	 heard;		/* lobby_clock_now of that */
@@ -77,6 +77,9 @@ xtour_get(struct lobby *lb)
 void
 lobby_xtour_free(struct lobby *lb)
 {
+	free(lb->xbusy);
+	lb->xbusy = NULL;
+	lb->nxbusy = 0;
 	if (lb->xtour == NULL)
 		return;
 	if (lb->xtour->tick != NULL)
@@ -394,7 +397,7 @@ xtour_tick_cb(void *arg)
 	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s", lb->node_id,
 	    lb->node_addr);
 	if (lb->xdb != NULL && sqldb_notify(lb->xdb, "lobby", pay) >= 0)
-		x->seq++;
+		lb->xtour_seq++;	/* forfeit waits may start (lobby-tour.c) */
 	else
 		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
 		    lb->node_id);
@@ -437,25 +440,6 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 	x->node = lb->node_id;
 	lobby_copy(x->addr, lb->node_addr, sizeof x->addr);
 	lb->clock.arm(lb->clock.arg, x->tick, 0);
-}
-
-/*
- * Whether slot s of a tournament may start its forfeit wait now: on a
- * node, only once an announcement was published after the slot became
- * due (the other nodes redirect its players on it).
- */
-int
-lobby_xtour_called(struct lobby *lb, struct lslot *s)
-{
-	if (lb->node_id == 0)
-		return (1);
-	if (lb->xtour == NULL || !lb->leader)
-		return (0);
-	if (s->xseq == 0) {
-		s->xseq = lb->xtour->seq + 1;
-		return (0);
-	}
-	return (lb->xtour->seq >= s->xseq);
 }
 
 /* Returns 1 if account name plays (not withdrawn) in a running one of v. */

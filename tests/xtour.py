@@ -305,6 +305,14 @@ def test_kill_scheduler():
         text_of(d).count(" event=restored ") for d in ds[1:]))
     check("every game once: each pairing 2 games in each seat order",
           sorted(seats.values()) == [2] * 12, seats)
+    spans = {}
+    for x in list(csv.reader(io.StringIO(body(ex))))[1:] if ok(ex) else []:
+        for n in (x[3], x[4]):
+            spans.setdefault(n, []).append((x[12], x[13], x[0]))
+    overlap = [(n, a, b) for n, v in spans.items() for a, b in
+               zip(sorted(v), sorted(v)[1:]) if b[0] < a[1]]
+    check("no player in two games at once (a game taken over included)",
+          overlap == [], overlap)
     check_tables(rest, "xk", 24)
 
 
