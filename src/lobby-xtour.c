@@ -15,7 +15,8 @@
  *     instead of starting a second one, and this node's own live games
  *     keep their slots.
  *   - Every XTOUR_TICK_MS it announces itself: NOTIFY lobby 'scheduler
- *     NODE HOST:PORT' (XTOUR_NOTE), and reads again the tournaments with
+ *     NODE HOST:PORT ROSTER' (XTOUR_NOTE; ROSTER a hash of who plays in
+ *     its running tournaments), and reads again the tournaments with
  *     a slot waiting for a remote game, until that game ended in the log.
  *   - It counts its announcements (lb->xtour_seq): a forfeit wait starts
  *     only after one published after the slot became due (slot->xseq,
@@ -24,7 +25,10 @@
  *     before being told where to play it.
  *
  * The other nodes learn the scheduler from the announcement (an address
- * heard more than XTOUR_STALE_MS ago is forgotten).  On each one they send
+ * heard more than XTOUR_STALE_MS ago is forgotten), and read the players
+ * of the running tournaments from the log when ROSTER changed (so neither
+ * a login nor an announcement reads the log otherwise).  On each
+ * announcement, and at each login, they send
  * `event redirect HOST:PORT` to every logged-in connection, once per
  * scheduler, whose account plays in a running tournament (not withdrawn)
  * and has no live game on this node.  They refuse the commands that
@@ -63,6 +67,12 @@ struct lxtour {
 	char		 addr[PROTO_ADDR_MAX + 1];
 	uint64_t	 heard;		/* lobby_clock_now of that */
 	int		 batch;		/* lobby_xtour_batch: all read */
+	/* The players of its running tournaments (not withdrawn), read
+	 * again when its announced roster hash changes. */
+	uint64_t	 roster;
+	int		 have_roster;
+	char		(*names)[LEAGUE_NAME_MAX + 1];
+	size_t		 nnames;
 };
 
 static struct lxtour *
@@ -84,6 +94,7 @@ lobby_xtour_free(struct lobby *lb)
 		return;
 	if (lb->xtour->tick != NULL)
 		lb->clock.timer_free(lb->clock.arg, lb->xtour->tick);
+	free(lb->xtour->names);
 	free(lb->xtour);
 	lb->xtour = NULL;
 }
@@ -381,6 +392,44 @@ xtour_remote(const struct ltour *t)
 	return (0);
 }
 
+/* FNV-1a of n bytes into h. */
+static uint64_t
+xtour_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n-- > 0)
+		h = (h ^ *c++) * UINT64_C(0x100000001b3);
+	return (h);
+}
+
+/*
+ * The hash of who plays in the running tournaments (ids, players, their
+ * withdrawals), announced: another node reads the players again when it
+ * changes.
+ */
+static uint64_t
+xtour_roster_hash(struct lobby *lb)
+{
+	struct ltour	*t;
+	uint64_t	 h = UINT64_C(0xcbf29ce484222325);
+	size_t		 i;
+	int		 w;
+
+	TAILQ_FOREACH(t, &lb->tours, entry) {
+		if (t->def.status != LEAGUE_T_RUNNING)
+			continue;
+		h = xtour_fnv(h, &t->def.id, sizeof t->def.id);
+		for (i = 0; i < t->def.nplayers; i++) {
+			w = t->def.wround != NULL && t->def.wround[i] != 0;
+			h = xtour_fnv(h, t->def.players[i],
+			    strlen(t->def.players[i]) + 1);
+			h = xtour_fnv(h, &w, sizeof w);
+		}
+	}
+	return (h);
+}
+
 /* The scheduler's tick: announces itself, follows remote games. */
 static void
 xtour_tick_cb(void *arg)
@@ -394,8 +443,8 @@ xtour_tick_cb(void *arg)
 
 	if (!lb->leader)
 		return;
-	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s", lb->node_id,
-	    lb->node_addr);
+	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s %016" PRIx64,
+	    lb->node_id, lb->node_addr, xtour_roster_hash(lb));
 	if (lb->xdb != NULL && sqldb_notify(lb->xdb, "lobby", pay) >= 0)
 		lb->xtour_seq++;	/* forfeit waits may start (lobby-tour.c) */
 	else
@@ -442,20 +491,46 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 	lb->clock.arm(lb->clock.arg, x->tick, 0);
 }
 
-/* Returns 1 if account name plays (not withdrawn) in a running one of v. */
+/*
+ * Reads the players of the running tournaments (not withdrawn) into
+ * x->names.  Returns 0, or -1 on a database error (none kept).
+ */
 static int
-xtour_plays(const struct league_tournament *v, size_t n, const char *name)
+xtour_roster(struct lobby *lb, struct lxtour *x)
 {
-	size_t	 i, j;
+	struct league_tournament *v = NULL;
+	size_t		 n = 0, i, j;
 
+	x->have_roster = 0;
+	x->nnames = 0;
+	if (league_tournaments(lb->league, 0, &v, &n) != 0)
+		return (-1);
 	for (i = 0; i < n; i++) {
 		if (v[i].status != LEAGUE_T_RUNNING)
 			continue;
-		for (j = 0; j < v[i].nplayers; j++)
-			if (strcmp(v[i].players[j], name) == 0 &&
-			    (v[i].wround == NULL || v[i].wround[j] == 0))
-				return (1);
+		for (j = 0; j < v[i].nplayers; j++) {
+			if (v[i].wround != NULL && v[i].wround[j] != 0)
+				continue;
+			x->names = xreallocarray(x->names, x->nnames + 1,
+			    sizeof *x->names);
+			lobby_copy(x->names[x->nnames++], v[i].players[j],
+			    sizeof *x->names);
+		}
 	}
+	league_tournaments_free(v, n);
+	x->have_roster = 1;
+	return (0);
+}
+
+/* Returns 1 if account name plays in a running tournament (x->names). */
+static int
+xtour_plays(const struct lxtour *x, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < x->nnames; i++)
+		if (strcmp(x->names[i], name) == 0)
+			return (1);
 	return (0);
 }
 
@@ -474,23 +549,15 @@ xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
 static void
 xtour_redirect(struct lobby *lb)
 {
-	struct league_tournament *v = NULL;
 	struct lobby_client *lc;
 	const char	*addr;
 	int64_t		 node = 0;
-	size_t		 n = 0;
 
-	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL)
-		return;
-	TAILQ_FOREACH(lc, &lb->clients, entry)
-		if (xtour_untold(lb, lc, node))
-			break;
-	if (lc == NULL)
-		return;			/* nobody to tell: no read */
-	if (league_tournaments(lb->league, 0, &v, &n) != 0)
+	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL ||
+	    !lb->xtour->have_roster)
 		return;
 	TAILQ_FOREACH(lc, &lb->clients, entry) {
-		if (!xtour_untold(lb, lc, node) || !xtour_plays(v, n,
+		if (!xtour_untold(lb, lc, node) || !xtour_plays(lb->xtour,
 		    lc->name))
 			continue;
 		lc->xtold = node;
@@ -498,7 +565,6 @@ xtour_redirect(struct lobby *lb)
 		log_info("conn=%llu event=redirect name=%s to=%s why=tournament",
 		    (unsigned long long)lc->connid, lc->name, addr);
 	}
-	league_tournaments_free(v, n);
 }
 
 /*
@@ -511,12 +577,13 @@ lobby_xtour_note(struct lobby *lb, const char *payload)
 {
 	struct lxtour	*x;
 	long long	 node;
+	unsigned long long roster;
 	char		 addr[PROTO_ADDR_MAX + 2];
 
 	if (strncmp(payload, XTOUR_NOTE, strlen(XTOUR_NOTE)) != 0)
 		return (0);
-	if (sscanf(payload + strlen(XTOUR_NOTE), "%lld %261s", &node,
-	    addr) != 2 || node <= 0 || strlen(addr) > PROTO_ADDR_MAX)
+	if (sscanf(payload + strlen(XTOUR_NOTE), "%lld %261s %llx", &node,
+	    addr, &roster) != 3 || node <= 0 || strlen(addr) > PROTO_ADDR_MAX)
 		return (1);
 	if (node == lb->node_id)
 		return (1);
@@ -526,6 +593,12 @@ lobby_xtour_note(struct lobby *lb, const char *payload)
 	x->heard = lobby_clock_now(lb);
 	if (x->heard == 0)
 		x->heard = 1;
+	if (!x->have_roster || x->roster != roster) {
+		if (xtour_roster(lb, x) != 0)
+			log_warnx("node=%" PRId64 " event=xtour-read-failed",
+			    lb->node_id);
+		x->roster = roster;
+	}
 	xtour_redirect(lb);
 	return (1);
 }

@@ -287,6 +287,11 @@ def test_kill_scheduler():
                  "pairs=2 tc=20000 seed=3 random=1 nim 9 9 9 9")
     check("create on the scheduler: 24 games", ok(r) and "games 24" in r,
           r)
+    late = login(ds[2], "kr1", register=False)
+    e = event_of(late, "redirect", DEADLINE)
+    check("a player logging in on node C is redirected to the scheduler",
+          e == "event redirect " + where(ds[0]), e)
+    late.close()
     check("some games finished, one in play", wait_for(
         lambda: (standings(boss, "xk")[0][0] or 0) >= 4 and
         in_play(ds[0]), DEADLINE, 0.1))
