@@ -352,6 +352,8 @@ void	 ltour_rr_block(struct ltour *, size_t, size_t);
 void	 ltour_withdrawn_stop(struct ltour *);
 void	 ltour_after_result(struct lobby *, struct ltour *);
 void	 ltour_check_done(struct lobby *, struct ltour *);
+int	 ltour_name_in(char (*)[LEAGUE_NAME_MAX + 1], size_t,
+	    const char *);
 
 /* lobby-tops.c (calls lobby-tour.c, lobby-tinfo.c): its operations */
 int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);

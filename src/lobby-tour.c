@@ -429,14 +429,15 @@ lobby_tour_xbusy_scan(struct lobby *lb)
 		}
 }
 
-/* Returns 1 if name plays a game of a remote slot (lobby_tour_xbusy_scan). */
-static int
-lobby_tour_xbusy(const struct lobby *lb, const char *name)
+/* Returns 1 if name is one of the n names of v. */
+int
+ltour_name_in(char (*v)[LEAGUE_NAME_MAX + 1], size_t n,
+    const char *name)
 {
 	size_t	 i;
 
-	for (i = 0; i < lb->nxbusy; i++)
-		if (strcmp(lb->xbusy[i], name) == 0)
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], name) == 0)
 			return (1);
 	return (0);
 }
@@ -452,7 +453,8 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	*lc = NULL;
 	if (lobby_tour_engine(name))
 		return (1);
-	if (lobby_playing(lb, name) || lobby_tour_xbusy(lb, name))
+	if (lobby_playing(lb, name) ||
+	    ltour_name_in(lb->xbusy, lb->nxbusy, name))
 		return (0);
 	*lc = lobby_free_client(lb, name, 1);
 	return (*lc != NULL ? 1 : -1);

@@ -522,18 +522,6 @@ xtour_roster(struct lobby *lb, struct lxtour *x)
 	return (0);
 }
 
-/* Returns 1 if account name plays in a running tournament (x->names). */
-static int
-xtour_plays(const struct lxtour *x, const char *name)
-{
-	size_t	 i;
-
-	for (i = 0; i < x->nnames; i++)
-		if (strcmp(x->names[i], name) == 0)
-			return (1);
-	return (0);
-}
-
 /* Returns 1 if lc is a client to tell where the scheduler is. */
 static int
 xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
@@ -557,8 +545,8 @@ xtour_redirect(struct lobby *lb)
 	    !lb->xtour->have_roster)
 		return;
 	TAILQ_FOREACH(lc, &lb->clients, entry) {
-		if (!xtour_untold(lb, lc, node) || !xtour_plays(lb->xtour,
-		    lc->name))
+		if (!xtour_untold(lb, lc, node) || !ltour_name_in(
+		    lb->xtour->names, lb->xtour->nnames, lc->name))
 			continue;
 		lc->xtold = node;
 		lc_event(lc, "redirect %s", addr);
