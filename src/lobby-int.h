@@ -288,6 +288,8 @@ struct lobby {
 	 * announcements published, for the forfeit waits (lobby-tour.c). */
 	struct lxtour	*xtour;
 	uint64_t	 xtour_seq;
+	int		 xtour_stale;	/* a new scheduler's read failed: it
+					 * does not schedule yet */
 	/* The players of tournament games live in the log but refereed
 	 * elsewhere (remote slots): busy (lobby-tour.c, each schedule). */
 	char		(*xbusy)[LEAGUE_NAME_MAX + 1];

@@ -731,6 +731,8 @@ lobby_schedule(struct lobby *lb)
 		return;
 	if (lb->node_id != 0 && !lb->leader)	/* another node schedules */
 		return;
+	if (lb->xtour_stale)	/* a new scheduler, tournaments not read */
+		return;
 	lobby_tour_xbusy_scan(lb);
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)

@@ -131,7 +131,7 @@ static int
 xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
 {
 	struct sqldb_stmt *s;
-	int		 n = 0, r;
+	int		 n = 0, r = SQLDB_DONE;
 
 	if (lb->xdb == NULL)
 		return (0);
@@ -144,15 +144,16 @@ xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
 		slots[n++] = sqldb_column_int64(s, 1);
 	}
 	sqldb_reset(s);
-	return (n);
+	return (r == -1 ? -1 : n);
 }
 
 /*
  * Marks the slots of f (just read from the log) that have a game in play:
  * this node's own live games and forfeits on their way to the log (of t,
  * the tournament f replaces), then the log's other live games (remote).
+ * Returns 0, or -1 on a database error.
  */
-static void
+static int
 xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
 {
 	struct lgame	*g;
@@ -180,6 +181,7 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
 		}
 	free(ids);
 	free(slots);
+	return (n < 0 ? -1 : 0);
 }
 
 /*
@@ -204,7 +206,10 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d)
 		return (-1);
 	}
 	ltour_withdrawn_stop(f);
-	xtour_playing(lb, t, f);
+	if (xtour_playing(lb, t, f) != 0) {
+		ltour_free(f);
+		return (-1);
+	}
 	for (i = 0; i < f->nslots && i < t->nslots; i++)
 		if (f->slots[i].state == LSLOT_PENDING &&
 		    t->slots[i].state == LSLOT_PENDING &&
@@ -356,27 +361,32 @@ xtour_live_status(enum league_tstatus s)
 /*
  * Reads again every tournament running or paused in the log or in this
  * node's memory (one another scheduler finished or cancelled), for a new
- * scheduler.
+ * scheduler.  Returns 0, or -1 if the database failed (the node does not
+ * schedule until a read succeeds: lb->xtour_stale).
  */
-static void
+static int
 xtour_sync_all(struct lobby *lb)
 {
 	struct league_tournament *v = NULL;
 	struct ltour	*t;
 	size_t		 n = 0, i;
+	int		 rv = 0;
 
-	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
-		log_warnx("node=%" PRId64 " event=xtour-read-failed",
-		    lb->node_id);
-		return;
-	}
+	if (league_tournaments(lb->league, 1, &v, &n) != 0)
+		rv = -1;
 	for (i = 0; i < n; i++) {
 		t = lobby_tour(lb, v[i].name);
-		if (xtour_live_status(v[i].status) || (t != NULL &&
-		    xtour_live_status(t->def.status)))
-			(void)xtour_read(lb, v[i].name, 0);
+		if ((xtour_live_status(v[i].status) || (t != NULL &&
+		    xtour_live_status(t->def.status))) &&
+		    xtour_read(lb, v[i].name, 0) == NULL)
+			rv = -1;
 	}
 	league_tournaments_free(v, n);
+	if (rv != 0)
+		log_warnx("node=%" PRId64 " event=xtour-read-failed "
+		    "msg=\"the scheduler waits for the tournaments\"",
+		    lb->node_id);
+	return (rv);
 }
 
 /* Returns 1 if t has a slot waiting for a game refereed elsewhere. */
@@ -443,6 +453,11 @@ xtour_tick_cb(void *arg)
 
 	if (!lb->leader)
 		return;
+	if (lb->xtour_stale && (lb->xtour_stale = xtour_sync_all(lb) != 0) ==
+	    0)
+		TAILQ_FOREACH(t, &lb->tours, entry)
+			if (xtour_live_status(t->def.status))
+				ltour_after_result(lb, t);
 	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s %016" PRIx64,
 	    lb->node_id, lb->node_addr, xtour_roster_hash(lb));
 	if (lb->xdb != NULL && sqldb_notify(lb->xdb, "lobby", pay) >= 0)
@@ -454,10 +469,9 @@ xtour_tick_cb(void *arg)
 		if (n < 64 && xtour_live_status(t->def.status) &&
 		    xtour_remote(t))
 			v[n++] = t;
-	for (i = 0; i < n; i++) {
-		(void)xtour_read(lb, NULL, v[i]->def.id);
-		ltour_check_done(lb, v[i]);
-	}
+	for (i = 0; i < n; i++)
+		if (xtour_read(lb, NULL, v[i]->def.id) != NULL)
+			ltour_after_result(lb, v[i]);	/* SPRT, end */
 	lobby_schedule(lb);
 	lb->clock.arm(lb->clock.arg, x->tick, XTOUR_TICK_MS);
 }
@@ -483,9 +497,10 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 		lb->clock.cancel(lb->clock.arg, x->tick);
 		return;
 	}
-	xtour_sync_all(lb);
+	lb->xtour_stale = xtour_sync_all(lb) != 0;
 	TAILQ_FOREACH(t, &lb->tours, entry)
-		ltour_check_done(lb, t);
+		if (xtour_live_status(t->def.status))
+			ltour_after_result(lb, t);	/* SPRT, end */
 	x->node = lb->node_id;
 	lobby_copy(x->addr, lb->node_addr, sizeof x->addr);
 	lb->clock.arm(lb->clock.arg, x->tick, 0);
