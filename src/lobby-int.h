@@ -236,6 +236,7 @@ struct ltour {
 	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
 	struct lforfeits forfeits;	/* on their way to the log */
 	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
+	uint64_t	 xfresh;	/* read from the log then (lobby-xtour.c) */
 };
 TAILQ_HEAD(ltours, ltour);
 

@@ -60,6 +60,7 @@
 #define XTOUR_STALE_MS	(3 * XTOUR_TICK_MS)	/* then: no scheduler known */
 #define XTOUR_NOTE	"scheduler "
 #define XTOUR_LIVE_MAX	4096	/* live games of a tournament read */
+#define XTOUR_FRESH_MS	XTOUR_TICK_MS	/* a read for answers serves so long */
 
 struct lxtour {
 	struct clock_timer *tick;	/* the scheduler's announcement */
@@ -231,6 +232,7 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d)
 	f->slots = keep.slots;
 	f->byes = keep.byes;
 	ltour_free(f);
+	t->xfresh = lobby_clock_now(lb) | 1;
 	return (0);
 }
 
@@ -302,15 +304,26 @@ xtour_read(struct lobby *lb, const char *name, int64_t id)
 	return (t);
 }
 
+/* Returns 1 if t was read from the log within XTOUR_FRESH_MS. */
+static int
+xtour_fresh(struct lobby *lb, const struct ltour *t)
+{
+	return (t != NULL && t->xfresh != 0 &&
+	    lobby_clock_now(lb) - t->xfresh < XTOUR_FRESH_MS);
+}
+
 /*
  * Before a read of tournament name on a node that does not schedule
- * (standings, crosstable, show, the pages): its state from the log.
+ * (standings, crosstable, show, the pages): its state from the log, read
+ * at most once per XTOUR_FRESH_MS (a read is proportional to its games).
  */
 void
 lobby_xtour_fresh(struct lobby *lb, const char *name)
 {
 	if (lb->xtour != NULL && lb->xtour->batch)
 		return;			/* read already (lobby_xtour_batch) */
+	if (xtour_fresh(lb, lobby_tour(lb, name)))
+		return;
 	if (xtour_follower(lb) && xtour_read(lb, name, 0) == NULL &&
 	    lobby_tour(lb, name) != NULL)
 		log_warnx("tournament=%s event=xtour-read-failed", name);
@@ -338,7 +351,8 @@ lobby_xtour_batch(struct lobby *lb, int on)
 		return;
 	}
 	for (i = 0; i < n; i++)
-		(void)xtour_put(lb, &v[i]);
+		if (!xtour_fresh(lb, lobby_tour(lb, v[i].name)))
+			(void)xtour_put(lb, &v[i]);
 	league_tournaments_free(v, n);
 	lb->xtour->batch = 1;
 }
