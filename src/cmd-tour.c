@@ -485,6 +485,8 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 		    "role");
 		return (CMD_ERROR);
 	}
+	if (lobby_xtour_refuse(s->lc, body) != 0)	/* another node's */
+		return (CMD_ERROR);
 	if (strcmp(op, "create") == 0)
 		return (cmd_tour_create(s, c->argc - 1, c->argv + 1, body));
 	if (strcmp(op, "cancel") == 0 && c->argc == 2)

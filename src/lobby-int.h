@@ -84,6 +84,8 @@ struct lobby_client {
 	int		 holding;	/* running one of its commands */
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
+	int64_t		 xtold;		/* the scheduler node it was sent to
+					 * (lobby-xtour.c), 0: none */
 	char		 anon[32];	/* "anon:START" of this daemon run */
 };
 TAILQ_HEAD(lclients, lobby_client);
@@ -203,6 +205,10 @@ struct lslot {
 	int		 forfeit;	/* done: the loser was absent */
 	uint64_t	 waiting;	/* lobby_clock_now when one player was
 					 * there and the other not; 0: not */
+	uint64_t	 xseq;		/* node: the announcement its forfeit
+					 * wait needs (lobby-xtour.c); 0: none */
+	int64_t		 remote;	/* playing: a live game of the log not
+					 * refereed here (lobby-xtour.c) */
 };
 
 /* A forfeit on its way to the log (lobby-tour.c). */
@@ -230,6 +236,7 @@ struct ltour {
 	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
 	struct lforfeits forfeits;	/* on their way to the log */
 	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
+	uint64_t	 xfresh;	/* read from the log then (lobby-xtour.c) */
 };
 TAILQ_HEAD(ltours, ltour);
 
@@ -278,6 +285,16 @@ struct lobby {
 	int		 (*seek_gone)(struct lobby *, struct lseek *);
 	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
 	struct lxwatch	*xwatch;
+	/* Tournaments across nodes (lobby-xtour.c), or NULL; the scheduler's
+	 * announcements published, for the forfeit waits (lobby-tour.c). */
+	struct lxtour	*xtour;
+	uint64_t	 xtour_seq;
+	int		 xtour_stale;	/* a new scheduler's read failed: it
+					 * does not schedule yet */
+	/* The players of tournament games live in the log but refereed
+	 * elsewhere (remote slots): busy (lobby-tour.c, each schedule). */
+	char		(*xbusy)[LEAGUE_NAME_MAX + 1];
+	size_t		 nxbusy;
 	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
 };
 
@@ -338,6 +355,8 @@ void	 ltour_rr_block(struct ltour *, size_t, size_t);
 void	 ltour_withdrawn_stop(struct ltour *);
 void	 ltour_after_result(struct lobby *, struct ltour *);
 void	 ltour_check_done(struct lobby *, struct ltour *);
+int	 ltour_name_in(char (*)[LEAGUE_NAME_MAX + 1], size_t,
+	    const char *);
 
 /* lobby-tops.c (calls lobby-tour.c, lobby-tinfo.c): its operations */
 int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
@@ -377,6 +396,17 @@ void	 lobby_xwatch_catch_up(struct lobby *);
 int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
 	    struct buf *);
 void	 lobby_xunwatch(struct lobby_client *, int64_t);
+
+/* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):
+ * tournaments across nodes */
+void	 lobby_xtour_free(struct lobby *);
+void	 lobby_xtour_leader(struct lobby *, int);
+int	 lobby_xtour_note(struct lobby *, const char *);
+void	 lobby_xtour_fresh(struct lobby *, const char *);
+void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
+void	 lobby_xtour_batch(struct lobby *, int);
+void	 lobby_xtour_login(struct lobby_client *);
+int	 lobby_tour_replay(struct lobby *, struct ltour *);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

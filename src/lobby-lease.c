@@ -45,6 +45,7 @@ lobby_set_leader(struct lobby *lb, int leader)
 	if (lb->leader == leader)
 		return;
 	lb->leader = leader;
+	lobby_xtour_leader(lb, leader);
 	log_info("node=%" PRId64 " event=%s", lb->node_id, leader ?
 	    "scheduler-elected" : "scheduler-lost");
 	if (leader)

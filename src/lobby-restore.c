@@ -237,6 +237,7 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 	*slot = 0;
 	if (gi->tournament == 0)
 		return (0);
+	lobby_xtour_fresh_id(r->lb, gi->tournament);	/* a node: the log's */
 	TAILQ_FOREACH(t, &r->lb->tours, entry)
 		if (t->def.id == gi->tournament)
 			break;
@@ -244,10 +245,12 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 	    t->def.status != LEAGUE_T_PAUSED))
 		return (lrestore_fail(r, "its tournament is not running"));
 	if (gi->slot >= t->nslots ||
-	    t->slots[gi->slot].state != LSLOT_PENDING)
+	    (t->slots[gi->slot].state != LSLOT_PENDING &&
+	    t->slots[gi->slot].remote != r->id))
 		return (lrestore_fail(r, "its tournament slot %u is no longer "
 		    "open", gi->slot));
 	lslot_enter(t, gi->slot, LSLOT_PLAYING);
+	t->slots[gi->slot].remote = 0;	/* refereed here now */
 	*tp = t;
 	*slot = gi->slot;
 	return (0);

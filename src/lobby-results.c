@@ -23,14 +23,15 @@ int
 lobby_tour_results(struct lobby *lb, const char *name,
     struct lobby_tresults *tr, struct buf *err)
 {
-	struct ltour	*t = lobby_tour(lb, name);
+	struct ltour	*t;
 	struct store_rgame *g;
 	const struct lslot *s;
 	size_t		 i, n = 0;
 	int		 rv;
 
 	memset(tr, 0, sizeof *tr);
-	if (t == NULL) {
+	lobby_xtour_fresh(lb, name);	/* a node: from the log */
+	if ((t = lobby_tour(lb, name)) == NULL) {
 		buf_printf(err, "no tournament %.32s", name);
 		return (-1);
 	}

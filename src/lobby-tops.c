@@ -73,7 +73,7 @@ lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
 		return (-1);
 	if (pause)		/* a deadline runs again from the resume */
 		for (i = 0; i < t->nslots; i++)
-			t->slots[i].waiting = 0;
+			t->slots[i].waiting = t->slots[i].xseq = 0;
 	log_info("tournament=%s event=%s by=%s", t->def.name,
 	    pause ? "paused" : "resumed", lc->name);
 	return (0);
@@ -119,9 +119,11 @@ int
 lobby_tour_show(struct lobby_client *lc, const char *name,
     struct lobby_tshow *sh, struct buf *err)
 {
-	struct ltour	*t = lobby_tour(lc->lb, name);
+	struct ltour	*t;
 	size_t		 i;
 
+	lobby_xtour_fresh(lc->lb, name);	/* a node: from the log */
+	t = lobby_tour(lc->lb, name);
 	memset(sh, 0, sizeof *sh);
 	if (t == NULL) {
 		buf_printf(err, "no tournament %.32s", name);

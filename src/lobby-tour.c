@@ -402,6 +402,47 @@ lobby_tour_engine(const char *name)
 }
 
 /*
+ * On a node: collects the players of the slots waiting for a game live
+ * in the log but refereed elsewhere (remote), busy until it ends there.
+ */
+static void
+lobby_tour_xbusy_scan(struct lobby *lb)
+{
+	struct ltour	*t;
+	size_t		 i, k, p[2];
+
+	lb->nxbusy = 0;
+	if (lb->node_id == 0)
+		return;
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		for (i = 0; i < t->nslots; i++) {
+			if (t->slots[i].state != LSLOT_PLAYING ||
+			    t->slots[i].remote == 0)
+				continue;
+			p[0] = t->slots[i].a;
+			p[1] = t->slots[i].b;
+			lb->xbusy = xreallocarray(lb->xbusy, lb->nxbusy + 2,
+			    sizeof *lb->xbusy);
+			for (k = 0; k < 2; k++)
+				lobby_copy(lb->xbusy[lb->nxbusy++],
+				    t->def.players[p[k]], sizeof *lb->xbusy);
+		}
+}
+
+/* Returns 1 if name is one of the n names of v. */
+int
+ltour_name_in(char (*v)[LEAGUE_NAME_MAX + 1], size_t n,
+    const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], name) == 0)
+			return (1);
+	return (0);
+}
+
+/*
  * Where a player of a pending game stands: 1 and *lc set when it can
  * start (the engine: always, lc NULL), 0 when busy in another game (not
  * absent), -1 when absent (no free, ready connection).
@@ -412,7 +453,8 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	*lc = NULL;
 	if (lobby_tour_engine(name))
 		return (1);
-	if (lobby_playing(lb, name))
+	if (lobby_playing(lb, name) ||
+	    ltour_name_in(lb->xbusy, lb->nxbusy, name))
 		return (0);
 	*lc = lobby_free_client(lb, name, 1);
 	return (*lc != NULL ? 1 : -1);
@@ -517,6 +559,23 @@ lobby_tour_timer_cb(void *arg)
 }
 
 /*
+ * Whether slot s may start its forfeit wait now: on a node (the
+ * scheduler), only once lobby-xtour.c published an announcement after the
+ * slot became due, on which every node redirects its players here.
+ */
+static int
+lobby_tour_called(struct lobby *lb, struct lslot *s)
+{
+	if (lb->node_id == 0)
+		return (1);
+	if (s->xseq == 0) {
+		s->xseq = lb->xtour_seq + 1;
+		return (0);
+	}
+	return (lb->xtour_seq >= s->xseq);
+}
+
+/*
  * The forfeit deadline of pending slot i, one seat there (present) and
  * the other absent: starts its wait, or scores the forfeit once due;
  * t->next_due keeps the earliest deadline still to come.  Returns 1 if
@@ -530,6 +589,8 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 
 	if (t->def.forfeit_s == 0)
 		return (0);
+	if (s->waiting == 0 && !lobby_tour_called(lb, s))
+		return (0);		/* node: after its players are told */
 	if (s->waiting == 0)
 		s->waiting = now == 0 ? 1 : now;
 	due = s->waiting + (uint64_t)t->def.forfeit_s * 1000;
@@ -574,6 +635,7 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 	pb = lobby_tour_seat(lb, t->def.players[s->b], &b);
 	if (pa == 0 || pb == 0 || (pa < 0 && pb < 0)) {
 		s->waiting = 0;		/* nobody waits for an absent one */
+		s->xseq = 0;
 		return;
 	}
 	if (pa < 0 || pb < 0) {
@@ -581,6 +643,7 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 		return;
 	}
 	s->waiting = 0;
+	s->xseq = 0;
 	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
 		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
 		    t->def.name, err.msg);
@@ -668,6 +731,9 @@ lobby_schedule(struct lobby *lb)
 		return;
 	if (lb->node_id != 0 && !lb->leader)	/* another node schedules */
 		return;
+	if (lb->xtour_stale)	/* a new scheduler, tournaments not read */
+		return;
+	lobby_tour_xbusy_scan(lb);
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;
@@ -751,7 +817,7 @@ ltour_withdrawn_stop(struct ltour *t)
  * before is complete, as it was live).  Returns 0, or -1 on a database
  * error.
  */
-static int
+int
 lobby_tour_replay(struct lobby *lb, struct ltour *t)
 {
 	struct league_tgame *tg = NULL;

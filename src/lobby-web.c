@@ -292,6 +292,7 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 	struct lobby_tshow sh;
 
 	json_arr(j);
+	lobby_xtour_batch(lb, 1);	/* a node: every one from the log */
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (lweb_show(lb, t->def.name, &sh) != 0)
 			continue;
@@ -299,6 +300,7 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 		lweb_tour_def(&sh, j);
 		json_end_obj(j);
 	}
+	lobby_xtour_batch(lb, 0);
 	json_end_arr(j);
 }
 

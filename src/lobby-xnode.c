@@ -432,6 +432,8 @@ xnode_note(struct lxnode *xn, const struct sqldb_note *n)
 		lobby_xwatch_note(xn->lb, n->channel);
 		return;
 	}
+	if (lobby_xtour_note(xn->lb, n->payload))
+		return;
 	if (sscanf(n->payload, "seek %lld%c", &id, &c) == 1)
 		xnode_scan(xn, id);
 	else if (sscanf(n->payload, "paired %lld%c", &id, &c) == 1)

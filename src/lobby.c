@@ -133,6 +133,7 @@ lobby_free(struct lobby *lb)
 	}
 	gmp_randclear(lb->rs);
 	lobby_lease_free(lb);
+	lobby_xtour_free(lb);
 	free(lb);
 }
 
@@ -242,6 +243,7 @@ lobby_login_live(struct lobby_client *lc)
 	}
 	buf_free(&tc);
 	lnode_login(lc, nlive);	/* a draining node: event redirect */
+	lobby_xtour_login(lc);	/* a tournament's player: its scheduler */
 }
 
 /* A disabled account, on its way to the loop. */

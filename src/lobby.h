@@ -271,6 +271,10 @@ struct lobby_node_status {
 int	 lobby_node_drain(struct lobby_client *, const char *, struct buf *);
 int	 lobby_node_undrain(struct lobby_client *, struct buf *);
 void	 lobby_node_status(struct lobby_client *, struct lobby_node_status *);
+/* Refuses a change of a tournament on a node that does not schedule
+ * them (lobby-xtour.c, PROTOCOL.md §13.12). */
+int	 lobby_xtour_refuse(struct lobby_client *, struct buf *);
+
 /* Refuses a new game while the node drains ("node draining: ..."). */
 int	 lobby_drain_refuse(const struct lobby_client *, struct buf *);
 
