@@ -85,6 +85,17 @@ bot_node_failed(struct bot *b)
 		    (unsigned long long)(b->next_try - now));
 }
 
+/* The node dialled could not be reached: remembered (BOT_DEAD_MS). */
+void
+bot_node_dead(struct bot *b)
+{
+	int	 v6 = strchr(b->host, ':') != NULL;
+
+	snprintf(b->dead, sizeof b->dead, "%s%s%s:%s", v6 ? "[" : "",
+	    b->host, v6 ? "]" : "", b->port);
+	b->dead_at = bot_now();
+}
+
 /*
  * event redirect ADDR [GAME_ID] (addr: len bytes, game NULL if none):
  * sets the node to dial and the link to REDIRECT, whose connection the
@@ -106,6 +117,15 @@ bot_redirect(struct bot *b, const char *addr, size_t len, const char *game)
 	proto_addr_print(&a, to, sizeof to);
 	if (b->finishing) {
 		bot_log("redirected to %s while leaving: not followed", to);
+		return;
+	}
+	if (strcmp(to, b->dead) == 0 && now - b->dead_at < BOT_DEAD_MS) {
+		/* Its lease outlives it a moment: another node takes over. */
+		bot_log("not following the redirect to %s: it could not be "
+		    "reached %llu ms ago", to, (unsigned long long)(now -
+		    b->dead_at));
+		if (game != NULL)
+			bot_takeover_wait(b, game);
 		return;
 	}
 	for (i = n = 0; i < b->nredirect; i++)

@@ -97,7 +97,7 @@ lobby_check_free(struct lobby_client *lc, struct buf *err)
 		    "resume %lld first", (long long)gid, (long long)gid);
 		return (-1);
 	}
-	return (0);
+	return (lwhere_busy(lc, err));	/* a game being taken over */
 }
 
 /* A game against the engine, from seek opponent=engine. */

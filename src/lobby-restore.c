@@ -290,6 +290,7 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	    (unsigned long long)(g->p[1].clock_us / 1000), g->p[0].name,
 	    g->p[1].name);
 	lg_restored(lb, g);
+	lwhere_restored(lb, g);	/* its players here: event live */
 }
 
 /* Ends a game that cannot be restored as abandoned, with why. */
