@@ -201,6 +201,7 @@ void	 bot_node_lost(struct bot *);
 void	 bot_node_failed(struct bot *);
 void	 bot_redirect(struct bot *, const char *, size_t, const char *);
 void	 bot_node_dead(struct bot *);
+void	 bot_takeover_wait(struct bot *b, const char *);
 
 /* bot-prog.c: the program. */
 void	 bot_stop_program(struct bot *b);
@@ -220,6 +221,5 @@ void	 bot_lost(struct bot *b, const char *why);
 void	 bot_reconnect(struct bot *b);
 void	 bot_server_input(struct bot *b);
 void	 bot_takeover_check(struct bot *b);
-void	 bot_takeover_wait(struct bot *b, const char *);
 
 #endif /* BOT_INT_H */

@@ -5,8 +5,11 @@
  * with the backoff only once a whole round of dials failed, and following
  * `event redirect HOST:PORT [GAME_ID]`: to a node of the list or not (a
  * detour, after which the list resumes), at most 8 within 60 s, then back
- * to the list with backoff.  Logging in again and resuming the games is
- * the reconnect path of bot-server.c, the same for every node.
+ * to the list with backoff (but never to a node whose dial failed less
+ * than BOT_DEAD_MS ago: its game waits for a takeover, as after `event
+ * takeover`, for --takeover-wait ms).  Logging in again and resuming
+ * the games is the reconnect path of bot-server.c, the same for every
+ * node.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +86,18 @@ bot_node_failed(struct bot *b)
 	if (b->nnodes > 1 || detour)
 		bot_log("next node: %s:%s in %llu ms", b->host, b->port,
 		    (unsigned long long)(b->next_try - now));
+}
+
+/* Our game id waits for a takeover: wait for it (--takeover-wait). */
+void
+bot_takeover_wait(struct bot *b, const char *id)
+{
+	if (b->waiting || !b->in_game || strcmp(b->game_id, id) != 0)
+		return;
+	b->waiting = 1;
+	b->wait_until = bot_now() + b->takeover_ms;
+	bot_log("game %s is being taken over: waiting up to %lu ms", id,
+	    b->takeover_ms);
 }
 
 /* The node dialled could not be reached: remembered (BOT_DEAD_MS). */

@@ -264,18 +264,6 @@ bot_event_takeover(struct bot *b, const char *line)
 	bot_takeover_wait(b, id);
 }
 
-/* Our game id waits for a takeover: wait for it (--takeover-wait). */
-void
-bot_takeover_wait(struct bot *b, const char *id)
-{
-	if (b->waiting || !b->in_game || strcmp(b->game_id, id) != 0)
-		return;
-	b->waiting = 1;
-	b->wait_until = bot_now() + b->takeover_ms;
-	bot_log("game %s is being taken over: waiting up to %lu ms", id,
-	    b->takeover_ms);
-}
-
 /* Gives up a game whose takeover did not come within --takeover-wait. */
 void
 bot_takeover_check(struct bot *b)

@@ -370,12 +370,10 @@ int	 lnode_draining(const struct lobby *);
 void	 lnode_game_over(struct lobby_client *);
 void	 lnode_login(struct lobby_client *, size_t);
 
-/* lobby.c: the event live line of seat s of game g. */
-void	 lc_event_live(struct lobby_client *, struct lgame *, int);
-
-/* lobby-where.c: an account's games on other nodes (calls lobby.c,
+/* lobby-where.c: an account's games on other nodes, event live (calls
  * lobby-game.c, lobby-queue.c; lobby.c, lobby-ops.c and lobby-restore.c
  * call it). */
+void	 lc_event_live(struct lobby_client *, struct lgame *, int);
 size_t	 lwhere_login(struct lobby_client *);
 void	 lwhere_restored(struct lobby *, struct lgame *);
 int	 lwhere_busy(struct lobby_client *, struct buf *);

@@ -24,8 +24,8 @@
  * game restored here gives its players logged in here `event live`
  * (lwhere_restored, from lobby-restore.c).
  *
- * It calls lobby.c (lc_event_live), lobby-game.c (lobby_game) and
- * lobby-queue.c.
+ * It calls lobby-game.c (lobby_game) and lobby-queue.c; lobby.c,
+ * lobby-ops.c and lobby-restore.c call it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -34,6 +34,7 @@
 #include "lobby.h"
 #include "lobby-int.h"
 #include "log.h"
+#include "proto.h"
 #include "store-where.h"
 #include "util.h"
 
@@ -67,6 +68,20 @@ struct lwhere {
 	int		 armed;
 	struct lwhere_job *job;		/* in flight, or NULL */
 };
+
+/* Sends lc the event live line of seat s of game g. */
+void
+lc_event_live(struct lobby_client *lc, struct lgame *g, int s)
+{
+	struct buf	 tc;
+
+	buf_init(&tc);
+	proto_tc_print(&tc, g->base_ms, g->inc_ms);
+	lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
+	    (long long)g->id, g->p[0].name, g->p[1].name, s, buf_str(&tc),
+	    g->rated, g->start);
+	buf_free(&tc);
+}
 
 /*
  * On the login's worker: reads the live games of account name and their

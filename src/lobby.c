@@ -212,20 +212,6 @@ lobby_set_peer(struct lobby_client *lc, const char *peer, const char *anon)
 	lobby_copy(lc->anon, anon, sizeof lc->anon);
 }
 
-/* Sends lc the event live line of seat s of game g. */
-void
-lc_event_live(struct lobby_client *lc, struct lgame *g, int s)
-{
-	struct buf	 tc;
-
-	buf_init(&tc);
-	proto_tc_print(&tc, g->base_ms, g->inc_ms);
-	lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
-	    (long long)g->id, g->p[0].name, g->p[1].name, s, buf_str(&tc),
-	    g->rated, g->start);
-	buf_free(&tc);
-}
-
 /*
  * After a login's reply: one "event live" per seat the account holds in a
  * live game, so a restarted program can resume it by id; on a node, then
