@@ -20,7 +20,9 @@
  * worker reads its games' leases again, and when another live node holds
  * one, other than the node it was last sent to, its connections here get
  * `event redirect HOST:PORT GAME_ID` (a redirect to a node that died, and
- * whose game another node took, is so followed by one to the taker); a
+ * whose game another node took, is so followed by one to the taker); when
+ * none does (its holder died, or this node is restoring it) the account
+ * waits for the takeover as if told `event takeover` (lwhere_busy); a
  * game restored here gives its players logged in here `event live`
  * (lwhere_restored, from lobby-restore.c).
  *
@@ -192,6 +194,18 @@ lwhere_redirect(struct lobby *lb, int64_t game, int64_t holder,
 	}
 }
 
+/* No live node but this one (restoring it) holds game now: its accounts
+ * wait for the takeover (lwhere_busy). */
+static void
+lwhere_unheld(struct lwhere *w, int64_t game)
+{
+	size_t	 i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->v[i].game == game)
+			w->v[i].holder = 0;
+}
+
 /* The worker's part: each waiting game's lease. */
 static void
 lwhere_job_work(void *arg)
@@ -220,6 +234,8 @@ lwhere_job_done(void *arg)
 		    j->w[i].holder != j->lb->node_id && j->w[i].addr[0] != '\0')
 			lwhere_redirect(j->lb, j->ids[i], j->w[i].holder,
 			    j->w[i].addr);
+		else if (j->rc[i] == 1)
+			lwhere_unheld(j->lb->where, j->ids[i]);
 	free(j);
 }
 

@@ -485,6 +485,19 @@ def test_waiting():
     e = b.wait("events", lambda v: " %d" % gid in v, DEADLINE)
     check("redirected to node A once A holds it", e ==
           "event redirect 127.0.0.1:%d %d" % (ds[0].port, gid), e)
+    r = b.cmd("seek nim 1 2 tc=600000")
+    check("a seek is taken while its game has a live owner", ok(r), r)
+    b.cmd("unseek")
+    dead = sql("INSERT INTO nodes (addr, started_ms, heartbeat_ms, "
+               "expires_ms) VALUES ('127.0.0.1:1', 0, 0, 0) RETURNING id")
+    sql("UPDATE leases SET node_id = %s WHERE game_id = %d" %
+        (dead[0][0], gid))
+    refused = wait_for(lambda: (lambda r: None if ok(r) else r)(
+        b.cmd("seek nim 1 2 tc=600000")), DEADLINE, 0.1)
+    check("its owner dead (its lease not yet expired): no new game, the "
+          "game waits for its takeover", refused is not None and
+          "you are playing game %d: it is being taken over" % gid in
+          refused, refused)
     sql("UPDATE leases SET state = 'released' WHERE game_id = %d" % gid)
     sql("UPDATE games SET status = 'abandoned' WHERE id = %d" % gid)
     b.close()
