@@ -471,7 +471,8 @@ lobby_resume_id(struct lobby_client *lc, const char *id, int *seat,
 		return (NULL);
 	}
 	if (g == NULL || lg_over(g)) {
-		buf_printf(err, "no live game %.32s", id);
+		if (lwhere_resume(lc, lobby_gid(id), err) == 0)
+			buf_printf(err, "no live game %.32s", id);
 		return (NULL);
 	}
 	for (s = 2; s >= 1; s--)

@@ -339,6 +339,26 @@ lwhere_restored(struct lobby *lb, struct lgame *g)
 		lwhere_drop(lb->where, g->id);
 }
 
+/* The entry of lc's account waiting for a takeover (of game, or any:
+ * 0), or NULL. */
+static struct lwait *
+lwhere_waiting(struct lobby_client *lc, int64_t game)
+{
+	struct lwhere	*w = lc->lb->where;
+	uint64_t	 now;
+	size_t		 i;
+
+	if (w == NULL || lc->name[0] == '\0')
+		return (NULL);
+	now = lobby_clock_now(lc->lb);
+	for (i = 0; i < w->n; i++)
+		if (w->v[i].until > now && w->v[i].holder == 0 &&
+		    (game == 0 || w->v[i].game == game) &&
+		    strcmp(w->v[i].name, lc->name) == 0)
+			return (&w->v[i]);
+	return (NULL);
+}
+
 /*
  * Refuses a new game to an account whose game waits for a takeover: 0,
  * or -1 with err.
@@ -346,22 +366,27 @@ lwhere_restored(struct lobby *lb, struct lgame *g)
 int
 lwhere_busy(struct lobby_client *lc, struct buf *err)
 {
-	struct lwhere	*w = lc->lb->where;
-	uint64_t	 now;
-	size_t		 i;
+	struct lwait	*e;
 
-	if (w == NULL || lc->name[0] == '\0')
+	if ((e = lwhere_waiting(lc, 0)) == NULL)
 		return (0);
-	now = lobby_clock_now(lc->lb);
-	for (i = 0; i < w->n; i++)
-		if (w->v[i].until > now && w->v[i].holder == 0 &&
-		    strcmp(w->v[i].name, lc->name) == 0) {
-			buf_printf(err, "you are playing game %" PRId64 ": it "
-			    "is being taken over (wait for event live or event "
-			    "redirect)", w->v[i].game);
-			return (-1);
-		}
-	return (0);
+	buf_printf(err, "you are playing game %" PRId64 ": it is being taken "
+	    "over (wait for event live or event redirect)", e->game);
+	return (-1);
+}
+
+/*
+ * resume GAME_ID of a game not live here: -1 with err when it waits for a
+ * takeover (the account was told), else 0.
+ */
+int
+lwhere_resume(struct lobby_client *lc, int64_t game, struct buf *err)
+{
+	if (game <= 0 || lwhere_waiting(lc, game) == NULL)
+		return (0);
+	buf_printf(err, "game %" PRId64 " is being taken over: try again "
+	    "after event live or event redirect", game);
+	return (-1);
 }
 
 /* Frees the waiting set (lobby_free: the workers are joined). */

@@ -479,6 +479,10 @@ def test_waiting():
     r = b.cmd("seek nim 1 2 tc=600000")
     check("no new game meanwhile", not ok(r) and
           "you are playing game %d: it is being taken over" % gid in r, r)
+    r = b.cmd("resume %d" % gid)
+    check("its resume says why it is refused", r == "?%d game %d is being "
+          "taken over: try again after event live or event redirect" %
+          (b.nid, gid), r)
     sql("INSERT INTO leases (game_id, node_id, epoch, state, acquired_ms, "
         "expires_ms) VALUES (%d, %d, 1, 'held', 0, (extract(epoch from "
         "clock_timestamp()) * 1000)::bigint + 600000)" % (gid, ids[0]))
