@@ -6,8 +6,13 @@ an account registered on one node logs in on another; a game's lease held
 by the node that referees it, renewed, released at its end; a node killed
 with SIGKILL: its game's lease expires after the TTL and exactly one other
 node acquires it (epoch 2); the same with two grundy bots held at an
-exact committed ply: they resume on the taker and finish the game, kept,
-verified and rated once; a node stalled past its lease stops
+exact committed ply, which reconnect at once: they wait for the takeover
+(event takeover), resume on whichever node took it and finish the game,
+kept, verified and rated once, with no second game; a login on a node
+that does not own the player's game: event redirect to the owner; a
+player logged in on the taker: event live at the restore; a game with no
+live referee: event takeover, no new game, then a redirect to its new
+owner; grundy bot's read timeout; a node stalled past its lease stops
 refereeing the game taken from it (event lost or redirect, no result);
 the scheduler's lock moves to a live node when
 its holder is killed, and a pending tournament game is scheduled there.
