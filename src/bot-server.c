@@ -290,6 +290,7 @@ bot_event(struct bot *b, char *line)
 		else
 			snprintf(b->game_id, sizeof b->game_id, "?");
 		b->in_game = 1;
+		b->waiting = 0;		/* this game has a referee */
 		/* A game on a bot that was leaving: play it, then leave. */
 		b->finishing = 0;
 		/* The token lets anyone take over the game: do not log it. */

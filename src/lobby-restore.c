@@ -29,7 +29,11 @@
  * longer open), is ended as abandoned with reason restore-failed and a
  * detail that says why: never half restored.
  *
- * It calls lobby-game.c, lobby-tour.c (a slot's state) and lobby-queue.c;
+ * Its players logged in here get `event live` for it when it is restored
+ * (lobby-where.c, as at a login).
+ *
+ * It calls lobby-game.c, lobby-tour.c (a slot's state), lobby-where.c and
+ * lobby-queue.c;
  * nothing in the lobby calls it but lobby.c (lrestore_drop).
  */
 #include <sys/queue.h>
