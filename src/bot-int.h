@@ -37,6 +37,10 @@
 #define BOT_DIAL_MS	5000		/* a dial's timeout: the node is gone */
 #define BOT_REDIRECTS	8		/* redirects followed within: */
 #define BOT_REDIRECT_MS	60000		/* this window; then the list */
+#define BOT_TAKEOVER_MS	60000		/* wait for a game's takeover */
+#define BOT_DEAD_MS	10000		/* a node unreachable since: no
+					 * redirect there is followed */
+#define BOT_READ_MS	30000		/* server silent: ping, then lost */
 
 /* The bot's own commands, whose answers come from the server. */
 enum bot_kind {
@@ -108,6 +112,8 @@ struct bot {
 	unsigned long	 reconnect_ms;	/* first wait before reconnecting */
 	unsigned long	 reconnect_s;	/* give up after this long */
 	unsigned long	 dial_ms;	/* --dial-timeout */
+	unsigned long	 takeover_ms;	/* --takeover-wait */
+	unsigned long	 read_ms;	/* --read-timeout, 0: none */
 	char		**prog;
 	char		 host[256], port[32];	/* the node dialled */
 
@@ -119,6 +125,9 @@ struct bot {
 	int		 detour;	/* host:port is a redirect's, not node */
 	uint64_t	 redirect_at[BOT_REDIRECTS];	/* the last ones, ms */
 	size_t		 nredirect;
+	char		 dead[256 + 32 + 4];	/* the last node whose
+							 * dial failed, */
+	uint64_t	 dead_at;			/* then */
 
 	/* The program, and the server connection. */
 	pid_t		 pid;
@@ -129,6 +138,8 @@ struct bot {
 	unsigned int	 attempt;	/* reconnect attempts since then */
 	int		 hello_first;	/* never connected yet: register */
 	uint64_t	 down_since, next_try, last_send;
+	uint64_t	 last_recv;	/* bytes from the server, or dialled */
+	int		 pinged;	/* a ping for the silence is out */
 
 	/* Answer queues and the blocks being read. */
 	struct bot_own	 own[BOT_QUEUE_MAX];
@@ -152,6 +163,11 @@ struct bot {
 	int		 you;		/* seat 1 or 2, 0 if unknown */
 	unsigned long	 done;		/* games finished with a result */
 	int		 finishing;	/* enough games: leave when answered */
+	/* The game waits for a takeover (event takeover): until then. */
+	int		 waiting;
+	uint64_t	 wait_until;
+	unsigned long	 refused_gen;	/* the connection that refused
+					 * its resume meanwhile */
 	uint64_t	 finish_by;
 };
 
@@ -184,6 +200,8 @@ void	 bot_nodes_parse(struct bot *, const char *);
 void	 bot_node_lost(struct bot *);
 void	 bot_node_failed(struct bot *);
 void	 bot_redirect(struct bot *, const char *, size_t, const char *);
+void	 bot_node_dead(struct bot *);
+void	 bot_takeover_wait(struct bot *b, const char *);
 
 /* bot-prog.c: the program. */
 void	 bot_stop_program(struct bot *b);
@@ -202,5 +220,6 @@ void	 bot_close(struct bot *b);
 void	 bot_lost(struct bot *b, const char *why);
 void	 bot_reconnect(struct bot *b);
 void	 bot_server_input(struct bot *b);
+void	 bot_takeover_check(struct bot *b);
 
 #endif /* BOT_INT_H */

@@ -5,8 +5,11 @@
  * with the backoff only once a whole round of dials failed, and following
  * `event redirect HOST:PORT [GAME_ID]`: to a node of the list or not (a
  * detour, after which the list resumes), at most 8 within 60 s, then back
- * to the list with backoff.  Logging in again and resuming the games is
- * the reconnect path of bot-server.c, the same for every node.
+ * to the list with backoff (but never to a node whose dial failed less
+ * than BOT_DEAD_MS ago: its game waits for a takeover, as after `event
+ * takeover`, for --takeover-wait ms).  Logging in again and resuming
+ * the games is the reconnect path of bot-server.c, the same for every
+ * node.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +88,29 @@ bot_node_failed(struct bot *b)
 		    (unsigned long long)(b->next_try - now));
 }
 
+/* Our game id waits for a takeover: wait for it (--takeover-wait). */
+void
+bot_takeover_wait(struct bot *b, const char *id)
+{
+	if (b->waiting || !b->in_game || strcmp(b->game_id, id) != 0)
+		return;
+	b->waiting = 1;
+	b->wait_until = bot_now() + b->takeover_ms;
+	bot_log("game %s is being taken over: waiting up to %lu ms", id,
+	    b->takeover_ms);
+}
+
+/* The node dialled could not be reached: remembered (BOT_DEAD_MS). */
+void
+bot_node_dead(struct bot *b)
+{
+	int	 v6 = strchr(b->host, ':') != NULL;
+
+	snprintf(b->dead, sizeof b->dead, "%s%s%s:%s", v6 ? "[" : "",
+	    b->host, v6 ? "]" : "", b->port);
+	b->dead_at = bot_now();
+}
+
 /*
  * event redirect ADDR [GAME_ID] (addr: len bytes, game NULL if none):
  * sets the node to dial and the link to REDIRECT, whose connection the
@@ -106,6 +132,15 @@ bot_redirect(struct bot *b, const char *addr, size_t len, const char *game)
 	proto_addr_print(&a, to, sizeof to);
 	if (b->finishing) {
 		bot_log("redirected to %s while leaving: not followed", to);
+		return;
+	}
+	if (strcmp(to, b->dead) == 0 && now - b->dead_at < BOT_DEAD_MS) {
+		/* Its lease outlives it a moment: another node takes over. */
+		bot_log("not following the redirect to %s: it could not be "
+		    "reached %llu ms ago", to, (unsigned long long)(now -
+		    b->dead_at));
+		if (game != NULL)
+			bot_takeover_wait(b, game);
 		return;
 	}
 	for (i = n = 0; i < b->nredirect; i++)

@@ -54,6 +54,8 @@ bot_hello(struct bot *b, int first)
 {
 	struct buf	 t;
 
+	b->last_recv = bot_now();	/* --read-timeout counts from here */
+	b->pinged = 0;
 	buf_init(&t);
 	if (first && b->do_register) {
 		buf_printf(&t, "register %s %s", b->name, b->password);
@@ -82,6 +84,7 @@ bot_no_game(struct bot *b)
 	b->game_id[0] = '\0';
 	b->p1[0] = b->p2[0] = '\0';
 	b->you = 0;
+	b->waiting = 0;
 }
 
 /* Enough games: stop offering the bot, then leave once all is answered. */
@@ -230,6 +233,48 @@ bot_event_redirect(struct bot *b, const char *line)
 	    sizeof game) == 0 ? game : NULL);
 }
 
+/*
+ * event takeover GAME_ID you=1|2: our game has no live referee now; a node
+ * takes it over soon (event live here, or event redirect).  Until then
+ * (--takeover-wait) a refused resume does not end it and no game is
+ * sought.
+ */
+static void
+bot_event_takeover(struct bot *b, const char *line)
+{
+	char	 id[BOT_GAME_MAX], you[4];
+
+	if (bot_nth(line, 2, id, sizeof id) != 0 ||
+	    bot_field(line, "you", you, sizeof you) != 0 ||
+	    (strcmp(you, "1") != 0 && strcmp(you, "2") != 0))
+		return;
+	if (b->in_game && strcmp(b->game_id, id) != 0) {
+		bot_log("game %s waits for a takeover, but we play game %s",
+		    id, b->game_id);
+		return;
+	}
+	if (!b->in_game) {
+		bot_no_game(b);
+		snprintf(b->game_id, sizeof b->game_id, "%s", id);
+		b->you = you[0] - '0';
+		b->in_game = 1;
+		b->game_gen = b->gen;
+		b->finishing = 0;
+	}
+	bot_takeover_wait(b, id);
+}
+
+/* Gives up a game whose takeover did not come within --takeover-wait. */
+void
+bot_takeover_check(struct bot *b)
+{
+	if (!b->waiting || bot_now() < b->wait_until)
+		return;
+	bot_log("game %s was not taken over within %lu ms", b->game_id,
+	    b->takeover_ms);
+	bot_game_over(b, "unknown", "not taken over");
+}
+
 /* Handles an event line from the server: logs it, acts on some. */
 static void
 bot_event(struct bot *b, char *line)
@@ -245,6 +290,7 @@ bot_event(struct bot *b, char *line)
 		else
 			snprintf(b->game_id, sizeof b->game_id, "?");
 		b->in_game = 1;
+		b->waiting = 0;		/* this game has a referee */
 		/* A game on a bot that was leaving: play it, then leave. */
 		b->finishing = 0;
 		/* The token lets anyone take over the game: do not log it. */
@@ -257,9 +303,17 @@ bot_event(struct bot *b, char *line)
 		bot_challenge(b, line);
 	else if (strcmp(what, "redirect") == 0)
 		bot_event_redirect(b, line);
+	else if (strcmp(what, "takeover") == 0)
+		bot_event_takeover(b, line);
 	else if (strcmp(what, "live") == 0 &&
 	    bot_nth(line, 2, id, sizeof id) == 0) {
-		if (b->in_game && b->game_gen == b->gen &&
+		if (b->in_game && b->refused_gen == b->gen &&
+		    strcmp(b->game_id, id) == 0) {
+			/* Restored here after its resume was refused. */
+			b->token[0] = '\0';
+			b->refused_gen = (unsigned long)-1;
+			bot_sendf(b, BOT_RESUME_ID, "resume %s", b->game_id);
+		} else if (b->in_game && b->game_gen == b->gen &&
 		    strcmp(b->game_id, id) == 0)
 			b->live_gen = b->gen;	/* resumed by token, or id */
 		else if (bot_take_game(b, line) == 0) {
@@ -320,6 +374,7 @@ bot_resume_answer(struct bot *b, enum bot_kind kind, int ok, const char *msg)
 {
 	if (ok) {
 		bot_log("resumed: %s", msg);
+		b->waiting = 0;
 		return;
 	}
 	if (kind == BOT_RESUME && b->in_game && b->live_gen == b->gen) {
@@ -327,6 +382,13 @@ bot_resume_answer(struct bot *b, enum bot_kind kind, int ok, const char *msg)
 		    "account", msg, b->game_id);
 		b->token[0] = '\0';
 		bot_sendf(b, BOT_RESUME_ID, "resume %s", b->game_id);
+		return;
+	}
+	if (b->waiting && b->in_game) {
+		/* event live (here) or event redirect follows. */
+		bot_log("could not resume game %s yet (%s): it is being taken "
+		    "over", b->game_id, msg);
+		b->refused_gen = b->gen;
 		return;
 	}
 	bot_log("could not resume game %s: %s", b->game_id, msg);
@@ -518,6 +580,7 @@ bot_reconnect(struct bot *b)
 		if (b->nnodes > 1 || b->detour)
 			bot_log("cannot connect to %s:%s (%s)", b->host,
 			    b->port, why);
+		bot_node_dead(b);
 		bot_node_failed(b);
 		return;
 	}

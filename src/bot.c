@@ -48,10 +48,12 @@ static const char bot_usage[] =
     "[--accept-min-tc MS]\n"
     "           [--accept-rated 0|1|any] [--no-ready] "
     "[--reconnect-ms MS] [--reconnect-for S]\n"
-    "           [--dial-timeout MS] -- PROGRAM [ARG...]\n"
+    "           [--dial-timeout MS] [--read-timeout MS] "
+    "[--takeover-wait MS] -- PROGRAM [ARG...]\n"
     "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
-    "600, --accept-rated any,\n--dial-timeout 5000, ready on; up to 16 "
-    "nodes in --server, tried in turn; see grundy(1).\n";
+    "600, --accept-rated any,\n--dial-timeout 5000, --read-timeout 30000 "
+    "(0: none), --takeover-wait 60000, ready on;\nup to 16 nodes in "
+    "--server, tried in turn; see grundy(1).\n";
 
 /* Parses a decimal option value in [min, max] or exits 2. */
 static unsigned long
@@ -156,6 +158,12 @@ bot_valued(struct bot *b, char **argv, int a)
 	} else if (strcmp(argv[a], "--dial-timeout") == 0) {
 		b->dial_ms = bot_number(argv[a], argv[a + 1], 1, 600000);
 		a++;
+	} else if (strcmp(argv[a], "--read-timeout") == 0) {
+		b->read_ms = bot_number(argv[a], argv[a + 1], 0, 3600000);
+		a++;
+	} else if (strcmp(argv[a], "--takeover-wait") == 0) {
+		b->takeover_ms = bot_number(argv[a], argv[a + 1], 1, 3600000);
+		a++;
 	} else if (strcmp(argv[a], "--reconnect-for") == 0) {
 		b->reconnect_s = bot_number(argv[a], argv[a + 1], 0,
 		    30 * 86400);
@@ -233,6 +241,11 @@ bot_timeout(struct bot *b)
 		next = b->last_send + BOT_PING_MS;
 	if (b->finishing && b->finish_by < next)
 		next = b->finish_by;
+	if (!bot_down(b) && b->read_ms != 0 && b->last_recv +
+	    (b->pinged ? 2 : 1) * b->read_ms < next)
+		next = b->last_recv + (b->pinged ? 2 : 1) * b->read_ms;
+	if (b->waiting && b->wait_until < next)
+		next = b->wait_until;
 	return (next <= now ? 0 : (int)(next - now));
 }
 
@@ -250,6 +263,26 @@ bot_leave(struct bot *b)
 	b->attempt = attempt;
 	b->down_since = bot_now();
 	b->next_try = next;
+}
+
+/*
+ * --read-timeout: the server silent for read_ms gets a ping (the no-op
+ * protocol_version, whose answer is bytes); silent for read_ms more, the
+ * node is gone: the next one, as for a lost connection.
+ */
+static void
+bot_read_timeout(struct bot *b, uint64_t now)
+{
+	if (bot_down(b) || b->read_ms == 0 || b->finishing)
+		return;
+	if (b->pinged && now >= b->last_recv + 2 * b->read_ms) {
+		bot_log("no byte from %s:%s for %lu ms", b->host, b->port,
+		    2 * b->read_ms);
+		bot_lost(b, "read timeout");
+	} else if (!b->pinged && now >= b->last_recv + b->read_ms) {
+		b->pinged = 1;
+		bot_send(b, BOT_PING, "protocol_version");
+	}
 }
 
 /* The relay loop; returns when the games are done. */
@@ -295,8 +328,11 @@ bot_loop(struct bot *b)
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (bot_read(&b->sc) != 0)
 				bot_lost(b, "closed by the server");
-			else
+			else {
+				b->last_recv = bot_now();
+				b->pinged = 0;
 				bot_server_input(b);
+			}
 		}
 		if (b->link == BOT_LINK_LOCKED) {
 			/* A locked login: come back when the lock ends. */
@@ -314,6 +350,8 @@ bot_loop(struct bot *b)
 		if (!bot_down(b) && b->logged_in && !b->finishing &&
 		    now >= b->last_send + BOT_PING_MS)
 			bot_send(b, BOT_PING, "protocol_version");
+		bot_read_timeout(b, now);
+		bot_takeover_check(b);
 	}
 }
 
@@ -329,6 +367,9 @@ bot_main(int argc, char **argv)
 	b.reconnect_ms = BOT_RETRY_MS;
 	b.reconnect_s = BOT_RESUME_S;
 	b.dial_ms = BOT_DIAL_MS;
+	b.read_ms = BOT_READ_MS;
+	b.takeover_ms = BOT_TAKEOVER_MS;
+	b.refused_gen = (unsigned long)-1;
 	b.live_gen = (unsigned long)-1;	/* no event live seen */
 	b.filter.rated = -1;
 	b.next_id = BOT_FIRST_ID;

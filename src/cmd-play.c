@@ -116,6 +116,8 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 	s->admin = cmd_is_admin(s->conf->admins, s->account);
 	s->login_changed = 1;
 	s->login_live = 1;
+	if (s->lc != NULL)	/* on a node: its games elsewhere */
+		lobby_where_fetch(s->lc, s->account);
 	if (s->lobby != NULL)
 		lobby_rating(s->lobby, s->account, &r, &n);
 	buf_printf(body, "account %s\nrole %s\nrating %ld", s->account,

@@ -61,6 +61,8 @@ struct lcmd {
 STAILQ_HEAD(lcmdq, lcmd);
 
 struct lgame;
+struct store_where;
+struct lwhere;
 
 /* A connection's part in the lobby. */
 struct lobby_client {
@@ -87,6 +89,8 @@ struct lobby_client {
 	int64_t		 xtold;		/* the scheduler node it was sent to
 					 * (lobby-xtour.c), 0: none */
 	char		 anon[32];	/* "anon:START" of this daemon run */
+	struct store_where *where;	/* its login's games elsewhere */
+	size_t		 nwhere;	/* (lobby-where.c) */
 };
 TAILQ_HEAD(lclients, lobby_client);
 
@@ -296,6 +300,8 @@ struct lobby {
 	char		(*xbusy)[LEAGUE_NAME_MAX + 1];
 	size_t		 nxbusy;
 	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
+	struct lwhere	*where;		/* games waiting for a takeover
+					 * (lobby-where.c), or NULL */
 };
 
 /* lobby-queue.c (calls no other file of the lobby) */
@@ -382,6 +388,16 @@ void	 lobby_lease_free(struct lobby *);
 int	 lnode_draining(const struct lobby *);
 void	 lnode_game_over(struct lobby_client *);
 void	 lnode_login(struct lobby_client *, size_t);
+
+/* lobby-where.c: an account's games on other nodes, event live (calls
+ * lobby-game.c, lobby-queue.c; lobby.c, lobby-ops.c and lobby-restore.c
+ * call it). */
+void	 lc_event_live(struct lobby_client *, struct lgame *, int);
+size_t	 lwhere_login(struct lobby_client *);
+void	 lwhere_restored(struct lobby *, struct lgame *);
+int	 lwhere_busy(struct lobby_client *, struct buf *);
+int	 lwhere_resume(struct lobby_client *, int64_t, struct buf *);
+void	 lwhere_free(struct lobby *);
 
 /* lobby-xnode.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c):
  * matchmaking across nodes */

@@ -97,7 +97,7 @@ lobby_check_free(struct lobby_client *lc, struct buf *err)
 		    "resume %lld first", (long long)gid, (long long)gid);
 		return (-1);
 	}
-	return (0);
+	return (lwhere_busy(lc, err));	/* a game being taken over */
 }
 
 /* A game against the engine, from seek opponent=engine. */
@@ -471,7 +471,8 @@ lobby_resume_id(struct lobby_client *lc, const char *id, int *seat,
 		return (NULL);
 	}
 	if (g == NULL || lg_over(g)) {
-		buf_printf(err, "no live game %.32s", id);
+		if (lwhere_resume(lc, lobby_gid(id), err) == 0)
+			buf_printf(err, "no live game %.32s", id);
 		return (NULL);
 	}
 	for (s = 2; s >= 1; s--)

@@ -29,7 +29,11 @@
  * longer open), is ended as abandoned with reason restore-failed and a
  * detail that says why: never half restored.
  *
- * It calls lobby-game.c, lobby-tour.c (a slot's state) and lobby-queue.c;
+ * Its players logged in here get `event live` for it when it is restored
+ * (lobby-where.c, as at a login).
+ *
+ * It calls lobby-game.c, lobby-tour.c (a slot's state), lobby-where.c and
+ * lobby-queue.c;
  * nothing in the lobby calls it but lobby.c (lrestore_drop).
  */
 #include <sys/queue.h>
@@ -293,6 +297,7 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	    (unsigned long long)(g->p[1].clock_us / 1000), g->p[0].name,
 	    g->p[1].name);
 	lg_restored(lb, g);
+	lwhere_restored(lb, g);	/* its players here: event live */
 }
 
 /* Ends a game that cannot be restored as abandoned, with why. */

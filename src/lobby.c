@@ -111,6 +111,7 @@ lobby_free(struct lobby *lb)
 
 	lg_engine_drop(lb);		/* the workers are joined */
 	lrestore_drop(lb);
+	lwhere_free(lb);
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,
@@ -200,6 +201,7 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 	TAILQ_REMOVE(&lb->clients, lc, entry);
 	buf_free(&lc->held);
 	free(lc->watch);
+	free(lc->where);
 	free(lc);
 }
 
@@ -213,19 +215,18 @@ lobby_set_peer(struct lobby_client *lc, const char *peer, const char *anon)
 
 /*
  * After a login's reply: one "event live" per seat the account holds in a
- * live game, so a restarted program can resume it by id.
+ * live game, so a restarted program can resume it by id; on a node, then
+ * the account's games on other nodes (lobby-where.c).
  */
 void
 lobby_login_live(struct lobby_client *lc)
 {
 	struct lgame	*g;
-	struct buf	 tc;
 	size_t		 nlive = 0;
 	int		 s;
 
 	if (lc->name[0] == '\0')
 		return;
-	buf_init(&tc);
 	TAILQ_FOREACH(g, &lc->lb->games, entry) {
 		if (lg_over(g))
 			continue;
@@ -233,15 +234,11 @@ lobby_login_live(struct lobby_client *lc)
 			if (!g->p[s - 1].account ||
 			    strcmp(g->p[s - 1].name, lc->name) != 0)
 				continue;
-			buf_reset(&tc);
-			proto_tc_print(&tc, g->base_ms, g->inc_ms);
-			lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
-			    (long long)g->id, g->p[0].name, g->p[1].name, s,
-			    buf_str(&tc), g->rated, g->start);
+			lc_event_live(lc, g, s);
 			nlive++;
 		}
 	}
-	buf_free(&tc);
+	nlive += lwhere_login(lc);
 	lnode_login(lc, nlive);	/* a draining node: event redirect */
 	lobby_xtour_login(lc);	/* a tournament's player: its scheduler */
 }

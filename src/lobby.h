@@ -113,6 +113,9 @@ void	 lobby_detach(struct lobby_client *, const char *);
 void	 lobby_set_peer(struct lobby_client *, const char *, const char *);
 void	 lobby_login(struct lobby_client *, const char *, int);
 void	 lobby_login_live(struct lobby_client *);
+/* On a worker, after a login: the account's live games on other nodes,
+ * for lobby_login_live (lobby-where.c; a single node: nothing). */
+void	 lobby_where_fetch(struct lobby_client *, const char *);
 void	 lobby_disabled(struct lobby *, const char *, const char *);
 int	 lobby_active(const struct lobby_client *);
 struct proto_answer;

@@ -6,8 +6,13 @@ an account registered on one node logs in on another; a game's lease held
 by the node that referees it, renewed, released at its end; a node killed
 with SIGKILL: its game's lease expires after the TTL and exactly one other
 node acquires it (epoch 2); the same with two grundy bots held at an
-exact committed ply: they resume on the taker and finish the game, kept,
-verified and rated once; a node stalled past its lease stops
+exact committed ply, which reconnect at once: they wait for the takeover
+(event takeover), resume on whichever node took it and finish the game,
+kept, verified and rated once, with no second game; a login on a node
+that does not own the player's game: event redirect to the owner; a
+player logged in on the taker: event live at the restore; a game with no
+live referee: event takeover, no new game, then a redirect to its new
+owner; grundy bot's read timeout; a node stalled past its lease stops
 refereeing the game taken from it (event lost or redirect, no result);
 the scheduler's lock moves to a live node when
 its holder is killed, and a pending tournament game is scheduled there.
@@ -307,13 +312,15 @@ def ko_live(c):
 def test_kill_finish():
     """kill -9 of the node that owns a live game (issue 15, Tests): two
     grundy bots (--server A,B,C) play a timed rated game on node A, held
-    with exactly 4 moves committed; A is killed; one node takes the game
-    over at epoch 2 and restores it; the bots resume by account there
-    and finish it: every ply
-    once, the 4 committed kept, grundy verify ok, rated once (ratings
-    agree on B and C), the takeover logged by exactly one node.  The bots
-    and node C are stopped (SIGSTOP) from the kill to the restore, so the
-    bots resume on B, the taker: see the comment below."""
+    with exactly 4 moves committed; A is killed; the bots reconnect at
+    once (to B, the next of their list; a login there while A's lease is
+    still valid waits for the takeover: event takeover, or a redirect);
+    whichever of B and C wins the lease takes the game over at epoch 2 and
+    restores it; the bots resume by account there (event live, or event
+    redirect to it) and finish it: every ply once, the 4 committed kept,
+    grundy verify ok, rated once (ratings agree on B and C), the takeover
+    logged by exactly one node, and no second game started by either bot
+    (the log has exactly that one game of theirs)."""
     ds = nodes("koA", "koB", "koC")
     if ds is None:
         return
@@ -337,29 +344,18 @@ def test_kill_finish():
     check("node A owns the game (epoch 1)", first is not None and
           first[:3] == (ids[0], 1, "held"), first)
     w.close()
-    # The bots stay stopped until the takeover: one that reconnects while
-    # the dead node's lease is still valid is told "no live game with
-    # that token" by B and gives the game up (nothing tells it of the
-    # takeover later); and C stays stopped so that B, the bots' next node,
-    # is the one that takes it: a login on a node that does not own the
-    # game gets no event redirect to its owner yet (doc/NODES.md,
-    # Redirects).  Both are open; see the report of branch kt.
-    for p in bots + [ds[2].proc]:
-        p.send_signal(signal.SIGSTOP)
     ds[0].stop(signal.SIGKILL)
+    os.unlink(hold)             # the bots play on as soon as they resume
     taken = epoch2(gid)
-    ok_b = check("node B took the lease at epoch 2", taken is not None and
-                 taken[:2] == (ids[1], 2), "%r (nodes %r)" % (taken, ids))
-    taker = ds[1]
+    if not check("node B or C took the lease at epoch 2", taken is not None
+                 and taken[1] == 2 and taken[0] in ids[1:],
+                 "%r (nodes %r)" % (taken, ids)):
+        return
+    taker = ds[ids.index(taken[0])]
     restored = wait_for(lambda: re.search(
         r"game=%d event=restored epoch=2 .*ply=4 " % gid, log_of(taker)),
         DEADLINE)
-    for p in bots + [ds[2].proc]:
-        p.send_signal(signal.SIGCONT)
-    os.unlink(hold)
-    if not ok_b:
-        return
-    check("node B restored it at ply 4", restored, log_of(taker)[-2000:])
+    check("the taker restored it at ply 4", restored, log_of(taker)[-2000:])
     for n, b in zip(("kox", "koy"), bots):
         try:
             rc = b.wait(DEADLINE * 3)
@@ -367,6 +363,8 @@ def test_kill_finish():
             rc = None
         check("bot %s finished the game after the takeover" % n, rc == 0,
               "status %r\n%s" % (rc, bot_log(n)[-2000:]))
+        check("bot %s never gave the game up" % n, "could not resume "
+              "game %d:" % gid not in bot_log(n), bot_log(n)[-2000:])
     c = login(taker, "kow", register=False)
     st, res, after, text = ko_record(c, gid)
     check("finished under its id, seat 2 won", st == "finished" and
@@ -378,9 +376,11 @@ def test_kill_finish():
     check("grundy verify accepts the record", verdict == (0, "ok 10 moves"),
           verdict)
     rows = sql("SELECT id, status, result, rated, rating_seq IS NOT NULL "
-               "FROM games WHERE 'kox' IN (player1, player2) ORDER BY id")
-    check("the bots played that one game, finished and rated once",
-          rows == [[str(gid), "finished", "second", "1", "t"]], rows)
+               "FROM games WHERE 'kox' IN (player1, player2) OR "
+               "'koy' IN (player1, player2) ORDER BY id")
+    check("the bots played that one game, finished and rated once: no "
+          "second game", rows == [[str(gid), "finished", "second", "1",
+                                   "t"]], rows)
     lists = []
     for d in ds[1:]:
         cc = login(d, "kow", register=False)
@@ -399,5 +399,147 @@ def test_kill_finish():
     c.close()
 
 
+def redirected(p):
+    """Nodes pA and pB, accounts pX and pY paired on A, pX logged in on B
+    too: B must send it event redirect A GAME_ID, A being alive; (nodes,
+    node ids, game id, pX's client on B), or None."""
+    ds = nodes(p + "A", p + "B")
+    if ds is None:
+        return None
+    ids, gid, x, y = game_on_first(ds, p)
+    b = Client(ds[1])
+    r = b.cmd("login %sx password1" % p)
+    check("login on node B", ok(r), r)
+    e = b.wait("events", lambda v: " %d" % gid in v, DEADLINE)
+    check("node B redirects it to its game's owner, node A",
+          e == "event redirect 127.0.0.1:%d %d" % (ds[0].port, gid), e)
+    return ds, ids, gid, b
+
+
+def test_redirect_login():
+    """A player who logs in on a node that does not own its live game
+    (the owner alive) gets event redirect OWNER GAME_ID right after the
+    login's reply; on the owner it gets event live as before."""
+    got = redirected("rd")
+    if got is None:
+        return
+    ds, ids, gid, b = got
+    b.close()
+    a = Client(ds[0])
+    r = a.cmd("login rdy password1")
+    e = a.wait("events", lambda v: " %d " % gid in v, DEADLINE)
+    check("on node A, the owner, it gets event live instead",
+          e is not None and e.startswith("event live %d " % gid), e)
+    a.close()
+
+
+def test_live_on_restore():
+    """A player logged in on the taker before the restore (redirected to
+    the owner then, and staying) gets event live for its game when the
+    taker restores it, and resumes it there."""
+    got = redirected("lr")
+    if got is None:
+        return
+    ds, ids, gid, b = got
+    ds[0].stop(signal.SIGKILL)
+    taken = epoch2(gid)
+    check("node B took the lease at epoch 2", taken is not None and
+          taken[:2] == (ids[1], 2), taken)
+    e = b.wait("events", lambda v: v.startswith("event live %d " % gid),
+               DEADLINE)
+    check("node B sends event live for the restored game", e is not None
+          and re.match(r"event live %d lr[xy] lr[xy] you=[12] tc=600000 "
+                       r"rated=1 nim 3 4 5$" % gid, e), e)
+    r = b.cmd("resume %d" % gid)
+    check("and the player resumes it there", ok(r), r)
+    b.close()
+
+
+def test_waiting():
+    """A live game of the log that no node referees (here: no lease at
+    all, so that nothing takes it over while the test looks): a login of
+    its player gets event takeover GAME_ID you=SEAT; that account may
+    start no game meanwhile; when a live node holds its lease the node
+    redirects the player there by itself."""
+    ds = nodes("wtA", "wtB")
+    if ds is None:
+        return
+    ids = [node_id(d) for d in ds]
+    for n in ("wtx", "wty"):
+        login(ds[1], n).close()
+    rows = sql("INSERT INTO games (id, family, game, player1, player2, "
+               "started_at, status, rated, tc) VALUES (nextval("
+               "'games_id_seq'), 'nim', 'nim 3 4 5', 'wtx', 'wty', "
+               "'2026-11-23T00:00:00.000Z', 'live', 0, '600000') "
+               "RETURNING id")
+    if not check("a live game without a referee in the log", rows, rows):
+        return
+    gid = int(rows[0][0])
+    b = Client(ds[1])
+    r = b.cmd("login wty password1")
+    check("login on node B", ok(r), r)
+    e = b.wait("events", lambda v: " %d" % gid in v, DEADLINE)
+    check("told the game waits for a takeover", e ==
+          "event takeover %d you=2" % gid, e)
+    r = b.cmd("seek nim 1 2 tc=600000")
+    check("no new game meanwhile", not ok(r) and
+          "you are playing game %d: it is being taken over" % gid in r, r)
+    r = b.cmd("resume %d" % gid)
+    check("its resume says why it is refused", r == "?%d game %d is being "
+          "taken over: try again after event live or event redirect" %
+          (b.nid, gid), r)
+    sql("INSERT INTO leases (game_id, node_id, epoch, state, acquired_ms, "
+        "expires_ms) VALUES (%d, %d, 1, 'held', 0, (extract(epoch from "
+        "clock_timestamp()) * 1000)::bigint + 600000)" % (gid, ids[0]))
+    e = b.wait("events", lambda v: " %d" % gid in v, DEADLINE)
+    check("redirected to node A once A holds it", e ==
+          "event redirect 127.0.0.1:%d %d" % (ds[0].port, gid), e)
+    r = b.cmd("seek nim 1 2 tc=600000")
+    check("a seek is taken while its game has a live owner", ok(r), r)
+    b.cmd("unseek")
+    dead = sql("INSERT INTO nodes (addr, started_ms, heartbeat_ms, "
+               "expires_ms) VALUES ('127.0.0.1:1', 0, 0, 0) RETURNING id")
+    sql("UPDATE leases SET node_id = %s WHERE game_id = %d" %
+        (dead[0][0], gid))
+    refused = wait_for(lambda: (lambda r: None if ok(r) else r)(
+        b.cmd("seek nim 1 2 tc=600000")), DEADLINE, 0.1)
+    check("its owner dead (its lease not yet expired): no new game, the "
+          "game waits for its takeover", refused is not None and
+          "you are playing game %d: it is being taken over" % gid in
+          refused, refused)
+    sql("UPDATE leases SET state = 'released' WHERE game_id = %d" % gid)
+    sql("UPDATE games SET status = 'abandoned' WHERE id = %d" % gid)
+    b.close()
+
+
+def test_read_timeout():
+    """grundy bot --read-timeout: its node stops answering without closing
+    the connection (SIGSTOP); the bot pings it after the timeout, takes it
+    as gone after as long again, and logs in on the next node of its
+    list."""
+    ds = nodes("rtA", "rtB")
+    if ds is None:
+        return
+    servers = ",".join("127.0.0.1:%d" % d.port for d in ds)
+    perfect = [os.path.join(SRC, "contrib", "bot-perfect")]
+    start_bot(ds[0], "rtbot", perfect, ("--server", servers,
+                                        "--read-timeout", "300"))
+    check("the bot logged in on node A", bots_logged_in(("rtbot",),
+                                                        DEADLINE))
+    ds[0].proc.send_signal(signal.SIGSTOP)
+    try:
+        moved = wait_for(lambda: "reconnected to 127.0.0.1:%d" % ds[1].port
+                         in bot_log("rtbot") and bot_log("rtbot").count(
+                             "logged in:") == 2, DEADLINE)
+    finally:
+        ds[0].proc.send_signal(signal.SIGCONT)
+    check("silent node A: the bot moved to node B and logged in there",
+          moved, bot_log("rtbot")[-2000:])
+    check("it said why", "(read timeout)" in bot_log("rtbot"),
+          bot_log("rtbot")[-2000:])
+
+
 sys.exit(run([test_registered, test_lease, test_kill_takeover,
-              test_kill_finish, test_stalled, test_scheduler]))
+              test_kill_finish, test_redirect_login, test_live_on_restore,
+              test_waiting, test_read_timeout, test_stalled,
+              test_scheduler]))
