@@ -15,8 +15,10 @@
  * the database's write lock from BEGIN (IMMEDIATE).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "lease.h"
 #include "node.h"
 #include "sqldb.h"
@@ -180,6 +182,46 @@ lease_acquire(struct sqldb *db, int64_t game, int64_t node, int64_t ttl,
 }
 
 /*
+ * lease_acquire of n games in one transaction (one commit for all: the
+ * store's writer takes the leases of a batch's new games so): epochs[i]
+ * gets games[i]'s epoch when node holds it now, 0 when another node
+ * holds it (LEASE_TAKEN).  Returns 0, or -1 (nothing changed, no lease
+ * taken).
+ */
+int
+lease_acquire_all(struct sqldb *db, int64_t node, int64_t ttl, int64_t now,
+    const int64_t *games, size_t n, int64_t *epochs)
+{
+	struct lease	 l;
+	size_t		 i;
+	int		 r;
+
+	for (i = 0; i < n; i++) {
+		epochs[i] = 0;
+		if (lease_args(db, games[i], node, ttl, now) == -1)
+			return (-1);
+	}
+	if (n == 0)
+		return (0);
+	if (sqldb_begin(db) == -1)
+		return (-1);
+	for (i = 0; i < n; i++) {
+		memset(&l, 0, sizeof l);
+		l.game = games[i];
+		l.node = node;
+		if ((r = lease_acquire1(db, &l, ttl, now)) == -1)
+			break;
+		epochs[i] = r == LEASE_OK ? l.epoch : 0;
+	}
+	if (i < n || sqldb_commit(db) == -1) {
+		for (i = 0; i < n; i++)
+			epochs[i] = 0;
+		return (sqldb_abort(db));
+	}
+	return (0);
+}
+
+/*
  * The holder (l->game, l->node, l->epoch) extends its lease to now + ttl.
  * Returns LEASE_OK, LEASE_LOST (expired, released or taken: l unchanged),
  * or -1.
@@ -281,33 +323,162 @@ lease_game_row(struct sqldb_stmt *s, size_t i, void *arg)
  * The fence as a statement that fails when (game, node, epoch) no longer
  * holds the lease, for a pipelined batch (sqldb_batch_begin(db, 1)),
  * where no answer is read before the commit: the batch's commit then
- * fails ("lease lost: game N") and rolls the whole batch back.  It takes
- * the same lock as lease_fence (FOR SHARE, in a scalar subquery whose
- * missing row makes the cast fail at run time).  Outside a pipeline it
- * fails at once.  SQLite has no pipeline: lease_fence, a loss refused.
- * Returns 0, or -1.
+ * fails ("lease lost: game N") and rolls the whole batch back.  It is
+ * lease_fence_all of one game.  Returns 0, or -1.
  */
 int
 lease_fence_batch(struct sqldb *db, int64_t game, int64_t node,
     int64_t epoch)
 {
-	int64_t		 v[3] = { game, node, epoch };
+	return (lease_fence_all(db, node, &game, &epoch, 1));
+}
+
+/* The text of a PostgreSQL array of v[0..n-1] ("{1,2,3}", to free). */
+static char *
+lease_array(const int64_t *v, size_t n)
+{
+	char	*t, *p;
+	size_t	 i, len = 3 + n * 21;
+
+	p = t = xmalloc(len);
+	*p++ = '{';
+	for (i = 0; i < n; i++)
+		p += snprintf(p, len - (size_t)(p - t), "%s%lld", i ? "," : "",
+		    (long long)v[i]);
+	*p++ = '}';
+	*p = '\0';
+	return (t);
+}
+
+/* The lease rows of games[i] at epochs[i] that node holds (PostgreSQL;
+ * ?1 node, ?2 and ?3 the arrays' text). */
+#define LEASE_MINE	"FROM leases AS l JOIN unnest(CAST(CAST(?2 AS TEXT) " \
+	"AS BIGINT[]), CAST(CAST(?3 AS TEXT) AS BIGINT[])) AS f (g, e) ON " \
+	"l.game_id = f.g AND l.epoch = f.e WHERE l.node_id = ?1 AND " \
+	"l.state = 'held'"
+
+/* The cached statement sql (of LEASE_MINE) with n games bound, and n as
+ * ?4 if count. */
+static int
+lease_mine(struct sqldb *db, const char *sql, int count, int64_t node,
+    const int64_t *games, const int64_t *epochs, size_t n,
+    struct sqldb_stmt **sp)
+{
+	char	*g, *e;
+
+	if (!sqldb_in_transaction(db))
+		return (sqldb_refuse(db, "a lease fence outside a "
+		    "transaction"));
+	if (sqldb_cached(db, sql, 0, sp) == -1)
+		return (-1);
+	g = lease_array(games, n);
+	e = lease_array(epochs, n);
+	sqldb_bind_int64(*sp, 1, node);
+	sqldb_bind_text(*sp, 2, g);
+	sqldb_bind_text(*sp, 3, e);
+	if (count)
+		sqldb_bind_int64(*sp, 4, (int64_t)n);
+	free(g);
+	free(e);
+	return (0);
+}
+
+/*
+ * The fence of n games at once (sorted, distinct), in one statement, for
+ * the store's writer: which of games[i] at epochs[i] node holds.  It takes
+ * lease_fence's lock (FOR SHARE) on every one it holds and sets held[i]
+ * to 1 for those, 0 for the others.  Returns how many are held, or -1.
+ * Not in a pipeline (see lease_fence_all).
+ */
+int
+lease_fence_held(struct sqldb *db, int64_t node, const int64_t *games,
+    const int64_t *epochs, size_t n, int *held)
+{
+	struct sqldb_stmt *s;
+	int64_t		 g;
+	size_t		 i, lo, hi;
+	int		 r, c = 0;
+
+	for (i = 0; i < n; i++)
+		held[i] = 0;
+	if (sqldb_backend(db) != SQLDB_PG) {
+		for (i = 0; i < n; i++) {
+			if ((r = lease_fence(db, games[i], node, epochs[i])) ==
+			    -1)
+				return (-1);
+			held[i] = r == LEASE_OK;
+			c += held[i];
+		}
+		return (c);
+	}
+	if (n == 0)
+		return (0);
+	if (lease_mine(db, "SELECT l.game_id " LEASE_MINE " FOR SHARE OF l", 0,
+	    node, games, epochs, n, &s) == -1)
+		return (-1);
+	while ((r = sqldb_step(s)) == SQLDB_ROW) {
+		g = sqldb_column_int64(s, 0);
+		for (lo = 0, hi = n; lo < hi; )	/* games are sorted */
+			if (games[(i = lo + (hi - lo) / 2)] < g)
+				lo = i + 1;
+			else
+				hi = i;
+		if (lo < n && games[lo] == g && !held[lo]) {
+			held[lo] = 1;
+			c++;
+		}
+	}
+	sqldb_reset(s);
+	return (r == -1 ? -1 : c);
+}
+
+/*
+ * The fence of n distinct games at once as a statement that fails when
+ * node does not hold every games[i] at epochs[i], for a pipelined batch
+ * (sqldb_batch_begin(db, 1)), where no answer is read before the commit:
+ * the batch's commit then fails ("lease lost: game N ...", the games
+ * lost) and rolls the whole batch back; outside a pipeline it fails at
+ * once.  It takes lease_fence's lock (FOR SHARE) on every lease row that
+ * matches; the count of them is compared with n in a scalar subquery,
+ * whose missing row makes the cast fail at run time (a constant in the
+ * COALESCE would be folded at planning, its cast is not).  SQLite (one
+ * node, no pipeline): lease_fence of each game, a loss refused.  Returns
+ * 0, or -1.
+ */
+int
+lease_fence_all(struct sqldb *db, int64_t node, const int64_t *games,
+    const int64_t *epochs, size_t n)
+{
+	struct sqldb_stmt *s;
+	size_t		 i;
 	int		 r;
 
-	if (sqldb_backend(db) == SQLDB_PG) {
+	if (sqldb_backend(db) != SQLDB_PG || n == 0) {
 		if (!sqldb_in_transaction(db))
 			return (sqldb_refuse(db, "a lease fence outside a "
 			    "transaction"));
-		return (sqldb_cached_run(db, "SELECT CAST(COALESCE((SELECT "
-		    "'1' FROM leases WHERE game_id = ?1 AND node_id = ?2 AND "
-		    "epoch = ?3 AND state = 'held' FOR SHARE), 'lease lost: "
-		    "game ' || CAST(?1 AS TEXT)) AS INTEGER)", v, 3) == -1 ?
-		    -1 : 0);
+		for (i = 0; i < n; i++) {
+			if ((r = lease_fence(db, games[i], node, epochs[i])) ==
+			    LEASE_LOST)
+				return (sqldb_refuse(db, "lease lost: game %lld",
+				    (long long)games[i]));
+			if (r != LEASE_OK)
+				return (-1);
+		}
+		return (0);
 	}
-	if ((r = lease_fence(db, game, node, epoch)) == LEASE_LOST)
-		return (sqldb_refuse(db, "lease lost: game %lld", (long long)
-		    game));
-	return (r == LEASE_OK ? 0 : -1);
+	if (lease_mine(db, "SELECT CAST(COALESCE((SELECT '1' WHERE (SELECT "
+	    "COUNT(*) FROM (SELECT 1 " LEASE_MINE " FOR SHARE OF l) AS k) = "
+	    "?4), 'lease lost: game ' || COALESCE((SELECT string_agg(CAST(f.g "
+	    "AS TEXT), ' ' ORDER BY f.g) FROM unnest(CAST(CAST(?2 AS TEXT) AS "
+	    "BIGINT[]), CAST(CAST(?3 AS TEXT) AS BIGINT[])) AS f (g, e) WHERE "
+	    "NOT EXISTS (SELECT 1 FROM leases AS l WHERE l.game_id = f.g AND "
+	    "l.epoch = f.e AND l.node_id = ?1 AND l.state = 'held')), "
+	    "CAST(?2 AS TEXT))) AS INTEGER)", 1, node, games, epochs, n, &s) == -1)
+		return (-1);
+	r = sqldb_step(s);
+	sqldb_reset(s);
+	return (r == -1 ? -1 : 0);
 }
 
 /*

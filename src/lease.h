@@ -61,6 +61,13 @@ int	 lease_renew_all(struct sqldb *, int64_t, int64_t, int64_t, int64_t *);
 int	 lease_release(struct sqldb *, struct lease *);
 int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_fence_batch(struct sqldb *, int64_t, int64_t, int64_t);
+/* tp: a batch's new leases in one transaction; n games fenced at once. */
+int	 lease_acquire_all(struct sqldb *, int64_t, int64_t, int64_t,
+	    const int64_t *, size_t, int64_t *);
+int	 lease_fence_all(struct sqldb *, int64_t, const int64_t *,
+	    const int64_t *, size_t);
+int	 lease_fence_held(struct sqldb *, int64_t, const int64_t *,
+	    const int64_t *, size_t, int *);
 int	 lease_get(struct sqldb *, int64_t, int64_t, struct lease *);
 int	 lease_expired(struct sqldb *, int64_t, int64_t *, size_t, size_t *);
 /* nw: the node thread's beat (server-node.c). */
