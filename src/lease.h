@@ -61,9 +61,13 @@ int	 lease_renew_all(struct sqldb *, int64_t, int64_t, int64_t, int64_t *);
 int	 lease_release(struct sqldb *, struct lease *);
 int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_fence_batch(struct sqldb *, int64_t, int64_t, int64_t);
-/* tp: a batch's new leases in one transaction; n games fenced at once. */
+/* tp: for the store's writer, n games at once (sorted, distinct): a
+ * batch's new leases in one transaction, its ends' leases released in
+ * one statement, its games fenced in one. */
 int	 lease_acquire_all(struct sqldb *, int64_t, int64_t, int64_t,
 	    const int64_t *, size_t, int64_t *);
+int64_t	 lease_release_all(struct sqldb *, int64_t, const int64_t *,
+	    const int64_t *, size_t, int *);
 int	 lease_fence_all(struct sqldb *, int64_t, const int64_t *,
 	    const int64_t *, size_t);
 int	 lease_fence_held(struct sqldb *, int64_t, const int64_t *,

@@ -17,10 +17,11 @@
  * games.  A game whose lease could not be acquired, or whose fence is
  * refused, is lost: none of its writes runs, its end is reported as not
  * written (never as durable), and the lost callback (the node thread)
- * learns the game id once, after the batch.  An end written releases its
- * game's lease in the same transaction (lease_release); the game leaves
- * the table before the commit (so that the node thread never takes the
- * released lease for a lost one) and comes back if the batch fails.
+ * learns the game id once, after the batch.  The ends written release
+ * their games' leases in the same transaction (lease_release_all, one
+ * statement just before the commit); a game leaves the table when its
+ * end is written (so that the node thread never takes the released lease
+ * for a lost one) and comes back if the batch fails.
  *
  * The table of (game, epoch) is sorted by game, under its own mutex: the
  * writer, the node thread (store_leases, store_lease_set) and the loop
@@ -278,6 +279,14 @@ store_fence_lose(struct store *st, struct store_items *b, int64_t game,
 	store_fence_gone(st->fence, game);
 }
 
+static int
+store_fence_cmp(const void *a, const void *b)
+{
+	int64_t	 x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
 /*
  * Before a batch's transaction: acquires the leases of the games it
  * begins, all in one transaction.  A game whose lease is refused or
@@ -301,6 +310,7 @@ store_fence_new(struct store *st, struct store_items *b)
 	STAILQ_FOREACH(it, b, entry)
 		if (it->op == STORE_OP_BEGIN && !it->skip)
 			games[i++] = it->id;
+	qsort(games, n, sizeof *games, store_fence_cmp);
 	rc = lease_acquire_all(st->wdb, f->node, f->ttl,
 	    (int64_t)clock_wall_ms(), games, n, epochs);
 	for (i = 0; i < n; i++) {
@@ -320,14 +330,6 @@ store_fence_new(struct store *st, struct store_items *b)
 	store_fence_count(f, 0, 1, got, 0);
 	free(games);
 	free(epochs);
-}
-
-static int
-store_fence_cmp(const void *a, const void *b)
-{
-	int64_t	 x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return ((x > y) - (x < y));
 }
 
 /*
@@ -439,33 +441,60 @@ store_fence_bfind(const struct store_fence *f, int64_t game)
 }
 
 /*
- * In the batch's transaction, after an end was written: releases its
- * game's lease there (the fence holds its row) and takes the game out of
- * the table.  Returns 0, or -1 if the release failed (the batch fails).
+ * In the batch's transaction, after an end was written: its game's lease
+ * is to be released with it (store_fence_commit), and the game leaves the
+ * table now.
  */
-int
+void
 store_fence_end(struct store *st, struct store_item *it)
 {
 	struct store_fence *f = st->fence;
-	struct lease	 l;
 	size_t		 i;
-	int		 rc;
 
-	if (f == NULL || (i = store_fence_bfind(f, it->id)) == f->nbg)
-		return (0);
-	memset(&l, 0, sizeof l);
-	l.game = it->id;
-	l.node = f->node;
-	l.epoch = f->be[i];
-	if ((rc = lease_release(st->wdb, &l)) == -1)
-		return (-1);
-	if (rc != LEASE_OK)	/* not after a fence that held */
-		log_warnx("store=%s event=lease-release game=%" PRId64
-		    " error=\"not held\"", st->name, it->id);
-	if (!f->rel[i])
-		(void)store_lease_drop(st, it->id);
+	if (f == NULL || (i = store_fence_bfind(f, it->id)) == f->nbg ||
+	    f->rel[i])
+		return;
+	(void)store_lease_drop(st, it->id);
 	f->rel[i] = 1;
-	return (0);
+}
+
+/*
+ * In the batch's transaction, just before its commit: releases the leases
+ * of the games whose end it wrote, in one statement (the fence holds
+ * their rows).  Returns 0, or -1 if that failed (the batch fails).
+ */
+int
+store_fence_commit(struct store *st)
+{
+	struct store_fence *f = st->fence;
+	int64_t		*g, *e, r;
+	int		*done;
+	size_t		 i, n = 0;
+
+	if (f == NULL)
+		return (0);
+	for (i = 0; i < f->nbg; i++)
+		n += f->rel[i] != 0;
+	if (n == 0)
+		return (0);
+	g = xreallocarray(NULL, n, sizeof *g);
+	e = xreallocarray(NULL, n, sizeof *e);
+	done = xreallocarray(NULL, n, sizeof *done);
+	for (i = n = 0; i < f->nbg; i++)
+		if (f->rel[i]) {
+			g[n] = f->bg[i];
+			e[n++] = f->be[i];
+		}
+	if ((r = lease_release_all(st->wdb, f->node, g, e, n, done)) != -1)
+		for (i = 0; i < n; i++)
+			if (!done[i])	/* not after a fence that held */
+				log_warnx("store=%s event=lease-release game=%"
+				    PRId64 " error=\"not held\"", st->name,
+				    g[i]);
+	free(g);
+	free(e);
+	free(done);
+	return (r == -1 ? -1 : 0);
 }
 
 /*

@@ -404,9 +404,8 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 		if (rc == 0 && it->op == STORE_OP_END)
 			rc = store_ratings_end(st, it->id, it->result,
 			    it->status);
-		if (rc == 0 && it->op == STORE_OP_END &&
-		    store_fence_end(st, it) == -1)
-			return (-1);	/* a node: the lease goes with it */
+		if (rc == 0 && it->op == STORE_OP_END)
+			store_fence_end(st, it); /* a node: the lease goes too */
 		if (rc == 0)
 			continue;
 		if (!alone)
@@ -522,6 +521,8 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 		}
 		if (rc == 0)
 			rc = store_ratings_write(st);
+		if (rc == 0)	/* a node: the ended games' leases */
+			rc = store_fence_commit(st);
 		if (rc == 0)	/* other nodes' spectators, at the commit */
 			rc = store_notify_batch(st, b);
 		if (rc == 0) {

@@ -372,6 +372,54 @@ t_lease_cycle(void **state)
 
 /* A node renews all its live leases at once; an expired one, or
  * another node's, is not renewed. */
+/*
+ * tp: the store's writer's calls for several games at once.
+ * lease_acquire_all in one transaction: games 1 and 2 new (epoch 1),
+ * 3 held by b (0: taken), 4 expired from b (epoch 2); lease_release_all
+ * in a's transaction: 1 and 4 at their epochs, 2 at a wrong one (not
+ * released); nothing changes when the transaction rolls back.
+ */
+static void
+t_many(void **state)
+{
+	struct sqldb	*db = fresh();
+	struct lease	 l;
+	int64_t		 a, b, games[4] = { 1, 2, 3, 4 }, ep[4];
+	int64_t		 rg[3] = { 1, 2, 4 }, re[3] = { 1, 2, 2 };
+	int		 done[3];
+
+	(void)state;
+	a = reg(db, "a:1");
+	b = reg(db, "b:1");
+	assert_int_equal(lease_acquire(db, 3, b, TTL, T0 + TTL, &l), LEASE_OK);
+	assert_int_equal(lease_acquire(db, 4, b, TTL, T0, &l), LEASE_OK);
+	ok(db, lease_acquire_all(db, a, TTL, T0 + TTL, games, 4, ep));
+	assert_int_equal(ep[0], 1);
+	assert_int_equal(ep[1], 1);
+	assert_int_equal(ep[2], 0);
+	assert_int_equal(ep[3], 2);
+	expect_lease(db, 2, T0 + TTL, LEASE_HELD, a, 1);
+	expect_lease(db, 3, T0 + TTL, LEASE_HELD, b, 1);
+	expect_lease(db, 4, T0 + TTL, LEASE_HELD, a, 2);
+	assert_int_equal(lease_release_all(db, a, rg, re, 3, done), -1);
+	assert_false(sqldb_in_transaction(db));		/* refused */
+
+	ok(db, sqldb_begin(db));
+	assert_int_equal(lease_release_all(db, a, rg, re, 3, done), 2);
+	assert_int_equal(done[0], 1);
+	assert_int_equal(done[1], 0);
+	assert_int_equal(done[2], 1);
+	ok(db, sqldb_rollback(db));
+	expect_lease(db, 1, T0 + TTL, LEASE_HELD, a, 1);
+	ok(db, sqldb_begin(db));
+	assert_int_equal(lease_release_all(db, a, rg, re, 3, done), 2);
+	ok(db, sqldb_commit(db));
+	expect_lease(db, 1, T0 + TTL, LEASE_RELEASED, a, 1);
+	expect_lease(db, 2, T0 + TTL, LEASE_HELD, a, 1);
+	expect_lease(db, 4, T0 + TTL, LEASE_RELEASED, a, 2);
+	sqldb_close(db);
+}
+
 static void
 t_renew_all(void **state)
 {
@@ -902,6 +950,7 @@ main(int argc, char **argv)
 		LITE(t_registry),
 		LITE(t_lease_cycle),
 		LITE(t_renew_all),
+		LITE(t_many),
 		LITE(t_fence),
 		LITE(t_fence_pipelined),
 		LITE(t_fence_held),
@@ -914,6 +963,7 @@ main(int argc, char **argv)
 		PG(t_registry),
 		PG(t_lease_cycle),
 		PG(t_renew_all),
+		PG(t_many),
 		PG(t_fence),
 		PG(t_fence_pipelined),
 		PG(t_fence_held),
