@@ -13,6 +13,12 @@
  * an INSERT waits for a concurrent INSERT of the same key: of two nodes
  * racing, exactly one changes the row.  On SQLite every transaction holds
  * the database's write lock from BEGIN (IMMEDIATE).
+ *
+ * tp: the statements that lock several lease rows of one node (the
+ * writer's fence of a batch's games, the node thread's lease_renew_all)
+ * lock them in the order of game_id (ORDER BY ... FOR SHARE / FOR
+ * UPDATE), so that they cannot deadlock with each other: a waiter waits
+ * for the lowest row it lacks, which its holder does not wait for.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +117,13 @@ lease_change(struct sqldb *db, struct lease *l, enum lease_state from,
 		l->epoch = 0;	/* read back by the caller */
 	} else if (to == LEASE_HELD && from == LEASE_HELD && l->game == 0) {
 		v[0] = now + ttl, v[1] = l->node, v[2] = now;
+		if (sqldb_backend(db) == SQLDB_PG)	/* rows locked in order */
+			return (sqldb_cached_run(db, "UPDATE leases SET "
+			    "expires_ms = ?1 WHERE game_id IN (SELECT game_id "
+			    "FROM leases WHERE node_id = ?2 AND state = 'held' "
+			    "AND expires_ms > ?3 ORDER BY game_id FOR UPDATE) "
+			    "AND node_id = ?2 AND state = 'held' AND expires_ms "
+			    "> ?3", v, 3));
 		return (sqldb_cached_run(db, "UPDATE leases SET expires_ms = ? "
 		    "WHERE node_id = ? AND state = 'held' AND expires_ms > ?",
 		    v, 3));
@@ -548,8 +561,8 @@ lease_fence_held(struct sqldb *db, int64_t node, const int64_t *games,
 	}
 	if (n == 0)
 		return (0);
-	if (lease_mine(db, "SELECT l.game_id " LEASE_MINE " FOR SHARE OF l", 0,
-	    node, games, epochs, n, &s) == -1)
+	if (lease_mine(db, "SELECT l.game_id " LEASE_MINE " ORDER BY l.game_id "
+	    "FOR SHARE OF l", 0, node, games, epochs, n, &s) == -1)
 		return (-1);
 	return ((int)lease_set_done(s, &set));
 }
@@ -590,7 +603,8 @@ lease_fence_all(struct sqldb *db, int64_t node, const int64_t *games,
 		return (0);
 	}
 	if (lease_mine(db, "SELECT CAST(COALESCE((SELECT '1' WHERE (SELECT "
-	    "COUNT(*) FROM (SELECT 1 " LEASE_MINE " FOR SHARE OF l) AS k) = "
+	    "COUNT(*) FROM (SELECT 1 " LEASE_MINE " ORDER BY l.game_id FOR "
+	    "SHARE OF l) AS k) = "
 	    "?4), 'lease lost: game ' || COALESCE((SELECT string_agg(CAST(f.g "
 	    "AS TEXT), ' ' ORDER BY f.g) FROM unnest(CAST(CAST(?2 AS TEXT) AS "
 	    "BIGINT[]), CAST(CAST(?3 AS TEXT) AS BIGINT[])) AS f (g, e) WHERE "
