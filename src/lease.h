@@ -17,8 +17,8 @@
  * Results: LEASE_OK, a refusal (LEASE_TAKEN: another node holds it;
  * LEASE_LOST: this (game, node, epoch) no longer owns it), or -1 (the
  * database failed, or the arguments are out of range: sqldb_errmsg).
- * Each call is one transaction, except lease_fence, which runs in the
- * caller's.
+ * Each call is one transaction, except lease_fence (and the fences and
+ * lease_release_all of several games), which run in the caller's.
  */
 #ifndef LEASE_H
 #define LEASE_H
