@@ -429,7 +429,8 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 /*
  * Can the batch go in libpq's pipeline mode (one round trip for all)?
  * Only if no statement returns rows or needs its count of changed rows:
- * games begun, runs of moves, refused moves.
+ * games begun, runs of moves, refused moves (on a node, with its fence
+ * queued first: lease_fence_all fails the commit, store-fence.c).
  */
 static int
 store_batch_plain(struct store *st, struct store_items *b)
