@@ -357,7 +357,8 @@ store_fence_games(struct store *st, struct store_items *b)
 	STAILQ_FOREACH(it, b, entry)
 		if (store_fenced_op(it) && !it->skip)
 			f->bg[f->nbg++] = it->id;
-	qsort(f->bg, f->nbg, sizeof *f->bg, store_fence_cmp);
+	if (f->nbg > 1)
+		qsort(f->bg, f->nbg, sizeof *f->bg, store_fence_cmp);
 	for (i = n = 0; i < f->nbg; i++) {
 		if (n > 0 && f->bg[n - 1] == f->bg[i])
 			continue;
@@ -436,6 +437,8 @@ store_fence_bfind(const struct store_fence *f, int64_t game)
 {
 	int64_t	*p;
 
+	if (f->nbg == 0)
+		return (0);
 	p = bsearch(&game, f->bg, f->nbg, sizeof *f->bg, store_fence_cmp);
 	return (p == NULL ? f->nbg : (size_t)(p - f->bg));
 }
