@@ -24,7 +24,14 @@ starts its games and closes when the first one ends them.
 
 usage: cpu-per-move.py [--rounds N] [--seconds S] [--conns C] [--bench PATH]
                        [--db off|sqlite|URL]... [--nodes N]... [--pg-dir DIR]
-                       [--daemon-arg=ARG]... GRUNDYD...
+                       [--pg-fresh] [--daemon-arg=ARG]... GRUNDYD...
+
+--pg-fresh: each measurement on a postgresql:// --db runs on a database
+of its own, created empty for it (CREATE DATABASE through psql on the
+URL's database, which then names the new one) and dropped after it, as
+"sqlite" gets a fresh file: builds of different schema versions can then
+be measured in the same run (an older one refuses a database that a newer
+one migrated), and none inherits another's games.
 
 --daemon-arg passes ARG to every grundyd (e.g. --daemon-arg=--rate --daemon-arg=100000
 when few connections would exceed the per-connection rate limit; a
@@ -40,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 from benchutil import cpu_seconds, free_port, pg_cluster_cpu
 
@@ -86,6 +94,22 @@ class Probe:
         return s
 
 
+FRESH = {"n": 0}
+
+
+def pg_fresh(url):
+    """A new empty database on url's cluster: (its URL, the SQL to drop
+    it, to run on url)."""
+    FRESH["n"] += 1
+    name = "cpm_%d_%d" % (os.getpid(), FRESH["n"])
+    subprocess.run([psql_path(), url, "-Xq", "-c",
+                    "CREATE DATABASE " + name], check=True)
+    u = urllib.parse.urlsplit(url)     # (urlunsplit drops an empty host)
+    return ("%s://%s/%s%s" % (u.scheme, u.netloc, name,
+                              "?" + u.query if u.query else ""),
+            "DROP DATABASE " + name)
+
+
 def run_benches(bench, ports, seconds, conns, probe):
     """N grundy-bench at once, conns split over ports; returns (snapshot
     at the last start of games, snapshot at the first end, summed rate)."""
@@ -125,9 +149,12 @@ def run_benches(bench, ports, seconds, conns, probe):
 
 
 def measure(grundyd, bench, seconds, conns, db="off", nodes=1, pgdir=None,
-            extra=()):
+            extra=(), fresh=False):
     """A dict of the figures per move, or None if a grundy-bench failed."""
-    tmp = None
+    tmp = drop = None
+    if fresh and "://" in db:
+        url = db
+        db, drop = pg_fresh(url)
     if db == "sqlite":
         tmp = tempfile.TemporaryDirectory()
         db = os.path.join(tmp.name, "bench.db")
@@ -151,6 +178,9 @@ def measure(grundyd, bench, seconds, conns, db="off", nodes=1, pgdir=None,
             d.wait()
         if tmp is not None:
             tmp.cleanup()
+        if drop is not None:
+            subprocess.run([psql_path(), url, "-Xq", "-c", drop],
+                           check=True)
     if r is None:
         return None
     s0, s1, rate = r
@@ -186,6 +216,7 @@ def main():
     ap.add_argument("--db", action="append")
     ap.add_argument("--nodes", type=int, action="append")
     ap.add_argument("--pg-dir", default=os.environ.get("SQLDB_PG_DIR"))
+    ap.add_argument("--pg-fresh", action="store_true")
     ap.add_argument("--daemon-arg", action="append", default=[])
     ap.add_argument("grundyd", nargs="+")
     a = ap.parse_args()
@@ -199,7 +230,7 @@ def main():
         order = runs if r % 2 == 0 else runs[::-1]
         for g, db, n in order:
             f = measure(g, a.bench, a.seconds, a.conns, db, n, a.pg_dir,
-                        a.daemon_arg)
+                        a.daemon_arg, a.pg_fresh)
             label = g if a.db is None else "%s --db %s" % (
                 g, db.split("://")[0] if "://" in db else db)
             if a.nodes:

@@ -17,8 +17,8 @@
  * Results: LEASE_OK, a refusal (LEASE_TAKEN: another node holds it;
  * LEASE_LOST: this (game, node, epoch) no longer owns it), or -1 (the
  * database failed, or the arguments are out of range: sqldb_errmsg).
- * Each call is one transaction, except lease_fence, which runs in the
- * caller's.
+ * Each call is one transaction, except lease_fence (and the fences and
+ * lease_release_all of several games), which run in the caller's.
  */
 #ifndef LEASE_H
 #define LEASE_H
@@ -61,6 +61,17 @@ int	 lease_renew_all(struct sqldb *, int64_t, int64_t, int64_t, int64_t *);
 int	 lease_release(struct sqldb *, struct lease *);
 int	 lease_fence(struct sqldb *, int64_t, int64_t, int64_t);
 int	 lease_fence_batch(struct sqldb *, int64_t, int64_t, int64_t);
+/* tp: for the store's writer, n games at once (sorted, distinct): a
+ * batch's new leases in one transaction, its ends' leases released in
+ * one statement, its games fenced in one. */
+int	 lease_acquire_all(struct sqldb *, int64_t, int64_t, int64_t,
+	    const int64_t *, size_t, int64_t *);
+int64_t	 lease_release_all(struct sqldb *, int64_t, const int64_t *,
+	    const int64_t *, size_t, int *);
+int	 lease_fence_all(struct sqldb *, int64_t, const int64_t *,
+	    const int64_t *, size_t);
+int	 lease_fence_held(struct sqldb *, int64_t, const int64_t *,
+	    const int64_t *, size_t, int *);
 int	 lease_get(struct sqldb *, int64_t, int64_t, struct lease *);
 int	 lease_expired(struct sqldb *, int64_t, int64_t *, size_t, size_t *);
 /* nw: the node thread's beat (server-node.c). */

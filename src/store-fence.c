@@ -5,16 +5,23 @@
  * node-run.c); a single node (SQLite) never calls it and nothing here
  * runs.
  *
- * The writer acquires a game's lease (lease_acquire, its own transaction)
- * before the batch that writes the game's begin, so before its first
- * move; every later write for the game (moves, refused moves, the end) is
- * fenced: the batch runs without pipeline and calls lease_fence(game,
- * node, epoch) before the write, in the same transaction.  A game whose
- * lease could not be acquired, or whose fence is refused, is lost: none
- * of its writes runs, its end is reported as not written (never as
- * durable), and the lost callback (the node thread) learns the game id
- * once, after the batch.  A committed end releases the lease (its own
- * transaction, just after the commit).
+ * The writer acquires the leases of a batch's new games (lease_acquire_all,
+ * one transaction for all of them) before the batch that writes their
+ * begins, so before their first move.  In the batch's transaction, before
+ * any write, it fences every game the batch writes for (moves, refused
+ * moves, ends) once, in one statement: lease_fence_held when the batch
+ * runs a statement at a time (the games not held are skipped), or, when
+ * the batch goes in libpq's pipeline, lease_fence_all queued first, which
+ * makes the commit fail if any lease is lost; the writer then runs the
+ * batch again without the pipeline, where lease_fence_held names the lost
+ * games.  A game whose lease could not be acquired, or whose fence is
+ * refused, is lost: none of its writes runs, its end is reported as not
+ * written (never as durable), and the lost callback (the node thread)
+ * learns the game id once, after the batch.  The ends written release
+ * their games' leases in the same transaction (lease_release_all, one
+ * statement just before the commit); a game leaves the table when its
+ * end is written (so that the node thread never takes the released lease
+ * for a lost one) and comes back if the batch fails.
  *
  * The table of (game, epoch) is sorted by game, under its own mutex: the
  * writer, the node thread (store_leases, store_lease_set) and the loop
@@ -39,7 +46,7 @@ struct store_flease {
 };
 
 struct store_fence {
-	pthread_mutex_t	 mtx;		/* v, n, cap */
+	pthread_mutex_t	 mtx;		/* v, n, cap, stats */
 	int64_t		 node;
 	int64_t		 ttl;		/* ms */
 	void		 (*lost)(void *, int64_t);
@@ -48,6 +55,12 @@ struct store_fence {
 	size_t		 n, cap;
 	int64_t		*gone;		/* lost in this batch (the writer's) */
 	size_t		 ngone, capgone;
+	/* The games the batch writes for (the writer's): sorted, distinct,
+	 * with their epochs; rel[i]: its lease released in the batch. */
+	int64_t		*bg, *be;
+	int		*rel;
+	size_t		 nbg, capbg;
+	struct store_fence_stats stats;
 };
 
 /*
@@ -79,6 +92,9 @@ store_fence_free(struct store *st)
 	if (f != NULL) {
 		free(f->v);
 		free(f->gone);
+		free(f->bg);
+		free(f->be);
+		free(f->rel);
 		pthread_mutex_destroy(&f->mtx);
 		free(f);
 	}
@@ -209,102 +225,310 @@ store_fence_gone(struct store_fence *f, int64_t game)
 	f->gone[f->ngone++] = game;
 }
 
+/* Copies the fence's counters (zeros if the store is not a node's). */
+void
+store_fence_stats(struct store *st, struct store_fence_stats *c)
+{
+	struct store_fence *f = st->fence;
+
+	memset(c, 0, sizeof *c);
+	if (f == NULL)
+		return;
+	pthread_mutex_lock(&f->mtx);
+	*c = f->stats;
+	pthread_mutex_unlock(&f->mtx);
+}
+
+/* Adds to the counters: fence statements, lease transactions, leases
+ * acquired, released. */
+static void
+store_fence_count(struct store_fence *f, uint64_t fences, uint64_t txns,
+    uint64_t acquired, uint64_t released)
+{
+	pthread_mutex_lock(&f->mtx);
+	f->stats.fences += fences;
+	f->stats.lease_txns += txns;
+	f->stats.acquired += acquired;
+	f->stats.released += released;
+	pthread_mutex_unlock(&f->mtx);
+}
+
+/* Is it a write for its game that the fence guards? */
+static int
+store_fenced_op(const struct store_item *it)
+{
+	return (it->op == STORE_OP_RUN || it->op == STORE_OP_END ||
+	    it->op == STORE_OP_REFUSED);
+}
+
+/* Game is lost: skips its fenced writes in the batch, notes it (the
+ * writer). */
+static void
+store_fence_lose(struct store *st, struct store_items *b, int64_t game,
+    int64_t epoch)
+{
+	struct store_item *it;
+
+	log_warnx("store=%s event=fenced game=%" PRId64 " epoch=%" PRId64,
+	    st->name, game, epoch);
+	STAILQ_FOREACH(it, b, entry)
+		if (it->id == game && store_fenced_op(it)) {
+			it->skip = 1;
+			it->ok = 0;
+		}
+	store_fence_gone(st->fence, game);
+}
+
+static int
+store_fence_cmp(const void *a, const void *b)
+{
+	int64_t	 x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
 /*
- * Before a batch's transaction: acquires the lease of every game it
- * begins.  A game whose lease is refused or fails is lost: its begin is
- * skipped (not ok).
+ * Before a batch's transaction: acquires the leases of the games it
+ * begins, all in one transaction.  A game whose lease is refused or
+ * fails is lost: its begin is skipped (not ok).
+ */
+static void
+store_fence_new(struct store *st, struct store_items *b)
+{
+	struct store_fence *f = st->fence;
+	struct store_item *it;
+	int64_t		*games, *epochs;
+	size_t		 i = 0, n = 0, got = 0;
+	int		 rc;
+
+	STAILQ_FOREACH(it, b, entry)
+		n += it->op == STORE_OP_BEGIN && !it->skip;
+	if (n == 0)
+		return;
+	games = xreallocarray(NULL, n, sizeof *games);
+	epochs = xreallocarray(NULL, n, sizeof *epochs);
+	STAILQ_FOREACH(it, b, entry)
+		if (it->op == STORE_OP_BEGIN && !it->skip)
+			games[i++] = it->id;
+	qsort(games, n, sizeof *games, store_fence_cmp);
+	rc = lease_acquire_all(st->wdb, f->node, f->ttl,
+	    (int64_t)clock_wall_ms(), games, n, epochs);
+	for (i = 0; i < n; i++) {
+		if (epochs[i] != 0) {
+			store_lease_set(st, games[i], epochs[i]);
+			got++;
+			continue;
+		}
+		log_warnx("store=%s event=lease-refused game=%" PRId64
+		    " what=\"%s\"", st->name, games[i], rc == 0 ? "taken" :
+		    sqldb_errmsg(st->wdb));
+		STAILQ_FOREACH(it, b, entry)
+			if (it->op == STORE_OP_BEGIN && it->id == games[i])
+				it->skip = 1;
+		store_fence_gone(f, games[i]);
+	}
+	store_fence_count(f, 0, 1, got, 0);
+	free(games);
+	free(epochs);
+}
+
+/*
+ * Before a batch's transaction: the distinct games it writes for (f->bg,
+ * their epochs in f->be); a game this node has no lease of is lost at
+ * once.
+ */
+static void
+store_fence_games(struct store *st, struct store_items *b)
+{
+	struct store_fence *f = st->fence;
+	struct store_item *it;
+	size_t		 i, n = 0;
+	int64_t		 epoch;
+
+	STAILQ_FOREACH(it, b, entry)
+		n += store_fenced_op(it) && !it->skip;
+	if (n > f->capbg) {
+		f->capbg = n;
+		f->bg = xreallocarray(f->bg, n, sizeof *f->bg);
+		f->be = xreallocarray(f->be, n, sizeof *f->be);
+		f->rel = xreallocarray(f->rel, n, sizeof *f->rel);
+	}
+	f->nbg = 0;
+	STAILQ_FOREACH(it, b, entry)
+		if (store_fenced_op(it) && !it->skip)
+			f->bg[f->nbg++] = it->id;
+	if (f->nbg > 1)
+		qsort(f->bg, f->nbg, sizeof *f->bg, store_fence_cmp);
+	for (i = n = 0; i < f->nbg; i++) {
+		if (n > 0 && f->bg[n - 1] == f->bg[i])
+			continue;
+		if ((epoch = store_lease_get(st, f->bg[i])) == 0) {
+			store_fence_lose(st, b, f->bg[i], 0);
+			continue;
+		}
+		f->rel[n] = 0;
+		f->be[n] = epoch;
+		f->bg[n++] = f->bg[i];
+	}
+	f->nbg = n;
+}
+
+/*
+ * Before a batch's transaction: acquires the leases of the games it
+ * begins (one transaction), and lists the games it writes for, to fence.
  */
 void
 store_fence_begin(struct store *st, struct store_items *b)
 {
-	struct store_fence *f = st->fence;
-	struct store_item *it;
-	struct lease	 l;
-	int		 rc;
-
-	if (f == NULL)
+	if (st->fence == NULL)
 		return;
-	STAILQ_FOREACH(it, b, entry) {
-		if (it->op != STORE_OP_BEGIN)
-			continue;
-		rc = lease_acquire(st->wdb, it->id, f->node, f->ttl,
-		    (int64_t)clock_wall_ms(), &l);
-		if (rc == LEASE_OK) {
-			store_lease_set(st, it->id, l.epoch);
-			continue;
-		}
-		log_warnx("store=%s event=lease-refused game=%" PRId64
-		    " what=%s", st->name, it->id, rc == LEASE_TAKEN ?
-		    "taken" : sqldb_errmsg(st->wdb));
-		it->skip = 1;
-		store_fence_gone(f, it->id);
-	}
+	store_fence_new(st, b);
+	store_fence_games(st, b);
 }
 
 /*
- * In the batch's transaction, before an item's write: 0 to write it, 1
- * when its game is lost (the item is skipped, not ok), -1 when the fence
+ * In the batch's transaction, before its writes: fences the batch's games
+ * in one statement.  pipe: the batch is pipelined (lease_fence_all: a
+ * lost lease fails the commit); else lease_fence_held, and the games not
+ * held are lost (their writes skipped).  Returns 0, or -1 when the fence
  * failed (the batch fails as for any write).
  */
 int
-store_fence_item(struct store *st, struct store_item *it)
+store_fence_batch(struct store *st, struct store_items *b, int pipe)
 {
 	struct store_fence *f = st->fence;
-	int64_t		 epoch;
-	int		 rc;
+	int		*held;
+	size_t		 i, n;
 
-	if (f == NULL || (it->op != STORE_OP_RUN && it->op != STORE_OP_END &&
-	    it->op != STORE_OP_REFUSED))
+	if (f == NULL || f->nbg == 0)
 		return (0);
-	if ((epoch = store_lease_get(st, it->id)) == 0)
-		rc = LEASE_LOST;
-	else if ((rc = lease_fence(st->wdb, it->id, f->node, epoch)) == -1)
+	for (i = 0; i < f->nbg; i++)	/* an earlier try's releases */
+		if (f->rel[i]) {
+			store_lease_set(st, f->bg[i], f->be[i]);
+			f->rel[i] = 0;
+		}
+	store_fence_count(f, 1, 0, 0, 0);
+	if (pipe)
+		return (lease_fence_all(st->wdb, f->node, f->bg, f->be,
+		    f->nbg));
+	held = xreallocarray(NULL, f->nbg, sizeof *held);
+	if (lease_fence_held(st->wdb, f->node, f->bg, f->be, f->nbg,
+	    held) == -1) {
+		free(held);
 		return (-1);
-	if (rc == LEASE_OK)
-		return (0);
-	log_warnx("store=%s event=fenced game=%" PRId64 " epoch=%" PRId64
-	    " op=%d", st->name, it->id, epoch, (int)it->op);
-	it->skip = 1;
-	it->ok = 0;
-	store_fence_gone(f, it->id);
-	return (1);
+	}
+	for (i = n = 0; i < f->nbg; i++) {
+		if (!held[i]) {
+			store_fence_lose(st, b, f->bg[i], f->be[i]);
+			continue;
+		}
+		f->bg[n] = f->bg[i];
+		f->be[n] = f->be[i];
+		f->rel[n++] = f->rel[i];
+	}
+	f->nbg = n;
+	free(held);
+	return (0);
 }
 
-/* Releases the lease of a game that ended (its end committed). */
-static void
-store_fence_release(struct store *st, int64_t game)
+/* The index of game in the batch's games, or f->nbg. */
+static size_t
+store_fence_bfind(const struct store_fence *f, int64_t game)
 {
-	struct lease	 l;
+	int64_t	*p;
 
-	memset(&l, 0, sizeof l);
-	l.game = game;
-	l.node = st->fence->node;
-	if ((l.epoch = store_lease_drop(st, game)) == 0)
-		return;
-	if (lease_release(st->wdb, &l) != LEASE_OK)
-		log_warnx("store=%s event=lease-release game=%" PRId64
-		    " error=\"%s\"", st->name, game, sqldb_errmsg(st->wdb));
+	if (f->nbg == 0)
+		return (0);
+	p = bsearch(&game, f->bg, f->nbg, sizeof *f->bg, store_fence_cmp);
+	return (p == NULL ? f->nbg : (size_t)(p - f->bg));
 }
 
 /*
- * After a batch: releases the leases of the games it ended (if it
- * committed), then tells the lost callback of the games found lost.
+ * In the batch's transaction, after an end was written: its game's lease
+ * is to be released with it (store_fence_commit), and the game leaves the
+ * table now.
+ */
+void
+store_fence_end(struct store *st, struct store_item *it)
+{
+	struct store_fence *f = st->fence;
+	size_t		 i;
+
+	if (f == NULL || (i = store_fence_bfind(f, it->id)) == f->nbg ||
+	    f->rel[i])
+		return;
+	(void)store_lease_drop(st, it->id);
+	f->rel[i] = 1;
+}
+
+/*
+ * In the batch's transaction, just before its commit: releases the leases
+ * of the games whose end it wrote, in one statement (the fence holds
+ * their rows).  Returns 0, or -1 if that failed (the batch fails).
+ */
+int
+store_fence_commit(struct store *st)
+{
+	struct store_fence *f = st->fence;
+	int64_t		*g, *e, r;
+	int		*done;
+	size_t		 i, n = 0;
+
+	if (f == NULL)
+		return (0);
+	for (i = 0; i < f->nbg; i++)
+		n += f->rel[i] != 0;
+	if (n == 0)
+		return (0);
+	g = xreallocarray(NULL, n, sizeof *g);
+	e = xreallocarray(NULL, n, sizeof *e);
+	done = xreallocarray(NULL, n, sizeof *done);
+	for (i = n = 0; i < f->nbg; i++)
+		if (f->rel[i]) {
+			g[n] = f->bg[i];
+			e[n++] = f->be[i];
+		}
+	if ((r = lease_release_all(st->wdb, f->node, g, e, n, done)) != -1)
+		for (i = 0; i < n; i++)
+			if (!done[i])	/* not after a fence that held */
+				log_warnx("store=%s event=lease-release game=%"
+				    PRId64 " error=\"not held\"", st->name,
+				    g[i]);
+	free(g);
+	free(e);
+	free(done);
+	return (r == -1 ? -1 : 0);
+}
+
+/*
+ * After a batch: puts back in the table the games whose release did not
+ * commit, counts the releases that did, then tells the lost callback of
+ * the games found lost.
  */
 void
 store_fence_after(struct store *st, struct store_items *b, int committed)
 {
-	struct store_item *it;
+	struct store_fence *f = st->fence;
+	uint64_t	 released = 0;
 	size_t		 i;
 
-	if (st->fence == NULL)
+	(void)b;
+	if (f == NULL)
 		return;
-	STAILQ_FOREACH(it, b, entry)
-		if (committed && it->op == STORE_OP_END && it->ok)
-			store_fence_release(st, it->id);
-	for (i = 0; i < st->fence->ngone; i++) {
-		(void)store_lease_drop(st, st->fence->gone[i]);
-		if (st->fence->lost != NULL)
-			st->fence->lost(st->fence->arg, st->fence->gone[i]);
+	for (i = 0; i < f->nbg; i++) {
+		if (!f->rel[i])
+			continue;
+		if (committed)
+			released++;
+		else
+			store_lease_set(st, f->bg[i], f->be[i]);
 	}
-	st->fence->ngone = 0;
+	store_fence_count(f, 0, 0, 0, released);
+	f->nbg = 0;
+	for (i = 0; i < f->ngone; i++) {
+		(void)store_lease_drop(st, f->gone[i]);
+		if (f->lost != NULL)
+			f->lost(f->arg, f->gone[i]);
+	}
+	f->ngone = 0;
 }

@@ -274,7 +274,9 @@ uint64_t store_push_locked(struct store *, struct store_item *, int);
 /* store-fence.c (the writer's, on a node: doc/NODES.md "Fencing") */
 void	 store_fence_free(struct store *);
 void	 store_fence_begin(struct store *, struct store_items *);
-int	 store_fence_item(struct store *, struct store_item *);
+int	 store_fence_batch(struct store *, struct store_items *, int);
+void	 store_fence_end(struct store *, struct store_item *);
+int	 store_fence_commit(struct store *);
 void	 store_fence_after(struct store *, struct store_items *, int);
 
 /* store-moves.c (above the queue) */

@@ -399,15 +399,13 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->skip)
 			continue;
-		if ((rc = store_fence_item(st, it)) == 1)
-			continue;	/* its game is lost: not written */
-		if (rc == -1)
-			return (-1);
 		rc = store_exec_item(st, it, &alone);
 		it->ok = rc == 0;
 		if (rc == 0 && it->op == STORE_OP_END)
 			rc = store_ratings_end(st, it->id, it->result,
 			    it->status);
+		if (rc == 0 && it->op == STORE_OP_END)
+			store_fence_end(st, it); /* a node: the lease goes too */
 		if (rc == 0)
 			continue;
 		if (!alone)
@@ -431,14 +429,15 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 /*
  * Can the batch go in libpq's pipeline mode (one round trip for all)?
  * Only if no statement returns rows or needs its count of changed rows:
- * games begun, runs of moves, refused moves.
+ * games begun, runs of moves, refused moves (on a node, with its fence
+ * queued first: lease_fence_all fails the commit, store-fence.c).
  */
 static int
 store_batch_plain(struct store *st, struct store_items *b)
 {
 	struct store_item *it;
 
-	if (!st->pg || st->fence != NULL)	/* a node fences: no pipe */
+	if (!st->pg)
 		return (0);
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->op != STORE_OP_BEGIN && it->op != STORE_OP_RUN &&
@@ -514,6 +513,7 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 	pipe = store_batch_plain(st, b);
 	for (;;) {
 		if ((rc = sqldb_batch_begin(st->wdb, pipe)) == 0 &&
+		    (rc = store_fence_batch(st, b, pipe)) == 0 &&
 		    (rc = store_batch_items(st, b, nfail)) == 1) {
 			/* PostgreSQL: again, without the item that failed. */
 			sqldb_rollback(st->wdb);
@@ -522,6 +522,8 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 		}
 		if (rc == 0)
 			rc = store_ratings_write(st);
+		if (rc == 0)	/* a node: the ended games' leases */
+			rc = store_fence_commit(st);
 		if (rc == 0)	/* other nodes' spectators, at the commit */
 			rc = store_notify_batch(st, b);
 		if (rc == 0) {
@@ -537,8 +539,9 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 			return (1);
 		if (committing && sqldb_errclass(st->wdb) == SQLDB_CONN)
 			break;		/* in doubt: read it back, below */
-		/* A pipeline says that a write failed, not which: find it. */
-		if (!pipe || !store_fails_alone(st->wdb))
+		/* A pipeline says that a write failed, not which: find it
+		 * (a node: or which game's lease was lost). */
+		if (!pipe || !(store_fails_alone(st->wdb) || st->fence != NULL))
 			break;
 		pipe = 0;
 	}

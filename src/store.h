@@ -337,5 +337,13 @@ void	 store_lease_set(struct store *, int64_t, int64_t);
 int64_t	 store_lease_drop(struct store *, int64_t);
 int64_t	 store_lease_get(struct store *, int64_t);
 size_t	 store_leases(struct store *, int64_t **, int64_t **);
+/* tp: what the writer of a node did, for tests and tools. */
+struct store_fence_stats {
+	uint64_t	 fences;	/* fence statements (one per batch try) */
+	uint64_t	 lease_txns;	/* transactions taking new leases */
+	uint64_t	 acquired;	/* ... the leases they took */
+	uint64_t	 released;	/* leases released with a committed end */
+};
+void	 store_fence_stats(struct store *, struct store_fence_stats *);
 
 #endif /* STORE_H */

@@ -21,15 +21,14 @@
 #include "node.h"
 #include "sqldb.h"
 #include "store.h"
-#include "testpg.h"
 #include "testutil.h"
+#define TG_NAME "test-node"
+#include "testgroup.h"
 #include "util.h"
 
 #define TTL	10000		/* ms, a lease's and a node's */
 #define T0	1700000000000LL	/* the virtual clock's start */
 
-static enum sqldb_backend backend;	/* of the group running */
-static char lite_path[64];
 
 static int64_t
 mono_ms(void)
@@ -373,6 +372,54 @@ t_lease_cycle(void **state)
 
 /* A node renews all its live leases at once; an expired one, or
  * another node's, is not renewed. */
+/*
+ * tp: the store's writer's calls for several games at once.
+ * lease_acquire_all in one transaction: games 1 and 2 new (epoch 1),
+ * 3 held by b (0: taken), 4 expired from b (epoch 2); lease_release_all
+ * in a's transaction: 1 and 4 at their epochs, 2 at a wrong one (not
+ * released); nothing changes when the transaction rolls back.
+ */
+static void
+t_many(void **state)
+{
+	struct sqldb	*db = fresh();
+	struct lease	 l;
+	int64_t		 a, b, games[4] = { 1, 2, 3, 4 }, ep[4];
+	int64_t		 rg[3] = { 1, 2, 4 }, re[3] = { 1, 2, 2 };
+	int		 done[3];
+
+	(void)state;
+	a = reg(db, "a:1");
+	b = reg(db, "b:1");
+	assert_int_equal(lease_acquire(db, 3, b, TTL, T0 + TTL, &l), LEASE_OK);
+	assert_int_equal(lease_acquire(db, 4, b, TTL, T0, &l), LEASE_OK);
+	ok(db, lease_acquire_all(db, a, TTL, T0 + TTL, games, 4, ep));
+	assert_int_equal(ep[0], 1);
+	assert_int_equal(ep[1], 1);
+	assert_int_equal(ep[2], 0);
+	assert_int_equal(ep[3], 2);
+	expect_lease(db, 2, T0 + TTL, LEASE_HELD, a, 1);
+	expect_lease(db, 3, T0 + TTL, LEASE_HELD, b, 1);
+	expect_lease(db, 4, T0 + TTL, LEASE_HELD, a, 2);
+	assert_int_equal(lease_release_all(db, a, rg, re, 3, done), -1);
+	assert_false(sqldb_in_transaction(db));		/* refused */
+
+	ok(db, sqldb_begin(db));
+	assert_int_equal(lease_release_all(db, a, rg, re, 3, done), 2);
+	assert_int_equal(done[0], 1);
+	assert_int_equal(done[1], 0);
+	assert_int_equal(done[2], 1);
+	ok(db, sqldb_rollback(db));
+	expect_lease(db, 1, T0 + TTL, LEASE_HELD, a, 1);
+	ok(db, sqldb_begin(db));
+	assert_int_equal(lease_release_all(db, a, rg, re, 3, done), 2);
+	ok(db, sqldb_commit(db));
+	expect_lease(db, 1, T0 + TTL, LEASE_RELEASED, a, 1);
+	expect_lease(db, 2, T0 + TTL, LEASE_HELD, a, 1);
+	expect_lease(db, 4, T0 + TTL, LEASE_RELEASED, a, 2);
+	sqldb_close(db);
+}
+
 static void
 t_renew_all(void **state)
 {
@@ -412,11 +459,20 @@ put(struct sqldb *db, int64_t k)
 		fail_msg("insert: %s", sqldb_errmsg(db));
 }
 
-/* db's fence of (game 5, node, epoch), as lease_fence (batch 0) or
- * lease_fence_batch: LEASE_OK or LEASE_LOST (with its message). */
+/* db's fence of (game 5, node, epoch), as lease_fence (batch 0),
+ * lease_fence_batch (1) or lease_fence_held (2, tp: the store's writer's
+ * fence of a batch's games): LEASE_OK or LEASE_LOST (with its message). */
 static int
 fence(struct sqldb *db, int batch, int64_t node, int64_t epoch)
 {
+	int64_t	 game = 5;
+	int	 held = -1, r;
+
+	if (batch == 2) {
+		r = lease_fence_held(db, node, &game, &epoch, 1, &held);
+		assert_int_equal(r, held);
+		return (held ? LEASE_OK : LEASE_LOST);
+	}
 	if (!batch)
 		return (lease_fence(db, 5, node, epoch));
 	if (lease_fence_batch(db, 5, node, epoch) == 0)
@@ -444,7 +500,7 @@ fence_test(int batch)
 	ok(b, sqldb_busy_timeout(b, 100));
 	ok(a, sqldb_exec(a, "CREATE TABLE w (k BIGINT)"));
 	assert_int_equal(lease_acquire(a, 5, na, TTL, T0, &la), LEASE_OK);
-	ok(a, sqldb_batch_begin(a, 1));
+	ok(a, sqldb_batch_begin(a, batch != 2));
 	if (batch)
 		assert_int_equal(fence(a, batch, na, 1), LEASE_OK);
 	put(a, 1);
@@ -466,7 +522,7 @@ fence_test(int batch)
 	assert_int_equal(fence(a, batch, na, 1), LEASE_LOST);
 	ok(a, sqldb_rollback(a));
 	assert_int_equal(lease_fence(a, 5, na, 1), -1);	/* no transaction */
-	if (batch && backend == SQLDB_PG) {
+	if (batch == 1 && backend == SQLDB_PG) {
 		ok(a, sqldb_batch_begin(a, 1));
 		ok(a, lease_fence_batch(a, 5, na, 1));
 		put(a, 3);
@@ -474,7 +530,7 @@ fence_test(int batch)
 		assert_non_null(strstr(sqldb_errmsg(a), "lease lost: game 5"));
 		assert_false(sqldb_in_transaction(a));
 	}
-	ok(b, sqldb_batch_begin(b, batch));
+	ok(b, sqldb_batch_begin(b, batch == 1));
 	assert_int_equal(fence(b, batch, nb, 2), LEASE_OK);
 	put(b, 4);
 	ok(b, sqldb_batch_commit(b));
@@ -497,6 +553,13 @@ t_fence_pipelined(void **state)
 {
 	(void)state;
 	fence_test(1);
+}
+
+static void
+t_fence_held(void **state)
+{
+	(void)state;
+	fence_test(2);
 }
 
 /* Two nodes race for one game, each on its own connection and thread,
@@ -876,25 +939,6 @@ t_notify_lite(void **state)
 
 /* Each test on the back end its initial state names (NULL: SQLite),
  * with a temporary SQLite file either way (unused on PostgreSQL). */
-static int pg_state;
-
-static int
-setup(void **state)
-{
-	backend = *state == &pg_state ? SQLDB_PG : SQLDB_SQLITE;
-	return (tp_lite_file(lite_path, sizeof lite_path, "test-node"));
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	unlink(lite_path);
-	return (0);
-}
-
-#define LITE(f)	{ "lite: " #f, f, setup, teardown, NULL }
-#define PG(f)	{ "pg: " #f, f, setup, teardown, &pg_state }
 
 int
 main(int argc, char **argv)
@@ -906,8 +950,10 @@ main(int argc, char **argv)
 		LITE(t_registry),
 		LITE(t_lease_cycle),
 		LITE(t_renew_all),
+		LITE(t_many),
 		LITE(t_fence),
 		LITE(t_fence_pipelined),
+		LITE(t_fence_held),
 		LITE(t_race),
 		LITE(t_lock_lite),
 		LITE(t_notify_lite),
@@ -917,8 +963,10 @@ main(int argc, char **argv)
 		PG(t_registry),
 		PG(t_lease_cycle),
 		PG(t_renew_all),
+		PG(t_many),
 		PG(t_fence),
 		PG(t_fence_pipelined),
+		PG(t_fence_held),
 		PG(t_race),
 		PG(t_lock_pg),
 		PG(t_notify_pg),
