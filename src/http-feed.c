@@ -5,7 +5,11 @@
  * loop; each live game's move events are kept (as JSON) until it ends, so
  * that a client resuming after any ply gets exactly the moves it lacks.
  * A finished game's feed is its record, read on a worker.  A feed whose
- * client does not read is dropped at max-http-output.
+ * client does not read is dropped at max-http-output.  A live game of
+ * another node (a node of a shared database) comes through the same hook
+ * once the lobby follows it (lobby_xfeed_open: its moves so far at once,
+ * then each as the owner commits it); it is followed while it has feeds.
+ * The TV shows this node's own games only.
  */
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -38,6 +42,7 @@ struct fgame {
 	int64_t		 id;
 	char		**moves;	/* moves[i]: ply i + 1 */
 	size_t		 n, cap;
+	int		 remote;	/* another node's: followed for its feeds */
 	LIST_HEAD(, hstream) streams;
 };
 LIST_HEAD(fgames, fgame);
@@ -218,13 +223,27 @@ hs_free(struct hstream *s)
 	free(s);
 }
 
+/* Forgets game g of another node if no feed follows it any more. */
+static void
+fgame_release(struct hfeed *f, struct fgame *g)
+{
+	if (!g->remote || !LIST_EMPTY(&g->streams))
+		return;
+	lobby_xfeed_close(f->h->srv->lobby, g->id);
+	fgame_free(g);
+}
+
 /* The connection of a feed closed (http.c's close callback). */
 void
 hfeed_closed(struct hstream *s)
 {
 	struct evhttp_request *req = s->req;
+	struct hfeed	*f = s->h->feed;
+	struct fgame	*g = s->g;
 
 	hs_free(s);
+	if (g != NULL)
+		fgame_release(f, g);
 	http_req_orphan(req);
 }
 
@@ -253,10 +272,12 @@ hfeed_game_json(struct http *h, const char *type, int64_t id, struct buf *b)
 	json_obj(&j);
 	json_kstr(&j, "type", type);
 	json_key(&j, "game");
-	if (!lobby_web_summary(h->srv->lobby, id, &j))
+	if (!lobby_web_summary(h->srv->lobby, id, &j) &&
+	    !lobby_xfeed_web(h->srv->lobby, id, 0, &j))
 		json_null(&j);
 	json_key(&j, "live");
-	if (!lobby_web_game(h->srv->lobby, id, &j))
+	if (!lobby_web_game(h->srv->lobby, id, &j) &&
+	    !lobby_xfeed_web(h->srv->lobby, id, 1, &j))
 		json_null(&j);
 	json_end_obj(&j);
 }
@@ -486,6 +507,33 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	hs_catchup(s);
 }
 
+/*
+ * Returns game id's events if it is live here, or on another node (then
+ * followed, its moves so far in it), else NULL.
+ */
+static struct fgame *
+hfeed_live(struct http *h, int64_t id)
+{
+	struct fgame	*g;
+	struct json	 j;
+	struct buf	 tmp;
+	int		 live;
+
+	if ((g = fgame_find(h->feed, id)) != NULL)
+		return (g);
+	buf_init(&tmp);
+	json_init(&j, &tmp);
+	live = lobby_web_game(h->srv->lobby, id, &j);
+	buf_free(&tmp);
+	if (live)
+		return (fgame_get(h->feed, id));
+	if (lobby_xfeed_open(h->srv->lobby, id) != 0)
+		return (NULL);
+	g = fgame_get(h->feed, id);
+	g->remote = 1;
+	return (g);
+}
+
 /* GET /api/games/ID/feed. */
 void
 hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -494,24 +542,16 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	struct fgame	*g;
 	struct hreq	*r;
 	unsigned long	 since;
-	struct json	 j;
-	struct buf	 tmp;
-	int		 live;
 
 	if (hfeed_since(req, q, &since) != 0)
 		return;
-	buf_init(&tmp);
-	json_init(&j, &tmp);
-	live = lobby_web_game(h->srv->lobby, id, &j);
-	buf_free(&tmp);
-	if ((g = fgame_find(h->feed, id)) != NULL || live) {
-		g = g != NULL ? g : fgame_get(h->feed, id);
-		if (since > g->n) {
+	if ((g = hfeed_live(h, id)) != NULL) {
+		if (since > g->n)
 			http_error(req, 400, "bad parameter since: a ply from "
 			    "0 to %zu", g->n);
-			return;
-		}
-		hfeed_attach(h, hc, req, g, since, hfeed_ndjson(req));
+		else
+			hfeed_attach(h, hc, req, g, since, hfeed_ndjson(req));
+		fgame_release(h->feed, g);
 		return;
 	}
 	if (h->srv->store == NULL) {

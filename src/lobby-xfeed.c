@@ -1,0 +1,163 @@
+/*
+ * lobby-xfeed.c: the web's feed of a live game owned by another node
+ * (issue 15 §2, PROTOCOL.md §14.4, doc/NODES.md).  The game is followed
+ * as `watch` follows it (lobby-xwatch.c: LISTEN game_ID, then the log
+ * read again at each of the owner's notifications); its committed moves
+ * and its end go to the lobby's feed hook (lobby_set_feed), as a local
+ * game's do, so http-feed.c serves both alike: the same events, each
+ * move once and in order.  The clocks are replayed from the log.
+ */
+#include <string.h>
+
+#include "json.h"
+#include "lobby.h"
+#include "lobby-int.h"
+#include "lobby-xwatch.h"
+#include "util.h"
+
+/* Sends move m of w to the hook, with the clocks c (µs) after it. */
+static void
+xfeed_send(struct lobby *lb, const struct xwatch *w,
+    const struct store_rmove *m, const uint64_t *c)
+{
+	uint64_t	 ms[2];
+
+	ms[0] = c[0] / 1000;
+	ms[1] = c[1] / 1000;
+	lobby_feed_send_move(lb, w->id, (unsigned long)m->ply, m->player,
+	    m->move, m->position, store_mark_name(m->mark), m->time_ms, ms);
+}
+
+/* A new committed move of w (lobby-xwatch.c): its clocks are w's now. */
+void
+lobby_xfeed_move(struct lobby *lb, const struct xwatch *w,
+    const struct store_rmove *m)
+{
+	xfeed_send(lb, w, m, w->clock_us);
+}
+
+/* w's end, as the log has it (so logged). */
+void
+lobby_xfeed_end(struct lobby *lb, const struct xwatch *w,
+    const struct store_gameinfo *gi)
+{
+	struct lobby_feed f;
+
+	if (lb->feed == NULL)
+		return;
+	memset(&f, 0, sizeof f);
+	f.id = w->id;
+	f.end = 1;
+	f.ply = (unsigned long)w->ply;
+	f.winner = gi->result == STORE_RESULT_FIRST ? 1 :
+	    gi->result == STORE_RESULT_SECOND ? 2 : 0;
+	f.winner_name = f.winner != 0 ? w->p[f.winner - 1] : NULL;
+	f.reason = gi->reason;
+	f.detail = gi->detail;
+	f.logged = 1;
+	f.clock_ms[0] = w->clock_us[0] / 1000;
+	f.clock_ms[1] = w->clock_us[1] / 1000;
+	lb->feed(lb->feed_arg, &f);
+}
+
+/*
+ * Starts the feed of game id of another node: its moves so far to the
+ * hook now (clocks replayed from the start), then those committed
+ * since the watch last read the log.  Returns 0, or -1 if the game is not
+ * live on another node.
+ */
+int
+lobby_xfeed_open(struct lobby *lb, int64_t id)
+{
+	struct store_record r;
+	struct xwatch	*w;
+	struct buf	 err;
+	uint64_t	 c[2];
+	size_t		 i;
+	int		 over;
+
+	if (lb->xwatch == NULL || lb->feed == NULL)
+		return (-1);
+	buf_init(&err);
+	w = lobby_xwatch_follow(lb, id, &r, &err);
+	buf_free(&err);
+	if (w == NULL)
+		return (-1);
+	if (!w->feed) {
+		c[0] = c[1] = w->base_ms * 1000;
+		for (i = 0; i < w->ply && i < r.nmoves; i++) {
+			lobby_xwatch_clock(w, c, &r.moves[i]);
+			xfeed_send(lb, w, &r.moves[i], c);
+		}
+		w->feed = 1;
+	}
+	over = r.game.status != STORE_LIVE;
+	lobby_xwatch_apply(lb, w, &r);		/* over: w is dropped */
+	store_record_free(&r);
+	return (over ? -1 : 0);
+}
+
+/* The feed of game id has no client left: stop following it for them. */
+void
+lobby_xfeed_close(struct lobby *lb, int64_t id)
+{
+	struct xwatch	*w = lobby_xwatch_find(lb, id);
+
+	if (w == NULL || !w->feed)
+		return;
+	w->feed = 0;
+	lobby_xwatch_release(lb, w);
+}
+
+/* Writes w's time control. */
+static void
+xfeed_tc(const struct xwatch *w, struct json *j)
+{
+	json_obj(j);
+	json_kuint(j, "base_ms", w->base_ms);
+	json_kuint(j, "inc_ms", w->inc_us / 1000);
+	json_end_obj(j);
+}
+
+/*
+ * The live game of §14.2 as of its last committed move: its clocks then
+ * (not running), its spectators on this node.
+ */
+static void
+xfeed_live(const struct xwatch *w, struct json *j)
+{
+	json_obj(j);
+	json_kint(j, "id", w->id);
+	json_kstr(j, "family", w->family);
+	json_kstr(j, "start", w->start);
+	json_kstr(j, "position", w->position);
+	json_kstr(j, "player1", w->p[0]);
+	json_kstr(j, "player2", w->p[1]);
+	json_kuint(j, "ply", w->ply);
+	json_kint(j, "to_move", w->ply % 2 == 0 ? 1 : 2);
+	json_kbool(j, "rated", w->rated);
+	json_key(j, "tc");
+	xfeed_tc(w, j);
+	json_key(j, "clock_ms");
+	json_arr(j);
+	json_uint(j, w->clock_us[0] / 1000);
+	json_uint(j, w->clock_us[1] / 1000);
+	json_end_arr(j);
+	json_kstr(j, "tournament", w->tour);
+	json_kuint(j, "watchers", w->n);
+	json_end_obj(j);
+}
+
+int
+lobby_xfeed_web(struct lobby *lb, int64_t id, int live, struct json *j)
+{
+	struct xwatch	*w = lobby_xwatch_find(lb, id);
+
+	if (w == NULL || !w->feed)
+		return (0);
+	if (live)
+		xfeed_live(w, j);
+	else
+		json_raw(j, w->summary, strlen(w->summary));
+	return (1);
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""xfeed.py: the web's live feeds across nodes (issue 15 §2, PROTOCOL.md
+§14.4): two grundyd with --http on one PostgreSQL (xfeed.sh runs it
+under a throwaway cluster, tests/pgcluster.sh).  Two grundy bots play a
+game owned by node A, held after 4 plies; SSE feeds of it on node B
+(which does not own it) and on A, an NDJSON feed on B and a feed on B
+resumed with Last-Event-ID get the same move and end events, byte for
+byte, every ply once and in order, then the end; the record equals what
+the feeds sent; B's TV shows only B's own games (none).  Every wait is a
+poll with a deadline; counts are exact."""
+import os
+import sys
+
+from e2e import *  # noqa: F401,F403
+from httpapi import Feed, http_port, jget  # noqa: E402
+from xnode import URL, fresh_db  # noqa: E402
+
+SPEC = "nim " + " ".join(["1"] * 10)    # exactly 10 plies, seat 2 wins
+PLIES = 10
+HELD = 2                                # genmoves each bot answers first
+DEADLINE = 30.0                         # s: every poll's bound
+
+
+class TextFeed(Feed):
+    """A Feed that also keeps the text of its body (the events' bytes)."""
+
+    def __init__(self, *args, **kw):
+        self.text = b""
+        Feed.__init__(self, *args, **kw)
+
+    def _parse(self):
+        n = len(self.body)
+        Feed._parse(self)
+        self.text += self.body[n:]
+
+    def blocks(self):
+        """The events' text without the game event and the heartbeats."""
+        return [b for b in self.text.decode().split("\n\n")
+                if b and not b.startswith(":") and
+                "event: game\n" not in b + "\n"]
+
+
+def hnode(name, url):
+    d = Daemon(name, "--http", "127.0.0.1:0", "--node-ttl", "2000", db=url)
+    d.hport = http_port(d)
+    return d
+
+
+def bot(d, name, hold):
+    return start_bot(d, name, gate_prog(hold, HELD),
+                     ("--seek", SPEC + " tc=60000 rated=0", "--no-ready",
+                      "--games", "1"))
+
+
+def live_id(d):
+    """The id of the one live game of node d, or None at the deadline."""
+    def one():
+        st, j = jget(d, "/api/games/live")
+        g = j.get("games", []) if st == 200 else []
+        return g[0]["id"] if len(g) == 1 else None
+    return wait_for(one, DEADLINE, 0.05)
+
+
+def moves_of(events):
+    return [e[2] for e in events if e[1] == "move"]
+
+
+def ended(f):
+    return lambda ev: any(e[1] == "end" for e in ev)
+
+
+def test_remote_feed():
+    url = fresh_db()
+    a, b = hnode("fA", url), hnode("fB", url)
+    hold = os.path.join(TMP, "xfeed.hold")
+    open(hold, "w").close()
+    bots = [bot(a, n, hold) for n in ("fx", "fy")]
+    gid = live_id(a)
+    if not check("the bots' game is live on node A", gid is not None):
+        return
+    path = "/api/games/%d/feed" % gid
+    tv = TextFeed(b, "/api/tv/feed")
+    fb = TextFeed(b, path)
+    check("B's feed: the game event", fb.wait(lambda e: len(e) >= 1,
+                                               DEADLINE) and
+          fb.events[0][1] == "game" and fb.events[0][2]["game"]["id"] ==
+          gid and fb.events[0][2]["game"]["status"] == "live" and
+          (fb.events[0][2]["live"] or {}).get("id") == gid, fb.events[:1])
+    check("B's feed: the 4 plies played so far",
+          fb.wait(lambda e: len(moves_of(e)) >= 2 * HELD, DEADLINE) and
+          [m["ply"] for m in moves_of(fb.events)] == [1, 2, 3, 4],
+          fb.events)
+    fa = TextFeed(a, path)
+    nd = TextFeed(b, path, {"Accept": "application/x-ndjson"})
+    fr = TextFeed(b, path, {"Last-Event-ID": "3"})
+    check("A's feed: the 4 plies", fa.wait(
+        lambda e: len(moves_of(e)) >= 2 * HELD, DEADLINE), fa.events)
+    check("B's resumed feed: ply 4 only", fr.wait(
+        lambda e: len(moves_of(e)) >= 1, DEADLINE) and
+        [m["ply"] for m in moves_of(fr.events)] == [4], fr.events)
+    os.unlink(hold)
+    for name, f in (("A", fa), ("B", fb), ("B resumed", fr)):
+        check("%s's feed: the end arrives and the stream ends" % name,
+              f.wait(lambda e: f.closed, DEADLINE) and
+              bool(f.events) and f.events[-1][1] == "end", f.events[-2:])
+    check("B's NDJSON feed ends with the end", nd.wait(
+        lambda e: nd.closed, DEADLINE, ndjson=True) and
+        bool(nd.events) and nd.events[-1].get("type") == "end",
+        nd.events[-2:])
+    for p in bots:
+        try:
+            p.wait(DEADLINE)
+        except Exception:
+            p.kill()
+    ma = moves_of(fa.events)
+    check("A's feed: every ply once, in order",
+          [m["ply"] for m in ma] == list(range(1, PLIES + 1)), ma)
+    check("A's and B's feeds: the same move and end events, byte for byte",
+          fa.blocks() == fb.blocks() and len(fb.blocks()) == PLIES + 1,
+          (fa.blocks(), fb.blocks()))
+    check("each move's SSE id is its ply, the end's is end",
+          [e[0] for e in fb.events[1:]] ==
+          [str(i) for i in range(1, PLIES + 1)] + ["end"], fb.events)
+    check("B's resumed feed: exactly the rest, byte for byte",
+          fr.blocks() == fb.blocks()[3:], (fr.blocks(), fb.blocks()))
+    check("B's NDJSON feed: the same events",
+          [e for e in nd.events if e.get("type") != "game"] ==
+          [e[2] for e in fb.events[1:]], nd.events)
+    end = fb.events[-1][2]
+    check("the end: seat 2 wins after 10 plies, logged",
+          end["result"] == "second" and end["plies"] == PLIES and
+          end["logged"] is True and end["reason"] == "no-legal-move", end)
+    st, rec = jget(b, "/api/games/%d" % gid)
+    rm = rec.get("moves", []) if st == 200 else []
+    mb = moves_of(fb.events)
+    keys = ("ply", "player", "move", "position", "mark", "time_ms")
+    check("the record (read on B) equals what the feeds sent",
+          len(rm) == PLIES and
+          [[m[k] for k in keys] for m in rm] ==
+          [[m[k] for k in keys] for m in mb] and
+          [m["clock_us"] // 1000 for m in rm] ==
+          [m["clock_ms"][m["player"] - 1] for m in mb] and
+          rec["game"]["result"] == "second", (rm, mb))
+    tv.pump()
+    tv.wait(lambda e: False, 0.2)
+    check("B's TV shows B's own games only: nothing featured",
+          tv.status == 200 and tv.events == [], tv.events)
+    # A finished game's feed on B is its record (no live follow left).
+    f3 = TextFeed(b, path, {"Last-Event-ID": "8"})
+    check("B, after the end: plies 9, 10 and the end from the log",
+          f3.wait(lambda e: f3.closed, DEADLINE) and
+          [e[0] for e in f3.events[1:]] == ["9", "10", "end"], f3.events)
+    for f in (fa, fb, nd, fr, tv, f3):
+        f.close()
+
+
+if __name__ == "__main__":
+    if not URL:
+        print("1..0 # SKIP no SQLDB_PG_URL (run tests/xfeed.sh)")
+        sys.exit(0)
+    sys.exit(run([test_remote_feed]))
