@@ -216,6 +216,8 @@ lobby_xwatch_wanted(struct lobby *lb, int64_t id)
 
 	if (g == NULL || !g->logged || lg_over(g))
 		return;
+	if (!g->xwatched)
+		log_info("game=%lld event=followed", (long long)id);
 	g->xwatched = 1;
 	store_run_now(lb->store, id);
 }

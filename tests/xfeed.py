@@ -13,7 +13,7 @@ import sys
 
 from e2e import *  # noqa: F401,F403
 from httpapi import Feed, http_port, jget  # noqa: E402
-from xnode import URL, fresh_db  # noqa: E402
+from xnode import URL, fresh_db, psql  # noqa: E402
 
 SPEC = "nim " + " ".join(["1"] * 10)    # exactly 10 plies, seat 2 wins
 PLIES = 10
@@ -98,6 +98,9 @@ def test_remote_feed():
     check("B's resumed feed: ply 4 only", fr.wait(
         lambda e: len(moves_of(e)) >= 1, DEADLINE) and
         [m["ply"] for m in moves_of(fr.events)] == [4], fr.events)
+    check("node A is told that another node follows the game",
+          wait_for(lambda: ("game=%d event=followed" % gid) in
+                   open(os.path.join(TMP, "fA.log")).read(), DEADLINE))
     os.unlink(hold)
     for name, f in (("A", fa), ("B", fb), ("B resumed", fr)):
         check("%s's feed: the end arrives and the stream ends" % name,
@@ -141,6 +144,12 @@ def test_remote_feed():
           [m["clock_us"] // 1000 for m in rm] ==
           [m["clock_ms"][m["player"] - 1] for m in mb] and
           rec["game"]["result"] == "second", (rm, mb))
+    runs = psql(url, "SELECT string_agg(first_ply::text, ',' ORDER BY "
+                "first_ply) FROM move_runs WHERE game_id = %d AND "
+                "first_ply > %d" % (gid, 2 * HELD))
+    check("A wrote each move after the follow at once: a run each",
+          runs == ",".join(str(p) for p in range(2 * HELD + 1, PLIES + 1)),
+          runs)
     tv.pump()
     tv.wait(lambda e: False, 0.2)
     check("B's TV shows B's own games only: nothing featured",
