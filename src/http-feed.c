@@ -508,30 +508,38 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 }
 
 /*
- * Returns game id's events if it is live here, or on another node (then
- * followed, its moves so far in it), else NULL.
+ * Sets *gp to game id's events if it is live here, or on another node
+ * (then followed, its moves so far in it), else to NULL.  Returns 0, or
+ * -1 after answering 503 (another node's game that cannot be followed).
  */
-static struct fgame *
-hfeed_live(struct http *h, int64_t id)
+static int
+hfeed_live(struct http *h, struct evhttp_request *req, int64_t id,
+    struct fgame **gp)
 {
-	struct fgame	*g;
 	struct json	 j;
 	struct buf	 tmp;
 	int		 live;
 
-	if ((g = fgame_find(h->feed, id)) != NULL)
-		return (g);
+	if ((*gp = fgame_find(h->feed, id)) != NULL)
+		return (0);
 	buf_init(&tmp);
 	json_init(&j, &tmp);
 	live = lobby_web_game(h->srv->lobby, id, &j);
+	if (live) {
+		buf_free(&tmp);
+		*gp = fgame_get(h->feed, id);
+		return (0);
+	}
+	buf_reset(&tmp);
+	live = lobby_xfeed_open(h->srv->lobby, id, &tmp);
+	if (live == -2)
+		http_error(req, 503, "%s", buf_str(&tmp));
 	buf_free(&tmp);
-	if (live)
-		return (fgame_get(h->feed, id));
-	if (lobby_xfeed_open(h->srv->lobby, id) != 0)
-		return (NULL);
-	g = fgame_get(h->feed, id);
-	g->remote = 1;
-	return (g);
+	if (live != 0)
+		return (live == -2 ? -1 : 0);
+	*gp = fgame_get(h->feed, id);
+	(*gp)->remote = 1;
+	return (0);
 }
 
 /* GET /api/games/ID/feed. */
@@ -545,7 +553,9 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 
 	if (hfeed_since(req, q, &since) != 0)
 		return;
-	if ((g = hfeed_live(h, id)) != NULL) {
+	if (hfeed_live(h, req, id, &g) != 0)
+		return;
+	if (g != NULL) {
 		if (since > g->n)
 			http_error(req, 400, "bad parameter since: a ply from "
 			    "0 to %zu", g->n);

@@ -63,26 +63,22 @@ lobby_xfeed_end(struct lobby *lb, const struct xwatch *w,
 /*
  * Starts the feed of game id of another node: its moves so far to the
  * hook now (clocks replayed from the start), then those committed
- * since the watch last read the log.  Returns 0, or -1 if the game is not
- * live on another node.
+ * since the watch last read the log.  Returns 0; -1 if the game is not
+ * live on another node; -2 with err if it cannot be followed now.
  */
 int
-lobby_xfeed_open(struct lobby *lb, int64_t id)
+lobby_xfeed_open(struct lobby *lb, int64_t id, struct buf *err)
 {
 	struct store_record r;
 	struct xwatch	*w;
-	struct buf	 err;
 	uint64_t	 c[2];
 	size_t		 i;
-	int		 over;
+	int		 rc;
 
 	if (lb->xwatch == NULL || lb->feed == NULL)
 		return (-1);
-	buf_init(&err);
-	w = lobby_xwatch_follow(lb, id, &r, &err);
-	buf_free(&err);
-	if (w == NULL)
-		return (-1);
+	if ((rc = lobby_xwatch_follow(lb, id, &w, &r, err)) != 0)
+		return (rc);
 	if (!w->feed) {
 		c[0] = c[1] = w->base_ms * 1000;
 		for (i = 0; i < w->ply && i < r.nmoves; i++) {
@@ -91,10 +87,10 @@ lobby_xfeed_open(struct lobby *lb, int64_t id)
 		}
 		w->feed = 1;
 	}
-	over = r.game.status != STORE_LIVE;
+	rc = r.game.status != STORE_LIVE ? -1 : 0;
 	lobby_xwatch_apply(lb, w, &r);		/* over: w is dropped */
 	store_record_free(&r);
-	return (over ? -1 : 0);
+	return (rc);
 }
 
 /* The feed of game id has no client left: stop following it for them. */

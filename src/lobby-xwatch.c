@@ -256,8 +256,9 @@ lobby_xwatch_catch_up(struct lobby *lb)
 
 /*
  * A new watch of game id, owned by another node, brought up to the log's
- * record r without sending anything (the caller frees r).  Returns 0, or
- * -1 with err (r freed).
+ * record r without sending anything (the caller frees r).  Returns 0, -1
+ * with err if it is not live on another node, or -2 with err if it cannot
+ * be followed now (r freed).
  */
 static int
 xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
@@ -280,13 +281,13 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 	if (xw->n >= XWATCH_MAX) {
 		buf_printf(err, "this node follows %d games of other nodes "
 		    "(limit)", XWATCH_MAX);
-		return (-1);
+		return (-2);
 	}
 	xwatch_channel(id, ch, sizeof ch);
 	if (sqldb_listen(xw->ldb, ch) < 0) {	/* before the read: no gap */
 		buf_printf(err, "game %lld: cannot follow it: %s",
 		    (long long)id, sqldb_errmsg(xw->ldb));
-		return (-1);
+		return (-2);
 	}
 	if (store_record(lb->store, id, r) != 1 ||
 	    r->game.status != STORE_LIVE) {
@@ -322,32 +323,34 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 }
 
 /*
- * Follows game id of another node (new, or already followed): *r is its
- * record as of now (the caller frees it; moves after w->ply not yet sent).
- * Returns the watch, or NULL with err.
+ * Follows game id of another node (new, or already followed) into *wp;
+ * *r is its record as of now (the caller frees it; moves after the
+ * watch's ply not yet sent).  Returns 0, or xwatch_new's -1 or -2 with
+ * err.
  */
-struct xwatch *
-lobby_xwatch_follow(struct lobby *lb, int64_t id, struct store_record *r,
-    struct buf *err)
+int
+lobby_xwatch_follow(struct lobby *lb, int64_t id, struct xwatch **wp,
+    struct store_record *r, struct buf *err)
 {
-	struct xwatch	*w;
+	int		 rc;
 
 	if (lb->xwatch == NULL) {
 		buf_printf(err, "no live game %lld", (long long)id);
-		return (NULL);
+		return (-1);
 	}
-	if ((w = lobby_xwatch_find(lb, id)) != NULL) {
+	if ((*wp = lobby_xwatch_find(lb, id)) != NULL) {
 		if (store_record(lb->store, id, r) != 1) {
 			store_record_free(r);
 			buf_printf(err, "game %lld: cannot read it",
 			    (long long)id);
-			return (NULL);
+			return (-2);
 		}
-		return (w);
+		return (0);
 	}
-	if (xwatch_new(lb, id, r, err) != 0)
-		return (NULL);
-	return (&lb->xwatch->w[lb->xwatch->n - 1]);
+	if ((rc = xwatch_new(lb, id, r, err)) != 0)
+		return (rc);
+	*wp = &lb->xwatch->w[lb->xwatch->n - 1];
+	return (0);
 }
 
 /*

@@ -45,7 +45,7 @@ struct lxwatch {
 };
 
 struct xwatch *lobby_xwatch_find(struct lobby *, int64_t);
-struct xwatch *lobby_xwatch_follow(struct lobby *, int64_t,
+int	 lobby_xwatch_follow(struct lobby *, int64_t, struct xwatch **,
 	    struct store_record *, struct buf *);
 void	 lobby_xwatch_apply(struct lobby *, struct xwatch *,
 	    const struct store_record *);

@@ -351,12 +351,13 @@ int	 lobby_web_summary(struct lobby *, int64_t, struct json *);
 /*
  * The web's feed of a live game of another node (lobby-xfeed.c): open
  * follows it (its moves so far go to the feed hook at once, then each as
- * it is committed, then its end) and returns 0, or -1 if it is not live
- * on another node (or none is followed: one node); close stops; web
- * writes its summary (live 0) or its live game (live 1) and returns 1, or
+ * it is committed, then its end) and returns 0, -1 if it is not live on
+ * another node (or one node only), or -2 with err if it cannot be
+ * followed now (the limit, the database); close stops; web writes its
+ * summary as logged (live 0) or its live game (live 1) and returns 1, or
  * returns 0 if it is not followed.
  */
-int	 lobby_xfeed_open(struct lobby *, int64_t);
+int	 lobby_xfeed_open(struct lobby *, int64_t, struct buf *);
 void	 lobby_xfeed_close(struct lobby *, int64_t);
 int	 lobby_xfeed_web(struct lobby *, int64_t, int, struct json *);
 size_t	 lobby_web_games(struct lobby *, const char *, struct json *);
