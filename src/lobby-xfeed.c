@@ -15,51 +15,6 @@
 #include "lobby-xwatch.h"
 #include "util.h"
 
-/* Sends move m of w to the hook, with the clocks c (µs) after it. */
-static void
-xfeed_send(struct lobby *lb, const struct xwatch *w,
-    const struct store_rmove *m, const uint64_t *c)
-{
-	uint64_t	 ms[2];
-
-	ms[0] = c[0] / 1000;
-	ms[1] = c[1] / 1000;
-	lobby_feed_send_move(lb, w->id, (unsigned long)m->ply, m->player,
-	    m->move, m->position, store_mark_name(m->mark), m->time_ms, ms);
-}
-
-/* A new committed move of w (lobby-xwatch.c): its clocks are w's now. */
-void
-lobby_xfeed_move(struct lobby *lb, const struct xwatch *w,
-    const struct store_rmove *m)
-{
-	xfeed_send(lb, w, m, w->clock_us);
-}
-
-/* w's end, as the log has it (so logged). */
-void
-lobby_xfeed_end(struct lobby *lb, const struct xwatch *w,
-    const struct store_gameinfo *gi)
-{
-	struct lobby_feed f;
-
-	if (lb->feed == NULL)
-		return;
-	memset(&f, 0, sizeof f);
-	f.id = w->id;
-	f.end = 1;
-	f.ply = (unsigned long)w->ply;
-	f.winner = gi->result == STORE_RESULT_FIRST ? 1 :
-	    gi->result == STORE_RESULT_SECOND ? 2 : 0;
-	f.winner_name = f.winner != 0 ? w->p[f.winner - 1] : NULL;
-	f.reason = gi->reason;
-	f.detail = gi->detail;
-	f.logged = 1;
-	f.clock_ms[0] = w->clock_us[0] / 1000;
-	f.clock_ms[1] = w->clock_us[1] / 1000;
-	lb->feed(lb->feed_arg, &f);
-}
-
 /*
  * Starts the feed of game id of another node: its moves so far to the
  * hook now (clocks replayed from the start), then those committed
@@ -83,7 +38,7 @@ lobby_xfeed_open(struct lobby *lb, int64_t id, struct buf *err)
 		c[0] = c[1] = w->base_ms * 1000;
 		for (i = 0; i < w->ply && i < r.nmoves; i++) {
 			lobby_xwatch_clock(w, c, &r.moves[i]);
-			xfeed_send(lb, w, &r.moves[i], c);
+			lobby_xwatch_feed_move(lb, w, &r.moves[i], c);
 		}
 		w->feed = 1;
 	}

@@ -85,6 +85,43 @@ lobby_xwatch_clock(const struct xwatch *w, uint64_t *c,
 	*t += w->inc_us;
 }
 
+/* Sends move m of w to the web's feed hook, with the clocks c (µs) after. */
+void
+lobby_xwatch_feed_move(struct lobby *lb, const struct xwatch *w,
+    const struct store_rmove *m, const uint64_t *c)
+{
+	uint64_t	 ms[2];
+
+	ms[0] = c[0] / 1000;
+	ms[1] = c[1] / 1000;
+	lobby_feed_send_move(lb, w->id, (unsigned long)m->ply, m->player,
+	    m->move, m->position, store_mark_name(m->mark), m->time_ms, ms);
+}
+
+/* Sends w's end, as the log has it (so logged), to the web's feed hook. */
+static void
+xwatch_feed_end(struct lobby *lb, const struct xwatch *w,
+    const struct store_gameinfo *gi)
+{
+	struct lobby_feed f;
+
+	if (lb->feed == NULL)
+		return;
+	memset(&f, 0, sizeof f);
+	f.id = w->id;
+	f.end = 1;
+	f.ply = (unsigned long)w->ply;
+	f.winner = gi->result == STORE_RESULT_FIRST ? 1 :
+	    gi->result == STORE_RESULT_SECOND ? 2 : 0;
+	f.winner_name = f.winner != 0 ? w->p[f.winner - 1] : NULL;
+	f.reason = gi->reason;
+	f.detail = gi->detail;
+	f.logged = 1;
+	f.clock_ms[0] = w->clock_us[0] / 1000;
+	f.clock_ms[1] = w->clock_us[1] / 1000;
+	lb->feed(lb->feed_arg, &f);
+}
+
 /*
  * Brings watch w up to the log's record r: sends each new move (clocks
  * replayed) and, if the game is over, the end, to its spectators if send
@@ -115,7 +152,7 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 			    (unsigned long long)(w->clock_us[0] / 1000),
 			    (unsigned long long)(w->clock_us[1] / 1000));
 		if (feed)
-			lobby_xfeed_move(lb, w, m);
+			lobby_xwatch_feed_move(lb, w, m, w->clock_us);
 	}
 	if (gi->status == STORE_LIVE)
 		return (0);
@@ -127,7 +164,7 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 		    gi->detail != NULL ? " " : "",
 		    gi->detail != NULL ? gi->detail : "");
 	if (feed)
-		lobby_xfeed_end(lb, w, gi);
+		xwatch_feed_end(lb, w, gi);
 	return (1);
 }
 

@@ -1,7 +1,8 @@
 /*
  * lobby-xwatch.h: a game of another node that this node follows
  * (lobby-xwatch.c), for its `watch` spectators and for the web's feed
- * (lobby-xfeed.c).  Internal to those two files.
+ * (lobby-xfeed.c, which calls lobby-xwatch.c, never the other way
+ * round).  Internal to those two files.
  */
 #ifndef LOBBY_XWATCH_H
 #define LOBBY_XWATCH_H
@@ -52,10 +53,7 @@ void	 lobby_xwatch_apply(struct lobby *, struct xwatch *,
 void	 lobby_xwatch_clock(const struct xwatch *, uint64_t *,
 	    const struct store_rmove *);
 void	 lobby_xwatch_release(struct lobby *, struct xwatch *);
-/* lobby-xfeed.c: what the web's feed gets of w */
-void	 lobby_xfeed_move(struct lobby *, const struct xwatch *,
-	    const struct store_rmove *);
-void	 lobby_xfeed_end(struct lobby *, const struct xwatch *,
-	    const struct store_gameinfo *);
+void	 lobby_xwatch_feed_move(struct lobby *, const struct xwatch *,
+	    const struct store_rmove *, const uint64_t *);
 
 #endif

@@ -6,13 +6,19 @@ game owned by node A, held after 4 plies; SSE feeds of it on node B
 (which does not own it) and on A, an NDJSON feed on B and a feed on B
 resumed with Last-Event-ID get the same move and end events, byte for
 byte, every ply once and in order, then the end; the record equals what
-the feeds sent; B's TV shows only B's own games (none).  Every wait is a
-poll with a deadline; counts are exact."""
+the feeds sent; B's TV shows only B's own games (none); A wrote each move
+after B began to follow as a run of its own (the remote spectator's
+promptness, without timing it).  And in headless chromium (web.py's
+Browser), node B's page of a game of node A follows its moves and shows
+its result without a reload.  Every wait is a poll with a deadline;
+counts are exact."""
 import os
+import shutil
 import sys
 
 from e2e import *  # noqa: F401,F403
-from httpapi import Feed, http_port, jget  # noqa: E402
+from httpapi import Feed, get, http_port, jget  # noqa: E402
+from web import Browser, answer_genmove, rows, text  # noqa: E402
 from xnode import URL, fresh_db, psql  # noqa: E402
 
 SPEC = "nim " + " ".join(["1"] * 10)    # exactly 10 plies, seat 2 wins
@@ -61,6 +67,20 @@ def live_id(d):
     return wait_for(one, DEADLINE, 0.05)
 
 
+def logged(d, gid):
+    """Whether game gid is in the log, read on node d (its owner took its
+    lease before its first write: another node can follow it now)."""
+    return wait_for(lambda: jget(d, "/api/games/%d" % gid)[0] == 200,
+                    DEADLINE, 0.05)
+
+
+def streams(d):
+    """The feeds open on node d (its /metrics gauge), or None."""
+    st, _, body_ = get(d, "/metrics")
+    m = re.search(r"^grundy_http_streams (\d+)$", body_.decode(), re.M)
+    return int(m.group(1)) if st == 200 and m else None
+
+
 def moves_of(events):
     return [e[2] for e in events if e[1] == "move"]
 
@@ -78,6 +98,7 @@ def test_remote_feed():
     gid = live_id(a)
     if not check("the bots' game is live on node A", gid is not None):
         return
+    check("the game is in the log", logged(b, gid))
     path = "/api/games/%d/feed" % gid
     tv = TextFeed(b, "/api/tv/feed")
     fb = TextFeed(b, path)
@@ -129,10 +150,11 @@ def test_remote_feed():
     check("B's NDJSON feed: the same events",
           [e for e in nd.events if e.get("type") != "game"] ==
           [e[2] for e in fb.events[1:]], nd.events)
-    end = fb.events[-1][2]
+    end = fb.events[-1][2] if fb.events else {}
     check("the end: seat 2 wins after 10 plies, logged",
-          end["result"] == "second" and end["plies"] == PLIES and
-          end["logged"] is True and end["reason"] == "no-legal-move", end)
+          end.get("result") == "second" and end.get("plies") == PLIES and
+          end.get("logged") is True and
+          end.get("reason") == "no-legal-move", end)
     st, rec = jget(b, "/api/games/%d" % gid)
     rm = rec.get("moves", []) if st == 200 else []
     mb = moves_of(fb.events)
@@ -163,8 +185,49 @@ def test_remote_feed():
         f.close()
 
 
+def test_browser():
+    """A game of node A followed live in headless chromium on node B's
+    game page: its moves appear without a reload, then its result."""
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        skip("B's game page in a browser", "chromium is not installed")
+        return
+    url = fresh_db()
+    a, b = hnode("wA", url), hnode("wB", url)
+    alice, bob = login(a, "walice"), login(a, "wbob")
+    gid, seats, _, _ = pair(a, alice, bob, "nim 1 2 3", "tc=600000 rated=0")
+    first = "walice" if seats[1] is alice else "wbob"
+    check("the game is in the log", logged(b, gid))
+    br = Browser(exe)
+    try:
+        check("B's page of A's game loads",
+              br.go("http://127.0.0.1:%d/game/%d" % (b.hport, gid)))
+        check("B's page: the game is live", br.until(
+            "document.getElementById('state').textContent === 'live'"),
+              text(br, "#status"))
+        br.js("window.notReloaded = 1")
+        check("B's page follows the game on one live stream of node B",
+              wait_for(lambda: streams(b) == 1, DEADLINE, 0.05), streams(b))
+        for n, (seat, mv) in enumerate(((1, "1=0"), (2, "2=0"), (1, "3=0"))):
+            answer_genmove(seats[seat], mv)
+            check("B's page: move %d appears live" % (n + 1), br.until(
+                "document.querySelectorAll('#moves tbody tr').length === %d"
+                % (n + 1), DEADLINE), rows(br, "#moves"))
+        check("B's page: the result and its reason appear", br.until(
+            "document.getElementById('result').textContent.indexOf("
+            "'%s wins (no-legal-move)') === 0" % first, DEADLINE),
+              text(br, "#result"))
+        check("B's page: no reload while following",
+              br.js("window.notReloaded") == 1)
+        br.shot("xfeed-game")
+    finally:
+        br.close()
+    alice.close()
+    bob.close()
+
+
 if __name__ == "__main__":
     if not URL:
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xfeed.sh)")
         sys.exit(0)
-    sys.exit(run([test_remote_feed]))
+    sys.exit(run([test_remote_feed, test_browser]))
