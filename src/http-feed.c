@@ -30,6 +30,7 @@
 
 #include "http-int.h"
 #include "lobby.h"
+#include "log.h"
 #include "metrics.h"
 #include "server-int.h"
 #include "store.h"
@@ -67,6 +68,7 @@ struct hfeed {
 	LIST_HEAD(, hstream) tv;
 	struct hstreams	 all;
 	int64_t		 featured;	/* the TV's game, 0: none */
+	int		 backfill;	/* moves from the log: not the TV's */
 };
 
 /* Returns game id's bucket. */
@@ -508,6 +510,22 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 }
 
 /*
+ * Has the lobby send game id's logged moves 1 to upto (0: all it has
+ * played) through the hook (lobby_xfeed_backfill), for a game restored
+ * from the log; not to the TV.  Returns 0 or -1.
+ */
+static int
+hfeed_backfill(struct hfeed *f, int64_t id, unsigned long upto)
+{
+	int		 rc;
+
+	f->backfill = 1;
+	rc = lobby_xfeed_backfill(f->h->srv->lobby, id, upto);
+	f->backfill = 0;
+	return (rc);
+}
+
+/*
  * Sets *gp to game id's events if it is live here, or on another node
  * (then followed, its moves so far in it), else to NULL.  Returns 0, or
  * -1 after answering 503 (another node's game that cannot be followed).
@@ -527,6 +545,7 @@ hfeed_live(struct http *h, struct evhttp_request *req, int64_t id,
 	live = lobby_web_game(h->srv->lobby, id, &j);
 	if (live) {
 		buf_free(&tmp);
+		hfeed_backfill(h->feed, id, 0);
 		*gp = fgame_get(h->feed, id);
 		return (0);
 	}
@@ -662,7 +681,12 @@ hfeed_end_json(const struct lobby_feed *lf, struct buf *b)
 	json_end_obj(&j);
 }
 
-/* A move: keep it, send it to the game's feeds and the TV's. */
+/*
+ * A move: keep it, send it to the game's feeds and the TV's.  A move the
+ * game's events have is not kept again; before one that comes after a
+ * gap (the first move of a game restored from the log), the moves before
+ * it are read from the log (hfeed_backfill); without them it is dropped.
+ */
 static void
 hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 {
@@ -671,6 +695,14 @@ hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 	struct buf	 sse, nd;
 	char		 id[24];
 
+	if (lf->ply <= g->n)
+		return;
+	if (lf->ply > g->n + 1 && (hfeed_backfill(f, lf->id, lf->ply - 1) != 0
+	    || lf->ply != g->n + 1)) {
+		log_warnx("event=feed-gap game=%lld ply=%lu have=%zu",
+		    (long long)lf->id, lf->ply, g->n);
+		return;
+	}
 	if (g->n == g->cap) {
 		g->cap = g->cap == 0 ? 16 : g->cap * 2;
 		g->moves = xreallocarray(g->moves, g->cap, sizeof *g->moves);
@@ -685,7 +717,9 @@ hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 			s->next++;
 			hs_frame(s, &sse, &nd);
 		}
-	if (f->featured == lf->id) {
+	if (f->backfill)
+		;
+	else if (f->featured == lf->id) {
 		hs_format(NULL, "move", json, &sse, &nd);
 		LIST_FOREACH(s, &f->tv, entry)
 			hs_frame(s, &sse, &nd);

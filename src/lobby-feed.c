@@ -47,6 +47,23 @@ lobby_feed_send_move(struct lobby *lb, int64_t id, unsigned long ply,
 }
 
 /*
+ * Advances the clocks c (µs, both seats) over logged move m as lg_apply
+ * charged them: the mover's time, then the increment (inc_us); an engine
+ * seat (engine[seat - 1]) has no clock.
+ */
+void
+lobby_feed_clock(const int *engine, uint64_t inc_us, uint64_t *c,
+    const struct store_rmove *m)
+{
+	uint64_t	*t = &c[m->player - 1];
+
+	if (engine[m->player - 1])
+		return;
+	*t = m->time_us >= *t ? 0 : *t - m->time_us;
+	*t += inc_us;
+}
+
+/*
  * A move was applied: seat moved mv, leaving pos; it used used µs.  A
  * game that another node follows has the move written at once.
  */

@@ -384,6 +384,9 @@ void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
 	    const char *, const char *, const char *, uint64_t,
 	    const uint64_t *);
+struct store_rmove;
+void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
+	    const struct store_rmove *);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

@@ -72,19 +72,6 @@ xwatch_drop(struct lobby *lb, size_t i)
 	xw->w[i] = xw->w[--xw->n];
 }
 
-/* Advances the clocks c (µs, both seats) over move m, as the owner does. */
-void
-lobby_xwatch_clock(const struct xwatch *w, uint64_t *c,
-    const struct store_rmove *m)
-{
-	uint64_t	*t = &c[m->player - 1];
-
-	if (w->engine[m->player - 1])
-		return;
-	*t = m->time_us >= *t ? 0 : *t - m->time_us;
-	*t += w->inc_us;
-}
-
 /* Sends move m of w to the web's feed hook, with the clocks c (µs) after. */
 void
 lobby_xwatch_feed_move(struct lobby *lb, const struct xwatch *w,
@@ -141,7 +128,7 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 
 	for (i = w->ply; i < r->nmoves; i++) {
 		m = &r->moves[i];
-		lobby_xwatch_clock(w, w->clock_us, m);
+		lobby_feed_clock(w->engine, w->inc_us, w->clock_us, m);
 		free(w->position);
 		w->position = xstrdup(m->position);
 		w->ply = m->ply;

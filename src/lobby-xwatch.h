@@ -50,8 +50,6 @@ int	 lobby_xwatch_follow(struct lobby *, int64_t, struct xwatch **,
 	    struct store_record *, struct buf *);
 void	 lobby_xwatch_apply(struct lobby *, struct xwatch *,
 	    const struct store_record *);
-void	 lobby_xwatch_clock(const struct xwatch *, uint64_t *,
-	    const struct store_rmove *);
 void	 lobby_xwatch_release(struct lobby *, struct xwatch *);
 void	 lobby_xwatch_feed_move(struct lobby *, const struct xwatch *,
 	    const struct store_rmove *, const uint64_t *);

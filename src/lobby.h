@@ -360,6 +360,12 @@ int	 lobby_web_summary(struct lobby *, int64_t, struct json *);
 int	 lobby_xfeed_open(struct lobby *, int64_t, struct buf *);
 void	 lobby_xfeed_close(struct lobby *, int64_t);
 int	 lobby_xfeed_web(struct lobby *, int64_t, int, struct json *);
+/*
+ * A live game of this node whose first moves the web's feed lacks (it
+ * was restored from the log): its logged moves 1 to PLY (0: to its ply
+ * now) to the hook; 0, or -1 if the log does not have them.
+ */
+int	 lobby_xfeed_backfill(struct lobby *, int64_t, unsigned long);
 size_t	 lobby_web_games(struct lobby *, const char *, struct json *);
 int64_t	 lobby_web_featured(struct lobby *);
 size_t	 lobby_web_nlive(struct lobby *);

@@ -10,10 +10,12 @@ the feeds sent; B's TV shows only B's own games (none); A wrote each move
 after B began to follow as a run of its own (the remote spectator's
 promptness, without timing it).  And in headless chromium (web.py's
 Browser), node B's page of a game of node A follows its moves and shows
-its result without a reload.  Every wait is a poll with a deadline;
+its result without a reload.  And node B's feed of a game it took over
+from a killed node A has every ply from the first.  Every wait is a poll with a deadline;
 counts are exact."""
 import os
 import shutil
+import signal
 import sys
 
 from e2e import *  # noqa: F401,F403
@@ -185,6 +187,70 @@ def test_remote_feed():
         f.close()
 
 
+def test_restored_feed():
+    """Node A is killed (-9) with its bots' game held after 4 plies; node
+    B takes the game over and restores it from the log; the bots resume
+    there and ply 5 is played (ply 6 held), before any feed of B asked
+    for the game: B's feed has plies 1 to 5 (1 to 4 read from the log,
+    clocks replayed: as the record has them), and a feed resumed after
+    ply 2 gets exactly 3 to 5."""
+    url = fresh_db()
+    a, b = hnode("rA", url), hnode("rB", url)
+    holds = [os.path.join(TMP, "xfeed-r%d.hold" % i) for i in (1, 2)]
+    for h in holds:
+        open(h, "w").close()
+    servers = "127.0.0.1:%d,127.0.0.1:%d" % (a.port, b.port)
+    bots = [start_bot(a, n, gate_prog(h, HELD), (
+        "--server", servers, "--seek", SPEC + " tc=60000 rated=0",
+        "--no-ready", "--reconnect-ms", "100", "--games", "1"))
+        for n, h in (("rx", holds[0]), ("ry", holds[1]))]
+    gid = live_id(a)
+    if not check("the bots' game is live on node A", gid is not None):
+        return
+    rec = [None]
+
+    def plies(n):
+        st, j = jget(b, "/api/games/%d" % gid)
+        rec[0] = j if st == 200 else None
+        return rec[0] is not None and len(rec[0]["moves"]) == n
+    check("4 plies committed", wait_for(lambda: plies(2 * HELD), DEADLINE,
+                                        0.05), rec[0])
+    for p in bots:      # resumed on B only once B holds the game
+        p.send_signal(signal.SIGSTOP)
+    a.stop(signal.SIGKILL)
+    check("node B restores the game at ply 4", wait_for(
+        lambda: re.search(r"game=%d event=restored epoch=\d+ ply=4 " % gid,
+                          open(os.path.join(TMP, "rB.log")).read()),
+        DEADLINE))
+    for p in bots:
+        p.send_signal(signal.SIGCONT)
+    first = rec[0]["game"]["player1"] if rec[0] else ""
+    os.unlink(holds[0 if first == "rx" else 1])     # seat 1 plays ply 5
+    check("ply 5 is played on B and committed",
+          wait_for(lambda: plies(2 * HELD + 1), DEADLINE, 0.05), rec[0])
+    path = "/api/games/%d/feed" % gid
+    f = TextFeed(b, path)
+    fr = TextFeed(b, path, {"Last-Event-ID": "2"})
+    check("B's feed: plies 1 to 5", f.wait(
+        lambda e: len(moves_of(e)) >= 2 * HELD + 1, DEADLINE) and
+        [e[0] for e in f.events[1:]] == ["1", "2", "3", "4", "5"],
+        f.events)
+    keys = ("ply", "player", "move", "position", "mark", "time_ms")
+    rm, fm = rec[0]["moves"] if rec[0] else [], moves_of(f.events)
+    check("B's feed: the moves and clocks of the record",
+          [[m[k] for k in keys] for m in rm] ==
+          [[m[k] for k in keys] for m in fm] and
+          [m["clock_us"] // 1000 for m in rm] ==
+          [m["clock_ms"][m["player"] - 1] for m in fm], (rm, fm))
+    check("B's feed resumed after ply 2: exactly 3 to 5", fr.wait(
+        lambda e: len(moves_of(e)) >= 3, DEADLINE) and
+        fr.blocks() == f.blocks()[2:], (fr.blocks(), f.blocks()))
+    for p in bots:
+        p.kill()
+    f.close()
+    fr.close()
+
+
 def test_browser():
     """A game of node A followed live in headless chromium on node B's
     game page: its moves appear without a reload, then its result."""
@@ -230,4 +296,4 @@ if __name__ == "__main__":
     if not URL:
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xfeed.sh)")
         sys.exit(0)
-    sys.exit(run([test_remote_feed, test_browser]))
+    sys.exit(run([test_remote_feed, test_restored_feed, test_browser]))
