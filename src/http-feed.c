@@ -5,7 +5,11 @@
  * loop; each live game's move events are kept (as JSON) until it ends, so
  * that a client resuming after any ply gets exactly the moves it lacks.
  * A finished game's feed is its record, read on a worker.  A feed whose
- * client does not read is dropped at max-http-output.
+ * client does not read is dropped at max-http-output.  A live game of
+ * another node (a node of a shared database) comes through the same hook
+ * once the lobby follows it (lobby_xfeed_open: its moves so far at once,
+ * then each as the owner commits it); it is followed while it has feeds.
+ * The TV shows this node's own games only.
  */
 #include <sys/queue.h>
 #include <sys/socket.h>
@@ -26,6 +30,7 @@
 
 #include "http-int.h"
 #include "lobby.h"
+#include "log.h"
 #include "metrics.h"
 #include "server-int.h"
 #include "store.h"
@@ -38,6 +43,7 @@ struct fgame {
 	int64_t		 id;
 	char		**moves;	/* moves[i]: ply i + 1 */
 	size_t		 n, cap;
+	int		 remote;	/* another node's: followed for its feeds */
 	LIST_HEAD(, hstream) streams;
 };
 LIST_HEAD(fgames, fgame);
@@ -62,6 +68,7 @@ struct hfeed {
 	LIST_HEAD(, hstream) tv;
 	struct hstreams	 all;
 	int64_t		 featured;	/* the TV's game, 0: none */
+	int		 backfill;	/* moves from the log: not the TV's */
 };
 
 /* Returns game id's bucket. */
@@ -218,13 +225,27 @@ hs_free(struct hstream *s)
 	free(s);
 }
 
+/* Forgets game g of another node if no feed follows it any more. */
+static void
+fgame_release(struct hfeed *f, struct fgame *g)
+{
+	if (!g->remote || !LIST_EMPTY(&g->streams))
+		return;
+	lobby_xfeed_close(f->h->srv->lobby, g->id);
+	fgame_free(g);
+}
+
 /* The connection of a feed closed (http.c's close callback). */
 void
 hfeed_closed(struct hstream *s)
 {
 	struct evhttp_request *req = s->req;
+	struct hfeed	*f = s->h->feed;
+	struct fgame	*g = s->g;
 
 	hs_free(s);
+	if (g != NULL)
+		fgame_release(f, g);
 	http_req_orphan(req);
 }
 
@@ -253,10 +274,12 @@ hfeed_game_json(struct http *h, const char *type, int64_t id, struct buf *b)
 	json_obj(&j);
 	json_kstr(&j, "type", type);
 	json_key(&j, "game");
-	if (!lobby_web_summary(h->srv->lobby, id, &j))
+	if (!lobby_web_summary(h->srv->lobby, id, &j) &&
+	    !lobby_xfeed_web(h->srv->lobby, id, 0, &j))
 		json_null(&j);
 	json_key(&j, "live");
-	if (!lobby_web_game(h->srv->lobby, id, &j))
+	if (!lobby_web_game(h->srv->lobby, id, &j) &&
+	    !lobby_xfeed_web(h->srv->lobby, id, 1, &j))
 		json_null(&j);
 	json_end_obj(&j);
 }
@@ -486,6 +509,58 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	hs_catchup(s);
 }
 
+/*
+ * Has the lobby send game id's logged moves 1 to upto (0: all it has
+ * played) through the hook (lobby_xfeed_backfill), for a game restored
+ * from the log; not to the TV.  Returns 0 or -1.
+ */
+static int
+hfeed_backfill(struct hfeed *f, int64_t id, unsigned long upto)
+{
+	int		 rc;
+
+	f->backfill = 1;
+	rc = lobby_xfeed_backfill(f->h->srv->lobby, id, upto);
+	f->backfill = 0;
+	return (rc);
+}
+
+/*
+ * Sets *gp to game id's events if it is live here, or on another node
+ * (then followed, its moves so far in it), else to NULL.  Returns 0, or
+ * -1 after answering 503 (another node's game that cannot be followed).
+ */
+static int
+hfeed_live(struct http *h, struct evhttp_request *req, int64_t id,
+    struct fgame **gp)
+{
+	struct json	 j;
+	struct buf	 tmp;
+	int		 live;
+
+	if ((*gp = fgame_find(h->feed, id)) != NULL)
+		return (0);
+	buf_init(&tmp);
+	json_init(&j, &tmp);
+	live = lobby_web_game(h->srv->lobby, id, &j);
+	if (live) {
+		buf_free(&tmp);
+		hfeed_backfill(h->feed, id, 0);
+		*gp = fgame_get(h->feed, id);
+		return (0);
+	}
+	buf_reset(&tmp);
+	live = lobby_xfeed_open(h->srv->lobby, id, &tmp);
+	if (live == -2)
+		http_error(req, 503, "%s", buf_str(&tmp));
+	buf_free(&tmp);
+	if (live != 0)
+		return (live == -2 ? -1 : 0);
+	*gp = fgame_get(h->feed, id);
+	(*gp)->remote = 1;
+	return (0);
+}
+
 /* GET /api/games/ID/feed. */
 void
 hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
@@ -494,24 +569,18 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	struct fgame	*g;
 	struct hreq	*r;
 	unsigned long	 since;
-	struct json	 j;
-	struct buf	 tmp;
-	int		 live;
 
 	if (hfeed_since(req, q, &since) != 0)
 		return;
-	buf_init(&tmp);
-	json_init(&j, &tmp);
-	live = lobby_web_game(h->srv->lobby, id, &j);
-	buf_free(&tmp);
-	if ((g = fgame_find(h->feed, id)) != NULL || live) {
-		g = g != NULL ? g : fgame_get(h->feed, id);
-		if (since > g->n) {
+	if (hfeed_live(h, req, id, &g) != 0)
+		return;
+	if (g != NULL) {
+		if (since > g->n)
 			http_error(req, 400, "bad parameter since: a ply from "
 			    "0 to %zu", g->n);
-			return;
-		}
-		hfeed_attach(h, hc, req, g, since, hfeed_ndjson(req));
+		else
+			hfeed_attach(h, hc, req, g, since, hfeed_ndjson(req));
+		fgame_release(h->feed, g);
 		return;
 	}
 	if (h->srv->store == NULL) {
@@ -612,7 +681,12 @@ hfeed_end_json(const struct lobby_feed *lf, struct buf *b)
 	json_end_obj(&j);
 }
 
-/* A move: keep it, send it to the game's feeds and the TV's. */
+/*
+ * A move: keep it, send it to the game's feeds and the TV's.  A move the
+ * game's events have is not kept again; before one that comes after a
+ * gap (the first move of a game restored from the log), the moves before
+ * it are read from the log (hfeed_backfill); without them it is dropped.
+ */
 static void
 hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 {
@@ -621,6 +695,14 @@ hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 	struct buf	 sse, nd;
 	char		 id[24];
 
+	if (lf->ply <= g->n)
+		return;
+	if (lf->ply > g->n + 1 && (hfeed_backfill(f, lf->id, lf->ply - 1) != 0
+	    || lf->ply != g->n + 1)) {
+		log_warnx("event=feed-gap game=%lld ply=%lu have=%zu",
+		    (long long)lf->id, lf->ply, g->n);
+		return;
+	}
 	if (g->n == g->cap) {
 		g->cap = g->cap == 0 ? 16 : g->cap * 2;
 		g->moves = xreallocarray(g->moves, g->cap, sizeof *g->moves);
@@ -635,7 +717,9 @@ hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 			s->next++;
 			hs_frame(s, &sse, &nd);
 		}
-	if (f->featured == lf->id) {
+	if (f->backfill)
+		;
+	else if (f->featured == lf->id) {
 		hs_format(NULL, "move", json, &sse, &nd);
 		LIST_FOREACH(s, &f->tv, entry)
 			hs_frame(s, &sse, &nd);

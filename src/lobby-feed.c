@@ -20,27 +20,66 @@ lobby_set_feed(struct lobby *lb, void (*fn)(void *,
 	lb->feed_arg = arg;
 }
 
-/* A move was applied: seat moved mv, leaving pos; it used used µs. */
+/*
+ * Sends a move to the hook: game id's ply, by seat, mv leaving pos, its
+ * mark's name, the time used (ms) and both clocks after it (ms).
+ */
+void
+lobby_feed_send_move(struct lobby *lb, int64_t id, unsigned long ply,
+    int seat, const char *mv, const char *pos, const char *mark,
+    uint64_t time_ms, const uint64_t *clock_ms)
+{
+	struct lobby_feed f;
+
+	if (lb->feed == NULL)
+		return;
+	memset(&f, 0, sizeof f);
+	f.id = id;
+	f.ply = ply;
+	f.player = seat;
+	f.move = mv;
+	f.position = pos;
+	f.mark = mark;
+	f.time_ms = time_ms;
+	f.clock_ms[0] = clock_ms[0];
+	f.clock_ms[1] = clock_ms[1];
+	lb->feed(lb->feed_arg, &f);
+}
+
+/*
+ * Advances the clocks c (µs, both seats) over logged move m as lg_apply
+ * charged them: the mover's time, then the increment (inc_us); an engine
+ * seat (engine[seat - 1]) has no clock.
+ */
+void
+lobby_feed_clock(const int *engine, uint64_t inc_us, uint64_t *c,
+    const struct store_rmove *m)
+{
+	uint64_t	*t = &c[m->player - 1];
+
+	if (engine[m->player - 1])
+		return;
+	*t = m->time_us >= *t ? 0 : *t - m->time_us;
+	*t += inc_us;
+}
+
+/*
+ * A move was applied: seat moved mv, leaving pos; it used used µs.  A
+ * game that another node follows has the move written at once.
+ */
 void
 lobby_feed_move(struct lgame *g, int seat, const char *mv, const char *pos,
     int mark, uint64_t used)
 {
-	struct lobby_feed f;
+	uint64_t	 c[2];
 
 	metrics_inc(M_MOVES);
-	if (g->lb->feed == NULL)
-		return;
-	memset(&f, 0, sizeof f);
-	f.id = g->id;
-	f.ply = g->ply;
-	f.player = seat;
-	f.move = mv;
-	f.position = pos;
-	f.mark = store_mark_name((enum store_mark)mark);
-	f.time_ms = used / 1000;
-	f.clock_ms[0] = g->p[0].clock_us / 1000;
-	f.clock_ms[1] = g->p[1].clock_us / 1000;
-	g->lb->feed(g->lb->feed_arg, &f);
+	if (g->xwatched)
+		store_run_now(g->lb->store, g->id);
+	c[0] = g->p[0].clock_us / 1000;
+	c[1] = g->p[1].clock_us / 1000;
+	lobby_feed_send_move(g->lb, g->id, g->ply, seat, mv, pos,
+	    store_mark_name((enum store_mark)mark), used / 1000, c);
 }
 
 /* The game's end is logged (or the log failed): its last event. */

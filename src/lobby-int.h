@@ -143,6 +143,8 @@ struct lgame {
 	size_t		 nwatchers;
 	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
 	int		 xwait;		/* paired across nodes: no turn yet */
+	int		 xwatched;	/* followed by another node: each move
+					   written at once (lobby-xwatch.c) */
 };
 TAILQ_HEAD(lgames, lgame);
 
@@ -412,6 +414,14 @@ void	 lobby_xwatch_catch_up(struct lobby *);
 int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
 	    struct buf *);
 void	 lobby_xunwatch(struct lobby_client *, int64_t);
+void	 lobby_xwatch_wanted(struct lobby *, int64_t);
+/* lobby-feed.c: a move to the web's hook, whatever its source */
+void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
+	    const char *, const char *, const char *, uint64_t,
+	    const uint64_t *);
+struct store_rmove;
+void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
+	    const struct store_rmove *);
 
 /* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):
  * tournaments across nodes */

@@ -438,6 +438,8 @@ xnode_note(struct lxnode *xn, const struct sqldb_note *n)
 		xnode_scan(xn, id);
 	else if (sscanf(n->payload, "paired %lld%c", &id, &c) == 1)
 		xnode_paired(xn, id);
+	else if (sscanf(n->payload, "watch %lld%c", &id, &c) == 1)
+		lobby_xwatch_wanted(xn->lb, id);
 }
 
 static void	xnode_listen(struct lxnode *);

@@ -355,6 +355,24 @@ struct json;
 struct league;
 int	 lobby_web_game(struct lobby *, int64_t, struct json *);
 int	 lobby_web_summary(struct lobby *, int64_t, struct json *);
+/*
+ * The web's feed of a live game of another node (lobby-xfeed.c): open
+ * follows it (its moves so far go to the feed hook at once, then each as
+ * it is committed, then its end) and returns 0, -1 if it is not live on
+ * another node (or one node only), or -2 with err if it cannot be
+ * followed now (the limit, the database); close stops; web writes its
+ * summary as logged (live 0) or its live game (live 1) and returns 1, or
+ * returns 0 if it is not followed.
+ */
+int	 lobby_xfeed_open(struct lobby *, int64_t, struct buf *);
+void	 lobby_xfeed_close(struct lobby *, int64_t);
+int	 lobby_xfeed_web(struct lobby *, int64_t, int, struct json *);
+/*
+ * A live game of this node whose first moves the web's feed lacks (it
+ * was restored from the log): its logged moves 1 to PLY (0: to its ply
+ * now) to the hook; 0, or -1 if the log does not have them.
+ */
+int	 lobby_xfeed_backfill(struct lobby *, int64_t, unsigned long);
 size_t	 lobby_web_games(struct lobby *, const char *, struct json *);
 int64_t	 lobby_web_featured(struct lobby *);
 size_t	 lobby_web_nlive(struct lobby *);

@@ -453,4 +453,5 @@ def test_pages():
     d.stop()
 
 
-sys.exit(run([test_pages]))
+if __name__ == "__main__":     # tests/xfeed.py imports the browser
+    sys.exit(run([test_pages]))
