@@ -104,6 +104,13 @@ pg_class(const char *state)
 	/* connection exceptions, shutdown, cannot connect now */
 	if (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0)
 		return (SQLDB_CONN);
+	/*
+	 * A write refused as read-only: the server is a standby (demoted,
+	 * or the URL named it).  A lost connection: the next call connects
+	 * again, and target_session_attrs=read-write finds the primary.
+	 */
+	if (strcmp(state, "25006") == 0)
+		return (SQLDB_CONN);
 	if (strcmp(state, "53100") == 0)
 		return (SQLDB_FULL);
 	return (SQLDB_OTHER);
@@ -766,6 +773,8 @@ pg_pipeline_end(struct sqldb *db, const char *what)
 	/* After a failure the transaction is still open, aborted. */
 	if (PQtransactionStatus(p->conn) != PQTRANS_IDLE)
 		PQclear(PQexec(p->conn, "ROLLBACK"));
+	if (p->qerr == SQLDB_CONN)	/* a standby's: connect again */
+		pg_lost(db);
 	return (r);
 }
 
@@ -797,7 +806,16 @@ pg_txn(struct sqldb *db, const char *what)
 	if (pg_ready(db) == -1)
 		return (-1);
 	if (strcmp(what, "BEGIN") == 0) {
-		if (pg_exec_raw(db, "BEGIN", "begin") == -1)
+		/*
+		 * A connection found dead at BEGIN (the server went away
+		 * while it was idle: a restart, a failover) held no
+		 * transaction, so nothing is in doubt: connect again, once,
+		 * and begin there, rather than fail a transaction that never
+		 * started.
+		 */
+		if (pg_exec_raw(db, "BEGIN", "begin") == -1 &&
+		    (db->err != SQLDB_CONN || pg_ready(db) == -1 ||
+		    pg_exec_raw(db, "BEGIN", "begin") == -1))
 			return (-1);
 		db->in_txn = 1;
 		return (0);

@@ -54,6 +54,11 @@ refused "start DIR extra" start "$dir" fast
 refused "start a directory with no cluster" start /
 refused "run with no command" run
 refused "an unknown verb" restart "$dir"
+refused "standby alone" standby
+refused "standby DIR extra" standby "$dir" extra
+refused "standby of a directory with no cluster" standby /
+refused "promote alone" promote
+refused "promote a primary" promote "$dir"
 
 $ctl stop "$dir" fast 2>"$err" && ! running
 check $? "stop DIR fast stops it"
