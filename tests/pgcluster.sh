@@ -23,6 +23,9 @@
 #	run's cleanup stops and removes it with DIR.
 #   pgcluster.sh promote DIR/standby
 #	promotes the standby (pg_ctl promote -w): it becomes a primary.
+#   pgcluster.sh sql DIR SQL
+#	runs SQL on the cluster of DIR (psql, as its superuser) and prints
+#	what it returns, unaligned, without headers.
 #	Wrong arguments (a missing or extra one, a DIR that holds no cluster
 #	made by run, another mode) are refused with the usage and status 2.
 #
@@ -76,7 +79,8 @@ stop() {
 usage() {
 	[ -z "${1:-}" ] || echo "pgcluster.sh: $1" >&2
 	echo "usage: pgcluster.sh run CMD [ARG...] | start DIR |" \
-	    "stop DIR [fast|immediate] | standby DIR | promote DIR" >&2
+	    "stop DIR [fast|immediate] | standby DIR | promote DIR |" \
+	    "sql DIR SQL" >&2
 	exit 2
 }
 
@@ -147,6 +151,12 @@ promote)
 	[ -f "$2/data/standby.signal" ] || usage "$2: not a standby"
 	as_owner "$bindir/pg_ctl" -D "$2/data" -w -t "$START_TIMEOUT" \
 	    promote >/dev/null
+	exit
+	;;
+sql)
+	[ $# -eq 3 ] || usage "sql takes DIR and SQL"
+	cluster_dir "$2"
+	psql1 "$2" "$3"
 	exit
 	;;
 run)

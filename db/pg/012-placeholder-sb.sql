@@ -1,0 +1,1 @@
+-- placeholder in branch sb; the real 012 comes from branch xt at merge
