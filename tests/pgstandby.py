@@ -111,6 +111,12 @@ def test_promoted_standby():
     check("primary stopped (immediate)", pgctl("stop", PGDIR,
                                                "immediate") == 0)
     check("standby promoted", pgctl("promote", STANDBY) == 0)
+    # The first use of each connection after the failover.
+    c = Client(d)
+    r = c.cmd("login boss password1")
+    check("a login on the new primary, at once", ok(r), r)
+    r = c.cmd("register sblate password1")
+    check("a registration on the new primary, at once", ok(r), r)
     os.unlink(hold)
 
     def over():
@@ -121,6 +127,11 @@ def test_promoted_standby():
     log = open(os.path.join(TMP, "sb.log"), errors="replace").read()
     check("the daemon reconnected by itself", "event=reconnected" in log,
           log[-3000:])
+    # Its connections were idle at the failover: each found its own dead
+    # before sending anything, so no write and no league read failed.
+    for what in ("event=write-failed", "event=log-failed", "event=db-error"):
+        check("no %s in the daemon's log" % what, what not in log,
+              "\n".join(x for x in log.splitlines() if what in x))
     r = boss.cmd("games live")
     check("no game left live", ok(r) and body(r) == "", r)
 

@@ -902,30 +902,48 @@ t_multihost(void **state)
 	assert_non_null(strstr(err, "unreachable"));
 }
 
+/* Ends db's session from other, and waits (5 s at most) until it is
+ * gone: the server told db's socket so and closed it. */
+static void
+terminate(struct sqldb *db, struct sqldb *other)
+{
+	char	 sql[128];
+
+	snprintf(sql, sizeof sql, "SELECT CAST(pg_terminate_backend(%d, "
+	    "5000) AS INTEGER)", (int)int1(db, "SELECT pg_backend_pid()"));
+	assert_int_equal(int1(other, sql), 1);
+}
+
 /*
  * A promoted standby (issue 15 §1), PostgreSQL only.  The server went
  * away while the connection was idle (a failover: the old primary stopped
- * with it): BEGIN finds it dead, and since no transaction was open
- * nothing is in doubt, so it connects again and begins there.
+ * with it).  The next statement finds the socket closed before it sends
+ * anything, connects again and runs there; on a connection that listens
+ * (whose socket is its notifications' reader's), BEGIN finds it dead, and
+ * since no transaction was open nothing is in doubt: it connects again
+ * (listening again) and begins there.
  */
 static void
 t_stale_begin(void **state)
 {
 	struct sqldb	*db = fresh(), *other = second();
 	struct sqldb_stmt *s = table_p(db);
-	char		 sql[128];
 
 	(void)state;
-	/* Terminate db's session and wait (5 s at most) until it is gone. */
-	snprintf(sql, sizeof sql, "SELECT CAST(pg_terminate_backend(%d, "
-	    "5000) AS INTEGER)", (int)int1(db, "SELECT pg_backend_pid()"));
-	assert_int_equal(int1(other, sql), 1);
+	terminate(db, other);
+	ok(db, sqldb_bind_int64(s, 1, 5));
+	assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	sqldb_reset(s);
+	ok(db, sqldb_listen(db, "stale"));
+	terminate(db, other);
 	ok(db, sqldb_begin(db));
 	ok(db, sqldb_bind_int64(s, 1, 7));
 	assert_int_equal(sqldb_step(s), SQLDB_DONE);
 	sqldb_reset(s);
 	ok(db, sqldb_commit(db));
-	assert_int_equal(int1(other, "SELECT SUM(k) FROM p"), 7);
+	assert_int_equal(int1(other, "SELECT SUM(k) FROM p"), 12);
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM "
+	    "pg_listening_channels() AS c WHERE c = 'stale'"), 1);
 	sqldb_finalize(s);
 	sqldb_close(other);
 	sqldb_close(db);
