@@ -9,13 +9,12 @@
  * except blobs (binary, so that any byte goes through); rows come back as
  * text, bytea decoded.
  *
- * A lost connection: the call that finds it fails with SQLDB_CONN (an
- * idle connection the server closed is found before anything is sent, a
- * dead one at BEGIN too: both connect again at once, sqldb_pgn_closed
- * and pg_txn); the next call
- * reconnects (PQconnectdb on the same URL, so libpq chooses among several
- * hosts again), at most once per backoff period, which
- * doubles from SQLDB_BACKOFF_MIN_MS to SQLDB_BACKOFF_MAX_MS while the
+ * A lost connection: the call that finds it fails with SQLDB_CONN (but
+ * an idle connection the server closed is found before anything is sent,
+ * and a dead one at BEGIN: both connect again at once, nothing being in
+ * doubt); the next call reconnects (PQconnectdb on the same URL, so libpq
+ * chooses among several hosts again), at most once per backoff period,
+ * which doubles from SQLDB_BACKOFF_MIN_MS to SQLDB_BACKOFF_MAX_MS while the
  * database stays unreachable.  A transaction open when the connection was
  * lost is gone: every call but sqldb_rollback then fails until the caller
  * rolls back, so that nothing runs outside the transaction it meant.
