@@ -103,8 +103,16 @@ def glicko2_replay(db):
     it, PROTOCOL.md §13.7), in rating_seq order; doubles, which may differ
     from grundyd's in the last bits (compare within 1e-6)."""
     con = sqlite3.connect(db)
+    st = glicko2_games(con.execute(_rated_games(con)))
+    con.close()
+    return st
+
+
+def glicko2_games(games):
+    """glicko2_replay's replay of games, (player1, player2, result) in
+    the order they were rated (any source: a log, `export games`)."""
     st = {}
-    for p1, p2, res in con.execute(_rated_games(con)):
+    for p1, p2, res in games:
         a = st.get(p1, (1500.0, 350.0, 0.06, 0))
         b = st.get(p2, (1500.0, 350.0, 0.06, 0))
         sa = 1.0 if res == "first" else 0.0
@@ -112,7 +120,6 @@ def glicko2_replay(db):
         nb = glicko2_one(b[0], b[1], b[2], a[0], a[1], 1.0 - sa)
         st[p1] = na + (a[3] + 1,)
         st[p2] = nb + (b[3] + 1,)
-    con.close()
     return st
 
 

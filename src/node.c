@@ -67,6 +67,35 @@ node_times_ok(struct sqldb *db, const char *what, int64_t now, int64_t ttl,
 }
 
 /*
+ * Inserts a node's row: a new one (id 0, its id from the database: the
+ * caller reads sqldb_last_id) or node id's again (unless it is there).
+ * Returns 0, or -1.
+ */
+static int
+node_insert(struct sqldb *db, int64_t id, const char *addr, int64_t started,
+    int64_t now, int64_t ttl)
+{
+	struct sqldb_stmt *s;
+	int		 r;
+
+	if (sqldb_cached(db, id > 0 ? "INSERT INTO nodes (addr, started_ms, "
+	    "heartbeat_ms, expires_ms, id) VALUES (?, ?, ?, ?, ?) ON CONFLICT "
+	    "(id) DO NOTHING" : "INSERT INTO nodes (addr, started_ms, "
+	    "heartbeat_ms, expires_ms) VALUES (?, ?, ?, ?)", id > 0 ? 0 :
+	    SQLDB_RETURNING_ID, &s) == -1)
+		return (-1);
+	if (sqldb_bind_text(s, 1, addr) == -1 || sqldb_bind_int64(s, 2,
+	    started) == -1 || sqldb_bind_int64(s, 3, now) == -1 ||
+	    sqldb_bind_int64(s, 4, now + ttl) == -1 ||
+	    (id > 0 && sqldb_bind_int64(s, 5, id) == -1))
+		r = -1;
+	else
+		r = sqldb_step(s);
+	sqldb_reset(s);
+	return (r == -1 ? -1 : 0);
+}
+
+/*
  * Registers a node that advertises addr, started at now, alive until
  * now + ttl; *id gets its id (the database's).  Returns 0, or -1.
  */
@@ -74,25 +103,11 @@ int
 node_register(struct sqldb *db, const char *addr, int64_t now, int64_t ttl,
     int64_t *id)
 {
-	struct sqldb_stmt *s;
-	int		 r;
-
 	if (!node_addr_ok(addr))
 		return (sqldb_refuse(db, "bad node address (HOST:PORT, at "
 		    "most %d bytes)", NODE_ADDR_MAX));
 	if (node_times_ok(db, "node", now, ttl, NODE_TTL_MAX) == -1 ||
-	    sqldb_cached(db, "INSERT INTO nodes (addr, started_ms, "
-	    "heartbeat_ms, expires_ms) VALUES (?, ?, ?, ?)",
-	    SQLDB_RETURNING_ID, &s) == -1)
-		return (-1);
-	if (sqldb_bind_text(s, 1, addr) == -1 || sqldb_bind_int64(s, 2, now)
-	    == -1 || sqldb_bind_int64(s, 3, now) == -1 ||
-	    sqldb_bind_int64(s, 4, now + ttl) == -1)
-		r = -1;
-	else
-		r = sqldb_step(s);
-	sqldb_reset(s);
-	if (r == -1)
+	    node_insert(db, 0, addr, now, now, ttl) == -1)
 		return (-1);
 	*id = sqldb_last_id(db);
 	return (0);
@@ -198,4 +213,79 @@ node_list(struct sqldb *db, int64_t now, struct node_info *out, size_t max,
 	return (node_rows(db, "SELECT id, addr, started_ms, heartbeat_ms, "
 	    "expires_ms FROM nodes WHERE expires_ms > ? ORDER BY id LIMIT ?",
 	    now, max, NODE_LIST_MAX, node_list_row, out, n));
+}
+
+/* Pruning the rows of dead nodes (doc/NODES.md, "Pruning"). */
+
+/* The dead nodes' rows node_prune may delete, locked on PostgreSQL (a
+ * heartbeat, or a lease or seek that would name the node, waits). */
+#define NODE_PRUNABLE	"SELECT id FROM nodes WHERE expires_ms <= ? AND " \
+	"id <> ? AND NOT EXISTS (SELECT 1 FROM leases WHERE leases.node_id " \
+	"= nodes.id AND leases.state = 'held') AND NOT EXISTS (SELECT 1 " \
+	"FROM seeks WHERE seeks.owner_id = nodes.id) ORDER BY id LIMIT ?"
+
+/* sqldb_cached_rows' row of node_prune: the id. */
+static void
+node_id_row(struct sqldb_stmt *s, size_t i, void *arg)
+{
+	((int64_t *)arg)[i] = sqldb_column_int64(s, 0);
+}
+
+/*
+ * Deletes the rows of at most max (1..NODE_PRUNE_MAX) nodes dead since
+ * before (expires_ms <= before), other than self, that hold no lease and
+ * claimed no seek, in one transaction: their released leases forget them
+ * (node_id NULL), their own seeks go (no node pairs a dead node's seek),
+ * then their rows.  *n gets the number of rows deleted.  A node that
+ * still holds a lease is kept, whether or not it expired: its games wait
+ * for a takeover, which reads nothing of its row.  Returns 0, or -1
+ * (nothing changed).
+ */
+int
+node_prune(struct sqldb *db, int64_t self, int64_t before, size_t max,
+    size_t *n)
+{
+	int64_t		 ids[NODE_PRUNE_MAX], v[3];
+	size_t		 k, i;
+
+	*n = 0;
+	if (max < 1 || max > NODE_PRUNE_MAX)
+		return (sqldb_refuse(db, "prune 1 to %d nodes at a time",
+		    NODE_PRUNE_MAX));
+	v[0] = before, v[1] = self, v[2] = (int64_t)max;
+	if (sqldb_begin(db) == -1 || sqldb_cached_rows(db,
+	    sqldb_backend(db) == SQLDB_PG ? NODE_PRUNABLE " FOR UPDATE SKIP "
+	    "LOCKED" : NODE_PRUNABLE, v, 3, max, node_id_row, ids, &k) == -1)
+		return (sqldb_abort(db));
+	for (i = 0; i < k; i++) {
+		v[0] = ids[i];
+		if (sqldb_cached_run(db, "UPDATE leases SET node_id = NULL "
+		    "WHERE node_id = ? AND state = 'released'", v, 1) == -1 ||
+		    sqldb_cached_run(db, "DELETE FROM seeks WHERE node_id = ?",
+		    v, 1) == -1 || sqldb_cached_run(db, "DELETE FROM nodes "
+		    "WHERE id = ?", v, 1) != 1)
+			return (sqldb_abort(db));
+	}
+	if (sqldb_commit(db) == -1)
+		return (sqldb_abort(db));
+	*n = k;
+	return (0);
+}
+
+/*
+ * Node id, alive again after its row was pruned (it was cut off from the
+ * database for longer than the pruning's delay, holding no lease): its
+ * row again, with the same id, address and start, alive until now + ttl.
+ * Returns 1 (made again), 0 (the row was there), or -1.
+ */
+int
+node_revive(struct sqldb *db, int64_t id, const char *addr, int64_t started,
+    int64_t now, int64_t ttl)
+{
+	if (id < 1 || started < 0 || !node_addr_ok(addr))
+		return (sqldb_refuse(db, "bad node to revive"));
+	if (node_times_ok(db, "node", now, ttl, NODE_TTL_MAX) == -1 ||
+	    node_insert(db, id, addr, started, now, ttl) == -1)
+		return (-1);
+	return (sqldb_changes(db) == 1);
 }

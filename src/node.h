@@ -18,6 +18,7 @@
 #define NODE_ADDR_MAX	255		/* bytes of HOST:PORT */
 #define NODE_TTL_MAX	3600000		/* ms: a heartbeat's validity */
 #define NODE_LIST_MAX	1024		/* live nodes listed at most */
+#define NODE_PRUNE_MAX	16		/* dead nodes' rows pruned per call */
 
 struct sqldb;
 struct sqldb_stmt;
@@ -42,5 +43,8 @@ int	 node_list(struct sqldb *, int64_t, struct node_info *, size_t,
 	    size_t *);
 int	 node_rows(struct sqldb *, const char *, int64_t, size_t, size_t,
 	    void (*)(struct sqldb_stmt *, size_t, void *), void *, size_t *);
+int	 node_prune(struct sqldb *, int64_t, int64_t, size_t, size_t *);
+int	 node_revive(struct sqldb *, int64_t, const char *, int64_t, int64_t,
+	    int64_t);
 
 #endif /* NODE_H */

@@ -6,7 +6,8 @@
  * snode_start registers the node (node_register) and starts the node
  * thread, which has its own database connection (never the loop's time,
  * never the store writer's connection) and, every TTL/3:
- *   - beats (node_heartbeat);
+ *   - beats (node_heartbeat); a row pruned while this node was cut off
+ *     from the database is made again, same id (node_revive);
  *   - renews every lease this node holds in one statement
  *     (lease_renew_all), then compares the leases the store's writer
  *     fences with (store_leases) with those the database says this node
@@ -17,12 +18,16 @@
  *     lease_acquire: epoch + 1) and has the lobby restore them from the
  *     log (lobby_restore); a game whose restore cannot start is ended
  *     in the log as abandoned (a fenced write of the new epoch, which
- *     releases the lease), never left live without a referee.
+ *     releases the lease), never left live without a referee;
+ *   - prunes the rows of nodes dead for SNODE_PRUNE_TTLS TTLs that hold
+ *     no lease (node_prune, a bounded number per beat).
  * Games the writer found lost (its fence refused, or their lease could not
  * be acquired) wake the thread at once.  Everything the lobby must do
  * goes to the loop as a deferred call (struct snode_call); a lost game's
  * new owner is named when it is known and alive (node_alive, node_get).
  */
+#include <sys/queue.h>
+
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -44,6 +49,8 @@
 #define SNODE_SCHED_KEY		INT64_C(0x6772756e64790001)
 #define SNODE_HELD_MAX		LEASE_LIST_MAX	/* leases compared per beat */
 #define SNODE_TAKE_MAX		64	/* games taken over per beat */
+/* A dead node's row is pruned this many TTLs after its expiry. */
+#define SNODE_PRUNE_TTLS	10
 
 struct snode {
 	struct sqldb	*db;		/* the thread's own */
@@ -53,6 +60,7 @@ struct snode {
 	void		*darg;
 	int64_t		 id;
 	int64_t		 ttl;		/* ms */
+	int64_t		 started;	/* ms, as registered */
 	char		 addr[NODE_ADDR_MAX + 1];
 	int		 leader;	/* the thread's view of the lock */
 	int		 elected;	/* an election ran (the first beat) */
@@ -63,6 +71,8 @@ struct snode {
 	int		 quit;
 	int64_t		*check;		/* lost in the writer: find the owner */
 	size_t		 ncheck, capcheck;
+	pthread_mutex_t	 cmtx;		/* calls */
+	TAILQ_HEAD(, snode_call) calls;	/* sent, not run yet */
 };
 
 enum snode_kind {
@@ -72,6 +82,7 @@ enum snode_kind {
 };
 
 struct snode_call {
+	TAILQ_ENTRY(snode_call) entry;	/* on sn->calls until it runs */
 	struct snode	*sn;
 	enum snode_kind	 kind;
 	int64_t		 game;
@@ -88,6 +99,10 @@ snode_call_run(void *arg)
 {
 	struct snode_call *c = arg;
 	struct snode	*sn = c->sn;
+
+	pthread_mutex_lock(&sn->cmtx);
+	TAILQ_REMOVE(&sn->calls, c, entry);
+	pthread_mutex_unlock(&sn->cmtx);
 
 	switch (c->kind) {
 	case SNODE_LOST:
@@ -126,6 +141,9 @@ snode_send(struct snode *sn, enum snode_kind kind, int64_t game,
 		c->has_addr = 1;
 		snprintf(c->addr, sizeof c->addr, "%s", addr);
 	}
+	pthread_mutex_lock(&sn->cmtx);
+	TAILQ_INSERT_TAIL(&sn->calls, c, entry);
+	pthread_mutex_unlock(&sn->cmtx);
 	sn->defer(sn->darg, snode_call_run, c);
 }
 
@@ -309,16 +327,50 @@ snode_pending(struct snode *sn, int64_t now)
 	}
 }
 
-/* One beat: heartbeat, leases, the scheduler's lock, takeovers. */
+/*
+ * The heartbeat; a node whose row was pruned (cut off from the database
+ * for SNODE_PRUNE_TTLS TTLs, so it holds no lease) makes it again, same
+ * id.
+ */
+static void
+snode_heartbeat(struct snode *sn, int64_t now)
+{
+	struct node_info ni;
+
+	if (node_heartbeat(sn->db, sn->id, now, sn->ttl) == 0)
+		return;
+	log_warnx("node=%" PRId64 " event=heartbeat error=\"%s\"", sn->id,
+	    sqldb_errmsg(sn->db));
+	if (node_get(sn->db, sn->id, &ni) == 0 && node_revive(sn->db, sn->id,
+	    sn->addr, sn->started, now, sn->ttl) == 1)
+		log_warnx("node=%" PRId64 " event=revived addr=%s", sn->id,
+		    sn->addr);
+}
+
+/* Deletes a bounded number of long dead nodes' rows (node_prune). */
+static void
+snode_prune(struct snode *sn, int64_t now)
+{
+	size_t	 n;
+
+	if (node_prune(sn->db, sn->id, now - SNODE_PRUNE_TTLS * sn->ttl,
+	    NODE_PRUNE_MAX, &n) == -1)
+		log_warnx("node=%" PRId64 " event=prune error=\"%s\"",
+		    sn->id, sqldb_errmsg(sn->db));
+	else if (n > 0)
+		log_info("node=%" PRId64 " event=pruned nodes=%zu", sn->id, n);
+}
+
+/* One beat: heartbeat, leases, the scheduler's lock, takeovers, and
+ * the pruning of dead nodes' rows. */
 static void
 snode_beat(struct snode *sn, int64_t now)
 {
-	if (node_heartbeat(sn->db, sn->id, now, sn->ttl) == -1)
-		log_warnx("node=%" PRId64 " event=heartbeat error=\"%s\"",
-		    sn->id, sqldb_errmsg(sn->db));
+	snode_heartbeat(sn, now);
 	snode_renew(sn, now);
 	snode_elect(sn);
 	snode_takeover(sn, now);
+	snode_prune(sn, now);
 }
 
 /* The node thread. */
@@ -411,6 +463,7 @@ snode_start(const char *url, const char *addr, int64_t ttl_ms,
 {
 	struct snode	*sn;
 	char		 e[512];
+	int64_t		 started = (int64_t)clock_wall_ms();
 
 	sn = xcalloc(1, sizeof *sn);
 	if (sqldb_open(url, &sn->db, e, sizeof e) == -1) {
@@ -418,8 +471,7 @@ snode_start(const char *url, const char *addr, int64_t ttl_ms,
 		free(sn);
 		return (NULL);
 	}
-	if (node_register(sn->db, addr, (int64_t)clock_wall_ms(), ttl_ms,
-	    &sn->id) == -1) {
+	if (node_register(sn->db, addr, started, ttl_ms, &sn->id) == -1) {
 		snprintf(err, errlen, "node register %s: %s", addr,
 		    sqldb_errmsg(sn->db));
 		sqldb_close(sn->db);
@@ -427,10 +479,13 @@ snode_start(const char *url, const char *addr, int64_t ttl_ms,
 		return (NULL);
 	}
 	*sn = (struct snode){ .db = sn->db, .id = sn->id, .store = st,
-	    .lb = lb, .defer = defer, .darg = darg, .ttl = ttl_ms };
+	    .lb = lb, .defer = defer, .darg = darg, .ttl = ttl_ms,
+	    .started = started };
 	snprintf(sn->addr, sizeof sn->addr, "%s", addr);
 	pthread_mutex_init(&sn->mtx, NULL);
 	pthread_cond_init(&sn->wake, NULL);
+	pthread_mutex_init(&sn->cmtx, NULL);
+	TAILQ_INIT(&sn->calls);
 	lobby_set_node(lb, sn->id, addr);
 	store_set_node(st, sn->id, ttl_ms, snode_writer_lost, sn);
 	snode_reclaim(sn, (int64_t)clock_wall_ms());
@@ -462,9 +517,17 @@ snode_stop(struct snode *sn)
 void
 snode_free(struct snode *sn)
 {
+	struct snode_call *c;
+
 	if (sn == NULL)
 		return;
 	snode_stop(sn);
+	/* Calls the loop never ran (it stopped first): the pool drops them. */
+	while ((c = TAILQ_FIRST(&sn->calls)) != NULL) {
+		TAILQ_REMOVE(&sn->calls, c, entry);
+		free(c);
+	}
+	pthread_mutex_destroy(&sn->cmtx);
 	free(sn->check);
 	pthread_cond_destroy(&sn->wake);
 	pthread_mutex_destroy(&sn->mtx);

@@ -24,5 +24,6 @@ struct sqldb_nd {
 /* sqldb-pg-notify.c: libpq's side, given the connection. */
 int	 sqldb_pgn_listen_all(void *, const struct sqldb_nd *, char *, size_t);
 int	 sqldb_pgn_next(void *, struct sqldb_note *);
+int	 sqldb_pgn_closed(void *, const struct sqldb_nd *);
 
 #endif /* SQLDB_ND_H */

@@ -1,9 +1,11 @@
 /*
  * sqldb-pg-notify.c: libpq's side of the notifications (sqldb-nd.c):
  * listening again to a connection's channels after a reconnection, and
- * taking one notification that arrived.  Given the connection, so that
- * sqldb-pg.c calls into this file and not the other way round.
+ * taking one notification that arrived, and whether the server closed an
+ * idle connection.  Given the connection, so that sqldb-pg.c calls into
+ * this file and not the other way round.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,4 +74,33 @@ sqldb_pgn_next(void *conn, struct sqldb_note *n)
 		PQfreemem(nt);
 	}
 	return (SQLDB_DONE);
+}
+
+/*
+ * Has the server closed conn, idle (no transaction, nothing in flight)?
+ * A shutdown or a failover says so before anything is sent: the socket
+ * is readable.  Reads it (a few reads: the last words, then the end; no
+ * wait).  Returns 1 (closed: connect again, nothing is in doubt), or 0.
+ * A connection that listens (nd) is not looked at: what is readable
+ * there is its notifications, for their reader.
+ */
+int
+sqldb_pgn_closed(void *conn, const struct sqldb_nd *nd)
+{
+	struct pollfd	 pfd;
+	int		 i;
+
+	if (nd != NULL && nd->nchans > 0)
+		return (0);
+	for (i = 0; i < 4; i++) {
+		pfd.fd = PQsocket(conn);
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		if (pfd.fd < 0 || poll(&pfd, 1, 0) != 1)
+			return (0);
+		if (PQconsumeInput(conn) == 0 || PQstatus(conn) ==
+		    CONNECTION_BAD)
+			return (1);
+	}
+	return (0);
 }

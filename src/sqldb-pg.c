@@ -9,10 +9,12 @@
  * except blobs (binary, so that any byte goes through); rows come back as
  * text, bytea decoded.
  *
- * A lost connection: the call that finds it fails with SQLDB_CONN; the
- * next call reconnects (PQconnectdb on the same URL, so libpq chooses
- * among several hosts again), at most once per backoff period, which
- * doubles from SQLDB_BACKOFF_MIN_MS to SQLDB_BACKOFF_MAX_MS while the
+ * A lost connection: the call that finds it fails with SQLDB_CONN (but
+ * an idle connection the server closed is found before anything is sent,
+ * and a dead one at BEGIN: both connect again at once, nothing being in
+ * doubt); the next call reconnects (PQconnectdb on the same URL, so libpq
+ * chooses among several hosts again), at most once per backoff period,
+ * which doubles from SQLDB_BACKOFF_MIN_MS to SQLDB_BACKOFF_MAX_MS while the
  * database stays unreachable.  A transaction open when the connection was
  * lost is gone: every call but sqldb_rollback then fails until the caller
  * rolls back, so that nothing runs outside the transaction it meant.
@@ -103,6 +105,10 @@ pg_class(const char *state)
 		return (SQLDB_BUSY);
 	/* connection exceptions, shutdown, cannot connect now */
 	if (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0)
+		return (SQLDB_CONN);
+	/* Read-only (a standby): lost, so that the next call connects again
+	 * and target_session_attrs=read-write finds the primary. */
+	if (strcmp(state, "25006") == 0)
 		return (SQLDB_CONN);
 	if (strcmp(state, "53100") == 0)
 		return (SQLDB_FULL);
@@ -224,6 +230,10 @@ pg_ready(struct sqldb *db)
 	if (p->lost_txn)
 		return (sqldb_fail(db, SQLDB_CONN, "the transaction was lost "
 		    "with the database connection: roll back"));
+	/* An idle connection the server closed: lost, nothing in doubt. */
+	if (p->conn != NULL && !db->in_txn && !p->pipeline &&
+	    sqldb_pgn_closed(p->conn, db->nd))
+		pg_lost(db);
 	if (p->conn != NULL)
 		return (0);
 	now = pg_now_ms();
@@ -766,6 +776,8 @@ pg_pipeline_end(struct sqldb *db, const char *what)
 	/* After a failure the transaction is still open, aborted. */
 	if (PQtransactionStatus(p->conn) != PQTRANS_IDLE)
 		PQclear(PQexec(p->conn, "ROLLBACK"));
+	if (p->qerr == SQLDB_CONN)	/* a standby's: connect again */
+		pg_lost(db);
 	return (r);
 }
 
@@ -797,7 +809,11 @@ pg_txn(struct sqldb *db, const char *what)
 	if (pg_ready(db) == -1)
 		return (-1);
 	if (strcmp(what, "BEGIN") == 0) {
-		if (pg_exec_raw(db, "BEGIN", "begin") == -1)
+		/* A connection found dead at BEGIN held no transaction:
+		 * nothing is in doubt, so connect again (once) and begin. */
+		if (pg_exec_raw(db, "BEGIN", "begin") == -1 &&
+		    (db->err != SQLDB_CONN || pg_ready(db) == -1 ||
+		    pg_exec_raw(db, "BEGIN", "begin") == -1))
 			return (-1);
 		db->in_txn = 1;
 		return (0);

@@ -54,7 +54,16 @@ refused "start DIR extra" start "$dir" fast
 refused "start a directory with no cluster" start /
 refused "run with no command" run
 refused "an unknown verb" restart "$dir"
+refused "standby alone" standby
+refused "standby DIR extra" standby "$dir" extra
+refused "standby of a directory with no cluster" standby /
+refused "promote alone" promote
+refused "promote a primary" promote "$dir"
+refused "sql DIR alone" sql "$dir"
+refused "sql DIR SQL extra" sql "$dir" "SELECT 1" extra
 
+[ "$($ctl sql "$dir" "SELECT 6 * 7" 2>"$err")" = 42 ]
+check $? "sql DIR SQL prints its answer"
 $ctl stop "$dir" fast 2>"$err" && ! running
 check $? "stop DIR fast stops it"
 $ctl stop "$dir" 2>"$err"

@@ -12,6 +12,20 @@
 #   pgcluster.sh start DIR
 #   pgcluster.sh stop DIR [fast|immediate]
 #	start or stop the cluster of DIR again (for the reconnection tests).
+#   pgcluster.sh standby DIR
+#	makes DIR/standby a streaming standby of DIR's cluster (pg_basebackup
+#	-R, as the cluster's owner), starts it on a Unix socket in
+#	DIR/standby, and makes it synchronous (synchronous_standby_names on
+#	DIR's cluster, waiting until pg_stat_replication says sync): a commit
+#	the primary acknowledged is on the standby.  A URL naming both:
+#	    postgresql:///postgres?host=DIR,DIR/standby&user=grundy&
+#	    target_session_attrs=read-write
+#	run's cleanup stops and removes it with DIR.
+#   pgcluster.sh promote DIR/standby
+#	promotes the standby (pg_ctl promote -w): it becomes a primary.
+#   pgcluster.sh sql DIR SQL
+#	runs SQL on the cluster of DIR (psql, as its superuser) and prints
+#	what it returns, unaligned, without headers.
 #	Wrong arguments (a missing or extra one, a DIR that holds no cluster
 #	made by run, another mode) are refused with the usage and status 2.
 #
@@ -65,8 +79,41 @@ stop() {
 usage() {
 	[ -z "${1:-}" ] || echo "pgcluster.sh: $1" >&2
 	echo "usage: pgcluster.sh run CMD [ARG...] | start DIR |" \
-	    "stop DIR [fast|immediate]" >&2
+	    "stop DIR [fast|immediate] | standby DIR | promote DIR |" \
+	    "sql DIR SQL" >&2
 	exit 2
+}
+
+# One value of SQL on the cluster of $1 (as its superuser, over its socket).
+psql1() {
+	as_owner "$bindir/psql" -X -q -A -t -h "$1" -U grundy -d postgres \
+	    -c "$2"
+}
+
+# Makes $1/standby a synchronous streaming standby of $1's cluster.
+standby() {
+	sb=$1/standby
+	[ ! -e "$sb" ] || usage "$sb exists: one standby per cluster"
+	mkdir "$sb"
+	[ "$(id -u)" -eq 0 ] && chown nobody "$sb"
+	chmod 700 "$sb"
+	as_owner "$bindir/pg_basebackup" -h "$1" -U grundy -D "$sb/data" -R \
+	    -X stream -c fast >"$sb/basebackup.log" 2>&1 ||
+	    { cat "$sb/basebackup.log" >&2; return 1; }
+	start "$sb"
+	psql1 "$1" "ALTER SYSTEM SET synchronous_standby_names = '*'" \
+	    >/dev/null
+	psql1 "$1" "SELECT pg_reload_conf()" >/dev/null
+	# Poll, bounded: the standby connects and catches up by itself.
+	i=0
+	until [ "$(psql1 "$1" "SELECT count(*) FROM pg_stat_replication \
+	    WHERE sync_state = 'sync'")" = 1 ]; do
+		i=$((i + 1))
+		[ "$i" -le $((START_TIMEOUT * 10)) ] ||
+		    { echo "pgcluster.sh: the standby never became" \
+		    "synchronous" >&2; return 1; }
+		sleep 0.1
+	done
 }
 
 # DIR must be a cluster's directory that run made (its data/PG_VERSION).
@@ -92,6 +139,26 @@ stop)
 	stop "$2" "${3:-fast}"
 	exit
 	;;
+standby)
+	[ $# -eq 2 ] || usage "standby takes one DIR"
+	cluster_dir "$2"
+	standby "$2"
+	exit
+	;;
+promote)
+	[ $# -eq 2 ] || usage "promote takes one DIR"
+	cluster_dir "$2"
+	[ -f "$2/data/standby.signal" ] || usage "$2: not a standby"
+	as_owner "$bindir/pg_ctl" -D "$2/data" -w -t "$START_TIMEOUT" \
+	    promote >/dev/null
+	exit
+	;;
+sql)
+	[ $# -eq 3 ] || usage "sql takes DIR and SQL"
+	cluster_dir "$2"
+	psql1 "$2" "$3"
+	exit
+	;;
 run)
 	[ $# -ge 2 ] || usage "run needs a command"
 	shift
@@ -107,6 +174,8 @@ tmp=${TMPDIR:-/tmp}
 [ "$(id -u)" -eq 0 ] && tmp=/tmp
 dir=$(mktemp -d "$tmp/grundy-pg.XXXXXX")
 cleanup() {
+	[ ! -f "$dir/standby/data/PG_VERSION" ] ||
+	    stop "$dir/standby" immediate || true
 	stop "$dir" immediate || true
 	rm -rf "$dir"
 }

@@ -902,6 +902,89 @@ t_multihost(void **state)
 	assert_non_null(strstr(err, "unreachable"));
 }
 
+/* Ends db's session from other, and waits (5 s at most) until it is
+ * gone: the server told db's socket so and closed it. */
+static void
+terminate(struct sqldb *db, struct sqldb *other)
+{
+	char	 sql[128];
+
+	snprintf(sql, sizeof sql, "SELECT CAST(pg_terminate_backend(%d, "
+	    "5000) AS INTEGER)", (int)int1(db, "SELECT pg_backend_pid()"));
+	assert_int_equal(int1(other, sql), 1);
+}
+
+/*
+ * A promoted standby (issue 15 §1), PostgreSQL only.  The server went
+ * away while the connection was idle (a failover: the old primary stopped
+ * with it).  The next statement finds the socket closed before it sends
+ * anything, connects again and runs there; on a connection that listens
+ * (whose socket is its notifications' reader's), BEGIN finds it dead, and
+ * since no transaction was open nothing is in doubt: it connects again
+ * (listening again) and begins there.
+ */
+static void
+t_stale_begin(void **state)
+{
+	struct sqldb	*db = fresh(), *other = second();
+	struct sqldb_stmt *s = table_p(db);
+
+	(void)state;
+	terminate(db, other);
+	ok(db, sqldb_bind_int64(s, 1, 5));
+	assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	sqldb_reset(s);
+	ok(db, sqldb_listen(db, "stale"));
+	terminate(db, other);
+	ok(db, sqldb_begin(db));
+	ok(db, sqldb_bind_int64(s, 1, 7));
+	assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	sqldb_reset(s);
+	ok(db, sqldb_commit(db));
+	assert_int_equal(int1(other, "SELECT SUM(k) FROM p"), 12);
+	assert_int_equal(int1(db, "SELECT COUNT(*) FROM "
+	    "pg_listening_channels() AS c WHERE c = 'stale'"), 1);
+	sqldb_finalize(s);
+	sqldb_close(other);
+	sqldb_close(db);
+}
+
+/*
+ * A write refused as read-only (SQLSTATE 25006: the server is a
+ * standby) is of the connection's class, and the next call connects
+ * again (where target_session_attrs=read-write finds the primary; here
+ * a new session, read-write by default).  The same in a pipelined batch.
+ */
+static void
+t_read_only(void **state)
+{
+	struct sqldb	*db = fresh();
+	struct sqldb_stmt *s = table_p(db);
+	int		 pipe;
+
+	(void)state;
+	for (pipe = 0; pipe <= 1; pipe++) {
+		exec_ok(db, "SET default_transaction_read_only = on");
+		ok(db, sqldb_batch_begin(db, pipe));
+		ok(db, sqldb_bind_int64(s, 1, 10 + pipe));
+		if (pipe) {
+			assert_int_equal(sqldb_step(s), SQLDB_DONE);
+			sqldb_reset(s);
+			assert_int_equal(sqldb_batch_commit(db), -1);
+		} else
+			step_fails(s, db, SQLDB_CONN);
+		assert_int_equal(sqldb_errclass(db), SQLDB_CONN);
+		assert_non_null(strstr(sqldb_errmsg(db), "read-only"));
+		ok(db, sqldb_rollback(db));
+		ok(db, sqldb_bind_int64(s, 1, 20 + pipe));
+		assert_int_equal(sqldb_step(s), SQLDB_DONE);
+		sqldb_reset(s);
+	}
+	assert_int_equal(int1(db, "SELECT SUM(k) FROM p"), 41);
+	sqldb_finalize(s);
+	sqldb_close(db);
+}
+
 static int
 lite_setup(void **state)
 {
@@ -960,6 +1043,9 @@ main(int argc, char **argv)
 		ON(pg, t_multihost),
 		ON(pg, t_lost),
 		ON(pg, t_lost_batch),
+		/* PostgreSQL only: a promoted standby */
+		ON(pg, t_stale_begin),
+		ON(pg, t_read_only),
 	};
 
 	(void)argc;
