@@ -270,6 +270,8 @@ struct store_item *store_item_new(enum store_op, int64_t);
 void	 store_item_free(struct store_item *);
 uint64_t store_push(struct store *, struct store_item *, int);
 uint64_t store_push_locked(struct store *, struct store_item *, int);
+void	 store_state_log(const struct store *, const char *,
+	    const char *const *, int, int);
 
 /* store-fence.c (the writer's, on a node: doc/NODES.md "Fencing") */
 void	 store_fence_free(struct store *);

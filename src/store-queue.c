@@ -105,14 +105,25 @@ static const char *const store_qstate_names[] = {
 	[STORE_Q_ACCEPTING] = "accepting", [STORE_Q_DROPPING] = "dropping",
 };
 
+/*
+ * Logs a change of one of st's life cycles (the queue's, the writer's, its
+ * thread's): "store=NAME CYCLE OLD -> NEW", names indexed by the states.
+ */
+void
+store_state_log(const struct store *st, const char *cycle,
+    const char *const *names, int from, int to)
+{
+	log_debug("store=%s %s %s -> %s", st->name, cycle, names[from],
+	    names[to]);
+}
+
 /* Changes the queue's state (mtx held), logging old -> new. */
 static void
 store_qstate_set(struct store *st, enum store_qstate to)
 {
 	if (st->qstate == to)
 		return;
-	log_debug("store=%s queue %s -> %s", st->name,
-	    store_qstate_names[st->qstate], store_qstate_names[to]);
+	store_state_log(st, "queue", store_qstate_names, st->qstate, to);
 	st->qstate = to;
 }
 

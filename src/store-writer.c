@@ -90,8 +90,7 @@ static const char *const store_tstate_names[] = {
 void
 store_tstate_set(struct store *st, enum store_tstate to)
 {
-	log_debug("store=%s thread %s -> %s", st->name,
-	    store_tstate_names[st->tstate], store_tstate_names[to]);
+	store_state_log(st, "thread", store_tstate_names, st->tstate, to);
 	st->tstate = to;
 }
 
@@ -106,8 +105,7 @@ store_wstate_set(struct store *st, enum store_wstate to)
 {
 	if (st->wstate == to)
 		return;
-	log_debug("store=%s writer %s -> %s", st->name,
-	    store_wstate_names[st->wstate], store_wstate_names[to]);
+	store_state_log(st, "writer", store_wstate_names, st->wstate, to);
 	st->wstate = to;
 }
 
