@@ -31,6 +31,7 @@
 #include "sqldb.h"
 #include "store.h"
 #include "testutil.h"
+#include "testsync.h"
 #define TG_NAME "test-fence"
 #include "testgroup.h"
 
@@ -268,19 +269,13 @@ gate_close(struct gate *g, struct store *st, int64_t game)
 	g->closed = 1;
 	pthread_mutex_unlock(&g->mtx);
 	store_refused(st, game, &r);
-	pthread_mutex_lock(&g->mtx);
-	while (!g->held)
-		pthread_cond_wait(&g->cv, &g->mtx);
-	pthread_mutex_unlock(&g->mtx);
+	tsync_wait(&g->mtx, &g->cv, &g->held);
 }
 
 static void
 gate_open(struct gate *g)
 {
-	pthread_mutex_lock(&g->mtx);
-	g->closed = 0;
-	pthread_cond_broadcast(&g->cv);
-	pthread_mutex_unlock(&g->mtx);
+	tsync_set(&g->mtx, &g->cv, &g->closed, 0);
 }
 
 /* The rows (at most 1) of cached statement sql on v. */

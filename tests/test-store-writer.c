@@ -26,6 +26,7 @@
 
 #include "testutil.h"
 #include "testdb.h"
+#include "testsync.h"
 
 #include "buf.h"
 #include "store.h"
@@ -235,20 +236,14 @@ gate_arm(struct gate *g, struct store *st, enum store_hook where)
 static void
 gate_wait(struct gate *g)
 {
-	pthread_mutex_lock(&g->mtx);
-	while (!g->stopped)
-		pthread_cond_wait(&g->cond, &g->mtx);
-	pthread_mutex_unlock(&g->mtx);
+	tsync_wait(&g->mtx, &g->cond, &g->stopped);
 }
 
 /* Lets the writer go on. */
 static void
 gate_open(struct gate *g)
 {
-	pthread_mutex_lock(&g->mtx);
-	g->go = 1;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->mtx);
+	tsync_set(&g->mtx, &g->cond, &g->go, 1);
 }
 
 /* Removes the hook from st and frees the gate's locks. */
