@@ -563,6 +563,30 @@ def test_waiting_unpaired():
         c.close()
 
 
+def test_watch_starting():
+    """watch of a game whose lease another live node holds, its begin not
+    yet in the log (the owner's writer takes the lease first): a specific
+    refusal, to try again, not "no live game"."""
+    ds = nodes("wsA", "wsB")
+    if ds is None:
+        return
+    ids = [node_id(d) for d in ds]
+    gid = int(sql("SELECT nextval('games_id_seq')")[0][0])
+    sql("INSERT INTO leases (game_id, node_id, epoch, state, acquired_ms, "
+        "expires_ms) VALUES (%d, %d, 1, 'held', 0, (extract(epoch from "
+        "clock_timestamp()) * 1000)::bigint + 600000)" % (gid, ids[0]))
+    w = login(ds[1], "wsw")
+    r = w.cmd("watch %d" % gid)
+    check("watch on node B: the game is starting on node A", r ==
+          "?%d game %d is starting on another node: try again" %
+          (w.nid, gid), r)
+    r = w.cmd("watch %d" % (gid + 100000))
+    check("an id unknown everywhere: no live game", r ==
+          "?%d no live game %d" % (w.nid, gid + 100000), r)
+    sql("DELETE FROM leases WHERE game_id = %d" % gid)
+    w.close()
+
+
 def test_read_timeout():
     """grundy bot --read-timeout: its node stops answering without closing
     the connection (SIGSTOP); the bot pings it after the timeout, takes it
@@ -592,5 +616,6 @@ def test_read_timeout():
 
 sys.exit(run([test_registered, test_lease, test_kill_takeover,
               test_kill_finish, test_redirect_login, test_live_on_restore,
-              test_waiting, test_waiting_unpaired, test_read_timeout, test_stalled,
+              test_waiting, test_waiting_unpaired, test_watch_starting,
+              test_read_timeout, test_stalled,
               test_scheduler]))
