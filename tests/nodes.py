@@ -12,10 +12,13 @@ kept, verified and rated once, with no second game; a login on a node
 that does not own the player's game: event redirect to the owner; a
 player logged in on the taker: event live at the restore; a game with no
 live referee: event takeover, no new game (nor a claim of its seek
-published on another node), then a redirect to its new owner; grundy bot's read timeout; a node stalled past its lease stops
-refereeing the game taken from it (event lost or redirect, no result);
-the scheduler's lock moves to a live node when
-its holder is killed, and a pending tournament game is scheduled there.
+published on another node, nor a tournament game: busy), then a
+redirect to its new owner; watch of a game leased elsewhere and not yet
+in the log: "starting on another node"; grundy bot's read timeout; a
+node stalled past its lease stops refereeing the game taken from it
+(event lost or redirect, no result); the scheduler's lock moves to a
+live node when its holder is killed, and a pending tournament game is
+scheduled there.
 
 The database is read with psql (the cluster's own).  Every wait is a poll
 with a deadline; the TTL is short (NODE_TTL ms) so that the waits are too.
@@ -226,15 +229,23 @@ def test_stalled():
           log_of(ds[0]), log_of(ds[0])[-2000:])
 
 
+def elected(name):
+    """Node name, first on the database, checked elected scheduler, and
+    boss logged in there; (None, None) if it did not start."""
+    a = node(name)
+    if a is None:
+        return None, None
+    check("node %s elected" % name, wait_for(
+        lambda: "event=scheduler-elected" in log_of(a), DEADLINE))
+    return a, login(a, "boss")
+
+
 def test_scheduler():
     """The scheduler's lock: held by one node; when it is killed the other
     node takes it and schedules the pending tournament game."""
-    a = node("schedA")
+    a, boss = elected("schedA")
     if a is None:
         return
-    check("node A elected", wait_for(lambda: "event=scheduler-elected" in
-                                     log_of(a), DEADLINE))
-    boss = login(a, "boss")
     for name in ("s1", "s2"):   # accounts, before the tournament names them
         login(a, name).close()
     r = boss.cmd("tournament create cup roundrobin players=s1,s2 games=2 "
@@ -587,6 +598,38 @@ def test_watch_starting():
     w.close()
 
 
+def test_waiting_tour():
+    """Two ready players whose game waits for a takeover on the scheduler
+    (event takeover there) are busy for the tournament scheduler: their
+    pending game waits (tournament show: busy), no game starts."""
+    a, boss = elected("wbA")
+    if a is None:
+        return
+    for n in ("wbx", "wby"):
+        login(a, n).close()
+    gid = orphan_game("wbx", "wby")
+    if gid is None:
+        return
+    cl = [told_takeover(a, "wbx", gid, 1), told_takeover(a, "wby", gid, 2)]
+    for c in cl:
+        r = c.cmd("ready")
+        check("ready while waiting", ok(r), r)
+    r = boss.cmd("tournament create wb roundrobin players=wbx,wby games=1 "
+                 "tc=20000 nim 2 3")
+    check("tournament create", ok(r), r)
+    r = boss.cmd("tournament show wb")
+    check("its game waits: both players busy", ok(r) and re.search(
+        r"^pending 0 game 1 wb[xy] wb[xy] waiting wb[xy]=busy "
+        r"wb[xy]=busy$", body(r), re.M), r)
+    r = [c.cmd("ready") for c in cl]    # after any event start
+    check("no game started for them", not [v for c in cl for v in c.events
+                                           if v.startswith("event start")],
+          [c.events for c in cl])
+    sql("UPDATE games SET status = 'abandoned' WHERE id = %d" % gid)
+    for c in cl + [boss]:
+        c.close()
+
+
 def test_read_timeout():
     """grundy bot --read-timeout: its node stops answering without closing
     the connection (SIGSTOP); the bot pings it after the timeout, takes it
@@ -616,6 +659,7 @@ def test_read_timeout():
 
 sys.exit(run([test_registered, test_lease, test_kill_takeover,
               test_kill_finish, test_redirect_login, test_live_on_restore,
-              test_waiting, test_waiting_unpaired, test_watch_starting,
+              test_waiting, test_waiting_unpaired, test_waiting_tour,
+              test_watch_starting,
               test_read_timeout, test_stalled,
               test_scheduler]))
