@@ -31,6 +31,20 @@ def ms(t):
     return "%.1f ms" % (t * 1000)
 
 
+def watch(watcher, gid, deadline=10.0):
+    """watch gid, again while the game is not yet leased or in the log on
+    another node (its start raced ahead of the owner's first write: "no
+    live game", then "is starting on another node"), for deadline s."""
+    end = time.perf_counter() + deadline
+    while True:
+        r = watcher.cmd("watch %d" % gid)
+        if ok(r) or time.perf_counter() > end or not (
+                "is starting on another node" in r or
+                "no live game" in r):
+            return r
+        time.sleep(0.005)       # a retry's pace, not a timed assertion
+
+
 def one(i, a, b, c, watcher):
     """One game: returns the four durations."""
     spec = "nim 3 4 %d tc=60000 rated=0" % (5 + i % 40)
@@ -54,7 +68,7 @@ def one(i, a, b, c, watcher):
     r = x2.cmd("resume %d" % gid)
     t_resume = time.perf_counter() - t1
     assert ok(r) and er is not None, (r, er)
-    r = watcher.cmd("watch %d" % gid)
+    r = watch(watcher, gid)
     assert ok(r), r
     seats = {1: y if "you=1" in e else x2, 2: x2 if "you=1" in e else y}
     g = genmove_of(seats[1], 10)

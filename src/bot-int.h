@@ -166,6 +166,8 @@ struct bot {
 	/* The game waits for a takeover (event takeover): until then. */
 	int		 waiting;
 	uint64_t	 wait_until;
+	uint64_t	 seek_at;	/* a refused seek sent again then; 0 */
+	unsigned int	 seek_tries;	/* outage refusals in a row (backoff) */
 	unsigned long	 refused_gen;	/* the connection that refused
 					 * its resume meanwhile */
 	uint64_t	 finish_by;
@@ -221,5 +223,6 @@ void	 bot_lost(struct bot *b, const char *why);
 void	 bot_reconnect(struct bot *b);
 void	 bot_server_input(struct bot *b);
 void	 bot_takeover_check(struct bot *b);
+void	 bot_seek_check(struct bot *b);
 
 #endif /* BOT_INT_H */

@@ -56,6 +56,7 @@ bot_hello(struct bot *b, int first)
 
 	b->last_recv = bot_now();	/* --read-timeout counts from here */
 	b->pinged = 0;
+	b->seek_at = 0;			/* the login's seek below instead */
 	buf_init(&t);
 	if (first && b->do_register) {
 		buf_printf(&t, "register %s %s", b->name, b->password);
@@ -275,6 +276,52 @@ bot_takeover_check(struct bot *b)
 	bot_game_over(b, "unknown", "not taken over");
 }
 
+/*
+ * Whether a refusal says the server's database is down or cannot write
+ * for now (PROTOCOL.md §3 item 6; a login's account lookup: "...:
+ * database unreachable"): transient, retried with the reconnection's
+ * backoff, never fatal.
+ */
+static int
+bot_outage(const char *msg)
+{
+	size_t	 n = strlen(msg), k = strlen(": database unreachable");
+
+	return (strncmp(msg, "the game log cannot write (", 27) == 0 ||
+	    (n >= k && strcmp(msg + n - k, ": database unreachable") == 0));
+}
+
+/* The wait before the next try after such a refusal, in ms. */
+static uint64_t
+bot_outage_wait(struct bot *b)
+{
+	return (botpol_backoff_ms(b->seek_tries++, b->reconnect_ms,
+	    BOT_BACKOFF_MS, (uint32_t)random()) + 1);
+}
+
+/* A seek refused so: sent again after the backoff (bot_seek_check). */
+static void
+bot_seek_later(struct bot *b, const char *msg)
+{
+	uint64_t	 wait = bot_outage_wait(b);
+
+	b->seek_at = bot_now() + wait;
+	bot_log("seek refused: %s; seeking again in %llu ms", msg,
+	    (unsigned long long)wait);
+}
+
+/* Sends the seek bot_seek_later put off, when it is due. */
+void
+bot_seek_check(struct bot *b)
+{
+	if (b->seek_at == 0 || bot_now() < b->seek_at)
+		return;
+	b->seek_at = 0;
+	if (!bot_down(b) && b->logged_in && !b->in_game && !b->finishing &&
+	    b->seek != NULL)
+		bot_sendf(b, BOT_SEEK, "seek %s", b->seek);
+}
+
 /* Handles an event line from the server: logs it, acts on some. */
 static void
 bot_event(struct bot *b, char *line)
@@ -422,8 +469,18 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 			    "%ld s", b->name, msg, wait + 1);
 			break;
 		}
+		if (!ok && bot_outage(msg)) {
+			/* The accounts' database is down: come back. */
+			bot_link_set(b, BOT_LINK_LOCKED);
+			b->next_try = bot_now() + bot_outage_wait(b);
+			bot_log("login as %s refused: %s; logging in again in "
+			    "%llu ms", b->name, msg,
+			    (unsigned long long)(b->next_try - bot_now()));
+			break;
+		}
 		if (!ok)
 			bot_fatal(b, "login as %s failed: %s", b->name, msg);
+		b->seek_tries = 0;
 		bot_log("logged in: %s", msg);
 		b->logged_in = 1;
 		break;
@@ -438,10 +495,14 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 		else if (!ok && strncmp(msg, "node draining", 13) == 0)
 			bot_log("seek refused: %s (an event redirect "
 			    "follows)", msg);
+		else if (!ok && bot_outage(msg))
+			bot_seek_later(b, msg);
 		else if (!ok)
 			bot_fatal(b, "seek %s refused: %s", b->seek, msg);
-		else
+		else {
+			b->seek_tries = 0;
 			bot_log("%s: waiting for an opponent", msg);
+		}
 		break;
 	case BOT_ACCEPT:
 		bot_log("accept: %s", ok ? "ok" : msg);

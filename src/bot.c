@@ -246,6 +246,8 @@ bot_timeout(struct bot *b)
 		next = b->last_recv + (b->pinged ? 2 : 1) * b->read_ms;
 	if (b->waiting && b->wait_until < next)
 		next = b->wait_until;
+	if (b->seek_at != 0 && b->seek_at < next)
+		next = b->seek_at;
 	return (next <= now ? 0 : (int)(next - now));
 }
 
@@ -352,6 +354,7 @@ bot_loop(struct bot *b)
 			bot_send(b, BOT_PING, "protocol_version");
 		bot_read_timeout(b, now);
 		bot_takeover_check(b);
+		bot_seek_check(b);
 	}
 }
 

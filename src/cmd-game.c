@@ -587,7 +587,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		return (CMD_ERROR);
 	}
 	if (s->store != NULL && s->log->failing(s->store)) {
-		buf_puts(body, STORE_FAILING_MSG);
+		buf_puts(body, s->log->failing_msg(s->store));
 		return (CMD_ERROR);
 	}
 	s->first = cmd_to_move(s);

@@ -29,7 +29,7 @@ static int
 cmd_need_store(struct session *s, struct buf *body)
 {
 	if (lobby_store_failing(s->lc)) {
-		buf_puts(body, STORE_FAILING_MSG);
+		buf_puts(body, store_failing_msg(s->store));
 		return (-1);
 	}
 	return (lobby_drain_refuse(s->lc, body));	/* §13.12 */

@@ -398,6 +398,7 @@ void	 lc_event_live(struct lobby_client *, struct lgame *, int);
 size_t	 lwhere_login(struct lobby_client *);
 void	 lwhere_restored(struct lobby *, struct lgame *);
 int	 lwhere_busy(struct lobby_client *, struct buf *);
+int64_t	 lobby_busy(struct lobby *, const char *);
 int	 lwhere_resume(struct lobby_client *, int64_t, struct buf *);
 void	 lwhere_free(struct lobby *);
 

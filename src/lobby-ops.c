@@ -406,7 +406,7 @@ lobby_accept(struct lobby_client *lc, const char *id, int accept,
 		return (-1);
 	}
 	if (accept && lobby_store_failing(lc)) {
-		buf_puts(err, STORE_FAILING_MSG);
+		buf_puts(err, store_failing_msg(lc->lb->store));
 		return (-1);
 	}
 	if (accept && lobby_drain_refuse(lc, err) != 0)

@@ -453,7 +453,7 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	*lc = NULL;
 	if (lobby_tour_engine(name))
 		return (1);
-	if (lobby_playing(lb, name) ||
+	if (lobby_busy(lb, name) ||
 	    ltour_name_in(lb->xbusy, lb->nxbusy, name))
 		return (0);
 	*lc = lobby_free_client(lb, name, 1);

@@ -339,24 +339,41 @@ lwhere_restored(struct lobby *lb, struct lgame *g)
 		lwhere_drop(lb->where, g->id);
 }
 
-/* The entry of lc's account waiting for a takeover (of game, or any:
+/* The entry of account name waiting for a takeover (of game, or any:
  * 0), or NULL. */
 static struct lwait *
-lwhere_waiting(struct lobby_client *lc, int64_t game)
+lwhere_waiting(struct lobby *lb, const char *name, int64_t game)
 {
-	struct lwhere	*w = lc->lb->where;
+	struct lwhere	*w = lb->where;
 	uint64_t	 now;
 	size_t		 i;
 
-	if (w == NULL || lc->name[0] == '\0')
+	if (w == NULL || name[0] == '\0')
 		return (NULL);
-	now = lobby_clock_now(lc->lb);
+	now = lobby_clock_now(lb);
 	for (i = 0; i < w->n; i++)
 		if (w->v[i].until > now && w->v[i].holder == 0 &&
 		    (game == 0 || w->v[i].game == game) &&
-		    strcmp(w->v[i].name, lc->name) == 0)
+		    strcmp(w->v[i].name, name) == 0)
 			return (&w->v[i]);
 	return (NULL);
+}
+
+/*
+ * The id of the game account name may not be paired past here: the live
+ * game it is seated in (lobby_playing), else the game it waits for a
+ * takeover of; 0 when it may start one (the tournament scheduler and the
+ * claim of a seek across nodes ask this).
+ */
+int64_t
+lobby_busy(struct lobby *lb, const char *name)
+{
+	struct lwait	*e;
+	int64_t		 gid;
+
+	if ((gid = lobby_playing(lb, name)) != 0)
+		return (gid);
+	return ((e = lwhere_waiting(lb, name, 0)) != NULL ? e->game : 0);
 }
 
 /*
@@ -368,7 +385,7 @@ lwhere_busy(struct lobby_client *lc, struct buf *err)
 {
 	struct lwait	*e;
 
-	if ((e = lwhere_waiting(lc, 0)) == NULL)
+	if ((e = lwhere_waiting(lc->lb, lc->name, 0)) == NULL)
 		return (0);
 	buf_printf(err, "you are playing game %" PRId64 ": it is being taken "
 	    "over (wait for event live or event redirect)", e->game);
@@ -382,7 +399,7 @@ lwhere_busy(struct lobby_client *lc, struct buf *err)
 int
 lwhere_resume(struct lobby_client *lc, int64_t game, struct buf *err)
 {
-	if (game <= 0 || lwhere_waiting(lc, game) == NULL)
+	if (game <= 0 || lwhere_waiting(lc->lb, lc->name, game) == NULL)
 		return (0);
 	buf_printf(err, "game %" PRId64 " is being taken over: try again "
 	    "after event live or event redirect", game);

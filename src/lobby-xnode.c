@@ -219,7 +219,7 @@ static int
 xnode_claim_tx(struct lxnode *xn, struct lseek *sk, struct xrow *c)
 {
 	struct sqldb	*db = xn->db;
-	int64_t		 v[2];
+	int64_t		 v[2], busy = 0;
 	size_t		 n = 0;
 	int		 r;
 
@@ -236,7 +236,10 @@ xnode_claim_tx(struct lxnode *xn, struct lseek *sk, struct xrow *c)
 		return (sqldb_abort(db));
 	if (r == 0)		/* locked by a claim that may yet fail */
 		xn->retry = 1;
-	if (r == 0 || lobby_playing(xn->lb, c->player) != 0)
+	if (r == 1 && (busy = lobby_busy(xn->lb, c->player)) != 0)
+		log_info("event=xnode-busy row=%lld player=%s game=%lld",
+		    (long long)c->id, c->player, (long long)busy);
+	if (r == 0 || busy != 0)
 		return (sqldb_rollback(db) == 0 ? 0 : -1);
 	v[0] = xn->lb->node_id;
 	v[1] = c->id;

@@ -313,11 +313,15 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 		    (long long)id, sqldb_errmsg(xw->ldb));
 		return (-2);
 	}
-	if (store_record(lb->store, id, r) != 1 ||
+	if ((s = store_record(lb->store, id, r)) != 1 ||
 	    r->game.status != STORE_LIVE) {
 		store_record_free(r);
 		sqldb_unlisten(xw->ldb, ch);
-		buf_printf(err, "no live game %lld", (long long)id);
+		if (s == 0)	/* leased, its begin not yet committed */
+			buf_printf(err, "game %lld is starting on another "
+			    "node: try again", (long long)id);
+		else
+			buf_printf(err, "no live game %lld", (long long)id);
 		return (-1);
 	}
 	w = &xw->w[xw->n++];

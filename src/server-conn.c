@@ -1020,6 +1020,7 @@ conn_apply_conf(struct conn *c)
 /* The store's entry points: the sessions' game log (session-log.h). */
 static const struct session_log session_log_store = {
 	.failing = store_failing,
+	.failing_msg = store_failing_msg,
 	.begin = store_game_begin,
 	.move = store_move,
 	.end = store_game_end,

@@ -13,6 +13,7 @@
 
 struct session_log {
 	int	 (*failing)(struct store *);
+	const char *(*failing_msg)(struct store *);	/* its refusal */
 	int64_t	 (*begin)(struct store *, const struct store_game *);
 	void	 (*move)(struct store *, int64_t, const struct store_move *);
 	void	 (*end)(struct store *, int64_t, enum store_result,

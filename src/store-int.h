@@ -189,6 +189,8 @@ struct store {
 	uint64_t	 seq;		/* last item queued */
 	uint64_t	 done_seq;	/* last item finished */
 	int		 last_ok;	/* the last batch committed */
+	int		 last_cls;	/* its failure's enum sqldb_err (mtx) */
+	int		 wcls;		/* the writer's own copy, unlocked */
 	int64_t		 next_id;	/* last game id handed out */
 	int		 pg;		/* on PostgreSQL: ids from the pool */
 	int64_t		 ids[STORE_IDS_MAX]; /* the pool (store-ids.c) */

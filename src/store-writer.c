@@ -71,6 +71,32 @@ store_flush(struct store *st)
 	return (ok ? 0 : -1);
 }
 
+/*
+ * The refusal of a new logged game while store_failing (PROTOCOL.md §3,
+ * item 6), naming the cause the writer knows: on SQLite (or no store)
+ * always STORE_FAILING_MSG; on PostgreSQL the database unreachable (the
+ * last batch lost its connection, or no game id could be drawn), its disk
+ * full, or another error (logged).  Each starts "the game log cannot
+ * write (" (grundy bot retries its seek on that).
+ */
+const char *
+store_failing_msg(struct store *st)
+{
+	int		 cls;
+
+	if (st == NULL || !st->pg)
+		return (STORE_FAILING_MSG);
+	pthread_mutex_lock(&st->mtx);
+	cls = st->last_ok ? SQLDB_CONN : st->last_cls;	/* else: the ids */
+	pthread_mutex_unlock(&st->mtx);
+	if (cls == SQLDB_CONN)
+		return (STORE_FAILING_WHY("its database is unreachable: "
+		    "reconnecting"));
+	if (cls == SQLDB_FULL)
+		return (STORE_FAILING_WHY("its database's disk is full"));
+	return (STORE_FAILING_WHY("a database error: see the server's log"));
+}
+
 /* Copies the writer's counters. */
 void
 store_counters(struct store *st, struct store_counters *c)
@@ -545,6 +571,7 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 	}
 	store_log_fail(st, "batch", 0, store_code(st->wdb),
 	    sqldb_errmsg(st->wdb), *n);
+	st->wcls = sqldb_errclass(st->wdb);	/* store_failing_msg */
 	STAILQ_FOREACH(it, b, entry) {
 		if (it->op == STORE_OP_ABANDON)
 			store_fail_note(it->fail, st->wdb);
@@ -748,6 +775,7 @@ store_writer(void *arg)
 		pthread_mutex_lock(&st->mtx);
 		st->done_seq = last;
 		st->last_ok = ok;
+		st->last_cls = st->wcls;
 		pthread_cond_broadcast(&st->done);
 	}
 	pthread_mutex_unlock(&st->mtx);

@@ -141,8 +141,10 @@ void	 store_game_resume(struct store *, int64_t, int);
 int	 store_live_ids(struct store *, int64_t **, size_t *);
 void	 store_set_table_limits(struct store *, size_t, size_t);
 int	 store_failing(struct store *);
-#define STORE_FAILING_MSG "the game log cannot write (disk full?): new " \
+#define STORE_FAILING_WHY(why) "the game log cannot write (" why "): new " \
 	"logged games are refused until it can; analysis still works"
+#define STORE_FAILING_MSG STORE_FAILING_WHY("disk full?")	/* SQLite */
+const char *store_failing_msg(struct store *);
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 

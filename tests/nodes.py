@@ -11,11 +11,14 @@ exact committed ply, which reconnect at once: they wait for the takeover
 kept, verified and rated once, with no second game; a login on a node
 that does not own the player's game: event redirect to the owner; a
 player logged in on the taker: event live at the restore; a game with no
-live referee: event takeover, no new game, then a redirect to its new
-owner; grundy bot's read timeout; a node stalled past its lease stops
-refereeing the game taken from it (event lost or redirect, no result);
-the scheduler's lock moves to a live node when
-its holder is killed, and a pending tournament game is scheduled there.
+live referee: event takeover, no new game (nor a claim of its seek
+published on another node, nor a tournament game: busy), then a
+redirect to its new owner; watch of a game leased elsewhere and not yet
+in the log: "starting on another node"; grundy bot's read timeout; a
+node stalled past its lease stops refereeing the game taken from it
+(event lost or redirect, no result); the scheduler's lock moves to a
+live node when its holder is killed, and a pending tournament game is
+scheduled there.
 
 The database is read with psql (the cluster's own).  Every wait is a poll
 with a deadline; the TTL is short (NODE_TTL ms) so that the waits are too.
@@ -226,15 +229,23 @@ def test_stalled():
           log_of(ds[0]), log_of(ds[0])[-2000:])
 
 
+def elected(name):
+    """Node name, first on the database, checked elected scheduler, and
+    boss logged in there; (None, None) if it did not start."""
+    a = node(name)
+    if a is None:
+        return None, None
+    check("node %s elected" % name, wait_for(
+        lambda: "event=scheduler-elected" in log_of(a), DEADLINE))
+    return a, login(a, "boss")
+
+
 def test_scheduler():
     """The scheduler's lock: held by one node; when it is killed the other
     node takes it and schedules the pending tournament game."""
-    a = node("schedA")
+    a, boss = elected("schedA")
     if a is None:
         return
-    check("node A elected", wait_for(lambda: "event=scheduler-elected" in
-                                     log_of(a), DEADLINE))
-    boss = login(a, "boss")
     for name in ("s1", "s2"):   # accounts, before the tournament names them
         login(a, name).close()
     r = boss.cmd("tournament create cup roundrobin players=s1,s2 games=2 "
@@ -455,6 +466,31 @@ def test_live_on_restore():
     b.close()
 
 
+def orphan_game(x, y):
+    """A live game of x and y in the log without any lease (no node takes
+    it over while a test looks): its id, or None (a failed check)."""
+    rows = sql("INSERT INTO games (id, family, game, player1, player2, "
+               "started_at, status, rated, tc) VALUES (nextval("
+               "'games_id_seq'), 'nim', 'nim 3 4 5', '%s', '%s', "
+               "'2026-11-23T00:00:00.000Z', 'live', 0, '600000') "
+               "RETURNING id" % (x, y))
+    if not check("a live game without a referee in the log", rows, rows):
+        return None
+    return int(rows[0][0])
+
+
+def told_takeover(d, name, gid, seat):
+    """name logged in on node d, told that its game gid (seat) waits for a
+    takeover: its client."""
+    b = Client(d)
+    r = b.cmd("login %s password1" % name)
+    check("login of %s on node %s" % (name, d.name), ok(r), r)
+    e = b.wait("events", lambda v: " %d" % gid in v, DEADLINE)
+    check("told the game waits for a takeover", e ==
+          "event takeover %d you=%d" % (gid, seat), e)
+    return b
+
+
 def test_waiting():
     """A live game of the log that no node referees (here: no lease at
     all, so that nothing takes it over while the test looks): a login of
@@ -467,20 +503,10 @@ def test_waiting():
     ids = [node_id(d) for d in ds]
     for n in ("wtx", "wty"):
         login(ds[1], n).close()
-    rows = sql("INSERT INTO games (id, family, game, player1, player2, "
-               "started_at, status, rated, tc) VALUES (nextval("
-               "'games_id_seq'), 'nim', 'nim 3 4 5', 'wtx', 'wty', "
-               "'2026-11-23T00:00:00.000Z', 'live', 0, '600000') "
-               "RETURNING id")
-    if not check("a live game without a referee in the log", rows, rows):
+    gid = orphan_game("wtx", "wty")
+    if gid is None:
         return
-    gid = int(rows[0][0])
-    b = Client(ds[1])
-    r = b.cmd("login wty password1")
-    check("login on node B", ok(r), r)
-    e = b.wait("events", lambda v: " %d" % gid in v, DEADLINE)
-    check("told the game waits for a takeover", e ==
-          "event takeover %d you=2" % gid, e)
+    b = told_takeover(ds[1], "wty", gid, 2)
     r = b.cmd("seek nim 1 2 tc=600000")
     check("no new game meanwhile", not ok(r) and
           "you are playing game %d: it is being taken over" % gid in r, r)
@@ -512,6 +538,98 @@ def test_waiting():
     b.close()
 
 
+def test_waiting_unpaired():
+    """A player whose game waits for a takeover on node B (event
+    takeover there) is not paired into a new game by B's claim of its
+    seek published on node A (posted before A could know of that game)."""
+    ds = nodes("wpA", "wpB")
+    if ds is None:
+        return
+    for n in ("wpy", "wpz"):
+        login(ds[1], n).close()
+    a = login(ds[0], "wpx")
+    r = a.cmd("seek nim 2 3 tc=600000")
+    check("wpx seeks on node A", ok(r), r)
+    check("A published the seek", wait_for(
+        lambda: "event=seek-published" in log_of(ds[0]) and
+        "name=wpx" in log_of(ds[0]), DEADLINE), log_of(ds[0])[-2000:])
+    gid = orphan_game("wpx", "wpy")
+    if gid is None:
+        return
+    b = told_takeover(ds[1], "wpx", gid, 1)
+    z = login(ds[1], "wpz")
+    r = z.cmd("seek nim 2 3 tc=600000")
+    check("wpz seeks the same on node B", ok(r), r)
+    m = wait_for(lambda: re.search(r"event=xnode-(paired|busy) row=\d+ "
+                                   r"(away|player)=wpx.*", log_of(ds[1])),
+                 DEADLINE)
+    check("node B does not claim the waiting player's seek", m is not None
+          and "event=xnode-busy" in m.group(0) and
+          "game=%d" % gid in m.group(0), m and m.group(0))
+    r = z.cmd("unseek")     # after any event start (none: still seeking)
+    check("so wpz got no game, its seek still pending", ok(r) and not [
+        v for v in z.events if v.startswith("event start")], (r, z.events))
+    sql("UPDATE games SET status = 'abandoned' WHERE id = %d" % gid)
+    for c in (a, b, z):
+        c.close()
+
+
+def test_watch_starting():
+    """watch of a game whose lease another live node holds, its begin not
+    yet in the log (the owner's writer takes the lease first): a specific
+    refusal, to try again, not "no live game"."""
+    ds = nodes("wsA", "wsB")
+    if ds is None:
+        return
+    ids = [node_id(d) for d in ds]
+    gid = int(sql("SELECT nextval('games_id_seq')")[0][0])
+    sql("INSERT INTO leases (game_id, node_id, epoch, state, acquired_ms, "
+        "expires_ms) VALUES (%d, %d, 1, 'held', 0, (extract(epoch from "
+        "clock_timestamp()) * 1000)::bigint + 600000)" % (gid, ids[0]))
+    w = login(ds[1], "wsw")
+    r = w.cmd("watch %d" % gid)
+    check("watch on node B: the game is starting on node A", r ==
+          "?%d game %d is starting on another node: try again" %
+          (w.nid, gid), r)
+    r = w.cmd("watch %d" % (gid + 100000))
+    check("an id unknown everywhere: no live game", r ==
+          "?%d no live game %d" % (w.nid, gid + 100000), r)
+    sql("DELETE FROM leases WHERE game_id = %d" % gid)
+    w.close()
+
+
+def test_waiting_tour():
+    """Two ready players whose game waits for a takeover on the scheduler
+    (event takeover there) are busy for the tournament scheduler: their
+    pending game waits (tournament show: busy), no game starts."""
+    a, boss = elected("wbA")
+    if a is None:
+        return
+    for n in ("wbx", "wby"):
+        login(a, n).close()
+    gid = orphan_game("wbx", "wby")
+    if gid is None:
+        return
+    cl = [told_takeover(a, "wbx", gid, 1), told_takeover(a, "wby", gid, 2)]
+    for c in cl:
+        r = c.cmd("ready")
+        check("ready while waiting", ok(r), r)
+    r = boss.cmd("tournament create wb roundrobin players=wbx,wby games=1 "
+                 "tc=20000 nim 2 3")
+    check("tournament create", ok(r), r)
+    r = boss.cmd("tournament show wb")
+    check("its game waits: both players busy", ok(r) and re.search(
+        r"^pending 0 game 1 wb[xy] wb[xy] waiting wb[xy]=busy "
+        r"wb[xy]=busy$", body(r), re.M), r)
+    r = [c.cmd("ready") for c in cl]    # after any event start
+    check("no game started for them", not [v for c in cl for v in c.events
+                                           if v.startswith("event start")],
+          [c.events for c in cl])
+    sql("UPDATE games SET status = 'abandoned' WHERE id = %d" % gid)
+    for c in cl + [boss]:
+        c.close()
+
+
 def test_read_timeout():
     """grundy bot --read-timeout: its node stops answering without closing
     the connection (SIGSTOP); the bot pings it after the timeout, takes it
@@ -541,5 +659,7 @@ def test_read_timeout():
 
 sys.exit(run([test_registered, test_lease, test_kill_takeover,
               test_kill_finish, test_redirect_login, test_live_on_restore,
-              test_waiting, test_read_timeout, test_stalled,
+              test_waiting, test_waiting_unpaired, test_waiting_tour,
+              test_watch_starting,
+              test_read_timeout, test_stalled,
               test_scheduler]))

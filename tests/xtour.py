@@ -285,6 +285,31 @@ def test_forfeit_elsewhere():
           "stopped 0 forfeits 2" in sh, sh)
 
 
+def check_restored(boss, live):
+    """Each game restored by the live nodes after the kill was played on:
+    it ended other than on time, with every ply of its record once (1..N,
+    N at least the restored ply); and no game of any node's log ended on
+    time with 0 plies (a player lost for a node's death)."""
+    logs = "".join(text_of(d) for d in live)
+    over = {int(g): (r, int(n)) for g, r, n in re.findall(
+        r"game=(\d+) event=over result=\w+ reason=(\S+) plies=(\d+)", logs)}
+    restored = {int(g): int(n) for g, n in re.findall(
+        r"game=(\d+) event=restored epoch=\d+ ply=(\d+)", logs)}
+    note("games restored after the kill: %d" % len(restored))
+    for gid, ply in sorted(restored.items()):
+        r = boss.cmd("record %d" % gid)
+        plies = [int(w[1]) for w in (x.split() for x in (
+            body(r) if ok(r) else "").splitlines()) if w and w[0] == "move"]
+        end = over.get(gid)
+        check("restored game %d played on to its end, not on time" % gid,
+              end is not None and end[0] != "time" and end[1] >= ply and
+              end[1] > 0, (ply, end))
+        check("restored game %d: every ply once" % gid, end is not None and
+              plies == list(range(1, end[1] + 1)), (plies, end))
+    lost = [g for g, (r, n) in over.items() if r == "time" and n == 0]
+    check("no game lost on time with 0 plies", lost == [], lost)
+
+
 def test_kill_scheduler():
     """kill -9 of the scheduler in the middle of a round-robin: another
     node takes the lock and the round-robin finishes, every game once."""
@@ -321,8 +346,7 @@ def test_kill_scheduler():
     seats = {}
     for x in list(csv.reader(io.StringIO(body(ex))))[1:] if ok(ex) else []:
         seats[(x[3], x[4])] = seats.get((x[3], x[4]), 0) + 1
-    note("games restored after the kill: %d" % sum(
-        text_of(d).count(" event=restored ") for d in ds[1:]))
+    check_restored(rest[0], ds[1:])
     check("every game once: each pairing one game in each seat order",
           sorted(seats.values()) == [1] * 12, seats)
     spans = {}
