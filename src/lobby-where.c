@@ -69,6 +69,7 @@ struct lwhere {
 	struct clock_timer *tick;
 	int		 armed;
 	struct lwhere_job *job;		/* in flight, or NULL */
+	size_t		 next;		/* the next read starts at v[next] */
 };
 
 /* Sends lc the event live line of seat s of game g. */
@@ -245,18 +246,23 @@ lwhere_job_start(struct lobby *lb)
 {
 	struct lwhere	*w = lb->where;
 	struct lwhere_job *j;
-	size_t		 i, k;
+	size_t		 c, i, k;
 
 	j = xcalloc(1, sizeof *j);
 	j->lb = lb;
 	j->st = lb->store;
 	j->now = (int64_t)clock_wall_ms();
-	for (i = 0; i < w->n && j->n < STORE_WHERE_MAX; i++) {
+	/* From where the last read stopped, so that no game starves. */
+	if (w->next >= w->n)
+		w->next = 0;
+	for (c = 0; c < w->n && j->n < STORE_WHERE_MAX; c++) {
+		i = (w->next + c) % w->n;
 		for (k = 0; k < j->n && j->ids[k] != w->v[i].game; k++)
 			;
 		if (k == j->n)
 			j->ids[j->n++] = w->v[i].game;
 	}
+	w->next = (w->next + c) % w->n;
 	w->job = j;
 	lb->io.work(lb->io.arg, lwhere_job_work, lwhere_job_done, j);
 }
@@ -340,9 +346,10 @@ lwhere_restored(struct lobby *lb, struct lgame *g)
 }
 
 /* The entry of account name waiting for a takeover (of game, or any:
- * 0), or NULL. */
+ * 0), or with held, also one whose game another live node holds; NULL
+ * if none. */
 static struct lwait *
-lwhere_waiting(struct lobby *lb, const char *name, int64_t game)
+lwhere_find(struct lobby *lb, const char *name, int64_t game, int held)
 {
 	struct lwhere	*w = lb->where;
 	uint64_t	 now;
@@ -352,7 +359,7 @@ lwhere_waiting(struct lobby *lb, const char *name, int64_t game)
 		return (NULL);
 	now = lobby_clock_now(lb);
 	for (i = 0; i < w->n; i++)
-		if (w->v[i].until > now && w->v[i].holder == 0 &&
+		if (w->v[i].until > now && (held || w->v[i].holder == 0) &&
 		    (game == 0 || w->v[i].game == game) &&
 		    strcmp(w->v[i].name, name) == 0)
 			return (&w->v[i]);
@@ -361,9 +368,10 @@ lwhere_waiting(struct lobby *lb, const char *name, int64_t game)
 
 /*
  * The id of the game account name may not be paired past here: the live
- * game it is seated in (lobby_playing), else the game it waits for a
- * takeover of; 0 when it may start one (the tournament scheduler and the
- * claim of a seek across nodes ask this).
+ * game it is seated in (lobby_playing), else the game it was told of at
+ * login, live on another node or waiting for a takeover; 0 when it may
+ * start one (the tournament scheduler and the claim of a seek across
+ * nodes ask this).
  */
 int64_t
 lobby_busy(struct lobby *lb, const char *name)
@@ -373,22 +381,27 @@ lobby_busy(struct lobby *lb, const char *name)
 
 	if ((gid = lobby_playing(lb, name)) != 0)
 		return (gid);
-	return ((e = lwhere_waiting(lb, name, 0)) != NULL ? e->game : 0);
+	return ((e = lwhere_find(lb, name, 0, 1)) != NULL ? e->game : 0);
 }
 
 /*
- * Refuses a new game to an account whose game waits for a takeover: 0,
- * or -1 with err.
+ * Refuses a new game to an account whose game is live on another node
+ * or waits for a takeover: 0, or -1 with err.
  */
 int
 lwhere_busy(struct lobby_client *lc, struct buf *err)
 {
 	struct lwait	*e;
 
-	if ((e = lwhere_waiting(lc->lb, lc->name, 0)) == NULL)
+	if ((e = lwhere_find(lc->lb, lc->name, 0, 1)) == NULL)
 		return (0);
-	buf_printf(err, "you are playing game %" PRId64 ": it is being taken "
-	    "over (wait for event live or event redirect)", e->game);
+	if (e->holder != 0)
+		buf_printf(err, "you are playing game %" PRId64 " on another "
+		    "node: resume it there (event redirect)", e->game);
+	else
+		buf_printf(err, "you are playing game %" PRId64 ": it is being "
+		    "taken over (wait for event live or event redirect)",
+		    e->game);
 	return (-1);
 }
 
@@ -399,7 +412,7 @@ lwhere_busy(struct lobby_client *lc, struct buf *err)
 int
 lwhere_resume(struct lobby_client *lc, int64_t game, struct buf *err)
 {
-	if (game <= 0 || lwhere_waiting(lc->lb, lc->name, game) == NULL)
+	if (game <= 0 || lwhere_find(lc->lb, lc->name, game, 0) == NULL)
 		return (0);
 	buf_printf(err, "game %" PRId64 " is being taken over: try again "
 	    "after event live or event redirect", game);
