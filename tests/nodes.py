@@ -521,13 +521,15 @@ def test_waiting():
     check("redirected to node A once A holds it", e ==
           "event redirect 127.0.0.1:%d %d" % (ds[0].port, gid), e)
     r = b.cmd("seek nim 1 2 tc=600000")
-    check("a seek is taken while its game has a live owner", ok(r), r)
-    b.cmd("unseek")
+    check("no new game while its game is live on another node", not ok(r)
+          and "you are playing game %d on another node: resume it there "
+          "(event redirect)" % gid in r, r)
     dead = sql("INSERT INTO nodes (addr, started_ms, heartbeat_ms, "
                "expires_ms) VALUES ('127.0.0.1:1', 0, 0, 0) RETURNING id")
     sql("UPDATE leases SET node_id = %s WHERE game_id = %d" %
         (dead[0][0], gid))
-    refused = wait_for(lambda: (lambda r: None if ok(r) else r)(
+    refused = wait_for(lambda: (lambda r: r if not ok(r) and "taken over"
+                                in r else None)(
         b.cmd("seek nim 1 2 tc=600000")), DEADLINE, 0.1)
     check("its owner dead (its lease not yet expired): no new game, the "
           "game waits for its takeover", refused is not None and
