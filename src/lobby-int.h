@@ -62,6 +62,7 @@ STAILQ_HEAD(lcmdq, lcmd);
 
 struct lgame;
 struct store_where;
+struct xwatch_pre;
 struct lwhere;
 
 /* A connection's part in the lobby. */
@@ -91,6 +92,8 @@ struct lobby_client {
 	char		 anon[32];	/* "anon:START" of this daemon run */
 	struct store_where *where;	/* its login's games elsewhere */
 	size_t		 nwhere;	/* (lobby-where.c) */
+	struct xwatch_pre *xpre;	/* watch's game read on a worker
+					 * (lobby-xwatch.c) */
 };
 TAILQ_HEAD(lclients, lobby_client);
 

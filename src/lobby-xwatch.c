@@ -126,8 +126,12 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 	size_t		 i, k;
 	int		 feed = send && w->feed && lobby_game(lb, w->id) == NULL;
 
-	for (i = w->ply; i < r->nmoves; i++) {
+	for (i = 0; i < r->nmoves; i++) {
 		m = &r->moves[i];
+		if (m->ply <= w->ply)
+			continue;	/* sent already */
+		if (m->ply != w->ply + 1)
+			return (0);	/* a gap: the next read has it */
 		lobby_feed_clock(w->engine, w->inc_us, w->clock_us, m);
 		free(w->position);
 		w->position = xstrdup(m->position);
@@ -155,20 +159,86 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 	return (1);
 }
 
-/* Reads watched game i from the log and sends what is new. */
+/*
+ * A catch-up read of a followed game on a worker: its moves after ply
+ * `after` only (store_record_since), applied on the loop.
+ */
+struct xwatch_job {
+	struct xwatch_job *next;
+	struct lobby	*lb;
+	int64_t		 id;
+	uint64_t	 after;
+	int		 rc;
+	struct store_record r;
+};
+
+static void	xwatch_catch_up(struct lobby *, size_t);
+
+static void
+xwatch_job_work(void *arg)
+{
+	struct xwatch_job *j = arg;
+
+	j->rc = store_record_since(j->lb->store, j->id, j->after, &j->r);
+}
+
+/* On the loop: sends what is new (the watch may be gone: nothing). */
+static void
+xwatch_job_done(void *arg)
+{
+	struct xwatch_job *j = arg, **jp;
+	struct lobby	*lb = j->lb;
+	struct xwatch	*w;
+	size_t		 i;
+
+	for (jp = &lb->xwatch->jobs; *jp != NULL && *jp != j;
+	    jp = &(*jp)->next)
+		;
+	if (*jp == j)
+		*jp = j->next;
+	if ((w = lobby_xwatch_find(lb, j->id)) != NULL) {
+		i = (size_t)(w - lb->xwatch->w);
+		w->busy = 0;
+		if (j->rc != 1)
+			log_warnx("event=xwatch-read game=%lld",
+			    (long long)j->id);
+		else if (xwatch_apply(lb, w, &j->r, 1)) {
+			xwatch_drop(lb, i);
+			w = NULL;
+		}
+		if (w != NULL && w->again) {
+			w->again = 0;
+			xwatch_catch_up(lb, i);
+		}
+	}
+	store_record_free(&j->r);
+	free(j);
+}
+
+/* Reads watched game i's new moves on a worker, then sends them. */
 static void
 xwatch_catch_up(struct lobby *lb, size_t i)
 {
 	struct xwatch	*w = &lb->xwatch->w[i];
-	struct store_record r;
+	struct xwatch_job *j;
 
-	if (store_record(lb->store, w->id, &r) != 1) {
-		log_warnx("event=xwatch-read game=%lld", (long long)w->id);
+	if (w->busy) {
+		w->again = 1;
 		return;
 	}
-	if (xwatch_apply(lb, w, &r, 1))
-		xwatch_drop(lb, i);
-	store_record_free(&r);
+	j = xcalloc(1, sizeof *j);
+	j->lb = lb;
+	j->id = w->id;
+	j->after = w->ply;
+	j->next = lb->xwatch->jobs;
+	lb->xwatch->jobs = j;
+	w->busy = 1;
+	if (lb->io.work != NULL)
+		lb->io.work(lb->io.arg, xwatch_job_work, xwatch_job_done, j);
+	else {
+		xwatch_job_work(j);
+		xwatch_job_done(j);
+	}
 }
 
 /* Returns the watch of game id, or NULL. */
@@ -279,26 +349,57 @@ lobby_xwatch_catch_up(struct lobby *lb)
 }
 
 /*
- * A new watch of game id, owned by another node, brought up to the log's
- * record r without sending anything (the caller frees r).  Returns 0, -1
- * with err if it is not live on another node, or -2 with err if it cannot
- * be followed now (r freed).
+ * On a worker: reads game id's lease into *p and, when another node
+ * holds it, its record (the loop then follows it: xwatch_new).
+ */
+void
+lobby_xwatch_fetch(struct lobby *lb, int64_t id, struct xwatch_pre *p)
+{
+	lobby_xwatch_pre_free(p);
+	p->id = id;
+	if (lb->store == NULL)
+		return;
+	p->lease = store_lease_read(lb->store, id, (int64_t)clock_wall_ms(),
+	    &p->l);
+	if (p->lease == LEASE_HELD && p->l.node != lb->node_id)
+		p->rc = store_record(lb->store, id, &p->r);
+}
+
+/* Frees what lobby_xwatch_fetch read (p itself is the caller's). */
+void
+lobby_xwatch_pre_free(struct xwatch_pre *p)
+{
+	store_record_free(&p->r);
+	memset(p, 0, sizeof *p);
+	p->lease = -1;
+}
+
+/*
+ * A new watch of game id, owned by another node, made from p (read on a
+ * worker: lobby_xwatch_fetch) without sending anything; the moves
+ * committed since p's read (or before the LISTEN) come from a catch-up
+ * read.  Returns 0, -1 with err if it is not live on another node, or -2
+ * with err if it cannot be followed now.
  */
 static int
-xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
+xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
     struct buf *err)
 {
 	struct lxwatch	*xw = lb->xwatch;
+	struct store_record *r = &p->r;
 	struct xwatch	*w;
-	struct lease	 l;
 	struct buf	 sum;
 	struct json	 j;
 	char		 ch[SQLDB_CHANNEL_MAX + 1];
 	int		 s;
 
-	memset(r, 0, sizeof *r);
-	if (lease_get(lb->xdb, id, (int64_t)clock_wall_ms(), &l) != 1 ||
-	    l.state != LEASE_HELD || l.node == lb->node_id) {
+	if (p->id != id) {
+		buf_printf(err, "game %lld: cannot follow it now: try again",
+		    (long long)id);
+		return (-2);
+	}
+	if (p->lease != LEASE_HELD || p->l.node == lb->node_id ||
+	    p->rc != 1 || r->game.status != STORE_LIVE) {
 		buf_printf(err, "no live game %lld", (long long)id);
 		return (-1);
 	}
@@ -308,17 +409,10 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 		return (-2);
 	}
 	xwatch_channel(id, ch, sizeof ch);
-	if (sqldb_listen(xw->ldb, ch) < 0) {	/* before the read: no gap */
+	if (sqldb_listen(xw->ldb, ch) < 0) {
 		buf_printf(err, "game %lld: cannot follow it: %s",
 		    (long long)id, sqldb_errmsg(xw->ldb));
 		return (-2);
-	}
-	if (store_record(lb->store, id, r) != 1 ||
-	    r->game.status != STORE_LIVE) {
-		store_record_free(r);
-		sqldb_unlisten(xw->ldb, ch);
-		buf_printf(err, "no live game %lld", (long long)id);
-		return (-1);
 	}
 	w = &xw->w[xw->n++];
 	memset(w, 0, sizeof *w);
@@ -343,45 +437,85 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 	w->position = xstrdup(r->game.game);
 	xwatch_apply(lb, w, r, 0);
 	xwatch_announce(lb, id);
+	xwatch_catch_up(lb, xw->n - 1);	/* what came before the LISTEN */
 	return (0);
 }
 
 /*
- * Follows game id of another node (new, or already followed) into *wp;
- * *r is its record as of now (the caller frees it; moves after the
+ * Follows game id = p->id of another node (new, or already followed)
+ * into *wp; p->r is its record as read on a worker (moves after the
  * watch's ply not yet sent).  Returns 0, or xwatch_new's -1 or -2 with
  * err.
  */
 int
-lobby_xwatch_follow(struct lobby *lb, int64_t id, struct xwatch **wp,
-    struct store_record *r, struct buf *err)
+lobby_xwatch_follow(struct lobby *lb, struct xwatch_pre *p,
+    struct xwatch **wp, struct buf *err)
 {
 	int		 rc;
 
 	if (lb->xwatch == NULL) {
-		buf_printf(err, "no live game %lld", (long long)id);
+		buf_printf(err, "no live game %lld", (long long)p->id);
 		return (-1);
 	}
-	if ((*wp = lobby_xwatch_find(lb, id)) != NULL) {
-		if (store_record(lb->store, id, r) != 1) {
-			store_record_free(r);
-			buf_printf(err, "game %lld: cannot read it",
-			    (long long)id);
+	if ((*wp = lobby_xwatch_find(lb, p->id)) != NULL) {
+		if (p->rc != 1 || p->r.nmoves < (*wp)->ply) {
+			buf_printf(err, "game %lld: cannot read it now: try "
+			    "again", (long long)p->id);
 			return (-2);
 		}
 		return (0);
 	}
-	if ((rc = xwatch_new(lb, id, r, err)) != 0)
+	if ((rc = xwatch_new(lb, p->id, p, err)) != 0)
 		return (rc);
 	*wp = &lb->xwatch->w[lb->xwatch->n - 1];
 	return (0);
 }
 
 /*
+ * Whether `watch GAME_ID` (text id) must first read the game on a worker
+ * (lobby_xwatch_prefetch): a game neither live nor followed here, on a
+ * node of a shared store.
+ */
+int
+lobby_xwatch_needs_fetch(struct lobby_client *lc, const char *text)
+{
+	struct lobby	*lb = lc->lb;
+	int64_t		 id = lobby_gid(text);
+
+	return (lb->xwatch != NULL && id > 0 && lobby_game(lb, id) == NULL &&
+	    lobby_xwatch_find(lb, id) == NULL);
+}
+
+/*
+ * On a worker, before `watch GAME_ID` runs on the loop (the connection
+ * is busy with it: nothing else touches lc->xpre meanwhile).
+ */
+void
+lobby_xwatch_prefetch(struct lobby_client *lc, const char *text)
+{
+	if (lc->xpre == NULL) {
+		lc->xpre = xcalloc(1, sizeof *lc->xpre);
+		lobby_xwatch_pre_free(lc->xpre);
+	}
+	lobby_xwatch_fetch(lc->lb, lobby_gid(text), lc->xpre);
+}
+
+/* Frees lc's prefetched game. */
+static void
+xwatch_pre_drop(struct lobby_client *lc)
+{
+	if (lc->xpre == NULL)
+		return;
+	lobby_xwatch_pre_free(lc->xpre);
+	free(lc->xpre);
+	lc->xpre = NULL;
+}
+
+/*
  * watch GAME_ID of a game this node does not have (lobby_watch): follows
- * it across nodes.  *lv is the game as of its last committed move (it
- * borrows the watch's memory, as lobby_watch's does).  Returns 0, or -1
- * with err.
+ * it across nodes, from what a worker read (lobby_xwatch_prefetch).  *lv
+ * is the game as of its last committed move (it borrows the watch's
+ * memory, as lobby_watch's does).  Returns 0, or -1 with err.
  */
 int
 lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
@@ -390,21 +524,29 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 	struct lobby	*lb = lc->lb;
 	struct lxwatch	*xw = lb->xwatch;
 	struct game_error gerr;
-	struct store_record r;
 	struct xwatch	*w;
 	size_t		 i;
+	int		 rc;
 
 	if ((w = lobby_xwatch_find(lb, id)) == NULL) {
 		if (lc->nwatch >= LOBBY_MAX_WATCH) {
 			buf_printf(err, "you watch %d games already (limit)",
 			    LOBBY_MAX_WATCH);
+			xwatch_pre_drop(lc);
 			return (-1);
 		}
-		if (xwatch_new(lb, id, &r, err) != 0)
+		if (lc->xpre == NULL) {
+			buf_printf(err, "game %lld: cannot follow it now: "
+			    "try again", (long long)id);
 			return (-1);
-		store_record_free(&r);
+		}
+		rc = xwatch_new(lb, id, lc->xpre, err);
+		xwatch_pre_drop(lc);
+		if (rc != 0)
+			return (-1);
 		w = &xw->w[xw->n - 1];
 	}
+	xwatch_pre_drop(lc);
 	game_free(&w->game);
 	memset(&w->game, 0, sizeof w->game);
 	if (game_parse_line(&w->game, w->position, &lb->conf.lim,
@@ -449,6 +591,8 @@ lobby_xunwatch(struct lobby_client *lc, int64_t id)
 	struct xwatch	*w;
 	size_t		 i, k;
 
+	if (id == 0)
+		xwatch_pre_drop(lc);
 	if (xw == NULL)
 		return;
 	for (i = xw->n; i > 0; i--) {
@@ -480,10 +624,17 @@ lobby_xwatch_init(struct lobby *lb, struct sqldb *db, struct sqldb *ldb)
 void
 lobby_xwatch_free(struct lobby *lb)
 {
+	struct xwatch_job *j;
+
 	if (lb->xwatch == NULL)
 		return;
 	while (lb->xwatch->n > 0)
 		xwatch_drop(lb, 0);
+	while ((j = lb->xwatch->jobs) != NULL) {	/* workers joined */
+		lb->xwatch->jobs = j->next;
+		store_record_free(&j->r);
+		free(j);
+	}
 	lb->clock.timer_free(lb->clock.arg, lb->xwatch->announce);
 	free(lb->xwatch);
 	lb->xwatch = NULL;
