@@ -363,6 +363,8 @@ lobby_xwatch_fetch(struct lobby *lb, int64_t id, struct xwatch_pre *p)
 	    &p->l);
 	if (p->lease == LEASE_HELD && p->l.node != lb->node_id)
 		p->rc = store_record(lb->store, id, &p->r);
+	if (p->rc == 1 && p->r.game.tournament != 0)
+		p->tour = store_tour_name(lb->store, p->r.game.tournament);
 }
 
 /* Frees what lobby_xwatch_fetch read (p itself is the caller's). */
@@ -370,6 +372,7 @@ void
 lobby_xwatch_pre_free(struct xwatch_pre *p)
 {
 	store_record_free(&p->r);
+	free(p->tour);
 	memset(p, 0, sizeof *p);
 	p->lease = -1;
 }
@@ -421,8 +424,8 @@ xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
 	w->base_ms = r->game.tc_base_ms;
 	w->rated = r->game.rated;
 	w->family = xstrdup(r->game.family);
-	if (r->game.tournament != 0)
-		w->tour = store_tour_name(lb->store, r->game.tournament);
+	w->tour = p->tour;	/* read on the worker */
+	p->tour = NULL;
 	buf_init(&sum);
 	json_init(&j, &sum);
 	record_summary_json(&j, &r->game, w->tour);

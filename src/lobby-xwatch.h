@@ -52,6 +52,7 @@ struct xwatch_pre {
 	struct lease	 l;
 	int		 rc;		/* store_record's; 0: not read */
 	struct store_record r;
+	char		*tour;		/* its tournament's name, or NULL */
 };
 
 struct xwatch_job;
