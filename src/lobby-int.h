@@ -436,6 +436,8 @@ void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
 void	 lobby_xtour_batch(struct lobby *, int);
 void	 lobby_xtour_login(struct lobby_client *);
 int	 lobby_tour_replay(struct lobby *, struct ltour *);
+void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
+	    size_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
