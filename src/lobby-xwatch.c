@@ -1,14 +1,19 @@
 /*
  * lobby-xwatch.c: spectating across nodes (issue 15 §2, PROTOCOL.md
  * §13.5, doc/NODES.md).  `watch GAME_ID` on a node that does not own the
- * game (its lease is held by another node): the node LISTENs on channel
- * game_ID (lobby-xnode.c's listening connection) before it reads the game
- * from the log, then, at each notification of the owner's writer ('game
- * ID ply N', 'game ID over', sent in the transaction that commits them:
- * store-notify.c), reads the log again and sends its spectators every
- * committed move after the last one they got, then the end: the same
- * `event move` and `event gameover` lines a local spectator gets, in
- * order, none twice.  The clocks in them are replayed from the log (the
+ * game (its lease is held by another node): a worker reads its lease and
+ * its record (lobby_xwatch_prefetch, before the command runs on the loop:
+ * cmd_prep_run); the loop then LISTENs on channel game_ID (lobby-xnode.c's
+ * listening connection) and follows it from that record, and a first
+ * catch-up read brings it up to what was committed before the LISTEN.  At
+ * each notification of the owner's writer ('game ID ply N', 'game ID
+ * over', sent in the transaction that commits them: store-notify.c) a
+ * worker reads the moves after the last one sent (store_record_since; one
+ * read in flight per game, one more if notified meanwhile) and the loop
+ * sends its spectators each committed move after the last one they got,
+ * then the end: the same `event move` and `event gameover` lines a local
+ * spectator gets, in order, none twice.  No database read of a watch is
+ * on the loop.  The clocks in them are replayed from the log (the
  * base, the increment and each move's time in µs, as the owner keeps
  * them); `watch` answers the clocks as of the last committed move.
  * After a lost listening connection (sqldb listens again by itself), every
@@ -18,8 +23,8 @@
  *
  * So that the owner writes such a game's moves at once instead of in
  * runs of up to a second (store-prompt.c), the following node NOTIFYs
- * lobby 'watch ID' when it starts following the game and every
- * XWATCH_ANNOUNCE_MS while it does (a new owner after a takeover, or an
+ * lobby 'watch ID' (on a worker) when it starts following the game and
+ * every XWATCH_ANNOUNCE_MS while it does (a new owner after a takeover, or an
  * owner whose listening connection was lost, learns it again); the owner
  * (lobby_xwatch_wanted) marks the game until its end.
  */
@@ -170,6 +175,8 @@ struct xwatch_job {
 	uint64_t	 after;
 	int		 rc;
 	struct store_record r;
+	size_t		 nann;		/* else: 'watch ID' to these games' */
+	int64_t		 ann[XWATCH_MAX];	/* owners (xwatch_announce) */
 };
 
 static void	xwatch_catch_up(struct lobby *, size_t);
@@ -178,8 +185,18 @@ static void
 xwatch_job_work(void *arg)
 {
 	struct xwatch_job *j = arg;
+	char		 pay[40];
+	size_t		 i;
 
-	j->rc = store_record_since(j->lb->store, j->id, j->after, &j->r);
+	for (i = 0; i < j->nann; i++) {
+		snprintf(pay, sizeof pay, "watch %lld", (long long)j->ann[i]);
+		if (store_read_notify(j->lb->store, "lobby", pay) != 0)
+			log_warnx("event=xwatch-announce game=%lld",
+			    (long long)j->ann[i]);
+	}
+	if (j->nann == 0)
+		j->rc = store_record_since(j->lb->store, j->id, j->after,
+		    &j->r);
 }
 
 /* On the loop: sends what is new (the watch may be gone: nothing). */
@@ -196,7 +213,7 @@ xwatch_job_done(void *arg)
 		;
 	if (*jp == j)
 		*jp = j->next;
-	if ((w = lobby_xwatch_find(lb, j->id)) != NULL) {
+	if (j->nann == 0 && (w = lobby_xwatch_find(lb, j->id)) != NULL) {
 		i = (size_t)(w - lb->xwatch->w);
 		w->busy = 0;
 		if (j->rc != 1)
@@ -215,6 +232,21 @@ xwatch_job_done(void *arg)
 	free(j);
 }
 
+/* Runs j on a worker, then xwatch_job_done on the loop. */
+static void
+xwatch_job_start(struct lobby *lb, struct xwatch_job *j)
+{
+	j->lb = lb;
+	j->next = lb->xwatch->jobs;
+	lb->xwatch->jobs = j;
+	if (lb->io.work != NULL)
+		lb->io.work(lb->io.arg, xwatch_job_work, xwatch_job_done, j);
+	else {
+		xwatch_job_work(j);
+		xwatch_job_done(j);
+	}
+}
+
 /* Reads watched game i's new moves on a worker, then sends them. */
 static void
 xwatch_catch_up(struct lobby *lb, size_t i)
@@ -227,18 +259,10 @@ xwatch_catch_up(struct lobby *lb, size_t i)
 		return;
 	}
 	j = xcalloc(1, sizeof *j);
-	j->lb = lb;
 	j->id = w->id;
 	j->after = w->ply;
-	j->next = lb->xwatch->jobs;
-	lb->xwatch->jobs = j;
 	w->busy = 1;
-	if (lb->io.work != NULL)
-		lb->io.work(lb->io.arg, xwatch_job_work, xwatch_job_done, j);
-	else {
-		xwatch_job_work(j);
-		xwatch_job_done(j);
-	}
+	xwatch_job_start(lb, j);
 }
 
 /* Returns the watch of game id, or NULL. */
@@ -274,16 +298,21 @@ lobby_xwatch_release(struct lobby *lb, struct xwatch *w)
 		xwatch_drop(lb, (size_t)(w - lb->xwatch->w));
 }
 
-/* Tells the owner of game id that this node follows it (NOTIFY lobby). */
+/*
+ * Tells the owners of games ids[0..n-1] that this node follows them
+ * (NOTIFY lobby 'watch ID'), on a worker.
+ */
 static void
-xwatch_announce(struct lobby *lb, int64_t id)
+xwatch_announce(struct lobby *lb, const int64_t *ids, size_t n)
 {
-	char		 pay[40];
+	struct xwatch_job *j;
 
-	snprintf(pay, sizeof pay, "watch %lld", (long long)id);
-	if (sqldb_notify(lb->xdb, "lobby", pay) < 0)
-		log_warnx("event=xwatch-announce game=%lld error=\"%s\"",
-		    (long long)id, sqldb_errmsg(lb->xdb));
+	if (n == 0)
+		return;
+	j = xcalloc(1, sizeof *j);
+	memcpy(j->ann, ids, n * sizeof *ids);
+	j->nann = n;
+	xwatch_job_start(lb, j);
 }
 
 static void
@@ -291,10 +320,15 @@ xwatch_announce_cb(void *arg)
 {
 	struct lobby	*lb = arg;
 	struct lxwatch	*xw = lb->xwatch;
+	struct xwatch_job *j;
+	int64_t		 ids[XWATCH_MAX];
 	size_t		 i;
 
-	for (i = 0; i < xw->n; i++)
-		xwatch_announce(lb, xw->w[i].id);
+	for (j = xw->jobs; j != NULL && j->nann == 0; j = j->next)
+		;
+	for (i = 0; j == NULL && i < xw->n; i++)	/* one at a time */
+		ids[i] = xw->w[i].id;
+	xwatch_announce(lb, ids, j == NULL ? xw->n : 0);
 	lb->clock.arm(lb->clock.arg, xw->announce, XWATCH_ANNOUNCE_MS);
 }
 
@@ -439,7 +473,7 @@ xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
 	w->start = xstrdup(r->game.game);
 	w->position = xstrdup(r->game.game);
 	xwatch_apply(lb, w, r, 0);
-	xwatch_announce(lb, id);
+	xwatch_announce(lb, &id, 1);
 	xwatch_catch_up(lb, xw->n - 1);	/* what came before the LISTEN */
 	return (0);
 }

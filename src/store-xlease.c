@@ -52,3 +52,16 @@ store_tour_live(struct store *st, int64_t tour, int64_t *ids,
 	pthread_mutex_unlock(&st->rmtx);
 	return (r == -1 ? -1 : n);
 }
+
+/* sqldb_notify on the read connection (rmtx), outside a transaction:
+ * 0, or -1. */
+int
+store_read_notify(struct store *st, const char *channel, const char *payload)
+{
+	int	 rc;
+
+	pthread_mutex_lock(&st->rmtx);
+	rc = sqldb_notify(st->rdb, channel, payload);
+	pthread_mutex_unlock(&st->rmtx);
+	return (rc < 0 ? -1 : 0);
+}

@@ -258,6 +258,7 @@ int	 store_record_since(struct store *, int64_t, uint64_t,
 struct lease;
 int	 store_lease_read(struct store *, int64_t, int64_t, struct lease *);
 int	 store_tour_live(struct store *, int64_t, int64_t *, int64_t *, int);
+int	 store_read_notify(struct store *, const char *, const char *);
 int	 store_stats(struct store *, struct store_stats *);
 void	 store_stats_free(struct store_stats *);
 int	 store_table_get(struct store *, const char *, const char *,
