@@ -146,6 +146,8 @@ struct lgame {
 	size_t		 nwatchers;
 	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
 	int		 xwait;		/* paired across nodes: no turn yet */
+	struct store_record *xrec;	/* restored: the log's record then,
+					 * for the web feed (lobby-xfeed.c) */
 	int		 xwatched;	/* followed by another node: each move
 					   written at once (lobby-xwatch.c) */
 };

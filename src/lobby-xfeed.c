@@ -92,14 +92,15 @@ lobby_xfeed_open(struct lobby *lb, struct xwatch_pre *p, struct buf *err)
  * Sends this node's live game id's logged moves 1 to upto (0: to its
  * ply now) to the feed hook, clocks replayed: a game restored from the
  * log (a takeover), whose moves before the restore the web's feed never
- * got.  Returns 0, or -1 if the log does not have them all (or the game
- * is not live here).
+ * got, from the record the restore read on a worker (g->xrec: no read of
+ * the log here, on the loop).  Returns 0, or -1 if that record does not
+ * have them all (or the game is not live here).
  */
 int
 lobby_xfeed_backfill(struct lobby *lb, int64_t id, unsigned long upto)
 {
 	struct lgame	*g = lobby_game(lb, id);
-	struct store_record r;
+	struct store_record *r;
 	struct xwatch	 w;
 	uint64_t	 c[2];
 	size_t		 i;
@@ -108,20 +109,17 @@ lobby_xfeed_backfill(struct lobby *lb, int64_t id, unsigned long upto)
 		return (-1);
 	if (upto == 0 && (upto = g->ply) == 0)
 		return (0);
-	if (store_record(lb->store, id, &r) != 1) {
-		store_record_free(&r);
+	if ((r = g->xrec) == NULL)
 		return (-1);
-	}
 	memset(&w, 0, sizeof w);
 	w.id = id;
 	w.engine[0] = g->p[0].engine;
 	w.engine[1] = g->p[1].engine;
 	c[0] = c[1] = g->base_ms * 1000;
-	for (i = 0; i < upto && i < r.nmoves; i++) {
-		lobby_feed_clock(w.engine, g->inc_ms * 1000, c, &r.moves[i]);
-		lobby_xwatch_feed_move(lb, &w, &r.moves[i], c);
+	for (i = 0; i < upto && i < r->nmoves; i++) {
+		lobby_feed_clock(w.engine, g->inc_ms * 1000, c, &r->moves[i]);
+		lobby_xwatch_feed_move(lb, &w, &r->moves[i], c);
 	}
-	store_record_free(&r);
 	return (i == upto ? 0 : -1);
 }
 
