@@ -419,6 +419,7 @@ void	 lobby_xwatch_catch_up(struct lobby *);
 int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
 	    struct buf *);
 void	 lobby_xunwatch(struct lobby_client *, int64_t);
+void	 lobby_xwatch_pre_drop(struct lobby_client *);
 void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 /* lobby-feed.c: a move to the web's hook, whatever its source */
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,

@@ -537,9 +537,9 @@ lobby_xwatch_prefetch(struct lobby_client *lc, const char *text)
 	lobby_xwatch_fetch(lc->lb, lobby_gid(text), lc->xpre);
 }
 
-/* Frees lc's prefetched game. */
-static void
-xwatch_pre_drop(struct lobby_client *lc)
+/* Frees lc's prefetched game (a watch done, or it leaves). */
+void
+lobby_xwatch_pre_drop(struct lobby_client *lc)
 {
 	if (lc->xpre == NULL)
 		return;
@@ -569,7 +569,7 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 		if (lc->nwatch >= LOBBY_MAX_WATCH) {
 			buf_printf(err, "you watch %d games already (limit)",
 			    LOBBY_MAX_WATCH);
-			xwatch_pre_drop(lc);
+			lobby_xwatch_pre_drop(lc);
 			return (-1);
 		}
 		if (lc->xpre == NULL) {
@@ -578,12 +578,12 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 			return (-1);
 		}
 		rc = xwatch_new(lb, id, lc->xpre, err);
-		xwatch_pre_drop(lc);
+		lobby_xwatch_pre_drop(lc);
 		if (rc != 0)
 			return (-1);
 		w = &xw->w[xw->n - 1];
 	}
-	xwatch_pre_drop(lc);
+	lobby_xwatch_pre_drop(lc);
 	game_free(&w->game);
 	memset(&w->game, 0, sizeof w->game);
 	if (game_parse_line(&w->game, w->position, &lb->conf.lim,
@@ -629,7 +629,7 @@ lobby_xunwatch(struct lobby_client *lc, int64_t id)
 	size_t		 i, k;
 
 	if (id == 0)
-		xwatch_pre_drop(lc);
+		lobby_xwatch_pre_drop(lc);
 	if (xw == NULL)
 		return;
 	for (i = xw->n; i > 0; i--) {
