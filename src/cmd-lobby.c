@@ -56,12 +56,16 @@ cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
 		return (0);
 	if (strcmp(cmd->name, "challenge") == 0)
 		return (1);
+	if (strcmp(cmd->name, "watch") == 0 && cmd->argc == 1)
+		return (2);
 	return (-1);
 }
 
 /*
  * Returns 1 if the line is a seek or challenge, whose game the server
- * prepares on a worker (cmd_prep_run) before it runs on the loop.
+ * prepares on a worker (cmd_prep_run) before it runs on the loop, or a
+ * watch of a game that may be another node's (its lease and record are
+ * read on a worker: the loop never waits for the database).
  */
 int
 cmd_prep_needed(const struct session *s, const char *line, size_t len)
@@ -74,9 +78,12 @@ cmd_prep_needed(const struct session *s, const char *line, size_t len)
 		return (0);
 	/* Most lines are neither: decide without a parse. */
 	if (memmem(line, len, "seek", 4) == NULL &&
-	    memmem(line, len, "challenge", 9) == NULL)
+	    memmem(line, len, "challenge", 9) == NULL &&
+	    memmem(line, len, "watch", 5) == NULL)
 		return (0);
 	rv = cmd_prep_parse(line, len, &cmd, &copy);
+	if (rv == 2)	/* another node's game: read on a worker */
+		rv = lobby_xwatch_needs_fetch(s->lc, cmd.argv[0]) ? 2 : -1;
 	proto_cmd_free(&cmd);
 	free(copy);
 	return (rv >= 0);
@@ -92,7 +99,9 @@ cmd_prep_run(struct session *s, const char *line, size_t len)
 
 	if (s->prep == NULL)
 		s->prep = xcalloc(1, sizeof *s->prep);
-	if ((skip = cmd_prep_parse(line, len, &cmd, &copy)) >= 0)
+	if ((skip = cmd_prep_parse(line, len, &cmd, &copy)) == 2)
+		lobby_xwatch_prefetch(s->lc, cmd.argv[0]);
+	else if (skip >= 0)
 		lobby_prepare(&s->conf->lim, cmd.argc, cmd.argv, skip,
 		    s->prep);
 	proto_cmd_free(&cmd);

@@ -526,39 +526,88 @@ hfeed_backfill(struct hfeed *f, int64_t id, unsigned long upto)
 }
 
 /*
- * Sets *gp to game id's events if it is live here, or on another node
- * (then followed, its moves so far in it), else to NULL.  Returns 0, or
- * -1 after answering 503 (another node's game that cannot be followed).
+ * Sets *gp to game id's events if it is live here, else to NULL.
+ * Another node's game is looked up on a worker (hfeed_xwork).
  */
-static int
-hfeed_live(struct http *h, struct evhttp_request *req, int64_t id,
-    struct fgame **gp)
+static void
+hfeed_live(struct http *h, int64_t id, struct fgame **gp)
 {
 	struct json	 j;
 	struct buf	 tmp;
 	int		 live;
 
 	if ((*gp = fgame_find(h->feed, id)) != NULL)
-		return (0);
+		return;
 	buf_init(&tmp);
 	json_init(&j, &tmp);
 	live = lobby_web_game(h->srv->lobby, id, &j);
+	buf_free(&tmp);
 	if (live) {
-		buf_free(&tmp);
 		hfeed_backfill(h->feed, id, 0);
 		*gp = fgame_get(h->feed, id);
-		return (0);
 	}
-	buf_reset(&tmp);
-	live = lobby_xfeed_open(h->srv->lobby, id, &tmp);
-	if (live == -2)
-		http_error(req, 503, "%s", buf_str(&tmp));
-	buf_free(&tmp);
-	if (live != 0)
-		return (live == -2 ? -1 : 0);
-	*gp = fgame_get(h->feed, id);
-	(*gp)->remote = 1;
-	return (0);
+}
+
+/* Attaches a feed after ply since to the events of game g. */
+static void
+hfeed_serve(struct http *h, struct hconn *hc, struct evhttp_request *req,
+    struct fgame *g, unsigned long since, int ndjson)
+{
+	if (since > g->n)
+		http_error(req, 400, "bad parameter since: a ply from 0 to %zu",
+		    g->n);
+	else
+		hfeed_attach(h, hc, req, g, since, ndjson);
+	fgame_release(h->feed, g);
+}
+
+/*
+ * On a worker: another node's live game (its lease, then its record), or
+ * else the finished game's feed from the log (hfeed_record_work).
+ */
+static void
+hfeed_xwork(struct hreq *r)
+{
+	struct lobby	*lb = r->h->srv->lobby;
+
+	r->xpre = lobby_xfeed_fetch(lb, r->id);
+	if (!lobby_xfeed_pre_live(lb, r->xpre))
+		hfeed_record_work(r);
+}
+
+/*
+ * On the loop: follows the game another node has (its moves so far to
+ * its events), or answers as for a finished game; a game that came here
+ * meanwhile is served as this node's.
+ */
+static void
+hfeed_xdone(struct hreq *r)
+{
+	struct http	*h = r->h;
+	struct fgame	*g;
+	struct buf	 err;
+	int		 rc;
+
+	hfeed_live(h, r->id, &g);
+	if (g == NULL && !lobby_xfeed_pre_live(h->srv->lobby, r->xpre)) {
+		hfeed_record_done(r);
+		return;
+	}
+	if (g == NULL) {
+		buf_init(&err);
+		rc = lobby_xfeed_open(h->srv->lobby, r->xpre, &err);
+		if (rc == 0) {
+			g = fgame_get(h->feed, r->id);
+			g->remote = 1;
+		} else if (rc == -2)
+			http_error(r->req, 503, "%s", buf_str(&err));
+		else
+			http_error(r->req, 503, "game %lld ended meanwhile: "
+			    "try again", (long long)r->id);
+		buf_free(&err);
+	}
+	if (g != NULL)
+		hfeed_serve(h, r->hc, r->req, g, r->since, r->ndjson);
 }
 
 /* GET /api/games/ID/feed. */
@@ -572,15 +621,9 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 
 	if (hfeed_since(req, q, &since) != 0)
 		return;
-	if (hfeed_live(h, req, id, &g) != 0)
-		return;
+	hfeed_live(h, id, &g);
 	if (g != NULL) {
-		if (since > g->n)
-			http_error(req, 400, "bad parameter since: a ply from "
-			    "0 to %zu", g->n);
-		else
-			hfeed_attach(h, hc, req, g, since, hfeed_ndjson(req));
-		fgame_release(h->feed, g);
+		hfeed_serve(h, hc, req, g, since, hfeed_ndjson(req));
 		return;
 	}
 	if (h->srv->store == NULL) {
@@ -594,6 +637,10 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	r->ndjson = hfeed_ndjson(req);
 	r->work = hfeed_record_work;
 	r->done = hfeed_record_done;
+	if (lobby_xfeed_remote(h->srv->lobby)) {
+		r->work = hfeed_xwork;
+		r->done = hfeed_xdone;
+	}
 	http_submit(r);
 }
 

@@ -72,6 +72,7 @@ struct hreq {
 	char		 tour[HTTP_NAME_MAX + 1];
 	int		 has_name, has_tour;
 	char		 since_time[32];	/* games: started since, or "" */
+	struct xwatch_pre *xpre;	/* feeds: another node's game */
 };
 TAILQ_HEAD(hreqs, hreq);
 

@@ -20,6 +20,7 @@
 #include <event2/keyvalq_struct.h>
 
 #include "http-int.h"
+#include "lobby.h"
 #include "metrics.h"
 #include "server-int.h"
 
@@ -138,6 +139,7 @@ void
 http_hreq_free(struct hreq *r)
 {
 	TAILQ_REMOVE(&r->h->reqs, r, entry);
+	lobby_xfeed_pre_free(r->xpre);
 	buf_free(&r->body);
 	free(r);
 }

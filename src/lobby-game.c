@@ -537,6 +537,9 @@ lg_free(struct lgame *g)
 	free(g->start);
 	free(g->detail);
 	free(g->watchers);
+	if (g->xrec != NULL)
+		store_record_free(g->xrec);
+	free(g->xrec);
 	free(g);
 }
 

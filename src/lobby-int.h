@@ -62,6 +62,7 @@ STAILQ_HEAD(lcmdq, lcmd);
 
 struct lgame;
 struct store_where;
+struct xwatch_pre;
 struct lwhere;
 
 /* A connection's part in the lobby. */
@@ -91,6 +92,8 @@ struct lobby_client {
 	char		 anon[32];	/* "anon:START" of this daemon run */
 	struct store_where *where;	/* its login's games elsewhere */
 	size_t		 nwhere;	/* (lobby-where.c) */
+	struct xwatch_pre *xpre;	/* watch's game read on a worker
+					 * (lobby-xwatch.c) */
 };
 TAILQ_HEAD(lclients, lobby_client);
 
@@ -143,6 +146,8 @@ struct lgame {
 	size_t		 nwatchers;
 	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
 	int		 xwait;		/* paired across nodes: no turn yet */
+	struct store_record *xrec;	/* restored: the log's record then,
+					 * for the web feed (lobby-xfeed.c) */
 	int		 xwatched;	/* followed by another node: each move
 					   written at once (lobby-xwatch.c) */
 };
@@ -415,6 +420,7 @@ void	 lobby_xwatch_catch_up(struct lobby *);
 int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
 	    struct buf *);
 void	 lobby_xunwatch(struct lobby_client *, int64_t);
+void	 lobby_xwatch_pre_drop(struct lobby_client *);
 void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 /* lobby-feed.c: a move to the web's hook, whatever its source */
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
@@ -434,6 +440,8 @@ void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
 void	 lobby_xtour_batch(struct lobby *, int);
 void	 lobby_xtour_login(struct lobby_client *);
 int	 lobby_tour_replay(struct lobby *, struct ltour *);
+void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
+	    size_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

@@ -673,6 +673,7 @@ lobby_watch(struct lobby_client *lc, const char *id, struct lobby_live *lv,
 
 	if (g == NULL && lc->lb->xwatch != NULL && lobby_gid(id) > 0)
 		return (lobby_xwatch(lc, lobby_gid(id), lv, err));
+	lobby_xwatch_pre_drop(lc);	/* read for nothing: here now */
 	if (g == NULL || lg_over(g)) {
 		buf_printf(err, "no live game %.32s", id);
 		return (-1);

@@ -296,6 +296,9 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	    (unsigned long long)(g->p[0].clock_us / 1000),
 	    (unsigned long long)(g->p[1].clock_us / 1000), g->p[0].name,
 	    g->p[1].name);
+	g->xrec = xmalloc(sizeof *g->xrec);	/* the web feed's backfill */
+	*g->xrec = r->rec;
+	memset(&r->rec, 0, sizeof r->rec);
 	lg_restored(lb, g);
 	lwhere_restored(lb, g);	/* its players here: event live */
 }

@@ -821,11 +821,23 @@ int
 lobby_tour_replay(struct lobby *lb, struct ltour *t)
 {
 	struct league_tgame *tg = NULL;
-	int		*res;
-	size_t		 ng, j;
+	size_t		 ng;
 
 	if (league_tournament_games(lb->league, t->def.id, &tg, &ng) != 0)
 		return (-1);
+	lobby_tour_replay_games(t, tg, ng);
+	free(tg);
+	return (0);
+}
+
+/* lobby_tour_replay's count of games tg[0..ng-1] (read already). */
+void
+lobby_tour_replay_games(struct ltour *t, const struct league_tgame *tg,
+    size_t ng)
+{
+	int		*res;
+	size_t		 j;
+
 	if (t->def.format == LEAGUE_ARENA)
 		ltour_arena_rebuild(t, tg, ng);
 	res = xcalloc(t->nslots + 1, sizeof *res);
@@ -833,7 +845,6 @@ lobby_tour_replay(struct lobby *lb, struct ltour *t)
 		if (tg[j].finished && tg[j].slot < t->nslots &&
 		    tg[j].result != 0)
 			res[tg[j].slot] = tg[j].result;
-	free(tg);
 	for (;;) {
 		for (j = 0; j < t->nslots; j++)
 			if (res[j] != 0 && t->slots[j].state ==
@@ -851,7 +862,6 @@ lobby_tour_replay(struct lobby *lb, struct ltour *t)
 	free(res);
 	if (t->def.has_sprt)
 		ltour_sprt_update(t);
-	return (0);
 }
 
 /*

@@ -7,6 +7,7 @@
  * game's do, so http-feed.c serves both alike: the same events, each
  * move once and in order.  The clocks are replayed from the log.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
@@ -16,15 +17,55 @@
 #include "util.h"
 
 /*
- * Starts the feed of game id of another node: its moves so far to the
- * hook now (clocks replayed from the start), then those committed
- * since the watch last read the log.  Returns 0; -1 if the game is not
- * live on another node; -2 with err if it cannot be followed now.
+ * On a worker: what the feed of game id needs before the loop follows
+ * it (lobby_xwatch_fetch), in a new struct for lobby_xfeed_open (free it
+ * with lobby_xfeed_pre_free).  lobby_xfeed_pre_live says whether it is
+ * live on another node.
+ */
+struct xwatch_pre *
+lobby_xfeed_fetch(struct lobby *lb, int64_t id)
+{
+	struct xwatch_pre *p = xcalloc(1, sizeof *p);
+
+	lobby_xwatch_pre_free(p);
+	lobby_xwatch_fetch(lb, id, p);
+	return (p);
+}
+
+/* Whether a feed of a game not live here may be another node's. */
+int
+lobby_xfeed_remote(const struct lobby *lb)
+{
+	return (lb->xwatch != NULL && lb->feed != NULL);
+}
+
+int
+lobby_xfeed_pre_live(const struct lobby *lb, const struct xwatch_pre *p)
+{
+	return (p->lease == LEASE_HELD && p->l.node != lb->node_id &&
+	    p->rc == 1 && p->r.game.status == STORE_LIVE);
+}
+
+void
+lobby_xfeed_pre_free(struct xwatch_pre *p)
+{
+	if (p == NULL)
+		return;
+	lobby_xwatch_pre_free(p);
+	free(p);
+}
+
+/*
+ * Starts the feed of game p->id of another node, from what a worker read
+ * (lobby_xfeed_fetch): its moves so far to the hook now (clocks replayed
+ * from the start), then those committed since the watch last read the
+ * log.  Returns 0; -1 if the game is not live on another node; -2 with
+ * err if it cannot be followed now.
  */
 int
-lobby_xfeed_open(struct lobby *lb, int64_t id, struct buf *err)
+lobby_xfeed_open(struct lobby *lb, struct xwatch_pre *p, struct buf *err)
 {
-	struct store_record r;
+	struct store_record *r = &p->r;
 	struct xwatch	*w;
 	uint64_t	 c[2];
 	size_t		 i;
@@ -32,19 +73,18 @@ lobby_xfeed_open(struct lobby *lb, int64_t id, struct buf *err)
 
 	if (lb->xwatch == NULL || lb->feed == NULL)
 		return (-1);
-	if ((rc = lobby_xwatch_follow(lb, id, &w, &r, err)) != 0)
+	if ((rc = lobby_xwatch_follow(lb, p, &w, err)) != 0)
 		return (rc);
 	if (!w->feed) {
 		c[0] = c[1] = w->base_ms * 1000;
-		for (i = 0; i < w->ply && i < r.nmoves; i++) {
-			lobby_feed_clock(w->engine, w->inc_us, c, &r.moves[i]);
-			lobby_xwatch_feed_move(lb, w, &r.moves[i], c);
+		for (i = 0; i < w->ply && i < r->nmoves; i++) {
+			lobby_feed_clock(w->engine, w->inc_us, c, &r->moves[i]);
+			lobby_xwatch_feed_move(lb, w, &r->moves[i], c);
 		}
 		w->feed = 1;
 	}
-	rc = r.game.status != STORE_LIVE ? -1 : 0;
-	lobby_xwatch_apply(lb, w, &r);		/* over: w is dropped */
-	store_record_free(&r);
+	rc = r->game.status != STORE_LIVE ? -1 : 0;
+	lobby_xwatch_apply(lb, w, r);		/* over: w is dropped */
 	return (rc);
 }
 
@@ -52,14 +92,15 @@ lobby_xfeed_open(struct lobby *lb, int64_t id, struct buf *err)
  * Sends this node's live game id's logged moves 1 to upto (0: to its
  * ply now) to the feed hook, clocks replayed: a game restored from the
  * log (a takeover), whose moves before the restore the web's feed never
- * got.  Returns 0, or -1 if the log does not have them all (or the game
- * is not live here).
+ * got, from the record the restore read on a worker (g->xrec: no read of
+ * the log here, on the loop).  Returns 0, or -1 if that record does not
+ * have them all (or the game is not live here).
  */
 int
 lobby_xfeed_backfill(struct lobby *lb, int64_t id, unsigned long upto)
 {
 	struct lgame	*g = lobby_game(lb, id);
-	struct store_record r;
+	struct store_record *r;
 	struct xwatch	 w;
 	uint64_t	 c[2];
 	size_t		 i;
@@ -68,20 +109,17 @@ lobby_xfeed_backfill(struct lobby *lb, int64_t id, unsigned long upto)
 		return (-1);
 	if (upto == 0 && (upto = g->ply) == 0)
 		return (0);
-	if (store_record(lb->store, id, &r) != 1) {
-		store_record_free(&r);
+	if ((r = g->xrec) == NULL)
 		return (-1);
-	}
 	memset(&w, 0, sizeof w);
 	w.id = id;
 	w.engine[0] = g->p[0].engine;
 	w.engine[1] = g->p[1].engine;
 	c[0] = c[1] = g->base_ms * 1000;
-	for (i = 0; i < upto && i < r.nmoves; i++) {
-		lobby_feed_clock(w.engine, g->inc_ms * 1000, c, &r.moves[i]);
-		lobby_xwatch_feed_move(lb, &w, &r.moves[i], c);
+	for (i = 0; i < upto && i < r->nmoves; i++) {
+		lobby_feed_clock(w.engine, g->inc_ms * 1000, c, &r->moves[i]);
+		lobby_xwatch_feed_move(lb, &w, &r->moves[i], c);
 	}
-	store_record_free(&r);
 	return (i == upto ? 0 : -1);
 }
 

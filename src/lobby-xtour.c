@@ -61,6 +61,7 @@
 #define XTOUR_NOTE	"scheduler "
 #define XTOUR_LIVE_MAX	4096	/* live games of a tournament read */
 #define XTOUR_FRESH_MS	XTOUR_TICK_MS	/* a read for answers serves so long */
+#define XTOUR_REMOTE_MAX 64	/* tournaments read again per tick */
 
 struct lxtour {
 	struct clock_timer *tick;	/* the scheduler's announcement */
@@ -74,7 +75,38 @@ struct lxtour {
 	int		 have_roster;
 	char		(*names)[LEAGUE_NAME_MAX + 1];
 	size_t		 nnames;
+	struct xtour_job *tick_job;	/* the tick's read, in flight */
+	struct xtour_job *roster_job;	/* the roster's read, in flight */
 };
+
+/* What a worker read of one tournament for the tick (xtour_sync). */
+struct xtour_got {
+	int64_t		 id;
+	int		 rc;		/* 0, or -1: a database error */
+	struct league_tgame *tg;	/* its games */
+	size_t		 ng;
+	int64_t		*ids;		/* its live games and their slots */
+	int64_t		*slots;
+	int		 nlive;
+};
+
+/*
+ * A read of the log on a worker (the loop never waits for the
+ * database): the tournaments (all: the roster; running or paused: the
+ * tick) and, for the tick, the games of those with a slot waiting for a
+ * remote game.
+ */
+struct xtour_job {
+	struct lobby	*lb;
+	int		 roster;
+	int		 rc;
+	struct league_tournament *v;
+	size_t		 n;
+	size_t		 ngot;
+	struct xtour_got got[XTOUR_REMOTE_MAX];
+};
+
+static void	xtour_job_free(struct xtour_job *);
 
 static struct lxtour *
 xtour_get(struct lobby *lb)
@@ -95,6 +127,8 @@ lobby_xtour_free(struct lobby *lb)
 		return;
 	if (lb->xtour->tick != NULL)
 		lb->clock.timer_free(lb->clock.arg, lb->xtour->tick);
+	xtour_job_free(lb->xtour->tick_job);	/* the workers are joined */
+	xtour_job_free(lb->xtour->roster_job);
 	free(lb->xtour->names);
 	free(lb->xtour);
 	lb->xtour = NULL;
@@ -131,21 +165,9 @@ xtour_sched(struct lobby *lb, int64_t *node)
 static int
 xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
 {
-	struct sqldb_stmt *s;
-	int		 n = 0, r = SQLDB_DONE;
-
-	if (lb->xdb == NULL)
+	if (lb->xdb == NULL || lb->store == NULL)
 		return (0);
-	if (sqldb_cached(lb->xdb, "SELECT id, slot FROM games WHERE "
-	    "tournament_id = ? AND status = 'live' ORDER BY id", 0, &s) != 0)
-		return (-1);
-	sqldb_bind_int64(s, 1, id);
-	while (n < XTOUR_LIVE_MAX && (r = sqldb_step(s)) == SQLDB_ROW) {
-		ids[n] = sqldb_column_int64(s, 0);
-		slots[n++] = sqldb_column_int64(s, 1);
-	}
-	sqldb_reset(s);
-	return (r == -1 ? -1 : n);
+	return (store_tour_live(lb->store, id, ids, slots, XTOUR_LIVE_MAX));
 }
 
 /*
@@ -155,7 +177,8 @@ xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
  * Returns 0, or -1 on a database error.
  */
 static int
-xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
+xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f,
+    const struct xtour_got *got)
 {
 	struct lgame	*g;
 	struct lforfeit	*ff;
@@ -170,9 +193,15 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
 		if (ff->slot < f->nslots &&
 		    f->slots[ff->slot].state == LSLOT_PENDING)
 			lslot_enter(f, ff->slot, LSLOT_PLAYING);
-	ids = xcalloc(XTOUR_LIVE_MAX, sizeof *ids);
-	slots = xcalloc(XTOUR_LIVE_MAX, sizeof *slots);
-	n = xtour_live(lb, f->def.id, ids, slots);
+	if (got != NULL) {		/* read on a worker */
+		ids = got->ids;
+		slots = got->slots;
+		n = got->nlive;
+	} else {
+		ids = xcalloc(XTOUR_LIVE_MAX, sizeof *ids);
+		slots = xcalloc(XTOUR_LIVE_MAX, sizeof *slots);
+		n = xtour_live(lb, f->def.id, ids, slots);
+	}
 	for (i = 0; i < n; i++)
 		if (slots[i] >= 0 && (size_t)slots[i] < f->nslots &&
 		    f->slots[slots[i]].state == LSLOT_PENDING &&
@@ -180,8 +209,10 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
 			lslot_enter(f, (size_t)slots[i], LSLOT_PLAYING);
 			f->slots[slots[i]].remote = ids[i];
 		}
-	free(ids);
-	free(slots);
+	if (got == NULL) {
+		free(ids);
+		free(slots);
+	}
 	return (n < 0 ? -1 : 0);
 }
 
@@ -191,7 +222,8 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f)
  * wait.  Returns 0, or -1 on a database error (t unchanged).
  */
 static int
-xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d)
+xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d,
+    const struct xtour_got *got)
 {
 	struct ltour	*f;
 	struct ltour	 keep;
@@ -202,12 +234,14 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d)
 	memset(d, 0, sizeof *d);
 	f->lb = lb;
 	lobby_tour_slots(f);
-	if (lobby_tour_replay(lb, f) != 0) {
+	if (got != NULL)
+		lobby_tour_replay_games(f, got->tg, got->ng);
+	else if (lobby_tour_replay(lb, f) != 0) {
 		ltour_free(f);
 		return (-1);
 	}
 	ltour_withdrawn_stop(f);
-	if (xtour_playing(lb, t, f) != 0) {
+	if (xtour_playing(lb, t, f, got) != 0) {
 		ltour_free(f);
 		return (-1);
 	}
@@ -271,9 +305,9 @@ xtour_put(struct lobby *lb, struct league_tournament *d)
 		if (t->def.id == d->id)
 			break;
 	if (t != NULL)
-		return (xtour_sync(lb, t, d) == 0 ? t : NULL);
+		return (xtour_sync(lb, t, d, NULL) == 0 ? t : NULL);
 	t = xtour_new(lb, d->id);
-	if (xtour_sync(lb, t, d) == 0)
+	if (xtour_sync(lb, t, d, NULL) == 0)
 		return (t);
 	TAILQ_REMOVE(&lb->tours, t, entry);
 	ltour_free(t);
@@ -403,6 +437,57 @@ xtour_sync_all(struct lobby *lb)
 	return (rv);
 }
 
+/* Frees a read of the log (lobby_xtour_free: the workers are joined). */
+static void
+xtour_job_free(struct xtour_job *j)
+{
+	size_t	 i;
+
+	if (j == NULL)
+		return;
+	league_tournaments_free(j->v, j->n);
+	for (i = 0; i < j->ngot; i++) {
+		free(j->got[i].tg);
+		free(j->got[i].ids);
+		free(j->got[i].slots);
+	}
+	free(j);
+}
+
+/* On a worker: the tournaments, then each one's games and live games. */
+static void
+xtour_job_work(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct xtour_got *g;
+	size_t		 i;
+
+	j->rc = league_tournaments(j->lb->league, !j->roster, &j->v, &j->n);
+	for (i = 0; j->rc == 0 && i < j->ngot; i++) {
+		g = &j->got[i];
+		g->ids = xcalloc(XTOUR_LIVE_MAX, sizeof *g->ids);
+		g->slots = xcalloc(XTOUR_LIVE_MAX, sizeof *g->slots);
+		g->rc = league_tournament_games(j->lb->league, g->id, &g->tg,
+		    &g->ng);
+		if (g->rc == 0 && j->lb->store != NULL && (g->nlive =
+		    store_tour_live(j->lb->store, g->id, g->ids, g->slots,
+		    XTOUR_LIVE_MAX)) < 0)
+			g->rc = -1;
+	}
+}
+
+/* Runs j on a worker, then done on the loop. */
+static void
+xtour_job_start(struct lobby *lb, struct xtour_job *j, void (*done)(void *))
+{
+	if (lb->io.work != NULL)
+		lb->io.work(lb->io.arg, xtour_job_work, done, j);
+	else {
+		xtour_job_work(j);
+		done(j);
+	}
+}
+
 /* Returns 1 if t has a slot waiting for a game refereed elsewhere. */
 static int
 xtour_remote(const struct ltour *t)
@@ -454,16 +539,49 @@ xtour_roster_hash(struct lobby *lb)
 	return (h);
 }
 
-/* The scheduler's tick: announces itself, follows remote games. */
+/*
+ * On the loop, the tick's read done: each tournament waiting for a remote
+ * game as the log has it now (SPRT, its end), then the schedule.
+ */
+static void
+xtour_tick_done(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct lobby	*lb = j->lb;
+	struct ltour	*t;
+	size_t		 i, k;
+
+	lb->xtour->tick_job = NULL;
+	for (i = 0; lb->leader && j->rc == 0 && i < j->ngot; i++) {
+		for (k = 0; k < j->n && j->v[k].id != j->got[i].id; k++)
+			;
+		TAILQ_FOREACH(t, &lb->tours, entry)
+			if (t->def.id == j->got[i].id)
+				break;
+		if (j->got[i].rc != 0 || k == j->n || t == NULL ||
+		    !xtour_live_status(t->def.status) || !xtour_remote(t))
+			continue;
+		if (xtour_sync(lb, t, &j->v[k], &j->got[i]) == 0)
+			ltour_after_result(lb, t);	/* SPRT, end */
+	}
+	if (j->rc != 0)
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    lb->node_id);
+	if (lb->leader)
+		lobby_schedule(lb);
+	xtour_job_free(j);
+}
+
+/* The scheduler's tick: announces itself, follows remote games (their
+ * tournaments read on a worker: xtour_tick_done). */
 static void
 xtour_tick_cb(void *arg)
 {
 	struct lobby	*lb = arg;
 	struct lxtour	*x = lb->xtour;
 	struct ltour	*t;
+	struct xtour_job *j;
 	char		 pay[PROTO_ADDR_MAX + 64];
-	struct ltour	*v[64];
-	size_t		 n = 0, i;
 
 	if (!lb->leader)
 		return;
@@ -479,13 +597,17 @@ xtour_tick_cb(void *arg)
 	else
 		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
 		    lb->node_id);
+	j = xcalloc(1, sizeof *j);
+	j->lb = lb;
 	TAILQ_FOREACH(t, &lb->tours, entry)
-		if (n < 64 && xtour_live_status(t->def.status) &&
-		    xtour_remote(t))
-			v[n++] = t;
-	for (i = 0; i < n; i++)
-		if (xtour_read(lb, NULL, v[i]->def.id) != NULL)
-			ltour_after_result(lb, v[i]);	/* SPRT, end */
+		if (j->ngot < XTOUR_REMOTE_MAX &&
+		    xtour_live_status(t->def.status) && xtour_remote(t))
+			j->got[j->ngot++].id = t->def.id;
+	if (j->ngot > 0 && x->tick_job == NULL) {
+		x->tick_job = j;
+		xtour_job_start(lb, j, xtour_tick_done);
+	} else
+		free(j);
 	lobby_schedule(lb);
 	lb->clock.arm(lb->clock.arg, x->tick, XTOUR_TICK_MS);
 }
@@ -521,19 +643,15 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 }
 
 /*
- * Reads the players of the running tournaments (not withdrawn) into
- * x->names.  Returns 0, or -1 on a database error (none kept).
+ * Keeps the players of the running tournaments v[0..n-1] (not
+ * withdrawn), read on a worker, in x->names.
  */
-static int
-xtour_roster(struct lobby *lb, struct lxtour *x)
+static void
+xtour_roster(struct lxtour *x, const struct league_tournament *v, size_t n)
 {
-	struct league_tournament *v = NULL;
-	size_t		 n = 0, i, j;
+	size_t		 i, j;
 
-	x->have_roster = 0;
 	x->nnames = 0;
-	if (league_tournaments(lb->league, 0, &v, &n) != 0)
-		return (-1);
 	for (i = 0; i < n; i++) {
 		if (v[i].status != LEAGUE_T_RUNNING)
 			continue;
@@ -546,9 +664,28 @@ xtour_roster(struct lobby *lb, struct lxtour *x)
 			    sizeof *x->names);
 		}
 	}
-	league_tournaments_free(v, n);
 	x->have_roster = 1;
-	return (0);
+}
+
+static void	xtour_redirect(struct lobby *);
+
+/* On the loop, the roster's read done: the names, then the redirects. */
+static void
+xtour_roster_done(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct lxtour	*x = j->lb->xtour;
+
+	x->roster_job = NULL;
+	if (j->rc != 0) {
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    j->lb->node_id);
+		x->have_roster = 0;
+		x->nnames = 0;
+	} else
+		xtour_roster(x, j->v, j->n);
+	xtour_redirect(j->lb);
+	xtour_job_free(j);
 }
 
 /* Returns 1 if lc is a client to tell where the scheduler is. */
@@ -556,7 +693,7 @@ static int
 xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
 {
 	return (lc->name[0] != '\0' && lc->xtold != node &&
-	    lc->game == NULL && lobby_playing(lb, lc->name) == 0);
+	    lc->game == NULL && lobby_busy(lb, lc->name) == 0);
 }
 
 /*
@@ -610,11 +747,13 @@ lobby_xtour_note(struct lobby *lb, const char *payload)
 	x->heard = lobby_clock_now(lb);
 	if (x->heard == 0)
 		x->heard = 1;
-	if (!x->have_roster || x->roster != roster) {
-		if (xtour_roster(lb, x) != 0)
-			log_warnx("node=%" PRId64 " event=xtour-read-failed",
-			    lb->node_id);
+	if ((!x->have_roster || x->roster != roster) &&
+	    x->roster_job == NULL) {
+		x->roster_job = xcalloc(1, sizeof *x->roster_job);
+		x->roster_job->lb = lb;
+		x->roster_job->roster = 1;
 		x->roster = roster;
+		xtour_job_start(lb, x->roster_job, xtour_roster_done);
 	}
 	xtour_redirect(lb);
 	return (1);

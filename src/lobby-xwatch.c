@@ -1,14 +1,19 @@
 /*
  * lobby-xwatch.c: spectating across nodes (issue 15 §2, PROTOCOL.md
  * §13.5, doc/NODES.md).  `watch GAME_ID` on a node that does not own the
- * game (its lease is held by another node): the node LISTENs on channel
- * game_ID (lobby-xnode.c's listening connection) before it reads the game
- * from the log, then, at each notification of the owner's writer ('game
- * ID ply N', 'game ID over', sent in the transaction that commits them:
- * store-notify.c), reads the log again and sends its spectators every
- * committed move after the last one they got, then the end: the same
- * `event move` and `event gameover` lines a local spectator gets, in
- * order, none twice.  The clocks in them are replayed from the log (the
+ * game (its lease is held by another node): a worker reads its lease and
+ * its record (lobby_xwatch_prefetch, before the command runs on the loop:
+ * cmd_prep_run); the loop then LISTENs on channel game_ID (lobby-xnode.c's
+ * listening connection) and follows it from that record, and a first
+ * catch-up read brings it up to what was committed before the LISTEN.  At
+ * each notification of the owner's writer ('game ID ply N', 'game ID
+ * over', sent in the transaction that commits them: store-notify.c) a
+ * worker reads the moves after the last one sent (store_record_since; one
+ * read in flight per game, one more if notified meanwhile) and the loop
+ * sends its spectators each committed move after the last one they got,
+ * then the end: the same `event move` and `event gameover` lines a local
+ * spectator gets, in order, none twice.  No database read of a watch is
+ * on the loop.  The clocks in them are replayed from the log (the
  * base, the increment and each move's time in µs, as the owner keeps
  * them); `watch` answers the clocks as of the last committed move.
  * After a lost listening connection (sqldb listens again by itself), every
@@ -18,8 +23,8 @@
  *
  * So that the owner writes such a game's moves at once instead of in
  * runs of up to a second (store-prompt.c), the following node NOTIFYs
- * lobby 'watch ID' when it starts following the game and every
- * XWATCH_ANNOUNCE_MS while it does (a new owner after a takeover, or an
+ * lobby 'watch ID' (on a worker) when it starts following the game and
+ * every XWATCH_ANNOUNCE_MS while it does (a new owner after a takeover, or an
  * owner whose listening connection was lost, learns it again); the owner
  * (lobby_xwatch_wanted) marks the game until its end.
  */
@@ -126,8 +131,12 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 	size_t		 i, k;
 	int		 feed = send && w->feed && lobby_game(lb, w->id) == NULL;
 
-	for (i = w->ply; i < r->nmoves; i++) {
+	for (i = 0; i < r->nmoves; i++) {
 		m = &r->moves[i];
+		if (m->ply <= w->ply)
+			continue;	/* sent already */
+		if (m->ply != w->ply + 1)
+			return (0);	/* a gap: the next read has it */
 		lobby_feed_clock(w->engine, w->inc_us, w->clock_us, m);
 		free(w->position);
 		w->position = xstrdup(m->position);
@@ -155,20 +164,105 @@ xwatch_apply(struct lobby *lb, struct xwatch *w, const struct store_record *r,
 	return (1);
 }
 
-/* Reads watched game i from the log and sends what is new. */
+/*
+ * A catch-up read of a followed game on a worker: its moves after ply
+ * `after` only (store_record_since), applied on the loop.
+ */
+struct xwatch_job {
+	struct xwatch_job *next;
+	struct lobby	*lb;
+	int64_t		 id;
+	uint64_t	 after;
+	int		 rc;
+	struct store_record r;
+	size_t		 nann;		/* else: 'watch ID' to these games' */
+	int64_t		 ann[XWATCH_MAX];	/* owners (xwatch_announce) */
+};
+
+static void	xwatch_catch_up(struct lobby *, size_t);
+
+static void
+xwatch_job_work(void *arg)
+{
+	struct xwatch_job *j = arg;
+	char		 pay[40];
+	size_t		 i;
+
+	for (i = 0; i < j->nann; i++) {
+		snprintf(pay, sizeof pay, "watch %lld", (long long)j->ann[i]);
+		if (store_read_notify(j->lb->store, "lobby", pay) != 0)
+			log_warnx("event=xwatch-announce game=%lld",
+			    (long long)j->ann[i]);
+	}
+	if (j->nann == 0)
+		j->rc = store_record_since(j->lb->store, j->id, j->after,
+		    &j->r);
+}
+
+/* On the loop: sends what is new (the watch may be gone: nothing). */
+static void
+xwatch_job_done(void *arg)
+{
+	struct xwatch_job *j = arg, **jp;
+	struct lobby	*lb = j->lb;
+	struct xwatch	*w;
+	size_t		 i;
+
+	for (jp = &lb->xwatch->jobs; *jp != NULL && *jp != j;
+	    jp = &(*jp)->next)
+		;
+	if (*jp == j)
+		*jp = j->next;
+	if (j->nann == 0 && (w = lobby_xwatch_find(lb, j->id)) != NULL) {
+		i = (size_t)(w - lb->xwatch->w);
+		w->busy = 0;
+		if (j->rc != 1)
+			log_warnx("event=xwatch-read game=%lld",
+			    (long long)j->id);
+		else if (xwatch_apply(lb, w, &j->r, 1)) {
+			xwatch_drop(lb, i);
+			w = NULL;
+		}
+		if (w != NULL && w->again) {
+			w->again = 0;
+			xwatch_catch_up(lb, i);
+		}
+	}
+	store_record_free(&j->r);
+	free(j);
+}
+
+/* Runs j on a worker, then xwatch_job_done on the loop. */
+static void
+xwatch_job_start(struct lobby *lb, struct xwatch_job *j)
+{
+	j->lb = lb;
+	j->next = lb->xwatch->jobs;
+	lb->xwatch->jobs = j;
+	if (lb->io.work != NULL)
+		lb->io.work(lb->io.arg, xwatch_job_work, xwatch_job_done, j);
+	else {
+		xwatch_job_work(j);
+		xwatch_job_done(j);
+	}
+}
+
+/* Reads watched game i's new moves on a worker, then sends them. */
 static void
 xwatch_catch_up(struct lobby *lb, size_t i)
 {
 	struct xwatch	*w = &lb->xwatch->w[i];
-	struct store_record r;
+	struct xwatch_job *j;
 
-	if (store_record(lb->store, w->id, &r) != 1) {
-		log_warnx("event=xwatch-read game=%lld", (long long)w->id);
+	if (w->busy) {
+		w->again = 1;
 		return;
 	}
-	if (xwatch_apply(lb, w, &r, 1))
-		xwatch_drop(lb, i);
-	store_record_free(&r);
+	j = xcalloc(1, sizeof *j);
+	j->id = w->id;
+	j->after = w->ply;
+	w->busy = 1;
+	xwatch_job_start(lb, j);
 }
 
 /* Returns the watch of game id, or NULL. */
@@ -204,16 +298,21 @@ lobby_xwatch_release(struct lobby *lb, struct xwatch *w)
 		xwatch_drop(lb, (size_t)(w - lb->xwatch->w));
 }
 
-/* Tells the owner of game id that this node follows it (NOTIFY lobby). */
+/*
+ * Tells the owners of games ids[0..n-1] that this node follows them
+ * (NOTIFY lobby 'watch ID'), on a worker.
+ */
 static void
-xwatch_announce(struct lobby *lb, int64_t id)
+xwatch_announce(struct lobby *lb, const int64_t *ids, size_t n)
 {
-	char		 pay[40];
+	struct xwatch_job *j;
 
-	snprintf(pay, sizeof pay, "watch %lld", (long long)id);
-	if (sqldb_notify(lb->xdb, "lobby", pay) < 0)
-		log_warnx("event=xwatch-announce game=%lld error=\"%s\"",
-		    (long long)id, sqldb_errmsg(lb->xdb));
+	if (n == 0)
+		return;
+	j = xcalloc(1, sizeof *j);
+	memcpy(j->ann, ids, n * sizeof *ids);
+	j->nann = n;
+	xwatch_job_start(lb, j);
 }
 
 static void
@@ -221,10 +320,15 @@ xwatch_announce_cb(void *arg)
 {
 	struct lobby	*lb = arg;
 	struct lxwatch	*xw = lb->xwatch;
+	struct xwatch_job *j;
+	int64_t		 ids[XWATCH_MAX];
 	size_t		 i;
 
-	for (i = 0; i < xw->n; i++)
-		xwatch_announce(lb, xw->w[i].id);
+	for (j = xw->jobs; j != NULL && j->nann == 0; j = j->next)
+		;
+	for (i = 0; j == NULL && i < xw->n; i++)	/* one at a time */
+		ids[i] = xw->w[i].id;
+	xwatch_announce(lb, ids, j == NULL ? xw->n : 0);
 	lb->clock.arm(lb->clock.arg, xw->announce, XWATCH_ANNOUNCE_MS);
 }
 
@@ -279,26 +383,66 @@ lobby_xwatch_catch_up(struct lobby *lb)
 }
 
 /*
- * A new watch of game id, owned by another node, brought up to the log's
- * record r without sending anything (the caller frees r).  Returns 0, -1
- * with err if it is not live on another node, or -2 with err if it cannot
- * be followed now (r freed).
+ * On a worker: reads game id's lease into *p and, when another node
+ * holds it, its record (the loop then follows it: xwatch_new).
+ */
+void
+lobby_xwatch_fetch(struct lobby *lb, int64_t id, struct xwatch_pre *p)
+{
+	lobby_xwatch_pre_free(p);
+	p->id = id;
+	if (lb->store == NULL)
+		return;
+	p->lease = store_lease_read(lb->store, id, (int64_t)clock_wall_ms(),
+	    &p->l);
+	if (p->lease == LEASE_HELD && p->l.node != lb->node_id)
+		p->rc = store_record(lb->store, id, &p->r);
+	if (p->rc == 1 && p->r.game.tournament != 0)
+		p->tour = store_tour_name(lb->store, p->r.game.tournament);
+}
+
+/* Frees what lobby_xwatch_fetch read (p itself is the caller's). */
+void
+lobby_xwatch_pre_free(struct xwatch_pre *p)
+{
+	store_record_free(&p->r);
+	free(p->tour);
+	memset(p, 0, sizeof *p);
+	p->lease = -1;
+}
+
+/*
+ * A new watch of game id, owned by another node, made from p (read on a
+ * worker: lobby_xwatch_fetch) without sending anything; the moves
+ * committed since p's read (or before the LISTEN) come from a catch-up
+ * read.  Returns 0, -1 with err if it is not live on another node, or -2
+ * with err if it cannot be followed now.
  */
 static int
-xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
+xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
     struct buf *err)
 {
 	struct lxwatch	*xw = lb->xwatch;
+	struct store_record *r = &p->r;
 	struct xwatch	*w;
-	struct lease	 l;
 	struct buf	 sum;
 	struct json	 j;
 	char		 ch[SQLDB_CHANNEL_MAX + 1];
 	int		 s;
 
-	memset(r, 0, sizeof *r);
-	if (lease_get(lb->xdb, id, (int64_t)clock_wall_ms(), &l) != 1 ||
-	    l.state != LEASE_HELD || l.node == lb->node_id) {
+	if (p->id != id) {
+		buf_printf(err, "game %lld: cannot follow it now: try again",
+		    (long long)id);
+		return (-2);
+	}
+	if (p->lease == LEASE_HELD && p->l.node != lb->node_id &&
+	    p->rc == 0) {	/* leased, its begin not yet committed */
+		buf_printf(err, "game %lld is starting on another node: try "
+		    "again", (long long)id);
+		return (-1);
+	}
+	if (p->lease != LEASE_HELD || p->l.node == lb->node_id ||
+	    p->rc != 1 || r->game.status != STORE_LIVE) {
 		buf_printf(err, "no live game %lld", (long long)id);
 		return (-1);
 	}
@@ -308,21 +452,10 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 		return (-2);
 	}
 	xwatch_channel(id, ch, sizeof ch);
-	if (sqldb_listen(xw->ldb, ch) < 0) {	/* before the read: no gap */
+	if (sqldb_listen(xw->ldb, ch) < 0) {
 		buf_printf(err, "game %lld: cannot follow it: %s",
 		    (long long)id, sqldb_errmsg(xw->ldb));
 		return (-2);
-	}
-	if ((s = store_record(lb->store, id, r)) != 1 ||
-	    r->game.status != STORE_LIVE) {
-		store_record_free(r);
-		sqldb_unlisten(xw->ldb, ch);
-		if (s == 0)	/* leased, its begin not yet committed */
-			buf_printf(err, "game %lld is starting on another "
-			    "node: try again", (long long)id);
-		else
-			buf_printf(err, "no live game %lld", (long long)id);
-		return (-1);
 	}
 	w = &xw->w[xw->n++];
 	memset(w, 0, sizeof *w);
@@ -331,8 +464,8 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 	w->base_ms = r->game.tc_base_ms;
 	w->rated = r->game.rated;
 	w->family = xstrdup(r->game.family);
-	if (r->game.tournament != 0)
-		w->tour = store_tour_name(lb->store, r->game.tournament);
+	w->tour = p->tour;	/* read on the worker */
+	p->tour = NULL;
 	buf_init(&sum);
 	json_init(&j, &sum);
 	record_summary_json(&j, &r->game, w->tour);
@@ -346,46 +479,86 @@ xwatch_new(struct lobby *lb, int64_t id, struct store_record *r,
 	w->start = xstrdup(r->game.game);
 	w->position = xstrdup(r->game.game);
 	xwatch_apply(lb, w, r, 0);
-	xwatch_announce(lb, id);
+	xwatch_announce(lb, &id, 1);
+	xwatch_catch_up(lb, xw->n - 1);	/* what came before the LISTEN */
 	return (0);
 }
 
 /*
- * Follows game id of another node (new, or already followed) into *wp;
- * *r is its record as of now (the caller frees it; moves after the
+ * Follows game id = p->id of another node (new, or already followed)
+ * into *wp; p->r is its record as read on a worker (moves after the
  * watch's ply not yet sent).  Returns 0, or xwatch_new's -1 or -2 with
  * err.
  */
 int
-lobby_xwatch_follow(struct lobby *lb, int64_t id, struct xwatch **wp,
-    struct store_record *r, struct buf *err)
+lobby_xwatch_follow(struct lobby *lb, struct xwatch_pre *p,
+    struct xwatch **wp, struct buf *err)
 {
 	int		 rc;
 
 	if (lb->xwatch == NULL) {
-		buf_printf(err, "no live game %lld", (long long)id);
+		buf_printf(err, "no live game %lld", (long long)p->id);
 		return (-1);
 	}
-	if ((*wp = lobby_xwatch_find(lb, id)) != NULL) {
-		if (store_record(lb->store, id, r) != 1) {
-			store_record_free(r);
-			buf_printf(err, "game %lld: cannot read it",
-			    (long long)id);
+	if ((*wp = lobby_xwatch_find(lb, p->id)) != NULL) {
+		if (p->rc != 1 || p->r.nmoves < (*wp)->ply) {
+			buf_printf(err, "game %lld: cannot read it now: try "
+			    "again", (long long)p->id);
 			return (-2);
 		}
 		return (0);
 	}
-	if ((rc = xwatch_new(lb, id, r, err)) != 0)
+	if ((rc = xwatch_new(lb, p->id, p, err)) != 0)
 		return (rc);
 	*wp = &lb->xwatch->w[lb->xwatch->n - 1];
 	return (0);
 }
 
 /*
+ * Whether `watch GAME_ID` (text id) must first read the game on a worker
+ * (lobby_xwatch_prefetch): a game neither live nor followed here, on a
+ * node of a shared store.
+ */
+int
+lobby_xwatch_needs_fetch(struct lobby_client *lc, const char *text)
+{
+	struct lobby	*lb = lc->lb;
+	int64_t		 id = lobby_gid(text);
+
+	return (lb->xwatch != NULL && id > 0 && lobby_game(lb, id) == NULL &&
+	    lobby_xwatch_find(lb, id) == NULL);
+}
+
+/*
+ * On a worker, before `watch GAME_ID` runs on the loop (the connection
+ * is busy with it: nothing else touches lc->xpre meanwhile).
+ */
+void
+lobby_xwatch_prefetch(struct lobby_client *lc, const char *text)
+{
+	if (lc->xpre == NULL) {
+		lc->xpre = xcalloc(1, sizeof *lc->xpre);
+		lobby_xwatch_pre_free(lc->xpre);
+	}
+	lobby_xwatch_fetch(lc->lb, lobby_gid(text), lc->xpre);
+}
+
+/* Frees lc's prefetched game (a watch done, or it leaves). */
+void
+lobby_xwatch_pre_drop(struct lobby_client *lc)
+{
+	if (lc->xpre == NULL)
+		return;
+	lobby_xwatch_pre_free(lc->xpre);
+	free(lc->xpre);
+	lc->xpre = NULL;
+}
+
+/*
  * watch GAME_ID of a game this node does not have (lobby_watch): follows
- * it across nodes.  *lv is the game as of its last committed move (it
- * borrows the watch's memory, as lobby_watch's does).  Returns 0, or -1
- * with err.
+ * it across nodes, from what a worker read (lobby_xwatch_prefetch).  *lv
+ * is the game as of its last committed move (it borrows the watch's
+ * memory, as lobby_watch's does).  Returns 0, or -1 with err.
  */
 int
 lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
@@ -394,21 +567,29 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 	struct lobby	*lb = lc->lb;
 	struct lxwatch	*xw = lb->xwatch;
 	struct game_error gerr;
-	struct store_record r;
 	struct xwatch	*w;
 	size_t		 i;
+	int		 rc;
 
 	if ((w = lobby_xwatch_find(lb, id)) == NULL) {
 		if (lc->nwatch >= LOBBY_MAX_WATCH) {
 			buf_printf(err, "you watch %d games already (limit)",
 			    LOBBY_MAX_WATCH);
+			lobby_xwatch_pre_drop(lc);
 			return (-1);
 		}
-		if (xwatch_new(lb, id, &r, err) != 0)
+		if (lc->xpre == NULL) {
+			buf_printf(err, "game %lld: cannot follow it now: "
+			    "try again", (long long)id);
 			return (-1);
-		store_record_free(&r);
+		}
+		rc = xwatch_new(lb, id, lc->xpre, err);
+		lobby_xwatch_pre_drop(lc);
+		if (rc != 0)
+			return (-1);
 		w = &xw->w[xw->n - 1];
 	}
+	lobby_xwatch_pre_drop(lc);
 	game_free(&w->game);
 	memset(&w->game, 0, sizeof w->game);
 	if (game_parse_line(&w->game, w->position, &lb->conf.lim,
@@ -453,6 +634,8 @@ lobby_xunwatch(struct lobby_client *lc, int64_t id)
 	struct xwatch	*w;
 	size_t		 i, k;
 
+	if (id == 0)
+		lobby_xwatch_pre_drop(lc);
 	if (xw == NULL)
 		return;
 	for (i = xw->n; i > 0; i--) {
@@ -484,10 +667,17 @@ lobby_xwatch_init(struct lobby *lb, struct sqldb *db, struct sqldb *ldb)
 void
 lobby_xwatch_free(struct lobby *lb)
 {
+	struct xwatch_job *j;
+
 	if (lb->xwatch == NULL)
 		return;
 	while (lb->xwatch->n > 0)
 		xwatch_drop(lb, 0);
+	while ((j = lb->xwatch->jobs) != NULL) {	/* workers joined */
+		lb->xwatch->jobs = j->next;
+		store_record_free(&j->r);
+		free(j);
+	}
 	lb->clock.timer_free(lb->clock.arg, lb->xwatch->announce);
 	free(lb->xwatch);
 	lb->xwatch = NULL;

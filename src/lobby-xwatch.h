@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "lease.h"
 #include "sqldb.h"
 #include "store.h"
 
@@ -36,18 +37,39 @@ struct xwatch {
 	char		*start;
 	char		*position;	/* after ply */
 	struct game	 game;		/* position parsed, for watch's answer */
+	int		 busy;		/* a catch-up read is on a worker */
+	int		 again;		/* notified meanwhile: read again */
 };
+
+/*
+ * What a worker read of a game before this node follows it (the loop
+ * never waits for the database): its lease, then, when another node
+ * holds it, its record.
+ */
+struct xwatch_pre {
+	int64_t		 id;
+	int		 lease;		/* lease state, or -1 */
+	struct lease	 l;
+	int		 rc;		/* store_record's; 0: not read */
+	struct store_record r;
+	char		*tour;		/* its tournament's name, or NULL */
+};
+
+struct xwatch_job;
 
 struct lxwatch {
 	struct sqldb	*ldb;
 	struct xwatch	 w[XWATCH_MAX];
 	size_t		 n;
 	struct clock_timer *announce;	/* "watch ID" again, now and then */
+	struct xwatch_job *jobs;	/* catch-up reads in flight */
 };
 
 struct xwatch *lobby_xwatch_find(struct lobby *, int64_t);
-int	 lobby_xwatch_follow(struct lobby *, int64_t, struct xwatch **,
-	    struct store_record *, struct buf *);
+int	 lobby_xwatch_follow(struct lobby *, struct xwatch_pre *,
+	    struct xwatch **, struct buf *);
+void	 lobby_xwatch_fetch(struct lobby *, int64_t, struct xwatch_pre *);
+void	 lobby_xwatch_pre_free(struct xwatch_pre *);
 void	 lobby_xwatch_apply(struct lobby *, struct xwatch *,
 	    const struct store_record *);
 void	 lobby_xwatch_release(struct lobby *, struct xwatch *);

@@ -356,15 +356,23 @@ struct league;
 int	 lobby_web_game(struct lobby *, int64_t, struct json *);
 int	 lobby_web_summary(struct lobby *, int64_t, struct json *);
 /*
- * The web's feed of a live game of another node (lobby-xfeed.c): open
- * follows it (its moves so far go to the feed hook at once, then each as
+ * The web's feed of a live game of another node (lobby-xfeed.c): fetch
+ * reads it on a worker (pre_live: live on another node), open follows it (its moves so far go to the feed hook at once, then each as
  * it is committed, then its end) and returns 0, -1 if it is not live on
  * another node (or one node only), or -2 with err if it cannot be
  * followed now (the limit, the database); close stops; web writes its
  * summary as logged (live 0) or its live game (live 1) and returns 1, or
  * returns 0 if it is not followed.
  */
-int	 lobby_xfeed_open(struct lobby *, int64_t, struct buf *);
+struct xwatch_pre;
+int	 lobby_xfeed_remote(const struct lobby *);
+struct xwatch_pre *lobby_xfeed_fetch(struct lobby *, int64_t);
+int	 lobby_xfeed_pre_live(const struct lobby *, const struct xwatch_pre *);
+void	 lobby_xfeed_pre_free(struct xwatch_pre *);
+int	 lobby_xfeed_open(struct lobby *, struct xwatch_pre *, struct buf *);
+/* watch of another node's game: read on a worker first (lobby-xwatch.c). */
+int	 lobby_xwatch_needs_fetch(struct lobby_client *, const char *);
+void	 lobby_xwatch_prefetch(struct lobby_client *, const char *);
 void	 lobby_xfeed_close(struct lobby *, int64_t);
 int	 lobby_xfeed_web(struct lobby *, int64_t, int, struct json *);
 /*

@@ -510,13 +510,51 @@ store_record_rows(struct store *st, int k, int64_t id,
 }
 
 /*
- * Reads the record of game id into r (free it with store_record_free):
- * the game, its moves and its refused moves, in one read transaction.
- * Returns 1, 0 if there is no such game, or -1 on a database error (r
- * empty either way).
+ * Reads the moves of game id after ply `after` only into r (a follower's
+ * catch-up, lobby-xwatch.c): the runs of moves from the one holding ply
+ * after + 1, the earlier moves of that run dropped.  Returns 0, or -1.
  */
 static int
-store_record_once(struct store *st, int64_t id, struct store_record *r)
+store_record_since_rows(struct store *st, int64_t id, uint64_t after,
+    struct store_record *r)
+{
+	struct sqldb_stmt *m;
+	size_t		 i, k;
+	int		 rc;
+
+	if (sqldb_cached(st->rdb, "SELECT first_ply, moves FROM move_runs "
+	    "WHERE game_id = ? AND first_ply >= COALESCE((SELECT "
+	    "MAX(first_ply) FROM move_runs WHERE game_id = ? AND first_ply "
+	    "<= ?), 0) ORDER BY first_ply", 0, &m) != 0)
+		return (-1);
+	sqldb_bind_int64(m, 1, id);
+	sqldb_bind_int64(m, 2, id);
+	sqldb_bind_int64(m, 3, (int64_t)after + 1);
+	while ((rc = sqldb_step(m)) == SQLDB_ROW && store_rmove_run(m, r) == 0)
+		;
+	sqldb_reset(m);
+	store_moves_sort(r);
+	for (i = k = 0; i < r->nmoves; i++)
+		if (r->moves[i].ply > after)
+			r->moves[k++] = r->moves[i];
+		else {
+			free(r->moves[i].move);
+			free(r->moves[i].position);
+		}
+	r->nmoves = k;
+	return (rc == SQLDB_DONE ? 0 : -1);
+}
+
+/*
+ * Reads the record of game id into r (free it with store_record_free):
+ * the game, its moves and its refused moves, in one read transaction.
+ * With after >= 0, its moves after ply `after` only and no refused
+ * moves (store_record_since).  Returns 1, 0 if there is no such game, or
+ * -1 on a database error (r empty either way).
+ */
+static int
+store_record_once(struct store *st, int64_t id, struct store_record *r,
+    int64_t after)
 {
 	struct sqldb_stmt *g = st->rs[STORE_R_GAME];
 	int		 rc, found = 0;
@@ -529,10 +567,15 @@ store_record_once(struct store *st, int64_t id, struct store_record *r)
 	if ((rc = sqldb_step(g)) == SQLDB_ROW) {
 		found = 1;
 		store_game_row(g, &r->game);
-		rc = store_record_rows(st, STORE_R_MOVES, id, r,
-		    store_rmove_run);
-		store_moves_sort(r);
-		if (rc == 0)
+		if (after >= 0)
+			rc = store_record_since_rows(st, id,
+			    (uint64_t)after, r);
+		else {
+			rc = store_record_rows(st, STORE_R_MOVES, id, r,
+			    store_rmove_run);
+			store_moves_sort(r);
+		}
+		if (rc == 0 && after < 0)
 			rc = store_record_rows(st, STORE_R_REFUSED, id, r,
 			    store_rrefused_row);
 	} else if (rc == SQLDB_DONE)
@@ -700,10 +743,19 @@ store_history_page(struct store *st, const struct store_hfilter *f,
 int
 store_record(struct store *st, int64_t id, struct store_record *r)
 {
+	return (store_record_since(st, id, UINT64_MAX, r));
+}
+
+int
+store_record_since(struct store *st, int64_t id, uint64_t after,
+    struct store_record *r)
+{
+	int64_t	 a = after == UINT64_MAX ? -1 : (int64_t)after;
 	int	 rv;
 
-	if ((rv = store_record_once(st, id, r)) == -1 && store_read_again(st))
-		rv = store_record_once(st, id, r);
+	if ((rv = store_record_once(st, id, r, a)) == -1 &&
+	    store_read_again(st))
+		rv = store_record_once(st, id, r, a);
 	return (rv);
 }
 

@@ -253,6 +253,14 @@ int	 store_time_arg(const char *, char *, size_t);
 void	 store_history_free(struct store_history *);
 int	 store_record(struct store *, int64_t, struct store_record *);
 void	 store_record_free(struct store_record *);
+/* store_record with the moves after a ply only (UINT64_MAX: all), no
+ * refused moves; the lease of a game on the read connection. */
+int	 store_record_since(struct store *, int64_t, uint64_t,
+	    struct store_record *);
+struct lease;
+int	 store_lease_read(struct store *, int64_t, int64_t, struct lease *);
+int	 store_tour_live(struct store *, int64_t, int64_t *, int64_t *, int);
+int	 store_read_notify(struct store *, const char *, const char *);
 int	 store_stats(struct store *, struct store_stats *);
 void	 store_stats_free(struct store_stats *);
 int	 store_table_get(struct store *, const char *, const char *,

@@ -310,6 +310,65 @@ test_read_data(void **state)
 	read_data_history_stats(fx->st, id, id + 1);
 }
 
+/*
+ * store_record_since (a follower's catch-up, lobby-xwatch.c): the moves
+ * after a ply only, whatever the runs they were written in (a flush
+ * after 30 moves, 70 in all: several runs), in order, none missing;
+ * after the last: none.
+ */
+static void
+test_record_since(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store_game g;
+	struct store_move m;
+	struct store_record r;
+	static const unsigned long after[] = { 0, 1, 2, 29, 30, 31, 63, 64,
+	    65, 69, 70, 500 };
+	char		 mv[24];
+	int64_t		 id;
+	size_t		 i, k, want;
+
+	memset(&g, 0, sizeof g);
+	g.family = "nim";
+	g.game = "nim 100";
+	g.player1 = "alice";
+	g.player2 = "bob";
+	id = store_game_begin(fx->st, &g);
+	for (i = 1; i <= 70; i++) {
+		memset(&m, 0, sizeof m);
+		snprintf(mv, sizeof mv, "1=%zu", 100 - i);
+		m.ply = i;
+		m.player = i % 2 == 1 ? 1 : 2;
+		m.move = mv;
+		m.position = "nim 1";
+		m.mark = STORE_NO_WIN;
+		store_move(fx->st, id, &m);
+		if (i == 30)
+			assert_int_equal(store_flush(fx->st), 0);
+	}
+	assert_int_equal(store_flush(fx->st), 0);
+	for (k = 0; k < sizeof after / sizeof after[0]; k++) {
+		assert_int_equal(store_record_since(fx->st, id, after[k], &r),
+		    1);
+		assert_int_equal(r.game.status, STORE_LIVE);
+		want = after[k] >= 70 ? 0 : 70 - after[k];
+		assert_int_equal(r.nmoves, want);
+		for (i = 0; i < r.nmoves; i++) {
+			snprintf(mv, sizeof mv, "1=%lu", 100 - (after[k] + 1 +
+			    i));
+			assert_int_equal(r.moves[i].ply, after[k] + 1 + i);
+			assert_string_equal(r.moves[i].move, mv);
+		}
+		assert_int_equal(r.nrefused, 0);
+		store_record_free(&r);
+	}
+	assert_int_equal(store_record_since(fx->st, id + 1, 0, &r), 0);
+	assert_int_equal(store_record(fx->st, id, &r), 1);
+	assert_int_equal(r.nmoves, 70);
+	store_record_free(&r);
+}
+
 /* An in-memory database: write games, read them back. */
 static void
 test_memory(void **state)
@@ -549,6 +608,7 @@ TDB_STORE_MAIN(
     cmocka_unit_test(test_time_text),
     cmocka_unit_test(test_log_time),
     TDB_MEMORY_TEST(test_read_data),
+    TDB_MEMORY_TEST(test_record_since),
     TDB_MEMORY_TEST(test_memory),
     cmocka_unit_test(test_file),
     TDB_FILE_TEST(test_wal),
