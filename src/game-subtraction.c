@@ -702,7 +702,6 @@ const struct game_family game_subtraction = {
 	.print = subtraction_print,
 	.check = subtraction_check,
 	.apply = game_piles_apply,
-	.inverse = game_piles_inverse,
 	.terminal = subtraction_terminal,
 	.grundy = subtraction_grundy,
 	.to_grundy = subtraction_to_grundy,
