@@ -463,8 +463,6 @@ subtraction_table_make(struct subtraction_table *t,
 {
 	struct subtraction_make mk = { t, lim };
 
-	if (lim->tables == NULL)
-		return (subtraction_table_build(t, lim, err));
 	return (game_table_cached(lim->tables, &subtraction_make_ops, &mk,
 	    err));
 }
