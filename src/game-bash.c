@@ -14,9 +14,10 @@ struct bash {
 	mpz_t		 m1;		/* m + 1 */
 };
 
-/* Cloned and freed by game_layout_clone and game_layout_free. */
-static const struct game_layout bash_layout = { sizeof (struct bash), 2,
-    { offsetof(struct bash, m), offsetof(struct bash, m1) } };
+/* Cloned, freed and printed by game_layout_clone, _free and _print. */
+static const struct game_layout bash_layout = { sizeof (struct bash), 2, {
+    { "m", offsetof(struct bash, m), GAME_FIELD_MPZ },
+    { NULL, offsetof(struct bash, m1), GAME_FIELD_MPZ } } };
 
 /* Parses bash m=M PILE... */
 static int
@@ -46,18 +47,6 @@ bash_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 fail:
 	game_layout_free(&bash_layout, st);
 	return (-1);
-}
-
-/* Prints bash m=M PILE... */
-static void
-bash_print(const void *p, struct buf *b)
-{
-	const struct bash *st = p;
-
-	buf_puts(b, "bash m=");
-	buf_mpz(b, st->m);
-	buf_putc(b, ' ');
-	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Checks a move: one pile lowered by 1..m. */
@@ -138,10 +127,8 @@ const struct game_family game_bash = {
 	.summary = "Bash's game: remove 1 to m tokens from one pile",
 	.parse = bash_parse,
 	.layout = &bash_layout,
-	.print = bash_print,
 	.check = bash_check,
 	.apply = game_piles_apply,
-	.inverse = game_piles_inverse,
 	.terminal = game_piles_empty,
 	.grundy = bash_grundy,
 	.to_grundy = bash_to_grundy,

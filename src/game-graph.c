@@ -335,8 +335,9 @@ graph_edge_nodes(const struct graph_dag *d, unsigned char *on)
 
 /* Appends the cache key: the canonical edge list "U>V,U>V,...". */
 static void
-graph_key(const struct graph_dag *d, struct buf *key)
+graph_key(void *arg, struct buf *key)
 {
+	const struct graph_dag *d = arg;
 	size_t	 u, e;
 
 	for (u = 0; u < d->nv; u++)
@@ -354,8 +355,9 @@ graph_key(const struct graph_dag *d, struct buf *key)
  * values are right.  Returns -1, with sg and height freed, otherwise.
  */
 static int
-graph_load(struct graph_dag *d, const struct buf *blob)
+graph_load(void *arg, const struct buf *blob)
 {
+	struct graph_dag *d = arg;
 	const unsigned char *p, *end;
 	unsigned char	*on;
 	uint64_t	 n, sg, h;
@@ -404,13 +406,6 @@ out:
 	return (rv);
 }
 
-/* Takes a stored table if it is sound. */
-static int
-graph_make_load(void *arg, const struct buf *blob)
-{
-	return (graph_load(arg, blob));
-}
-
 /* Solves the graph afresh. */
 static int
 graph_make_build(void *arg, struct game_error *err)
@@ -438,17 +433,10 @@ graph_make_save(void *arg, struct buf *blob, struct buf *meta)
 	buf_printf(meta, "nodes=%zu edges=%zu", n, d->ne);
 }
 
-/* The cache key: the canonical edge list. */
-static void
-graph_make_key(void *arg, struct buf *key)
-{
-	graph_key(arg, key);
-}
-
 static const struct game_table_ops graph_make_ops = {
 	.kind = "graph",
-	.key = graph_make_key,
-	.load = graph_make_load,
+	.key = graph_key,
+	.load = graph_load,
 	.build = graph_make_build,
 	.save = graph_make_save,
 };
@@ -461,7 +449,7 @@ static int
 graph_solve_cached(struct graph_dag *d, const struct game_limits *lim,
     struct game_error *err)
 {
-	if (lim->tables == NULL || d->ne == 0)
+	if (d->ne == 0)
 		return (graph_solve(d, err));
 	return (game_table_cached(lim->tables, &graph_make_ops, d, err));
 }

@@ -1,8 +1,8 @@
 /*
  * game-hist.c: the undo history (game.h).  A position is saved as the move
  * back to it (the family's inverse, computed before the move is applied),
- * so a move costs no copy of the game; a family without an inverse gets a
- * copy.  The entries form a ring whose move numbers stay initialised from
+ * so a move costs no copy of the game; a move its family cannot invert gets
+ * a copy.  The entries form a ring whose move numbers stay initialised from
  * one move to the next: once they have grown to a position's size, saving
  * a move allocates nothing.  The ring grows with use (doubling, from 16
  * slots) up to the cap, so a short game does not hold a long history's
@@ -18,15 +18,15 @@ int
 game_inverse(const struct game *g, const struct game_move *m,
     struct game_move *back)
 {
-	if (g->fam->inverse == NULL)
-		return (-1);
-	return (g->fam->inverse(g->st, m, back));
+	if (g->fam->inverse != NULL)
+		return (g->fam->inverse(g->st, m, back));
+	return (game_piles_inverse(g->st, m, back));
 }
 
 /*
  * Returns the outcome (GAME_P, GAME_N or -1 with err) of the position
- * after the checked move m, without a copy of g when its family has an
- * inverse: plays m, asks, and plays the move back, so g is as before.
+ * after the checked move m, without a copy of g when its family can
+ * invert m: plays m, asks, and plays the move back, so g is as before.
  */
 int
 game_outcome_after(struct game *g, const struct game_move *m,

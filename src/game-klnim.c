@@ -38,9 +38,11 @@ struct klnim_ivals {
 	struct klnim_ival *v;
 };
 
-/* Cloned and freed by game_layout_clone and game_layout_free. */
-static const struct game_layout klnim_layout = { sizeof (struct klnim), 2,
-    { offsetof(struct klnim, k), offsetof(struct klnim, l) } };
+/* Cloned, freed and printed by game_layout_clone, _free and _print. */
+static const struct game_layout klnim_layout = { sizeof (struct klnim), 3, {
+    { "k", offsetof(struct klnim, k), GAME_FIELD_MPZ },
+    { "l", offsetof(struct klnim, l), GAME_FIELD_MPZ },
+    { "turn", offsetof(struct klnim, turn), GAME_FIELD_INT } } };
 
 #define KLNIM_NO_ZERO	"use nim for no restriction"
 
@@ -80,20 +82,6 @@ klnim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	    argv + pos, "pile", lim, err));
 }
 
-/* Prints klnim k=K l=L turn=T PILE... */
-static void
-klnim_print(const void *p, struct buf *b)
-{
-	const struct klnim *st = p;
-
-	buf_puts(b, "klnim k=");
-	buf_mpz(b, st->k);
-	buf_puts(b, " l=");
-	buf_mpz(b, st->l);
-	buf_printf(b, " turn=%d ", st->turn);
-	game_piles_print(st->pl.v, st->pl.n, b);
-}
-
 /* Returns the amount the player to move may not remove. */
 static mpz_srcptr
 klnim_forbidden(const struct klnim *st)
@@ -131,7 +119,10 @@ klnim_check(const void *p, const struct game_move *m, struct game_error *err)
 	    st->turn, st->turn == 1 ? "k" : "l"));
 }
 
-/* Applies a checked move; the other player moves next. */
+/*
+ * Applies a checked move; the other player moves next (so the piles'
+ * inverse serves: its move back, applied, flips the turn back too).
+ */
 static void
 klnim_apply(void *p, const struct game_move *m)
 {
@@ -888,10 +879,8 @@ const struct game_family game_klnim = {
 	    "exactly k tokens, player 2 never exactly l",
 	.parse = klnim_parse,
 	.layout = &klnim_layout,
-	.print = klnim_print,
 	.check = klnim_check,
 	.apply = klnim_apply,
-	.inverse = game_piles_inverse,	/* apply flips the turn back */
 	.terminal = klnim_terminal,
 	.outcome = klnim_outcome,
 	.grundy = klnim_grundy,

@@ -2,6 +2,7 @@
  * game-nim.c: Nim in normal play (Bouton) and misere play (games.md §2).
  * Position: piles a_1..a_n.  Move: lower one pile.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +14,9 @@ struct nim {
 	int		 misere;	/* 1: the last mover loses */
 };
 
-/* Cloned and freed by game_layout_clone and game_layout_free. */
-static const struct game_layout nim_layout = { sizeof (struct nim), 0, { 0 } };
+/* Cloned, freed and printed by game_layout_clone, _free and _print. */
+static const struct game_layout nim_layout = { sizeof (struct nim), 1, {
+    { "misere", offsetof(struct nim, misere), GAME_FIELD_INT } } };
 
 /* Parses nim [misere=0|1] PILE... */
 static int
@@ -35,16 +37,6 @@ nim_parse(void **stp, int argc, char **argv, const struct game_limits *lim,
 	st->misere = keys[0].val != NULL && keys[0].val[0] == '1';
 	return (game_piles_finish(&nim_layout, st, stp, argc - pos, argv + pos,
 	    "pile", lim, err));
-}
-
-/* Prints nim [misere=1] PILE... */
-static void
-nim_print(const void *p, struct buf *b)
-{
-	const struct nim *st = p;
-
-	buf_puts(b, st->misere ? "nim misere=1 " : "nim ");
-	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /* Checks a move: one pile, lowered. */
@@ -172,10 +164,8 @@ const struct game_family game_nim = {
 	.summary = "Nim: lower one pile; misere=1: the last mover loses",
 	.parse = nim_parse,
 	.layout = &nim_layout,
-	.print = nim_print,
 	.check = nim_check,
 	.apply = game_piles_apply,
-	.inverse = game_piles_inverse,
 	.terminal = game_piles_empty,
 	.outcome = nim_outcome,
 	.grundy = nim_grundy,

@@ -12,9 +12,9 @@ struct staircase {
 	struct game_piles pl;		/* first: see game_piles_apply */
 };
 
-/* Cloned and freed by game_layout_clone and game_layout_free. */
+/* Cloned, freed and printed by game_layout_clone, _free and _print. */
 static const struct game_layout staircase_layout = {
-    sizeof (struct staircase), 0, { 0 } };
+    .size = sizeof (struct staircase) };
 
 /* Parses staircase STEP1 STEP2 ... */
 static int
@@ -29,16 +29,6 @@ staircase_parse(void **stp, int argc, char **argv,
 	st = xcalloc(1, sizeof *st);
 	return (game_piles_finish(&staircase_layout, st, stp, argc - pos,
 	    argv + pos, "step", lim, err));
-}
-
-/* Prints staircase STEP... */
-static void
-staircase_print(const void *p, struct buf *b)
-{
-	const struct staircase *st = p;
-
-	buf_puts(b, "staircase ");
-	game_piles_print(st->pl.v, st->pl.n, b);
 }
 
 /*
@@ -184,10 +174,8 @@ const struct game_family game_staircase = {
 	.summary = "staircase Nim: slide coins from a step to the one below",
 	.parse = staircase_parse,
 	.layout = &staircase_layout,
-	.print = staircase_print,
 	.check = staircase_check,
 	.apply = game_piles_apply,
-	.inverse = game_piles_inverse,
 	.terminal = game_piles_empty,
 	.grundy = staircase_grundy,
 	.to_grundy = staircase_to_grundy,

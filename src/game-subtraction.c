@@ -463,8 +463,6 @@ subtraction_table_make(struct subtraction_table *t,
 {
 	struct subtraction_make mk = { t, lim };
 
-	if (lim->tables == NULL)
-		return (subtraction_table_build(t, lim, err));
 	return (game_table_cached(lim->tables, &subtraction_make_ops, &mk,
 	    err));
 }
@@ -702,7 +700,6 @@ const struct game_family game_subtraction = {
 	.print = subtraction_print,
 	.check = subtraction_check,
 	.apply = game_piles_apply,
-	.inverse = game_piles_inverse,
 	.terminal = subtraction_terminal,
 	.grundy = subtraction_grundy,
 	.to_grundy = subtraction_to_grundy,

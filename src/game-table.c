@@ -115,9 +115,9 @@ game_table_open(const struct buf *b, const unsigned char **p,
 }
 
 /*
- * Makes a table: from the cache when it holds a sound one under its key,
- * else built and then stored (version, payload, seal).  Returns build's
- * result.
+ * Makes a table: from the cache t when it holds a sound one under its key,
+ * else built and then stored (version, payload, seal); without a cache (t
+ * NULL), built.  Returns build's result.
  */
 int
 game_table_cached(const struct game_tables *t,
@@ -126,6 +126,8 @@ game_table_cached(const struct game_tables *t,
 	struct buf	 key, blob, meta;
 	int		 rv;
 
+	if (t == NULL)
+		return (ops->build(arg, err));
 	buf_init(&key);
 	buf_init(&blob);
 	buf_init(&meta);

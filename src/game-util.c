@@ -447,13 +447,16 @@ void *
 game_layout_clone(const struct game_layout *lay, const void *p)
 {
 	void	*c = xmalloc(lay->size);
-	size_t	 i;
+	size_t	 i, off;
 
 	memcpy(c, p, lay->size);
 	game_piles_copy(c, p);
-	for (i = 0; i < lay->nmpz; i++)
-		mpz_init_set(*(mpz_t *)((char *)c + lay->mpz[i]),
-		    *(const mpz_t *)((const char *)p + lay->mpz[i]));
+	for (i = 0; i < lay->n; i++)
+		if (lay->field[i].type == GAME_FIELD_MPZ) {
+			off = lay->field[i].off;
+			mpz_init_set(*(mpz_t *)((char *)c + off),
+			    *(const mpz_t *)((const char *)p + off));
+		}
 	return (c);
 }
 
@@ -464,9 +467,41 @@ game_layout_free(const struct game_layout *lay, void *p)
 	size_t	 i;
 
 	game_piles_clear(p);
-	for (i = 0; i < lay->nmpz; i++)
-		mpz_clear(*(mpz_t *)((char *)p + lay->mpz[i]));
+	for (i = 0; i < lay->n; i++)
+		if (lay->field[i].type == GAME_FIELD_MPZ)
+			mpz_clear(*(mpz_t *)((char *)p + lay->field[i].off));
 	free(p);
+}
+
+/*
+ * Prints a state of fam laid out as its layout describes: the family's
+ * name, each field with a key as " KEY=VALUE" (an int one unless it is 0),
+ * then a space and the piles.
+ */
+void
+game_layout_print(const struct game_family *fam, const void *p,
+    struct buf *b)
+{
+	const struct game_layout *lay = fam->layout;
+	const struct game_piles *pl = p;
+	const struct game_field *f;
+	const char	*at;
+	size_t		 i;
+
+	buf_puts(b, fam->name);
+	for (i = 0; i < lay->n; i++) {
+		f = &lay->field[i];
+		at = (const char *)p + f->off;
+		if (f->key == NULL)
+			continue;
+		if (f->type == GAME_FIELD_MPZ) {
+			buf_printf(b, " %s=", f->key);
+			buf_mpz(b, *(const mpz_t *)at);
+		} else if (*(const int *)at != 0)
+			buf_printf(b, " %s=%d", f->key, *(const int *)at);
+	}
+	buf_putc(b, ' ');
+	game_piles_print(pl->v, pl->n, b);
 }
 
 /* Sets x to the XOR of the piles' Grundy values. */

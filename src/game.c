@@ -97,7 +97,10 @@ game_free(struct game *g)
 void
 game_print(const struct game *g, struct buf *b)
 {
-	g->fam->print(g->st, b);
+	if (g->fam->print != NULL)
+		g->fam->print(g->st, b);
+	else
+		game_layout_print(g->fam, g->st, b);
 }
 
 /* Parses a small positive index from s (up to end); returns 0 on error. */

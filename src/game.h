@@ -106,7 +106,8 @@ struct game_moveset {
 /*
  * A game family.  Every callback receives the family's own state, which
  * parse allocates.  Callbacks that can fail return 0 on success or -1 with
- * err filled in.
+ * err filled in.  The defaults of the members that may be NULL are
+ * resolved by the entry points (game.c, game-hist.c), never by callers.
  */
 /* What a family's positions cost and how its moves are written. */
 #define GAME_F_HEAVY_PARSE 0x1	/* parsing may build tables */
@@ -126,7 +127,10 @@ struct game_family {
 	void		*(*clone)(const void *st);
 	void		 (*free)(void *st);
 	const struct game_layout *layout;
-	/* Appends the canonical text form (round-trips through parse). */
+	/*
+	 * Appends the canonical text form (round-trips through parse).
+	 * NULL: game_layout_print with layout.
+	 */
 	void		 (*print)(const void *st, struct buf *);
 	/* Checks a move; comp fields are already stripped to 0. */
 	int		 (*check)(const void *st, const struct game_move *,
@@ -187,8 +191,9 @@ struct game_family {
 	 * Optional: sets back (initialised) to the move that undoes m, a
 	 * checked move not yet applied: m's changes (comp and idx copied)
 	 * with the values they hold now, so that apply(back) after apply(m)
-	 * restores the state exactly; returns 0, or -1 if it cannot (a sum
-	 * with such a component).  NULL: undo keeps a copy (game-hist.c).
+	 * restores the state exactly; returns 0, or -1 if it cannot: undo
+	 * then keeps a copy (game-hist.c).  NULL: game_piles_inverse, for a
+	 * state that begins with its piles.
 	 */
 	int		 (*inverse)(const void *st, const struct game_move *m,
 			    struct game_move *back);
@@ -301,7 +306,8 @@ int	 game_parse_ulong(unsigned long *, const char *, const char *,
 /*
  * A row of piles (or steps).  The families made of one keep it as the first
  * member of their state, so that game_piles_apply, game_piles_empty and
- * game_piles_policy can serve as their apply, terminal and policy.
+ * game_piles_policy can serve as their apply, terminal and policy, and
+ * game_piles_inverse is their inverse (by default).
  */
 struct game_piles {
 	size_t		 n;
@@ -330,17 +336,32 @@ int	 game_piles_inverse(const void *, const struct game_move *,
 	    struct game_move *);
 /*
  * The layout of a state that begins with its piles and otherwise holds only
- * plain values and the mpz_t members listed here: game_layout_clone and
- * game_layout_free then copy and free it.
+ * plain values and the fields listed here: game_layout_clone and
+ * game_layout_free then copy and free it (its mpz_t fields), and
+ * game_layout_print writes it as FAMILY [KEY=VALUE ...] PILE..., the
+ * fields with a key in their order (an int one unless it is 0).
  */
+enum game_field_type {
+	GAME_FIELD_MPZ,			/* an mpz_t */
+	GAME_FIELD_INT,			/* an int */
+};
+
+struct game_field {
+	const char	*key;		/* as written, or NULL: not printed */
+	size_t		 off;		/* offset in the state */
+	enum game_field_type type;
+};
+
 struct game_layout {
 	size_t		 size;		/* sizeof the state */
-	size_t		 nmpz;		/* mpz_t members */
-	size_t		 mpz[4];	/* their offsets */
+	size_t		 n;		/* fields */
+	struct game_field field[4];
 };
 
 void	*game_layout_clone(const struct game_layout *, const void *);
 void	 game_layout_free(const struct game_layout *, void *);
+void	 game_layout_print(const struct game_family *, const void *,
+	    struct buf *);
 int	 game_piles_finish(const struct game_layout *, void *, void **, int,
 	    char **, const char *, const struct game_limits *,
 	    struct game_error *);
