@@ -322,6 +322,7 @@ void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
 int64_t	 lobby_gid(const char *);
 int	 lobby_isnum(const char *);
 void	 lc_unwatch(struct lobby_client *, int64_t);
+void	 lg_unwatch(struct lgame *, struct lobby_client *);
 
 /* lobby-game.c (calls lobby-queue.c, lobby-rating.c) */
 struct lgame *lobby_game(struct lobby *, int64_t);
@@ -350,6 +351,7 @@ void	 lrestore_drop(struct lobby *);
 /* lobby-pair.c (calls lobby-queue.c) */
 void	 lc_drop_seek(struct lobby_client *);
 void	 lobby_drop_chall(struct lobby *, struct lchall *);
+void	 lobby_chall_free(struct lchall *);
 
 /* lobby-tour.c (calls lobby-tinfo.c, lobby-game.c, lobby-pair.c,
  * lobby-queue.c) */
@@ -446,5 +448,9 @@ void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
 	    size_t *);
+
+/* lobby-tops.c: a tournament by name, or NULL with the refusal in err */
+struct ltour *lobby_tour_named(struct lobby *, const char *, struct buf *);
+struct ltour *lobby_tour_live(struct lobby *, const char *, struct buf *);
 
 #endif /* LOBBY_INT_H */
