@@ -322,7 +322,6 @@ void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
 int64_t	 lobby_gid(const char *);
 int	 lobby_isnum(const char *);
 void	 lc_unwatch(struct lobby_client *, int64_t);
-void	 lg_unwatch(struct lgame *, struct lobby_client *);
 
 /* lobby-game.c (calls lobby-queue.c, lobby-rating.c) */
 struct lgame *lobby_game(struct lobby *, int64_t);

@@ -639,9 +639,14 @@ void
 lobby_unwatch(struct lobby_client *lc, const char *id)
 {
 	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
+	size_t		 i;
 
 	if (g != NULL)
-		lg_unwatch(g, lc);
+		for (i = 0; i < g->nwatchers; i++)
+			if (g->watchers[i] == lc) {
+				g->watchers[i] = g->watchers[--g->nwatchers];
+				break;
+			}
 	if (g == NULL && lobby_gid(id) > 0)
 		lobby_xunwatch(lc, lobby_gid(id));
 	lc_unwatch(lc, lobby_gid(id));

@@ -157,19 +157,6 @@ lc_unwatch(struct lobby_client *lc, int64_t id)
 		}
 }
 
-/* Stops sending game g's moves to lc, if it watches g. */
-void
-lg_unwatch(struct lgame *g, struct lobby_client *lc)
-{
-	size_t	 i;
-
-	for (i = 0; i < g->nwatchers; i++)
-		if (g->watchers[i] == lc) {
-			g->watchers[i] = g->watchers[--g->nwatchers];
-			return;
-		}
-}
-
 /*
  * Notes when the client's latest input reached the server's socket, in
  * nanoseconds on the lobby's clock (lobby_set_clock; from the kernel's

@@ -172,13 +172,18 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 	struct lchall	*ch, *tch;
 	struct lgame	*g;
 	struct lcmd	*c;
+	size_t		 i;
 
 	lc_drop_seek(lc);
 	TAILQ_FOREACH_SAFE(ch, &lb->challs, entry, tch)
 		if (ch->from == lc)
 			lobby_drop_chall(lb, ch);
 	TAILQ_FOREACH(g, &lb->games, entry)
-		lg_unwatch(g, lc);
+		for (i = 0; i < g->nwatchers; i++)
+			if (g->watchers[i] == lc) {
+				g->watchers[i] = g->watchers[--g->nwatchers];
+				break;
+			}
 	lobby_xunwatch(lc, 0);	/* games of other nodes */
 	if ((g = lc->game) != NULL) {
 		g->p[lc->seat - 1].lc = NULL;
