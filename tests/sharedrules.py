@@ -4,7 +4,8 @@ serves for several commands (issue 10, the copies): a game's size for
 networked play (lobby_spec_fits: seek, challenge, tournament create), a
 tournament's lookup by name (lobby_tour_named: pause, resume, show,
 standings, crosstable; lobby_tour_live: add, withdraw, cancel) and a
-player's name (league_player_ok: tournament create and add, pairstats).
+player's name (league_player_ok: tournament create and add, pairstats), a
+results filter's argument (export_filter_arg: export, pairstats).
 argv: BUILDDIR SRCDIR."""
 from e2e import *
 
@@ -86,6 +87,25 @@ def test_player_names():
     d.stop()
 
 
+def test_filters():
+    """export_filter_arg: one refusal for an argument with no known key,
+    with or without "="."""
+    d, root = with_accounts("filters")
+    why = ("unknown argument %s: expected tournament=NAME, since=TIME or "
+           "until=TIME")
+    for arg in ("nope", "nope=1", "tournament", "since", "x" * 50):
+        refuses(root, "export standings " + arg, why % arg[:40])
+        refuses(root, "pairstats alice bob " + arg, why % arg[:40])
+    refuses(root, "export games tournament=nope", "no tournament nope")
+    refuses(root, "export games since=2020", "bad time 2020: expected "
+            "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.mmm]Z (UTC)")
+    accepted(root, "export games tournament=-", "tournament=- is none",
+             "id,family,")
+    accepted(root, "export games since=2020-01-01", "since a date",
+             "id,family,")
+    d.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_game_size, test_tournament_lookup,
-                  test_player_names]))
+                  test_player_names, test_filters]))
