@@ -377,22 +377,22 @@ lobby_tour_start(struct lobby *lb, struct ltour *t, struct lslot *s,
 	struct game_error err;
 	struct game	 tmpl;
 	gmp_randstate_t	 rs;
-	int		 rv;
+	int		 rv = -1;
 
 	if (game_parse_line(&tmpl, t->def.game, &lb->conf.lim, &err) != 0)
-		rv = -1;
-	else if (!t->def.random) {
+		goto done;
+	if (!t->def.random) {
 		*out = tmpl;
 		return (0);
-	} else {
-		/* The same start for both games of a pair: rounds 2k, 2k+1. */
-		gmp_randinit_default(rs);
-		gmp_randseed_ui(rs, (unsigned long)(t->def.seed * 1000003ULL +
-		    s->pairing * 1009ULL + s->round / 2));
-		rv = lobby_draw_start(&tmpl, rs, &lb->conf.lim, out, &err);
-		gmp_randclear(rs);
-		game_free(&tmpl);
 	}
+	/* The same start for both games of a pair: rounds 2k, 2k+1. */
+	gmp_randinit_default(rs);
+	gmp_randseed_ui(rs, (unsigned long)(t->def.seed * 1000003ULL +
+	    s->pairing * 1009ULL + s->round / 2));
+	rv = lobby_draw_start(&tmpl, rs, &lb->conf.lim, out, &err);
+	gmp_randclear(rs);
+	game_free(&tmpl);
+done:
 	if (rv != 0)
 		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
 		    t->def.name, err.msg);
