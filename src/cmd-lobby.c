@@ -200,8 +200,7 @@ cmd_offer(struct session *s, int argc, char **argv, struct lobby_offer *o,
 	const struct lobby_conf *conf = lobby_client_conf(s->lc);
 	struct game_error err;
 	char		**rest;
-	size_t		 len;
-	int		 i, n = 0;
+	int		 n = 0;
 
 	memset(o, 0, sizeof *o);
 	o->base_ms = conf->default_base_ms;
@@ -215,14 +214,8 @@ cmd_offer(struct session *s, int argc, char **argv, struct lobby_offer *o,
 		buf_puts(body, "no game given");
 		goto fail;
 	}
-	for (len = 0, i = 0; i < n; i++)
-		len += strlen(rest[i]) + 1;
-	if (len > LOBBY_SPEC_MAX) {
-		/* Bounds the parse, draws and engine moves on the loop. */
-		buf_printf(body, "game too large for networked play: %zu "
-		    "bytes (limit %d)", len, LOBBY_SPEC_MAX);
+	if (lobby_spec_fits(n, rest, body) != 0)
 		goto fail;
-	}
 	if (lobby_prep_take(s->prep, n, rest, &o->game, &o->drawn,
 	    &o->prepared))
 		;	/* parsed (and drawn) on a worker: lobby-prep.c */

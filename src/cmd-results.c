@@ -248,8 +248,7 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 		return (CMD_ERROR);
 	}
 	for (i = 0; i < 2; i++)
-		if (!league_name_ok(c->argv[i]) &&
-		    strcmp(c->argv[i], "engine") != 0) {
+		if (!league_player_ok(c->argv[i])) {
 			buf_printf(body, "bad player name %.40s%s: an account "
 			    "name (1..%d of A-Z a-z 0-9 _ - .) or engine",
 			    c->argv[i], strlen(c->argv[i]) > 40 ? "..." : "",

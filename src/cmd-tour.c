@@ -214,17 +214,10 @@ cmd_tour_game(struct session *s, struct league_tournament *d, int n,
 	struct game	 g, drawn;
 	struct buf	 spec;
 	gmp_randstate_t	 rs;
-	size_t		 len;
-	int		 rv, i;
+	int		 rv;
 
-	/* Each game's parse, draw and engine moves run on the loop. */
-	for (len = 0, i = 0; i < n; i++)
-		len += strlen(rest[i]) + 1;
-	if (len > LOBBY_SPEC_MAX) {
-		buf_printf(body, "game too large for networked play: %zu "
-		    "bytes (limit %d)", len, LOBBY_SPEC_MAX);
+	if (lobby_spec_fits(n, rest, body) != 0)
 		return (-1);
-	}
 	if (n == 0 || game_parse(&g, n, rest, &conf->lim, &gerr) != 0) {
 		buf_printf(body, "invalid game: %s", n == 0 ? "none given" :
 		    gerr.msg);

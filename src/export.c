@@ -84,16 +84,11 @@ int
 export_filter_arg(struct store *st, const char *arg, struct store_rfilter *f,
     char *err, size_t errlen)
 {
-	const char	*v = strchr(arg, '=');
+	const char	*v;
 	int64_t		 id;
 
-	if (v == NULL) {
-		snprintf(err, errlen, "unknown argument %.40s: expected "
-		    "tournament=NAME, since=TIME or until=TIME", arg);
-		return (-1);
-	}
-	v++;
 	if (strncmp(arg, "tournament=", 11) == 0) {
+		v = arg + 11;
 		if (strcmp(v, "-") == 0) {
 			f->tournament = -1;
 			return (0);
@@ -107,6 +102,7 @@ export_filter_arg(struct store *st, const char *arg, struct store_rfilter *f,
 		return (0);
 	}
 	if (strncmp(arg, "since=", 6) == 0 || strncmp(arg, "until=", 6) == 0) {
+		v = arg + 6;
 		if (export_time(v, arg[0] == 's' ? &f->since_ms :
 		    &f->until_ms) != 0) {
 			snprintf(err, errlen, "bad time %.40s: expected "

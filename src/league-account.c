@@ -65,6 +65,13 @@ league_name_ok(const char *name)
 	return (1);
 }
 
+/* Returns 1 if the name may play in a tournament: an account or "engine". */
+int
+league_player_ok(const char *name)
+{
+	return (league_name_ok(name) || strcmp(name, "engine") == 0);
+}
+
 /*
  * Checks a password's form; returns NULL, or what is wrong with it.  The
  * caller passes the password as the client sent it, before the line

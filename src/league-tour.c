@@ -77,8 +77,7 @@ league_tournament_check(const struct league_tournament *t, char *err,
 		return (-1);
 	}
 	for (i = 0; i < t->nplayers; i++) {
-		if (!league_name_ok(t->players[i]) &&
-		    strcmp(t->players[i], "engine") != 0) {
+		if (!league_player_ok(t->players[i])) {
 			snprintf(err, errlen, "bad player name: 1..%d "
 			    "characters of A-Z a-z 0-9 _ - .",
 			    LEAGUE_NAME_MAX);

@@ -101,6 +101,7 @@ void	 league_set_limits(struct league *, const struct league_limits *);
 
 /* Returns 1 if the name is a valid account name (no I/O; any thread). */
 int	 league_name_ok(const char *);
+int	 league_player_ok(const char *);
 /* Returns NULL if the raw password is acceptable, else why not (no I/O). */
 const char *league_pass_bad(const char *);
 

@@ -350,6 +350,7 @@ void	 lrestore_drop(struct lobby *);
 /* lobby-pair.c (calls lobby-queue.c) */
 void	 lc_drop_seek(struct lobby_client *);
 void	 lobby_drop_chall(struct lobby *, struct lchall *);
+void	 lobby_chall_free(struct lchall *);
 
 /* lobby-tour.c (calls lobby-tinfo.c, lobby-game.c, lobby-pair.c,
  * lobby-queue.c) */
@@ -446,5 +447,9 @@ void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
 	    size_t *);
+
+/* lobby-tops.c: a tournament by name, or NULL with the refusal in err */
+struct ltour *lobby_tour_named(struct lobby *, const char *, struct buf *);
+struct ltour *lobby_tour_live(struct lobby *, const char *, struct buf *);
 
 #endif /* LOBBY_INT_H */

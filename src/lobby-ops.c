@@ -282,16 +282,6 @@ lobby_chall_send(struct lobby_client *lc, const struct lchall *ch)
 	return (sent);
 }
 
-/* Frees a challenge that was never listed. */
-static void
-lobby_chall_free(struct lchall *ch)
-{
-	free(ch->spec);
-	if (ch->start.fam != NULL)
-		game_free(&ch->start);
-	free(ch);
-}
-
 /*
  * challenge NAME: offers o to an account's connections; *id is the
  * challenge.  The caller has checked the login, the name and the store.
@@ -772,12 +762,8 @@ lobby_tour_cancel(struct lobby_client *lc, const char *name, struct buf *err)
 	struct lobby	*lb = lc->lb;
 	struct ltour	*t;
 
-	if ((t = lobby_tour(lb, name)) == NULL ||
-	    (t->def.status != LEAGUE_T_RUNNING &&
-	    t->def.status != LEAGUE_T_PAUSED)) {
-		buf_printf(err, "no running tournament %.32s", name);
+	if ((t = lobby_tour_live(lb, name, err)) == NULL)
 		return (-1);
-	}
 	if (league_tournament_status(lb->league, t->def.id,
 	    LEAGUE_T_CANCELLED) != 0) {
 		buf_puts(err, "cannot store the cancellation");

@@ -45,14 +45,21 @@ lc_drop_seek(struct lobby_client *lc)
 	lc->seek = NULL;
 }
 
+/* Frees a challenge (not listed, or no more). */
+void
+lobby_chall_free(struct lchall *ch)
+{
+	free(ch->spec);
+	if (ch->start.fam != NULL)
+		game_free(&ch->start);
+	free(ch);
+}
+
 /* Drops a challenge. */
 void
 lobby_drop_chall(struct lobby *lb, struct lchall *ch)
 {
 	TAILQ_REMOVE(&lb->challs, ch, entry);
 	lb->nchalls--;
-	free(ch->spec);
-	if (ch->start.fam != NULL)
-		game_free(&ch->start);
-	free(ch);
+	lobby_chall_free(ch);
 }

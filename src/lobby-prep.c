@@ -87,6 +87,26 @@ lobby_prep_clear(struct lobby_prep *p)
 }
 
 /*
+ * Refuses a game of n tokens longer than LOBBY_SPEC_MAX bytes in all:
+ * its parse, draws and engine moves run on the loop.  Returns 0, or -1
+ * with the reason in err.
+ */
+int
+lobby_spec_fits(int n, char **v, struct buf *err)
+{
+	size_t	 len;
+	int	 i;
+
+	for (len = 0, i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	if (len <= LOBBY_SPEC_MAX)
+		return (0);
+	buf_printf(err, "game too large for networked play: %zu bytes "
+	    "(limit %d)", len, LOBBY_SPEC_MAX);
+	return (-1);
+}
+
+/*
  * Prepares the game of a seek (skip 0) or challenge (skip 1: the
  * opponent's name) from its arguments: parses it under lim and, with
  * random=1, draws a fair start.  Errors are left for the lobby, which

@@ -31,10 +31,8 @@ lobby_tour_results(struct lobby *lb, const char *name,
 
 	memset(tr, 0, sizeof *tr);
 	lobby_xtour_fresh(lb, name);	/* a node: from the log */
-	if ((t = lobby_tour(lb, name)) == NULL) {
-		buf_printf(err, "no tournament %.32s", name);
+	if ((t = lobby_tour_named(lb, name, err)) == NULL)
 		return (-1);
-	}
 	tr->status = t->def.status;
 	g = xcalloc(t->nslots + 1, sizeof *g);
 	for (i = 0; i < t->nslots; i++) {

@@ -16,8 +16,19 @@
 #include "log.h"
 #include "util.h"
 
+/* Returns the tournament with a name, or NULL with err. */
+struct ltour *
+lobby_tour_named(struct lobby *lb, const char *name, struct buf *err)
+{
+	struct ltour	*t = lobby_tour(lb, name);
+
+	if (t == NULL)
+		buf_printf(err, "no tournament %.32s", name);
+	return (t);
+}
+
 /* Returns a running or paused tournament, or NULL with err. */
-static struct ltour *
+struct ltour *
 lobby_tour_live(struct lobby *lb, const char *name, struct buf *err)
 {
 	struct ltour	*t = lobby_tour(lb, name);
@@ -62,14 +73,11 @@ int
 lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
     struct buf *err)
 {
-	struct ltour	*t = lobby_tour(lc->lb, name);
+	struct ltour	*t;
 	size_t		 i;
 
-	if (t == NULL) {
-		buf_printf(err, "no tournament %.32s", name);
-		return (-1);
-	}
-	if (lobby_tour_pause(lc->lb, t, pause, err) != 0)
+	if ((t = lobby_tour_named(lc->lb, name, err)) == NULL ||
+	    lobby_tour_pause(lc->lb, t, pause, err) != 0)
 		return (-1);
 	if (pause)		/* a deadline runs again from the resume */
 		for (i = 0; i < t->nslots; i++)
@@ -123,12 +131,9 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 	size_t		 i;
 
 	lobby_xtour_fresh(lc->lb, name);	/* a node: from the log */
-	t = lobby_tour(lc->lb, name);
 	memset(sh, 0, sizeof *sh);
-	if (t == NULL) {
-		buf_printf(err, "no tournament %.32s", name);
+	if ((t = lobby_tour_named(lc->lb, name, err)) == NULL)
 		return (-1);
-	}
 	sh->def = &t->def;
 	sh->round = t->round;
 	sh->byes = t->byes;
@@ -235,7 +240,7 @@ lobby_tour_add_player(struct lobby_client *lc, const char *name,
 		    d->has_sprt ? "an SPRT match" : "a Swiss tournament");
 		return (-1);
 	}
-	if (!league_name_ok(player) && strcmp(player, "engine") != 0) {
+	if (!league_player_ok(player)) {
 		buf_printf(err, "bad player name: 1..%d characters of A-Z a-z "
 		    "0-9 _ - .", LEAGUE_NAME_MAX);
 		return (-1);

@@ -369,17 +369,18 @@ lobby_free_client(struct lobby *lb, const char *name, int need_ready)
 	return (best);
 }
 
-/* Makes the start position of a tournament slot. */
+/* Makes the start position of a tournament slot; logs a failure. */
 static int
 lobby_tour_start(struct lobby *lb, struct ltour *t, struct lslot *s,
-    struct game *out, struct game_error *err)
+    struct game *out)
 {
+	struct game_error err;
 	struct game	 tmpl;
 	gmp_randstate_t	 rs;
-	int		 rv;
+	int		 rv = -1;
 
-	if (game_parse_line(&tmpl, t->def.game, &lb->conf.lim, err) != 0)
-		return (-1);
+	if (game_parse_line(&tmpl, t->def.game, &lb->conf.lim, &err) != 0)
+		goto done;
 	if (!t->def.random) {
 		*out = tmpl;
 		return (0);
@@ -388,9 +389,13 @@ lobby_tour_start(struct lobby *lb, struct ltour *t, struct lslot *s,
 	gmp_randinit_default(rs);
 	gmp_randseed_ui(rs, (unsigned long)(t->def.seed * 1000003ULL +
 	    s->pairing * 1009ULL + s->round / 2));
-	rv = lobby_draw_start(&tmpl, rs, &lb->conf.lim, out, err);
+	rv = lobby_draw_start(&tmpl, rs, &lb->conf.lim, out, &err);
 	gmp_randclear(rs);
 	game_free(&tmpl);
+done:
+	if (rv != 0)
+		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
+		    t->def.name, err.msg);
 	return (rv);
 }
 
@@ -497,18 +502,14 @@ static void
 lobby_tour_forfeit(struct lobby *lb, struct ltour *t, size_t i, int absent)
 {
 	struct lslot	*s = &t->slots[i];
-	struct game_error err;
 	struct game	 start;
 	struct store_game sg;
 	struct buf	 pos, tc, detail;
 	struct lforfeit	*f;
 	int64_t		 gid = 0;
 
-	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
-		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
-		    t->def.name, err.msg);
+	if (lobby_tour_start(lb, t, s, &start) != 0)
 		return;
-	}
 	buf_init(&pos);
 	buf_init(&tc);
 	buf_init(&detail);
@@ -627,7 +628,6 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 {
 	struct lslot	*s = &t->slots[i];
 	struct lobby_client *a, *b;
-	struct game_error err;
 	struct game	 start;
 	int		 pa, pb, eng;
 
@@ -644,11 +644,8 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 	}
 	s->waiting = 0;
 	s->xseq = 0;
-	if (lobby_tour_start(lb, t, s, &start, &err) != 0) {
-		log_warnx("tournament=%s event=start-failed msg=\"%s\"",
-		    t->def.name, err.msg);
+	if (lobby_tour_start(lb, t, s, &start) != 0)
 		return;
-	}
 	lslot_enter(t, i, LSLOT_PLAYING);
 	if (a != NULL)
 		lc_drop_seek(a);

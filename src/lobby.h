@@ -320,6 +320,7 @@ int	 lobby_offer_opt(const char *, const char **);
 void	 lobby_prepare(const struct game_limits *, int, char **, int,
 	    struct lobby_prep *);
 void	 lobby_prep_clear(struct lobby_prep *);
+int	 lobby_spec_fits(int, char **, struct buf *);
 int	 lobby_prep_take(struct lobby_prep *, int, char **, struct game *,
 	    struct game *, int *);
 
