@@ -347,21 +347,11 @@ t_read_only(void **state)
 	sqldb_close(db);
 }
 
-int
-main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		ON(pg, t_schema_same),
-		ON(pg, t_multihost),
-		ON(pg, t_lost),
-		ON(pg, t_lost_batch),
-		/* a promoted standby */
-		ON(pg, t_stale_begin),
-		ON(pg, t_read_only),
-	};
-
-	(void)argc;
-	if (tp_under_cluster(argv) != 0)
-		return (1);
-	return (cmocka_run_group_tests_name("sqldb-pg", tests, NULL, NULL));
-}
+TP_MAIN("sqldb-pg",
+    ON(pg, t_schema_same),
+    ON(pg, t_multihost),
+    ON(pg, t_lost),
+    ON(pg, t_lost_batch),
+    /* a promoted standby */
+    ON(pg, t_stale_begin),
+    ON(pg, t_read_only))

@@ -170,5 +170,6 @@ teardown(void **state)
 
 /* One test on one back end, named after both. */
 #define ON(be, f) { #be ": " #f, f, be##_setup, teardown, NULL }
+#define BOTH(f)	ON(lite, f), ON(pg, f)	/* f on each back end */
 
 #endif /* TESTSQLDB_H */
