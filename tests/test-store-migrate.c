@@ -230,11 +230,7 @@ test_migrate_v3_data(void **state)
 	    "result second no-legal-move\nstatus finished\n"));
 
 	/* A new game: delays, a refused move, a detail. */
-	memset(&g, 0, sizeof g);
-	g.family = "nim";
-	g.game = "nim 2";
-	g.player1 = "anon:3:7";
-	g.player2 = "alice";
+	g = nim_game("nim 2", "anon:3:7", "alice");
 	id = store_game_begin(st, &g);
 	assert_true(id > 1);
 	store_refused(st, id, &rf1);
