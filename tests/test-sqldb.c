@@ -210,9 +210,7 @@ t_txn(void **state)
 		ok(db, sqldb_begin(db));
 		assert_true(sqldb_in_transaction(db));
 		assert_int_equal(sqldb_begin(db), -1);	/* no nesting */
-		ok(db, sqldb_bind_int64(s, 1, 10 + k));
-		assert_int_equal(sqldb_step(s), SQLDB_DONE);
-		sqldb_reset(s);
+		put_k(db, s, 10 + k);
 		if (k == 2) {	/* a duplicate: the whole is undone */
 			ok(db, sqldb_bind_int64(s, 1, 10 + k));
 			step_fails(s, db, SQLDB_CONSTRAINT);
