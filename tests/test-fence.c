@@ -493,19 +493,8 @@ t_share_statements(void **state)
 	share_test(1);
 }
 
-int
-main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_fence),
-		LITE(t_batch),
-		PG(t_batch),
-		PG(t_share_pipelined),
-		PG(t_share_statements),
-	};
-
-	(void)argc;
-	if (tp_under_cluster(argv) != 0)
-		return (1);
-	return (cmocka_run_group_tests_name("fence", tests, NULL, NULL));
-}
+TP_MAIN("fence",
+    cmocka_unit_test(t_fence),
+    BOTH(t_batch),
+    PG(t_share_pipelined),
+    PG(t_share_statements))

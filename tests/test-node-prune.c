@@ -154,21 +154,7 @@ t_revive(void **state)
 }
 
 /* Each test on both back ends, as test-node.c's. */
-int
-main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		LITE(t_migrate12),
-		LITE(t_prune),
-		LITE(t_revive),
-		PG(t_migrate12),
-		PG(t_prune),
-		PG(t_revive),
-	};
-
-	(void)argc;
-	if (tp_under_cluster(argv) != 0)
-		return (1);
-	return (cmocka_run_group_tests_name("node-prune", tests, NULL,
-	    NULL));
-}
+TP_MAIN("node-prune",
+    BOTH(t_migrate12),
+    BOTH(t_prune),
+    BOTH(t_revive))

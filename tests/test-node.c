@@ -836,42 +836,21 @@ t_notify_lite(void **state)
 /* Each test on the back end its initial state names (NULL: SQLite),
  * with a temporary SQLite file either way (unused on PostgreSQL). */
 
-int
-main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(t_addr),
-		LITE(t_migrate9),
-		LITE(t_migrate11),
-		LITE(t_registry),
-		LITE(t_lease_cycle),
-		LITE(t_renew_all),
-		LITE(t_many),
-		LITE(t_fence),
-		LITE(t_fence_pipelined),
-		LITE(t_fence_held),
-		LITE(t_race),
-		LITE(t_lock_lite),
-		LITE(t_notify_lite),
-		LITE(t_limits),
-		PG(t_migrate9),
-		PG(t_migrate11),
-		PG(t_registry),
-		PG(t_lease_cycle),
-		PG(t_renew_all),
-		PG(t_many),
-		PG(t_fence),
-		PG(t_fence_pipelined),
-		PG(t_fence_held),
-		PG(t_race),
-		PG(t_lock_pg),
-		PG(t_notify_pg),
-		PG(t_notify_reconnect),
-		PG(t_limits),
-	};
-
-	(void)argc;
-	if (tp_under_cluster(argv) != 0)
-		return (1);
-	return (cmocka_run_group_tests_name("node", tests, NULL, NULL));
-}
+TP_MAIN("node",
+    cmocka_unit_test(t_addr),
+    BOTH(t_migrate9),
+    BOTH(t_migrate11),
+    BOTH(t_registry),
+    BOTH(t_lease_cycle),
+    BOTH(t_renew_all),
+    BOTH(t_many),
+    BOTH(t_fence),
+    BOTH(t_fence_pipelined),
+    BOTH(t_fence_held),
+    BOTH(t_race),
+    LITE(t_lock_lite),
+    LITE(t_notify_lite),
+    PG(t_lock_pg),
+    PG(t_notify_pg),
+    PG(t_notify_reconnect),
+    BOTH(t_limits))

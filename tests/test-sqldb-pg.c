@@ -172,13 +172,9 @@ t_lost(void **state)
 
 	(void)state;
 	s = table_p(db);
-	ok(db, sqldb_bind_int64(s, 1, 1));
-	assert_int_equal(sqldb_step(s), SQLDB_DONE);
-	sqldb_reset(s);
+	put_k(db, s, 1);
 	ok(db, sqldb_begin(db));
-	ok(db, sqldb_bind_int64(s, 1, 2));
-	assert_int_equal(sqldb_step(s), SQLDB_DONE);
-	sqldb_reset(s);
+	put_k(db, s, 2);
 	cluster("stop immediate");
 	ok(db, sqldb_bind_int64(s, 1, 3));
 	step_fails(s, db, SQLDB_CONN);
@@ -222,9 +218,7 @@ t_lost_batch(void **state)
 	s = table_p(db);
 	ok(db, sqldb_batch_begin(db, 1));
 	for (k = 1; k <= 10; k++) {
-		ok(db, sqldb_bind_int64(s, 1, k));
-		assert_int_equal(sqldb_step(s), SQLDB_DONE);
-		sqldb_reset(s);
+		put_k(db, s, k);
 	}
 	cluster("stop immediate");
 	assert_int_equal(sqldb_batch_commit(db), -1);
@@ -293,15 +287,11 @@ t_stale_begin(void **state)
 
 	(void)state;
 	terminate(db, other);
-	ok(db, sqldb_bind_int64(s, 1, 5));
-	assert_int_equal(sqldb_step(s), SQLDB_DONE);
-	sqldb_reset(s);
+	put_k(db, s, 5);
 	ok(db, sqldb_listen(db, "stale"));
 	terminate(db, other);
 	ok(db, sqldb_begin(db));
-	ok(db, sqldb_bind_int64(s, 1, 7));
-	assert_int_equal(sqldb_step(s), SQLDB_DONE);
-	sqldb_reset(s);
+	put_k(db, s, 7);
 	ok(db, sqldb_commit(db));
 	assert_int_equal(int1(other, "SELECT SUM(k) FROM p"), 12);
 	assert_int_equal(int1(db, "SELECT COUNT(*) FROM "
@@ -338,30 +328,18 @@ t_read_only(void **state)
 		assert_int_equal(sqldb_errclass(db), SQLDB_CONN);
 		assert_non_null(strstr(sqldb_errmsg(db), "read-only"));
 		ok(db, sqldb_rollback(db));
-		ok(db, sqldb_bind_int64(s, 1, 20 + pipe));
-		assert_int_equal(sqldb_step(s), SQLDB_DONE);
-		sqldb_reset(s);
+		put_k(db, s, 20 + pipe);
 	}
 	assert_int_equal(int1(db, "SELECT SUM(k) FROM p"), 41);
 	sqldb_finalize(s);
 	sqldb_close(db);
 }
 
-int
-main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		ON(pg, t_schema_same),
-		ON(pg, t_multihost),
-		ON(pg, t_lost),
-		ON(pg, t_lost_batch),
-		/* a promoted standby */
-		ON(pg, t_stale_begin),
-		ON(pg, t_read_only),
-	};
-
-	(void)argc;
-	if (tp_under_cluster(argv) != 0)
-		return (1);
-	return (cmocka_run_group_tests_name("sqldb-pg", tests, NULL, NULL));
-}
+TP_MAIN("sqldb-pg",
+    ON(pg, t_schema_same),
+    ON(pg, t_multihost),
+    ON(pg, t_lost),
+    ON(pg, t_lost_batch),
+    /* a promoted standby */
+    ON(pg, t_stale_begin),
+    ON(pg, t_read_only))

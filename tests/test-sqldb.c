@@ -210,9 +210,7 @@ t_txn(void **state)
 		ok(db, sqldb_begin(db));
 		assert_true(sqldb_in_transaction(db));
 		assert_int_equal(sqldb_begin(db), -1);	/* no nesting */
-		ok(db, sqldb_bind_int64(s, 1, 10 + k));
-		assert_int_equal(sqldb_step(s), SQLDB_DONE);
-		sqldb_reset(s);
+		put_k(db, s, 10 + k);
 		if (k == 2) {	/* a duplicate: the whole is undone */
 			ok(db, sqldb_bind_int64(s, 1, 10 + k));
 			step_fails(s, db, SQLDB_CONSTRAINT);
@@ -537,34 +535,14 @@ t_pipeline(void **state)
 	batch(1);
 }
 
-int
-main(int argc, char **argv)
-{
-	const struct CMUnitTest tests[] = {
-		ON(lite, t_types),
-		ON(lite, t_placeholders),
-		ON(lite, t_constraint),
-		ON(lite, t_txn),
-		ON(lite, t_busy),
-		ON(lite, t_migrate),
-		ON(lite, t_schema_rows),
-		ON(lite, t_migrate_race),
-		ON(lite, t_batch),
-		ON(lite, t_pipeline),
-		ON(pg, t_types),
-		ON(pg, t_placeholders),
-		ON(pg, t_constraint),
-		ON(pg, t_txn),
-		ON(pg, t_busy),
-		ON(pg, t_migrate),
-		ON(pg, t_schema_rows),
-		ON(pg, t_migrate_race),
-		ON(pg, t_batch),
-		ON(pg, t_pipeline),
-	};
-
-	(void)argc;
-	if (tp_under_cluster(argv) != 0)
-		return (1);
-	return (cmocka_run_group_tests_name("sqldb", tests, NULL, NULL));
-}
+TP_MAIN("sqldb",
+    BOTH(t_types),
+    BOTH(t_placeholders),
+    BOTH(t_constraint),
+    BOTH(t_txn),
+    BOTH(t_busy),
+    BOTH(t_migrate),
+    BOTH(t_schema_rows),
+    BOTH(t_migrate_race),
+    BOTH(t_batch),
+    BOTH(t_pipeline))

@@ -130,39 +130,6 @@ open_latest(struct fixture *fx)
 	return (st);
 }
 
-/* Asserts that the store rates each of f's players as f's replay does. */
-static void
-ratings_match_ref(struct store *st, const struct glickoref *f)
-{
-	struct glicko2_rating r;
-	unsigned long	 n;
-	size_t		 i;
-
-	for (i = 0; i < f->n; i++) {
-		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
-		glickoref_same(f, i, &r, n);
-	}
-}
-
-/*
- * Closes st after reading name's rating, opens the store again and
- * asserts that it reads the same doubles (from the checkpoint).
- */
-static void
-reopen_same_rating(struct fixture *fx, struct store *st, const char *name)
-{
-	struct glicko2_rating before, r;
-	unsigned long	 n;
-
-	assert_int_equal(store_rating(st, name, &before, &n), 1);
-	store_close(st);
-	st = open_ok(fx->path, NULL);
-	assert_int_equal(store_rating(st, name, &r, &n), 1);
-	assert_true(r.r == before.r && r.rd == before.rd &&
-	    r.sigma == before.sigma);
-	store_close(st);
-}
-
 /*
  * Version 1 with data, migrated to the newest: every move is kept (the
  * moves view gives back the version-1 rows), record and stats agree.
@@ -263,11 +230,7 @@ test_migrate_v3_data(void **state)
 	    "result second no-legal-move\nstatus finished\n"));
 
 	/* A new game: delays, a refused move, a detail. */
-	memset(&g, 0, sizeof g);
-	g.family = "nim";
-	g.game = "nim 2";
-	g.player1 = "anon:3:7";
-	g.player2 = "alice";
+	g = nim_game("nim 2", "anon:3:7", "alice");
 	id = store_game_begin(st, &g);
 	assert_true(id > 1);
 	store_refused(st, id, &rf1);
@@ -301,21 +264,79 @@ test_migrate_v3_data(void **state)
 }
 
 /*
+ * A version with rated games (sql), migrated to the newest: the order
+ * the store gives them (id:rating_seq), the games as glickoref.h's
+ * replay rates them in that order, the checkpoint (seq * 10 + game_id),
+ * and whose rating the next start reads back from it.
+ */
+struct rated {
+	int		 version;
+	const char	*sql;
+	const char	*seq;
+	struct {
+		const char	*p1, *p2;
+		int		 result;
+	}		 game[3];
+	int64_t		 checkpoint;
+	const char	*reopen;
+};
+
+/*
+ * The first start replays the rated games in m's order with Glicko-2 and
+ * writes the checkpoint, with RD and volatility; the next start reads it
+ * (the same doubles) and replays nothing.
+ */
+static void
+migrate_rated(struct fixture *fx, const struct rated *m)
+{
+	struct store	*st;
+	struct glickoref *f = xcalloc(1, sizeof *f);
+	struct glicko2_rating before, r;
+	unsigned long	 n;
+	char		 seq[512];
+	size_t		 i;
+
+	at_version(fx, m->version, m->sql);
+	st = open_latest(fx);
+	raw_text(fx->path, tdb_pg() != NULL ? "SELECT string_agg(id || ':' ||"
+	    " rating_seq, ',' ORDER BY rating_seq) FROM games" :
+	    "SELECT group_concat(id || ':' || rating_seq) FROM "
+	    "(SELECT id, rating_seq FROM games WHERE rating_seq IS NOT NULL "
+	    "ORDER BY rating_seq)", seq, sizeof seq);
+	assert_string_equal(seq, m->seq);
+	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
+	    "ratings_checkpoint"), m->checkpoint);
+	for (i = 0; i < 3; i++)
+		glickoref_rate(f, m->game[i].p1, m->game[i].p2,
+		    m->game[i].result);
+	for (i = 0; i < f->n; i++) {
+		assert_int_equal(store_rating(st, f->name[i], &r, &n), 1);
+		glickoref_same(f, i, &r, n);
+	}
+	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings "
+	    "WHERE rd < 350 AND volatility > 0"), 3);
+	assert_int_equal(store_rating(st, m->reopen, &before, &n), 1);
+	store_close(st);
+	st = open_ok(fx->path, NULL);
+	assert_int_equal(store_rating(st, m->reopen, &r, &n), 1);
+	assert_true(r.r == before.r && r.rd == before.rd &&
+	    r.sigma == before.sigma);
+	store_close(st);
+	free(f);
+	integrity_ok(fx->path);
+	tdb_reset(fx);
+}
+
+/*
  * Version 4 with rated games (migration 005): the games that counted get
  * their rating_seq in the order the old replay took them (ended_at, then
- * id); the first start replays them and writes the checkpoint, with the
- * ratings that replay gives (Glicko-2, against glickoref.h's replay).
+ * id): 2 and 3 tie (id breaks it), 6 between, 1 last.
  */
 static void
 test_migrate_v4_data(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct glickoref *f = xcalloc(1, sizeof *f);
-	char		 err[512];
-
-	/* Ends: 2 and 3 tie (id breaks it), 6 between, 1 last. */
-	at_version(fx, 4, "INSERT INTO games (id, family, game, player1, player2,"
+	static const struct rated m = { 4,
+	    "INSERT INTO games (id, family, game, player1, player2,"
 	    " started_at, ended_at, result, reason, status, rated) VALUES"
 	    " (1, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
 	    " '2025-01-01T00:00:09.000Z', 'first', 'x', 'finished', 1),"
@@ -328,45 +349,24 @@ test_migrate_v4_data(void **state)
 	    " (5, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
 	    " '2025-01-01T00:00:06.000Z', 'first', 'x', 'finished', 0),"
 	    " (6, 'nim', 'nim 1', 'carol', 'alice', '2025-01-01T00:00:00.000Z',"
-	    " '2025-01-01T00:00:07.000Z', NULL, 'aborted', 'finished', 1)");
+	    " '2025-01-01T00:00:07.000Z', NULL, 'aborted', 'finished', 1)",
+	    "2:1,3:2,1:3",
+	    { { "bob", "carol", 2 }, { "alice", "carol", 1 },
+	    { "alice", "bob", 1 } }, 31, "carol" };
 
-	st = open_latest(fx);
-	raw_text(fx->path, tdb_pg() != NULL ? "SELECT string_agg(id || ':' ||"
-	    " rating_seq, ',' ORDER BY rating_seq) FROM games" :
-	    "SELECT group_concat(id || ':' || rating_seq) FROM "
-	    "(SELECT id, rating_seq FROM games WHERE rating_seq IS NOT NULL "
-	    "ORDER BY rating_seq)", err, sizeof err);
-	assert_string_equal(err, "2:1,3:2,1:3");
-	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
-	    "ratings_checkpoint"), 31);
-	/* The old replay's order: bob-carol, alice-carol, alice-bob. */
-	glickoref_rate(f, "bob", "carol", 2);
-	glickoref_rate(f, "alice", "carol", 1);
-	glickoref_rate(f, "alice", "bob", 1);
-	ratings_match_ref(st, f);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings"), 3);
-	/* The next start reads the checkpoint: it replays nothing. */
-	reopen_same_rating(fx, st, "carol");
-	free(f);
-	integrity_ok(fx->path);
-	tdb_reset(fx);
+	migrate_rated(*state, &m);
 }
 
 /*
  * Version 5 with rated games and an Elo checkpoint (migration 006): the
- * Elo rows go, the first start replays every rated game in rating_seq
- * order (not ended_at's) with Glicko-2 and writes the checkpoint with
- * RD and volatility; the next start reads it.
+ * Elo rows go, and the replay takes the games in rating_seq order (3, 1,
+ * 2), not in ended_at's (1, 2, 3).
  */
 static void
 test_migrate_v5_data(void **state)
 {
-	struct fixture	*fx = *state;
-	struct store	*st;
-	struct glickoref *f = xcalloc(1, sizeof *f);
-
-	/* Rated in the order 3, 1, 2 (seq), ended in the order 1, 2, 3. */
-	at_version(fx, 5, "INSERT INTO games (id, family, game, player1, player2,"
+	static const struct rated m = { 5,
+	    "INSERT INTO games (id, family, game, player1, player2,"
 	    " started_at, ended_at, result, reason, status, rated, rating_seq)"
 	    " VALUES"
 	    " (1, 'nim', 'nim 1', 'alice', 'bob', '2025-01-01T00:00:00.000Z',"
@@ -379,22 +379,12 @@ test_migrate_v5_data(void **state)
 	    " '2025-01-01T00:00:04.000Z', 'second', 'x', 'finished', 0, NULL);"
 	    "INSERT INTO ratings (name, rating, games) VALUES"
 	    " ('alice', 1500.0, 2), ('bob', 1516.0, 2), ('carol', 1484.0, 2);"
-	    "UPDATE ratings_checkpoint SET seq = 3, game_id = 2");
+	    "UPDATE ratings_checkpoint SET seq = 3, game_id = 2",
+	    "3:1,1:2,2:3",
+	    { { "carol", "alice", 1 }, { "alice", "bob", 1 },
+	    { "bob", "carol", 1 } }, 32, "alice" };
 
-	st = open_latest(fx);
-	glickoref_rate(f, "carol", "alice", 1);
-	glickoref_rate(f, "alice", "bob", 1);
-	glickoref_rate(f, "bob", "carol", 1);
-	ratings_match_ref(st, f);
-	assert_int_equal(raw_int(fx->path, "SELECT seq * 10 + game_id FROM "
-	    "ratings_checkpoint"), 32);
-	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM ratings "
-	    "WHERE rd < 350 AND volatility > 0"), 3);
-	/* The next start reads the checkpoint: the same doubles. */
-	reopen_same_rating(fx, st, "alice");
-	integrity_ok(fx->path);
-	tdb_reset(fx);
-	free(f);
+	migrate_rated(*state, &m);
 }
 
 /*

@@ -31,6 +31,19 @@
 #include "buf.h"
 #include "store.h"
 
+/* Writes plies from to to of game id: each the move 1=0, by turns. */
+static void
+write_plies(struct store *st, int64_t id, unsigned long from,
+    unsigned long to)
+{
+	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
+
+	for (m.ply = from; m.ply <= to; m.ply++) {
+		m.player = (int)((m.ply + 1) % 2) + 1;
+		store_move(st, id, &m);
+	}
+}
+
 /*
  * Moves are written in runs: a long game spans several rows, a gap in the
  * plies starts a new run, a flush makes a live game's moves visible, and
@@ -95,7 +108,6 @@ test_bad_writes(void **state)
 	struct fixture	*fx = *state;
 	struct store	*st = fx->st;
 	struct store_game g = { "nim", "nim 3", "a", "b", 0, NULL, 0, 0 };
-	struct store_move m = { 1, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 }, d3 = { 0, 0 };
 	struct store_counters c;
 	struct rec	 r;
@@ -104,12 +116,12 @@ test_bad_writes(void **state)
 	store_game_end(st, 999, STORE_RESULT_FIRST, "x", STORE_FINISHED,
 	    done_cb, &d1);
 	a = store_game_begin(st, &g);
-	store_move(st, a, &m);
-	store_move(st, a, &m);			/* ply 1 again */
+	write_plies(st, a, 1, 1);
+	write_plies(st, a, 1, 1);		/* ply 1 again */
 	store_game_end(st, a, STORE_RESULT_FIRST, "x", STORE_FINISHED,
 	    done_cb, &d2);
 	b = store_game_begin(st, &g);
-	store_move(st, b, &m);
+	write_plies(st, b, 1, 1);
 	store_game_end(st, b, STORE_RESULT_FIRST, "x", STORE_FINISHED,
 	    done_cb, &d3);
 	store_flush(st);
@@ -133,12 +145,11 @@ test_abandon(void **state)
 	struct fixture	*fx = *state;
 	struct store	*st = fx->st;
 	struct store_game g = engine_game("nim 3");
-	struct store_move m = { 1, 1, "1=2", "nim 2", 5, STORE_KEPT_WIN, 0, 0 };
 	struct rec	 r;
 	int64_t		 a, b;
 
 	a = store_game_begin(st, &g);
-	store_move(st, a, &m);
+	write_plies(st, a, 1, 1);
 	st = tdb_reopen(fx);			/* as if the server died */
 	rec_read(st, a, &r);
 	assert_string_equal(r.status, "abandoned");
@@ -160,20 +171,15 @@ test_batching(void **state)
 	struct fixture	*fx = *state;
 	struct store	*st = fx->st;
 	struct store_game g = engine_game("nim 5000");
-	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct store_counters c;
 	struct done	 d = { 0, 0 };
 	int64_t		 id;
-	unsigned long	 i, n = 3000;
+	unsigned long	 n = 3000;
 
 	store_counters(st, &c);
 	assert_int_equal(c.batches, 1);		/* store_abandon_live */
 	id = store_game_begin(st, &g);
-	for (i = 1; i <= n; i++) {
-		m.ply = i;
-		m.player = (int)(i % 2) + 1;
-		store_move(st, id, &m);
-	}
+	write_plies(st, id, 1, n);
 	store_game_end(st, id, STORE_RESULT_FIRST, "no-legal-move",
 	    STORE_FINISHED, done_cb, &d);
 	assert_int_equal(store_flush(st), 0);
@@ -268,12 +274,10 @@ test_queue_bound(void **state)
 	struct store_config cf;
 	struct store	*st;
 	struct store_game g = engine_game("nim 200");
-	struct store_move m = { 0, 1, "1=0", "nim 0", 1, STORE_KEPT_WIN, 0, 0 };
 	struct store_counters c;
 	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
 	struct gate	 gt;
 	int64_t		 id;
-	unsigned long	 i;
 
 	store_config_default(&cf);
 	cf.queue_max = 10;
@@ -281,10 +285,7 @@ test_queue_bound(void **state)
 	gate_arm(&gt, st, STORE_HOOK_BATCH);
 	id = store_game_begin(st, &g);
 	gate_wait(&gt);
-	for (i = 1; i <= 200; i++) {
-		m.ply = i;
-		store_move(st, id, &m);
-	}
+	write_plies(st, id, 1, 200);
 	store_game_end(st, id, STORE_RESULT_FIRST, "x", STORE_FINISHED,
 	    done_cb, &d1);
 	store_counters(st, &c);
@@ -430,22 +431,16 @@ child_load(const char *path, int fd)
 {
 	struct store	*st;
 	struct store_game g = engine_game("nim 9 9");
-	struct store_move m = { 0, 1, "1=0", "nim 0 9", 3,
-	    STORE_KEPT_WIN, 0, 0 };
 	struct child_done *cd;
 	char		 err[512];
-	int64_t		 id, k;
+	int64_t		 id;
 	int		 i;
 
 	if ((st = store_open(path, err, sizeof err)) == NULL)
 		_exit(2);
 	for (i = 0; i < 1000000; i++) {
 		id = store_game_begin(st, &g);
-		for (k = 1; k <= id % 5 + 1; k++) {
-			m.ply = (unsigned long)k;
-			m.player = (int)((k + 1) % 2) + 1;
-			store_move(st, id, &m);
-		}
+		write_plies(st, id, 1, (unsigned long)(id % 5 + 1));
 		if ((cd = malloc(sizeof *cd)) == NULL)
 			_exit(3);
 		cd->fd = fd;

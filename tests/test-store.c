@@ -166,14 +166,9 @@ read_data_write(struct store *st)
 			    1, 77 };
 	int64_t		 id, id2;
 
-	memset(&g, 0, sizeof g);
-	g.family = "nim";
-	g.game = "nim 2 4";
-	g.player1 = "alice";
-	g.player2 = "bob";
+	g = nim_game("nim 2 4", "alice", "bob");
 	g.rated = 1;
 	g.tc = "60000+500";
-	g.tournament = 0;
 	id = store_game_begin(st, &g);
 	store_move(st, id, &m1);
 	store_refused(st, id, &rf);
@@ -329,11 +324,7 @@ test_record_since(void **state)
 	int64_t		 id;
 	size_t		 i, k, want;
 
-	memset(&g, 0, sizeof g);
-	g.family = "nim";
-	g.game = "nim 100";
-	g.player1 = "alice";
-	g.player2 = "bob";
+	g = nim_game("nim 100", "alice", "bob");
 	id = store_game_begin(fx->st, &g);
 	for (i = 1; i <= 70; i++) {
 		memset(&m, 0, sizeof m);

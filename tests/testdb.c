@@ -153,7 +153,6 @@ engine_game(const char *start)
 	return (nim_game(start, "conn:1", "engine"));
 }
 
-/* Creates the temporary directory and names the test's database. */
 /* Creates the temporary directory named for prefix; names the database. */
 int
 tdb_setup(void **state, const char *prefix)

@@ -2,9 +2,9 @@
  * testgroup.h: the two groups of a test program that runs its tests on
  * both back ends (test-node.c, test-fence.c): LITE(f) runs f on a
  * temporary SQLite file (lite_path), PG(f) on the throwaway cluster of
- * tp_under_cluster (testpg.h); backend says which, during a test.  Define
- * TG_NAME (the temporary file's name) before including it, once per
- * program.
+ * tp_under_cluster (testpg.h), BOTH(f) on each; backend says which,
+ * during a test.  Define TG_NAME (the temporary file's name) before
+ * including it, once per program.
  */
 #ifndef TESTGROUP_H
 #define TESTGROUP_H
@@ -35,5 +35,6 @@ teardown(void **state)
 
 #define LITE(f)	{ "lite: " #f, f, setup, teardown, NULL }
 #define PG(f)	{ "pg: " #f, f, setup, teardown, &pg_state }
+#define BOTH(f)	LITE(f), PG(f)	/* f on each back end */
 
 #endif /* TESTGROUP_H */

@@ -11,4 +11,20 @@
 int	 tp_under_cluster(char **);
 int	 tp_lite_file(char *, size_t, const char *);
 
+/*
+ * The main() of such a program: it runs itself again under the cluster
+ * (tp_under_cluster), then its tests as the group name.
+ */
+#define TP_MAIN(name, ...)						\
+int									\
+main(int argc, char **argv)						\
+{									\
+	const struct CMUnitTest tests[] = { __VA_ARGS__ };		\
+									\
+	(void)argc;							\
+	if (tp_under_cluster(argv) != 0)				\
+		return (1);						\
+	return (cmocka_run_group_tests_name(name, tests, NULL, NULL));	\
+}
+
 #endif /* TESTPG_H */

@@ -118,6 +118,15 @@ table_p(struct sqldb *db)
 	return (prep(db, "INSERT INTO p (k) VALUES (?)", 0));
 }
 
+/* Runs table_p's insert s of k, which succeeds. */
+static inline void
+put_k(struct sqldb *db, struct sqldb_stmt *s, int64_t k)
+{
+	ok(db, sqldb_bind_int64(s, 1, k));
+	assert_int_equal(sqldb_step(s), SQLDB_DONE);
+	sqldb_reset(s);
+}
+
 /* The migrations of the group's back end, as the store gets them. */
 static inline const struct sqldb_migration *
 list(size_t *n)
@@ -170,5 +179,6 @@ teardown(void **state)
 
 /* One test on one back end, named after both. */
 #define ON(be, f) { #be ": " #f, f, be##_setup, teardown, NULL }
+#define BOTH(f)	ON(lite, f), ON(pg, f)	/* f on each back end */
 
 #endif /* TESTSQLDB_H */
