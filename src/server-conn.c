@@ -51,15 +51,12 @@
 #include "server-int.h"
 #include "session-log.h"
 
-static void	 conn_process(struct conn *);
 static void	 conn_end_last_line(struct conn *);
 static void	 conn_reading(struct conn *, int);
 static void	 conn_line_timer(struct conn *);
 static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
-static void	 conn_end_game(struct conn *, struct job *);
-static void	 conn_held_back(struct conn *, struct job *);
 
 /* The names of the connection states, for logs. */
 static const char *const conn_states[] = {
@@ -97,7 +94,7 @@ server_now_ms(struct server *srv)
 }
 
 /* Logs one executed command (debug). */
-static void
+void
 conn_log_cmd(struct conn *c)
 {
 	metrics_cmd(c->sess.last_cmd, !c->sess.last_ok);
@@ -146,7 +143,7 @@ conn_queue(struct conn *c, const char *data, size_t len)
  * saves the event-loop round trip (and two epoll_ctl calls) per request;
  * whatever the socket does not take is queued (server-out.c).
  */
-static int
+int
 conn_write(struct conn *c, const char *data, size_t len)
 {
 	if (c->held) {
@@ -186,114 +183,11 @@ conn_durable_cb(void *arg, int ok)
  * the commit that holds the result returns.  Called by the thread that
  * ran the command, which owns the session.
  */
-static void
+void
 conn_end_game(struct conn *c, struct job *j)
 {
 	j->gid = c->sess.game_id;	/* before: the callback may run at once */
 	session_end_log(&c->sess, conn_durable_cb, j);
-}
-
-/*
- * Runs a connection's job on a worker (the pool's run): prepares a seek
- * or challenge, or executes the line.  Returns 1 if the reply waits for
- * the game log (conn_job_hold), else 0.
- */
-int
-conn_job_run(struct job *j)
-{
-	int	 rv = SESSION_NEXT;
-
-	if (j->prep)
-		cmd_prep_run(&j->conn->sess, j->line, j->len);
-	else
-		rv = session_execute(&j->conn->sess, j->line, j->len,
-		    &j->out);
-	j->close = rv == SESSION_CLOSE;
-	return (rv == SESSION_WAIT);
-}
-
-/* Logs the end of the match a job's command ended (the pool's hold). */
-void
-conn_job_hold(struct job *j)
-{
-	conn_end_game(j->conn, j);
-}
-
-/* Tells the lobby about a login that ran on a worker. */
-static void
-conn_login_changed(struct conn *c)
-{
-	if (!c->sess.login_changed)
-		return;
-	c->sess.login_changed = 0;
-	lobby_login(c->sess.lc, c->sess.account, c->sess.admin);
-	log_info("conn=%llu event=login account=%s admin=%d",
-	    (unsigned long long)c->id, c->sess.account, c->sess.admin);
-}
-
-/*
- * Takes a finished job back on the loop (the pool's back): writes its
- * reply and resumes the connection, or runs a prepared line now.
- */
-void
-conn_job_back(struct job *j)
-{
-	struct conn	*c = j->conn;
-
-	if (j->ahead) {
-		conn_held_back(c, j);
-		return;
-	}
-	c->busy = 0;
-	if (c->state == CONN_DEAD) {
-		conn_free(c, "closed");
-		job_free(j);
-		return;
-	}
-	if (j->prep) {
-		/* Prepared: the loop runs the line now, in order. */
-		c->prepped = j->line;
-		c->prepped_len = j->len;
-		j->line = NULL;
-		conn_process(c);
-		job_free(j);
-		return;
-	}
-	conn_log_cmd(c);
-	conn_login_changed(c);
-	if (conn_write(c, j->out.data, j->out.len) == 0) {
-		if (j->close)
-			conn_enter(c, CONN_CLOSING, NULL);
-		/* After a login's reply: its live games. */
-		if (c->sess.login_live && c->sess.lc != NULL)
-			lobby_login_live(c->sess.lc);
-		c->sess.login_live = 0;
-		conn_process(c);
-	}
-	job_free(j);
-}
-
-/*
- * A held result is on disk (or failed): it goes out, then the replies
- * that waited behind it, and the connection goes on.
- */
-static void
-conn_held_back(struct conn *c, struct job *j)
-{
-	c->held = 0;
-	if (c->state == CONN_DEAD) {
-		if (!c->busy)
-			conn_free(c, "closed");
-		job_free(j);
-		return;
-	}
-	if (conn_write(c, j->out.data, j->out.len) == 0 &&
-	    conn_write(c, c->after.data, c->after.len) == 0) {
-		buf_reset(&c->after);
-		if (!c->busy)
-			conn_process(c);
-	}
-	job_free(j);
 }
 
 /*
@@ -682,7 +576,7 @@ conn_run_line(struct conn *c, char *line, size_t n, int prepped,
  * Runs the complete request lines waiting in the input, in order, until
  * the input is empty, a job goes to the workers, or the connection closes.
  */
-static void
+void
 conn_process(struct conn *c)
 {
 	struct server	*srv = c->srv;

@@ -158,15 +158,21 @@ void	 conn_new(struct server *, evutil_socket_t, const char *, int);
 void	 conn_free(struct conn *, const char *);
 void	 conn_close_after_flush(struct conn *);
 void	 conn_apply_conf(struct conn *);
-int	 conn_job_run(struct job *);
-void	 conn_job_hold(struct job *);
-void	 conn_job_back(struct job *);
 void	 conn_enter(struct conn *, enum conn_state, const char *);
 int	 conn_queue(struct conn *, const char *, size_t);
 void	 conn_kill(struct conn *, const char *);
 void	 conn_flush_cb(evutil_socket_t, short, void *);
 void	 conn_write_ev(evutil_socket_t, short, void *);
 long	 conn_rtt(void *);
+void	 conn_process(struct conn *);
+int	 conn_write(struct conn *, const char *, size_t);
+void	 conn_log_cmd(struct conn *);
+void	 conn_end_game(struct conn *, struct job *);
+
+/* server-job.c: a connection's jobs and held results */
+int	 conn_job_run(struct job *);
+void	 conn_job_hold(struct job *);
+void	 conn_job_back(struct job *);
 
 /* server-out.c */
 void	 out_add(struct conn *, const char *, size_t);
