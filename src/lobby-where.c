@@ -264,7 +264,7 @@ lwhere_job_start(struct lobby *lb)
 	}
 	w->next = (w->next + c) % w->n;
 	w->job = j;
-	lb->io.work(lb->io.arg, lwhere_job_work, lwhere_job_done, j);
+	lobby_work(lb, lwhere_job_work, lwhere_job_done, j);
 }
 
 /* Every LWHERE_TICK_MS while an account waits: expiry, then a read. */

@@ -480,12 +480,7 @@ xtour_job_work(void *arg)
 static void
 xtour_job_start(struct lobby *lb, struct xtour_job *j, void (*done)(void *))
 {
-	if (lb->io.work != NULL)
-		lb->io.work(lb->io.arg, xtour_job_work, done, j);
-	else {
-		xtour_job_work(j);
-		done(j);
-	}
+	lobby_work(lb, xtour_job_work, done, j);
 }
 
 /* Returns 1 if t has a slot waiting for a game refereed elsewhere. */

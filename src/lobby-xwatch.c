@@ -239,12 +239,7 @@ xwatch_job_start(struct lobby *lb, struct xwatch_job *j)
 	j->lb = lb;
 	j->next = lb->xwatch->jobs;
 	lb->xwatch->jobs = j;
-	if (lb->io.work != NULL)
-		lb->io.work(lb->io.arg, xwatch_job_work, xwatch_job_done, j);
-	else {
-		xwatch_job_work(j);
-		xwatch_job_done(j);
-	}
+	lobby_work(lb, xwatch_job_work, xwatch_job_done, j);
 }
 
 /* Reads watched game i's new moves on a worker, then sends them. */
