@@ -329,7 +329,8 @@ struct lobby {
 					 * (lobby-where.c), or NULL */
 };
 
-/* lobby.c: a job on a worker (lb->io.work), or at once without one */
+/* lobby-work.c (calls no other file of the lobby): a job on a worker
+ * (lb->io.work), or at once without one */
 void	 lobby_work(struct lobby *, void (*)(void *), void (*)(void *),
 	    void *);
 

@@ -8,8 +8,11 @@
  * the oldest compatible published seek of this node of another account
  * (lobby_seek may then pair with it at once, as on a single node), or
  * else the seek's own row, written now (so a seek is in the table, in
- * order, by the time its reply is sent).  A held row has created_ms 0: no
- * claim takes it, nor does another preparation.  The command then uses
+ * order, by the time its reply is sent).  A partner's row held has
+ * created_ms 0: no claim takes it, nor does another preparation; a seek's
+ * own row has -1 until its command opens it (on a worker, with the time):
+ * no claim takes it, but a preparation here may hold it (a seek that
+ * follows at once pairs at once, as on one node).  The command then uses
  * them (lobby_xnode_may_pair, lobby_xnode_publish) and gives back what it
  * did not use (lobby_xnode_seek_end: on a worker, the partner's row gets
  * its created_ms again, the own row is deleted); a hold whose command never
@@ -70,11 +73,16 @@ xhold_terms(const struct lobby *lb, int argc, char **argv, struct lseek *t)
 	return (0);
 }
 
-/* The seek's rows, in one transaction on pdb (hmtx held): 0 or -1. */
+/*
+ * The seek's rows, in one transaction on pdb (pmtx held): 0 or -1.  The
+ * partner's row is locked waiting (not SKIP LOCKED: a job of this node
+ * opening or claiming it holds it a moment; a claim that took it leaves
+ * no row to hold).
+ */
 #define XHOLD_PARTNER	"SELECT id, created_ms FROM seeks WHERE node_id = ? " \
-	"AND owner_id IS NULL AND created_ms > 0 AND player <> ? AND spec = ? " \
+	"AND owner_id IS NULL AND created_ms <> 0 AND player <> ? AND spec = ? " \
 	"AND random = ? AND rated = ? AND base_ms = ? AND inc_ms = ? ORDER BY " \
-	"id LIMIT 1 FOR UPDATE SKIP LOCKED"
+	"id LIMIT 1 FOR UPDATE"
 static int
 xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
     struct xhold *h)
@@ -100,7 +108,7 @@ xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
 	if (h->partner != 0 ? sqldb_cached_run(db, "UPDATE seeks SET "
 	    "created_ms = 0 WHERE id = ?", v, 1) != 1 : sqldb_cached(db,
 	    "INSERT INTO seeks (node_id, player, spec, random, rated, base_ms, "
-	    "inc_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+	    "inc_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, -1)",
 	    SQLDB_RETURNING_ID, &s) != 0)
 		return (sqldb_abort(db));
 	if (h->partner == 0) {
@@ -141,16 +149,20 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
 	t.spec = (char *)buf_str(&spec);
 	h = xcalloc(1, sizeof *h);
 	h->connid = lc->connid;
-	pthread_mutex_lock(&xn->hmtx);
-	if (xhold_tx(xn, lc->name, &t, h) == 0) {
-		h->next = xn->holds;
-		xn->holds = h;
-		h = NULL;
-	} else
+	pthread_mutex_lock(&xn->pmtx);
+	if (xhold_tx(xn, lc->name, &t, h) != 0) {
 		log_warnx("event=xnode-db what=hold error=\"%s\"",
 		    sqldb_errmsg(xn->pdb));
-	pthread_mutex_unlock(&xn->hmtx);
-	free(h);
+		free(h);
+		h = NULL;
+	}
+	pthread_mutex_unlock(&xn->pmtx);
+	if (h != NULL) {
+		pthread_mutex_lock(&xn->hmtx);
+		h->next = xn->holds;
+		xn->holds = h;
+		pthread_mutex_unlock(&xn->hmtx);
+	}
 	buf_free(&spec);
 }
 
@@ -221,7 +233,7 @@ lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
 }
 
 /* The own row connid's preparation holds (lobby_xnode_publish), or 0. */
-int64_t
+static int64_t
 xhold_take_row(struct lxnode *xn, uint64_t connid)
 {
 	struct xhold	*h;
@@ -236,6 +248,28 @@ xhold_take_row(struct lxnode *xn, uint64_t connid)
 	}
 	pthread_mutex_unlock(&xn->hmtx);
 	return (row);
+}
+
+/*
+ * Publishes local seek sk (lobby_seek: it paired with none here): opens
+ * the row its preparation holds, or else writes one, on a worker.
+ */
+void
+lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
+{
+	struct lxnode	*xn = lb->xnode;
+	int64_t		 row;
+
+	if (xn == NULL || sk->lc->name[0] == '\0')
+		return;
+	if ((row = xhold_take_row(xn, sk->lc->connid)) == 0) {
+		xnode_publish(xn, sk);
+		return;
+	}
+	sk->xrow = row;
+	xseek_set(sk, LSEEK_PUBLISHING);
+	xjob_new(xn, XJ_OPEN, sk, row, 0);
+	xnode_pump(xn);
 }
 
 /* The end of lc's seek command: gives back what its preparation held. */

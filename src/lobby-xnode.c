@@ -195,6 +195,7 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 	xn->lb = lb;
 	xn->base = base;
 	TAILQ_INIT(&xn->todo);
+	pthread_mutex_init(&xn->pmtx, NULL);
 	pthread_mutex_init(&xn->hmtx, NULL);
 	if (sqldb_open(url, &xn->db, err, errlen) != 0 ||
 	    sqldb_open(url, &xn->jdb, err, errlen) != 0 ||
@@ -221,6 +222,7 @@ fail:
 		sqldb_close(xn->jdb);
 	if (xn->pdb != NULL)
 		sqldb_close(xn->pdb);
+	pthread_mutex_destroy(&xn->pmtx);
 	pthread_mutex_destroy(&xn->hmtx);
 	if (xn->ldb != NULL)
 		sqldb_close(xn->ldb);
@@ -254,6 +256,7 @@ lobby_xnode_free(struct lobby *lb)
 	sqldb_close(xn->pdb);
 	sqldb_close(xn->ldb);
 	xhold_free(xn);
+	pthread_mutex_destroy(&xn->pmtx);
 	pthread_mutex_destroy(&xn->hmtx);
 	free(xn->games);
 	free(xn);

@@ -68,9 +68,11 @@ struct lxnode {
 	struct xjobs	 todo;		/* jobs waiting, nqueued of them */
 	size_t		 nqueued;
 	struct xjob	*running;	/* on a worker, or NULL */
-	struct sqldb	*pdb;		/* the preparations' (hmtx held) */
-	pthread_mutex_t	 hmtx;
-	struct xhold	*holds;		/* hmtx held */
+	struct sqldb	*pdb;		/* the preparations' (pmtx held) */
+	pthread_mutex_t	 pmtx;		/* held while pdb waits: never on
+					 * the loop */
+	pthread_mutex_t	 hmtx;		/* for holds only: held a moment */
+	struct xhold	*holds;
 	struct xgame	*games;
 	size_t		 ngames;
 };
@@ -131,7 +133,6 @@ struct sqldb_stmt;
 void	 xnode_bind_terms(struct sqldb_stmt *, int, const struct lseek *);
 
 /* lobby-xhold.c */
-int64_t	 xhold_take_row(struct lxnode *, uint64_t);
 void	 xhold_sweep(struct lxnode *);
 void	 xhold_free(struct lxnode *);
 

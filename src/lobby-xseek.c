@@ -120,7 +120,7 @@ fail:
  * published seeks of one node pair through their rows too) that j's seek
  * (older than it) may pair with into j->c (a node killed leaves its rows:
  * they are passed over once its heartbeat expired; so are rows held by a
- * preparation, created_ms 0: lobby-xhold.c), locked if lock is set
+ * preparation, created_ms 0 or -1: lobby-xhold.c), locked if lock is set
  * (FOR UPDATE SKIP LOCKED: rows another claim holds are passed over).
  * Returns 1, 0 (none), or -1.
  */
@@ -277,7 +277,7 @@ xwork_open(struct lxnode *xn, struct xjob *j)
 	} else {
 		if (sqldb_cached(xn->jdb, "UPDATE seeks SET spec = ?, random = "
 		    "?, rated = ?, base_ms = ?, inc_ms = ?, created_ms = ? WHERE "
-		    "id = ? AND created_ms = 0", 0, &s) != 0)
+		    "id = ? AND created_ms = -1", 0, &s) != 0)
 			goto fail;
 		xnode_bind_terms(s, 1, &j->terms);
 		sqldb_bind_int64(s, 6, xnode_now());
@@ -412,28 +412,6 @@ xnode_publish(struct lxnode *xn, struct lseek *sk)
 	sk->xrow = -1;
 	xseek_set(sk, LSEEK_PUBLISHING);
 	xjob_new(xn, XJ_PUBLISH, sk, 0, 0);
-	xnode_pump(xn);
-}
-
-/*
- * Publishes local seek sk (lobby_seek: it paired with none here): opens
- * the row its preparation holds, or else writes one, on a worker.
- */
-void
-lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
-{
-	struct lxnode	*xn = lb->xnode;
-	int64_t		 row;
-
-	if (xn == NULL || sk->lc->name[0] == '\0')
-		return;
-	if ((row = xhold_take_row(xn, sk->lc->connid)) == 0) {
-		xnode_publish(xn, sk);
-		return;
-	}
-	sk->xrow = row;
-	xseek_set(sk, LSEEK_PUBLISHING);
-	xjob_new(xn, XJ_OPEN, sk, row, 0);
 	xnode_pump(xn);
 }
 

@@ -138,22 +138,6 @@ lobby_free(struct lobby *lb)
 	free(lb);
 }
 
-/*
- * Runs work(arg) on a worker, then done(arg) on the loop (lb->io.work);
- * without workers, work then done at once.
- */
-void
-lobby_work(struct lobby *lb, void (*work)(void *), void (*done)(void *),
-    void *arg)
-{
-	if (lb->io.work != NULL)
-		lb->io.work(lb->io.arg, work, done, arg);
-	else {
-		work(arg);
-		done(arg);
-	}
-}
-
 /* Applies new settings (SIGHUP). */
 void
 lobby_set_conf(struct lobby *lb, const struct lobby_conf *conf)
