@@ -3,17 +3,20 @@
  * §13.3, doc/NODES.md).  Only on a node of a shared PostgreSQL database
  * (lobby_xnode_start); on a single SQLite node none of this runs.
  *
- * A node has two connections of its own: one for its transactions, one
- * that LISTENs to channel lobby (its socket watched by libevent; made
- * again by sqldb when lost, then every local seek is tried again: what a
- * missed notification said is in the table).
+ * A node has four connections of its own: the loop's (xwatch's UNLISTEN,
+ * xtour's announcement), the seek jobs' (lobby-xseek.c), the seek
+ * preparations' (lobby-xhold.c), and one that LISTENs to channel lobby
+ * (its socket watched by libevent; made again by sqldb when lost, then
+ * every local seek is tried again: what a missed notification said is in
+ * the table).
  *
  * A local seek that pairs with no local one is published (table seeks,
  * NOTIFY lobby 'seek ID').  On 'seek N' a node tries each local published
  * seek with id >= N: in one transaction it locks its own row (still
  * unclaimed), picks the oldest compatible row of another node with a
- * smaller id (FOR UPDATE SKIP LOCKED), deletes its own row and marks the
- * other claimed (owner_id).  The newer seek's node always claims, and a
+ * smaller id (FOR UPDATE SKIP LOCKED; its own node's too: two published
+ * seeks of one node pair so), deletes its own row and marks the other
+ * claimed (owner_id; a row of its own node is deleted).  The newer seek's node always claims, and a
  * row is claimed at most once (the lock and owner_id), so exactly one
  * node pairs each seek.  The claiming node starts the game with the other
  * seat away (its lease is the node thread's: the store's writer takes it
@@ -24,8 +27,9 @@
  * comes first; from then on the usual absence rules hold (an away
  * player's clock runs).
  *
- * The database calls are short statements on the loop, as node.c and
- * lease.c are; their number per event is bounded by the local seeks.
+ * None of the seek path's statements runs on the loop (lobby-xseek.c's
+ * jobs, lobby-xhold.c's preparations); here: the notifications, the
+ * tick (retries, holds given back, joins), start and end.
  */
 #include <errno.h>
 #include <inttypes.h>

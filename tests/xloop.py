@@ -9,7 +9,9 @@ connection, and a clocked game on A goes on: a move is relayed and the
 player who then does not move loses on time, all while the lock is held.
 Once the lock is gone the seek is answered and pairs across nodes as
 before (the newer seek's node, B, owns the game; A's player is
-redirected there).  Every wait is a poll with a deadline; no time is
+redirected there).
+test_watch_share: one address's spectators start following at most 15
+games of other nodes.  Every wait is a poll with a deadline; no time is
 asserted."""
 import glob
 import os
@@ -102,8 +104,56 @@ def test_seek_locked():
     check("A's game is not B's", e is None or int(e.split()[2]) != gid, e)
 
 
+def watched(c, gid):
+    """watch gid on c, again while its start is not in the log yet; the
+    last reply."""
+    r = None
+
+    def answered():
+        nonlocal r
+        r = c.cmd("watch %d" % gid)
+        return r is not None and "is starting on another node" not in r
+    wait_for(answered, DEADLINE, 0.05)
+    return r
+
+
+def test_watch_share():
+    """One address's connections start following at most 15 of the 63
+    games of other nodes a node may follow (PROTOCOL §13.5): a sixteenth
+    is refused with the documented error; another address may still
+    follow one, and a game followed already may still be watched."""
+    url = fresh_db()
+    a = Daemon("wA", "--admins", "adm", db=url)
+    b = Daemon("wB", "--admins", "adm", db=url)
+    adm = login(b, "adm")
+    gids = []
+    for i in range(16):
+        for n in ("x%d" % i, "y%d" % i):
+            r = adm.cmd("account create %s password1" % n)
+            check("account %s created" % n, ok(r), r)
+        gid, _, _, _ = pair(b, relogin(b, "x%d" % i), relogin(b, "y%d" % i),
+                            SPEC, "tc=600000 rated=0")
+        gids.append(gid)
+    w1, w2 = Client(a), Client(a)
+    for i, gid in enumerate(gids[:15]):
+        r = watched(w1 if i < 8 else w2, gid)
+        check("127.0.0.1 follows game %d of node B" % gid,
+              ok(r) and ("watching %d" % gid) in r, r)
+    r = watched(w2, gids[15])
+    check("a sixteenth game of 127.0.0.1 is refused",
+          not ok(r) and body(r) == "your address watches 15 games of "
+          "other nodes here (limit 15): unwatch one first", r)
+    r = watched(w2, gids[0])
+    check("a game 127.0.0.1 follows already may be watched",
+          ok(r) and ("watching %d" % gids[0]) in r, r)
+    w3 = Client(a, src="127.0.0.2")
+    r = watched(w3, gids[15])
+    check("127.0.0.2 follows the sixteenth",
+          ok(r) and ("watching %d" % gids[15]) in r, r)
+
+
 if __name__ == "__main__":
     if not os.environ.get("SQLDB_PG_URL"):
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xloop.sh)")
         sys.exit(0)
-    sys.exit(run([test_seek_locked]))
+    sys.exit(run([test_seek_locked, test_watch_share]))
