@@ -77,7 +77,8 @@ xhold_terms(const struct lobby *lb, int argc, char **argv, struct lseek *t)
  * The seek's rows, in one transaction on pdb (pmtx held): 0 or -1.  The
  * partner's row is locked waiting (not SKIP LOCKED: a job of this node
  * opening or claiming it holds it a moment; a claim that took it leaves
- * no row to hold).
+ * no row to hold), XHOLD_LOCK_MS at most (pdb's lock_timeout): then, as
+ * on any failure, the seek holds nothing and is published by a job.
  */
 #define XHOLD_PARTNER	"SELECT id, created_ms FROM seeks WHERE node_id = ? " \
 	"AND owner_id IS NULL AND created_ms <> 0 AND player <> ? AND spec = ? " \

@@ -206,6 +206,14 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 	    sqldb_open(url, &xn->pdb, err, errlen) != 0 ||
 	    sqldb_open(url, &xn->ldb, err, errlen) != 0)
 		goto fail;
+	/* A preparation waits for a lock a second at most (then it holds
+	 * nothing): it holds a worker, and a claim of this node, whose end
+	 * needs one, may hold the row it waits for. */
+	if (sqldb_busy_timeout(xn->pdb, XHOLD_LOCK_MS) != 0) {
+		snprintf(err, errlen, "lock_timeout: %s",
+		    sqldb_errmsg(xn->pdb));
+		goto fail;
+	}
 	if (sqldb_listen(xn->ldb, "lobby") != 0) {
 		snprintf(err, errlen, "listen: %s", sqldb_errmsg(xn->ldb));
 		goto fail;

@@ -24,6 +24,7 @@
  * node only (LSEEK_LOCAL) and is published by a later tick.
  */
 #define XNODE_QUEUE_MAX	256
+#define XHOLD_LOCK_MS	1000	/* a preparation's wait for a lock, at most */
 
 /*
  * A game this node paired across nodes.  Its lease is the node thread's

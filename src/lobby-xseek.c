@@ -455,16 +455,15 @@ xnode_claim(struct lxnode *xn, struct lseek *sk)
 
 /*
  * Tries every local published seek with a row id of at least min (a
- * notification 'seek MIN'; 0: all).  A seek whose claim is running may
- * have missed row min: the tick tries again.
+ * notification 'seek MIN', this node's own too: a row given back by a
+ * preparation is one; 0: all).  A seek whose claim is running may have
+ * missed row min: the tick tries again.
  */
 void
 xnode_scan(struct lxnode *xn, int64_t min)
 {
 	struct lseek	*sk, *tsk;
 
-	if (min > 0 && xseek_find(xn->lb, 0, min) != NULL)
-		return;		/* ours: each newer seek of ours saw it */
 	TAILQ_FOREACH_SAFE(sk, &xn->lb->seeks, entry, tsk) {
 		if (sk->xstate == LSEEK_PUBLISHED && sk->xrow >= min)
 			xnode_claim(xn, sk);
