@@ -10,6 +10,8 @@ player who then does not move loses on time, all while the lock is held.
 Once the lock is gone the seek is answered and pairs across nodes as
 before (the newer seek's node, B, owns the game; A's player is
 redirected there).
+test_unseek_in_flight: a seek withdrawn while its publication waits for
+the lock leaves no row once the lock is gone.
 test_watch_share: one address's spectators start following at most 15
 games of other nodes.  Every wait is a poll with a deadline; no time is
 asserted."""
@@ -101,6 +103,43 @@ def test_seek_locked():
     check("A's game is not B's", e is None or int(e.split()[2]) != gid, e)
 
 
+def test_unseek_in_flight():
+    """A seek withdrawn while its row's statements wait for the database
+    (table seeks locked) leaves nothing in the table once they ran, and
+    pairs with no one."""
+    url = fresh_db()
+    a = Daemon("uA", db=url)
+    b = Daemon("uB", db=url)
+    u1 = login(a, "u1")
+    r = u1.cmd("register u2 password1")
+    check("u2 registered on A", ok(r), r)
+    u2 = relogin(b, "u2")
+    lk = lock_seeks(url)
+    try:
+        u1.send("7 seek %s tc=60000 rated=0" % SPEC)
+        r = u1.wait("replies", lambda x: x.startswith(("=7", "?7")),
+                    DEADLINE)
+        check("u1's seek is answered while the lock is held (its "
+              "preparation waited a second at most)",
+              r is not None and r.startswith("=7 seek") and
+              psql(url, GRANTED) == "1", r)
+        r = u1.cmd("unseek")
+        check("u1 withdraws it while its publication waits", ok(r), r)
+    finally:
+        unlock_seeks(url, lk)
+    check("nothing of it is left in table seeks",
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks") == "0",
+                   DEADLINE, 0.05))
+    r = u2.cmd("seek %s tc=60000 rated=0" % SPEC)
+    check("u2's seek on B waits", ok(r) and body(r).startswith("seek"), r)
+    check("u2's seek alone is published",
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
+                                "created_ms > 0") == "1", DEADLINE, 0.05))
+    r = u2.cmd("unseek")
+    check("it paired with no one: still open, no event start",
+          ok(r) and not [e for e in u2.events if "start" in e], r)
+
+
 def watched(c, gid):
     """watch gid on c, again while its start is not in the log yet; the
     last reply."""
@@ -153,4 +192,5 @@ if __name__ == "__main__":
     if not os.environ.get("SQLDB_PG_URL"):
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xloop.sh)")
         sys.exit(0)
-    sys.exit(run([test_seek_locked, test_watch_share]))
+    sys.exit(run([test_seek_locked, test_unseek_in_flight,
+                  test_watch_share]))
