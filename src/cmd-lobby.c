@@ -104,6 +104,8 @@ cmd_prep_run(struct session *s, const char *line, size_t len)
 	else if (skip >= 0)
 		lobby_prepare(&s->conf->lim, cmd.argc, cmd.argv, skip,
 		    s->prep);
+	if (skip == 0)		/* on a node, its rows: lobby-xhold.c */
+		lobby_xnode_prepare(s->lc, cmd.argc, cmd.argv, s->prep);
 	proto_cmd_free(&cmd);
 	free(copy);
 }
@@ -260,6 +262,7 @@ cmd_seek_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		cmd_offer_free(&o);
 	}
 	lobby_prep_clear(s->prep);
+	lobby_xnode_seek_end(s->lc);
 	return (rv);
 }
 

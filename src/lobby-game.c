@@ -350,7 +350,7 @@ lg_engine_submit(struct lgame *g)
 	}
 	g->ejob = j;
 	TAILQ_INSERT_TAIL(&g->lb->ejobs, j, entry);
-	g->lb->io.work(g->lb->io.arg, lg_engine_work, lg_engine_done, j);
+	lobby_work(g->lb, lg_engine_work, lg_engine_done, j);
 }
 
 /*

@@ -153,6 +153,21 @@ struct lgame {
 };
 TAILQ_HEAD(lgames, lgame);
 
+/*
+ * An open seek's life cycle across nodes (lobby-xnode.c, xseek_set): its
+ * row in table seeks, and the one job of it on the node's queue.  A seek
+ * freed (paired, withdrawn, gone) has none.
+ */
+enum lseek_x {
+	LSEEK_LOCAL,		/* no row: on this node only (single node; a
+				 * node waiting for room or the database) */
+	LSEEK_PUBLISHING,	/* its INSERT queued or running (xrow -1) */
+	LSEEK_PUBLISHED,	/* row xrow, no job */
+	LSEEK_CLAIMING,		/* its claim queued or running */
+	LSEEK_PAIRED,		/* a game started (here or elsewhere) */
+	LSEEK_WITHDRAWN		/* dropped: its row is deleted on a worker */
+};
+
 /* An open seek. */
 struct lseek {
 	TAILQ_ENTRY(lseek) entry;
@@ -162,7 +177,9 @@ struct lseek {
 	int		 random;
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
-	int64_t		 xrow;		/* published (lobby-xnode.c), or 0 */
+	int64_t		 xrow;		/* published (lobby-xnode.c), -1 while
+					 * publishing, or 0 */
+	enum lseek_x	 xstate;	/* lobby-xnode.c's xseek_set only */
 };
 TAILQ_HEAD(lseeks, lseek);
 
@@ -291,8 +308,9 @@ struct lobby {
 	/* Matchmaking across nodes (lobby-xnode.c), or NULL. */
 	struct lxnode	*xnode;
 	const char	*xaway;		/* lg_start: the away seat's account */
-	/* A published seek is dropped (lobby-xnode.c sets it): takes its row
-	 * back; -1: another node claimed it. */
+	/* A published seek is dropped (lobby-xnode.c sets it): its row is
+	 * deleted on a worker (if another node claimed it a moment before,
+	 * the claim wins); returns 0. */
 	int		 (*seek_gone)(struct lobby *, struct lseek *);
 	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
 	struct lxwatch	*xwatch;
@@ -310,6 +328,11 @@ struct lobby {
 	struct lwhere	*where;		/* games waiting for a takeover
 					 * (lobby-where.c), or NULL */
 };
+
+/* lobby-work.c (calls no other file of the lobby): a job on a worker
+ * (lb->io.work), or at once without one */
+void	 lobby_work(struct lobby *, void (*)(void *), void (*)(void *),
+	    void *);
 
 /* lobby-queue.c (calls no other file of the lobby) */
 uint64_t lobby_clock_now(const struct lobby *);
@@ -411,6 +434,7 @@ void	 lwhere_free(struct lobby *);
 /* lobby-xnode.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c):
  * matchmaking across nodes */
 void	 lobby_xnode_publish(struct lobby *, struct lseek *);
+int	 lobby_xnode_may_pair(struct lobby_client *, struct lseek *);
 int	 lobby_xnode_seated(struct lgame *);
 
 /* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */

@@ -170,9 +170,9 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 		    "a pairing picks seats at random");
 		return (-1);
 	}
-	if ((sk = lobby_seek_match(lc, o)) != NULL && sk->xrow != 0 &&
-	    lb->seek_gone(lb, sk) != 0)
-		sk = NULL;	/* claimed by another node meanwhile */
+	if ((sk = lobby_seek_match(lc, o)) != NULL &&
+	    !lobby_xnode_may_pair(lc, sk))
+		sk = NULL;	/* published: it pairs through the table */
 	if (sk != NULL) {
 		other = sk->lc;
 		if (lobby_offer_start(lb, o, &start, err) != 0)

@@ -156,16 +156,43 @@ lwhere_wait(struct lobby *lb, int64_t game, const char *name,
 	}
 }
 
-/* Is account name logged in here and unseated? */
 static int
-lwhere_here(struct lobby *lb, const char *name)
+lwhere_name_cmp(const void *a, const void *b)
 {
-	struct lobby_client *lc;
+	return (strcmp((*(const struct lwait *const *)a)->name,
+	    (*(const struct lwait *const *)b)->name));
+}
 
-	TAILQ_FOREACH(lc, &lb->clients, entry)
-		if (lc->game == NULL && strcmp(lc->name, name) == 0)
-			return (1);
-	return (0);
+/*
+ * Marks here[i] for each kept account w->v[i] logged in here and unseated:
+ * one pass over the clients, each name looked up among the kept ones
+ * sorted by name (not every kept one against every client).
+ */
+static void
+lwhere_here(struct lobby *lb, char *here)
+{
+	struct lwhere	*w = lb->where;
+	const struct lwait *by[LWHERE_MAX], **p, key, *kp = &key;
+	struct lobby_client *lc;
+	size_t		 i;
+
+	for (i = 0; i < w->n; i++) {
+		by[i] = &w->v[i];
+		here[i] = 0;
+	}
+	qsort(by, w->n, sizeof by[0], lwhere_name_cmp);
+	TAILQ_FOREACH(lc, &lb->clients, entry) {
+		if (lc->game != NULL || lc->name[0] == '\0')
+			continue;
+		lobby_copy(key.name, lc->name, sizeof key.name);
+		if ((p = bsearch(&kp, by, w->n, sizeof by[0],
+		    lwhere_name_cmp)) == NULL)
+			continue;
+		while (p > by && strcmp(p[-1]->name, lc->name) == 0)
+			p--;	/* the first of its games */
+		for (; p < by + w->n && strcmp((*p)->name, lc->name) == 0; p++)
+			here[*p - w->v] = 1;
+	}
 }
 
 /*
@@ -264,7 +291,7 @@ lwhere_job_start(struct lobby *lb)
 	}
 	w->next = (w->next + c) % w->n;
 	w->job = j;
-	lb->io.work(lb->io.arg, lwhere_job_work, lwhere_job_done, j);
+	lobby_work(lb, lwhere_job_work, lwhere_job_done, j);
 }
 
 /* Every LWHERE_TICK_MS while an account waits: expiry, then a read. */
@@ -275,10 +302,12 @@ lwhere_tick(void *arg)
 	struct lwhere	*w = lb->where;
 	uint64_t	 now = lobby_clock_now(lb);
 	size_t		 i, n = 0;
+	char		 here[LWHERE_MAX];
 
 	w->armed = 0;
+	lwhere_here(lb, here);
 	for (i = 0; i < w->n; i++)	/* gone, seated or too old: dropped */
-		if (w->v[i].until > now && lwhere_here(lb, w->v[i].name))
+		if (w->v[i].until > now && here[i])
 			w->v[n++] = w->v[i];
 	w->n = n;
 	if (w->n == 0)

@@ -480,12 +480,7 @@ xtour_job_work(void *arg)
 static void
 xtour_job_start(struct lobby *lb, struct xtour_job *j, void (*done)(void *))
 {
-	if (lb->io.work != NULL)
-		lb->io.work(lb->io.arg, xtour_job_work, done, j);
-	else {
-		xtour_job_work(j);
-		done(j);
-	}
+	lobby_work(lb, xtour_job_work, done, j);
 }
 
 /* Returns 1 if t has a slot waiting for a game refereed elsewhere. */
@@ -667,7 +662,7 @@ xtour_roster(struct lxtour *x, const struct league_tournament *v, size_t n)
 	x->have_roster = 1;
 }
 
-static void	xtour_redirect(struct lobby *);
+static void	xtour_redirect_to(struct lobby *, struct lobby_client *);
 
 /* On the loop, the roster's read done: the names, then the redirects. */
 static void
@@ -684,7 +679,7 @@ xtour_roster_done(void *arg)
 		x->nnames = 0;
 	} else
 		xtour_roster(x, j->v, j->n);
-	xtour_redirect(j->lb);
+	xtour_redirect_to(j->lb, NULL);
 	xtour_job_free(j);
 }
 
@@ -698,10 +693,11 @@ xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
 
 /*
  * Sends the scheduler's address to the logged-in players of running
- * tournaments not told yet (a node that does not schedule).
+ * tournaments not told yet (a node that does not schedule): to client
+ * only if given (its login), else to every client.
  */
 static void
-xtour_redirect(struct lobby *lb)
+xtour_redirect_to(struct lobby *lb, struct lobby_client *only)
 {
 	struct lobby_client *lc;
 	const char	*addr;
@@ -710,7 +706,8 @@ xtour_redirect(struct lobby *lb)
 	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL ||
 	    !lb->xtour->have_roster)
 		return;
-	TAILQ_FOREACH(lc, &lb->clients, entry) {
+	for (lc = only != NULL ? only : TAILQ_FIRST(&lb->clients); lc != NULL;
+	    lc = only != NULL ? NULL : TAILQ_NEXT(lc, entry)) {
 		if (!xtour_untold(lb, lc, node) || !ltour_name_in(
 		    lb->xtour->names, lb->xtour->nnames, lc->name))
 			continue;
@@ -720,6 +717,7 @@ xtour_redirect(struct lobby *lb)
 		    (unsigned long long)lc->connid, lc->name, addr);
 	}
 }
+
 
 /*
  * A notification of channel lobby that may be the scheduler's
@@ -755,7 +753,7 @@ lobby_xtour_note(struct lobby *lb, const char *payload)
 		x->roster = roster;
 		xtour_job_start(lb, x->roster_job, xtour_roster_done);
 	}
-	xtour_redirect(lb);
+	xtour_redirect_to(lb, NULL);
 	return (1);
 }
 
@@ -780,9 +778,10 @@ lobby_xtour_refuse(struct lobby_client *lc, struct buf *err)
 	return (-1);
 }
 
-/* A client logged in: a tournament's player goes to the scheduler. */
+/* A client logged in: a tournament's player goes to the scheduler (the
+ * others were told at the announcement or the roster's read). */
 void
 lobby_xtour_login(struct lobby_client *lc)
 {
-	xtour_redirect(lc->lb);
+	xtour_redirect_to(lc->lb, lc);
 }

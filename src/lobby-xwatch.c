@@ -43,6 +43,7 @@
 #include "util.h"
 
 #define XWATCH_ANNOUNCE_MS	5000
+#define XWATCH_SHARE	(XWATCH_MAX / 4)	/* of one address's spectators */
 
 static void
 xwatch_channel(int64_t id, char *ch, size_t len)
@@ -239,12 +240,7 @@ xwatch_job_start(struct lobby *lb, struct xwatch_job *j)
 	j->lb = lb;
 	j->next = lb->xwatch->jobs;
 	lb->xwatch->jobs = j;
-	if (lb->io.work != NULL)
-		lb->io.work(lb->io.arg, xwatch_job_work, xwatch_job_done, j);
-	else {
-		xwatch_job_work(j);
-		xwatch_job_done(j);
-	}
+	lobby_work(lb, xwatch_job_work, xwatch_job_done, j);
 }
 
 /* Reads watched game i's new moves on a worker, then sends them. */
@@ -554,6 +550,32 @@ lobby_xwatch_pre_drop(struct lobby_client *lc)
 	lc->xpre = NULL;
 }
 
+/* Whether peers a and b (ADDR:PORT) are of one address. */
+static int
+xwatch_same_addr(const char *a, const char *b)
+{
+	const char	*ea = strrchr(a, ':'), *eb = strrchr(b, ':');
+	size_t		 na = ea != NULL ? (size_t)(ea - a) : strlen(a);
+	size_t		 nb = eb != NULL ? (size_t)(eb - b) : strlen(b);
+
+	return (na == nb && memcmp(a, b, na) == 0);
+}
+
+/* The followed games watched by a connection of lc's address. */
+static size_t
+xwatch_addr_games(const struct lxwatch *xw, const struct lobby_client *lc)
+{
+	size_t		 i, k, n = 0;
+
+	for (i = 0; i < xw->n; i++)
+		for (k = 0; k < xw->w[i].n; k++)
+			if (xwatch_same_addr(xw->w[i].lcs[k]->peer, lc->peer)) {
+				n++;
+				break;
+			}
+	return (n);
+}
+
 /*
  * watch GAME_ID of a game this node does not have (lobby_watch): follows
  * it across nodes, from what a worker read (lobby_xwatch_prefetch).  *lv
@@ -575,6 +597,13 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 		if (lc->nwatch >= LOBBY_MAX_WATCH) {
 			buf_printf(err, "you watch %d games already (limit)",
 			    LOBBY_MAX_WATCH);
+			lobby_xwatch_pre_drop(lc);
+			return (-1);
+		}
+		if ((i = xwatch_addr_games(xw, lc)) >= XWATCH_SHARE) {
+			buf_printf(err, "your address watches %zu games of "
+			    "other nodes here (limit %d): unwatch one first", i,
+			    XWATCH_SHARE);
 			lobby_xwatch_pre_drop(lc);
 			return (-1);
 		}

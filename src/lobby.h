@@ -374,6 +374,10 @@ int	 lobby_xfeed_open(struct lobby *, struct xwatch_pre *, struct buf *);
 /* watch of another node's game: read on a worker first (lobby-xwatch.c). */
 int	 lobby_xwatch_needs_fetch(struct lobby_client *, const char *);
 void	 lobby_xwatch_prefetch(struct lobby_client *, const char *);
+/* seek on a node: its rows held on a worker first (lobby-xhold.c). */
+void	 lobby_xnode_prepare(struct lobby_client *, int, char **,
+	    const struct lobby_prep *);
+void	 lobby_xnode_seek_end(struct lobby_client *);
 void	 lobby_xfeed_close(struct lobby *, int64_t);
 int	 lobby_xfeed_web(struct lobby *, int64_t, int, struct json *);
 /*

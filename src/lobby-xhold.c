@@ -1,0 +1,322 @@
+/*
+ * lobby-xhold.c: a seek's rows in table seeks, taken by its preparation
+ * on a worker (issue 15 §2, PROTOCOL.md §13.3, doc/NODES.md).
+ *
+ * A seek runs in two steps (cmd_prep_run, then the command on the loop).
+ * On a node the first step, on a worker, also holds rows for it, so that
+ * the command on the loop decides at once without a database round trip:
+ * the oldest compatible published seek of this node of another account
+ * (lobby_seek may then pair with it at once, as on a single node), or
+ * else the seek's own row, written now (so a seek is in the table, in
+ * order, by the time its reply is sent).  A partner's row held has
+ * created_ms 0: no claim takes it, nor does another preparation; a seek's
+ * own row has -1 until its command opens it (on a worker, with the time):
+ * no claim takes it, but a preparation here may hold it (a seek that
+ * follows at once pairs at once, as on one node).  The command then uses
+ * them (lobby_xnode_may_pair, lobby_xnode_publish) and gives back what it
+ * did not use (lobby_xnode_seek_end: on a worker, the partner's row gets
+ * its created_ms again, the own row is deleted); a hold whose command never
+ * ran (its connection closed) is given back by the second tick.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "lobby.h"
+#include "lobby-int.h"
+#include "lobby-xnode.h"
+#include "log.h"
+#include "proto.h"
+#include "sqldb.h"
+#include "util.h"
+
+/*
+ * The terms of a seek line's options into t (the defaults of lb's
+ * settings): -1 for a seek that holds nothing (of the engine, with a seat,
+ * or an option the command refuses).
+ */
+static int
+xhold_terms(const struct lobby *lb, int argc, char **argv, struct lseek *t)
+{
+	const char	*v;
+	int		 i, k;
+
+	t->base_ms = lb->conf.default_base_ms;
+	t->inc_ms = lb->conf.default_inc_ms;
+	t->rated = 1;
+	t->random = 0;
+	for (i = 0; i < argc; i++) {
+		switch ((k = lobby_offer_opt(argv[i], &v))) {
+		case LOBBY_OPT_TC:
+			if (proto_parse_tc(v, &t->base_ms, &t->inc_ms))
+				return (-1);
+			break;
+		case LOBBY_OPT_RATED:
+		case LOBBY_OPT_RANDOM:
+			if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+				return (-1);
+			*(k == LOBBY_OPT_RATED ? &t->rated : &t->random) =
+			    v[0] - '0';
+			break;
+		case LOBBY_OPT_OPPONENT:
+			if (strcmp(v, "any") != 0)
+				return (-1);
+			break;
+		case LOBBY_OPT_SEAT:
+			return (-1);
+		default:
+			break;
+		}
+	}
+	return (0);
+}
+
+/*
+ * The seek's rows, in one transaction on pdb (pmtx held): 0 or -1.  The
+ * partner's row is locked waiting (not SKIP LOCKED: a job of this node
+ * opening or claiming it holds it a moment; a claim that took it leaves
+ * no row to hold), XHOLD_LOCK_MS at most (pdb's lock_timeout): then, as
+ * on any failure, the seek holds nothing and is published by a job.
+ */
+#define XHOLD_PARTNER	"SELECT id, created_ms FROM seeks WHERE node_id = ? " \
+	"AND owner_id IS NULL AND created_ms <> 0 AND player <> ? AND spec = ? " \
+	"AND random = ? AND rated = ? AND base_ms = ? AND inc_ms = ? ORDER BY " \
+	"id LIMIT 1 FOR UPDATE"
+static int
+xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
+    struct xhold *h)
+{
+	struct sqldb	*db = xn->pdb;
+	struct sqldb_stmt *s;
+	int64_t		 v[1];
+	int		 r;
+
+	if (sqldb_begin(db) != 0 || sqldb_cached(db, XHOLD_PARTNER, 0, &s) != 0)
+		return (sqldb_abort(db));
+	sqldb_bind_int64(s, 1, xn->lb->node_id);
+	sqldb_bind_text(s, 2, name);
+	xnode_bind_terms(s, 3, t);
+	if ((r = sqldb_step(s)) == SQLDB_ROW) {
+		h->partner = sqldb_column_int64(s, 0);
+		h->partner_ms = sqldb_column_int64(s, 1);
+	}
+	sqldb_reset(s);
+	if (r < 0)
+		return (sqldb_abort(db));
+	v[0] = h->partner;
+	if (h->partner != 0 ? sqldb_cached_run(db, "UPDATE seeks SET "
+	    "created_ms = 0 WHERE id = ?", v, 1) != 1 : sqldb_cached(db,
+	    "INSERT INTO seeks (node_id, player, spec, random, rated, base_ms, "
+	    "inc_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, -1)",
+	    SQLDB_RETURNING_ID, &s) != 0)
+		return (sqldb_abort(db));
+	if (h->partner == 0) {
+		sqldb_bind_int64(s, 1, xn->lb->node_id);
+		sqldb_bind_text(s, 2, name);
+		xnode_bind_terms(s, 3, t);
+		r = sqldb_step(s);
+		sqldb_reset(s);
+		if (r != SQLDB_DONE)
+			return (sqldb_abort(db));
+		h->row = sqldb_last_id(db);
+	}
+	if (sqldb_commit(db) != 0)
+		return (sqldb_abort(db));
+	return (0);
+}
+
+/*
+ * On a worker, after seek line argv's game was prepared into p (its
+ * connection lc is busy: the loop does not touch it): holds lc's rows.
+ */
+void
+lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
+    const struct lobby_prep *p)
+{
+	struct lobby	*lb = lc->lb;
+	struct lxnode	*xn = lb->xnode;
+	struct xhold	*h;
+	struct lseek	 t;
+	struct buf	 spec;
+
+	memset(&t, 0, sizeof t);
+	if (xn == NULL || lc->name[0] == '\0' || !p->ok ||
+	    xhold_terms(lb, argc, argv, &t) != 0)
+		return;
+	buf_init(&spec);
+	game_print(&p->tmpl, &spec);
+	t.spec = (char *)buf_str(&spec);
+	h = xcalloc(1, sizeof *h);
+	h->connid = lc->connid;
+	pthread_mutex_lock(&xn->pmtx);
+	if (xhold_tx(xn, lc->name, &t, h) != 0) {
+		log_warnx("event=xnode-db what=hold error=\"%s\"",
+		    sqldb_errmsg(xn->pdb));
+		free(h);
+		h = NULL;
+	}
+	pthread_mutex_unlock(&xn->pmtx);
+	if (h != NULL) {
+		pthread_mutex_lock(&xn->hmtx);
+		h->next = xn->holds;
+		xn->holds = h;
+		pthread_mutex_unlock(&xn->hmtx);
+	}
+	buf_free(&spec);
+}
+
+/* Takes connid's hold out of the list (the newest), or NULL. */
+static struct xhold *
+xhold_take(struct lxnode *xn, uint64_t connid)
+{
+	struct xhold	**hp, *h;
+
+	pthread_mutex_lock(&xn->hmtx);
+	for (hp = &xn->holds; (h = *hp) != NULL && h->connid != connid;
+	    hp = &h->next)
+		;
+	if (h != NULL)
+		*hp = h->next;
+	pthread_mutex_unlock(&xn->hmtx);
+	return (h);
+}
+
+/* Gives back what hold h still has, on a worker, and frees it. */
+static void
+xhold_release(struct lxnode *xn, struct xhold *h)
+{
+	struct xjob	*j;
+
+	if (h->partner != 0) {
+		j = xjob_new(xn, XJ_RESTORE, NULL, h->partner, 0);
+		j->game = h->partner_ms;
+	}
+	if (h->row != 0)
+		xjob_new(xn, XJ_UNPUBLISH, NULL, h->row, 0);
+	free(h);
+	xnode_pump(xn);
+}
+
+/*
+ * lobby_seek's check of the open seek sk its seek matched: may lc's seek
+ * pair with it at once?  Yes if sk is not published, or if its row is the
+ * one lc's preparation holds (no node can claim it: it is deleted on a
+ * worker); no for any other published seek (it pairs through the table).
+ */
+int
+lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
+{
+	struct lxnode	*xn = lc->lb->xnode;
+	struct xhold	*h;
+	int		 ok = 0;
+
+	if (sk->xrow == 0)
+		return (1);
+	if (xn == NULL || sk->xrow < 0)
+		return (0);
+	pthread_mutex_lock(&xn->hmtx);
+	for (h = xn->holds; h != NULL && h->connid != lc->connid; h = h->next)
+		;
+	if (h != NULL && h->partner == sk->xrow) {
+		h->partner = 0;
+		ok = 1;
+	}
+	pthread_mutex_unlock(&xn->hmtx);
+	if (!ok)
+		return (0);
+	xjob_new(xn, XJ_UNPUBLISH, NULL, sk->xrow, 0);
+	xnode_pump(xn);
+	sk->xrow = 0;
+	xseek_set(sk, LSEEK_LOCAL);	/* it pairs now */
+	return (1);
+}
+
+/* The own row connid's preparation holds (lobby_xnode_publish), or 0. */
+static int64_t
+xhold_take_row(struct lxnode *xn, uint64_t connid)
+{
+	struct xhold	*h;
+	int64_t		 row = 0;
+
+	pthread_mutex_lock(&xn->hmtx);
+	for (h = xn->holds; h != NULL && h->connid != connid; h = h->next)
+		;
+	if (h != NULL) {
+		row = h->row;
+		h->row = 0;
+	}
+	pthread_mutex_unlock(&xn->hmtx);
+	return (row);
+}
+
+/*
+ * Publishes local seek sk (lobby_seek: it paired with none here): opens
+ * the row its preparation holds, or else writes one, on a worker.
+ */
+void
+lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
+{
+	struct lxnode	*xn = lb->xnode;
+	int64_t		 row;
+
+	if (xn == NULL || sk->lc->name[0] == '\0')
+		return;
+	if ((row = xhold_take_row(xn, sk->lc->connid)) == 0) {
+		xnode_publish(xn, sk);
+		return;
+	}
+	sk->xrow = row;
+	xseek_set(sk, LSEEK_PUBLISHING);
+	xjob_new(xn, XJ_OPEN, sk, row, 0);
+	xnode_pump(xn);
+}
+
+/* The end of lc's seek command: gives back what its preparation held. */
+void
+lobby_xnode_seek_end(struct lobby_client *lc)
+{
+	struct lxnode	*xn = lc->lb->xnode;
+	struct xhold	*h;
+
+	while (xn != NULL && (h = xhold_take(xn, lc->connid)) != NULL)
+		xhold_release(xn, h);
+}
+
+/* Each tick: gives back the holds whose command never ran. */
+void
+xhold_sweep(struct lxnode *xn)
+{
+	struct xhold	**hp, *h, *old = NULL;
+
+	pthread_mutex_lock(&xn->hmtx);
+	for (hp = &xn->holds; (h = *hp) != NULL; ) {
+		if (++h->ticks < 2) {
+			hp = &h->next;
+			continue;
+		}
+		*hp = h->next;
+		h->next = old;
+		old = h;
+	}
+	pthread_mutex_unlock(&xn->hmtx);
+	while ((h = old) != NULL) {
+		old = h->next;
+		log_info("event=xnode-hold-expired conn=%llu",
+		    (unsigned long long)h->connid);
+		xhold_release(xn, h);
+	}
+}
+
+/* Frees the holds (the workers are joined; the rows go with the node). */
+void
+xhold_free(struct lxnode *xn)
+{
+	struct xhold	*h;
+
+	while ((h = xn->holds) != NULL) {
+		xn->holds = h->next;
+		free(h);
+	}
+}

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""xloop.py: a node's seek path across nodes never holds up its event loop
+(issue 15's leftovers, PROTOCOL.md §13.3, doc/NODES.md): two grundyd on one
+PostgreSQL (xloop.sh runs it under a throwaway cluster, tests/pgcluster.sh).
+test_seek_locked: while a psql session holds table seeks in ACCESS
+EXCLUSIVE mode, a seek on node A waits for the database (its statement is
+seen waiting for the lock) but A answers protocol_version on another
+connection, and a clocked game on A goes on: a move is relayed and the
+player who then does not move loses on time, all while the lock is held.
+Once the lock is gone the seek is answered and pairs across nodes as
+before (the newer seek's node, B, owns the game; A's player is
+redirected there).
+test_unseek_in_flight: a seek withdrawn while its publication waits for
+the lock leaves no row once the lock is gone.
+test_watch_share: one address's spectators start following at most 15
+games of other nodes.  Every wait is a poll with a deadline; no time is
+asserted."""
+import glob
+import os
+import subprocess
+
+from e2e import *  # noqa: F401,F403
+from xnode import addr, fresh_db, psql, relogin  # noqa: E402
+
+SPEC = "nim 3 4 5"
+DEADLINE = 20.0                         # s: every poll's bound
+GRANTED = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = " \
+    "l.relation WHERE c.relname = 'seeks' AND l.mode = " \
+    "'AccessExclusiveLock' AND l.granted"
+WAITING = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = " \
+    "'Lock' AND position('seeks' in query) > 0"
+HOLDER = "SELECT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = " \
+    "l.relation WHERE c.relname = 'seeks' AND l.mode = " \
+    "'AccessExclusiveLock' AND l.granted"
+
+
+def lock_seeks(url):
+    """A psql session that takes table seeks in ACCESS EXCLUSIVE mode and
+    sleeps in that transaction (unlock_seeks cancels it)."""
+    bindir = os.environ.get("PG_BINDIR") or sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"))[-1]
+    p = subprocess.Popen([os.path.join(bindir, "psql"), "-Aqt", "-c",
+                          "BEGIN; LOCK TABLE seeks IN ACCESS EXCLUSIVE MODE; "
+                          "SELECT pg_sleep(120)", url],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    check("table seeks locked",
+          wait_for(lambda: psql(url, GRANTED) == "1", DEADLINE, 0.05))
+    return p
+
+
+def unlock_seeks(url, p):
+    psql(url, "SELECT pg_cancel_backend(pid) FROM (%s) h" % HOLDER)
+    p.wait(DEADLINE)
+
+
+def test_seek_locked():
+    url = fresh_db()
+    a = Daemon("A", db=url)
+    b = Daemon("B", db=url)
+    p1 = login(a, "p1")
+    for n in ("p2", "s1", "s2"):
+        r = p1.cmd("register %s password1" % n)
+        check("%s registered on A" % n, ok(r), r)
+    p2 = relogin(a, "p2")
+    s1 = relogin(a, "s1")
+    s2 = relogin(b, "s2")
+    c = Client(a)
+    # Two players of A pair at once (the second seek holds the first's
+    # row on a worker): a game with 3 s on each clock.
+    gid, seats, _, _ = pair(a, p1, p2, SPEC, "tc=3000 rated=0")
+    lk = lock_seeks(url)
+    try:
+        s1.send("7 seek %s tc=60000 rated=0" % SPEC)
+        check("A's seek statement waits for the lock on seeks",
+              wait_for(lambda: psql(url, WAITING) != "0", DEADLINE, 0.05))
+        answers(c, "protocol_version",
+                "A answers protocol_version while its seek waits", "2")
+        g = genmove_of(seats[1], DEADLINE)
+        check("seat 1 is asked for its move", g is not None,
+              seats[1].commands)
+        if g is not None:
+            seats[1].answer(g, "1=0")
+        check("seat 2 is asked for its move after seat 1's",
+              genmove_of(seats[2], DEADLINE) is not None, seats[2].commands)
+        go = gameover_of(seats[2], DEADLINE)
+        check("seat 2, which does not move, loses on time",
+              go is not None and " timeout" in go, go)
+        check("all while the lock is held", psql(url, GRANTED) == "1")
+    finally:
+        unlock_seeks(url, lk)
+    # Answered after the lock, or during it: its preparation waits for a
+    # lock XHOLD_LOCK_MS at most, then a job publishes it.
+    r = s1.wait("replies", lambda x: x.startswith(("=7", "?7")), DEADLINE)
+    check("the seek on A is answered", r is not None and
+          r.startswith("=7 seek"), r)
+    r = s2.cmd("seek %s tc=60000 rated=0" % SPEC)
+    check("s2's seek waits on B", ok(r) and body(r).startswith("seek"), r)
+    e = event_of(s2, "start", DEADLINE)
+    check("s2 gets event start on B", e is not None, s2.events)
+    er = event_of(s1, "redirect", DEADLINE)
+    check("s1 is redirected to B's game", e is not None and
+          er == "event redirect %s %s" % (addr(b), e.split()[2]), er)
+    check("A's game is not B's", e is None or int(e.split()[2]) != gid, e)
+
+
+def test_unseek_in_flight():
+    """A seek withdrawn while its row's statements wait for the database
+    (table seeks locked) leaves nothing in the table once they ran, and
+    pairs with no one."""
+    url = fresh_db()
+    a = Daemon("uA", db=url)
+    b = Daemon("uB", db=url)
+    u1 = login(a, "u1")
+    r = u1.cmd("register u2 password1")
+    check("u2 registered on A", ok(r), r)
+    u2 = relogin(b, "u2")
+    lk = lock_seeks(url)
+    try:
+        u1.send("7 seek %s tc=60000 rated=0" % SPEC)
+        r = u1.wait("replies", lambda x: x.startswith(("=7", "?7")),
+                    DEADLINE)
+        check("u1's seek is answered while the lock is held (its "
+              "preparation waited a second at most)",
+              r is not None and r.startswith("=7 seek") and
+              psql(url, GRANTED) == "1", r)
+        r = u1.cmd("unseek")
+        check("u1 withdraws it while its publication waits", ok(r), r)
+    finally:
+        unlock_seeks(url, lk)
+    check("nothing of it is left in table seeks",
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks") == "0",
+                   DEADLINE, 0.05))
+    r = u2.cmd("seek %s tc=60000 rated=0" % SPEC)
+    check("u2's seek on B waits", ok(r) and body(r).startswith("seek"), r)
+    check("u2's seek alone is published",
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
+                                "created_ms > 0") == "1", DEADLINE, 0.05))
+    r = u2.cmd("unseek")
+    check("it paired with no one: still open, no event start",
+          ok(r) and not [e for e in u2.events if "start" in e], r)
+
+
+def watched(c, gid):
+    """watch gid on c, again while its start is not in the log yet; the
+    last reply."""
+    r = None
+
+    def answered():
+        nonlocal r
+        r = c.cmd("watch %d" % gid)
+        return r is not None and "is starting on another node" not in r
+    wait_for(answered, DEADLINE, 0.05)
+    return r
+
+
+def test_watch_share():
+    """One address's connections start following at most 15 of the 63
+    games of other nodes a node may follow (PROTOCOL §13.5): a sixteenth
+    is refused with the documented error; another address may still
+    follow one, and a game followed already may still be watched."""
+    url = fresh_db()
+    a = Daemon("wA", "--admins", "adm", db=url)
+    b = Daemon("wB", "--admins", "adm", db=url)
+    adm = login(b, "adm")
+    gids = []
+    for i in range(16):
+        for n in ("x%d" % i, "y%d" % i):
+            r = adm.cmd("account create %s password1" % n)
+            check("account %s created" % n, ok(r), r)
+        gid, _, _, _ = pair(b, relogin(b, "x%d" % i), relogin(b, "y%d" % i),
+                            SPEC, "tc=600000 rated=0")
+        gids.append(gid)
+    w1, w2 = Client(a), Client(a)
+    for i, gid in enumerate(gids[:15]):
+        r = watched(w1 if i < 8 else w2, gid)
+        check("127.0.0.1 follows game %d of node B" % gid,
+              ok(r) and ("watching %d" % gid) in r, r)
+    r = watched(w2, gids[15])
+    check("a sixteenth game of 127.0.0.1 is refused",
+          not ok(r) and body(r) == "your address watches 15 games of "
+          "other nodes here (limit 15): unwatch one first", r)
+    r = watched(w2, gids[0])
+    check("a game 127.0.0.1 follows already may be watched",
+          ok(r) and ("watching %d" % gids[0]) in r, r)
+    w3 = Client(a, src="127.0.0.2")
+    r = watched(w3, gids[15])
+    check("127.0.0.2 follows the sixteenth",
+          ok(r) and ("watching %d" % gids[15]) in r, r)
+
+
+if __name__ == "__main__":
+    if not os.environ.get("SQLDB_PG_URL"):
+        print("1..0 # SKIP no SQLDB_PG_URL (run tests/xloop.sh)")
+        sys.exit(0)
+    sys.exit(run([test_seek_locked, test_unseek_in_flight,
+                  test_watch_share]))
