@@ -172,7 +172,8 @@ static void
 lwhere_here(struct lobby *lb, char *here)
 {
 	struct lwhere	*w = lb->where;
-	const struct lwait *by[LWHERE_MAX], **p, key, *kp = &key;
+	const struct lwait *by[LWHERE_MAX], **p, *kp;
+	struct lwait	 key;
 	struct lobby_client *lc;
 	size_t		 i;
 
@@ -181,6 +182,7 @@ lwhere_here(struct lobby *lb, char *here)
 		here[i] = 0;
 	}
 	qsort(by, w->n, sizeof by[0], lwhere_name_cmp);
+	kp = &key;
 	TAILQ_FOREACH(lc, &lb->clients, entry) {
 		if (lc->game != NULL || lc->name[0] == '\0')
 			continue;
