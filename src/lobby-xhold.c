@@ -76,9 +76,12 @@ xhold_terms(const struct lobby *lb, int argc, char **argv, struct lseek *t)
 /*
  * The seek's rows, in one transaction on pdb (pmtx held): 0 or -1.  The
  * partner's row is locked waiting (not SKIP LOCKED: a job of this node
- * opening or claiming it holds it a moment; a claim that took it leaves
- * no row to hold), XHOLD_LOCK_MS at most (pdb's lock_timeout): then, as
- * on any failure, the seek holds nothing and is published by a job.
+ * opening it holds it a moment, and a seek that follows another at once
+ * must pair at once, as on one node; a claim that took it leaves no row
+ * to hold), XHOLD_LOCK_MS at most (pdb's lock_timeout): then, as on any
+ * failure, the seek holds nothing and is published by a job.  Only one
+ * preparation waits so (pmtx, tried: the others hold nothing), and a job
+ * holds a lock XJOB_LOCK_MS at most per statement (jdb's lock_timeout).
  */
 #define XHOLD_PARTNER	"SELECT id, created_ms FROM seeks WHERE node_id = ? " \
 	"AND owner_id IS NULL AND created_ms <> 0 AND player <> ? AND spec = ? " \
@@ -142,7 +145,7 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
 	struct buf	 spec;
 
 	memset(&t, 0, sizeof t);
-	if (xn == NULL || lc->name[0] == '\0' || !p->ok ||
+	if (xn == NULL || lc->name[0] == '\0' || !p->ok || lc->game != NULL ||
 	    xhold_terms(lb, argc, argv, &t) != 0)
 		return;
 	buf_init(&spec);
@@ -150,7 +153,16 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
 	t.spec = (char *)buf_str(&spec);
 	h = xcalloc(1, sizeof *h);
 	h->connid = lc->connid;
-	pthread_mutex_lock(&xn->pmtx);
+	if (pthread_mutex_trylock(&xn->pmtx) != 0) {
+		/* another preparation has pdb (it may wait for a lock):
+		 * never wait here, on a worker of the shared pool; the seek
+		 * holds nothing and is published by a job */
+		log_info("event=xnode-hold-busy conn=%llu",
+		    (unsigned long long)lc->connid);
+		free(h);
+		buf_free(&spec);
+		return;
+	}
 	if (xhold_tx(xn, lc->name, &t, h) != 0) {
 		log_warnx("event=xnode-db what=hold error=\"%s\"",
 		    sqldb_errmsg(xn->pdb));
@@ -202,8 +214,8 @@ xhold_release(struct lxnode *xn, struct xhold *h)
 /*
  * lobby_seek's check of the open seek sk its seek matched: may lc's seek
  * pair with it at once?  Yes if sk is not published, or if its row is the
- * one lc's preparation holds (no node can claim it: it is deleted on a
- * worker); no for any other published seek (it pairs through the table).
+ * one lc's preparation holds (no node can claim it); no for any other
+ * published seek (it pairs through the table).
  */
 int
 lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
@@ -219,18 +231,14 @@ lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
 	pthread_mutex_lock(&xn->hmtx);
 	for (h = xn->holds; h != NULL && h->connid != lc->connid; h = h->next)
 		;
-	if (h != NULL && h->partner == sk->xrow) {
-		h->partner = 0;
+	if (h != NULL && h->partner == sk->xrow)
 		ok = 1;
-	}
 	pthread_mutex_unlock(&xn->hmtx);
-	if (!ok)
-		return (0);
-	xjob_new(xn, XJ_UNPUBLISH, NULL, sk->xrow, 0);
-	xnode_pump(xn);
-	sk->xrow = 0;
-	xseek_set(sk, LSEEK_LOCAL);	/* it pairs now */
-	return (1);
+	/* sk is left as it is until the pairing started: then its drop
+	 * deletes the row (lobby_xnode_unpublish, or its claim's end), and
+	 * the hold's give-back finds nothing; if the pairing failed, the
+	 * give-back opens the row again for sk, still published */
+	return (ok);
 }
 
 /* The own row connid's preparation holds (lobby_xnode_publish), or 0. */

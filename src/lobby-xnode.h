@@ -20,11 +20,13 @@
  * connection jdb, and finish on the loop, which finds the seek again by
  * its id (it may be gone: the job then cleans up after it).  A seek has at
  * most one job at once (its state, xseek_set); at most XNODE_QUEUE_MAX
- * jobs wait for their turn: a seek that finds the queue full stays on its
- * node only (LSEEK_LOCAL) and is published by a later tick.
+ * publishes, claims and reads wait for their turn (xjob_capped): a seek
+ * that finds the queue full stays on its node only (LSEEK_LOCAL) and is
+ * published by a later tick.
  */
 #define XNODE_QUEUE_MAX	256
 #define XHOLD_LOCK_MS	1000	/* a preparation's wait for a lock, at most */
+#define XJOB_LOCK_MS	1000	/* a job's wait for a lock, at most */
 
 /*
  * A game this node paired across nodes.  Its lease is the node thread's
@@ -69,6 +71,7 @@ struct lxnode {
 	struct xjobs	 todo;		/* jobs waiting, nqueued of them */
 	size_t		 nqueued;
 	struct xjob	*running;	/* on a worker, or NULL */
+	struct xjobs	 failed;	/* give-backs to try again (tick) */
 	struct sqldb	*pdb;		/* the preparations' (pmtx held) */
 	pthread_mutex_t	 pmtx;		/* held while pdb waits: never on
 					 * the loop */
@@ -128,6 +131,7 @@ void	 xnode_pump(struct lxnode *);
 void	 xnode_publish(struct lxnode *, struct lseek *);
 void	 xnode_scan(struct lxnode *, int64_t);
 void	 xnode_paired(struct lxnode *, int64_t);
+void	 xnode_requeue(struct lxnode *);
 int	 lobby_xnode_unpublish(struct lobby *, struct lseek *);
 void	 xseek_set(struct lseek *, enum lseek_x);
 struct sqldb_stmt;
