@@ -149,6 +149,7 @@ xnode_tick_cb(void *arg)
 	xnode_listen(xn);
 	xhold_sweep(xn);
 	xnode_requeue(xn);
+	xhold_orphans(xn);
 	if (xn->catch_up) {
 		xn->catch_up = 0;
 		xnode_paired(xn, 0);
@@ -285,6 +286,7 @@ lobby_xnode_free(struct lobby *lb)
 	sqldb_close(xn->pdb);
 	sqldb_close(xn->ldb);
 	xhold_free(xn);
+	free(xn->orphans);
 	pthread_mutex_destroy(&xn->pmtx);
 	pthread_mutex_destroy(&xn->hmtx);
 	free(xn->games);

@@ -27,6 +27,8 @@
 #define XNODE_QUEUE_MAX	256
 #define XHOLD_LOCK_MS	1000	/* a preparation's wait for a lock, at most */
 #define XJOB_LOCK_MS	1000	/* a job's wait for a lock, at most */
+#define XSWEEP_TICKS	5	/* held rows owned by nothing: looked for */
+#define XSWEEP_MAX	64	/* rows looked at per sweep */
 
 /*
  * A game this node paired across nodes.  Its lease is the node thread's
@@ -77,6 +79,9 @@ struct lxnode {
 					 * the loop */
 	pthread_mutex_t	 hmtx;		/* for holds only: held a moment */
 	struct xhold	*holds;
+	int64_t		*orphans;	/* held rows no one owned (last sweep) */
+	size_t		 norphans;
+	int		 sweeping;	/* an XJ_SWEEP is queued or runs */
 	struct xgame	*games;
 	size_t		 ngames;
 };
@@ -90,7 +95,8 @@ enum xjob_kind {
 	XJ_GAME,	/* writes game into claimed row c, NOTIFY 'paired ID' */
 	XJ_PAIRED,	/* reads our rows paired elsewhere (row, or 0: all) */
 	XJ_OPEN,	/* opens held row (the seek's terms), NOTIFY 'seek ID' */
-	XJ_RESTORE	/* gives held row back its created_ms, NOTIFY 'seek ID' */
+	XJ_RESTORE,	/* gives held row back its created_ms, NOTIFY 'seek ID' */
+	XJ_SWEEP	/* deletes held rows no one owned in two sweeps */
 };
 
 /* A published seek's row: id, owner_id, game_id, player (0: NULL). */
@@ -121,6 +127,8 @@ struct xjob {
 	struct xrow	 c;		/* the candidate, or the claimed row */
 	struct xpaired	*p;		/* XJ_PAIRED */
 	size_t		 np;
+	int64_t		*own, *prev, *seen;	/* XJ_SWEEP (lobby-xhold.c) */
+	size_t		 nown, nprev, nseen;
 };
 
 /* lobby-xseek.c */
@@ -140,5 +148,8 @@ void	 xnode_bind_terms(struct sqldb_stmt *, int, const struct lseek *);
 /* lobby-xhold.c */
 void	 xhold_sweep(struct lxnode *);
 void	 xhold_free(struct lxnode *);
+void	 xhold_orphans(struct lxnode *);
+int	 xwork_sweep(struct lxnode *, struct xjob *);
+void	 xdone_sweep(struct lxnode *, struct xjob *);
 
 #endif /* LOBBY_XNODE_H */

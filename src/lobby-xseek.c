@@ -350,6 +350,9 @@ xjob_work(void *arg)
 	case XJ_RESTORE:
 		j->rc = xwork_open(xn, j);
 		break;
+	case XJ_SWEEP:
+		j->rc = xwork_sweep(xn, j);
+		break;
 	}
 }
 
@@ -416,6 +419,9 @@ xjob_free(struct xjob *j)
 {
 	free(j->terms.spec);
 	free(j->p);
+	free(j->own);
+	free(j->prev);
+	free(j->seen);
 	free(j);
 }
 
@@ -796,6 +802,9 @@ xjob_done(void *arg)
 		break;
 	case XJ_PAIRED:
 		xdone_paired(xn, j);
+		break;
+	case XJ_SWEEP:
+		xdone_sweep(xn, j);
 		break;
 	case XJ_UNPUBLISH:
 	case XJ_RELEASE:

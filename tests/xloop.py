@@ -15,6 +15,8 @@ test_unseek_in_flight: a seek withdrawn while its publication waits for
 the lock leaves no row once the lock is gone.
 test_second_game: an account seeking on one connection while it plays on
 another gets no second game from a claim across nodes.
+test_orphan_swept: held rows no hold, seek or job of their node owns are
+deleted by its sweep.
 test_watch_share: one address's spectators start following at most 15
 games of other nodes.  Every wait is a poll with a deadline; no time is
 asserted."""
@@ -239,6 +241,35 @@ def test_second_game():
                "owner_id IS NULL") == "2")
 
 
+def test_orphan_swept():
+    """Rows of a node held (created_ms 0 or -1) that nothing of it owns
+    (a give-back that never ran) are deleted by its sweep (two sweeps
+    XSWEEP_TICKS apart); its published seek's row stays."""
+    url = fresh_db()
+    a = Daemon("oA", db=url)
+    v = login(a, "v")
+    r = v.cmd("seek %s tc=60000 rated=0" % SPEC)
+    check("v's seek waits on A", ok(r) and body(r).startswith("seek"), r)
+    check("v's seek is published",
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
+                                "created_ms > 0") == "1", DEADLINE, 0.05))
+    node = psql(url, "SELECT id FROM nodes WHERE addr = '%s'" % addr(a))
+    for ms in (0, -1):
+        psql(url, "INSERT INTO seeks (node_id, player, spec, random, rated,"
+             " base_ms, inc_ms, created_ms) VALUES (%s, 'ghost', '%s', 0, 0,"
+             " 60000, 0, %d)" % (node, SPEC, ms))
+    check("two held rows owned by nothing",
+          psql(url, "SELECT count(*) FROM seeks WHERE created_ms IN "
+               "(0, -1)") == "2")
+    check("A's sweep deletes them",
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
+                                "created_ms IN (0, -1)") == "0",
+                   2 * DEADLINE, 0.1))
+    check("v's published row stays",
+          psql(url, "SELECT count(*) FROM seeks WHERE player = 'v' AND "
+               "created_ms > 0") == "1")
+
+
 def watched(c, gid):
     """watch gid on c, again while its start is not in the log yet; the
     last reply."""
@@ -292,4 +323,4 @@ if __name__ == "__main__":
         print("1..0 # SKIP no SQLDB_PG_URL (run tests/xloop.sh)")
         sys.exit(0)
     sys.exit(run([test_seek_locked, test_unseek_in_flight,
-                  test_second_game, test_watch_share]))
+                  test_second_game, test_orphan_swept, test_watch_share]))
