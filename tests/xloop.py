@@ -187,6 +187,16 @@ def log_wait(d, words, timeout):
     return found[0].strip() if found else None
 
 
+def seek_published(url, c, who, node):
+    """c seeks (the only seek in the table) and is published."""
+    r = c.cmd("seek %s tc=60000 rated=0" % SPEC)
+    check("%s's seek waits on %s" % (who, node),
+          ok(r) and body(r).startswith("seek"), r)
+    check("%s's seek is published" % who,
+          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
+                                "created_ms > 0") == "1", DEADLINE, 0.05))
+
+
 def test_second_game():
     """An account seeking on one connection while it plays on another is
     not paired again across nodes: x's seek on A (published once table
@@ -203,11 +213,7 @@ def test_second_game():
     x2 = relogin(a, "x")
     z = relogin(a, "z")
     w = relogin(b, "w")
-    r = w.cmd("seek %s tc=60000 rated=0" % SPEC)
-    check("w's seek waits on B", ok(r) and body(r).startswith("seek"), r)
-    check("w's seek is published",
-          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
-                                "created_ms > 0") == "1", DEADLINE, 0.05))
+    seek_published(url, w, "w", "B")
     lk = lock_seeks(url)
     try:
         x1.send("7 seek %s tc=60000 rated=0" % SPEC)
@@ -248,11 +254,7 @@ def test_orphan_swept():
     url = fresh_db()
     a = Daemon("oA", db=url)
     v = login(a, "v")
-    r = v.cmd("seek %s tc=60000 rated=0" % SPEC)
-    check("v's seek waits on A", ok(r) and body(r).startswith("seek"), r)
-    check("v's seek is published",
-          wait_for(lambda: psql(url, "SELECT count(*) FROM seeks WHERE "
-                                "created_ms > 0") == "1", DEADLINE, 0.05))
+    seek_published(url, v, "v", "A")
     node = psql(url, "SELECT id FROM nodes WHERE addr = '%s'" % addr(a))
     for ms in (0, -1):
         psql(url, "INSERT INTO seeks (node_id, player, spec, random, rated,"
