@@ -366,6 +366,9 @@ xsweep_has(const int64_t *v, size_t n, int64_t id)
 	return (0);
 }
 
+static int	xwork_sweep(struct lxnode *, struct xjob *);
+static void	xdone_sweep(struct lxnode *, struct xjob *);
+
 /*
  * Every XSWEEP_TICKS ticks: a job looks for this node's held rows
  * (created_ms 0 or -1) that nothing here owns (a hold, a seek, a job: a
@@ -385,6 +388,8 @@ xhold_orphans(struct lxnode *xn)
 	if (xn->sweeping || ++xn->ticks % XSWEEP_TICKS != 0)
 		return;
 	j = xjob_new(xn, XJ_SWEEP, NULL, 0, 0);
+	j->work = xwork_sweep;
+	j->done = xdone_sweep;
 	pthread_mutex_lock(&xn->hmtx);
 	for (h = xn->holds; h != NULL; h = h->next) {
 		xsweep_own(j, h->partner);
@@ -414,7 +419,7 @@ xhold_orphans(struct lxnode *xn)
 }
 
 /* On a worker: job j's sweep.  Returns 1, or -1. */
-int
+static int
 xwork_sweep(struct lxnode *xn, struct xjob *j)
 {
 	struct sqldb_stmt *s;
@@ -455,7 +460,7 @@ fail:
 }
 
 /* On the loop: the sweep is done; its unowned rows, for the next one. */
-void
+static void
 xdone_sweep(struct lxnode *xn, struct xjob *j)
 {
 	xn->sweeping = 0;

@@ -129,6 +129,8 @@ struct xjob {
 	size_t		 np;
 	int64_t		*own, *prev, *seen;	/* XJ_SWEEP (lobby-xhold.c) */
 	size_t		 nown, nprev, nseen;
+	int		(*work)(struct lxnode *, struct xjob *);	/* XJ_SWEEP */
+	void		(*done)(struct lxnode *, struct xjob *);
 };
 
 /* lobby-xseek.c */
@@ -149,7 +151,5 @@ void	 xnode_bind_terms(struct sqldb_stmt *, int, const struct lseek *);
 void	 xhold_sweep(struct lxnode *);
 void	 xhold_free(struct lxnode *);
 void	 xhold_orphans(struct lxnode *);
-int	 xwork_sweep(struct lxnode *, struct xjob *);
-void	 xdone_sweep(struct lxnode *, struct xjob *);
 
 #endif /* LOBBY_XNODE_H */
