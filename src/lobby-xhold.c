@@ -73,12 +73,30 @@ xhold_terms(const struct lobby *lb, int argc, char **argv, struct lseek *t)
 	return (0);
 }
 
+/* Takes hold h out of the list (its rows were not committed). */
+static void
+xhold_unlist(struct lxnode *xn, struct xhold *h)
+{
+	struct xhold	**hp;
+
+	pthread_mutex_lock(&xn->hmtx);
+	for (hp = &xn->holds; *hp != NULL && *hp != h; hp = &(*hp)->next)
+		;
+	if (*hp != NULL)
+		*hp = h->next;
+	pthread_mutex_unlock(&xn->hmtx);
+}
+
 /*
- * The seek's rows, in one transaction on pdb (pmtx held): 0 or -1.  The
+ * The seek's rows, in one transaction on pdb (pmtx held): 0 or -1, h
+ * listed in xn->holds on success.  The
  * partner's row is locked waiting (not SKIP LOCKED: a job of this node
- * opening or claiming it holds it a moment; a claim that took it leaves
- * no row to hold), XHOLD_LOCK_MS at most (pdb's lock_timeout): then, as
- * on any failure, the seek holds nothing and is published by a job.
+ * opening it holds it a moment, and a seek that follows another at once
+ * must pair at once, as on one node; a claim that took it leaves no row
+ * to hold), XHOLD_LOCK_MS at most (pdb's lock_timeout): then, as on any
+ * failure, the seek holds nothing and is published by a job.  Only one
+ * preparation waits so (pmtx, tried: the others hold nothing), and a job
+ * holds a lock XJOB_LOCK_MS at most per statement (jdb's lock_timeout).
  */
 #define XHOLD_PARTNER	"SELECT id, created_ms FROM seeks WHERE node_id = ? " \
 	"AND owner_id IS NULL AND created_ms <> 0 AND player <> ? AND spec = ? " \
@@ -122,8 +140,15 @@ xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
 			return (sqldb_abort(db));
 		h->row = sqldb_last_id(db);
 	}
-	if (sqldb_commit(db) != 0)
+	/* listed before its rows are seen (xhold_orphans) */
+	pthread_mutex_lock(&xn->hmtx);
+	h->next = xn->holds;
+	xn->holds = h;
+	pthread_mutex_unlock(&xn->hmtx);
+	if (sqldb_commit(db) != 0) {
+		xhold_unlist(xn, h);
 		return (sqldb_abort(db));
+	}
 	return (0);
 }
 
@@ -142,7 +167,7 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
 	struct buf	 spec;
 
 	memset(&t, 0, sizeof t);
-	if (xn == NULL || lc->name[0] == '\0' || !p->ok ||
+	if (xn == NULL || lc->name[0] == '\0' || !p->ok || lc->game != NULL ||
 	    xhold_terms(lb, argc, argv, &t) != 0)
 		return;
 	buf_init(&spec);
@@ -150,7 +175,16 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
 	t.spec = (char *)buf_str(&spec);
 	h = xcalloc(1, sizeof *h);
 	h->connid = lc->connid;
-	pthread_mutex_lock(&xn->pmtx);
+	if (pthread_mutex_trylock(&xn->pmtx) != 0) {
+		/* another preparation has pdb (it may wait for a lock):
+		 * never wait here, on a worker of the shared pool; the seek
+		 * holds nothing and is published by a job */
+		log_info("event=xnode-hold-busy conn=%llu",
+		    (unsigned long long)lc->connid);
+		free(h);
+		buf_free(&spec);
+		return;
+	}
 	if (xhold_tx(xn, lc->name, &t, h) != 0) {
 		log_warnx("event=xnode-db what=hold error=\"%s\"",
 		    sqldb_errmsg(xn->pdb));
@@ -158,12 +192,6 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
 		h = NULL;
 	}
 	pthread_mutex_unlock(&xn->pmtx);
-	if (h != NULL) {
-		pthread_mutex_lock(&xn->hmtx);
-		h->next = xn->holds;
-		xn->holds = h;
-		pthread_mutex_unlock(&xn->hmtx);
-	}
 	buf_free(&spec);
 }
 
@@ -202,8 +230,8 @@ xhold_release(struct lxnode *xn, struct xhold *h)
 /*
  * lobby_seek's check of the open seek sk its seek matched: may lc's seek
  * pair with it at once?  Yes if sk is not published, or if its row is the
- * one lc's preparation holds (no node can claim it: it is deleted on a
- * worker); no for any other published seek (it pairs through the table).
+ * one lc's preparation holds (no node can claim it); no for any other
+ * published seek (it pairs through the table).
  */
 int
 lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
@@ -219,18 +247,14 @@ lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
 	pthread_mutex_lock(&xn->hmtx);
 	for (h = xn->holds; h != NULL && h->connid != lc->connid; h = h->next)
 		;
-	if (h != NULL && h->partner == sk->xrow) {
-		h->partner = 0;
+	if (h != NULL && h->partner == sk->xrow)
 		ok = 1;
-	}
 	pthread_mutex_unlock(&xn->hmtx);
-	if (!ok)
-		return (0);
-	xjob_new(xn, XJ_UNPUBLISH, NULL, sk->xrow, 0);
-	xnode_pump(xn);
-	sk->xrow = 0;
-	xseek_set(sk, LSEEK_LOCAL);	/* it pairs now */
-	return (1);
+	/* sk is left as it is until the pairing started: then its drop
+	 * deletes the row (lobby_xnode_unpublish, or its claim's end), and
+	 * the hold's give-back finds nothing; if the pairing failed, the
+	 * give-back opens the row again for sk, still published */
+	return (ok);
 }
 
 /* The own row connid's preparation holds (lobby_xnode_publish), or 0. */
@@ -319,4 +343,130 @@ xhold_free(struct lxnode *xn)
 		xn->holds = h->next;
 		free(h);
 	}
+}
+
+/* Adds row id (> 0) to j's rows owned here. */
+static void
+xsweep_own(struct xjob *j, int64_t id)
+{
+	if (id <= 0)
+		return;
+	j->own = xreallocarray(j->own, j->nown + 1, sizeof *j->own);
+	j->own[j->nown++] = id;
+}
+
+static int
+xsweep_has(const int64_t *v, size_t n, int64_t id)
+{
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == id)
+			return (1);
+	return (0);
+}
+
+static int	xwork_sweep(struct lxnode *, struct xjob *);
+static void	xdone_sweep(struct lxnode *, struct xjob *);
+
+/*
+ * Every XSWEEP_TICKS ticks: a job looks for this node's held rows
+ * (created_ms 0 or -1) that nothing here owns (a hold, a seek, a job: a
+ * give-back that failed is tried again, but a row may still be left, and
+ * then no claim nor preparation could ever take it).  What it owns is
+ * read here, on the loop; a hold is listed before its rows are committed
+ * (xhold_tx), so a row the job sees unowned twice in a row, in two
+ * sweeps, is owned by nothing: it is deleted then.
+ */
+void
+xhold_orphans(struct lxnode *xn)
+{
+	struct xjob	*j, *k;
+	struct xhold	*h;
+	struct lseek	*sk;
+
+	if (xn->sweeping || ++xn->ticks % XSWEEP_TICKS != 0)
+		return;
+	j = xjob_new(xn, XJ_SWEEP, NULL, 0, 0);
+	j->work = xwork_sweep;
+	j->done = xdone_sweep;
+	pthread_mutex_lock(&xn->hmtx);
+	for (h = xn->holds; h != NULL; h = h->next) {
+		xsweep_own(j, h->partner);
+		xsweep_own(j, h->row);
+	}
+	pthread_mutex_unlock(&xn->hmtx);
+	TAILQ_FOREACH(sk, &xn->lb->seeks, entry)
+		xsweep_own(j, sk->xrow);
+	TAILQ_FOREACH(k, &xn->todo, entry) {
+		xsweep_own(j, k->row);
+		xsweep_own(j, k->c.id);
+	}
+	TAILQ_FOREACH(k, &xn->failed, entry) {
+		xsweep_own(j, k->row);
+		xsweep_own(j, k->c.id);
+	}
+	if ((k = xn->running) != NULL) {
+		xsweep_own(j, k->row);
+		xsweep_own(j, k->c.id);
+	}
+	j->prev = xn->orphans;
+	j->nprev = xn->norphans;
+	xn->orphans = NULL;
+	xn->norphans = 0;
+	xn->sweeping = 1;
+	xnode_pump(xn);
+}
+
+/* On a worker: job j's sweep.  Returns 1, or -1. */
+static int
+xwork_sweep(struct lxnode *xn, struct xjob *j)
+{
+	struct sqldb_stmt *s;
+	int64_t		 ids[XSWEEP_MAX], v[1];
+	size_t		 n = 0, i;
+	int		 r;
+
+	if (sqldb_cached(xn->jdb, "SELECT id FROM seeks WHERE node_id = ? "
+	    "AND owner_id IS NULL AND created_ms IN (0, -1) ORDER BY id "
+	    "LIMIT 64", 0, &s) != 0)
+		goto fail;
+	sqldb_bind_int64(s, 1, xn->lb->node_id);
+	while (n < XSWEEP_MAX && (r = sqldb_step(s)) == SQLDB_ROW)
+		ids[n++] = sqldb_column_int64(s, 0);
+	sqldb_reset(s);
+	if (n < XSWEEP_MAX && r < 0)
+		goto fail;
+	j->seen = xcalloc(n > 0 ? n : 1, sizeof *j->seen);
+	for (i = 0; i < n; i++) {
+		if (xsweep_has(j->own, j->nown, ids[i]))
+			continue;
+		if (!xsweep_has(j->prev, j->nprev, ids[i])) {
+			j->seen[j->nseen++] = ids[i];	/* the next sweep */
+			continue;
+		}
+		v[0] = ids[i];
+		if (sqldb_cached_run(xn->jdb, "DELETE FROM seeks WHERE id = ? "
+		    "AND owner_id IS NULL AND created_ms IN (0, -1)", v, 1) < 0)
+			goto fail;
+		log_warnx("event=xnode-orphan row=%lld deleted",
+		    (long long)ids[i]);
+	}
+	return (1);
+fail:
+	log_warnx("event=xnode-db what=sweep error=\"%s\"",
+	    sqldb_errmsg(xn->jdb));
+	return (-1);
+}
+
+/* On the loop: the sweep is done; its unowned rows, for the next one. */
+static void
+xdone_sweep(struct lxnode *xn, struct xjob *j)
+{
+	xn->sweeping = 0;
+	if (j->rc != 1)
+		return;
+	xn->orphans = j->seen;
+	xn->norphans = j->nseen;
+	j->seen = NULL;
 }

@@ -148,6 +148,8 @@ xnode_tick_cb(void *arg)
 
 	xnode_listen(xn);
 	xhold_sweep(xn);
+	xnode_requeue(xn);
+	xhold_orphans(xn);
 	if (xn->catch_up) {
 		xn->catch_up = 0;
 		xnode_paired(xn, 0);
@@ -195,10 +197,15 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 		snprintf(err, errlen, "not a node");
 		return (-1);
 	}
+	if (lb->io.work == NULL) {	/* a job's end must not run at once */
+		snprintf(err, errlen, "no workers");
+		return (-1);
+	}
 	xn = xcalloc(1, sizeof *xn);
 	xn->lb = lb;
 	xn->base = base;
 	TAILQ_INIT(&xn->todo);
+	TAILQ_INIT(&xn->failed);
 	pthread_mutex_init(&xn->pmtx, NULL);
 	pthread_mutex_init(&xn->hmtx, NULL);
 	if (sqldb_open(url, &xn->db, err, errlen) != 0 ||
@@ -212,6 +219,13 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 	if (sqldb_busy_timeout(xn->pdb, XHOLD_LOCK_MS) != 0) {
 		snprintf(err, errlen, "lock_timeout: %s",
 		    sqldb_errmsg(xn->pdb));
+		goto fail;
+	}
+	/* A job too (it holds a worker of the shared pool): a job that
+	 * failed is tried again by the tick (xjob_done). */
+	if (sqldb_busy_timeout(xn->jdb, XJOB_LOCK_MS) != 0) {
+		snprintf(err, errlen, "lock_timeout: %s",
+		    sqldb_errmsg(xn->jdb));
 		goto fail;
 	}
 	if (sqldb_listen(xn->ldb, "lobby") != 0) {
@@ -260,6 +274,10 @@ lobby_xnode_free(struct lobby *lb)
 		TAILQ_REMOVE(&xn->todo, j, entry);
 		xjob_free(j);
 	}
+	while ((j = TAILQ_FIRST(&xn->failed)) != NULL) {
+		TAILQ_REMOVE(&xn->failed, j, entry);
+		xjob_free(j);
+	}
 	if (xn->rd != NULL)
 		event_free(xn->rd);
 	lb->clock.timer_free(lb->clock.arg, xn->tick);
@@ -268,6 +286,7 @@ lobby_xnode_free(struct lobby *lb)
 	sqldb_close(xn->pdb);
 	sqldb_close(xn->ldb);
 	xhold_free(xn);
+	free(xn->orphans);
 	pthread_mutex_destroy(&xn->pmtx);
 	pthread_mutex_destroy(&xn->hmtx);
 	free(xn->games);

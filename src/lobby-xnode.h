@@ -20,11 +20,15 @@
  * connection jdb, and finish on the loop, which finds the seek again by
  * its id (it may be gone: the job then cleans up after it).  A seek has at
  * most one job at once (its state, xseek_set); at most XNODE_QUEUE_MAX
- * jobs wait for their turn: a seek that finds the queue full stays on its
- * node only (LSEEK_LOCAL) and is published by a later tick.
+ * publishes, claims and reads wait for their turn (xjob_capped): a seek
+ * that finds the queue full stays on its node only (LSEEK_LOCAL) and is
+ * published by a later tick.
  */
 #define XNODE_QUEUE_MAX	256
 #define XHOLD_LOCK_MS	1000	/* a preparation's wait for a lock, at most */
+#define XJOB_LOCK_MS	1000	/* a job's wait for a lock, at most */
+#define XSWEEP_TICKS	5	/* held rows owned by nothing: looked for */
+#define XSWEEP_MAX	64	/* rows looked at per sweep */
 
 /*
  * A game this node paired across nodes.  Its lease is the node thread's
@@ -69,11 +73,15 @@ struct lxnode {
 	struct xjobs	 todo;		/* jobs waiting, nqueued of them */
 	size_t		 nqueued;
 	struct xjob	*running;	/* on a worker, or NULL */
+	struct xjobs	 failed;	/* give-backs to try again (tick) */
 	struct sqldb	*pdb;		/* the preparations' (pmtx held) */
 	pthread_mutex_t	 pmtx;		/* held while pdb waits: never on
 					 * the loop */
 	pthread_mutex_t	 hmtx;		/* for holds only: held a moment */
 	struct xhold	*holds;
+	int64_t		*orphans;	/* held rows no one owned (last sweep) */
+	size_t		 norphans;
+	int		 sweeping;	/* an XJ_SWEEP is queued or runs */
 	struct xgame	*games;
 	size_t		 ngames;
 };
@@ -87,7 +95,8 @@ enum xjob_kind {
 	XJ_GAME,	/* writes game into claimed row c, NOTIFY 'paired ID' */
 	XJ_PAIRED,	/* reads our rows paired elsewhere (row, or 0: all) */
 	XJ_OPEN,	/* opens held row (the seek's terms), NOTIFY 'seek ID' */
-	XJ_RESTORE	/* gives held row back its created_ms, NOTIFY 'seek ID' */
+	XJ_RESTORE,	/* gives held row back its created_ms, NOTIFY 'seek ID' */
+	XJ_SWEEP	/* deletes held rows no one owned in two sweeps */
 };
 
 /* A published seek's row: id, owner_id, game_id, player (0: NULL). */
@@ -118,6 +127,10 @@ struct xjob {
 	struct xrow	 c;		/* the candidate, or the claimed row */
 	struct xpaired	*p;		/* XJ_PAIRED */
 	size_t		 np;
+	int64_t		*own, *prev, *seen;	/* XJ_SWEEP (lobby-xhold.c) */
+	size_t		 nown, nprev, nseen;
+	int		(*work)(struct lxnode *, struct xjob *);	/* XJ_SWEEP */
+	void		(*done)(struct lxnode *, struct xjob *);
 };
 
 /* lobby-xseek.c */
@@ -128,6 +141,7 @@ void	 xnode_pump(struct lxnode *);
 void	 xnode_publish(struct lxnode *, struct lseek *);
 void	 xnode_scan(struct lxnode *, int64_t);
 void	 xnode_paired(struct lxnode *, int64_t);
+void	 xnode_requeue(struct lxnode *);
 int	 lobby_xnode_unpublish(struct lobby *, struct lseek *);
 void	 xseek_set(struct lseek *, enum lseek_x);
 struct sqldb_stmt;
@@ -136,5 +150,6 @@ void	 xnode_bind_terms(struct sqldb_stmt *, int, const struct lseek *);
 /* lobby-xhold.c */
 void	 xhold_sweep(struct lxnode *);
 void	 xhold_free(struct lxnode *);
+void	 xhold_orphans(struct lxnode *);
 
 #endif /* LOBBY_XNODE_H */

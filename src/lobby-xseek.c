@@ -325,19 +325,23 @@ xjob_work(void *arg)
 		break;
 	case XJ_RELEASE:
 		v[0] = j->c.id;
-		if (sqldb_cached_run(xn->jdb, "UPDATE seeks SET owner_id = NULL "
-		    "WHERE id = ?", v, 1) < 0)
+		if ((j->rc = sqldb_cached_run(xn->jdb, "UPDATE seeks SET "
+		    "owner_id = NULL WHERE id = ?", v, 1) < 0 ? -1 : 1) < 0)
 			xnode_warn(xn, xn->jdb, "release");
 		break;
 	case XJ_GAME:
 		v[0] = j->game;
 		v[1] = j->c.id;
-		if (sqldb_cached_run(xn->jdb, "UPDATE seeks SET game_id = ? "
-		    "WHERE id = ?", v, 2) != 1)
+		if ((j->rc = (int)sqldb_cached_run(xn->jdb, "UPDATE seeks SET "
+		    "game_id = ? WHERE id = ?", v, 2)) != 1) {
 			xnode_warn(xn, xn->jdb, "paired");
+			break;		/* < 0: the tick tries again */
+		}
 		snprintf(pay, sizeof pay, "paired %" PRId64, j->c.id);
-		if (sqldb_notify(xn->jdb, "lobby", pay) < 0)
+		if (sqldb_notify(xn->jdb, "lobby", pay) < 0) {
 			xnode_warn(xn, xn->jdb, "notify");
+			j->rc = -1;
+		}
 		break;
 	case XJ_PAIRED:
 		j->rc = xwork_paired(xn, j);
@@ -346,10 +350,26 @@ xjob_work(void *arg)
 	case XJ_RESTORE:
 		j->rc = xwork_open(xn, j);
 		break;
+	case XJ_SWEEP:		/* lobby-xhold.c's, which calls this file */
+		j->rc = j->work(xn, j);
+		break;
 	}
 }
 
 static void	xjob_done(void *);
+
+/*
+ * Does kind k count in nqueued (XNODE_QUEUE_MAX)?  A publish, a claim
+ * and a read of the rows paired elsewhere do (each left for the tick when
+ * the queue is full); a claim's second half and the give-backs (one per
+ * row held or claimed: never dropped) do not, so they never keep those
+ * out.
+ */
+static int
+xjob_capped(enum xjob_kind k)
+{
+	return (k == XJ_PUBLISH || k == XJ_CLAIM || k == XJ_PAIRED);
+}
 
 /* Runs the next job on a worker if none runs. */
 void
@@ -360,7 +380,8 @@ xnode_pump(struct lxnode *xn)
 	if (xn->running != NULL || (j = TAILQ_FIRST(&xn->todo)) == NULL)
 		return;
 	TAILQ_REMOVE(&xn->todo, j, entry);
-	xn->nqueued--;
+	if (xjob_capped(j->kind))
+		xn->nqueued--;
 	xn->running = j;
 	lobby_work(xn->lb, xjob_work, xjob_done, j);
 }
@@ -388,7 +409,8 @@ xjob_new(struct lxnode *xn, enum xjob_kind k, const struct lseek *sk,
 		TAILQ_INSERT_HEAD(&xn->todo, j, entry);
 	else
 		TAILQ_INSERT_TAIL(&xn->todo, j, entry);
-	xn->nqueued++;
+	if (xjob_capped(k))
+		xn->nqueued++;
 	return (j);
 }
 
@@ -397,6 +419,9 @@ xjob_free(struct xjob *j)
 {
 	free(j->terms.spec);
 	free(j->p);
+	free(j->own);
+	free(j->prev);
+	free(j->seen);
 	free(j);
 }
 
@@ -533,9 +558,10 @@ xnode_republish(struct lxnode *xn, struct lseek *sk, int own)
 
 /*
  * On the loop, a claim's candidate is locked: may seek sk take it?  Not
- * on a draining node (no new game), nor when its player is busy here (a
- * game, or one elsewhere or waiting for a takeover: lobby_busy); a row
- * of this node only while its seek is still open and its player free.
+ * on a draining node (no new game), nor when its player or sk's own is
+ * busy (a game, or one elsewhere or waiting for a takeover: lobby_busy;
+ * an account may seek on one connection while it plays on another); a
+ * row of this node only while its seek is still open and its player free.
  */
 static int
 xnode_may_claim(struct lxnode *xn, struct lseek *sk, struct xjob *j)
@@ -546,6 +572,13 @@ xnode_may_claim(struct lxnode *xn, struct lseek *sk, struct xjob *j)
 
 	if (sk == NULL)
 		return (0);
+	if (sk->lc->game != NULL ||
+	    (busy = lobby_busy(lb, sk->lc->name)) != 0) {
+		/* its own account plays already (another connection) */
+		log_info("event=xnode-busy seek=%llu player=%s",
+		    (unsigned long long)sk->id, sk->lc->name);
+		return (0);
+	}
 	if (lnode_draining(lb)) {
 		log_info("event=xnode-draining seek=%llu row=%lld",
 		    (unsigned long long)sk->id, (long long)j->c.id);
@@ -558,6 +591,13 @@ xnode_may_claim(struct lxnode *xn, struct lseek *sk, struct xjob *j)
 		log_info("event=xnode-busy row=%lld player=%s game=%lld",
 		    (long long)j->c.id, j->c.player, (long long)busy);
 	return (busy == 0);
+}
+
+/* May client lc's account start a game now (xdone_claim_end)? */
+static int
+xnode_free(struct lxnode *xn, struct lobby_client *lc)
+{
+	return (lc->game == NULL && lobby_busy(xn->lb, lc->name) == 0);
 }
 
 /* Pairs seeks sk and p of this node, whose rows the claim deleted. */
@@ -629,7 +669,7 @@ xdone_claim(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 {
 	struct xjob	*k;
 
-	if (j->retry)
+	if (j->retry || j->rc < 0)	/* the tick tries again */
 		xn->retry = 1;
 	if (j->rc == 1) {	/* the second half runs next, at once */
 		j->local = j->c.node == xn->lb->node_id;
@@ -656,21 +696,31 @@ xdone_claim_end(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 	struct xjob	*k;
 
 	if (j->rc != 1) {	/* rolled back: both rows as they were */
+		if (j->rc < 0)
+			xn->retry = 1;
 		j->rc = 0;
 		xdone_claim(xn, j, sk);
 		return;
 	}
 	if (j->local) {
 		p = xseek_find(xn->lb, 0, j->c.id);
-		if (sk != NULL && p != NULL)
+		if (sk != NULL && p != NULL && (!xnode_free(xn, sk->lc) ||
+		    !xnode_free(xn, p->lc))) {
+			/* both rows are gone: each free seek again */
+			xnode_republish(xn, sk, 1);
+			xnode_republish(xn, p, 0);
+		} else if (sk != NULL && p != NULL)
 			xnode_pair_here(xn, sk, p);
 		else if (sk != NULL)
 			xnode_republish(xn, sk, 1);
 		else if (p != NULL)
 			xnode_republish(xn, p, 0);
-	} else if (sk != NULL)
+	} else if (sk != NULL && xnode_free(xn, sk->lc) &&
+	    lobby_busy(xn->lb, j->c.player) == 0)
 		xnode_start(xn, sk, j);
-	else {			/* its player left: give the row back */
+	else {			/* its player left or is busy: give it back */
+		if (sk != NULL)
+			xnode_republish(xn, sk, 1);	/* its row is gone */
 		k = xjob_new(xn, XJ_RELEASE, NULL, 0, 0);
 		k->c = j->c;
 	}
@@ -753,11 +803,37 @@ xjob_done(void *arg)
 	case XJ_PAIRED:
 		xdone_paired(xn, j);
 		break;
-	default:
+	case XJ_SWEEP:
+		j->done(xn, j);
+		break;
+	case XJ_UNPUBLISH:
+	case XJ_RELEASE:
+	case XJ_RESTORE:
+	case XJ_GAME:
+		if (j->rc < 0) {	/* a row would stay held: again */
+			xn->running = NULL;
+			TAILQ_INSERT_TAIL(&xn->failed, j, entry);
+			xnode_pump(xn);
+			return;
+		}
 		break;
 	}
 	xn->running = NULL;
 	xjob_free(j);
+	xnode_pump(xn);
+}
+
+/* Each tick: the give-backs that failed are queued again. */
+void
+xnode_requeue(struct lxnode *xn)
+{
+	struct xjob	*j;
+
+	while ((j = TAILQ_FIRST(&xn->failed)) != NULL) {
+		TAILQ_REMOVE(&xn->failed, j, entry);
+		j->rc = 0;	/* a give-back: not counted */
+		TAILQ_INSERT_TAIL(&xn->todo, j, entry);
+	}
 	xnode_pump(xn);
 }
 
