@@ -17,6 +17,7 @@ wait is bounded; daemons and bots are killed at the end whatever happens.
 """
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -455,6 +456,12 @@ def run(tests):
             text = open(os.path.join(TMP, f), errors="replace").read()
             check("no sanitizer report in " + f,
                   "Sanitizer" not in text and "runtime error:" not in text)
-    note("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
+    if FAILED or os.environ.get("GRUNDY_KEEP_LOGS"):
+        note("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
+    else:
+        # All passed: the daemons' logs and databases go (GRUNDY_KEEP_LOGS=1
+        # keeps them); a failure keeps them for reading.
+        shutil.rmtree(TMP, ignore_errors=True)
+        note("%d passed, %d failed" % (PASSED, FAILED))
     print("1..%d" % (PASSED + FAILED), flush=True)
     return 1 if FAILED else 0
