@@ -325,9 +325,12 @@ xjob_work(void *arg)
 		break;
 	case XJ_RELEASE:
 		v[0] = j->c.id;
-		if ((j->rc = sqldb_cached_run(xn->jdb, "UPDATE seeks SET "
-		    "owner_id = NULL WHERE id = ?", v, 1) < 0 ? -1 : 1) < 0)
+		j->rc = 1;
+		if (sqldb_cached_run(xn->jdb, "UPDATE seeks SET owner_id = "
+		    "NULL WHERE id = ?", v, 1) < 0) {
 			xnode_warn(xn, xn->jdb, "release");
+			j->rc = -1;	/* the tick tries again */
+		}
 		break;
 	case XJ_GAME:
 		v[0] = j->game;
@@ -704,17 +707,15 @@ xdone_claim_end(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 	}
 	if (j->local) {
 		p = xseek_find(xn->lb, 0, j->c.id);
-		if (sk != NULL && p != NULL && (!xnode_free(xn, sk->lc) ||
-		    !xnode_free(xn, p->lc))) {
-			/* both rows are gone: each free seek again */
-			xnode_republish(xn, sk, 1);
-			xnode_republish(xn, p, 0);
-		} else if (sk != NULL && p != NULL)
+		if (sk != NULL && p != NULL && xnode_free(xn, sk->lc) &&
+		    xnode_free(xn, p->lc))
 			xnode_pair_here(xn, sk, p);
-		else if (sk != NULL)
-			xnode_republish(xn, sk, 1);
-		else if (p != NULL)
-			xnode_republish(xn, p, 0);
+		else {	/* both rows are gone: each seek left, again */
+			if (sk != NULL)
+				xnode_republish(xn, sk, 1);
+			if (p != NULL)
+				xnode_republish(xn, p, 0);
+		}
 	} else if (sk != NULL && xnode_free(xn, sk->lc) &&
 	    lobby_busy(xn->lb, j->c.player) == 0)
 		xnode_start(xn, sk, j);
@@ -829,11 +830,9 @@ xnode_requeue(struct lxnode *xn)
 {
 	struct xjob	*j;
 
-	while ((j = TAILQ_FIRST(&xn->failed)) != NULL) {
-		TAILQ_REMOVE(&xn->failed, j, entry);
-		j->rc = 0;	/* a give-back: not counted */
-		TAILQ_INSERT_TAIL(&xn->todo, j, entry);
-	}
+	TAILQ_FOREACH(j, &xn->failed, entry)
+		j->rc = 0;	/* its failure is behind it */
+	TAILQ_CONCAT(&xn->todo, &xn->failed, entry);	/* uncapped kinds */
 	xnode_pump(xn);
 }
 
