@@ -22,10 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lease.h"
-#include "node.h"
-#include "sqldb.h"
-#include "store.h"
+#include "store/lease.h"
+#include "store/node.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 
 #define NMEAS	6		/* acquire, renew, fence, plain, notify,
 				 * renew_all */

@@ -24,8 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "store.h"
+#include "lib/clock.h"
+#include "store/store.h"
 
 /* The monotonic clock in microseconds (clock.c's). */
 static double

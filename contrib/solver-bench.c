@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine.h"
+#include "solver/engine.h"
 
 /* Returns monotonic time in seconds as a GMP-free pair (ns). */
 static long long

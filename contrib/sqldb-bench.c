@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sqldb.h"
+#include "db/sqldb.h"
 
 static double
 now_s(void)

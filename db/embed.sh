@@ -2,7 +2,7 @@
 #
 # embed.sh: turns the numbered migrations NNN-NAME.sql into C source on
 # standard output: the array store_migrations[] of {version, name, sql} in
-# version order (see src/store.h).  Given a directory, it takes every
+# version order (see src/store/store.h).  Given a directory, it takes every
 # DIR/[0-9][0-9][0-9]-*.sql; given files, exactly those, in that order (the
 # Makefile passes its list, so that what is built is what is distributed).
 # Versions must run 1, 2, 3, ... without gaps or duplicates.  Every byte is
@@ -14,8 +14,8 @@
 #        sh embed.sh -p PREFIX -s STRUCT -i HEADER DIR|FILE... > file.c
 # -p names the array PREFIX_migrations[] and its count PREFIX_nmigrations,
 # -s its element type struct STRUCT_migration (default: PREFIX), -i the
-# header that declares them (defaults: store, store.h; db/pg/ is embedded
-# with -p sqldb_pg -s sqldb -i sqldb.h).
+# header that declares them (defaults: store, store/store.h; db/pg/ is embedded
+# with -p sqldb_pg -s sqldb -i db/sqldb.h).
 
 set -e
 LC_ALL=C
@@ -23,7 +23,7 @@ export LC_ALL
 
 prefix=store
 struct=
-header=store.h
+header=store/store.h
 while getopts p:s:i: opt; do
 	case $opt in
 	p)	prefix=$OPTARG ;;
@@ -35,7 +35,7 @@ done
 shift $((OPTIND - 1))
 [ -n "$struct" ] || struct=$prefix
 case $prefix$struct$header in
-*[!A-Za-z0-9_.-]*)
+*[!A-Za-z0-9_./-]*)
 	echo "embed.sh: bad -p or -i" >&2
 	exit 2
 	;;

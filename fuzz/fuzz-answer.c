@@ -13,8 +13,8 @@
 
 #include <event2/event.h>
 
-#include "lobby.h"
-#include "proto.h"
+#include "lobby/lobby.h"
+#include "proto/proto.h"
 
 #define FUZZ_MAX	8192	/* bytes of one input */
 #define FUZZ_DEFER	64	/* deferred calls queued at most */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conf.h"
+#include "proto/conf.h"
 
 #define FUZZ_MAX	16384	/* bytes of one input */
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "game-limits.h"
-#include "game.h"
+#include "solver/game.h"
 
 #define FUZZ_MAX	4096	/* bytes of one input */
 #define FUZZ_MOVES	16	/* move lines tried */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "proto/proto.h"
 
 #define FUZZ_MAX	8192	/* bytes of one input: a line stays cheap */
 

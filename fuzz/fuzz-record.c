@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "game-limits.h"
-#include "verify.h"
+#include "record/verify.h"
 
 #define FUZZ_MAX	8192	/* bytes of one input */
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "session.h"
+#include "proto/conf.h"
+#include "session/session.h"
 
 #define FUZZ_MAX	4096	/* bytes of one input */
 #define FUZZ_LINES	32	/* requests per input */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "game.h"
+#include "solver/format.h"
+#include "solver/game.h"
 
 #define FUZZ_MAX	16384	/* bytes of one input */
 #define FUZZ_COUNT	12	/* entries of `table` compared */

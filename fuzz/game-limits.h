@@ -6,7 +6,7 @@
 #ifndef FUZZ_LIMITS_H
 #define FUZZ_LIMITS_H
 
-#include "game.h"
+#include "solver/game.h"
 
 static inline void
 fuzz_limits(struct game_limits *lim)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "lib/buf.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "glicko2.h"
+#include "stats/glicko2.h"
 
 #define GLICKOREF_MAX	700
 #define GLICKOREF_Q	173.7178	/* 400 / ln 10, as the paper rounds */

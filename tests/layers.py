@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
-"""layers.py: the layer checker (issue 10 §1).  Reads the symbols of the
-object files of src/ in the build directory (nm) to find which .c file
-calls into which, then checks, in TAP through e2e.py:
-  - every .c file of src/ has a layer in doc/layers.txt;
-  - no cycle between .c files (Tarjan's strongly connected components);
-  - no upward edge: no file calls into a file of a higher layer.
-The known violations that other branches are fixing are the commented
-ALLOWED edges below: they are left out of both checks (remove an entry
-once its edge is gone; an entry whose edge is gone is only noted).
+"""layers.py: the layer checker.  Reads the symbols of the object files of
+src/ in the build directory (nm) to find which .c file calls into which,
+then checks, in TAP through e2e.py:
+  - src/ has no .c file at its top level, and every folder of src/ has a
+    rank in doc/layers.txt;
+  - no cycle between .c files (Tarjan's strongly connected components),
+    inside a folder or across folders;
+  - no upward edge: no file calls into a file of a folder of higher rank.
+There is no allow-list: a violation is fixed, not tolerated.
 
 Usage: layers.py BUILDDIR SRCDIR (as the other end-to-end tests).
 """
 import collections
-import fnmatch
 import glob
 import os
 import re
@@ -22,32 +21,25 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import BUILD, SRC, check, note, run  # noqa: E402
 
-# Known violations, each an edge "caller.c -> callee.c" with the reason.
-ALLOWED = {
-    # None left: issue 10 removed the last ones.  An entry is an edge
-    # ("caller.c", "callee.c") with the reason it is tolerated.
-}
+# Generated in the build directory: their folders.
+GENERATED = {"migrations.c": "store", "migrations-pg.c": "db",
+             "web-assets.c": "server"}
 
 
 def read_layers(path):
-    """[(layer, name, [patterns])] from doc/layers.txt, in order."""
-    layers = []
+    """{folder: rank} from doc/layers.txt."""
+    ranks = {}
     for line in open(path):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        m = re.match(r"(\d+)\s+([^:]+):\s*(.*)$", line)
+        m = re.match(r"(\d+)\s+([a-z0-9_-]+):", line)
         if m is None:
             raise ValueError("%s: bad line %r" % (path, line))
-        layers.append((int(m.group(1)), m.group(2), m.group(3).split()))
-    return layers
-
-
-def layer_of(layers, name):
-    for n, _, pats in layers:
-        if any(fnmatch.fnmatchcase(name, p) for p in pats):
-            return n
-    return None
+        if m.group(2) in ranks:
+            raise ValueError("%s: %s twice" % (path, m.group(2)))
+        ranks[m.group(2)] = int(m.group(1))
+    return ranks
 
 
 def nm(obj, *flags):
@@ -62,7 +54,7 @@ def objects(sources):
     choice, and of the others the newest (an object left by an earlier
     build, when a source moved to another library, is older)."""
     found = {}
-    for obj in sorted(glob.glob(os.path.join(BUILD, "src", "*.o"))):
+    for obj in sorted(glob.glob(os.path.join(BUILD, "src", "*", "*.o"))):
         m = re.search(r" [aF] (\S+\.c)$", nm(obj, "-a"), re.M)
         name = os.path.basename(m.group(1)) if m else None
         if name not in sources:
@@ -126,41 +118,55 @@ def cycles(g):
 
 
 def test_layers():
-    layers = read_layers(os.path.join(SRC, "doc", "layers.txt"))
-    sources = {os.path.basename(p) for p in
-               glob.glob(os.path.join(SRC, "src", "*.c"))}
-    sources.add("migrations.c")             # generated in the build
-    objs = objects(sources)
-    missing = sorted(sources - set(objs))
+    ranks = read_layers(os.path.join(SRC, "doc", "layers.txt"))
+    top = sorted(os.path.basename(p) for p in
+                 glob.glob(os.path.join(SRC, "src", "*.[ch]")))
+    check("no file at the top level of src/", not top,
+          "move into a folder: " + " ".join(top))
+    folders = sorted(os.path.basename(os.path.dirname(p)) for p in
+                     glob.glob(os.path.join(SRC, "src", "*", "")))
+    unranked = [f for f in folders if f not in ranks]
+    check("every folder of src/ has a rank in doc/layers.txt", not unranked,
+          "add a line for: " + " ".join(unranked))
+    folder = dict(GENERATED)
+    twice = []
+    for p in sorted(glob.glob(os.path.join(SRC, "src", "*", "*.c"))):
+        name, where = os.path.basename(p), os.path.dirname(p)
+        if name in GENERATED:
+            continue            # an in-tree build's generated file
+        if name in folder:
+            twice.append(name)
+        folder[name] = os.path.basename(where)
+    check("no two files of src/ share a name", not twice,
+          "named twice: " + " ".join(twice))
+    objs = objects(set(folder))
+    missing = sorted(set(folder) - set(objs))
     if missing:
         note("not built here, not checked: " + " ".join(missing))
     if not check("object files of src/ found", len(objs) > 0,
-                 "no src/*.o in %s: run make first" % BUILD):
+                 "no src/*/*.o in %s: run make first" % BUILD):
         return
-    nolayer = sorted(n for n in objs if layer_of(layers, n) is None)
-    check("every file has a layer in doc/layers.txt", not nolayer,
-          "add a pattern for: " + " ".join(nolayer))
     g = graph(objs)
-    for (a, b), why in sorted(ALLOWED.items()):
-        if b in g.get(a, ()):
-            g[a].discard(b)
-            note("allowed for now: %s -> %s (%s)" % (a, b, why))
-        else:
-            note("allowed edge gone, remove it from ALLOWED: %s -> %s"
-                 % (a, b))
     found = cycles(g)
     check("no cycle between .c files", not found,
           "\n".join("cycle: " + " ".join(c) for c in found))
-    up = sorted((a, layer_of(layers, a), b, layer_of(layers, b))
-                for a in g for b in g[a]
-                if layer_of(layers, a) is not None and
-                layer_of(layers, b) is not None and
-                layer_of(layers, b) > layer_of(layers, a))
+
+    def rank(name):
+        return ranks.get(folder[name], -1)
+    up = sorted((a, folder[a], b, folder[b]) for a in g for b in g[a]
+                if folder[a] != folder[b] and rank(b) >= rank(a))
     check("no upward edge against doc/layers.txt", not up,
-          "\n".join("upward: %s (layer %d) -> %s (layer %d)" % e
-                    for e in up))
+          "\n".join("upward: %s (%s) -> %s (%s)" % e for e in up))
+    across = collections.defaultdict(set)
+    for a in g:
+        for b in g[a]:
+            if folder[a] != folder[b]:
+                across[folder[a]].add(folder[b])
+    for f in sorted(across, key=lambda f: ranks.get(f, -1)):
+        note("%s -> %s" % (f, " ".join(sorted(across[f], key=ranks.get))))
     edges = sum(len(v) for v in g.values())
-    note("%d files, %d edges checked" % (len(g), edges))
+    note("%d files in %d folders, %d edges checked"
+         % (len(g), len(folders), edges))
 
 
 if __name__ == "__main__":

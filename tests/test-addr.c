@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "proto-addr.h"
+#include "proto/proto-addr.h"
 
 /* Parses s (no default port); returns why it was refused, or NULL. */
 static const char *

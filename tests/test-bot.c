@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "bot-policy.h"
+#include "cli/bot-policy.h"
 
 /* Doubling from the base up to the cap, jittered in the upper half. */
 static void

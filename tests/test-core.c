@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "format.h"
+#include "solver/format.h"
 
 /*
  * Parses a move from a string, as a move of a sum when in_sum, else of a

@@ -28,9 +28,9 @@
 #include "testutil.h"
 #include "testdaemon.h"
 #include "testdb.h"
-#include "engine.h"
-#include "cmd-log.h"
-#include "store.h"
+#include "solver/engine.h"
+#include "cmd/cmd-log.h"
+#include "store/store.h"
 
 /* SIGTERM finishes replies in flight and exits 0; SIGHUP reloads limits. */
 static void

@@ -28,9 +28,9 @@
 
 #include "testutil.h"
 #include "testdaemon.h"
-#include "engine.h"
-#include "cmd-log.h"
-#include "store.h"
+#include "solver/engine.h"
+#include "cmd/cmd-log.h"
+#include "store/store.h"
 
 /* Golden transcripts: send NAME.in, half-close, compare with NAME.out. */
 static void

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "engine.h"
+#include "solver/engine.h"
 
 /* Start positions: one or more per family, including the notation examples. */
 static const char *games[] = {

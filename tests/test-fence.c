@@ -25,11 +25,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "lease.h"
-#include "node.h"
-#include "sqldb.h"
-#include "store.h"
+#include "lib/clock.h"
+#include "store/lease.h"
+#include "store/node.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 #include "testutil.h"
 #include "testsync.h"
 #define TG_NAME "test-fence"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "engine.h"
+#include "solver/engine.h"
 
 #define PLIES	40
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "json.h"
+#include "lib/json.h"
 
 /* Checks that s quotes to want. */
 static void

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "json.h"
-#include "jsonread.h"
+#include "lib/json.h"
+#include "lib/jsonread.h"
 
 /* Parses s, which must be valid. */
 static void

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "format.h"
+#include "solver/engine.h"
+#include "solver/format.h"
 #include "testutil.h"
 
 #define NPMAX	8		/* most piles in a test position */

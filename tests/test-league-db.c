@@ -17,7 +17,7 @@
 #include "test-league-db.h"
 #include "testdb.h"
 
-#include "store.h"
+#include "store/store.h"
 
 int
 lgdb_pg(void)

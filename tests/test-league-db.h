@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "league.h"
-#include "sqldb.h"
+#include "league/league.h"
+#include "db/sqldb.h"
 
 struct fixture;
 

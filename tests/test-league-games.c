@@ -25,10 +25,10 @@
 #include "testdb.h"
 #include "test-league-db.h"
 
-#include "buf.h"
-#include "cmd-log.h"
-#include "league.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "cmd/cmd-log.h"
+#include "league/league.h"
+#include "store/store.h"
 
 /* Fills a tournament definition (players point at static strings). */
 static void

@@ -28,7 +28,7 @@
 #include "testdb.h"
 #include "test-league-db.h"
 
-#include "league.h"
+#include "league/league.h"
 
 #define T0		1000000		/* a fake monotonic clock, ms */
 #define RACES		8		/* names raced for, per kind */

@@ -25,15 +25,15 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
-#include "clock.h"
-#include "cmd-log.h"
-#include "cmd-results.h"
-#include "league.h"
-#include "lobby.h"
-#include "lobby-results.h"
-#include "proto.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "lib/clock.h"
+#include "cmd/cmd-log.h"
+#include "cmd/cmd-results.h"
+#include "league/league.h"
+#include "lobby/lobby.h"
+#include "lobby/lobby-results.h"
+#include "proto/proto.h"
+#include "store/store.h"
 
 #define T0		1000000		/* the virtual clock's start, ms */
 #define BASE		1000		/* the games' time control */

@@ -21,7 +21,7 @@
 
 #include "testutil.h"
 
-#include "rtable.h"
+#include "stats/rtable.h"
 #include "glickoref.h"
 
 #define NPLAYERS	GLICKOREF_MAX

@@ -24,12 +24,12 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
-#include "clock.h"
-#include "lobby.h"
-#include "proto.h"
-#include "referee.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "lib/clock.h"
+#include "lobby/lobby.h"
+#include "proto/proto.h"
+#include "solver/referee.h"
+#include "store/store.h"
 
 #define T0		5000000		/* the virtual clock's start, ms */
 #define GRACE		500		/* clock_grace, ms */

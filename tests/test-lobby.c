@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "lobby.h"
-#include "proto.h"
+#include "lobby/lobby.h"
+#include "proto/proto.h"
 
 /* Time controls: absolute, Fischer, and every malformed form. */
 static void

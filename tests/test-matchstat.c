@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "teststat.h"
-#include "matchstat.h"
+#include "stats/matchstat.h"
 
 /*
  * fastchess's EloWDL tests: Stats(wins, losses, draws), values printed

@@ -7,10 +7,10 @@
  */
 #include <stdio.h>
 
-#include "lease.h"
-#include "node.h"
-#include "sqldb.h"
-#include "store.h"
+#include "store/lease.h"
+#include "store/node.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 #include "testutil.h"
 #define TG_NAME "test-node-prune"
 #include "testgroup.h"

@@ -17,15 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lease.h"
-#include "node.h"
-#include "sqldb.h"
-#include "store.h"
+#include "store/lease.h"
+#include "store/node.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 #include "testutil.h"
 #define TG_NAME "test-node"
 #include "testgroup.h"
 #include "testnode.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* Migration 009 from version 8: the tables come, a
  * game of before stays; 8 has no nodes table. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "session.h"
+#include "session/session.h"
 
 /* A line and what an in-place cleaner makes of it. */
 struct clean_case {

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "teststat.h"
-#include "glicko2.h"
-#include "rtable.h"
+#include "stats/glicko2.h"
+#include "stats/rtable.h"
 
 /* Glickman 2013: the player (1500, 200, 0.06), tau 0.5, three games. */
 static const struct glicko2_rating example_player = { 1500, 200, 0.06 };

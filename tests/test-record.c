@@ -21,12 +21,12 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
-#include "record.h"
-#include "store.h"
-#include "store-int.h"
-#include "util.h"
-#include "verify.h"
+#include "lib/buf.h"
+#include "record/record.h"
+#include "store/store.h"
+#include "store/store-int.h"
+#include "lib/util.h"
+#include "record/verify.h"
 
 /* The hand-written record: nim 1 2 with a clock, a refused move. */
 static char m1[] = "2=1", m2[] = "1=0", m3[] = "2=0", f1[] = "9=9";

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "stats/results.h"
 #include "teststat.h"
 
 /* A game: id, first and second player, start, tournament, winner. */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "session.h"
-#include "util.h"
+#include "session/session.h"
+#include "lib/util.h"
 
 /* Stands in for the accounts: the checks only look at the pointer. */
 static char	 test_league;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "teststat.h"
-#include "sprt.h"
+#include "stats/sprt.h"
 
 /* Starts a test that must be accepted. */
 static void

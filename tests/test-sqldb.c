@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sqldb.h"
-#include "store.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 #include "testpg.h"
 #include "testutil.h"
-#include "util.h"
+#include "lib/util.h"
 #define TS_NAME "test-sqldb"
 #include "testsqldb.h"
 

@@ -22,8 +22,8 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "store/store.h"
 
 /* Read-only databases are refused at open. */
 static void

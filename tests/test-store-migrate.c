@@ -21,9 +21,9 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
+#include "lib/buf.h"
 #include "glickoref.h"
-#include "store.h"
+#include "store/store.h"
 
 /* Migrating from each older version, including empty, to the newest. */
 static void

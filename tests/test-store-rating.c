@@ -32,16 +32,16 @@
 
 #include "testutil.h"
 #include "testdb.h"
-#include "sqldb.h"
+#include "db/sqldb.h"
 
-#include "buf.h"
-#include "json.h"
-#include "league.h"
-#include "lobby.h"
-#include "rtable.h"
+#include "lib/buf.h"
+#include "lib/json.h"
+#include "league/league.h"
+#include "lobby/lobby.h"
+#include "stats/rtable.h"
 #include "glickoref.h"
-#include "store.h"
-#include "store-results.h"
+#include "store/store.h"
+#include "store/store-results.h"
 
 /* A pseudo-random rated game between two of the players. */
 static void

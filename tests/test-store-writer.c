@@ -28,8 +28,8 @@
 #include "testdb.h"
 #include "testsync.h"
 
-#include "buf.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "store/store.h"
 
 /* Writes plies from to to of game id: each the move 1=0, by turns. */
 static void

@@ -23,11 +23,11 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
-#include "clock.h"
-#include "cmd-log.h"
-#include "log.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "lib/clock.h"
+#include "cmd/cmd-log.h"
+#include "lib/log.h"
+#include "store/store.h"
 
 /* Times: the log's text form round-trips; anything else is refused. */
 static void

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "blossom.h"
-#include "swiss.h"
+#include "stats/blossom.h"
+#include "stats/swiss.h"
 
 #define NMAX	12
 

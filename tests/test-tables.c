@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "tables.h"
-#include "store.h"
+#include "session/tables.h"
+#include "store/store.h"
 
 /* An in-memory cache that counts its calls. */
 #define SPY_MAX	16

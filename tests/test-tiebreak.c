@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "tiebreak.h"
+#include "stats/tiebreak.h"
 
 /* Plays a game; r is the first player's result as W, D or L. */
 static void

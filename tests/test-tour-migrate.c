@@ -22,8 +22,8 @@
 #include "testdb.h"
 #include "test-league-db.h"
 
-#include "league.h"
-#include "store.h"
+#include "league/league.h"
+#include "store/store.h"
 
 #define TOUR_V	7		/* the migration under test */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "testutil.h"
-#include "util-sort.h"
+#include "lib/util-sort.h"
 
 #define NMAX	300
 

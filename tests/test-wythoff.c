@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "game-wythoff.h"
+#include "solver/game-wythoff.h"
 
 /* Brute-force solution of every position x, y <= bound. */
 struct brute {

@@ -26,7 +26,7 @@
 #include "testutil.h"
 #include "testdaemon.h"
 #include "testdb.h"
-#include "engine.h"
+#include "solver/engine.h"
 
 /* Returns the path of a file in the source tree. */
 const char *

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "buf.h"
+#include "lib/buf.h"
 
 /* A running daemon. */
 struct daemon {

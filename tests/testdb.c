@@ -19,11 +19,11 @@
 #include "testutil.h"
 #include "testdb.h"
 
-#include "buf.h"
-#include "cmd-log.h"
-#include "league.h"
-#include "sqldb.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "cmd/cmd-log.h"
+#include "league/league.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 
 /* The PostgreSQL database of this run (SQLDB_PG_URL), or NULL: SQLite. */
 const char *

@@ -11,8 +11,8 @@
 
 #include <sqlite3.h>
 
-#include "buf.h"
-#include "store.h"
+#include "lib/buf.h"
+#include "store/store.h"
 
 struct league;
 

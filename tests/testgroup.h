@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "sqldb.h"
+#include "db/sqldb.h"
 #include "testpg.h"
 
 static enum sqldb_backend backend;	/* of the group running */

@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "node.h"
-#include "sqldb.h"
-#include "store.h"
+#include "store/node.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 #include "testutil.h"
 
 #define TTL	10000		/* ms, a lease's and a node's */

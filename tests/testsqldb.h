@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "sqldb.h"
-#include "store.h"
+#include "db/sqldb.h"
+#include "store/store.h"
 #include "testpg.h"
 #include "testutil.h"
 

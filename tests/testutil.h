@@ -13,7 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "game.h"
+#include "solver/game.h"
 
 /* Sorted string sets: move sets compared against brute force. */
 struct tu_strs {

@@ -1,0 +1,181 @@
+/*
+ * bot-prog.c: the player program of `grundy bot`: its process (started
+ * with pipes, stopped, its death) and its answer blocks, relayed to the
+ * server under the server's id of the command (bot-int.h).
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/bot-int.h"
+
+/* Closes the program's stdin, waits a little for it, then kills it. */
+void
+bot_stop_program(struct bot *b)
+{
+	int	 i, status;
+
+	if (b->pc.wfd != -1)
+		close(b->pc.wfd);
+	b->pc.wfd = -1;
+	if (b->pid <= 0)
+		return;
+	for (i = 0; i < 100; i++) {
+		if (waitpid(b->pid, &status, WNOHANG) != 0)
+			goto reaped;
+		usleep(10000);
+	}
+	kill(b->pid, SIGTERM);
+	waitpid(b->pid, &status, 0);
+reaped:
+	b->pid = -1;
+}
+
+/* Prints a fatal error, stops the program and exits 1. */
+void __attribute__((noreturn, format(printf, 2, 3)))
+bot_fatal(struct bot *b, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	fputs("grundy bot: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (b->sc.rfd != -1)
+		close(b->sc.rfd);
+	bot_stop_program(b);
+	exit(1);
+}
+
+/* Reaps the program after it closed its stdout or stdin, and exits 1. */
+void __attribute__((noreturn))
+bot_program_died(struct bot *b)
+{
+	int	 status;
+
+	if (b->pc.wfd != -1)
+		close(b->pc.wfd);
+	b->pc.wfd = -1;
+	if (b->pid > 0 && waitpid(b->pid, &status, 0) == b->pid) {
+		b->pid = -1;
+		if (WIFEXITED(status))
+			bot_fatal(b, "%s exited with status %d", b->prog[0],
+			    WEXITSTATUS(status));
+		if (WIFSIGNALED(status))
+			bot_fatal(b, "%s was killed by signal %d", b->prog[0],
+			    WTERMSIG(status));
+	}
+	bot_fatal(b, "%s closed its output", b->prog[0]);
+}
+
+/* Starts the program with pipes to its stdin and stdout. */
+void
+bot_spawn(struct bot *b)
+{
+	int	 in[2], out[2];
+
+	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+		bot_fatal(b, "pipe: %s", strerror(errno));
+	fflush(stderr);
+	if ((b->pid = fork()) == -1)
+		bot_fatal(b, "fork: %s", strerror(errno));
+	if (b->pid == 0) {
+		if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(b->prog[0], b->prog);
+		fprintf(stderr, "grundy bot: %s: %s\n", b->prog[0],
+		    strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	b->pc.wfd = in[1];
+	b->pc.rfd = out[0];
+	bot_nonblock(b->pc.wfd);
+	bot_nonblock(b->pc.rfd);
+}
+
+/*
+ * Handles a complete answer block from the program: finds the command it
+ * answers by id (one without an id answers the oldest), and sends it to
+ * the server under the server's id of that command, unless the
+ * connection has changed since.  Older commands still unanswered are
+ * given up (GTP answers come in order): each cost only its own turn.
+ */
+static void
+bot_program_answer(struct bot *b)
+{
+	struct proto_answer *a = &b->pans;
+	struct bot_fwd	 f;
+	char		 tmp[BOT_LOG_MAX + 8];
+	size_t		 i, k;
+
+	bot_flat(a, tmp, sizeof tmp);
+	if (a->has_id) {
+		for (i = 0; i < b->nfwd && b->fwd[i].pid != a->id; i++)
+			;
+	} else
+		i = 0;
+	if (i >= b->nfwd) {
+		bot_warn("%s: dropped an answer to %s: %c%.0lu %s",
+		    b->prog[0], !a->has_id ? "no outstanding command" :
+		    a->id < b->next_pid ? "a command already answered or "
+		    "given up (stale or duplicate id)" : "a command never sent "
+		    "(unknown id)", a->ok ? '=' : '?', a->has_id ? a->id : 0,
+		    tmp);
+		return;
+	}
+	for (k = 0; k < i; k++)
+		bot_warn("%s never answered command %lu (%s): given up",
+		    b->prog[0], b->fwd[k].pid, b->fwd[k].name);
+	f = b->fwd[i];
+	memmove(&b->fwd[0], &b->fwd[i + 1], (b->nfwd - i - 1) *
+	    sizeof b->fwd[0]);
+	b->nfwd -= i + 1;
+	if (!a->ok && strcmp(f.name, "genmove") != 0)
+		bot_warn("%s refused %s (command %lu): %s", b->prog[0], f.name,
+		    f.pid, tmp);
+	else if (a->lines > 1 || a->over)
+		bot_warn("%s answered %s (command %lu) with %s: %s",
+		    b->prog[0], f.name, f.pid, a->over ? "too many bytes" :
+		    "several lines", tmp);
+	if (f.gen != b->gen || bot_down(b))
+		return;
+	/* A cut answer could read as another move: never relay it. */
+	if (a->over)
+		buf_printf(&b->sc.out, "?%lu answer over %d bytes\n\n", f.sid,
+		    BOT_ANSWER_MAX);
+	else
+		proto_answer_write(&b->sc.out, a, f.sid);
+}
+
+/* Handles one line from the program; cut: only its first bytes. */
+static void
+bot_program_line(struct bot *b, char *line, size_t len, int cut)
+{
+	char	 tmp[BOT_LOG_MAX + 8];
+
+	if (bot_feed(b, &b->pans, line, len, cut, bot_program_answer))
+		return;
+	/* Not an answer (a banner, debug output): never taken as one. */
+	if (line[0] != '\0')
+		bot_log("%s%s: %s", b->prog[0], cut ? " (line cut)" : "",
+		    bot_short(line, tmp, sizeof tmp));
+}
+
+/* Takes and handles every complete line from the program. */
+void
+bot_program_input(struct bot *b)
+{
+	bot_each_line(b, &b->pc, NULL, bot_program_line);
+}

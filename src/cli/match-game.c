@@ -1,0 +1,529 @@
+/*
+ * match-game.c: the games of `grundy match` (match.h) and its loop: every
+ * slot plays one game at a time with its two engine processes; one poll
+ * loop serves every slot, so no game waits on another.  Moves are judged
+ * by the daemon's referee (referee.c); clocks run on the monotonic clock
+ * (clock.c) from the moment a genmove is written to the moment its answer
+ * is read.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/clock.h"
+#include "cli/match.h"
+#include "record/record.h"
+#include "solver/referee.h"
+
+static volatile sig_atomic_t match_interrupted;
+
+static void	 mg_turn(struct mslot *);
+static void	 mg_begin(struct mslot *);
+
+static void
+match_on_sigint(int sig)
+{
+	(void)sig;
+	match_interrupted = 1;
+}
+
+/* Changes a slot's game state: the one place that does. */
+static void
+mg_set(struct mslot *s, enum mg_state st)
+{
+	s->state = st;
+}
+
+/* The process in a seat. */
+static struct mproc *
+mg_proc(struct mslot *s, int seat)
+{
+	return (&s->proc[s->seat_proc[seat - 1]]);
+}
+
+/*
+ * Ends the game of a slot: winner a seat or 0 (a draw); fault the seat
+ * whose engine misbehaved (its process is killed, and started again for
+ * the next game), 0 for none, 3 for both.
+ */
+static void
+mg_end(struct mslot *s, int winner, const char *reason, const char *detail,
+    int fault)
+{
+	struct match	*m = s->m;
+	struct match_result *r = &m->res[s->gi];
+	const char	*res = winner == 1 ? "first" : winner == 2 ? "second" :
+			    "-";
+	int		 seat;
+
+	r->winner = winner;
+	r->reason = reason;
+	r->detail = detail != NULL ? xstrdup(detail) : NULL;
+	r->plies = s->plies;
+	r->ms = (clock_mono_ns() - s->started) / 1000000;
+	for (seat = 1; seat <= 2; seat++) {
+		if (fault == seat || fault == 3)
+			mp_kill(mg_proc(s, seat));
+		else
+			mp_send(mg_proc(s, seat), 0, 0, "gameover %s %s%s%s",
+			    res, reason, detail != NULL ? " " : "",
+			    detail != NULL ? detail : "");
+	}
+	match_record(m, s);
+	game_free(&s->game);
+	mg_set(s, MG_IDLE);
+	r->done = 1;
+	m->ndone++;
+	match_after_game(m, s->gi);
+}
+
+/* Ends a game lost by the engine of a seat that misbehaved. */
+static void
+mg_fault(struct mslot *s, int seat, const char *reason, const char *detail)
+{
+	struct match_engine *e = &s->m->eng[mg_proc(s, seat)->eng];
+
+	if (strcmp(reason, "crash") == 0)
+		e->crashes++;
+	else if (strcmp(reason, "timeout") == 0)
+		e->timeouts++;
+	else if (strcmp(reason, "illegal-move") == 0)
+		e->illegal++;
+	else
+		e->slow_starts++;
+	mg_end(s, 3 - seat, reason, detail, seat);
+}
+
+/* Makes sure a slot has processes for engines e1 (seat 1) and e2. */
+static int
+mg_procs(struct mslot *s, size_t e1, size_t e2)
+{
+	size_t	 want[2] = { e1, e2 };
+	int	 used[2] = { 0, 0 }, seat, k;
+
+	s->seat_proc[0] = s->seat_proc[1] = -1;
+	for (seat = 0; seat < 2; seat++)
+		for (k = 0; k < 2; k++)
+			if (!used[k] && s->proc[k].state == MP_UP &&
+			    s->proc[k].eng == want[seat]) {
+				used[k] = 1;
+				s->seat_proc[seat] = k;
+				break;
+			}
+	for (seat = 0; seat < 2; seat++) {
+		if (s->seat_proc[seat] != -1)
+			continue;
+		k = used[0] ? 1 : 0;
+		used[k] = 1;
+		s->seat_proc[seat] = k;
+		mp_kill(&s->proc[k]);
+		s->m->eng[want[seat]].starts++;
+		if (mp_spawn(s->m, &s->proc[k], want[seat]) != 0) {
+			fprintf(stderr, "grundy match: cannot start %s: %s\n",
+			    s->m->eng[want[seat]].name, strerror(errno));
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* The next game to play, or -1 (none left, or the SPRT has stopped). */
+static long
+mg_next(struct match *m)
+{
+	size_t	 k;
+
+	if (m->stop || match_interrupted)
+		return (-1);
+	while (m->next < m->ngames && m->res[m->next].done)
+		m->next++;
+	if (m->next == m->ngames)
+		return (-1);
+	k = m->next++;
+	return ((long)k);
+}
+
+/* Starts the slot's next game, if any: new to both engines. */
+static void
+mg_begin(struct mslot *s)
+{
+	struct match	*m = s->m;
+	struct game_error err;
+	struct buf	 pos;
+	size_t		 e1, e2;
+	long		 gi;
+	int		 seat;
+
+	if ((gi = mg_next(m)) < 0)
+		return;
+	s->gi = (size_t)gi;
+	match_seats(m, s->gi, &e1, &e2);
+	if (mg_procs(s, e1, e2) != 0) {
+		m->stop = 1;
+		m->next = s->gi;
+		return;
+	}
+	if (match_start(m, s->gi, &s->game, &err) != 0) {
+		fprintf(stderr, "grundy match: game %zu: %s\n", s->gi,
+		    err.msg);
+		m->stop = 1;
+		return;
+	}
+	s->to_move = 1;
+	s->plies = 0;
+	s->serial++;
+	s->clock_us[0] = s->clock_us[1] = m->base_ms * 1000;
+	s->started = clock_mono_ns();
+	s->deadline = s->started + m->start_ms * 1000000;
+	s->newok[0] = s->newok[1] = 0;
+	s->wall_start = (int64_t)clock_wall_ms();
+	match_record_clear(s);
+	buf_init(&pos);
+	game_print(&s->game, &pos);
+	free(m->res[s->gi].start);
+	m->res[s->gi].start = xstrdup(buf_str(&pos));
+	mg_set(s, MG_STARTING);
+	for (seat = 1; seat <= 2; seat++)
+		mp_send(mg_proc(s, seat), 0, s->serial, "new %s",
+		    buf_str(&pos));
+	buf_free(&pos);
+}
+
+/* The solver's verdict on the position: the seat that wins it. */
+static int
+mg_solver_winner(struct mslot *s)
+{
+	struct game_error err;
+
+	return (game_outcome(&s->game, &err) == GAME_N ? s->to_move :
+	    3 - s->to_move);
+}
+
+/* The next turn: the end, an adjudication, or genmove to the mover. */
+static void
+mg_turn(struct mslot *s)
+{
+	struct match	*m = s->m;
+	const char	*reason;
+	char		 det[64];
+	int		 winner;
+
+	if (referee_over(&s->game, s->to_move, &winner, &reason)) {
+		mg_end(s, winner, reason, NULL, 0);
+		return;
+	}
+	if (m->adjudicate >= 0 && s->plies >= (unsigned long)m->adjudicate) {
+		snprintf(det, sizeof det, "by the solver at ply %lu",
+		    s->plies);
+		mg_end(s, mg_solver_winner(s), "adjudicated", det, 0);
+		return;
+	}
+	s->serial++;
+	s->turn_start = clock_mono_ns();
+	s->deadline = s->turn_start + (s->clock_us[s->to_move - 1] +
+	    m->grace_ms * 1000) * 1000;
+	mp_send(mg_proc(s, s->to_move), 1, s->serial,
+	    "genmove time1=%llu time2=%llu",
+	    (unsigned long long)(s->clock_us[0] / 1000),
+	    (unsigned long long)(s->clock_us[1] / 1000));
+}
+
+/* Applies a legal move of the mover: clock, record, play to the other. */
+static void
+mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
+{
+	struct game_error err;
+	enum referee_mark mark = referee_mark(&s->game, mv);
+	uint64_t	*clk = &s->clock_us[s->to_move - 1];
+	struct store_rmove *r;
+	struct buf	 text, pos;
+
+	*clk = record_clock_after(*clk, used, s->m->inc_ms);
+	buf_init(&text);
+	buf_init(&pos);
+	game_play_print(&s->game, mv, &text, &pos, &err);
+	s->plies++;
+	if (s->nmv == s->capmv) {
+		s->capmv = s->capmv ? 2 * s->capmv : 16;
+		s->mv = xreallocarray(s->mv, s->capmv, sizeof *s->mv);
+	}
+	r = &s->mv[s->nmv++];
+	memset(r, 0, sizeof *r);
+	r->ply = s->plies;
+	r->player = s->to_move;
+	r->move = xstrdup(buf_str(&text));
+	r->position = xstrdup(buf_str(&pos));
+	r->mark = (enum store_mark)mark;
+	r->time_ms = used / 1000;
+	r->time_us = used;
+	buf_free(&pos);
+	s->to_move = 3 - s->to_move;
+	mp_send(mg_proc(s, s->to_move), 0, s->serial, "play %s time1=%llu "
+	    "time2=%llu", buf_str(&text),
+	    (unsigned long long)(s->clock_us[0] / 1000),
+	    (unsigned long long)(s->clock_us[1] / 1000));
+	buf_free(&text);
+	mg_turn(s);
+}
+
+/* A genmove answer of the mover, read at s's proc rx time. */
+static void
+mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
+{
+	struct match	*m = s->m;
+	const char	*text = a->body.data != NULL ? a->body.data : "";
+	const char	*bad = NULL;
+	struct game_error err;
+	struct game_move mv;
+	struct buf	 d;
+	uint64_t	 used;
+	char		 quoted[REFEREE_QUOTE_MAX + 1];
+
+	used = p->rx_ns > s->turn_start ? (p->rx_ns - s->turn_start) / 1000 :
+	    0;
+	if (used > s->clock_us[s->to_move - 1] + m->grace_ms * 1000) {
+		mg_fault(s, s->to_move, "timeout", NULL);
+		return;
+	}
+	if (!a->ok || strcmp(text, "resign") == 0) {
+		mg_end(s, 3 - s->to_move, "resign", NULL, 0);
+		return;
+	}
+	if (a->over)
+		bad = "answer too long";
+	else if (a->lines > 1)
+		bad = "answer of several lines";
+	game_move_init(&mv);
+	if (referee_parse_move(&s->game, bad != NULL ? "-" : text, bad,
+	    &m->lim, &mv, &err) != 0) {
+		memset(&s->ref, 0, sizeof s->ref);
+		s->ref.ply = s->plies + 1;
+		s->ref.player = s->to_move;
+		snprintf(quoted, sizeof quoted, "%.*s", REFEREE_QUOTE_MAX,
+		    bad != NULL ? "-" : text);
+		s->ref.move = xstrdup(quoted);
+		s->ref.reason = xstrdup(err.msg);
+		s->ref.time_ms = used / 1000;
+		s->has_ref = 1;
+		buf_init(&d);
+		referee_illegal_detail(&d, bad != NULL ? "-" : text, err.msg);
+		mg_fault(s, s->to_move, "illegal-move", buf_str(&d));
+		buf_free(&d);
+	} else
+		mg_apply(s, &mv, used);
+	game_move_clear(&mv);
+}
+
+/* A complete answer from a slot's process k. */
+static void
+mg_answer(struct mslot *s, int k)
+{
+	struct mproc	*p = &s->proc[k];
+	struct proto_answer *a = &p->ans;
+	struct mp_cmd	 c;
+	size_t		 i;
+	int		 seat;
+
+	if (a->has_id) {
+		for (i = 0; i < p->nout && p->out[i].id != a->id; i++)
+			;
+	} else
+		i = 0;
+	if (i >= p->nout)
+		return;		/* unknown, stale or duplicate: dropped */
+	c = p->out[i];
+	memmove(&p->out[0], &p->out[i + 1], (p->nout - i - 1) *
+	    sizeof p->out[0]);
+	p->nout -= i + 1;
+	if (s->state == MG_IDLE || c.serial != s->serial)
+		return;
+	seat = s->seat_proc[0] == k ? 1 : 2;
+	if (s->state == MG_STARTING && !c.genmove) {
+		s->newok[seat - 1] = 1;
+		p->fresh = 0;
+		if (s->newok[0] && s->newok[1]) {
+			mg_set(s, MG_PLAYING);
+			mg_turn(s);
+		}
+	} else if (s->state == MG_PLAYING && c.genmove &&
+	    seat == s->to_move)
+		mg_move(s, p, a);
+}
+
+/* Takes every complete line a slot's process k has written. */
+static void
+mg_lines(struct mslot *s, int k)
+{
+	struct mproc	*p = &s->proc[k];
+	struct buf	 line;
+	int		 rv;
+
+	buf_init(&line);
+	while (p->state == MP_UP && (rv = bot_take_line(&p->ch, &line)) != 0)
+		switch (proto_answer_feed(&p->ans, line.data, line.len,
+		    rv < 0)) {
+		case PROTO_BLOCK_DONE:
+			mg_answer(s, k);
+			proto_answer_reset(&p->ans);
+			break;
+		default:
+			break;	/* not an answer (a banner): ignored */
+		}
+	buf_free(&line);
+}
+
+/* A slot's process k closed its output: a crash. */
+static void
+mg_died(struct mslot *s, int k)
+{
+	char	 tmp[64];
+	const char *why = mp_death(&s->proc[k], tmp, sizeof tmp);
+	int	 seat = s->seat_proc[0] == k ? 1 : 2;
+
+	if (s->state != MG_IDLE)
+		mg_fault(s, seat, "crash", why);
+}
+
+/* Reads from a slot's process k; handles its lines, or its death. */
+static void
+mg_input(struct mslot *s, int k)
+{
+	struct mproc	*p = &s->proc[k];
+	int		 eof;
+
+	if (p->state != MP_UP)
+		return;
+	eof = bot_read(&p->ch) != 0;
+	p->rx_ns = clock_mono_ns();
+	mg_lines(s, k);
+	if (eof && p->state == MP_UP)
+		mg_died(s, k);
+}
+
+/* The slot's deadline passed: a slow start or a timeout. */
+static void
+mg_deadline(struct mslot *s)
+{
+	int	 seat;
+
+	if (s->state == MG_STARTING) {
+		/* Answers that came since the poll count: read them. */
+		mg_input(s, 0);
+		mg_input(s, 1);
+		if (s->state != MG_STARTING || clock_mono_ns() < s->deadline)
+			return;
+		if (!s->newok[0] && !s->newok[1]) {
+			s->m->eng[mg_proc(s, 1)->eng].slow_starts++;
+			s->m->eng[mg_proc(s, 2)->eng].slow_starts++;
+			mg_end(s, 0, "start-timeout", NULL, 3);
+			return;
+		}
+		seat = s->newok[0] ? 2 : 1;
+		mg_fault(s, seat, "start-timeout", NULL);
+		return;
+	}
+	/*
+	 * Read what came since the poll first: an answer is judged on its
+	 * time as read (a pipe has no arrival stamp), so one read after the
+	 * deadline still loses on time.
+	 */
+	mg_input(s, s->seat_proc[s->to_move - 1]);
+	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline)
+		mg_fault(s, s->to_move, "timeout", NULL);
+}
+
+/* Polls every process once (at most until the nearest deadline). */
+static void
+mg_poll(struct match *m, struct pollfd *pfd, int *who)
+{
+	uint64_t	 now = clock_mono_ns(), next = UINT64_MAX;
+	size_t		 s, n = 0, i;
+	int		 k, ms;
+	struct mproc	*p;
+
+	for (s = 0; s < m->conc; s++) {
+		if (m->slots[s].state != MG_IDLE && m->slots[s].deadline < next)
+			next = m->slots[s].deadline;
+		for (k = 0; k < 2; k++) {
+			p = &m->slots[s].proc[k];
+			if (p->state != MP_UP)
+				continue;
+			pfd[n].fd = p->ch.rfd;
+			pfd[n].events = POLLIN;
+			who[n++] = (int)(s * 2 + (size_t)k);
+			if (bot_pending(&p->ch) > 0 && p->ch.wfd != -1) {
+				pfd[n].fd = p->ch.wfd;
+				pfd[n].events = POLLOUT;
+				who[n++] = -(int)(s * 2 + (size_t)k) - 1;
+			}
+		}
+	}
+	ms = next == UINT64_MAX ? 1000 : next <= now ? 0 :
+	    (int)((next - now) / 1000000 + 1);
+	if (poll(pfd, n, ms) < 0 && errno != EINTR)
+		return;
+	for (i = 0; i < n && !match_interrupted; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		k = who[i] >= 0 ? who[i] : -who[i] - 1;
+		p = &m->slots[k / 2].proc[k % 2];
+		if (p->state != MP_UP || (who[i] >= 0 && p->ch.rfd != pfd[i].fd))
+			continue;
+		if (who[i] >= 0)
+			mg_input(&m->slots[k / 2], k % 2);
+		else if (mp_flush(p) != 0)
+			mg_died(&m->slots[k / 2], k % 2);
+	}
+}
+
+/*
+ * Runs the games: every slot plays games until none is left (or the SPRT
+ * stops the run), on one poll loop.  Returns 0 when every game was
+ * played or the SPRT decided, 1 if interrupted (SIGINT), -1 on an error.
+ */
+int
+match_run(struct match *m)
+{
+	struct pollfd	*pfd;
+	int		*who;
+	size_t		 s, active;
+	struct sigaction sa;
+	uint64_t	 now;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = match_on_sigint;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	pfd = xreallocarray(NULL, m->conc * 4, sizeof *pfd);
+	who = xreallocarray(NULL, m->conc * 4, sizeof *who);
+	for (;;) {
+		active = 0;
+		for (s = 0; s < m->conc; s++) {
+			if (m->slots[s].state == MG_IDLE)
+				mg_begin(&m->slots[s]);
+			if (m->slots[s].state != MG_IDLE)
+				active++;
+		}
+		if (active == 0 || match_interrupted)
+			break;
+		mg_poll(m, pfd, who);
+		now = clock_mono_ns();
+		for (s = 0; s < m->conc && !match_interrupted; s++)
+			if (m->slots[s].state != MG_IDLE &&
+			    m->slots[s].deadline <= now)
+				mg_deadline(&m->slots[s]);
+	}
+	free(pfd);
+	free(who);
+	for (s = 0; s < m->conc; s++)
+		if (m->slots[s].state != MG_IDLE) {
+			game_free(&m->slots[s].game);
+			mg_set(&m->slots[s], MG_IDLE);
+		}
+	return (match_interrupted ? 1 : m->stop && m->verdict ==
+	    SPRT_CONTINUE ? -1 : 0);
+}

@@ -1,0 +1,229 @@
+/*
+ * match-proc.c: the engine processes of `grundy match` (match.h): started
+ * with pipes in a process group of their own (so that Ctrl-C reaches only
+ * grundy match, which then stops them), commands written to them, their
+ * death read and reported, and killed with their whole group.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/chan.h"
+#include "lib/clock.h"
+#include "cli/match.h"
+
+/*
+ * Starts engine eng in proc.  Returns 0, or -1 with a warning (the pipes
+ * or fork failed; a program that cannot be executed exits 127 and is
+ * seen as a crash).
+ */
+int
+mp_spawn(struct match *m, struct mproc *p, size_t eng)
+{
+	struct match_engine *e = &m->eng[eng];
+	int		 in[2], out[2];
+	size_t		 i;
+
+	if (pipe2(in, O_CLOEXEC) != 0)
+		return (-1);
+	if (pipe2(out, O_CLOEXEC) != 0) {
+		close(in[0]);
+		close(in[1]);
+		return (-1);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	if ((p->pid = fork()) == -1) {
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return (-1);
+	}
+	if (p->pid == 0) {
+		setpgid(0, 0);
+		if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		for (i = 0; i < e->nenv; i++)
+			putenv(e->env[i]);
+		if (e->dir != NULL && chdir(e->dir) != 0) {
+			fprintf(stderr, "grundy match: %s: %s\n", e->dir,
+			    strerror(errno));
+			_exit(127);
+		}
+		execvp(e->argv[0], e->argv);
+		fprintf(stderr, "grundy match: %s: %s\n", e->argv[0],
+		    strerror(errno));
+		_exit(127);
+	}
+	setpgid(p->pid, p->pid);
+	close(in[0]);
+	close(out[1]);
+	p->eng = eng;
+	p->ch.wfd = in[1];
+	p->ch.rfd = out[0];
+	bot_nonblock(p->ch.wfd);
+	bot_nonblock(p->ch.rfd);
+	p->nout = 0;
+	p->fresh = 1;
+	p->state = MP_UP;
+	proto_answer_reset(&p->ans);
+	return (0);
+}
+
+/* Closes a process's pipes and forgets what it was sent. */
+static void
+mp_close(struct mproc *p)
+{
+	chan_close(&p->ch);
+	p->nout = 0;
+	proto_answer_reset(&p->ans);
+	p->state = MP_DOWN;
+}
+
+/* Kills a process and its group at once, and reaps it. */
+void
+mp_kill(struct mproc *p)
+{
+	int	 status;
+
+	if (p->state == MP_DOWN)
+		return;
+	mp_close(p);
+	if (p->pid > 0) {
+		kill(-p->pid, SIGKILL);
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, &status, 0);
+	}
+	p->pid = -1;
+}
+
+/*
+ * Stops every process at the end of the run: closes their stdin (a
+ * polite end), gives them up to a second in all to exit, then kills
+ * what is left.
+ */
+void
+mp_stop_all(struct match *m)
+{
+	uint64_t	 end = clock_mono_ms() + 1000;
+	size_t		 s, k, left;
+	int		 status;
+	struct mproc	*p;
+
+	for (s = 0; s < m->conc; s++)
+		for (k = 0; k < 2; k++) {
+			p = &m->slots[s].proc[k];
+			if (p->state == MP_UP && p->ch.wfd != -1) {
+				close(p->ch.wfd);
+				p->ch.wfd = -1;
+			}
+		}
+	do {
+		left = 0;
+		for (s = 0; s < m->conc; s++)
+			for (k = 0; k < 2; k++) {
+				p = &m->slots[s].proc[k];
+				if (p->state != MP_UP || p->pid <= 0)
+					continue;
+				if (waitpid(p->pid, &status, WNOHANG) != 0) {
+					p->pid = -1;
+					mp_close(p);
+				} else
+					left++;
+			}
+		if (left > 0)
+			usleep(5000);
+	} while (left > 0 && clock_mono_ms() < end);
+	for (s = 0; s < m->conc; s++)
+		for (k = 0; k < 2; k++)
+			mp_kill(&m->slots[s].proc[k]);
+}
+
+/*
+ * Queues a command to a process under a new id and writes what the pipe
+ * takes; genmove commands are remembered with the turn's serial.  A
+ * process with MATCH_OUTSTANDING commands unanswered forgets the oldest
+ * (it cost only its own turn).
+ */
+void
+mp_send(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, ...)
+{
+	va_list		 ap;
+	unsigned long	 id = ++p->next_id;
+
+	if (p->state != MP_UP)
+		return;
+	if (p->nout == MATCH_OUTSTANDING) {
+		memmove(&p->out[0], &p->out[1], (p->nout - 1) *
+		    sizeof p->out[0]);
+		p->nout--;
+	}
+	p->out[p->nout].id = id;
+	p->out[p->nout].genmove = genmove;
+	p->out[p->nout].serial = serial;
+	p->nout++;
+	buf_printf(&p->ch.out, "%lu ", id);
+	va_start(ap, fmt);
+	buf_vprintf(&p->ch.out, fmt, ap);
+	va_end(ap);
+	buf_putc(&p->ch.out, '\n');
+	mp_flush(p);
+}
+
+/* Writes what the pipe takes.  Returns 0, or -1 if the reader is gone. */
+int
+mp_flush(struct mproc *p)
+{
+	if (p->state != MP_UP || p->ch.wfd == -1 || bot_pending(&p->ch) == 0)
+		return (0);
+	return (bot_write(&p->ch, 0));
+}
+
+/*
+ * Reaps a process that closed its output (or its input) and describes
+ * its end in tmp: "exited with status N", "killed by signal N" or
+ * "closed its output".  The process is down afterwards.
+ */
+const char *
+mp_death(struct mproc *p, char *tmp, size_t len)
+{
+	int	 status;
+	pid_t	 r = -1;
+	uint64_t end = clock_mono_ms() + 20;
+
+	snprintf(tmp, len, "closed its output");
+	mp_close(p);
+	if (p->pid <= 0)
+		return (tmp);
+	/*
+	 * A process that closed its output usually exits right after; one
+	 * that does not within 20 ms is killed (the loop waits no longer).
+	 */
+	while ((r = waitpid(p->pid, &status, WNOHANG)) == 0 &&
+	    clock_mono_ms() < end)
+		usleep(1000);
+	if (r == p->pid && WIFEXITED(status))
+		snprintf(tmp, len, "exited with status %d",
+		    WEXITSTATUS(status));
+	else if (r == p->pid && WIFSIGNALED(status))
+		snprintf(tmp, len, "killed by signal %d", WTERMSIG(status));
+	if (r != p->pid) {
+		kill(-p->pid, SIGKILL);
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, &status, 0);
+	}
+	p->pid = -1;
+	return (tmp);
+}

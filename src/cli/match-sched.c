@@ -1,0 +1,77 @@
+/*
+ * match-sched.c: the schedule of `grundy match` (match.h): which engines
+ * play each game, in which seats, from which start.  Game pair k (games
+ * 2k and 2k + 1) plays pairing k mod npairings; both its games start
+ * from the same position, with the seats swapped.
+ */
+#include <stdlib.h>
+
+#include "cli/match.h"
+#include "solver/referee.h"
+
+/* The engines (i, j), i < j, of pairing k, in order. */
+void
+match_pairing(const struct match *m, size_t k, size_t *a, size_t *b)
+{
+	size_t	 i, j;
+
+	for (i = 0; i < m->neng; i++)
+		for (j = i + 1; j < m->neng; j++)
+			if (k-- == 0) {
+				*a = i;
+				*b = j;
+				return;
+			}
+	*a = 0;
+	*b = 1;
+}
+
+/*
+ * The engines in seats 1 and 2 of game gi: game pair gi / 2 plays
+ * pairing (gi / 2) mod npairings, its first game with the pairing's first
+ * engine in seat 1, its second with the seats swapped.
+ */
+void
+match_seats(const struct match *m, size_t gi, size_t *s1, size_t *s2)
+{
+	size_t	 a, b;
+
+	match_pairing(m, (gi / 2) % m->npairings, &a, &b);
+	*s1 = gi % 2 == 0 ? a : b;
+	*s2 = gi % 2 == 0 ? b : a;
+}
+
+/*
+ * The start of game gi: the game, or with --random-starts a fair start
+ * drawn from it as the lobby draws one (referee_draw_start), by a
+ * generator seeded with the seed and the game pair, so that both games
+ * of a pair, and a resumed run, get the same start.
+ */
+int
+match_start(const struct match *m, size_t gi, struct game *out,
+    struct game_error *err)
+{
+	gmp_randstate_t	 rs;
+	mpz_t		 seed;
+	struct buf	 text;
+	int		 rv;
+
+	if (!m->random_starts) {
+		buf_init(&text);
+		game_print(&m->tmpl, &text);
+		rv = game_parse_line(out, buf_str(&text), &m->lim, err);
+		buf_free(&text);
+		return (rv);
+	}
+	mpz_init_set_ui(seed, (unsigned long)(m->seed >> 32));
+	mpz_mul_2exp(seed, seed, 32);
+	mpz_add_ui(seed, seed, (unsigned long)(m->seed & 0xffffffffu));
+	mpz_mul_2exp(seed, seed, 64);
+	mpz_add_ui(seed, seed, (unsigned long)(gi / 2));
+	gmp_randinit_default(rs);
+	gmp_randseed(rs, seed);
+	rv = referee_draw_start(&m->tmpl, rs, &m->lim, out, err);
+	gmp_randclear(rs);
+	mpz_clear(seed);
+	return (rv);
+}

@@ -1,0 +1,202 @@
+/*
+ * match.h: `grundy match`, a local runner for bot development (issue 14
+ * §4): engine programs that speak the player role (PROTOCOL.md §13.2)
+ * play each other with no server, N games at once on one poll loop, under
+ * the daemon's referee (referee.c), clocks (clock.c) and statistics
+ * (matchstat.c, sprt.c).  doc/grundy.1 describes its options and output.
+ *
+ * match.c: options and the engines file; match-sched.c: the schedule;
+ * match-proc.c: the engine processes; match-game.c: the games and the
+ * loop; match-out.c: results, the output file, resuming, the table, the
+ * progress line and the records.
+ */
+#ifndef MATCH_H
+#define MATCH_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include "cli/bot-int.h"
+#include "solver/game.h"
+#include "stats/matchstat.h"
+#include "proto/proto.h"
+#include "stats/sprt.h"
+#include "store/store.h"
+
+#define MATCH_ENGINES_MAX	64	/* engines in one run */
+#define MATCH_GAMES_MAX		1000000	/* games in one run */
+#define MATCH_CONC_MAX		128	/* games at once: 4 pipes each */
+#define MATCH_OUTSTANDING	8	/* commands awaiting an answer */
+#define MATCH_FILE_MAX		(256 * 1024 * 1024) /* bytes of a file read */
+
+/* An engine as defined on the command line or in the engines file. */
+struct match_engine {
+	char		*name;
+	char		**argv;		/* cmd, then its args; NULL-ended */
+	size_t		 argc;
+	char		**env;		/* "NAME=VALUE" options; NULL-ended */
+	size_t		 nenv;
+	char		*dir;		/* working directory, or NULL */
+	/* Counters of the run (this process only). */
+	uint64_t	 crashes, timeouts, illegal, slow_starts, starts;
+};
+
+/* What an engine process is doing: the one place it changes is mp_set. */
+enum mp_state {
+	MP_DOWN = 0,		/* no process */
+	MP_UP,			/* running */
+};
+
+/* A command sent to a process and not answered yet. */
+struct mp_cmd {
+	unsigned long	 id;
+	int		 genmove;	/* else new, play or gameover */
+	unsigned long	 serial;	/* the turn it was sent for */
+};
+
+/* One engine process, owned by a slot. */
+struct mproc {
+	enum mp_state	 state;
+	size_t		 eng;		/* index into the engines */
+	pid_t		 pid;
+	struct bot_chan	 ch;
+	struct proto_answer ans;
+	unsigned long	 next_id;
+	struct mp_cmd	 out[MATCH_OUTSTANDING];
+	size_t		 nout;
+	int		 fresh;		/* no new answered since spawned */
+	uint64_t	 rx_ns;		/* when the latest read came */
+};
+
+/* A game's life cycle: changed only in mg_set (match-game.c). */
+enum mg_state {
+	MG_IDLE = 0,		/* the slot has no game */
+	MG_STARTING,		/* new sent, waiting for both answers */
+	MG_PLAYING,
+};
+
+/* One finished or unplayed game of the schedule. */
+struct match_result {
+	int		 done;
+	char		*start;		/* the start position; owned */
+	int		 winner;	/* 1, 2 (seat), 0 a draw */
+	const char	*reason;	/* static text */
+	char		*detail;	/* NULL or owned */
+	unsigned long	 plies;
+	uint64_t	 ms;		/* wall time of the game */
+};
+
+/* The counts of a pairing, from its first engine's side. */
+struct match_tally {
+	struct matchstat_wdl	 wdl;
+	struct matchstat_penta	 penta;
+	size_t			 unpaired;
+};
+
+/* A slot: room for one game at a time, with its two processes. */
+struct mslot {
+	struct match	*m;
+	enum mg_state	 state;
+	struct mproc	 proc[2];	/* any two engines, by slot */
+	size_t		 gi;		/* the game's index */
+	struct game	 game;
+	int		 seat_proc[2];	/* seat - 1 -> proc index */
+	int		 to_move;
+	uint64_t	 clock_us[2];
+	uint64_t	 turn_start;	/* ns: the clock of to_move runs */
+	uint64_t	 deadline;	/* ns: the slot's next decision */
+	uint64_t	 started;	/* ns */
+	unsigned long	 serial;
+	unsigned long	 plies;
+	int		 newok[2];	/* seat answered new */
+	int64_t		 wall_start;	/* ms since the epoch */
+	struct store_rmove *mv;		/* the record's moves */
+	size_t		 nmv, capmv;
+	struct store_rrefused ref;	/* the refused move that lost */
+	int		 has_ref;
+};
+
+struct match_writer;
+
+/* The whole run. */
+struct match {
+	/* Options. */
+	struct match_engine *eng;
+	size_t		 neng;
+	char		*game_spec;
+	struct game	 tmpl;		/* the game (a template with random) */
+	int		 random_starts;
+	uint64_t	 seed;
+	int		 seed_given;
+	size_t		 ngames;
+	size_t		 conc;
+	uint64_t	 base_ms, inc_ms;
+	uint64_t	 grace_ms;
+	uint64_t	 start_ms;	/* start-up deadline */
+	long		 adjudicate;	/* plies, or -1 */
+	int		 has_sprt;
+	struct sprt	 sprt;
+	const char	*records;
+	const char	*out;
+	int		 resume;
+	int		 quiet;
+	struct game_limits lim;
+
+	/* The run. */
+	struct match_result *res;	/* ngames */
+	size_t		 next;		/* next game index to consider */
+	size_t		 ndone;
+	size_t		 npairings;
+	struct match_tally *tally;	/* npairings */
+	struct buf	 gjson;		/* the games played, as JSON objects */
+	struct match_writer *writer;	/* match-write.c */
+	struct mslot	*slots;
+	int		 stop;		/* SPRT verdict: start no more */
+	enum sprt_verdict verdict;
+	size_t		 verdict_pairs;
+	uint64_t	 t0;		/* ns */
+};
+
+/* match-sched.c: the engines of a pairing and a game, a game's start. */
+void	 match_pairing(const struct match *, size_t, size_t *, size_t *);
+void	 match_seats(const struct match *, size_t, size_t *, size_t *);
+int	 match_start(const struct match *, size_t, struct game *,
+	    struct game_error *);
+
+/* match-game.c */
+int	 match_run(struct match *);
+
+/* match.c */
+int	 match_main(int, char **);
+void	 match_engine_free(struct match_engine *);
+
+/* match-write.c */
+int	 match_writer_start(struct match *);
+void	 match_writer_put(struct match *, const char *, struct buf *, int);
+int	 match_writer_flush(struct match *);
+void	 match_writer_stop(struct match *);
+
+/* match-proc.c */
+int	 mp_spawn(struct match *, struct mproc *, size_t);
+void	 mp_kill(struct mproc *);
+void	 mp_stop_all(struct match *);
+void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
+	    __attribute__((format(printf, 4, 5)));
+int	 mp_flush(struct mproc *);
+const char *mp_death(struct mproc *, char *, size_t);
+
+/* match-out.c */
+void	 match_pair_stats(const struct match *, size_t,
+	    struct matchstat_wdl *, struct matchstat_penta *, size_t *);
+void	 match_count(struct match *, size_t);
+void	 match_after_game(struct match *, size_t);
+int	 match_write_out(const struct match *, int);
+int	 match_load(struct match *);
+void	 match_table(const struct match *, int);
+const char *match_reason(const char *);
+int	 match_read_file(const char *, struct buf *, char *, size_t);
+void	 match_record(const struct match *, struct mslot *);
+void	 match_record_clear(struct mslot *);
+
+#endif /* MATCH_H */

@@ -1,0 +1,32 @@
+/*
+ * export.h: the export of a tournament or a time span (PROTOCOL.md
+ * §13.11) as CSV tables: standings, crosstable, pairs, referee, games and
+ * moves.  Reads the log: call it off the event loop.
+ */
+#ifndef EXPORT_H
+#define EXPORT_H
+
+#include <stddef.h>
+
+#include "lib/buf.h"
+#include "store/store-results.h"
+
+enum export_table {
+	EXPORT_STANDINGS = 0,
+	EXPORT_CROSSTABLE,
+	EXPORT_PAIRS,
+	EXPORT_REFEREE,
+	EXPORT_GAMES,
+	EXPORT_MOVES,
+	EXPORT_NTABLES
+};
+
+int	 export_table_parse(const char *, enum export_table *);
+const char *export_table_name(enum export_table);
+void	 export_num(struct buf *, int, double);
+int	 export_filter_arg(struct store *, const char *,
+	    struct store_rfilter *, char *, size_t);
+int	 export_csv(struct store *, const struct store_rfilter *,
+	    enum export_table, size_t, struct buf *, char *, size_t);
+
+#endif /* EXPORT_H */

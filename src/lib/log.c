@@ -1,0 +1,78 @@
+/*
+ * log.c: logging to stderr as "ts=... level=... " followed by the caller's
+ * key=value pairs.  Operational events carry conn=ID.  Client mistakes are
+ * protocol replies, never log errors; fatal() is for broken invariants.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/clock.h"
+#include "lib/log.h"
+
+static int	 log_level;	/* 0: info, 1: debug */
+static pthread_mutex_t log_mtx = PTHREAD_MUTEX_INITIALIZER;
+
+/* Sets the verbosity: 0 logs info and warnings, 1 adds debug lines. */
+void
+log_init(int verbose)
+{
+	log_level = verbose;
+}
+
+/* Returns 1 if debug lines are logged. */
+int
+log_verbose(void)
+{
+	return (log_level > 0);
+}
+
+/* Writes one line: timestamp, level, message, optional errno text. */
+static void
+log_vwrite(const char *level, int err, const char *fmt, va_list ap)
+{
+	char		 when[CLOCK_TIME_LEN];
+
+	clock_now_text(when, sizeof when);
+	pthread_mutex_lock(&log_mtx);
+	fprintf(stderr, "ts=%s level=%s ", when, level);
+	vfprintf(stderr, fmt, ap);
+	if (err != 0)
+		fprintf(stderr, " error=\"%s\"", strerror(err));
+	fputc('\n', stderr);
+	fflush(stderr);
+	pthread_mutex_unlock(&log_mtx);
+}
+
+/* Logs one line at a level; with_errno appends errno's text. */
+void
+log_emit(enum log_level level, int with_errno, const char *fmt, ...)
+{
+	static const char *const names[] = {
+		[LOG_INFO] = "info", [LOG_WARN] = "warn", [LOG_DEBUG] = "debug",
+	};
+	va_list	 ap;
+	int	 e = with_errno ? errno : 0;
+
+	if (level == LOG_DEBUG && log_level < 1)
+		return;
+	va_start(ap, fmt);
+	log_vwrite(names[level], e, fmt, ap);
+	va_end(ap);
+}
+
+/* Logs at level fatal, with errno's text if with_errno, and exits. */
+void
+log_fatal(int with_errno, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 e = with_errno ? errno : 0;
+
+	va_start(ap, fmt);
+	log_vwrite("fatal", e, fmt, ap);
+	va_end(ap);
+	exit(1);
+}

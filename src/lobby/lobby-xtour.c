@@ -1,0 +1,787 @@
+/*
+ * lobby-xtour.c: tournaments across nodes (issue 15 §2, PROTOCOL.md
+ * §13.6 and §13.12, doc/NODES.md).  Only on a node of a shared PostgreSQL
+ * database (lb->node_id != 0); on a single node nothing here changes what
+ * the lobby does.
+ *
+ * Every tournament game is played on the scheduler's node, the holder of
+ * the scheduler's lock (lb->leader), whose memory of the tournaments is
+ * the truth while it holds the lock:
+ *
+ *   - On taking the lock it reads every running or paused tournament
+ *     again from the database (xtour_sync): the games another scheduler
+ *     finished count, a slot whose game is live in the log (refereed or
+ *     to be taken over by some node) waits for that game (slot->remote)
+ *     instead of starting a second one, and this node's own live games
+ *     keep their slots.
+ *   - Every XTOUR_TICK_MS it announces itself: NOTIFY lobby 'scheduler
+ *     NODE HOST:PORT ROSTER' (XTOUR_NOTE; ROSTER a hash of who plays in
+ *     its running tournaments), and reads again the tournaments with
+ *     a slot waiting for a remote game, until that game ended in the log.
+ *   - It counts its announcements (lb->xtour_seq): a forfeit wait starts
+ *     only after one published after the slot became due (slot->xseq,
+ *     lobby-tour.c): every node redirects the tournament's players on
+ *     that announcement, so no player connected elsewhere loses a game
+ *     before being told where to play it.
+ *
+ * The other nodes learn the scheduler from the announcement (an address
+ * heard more than XTOUR_STALE_MS ago is forgotten), and read the players
+ * of the running tournaments from the log when ROSTER changed (so neither
+ * a login nor an announcement reads the log otherwise).  On each
+ * announcement, and at each login, they send
+ * `event redirect HOST:PORT` to every logged-in connection, once per
+ * scheduler, whose account plays in a running tournament (not withdrawn)
+ * and has no live game on this node.  They refuse the commands that
+ * change a tournament (the scheduler's memory would not see the change),
+ * and answer `standings`, `crosstable`, `tournament show` and the
+ * tournament pages from the database (lobby_xtour_fresh), as the
+ * scheduler would.
+ *
+ * Calls lobby-tour.c (the schedule), lobby-game.c, lobby-queue.c
+ * (events) and the league; lobby-lease.c (the lock), lobby-xnode.c (the
+ * notification), lobby.c (login), lobby-restore.c, lobby-tops.c,
+ * lobby-results.c, lobby-web.c and cmd-tour.c call it.
+ */
+#include <sys/queue.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "league/league.h"
+#include "lobby/lobby.h"
+#include "lobby/lobby-int.h"
+#include "lib/log.h"
+#include "db/sqldb.h"
+#include "lib/util.h"
+
+#define XTOUR_TICK_MS	1000	/* the scheduler's announcement */
+#define XTOUR_STALE_MS	(3 * XTOUR_TICK_MS)	/* then: no scheduler known */
+#define XTOUR_NOTE	"scheduler "
+#define XTOUR_LIVE_MAX	4096	/* live games of a tournament read */
+#define XTOUR_FRESH_MS	XTOUR_TICK_MS	/* a read for answers serves so long */
+#define XTOUR_REMOTE_MAX 64	/* tournaments read again per tick */
+
+struct lxtour {
+	struct clock_timer *tick;	/* the scheduler's announcement */
+	int64_t		 node;		/* the scheduler heard, 0: none */
+	char		 addr[PROTO_ADDR_MAX + 1];
+	uint64_t	 heard;		/* lobby_clock_now of that */
+	int		 batch;		/* lobby_xtour_batch: all read */
+	/* The players of its running tournaments (not withdrawn), read
+	 * again when its announced roster hash changes. */
+	uint64_t	 roster;
+	int		 have_roster;
+	char		(*names)[LEAGUE_NAME_MAX + 1];
+	size_t		 nnames;
+	struct xtour_job *tick_job;	/* the tick's read, in flight */
+	struct xtour_job *roster_job;	/* the roster's read, in flight */
+};
+
+/* What a worker read of one tournament for the tick (xtour_sync). */
+struct xtour_got {
+	int64_t		 id;
+	int		 rc;		/* 0, or -1: a database error */
+	struct league_tgame *tg;	/* its games */
+	size_t		 ng;
+	int64_t		*ids;		/* its live games and their slots */
+	int64_t		*slots;
+	int		 nlive;
+};
+
+/*
+ * A read of the log on a worker (the loop never waits for the
+ * database): the tournaments (all: the roster; running or paused: the
+ * tick) and, for the tick, the games of those with a slot waiting for a
+ * remote game.
+ */
+struct xtour_job {
+	struct lobby	*lb;
+	int		 roster;
+	int		 rc;
+	struct league_tournament *v;
+	size_t		 n;
+	size_t		 ngot;
+	struct xtour_got got[XTOUR_REMOTE_MAX];
+};
+
+static void	xtour_job_free(struct xtour_job *);
+
+static struct lxtour *
+xtour_get(struct lobby *lb)
+{
+	if (lb->xtour == NULL)
+		lb->xtour = xcalloc(1, sizeof *lb->xtour);
+	return (lb->xtour);
+}
+
+/* Frees the node's tournament state (lobby_free). */
+void
+lobby_xtour_free(struct lobby *lb)
+{
+	free(lb->xbusy);
+	lb->xbusy = NULL;
+	lb->nxbusy = 0;
+	if (lb->xtour == NULL)
+		return;
+	if (lb->xtour->tick != NULL)
+		lb->clock.timer_free(lb->clock.arg, lb->xtour->tick);
+	xtour_job_free(lb->xtour->tick_job);	/* the workers are joined */
+	xtour_job_free(lb->xtour->roster_job);
+	free(lb->xtour->names);
+	free(lb->xtour);
+	lb->xtour = NULL;
+}
+
+/* Returns 1 on a node that does not schedule the tournaments now. */
+static int
+xtour_follower(const struct lobby *lb)
+{
+	return (lb->node_id != 0 && !lb->leader);
+}
+
+/*
+ * The scheduler heard within XTOUR_STALE_MS, or NULL (with the node id in
+ * *node when not NULL).
+ */
+static const char *
+xtour_sched(struct lobby *lb, int64_t *node)
+{
+	struct lxtour	*x = lb->xtour;
+
+	if (x == NULL || x->node == 0 || x->heard == 0 ||
+	    lobby_clock_now(lb) - x->heard > XTOUR_STALE_MS)
+		return (NULL);
+	if (node != NULL)
+		*node = x->node;
+	return (x->addr);
+}
+
+/*
+ * Reads the log's live games of tournament id into ids/slots (at most
+ * XTOUR_LIVE_MAX).  Returns their number, or -1 on a database error.
+ */
+static int
+xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
+{
+	if (lb->xdb == NULL || lb->store == NULL)
+		return (0);
+	return (store_tour_live(lb->store, id, ids, slots, XTOUR_LIVE_MAX));
+}
+
+/*
+ * Marks the slots of f (just read from the log) that have a game in play:
+ * this node's own live games and forfeits on their way to the log (of t,
+ * the tournament f replaces), then the log's other live games (remote).
+ * Returns 0, or -1 on a database error.
+ */
+static int
+xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f,
+    const struct xtour_got *got)
+{
+	struct lgame	*g;
+	struct lforfeit	*ff;
+	int64_t		*ids, *slots;
+	int		 n, i;
+
+	TAILQ_FOREACH(g, &lb->games, entry)
+		if (g->tour == t && !lg_over(g) && g->slot < f->nslots &&
+		    f->slots[g->slot].state == LSLOT_PENDING)
+			lslot_enter(f, g->slot, LSLOT_PLAYING);
+	TAILQ_FOREACH(ff, &t->forfeits, entry)
+		if (ff->slot < f->nslots &&
+		    f->slots[ff->slot].state == LSLOT_PENDING)
+			lslot_enter(f, ff->slot, LSLOT_PLAYING);
+	if (got != NULL) {		/* read on a worker */
+		ids = got->ids;
+		slots = got->slots;
+		n = got->nlive;
+	} else {
+		ids = xcalloc(XTOUR_LIVE_MAX, sizeof *ids);
+		slots = xcalloc(XTOUR_LIVE_MAX, sizeof *slots);
+		n = xtour_live(lb, f->def.id, ids, slots);
+	}
+	for (i = 0; i < n; i++)
+		if (slots[i] >= 0 && (size_t)slots[i] < f->nslots &&
+		    f->slots[slots[i]].state == LSLOT_PENDING &&
+		    lobby_game(lb, ids[i]) == NULL) {
+			lslot_enter(f, (size_t)slots[i], LSLOT_PLAYING);
+			f->slots[slots[i]].remote = ids[i];
+		}
+	if (got == NULL) {
+		free(ids);
+		free(slots);
+	}
+	return (n < 0 ? -1 : 0);
+}
+
+/*
+ * Makes t (in lb->tours, maybe a new one) the tournament d as the log has
+ * it (d's contents are taken); a slot still pending keeps its forfeit
+ * wait.  Returns 0, or -1 on a database error (t unchanged).
+ */
+static int
+xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d,
+    const struct xtour_got *got)
+{
+	struct ltour	*f;
+	struct ltour	 keep;
+	size_t		 i;
+
+	f = xcalloc(1, sizeof *f);
+	f->def = *d;
+	memset(d, 0, sizeof *d);
+	f->lb = lb;
+	lobby_tour_slots(f);
+	if (got != NULL)
+		lobby_tour_replay_games(f, got->tg, got->ng);
+	else if (lobby_tour_replay(lb, f) != 0) {
+		ltour_free(f);
+		return (-1);
+	}
+	ltour_withdrawn_stop(f);
+	if (xtour_playing(lb, t, f, got) != 0) {
+		ltour_free(f);
+		return (-1);
+	}
+	for (i = 0; i < f->nslots && i < t->nslots; i++)
+		if (f->slots[i].state == LSLOT_PENDING &&
+		    t->slots[i].state == LSLOT_PENDING &&
+		    f->slots[i].a == t->slots[i].a &&
+		    f->slots[i].b == t->slots[i].b) {
+			f->slots[i].waiting = t->slots[i].waiting;
+			f->slots[i].xseq = t->slots[i].xseq;
+		}
+	/* Swap the schedules; t keeps its place, timer and forfeits. */
+	keep = *t;
+	t->def = f->def;
+	t->slots = f->slots;
+	t->nslots = f->nslots;
+	t->npairings = f->npairings;
+	t->round = f->round;
+	t->byes = f->byes;
+	t->sprt = f->sprt;
+	f->def = keep.def;
+	f->slots = keep.slots;
+	f->byes = keep.byes;
+	ltour_free(f);
+	t->xfresh = lobby_clock_now(lb) | 1;
+	return (0);
+}
+
+/* A new tournament of the lobby, in id (creation) order; xtour_sync fills
+ * it. */
+static struct ltour *
+xtour_new(struct lobby *lb, int64_t id)
+{
+	struct ltour	*t, *after;
+
+	t = xcalloc(1, sizeof *t);
+	t->lb = lb;
+	t->def.id = id;
+	TAILQ_INIT(&t->forfeits);
+	TAILQ_FOREACH(after, &lb->tours, entry)
+		if (after->def.id > id)
+			break;
+	if (after != NULL)
+		TAILQ_INSERT_BEFORE(after, t, entry);
+	else
+		TAILQ_INSERT_TAIL(&lb->tours, t, entry);
+	return (t);
+}
+
+/*
+ * Makes d (read from the log; its contents are taken) the lobby's copy of
+ * its tournament, a new one if the lobby has none.  Returns it, or NULL
+ * on a database error (the lobby unchanged).
+ */
+static struct ltour *
+xtour_put(struct lobby *lb, struct league_tournament *d)
+{
+	struct ltour	*t;
+
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (t->def.id == d->id)
+			break;
+	if (t != NULL)
+		return (xtour_sync(lb, t, d, NULL) == 0 ? t : NULL);
+	t = xtour_new(lb, d->id);
+	if (xtour_sync(lb, t, d, NULL) == 0)
+		return (t);
+	TAILQ_REMOVE(&lb->tours, t, entry);
+	ltour_free(t);
+	return (NULL);
+}
+
+/*
+ * Reads tournament name (or, name NULL, id) from the log into the lobby:
+ * its schedule again, or a new one.  Returns it, or NULL if there is none
+ * or the database failed (then the lobby's copy, if any, is unchanged).
+ */
+static struct ltour *
+xtour_read(struct lobby *lb, const char *name, int64_t id)
+{
+	struct league_tournament *v = NULL;
+	struct ltour	*t = NULL;
+	size_t		 n = 0, i;
+
+	if (league_tournaments(lb->league, 1, &v, &n) != 0)
+		return (NULL);
+	for (i = 0; i < n; i++)
+		if (name != NULL ? strcmp(v[i].name, name) == 0 :
+		    v[i].id == id)
+			break;
+	if (i < n)
+		t = xtour_put(lb, &v[i]);
+	league_tournaments_free(v, n);
+	return (t);
+}
+
+/* Returns 1 if t was read from the log within XTOUR_FRESH_MS. */
+static int
+xtour_fresh(struct lobby *lb, const struct ltour *t)
+{
+	return (t != NULL && t->xfresh != 0 &&
+	    lobby_clock_now(lb) - t->xfresh < XTOUR_FRESH_MS);
+}
+
+/*
+ * Before a read of tournament name on a node that does not schedule
+ * (standings, crosstable, show, the pages): its state from the log, read
+ * at most once per XTOUR_FRESH_MS (a read is proportional to its games).
+ */
+void
+lobby_xtour_fresh(struct lobby *lb, const char *name)
+{
+	if (lb->xtour != NULL && lb->xtour->batch)
+		return;			/* read already (lobby_xtour_batch) */
+	if (xtour_fresh(lb, lobby_tour(lb, name)))
+		return;
+	if (xtour_follower(lb) && xtour_read(lb, name, 0) == NULL &&
+	    lobby_tour(lb, name) != NULL)
+		log_warnx("tournament=%s event=xtour-read-failed", name);
+}
+
+/*
+ * Before (on 1) a read of every tournament on a node that does not
+ * schedule (the pages' list): every one from the log, the new ones too,
+ * once; until the call with 0, each tournament's own read is skipped.
+ */
+void
+lobby_xtour_batch(struct lobby *lb, int on)
+{
+	struct league_tournament *v = NULL;
+	size_t		 n = 0, i;
+
+	if (!xtour_follower(lb))
+		return;
+	xtour_get(lb)->batch = 0;
+	if (!on)
+		return;
+	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    lb->node_id);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (!xtour_fresh(lb, lobby_tour(lb, v[i].name)))
+			(void)xtour_put(lb, &v[i]);
+	league_tournaments_free(v, n);
+	lb->xtour->batch = 1;
+}
+
+/* The same for tournament id (a restore of one of its games). */
+void
+lobby_xtour_fresh_id(struct lobby *lb, int64_t id)
+{
+	if (xtour_follower(lb) && id != 0)
+		(void)xtour_read(lb, NULL, id);
+}
+
+/* Returns 1 if a status is running or paused. */
+static int
+xtour_live_status(enum league_tstatus s)
+{
+	return (s == LEAGUE_T_RUNNING || s == LEAGUE_T_PAUSED);
+}
+
+/*
+ * Reads again every tournament running or paused in the log or in this
+ * node's memory (one another scheduler finished or cancelled), for a new
+ * scheduler.  Returns 0, or -1 if the database failed (the node does not
+ * schedule until a read succeeds: lb->xtour_stale).
+ */
+static int
+xtour_sync_all(struct lobby *lb)
+{
+	struct league_tournament *v = NULL;
+	struct ltour	*t;
+	size_t		 n = 0, i;
+	int		 rv = 0;
+
+	if (league_tournaments(lb->league, 1, &v, &n) != 0)
+		rv = -1;
+	for (i = 0; i < n; i++) {
+		t = lobby_tour(lb, v[i].name);
+		if ((xtour_live_status(v[i].status) || (t != NULL &&
+		    xtour_live_status(t->def.status))) &&
+		    xtour_read(lb, v[i].name, 0) == NULL)
+			rv = -1;
+	}
+	league_tournaments_free(v, n);
+	if (rv != 0)
+		log_warnx("node=%" PRId64 " event=xtour-read-failed "
+		    "msg=\"the scheduler waits for the tournaments\"",
+		    lb->node_id);
+	return (rv);
+}
+
+/* Frees a read of the log (lobby_xtour_free: the workers are joined). */
+static void
+xtour_job_free(struct xtour_job *j)
+{
+	size_t	 i;
+
+	if (j == NULL)
+		return;
+	league_tournaments_free(j->v, j->n);
+	for (i = 0; i < j->ngot; i++) {
+		free(j->got[i].tg);
+		free(j->got[i].ids);
+		free(j->got[i].slots);
+	}
+	free(j);
+}
+
+/* On a worker: the tournaments, then each one's games and live games. */
+static void
+xtour_job_work(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct xtour_got *g;
+	size_t		 i;
+
+	j->rc = league_tournaments(j->lb->league, !j->roster, &j->v, &j->n);
+	for (i = 0; j->rc == 0 && i < j->ngot; i++) {
+		g = &j->got[i];
+		g->ids = xcalloc(XTOUR_LIVE_MAX, sizeof *g->ids);
+		g->slots = xcalloc(XTOUR_LIVE_MAX, sizeof *g->slots);
+		g->rc = league_tournament_games(j->lb->league, g->id, &g->tg,
+		    &g->ng);
+		if (g->rc == 0 && j->lb->store != NULL && (g->nlive =
+		    store_tour_live(j->lb->store, g->id, g->ids, g->slots,
+		    XTOUR_LIVE_MAX)) < 0)
+			g->rc = -1;
+	}
+}
+
+/* Runs j on a worker, then done on the loop. */
+static void
+xtour_job_start(struct lobby *lb, struct xtour_job *j, void (*done)(void *))
+{
+	lobby_work(lb, xtour_job_work, done, j);
+}
+
+/* Returns 1 if t has a slot waiting for a game refereed elsewhere. */
+static int
+xtour_remote(const struct ltour *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->nslots; i++)
+		if (t->slots[i].state == LSLOT_PLAYING &&
+		    t->slots[i].remote != 0)
+			return (1);
+	return (0);
+}
+
+/* FNV-1a of n bytes into h. */
+static uint64_t
+xtour_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n-- > 0)
+		h = (h ^ *c++) * UINT64_C(0x100000001b3);
+	return (h);
+}
+
+/*
+ * The hash of who plays in the running tournaments (ids, players, their
+ * withdrawals), announced: another node reads the players again when it
+ * changes.
+ */
+static uint64_t
+xtour_roster_hash(struct lobby *lb)
+{
+	struct ltour	*t;
+	uint64_t	 h = UINT64_C(0xcbf29ce484222325);
+	size_t		 i;
+	int		 w;
+
+	TAILQ_FOREACH(t, &lb->tours, entry) {
+		if (t->def.status != LEAGUE_T_RUNNING)
+			continue;
+		h = xtour_fnv(h, &t->def.id, sizeof t->def.id);
+		for (i = 0; i < t->def.nplayers; i++) {
+			w = t->def.wround != NULL && t->def.wround[i] != 0;
+			h = xtour_fnv(h, t->def.players[i],
+			    strlen(t->def.players[i]) + 1);
+			h = xtour_fnv(h, &w, sizeof w);
+		}
+	}
+	return (h);
+}
+
+/*
+ * On the loop, the tick's read done: each tournament waiting for a remote
+ * game as the log has it now (SPRT, its end), then the schedule.
+ */
+static void
+xtour_tick_done(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct lobby	*lb = j->lb;
+	struct ltour	*t;
+	size_t		 i, k;
+
+	lb->xtour->tick_job = NULL;
+	for (i = 0; lb->leader && j->rc == 0 && i < j->ngot; i++) {
+		for (k = 0; k < j->n && j->v[k].id != j->got[i].id; k++)
+			;
+		TAILQ_FOREACH(t, &lb->tours, entry)
+			if (t->def.id == j->got[i].id)
+				break;
+		if (j->got[i].rc != 0 || k == j->n || t == NULL ||
+		    !xtour_live_status(t->def.status) || !xtour_remote(t))
+			continue;
+		if (xtour_sync(lb, t, &j->v[k], &j->got[i]) == 0)
+			ltour_after_result(lb, t);	/* SPRT, end */
+	}
+	if (j->rc != 0)
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    lb->node_id);
+	if (lb->leader)
+		lobby_schedule(lb);
+	xtour_job_free(j);
+}
+
+/* The scheduler's tick: announces itself, follows remote games (their
+ * tournaments read on a worker: xtour_tick_done). */
+static void
+xtour_tick_cb(void *arg)
+{
+	struct lobby	*lb = arg;
+	struct lxtour	*x = lb->xtour;
+	struct ltour	*t;
+	struct xtour_job *j;
+	char		 pay[PROTO_ADDR_MAX + 64];
+
+	if (!lb->leader)
+		return;
+	if (lb->xtour_stale && (lb->xtour_stale = xtour_sync_all(lb) != 0) ==
+	    0)
+		TAILQ_FOREACH(t, &lb->tours, entry)
+			if (xtour_live_status(t->def.status))
+				ltour_after_result(lb, t);
+	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s %016" PRIx64,
+	    lb->node_id, lb->node_addr, xtour_roster_hash(lb));
+	if (lb->xdb != NULL && sqldb_notify(lb->xdb, "lobby", pay) >= 0)
+		lb->xtour_seq++;	/* forfeit waits may start (lobby-tour.c) */
+	else
+		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
+		    lb->node_id);
+	j = xcalloc(1, sizeof *j);
+	j->lb = lb;
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (j->ngot < XTOUR_REMOTE_MAX &&
+		    xtour_live_status(t->def.status) && xtour_remote(t))
+			j->got[j->ngot++].id = t->def.id;
+	if (j->ngot > 0 && x->tick_job == NULL) {
+		x->tick_job = j;
+		xtour_job_start(lb, j, xtour_tick_done);
+	} else
+		free(j);
+	lobby_schedule(lb);
+	lb->clock.arm(lb->clock.arg, x->tick, XTOUR_TICK_MS);
+}
+
+/*
+ * The node took (1) or lost (0) the scheduler's lock (lobby_set_leader,
+ * before it schedules): a new scheduler reads the tournaments again and
+ * announces itself at once.
+ */
+void
+lobby_xtour_leader(struct lobby *lb, int leader)
+{
+	struct lxtour	*x;
+	struct ltour	*t;
+
+	if (lb->node_id == 0)
+		return;
+	x = xtour_get(lb);
+	if (x->tick == NULL)
+		x->tick = lb->clock.timer_new(lb->clock.arg, xtour_tick_cb,
+		    lb);
+	if (!leader) {
+		lb->clock.cancel(lb->clock.arg, x->tick);
+		return;
+	}
+	lb->xtour_stale = xtour_sync_all(lb) != 0;
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (xtour_live_status(t->def.status))
+			ltour_after_result(lb, t);	/* SPRT, end */
+	x->node = lb->node_id;
+	lobby_copy(x->addr, lb->node_addr, sizeof x->addr);
+	lb->clock.arm(lb->clock.arg, x->tick, 0);
+}
+
+/*
+ * Keeps the players of the running tournaments v[0..n-1] (not
+ * withdrawn), read on a worker, in x->names.
+ */
+static void
+xtour_roster(struct lxtour *x, const struct league_tournament *v, size_t n)
+{
+	size_t		 i, j;
+
+	x->nnames = 0;
+	for (i = 0; i < n; i++) {
+		if (v[i].status != LEAGUE_T_RUNNING)
+			continue;
+		for (j = 0; j < v[i].nplayers; j++) {
+			if (v[i].wround != NULL && v[i].wround[j] != 0)
+				continue;
+			x->names = xreallocarray(x->names, x->nnames + 1,
+			    sizeof *x->names);
+			lobby_copy(x->names[x->nnames++], v[i].players[j],
+			    sizeof *x->names);
+		}
+	}
+	x->have_roster = 1;
+}
+
+static void	xtour_redirect_to(struct lobby *, struct lobby_client *);
+
+/* On the loop, the roster's read done: the names, then the redirects. */
+static void
+xtour_roster_done(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct lxtour	*x = j->lb->xtour;
+
+	x->roster_job = NULL;
+	if (j->rc != 0) {
+		log_warnx("node=%" PRId64 " event=xtour-read-failed",
+		    j->lb->node_id);
+		x->have_roster = 0;
+		x->nnames = 0;
+	} else
+		xtour_roster(x, j->v, j->n);
+	xtour_redirect_to(j->lb, NULL);
+	xtour_job_free(j);
+}
+
+/* Returns 1 if lc is a client to tell where the scheduler is. */
+static int
+xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
+{
+	return (lc->name[0] != '\0' && lc->xtold != node &&
+	    lc->game == NULL && lobby_busy(lb, lc->name) == 0);
+}
+
+/*
+ * Sends the scheduler's address to the logged-in players of running
+ * tournaments not told yet (a node that does not schedule): to client
+ * only if given (its login), else to every client.
+ */
+static void
+xtour_redirect_to(struct lobby *lb, struct lobby_client *only)
+{
+	struct lobby_client *lc;
+	const char	*addr;
+	int64_t		 node = 0;
+
+	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL ||
+	    !lb->xtour->have_roster)
+		return;
+	for (lc = only != NULL ? only : TAILQ_FIRST(&lb->clients); lc != NULL;
+	    lc = only != NULL ? NULL : TAILQ_NEXT(lc, entry)) {
+		if (!xtour_untold(lb, lc, node) || !ltour_name_in(
+		    lb->xtour->names, lb->xtour->nnames, lc->name))
+			continue;
+		lc->xtold = node;
+		lc_event(lc, "redirect %s", addr);
+		log_info("conn=%llu event=redirect name=%s to=%s why=tournament",
+		    (unsigned long long)lc->connid, lc->name, addr);
+	}
+}
+
+
+/*
+ * A notification of channel lobby that may be the scheduler's
+ * announcement (lobby-xnode.c): remembers it and redirects.  Returns 1 if
+ * it was one.
+ */
+int
+lobby_xtour_note(struct lobby *lb, const char *payload)
+{
+	struct lxtour	*x;
+	long long	 node;
+	unsigned long long roster;
+	char		 addr[PROTO_ADDR_MAX + 2];
+
+	if (strncmp(payload, XTOUR_NOTE, strlen(XTOUR_NOTE)) != 0)
+		return (0);
+	if (sscanf(payload + strlen(XTOUR_NOTE), "%lld %261s %llx", &node,
+	    addr, &roster) != 3 || node <= 0 || strlen(addr) > PROTO_ADDR_MAX)
+		return (1);
+	if (node == lb->node_id)
+		return (1);
+	x = xtour_get(lb);
+	x->node = node;
+	lobby_copy(x->addr, addr, sizeof x->addr);
+	x->heard = lobby_clock_now(lb);
+	if (x->heard == 0)
+		x->heard = 1;
+	if ((!x->have_roster || x->roster != roster) &&
+	    x->roster_job == NULL) {
+		x->roster_job = xcalloc(1, sizeof *x->roster_job);
+		x->roster_job->lb = lb;
+		x->roster_job->roster = 1;
+		x->roster = roster;
+		xtour_job_start(lb, x->roster_job, xtour_roster_done);
+	}
+	xtour_redirect_to(lb, NULL);
+	return (1);
+}
+
+/*
+ * Refuses a command that changes a tournament on a node that does not
+ * schedule them (0: allowed, -1: refused, the reason in err).
+ */
+int
+lobby_xtour_refuse(struct lobby_client *lc, struct buf *err)
+{
+	struct lobby	*lb = lc->lb;
+	const char	*addr;
+
+	if (!xtour_follower(lb))
+		return (0);
+	if ((addr = xtour_sched(lb, NULL)) != NULL)
+		buf_printf(err, "tournaments are changed on the scheduler's "
+		    "node: go to %s", addr);
+	else
+		buf_puts(err, "no tournament scheduler known now: try again "
+		    "shortly");
+	return (-1);
+}
+
+/* A client logged in: a tournament's player goes to the scheduler (the
+ * others were told at the announcement or the roster's read). */
+void
+lobby_xtour_login(struct lobby_client *lc)
+{
+	xtour_redirect_to(lc->lb, lc);
+}

@@ -1,0 +1,151 @@
+/*
+ * http-int.h: what the HTTP side's files share: http-req.c (replies,
+ * parameters, work on the workers), http-json.c (the log's data as
+ * JSON), http-feed.c (the feeds), http-api.c (the JSON endpoints,
+ * /metrics) and http.c (listeners, limits, routing, pages), each calling
+ * only those before it.
+ */
+#ifndef HTTP_INT_H
+#define HTTP_INT_H
+
+#include <sys/queue.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <stdint.h>
+
+#include "lib/buf.h"
+#include "lib/json.h"
+
+struct evhttp;
+struct evhttp_connection;
+struct evhttp_request;
+struct evkeyvalq;
+struct event;
+struct server;
+struct hstream;
+
+#define HTTP_BUCKETS	1024		/* of the connections' hash */
+#define HTTP_NAME_MAX	64		/* bytes of a name in a URL */
+#define HTTP_BODY_MAX	1024		/* bytes of a request body */
+#define HTTP_PARAMS_MAX	32		/* parameters of a query string */
+
+/* An HTTP connection: known from its accept, counted from its first
+ * request. */
+struct hconn {
+	LIST_ENTRY(hconn) hash;
+	struct http	*h;
+	struct evhttp_connection *evcon;
+	char		 host[INET6_ADDRSTRLEN];
+	int		 trusted;	/* in trusted-networks */
+	struct hstream	*stream;	/* the feed it carries, or NULL */
+	int		 counted;	/* has sent a request (max-http-conns) */
+	struct event	*first;		/* until then: http-timeout to send it */
+	size_t		 nexports;	/* its exports in flight (http-results.c) */
+};
+LIST_HEAD(hconns, hconn);
+
+/*
+ * A request answered off the loop: work runs on a worker, then done on
+ * the loop (NULL: reply status and body as JSON).  hc and req are NULL
+ * once the connection closed meanwhile: done is then not called.
+ */
+struct hreq {
+	TAILQ_ENTRY(hreq) entry;
+	struct http	*h;
+	struct hconn	*hc;
+	struct evhttp_request *req;
+	char		 host[INET6_ADDRSTRLEN];
+	void		 (*work)(struct hreq *);
+	void		 (*done)(struct hreq *);
+	int		 status;
+	struct buf	 body;
+	struct json	 j;
+	int64_t		 id;		/* a game, or a tournament's id */
+	int64_t		 before;
+	unsigned int	 limit;
+	unsigned long	 since;		/* feeds: the ply to resume after */
+	int		 ndjson;
+	int		 head;		/* a HEAD request */
+	char		 name[HTTP_NAME_MAX + 1];
+	char		 tour[HTTP_NAME_MAX + 1];
+	int		 has_name, has_tour;
+	char		 since_time[32];	/* games: started since, or "" */
+	struct xwatch_pre *xpre;	/* feeds: another node's game */
+};
+TAILQ_HEAD(hreqs, hreq);
+
+struct hfeed;
+
+struct http {
+	struct server	*srv;
+	struct evhttp	*eh;
+	struct hconns	 conns[HTTP_BUCKETS];
+	size_t		 nconns;
+	size_t		 npending;	/* connections without a request yet */
+	size_t		 nstreams;
+	size_t		 nexports;	/* exports in flight, all connections */
+	struct hreqs	 reqs;		/* off the loop, or orphaned */
+	struct event	*beat;		/* the feeds' heartbeat */
+	struct event	*reap;		/* drops feeds over the cap */
+	struct hfeed	*feed;
+	int		 stopping;
+};
+
+/* http-req.c (calls no other file of the HTTP side) */
+void	 http_reply(struct evhttp_request *, int, const char *, const char *,
+	    size_t);
+void	 http_error(struct evhttp_request *, int, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
+void	 http_json(struct evhttp_request *, int, struct buf *);
+struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
+void	 http_hreq_free(struct hreq *);
+void	 http_submit(struct hreq *);
+int	 http_param_id(struct evhttp_request *, const char *, const char *,
+	    int64_t *);
+int	 http_param_uint(struct evhttp_request *, const struct evkeyvalq *,
+	    const char *, unsigned long, unsigned long, unsigned long *);
+int	 http_param_name(struct evhttp_request *, const struct evkeyvalq *,
+	    const char *, char *, int *);
+size_t	 http_output(struct hconn *);
+void	 http_close(struct hconn *);
+void	 http_req_orphan(struct evhttp_request *);
+
+/* http-json.c (calls http-req.c) */
+struct store;
+struct store_history;
+struct store_record;
+void	 http_summary(struct json *, const void *, const char *);
+void	 http_games_json(struct store *, struct json *,
+	    const struct store_history *, size_t);
+void	 http_move_json(struct json *, const struct store_record *, size_t);
+void	 http_fail(struct hreq *, int, const char *);
+/* http-results.c: the results endpoints. */
+void	 http_pairs(struct http *, struct hconn *, struct evhttp_request *,
+	    const struct evkeyvalq *);
+void	 http_export(struct http *, struct hconn *, struct evhttp_request *,
+	    const struct evkeyvalq *);
+void	 http_with_record(struct hreq *, void (*)(struct hreq *,
+	    const struct store_record *, const char *));
+void	 http_record_events(struct buf *, const struct store_record *,
+	    const char *, unsigned long, int);
+
+/* http-feed.c (calls http-req.c, http-json.c) */
+struct hfeed *hfeed_new(struct http *);
+void	 hfeed_free(struct hfeed *);
+void	 hfeed_open(struct http *, struct hconn *, struct evhttp_request *,
+	    int64_t, const struct evkeyvalq *);
+void	 hfeed_tv(struct http *, struct hconn *, struct evhttp_request *);
+void	 hfeed_closed(struct hstream *);
+void	 hfeed_beat(struct http *);
+void	 hfeed_reap(struct http *);
+void	 hfeed_stop(struct http *);
+
+/* http-api.c (calls http-req.c, http-json.c, http-feed.c) */
+void	 http_api(struct http *, struct hconn *, struct evhttp_request *,
+	    const char *, const struct evkeyvalq *);
+
+/* http.c (the listeners and routing: calls all of them) */
+
+#endif /* HTTP_INT_H */

@@ -1,0 +1,274 @@
+/*
+ * http-req.c: what the HTTP side's files share, calling none of them:
+ * replies and JSON errors counted by status, the query parameters'
+ * checks, the requests answered on the server's workers, and a
+ * connection's output.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "server/http-int.h"
+#include "lobby/lobby.h"
+#include "lib/metrics.h"
+#include "server/server-int.h"
+
+/* The status codes the server answers, as metric labels and reasons. */
+static const struct {
+	int		 code;
+	const char	*text, *reason;
+} http_codes[] = {
+	{ 200, "200", "OK" },
+	{ 204, "204", "No Content" },
+	{ 400, "400", "Bad Request" },
+	{ 404, "404", "Not Found" },
+	{ 405, "405", "Method Not Allowed" },
+	{ 500, "500", "Internal Server Error" },
+	{ 503, "503", "Service Unavailable" },
+};
+/* Returns the index of code in http_codes (500's if unknown). */
+static size_t
+http_code(int code)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof http_codes / sizeof http_codes[0]; i++)
+		if (http_codes[i].code == code)
+			return (i);
+	return (5);
+}
+
+/* Sends a complete reply: status, type and body, counted by status. */
+void
+http_reply(struct evhttp_request *req, int code, const char *type,
+    const char *data, size_t len)
+{
+	struct evkeyvalq *oh = evhttp_request_get_output_headers(req);
+	struct evbuffer	*b = evbuffer_new();
+	size_t		 c = http_code(code);
+
+	evhttp_add_header(oh, "Content-Type", type);
+	evhttp_add_header(oh, "Cache-Control", "no-cache");
+	evhttp_add_header(oh, "X-Content-Type-Options", "nosniff");
+	if (len > 0)
+		evbuffer_add(b, data, len);
+	metrics_label(MF_HTTP, http_codes[c].text);
+	evhttp_send_reply(req, http_codes[c].code, http_codes[c].reason, b);
+	evbuffer_free(b);
+}
+
+/* Sends a JSON body (b holds one JSON value). */
+void
+http_json(struct evhttp_request *req, int code, struct buf *b)
+{
+	http_reply(req, code, "application/json; charset=utf-8", b->data,
+	    b->len);
+}
+
+/* Sends {"error": TEXT, "status": CODE} with that status. */
+void
+http_error(struct evhttp_request *req, int code, const char *fmt, ...)
+{
+	struct buf	 msg, out;
+	struct json	 j;
+	va_list		 ap;
+
+	buf_init(&msg);
+	buf_init(&out);
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	json_init(&j, &out);
+	json_obj(&j);
+	json_kstr(&j, "error", buf_str(&msg));
+	json_kint(&j, "status", http_codes[http_code(code)].code);
+	json_end_obj(&j);
+	buf_putc(&out, '\n');
+	http_json(req, code, &out);
+	buf_free(&msg);
+	buf_free(&out);
+}
+
+/* Returns the bytes of output a connection has not sent yet. */
+size_t
+http_output(struct hconn *hc)
+{
+	struct bufferevent *bev = evhttp_connection_get_bufferevent(hc->evcon);
+
+	return (evbuffer_get_length(bufferevent_get_output(bev)));
+}
+
+/* Drops a connection now (its close callback runs). */
+void
+http_close(struct hconn *hc)
+{
+	evhttp_connection_free(hc->evcon);
+}
+
+/* A request to answer off the loop, tied to its connection. */
+struct hreq *
+http_hreq(struct http *h, struct hconn *hc, struct evhttp_request *req)
+{
+	struct hreq	*r;
+
+	r = xcalloc(1, sizeof *r);
+	r->h = h;
+	r->hc = hc;
+	r->req = req;
+	r->head = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD;
+	snprintf(r->host, sizeof r->host, "%s", hc->host);
+	buf_init(&r->body);
+	json_init(&r->j, &r->body);
+	r->status = 200;
+	TAILQ_INSERT_TAIL(&h->reqs, r, entry);
+	return (r);
+}
+
+void
+http_hreq_free(struct hreq *r)
+{
+	TAILQ_REMOVE(&r->h->reqs, r, entry);
+	lobby_xfeed_pre_free(r->xpre);
+	buf_free(&r->body);
+	free(r);
+}
+
+/* Worker: the request's work. */
+static void
+http_job_work(void *arg)
+{
+	struct hreq	*r = arg;
+
+	r->work(r);
+}
+
+/* Loop: the work is done; answer unless the client left. */
+static void
+http_job_back(void *arg)
+{
+	struct hreq	*r = arg;
+
+	if (r->req != NULL && r->done != NULL)
+		r->done(r);
+	else if (r->req != NULL)
+		http_json(r->req, r->status, &r->body);
+	http_hreq_free(r);
+}
+
+/*
+ * Runs r's work on the server's workers, counted against its address as
+ * a heavy command (max-queued-per-ip; 503 over it); then, on the loop,
+ * unless the client left (r->req NULL), r->done or the JSON reply of
+ * r->status and r->body; then r is freed.
+ */
+void
+http_submit(struct hreq *r)
+{
+	struct server	*srv = r->h->srv;
+	struct job	*j;
+	unsigned int	 queued;
+
+	j = pool_job(http_job_work, http_job_back, r, r->host);
+	if (pool_submit(&srv->pool, j, srv->conf->max_queued_per_ip,
+	    &queued) != 0) {
+		job_free(j);
+		http_error(r->req, 503, "busy: %u requests from your address "
+		    "are running or waiting (max-queued-per-ip): retry later",
+		    queued);
+		http_hreq_free(r);
+	}
+}
+
+/*
+ * Parses a decimal id from 1 to INT64_MAX (digits only); on error answers
+ * 400 naming what and returns -1.
+ */
+int
+http_param_id(struct evhttp_request *req, const char *text, const char *what,
+    int64_t *id)
+{
+	uint64_t	 v = 0;
+	const char	*p;
+
+	for (p = text; *p >= '0' && *p <= '9' && p - text < 19; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (p == text || *p != '\0' || v == 0 || v > INT64_MAX) {
+		http_error(req, 400, "bad %s: a decimal from 1 to %" PRId64,
+		    what, INT64_MAX);
+		return (-1);
+	}
+	*id = (int64_t)v;
+	return (0);
+}
+
+/*
+ * Reads query parameter key as a decimal from min to max.  Returns 1 with
+ * *v set, 0 if absent, or -1 after answering 400.
+ */
+int
+http_param_uint(struct evhttp_request *req, const struct evkeyvalq *q,
+    const char *key, unsigned long min, unsigned long max, unsigned long *v)
+{
+	const char	*t = evhttp_find_header(q, key), *p;
+	unsigned long	 n = 0;
+
+	if (t == NULL)
+		return (0);
+	for (p = t; *p >= '0' && *p <= '9' && p - t < 19; p++)
+		n = n * 10 + (unsigned long)(*p - '0');
+	if (p == t || *p != '\0' || n < min || n > max) {
+		http_error(req, 400, "bad parameter %s: an integer from %lu to "
+		    "%lu", key, min, max);
+		return (-1);
+	}
+	*v = n;
+	return (1);
+}
+
+/*
+ * Reads query parameter key as a name of 1 to HTTP_NAME_MAX bytes into
+ * out (*has: present).  Returns 0, or -1 after answering 400.
+ */
+int
+http_param_name(struct evhttp_request *req, const struct evkeyvalq *q,
+    const char *key, char *out, int *has)
+{
+	const char	*t = evhttp_find_header(q, key);
+	size_t		 n;
+
+	*has = 0;
+	if (t == NULL)
+		return (0);
+	if ((n = strlen(t)) == 0 || n > HTTP_NAME_MAX) {
+		http_error(req, 400, "bad parameter %s: 1 to %d bytes", key,
+		    HTTP_NAME_MAX);
+		return (-1);
+	}
+	memcpy(out, t, n + 1);
+	*has = 1;
+	return (0);
+}
+
+/*
+ * Frees a request its connection left behind: when a client goes away
+ * before a request is answered (or a feed ended), evhttp takes the
+ * request off the connection (no connection any more) and leaves it to
+ * us; while it is still on the connection, the connection frees it.
+ */
+void
+http_req_orphan(struct evhttp_request *req)
+{
+	if (req != NULL && evhttp_request_get_connection(req) == NULL)
+		evhttp_request_free(req);
+}

@@ -1,0 +1,207 @@
+/*
+ * server-int.h: what server.c (listeners, signals, settings), server-conn.c
+ * (client connections) and server-pool.c (the worker pool) share.  Each
+ * depends only on the ones below it: server.c, server-conn.c,
+ * server-out.c, server-pool.c.
+ */
+#ifndef SERVER_INT_H
+#define SERVER_INT_H
+
+#include <sys/queue.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <event2/event.h>
+#include <event2/util.h>
+
+#include "proto/conf.h"
+#include "solver/engine.h"
+#include "proto/proto.h"
+#include "session/session.h"
+
+struct bufferevent;
+struct evbuffer;
+struct evconnlistener;
+struct server;
+
+/*
+ * A connection's life cycle; it only moves forward, through conn_enter.
+ * Whether a worker has its session (busy), whether its socket is watched
+ * (reading) and whether an overlong line is being skipped (discard) are
+ * not life-cycle states: they come and go while it is open.
+ */
+enum conn_state {
+	CONN_OPEN = 0,	/* reads and answers requests */
+	CONN_EOF,	/* the peer sent EOF: answer what it sent, then close */
+	CONN_CLOSING,	/* flush the output, then close */
+	CONN_KILLED,	/* dropped on the next turn of the loop (killev) */
+	CONN_DEAD,	/* gone while a worker has it: freed when it returns */
+};
+
+/* One client connection. */
+struct conn {
+	TAILQ_ENTRY(conn) entry;
+	struct server	*srv;
+	uint64_t	 id;
+	evutil_socket_t	 fd;
+	struct event	*rev;		/* input: readable or idle timeout */
+	struct evbuffer	*in;		/* received, not yet executed; lazy */
+	int		 reading;	/* rev is added */
+	int		 dirty;		/* out waits for the end of the pass */
+	struct session	 sess;		/* sess.addr: the peer's address */
+	struct buf	 out;		/* unsent output, from out_off */
+	size_t		 out_off;
+	struct event	*wev;		/* output waits for the socket; lazy */
+	TAILQ_ENTRY(conn) dirty_entry;
+	struct event	*killev;	/* drops the client from the lobby; lazy */
+	enum conn_state	 state;
+	const char	*why;		/* CLOSING, KILLED: the close reason */
+	int		 busy;		/* a job is with the workers */
+	int		 held;		/* a result waits for the log: the */
+	struct buf	 after;		/* ... replies behind it wait here */
+	int		 discard;	/* skipping the rest of an overlong line */
+	struct proto_answer ans;	/* the answer block being read */
+	char		*prepped;	/* a line prepared on a worker, to run */
+	size_t		 prepped_len;
+	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
+	uint64_t	 refill_ms;	/* when the bucket was last refilled */
+	uint64_t	 ncmds;
+	uint64_t	 line_ms;	/* the last complete line (or connect) */
+	uint64_t	 partial_ms;	/* a partial line began; 0: none */
+};
+TAILQ_HEAD(connlist, conn);
+
+/* A request for the workers, and its answer. */
+struct job {
+	STAILQ_ENTRY(job) entry;
+	struct conn	*conn;		/* the connection it runs for */
+	const char	*host;		/* the address it counts against */
+	void		 (*fn)(void *);	/* or a deferred call, fn(arg) */
+	void		 (*work)(void *);	/* or a worker's call, work(arg) */
+	void		*arg;
+	char		*line;
+	size_t		 len;
+	struct buf	 out;
+	int		 close;
+	int		 prep;		/* only prepare: the loop runs it next */
+	int64_t		 gid;		/* the match whose end it waits for */
+	int		 ahead;		/* held, the connection went on */
+};
+STAILQ_HEAD(joblist, job);
+
+/* The heavy commands of one address, for the workers' fairness. */
+struct hostload {
+	char		 host[INET6_ADDRSTRLEN];
+	unsigned int	 running;	/* on a worker */
+	unsigned int	 queued;	/* waiting in todo */
+};
+
+/*
+ * The worker pool: threads that run jobs and hand them back to the loop
+ * through a mutex-protected queue and one byte on a pipe.  Its owner sets
+ * the callbacks before pool_start.
+ */
+struct pool {
+	pthread_t	*threads;
+	unsigned int	 nthreads;
+	pthread_mutex_t	 mtx;
+	pthread_cond_t	 cond;
+	struct joblist	 todo;
+	struct joblist	 done;
+	int		 quit;
+	int		 pipefd[2];
+	struct event	*donev;		/* the pipe's read end */
+	struct hostload	*loads;		/* addresses with jobs (mtx) */
+	size_t		 nloads;
+	/* Worker: runs a job; returns 1 if hold(j) hands it back later. */
+	int		 (*run)(struct job *);
+	void		 (*hold)(struct job *);
+	/* Loop: takes a finished job back; after: once per batch. */
+	void		 (*back)(struct job *);
+	void		 (*after)(void *);
+	void		*arg;
+};
+
+struct server {
+	struct event_base *base;
+	struct conf	*conf;
+	struct evconnlistener *lis[CONF_MAX_LISTEN];
+	int		 nlis;
+	struct event	*sig[3];
+	struct event	*stopev;	/* shutdown deadline */
+	struct connlist	 conns;
+	size_t		 nconns;
+	uint64_t	 next_id;
+	int		 stopping;
+	struct buf	 out;		/* reply scratch for conn_process */
+	struct connlist	 dirty;		/* output to send at the pass's end */
+	struct event	*flushev;	/* sends it: conn_flush_cb */
+	event_callback_fn write_ev;	/* a connection's socket takes output */
+	struct store	*store;		/* the game log, or NULL (--db off) */
+	struct game_tables tables;	/* the table cache on store */
+	struct league	*league;	/* accounts, or NULL (--db off) */
+	struct lobby	*lobby;		/* networked play */
+	int		 reload_pending;	/* SIGHUP while a job ran */
+	char		 anon[32];	/* "anon:START": anonymous names */
+	struct pool	 pool;		/* the workers */
+	struct addrrate	*regrate;	/* account creation per address */
+	struct http	*http;		/* HTTP (http.c), or NULL: off */
+	struct snode	*node;		/* PostgreSQL: this node (server-node.c) */
+};
+
+/* server-conn.c */
+void	 conn_new(struct server *, evutil_socket_t, const char *, int);
+void	 conn_free(struct conn *, const char *);
+void	 conn_close_after_flush(struct conn *);
+void	 conn_apply_conf(struct conn *);
+void	 conn_enter(struct conn *, enum conn_state, const char *);
+int	 conn_queue(struct conn *, const char *, size_t);
+void	 conn_kill(struct conn *, const char *);
+void	 conn_flush_cb(evutil_socket_t, short, void *);
+void	 conn_write_ev(evutil_socket_t, short, void *);
+long	 conn_rtt(void *);
+void	 conn_process(struct conn *);
+int	 conn_write(struct conn *, const char *, size_t);
+void	 conn_log_cmd(struct conn *);
+void	 conn_end_game(struct conn *, struct job *);
+
+/* server-job.c: a connection's jobs and held results */
+int	 conn_job_run(struct job *);
+void	 conn_job_hold(struct job *);
+void	 conn_job_back(struct job *);
+
+/* server-out.c */
+void	 out_add(struct conn *, const char *, size_t);
+int	 out_push(struct conn *);
+size_t	 out_unsent(const struct conn *);
+int	 out_waiting(const struct conn *);
+void	 out_wait(struct conn *);
+void	 out_send(struct conn *);
+int	 out_post(struct conn *, const char *, size_t);
+void	 out_mark(struct conn *);
+void	 out_unmark(struct conn *);
+void	 out_free(struct conn *);
+int	 out_idle(const struct conn *);
+void	 out_idle_free(struct conn *);
+
+/* A connection quiet this long gives back its buffers (out_idle_free). */
+#define OUT_IDLE_MS	2000
+
+/* server-pool.c */
+void	 pool_start(struct pool *, struct event_base *, unsigned int);
+void	 pool_join(struct pool *);
+void	 pool_free(struct pool *);
+int	 pool_submit(struct pool *, struct job *, unsigned int,
+	    unsigned int *);
+void	 pool_done(struct pool *, struct job *);
+void	 pool_defer(struct pool *, void (*)(void *), void *);
+struct job *pool_job(void (*)(void *), void (*)(void *), void *,
+	    const char *);
+void	 job_free(struct job *);
+
+
+#endif /* SERVER_INT_H */

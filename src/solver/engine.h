@@ -1,0 +1,20 @@
+/*
+ * engine.h: the engine's choice of move, on top of the solver core.
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include "solver/game.h"
+
+/* Why the engine chose its move. */
+enum engine_why {
+	ENGINE_WIN = 1,		/* a winning move (N-position) */
+	ENGINE_POLICY,		/* the fallback policy (P-position) */
+};
+
+int	 engine_choose(const struct game *, gmp_randstate_t,
+	    struct game_move *, enum engine_why *, struct game_error *);
+void	 engine_pick(const struct game_moveset *, gmp_randstate_t,
+	    struct game_move *);
+
+#endif /* ENGINE_H */

@@ -1,0 +1,175 @@
+/*
+ * referee.c: the referee's pure part (referee.h), used by the daemon's
+ * live games and by `grundy match`, so that both judge moves, marks and
+ * ends the same way.  No I/O, no globals.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "solver/referee.h"
+#include "lib/util.h"
+
+/*
+ * Parses and checks an answer as a move of the player to move under lim;
+ * bad says why an answer that breaks the protocol is no move (several
+ * lines, too long; NULL if none).  Returns 0, or -1 with err.
+ */
+int
+referee_parse_move(const struct game *g, const char *text, const char *bad,
+    const struct game_limits *lim, struct game_move *m,
+    struct game_error *err)
+{
+	char		*copy, *argv[GAME_MOVE_MAX + 1], *tok, *save;
+	int		 argc = 0, rv = 0;
+
+	copy = xstrdup(text);
+	for (tok = strtok_r(copy, " \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t", &save)) {
+		if (argc == GAME_MOVE_MAX + 1)
+			break;
+		argv[argc++] = tok;
+	}
+	if (argc == 0)
+		game_set_error(err, GAME_ESYNTAX, "empty move");
+	if (bad != NULL)
+		game_set_error(err, GAME_ESYNTAX, "%s", bad);
+	if (bad != NULL || argc == 0 || argc > GAME_MOVE_MAX ||
+	    game_move_parse(g, m, argc, argv, lim, err) != 0 ||
+	    game_check(g, m, err) != 0) {
+		if (argc > GAME_MOVE_MAX && bad == NULL)
+			game_set_error(err, GAME_ESYNTAX, "too many tokens");
+		rv = -1;
+	}
+	free(copy);
+	return (rv);
+}
+
+/*
+ * Returns the mark of a legal move: kept, threw or had no win (the
+ * position after it is asked without a copy, game_outcome_after).
+ */
+enum referee_mark
+referee_mark(struct game *g, const struct game_move *m)
+{
+	struct game_error err;
+	enum referee_mark mark = REFEREE_NO_WIN;
+
+	if (game_outcome(g, &err) == GAME_N)
+		mark = game_outcome_after(g, m, &err) == GAME_P ?
+		    REFEREE_KEPT_WIN : REFEREE_THREW_WIN;
+	return (mark);
+}
+
+/*
+ * Returns 1 if the game is over because the player to move (seat
+ * to_move, 1 or 2) has no move, with the winning seat and the reason:
+ * the mover loses, except in misere (outcome N).  Returns 0 otherwise.
+ */
+int
+referee_over(const struct game *g, int to_move, int *winner,
+    const char **reason)
+{
+	struct game_error err;
+
+	if (!game_terminal(g))
+		return (0);
+	if (game_outcome(g, &err) == GAME_N) {
+		*winner = to_move;
+		*reason = "last-token-taken";
+	} else {
+		*winner = 3 - to_move;
+		*reason = "no-legal-move";
+	}
+	return (1);
+}
+
+/*
+ * Appends text as a JSON string (at most REFEREE_QUOTE_MAX bytes of it):
+ * quotes, backslashes and control bytes escaped, so it is one token that
+ * ends at its closing quote.
+ */
+void
+referee_quote(struct buf *b, const char *text)
+{
+	const unsigned char *p;
+	size_t		 n = 0;
+
+	buf_putc(b, '"');
+	for (p = (const unsigned char *)text; *p != '\0' &&
+	    n < REFEREE_QUOTE_MAX; p++, n++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\u%04x", *p);
+		else
+			buf_putc(b, (char)*p);
+	}
+	buf_putc(b, '"');
+}
+
+/* Appends the detail of an illegal-move end: the move quoted, and why. */
+void
+referee_illegal_detail(struct buf *b, const char *text, const char *why)
+{
+	referee_quote(b, text);
+	buf_printf(b, " %s", why);
+}
+
+/* Returns 1 if s is a non-empty string of decimal digits. */
+static int
+referee_isnum(const char *s)
+{
+	return (*s != '\0' && s[strspn(s, "0123456789")] == '\0');
+}
+
+/*
+ * Draws a fair random start from a template: every number of the position
+ * is an upper bound and is replaced by a uniform draw from 0..bound, until
+ * the result is an N-position that is not over.  Returns 0, or -1 with err.
+ */
+int
+referee_draw_start(const struct game *tmpl, gmp_randstate_t rs,
+    const struct game_limits *lim, struct game *out, struct game_error *err)
+{
+	struct buf	 text, drawn;
+	char		*tok, *save, *copy;
+	mpz_t		 n;
+	int		 i, rv = -1;
+
+	buf_init(&text);
+	buf_init(&drawn);
+	mpz_init(n);
+	game_print(tmpl, &text);
+	for (i = 0; i < REFEREE_DRAWS && rv != 0; i++) {
+		buf_reset(&drawn);
+		copy = xstrdup(buf_str(&text));
+		for (tok = strtok_r(copy, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save)) {
+			if (drawn.len > 0)
+				buf_putc(&drawn, ' ');
+			if (!referee_isnum(tok)) {
+				buf_puts(&drawn, tok);
+				continue;
+			}
+			mpz_set_str(n, tok, 10);
+			mpz_add_ui(n, n, 1);
+			mpz_urandomm(n, rs, n);
+			buf_mpz(&drawn, n);
+		}
+		free(copy);
+		if (game_parse_line(out, buf_str(&drawn), lim, err) != 0)
+			break;
+		if (!game_terminal(out) && game_outcome(out, err) == GAME_N)
+			rv = 0;
+		else
+			game_free(out);
+	}
+	if (rv != 0 && i == REFEREE_DRAWS)
+		game_set_error(err, GAME_ELIMIT, "no fair start (an "
+		    "N-position) in %d draws from %s", REFEREE_DRAWS,
+		    buf_str(&text));
+	mpz_clear(n);
+	buf_free(&text);
+	buf_free(&drawn);
+	return (rv);
+}

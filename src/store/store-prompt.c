@@ -1,0 +1,21 @@
+/*
+ * store-prompt.c: a game's moves written at once (issue 15 §2,
+ * doc/NODES.md "Spectators across nodes").  A live game's moves wait in
+ * its run for up to STORE_RUN_AGE_NS (store.c); a game that spectators of
+ * other nodes follow has its run queued after each move instead, so that
+ * the commit, and the NOTIFY that goes with it, comes within the writer's
+ * gathering (STORE_GATHER_NS) rather than a second later.
+ */
+#include <pthread.h>
+
+#include "store/store.h"
+#include "store/store-int.h"
+
+/* Queues game id's pending run now, if it has one (any thread). */
+void
+store_run_now(struct store *st, int64_t id)
+{
+	pthread_mutex_lock(&st->mtx);
+	store_runs_queue(st, id);
+	pthread_mutex_unlock(&st->mtx);
+}
