@@ -228,7 +228,7 @@ def bot_log(name):
                 errors="replace").read()
 
 
-def bots_logged_in(names, timeout=10.0):
+def bots_logged_in(names, timeout=60.0):
     """Waits until each named bot has logged in; returns whether all did."""
     return wait_for(lambda: all("logged in" in bot_log(n) for n in names),
                     timeout)
