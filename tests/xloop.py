@@ -72,8 +72,9 @@ def test_seek_locked():
     s2 = relogin(b, "s2")
     c = Client(a)
     # Two players of A pair at once (the second seek holds the first's
-    # row on a worker): a game with 3 s on each clock.
-    gid, seats, _, _ = pair(a, p1, p2, SPEC, "tc=3000 rated=0")
+    # row on a worker): a game with 12 s on each clock (seat 1 answers
+    # after the steps below, which take seconds on a loaded machine).
+    gid, seats, _, _ = pair(a, p1, p2, SPEC, "tc=12000 rated=0")
     lk = lock_seeks(url)
     try:
         s1.send("7 seek %s tc=60000 rated=0" % SPEC)
