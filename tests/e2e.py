@@ -32,6 +32,11 @@ GRUNDY = os.path.join(BUILD, "grundy")
 TMP = tempfile.mkdtemp(prefix="grundy-e2e.")
 PROCS = []
 DAEMONS = []            # the running test's: run() stops them at its end
+# s: the default bound of every wait for something that should happen.
+# A wait returns as soon as it happens, so the bound only matters on a
+# loaded machine (make check beside other builds), where 5 s was too
+# short; a test that waits for something NOT to happen names its own.
+WAIT = 30.0
 PASSED = 0
 FAILED = 0
 CURRENT = ""            # the test function running, a prefix of its checks
@@ -157,7 +162,7 @@ class Client:
             elif line:
                 self.commands.append(line)
 
-    def wait(self, what, pred=lambda x: True, timeout=5.0):
+    def wait(self, what, pred=lambda x: True, timeout=WAIT):
         """Waits for the first item of replies|commands|events matching
         pred; removes and returns it, or None after timeout."""
         lst = getattr(self, what)
@@ -171,7 +176,7 @@ class Client:
                 return None
             self._pump(min(left, 0.2))
 
-    def cmd(self, line, timeout=5.0):
+    def cmd(self, line, timeout=WAIT):
         """Sends a command with a fresh id and returns its reply block."""
         self.nid += 1
         i = self.nid
@@ -190,7 +195,7 @@ class Client:
         del self.commands[:]
         del self.events[:]
 
-    def wait_closed(self, timeout=5.0):
+    def wait_closed(self, timeout=WAIT):
         """Reads until the server closes the connection; returns whether it
         did before the deadline."""
         end = time.time() + timeout
@@ -210,7 +215,7 @@ def ClientFrom(d, src, host="127.0.0.1", port=None):
     return Client(d, src, host, port)
 
 
-def wait_for(pred, timeout=5.0, interval=0.02):
+def wait_for(pred, timeout=WAIT, interval=0.02):
     """Polls pred until it returns a true value or the deadline passes;
     returns that value (or pred()'s last one)."""
     end = time.time() + timeout
@@ -234,12 +239,12 @@ def bots_logged_in(names, timeout=60.0):
                     timeout)
 
 
-def event_of(c, prefix, timeout=5.0):
+def event_of(c, prefix, timeout=WAIT):
     return c.wait("events", lambda x: x.startswith("event " + prefix),
                   timeout)
 
 
-def served(d, timeout=5.0):
+def served(d, timeout=WAIT):
     """A new Client once the daemon serves one (slots of closed connections
     come back when the server has seen them close); None at the deadline."""
     def attempt():
@@ -293,11 +298,11 @@ def login(d, name, pw="password1", register=True):
     return c
 
 
-def genmove_of(c, timeout=5.0):
+def genmove_of(c, timeout=WAIT):
     return c.wait("commands", lambda x: " genmove " in x + " ", timeout)
 
 
-def gameover_of(c, timeout=5.0):
+def gameover_of(c, timeout=WAIT):
     return c.wait("commands", lambda x: " gameover " in x, timeout)
 
 
@@ -410,7 +415,7 @@ def gate_prog(hold, free):
     return [sys.executable, path, hold, str(free), GRUNDY]
 
 
-def gen_log(name, games, accounts, seed=1, timeout=60):
+def gen_log(name, games, accounts, seed=1, timeout=300):
     """A log of finished games among gen0 .. gen{accounts-1}, written by
     contrib/gen-log.py into TMP/NAME.db; its path."""
     db = os.path.join(TMP, name + ".db")
