@@ -49,7 +49,7 @@ def finish(d, *clients):
 
 def get(d, path, headers=None, method="GET"):
     """One request on a new connection: (status, headers dict, body)."""
-    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=5)
+    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
     c.request(method, path, headers=headers or {})
     r = c.getresponse()
     b = r.read()
