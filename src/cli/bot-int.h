@@ -3,24 +3,24 @@
  * (options, the relay loop and main), bot-server.c (the server side: own
  * commands and their answers, events, the connection and reconnecting),
  * bot-nodes.c (the --server list, moving between nodes, event redirect),
- * bot-prog.c (the program: its process and its answers) and bot-chan.c
- * (logs, the connection's life cycle, the non-blocking byte streams).  Dependencies point one way:
- * bot.c -> bot-server.c -> bot-nodes.c -> bot-prog.c -> bot-chan.c.
+ * bot-prog.c (the program: its process and its answers) and bot-log.c
+ * (logs, the clock, the connection's life cycle).  Dependencies point one
+ * way: bot.c -> bot-server.c -> bot-nodes.c -> bot-prog.c -> bot-log.c.
+ * Their byte streams, lines and answer blocks are the channel's (chan.h),
+ * as is the start of the program.
  */
 #ifndef BOT_INT_H
 #define BOT_INT_H
-
-#include <sys/types.h>
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cli/bot-policy.h"
+#include "cli/chan.h"
 #include "lib/buf.h"
 #include "proto/proto.h"
 #include "proto/proto-addr.h"
 
-#define BOT_LINE_MAX	(1024 * 1024)	/* longest line from either side */
 #define BOT_OUT_MAX	(4 * 1024 * 1024) /* queued bytes: stop reading */
 #define BOT_QUEUE_MAX	256		/* commands awaiting an answer */
 #define BOT_FIRST_ID	1001		/* ids of the bot's own commands */
@@ -87,16 +87,6 @@ struct bot_fwd {
 	char		 name[16];	/* new, play, genmove, gameover */
 };
 
-/* One byte stream: lines in, bytes out. */
-struct bot_chan {
-	int		 rfd, wfd;	/* -1 when closed */
-	struct buf	 in;		/* read, not yet taken as lines */
-	size_t		 in_off;
-	int		 skip;		/* dropping an overlong line's rest */
-	struct buf	 out;		/* to write */
-	size_t		 out_off;
-};
-
 struct bot {
 	/* Options. */
 	const char	*server;
@@ -130,9 +120,8 @@ struct bot {
 	uint64_t	 dead_at;			/* then */
 
 	/* The program, and the server connection. */
-	pid_t		 pid;
-	struct bot_chan	 pc;		/* program: rfd its stdout, wfd stdin */
-	struct bot_chan	 sc;		/* server socket: rfd == wfd */
+	struct chan	 pc;		/* program: rfd its stdout, wfd stdin */
+	struct chan	 sc;		/* server socket: rfd == wfd */
 	unsigned long	 gen;		/* connection generation */
 	enum bot_link	 link;		/* the connection's life cycle */
 	unsigned int	 attempt;	/* reconnect attempts since then */
@@ -173,7 +162,7 @@ struct bot {
 	uint64_t	 finish_by;
 };
 
-/* bot-chan.c: logs, the connection's life cycle and the byte streams. */
+/* bot-log.c: logs, the clock and the connection's life cycle. */
 void	 bot_link_set(struct bot *, enum bot_link);
 int	 bot_down(const struct bot *);
 uint64_t	 bot_now(void);
@@ -184,18 +173,8 @@ void	 bot_log(const char *fmt, ...)
  * format is a string literal, prefixed with "warning: ").
  */
 #define bot_warn(...)	bot_log("warning: " __VA_ARGS__)
-void	 bot_nonblock(int fd);
 const char	*bot_short(const char *s, char *tmp, size_t len);
-int	 bot_take_line(struct bot_chan *ch, struct buf *line);
-size_t	 bot_pending(const struct bot_chan *ch);
-int	 bot_feed(struct bot *, struct proto_answer *, char *, size_t, int,
-	    void (*)(struct bot *));
-void	 bot_each_line(struct bot *, struct bot_chan *,
-	    int (*)(const struct bot *),
-	    void (*)(struct bot *, char *, size_t, int));
 const char	*bot_flat(const struct proto_answer *a, char *tmp, size_t len);
-int	 bot_read(struct bot_chan *ch);
-int	 bot_write(struct bot_chan *ch, int sock);
 
 /* bot-nodes.c: the --server list, moving between nodes, redirects. */
 void	 bot_nodes_parse(struct bot *, const char *);

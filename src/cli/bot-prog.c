@@ -1,42 +1,33 @@
 /*
  * bot-prog.c: the player program of `grundy bot`: its process (started
- * with pipes, stopped, its death) and its answer blocks, relayed to the
- * server under the server's id of the command (bot-int.h).
+ * on the channel's pipes, chan_spawn; stopped; its death) and its answer
+ * blocks, relayed to the server under the server's id of the command
+ * (bot-int.h).
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/bot-int.h"
 
-/* Closes the program's stdin, waits a little for it, then kills it. */
+/*
+ * Closes the program's stdin, waits up to a second for it to leave, then
+ * sends it SIGTERM.
+ */
 void
 bot_stop_program(struct bot *b)
 {
-	int	 i, status;
+	int	 status;
 
-	if (b->pc.wfd != -1)
-		close(b->pc.wfd);
-	b->pc.wfd = -1;
-	if (b->pid <= 0)
-		return;
-	for (i = 0; i < 100; i++) {
-		if (waitpid(b->pid, &status, WNOHANG) != 0)
-			goto reaped;
-		usleep(10000);
-	}
-	kill(b->pid, SIGTERM);
-	waitpid(b->pid, &status, 0);
-reaped:
-	b->pid = -1;
+	chan_hangup(&b->pc);
+	if (chan_wait(&b->pc, 1000, &status) == 0)
+		chan_kill(&b->pc, SIGTERM);
 }
 
 /* Prints a fatal error, stops the program and exits 1. */
@@ -50,8 +41,7 @@ bot_fatal(struct bot *b, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	if (b->sc.rfd != -1)
-		close(b->sc.rfd);
+	chan_close(&b->sc);
 	bot_stop_program(b);
 	exit(1);
 }
@@ -62,11 +52,8 @@ bot_program_died(struct bot *b)
 {
 	int	 status;
 
-	if (b->pc.wfd != -1)
-		close(b->pc.wfd);
-	b->pc.wfd = -1;
-	if (b->pid > 0 && waitpid(b->pid, &status, 0) == b->pid) {
-		b->pid = -1;
+	chan_hangup(&b->pc);
+	if (chan_wait(&b->pc, -1, &status) == 1) {
 		if (WIFEXITED(status))
 			bot_fatal(b, "%s exited with status %d", b->prog[0],
 			    WEXITSTATUS(status));
@@ -81,28 +68,11 @@ bot_program_died(struct bot *b)
 void
 bot_spawn(struct bot *b)
 {
-	int	 in[2], out[2];
+	struct chan_prog o = { .argv = b->prog, .who = "grundy bot" };
+	const char	*step;
 
-	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
-		bot_fatal(b, "pipe: %s", strerror(errno));
-	fflush(stderr);
-	if ((b->pid = fork()) == -1)
-		bot_fatal(b, "fork: %s", strerror(errno));
-	if (b->pid == 0) {
-		if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(b->prog[0], b->prog);
-		fprintf(stderr, "grundy bot: %s: %s\n", b->prog[0],
-		    strerror(errno));
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	b->pc.wfd = in[1];
-	b->pc.rfd = out[0];
-	bot_nonblock(b->pc.wfd);
-	bot_nonblock(b->pc.rfd);
+	if (chan_spawn(&b->pc, &o, &step) != 0)
+		bot_fatal(b, "%s: %s", step, strerror(errno));
 }
 
 /*
@@ -159,23 +129,27 @@ bot_program_answer(struct bot *b)
 		proto_answer_write(&b->sc.out, a, f.sid);
 }
 
-/* Handles one line from the program; cut: only its first bytes. */
-static void
-bot_program_line(struct bot *b, char *line, size_t len, int cut)
-{
-	char	 tmp[BOT_LOG_MAX + 8];
-
-	if (bot_feed(b, &b->pans, line, len, cut, bot_program_answer))
-		return;
-	/* Not an answer (a banner, debug output): never taken as one. */
-	if (line[0] != '\0')
-		bot_log("%s%s: %s", b->prog[0], cut ? " (line cut)" : "",
-		    bot_short(line, tmp, sizeof tmp));
-}
-
-/* Takes and handles every complete line from the program. */
+/*
+ * Takes and handles every complete line from the program: its answer
+ * blocks, and its other lines (a banner, debug output), logged and never
+ * taken as answers.
+ */
 void
 bot_program_input(struct bot *b)
 {
-	bot_each_line(b, &b->pc, NULL, bot_program_line);
+	struct buf	 line;
+	enum chan_got	 got;
+	char		 tmp[BOT_LOG_MAX + 8];
+
+	buf_init(&line);
+	while ((got = chan_next(&b->pc, &b->pans, &line)) != CHAN_NONE) {
+		if (got == CHAN_ANSWER) {
+			bot_program_answer(b);
+			proto_answer_reset(&b->pans);
+		} else if (line.data[0] != '\0')
+			bot_log("%s%s: %s", b->prog[0], got == CHAN_CUT ?
+			    " (line cut)" : "", bot_short(line.data, tmp,
+			    sizeof tmp));
+	}
+	buf_free(&line);
 }

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "cli/bot-int.h"
-#include "cli/chan.h"
 #include "cli/connect.h"
 
 /* Sends one of the bot's own commands with a fresh id; text has no LF. */
@@ -547,21 +546,21 @@ bot_server_answer(struct bot *b)
 	bot_own_answer(b, &o, a->ok, tmp);
 }
 
-/* Handles one line from the server (up to a NUL in it: len is unused). */
+/*
+ * Handles one line from the server that is no answer's (up to a NUL in
+ * it: the server channel's nul_ends); cut: only its first bytes.
+ */
 static void
-bot_server_line(struct bot *b, char *line, size_t len, int cut)
+bot_server_line(struct bot *b, char *line, int cut)
 {
 	char	 tmp[BOT_LOG_MAX + 8];
 
-	(void)len;
-	if (bot_feed(b, &b->sans, line, strlen(line), cut, bot_server_answer))
-		return;
 	if (cut) {
 		/* A command too long for us: refuse it. */
 		size_t n = strspn(line, "0123456789");
 
 		bot_log("a line over %d bytes from the server: %s",
-		    BOT_LINE_MAX, bot_short(line, tmp, sizeof tmp));
+		    CHAN_LINE_MAX, bot_short(line, tmp, sizeof tmp));
 		if (n > 0 && n < 20 && line[n] == ' ')
 			buf_printf(&b->sc.out, "?%lu line too long for grundy "
 			    "bot\n\n", strtoul(line, NULL, 10));
@@ -606,8 +605,8 @@ bot_lost(struct bot *b, const char *why)
 }
 
 /*
- * Connects to the server (connect_dial); returns the non-blocking socket,
- * or -1 with why set.
+ * Connects to the server (connect_dial); returns the socket (for
+ * chan_open), or -1 with why set.
  */
 int
 bot_dial(struct bot *b, char *why, size_t len)
@@ -617,7 +616,6 @@ bot_dial(struct bot *b, char *why, size_t len)
 	if ((fd = connect_dial_ms(b->host, b->port, (int)b->dial_ms, why,
 	    len)) < 0)
 		return (-1);
-	bot_nonblock(fd);
 	return (fd);
 }
 
@@ -645,7 +643,7 @@ bot_reconnect(struct bot *b)
 		bot_node_failed(b);
 		return;
 	}
-	b->sc.rfd = b->sc.wfd = fd;
+	chan_open(&b->sc, fd);
 	bot_log("%sconnected to %s:%s", b->link == BOT_LINK_WAIT_LOCK ||
 	    b->hello_first ? "" : "re", b->host, b->port);
 	bot_link_set(b, BOT_LINK_UP);
@@ -653,16 +651,25 @@ bot_reconnect(struct bot *b)
 	b->hello_first = 0;
 }
 
-/* Whether lines from the server are still for this connection. */
-static int
-bot_server_up(const struct bot *b)
-{
-	return (b->link == BOT_LINK_UP);
-}
-
-/* Takes and handles every complete line from the server. */
+/*
+ * Takes and handles every complete line from the server (its answer
+ * blocks, its events and commands) while the connection is up: a line
+ * that closes or leaves it leaves the rest unread.
+ */
 void
 bot_server_input(struct bot *b)
 {
-	bot_each_line(b, &b->sc, bot_server_up, bot_server_line);
+	struct buf	 line;
+	enum chan_got	 got;
+
+	buf_init(&line);
+	while (b->link == BOT_LINK_UP &&
+	    (got = chan_next(&b->sc, &b->sans, &line)) != CHAN_NONE) {
+		if (got == CHAN_ANSWER) {
+			bot_server_answer(b);
+			proto_answer_reset(&b->sans);
+		} else
+			bot_server_line(b, line.data, got == CHAN_CUT);
+	}
+	buf_free(&line);
 }

@@ -296,15 +296,15 @@ bot_loop(struct bot *b)
 
 	for (;;) {
 		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
-		    bot_pending(&b->sc) == 0) || bot_down(b) ||
+		    chan_pending(&b->sc) == 0) || bot_down(b) ||
 		    bot_now() >= b->finish_by))
 			return;
 		pfd[0].fd = bot_down(b) ? -1 : b->sc.rfd;
-		pfd[0].events = (bot_pending(&b->pc) < BOT_OUT_MAX ? POLLIN :
-		    0) | (bot_pending(&b->sc) > 0 ? POLLOUT : 0);
+		pfd[0].events = (chan_pending(&b->pc) < BOT_OUT_MAX ? POLLIN :
+		    0) | (chan_pending(&b->sc) > 0 ? POLLOUT : 0);
 		pfd[1].fd = b->pc.rfd;
-		pfd[1].events = bot_pending(&b->sc) < BOT_OUT_MAX ? POLLIN : 0;
-		pfd[2].fd = bot_pending(&b->pc) > 0 ? b->pc.wfd : -1;
+		pfd[1].events = chan_pending(&b->sc) < BOT_OUT_MAX ? POLLIN : 0;
+		pfd[2].fd = chan_pending(&b->pc) > 0 ? b->pc.wfd : -1;
 		pfd[2].events = POLLOUT;
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		if (poll(pfd, 3, bot_timeout(b)) == -1) {
@@ -313,7 +313,7 @@ bot_loop(struct bot *b)
 			bot_fatal(b, "poll: %s", strerror(errno));
 		}
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if (bot_read(&b->pc) != 0) {
+			if (chan_read(&b->pc) != 0) {
 				if (b->finishing)
 					return;	/* it may leave at gameover */
 				bot_program_died(b);
@@ -321,14 +321,14 @@ bot_loop(struct bot *b)
 			bot_program_input(b);
 		}
 		if (pfd[2].revents & (POLLOUT | POLLERR | POLLHUP)) {
-			if (bot_write(&b->pc, 0) != 0) {
+			if (chan_write(&b->pc) != 0) {
 				if (b->finishing)
 					return;
 				bot_program_died(b);
 			}
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if (bot_read(&b->sc) != 0)
+			if (chan_read(&b->sc) != 0)
 				bot_lost(b, "closed by the server");
 			else {
 				b->last_recv = bot_now();
@@ -343,8 +343,8 @@ bot_loop(struct bot *b)
 		}
 		if (b->link == BOT_LINK_REDIRECT)
 			bot_leave(b);
-		if (!bot_down(b) && bot_pending(&b->sc) > 0 &&
-		    bot_write(&b->sc, 1) != 0)
+		if (!bot_down(b) && chan_pending(&b->sc) > 0 &&
+		    chan_write(&b->sc) != 0)
 			bot_lost(b, strerror(errno));
 		now = bot_now();
 		if (bot_down(b) && !b->finishing && now >= b->next_try)
@@ -364,6 +364,7 @@ bot_main(int argc, char **argv)
 {
 	struct bot	 b;
 	char		 why[256];
+	int		 fd;
 
 	memset(&b, 0, sizeof b);
 	b.ready = 1;
@@ -378,38 +379,33 @@ bot_main(int argc, char **argv)
 	b.next_id = BOT_FIRST_ID;
 	b.next_pid = 1;
 	srandom((unsigned int)(time(NULL) ^ getpid()));
-	b.pc.rfd = b.pc.wfd = b.sc.rfd = b.sc.wfd = -1;
-	buf_init(&b.pc.in);
-	buf_init(&b.pc.out);
-	buf_init(&b.sc.in);
-	buf_init(&b.sc.out);
+	chan_init(&b.pc);
+	chan_init(&b.sc);
+	b.sc.nul_ends = 1;	/* the server's lines are text */
 	proto_answer_init(&b.sans, BOT_ANSWER_MAX);
 	proto_answer_init(&b.pans, BOT_ANSWER_MAX);
 	bot_options(&b, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
 	bot_spawn(&b);
-	if ((b.sc.rfd = b.sc.wfd = bot_dial(&b, why, sizeof why)) == -1) {
+	if ((fd = bot_dial(&b, why, sizeof why)) == -1) {
 		/* A daemon not up yet (or restarting): keep trying. */
 		bot_log("cannot connect to %s:%s (%s); trying for up to %lu s",
 		    b.host, b.port, why, b.reconnect_s);
-		b.sc.rfd = b.sc.wfd = -1;
 		bot_link_set(&b, BOT_LINK_DOWN);
 		b.hello_first = 1;
 		b.down_since = bot_now();
 		bot_node_failed(&b);	/* the next node, or the backoff */
 	} else {
+		chan_open(&b.sc, fd);
 		bot_log("connected to %s:%s as %s; program %s", b.host,
 		    b.port, b.name, b.prog[0]);
 		bot_hello(&b, 1);
 	}
 	bot_loop(&b);
-	if (b.sc.rfd != -1)
-		close(b.sc.rfd);
+	chan_close(&b.sc);
 	bot_stop_program(&b);
-	buf_free(&b.pc.in);
-	buf_free(&b.pc.out);
-	buf_free(&b.sc.in);
-	buf_free(&b.sc.out);
+	chan_free(&b.pc);
+	chan_free(&b.sc);
 	proto_answer_free(&b.sans);
 	proto_answer_free(&b.pans);
 	return (0);

@@ -1,13 +1,57 @@
 /*
- * chan.c: closing a byte stream of grundy bot or grundy match (chan.h).
+ * chan.c: the byte channel of grundy bot, grundy match and grundy connect
+ * (chan.h): the stream's life, non-blocking reads and writes, lines and
+ * answer blocks taken from what was read, and the player program at the
+ * other end of a pipe pair: started, waited for, killed.
  */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "cli/bot-int.h"
 #include "cli/chan.h"
+#include "lib/clock.h"
 
+/* Sets up a closed channel with empty buffers and no program. */
 void
-chan_close(struct bot_chan *ch)
+chan_init(struct chan *ch)
+{
+	memset(ch, 0, sizeof *ch);
+	ch->rfd = ch->wfd = -1;
+	ch->pid = -1;
+	buf_init(&ch->in);
+	buf_init(&ch->out);
+}
+
+/* Sets O_NONBLOCK on fd. */
+static void
+chan_nonblock(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+/* Takes a connected socket as the channel's both ends, non-blocking. */
+void
+chan_open(struct chan *ch, int fd)
+{
+	ch->rfd = ch->wfd = fd;
+	chan_nonblock(fd);
+}
+
+/*
+ * Closes the stream's descriptors (once when rfd == wfd, a socket), marks
+ * them -1 and forgets what was read and what was to be written.  A
+ * program at the other end is left to chan_wait or chan_kill.
+ */
+void
+chan_close(struct chan *ch)
 {
 	if (ch->wfd != -1 && ch->wfd != ch->rfd)
 		close(ch->wfd);
@@ -18,4 +62,290 @@ chan_close(struct bot_chan *ch)
 	buf_reset(&ch->out);
 	ch->in_off = ch->out_off = 0;
 	ch->skip = 0;
+}
+
+/* Frees the channel's buffers (its descriptors are chan_close's). */
+void
+chan_free(struct chan *ch)
+{
+	buf_free(&ch->in);
+	buf_free(&ch->out);
+}
+
+/* Reads what is there into the input buffer.  Returns 0, or -1 at EOF. */
+int
+chan_read(struct chan *ch)
+{
+	char	 buf[65536];
+	ssize_t	 n;
+
+	n = read(ch->rfd, buf, sizeof buf);
+	if (n > 0) {
+		buf_add(&ch->in, buf, (size_t)n);
+		return (0);
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return (0);
+	return (-1);
+}
+
+/* Returns the number of bytes queued on a channel. */
+size_t
+chan_pending(const struct chan *ch)
+{
+	return (ch->out.len - ch->out_off);
+}
+
+/*
+ * Writes what the channel takes (a socket without SIGPIPE).  Returns 0,
+ * or -1 when the peer is gone.
+ */
+int
+chan_write(struct chan *ch)
+{
+	ssize_t	 n;
+
+	if (ch->wfd == ch->rfd)
+		n = send(ch->wfd, ch->out.data + ch->out_off,
+		    chan_pending(ch), MSG_NOSIGNAL);
+	else
+		n = write(ch->wfd, ch->out.data + ch->out_off,
+		    chan_pending(ch));
+	if (n < 0)
+		return (errno == EAGAIN || errno == EINTR ? 0 : -1);
+	ch->out_off += (size_t)n;
+	if (ch->out_off == ch->out.len) {
+		buf_reset(&ch->out);
+		ch->out_off = 0;
+	}
+	return (0);
+}
+
+/*
+ * Takes the next complete line out of ch->in into line, without its LF
+ * and a CR before it.  Returns 1 for a line, 0 when more bytes are
+ * needed, or -1 for a line over CHAN_LINE_MAX: line then holds its first
+ * CHAN_CUT_KEEP bytes and the rest is dropped as it arrives.
+ */
+int
+chan_take_line(struct chan *ch, struct buf *line)
+{
+	char	*p, *nl;
+	size_t	 avail, n;
+	int	 rv = 0;
+
+	for (;;) {
+		p = ch->in.data + ch->in_off;
+		avail = ch->in.len - ch->in_off;
+		nl = avail > 0 ? memchr(p, '\n', avail) : NULL;
+		if (ch->skip) {
+			if (nl == NULL) {
+				ch->in_off = ch->in.len;
+				break;
+			}
+			ch->in_off += (size_t)(nl - p) + 1;
+			ch->skip = 0;
+			continue;
+		}
+		n = nl != NULL ? (size_t)(nl - p) : avail;
+		if (n > CHAN_LINE_MAX) {
+			buf_reset(line);
+			buf_add(line, p, CHAN_CUT_KEEP);
+			if (nl != NULL)
+				ch->in_off += n + 1;
+			else {
+				ch->in_off = ch->in.len;
+				ch->skip = 1;
+			}
+			rv = -1;
+			break;
+		}
+		if (nl == NULL)
+			break;
+		buf_reset(line);
+		buf_add(line, p, n);
+		if (n > 0 && line->data[n - 1] == '\r')
+			line->data[--line->len] = '\0';
+		ch->in_off += n + 1;
+		rv = 1;
+		break;
+	}
+	if (ch->in_off == ch->in.len) {
+		buf_reset(&ch->in);
+		ch->in_off = 0;
+	} else if (ch->in_off > 65536) {
+		memmove(ch->in.data, ch->in.data + ch->in_off,
+		    ch->in.len - ch->in_off + 1);
+		ch->in.len -= ch->in_off;
+		ch->in_off = 0;
+	}
+	return (rv);
+}
+
+/*
+ * Takes lines from ch, feeding each to the answer reader a
+ * (proto_answer_feed), until one ends a block or is no answer's.
+ * Returns CHAN_ANSWER (a holds the block: read it, then call
+ * proto_answer_reset), CHAN_LINE or CHAN_CUT (line holds a line that is
+ * no answer's, as it came, or the first bytes of one over CHAN_LINE_MAX),
+ * or CHAN_NONE when no whole line is left.  On a channel whose nul_ends
+ * is set, a line ends at its first NUL.
+ */
+enum chan_got
+chan_next(struct chan *ch, struct proto_answer *a, struct buf *line)
+{
+	int	 rv;
+
+	while ((rv = chan_take_line(ch, line)) != 0) {
+		if (ch->nul_ends)
+			line->len = strlen(line->data);
+		switch (proto_answer_feed(a, line->data, line->len, rv < 0)) {
+		case PROTO_IN_BLOCK:
+			continue;
+		case PROTO_BLOCK_DONE:
+			return (CHAN_ANSWER);
+		case PROTO_NOT_ANSWER:
+			break;
+		}
+		return (rv < 0 ? CHAN_CUT : CHAN_LINE);
+	}
+	return (CHAN_NONE);
+}
+
+/*
+ * The child's side of chan_spawn: its stdin and stdout the pipes, its
+ * stderr, group, signals, environment and directory as o says, then the
+ * program.  A failure is told on stderr and exits 127.
+ */
+static void __attribute__((noreturn))
+chan_child(const struct chan_prog *o, int in, int out)
+{
+	int	 fd;
+	size_t	 i;
+
+	if (o->group)
+		setpgid(0, 0);
+	if (dup2(in, 0) == -1 || dup2(out, 1) == -1)
+		_exit(127);
+	if (o->err == CHAN_ERR_NULL) {
+		if ((fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
+		    dup2(fd, 2) == -1)
+			_exit(127);
+	}
+	/* grundy ignores SIGPIPE; an ignored signal survives exec. */
+	signal(SIGPIPE, SIG_DFL);
+	for (i = 0; o->env != NULL && o->env[i] != NULL; i++)
+		putenv(o->env[i]);
+	if (o->dir != NULL && chdir(o->dir) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", o->who, o->dir,
+		    strerror(errno));
+		_exit(127);
+	}
+	execvp(o->argv[0], o->argv);
+	fprintf(stderr, "%s: %s: %s\n", o->who, o->argv[0], strerror(errno));
+	_exit(127);
+}
+
+/*
+ * Starts the player program o->argv with pipes to its stdin (ch->wfd) and
+ * from its stdout (ch->rfd), both non-blocking, and sets ch->pid and
+ * ch->group.  This is the one place where grundy starts a player
+ * program.  Returns 0, or -1 with errno set and *step "pipe" or "fork"
+ * (the descriptors then closed).  A program that cannot be executed exits
+ * 127, with its reason on stderr.
+ */
+int
+chan_spawn(struct chan *ch, const struct chan_prog *o, const char **step)
+{
+	int	 in[2], out[2], e;
+	pid_t	 pid;
+
+	*step = "pipe";
+	if (pipe2(in, O_CLOEXEC) != 0)
+		return (-1);
+	if (pipe2(out, O_CLOEXEC) != 0)
+		goto fail_in;
+	fflush(stdout);
+	fflush(stderr);
+	*step = "fork";
+	if ((pid = fork()) == -1)
+		goto fail_out;
+	if (pid == 0)
+		chan_child(o, in[0], out[1]);
+	if (o->group)
+		setpgid(pid, pid);
+	close(in[0]);
+	close(out[1]);
+	ch->pid = pid;
+	ch->group = o->group;
+	ch->wfd = in[1];
+	ch->rfd = out[0];
+	chan_nonblock(ch->wfd);
+	chan_nonblock(ch->rfd);
+	return (0);
+fail_out:
+	e = errno;
+	close(out[0]);
+	close(out[1]);
+	errno = e;
+fail_in:
+	e = errno;
+	close(in[0]);
+	close(in[1]);
+	errno = e;
+	return (-1);
+}
+
+/* Closes the program's stdin (the polite way to ask it to end). */
+void
+chan_hangup(struct chan *ch)
+{
+	if (ch->wfd != -1 && ch->wfd != ch->rfd)
+		close(ch->wfd);
+	ch->wfd = -1;
+}
+
+/*
+ * Waits up to ms milliseconds (-1: as long as it takes, 0: not at all)
+ * for the program to end.  Returns 1 when it ended (*status set), -1 when
+ * there is no program to wait for (none, or not a child), with ch->pid
+ * -1 after either; 0 while it still runs.
+ */
+int
+chan_wait(struct chan *ch, int ms, int *status)
+{
+	uint64_t	 end = clock_mono_ms() + (uint64_t)(ms > 0 ? ms : 0);
+	pid_t		 r;
+
+	if (ch->pid <= 0)
+		return (-1);
+	for (;;) {
+		r = waitpid(ch->pid, status, ms < 0 ? 0 : WNOHANG);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r != 0 || clock_mono_ms() >= end)
+			break;
+		usleep(1000);
+	}
+	if (r == 0)
+		return (0);
+	ch->pid = -1;
+	return (r == -1 ? -1 : 1);
+}
+
+/*
+ * Sends sig to the program, and to its whole process group when it has
+ * one of its own (what it started goes with it), then reaps it.
+ */
+void
+chan_kill(struct chan *ch, int sig)
+{
+	int	 status;
+
+	if (ch->pid <= 0)
+		return;
+	if (ch->group)
+		kill(-ch->pid, sig);
+	kill(ch->pid, sig);
+	chan_wait(ch, -1, &status);
 }

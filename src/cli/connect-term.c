@@ -20,14 +20,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/bot-int.h"
+#include "cli/chan.h"
 #include "cli/cli-edit.h"
 #include "cli/cli-engine.h"
 #include "cli/connect.h"
+#include "lib/clock.h"
 #include "proto/proto.h"
 
 struct cterm {
-	struct bot_chan	 sc;		/* the server, as grundy bot's */
+	struct chan	 sc;		/* the server, as grundy bot's */
 	char		 prompt[320];	/* the command prompt */
 	struct buf	 line;		/* one line from the server */
 	struct buf	 show;		/* text for the terminal */
@@ -40,7 +41,7 @@ struct cterm {
 	int		 have_game;	/* eng holds the last `new` */
 	int		 gen_pending;	/* a genmove waits for the user */
 	unsigned long	 gen_id;
-	uint64_t	 gen_at;	/* when it came (bot_now) */
+	uint64_t	 gen_at;	/* when it came (clock_mono_ms) */
 	long long	 gen_left;	/* the user's clock then (ms), or -1 */
 	unsigned long	 game_id;	/* from event start or resume, or 0 */
 	int		 seat;		/* the user's player there, or 0 */
@@ -131,7 +132,7 @@ cterm_genmove(struct cterm *ct, const struct proto_cmd *c)
 		cterm_say(ct, ": position not followed here\n");
 	cterm_clock(t1, sizeof t1, cterm_arg(c, "time1"));
 	cterm_clock(t2, sizeof t2, cterm_arg(c, "time2"));
-	ct->gen_at = bot_now();
+	ct->gen_at = clock_mono_ms();
 	ct->gen_left = ct->seat == 0 ? -1 :
 	    cterm_arg(c, ct->seat == 1 ? "time1" : "time2");
 	cterm_say(ct, "clocks: player 1 %s%s, player 2 %s%s; type a move "
@@ -241,7 +242,7 @@ cterm_server_line(struct cterm *ct, char *line, size_t len)
 }
 
 /*
- * Handles every whole line received.  A line over BOT_LINE_MAX (as for
+ * Handles every whole line received.  A line over CHAN_LINE_MAX (as for
  * grundy bot) shows cut, and is not taken as a server command.
  */
 static void
@@ -249,13 +250,13 @@ cterm_received(struct cterm *ct)
 {
 	int	 rv;
 
-	while ((rv = bot_take_line(&ct->sc, &ct->line)) != 0) {
+	while ((rv = chan_take_line(&ct->sc, &ct->line)) != 0) {
 		if (rv > 0)
 			cterm_server_line(ct, (char *)buf_str(&ct->line),
 			    ct->line.len);
 		else
 			cterm_say(ct, "%.64s... (a line over %d bytes, cut)\n",
-			    buf_str(&ct->line), BOT_LINE_MAX);
+			    buf_str(&ct->line), CHAN_LINE_MAX);
 	}
 	cterm_flush(ct);
 }
@@ -345,7 +346,7 @@ cterm_left(const struct cterm *ct)
 
 	if (!ct->gen_pending || ct->gen_left < 0)
 		return (-1);
-	used = (long long)(bot_now() - ct->gen_at);
+	used = (long long)(clock_mono_ms() - ct->gen_at);
 	return (used >= ct->gen_left ? 0 : ct->gen_left - used);
 }
 
@@ -402,7 +403,7 @@ cterm_step(struct cterm *ct)
 	pfd[0].fd = ct->quit ? -1 : 0;
 	pfd[0].events = POLLIN;
 	pfd[1].fd = ct->sc.rfd;
-	pfd[1].events = POLLIN | (bot_pending(&ct->sc) > 0 ? POLLOUT : 0);
+	pfd[1].events = POLLIN | (chan_pending(&ct->sc) > 0 ? POLLOUT : 0);
 	/* While the clock runs, wake up when its whole seconds change. */
 	left = cterm_left(ct);
 	timeout = ct->quit ? 5000 : left > 0 ? (int)((left - 1) % 1000) + 1 :
@@ -412,13 +413,13 @@ cterm_step(struct cterm *ct)
 	if (r == 0)
 		return (ct->quit);	/* quit, and the server never closed */
 	if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-		if (bot_read(&ct->sc) != 0) {
+		if (chan_read(&ct->sc) != 0) {
 			cterm_received(ct);
 			return (cterm_lost(ct));
 		}
 		cterm_received(ct);
 	}
-	if ((pfd[1].revents & POLLOUT) && bot_write(&ct->sc, 1) != 0)
+	if ((pfd[1].revents & POLLOUT) && chan_write(&ct->sc) != 0)
 		return (cterm_lost(ct));
 	if (pfd[0].fd == 0 && pfd[0].revents != 0) {
 		if ((r = cli_edit_feed(pfd[0].revents, &line)) < 0) {
@@ -428,8 +429,8 @@ cterm_step(struct cterm *ct)
 		if (r > 0) {
 			cterm_user_line(ct, line);
 			free(line);
-			if (bot_pending(&ct->sc) > 0 &&
-			    bot_write(&ct->sc, 1) != 0)
+			if (chan_pending(&ct->sc) > 0 &&
+			    chan_write(&ct->sc) != 0)
 				return (cterm_lost(ct));
 		}
 	}
@@ -443,16 +444,14 @@ connect_term(int fd, const char *where)
 	struct cterm	 ct;
 
 	memset(&ct, 0, sizeof ct);
-	ct.sc.rfd = ct.sc.wfd = fd;
-	buf_init(&ct.sc.in);
-	buf_init(&ct.sc.out);
+	chan_init(&ct.sc);
+	chan_open(&ct.sc, fd);
 	snprintf(ct.prompt, sizeof ct.prompt, "grundy %s> ", where);
 	buf_init(&ct.line);
 	buf_init(&ct.show);
 	buf_init(&ct.tmp);
 	buf_init(&ct.mv);
 	cli_engine_init(&ct.eng, NULL);
-	bot_nonblock(fd);
 	printf("connected to grundyd at %s; 'list_commands' lists the "
 	    "commands, 'quit' leaves\n", where);
 	fflush(stdout);
@@ -461,8 +460,7 @@ connect_term(int fd, const char *where)
 		;
 	cli_edit_close();
 	cli_engine_free(&ct.eng);
-	buf_free(&ct.sc.in);
-	buf_free(&ct.sc.out);
+	chan_free(&ct.sc);
 	buf_free(&ct.line);
 	buf_free(&ct.show);
 	buf_free(&ct.tmp);

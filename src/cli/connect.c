@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/chan.h"
 #include "cli/connect.h"
 #include "proto/proto.h"
 
@@ -171,56 +172,47 @@ static int
 connect_pipe(int fd)
 {
 	struct pollfd	 pfd[2];
-	struct buf	 pending;
+	struct chan	 sc;
 	char		 buf[65536];
-	size_t		 off = 0;
 	ssize_t		 n;
-	int		 in_open = 1, shut = 0;
+	int		 in_open = 1, shut = 0, rv = 1;
 
-	buf_init(&pending);
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	chan_init(&sc);
+	chan_open(&sc, fd);
 	for (;;) {
-		if (!in_open && off == pending.len && !shut) {
+		if (!in_open && chan_pending(&sc) == 0 && !shut) {
 			shutdown(fd, SHUT_WR);
 			shut = 1;
 		}
-		pfd[0].fd = in_open && pending.len - off < 65536 ? 0 : -1;
+		pfd[0].fd = in_open && chan_pending(&sc) < 65536 ? 0 : -1;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = fd;
-		pfd[1].events = POLLIN | (off < pending.len ? POLLOUT : 0);
+		pfd[1].events = POLLIN | (chan_pending(&sc) > 0 ? POLLOUT : 0);
 		if (poll(pfd, 2, -1) < 0)
 			break;
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			n = recv(fd, buf, sizeof buf, 0);
-			if (n == 0 || (n < 0 && errno != EAGAIN &&
-			    errno != EINTR)) {
-				buf_free(&pending);
-				return (in_open || off < pending.len ? 1 : 0);
+			if (chan_read(&sc) != 0) {
+				rv = in_open || chan_pending(&sc) > 0;
+				break;
 			}
-			if (n > 0) {
-				fwrite(buf, 1, (size_t)n, stdout);
+			if (sc.in.len > 0) {
+				fwrite(sc.in.data, 1, sc.in.len, stdout);
 				fflush(stdout);
+				buf_reset(&sc.in);
 			}
 		}
-		if ((pfd[1].revents & POLLOUT) && off < pending.len) {
-			n = send(fd, pending.data + off, pending.len - off,
-			    MSG_NOSIGNAL);
-			if (n > 0)
-				off += (size_t)n;
-			if (off == pending.len) {
-				buf_reset(&pending);
-				off = 0;
-			}
-		}
+		/* A failed send shows as the end of the reads. */
+		if ((pfd[1].revents & POLLOUT) && chan_pending(&sc) > 0)
+			(void)chan_write(&sc);
 		if (pfd[0].fd == 0 && (pfd[0].revents & (POLLIN | POLLHUP))) {
 			if ((n = read(0, buf, sizeof buf)) <= 0)
 				in_open = 0;
 			else
-				buf_add(&pending, buf, (size_t)n);
+				buf_add(&sc.out, buf, (size_t)n);
 		}
 	}
-	buf_free(&pending);
-	return (1);
+	chan_free(&sc);
+	return (rv);
 }
 
 /* Runs `grundy connect`; argv holds the arguments after "connect". */

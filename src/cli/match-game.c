@@ -353,24 +353,23 @@ mg_answer(struct mslot *s, int k)
 		mg_move(s, p, a);
 }
 
-/* Takes every complete line a slot's process k has written. */
+/*
+ * Takes every complete line a slot's process k has written: its answer
+ * blocks; any other line (a banner) is ignored.
+ */
 static void
 mg_lines(struct mslot *s, int k)
 {
 	struct mproc	*p = &s->proc[k];
 	struct buf	 line;
-	int		 rv;
+	enum chan_got	 got;
 
 	buf_init(&line);
-	while (p->state == MP_UP && (rv = bot_take_line(&p->ch, &line)) != 0)
-		switch (proto_answer_feed(&p->ans, line.data, line.len,
-		    rv < 0)) {
-		case PROTO_BLOCK_DONE:
+	while (p->state == MP_UP &&
+	    (got = chan_next(&p->ch, &p->ans, &line)) != CHAN_NONE)
+		if (got == CHAN_ANSWER) {
 			mg_answer(s, k);
 			proto_answer_reset(&p->ans);
-			break;
-		default:
-			break;	/* not an answer (a banner): ignored */
 		}
 	buf_free(&line);
 }
@@ -396,7 +395,7 @@ mg_input(struct mslot *s, int k)
 
 	if (p->state != MP_UP)
 		return;
-	eof = bot_read(&p->ch) != 0;
+	eof = chan_read(&p->ch) != 0;
 	p->rx_ns = clock_mono_ns();
 	mg_lines(s, k);
 	if (eof && p->state == MP_UP)
@@ -454,7 +453,7 @@ mg_poll(struct match *m, struct pollfd *pfd, int *who)
 			pfd[n].fd = p->ch.rfd;
 			pfd[n].events = POLLIN;
 			who[n++] = (int)(s * 2 + (size_t)k);
-			if (bot_pending(&p->ch) > 0 && p->ch.wfd != -1) {
+			if (chan_pending(&p->ch) > 0 && p->ch.wfd != -1) {
 				pfd[n].fd = p->ch.wfd;
 				pfd[n].events = POLLOUT;
 				who[n++] = -(int)(s * 2 + (size_t)k) - 1;

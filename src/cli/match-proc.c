@@ -1,14 +1,13 @@
 /*
  * match-proc.c: the engine processes of `grundy match` (match.h): started
- * with pipes in a process group of their own (so that Ctrl-C reaches only
- * grundy match, which then stops them), commands written to them, their
- * death read and reported, and killed with their whole group.
+ * on the channel's pipes (chan_spawn) in a process group of their own (so
+ * that Ctrl-C reaches only grundy match, which then stops them), commands
+ * written to them, their death read and reported, and killed with their
+ * whole group.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,64 +15,30 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/chan.h"
-#include "lib/clock.h"
 #include "cli/match.h"
+#include "lib/clock.h"
 
 /*
- * Starts engine eng in proc.  Returns 0, or -1 with a warning (the pipes
- * or fork failed; a program that cannot be executed exits 127 and is
- * seen as a crash).
+ * Starts engine eng in proc, in a process group of its own (chan_spawn).
+ * Returns 0, or -1 with errno set (the pipes or fork failed; a program
+ * that cannot be executed exits 127 and is seen as a crash).
  */
 int
 mp_spawn(struct match *m, struct mproc *p, size_t eng)
 {
 	struct match_engine *e = &m->eng[eng];
-	int		 in[2], out[2];
-	size_t		 i;
+	struct chan_prog o = {
+		.argv = e->argv,
+		.dir = e->dir,
+		.env = e->env,
+		.group = 1,
+		.who = "grundy match",
+	};
+	const char	*step;
 
-	if (pipe2(in, O_CLOEXEC) != 0)
+	if (chan_spawn(&p->ch, &o, &step) != 0)
 		return (-1);
-	if (pipe2(out, O_CLOEXEC) != 0) {
-		close(in[0]);
-		close(in[1]);
-		return (-1);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	if ((p->pid = fork()) == -1) {
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		return (-1);
-	}
-	if (p->pid == 0) {
-		setpgid(0, 0);
-		if (dup2(in[0], 0) == -1 || dup2(out[1], 1) == -1)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		for (i = 0; i < e->nenv; i++)
-			putenv(e->env[i]);
-		if (e->dir != NULL && chdir(e->dir) != 0) {
-			fprintf(stderr, "grundy match: %s: %s\n", e->dir,
-			    strerror(errno));
-			_exit(127);
-		}
-		execvp(e->argv[0], e->argv);
-		fprintf(stderr, "grundy match: %s: %s\n", e->argv[0],
-		    strerror(errno));
-		_exit(127);
-	}
-	setpgid(p->pid, p->pid);
-	close(in[0]);
-	close(out[1]);
 	p->eng = eng;
-	p->ch.wfd = in[1];
-	p->ch.rfd = out[0];
-	bot_nonblock(p->ch.wfd);
-	bot_nonblock(p->ch.rfd);
 	p->nout = 0;
 	p->fresh = 1;
 	p->state = MP_UP;
@@ -95,17 +60,10 @@ mp_close(struct mproc *p)
 void
 mp_kill(struct mproc *p)
 {
-	int	 status;
-
 	if (p->state == MP_DOWN)
 		return;
 	mp_close(p);
-	if (p->pid > 0) {
-		kill(-p->pid, SIGKILL);
-		kill(p->pid, SIGKILL);
-		waitpid(p->pid, &status, 0);
-	}
-	p->pid = -1;
+	chan_kill(&p->ch, SIGKILL);
 }
 
 /*
@@ -124,22 +82,19 @@ mp_stop_all(struct match *m)
 	for (s = 0; s < m->conc; s++)
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
-			if (p->state == MP_UP && p->ch.wfd != -1) {
-				close(p->ch.wfd);
-				p->ch.wfd = -1;
-			}
+			if (p->state == MP_UP)
+				chan_hangup(&p->ch);
 		}
 	do {
 		left = 0;
 		for (s = 0; s < m->conc; s++)
 			for (k = 0; k < 2; k++) {
 				p = &m->slots[s].proc[k];
-				if (p->state != MP_UP || p->pid <= 0)
+				if (p->state != MP_UP || p->ch.pid <= 0)
 					continue;
-				if (waitpid(p->pid, &status, WNOHANG) != 0) {
-					p->pid = -1;
+				if (chan_wait(&p->ch, 0, &status) != 0)
 					mp_close(p);
-				} else
+				else
 					left++;
 			}
 		if (left > 0)
@@ -186,9 +141,9 @@ mp_send(struct mproc *p, int genmove, unsigned long serial,
 int
 mp_flush(struct mproc *p)
 {
-	if (p->state != MP_UP || p->ch.wfd == -1 || bot_pending(&p->ch) == 0)
+	if (p->state != MP_UP || p->ch.wfd == -1 || chan_pending(&p->ch) == 0)
 		return (0);
-	return (bot_write(&p->ch, 0));
+	return (chan_write(&p->ch));
 }
 
 /*
@@ -199,31 +154,20 @@ mp_flush(struct mproc *p)
 const char *
 mp_death(struct mproc *p, char *tmp, size_t len)
 {
-	int	 status;
-	pid_t	 r = -1;
-	uint64_t end = clock_mono_ms() + 20;
+	int	 status, r;
 
 	snprintf(tmp, len, "closed its output");
 	mp_close(p);
-	if (p->pid <= 0)
-		return (tmp);
 	/*
 	 * A process that closed its output usually exits right after; one
 	 * that does not within 20 ms is killed (the loop waits no longer).
 	 */
-	while ((r = waitpid(p->pid, &status, WNOHANG)) == 0 &&
-	    clock_mono_ms() < end)
-		usleep(1000);
-	if (r == p->pid && WIFEXITED(status))
+	if ((r = chan_wait(&p->ch, 20, &status)) == 0)
+		chan_kill(&p->ch, SIGKILL);
+	else if (r == 1 && WIFEXITED(status))
 		snprintf(tmp, len, "exited with status %d",
 		    WEXITSTATUS(status));
-	else if (r == p->pid && WIFSIGNALED(status))
+	else if (r == 1 && WIFSIGNALED(status))
 		snprintf(tmp, len, "killed by signal %d", WTERMSIG(status));
-	if (r != p->pid) {
-		kill(-p->pid, SIGKILL);
-		kill(p->pid, SIGKILL);
-		waitpid(p->pid, &status, 0);
-	}
-	p->pid = -1;
 	return (tmp);
 }

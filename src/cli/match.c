@@ -499,10 +499,7 @@ match_setup(struct match *m)
 		m->slots[s].m = m;
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
-			p->pid = -1;
-			p->ch.rfd = p->ch.wfd = -1;
-			buf_init(&p->ch.in);
-			buf_init(&p->ch.out);
+			chan_init(&p->ch);
 			proto_answer_init(&p->ans, PROTO_ANSWER_MAX);
 		}
 	}
@@ -518,8 +515,7 @@ match_cleanup(struct match *m)
 		match_record_clear(&m->slots[i]);
 		free(m->slots[i].mv);
 		for (k = 0; k < 2; k++) {
-			buf_free(&m->slots[i].proc[k].ch.in);
-			buf_free(&m->slots[i].proc[k].ch.out);
+			chan_free(&m->slots[i].proc[k].ch);
 			proto_answer_free(&m->slots[i].proc[k].ans);
 		}
 	}

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "cli/bot-int.h"
+#include "cli/chan.h"
 #include "solver/game.h"
 #include "stats/matchstat.h"
 #include "proto/proto.h"
@@ -59,8 +59,7 @@ struct mp_cmd {
 struct mproc {
 	enum mp_state	 state;
 	size_t		 eng;		/* index into the engines */
-	pid_t		 pid;
-	struct bot_chan	 ch;
+	struct chan	 ch;		/* its pipes and its pid */
 	struct proto_answer ans;
 	unsigned long	 next_id;
 	struct mp_cmd	 out[MATCH_OUTSTANDING];
