@@ -12,7 +12,7 @@
 #include "lobby/lobby-xnode.h"
 #include "lib/log.h"
 #include "nodestore/seeks.h"
-#include "store/node.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "lib/util.h"
 
