@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/lease.h"
-#include "store/node.h"
+#include "nodestore/lease.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "store/store.h"
 

@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
-#include "store/lease.h"
-#include "store/node.h"
+#include "nodestore/nodestore.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "store/store.h"
 #include "testutil.h"

@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 
-#include "store/lease.h"
-#include "store/node.h"
+#include "nodestore/lease.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "store/store.h"
 #include "testutil.h"

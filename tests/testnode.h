@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/node.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "store/store.h"
 #include "testutil.h"

@@ -37,7 +37,7 @@
 #include "lobby/lobby-int.h"
 #include "lib/log.h"
 #include "proto/proto.h"
-#include "store/store-where.h"
+#include "nodestore/store-where.h"
 #include "lib/util.h"
 
 #define LWHERE_TICK_MS	500	/* the waiting games' leases read again */

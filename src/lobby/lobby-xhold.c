@@ -28,6 +28,7 @@
 #include "lobby/lobby-int.h"
 #include "lobby/lobby-xnode.h"
 #include "lib/log.h"
+#include "nodestore/seeks.h"
 #include "proto/proto.h"
 #include "db/sqldb.h"
 #include "lib/util.h"
@@ -98,56 +99,27 @@ xhold_unlist(struct lxnode *xn, struct xhold *h)
  * preparation waits so (pmtx, tried: the others hold nothing), and a job
  * holds a lock XJOB_LOCK_MS at most per statement (jdb's lock_timeout).
  */
-#define XHOLD_PARTNER	"SELECT id, created_ms FROM seeks WHERE node_id = ? " \
-	"AND owner_id IS NULL AND created_ms <> 0 AND player <> ? AND spec = ? " \
-	"AND random = ? AND rated = ? AND base_ms = ? AND inc_ms = ? ORDER BY " \
-	"id LIMIT 1 FOR UPDATE"
 static int
 xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
     struct xhold *h)
 {
-	struct sqldb	*db = xn->pdb;
-	struct sqldb_stmt *s;
-	int64_t		 v[1];
-	int		 r;
+	struct seek_terms st = { t->spec, t->random, t->rated, t->base_ms,
+			    t->inc_ms };
+	struct seek_hold held;
 
-	if (sqldb_begin(db) != 0 || sqldb_cached(db, XHOLD_PARTNER, 0, &s) != 0)
-		return (sqldb_abort(db));
-	sqldb_bind_int64(s, 1, xn->lb->node_id);
-	sqldb_bind_text(s, 2, name);
-	xnode_bind_terms(s, 3, t);
-	if ((r = sqldb_step(s)) == SQLDB_ROW) {
-		h->partner = sqldb_column_int64(s, 0);
-		h->partner_ms = sqldb_column_int64(s, 1);
-	}
-	sqldb_reset(s);
-	if (r < 0)
-		return (sqldb_abort(db));
-	v[0] = h->partner;
-	if (h->partner != 0 ? sqldb_cached_run(db, "UPDATE seeks SET "
-	    "created_ms = 0 WHERE id = ?", v, 1) != 1 : sqldb_cached(db,
-	    "INSERT INTO seeks (node_id, player, spec, random, rated, base_ms, "
-	    "inc_ms, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, -1)",
-	    SQLDB_RETURNING_ID, &s) != 0)
-		return (sqldb_abort(db));
-	if (h->partner == 0) {
-		sqldb_bind_int64(s, 1, xn->lb->node_id);
-		sqldb_bind_text(s, 2, name);
-		xnode_bind_terms(s, 3, t);
-		r = sqldb_step(s);
-		sqldb_reset(s);
-		if (r != SQLDB_DONE)
-			return (sqldb_abort(db));
-		h->row = sqldb_last_id(db);
-	}
+	if (seeks_hold(xn->pdb, xn->lb->node_id, name, &st, &held) != 0)
+		return (-1);
+	h->partner = held.partner;
+	h->partner_ms = held.partner_ms;
+	h->row = held.row;
 	/* listed before its rows are seen (xhold_orphans) */
 	pthread_mutex_lock(&xn->hmtx);
 	h->next = xn->holds;
 	xn->holds = h;
 	pthread_mutex_unlock(&xn->hmtx);
-	if (sqldb_commit(db) != 0) {
+	if (seeks_commit(xn->pdb) != 0) {
 		xhold_unlist(xn, h);
-		return (sqldb_abort(db));
+		return (-1);
 	}
 	return (0);
 }
@@ -422,20 +394,10 @@ xhold_orphans(struct lxnode *xn)
 static int
 xwork_sweep(struct lxnode *xn, struct xjob *j)
 {
-	struct sqldb_stmt *s;
-	int64_t		 ids[XSWEEP_MAX], v[1];
+	int64_t		 ids[XSWEEP_MAX];
 	size_t		 n = 0, i;
-	int		 r;
 
-	if (sqldb_cached(xn->jdb, "SELECT id FROM seeks WHERE node_id = ? "
-	    "AND owner_id IS NULL AND created_ms IN (0, -1) ORDER BY id "
-	    "LIMIT 64", 0, &s) != 0)
-		goto fail;
-	sqldb_bind_int64(s, 1, xn->lb->node_id);
-	while (n < XSWEEP_MAX && (r = sqldb_step(s)) == SQLDB_ROW)
-		ids[n++] = sqldb_column_int64(s, 0);
-	sqldb_reset(s);
-	if (n < XSWEEP_MAX && r < 0)
+	if (seeks_held(xn->jdb, xn->lb->node_id, ids, XSWEEP_MAX, &n) != 0)
 		goto fail;
 	j->seen = xcalloc(n > 0 ? n : 1, sizeof *j->seen);
 	for (i = 0; i < n; i++) {
@@ -445,9 +407,7 @@ xwork_sweep(struct lxnode *xn, struct xjob *j)
 			j->seen[j->nseen++] = ids[i];	/* the next sweep */
 			continue;
 		}
-		v[0] = ids[i];
-		if (sqldb_cached_run(xn->jdb, "DELETE FROM seeks WHERE id = ? "
-		    "AND owner_id IS NULL AND created_ms IN (0, -1)", v, 1) < 0)
+		if (seeks_drop_held(xn->jdb, ids[i]) < 0)
 			goto fail;
 		log_warnx("event=xnode-orphan row=%lld deleted",
 		    (long long)ids[i]);

@@ -43,7 +43,7 @@
 #include "lobby/lobby-int.h"
 #include "lobby/lobby-xnode.h"
 #include "lib/log.h"
-#include "store/node.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "lib/util.h"
 

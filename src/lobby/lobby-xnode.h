@@ -9,7 +9,7 @@
 
 #include <pthread.h>
 
-#include "store/node.h"
+#include "nodestore/node.h"
 
 #define XNODE_TICK_MS	1000	/* reconnection, joins */
 #define XNODE_JOIN_MS	10000	/* the clocks start at the latest then */

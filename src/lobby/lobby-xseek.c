@@ -4,8 +4,6 @@
  * jobs (publish, claim, withdraw, the rows paired elsewhere) and their
  * ends on the loop.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +11,8 @@
 #include "lobby/lobby-int.h"
 #include "lobby/lobby-xnode.h"
 #include "lib/log.h"
-#include "store/node.h"
+#include "nodestore/seeks.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 #include "lib/util.h"
 
@@ -58,154 +57,72 @@ xseek_find(struct lobby *lb, uint64_t id, int64_t row)
 	return (NULL);
 }
 
-/* Binds terms t (spec, random, rated, base_ms, inc_ms) from parameter i. */
-void
-xnode_bind_terms(struct sqldb_stmt *s, int i, const struct lseek *t)
+/* The terms of seek t, for table seeks (t's spec is borrowed). */
+static struct seek_terms
+xnode_terms(const struct lseek *t)
 {
-	sqldb_bind_text(s, i, t->spec);
-	sqldb_bind_int64(s, i + 1, t->random);
-	sqldb_bind_int64(s, i + 2, t->rated);
-	sqldb_bind_int64(s, i + 3, (int64_t)t->base_ms);
-	sqldb_bind_int64(s, i + 4, (int64_t)t->inc_ms);
+	struct seek_terms st;
+
+	st.spec = t->spec;
+	st.random = t->random;
+	st.rated = t->rated;
+	st.base_ms = t->base_ms;
+	st.inc_ms = t->inc_ms;
+	return (st);
 }
 
+/* Row r of table seeks into the lobby's copy x. */
 static void
-xnode_row(struct sqldb_stmt *s, size_t i, void *arg)
+xnode_row(struct xrow *x, const struct seek_row *r)
 {
-	struct xrow	*r = arg;
-	const char	*p = sqldb_column_text(s, 3);
-
-	(void)i;
-	r->id = sqldb_column_int64(s, 0);
-	r->owner = sqldb_column_int64(s, 1);
-	r->game = sqldb_column_int64(s, 2);
-	lobby_copy(r->player, p != NULL ? p : "", sizeof r->player);
+	x->id = r->id;
+	x->owner = r->owner;
+	x->game = r->game;
+	x->node = r->node;
+	lobby_copy(x->player, r->player, sizeof x->player);
 }
 
 /* On a worker: publishes j's seek (table seeks, NOTIFY lobby 'seek ID'). */
 static int
 xwork_publish(struct lxnode *xn, struct xjob *j)
 {
-	struct sqldb_stmt *s;
-	char		 pay[64];
+	struct seek_terms t = xnode_terms(&j->terms);
 
-	if (sqldb_begin(xn->jdb) != 0 ||
-	    sqldb_cached(xn->jdb, "INSERT INTO seeks (node_id, player, spec, "
-	    "random, rated, base_ms, inc_ms, created_ms) VALUES (?, ?, ?, ?, "
-	    "?, ?, ?, ?)", SQLDB_RETURNING_ID, &s) != 0)
-		goto fail;
-	sqldb_bind_int64(s, 1, xn->lb->node_id);
-	sqldb_bind_text(s, 2, j->player);
-	xnode_bind_terms(s, 3, &j->terms);
-	sqldb_bind_int64(s, 8, xnode_now());
-	if (sqldb_step(s) != SQLDB_DONE) {
-		sqldb_reset(s);
-		goto fail;
-	}
-	sqldb_reset(s);
-	j->row = sqldb_last_id(xn->jdb);
-	snprintf(pay, sizeof pay, "seek %" PRId64, j->row);
-	if (sqldb_notify(xn->jdb, "lobby", pay) < 0 ||
-	    sqldb_commit(xn->jdb) != 0)
-		goto fail;
-	return (1);
-fail:
-	xnode_warn(xn, xn->jdb, "publish");
-	sqldb_abort(xn->jdb);
-	return (-1);
-}
-
-/*
- * On a worker: the oldest seek of a live node (this one's included: two
- * published seeks of one node pair through their rows too) that j's seek
- * (older than it) may pair with into j->c (a node killed leaves its rows:
- * they are passed over once its heartbeat expired; so are rows held by a
- * preparation, created_ms 0 or -1: lobby-xhold.c), locked if lock is set
- * (FOR UPDATE SKIP LOCKED: rows another claim holds are passed over).
- * Returns 1, 0 (none), or -1.
- */
-#define XNODE_CANDIDATE	"SELECT id, owner_id, game_id, player, node_id " \
-	"FROM seeks WHERE id < ? AND owner_id IS NULL AND created_ms > 0 " \
-	"AND player <> ? " \
-	"AND spec = ? AND random = ? AND rated = ? AND base_ms = ? AND " \
-	"inc_ms = ? AND EXISTS (SELECT 1 FROM nodes WHERE nodes.id = " \
-	"seeks.node_id AND nodes.expires_ms > ?) ORDER BY id LIMIT 1"
-static int
-xnode_candidate(struct lxnode *xn, struct xjob *j, int lock)
-{
-	struct sqldb_stmt *s;
-	int		 r;
-
-	j->c.id = 0;
-	if (sqldb_cached(xn->jdb, lock ? XNODE_CANDIDATE
-	    " FOR UPDATE SKIP LOCKED" : XNODE_CANDIDATE, 0, &s) != 0)
+	if (seeks_publish(xn->jdb, xn->lb->node_id, j->player, &t,
+	    xnode_now(), &j->row) != 0) {
+		xnode_warn(xn, xn->jdb, "publish");
 		return (-1);
-	sqldb_bind_int64(s, 1, j->row);
-	sqldb_bind_text(s, 2, j->player);
-	xnode_bind_terms(s, 3, &j->terms);
-	sqldb_bind_int64(s, 8, xnode_now());	/* of a live node only */
-	if ((r = sqldb_step(s)) == SQLDB_ROW) {
-		xnode_row(s, 0, &j->c);
-		j->c.node = sqldb_column_int64(s, 4);
 	}
-	sqldb_reset(s);
-	return (r < 0 ? -1 : r == SQLDB_ROW);
+	return (1);
 }
 
 /*
- * On a worker, the claim's first half: returns 1 with j->c the locked
- * candidate and the transaction left open (XJ_CLAIM_END is the next job:
- * the loop decides), 0 when there is nothing to claim, -1 on failure.
+ * On a worker, the claim's first half (seeks_claim: j's row and the
+ * oldest row of a live node it may pair with, locked): returns 1 with
+ * j->c the locked candidate and the transaction left open (XJ_CLAIM_END
+ * is the next job: the loop decides), 0 when there is nothing to claim,
+ * -1 on failure.
  */
 static int
 xwork_claim(struct lxnode *xn, struct xjob *j)
 {
-	struct sqldb	*db = xn->jdb;
-	struct xrow	 own;
-	int64_t		 v[1];
-	size_t		 n = 0;
+	struct seek_terms t = xnode_terms(&j->terms);
+	struct seek_row	 c;
 	int		 r;
 
-	if ((r = xnode_candidate(xn, j, 0)) != 1)
-		return (r);	/* none: lock nothing (others may claim ours) */
-	memset(&own, 0, sizeof own);
-	v[0] = j->row;
-	if (sqldb_begin(db) != 0 ||
-	    sqldb_cached_rows(db, "SELECT id, owner_id, game_id, player FROM "
-	    "seeks WHERE id = ? AND created_ms > 0 FOR UPDATE", v, 1, 1,
-	    xnode_row, &own, &n) != 0)
-		return (sqldb_abort(db));
-	if (n == 0 || own.owner != 0)	/* gone or held, or claimed */
-		return (sqldb_rollback(db) == 0 ? 0 : -1);
-	if ((r = xnode_candidate(xn, j, 1)) < 0)
-		return (sqldb_abort(db));
-	if (r == 0) {		/* locked by a claim that may yet fail */
-		j->retry = 1;
-		return (sqldb_rollback(db) == 0 ? 0 : -1);
-	}
-	return (1);
+	memset(&c, 0, sizeof c);
+	r = seeks_claim(xn->jdb, j->row, j->player, &t, xnode_now(), &c,
+	    &j->retry);
+	xnode_row(&j->c, &c);
+	return (r);
 }
 
 /* On a worker, the claim's second half: 1 committed, 0 rolled back, -1. */
 static int
 xwork_claim_end(struct lxnode *xn, struct xjob *j)
 {
-	struct sqldb	*db = xn->jdb;
-	int64_t		 v[2];
-
-	if (!j->commit)
-		return (sqldb_rollback(db) == 0 ? 0 : -1);
-	v[0] = xn->lb->node_id;
-	v[1] = j->c.id;
-	if (j->local ? sqldb_cached_run(db, "DELETE FROM seeks WHERE id = ?",
-	    &v[1], 1) != 1 : sqldb_cached_run(db, "UPDATE seeks SET "
-	    "owner_id = ? WHERE id = ?", v, 2) != 1)
-		return (sqldb_abort(db));
-	v[0] = j->row;
-	if (sqldb_cached_run(db, "DELETE FROM seeks WHERE id = ?", v, 1) != 1 ||
-	    sqldb_commit(db) != 0)
-		return (sqldb_abort(db));
-	return (1);
+	return (seeks_claim_end(xn->jdb, xn->lb->node_id, j->row, j->c.id,
+	    j->local, j->commit));
 }
 
 /* On a worker: this node's rows paired elsewhere (j->row, or up to 64),
@@ -213,42 +130,35 @@ xwork_claim_end(struct lxnode *xn, struct xjob *j)
 static int
 xwork_paired(struct lxnode *xn, struct xjob *j)
 {
-	struct sqldb_stmt *s;
 	struct node_info ni;
+	struct seek_row	 r;
 	struct xpaired	*p;
-	int64_t		 v[2], ids[64];
-	size_t		 n = 0, k, i;
+	int64_t		 ids[SEEKS_LIST_MAX];
+	size_t		 n = 0, i;
+	int		 k;
 
 	if ((ids[0] = j->row) != 0)
 		n = 1;
-	else if (sqldb_cached(xn->jdb, "SELECT id FROM seeks WHERE node_id = "
-	    "? AND game_id IS NOT NULL ORDER BY id LIMIT 64", 0, &s) == 0) {
-		sqldb_bind_int64(s, 1, xn->lb->node_id);
-		while (n < 64 && sqldb_step(s) == SQLDB_ROW)
-			ids[n++] = sqldb_column_int64(s, 0);
-		sqldb_reset(s);
-	}
+	else
+		n = seeks_paired_ids(xn->jdb, xn->lb->node_id, ids);
 	j->p = xcalloc(n > 0 ? n : 1, sizeof *j->p);
 	for (i = 0; i < n; i++) {
 		p = &j->p[j->np];
-		v[0] = ids[i];
-		v[1] = xn->lb->node_id;
-		k = 0;
-		if (sqldb_cached_rows(xn->jdb, "SELECT id, owner_id, game_id, "
-		    "player FROM seeks WHERE id = ? AND node_id = ? AND game_id "
-		    "IS NOT NULL", v, 2, 1, xnode_row, &p->p, &k) != 0) {
+		memset(&r, 0, sizeof r);
+		if ((k = seeks_paired_read(xn->jdb, ids[i], xn->lb->node_id,
+		    &r)) < 0) {
 			xnode_warn(xn, xn->jdb, "paired-read");
 			continue;
 		}
 		if (k == 0)
 			continue;
+		xnode_row(&p->p, &r);
 		if (node_get(xn->jdb, p->p.owner, &ni) != 1) {
 			xnode_warn(xn, xn->jdb, "paired-node");
 			continue;
 		}
 		lobby_copy(p->addr, ni.addr, sizeof p->addr);
-		sqldb_cached_run(xn->jdb, "DELETE FROM seeks WHERE id = ?", v,
-		    1);
+		seeks_delete(xn->jdb, ids[i]);
 		j->np++;
 	}
 	return (1);
@@ -262,38 +172,16 @@ xwork_paired(struct lxnode *xn, struct xjob *j)
 static int
 xwork_open(struct lxnode *xn, struct xjob *j)
 {
-	struct sqldb_stmt *s;
-	char		 pay[64];
+	struct seek_terms t = xnode_terms(&j->terms);
 	int		 n;
 
-	if (sqldb_begin(xn->jdb) != 0)
-		goto fail;
-	if (j->kind == XJ_RESTORE) {
-		if (sqldb_cached(xn->jdb, "UPDATE seeks SET created_ms = ? "
-		    "WHERE id = ? AND created_ms = 0", 0, &s) != 0)
-			goto fail;
-		sqldb_bind_int64(s, 1, j->game);
-		sqldb_bind_int64(s, 2, j->row);
-	} else {
-		if (sqldb_cached(xn->jdb, "UPDATE seeks SET spec = ?, random = "
-		    "?, rated = ?, base_ms = ?, inc_ms = ?, created_ms = ? WHERE "
-		    "id = ? AND created_ms = -1", 0, &s) != 0)
-			goto fail;
-		xnode_bind_terms(s, 1, &j->terms);
-		sqldb_bind_int64(s, 6, xnode_now());
-		sqldb_bind_int64(s, 7, j->row);
-	}
-	n = sqldb_step(s) == SQLDB_DONE ? (int)sqldb_changes(xn->jdb) : -1;
-	sqldb_reset(s);
-	snprintf(pay, sizeof pay, "seek %" PRId64, j->row);
-	if (n < 0 || (n == 1 && sqldb_notify(xn->jdb, "lobby", pay) < 0) ||
-	    sqldb_commit(xn->jdb) != 0)
-		goto fail;
+	if (j->kind == XJ_RESTORE)
+		n = seeks_open(xn->jdb, j->row, NULL, j->game);
+	else
+		n = seeks_open(xn->jdb, j->row, &t, xnode_now());
+	if (n < 0)
+		xnode_warn(xn, xn->jdb, "open");
 	return (n);
-fail:
-	xnode_warn(xn, xn->jdb, "open");
-	sqldb_abort(xn->jdb);
-	return (-1);
 }
 
 /* On a worker: job j's statements. */
@@ -302,8 +190,6 @@ xjob_work(void *arg)
 {
 	struct xjob	*j = arg;
 	struct lxnode	*xn = j->xn;
-	int64_t		 v[2];
-	char		 pay[64];
 
 	switch (j->kind) {
 	case XJ_PUBLISH:
@@ -318,30 +204,22 @@ xjob_work(void *arg)
 			xnode_warn(xn, xn->jdb, "claim");
 		break;
 	case XJ_UNPUBLISH:
-		v[0] = j->row;
-		if ((j->rc = (int)sqldb_cached_run(xn->jdb, "DELETE FROM seeks "
-		    "WHERE id = ? AND owner_id IS NULL", v, 1)) < 0)
+		if ((j->rc = seeks_unpublish(xn->jdb, j->row)) < 0)
 			xnode_warn(xn, xn->jdb, "unpublish");
 		break;
 	case XJ_RELEASE:
-		v[0] = j->c.id;
 		j->rc = 1;
-		if (sqldb_cached_run(xn->jdb, "UPDATE seeks SET owner_id = "
-		    "NULL WHERE id = ?", v, 1) < 0) {
+		if (seeks_release(xn->jdb, j->c.id) < 0) {
 			xnode_warn(xn, xn->jdb, "release");
 			j->rc = -1;	/* the tick tries again */
 		}
 		break;
 	case XJ_GAME:
-		v[0] = j->game;
-		v[1] = j->c.id;
-		if ((j->rc = (int)sqldb_cached_run(xn->jdb, "UPDATE seeks SET "
-		    "game_id = ? WHERE id = ?", v, 2)) != 1) {
+		if ((j->rc = seeks_set_game(xn->jdb, j->c.id, j->game)) != 1) {
 			xnode_warn(xn, xn->jdb, "paired");
 			break;		/* < 0: the tick tries again */
 		}
-		snprintf(pay, sizeof pay, "paired %" PRId64, j->c.id);
-		if (sqldb_notify(xn->jdb, "lobby", pay) < 0) {
+		if (seeks_notify(xn->jdb, "paired", j->c.id) < 0) {
 			xnode_warn(xn, xn->jdb, "notify");
 			j->rc = -1;
 		}

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/lease.h"
+#include "nodestore/nodestore.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby-int.h"
 #include "lobby/lobby-xwatch.h"

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "solver/game.h"
-#include "store/lease.h"
+#include "nodestore/nodestore.h"
 #include "db/sqldb.h"
 #include "store/store.h"
 

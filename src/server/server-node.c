@@ -37,10 +37,10 @@
 
 #include "lib/buf.h"
 #include "lib/clock.h"
-#include "store/lease.h"
+#include "nodestore/nodestore.h"
 #include "lobby/lobby.h"
 #include "lib/log.h"
-#include "store/node.h"
+#include "nodestore/node.h"
 #include "server/server-node.h"
 #include "db/sqldb.h"
 #include "store/store.h"

@@ -30,7 +30,7 @@
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lib/log.h"
-#include "store/node.h"
+#include "nodestore/node.h"
 #include "lib/sdnotify.h"
 #include "server/server.h"
 #include "server/server-int.h"

@@ -8,7 +8,8 @@
  * writer thread, batches, group commit), store-read.c (the reads) and
  * store-rverify.c (verify ratings).  Each calls only those before it in this
  * list (store.c: all of them; store-read.c: store-db.c).  Not for other
- * callers.
+ * callers, but a store of a higher layer that takes part in the writer's
+ * batches (struct store_batch_ops).
  */
 #ifndef STORE_INT_H
 #define STORE_INT_H
@@ -224,7 +225,8 @@ struct store {
 	uint64_t	 probe_ns;	/* last probe queued (mtx) */
 	void		 (*hook)(void *, enum store_hook); /* tests (mtx) */
 	void		*hook_arg;
-	struct store_fence *fence;	/* a node's leases, or NULL */
+	const struct store_batch_ops *bops;	/* or NULL */
+	void		*bops_arg;
 
 	/* The ratings (store-rating.c). */
 	struct sqldb_stmt *rt[STORE_RT_N];
@@ -275,13 +277,30 @@ uint64_t store_push_locked(struct store *, struct store_item *, int);
 void	 store_state_log(const struct store *, const char *,
 	    const char *const *, int, int);
 
-/* store-fence.c (the writer's, on a node: doc/NODES.md "Fencing") */
-void	 store_fence_free(struct store *);
-void	 store_fence_begin(struct store *, struct store_items *);
-int	 store_fence_batch(struct store *, struct store_items *, int);
-void	 store_fence_end(struct store *, struct store_item *);
-int	 store_fence_commit(struct store *);
-void	 store_fence_after(struct store *, struct store_items *, int);
+/*
+ * A store of a higher layer may take part in each batch of the writer
+ * (store_set_batch_ops, once, before any write): each member, if not
+ * NULL, is called on the writer thread with arg, in this order: begin
+ * before the batch's transaction; start first in each try of it (pipe:
+ * the try is pipelined, a failure of the commit then tells no more than
+ * that: the batch is tried again without the pipeline); end after each
+ * game end it wrote; commit just before its COMMIT; after once it is
+ * over (committed or not), before the callbacks of its items.  start and
+ * commit return 0, or -1 (the try fails as for a failed write); they may
+ * skip the items they refuse (skip set, ok 0).  free(arg) at store_free.
+ */
+struct store_batch_ops {
+	void	 (*begin)(void *, struct store *, struct store_items *);
+	int	 (*start)(void *, struct store *, struct store_items *, int);
+	void	 (*end)(void *, struct store *, struct store_item *);
+	int	 (*commit)(void *, struct store *, struct store_items *);
+	void	 (*after)(void *, struct store *, struct store_items *, int);
+	void	 (*free)(void *);
+};
+/* store-writer.c */
+void	 store_set_batch_ops(struct store *, const struct store_batch_ops *,
+	    void *);
+void	*store_batch_arg(struct store *, const struct store_batch_ops *);
 
 /* store-moves.c (above the queue) */
 void	 store_runs_queue(struct store *, int64_t);

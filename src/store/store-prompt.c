@@ -1,10 +1,10 @@
 /*
- * store-prompt.c: a game's moves written at once (issue 15 §2,
- * doc/NODES.md "Spectators across nodes").  A live game's moves wait in
- * its run for up to STORE_RUN_AGE_NS (store.c); a game that spectators of
- * other nodes follow has its run queued after each move instead, so that
- * the commit, and the NOTIFY that goes with it, comes within the writer's
- * gathering (STORE_GATHER_NS) rather than a second later.
+ * store-prompt.c: a game's moves written at once.  A live game's moves
+ * wait in its run for up to STORE_RUN_AGE_NS (store.c); a game that is
+ * followed through the database (the caller knows: lobby-feed.c) has its
+ * run queued after each move instead, so that its commit, and what the
+ * batch ops add to it (store-int.h), comes within the writer's gathering
+ * (STORE_GATHER_NS) rather than a second later.
  */
 #include <pthread.h>
 

@@ -768,3 +768,30 @@ store_stats(struct store *st, struct store_stats *out)
 		rv = store_stats_once(st, out);
 	return (rv);
 }
+
+/*
+ * The live games of tournament tour in the log into ids and slots (at
+ * most max), on the read connection (rmtx): their number, or -1.
+ */
+int
+store_tour_live(struct store *st, int64_t tour, int64_t *ids,
+    int64_t *slots, int max)
+{
+	struct sqldb_stmt *s;
+	int		 n = 0, r = SQLDB_DONE;
+
+	pthread_mutex_lock(&st->rmtx);
+	if (sqldb_cached(st->rdb, "SELECT id, slot FROM games WHERE "
+	    "tournament_id = ? AND status = 'live' ORDER BY id", 0, &s) != 0) {
+		pthread_mutex_unlock(&st->rmtx);
+		return (-1);
+	}
+	sqldb_bind_int64(s, 1, tour);
+	while (n < max && (r = sqldb_step(s)) == SQLDB_ROW) {
+		ids[n] = sqldb_column_int64(s, 0);
+		slots[n++] = sqldb_column_int64(s, 1);
+	}
+	sqldb_reset(s);
+	pthread_mutex_unlock(&st->rmtx);
+	return (r == -1 ? -1 : n);
+}

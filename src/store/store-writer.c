@@ -18,7 +18,6 @@
 #include "lib/log.h"
 #include "lib/metrics.h"
 #include "store/store-int.h"
-#include "store/store-notify.h"
 #include "lib/util.h"
 
 /* The SQL of the writer's statements, by STORE_W_*. */
@@ -428,8 +427,9 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 		if (rc == 0 && it->op == STORE_OP_END)
 			rc = store_ratings_end(st, it->id, it->result,
 			    it->status);
-		if (rc == 0 && it->op == STORE_OP_END)
-			store_fence_end(st, it); /* a node: the lease goes too */
+		if (rc == 0 && it->op == STORE_OP_END && st->bops != NULL &&
+		    st->bops->end != NULL)
+			st->bops->end(st->bops_arg, st, it);
 		if (rc == 0)
 			continue;
 		if (!alone)
@@ -453,8 +453,8 @@ store_batch_items(struct store *st, struct store_items *b, size_t *nfail)
 /*
  * Can the batch go in libpq's pipeline mode (one round trip for all)?
  * Only if no statement returns rows or needs its count of changed rows:
- * games begun, runs of moves, refused moves (on a node, with its fence
- * queued first: lease_fence_all fails the commit, store-fence.c).
+ * games begun, runs of moves, refused moves (and what the batch ops'
+ * start queues first: store_batch_ops).
  */
 static int
 store_batch_plain(struct store *st, struct store_items *b)
@@ -513,6 +513,15 @@ store_batch_landed(struct store *st, struct store_items *b)
 	return (-1);
 }
 
+/* The batch ops' start of a try of batch b (pipe: pipelined): 0 or -1. */
+static int
+store_bops_start(struct store *st, struct store_items *b, int pipe)
+{
+	if (st->bops == NULL || st->bops->start == NULL)
+		return (0);
+	return (st->bops->start(st->bops_arg, st, b, pipe));
+}
+
 /*
  * Runs a batch's writes in one transaction, with the ratings of the games
  * it ends: sets every item's ok, adds the writes to *n and the failed ones
@@ -537,7 +546,7 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 	pipe = store_batch_plain(st, b);
 	for (;;) {
 		if ((rc = sqldb_batch_begin(st->wdb, pipe)) == 0 &&
-		    (rc = store_fence_batch(st, b, pipe)) == 0 &&
+		    (rc = store_bops_start(st, b, pipe)) == 0 &&
 		    (rc = store_batch_items(st, b, nfail)) == 1) {
 			/* PostgreSQL: again, without the item that failed. */
 			sqldb_rollback(st->wdb);
@@ -546,10 +555,8 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 		}
 		if (rc == 0)
 			rc = store_ratings_write(st);
-		if (rc == 0)	/* a node: the ended games' leases */
-			rc = store_fence_commit(st);
-		if (rc == 0)	/* other nodes' spectators, at the commit */
-			rc = store_notify_batch(st, b);
+		if (rc == 0 && st->bops != NULL && st->bops->commit != NULL)
+			rc = st->bops->commit(st->bops_arg, st, b);
 		if (rc == 0) {
 			store_hook_call(st, STORE_HOOK_WRITTEN);
 			*locked = st->pend.n > 0;
@@ -564,8 +571,9 @@ store_batch_exec(struct store *st, struct store_items *b, size_t *n,
 		if (committing && sqldb_errclass(st->wdb) == SQLDB_CONN)
 			break;		/* in doubt: read it back, below */
 		/* A pipeline says that a write failed, not which: find it
-		 * (a node: or which game's lease was lost). */
-		if (!pipe || !(store_fails_alone(st->wdb) || st->fence != NULL))
+		 * (or which item the batch ops' start refuses). */
+		if (!pipe || !(store_fails_alone(st->wdb) || (st->bops != NULL &&
+		    st->bops->start != NULL)))
 			break;
 		pipe = 0;
 	}
@@ -653,7 +661,8 @@ store_batch(struct store *st, struct store_items *b)
 	store_hook_call(st, STORE_HOOK_BATCH);
 	if (st->shared)
 		pthread_mutex_lock(&st->rmtx);
-	store_fence_begin(st, b);	/* a node: the new games' leases */
+	if (st->bops != NULL && st->bops->begin != NULL)
+		st->bops->begin(st->bops_arg, st, b);
 	committed = store_batch_exec(st, b, &n, &nfail, &locked);
 	/* The ratings are live before any callback runs. */
 	store_ratings_done(st, committed, locked);
@@ -666,7 +675,8 @@ store_batch(struct store *st, struct store_items *b)
 	pthread_mutex_lock(&st->mtx);
 	store_batch_settle(st, b, committed, n, nfail);
 	pthread_mutex_unlock(&st->mtx);
-	store_fence_after(st, b, committed);
+	if (st->bops != NULL && st->bops->after != NULL)
+		st->bops->after(st->bops_arg, st, b, committed);
 
 	while ((it = STAILQ_FIRST(b)) != NULL) {
 		STAILQ_REMOVE_HEAD(b, entry);
@@ -696,6 +706,25 @@ store_set_hook(struct store *st, void (*hook)(void *, enum store_hook),
 	st->hook = hook;
 	st->hook_arg = arg;
 	pthread_mutex_unlock(&st->mtx);
+}
+
+/*
+ * Makes ops, with arg, take part in the writer's batches (store-int.h):
+ * call once, before any write.  ops->free(arg) runs at store_free.
+ */
+void
+store_set_batch_ops(struct store *st, const struct store_batch_ops *ops,
+    void *arg)
+{
+	st->bops = ops;
+	st->bops_arg = arg;
+}
+
+/* The arg of the batch ops if they are ops, else NULL. */
+void *
+store_batch_arg(struct store *st, const struct store_batch_ops *ops)
+{
+	return (st->bops == ops ? st->bops_arg : NULL);
 }
 
 /*

@@ -268,7 +268,9 @@ store_free(struct store *st)
 		sqldb_finalize(st->rs[i]);
 	for (i = 0; i < STORE_RT_N; i++)
 		sqldb_finalize(st->rt[i]);
-	store_fence_free(st);
+	if (st->bops != NULL && st->bops->free != NULL)
+		st->bops->free(st->bops_arg);
+	st->bops = NULL;
 	if (st->rdb != NULL && st->rdb != st->wdb)
 		sqldb_close(st->rdb);
 	sqldb_close(st->wdb);

@@ -254,13 +254,10 @@ void	 store_history_free(struct store_history *);
 int	 store_record(struct store *, int64_t, struct store_record *);
 void	 store_record_free(struct store_record *);
 /* store_record with the moves after a ply only (UINT64_MAX: all), no
- * refused moves; the lease of a game on the read connection. */
+ * refused moves; the live games of a tournament. */
 int	 store_record_since(struct store *, int64_t, uint64_t,
 	    struct store_record *);
-struct lease;
-int	 store_lease_read(struct store *, int64_t, int64_t, struct lease *);
 int	 store_tour_live(struct store *, int64_t, int64_t *, int64_t *, int);
-int	 store_read_notify(struct store *, const char *, const char *);
 int	 store_stats(struct store *, struct store_stats *);
 void	 store_stats_free(struct store_stats *);
 int	 store_table_get(struct store *, const char *, const char *,
@@ -337,25 +334,5 @@ void	 store_set_hook(struct store *, void (*)(void *, enum store_hook),
 /* For tests and tools: brings a database file to version upto of list. */
 int	 store_migrate_file(const char *, const struct sqldb_migration *,
 	    size_t, int, char *, size_t);
-
-/*
- * nw: a node's leases (store-fence.c, issue 15 §2): the writer acquires
- * a game's lease before its first write and fences every later one;
- * lost(arg, game) runs on the writer thread for a game it found lost.
- */
-void	 store_set_node(struct store *, int64_t, int64_t,
-	    void (*)(void *, int64_t), void *);
-void	 store_lease_set(struct store *, int64_t, int64_t);
-int64_t	 store_lease_drop(struct store *, int64_t);
-int64_t	 store_lease_get(struct store *, int64_t);
-size_t	 store_leases(struct store *, int64_t **, int64_t **);
-/* tp: what the writer of a node did, for tests and tools. */
-struct store_fence_stats {
-	uint64_t	 fences;	/* fence statements (one per batch try) */
-	uint64_t	 lease_txns;	/* transactions taking new leases */
-	uint64_t	 acquired;	/* ... the leases they took */
-	uint64_t	 released;	/* leases released with a committed end */
-};
-void	 store_fence_stats(struct store *, struct store_fence_stats *);
 
 #endif /* STORE_H */

@@ -11,7 +11,7 @@
 #include "db/sqldb.h"
 #include "store/store.h"
 #include "store/store-int.h"
-#include "store/store-notify.h"
+#include "nodestore/nodestore.h"
 
 /* Notifies the batch b's runs of moves and game ends; returns 0 or -1. */
 int

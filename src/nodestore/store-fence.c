@@ -1,9 +1,9 @@
 /*
  * store-fence.c: the leases of the games this node referees, as the
- * store's writer uses them (issue 15 §2, doc/NODES.md "Fencing").  Only
- * on a node (store_set_node: a PostgreSQL store with the node thread of
- * node-run.c); a single node (SQLite) never calls it and nothing here
- * runs.
+ * store's writer uses them (issue 15 §2, doc/NODES.md "Fencing"), as its
+ * batch ops (store-int.h).  Only on a node (store_set_node: a PostgreSQL
+ * store with the node thread of server-node.c); a single node (SQLite)
+ * never calls it and nothing here runs.
  *
  * The writer acquires the leases of a batch's new games (lease_acquire_all,
  * one transaction for all of them) before the batch that writes their
@@ -35,8 +35,8 @@
 #include <string.h>
 
 #include "lib/clock.h"
-#include "store/lease.h"
 #include "lib/log.h"
+#include "nodestore/nodestore.h"
 #include "store/store-int.h"
 #include "lib/util.h"
 
@@ -63,6 +63,34 @@ struct store_fence {
 	struct store_fence_stats stats;
 };
 
+static void	 store_fence_begin(void *, struct store *,
+		    struct store_items *);
+static int	 store_fence_batch(void *, struct store *, struct store_items *,
+		    int);
+static void	 store_fence_end(void *, struct store *, struct store_item *);
+static int	 store_fence_commit(void *, struct store *,
+		    struct store_items *);
+static void	 store_fence_after(void *, struct store *, struct store_items *,
+		    int);
+static void	 store_fence_free(void *);
+
+/* The writer's batch ops of a node's store. */
+static const struct store_batch_ops store_fence_ops = {
+	.begin = store_fence_begin,
+	.start = store_fence_batch,
+	.end = store_fence_end,
+	.commit = store_fence_commit,
+	.after = store_fence_after,
+	.free = store_fence_free
+};
+
+/* The table of store st, or NULL if the store is not a node's. */
+static struct store_fence *
+store_fence_of(struct store *st)
+{
+	return (store_batch_arg(st, &store_fence_ops));
+}
+
 /*
  * Makes the store a node's: node is its id in the registry, ttl_ms its
  * leases' validity; lost(arg, game) is called on the writer thread, after
@@ -80,25 +108,22 @@ store_set_node(struct store *st, int64_t node, int64_t ttl_ms,
 	f->ttl = ttl_ms;
 	f->lost = lost;
 	f->arg = arg;
-	st->fence = f;
+	store_set_batch_ops(st, &store_fence_ops, f);
 }
 
-/* Frees the table (store_free). */
-void
-store_fence_free(struct store *st)
+/* Frees table arg (store_free). */
+static void
+store_fence_free(void *arg)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = arg;
 
-	if (f != NULL) {
-		free(f->v);
-		free(f->gone);
-		free(f->bg);
-		free(f->be);
-		free(f->rel);
-		pthread_mutex_destroy(&f->mtx);
-		free(f);
-	}
-	st->fence = NULL;
+	free(f->v);
+	free(f->gone);
+	free(f->bg);
+	free(f->be);
+	free(f->rel);
+	pthread_mutex_destroy(&f->mtx);
+	free(f);
 }
 
 /* The index of game in the table, or where it goes (mtx held). */
@@ -121,7 +146,7 @@ store_fence_find(const struct store_fence *f, int64_t game)
 void
 store_lease_set(struct store *st, int64_t game, int64_t epoch)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = store_fence_of(st);
 	size_t		 i;
 
 	if (f == NULL)
@@ -147,7 +172,7 @@ store_lease_set(struct store *st, int64_t game, int64_t epoch)
 static int64_t
 store_lease_find(struct store *st, int64_t game, int drop)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = store_fence_of(st);
 	int64_t		 epoch = 0;
 	size_t		 i;
 
@@ -188,7 +213,7 @@ store_lease_get(struct store *st, int64_t game)
 size_t
 store_leases(struct store *st, int64_t **games, int64_t **epochs)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = store_fence_of(st);
 	size_t		 i, n;
 
 	*games = *epochs = NULL;
@@ -229,7 +254,7 @@ store_fence_gone(struct store_fence *f, int64_t game)
 void
 store_fence_stats(struct store *st, struct store_fence_stats *c)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = store_fence_of(st);
 
 	memset(c, 0, sizeof *c);
 	if (f == NULL)
@@ -264,8 +289,8 @@ store_fenced_op(const struct store_item *it)
 /* Game is lost: skips its fenced writes in the batch, notes it (the
  * writer). */
 static void
-store_fence_lose(struct store *st, struct store_items *b, int64_t game,
-    int64_t epoch)
+store_fence_lose(struct store *st, struct store_fence *f,
+    struct store_items *b, int64_t game, int64_t epoch)
 {
 	struct store_item *it;
 
@@ -276,7 +301,7 @@ store_fence_lose(struct store *st, struct store_items *b, int64_t game,
 			it->skip = 1;
 			it->ok = 0;
 		}
-	store_fence_gone(st->fence, game);
+	store_fence_gone(f, game);
 }
 
 static int
@@ -293,9 +318,9 @@ store_fence_cmp(const void *a, const void *b)
  * fails is lost: its begin is skipped (not ok).
  */
 static void
-store_fence_new(struct store *st, struct store_items *b)
+store_fence_new(struct store *st, struct store_fence *f,
+    struct store_items *b)
 {
-	struct store_fence *f = st->fence;
 	struct store_item *it;
 	int64_t		*games, *epochs;
 	size_t		 i = 0, n = 0, got = 0;
@@ -338,9 +363,9 @@ store_fence_new(struct store *st, struct store_items *b)
  * once.
  */
 static void
-store_fence_games(struct store *st, struct store_items *b)
+store_fence_games(struct store *st, struct store_fence *f,
+    struct store_items *b)
 {
-	struct store_fence *f = st->fence;
 	struct store_item *it;
 	size_t		 i, n = 0;
 	int64_t		 epoch;
@@ -363,7 +388,7 @@ store_fence_games(struct store *st, struct store_items *b)
 		if (n > 0 && f->bg[n - 1] == f->bg[i])
 			continue;
 		if ((epoch = store_lease_get(st, f->bg[i])) == 0) {
-			store_fence_lose(st, b, f->bg[i], 0);
+			store_fence_lose(st, f, b, f->bg[i], 0);
 			continue;
 		}
 		f->rel[n] = 0;
@@ -377,13 +402,11 @@ store_fence_games(struct store *st, struct store_items *b)
  * Before a batch's transaction: acquires the leases of the games it
  * begins (one transaction), and lists the games it writes for, to fence.
  */
-void
-store_fence_begin(struct store *st, struct store_items *b)
+static void
+store_fence_begin(void *arg, struct store *st, struct store_items *b)
 {
-	if (st->fence == NULL)
-		return;
-	store_fence_new(st, b);
-	store_fence_games(st, b);
+	store_fence_new(st, arg, b);
+	store_fence_games(st, arg, b);
 }
 
 /*
@@ -393,14 +416,15 @@ store_fence_begin(struct store *st, struct store_items *b)
  * held are lost (their writes skipped).  Returns 0, or -1 when the fence
  * failed (the batch fails as for any write).
  */
-int
-store_fence_batch(struct store *st, struct store_items *b, int pipe)
+static int
+store_fence_batch(void *arg, struct store *st, struct store_items *b,
+    int pipe)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = arg;
 	int		*held;
 	size_t		 i, n;
 
-	if (f == NULL || f->nbg == 0)
+	if (f->nbg == 0)
 		return (0);
 	for (i = 0; i < f->nbg; i++)	/* an earlier try's releases */
 		if (f->rel[i]) {
@@ -419,7 +443,7 @@ store_fence_batch(struct store *st, struct store_items *b, int pipe)
 	}
 	for (i = n = 0; i < f->nbg; i++) {
 		if (!held[i]) {
-			store_fence_lose(st, b, f->bg[i], f->be[i]);
+			store_fence_lose(st, f, b, f->bg[i], f->be[i]);
 			continue;
 		}
 		f->bg[n] = f->bg[i];
@@ -448,13 +472,13 @@ store_fence_bfind(const struct store_fence *f, int64_t game)
  * is to be released with it (store_fence_commit), and the game leaves the
  * table now.
  */
-void
-store_fence_end(struct store *st, struct store_item *it)
+static void
+store_fence_end(void *arg, struct store *st, struct store_item *it)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = arg;
 	size_t		 i;
 
-	if (f == NULL || (i = store_fence_bfind(f, it->id)) == f->nbg ||
+	if ((i = store_fence_bfind(f, it->id)) == f->nbg ||
 	    f->rel[i])
 		return;
 	(void)store_lease_drop(st, it->id);
@@ -466,16 +490,13 @@ store_fence_end(struct store *st, struct store_item *it)
  * of the games whose end it wrote, in one statement (the fence holds
  * their rows).  Returns 0, or -1 if that failed (the batch fails).
  */
-int
-store_fence_commit(struct store *st)
+static int
+store_fence_release(struct store *st, struct store_fence *f)
 {
-	struct store_fence *f = st->fence;
 	int64_t		*g, *e, r;
 	int		*done;
 	size_t		 i, n = 0;
 
-	if (f == NULL)
-		return (0);
 	for (i = 0; i < f->nbg; i++)
 		n += f->rel[i] != 0;
 	if (n == 0)
@@ -501,20 +522,32 @@ store_fence_commit(struct store *st)
 }
 
 /*
+ * Just before the batch's commit: the leases of the ended games released
+ * (store_fence_release), then the NOTIFYs of its writes to the other
+ * nodes' spectators, delivered at the commit.  Returns 0, or -1.
+ */
+static int
+store_fence_commit(void *arg, struct store *st, struct store_items *b)
+{
+	if (store_fence_release(st, arg) != 0)
+		return (-1);
+	return (store_notify_batch(st, b));
+}
+
+/*
  * After a batch: puts back in the table the games whose release did not
  * commit, counts the releases that did, then tells the lost callback of
  * the games found lost.
  */
-void
-store_fence_after(struct store *st, struct store_items *b, int committed)
+static void
+store_fence_after(void *arg, struct store *st, struct store_items *b,
+    int committed)
 {
-	struct store_fence *f = st->fence;
+	struct store_fence *f = arg;
 	uint64_t	 released = 0;
 	size_t		 i;
 
 	(void)b;
-	if (f == NULL)
-		return;
 	for (i = 0; i < f->nbg; i++) {
 		if (!f->rel[i])
 			continue;

@@ -25,8 +25,8 @@
 #include <string.h>
 
 #include "lib/buf.h"
-#include "store/lease.h"
-#include "store/node.h"
+#include "nodestore/lease.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 
 const char *const lease_state_names[LEASE_RELEASED + 1] = {

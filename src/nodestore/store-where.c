@@ -17,7 +17,7 @@
 
 #include "lib/log.h"
 #include "store/store-int.h"
-#include "store/store-where.h"
+#include "nodestore/store-where.h"
 #include "lib/util.h"
 
 /* The columns of a row: the game, its lease and holder; FROM (games) */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/node.h"
+#include "nodestore/node.h"
 #include "db/sqldb.h"
 
 /*
