@@ -1,11 +1,9 @@
 /*
- * bot-int.h: the internals of `grundy bot` shared by its files: bot.c
- * (options, the relay loop and main), bot-server.c (the server side: own
- * commands and their answers, events, the connection and reconnecting),
- * bot-nodes.c (the --server list, moving between nodes, event redirect),
- * bot-prog.c (the program: its process and its answers) and bot-chan.c
- * (logs, the connection's life cycle, the non-blocking byte streams).  Dependencies point one way:
- * bot.c -> bot-server.c -> bot-nodes.c -> bot-prog.c -> bot-chan.c.
+ * bot-int.h: the internals of `grundy bot` shared by its files: options
+ * and the relay loop, the server side (its commands, events, reconnecting,
+ * the --server list), the program's process and the byte streams (which
+ * other files of src/cli/ use too).  They call each other one way,
+ * without a cycle (tests/layers.py checks it).
  */
 #ifndef BOT_INT_H
 #define BOT_INT_H
