@@ -24,7 +24,7 @@ pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
 	iproute2 libedit-dev tmux libpq-dev postgresql"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
-# chromium (headless) for the web pages' test, tests/e2e/web.sh.
+# chromium (headless) for the web pages' test, tests/e2e/web.py.
 [ "$mode" = check ] && pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
@@ -62,8 +62,7 @@ if [ "$mode" = check ]; then
 	rc=0
 	make -j"$jobs" check || rc=$?
 	# Show every test's own output (the cmocka summaries) in this log.
-	for f in tests/*.log; do
-		[ "$f" = tests/test-suite.log ] && continue
+	for f in tests/*.log tests/unit/*.log tests/e2e/*.log; do
 		[ -f "$f" ] || continue
 		echo "==> $f"
 		cat "$f"

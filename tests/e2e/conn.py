@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """conn.py: end-to-end checks of a connection's buffers and output (issue
-12 §2 and §5), run by tests/e2e/conn.sh.
+12 §2 and §5), run by tests/py-run.sh.
 
 - An idle connection gives its buffers back (the daemon logs
   event=idle-free at --verbose 1) and, when it comes back, works: whole

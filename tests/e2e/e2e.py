@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """e2e.py: the client module shared by the end-to-end tests (play.py and
-the others run by tests/*.sh): a grundyd on an ephemeral loopback port with
+the others, run by tests/py-run.sh): a grundyd on an ephemeral loopback port with
 its own database, a raw protocol client that sorts replies, server
 commands and events, `grundy bot` processes, and a runner that counts
 checks and looks for sanitizer reports in every log.

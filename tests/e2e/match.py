@@ -5,7 +5,7 @@ start) that cost games and never the run, an interrupted run (SIGINT)
 that prints its partial results and resumes to the exact total, the
 engines file, adjudication by the solver, and the records.
 
-Usage: match.py BUILDDIR SRCDIR (TAP on stdout, through tests/e2e/match.sh).
+Usage: match.py BUILDDIR SRCDIR (TAP on stdout, through tests/py-run.sh).
 """
 import json
 import os

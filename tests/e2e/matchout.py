@@ -5,7 +5,7 @@ PROTOCOL.md §14.3), and --resume still reads a file written before that
 change (tests/e2e/match-v1.json: version 1, top-level Elo members).
 
 Usage: matchout.py BUILDDIR SRCDIR (TAP on stdout, through
-tests/e2e/matchout.sh).
+tests/py-run.sh).
 """
 import json
 import os

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """nodeprune.py: the rows of dead nodes pruned by a live node's thread
-(issue 15 §2, doc/NODES.md "Pruning the nodes' rows"), end to end on the
-throwaway cluster of tests/e2e/nodeprune.sh: two grundyd nodes (node-ttl
-1000 ms); B killed (-9): A deletes B's row once B has been dead for 10
+(issue 15 §2, doc/NODES.md "Pruning the nodes' rows"), end to end on a
+throwaway cluster of its own (NEEDS_PG): two grundyd nodes (node-ttl 1000
+ms); B killed (-9): A deletes B's row once B has been dead for 10
 TTLs, and only it; A's own row deleted under it: A's next heartbeat makes
 it again with the same id.  Every wait is a poll with a deadline; counts
 are exact.
@@ -19,6 +19,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 TTL = 1000              # ms: pruned 10 TTLs after its expiry
 DEADLINE = 40.0

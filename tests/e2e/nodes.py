@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """nodes.py: grundyd as one node of several on one PostgreSQL store (issue
-15 §2, doc/NODES.md), against the throwaway cluster of tests/e2e/nodes.sh
-(SQLDB_PG_URL).  Three daemons on one database: each registered and alive;
+15 §2, doc/NODES.md), against a throwaway cluster of its own (NEEDS_PG,
+SQLDB_PG_URL).  Three daemons on one database: each registered and alive;
 an account registered on one node logs in on another; a game's lease held
 by the node that referees it, renewed, released at its end; a node killed
 with SIGKILL: its game's lease expires after the TTL and exactly one other
@@ -36,6 +36,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 NODE_TTL = 1500         # ms: leases and heartbeats in these tests
 DEADLINE = 30.0         # s: every poll's bound on a loaded machine

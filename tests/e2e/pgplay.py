@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """pgplay.py: grundyd with its store on PostgreSQL (issue 15 §1), against
-the throwaway cluster of tests/e2e/pgplay.sh (SQLDB_PG_URL): register and log
+a throwaway cluster of its own (NEEDS_PG, SQLDB_PG_URL): register and log
 in, two bots play rated games to their end, then `history`, `record` of
 each game, `ratings` and `verify ratings`; the daemon is restarted and
 every answer is the same (the ratings come back from their checkpoint).
@@ -16,6 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pgretry.py: a database outage does not kill a competition's bots (issue
-15 §1, PROTOCOL.md §3 item 6), against the throwaway cluster of
-tests/e2e/pgretry.sh (SQLDB_PG_URL).  The cluster is stopped under a running
+15 §1, PROTOCOL.md §3 item 6), against a throwaway cluster of its
+own (NEEDS_PG, SQLDB_PG_URL).  The cluster is stopped under a running
 grundyd on PostgreSQL: once a write failed, new logged games are refused
 with the cause the store knows (its database unreachable, not "disk
 full?"); two `grundy bot --seek` started then have their login refused
@@ -21,6 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 DEADLINE = 30.0         # s: every poll's bound on a loaded machine
 UNREACHABLE = ("the game log cannot write (its database is unreachable: "

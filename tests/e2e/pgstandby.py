@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """pgstandby.py: grundyd on a primary and its promoted standby (issue 15
 §1: "connection strings with several hosts and target_session_attrs=
-read-write work, so a promoted standby is found").  The throwaway cluster
-of tests/e2e/pgstandby.sh gets a synchronous streaming standby (pgcluster.sh
+read-write work, so a promoted standby is found").  The test's throwaway
+cluster (NEEDS_PG) gets a synchronous streaming standby (pgcluster.sh
 standby: a commit the daemon saw is on the standby); grundyd's --db names
 both, primary first, with target_session_attrs=read-write.  Four grundy
 bots play rated games held at an exact ply; the primary is stopped
@@ -28,6 +28,7 @@ from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 sys.path.insert(0, os.path.join(SRC, "contrib", "bench"))
 from benchutil import glicko2_games  # noqa: E402
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 PGDIR = os.environ.get("SQLDB_PG_DIR", "")
 STANDBY = os.path.join(PGDIR, "standby")
 # Both clusters, the primary first; only a read-write one is taken.

@@ -8,7 +8,7 @@ committed moves when `record` shows them.  The daemon restarts on the
 same log; the bots resume by account and finish; the record has every
 move once, plies 1..10, `grundy verify` accepts it, and the clocks the
 restore gave are the replay of the charged times.  The same on
-PostgreSQL (--db $SQLDB_PG_URL, restore.sh runs under pgcluster.sh).  A
+PostgreSQL (--db $SQLDB_PG_URL: it runs under pgcluster.sh, NEEDS_PG).  A
 log edited to an illegal move is abandoned (restore-failed) with the
 reason, and a clean stop still abandons live games (shutdown).  Every
 wait is a poll with a deadline."""
@@ -20,6 +20,7 @@ import subprocess
 
 from e2e import *
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 SPEC = "nim " + " ".join(["1"] * 10)    # exactly 10 plies, seat 2 wins
 BASE = 60000
 OPTS = "tc=%d rated=1" % BASE

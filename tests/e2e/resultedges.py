@@ -13,7 +13,7 @@ results, records and `grundy verify` found (one test per finding):
   each, with no bound on how many (15 of them: 621 MB of RSS);
 - pairstats echoed names of any length that no player can have.
 
-Usage: resultedges.py BUILDDIR SRCDIR (TAP on stdout, through resultedges.sh).
+Usage: resultedges.py BUILDDIR SRCDIR (TAP on stdout, through py-run.sh).
 """
 import re
 import socket

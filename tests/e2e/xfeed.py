@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """xfeed.py: the web's live feeds across nodes (issue 15 §2, PROTOCOL.md
-§14.4): two grundyd with --http on one PostgreSQL (xfeed.sh runs it
+§14.4): two grundyd with --http on one PostgreSQL (make check runs it
 under a throwaway cluster, tests/e2e/pgcluster.sh).  Two grundy bots play a
 game owned by node A, held after 4 plies; SSE feeds of it on node B
 (which does not own it) and on A, an NDJSON feed on B and a feed on B
@@ -23,6 +23,7 @@ from httpapi import Feed, get, http_port, jget  # noqa: E402
 from web import Browser, answer_genmove, rows, text  # noqa: E402
 from xnode import URL, fresh_db, psql  # noqa: E402
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 SPEC = "nim " + " ".join(["1"] * 10)    # exactly 10 plies, seat 2 wins
 PLIES = 10
 HELD = 2                                # genmoves each bot answers first
@@ -294,6 +295,7 @@ def test_browser():
 
 if __name__ == "__main__":
     if not URL:
-        print("1..0 # SKIP no SQLDB_PG_URL (run tests/e2e/xfeed.sh)")
+        print("1..0 # SKIP no SQLDB_PG_URL (run it under "
+              "tests/e2e/pgcluster.sh)")
         sys.exit(0)
     sys.exit(run([test_remote_feed, test_restored_feed, test_browser]))

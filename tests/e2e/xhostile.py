@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """xhostile.py: an adversarial client against two grundyd nodes on one
-PostgreSQL (issue 15, PROTOCOL.md §13.12; xhostile.sh runs it under a
+PostgreSQL (issue 15, PROTOCOL.md §13.12; make check runs it under a
 throwaway cluster, tests/e2e/pgcluster.sh).  Each test failed on main before
 its fix (the seek checks: lobby-where.c, an account told its game is on
 another node may start none here; test_loop_blocked: branch lp2).
@@ -33,6 +33,7 @@ from e2e import *  # noqa: F401,F403
 from httpapi import http_port  # noqa: E402
 from xnode import addr, fresh_db, psql, relogin  # noqa: E402
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 SPEC = "nim 3 4 5"
 MOVES = ["1=0", "2=0", "3=0"]           # the third empties nim 3 4 5
 FLOOD = 30                              # logins of alice on B

@@ -29,6 +29,7 @@ import time
 from e2e import *  # noqa: F401,F403
 from xnode import addr, fresh_db, psql, relogin  # noqa: E402
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 SPEC = "nim 3 4 5"
 DEADLINE = 20.0                         # s: every poll's bound
 GRANTED = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = " \
@@ -323,7 +324,8 @@ def test_watch_share():
 
 if __name__ == "__main__":
     if not os.environ.get("SQLDB_PG_URL"):
-        print("1..0 # SKIP no SQLDB_PG_URL (run tests/e2e/xloop.sh)")
+        print("1..0 # SKIP no SQLDB_PG_URL (run it under "
+              "tests/e2e/pgcluster.sh)")
         sys.exit(0)
     sys.exit(run([test_seek_locked, test_unseek_in_flight,
                   test_second_game, test_orphan_swept, test_watch_share]))

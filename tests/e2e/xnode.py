@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xnode.py: matchmaking across nodes (issue 15 §2, PROTOCOL.md §13.3):
 three grundyd on one PostgreSQL (tests/e2e/pgcluster.sh gives SQLDB_PG_URL;
-xnode.sh runs it under a throwaway cluster).  Seeks on nodes A and B
+make check runs it under a throwaway cluster).  Seeks on nodes A and B
 pair; the player on the node that does not own the game gets `event
 redirect HOST:PORT GAME_ID`, resumes there by account, and the game ends
 with both players; a seek withdrawn leaves nothing published; seeks on
@@ -15,6 +15,7 @@ import subprocess
 
 from e2e import *
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 SPEC = "nim 3 4 5"
 NDB = 0
@@ -291,7 +292,8 @@ def test_node_killed():
 
 if __name__ == "__main__":
     if not URL:
-        print("1..0 # SKIP no SQLDB_PG_URL (run tests/e2e/xnode.sh)")
+        print("1..0 # SKIP no SQLDB_PG_URL (run it under "
+              "tests/e2e/pgcluster.sh)")
         sys.exit(0)
     sys.exit(run([test_pair_redirect, test_withdrawn, test_race,
                   test_never_comes, test_node_killed]))

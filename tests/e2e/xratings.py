@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xratings.py: ratings and standings across nodes (issue 15 §2,
-PROTOCOL.md §13.7): two grundyd on one PostgreSQL database (the
-throwaway cluster of tests/e2e/xratings.sh, SQLDB_PG_URL).  Four players play
+PROTOCOL.md §13.7): two grundyd on one PostgreSQL database (a
+throwaway cluster of its own, NEEDS_PG, SQLDB_PG_URL).  Four players play
 rated games in rounds, one game on each node at the same time (the two
 games of a round have no player in common, and each player plays on both
 nodes); then on both nodes `ratings`, `player`, `verify ratings` and the
@@ -23,6 +23,7 @@ from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 sys.path.insert(0, os.path.join(SRC, "contrib", "bench"))
 from benchutil import glicko2_one  # noqa: E402
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 NAMES = ("ann", "bob", "cat", "dan")
 # Each round: (node 0's game, node 1's game), players apart.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xtour.py: tournaments across nodes (issue 15 §2, PROTOCOL.md §13.6 and
-§13.12, doc/NODES.md): three grundyd on one PostgreSQL database (the
-throwaway cluster of tests/e2e/xtour.sh, SQLDB_PG_URL).  Four `grundy bot
+§13.12, doc/NODES.md): three grundyd on one PostgreSQL database (a
+throwaway cluster of its own, NEEDS_PG, SQLDB_PG_URL).  Four `grundy bot
 --server X,Y,Z` players, connected first to nodes A, B, C and B, enter a
 rated round-robin made on the scheduler A (the holder of the scheduler's
 lock): the players elsewhere are redirected to it, every game is
@@ -31,6 +31,7 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
+NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 URL = os.environ.get("SQLDB_PG_URL", "")
 NODE_TTL = 1500         # ms
 DEADLINE = 30.0         # s: every poll's bound on a loaded machine

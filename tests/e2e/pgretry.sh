@@ -1,6 +1,0 @@
-#!/bin/sh
-# pgretry.sh: runs tests/e2e/pgretry.py (grundy bot seeking through a database
-# outage of grundyd on PostgreSQL) against the grundyd, grundy and bots of
-# this build, under a throwaway cluster of its own (tests/e2e/pgcluster.sh).
-top=${top_srcdir:-.}
-exec sh "$top/tests/e2e/pgcluster.sh" run python3 "$top/tests/e2e/pgretry.py" . "$top"
