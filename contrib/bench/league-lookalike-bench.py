@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # league-lookalike-bench.py: the cost of the league's look-alike check
-# (src/league.c, LEAGUE_S_REGISTER) on SQLite with N accounts: the old
+# (src/league/league.c, LEAGUE_S_REGISTER) on SQLite with N accounts: the old
 # "name = ? COLLATE NOCASE", the portable "lower(name) = lower(?)" without
 # an index, and with migration 010's index accounts_name_lower.  Python's
 # sqlite3 module (its SQLite, not necessarily grundyd's); a file in a

@@ -1,5 +1,5 @@
 /*
- * sqldb-bench.c: insert commits per second through sqldb (src/sqldb.h) on
+ * sqldb-bench.c: insert commits per second through sqldb (src/db/sqldb.h) on
  * each database named, in the same run (BENCHMARKS.md, issue 15):
  *   single      one row per transaction (autocommit), as many commits;
  *   grouped     GROUP rows per transaction (BEGIN, GROUP steps, COMMIT);

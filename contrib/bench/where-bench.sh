@@ -1,6 +1,6 @@
 #!/bin/sh
 # where-bench.sh: the cost of a login's look-up of the account's games on
-# other nodes (src/store-where.c, PROTOCOL.md §13.12 "At login on a
+# other nodes (src/store/store-where.c, PROTOCOL.md §13.12 "At login on a
 # node"; BENCHMARKS.md §28): the statement store_where_player runs, timed
 # by pgbench (prepared, one client) on a log of HIST finished games of
 # the player and LIVE live games of others, against a login of a player

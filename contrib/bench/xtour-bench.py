@@ -2,7 +2,7 @@
 """xtour-bench.py: what a tournament read costs on a node that does not
 schedule it (issue 15 §2, BENCHMARKS.md "Tournament reads across nodes"):
 `standings NAME` on the scheduler answers from memory; on another node it
-reads the tournament from the log first (src/lobby-xtour.c), on the
+reads the tournament from the log first (src/lobby/lobby-xtour.c), on the
 event loop.  Two nodes on one PostgreSQL: a 64-player round-robin (4,032
 games, pairs=1) whose every game is finished in the log (inserted with
 psql: a game's slot and result are all the read uses), then N commands on

@@ -406,7 +406,7 @@ def test_swiss_withdraw():
 
 def llr_penta(counts, elo0, elo1):
     """The logistic GLLR of pentanomial counts (ll, ld, wl+dd, wd, ww),
-    computed here independently of src/sprt.c: Van den Bergh's
+    computed here independently of src/stats/sprt.c: Van den Bergh's
     Proposition 1.1 with fastchess's regularization (doc/STATS.md §3)."""
     a = [0.0, 0.25, 0.5, 0.75, 1.0]
     c = [x if x > 0 else 1e-3 for x in counts]

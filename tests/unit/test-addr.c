@@ -1,7 +1,8 @@
 /*
- * test-addr.c: unit tests of a node's address (src/proto-addr.c): HOST:PORT
- * and [IPV6]:PORT as `grundy bot --server` lists and `node drain` take
- * them, with their limits and the errors that name the bad entry.
+ * test-addr.c: unit tests of a node's address (src/proto/proto-addr.c):
+ * HOST:PORT and [IPV6]:PORT as `grundy bot --server` lists and `node
+ * drain` take them, with their limits and the errors that name the bad
+ * entry.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * test-bot.c: unit tests of the pure decisions of `grundy bot`
- * (src/bot-policy.c): reconnect backoff, the locked-login wait, and the
+ * (src/cli/bot-policy.c): reconnect backoff, the locked-login wait, and the
  * --accept filters.
  */
 #include <stdint.h>

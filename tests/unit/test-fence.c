@@ -1,8 +1,8 @@
 /*
- * test-fence.c: the store's writer on a node (src/store-fence.c, issue 15
- * §2, doc/NODES.md "Fencing"): it takes a game's lease before its first
- * write, fences every later one, releases the lease with the end; a game
- * whose lease another node took gets none of its writes, its end is
+ * test-fence.c: the store's writer on a node (src/store/store-fence.c,
+ * issue 15 §2, doc/NODES.md "Fencing"): it takes a game's lease before its
+ * first write, fences every later one, releases the lease with the end; a
+ * game whose lease another node took gets none of its writes, its end is
  * reported as not written, and the lost callback hears of it once.  On
  * SQLite (a temporary file), where a second connection plays the other
  * node; the lease's expiry is passed as the caller's now, so nothing

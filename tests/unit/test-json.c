@@ -1,7 +1,7 @@
 /*
- * test-json.c: the JSON writer (src/json.c): every string escaped as
+ * test-json.c: the JSON writer (src/lib/json.c): every string escaped as
  * RFC 8259 requires, bytes that are not UTF-8 replaced, commas placed;
- * members null when absent; buf_utf8 (src/buf.c).
+ * members null when absent; buf_utf8 (src/lib/buf.c).
  */
 #include <stdarg.h>
 #include <stddef.h>

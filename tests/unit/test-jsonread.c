@@ -1,7 +1,7 @@
 /*
- * test-jsonread.c: the JSON reader (src/jsonread.c) of grundy match's
+ * test-jsonread.c: the JSON reader (src/lib/jsonread.c) of grundy match's
  * engines file and results file: values, escapes, what the writer
- * (src/json.c) writes read back as written, and the refusals.
+ * (src/lib/json.c) writes read back as written, and the refusals.
  */
 #include <stdarg.h>
 #include <stddef.h>

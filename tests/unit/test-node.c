@@ -1,13 +1,13 @@
 /*
  * test-node.c: several nodes on one database (issue 15 §2): the node
- * registry (src/node.c), the leases of live games (src/lease.c), the
- * elected scheduler's lock and the notifications (src/sqldb-nd.c), and
- * migration 009.  On SQLite (one node, a temporary file) and on
- * PostgreSQL, where several connections act as several nodes (a throwaway
- * cluster, tests/e2e/pgcluster.sh: run without SQLDB_PG_URL, this program
- * runs itself again under pgcluster.sh run).  Time is virtual: every call
- * takes the caller's now; the only real waits are bounded polls for what
- * another connection or the server does.
+ * registry (src/store/node.c), the leases of live games
+ * (src/store/lease.c), the elected scheduler's lock and the notifications
+ * (src/db/sqldb-nd.c), and migration 009.  On SQLite (one node, a
+ * temporary file) and on PostgreSQL, where several connections act as
+ * several nodes (a throwaway cluster, tests/e2e/pgcluster.sh: run without
+ * SQLDB_PG_URL, this program runs itself again under pgcluster.sh run).
+ * Time is virtual: every call takes the caller's now; the only real waits
+ * are bounded polls for what another connection or the server does.
  */
 #include <poll.h>
 #include <pthread.h>
