@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench-abc.sh BUILD... : BENCHMARKS.md §1-4 for several builds in one
 # run, interleaved, two rounds (BENCHMARKS §32).  Each BUILD is a built
-# tree (./configure && make && make contrib/bench/solver-bench).  Starts its
+# tree (./configure && make && make contrib/bench/solver-bench, or
+# contrib/solver-bench in a tree from before contrib/bench/).  Starts its
 # own redis-server on port 6390 and grundyd on 7600, 7601 and 7720, all on
 # loopback; prints the programs' own lines.  Figures only.
 set -u
@@ -26,11 +27,20 @@ for p in sys.argv[1:]:
             time.sleep(0.02)
 PY
 }
+# bench BUILD NAME: BUILD's contrib/bench/NAME, or contrib/NAME in a tree
+# from before contrib/bench/.
+bench() {
+	if [ -e "$1/contrib/bench/$2" ]; then
+		echo "$1/contrib/bench/$2"
+	else
+		echo "$1/contrib/$2"
+	fi
+}
 for round in 1 2; do
 	for d in "$@"; do
 		echo "== round $round $(basename "$d")"
 		echo "-- §1 solver (10^4 digits)"
-		"$d/contrib/bench/solver-bench" 10000 2>&1 | grep -v '^$'
+		"$(bench "$d" solver-bench)" 10000 2>&1 | grep -v '^$'
 		"$d/grundyd" --listen 127.0.0.1:7600 --db off >/dev/null 2>&1 &
 		p1=$!
 		"$d/grundyd" --listen 127.0.0.1:7601 --db "$tmp/on.db" \
@@ -51,9 +61,9 @@ for round in 1 2; do
 		echo "-- §3 log off (long games)"
 		"$d/grundy-bench" --port 7600 --conns 50 --seconds 5 --pile-max 1000
 		echo "-- §4 lobby 1 pair"
-		python3 "$d/contrib/bench/lobby-bench.py" 7720 --pairs 1 --seconds 5
+		python3 "$(bench "$d" lobby-bench.py)" 7720 --pairs 1 --seconds 5
 		echo "-- §4 lobby 4 pairs"
-		python3 "$d/contrib/bench/lobby-bench.py" 7720 --pairs 4 --seconds 5
+		python3 "$(bench "$d" lobby-bench.py)" 7720 --pairs 4 --seconds 5
 		kill $p1 $p2 $p3
 		wait $p1 $p2 $p3 2>/dev/null
 		rm -f "$tmp"/*.db*
