@@ -15,16 +15,16 @@ run|check|fuzz) ;;
 esac
 
 # Debian packages: the toolchain, autotools, every library we link,
-# python3 for the bot tests (tests/bots.sh) and contrib/bot-random.py,
-# mandoc for the manual pages' lint (tests/install.sh), and iproute2 (ip)
-# for the vanished-peer test in a network namespace (tests/accounts.py).
+# python3 for the bot tests (tests/e2e/bots.sh) and contrib/bots/bot-random.py,
+# mandoc for the manual pages' lint (tests/e2e/install.sh), and iproute2 (ip)
+# for the vanished-peer test in a network namespace (tests/e2e/accounts.py).
 # libpq-dev for the store on PostgreSQL, and postgresql (initdb, pg_ctl)
-# for the throwaway cluster of its tests (tests/pgcluster.sh).
+# for the throwaway cluster of its tests (tests/e2e/pgcluster.sh).
 pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
 	iproute2 libedit-dev tmux libpq-dev postgresql"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
-# chromium (headless) for the web pages' test, tests/web.sh.
+# chromium (headless) for the web pages' test, tests/e2e/web.py.
 [ "$mode" = check ] && pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
@@ -62,8 +62,7 @@ if [ "$mode" = check ]; then
 	rc=0
 	make -j"$jobs" check || rc=$?
 	# Show every test's own output (the cmocka summaries) in this log.
-	for f in tests/*.log; do
-		[ "$f" = tests/test-suite.log ] && continue
+	for f in tests/*.log tests/unit/*.log tests/e2e/*.log; do
 		[ -f "$f" ] || continue
 		echo "==> $f"
 		cat "$f"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """layers.py: the layer checker.  Reads the symbols of the object files of
 src/ in the build directory (nm) to find which .c file calls into which,
-then checks, in TAP through e2e.py:
+then checks, in TAP through tests/e2e/e2e.py:
   - src/ has no .c file at its top level, and every folder of src/ has a
     rank in doc/layers.txt;
   - no cycle between .c files (Tarjan's strongly connected components),
@@ -18,7 +18,8 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "e2e"))
 from e2e import BUILD, SRC, check, note, run  # noqa: E402
 
 # Generated in the build directory: their folders.

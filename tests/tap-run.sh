@@ -1,6 +1,6 @@
 #!/bin/sh
 # tap-run.sh PROGRAM [ARG...]: runs one test program of `make check` for
-# automake's tap-driver.sh (LOG_COMPILER).  A cmocka test (tests/test-*)
+# automake's tap-driver.sh (LOG_COMPILER).  A cmocka test (tests/unit/test-*)
 # reports each of its tests in TAP itself (CMOCKA_MESSAGE_OUTPUT=TAP);
 # cmocka prints a skipped test as `not ok N # SKIP`, which TAP counts as
 # a failure, so it becomes `ok N # SKIP`.  Any other program (the fuzz
@@ -9,7 +9,7 @@
 prog=$1
 shift
 case $prog in
-*tests/test-*)
+*tests/unit/test-*)
 	exec 4>&1
 	rc=$({ { CMOCKA_MESSAGE_OUTPUT=TAP "$prog" "$@"; echo $? >&3; } |
 	    sed 's/^not ok \([0-9][0-9]*\) # SKIP/ok \1 # SKIP/' >&4; } 3>&1)

@@ -3,7 +3,7 @@
 # embed.sh: turns the files of web/ into C source on standard output: the
 # table web_assets[] of {path, content type, bytes, length} that grundyd
 # serves at /static/NAME (and the pages at /, /game/ID, ...; see
-# src/http.c and PROTOCOL.md §14.1).  It takes exactly the files given
+# src/server/http.c and PROTOCOL.md §14.1).  It takes exactly the files given
 # (the Makefile passes its list, so that what is built is what is
 # distributed); the path is the file's name.  Bytes are written as
 # decimal from od, so any file (binary too) embeds exactly.  POSIX sh, od

@@ -1,13 +1,10 @@
 /*
- * bot-int.h: the internals of `grundy bot` shared by its files: bot.c
- * (options, the relay loop and main), bot-server.c (the server side: own
- * commands and their answers, events, the connection and reconnecting),
- * bot-nodes.c (the --server list, moving between nodes, event redirect),
- * bot-prog.c (the program: its process and its answers) and bot-log.c
- * (logs, the clock, the connection's life cycle).  Dependencies point one
- * way: bot.c -> bot-server.c -> bot-nodes.c -> bot-prog.c -> bot-log.c.
- * Their byte streams, lines and answer blocks are the channel's (chan.h),
- * as is the start of the program.
+ * bot-int.h: the internals of `grundy bot` shared by its files: options
+ * and the relay loop, the server side (its commands, events, reconnecting,
+ * the --server list), the program's process and the logs.  Byte streams,
+ * lines, answer blocks and the start of the program are the channel's
+ * (chan.h).  The files call each other one way, without a cycle
+ * (tests/layers.py checks it).
  */
 #ifndef BOT_INT_H
 #define BOT_INT_H

@@ -1,6 +1,6 @@
 /*
  * bot-policy.h: the decisions of `grundy bot` that depend on nothing but
- * their inputs, so they are unit tested (tests/test-bot.c): the
+ * their inputs, so they are unit tested (tests/unit/test-bot.c): the
  * reconnect backoff, the lockout wait, and which challenges to accept.
  */
 #ifndef BOT_POLICY_H

@@ -1,7 +1,7 @@
 /*
- * sqldb-int.h: what sqldb.c shares with its back ends, sqldb-sqlite.c and
- * sqldb-pg.c: the connection and statement shells and each back end's
- * operations.
+ * sqldb-int.h: what the SQL driver shares with its back ends (SQLite and
+ * PostgreSQL): the connection and statement shells and each back end's
+ * operations.  Not for other callers.
  */
 #ifndef SQLDB_INT_H
 #define SQLDB_INT_H

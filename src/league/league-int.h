@@ -1,8 +1,7 @@
 /*
- * league-int.h: the league's internals, shared by league.c (open, close,
- * SQL glue over sqldb), league-account.c (accounts, passwords, failed
- * logins), league-tour.c (tournaments) and league-stats.c (rated games and
- * play statistics).  Not for other callers.
+ * league-int.h: the league's internals, shared by the files of
+ * src/league/: the handle, its locks and the SQL glue over sqldb.  Not
+ * for other callers.
  */
 #ifndef LEAGUE_INT_H
 #define LEAGUE_INT_H

@@ -1,18 +1,9 @@
 /*
- * lobby-int.h: what the lobby's files share (lobby.c, lobby-queue.c,
- * lobby-game.c, lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-ops.c):
- * its limits, its structures and the functions one file calls in another.
- * Nothing outside the lobby includes it.
- *
- * The files call each other downward only, without a cycle (tests/
- * layers.py): lobby-ops.c on top, then lobby.c (the lobby's life, its
- * clients, the answers), then lobby-tops.c (a tournament's operations),
- * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
- * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
- * lobby-node.c (a node's drain) calls only lobby-queue.c.
- * lobby-restore.c (a live game restored from the log) calls lobby-game.c,
- * lobby-tour.c and lobby-queue.c; lobby.c calls it (lrestore_drop).
- * What a game's end tells a tournament goes up through a hook.
+ * lobby-int.h: what the lobby's files share: its limits, its structures
+ * and the functions one file of src/lobby/ calls in another.  Nothing
+ * outside the lobby includes it.  The files call each other downward
+ * only, without a cycle (tests/layers.py checks it); what a game's end
+ * tells a tournament goes up through a hook.
  */
 #ifndef LOBBY_INT_H
 #define LOBBY_INT_H

@@ -6,9 +6,6 @@
  * sends `event redirect HOST:PORT` to every logged-in player without a
  * live game: at once, when one logs in, and to each seat as its game
  * ends.  The state is struct lobby's drain, changed only here.
- *
- * It calls only lobby-queue.c (lc_event): lobby-game.c, lobby.c,
- * lobby-tour.c and lobby-ops.c call it.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * store-fence.c: the leases of the games this node referees, as the
  * store's writer uses them (issue 15 §2, doc/NODES.md "Fencing"), as its
  * batch ops (store-int.h).  Only on a node (store_set_node: a PostgreSQL
- * store with the node thread of server-node.c); a single node (SQLite)
- * never calls it and nothing here runs.
+ * store with a node thread); a single node (SQLite) never calls it and
+ * nothing here runs.
  *
  * The writer acquires the leases of a batch's new games (lease_acquire_all,
  * one transaction for all of them) before the batch that writes their

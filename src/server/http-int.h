@@ -1,9 +1,8 @@
 /*
- * http-int.h: what the HTTP side's files share: http-req.c (replies,
- * parameters, work on the workers), http-json.c (the log's data as
- * JSON), http-feed.c (the feeds), http-api.c (the JSON endpoints,
- * /metrics) and http.c (listeners, limits, routing, pages), each calling
- * only those before it.
+ * http-int.h: what the HTTP side's files share: replies, parameters and
+ * work on the workers, the log's data as JSON, the feeds, the JSON
+ * endpoints, and the listeners, limits and routing.  They call each other
+ * without a cycle (tests/layers.py checks it).
  */
 #ifndef HTTP_INT_H
 #define HTTP_INT_H

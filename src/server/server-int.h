@@ -1,8 +1,8 @@
 /*
- * server-int.h: what server.c (listeners, signals, settings), server-conn.c
- * (client connections) and server-pool.c (the worker pool) share.  Each
- * depends only on the ones below it: server.c, server-conn.c,
- * server-out.c, server-pool.c.
+ * server-int.h: what the files of src/server/ share: the connections,
+ * the listeners and settings, the worker pool and the HTTP side's access
+ * to them.  Nothing outside the server includes it; its files call each
+ * other without a cycle (tests/layers.py checks it).
  */
 #ifndef SERVER_INT_H
 #define SERVER_INT_H

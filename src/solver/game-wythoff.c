@@ -25,7 +25,7 @@
  * Guard bits G of the fixed-point e = sqrt(D) - r (wythoff_root_init): one
  * such root yields every floor the winning moves need; when the error
  * bounds of one straddle an integer (probability below 2^-G) an exact root
- * decides.  tests/test-wythoff-guard runs the tests with G = 1.
+ * decides.  tests/unit/test-wythoff-guard runs the tests with G = 1.
  */
 #ifndef WYTHOFF_GUARD
 #define WYTHOFF_GUARD	16

@@ -1,15 +1,10 @@
 /*
- * store-int.h: the store's internals, shared by store.c (open, close and
- * the calls that queue writes), store-db.c (the connections, errors,
- * migrations, and the SQLite-only settings; all on sqldb.h),
- * store-queue.c (the queue of writes), store-moves.c (runs of moves),
- * store-ids.c (game ids on PostgreSQL, from its sequence),
- * store-rating.c (the ratings and their checkpoint), store-writer.c (the
- * writer thread, batches, group commit), store-read.c (the reads) and
- * store-rverify.c (verify ratings).  Each calls only those before it in this
- * list (store.c: all of them; store-read.c: store-db.c).  Not for other
- * callers, but a store of a higher layer that takes part in the writer's
- * batches (struct store_batch_ops).
+ * store-int.h: the store's internals, shared by the files of src/store/:
+ * the store's structure, its queue of writes, the connections and the
+ * writer thread's state.  Outside the store only its tests include it, and
+ * a store of a higher layer that takes part in the writer's batches
+ * (struct store_batch_ops).  The files call each other without a cycle
+ * (tests/layers.py checks it).
  */
 #ifndef STORE_INT_H
 #define STORE_INT_H

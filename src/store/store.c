@@ -53,14 +53,10 @@
  * start loads the checkpoint and replays only the games after it.
  *
  * The code: store.c opens and closes the store and queues the writes;
- * store-db.c has the connections, errors, migrations and SQLite's own
- * settings, store-queue.c the
- * queue of writes, store-moves.c the runs of moves (pushed to the queue),
- * store-rating.c the ratings and their checkpoint, store-writer.c the
- * writer thread (which takes from the queue and queues the runs that are
- * due), store-read.c the reads, store-rverify.c `verify ratings`.  Each
- * file calls only those before it (store-read.c only store-db.c): no
- * cycle.
+ * each other file of src/store/ holds one concern, named in its opening
+ * comment (the writer thread, the queue, the runs of moves, the reads,
+ * the ratings, ...).  They call each other without a cycle
+ * (tests/layers.py checks it).
  */
 #include <sys/queue.h>
 

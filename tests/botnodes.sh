@@ -1,5 +1,0 @@
-#!/bin/sh
-# botnodes.sh: runs tests/botnodes.py (grundy bot across nodes: --server
-# lists, event redirect, node drain) against the grundyd and grundy of
-# this build.
-exec python3 "${top_srcdir:-.}/tests/botnodes.py" . "${top_srcdir:-.}"

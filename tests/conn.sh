@@ -1,4 +1,0 @@
-#!/bin/sh
-# conn.sh: runs the connection buffer and output tests (tests/conn.py)
-# against the grundyd of this build.
-exec python3 "${top_srcdir:-.}/tests/conn.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# connect.sh: grundy connect and grundy play on a terminal, driven in tmux
-# (tests/connect.py), with the grundyd and grundy of this build.
-exec python3 "${top_srcdir:-.}/tests/connect.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# httpapi.sh: runs the HTTP end-to-end tests (tests/httpapi.py) against the
-# grundyd of this build.
-exec python3 "${top_srcdir:-.}/tests/httpapi.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# lobbycmd.sh: the exact replies of the lobby's commands (tests/lobbycmd.py),
-# against the grundyd of this build.
-exec python3 "${top_srcdir:-.}/tests/lobbycmd.py" . "${top_srcdir:-.}"

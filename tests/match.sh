@@ -1,4 +1,0 @@
-#!/bin/sh
-# match.sh: runs the end-to-end tests of grundy match (tests/match.py)
-# with the grundy and the contrib bots of this build.
-exec python3 "${top_srcdir:-.}/tests/match.py" . "${top_srcdir:-.}"

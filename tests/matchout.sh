@@ -1,4 +1,0 @@
-#!/bin/sh
-# matchout.sh: runs tests/matchout.py (grundy match's --out file: the
-# results JSON's shape, and --resume of a file of the former shape).
-exec python3 "${top_srcdir:-.}/tests/matchout.py" . "${top_srcdir:-.}"

@@ -1,5 +1,0 @@
-#!/bin/sh
-# outage.sh: runs tests/outage.py (a daemon down for over 60 s while a
-# `grundy bot` waits to reconnect) against the grundyd and grundy of this
-# build.
-exec python3 "${top_srcdir:-.}/tests/outage.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# play.sh: runs the networked-play end-to-end tests (tests/play.py) against
-# the grundyd, grundy and bots of this build.
-exec python3 "${top_srcdir:-.}/tests/play.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# ratings.sh: runs the ratings checkpoint's end-to-end tests
-# (tests/ratings.py) against the grundyd, grundy and bots of this build.
-exec python3 "${top_srcdir:-.}/tests/ratings.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# sharedrules.sh: the exact refusals of the rules one helper serves for
-# several commands (tests/sharedrules.py), against the grundyd of this build.
-exec python3 "${top_srcdir:-.}/tests/sharedrules.py" . "${top_srcdir:-.}"

@@ -1,4 +1,0 @@
-#!/bin/sh
-# tours.sh: runs the tournament end-to-end tests (tests/tours.py) against
-# the grundyd, grundy and bots of this build.
-exec python3 "${top_srcdir:-.}/tests/tours.py" . "${top_srcdir:-.}"
