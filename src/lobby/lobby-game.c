@@ -577,7 +577,8 @@ lg_logged(void *arg)
 		    res, g->reason, sp, det);
 		lc->game = NULL;
 		lc->seat = 0;
-		lnode_game_over(lc);	/* a draining node: event redirect */
+		if (lb->nops != NULL)	/* a draining node: event redirect */
+			lb->nops->game_over(lc);
 	}
 	for (i = 0; i < g->nwatchers; i++) {
 		if (g->logged && !g->log_ok)
@@ -670,6 +671,37 @@ lobby_playing(struct lobby *lb, const char *name)
 		    (g->p[1].account && strcmp(g->p[1].name, name) == 0))
 			return (g->id);
 	return (0);
+}
+
+/*
+ * The id of the game account name may not be paired past here: the live
+ * game it is seated in (lobby_playing), else on a node one elsewhere (the
+ * game it was told of at login, live on another node or waiting for a
+ * takeover); 0 when it may start one (the tournament scheduler and the
+ * claim of a seek across nodes ask this).
+ */
+int64_t
+lobby_busy(struct lobby *lb, const char *name)
+{
+	int64_t		 gid;
+
+	if ((gid = lobby_playing(lb, name)) != 0 || lb->nops == NULL)
+		return (gid);
+	return (lb->nops->busy(lb, name));
+}
+
+/* Sends lc the event live line of seat s of game g. */
+void
+lc_event_live(struct lobby_client *lc, struct lgame *g, int s)
+{
+	struct buf	 tc;
+
+	buf_init(&tc);
+	proto_tc_print(&tc, g->base_ms, g->inc_ms);
+	lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
+	    (long long)g->id, g->p[0].name, g->p[1].name, s, buf_str(&tc),
+	    g->rated, g->start);
+	buf_free(&tc);
 }
 
 /* Tells the other seat and the spectators that a seat left or came back. */

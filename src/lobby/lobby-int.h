@@ -2,17 +2,18 @@
  * lobby-int.h: what the lobby's files share (lobby.c, lobby-queue.c,
  * lobby-game.c, lobby-pair.c, lobby-tour.c, lobby-rating.c, lobby-ops.c):
  * its limits, its structures and the functions one file calls in another.
- * Nothing outside the lobby includes it.
+ * Nothing outside the lobby and the node module (src/node/) includes it.
  *
  * The files call each other downward only, without a cycle (tests/
  * layers.py): lobby-ops.c on top, then lobby.c (the lobby's life, its
  * clients, the answers), then lobby-tops.c (a tournament's operations),
  * then lobby-tour.c, then lobby-tinfo.c, lobby-game.c and
  * lobby-pair.c, then lobby-rating.c, and lobby-queue.c at the bottom.
- * lobby-node.c (a node's drain) calls only lobby-queue.c.
  * lobby-restore.c (a live game restored from the log) calls lobby-game.c,
  * lobby-tour.c and lobby-queue.c; lobby.c calls it (lrestore_drop).
- * What a game's end tells a tournament goes up through a hook.
+ * What a game's end tells a tournament goes up through a hook.  Node mode
+ * (src/node/, which includes this file) is reached only through
+ * struct lobby_node_ops.
  */
 #ifndef LOBBY_INT_H
 #define LOBBY_INT_H
@@ -268,6 +269,58 @@ struct ltour {
 };
 TAILQ_HEAD(ltours, ltour);
 
+/*
+ * Node mode (several daemons on one PostgreSQL, doc/NODES.md): the one
+ * door of the lobby to it.  The node module (src/node/) sets lb->nops
+ * once, when the daemon becomes a node (or a drain starts); it is NULL
+ * on a single node, where none of these runs.  The lobby calls them at
+ * the points named; each does nothing that does not concern it.
+ */
+struct lobby_live;
+struct lobby_node_ops {
+	/* lobby_free, after the games (the workers are joined). */
+	void	 (*free)(struct lobby *);
+	/* A connection leaves: what it follows of other nodes goes. */
+	void	 (*detach)(struct lobby_client *);
+	/* After a login's nlive event live lines: its games elsewhere, a
+	 * drain's redirect, its tournaments' scheduler. */
+	void	 (*login)(struct lobby_client *, size_t);
+	/* lc's game is over and it is free again. */
+	void	 (*game_over)(struct lobby_client *);
+	/* A new game of lc, or ready: 0, or -1 with err (a drain). */
+	int	 (*refuse)(const struct lobby_client *, struct buf *);
+	/* lc's account plays elsewhere: 0, or -1 with err. */
+	int	 (*elsewhere)(struct lobby_client *, struct buf *);
+	/* The game account name plays elsewhere, or 0. */
+	int64_t	 (*busy)(struct lobby *, const char *);
+	/* resume of a game not live here: 0, or -1 with err. */
+	int	 (*resume)(struct lobby_client *, int64_t, struct buf *);
+	/* Seeks: whether lc pairs with sk here; sk opened; sk dropped. */
+	int	 (*may_pair)(struct lobby_client *, struct lseek *);
+	void	 (*publish)(struct lobby *, struct lseek *);
+	void	 (*seek_gone)(struct lobby *, struct lseek *);
+	/* A seat resumed: 1 if that started the game (no genmove now). */
+	int	 (*seated)(struct lgame *);
+	/* watch of a game not live here: as lobby_watch, -2 if not
+	 * another node's; unwatch (0: all); the watch was of a game here. */
+	int	 (*watch)(struct lobby_client *, int64_t, struct lobby_live *,
+		    struct buf *);
+	void	 (*unwatch)(struct lobby_client *, int64_t);
+	void	 (*watch_here)(struct lobby_client *);
+	/* Tournaments: read again from the log (by name, by id, all: on
+	 * 1 before, 0 after); whether this node schedules now (then it
+	 * notes which players play elsewhere); one of them; whether slot's
+	 * forfeit wait may start. */
+	void	 (*tour_fresh)(struct lobby *, const char *);
+	void	 (*tour_fresh_id)(struct lobby *, int64_t);
+	void	 (*tour_batch)(struct lobby *, int);
+	int	 (*schedules)(struct lobby *);
+	int	 (*tour_busy)(struct lobby *, const char *);
+	int	 (*called)(struct lobby *, struct lslot *);
+	/* Game g was restored from the log here. */
+	void	 (*restored)(struct lobby *, struct lgame *);
+};
+
 struct lobby {
 	struct store	*store;
 	struct league	*league;
@@ -325,6 +378,7 @@ struct lobby {
 	char		(*xbusy)[LEAGUE_NAME_MAX + 1];
 	size_t		 nxbusy;
 	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
+	const struct lobby_node_ops *nops;	/* node mode, or NULL */
 	struct lwhere	*where;		/* games waiting for a takeover
 					 * (lobby-where.c), or NULL */
 };
@@ -366,6 +420,8 @@ int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);
 void	 lg_answer_move(struct lgame *, int, const char *, const char *);
 void	 lg_restored(struct lobby *, struct lgame *);
+void	 lc_event_live(struct lobby_client *, struct lgame *, int);
+int64_t	 lobby_busy(struct lobby *, const char *);
 
 /* lobby-restore.c (calls lobby-game.c, lobby-tour.c, lobby-queue.c) */
 void	 lrestore_drop(struct lobby *);
@@ -411,42 +467,6 @@ void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
 
-/* lobby-lease.c (calls lobby-game.c, lobby-tour.c, lobby-feed.c,
- * lobby-queue.c) */
-void	 lobby_lease_free(struct lobby *);
-
-/* lobby-node.c (calls lobby-queue.c): a node's drain */
-int	 lnode_draining(const struct lobby *);
-void	 lnode_game_over(struct lobby_client *);
-void	 lnode_login(struct lobby_client *, size_t);
-
-/* lobby-where.c: an account's games on other nodes, event live (calls
- * lobby-game.c, lobby-queue.c; lobby.c, lobby-ops.c and lobby-restore.c
- * call it). */
-void	 lc_event_live(struct lobby_client *, struct lgame *, int);
-size_t	 lwhere_login(struct lobby_client *);
-void	 lwhere_restored(struct lobby *, struct lgame *);
-int	 lwhere_busy(struct lobby_client *, struct buf *);
-int64_t	 lobby_busy(struct lobby *, const char *);
-int	 lwhere_resume(struct lobby_client *, int64_t, struct buf *);
-void	 lwhere_free(struct lobby *);
-
-/* lobby-xnode.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c):
- * matchmaking across nodes */
-void	 lobby_xnode_publish(struct lobby *, struct lseek *);
-int	 lobby_xnode_may_pair(struct lobby_client *, struct lseek *);
-int	 lobby_xnode_seated(struct lgame *);
-
-/* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */
-void	 lobby_xwatch_init(struct lobby *, struct sqldb *, struct sqldb *);
-void	 lobby_xwatch_free(struct lobby *);
-void	 lobby_xwatch_note(struct lobby *, const char *);
-void	 lobby_xwatch_catch_up(struct lobby *);
-int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
-	    struct buf *);
-void	 lobby_xunwatch(struct lobby_client *, int64_t);
-void	 lobby_xwatch_pre_drop(struct lobby_client *);
-void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 /* lobby-feed.c: a move to the web's hook, whatever its source */
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
 	    const char *, const char *, const char *, uint64_t,
@@ -455,15 +475,7 @@ struct store_rmove;
 void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
 	    const struct store_rmove *);
 
-/* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):
- * tournaments across nodes */
-void	 lobby_xtour_free(struct lobby *);
-void	 lobby_xtour_leader(struct lobby *, int);
-int	 lobby_xtour_note(struct lobby *, const char *);
-void	 lobby_xtour_fresh(struct lobby *, const char *);
-void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
-void	 lobby_xtour_batch(struct lobby *, int);
-void	 lobby_xtour_login(struct lobby_client *);
+/* lobby-tour.c: a tournament read from the log again (a node's) */
 int	 lobby_tour_replay(struct lobby *, struct ltour *);
 void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 	    size_t);

@@ -241,7 +241,8 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 	*slot = 0;
 	if (gi->tournament == 0)
 		return (0);
-	lobby_xtour_fresh_id(r->lb, gi->tournament);	/* a node: the log's */
+	if (r->lb->nops != NULL)	/* a node: the log's */
+		r->lb->nops->tour_fresh_id(r->lb, gi->tournament);
 	TAILQ_FOREACH(t, &r->lb->tours, entry)
 		if (t->def.id == gi->tournament)
 			break;
@@ -258,6 +259,25 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 	*tp = t;
 	*slot = gi->slot;
 	return (0);
+}
+
+/*
+ * Game g was restored here: its players logged in here and not seated get
+ * event live for it, as at a login.
+ */
+static void
+lrestore_tell(struct lobby *lb, struct lgame *g)
+{
+	struct lobby_client *lc;
+	int		 s;
+
+	TAILQ_FOREACH(lc, &lb->clients, entry)
+		for (s = 1; s <= 2; s++)
+			if (lc->game == NULL && g->p[s - 1].account &&
+			    strcmp(lc->name, g->p[s - 1].name) == 0)
+				lc_event_live(lc, g, s);
+	if (lb->nops != NULL)
+		lb->nops->restored(lb, g);
 }
 
 /* Creates the live game of a replayed record (on the loop). */
@@ -300,7 +320,7 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	*g->xrec = r->rec;
 	memset(&r->rec, 0, sizeof r->rec);
 	lg_restored(lb, g);
-	lwhere_restored(lb, g);	/* its players here: event live */
+	lrestore_tell(lb, g);	/* its players here: event live */
 }
 
 /* Ends a game that cannot be restored as abandoned, with why. */

@@ -130,7 +130,8 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 	struct ltour	*t;
 	size_t		 i;
 
-	lobby_xtour_fresh(lc->lb, name);	/* a node: from the log */
+	if (lc->lb->nops != NULL)	/* a node: from the log */
+		lc->lb->nops->tour_fresh(lc->lb, name);
 	memset(sh, 0, sizeof *sh);
 	if ((t = lobby_tour_named(lc->lb, name, err)) == NULL)
 		return (-1);

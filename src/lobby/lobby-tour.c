@@ -406,34 +406,6 @@ lobby_tour_engine(const char *name)
 	return (strcmp(name, "engine") == 0);
 }
 
-/*
- * On a node: collects the players of the slots waiting for a game live
- * in the log but refereed elsewhere (remote), busy until it ends there.
- */
-static void
-lobby_tour_xbusy_scan(struct lobby *lb)
-{
-	struct ltour	*t;
-	size_t		 i, k, p[2];
-
-	lb->nxbusy = 0;
-	if (lb->node_id == 0)
-		return;
-	TAILQ_FOREACH(t, &lb->tours, entry)
-		for (i = 0; i < t->nslots; i++) {
-			if (t->slots[i].state != LSLOT_PLAYING ||
-			    t->slots[i].remote == 0)
-				continue;
-			p[0] = t->slots[i].a;
-			p[1] = t->slots[i].b;
-			lb->xbusy = xreallocarray(lb->xbusy, lb->nxbusy + 2,
-			    sizeof *lb->xbusy);
-			for (k = 0; k < 2; k++)
-				lobby_copy(lb->xbusy[lb->nxbusy++],
-				    t->def.players[p[k]], sizeof *lb->xbusy);
-		}
-}
-
 /* Returns 1 if name is one of the n names of v. */
 int
 ltour_name_in(char (*v)[LEAGUE_NAME_MAX + 1], size_t n,
@@ -459,7 +431,7 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	if (lobby_tour_engine(name))
 		return (1);
 	if (lobby_busy(lb, name) ||
-	    ltour_name_in(lb->xbusy, lb->nxbusy, name))
+	    (lb->nops != NULL && lb->nops->tour_busy(lb, name)))
 		return (0);
 	*lc = lobby_free_client(lb, name, 1);
 	return (*lc != NULL ? 1 : -1);
@@ -560,23 +532,6 @@ lobby_tour_timer_cb(void *arg)
 }
 
 /*
- * Whether slot s may start its forfeit wait now: on a node (the
- * scheduler), only once lobby-xtour.c published an announcement after the
- * slot became due, on which every node redirects its players here.
- */
-static int
-lobby_tour_called(struct lobby *lb, struct lslot *s)
-{
-	if (lb->node_id == 0)
-		return (1);
-	if (s->xseq == 0) {
-		s->xseq = lb->xtour_seq + 1;
-		return (0);
-	}
-	return (lb->xtour_seq >= s->xseq);
-}
-
-/*
  * The forfeit deadline of pending slot i, one seat there (present) and
  * the other absent: starts its wait, or scores the forfeit once due;
  * t->next_due keeps the earliest deadline still to come.  Returns 1 if
@@ -590,7 +545,7 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 
 	if (t->def.forfeit_s == 0)
 		return (0);
-	if (s->waiting == 0 && !lobby_tour_called(lb, s))
+	if (s->waiting == 0 && lb->nops != NULL && !lb->nops->called(lb, s))
 		return (0);		/* node: after its players are told */
 	if (s->waiting == 0)
 		s->waiting = now == 0 ? 1 : now;
@@ -724,13 +679,8 @@ lobby_schedule(struct lobby *lb)
 	struct ltour	*t;
 	size_t		 i;
 
-	if (lb->drain.to[0] != '\0')	/* a draining node: no new game */
-		return;
-	if (lb->node_id != 0 && !lb->leader)	/* another node schedules */
-		return;
-	if (lb->xtour_stale)	/* a new scheduler, tournaments not read */
-		return;
-	lobby_tour_xbusy_scan(lb);
+	if (lb->nops != NULL && !lb->nops->schedules(lb))
+		return;		/* draining, or another node schedules */
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 
 /* 1 while the node drains: no new game starts. */
@@ -110,7 +110,7 @@ lnode_redirect_free(struct lobby *lb, const struct lobby_client *caller)
  * redirects the free players at once.  Returns 0, or -1 with err.
  */
 int
-lobby_node_drain(struct lobby_client *lc, const char *to, struct buf *err)
+lnode_drain(struct lobby_client *lc, const char *to, struct buf *err)
 {
 	struct lobby	*lb = lc->lb;
 

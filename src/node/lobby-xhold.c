@@ -25,8 +25,8 @@
 
 #include "solver/game.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xnode.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
 #include "lib/log.h"
 #include "proto/proto.h"
 #include "db/sqldb.h"

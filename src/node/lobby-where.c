@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 #include "proto/proto.h"
 #include "store/store-where.h"
@@ -71,20 +71,6 @@ struct lwhere {
 	struct lwhere_job *job;		/* in flight, or NULL */
 	size_t		 next;		/* the next read starts at v[next] */
 };
-
-/* Sends lc the event live line of seat s of game g. */
-void
-lc_event_live(struct lobby_client *lc, struct lgame *g, int s)
-{
-	struct buf	 tc;
-
-	buf_init(&tc);
-	proto_tc_print(&tc, g->base_ms, g->inc_ms);
-	lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
-	    (long long)g->id, g->p[0].name, g->p[1].name, s, buf_str(&tc),
-	    g->rated, g->start);
-	buf_free(&tc);
-}
 
 /*
  * On the login's worker: reads the live games of account name and their
@@ -358,20 +344,12 @@ lwhere_login(struct lobby_client *lc)
 }
 
 /*
- * Game g was restored here (lobby-restore.c): its players logged in here
- * and not seated get event live for it, as at a login.
+ * Game g was restored here (lobby-restore.c told its players): its
+ * accounts wait for it no more.
  */
 void
 lwhere_restored(struct lobby *lb, struct lgame *g)
 {
-	struct lobby_client *lc;
-	int		 s;
-
-	TAILQ_FOREACH(lc, &lb->clients, entry)
-		for (s = 1; s <= 2; s++)
-			if (lc->game == NULL && g->p[s - 1].account &&
-			    strcmp(lc->name, g->p[s - 1].name) == 0)
-				lc_event_live(lc, g, s);
 	if (lb->where != NULL)
 		lwhere_drop(lb->where, g->id);
 }
@@ -398,20 +376,14 @@ lwhere_find(struct lobby *lb, const char *name, int64_t game, int held)
 }
 
 /*
- * The id of the game account name may not be paired past here: the live
- * game it is seated in (lobby_playing), else the game it was told of at
- * login, live on another node or waiting for a takeover; 0 when it may
- * start one (the tournament scheduler and the claim of a seek across
- * nodes ask this).
+ * The game account name was told of at login, live on another node or
+ * waiting for a takeover, or 0 (lobby_busy asks it past lobby_playing).
  */
 int64_t
-lobby_busy(struct lobby *lb, const char *name)
+lwhere_held(struct lobby *lb, const char *name)
 {
 	struct lwait	*e;
-	int64_t		 gid;
 
-	if ((gid = lobby_playing(lb, name)) != 0)
-		return (gid);
 	return ((e = lwhere_find(lb, name, 0, 1)) != NULL ? e->game : 0);
 }
 

@@ -40,8 +40,8 @@
 #include <event2/event.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xnode.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
 #include "lib/log.h"
 #include "store/node.h"
 #include "db/sqldb.h"

@@ -34,8 +34,8 @@
 
 #include "store/lease.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xwatch.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xwatch.h"
 #include "lib/json.h"
 #include "lib/log.h"
 #include "record/record.h"

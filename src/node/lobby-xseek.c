@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xnode.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
 #include "lib/log.h"
 #include "store/node.h"
 #include "db/sqldb.h"

@@ -51,7 +51,7 @@
 
 #include "league/league.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 #include "db/sqldb.h"
 #include "lib/util.h"
@@ -139,6 +139,66 @@ static int
 xtour_follower(const struct lobby *lb)
 {
 	return (lb->node_id != 0 && !lb->leader);
+}
+
+/*
+ * Whether this node schedules the tournaments now (lobby_schedule asks):
+ * on a node, only the holder of the scheduler's lock once it read them;
+ * then the players of the slots waiting for a game live in the log but
+ * refereed elsewhere (remote) are busy until it ends there
+ * (lobby_xtour_busy).
+ */
+int
+lobby_xtour_schedules(struct lobby *lb)
+{
+	struct ltour	*t;
+	size_t		 i, k, p[2];
+
+	if (xtour_follower(lb))		/* another node schedules */
+		return (0);
+	if (lb->xtour_stale)	/* a new scheduler, tournaments not read */
+		return (0);
+	lb->nxbusy = 0;
+	if (lb->node_id == 0)
+		return (1);
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		for (i = 0; i < t->nslots; i++) {
+			if (t->slots[i].state != LSLOT_PLAYING ||
+			    t->slots[i].remote == 0)
+				continue;
+			p[0] = t->slots[i].a;
+			p[1] = t->slots[i].b;
+			lb->xbusy = xreallocarray(lb->xbusy, lb->nxbusy + 2,
+			    sizeof *lb->xbusy);
+			for (k = 0; k < 2; k++)
+				lobby_copy(lb->xbusy[lb->nxbusy++],
+				    t->def.players[p[k]], sizeof *lb->xbusy);
+		}
+	return (1);
+}
+
+/* Whether account name plays a remote game of a tournament (as above). */
+int
+lobby_xtour_busy(struct lobby *lb, const char *name)
+{
+	return (ltour_name_in(lb->xbusy, lb->nxbusy, name));
+}
+
+/*
+ * Whether slot s may start its forfeit wait now: on a node (the
+ * scheduler), only once an announcement was published after the slot
+ * became due, on which every node redirects its players here.
+ */
+int
+lobby_xtour_called(struct lobby *lb, struct lslot *s)
+{
+	if (lb->node_id == 0)
+		return (1);
+	if (s->xseq == 0) {
+		s->xseq = lb->xtour_seq + 1;
+		return (0);
+	}
+	return (lb->xtour_seq >= s->xseq);
 }
 
 /*

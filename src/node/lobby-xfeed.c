@@ -12,8 +12,8 @@
 
 #include "lib/json.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xwatch.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xwatch.h"
 #include "lib/util.h"
 
 /*

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 
 #define LLEASE_KEEP	64	/* lost games whose players are remembered */
