@@ -62,9 +62,6 @@ struct lcmd {
 STAILQ_HEAD(lcmdq, lcmd);
 
 struct lgame;
-struct store_where;
-struct xwatch_pre;
-struct lwhere;
 
 /* A connection's part in the lobby. */
 struct lobby_client {
@@ -88,13 +85,8 @@ struct lobby_client {
 	int		 holding;	/* running one of its commands */
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
-	int64_t		 xtold;		/* the scheduler node it was sent to
-					 * (lobby-xtour.c), 0: none */
 	char		 anon[32];	/* "anon:START" of this daemon run */
-	struct store_where *where;	/* its login's games elsewhere */
-	size_t		 nwhere;	/* (lobby-where.c) */
-	struct xwatch_pre *xpre;	/* watch's game read on a worker
-					 * (lobby-xwatch.c) */
+	struct nd_client *nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lclients, lobby_client);
 
@@ -138,7 +130,6 @@ struct lgame {
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct clock_timer *timer;
 	enum lg_state	 state;
-	int		 lease_lost;	/* this node lost its lease (lobby-lease.c) */
 	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat; 0: none (aborted) */
 	const char	*reason;
@@ -146,28 +137,12 @@ struct lgame {
 	struct lobby_client **watchers;
 	size_t		 nwatchers;
 	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
-	int		 xwait;		/* paired across nodes: no turn yet */
-	struct store_record *xrec;	/* restored: the log's record then,
+	int		 unseated;	/* lg_start_away: no turn yet */
+	struct store_record *rec;	/* restored: the log's record then,
 					 * for the web feed (lobby-xfeed.c) */
-	int		 xwatched;	/* followed by another node: each move
-					   written at once (lobby-xwatch.c) */
+	struct nd_game	*nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lgames, lgame);
-
-/*
- * An open seek's life cycle across nodes (lobby-xnode.c, xseek_set): its
- * row in table seeks, and the one job of it on the node's queue.  A seek
- * freed (paired, withdrawn, gone) has none.
- */
-enum lseek_x {
-	LSEEK_LOCAL,		/* no row: on this node only (single node; a
-				 * node waiting for room or the database) */
-	LSEEK_PUBLISHING,	/* its INSERT queued or running (xrow -1) */
-	LSEEK_PUBLISHED,	/* row xrow, no job */
-	LSEEK_CLAIMING,		/* its claim queued or running */
-	LSEEK_PAIRED,		/* a game started (here or elsewhere) */
-	LSEEK_WITHDRAWN		/* dropped: its row is deleted on a worker */
-};
 
 /* An open seek. */
 struct lseek {
@@ -178,9 +153,7 @@ struct lseek {
 	int		 random;
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
-	int64_t		 xrow;		/* published (lobby-xnode.c), -1 while
-					 * publishing, or 0 */
-	enum lseek_x	 xstate;	/* lobby-xnode.c's xseek_set only */
+	struct nd_seek	*nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lseeks, lseek);
 
@@ -234,10 +207,6 @@ struct lslot {
 	int		 forfeit;	/* done: the loser was absent */
 	uint64_t	 waiting;	/* lobby_clock_now when one player was
 					 * there and the other not; 0: not */
-	uint64_t	 xseq;		/* node: the announcement its forfeit
-					 * wait needs (lobby-xtour.c); 0: none */
-	int64_t		 remote;	/* playing: a live game of the log not
-					 * refereed here (lobby-xtour.c) */
 };
 
 /* A forfeit on its way to the log (lobby-tour.c). */
@@ -265,7 +234,7 @@ struct ltour {
 	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
 	struct lforfeits forfeits;	/* on their way to the log */
 	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
-	uint64_t	 xfresh;	/* read from the log then (lobby-xtour.c) */
+	struct nd_tour	*nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(ltours, ltour);
 
@@ -280,7 +249,9 @@ struct lobby_live;
 struct lobby_node_ops {
 	/* lobby_free, after the games (the workers are joined). */
 	void	 (*free)(struct lobby *);
-	/* A connection leaves: what it follows of other nodes goes. */
+	/* A connection comes (its node state, lc->nd); it leaves: what it
+	 * follows of other nodes goes, and lc->nd. */
+	void	 (*attach)(struct lobby_client *);
 	void	 (*detach)(struct lobby_client *);
 	/* After a login's nlive event live lines: its games elsewhere, a
 	 * drain's redirect, its tournaments' scheduler. */
@@ -295,30 +266,43 @@ struct lobby_node_ops {
 	int64_t	 (*busy)(struct lobby *, const char *);
 	/* resume of a game not live here: 0, or -1 with err. */
 	int	 (*resume)(struct lobby_client *, int64_t, struct buf *);
-	/* Seeks: whether lc pairs with sk here; sk opened; sk dropped. */
+	/* Seeks: whether lc pairs with sk here; sk opened; sk dropped;
+	 * sk (with node state sk->nd) freed. */
 	int	 (*may_pair)(struct lobby_client *, struct lseek *);
 	void	 (*publish)(struct lobby *, struct lseek *);
 	void	 (*seek_gone)(struct lobby *, struct lseek *);
-	/* A seat resumed: 1 if that started the game (no genmove now). */
-	int	 (*seated)(struct lgame *);
-	/* watch of a game not live here: as lobby_watch, -2 if not
-	 * another node's; unwatch (0: all); the watch was of a game here. */
+	void	 (*seek_free)(struct lseek *);	/* of sk->nd, sk freed */
+	/* watch of a game not live here: as lobby_watch, or 1 if no other
+	 * node's is followed; unwatch (0: all); the watch was of a game
+	 * here. */
 	int	 (*watch)(struct lobby_client *, int64_t, struct lobby_live *,
 		    struct buf *);
 	void	 (*unwatch)(struct lobby_client *, int64_t);
 	void	 (*watch_here)(struct lobby_client *);
 	/* Tournaments: read again from the log (by name, by id, all: on
 	 * 1 before, 0 after); whether this node schedules now (then it
-	 * notes which players play elsewhere); one of them; whether slot's
-	 * forfeit wait may start. */
+	 * notes which players play elsewhere); one of them; whether slot i
+	 * of t may start its forfeit wait. */
 	void	 (*tour_fresh)(struct lobby *, const char *);
 	void	 (*tour_fresh_id)(struct lobby *, int64_t);
 	void	 (*tour_batch)(struct lobby *, int);
 	int	 (*schedules)(struct lobby *);
 	int	 (*tour_busy)(struct lobby *, const char *);
-	int	 (*called)(struct lobby *, struct lslot *);
+	int	 (*called)(struct lobby *, struct ltour *, size_t);
+	/* Slot i of t: its forfeit wait is off; the live game of the log it
+	 * waits for, refereed elsewhere, or 0; that game is refereed here
+	 * now.  t (with node state t->nd) is freed. */
+	void	 (*uncall)(struct ltour *, size_t);
+	int64_t	 (*slot_elsewhere)(const struct ltour *, size_t);
+	void	 (*slot_here)(struct ltour *, size_t);
+	void	 (*tour_free)(struct ltour *);
 	/* Game g was restored from the log here. */
 	void	 (*restored)(struct lobby *, struct lgame *);
+	/* Of a game with node state (g->nd): a move was made; whether it
+	 * stopped here without a result (another node has it); g is freed. */
+	void	 (*game_moved)(struct lgame *);
+	int	 (*game_lost)(const struct lgame *);
+	void	 (*game_free)(struct lgame *);
 };
 
 struct lobby {
@@ -348,39 +332,13 @@ struct lobby {
 	void		 (*game_freed)(struct lobby *);
 	void		 (*feed)(void *, const struct lobby_feed *); /* or NULL */
 	void		*feed_arg;
-	/* The node this lobby is (lobby_set_node): 0 for a single node. */
-	int64_t		 node_id;
-	char		 node_addr[256];
-	int		 leader;	/* holds the scheduler's lock */
-	struct llease	*lease;		/* lost games (lobby-lease.c) */
 	TAILQ_HEAD(lrestores, lrestore) restores; /* lobby-restore.c */
-	struct {			/* node drain (lobby-node.c) */
-		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
-		uint64_t redirected;	/* event redirect sent since */
-	} drain;
-	/* Matchmaking across nodes (lobby-xnode.c), or NULL. */
-	struct lxnode	*xnode;
-	const char	*xaway;		/* lg_start: the away seat's account */
-	/* A published seek is dropped (lobby-xnode.c sets it): its row is
-	 * deleted on a worker (if another node claimed it a moment before,
-	 * the claim wins); returns 0. */
-	int		 (*seek_gone)(struct lobby *, struct lseek *);
-	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
-	struct lxwatch	*xwatch;
-	/* Tournaments across nodes (lobby-xtour.c), or NULL; the scheduler's
-	 * announcements published, for the forfeit waits (lobby-tour.c). */
-	struct lxtour	*xtour;
-	uint64_t	 xtour_seq;
-	int		 xtour_stale;	/* a new scheduler's read failed: it
-					 * does not schedule yet */
-	/* The players of tournament games live in the log but refereed
-	 * elsewhere (remote slots): busy (lobby-tour.c, each schedule). */
-	char		(*xbusy)[LEAGUE_NAME_MAX + 1];
-	size_t		 nxbusy;
-	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
-	const struct lobby_node_ops *nops;	/* node mode, or NULL */
-	struct lwhere	*where;		/* games waiting for a takeover
-					 * (lobby-where.c), or NULL */
+	/* lg_start: the account of a seat whose player is not here
+	 * (lg_start_away), or NULL. */
+	const char	*away;
+	/* Node mode (src/node/): its operations and its state, or NULL. */
+	const struct lobby_node_ops *nops;
+	struct nd_lobby	*nd;
 };
 
 /* lobby-work.c (calls no other file of the lobby): a job on a worker
@@ -412,6 +370,10 @@ void	 lg_turn(struct lgame *);
 struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
 	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
 	    size_t);
+struct lgame *lg_start_away(struct lobby *, const char *, struct game *,
+	    struct lobby_client *, struct lobby_client *, uint64_t, uint64_t,
+	    int);
+int	 lg_seated(struct lgame *);
 void	 lg_free(struct lgame *);
 void	 lg_engine_drop(struct lobby *);
 void	 lg_finish(struct lgame *, int, const char *);
@@ -435,6 +397,7 @@ void	 lobby_chall_free(struct lchall *);
  * lobby-queue.c) */
 void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
+void	 lslot_unwait(struct lobby *, struct ltour *, size_t);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
 void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
 void	 lobby_tour_slots(struct ltour *);

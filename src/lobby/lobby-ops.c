@@ -567,7 +567,7 @@ lobby_resume(struct lobby_client *lc, const char *token, int64_t *gid,
 	*seat = s;
 	lg_send_start(g, s);
 	lg_send_new(g, s);
-	if (lc->lb->nops != NULL && lc->lb->nops->seated(g))
+	if (lg_seated(g))	/* its first turn */
 		return (0);
 	if (g->to_move == s)
 		lg_send_genmove(g);

@@ -38,6 +38,8 @@ lc_drop_seek(struct lobby_client *lc)
 		return;
 	if (lb->nops != NULL)
 		lb->nops->seek_gone(lb, lc->seek);
+	if (lc->seek->nd != NULL)
+		lb->nops->seek_free(lc->seek);
 	TAILQ_REMOVE(&lb->seeks, lc->seek, entry);
 	lb->nseeks--;
 	free(lc->seek->spec);

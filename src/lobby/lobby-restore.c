@@ -251,11 +251,13 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 		return (lrestore_fail(r, "its tournament is not running"));
 	if (gi->slot >= t->nslots ||
 	    (t->slots[gi->slot].state != LSLOT_PENDING &&
-	    t->slots[gi->slot].remote != r->id))
+	    (r->lb->nops == NULL ||
+	    r->lb->nops->slot_elsewhere(t, gi->slot) != r->id)))
 		return (lrestore_fail(r, "its tournament slot %u is no longer "
 		    "open", gi->slot));
 	lslot_enter(t, gi->slot, LSLOT_PLAYING);
-	t->slots[gi->slot].remote = 0;	/* refereed here now */
+	if (r->lb->nops != NULL)	/* refereed here now */
+		r->lb->nops->slot_here(t, gi->slot);
 	*tp = t;
 	*slot = gi->slot;
 	return (0);
@@ -316,8 +318,8 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	    (unsigned long long)(g->p[0].clock_us / 1000),
 	    (unsigned long long)(g->p[1].clock_us / 1000), g->p[0].name,
 	    g->p[1].name);
-	g->xrec = xmalloc(sizeof *g->xrec);	/* the web feed's backfill */
-	*g->xrec = r->rec;
+	g->rec = xmalloc(sizeof *g->rec);	/* the web feed's backfill */
+	*g->rec = r->rec;
 	memset(&r->rec, 0, sizeof r->rec);
 	lg_restored(lb, g);
 	lrestore_tell(lb, g);	/* its players here: event live */

@@ -81,7 +81,7 @@ lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
 		return (-1);
 	if (pause)		/* a deadline runs again from the resume */
 		for (i = 0; i < t->nslots; i++)
-			t->slots[i].waiting = t->slots[i].xseq = 0;
+			lslot_unwait(lc->lb, t, i);
 	log_info("tournament=%s event=%s by=%s", t->def.name,
 	    pause ? "paused" : "resumed", lc->name);
 	return (0);

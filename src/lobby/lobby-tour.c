@@ -350,6 +350,8 @@ ltour_free(struct ltour *t)
 		TAILQ_REMOVE(&t->forfeits, f, entry);
 		free(f);
 	}
+	if (t->nd != NULL)
+		t->lb->nops->tour_free(t);
 	league_tournament_free(&t->def);
 	free(t->slots);
 	free(t->byes);
@@ -531,6 +533,15 @@ lobby_tour_timer_cb(void *arg)
 	lobby_schedule(t->lb);
 }
 
+/* Slot i of t waits for no absent player (its forfeit wait is off). */
+void
+lslot_unwait(struct lobby *lb, struct ltour *t, size_t i)
+{
+	t->slots[i].waiting = 0;
+	if (lb->nops != NULL)
+		lb->nops->uncall(t, i);
+}
+
 /*
  * The forfeit deadline of pending slot i, one seat there (present) and
  * the other absent: starts its wait, or scores the forfeit once due;
@@ -545,7 +556,7 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 
 	if (t->def.forfeit_s == 0)
 		return (0);
-	if (s->waiting == 0 && lb->nops != NULL && !lb->nops->called(lb, s))
+	if (s->waiting == 0 && lb->nops != NULL && !lb->nops->called(lb, t, i))
 		return (0);		/* node: after its players are told */
 	if (s->waiting == 0)
 		s->waiting = now == 0 ? 1 : now;
@@ -589,16 +600,14 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 	pa = lobby_tour_seat(lb, t->def.players[s->a], &a);
 	pb = lobby_tour_seat(lb, t->def.players[s->b], &b);
 	if (pa == 0 || pb == 0 || (pa < 0 && pb < 0)) {
-		s->waiting = 0;		/* nobody waits for an absent one */
-		s->xseq = 0;
+		lslot_unwait(lb, t, i);	/* nobody waits for an absent one */
 		return;
 	}
 	if (pa < 0 || pb < 0) {
 		(void)lobby_tour_wait(lb, t, i, pa < 0 ? 1 : 2);
 		return;
 	}
-	s->waiting = 0;
-	s->xseq = 0;
+	lslot_unwait(lb, t, i);
 	if (lobby_tour_start(lb, t, s, &start) != 0)
 		return;
 	lslot_enter(t, i, LSLOT_PLAYING);

@@ -99,6 +99,8 @@ lobby_free(struct lobby *lb)
 	}
 	while ((sk = TAILQ_FIRST(&lb->seeks)) != NULL) {
 		TAILQ_REMOVE(&lb->seeks, sk, entry);
+		if (sk->nd != NULL)
+			lb->nops->seek_free(sk);
 		free(sk->spec);
 		free(sk);
 	}
@@ -137,6 +139,8 @@ lobby_attach(struct lobby *lb, void *conn, uint64_t connid)
 	STAILQ_INIT(&lc->out);
 	buf_init(&lc->held);
 	TAILQ_INSERT_TAIL(&lb->clients, lc, entry);
+	if (lb->nops != NULL)
+		lb->nops->attach(lc);
 	return (lc);
 }
 

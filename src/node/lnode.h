@@ -67,8 +67,9 @@ int	 lobby_drain_refuse(const struct lobby_client *, struct buf *);
 
 /*
  * The web's feed of a live game of another node (lobby-xfeed.c): fetch
- * reads it on a worker (pre_live: live on another node), open follows it (its moves so far go to the feed hook at once, then each as
- * it is committed, then its end) and returns 0, -1 if it is not live on
+ * reads it on a worker (pre_live: live on another node), open follows it
+ * (its moves so far go to the feed hook at once, then each as it is
+ * committed, then its end) and returns 0, -1 if it is not live on
  * another node (or one node only), or -2 with err if it cannot be
  * followed now (the limit, the database); close stops; web writes its
  * summary as logged (live 0) or its live game (live 1) and returns 1, or

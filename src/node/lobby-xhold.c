@@ -113,7 +113,7 @@ xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
 
 	if (sqldb_begin(db) != 0 || sqldb_cached(db, XHOLD_PARTNER, 0, &s) != 0)
 		return (sqldb_abort(db));
-	sqldb_bind_int64(s, 1, xn->lb->node_id);
+	sqldb_bind_int64(s, 1, lnd(xn->lb)->node_id);
 	sqldb_bind_text(s, 2, name);
 	xnode_bind_terms(s, 3, t);
 	if ((r = sqldb_step(s)) == SQLDB_ROW) {
@@ -131,7 +131,7 @@ xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
 	    SQLDB_RETURNING_ID, &s) != 0)
 		return (sqldb_abort(db));
 	if (h->partner == 0) {
-		sqldb_bind_int64(s, 1, xn->lb->node_id);
+		sqldb_bind_int64(s, 1, lnd(xn->lb)->node_id);
 		sqldb_bind_text(s, 2, name);
 		xnode_bind_terms(s, 3, t);
 		r = sqldb_step(s);
@@ -161,7 +161,7 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
     const struct lobby_prep *p)
 {
 	struct lobby	*lb = lc->lb;
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 	struct xhold	*h;
 	struct lseek	 t;
 	struct buf	 spec;
@@ -236,18 +236,18 @@ xhold_release(struct lxnode *xn, struct xhold *h)
 int
 lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
 {
-	struct lxnode	*xn = lc->lb->xnode;
+	struct lxnode	*xn = lnd(lc->lb)->xnode;
 	struct xhold	*h;
 	int		 ok = 0;
 
-	if (sk->xrow == 0)
+	if (sk->nd->xrow == 0)
 		return (1);
-	if (xn == NULL || sk->xrow < 0)
+	if (xn == NULL || sk->nd->xrow < 0)
 		return (0);
 	pthread_mutex_lock(&xn->hmtx);
 	for (h = xn->holds; h != NULL && h->connid != lc->connid; h = h->next)
 		;
-	if (h != NULL && h->partner == sk->xrow)
+	if (h != NULL && h->partner == sk->nd->xrow)
 		ok = 1;
 	pthread_mutex_unlock(&xn->hmtx);
 	/* sk is left as it is until the pairing started: then its drop
@@ -282,7 +282,7 @@ xhold_take_row(struct lxnode *xn, uint64_t connid)
 void
 lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
 {
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 	int64_t		 row;
 
 	if (xn == NULL || sk->lc->name[0] == '\0')
@@ -291,7 +291,7 @@ lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
 		xnode_publish(xn, sk);
 		return;
 	}
-	sk->xrow = row;
+	sk->nd->xrow = row;
 	xseek_set(sk, LSEEK_PUBLISHING);
 	xjob_new(xn, XJ_OPEN, sk, row, 0);
 	xnode_pump(xn);
@@ -301,7 +301,7 @@ lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
 void
 lobby_xnode_seek_end(struct lobby_client *lc)
 {
-	struct lxnode	*xn = lc->lb->xnode;
+	struct lxnode	*xn = lnd(lc->lb)->xnode;
 	struct xhold	*h;
 
 	while (xn != NULL && (h = xhold_take(xn, lc->connid)) != NULL)
@@ -397,7 +397,7 @@ xhold_orphans(struct lxnode *xn)
 	}
 	pthread_mutex_unlock(&xn->hmtx);
 	TAILQ_FOREACH(sk, &xn->lb->seeks, entry)
-		xsweep_own(j, sk->xrow);
+		xsweep_own(j, sk->nd->xrow);
 	TAILQ_FOREACH(k, &xn->todo, entry) {
 		xsweep_own(j, k->row);
 		xsweep_own(j, k->c.id);
@@ -431,7 +431,7 @@ xwork_sweep(struct lxnode *xn, struct xjob *j)
 	    "AND owner_id IS NULL AND created_ms IN (0, -1) ORDER BY id "
 	    "LIMIT 64", 0, &s) != 0)
 		goto fail;
-	sqldb_bind_int64(s, 1, xn->lb->node_id);
+	sqldb_bind_int64(s, 1, lnd(xn->lb)->node_id);
 	while (n < XSWEEP_MAX && (r = sqldb_step(s)) == SQLDB_ROW)
 		ids[n++] = sqldb_column_int64(s, 0);
 	sqldb_reset(s);

@@ -39,11 +39,11 @@ static const char *const xseek_names[] = {
 void
 xseek_set(struct lseek *sk, enum lseek_x to)
 {
-	if (sk->xstate != to)
+	if (sk->nd->xstate != to)
 		log_info("event=xseek seek=%llu row=%lld state=%s->%s",
-		    (unsigned long long)sk->id, (long long)sk->xrow,
-		    xseek_names[sk->xstate], xseek_names[to]);
-	sk->xstate = to;
+		    (unsigned long long)sk->id, (long long)sk->nd->xrow,
+		    xseek_names[sk->nd->xstate], xseek_names[to]);
+	sk->nd->xstate = to;
 }
 
 /* The open seek with id (0: any), whose row is row (0: any), or NULL. */
@@ -53,7 +53,8 @@ xseek_find(struct lobby *lb, uint64_t id, int64_t row)
 	struct lseek	*sk;
 
 	TAILQ_FOREACH(sk, &lb->seeks, entry)
-		if ((id == 0 || sk->id == id) && (row == 0 || sk->xrow == row))
+		if ((id == 0 || sk->id == id) &&
+		    (row == 0 || sk->nd->xrow == row))
 			return (sk);
 	return (NULL);
 }
@@ -94,7 +95,7 @@ xwork_publish(struct lxnode *xn, struct xjob *j)
 	    "random, rated, base_ms, inc_ms, created_ms) VALUES (?, ?, ?, ?, "
 	    "?, ?, ?, ?)", SQLDB_RETURNING_ID, &s) != 0)
 		goto fail;
-	sqldb_bind_int64(s, 1, xn->lb->node_id);
+	sqldb_bind_int64(s, 1, lnd(xn->lb)->node_id);
 	sqldb_bind_text(s, 2, j->player);
 	xnode_bind_terms(s, 3, &j->terms);
 	sqldb_bind_int64(s, 8, xnode_now());
@@ -195,7 +196,7 @@ xwork_claim_end(struct lxnode *xn, struct xjob *j)
 
 	if (!j->commit)
 		return (sqldb_rollback(db) == 0 ? 0 : -1);
-	v[0] = xn->lb->node_id;
+	v[0] = lnd(xn->lb)->node_id;
 	v[1] = j->c.id;
 	if (j->local ? sqldb_cached_run(db, "DELETE FROM seeks WHERE id = ?",
 	    &v[1], 1) != 1 : sqldb_cached_run(db, "UPDATE seeks SET "
@@ -223,7 +224,7 @@ xwork_paired(struct lxnode *xn, struct xjob *j)
 		n = 1;
 	else if (sqldb_cached(xn->jdb, "SELECT id FROM seeks WHERE node_id = "
 	    "? AND game_id IS NOT NULL ORDER BY id LIMIT 64", 0, &s) == 0) {
-		sqldb_bind_int64(s, 1, xn->lb->node_id);
+		sqldb_bind_int64(s, 1, lnd(xn->lb)->node_id);
 		while (n < 64 && sqldb_step(s) == SQLDB_ROW)
 			ids[n++] = sqldb_column_int64(s, 0);
 		sqldb_reset(s);
@@ -232,7 +233,7 @@ xwork_paired(struct lxnode *xn, struct xjob *j)
 	for (i = 0; i < n; i++) {
 		p = &j->p[j->np];
 		v[0] = ids[i];
-		v[1] = xn->lb->node_id;
+		v[1] = lnd(xn->lb)->node_id;
 		k = 0;
 		if (sqldb_cached_rows(xn->jdb, "SELECT id, owner_id, game_id, "
 		    "player FROM seeks WHERE id = ? AND node_id = ? AND game_id "
@@ -437,7 +438,7 @@ xnode_publish(struct lxnode *xn, struct lseek *sk)
 		    (unsigned long long)sk->id);
 		return;		/* LSEEK_LOCAL: the tick publishes it */
 	}
-	sk->xrow = -1;
+	sk->nd->xrow = -1;
 	xseek_set(sk, LSEEK_PUBLISHING);
 	xjob_new(xn, XJ_PUBLISH, sk, 0, 0);
 	xnode_pump(xn);
@@ -460,10 +461,10 @@ xnode_unpublish_row(struct lxnode *xn, int64_t row)
 int
 lobby_xnode_unpublish(struct lobby *lb, struct lseek *sk)
 {
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 
-	if (sk->xstate == LSEEK_PUBLISHED)
-		xnode_unpublish_row(xn, sk->xrow);
+	if (sk->nd->xstate == LSEEK_PUBLISHED)
+		xnode_unpublish_row(xn, sk->nd->xrow);
 	xseek_set(sk, LSEEK_WITHDRAWN);
 	return (0);
 }
@@ -477,7 +478,7 @@ xnode_claim(struct lxnode *xn, struct lseek *sk)
 		return;
 	}
 	xseek_set(sk, LSEEK_CLAIMING);
-	xjob_new(xn, XJ_CLAIM, sk, sk->xrow, 0);
+	xjob_new(xn, XJ_CLAIM, sk, sk->nd->xrow, 0);
 	xnode_pump(xn);
 }
 
@@ -493,10 +494,10 @@ xnode_scan(struct lxnode *xn, int64_t min)
 	struct lseek	*sk, *tsk;
 
 	TAILQ_FOREACH_SAFE(sk, &xn->lb->seeks, entry, tsk) {
-		if (sk->xstate == LSEEK_PUBLISHED && sk->xrow >= min)
+		if (sk->nd->xstate == LSEEK_PUBLISHED && sk->nd->xrow >= min)
 			xnode_claim(xn, sk);
-		else if (sk->xstate == LSEEK_CLAIMING && xn->running != NULL &&
-		    xn->running->seek == sk->id)
+		else if (sk->nd->xstate == LSEEK_CLAIMING &&
+		    xn->running != NULL && xn->running->seek == sk->id)
 			xn->retry = 1;
 	}
 }
@@ -552,8 +553,8 @@ xnode_keep(struct lxnode *xn, struct lgame *g)
 static void
 xnode_republish(struct lxnode *xn, struct lseek *sk, int own)
 {
-	sk->xrow = 0;
-	if (!own && sk->xstate == LSEEK_CLAIMING)
+	sk->nd->xrow = 0;
+	if (!own && sk->nd->xstate == LSEEK_CLAIMING)
 		return;
 	xseek_set(sk, LSEEK_LOCAL);
 	xnode_publish(xn, sk);
@@ -619,7 +620,7 @@ xnode_pair_here(struct lxnode *xn, struct lseek *sk, struct lseek *p)
 		xnode_republish(xn, p, 0);
 		return;
 	}
-	sk->xrow = p->xrow = 0;
+	sk->nd->xrow = p->nd->xrow = 0;
 	xseek_set(sk, LSEEK_PAIRED);
 	xseek_set(p, LSEEK_PAIRED);
 	lc_drop_seek(a);
@@ -643,7 +644,7 @@ xnode_start(struct lxnode *xn, struct lseek *sk, struct xjob *j)
 	uint64_t	 base = sk->base_ms, inc = sk->inc_ms;
 	int		 rated = sk->rated;
 
-	sk->xrow = 0;		/* deleted by the claim */
+	sk->nd->xrow = 0;		/* deleted by the claim */
 	if (xnode_start_pos(lb, sk, &start) != 0) {
 		k = xjob_new(xn, XJ_RELEASE, NULL, 0, 0);
 		k->c = j->c;	/* give the claimed seek back */
@@ -652,12 +653,12 @@ xnode_start(struct lxnode *xn, struct lseek *sk, struct xjob *j)
 	}
 	xseek_set(sk, LSEEK_PAIRED);
 	lc_drop_seek(lc);
-	lb->xaway = j->c.player;
 	if (gmp_urandomm_ui(lb->rs, 2) == 0)
-		g = lg_start(lb, &start, lc, NULL, 0, base, inc, rated, NULL, 0);
+		g = lg_start_away(lb, j->c.player, &start, lc, NULL, base, inc,
+		    rated);
 	else
-		g = lg_start(lb, &start, NULL, lc, 0, base, inc, rated, NULL, 0);
-	lb->xaway = NULL;
+		g = lg_start_away(lb, j->c.player, &start, NULL, lc, base, inc,
+		    rated);
 	xnode_keep(xn, g);
 	k = xjob_new(xn, XJ_GAME, NULL, 0, 0);
 	k->c = j->c;
@@ -675,7 +676,7 @@ xdone_claim(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 	if (j->retry || j->rc < 0)	/* the tick tries again */
 		xn->retry = 1;
 	if (j->rc == 1) {	/* the second half runs next, at once */
-		j->local = j->c.node == xn->lb->node_id;
+		j->local = j->c.node == lnd(xn->lb)->node_id;
 		k = xjob_new(xn, XJ_CLAIM_END, NULL, j->row, 1);
 		k->seek = j->seek;
 		k->c = j->c;
@@ -685,7 +686,7 @@ xdone_claim(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 	}
 	if (sk == NULL)
 		xnode_unpublish_row(xn, j->row);
-	else if (sk->xrow == 0)	/* its row went with a pairing's */
+	else if (sk->nd->xrow == 0)	/* its row went with a pairing's */
 		xnode_republish(xn, sk, 1);
 	else
 		xseek_set(sk, LSEEK_PUBLISHED);
@@ -744,7 +745,7 @@ xdone_paired(struct lxnode *xn, struct xjob *j)
 		p = &j->p[i];
 		to = NULL;
 		TAILQ_FOREACH(lc, &lb->clients, entry) {
-			if (lc->seek != NULL && lc->seek->xrow == p->p.id) {
+			if (lc->seek != NULL && lc->seek->nd->xrow == p->p.id) {
 				to = lc;
 				break;
 			}
@@ -754,9 +755,9 @@ xdone_paired(struct lxnode *xn, struct xjob *j)
 		}
 		if (to == NULL)
 			continue;
-		if (to->seek != NULL && to->seek->xrow == p->p.id) {
+		if (to->seek != NULL && to->seek->nd->xrow == p->p.id) {
 			xseek_set(to->seek, LSEEK_PAIRED);
-			to->seek->xrow = 0;
+			to->seek->nd->xrow = 0;
 		}
 		lc_drop_seek(to);
 		lc_event(to, "redirect %s %lld", p->addr, (long long)p->p.game);
@@ -784,14 +785,14 @@ xjob_done(void *arg)
 		if (j->rc == 1 && sk == NULL)
 			xnode_unpublish_row(xn, j->row);	/* gone */
 		else if (sk != NULL && j->rc == 1) {
-			sk->xrow = j->row;
+			sk->nd->xrow = j->row;
 			xseek_set(sk, LSEEK_PUBLISHED);
 			log_info("event=seek-published seek=%llu row=%lld "
 			    "name=%s", (unsigned long long)sk->id,
-			    (long long)sk->xrow, sk->lc->name);
+			    (long long)sk->nd->xrow, sk->lc->name);
 			xnode_claim(xn, sk);	/* older rows: pair now */
 		} else if (sk != NULL) {
-			sk->xrow = 0;
+			sk->nd->xrow = 0;
 			xseek_set(sk, LSEEK_LOCAL);	/* the tick again */
 		}
 		break;

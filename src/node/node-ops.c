@@ -15,6 +15,8 @@
 #include <stdlib.h>
 
 #include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
+#include "lib/util.h"
 
 /* The node's state, freed after the lobby's games (lobby_free). */
 static void
@@ -23,6 +25,9 @@ nops_free(struct lobby *lb)
 	lwhere_free(lb);
 	lobby_lease_free(lb);
 	lobby_xtour_free(lb);
+	free(lb->nd);
+	lb->nd = NULL;
+	lb->nops = NULL;
 }
 
 /* A connection leaves: the games of other nodes it follows, its reads. */
@@ -30,9 +35,18 @@ static void
 nops_detach(struct lobby_client *lc)
 {
 	lobby_xunwatch(lc, 0);
-	free(lc->where);
-	lc->where = NULL;
-	lc->nwhere = 0;
+	if (lc->nd == NULL)	/* attached before a single node's drain */
+		return;
+	free(lc->nd->where);
+	free(lc->nd);
+	lc->nd = NULL;
+}
+
+/* A connection comes: its node state. */
+static void
+nops_attach(struct lobby_client *lc)
+{
+	lc->nd = xcalloc(1, sizeof *lc->nd);
 }
 
 /*
@@ -44,15 +58,39 @@ nops_login(struct lobby_client *lc, size_t nlive)
 {
 	nlive += lwhere_login(lc);
 	lnode_login(lc, nlive);		/* a draining node: event redirect */
-	lobby_xtour_login(lc);		/* a tournament's player: its scheduler */
+	lobby_xtour_login(lc);		/* a tournament's: its scheduler */
 }
 
 /* A published seek is dropped: its row is deleted on a worker. */
 static void
 nops_seek_gone(struct lobby *lb, struct lseek *sk)
 {
-	if (sk->xrow != 0 && lb->seek_gone != NULL)
-		(void)lb->seek_gone(lb, sk);
+	if (sk->nd != NULL && sk->nd->xrow != 0 && lnd(lb)->xnode != NULL)
+		(void)lobby_xnode_unpublish(lb, sk);
+}
+
+/* A seek is freed: its node state goes. */
+static void
+nops_seek_free(struct lseek *sk)
+{
+	free(sk->nd);
+	sk->nd = NULL;
+}
+
+/* A seek opened: its node state, then its row in table seeks. */
+static void
+nops_publish(struct lobby *lb, struct lseek *sk)
+{
+	if (sk->nd == NULL)
+		sk->nd = xcalloc(1, sizeof *sk->nd);
+	lobby_xnode_publish(lb, sk);
+}
+
+/* Whether lc pairs with sk here (a seek of no row: yes). */
+static int
+nops_may_pair(struct lobby_client *lc, struct lseek *sk)
+{
+	return (sk->nd == NULL || lobby_xnode_may_pair(lc, sk));
 }
 
 /* watch of a game not live here: another node's, or 1 if none follows. */
@@ -60,7 +98,7 @@ static int
 nops_watch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
     struct buf *err)
 {
-	if (lc->lb->xwatch == NULL)
+	if (lnd(lc->lb)->xwatch == NULL)
 		return (1);
 	return (lobby_xwatch(lc, id, lv, err));
 }
@@ -76,6 +114,7 @@ nops_schedules(struct lobby *lb)
 
 static const struct lobby_node_ops nops = {
 	.free = nops_free,
+	.attach = nops_attach,
 	.detach = nops_detach,
 	.login = nops_login,
 	.game_over = lnode_game_over,
@@ -83,10 +122,10 @@ static const struct lobby_node_ops nops = {
 	.elsewhere = lwhere_busy,
 	.busy = lwhere_held,
 	.resume = lwhere_resume,
-	.may_pair = lobby_xnode_may_pair,
-	.publish = lobby_xnode_publish,
+	.may_pair = nops_may_pair,
+	.publish = nops_publish,
 	.seek_gone = nops_seek_gone,
-	.seated = lobby_xnode_seated,
+	.seek_free = nops_seek_free,
 	.watch = nops_watch,
 	.unwatch = lobby_xunwatch,
 	.watch_here = lobby_xwatch_pre_drop,
@@ -96,13 +135,22 @@ static const struct lobby_node_ops nops = {
 	.schedules = nops_schedules,
 	.tour_busy = lobby_xtour_busy,
 	.called = lobby_xtour_called,
+	.uncall = lobby_xtour_uncall,
+	.slot_elsewhere = lobby_xtour_remote,
+	.slot_here = lobby_xtour_here,
+	.tour_free = lobby_xtour_tour_free,
 	.restored = lwhere_restored,
+	.game_moved = lnode_game_moved,
+	.game_lost = lnode_game_lost,
+	.game_free = lnode_game_free,
 };
 
 /* Node mode on: the lobby calls the operations above from now on. */
 static void
 lnode_attach(struct lobby *lb)
 {
+	if (lb->nd == NULL)
+		lb->nd = xcalloc(1, sizeof *lb->nd);
 	lb->nops = &nops;
 }
 
@@ -114,9 +162,9 @@ void
 lobby_set_node(struct lobby *lb, int64_t id, const char *addr)
 {
 	lnode_attach(lb);
-	lb->node_id = id;
-	lobby_copy(lb->node_addr, addr != NULL ? addr : "",
-	    sizeof(lb->node_addr));
+	lb->nd->node_id = id;
+	lobby_copy(lb->nd->node_addr, addr != NULL ? addr : "",
+	    sizeof(lb->nd->node_addr));
 }
 
 /* node drain HOST:PORT: a single node drains too (lobby-node.c). */
