@@ -18,6 +18,7 @@
 #include "cmd/cmd-admin.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
+#include "node/lnode.h"
 #include "proto/proto.h"
 #include "session/session.h"
 #include "store/store.h"

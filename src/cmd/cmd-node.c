@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lobby/lobby.h"
+#include "node/lnode.h"
 #include "proto/proto-addr.h"
 #include "session/session.h"
 

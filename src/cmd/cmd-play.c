@@ -18,6 +18,7 @@
 #include "cmd/cmd-log.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
+#include "node/lnode.h"
 #include "session/session.h"
 
 /* Refuses account commands when there is no database. */

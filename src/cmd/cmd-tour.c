@@ -13,6 +13,7 @@
 
 #include "league/league.h"
 #include "lobby/lobby.h"
+#include "node/lnode.h"
 #include "proto/proto.h"
 #include "session/session.h"
 #include "stats/sprt.h"

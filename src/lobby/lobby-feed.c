@@ -74,8 +74,8 @@ lobby_feed_move(struct lgame *g, int seat, const char *mv, const char *pos,
 	uint64_t	 c[2];
 
 	metrics_inc(M_MOVES);
-	if (g->xwatched)
-		store_run_now(g->lb->store, g->id);
+	if (g->nd != NULL)	/* node mode: followed elsewhere? */
+		g->lb->nops->game_moved(g);
 	c[0] = g->p[0].clock_us / 1000;
 	c[1] = g->p[1].clock_us / 1000;
 	lobby_feed_send_move(g->lb, g->id, g->ply, seat, mv, pos,

@@ -373,7 +373,7 @@ lg_turn(struct lgame *g)
 		lg_finish(g, winner, reason);
 		return;
 	}
-	if (g->xwait)		/* lobby-xnode.c: both seated, or a deadline */
+	if (g->unseated)	/* lg_start_away: both seated, or a deadline */
 		return;
 	g->serial++;
 	p = &g->p[g->to_move - 1];
@@ -411,11 +411,11 @@ lg_seat(struct lgame *g, int seat, struct lobby_client *lc, int engine)
 		lobby_copy(p->name, "engine", sizeof p->name);
 		return;
 	}
-	if (lc == NULL && g->lb->xaway != NULL) {	/* paired across nodes:
-							 * the account is away */
-		lobby_copy(p->name, g->lb->xaway, sizeof p->name);
+	if (lc == NULL && g->lb->away != NULL) {	/* lg_start_away: the
+							 * account is away */
+		lobby_copy(p->name, g->lb->away, sizeof p->name);
 		p->account = 1;
-		g->xwait = 1;
+		g->unseated = 1;
 		lobby_token(p->token);
 		return;
 	}
@@ -503,6 +503,41 @@ lg_start(struct lobby *lb, struct game *start, struct lobby_client *c1,
 }
 
 /*
+ * Starts a game between c1 and c2 whose NULL seat is account away, not
+ * connected here (a seek paired with another node's): its first turn
+ * waits until both seats are taken (lg_seated), or lg_turn after a
+ * deadline of its caller.
+ */
+struct lgame *
+lg_start_away(struct lobby *lb, const char *away, struct game *start,
+    struct lobby_client *c1, struct lobby_client *c2, uint64_t base,
+    uint64_t inc, int rated)
+{
+	struct lgame	*g;
+
+	lb->away = away;
+	g = lg_start(lb, start, c1, c2, 0, base, inc, rated, NULL, 0);
+	lb->away = NULL;
+	return (g);
+}
+
+/*
+ * A seat of game g was taken (resume): while g waits for its players
+ * (lg_start_away), starts its first turn once both are seated.  Returns 1
+ * when it did (the genmove is sent), 0 otherwise.
+ */
+int
+lg_seated(struct lgame *g)
+{
+	if (!g->unseated || g->p[0].lc == NULL || g->p[1].lc == NULL)
+		return (0);
+	g->unseated = 0;
+	log_info("game=%lld event=joined", (long long)g->id);
+	lg_turn(g);
+	return (1);
+}
+
+/*
  * A live game restored from the log (lobby-restore.c), filled in by the
  * caller: id, game, start, ply, to_move, time control, rated, tournament
  * and slot, and each seat's name, account or engine, and clock.  Both
@@ -537,9 +572,11 @@ lg_free(struct lgame *g)
 	free(g->start);
 	free(g->detail);
 	free(g->watchers);
-	if (g->xrec != NULL)
-		store_record_free(g->xrec);
-	free(g->xrec);
+	if (g->rec != NULL)
+		store_record_free(g->rec);
+	free(g->rec);
+	if (g->nd != NULL)
+		g->lb->nops->game_free(g);
 	free(g);
 }
 
@@ -560,7 +597,7 @@ lg_logged(void *arg)
 	int		 s;
 
 	lg_enter(g, LG_LOGGED);
-	if (g->lease_lost) {	/* told by lobby-lease.c: no result */
+	if (g->nd != NULL && lb->nops->game_lost(g)) {	/* no result here */
 		lg_free(g);
 		lb->game_freed(lb);
 		return;
@@ -577,7 +614,8 @@ lg_logged(void *arg)
 		    res, g->reason, sp, det);
 		lc->game = NULL;
 		lc->seat = 0;
-		lnode_game_over(lc);	/* a draining node: event redirect */
+		if (lb->nops != NULL)	/* a draining node: event redirect */
+			lb->nops->game_over(lc);
 	}
 	for (i = 0; i < g->nwatchers; i++) {
 		if (g->logged && !g->log_ok)
@@ -670,6 +708,37 @@ lobby_playing(struct lobby *lb, const char *name)
 		    (g->p[1].account && strcmp(g->p[1].name, name) == 0))
 			return (g->id);
 	return (0);
+}
+
+/*
+ * The id of the game account name may not be paired past here: the live
+ * game it is seated in (lobby_playing), else on a node one elsewhere (the
+ * game it was told of at login, live on another node or waiting for a
+ * takeover); 0 when it may start one (the tournament scheduler and the
+ * claim of a seek across nodes ask this).
+ */
+int64_t
+lobby_busy(struct lobby *lb, const char *name)
+{
+	int64_t		 gid;
+
+	if ((gid = lobby_playing(lb, name)) != 0 || lb->nops == NULL)
+		return (gid);
+	return (lb->nops->busy(lb, name));
+}
+
+/* Sends lc the event live line of seat s of game g. */
+void
+lc_event_live(struct lobby_client *lc, struct lgame *g, int s)
+{
+	struct buf	 tc;
+
+	buf_init(&tc);
+	proto_tc_print(&tc, g->base_ms, g->inc_ms);
+	lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
+	    (long long)g->id, g->p[0].name, g->p[1].name, s, buf_str(&tc),
+	    g->rated, g->start);
+	buf_free(&tc);
 }
 
 /* Tells the other seat and the spectators that a seat left or came back. */

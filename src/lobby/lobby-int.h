@@ -1,9 +1,11 @@
 /*
  * lobby-int.h: what the lobby's files share: its limits, its structures
  * and the functions one file of src/lobby/ calls in another.  Nothing
- * outside the lobby includes it.  The files call each other downward
- * only, without a cycle (tests/layers.py checks it); what a game's end
- * tells a tournament goes up through a hook.
+ * outside the lobby and the node module (src/node/) includes it.  The
+ * files call each other downward only, without a cycle (tests/layers.py
+ * checks it); what a game's end tells a tournament goes up through a
+ * hook.  Node mode (src/node/) is reached only through struct
+ * lobby_node_ops.
  */
 #ifndef LOBBY_INT_H
 #define LOBBY_INT_H
@@ -52,9 +54,6 @@ struct lcmd {
 STAILQ_HEAD(lcmdq, lcmd);
 
 struct lgame;
-struct store_where;
-struct xwatch_pre;
-struct lwhere;
 
 /* A connection's part in the lobby. */
 struct lobby_client {
@@ -78,13 +77,8 @@ struct lobby_client {
 	int		 holding;	/* running one of its commands */
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
-	int64_t		 xtold;		/* the scheduler node it was sent to
-					 * (lobby-xtour.c), 0: none */
 	char		 anon[32];	/* "anon:START" of this daemon run */
-	struct store_where *where;	/* its login's games elsewhere */
-	size_t		 nwhere;	/* (lobby-where.c) */
-	struct xwatch_pre *xpre;	/* watch's game read on a worker
-					 * (lobby-xwatch.c) */
+	struct nd_client *nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lclients, lobby_client);
 
@@ -128,7 +122,6 @@ struct lgame {
 	uint64_t	 serial;	/* counts turns, to drop stale answers */
 	struct clock_timer *timer;
 	enum lg_state	 state;
-	int		 lease_lost;	/* this node lost its lease (lobby-lease.c) */
 	int		 log_ok;	/* the log has the end */
 	int		 winner;	/* seat; 0: none (aborted) */
 	const char	*reason;
@@ -136,28 +129,12 @@ struct lgame {
 	struct lobby_client **watchers;
 	size_t		 nwatchers;
 	struct lg_ejob	*ejob;		/* an engine move on a worker, or NULL */
-	int		 xwait;		/* paired across nodes: no turn yet */
-	struct store_record *xrec;	/* restored: the log's record then,
+	int		 unseated;	/* lg_start_away: no turn yet */
+	struct store_record *rec;	/* restored: the log's record then,
 					 * for the web feed (lobby-xfeed.c) */
-	int		 xwatched;	/* followed by another node: each move
-					   written at once (lobby-xwatch.c) */
+	struct nd_game	*nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lgames, lgame);
-
-/*
- * An open seek's life cycle across nodes (lobby-xnode.c, xseek_set): its
- * row in table seeks, and the one job of it on the node's queue.  A seek
- * freed (paired, withdrawn, gone) has none.
- */
-enum lseek_x {
-	LSEEK_LOCAL,		/* no row: on this node only (single node; a
-				 * node waiting for room or the database) */
-	LSEEK_PUBLISHING,	/* its INSERT queued or running (xrow -1) */
-	LSEEK_PUBLISHED,	/* row xrow, no job */
-	LSEEK_CLAIMING,		/* its claim queued or running */
-	LSEEK_PAIRED,		/* a game started (here or elsewhere) */
-	LSEEK_WITHDRAWN		/* dropped: its row is deleted on a worker */
-};
 
 /* An open seek. */
 struct lseek {
@@ -168,9 +145,7 @@ struct lseek {
 	int		 random;
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
-	int64_t		 xrow;		/* published (lobby-xnode.c), -1 while
-					 * publishing, or 0 */
-	enum lseek_x	 xstate;	/* lobby-xnode.c's xseek_set only */
+	struct nd_seek	*nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lseeks, lseek);
 
@@ -224,10 +199,6 @@ struct lslot {
 	int		 forfeit;	/* done: the loser was absent */
 	uint64_t	 waiting;	/* lobby_clock_now when one player was
 					 * there and the other not; 0: not */
-	uint64_t	 xseq;		/* node: the announcement its forfeit
-					 * wait needs (lobby-xtour.c); 0: none */
-	int64_t		 remote;	/* playing: a live game of the log not
-					 * refereed here (lobby-xtour.c) */
 };
 
 /* A forfeit on its way to the log (lobby-tour.c). */
@@ -255,9 +226,76 @@ struct ltour {
 	uint64_t	 next_due;	/* the earliest, UINT64_MAX: none */
 	struct lforfeits forfeits;	/* on their way to the log */
 	struct ltour_sprt sprt;		/* its SPRT, if def.has_sprt */
-	uint64_t	 xfresh;	/* read from the log then (lobby-xtour.c) */
+	struct nd_tour	*nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(ltours, ltour);
+
+/*
+ * Node mode (several daemons on one PostgreSQL, doc/NODES.md): the one
+ * door of the lobby to it.  The node module (src/node/) sets lb->nops
+ * once, when the daemon becomes a node (or a drain starts); it is NULL
+ * on a single node, where none of these runs.  The lobby calls them at
+ * the points named; each does nothing that does not concern it.
+ */
+struct lobby_live;
+struct lobby_node_ops {
+	/* lobby_free, after the games (the workers are joined). */
+	void	 (*free)(struct lobby *);
+	/* A connection comes (its node state, lc->nd); it leaves: what it
+	 * follows of other nodes goes, and lc->nd. */
+	void	 (*attach)(struct lobby_client *);
+	void	 (*detach)(struct lobby_client *);
+	/* After a login's nlive event live lines: its games elsewhere, a
+	 * drain's redirect, its tournaments' scheduler. */
+	void	 (*login)(struct lobby_client *, size_t);
+	/* lc's game is over and it is free again. */
+	void	 (*game_over)(struct lobby_client *);
+	/* A new game of lc, or ready: 0, or -1 with err (a drain). */
+	int	 (*refuse)(const struct lobby_client *, struct buf *);
+	/* lc's account plays elsewhere: 0, or -1 with err. */
+	int	 (*elsewhere)(struct lobby_client *, struct buf *);
+	/* The game account name plays elsewhere, or 0. */
+	int64_t	 (*busy)(struct lobby *, const char *);
+	/* resume of a game not live here: 0, or -1 with err. */
+	int	 (*resume)(struct lobby_client *, int64_t, struct buf *);
+	/* Seeks: whether lc pairs with sk here; sk opened; sk dropped;
+	 * sk (with node state sk->nd) freed. */
+	int	 (*may_pair)(struct lobby_client *, struct lseek *);
+	void	 (*publish)(struct lobby *, struct lseek *);
+	void	 (*seek_gone)(struct lobby *, struct lseek *);
+	void	 (*seek_free)(struct lseek *);	/* of sk->nd, sk freed */
+	/* watch of a game not live here: as lobby_watch, or 1 if no other
+	 * node's is followed; unwatch (0: all); the watch was of a game
+	 * here. */
+	int	 (*watch)(struct lobby_client *, int64_t, struct lobby_live *,
+		    struct buf *);
+	void	 (*unwatch)(struct lobby_client *, int64_t);
+	void	 (*watch_here)(struct lobby_client *);
+	/* Tournaments: read again from the log (by name, by id, all: on
+	 * 1 before, 0 after); whether this node schedules now (then it
+	 * notes which players play elsewhere); one of them; whether slot i
+	 * of t may start its forfeit wait. */
+	void	 (*tour_fresh)(struct lobby *, const char *);
+	void	 (*tour_fresh_id)(struct lobby *, int64_t);
+	void	 (*tour_batch)(struct lobby *, int);
+	int	 (*schedules)(struct lobby *);
+	int	 (*tour_busy)(struct lobby *, const char *);
+	int	 (*called)(struct lobby *, struct ltour *, size_t);
+	/* Slot i of t: its forfeit wait is off; the live game of the log it
+	 * waits for, refereed elsewhere, or 0; that game is refereed here
+	 * now.  t (with node state t->nd) is freed. */
+	void	 (*uncall)(struct ltour *, size_t);
+	int64_t	 (*slot_elsewhere)(const struct ltour *, size_t);
+	void	 (*slot_here)(struct ltour *, size_t);
+	void	 (*tour_free)(struct ltour *);
+	/* Game g was restored from the log here. */
+	void	 (*restored)(struct lobby *, struct lgame *);
+	/* Of a game with node state (g->nd): a move was made; whether it
+	 * stopped here without a result (another node has it); g is freed. */
+	void	 (*game_moved)(struct lgame *);
+	int	 (*game_lost)(const struct lgame *);
+	void	 (*game_free)(struct lgame *);
+};
 
 struct lobby {
 	struct store	*store;
@@ -286,38 +324,13 @@ struct lobby {
 	void		 (*game_freed)(struct lobby *);
 	void		 (*feed)(void *, const struct lobby_feed *); /* or NULL */
 	void		*feed_arg;
-	/* The node this lobby is (lobby_set_node): 0 for a single node. */
-	int64_t		 node_id;
-	char		 node_addr[256];
-	int		 leader;	/* holds the scheduler's lock */
-	struct llease	*lease;		/* lost games (lobby-lease.c) */
 	TAILQ_HEAD(lrestores, lrestore) restores; /* lobby-restore.c */
-	struct {			/* node drain (lobby-node.c) */
-		char	 to[PROTO_ADDR_MAX + 1];	/* "": not draining */
-		uint64_t redirected;	/* event redirect sent since */
-	} drain;
-	/* Matchmaking across nodes (lobby-xnode.c), or NULL. */
-	struct lxnode	*xnode;
-	const char	*xaway;		/* lg_start: the away seat's account */
-	/* A published seek is dropped (lobby-xnode.c sets it): its row is
-	 * deleted on a worker (if another node claimed it a moment before,
-	 * the claim wins); returns 0. */
-	int		 (*seek_gone)(struct lobby *, struct lseek *);
-	/* Spectating across nodes (lobby-xwatch.c), or NULL. */
-	struct lxwatch	*xwatch;
-	/* Tournaments across nodes (lobby-xtour.c), or NULL; the scheduler's
-	 * announcements published, for the forfeit waits (lobby-tour.c). */
-	struct lxtour	*xtour;
-	uint64_t	 xtour_seq;
-	int		 xtour_stale;	/* a new scheduler's read failed: it
-					 * does not schedule yet */
-	/* The players of tournament games live in the log but refereed
-	 * elsewhere (remote slots): busy (lobby-tour.c, each schedule). */
-	char		(*xbusy)[LEAGUE_NAME_MAX + 1];
-	size_t		 nxbusy;
-	struct sqldb	*xdb;		/* lobby-xnode.c's, for leases */
-	struct lwhere	*where;		/* games waiting for a takeover
-					 * (lobby-where.c), or NULL */
+	/* lg_start: the account of a seat whose player is not here
+	 * (lg_start_away), or NULL. */
+	const char	*away;
+	/* Node mode (src/node/): its operations and its state, or NULL. */
+	const struct lobby_node_ops *nops;
+	struct nd_lobby	*nd;
 };
 
 /* lobby-work.c (calls no other file of the lobby): a job on a worker
@@ -349,6 +362,10 @@ void	 lg_turn(struct lgame *);
 struct lgame *lg_start(struct lobby *, struct game *, struct lobby_client *,
 	    struct lobby_client *, int, uint64_t, uint64_t, int, struct ltour *,
 	    size_t);
+struct lgame *lg_start_away(struct lobby *, const char *, struct game *,
+	    struct lobby_client *, struct lobby_client *, uint64_t, uint64_t,
+	    int);
+int	 lg_seated(struct lgame *);
 void	 lg_free(struct lgame *);
 void	 lg_engine_drop(struct lobby *);
 void	 lg_finish(struct lgame *, int, const char *);
@@ -357,6 +374,8 @@ int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);
 void	 lg_answer_move(struct lgame *, int, const char *, const char *);
 void	 lg_restored(struct lobby *, struct lgame *);
+void	 lc_event_live(struct lobby_client *, struct lgame *, int);
+int64_t	 lobby_busy(struct lobby *, const char *);
 
 /* lobby-restore.c (calls lobby-game.c, lobby-tour.c, lobby-queue.c) */
 void	 lrestore_drop(struct lobby *);
@@ -370,6 +389,7 @@ void	 lobby_chall_free(struct lchall *);
  * lobby-queue.c) */
 void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
+void	 lslot_unwait(struct lobby *, struct ltour *, size_t);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
 void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
 void	 lobby_tour_slots(struct ltour *);
@@ -402,42 +422,6 @@ void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
 void	 lobby_feed_end(struct lgame *);
 
-/* lobby-lease.c (calls lobby-game.c, lobby-tour.c, lobby-feed.c,
- * lobby-queue.c) */
-void	 lobby_lease_free(struct lobby *);
-
-/* lobby-node.c (calls lobby-queue.c): a node's drain */
-int	 lnode_draining(const struct lobby *);
-void	 lnode_game_over(struct lobby_client *);
-void	 lnode_login(struct lobby_client *, size_t);
-
-/* lobby-where.c: an account's games on other nodes, event live (calls
- * lobby-game.c, lobby-queue.c; lobby.c, lobby-ops.c and lobby-restore.c
- * call it). */
-void	 lc_event_live(struct lobby_client *, struct lgame *, int);
-size_t	 lwhere_login(struct lobby_client *);
-void	 lwhere_restored(struct lobby *, struct lgame *);
-int	 lwhere_busy(struct lobby_client *, struct buf *);
-int64_t	 lobby_busy(struct lobby *, const char *);
-int	 lwhere_resume(struct lobby_client *, int64_t, struct buf *);
-void	 lwhere_free(struct lobby *);
-
-/* lobby-xnode.c (calls lobby-game.c, lobby-pair.c, lobby-queue.c):
- * matchmaking across nodes */
-void	 lobby_xnode_publish(struct lobby *, struct lseek *);
-int	 lobby_xnode_may_pair(struct lobby_client *, struct lseek *);
-int	 lobby_xnode_seated(struct lgame *);
-
-/* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */
-void	 lobby_xwatch_init(struct lobby *, struct sqldb *, struct sqldb *);
-void	 lobby_xwatch_free(struct lobby *);
-void	 lobby_xwatch_note(struct lobby *, const char *);
-void	 lobby_xwatch_catch_up(struct lobby *);
-int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
-	    struct buf *);
-void	 lobby_xunwatch(struct lobby_client *, int64_t);
-void	 lobby_xwatch_pre_drop(struct lobby_client *);
-void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 /* lobby-feed.c: a move to the web's hook, whatever its source */
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
 	    const char *, const char *, const char *, uint64_t,
@@ -446,15 +430,7 @@ struct store_rmove;
 void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
 	    const struct store_rmove *);
 
-/* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):
- * tournaments across nodes */
-void	 lobby_xtour_free(struct lobby *);
-void	 lobby_xtour_leader(struct lobby *, int);
-int	 lobby_xtour_note(struct lobby *, const char *);
-void	 lobby_xtour_fresh(struct lobby *, const char *);
-void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
-void	 lobby_xtour_batch(struct lobby *, int);
-void	 lobby_xtour_login(struct lobby_client *);
+/* lobby-tour.c: a tournament read from the log again (a node's) */
 int	 lobby_tour_replay(struct lobby *, struct ltour *);
 void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 	    size_t);

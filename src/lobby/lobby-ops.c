@@ -97,7 +97,9 @@ lobby_check_free(struct lobby_client *lc, struct buf *err)
 		    "resume %lld first", (long long)gid, (long long)gid);
 		return (-1);
 	}
-	return (lwhere_busy(lc, err));	/* a game being taken over */
+	if (lc->lb->nops != NULL)	/* a game elsewhere, or taken over */
+		return (lc->lb->nops->elsewhere(lc, err));
+	return (0);
 }
 
 /* A game against the engine, from seek opponent=engine. */
@@ -170,8 +172,8 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 		    "a pairing picks seats at random");
 		return (-1);
 	}
-	if ((sk = lobby_seek_match(lc, o)) != NULL &&
-	    !lobby_xnode_may_pair(lc, sk))
+	if ((sk = lobby_seek_match(lc, o)) != NULL && lb->nops != NULL &&
+	    !lb->nops->may_pair(lc, sk))
 		sk = NULL;	/* published: it pairs through the table */
 	if (sk != NULL) {
 		other = sk->lc;
@@ -206,7 +208,8 @@ lobby_seek(struct lobby_client *lc, struct lobby_offer *o,
 	lb->nseeks++;
 	lc->seek = sk;
 	res->seek_id = sk->id;
-	lobby_xnode_publish(lb, sk);
+	if (lb->nops != NULL)
+		lb->nops->publish(lb, sk);
 	return (0);
 }
 
@@ -399,7 +402,7 @@ lobby_accept(struct lobby_client *lc, const char *id, int accept,
 		buf_puts(err, store_failing_msg(lc->lb->store));
 		return (-1);
 	}
-	if (accept && lobby_drain_refuse(lc, err) != 0)
+	if (accept && lb->nops != NULL && lb->nops->refuse(lc, err) != 0)
 		return (-1);
 	if (!accept) {
 		lc_event(ch->from, "declined %llu %s",
@@ -436,7 +439,7 @@ lobby_ready(struct lobby_client *lc, int on, struct buf *err)
 		buf_puts(err, "ready needs an account (login)");
 		return (-1);
 	}
-	if (on && lobby_drain_refuse(lc, err) != 0)
+	if (on && lc->lb->nops != NULL && lc->lb->nops->refuse(lc, err) != 0)
 		return (-1);
 	lc->ready = on;
 	if (on)
@@ -461,7 +464,8 @@ lobby_resume_id(struct lobby_client *lc, const char *id, int *seat,
 		return (NULL);
 	}
 	if (g == NULL || lg_over(g)) {
-		if (lwhere_resume(lc, lobby_gid(id), err) == 0)
+		if (lc->lb->nops == NULL ||
+		    lc->lb->nops->resume(lc, lobby_gid(id), err) == 0)
 			buf_printf(err, "no live game %.32s", id);
 		return (NULL);
 	}
@@ -563,7 +567,7 @@ lobby_resume(struct lobby_client *lc, const char *token, int64_t *gid,
 	*seat = s;
 	lg_send_start(g, s);
 	lg_send_new(g, s);
-	if (lobby_xnode_seated(g))
+	if (lg_seated(g))	/* its first turn */
 		return (0);
 	if (g->to_move == s)
 		lg_send_genmove(g);
@@ -647,8 +651,8 @@ lobby_unwatch(struct lobby_client *lc, const char *id)
 				g->watchers[i] = g->watchers[--g->nwatchers];
 				break;
 			}
-	if (g == NULL && lobby_gid(id) > 0)
-		lobby_xunwatch(lc, lobby_gid(id));
+	if (g == NULL && lobby_gid(id) > 0 && lc->lb->nops != NULL)
+		lc->lb->nops->unwatch(lc, lobby_gid(id));
 	lc_unwatch(lc, lobby_gid(id));
 }
 
@@ -657,13 +661,17 @@ int
 lobby_watch(struct lobby_client *lc, const char *id, struct lobby_live *lv,
     struct buf *err)
 {
-	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
-	uint64_t	 now = lobby_clock_now(lc->lb);
+	struct lobby	*lb = lc->lb;
+	struct lgame	*g = lobby_game(lb, lobby_gid(id));
+	uint64_t	 now = lobby_clock_now(lb);
 	size_t		 i;
+	int		 rc;
 
-	if (g == NULL && lc->lb->xwatch != NULL && lobby_gid(id) > 0)
-		return (lobby_xwatch(lc, lobby_gid(id), lv, err));
-	lobby_xwatch_pre_drop(lc);	/* read for nothing: here now */
+	if (g == NULL && lobby_gid(id) > 0 && lb->nops != NULL &&
+	    (rc = lb->nops->watch(lc, lobby_gid(id), lv, err)) != 1)
+		return (rc);
+	if (lb->nops != NULL)
+		lb->nops->watch_here(lc);	/* read for nothing: here now */
 	if (g == NULL || lg_over(g)) {
 		buf_printf(err, "no live game %.32s", id);
 		return (-1);

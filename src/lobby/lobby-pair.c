@@ -36,8 +36,10 @@ lc_drop_seek(struct lobby_client *lc)
 
 	if (lc->seek == NULL)
 		return;
-	if (lc->seek->xrow != 0 && lb->seek_gone != NULL)
-		(void)lb->seek_gone(lb, lc->seek);
+	if (lb->nops != NULL)
+		lb->nops->seek_gone(lb, lc->seek);
+	if (lc->seek->nd != NULL)
+		lb->nops->seek_free(lc->seek);
 	TAILQ_REMOVE(&lb->seeks, lc->seek, entry);
 	lb->nseeks--;
 	free(lc->seek->spec);

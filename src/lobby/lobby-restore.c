@@ -241,7 +241,8 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 	*slot = 0;
 	if (gi->tournament == 0)
 		return (0);
-	lobby_xtour_fresh_id(r->lb, gi->tournament);	/* a node: the log's */
+	if (r->lb->nops != NULL)	/* a node: the log's */
+		r->lb->nops->tour_fresh_id(r->lb, gi->tournament);
 	TAILQ_FOREACH(t, &r->lb->tours, entry)
 		if (t->def.id == gi->tournament)
 			break;
@@ -250,14 +251,35 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 		return (lrestore_fail(r, "its tournament is not running"));
 	if (gi->slot >= t->nslots ||
 	    (t->slots[gi->slot].state != LSLOT_PENDING &&
-	    t->slots[gi->slot].remote != r->id))
+	    (r->lb->nops == NULL ||
+	    r->lb->nops->slot_elsewhere(t, gi->slot) != r->id)))
 		return (lrestore_fail(r, "its tournament slot %u is no longer "
 		    "open", gi->slot));
 	lslot_enter(t, gi->slot, LSLOT_PLAYING);
-	t->slots[gi->slot].remote = 0;	/* refereed here now */
+	if (r->lb->nops != NULL)	/* refereed here now */
+		r->lb->nops->slot_here(t, gi->slot);
 	*tp = t;
 	*slot = gi->slot;
 	return (0);
+}
+
+/*
+ * Game g was restored here: its players logged in here and not seated get
+ * event live for it, as at a login.
+ */
+static void
+lrestore_tell(struct lobby *lb, struct lgame *g)
+{
+	struct lobby_client *lc;
+	int		 s;
+
+	TAILQ_FOREACH(lc, &lb->clients, entry)
+		for (s = 1; s <= 2; s++)
+			if (lc->game == NULL && g->p[s - 1].account &&
+			    strcmp(lc->name, g->p[s - 1].name) == 0)
+				lc_event_live(lc, g, s);
+	if (lb->nops != NULL)
+		lb->nops->restored(lb, g);
 }
 
 /* Creates the live game of a replayed record (on the loop). */
@@ -296,11 +318,11 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	    (unsigned long long)(g->p[0].clock_us / 1000),
 	    (unsigned long long)(g->p[1].clock_us / 1000), g->p[0].name,
 	    g->p[1].name);
-	g->xrec = xmalloc(sizeof *g->xrec);	/* the web feed's backfill */
-	*g->xrec = r->rec;
+	g->rec = xmalloc(sizeof *g->rec);	/* the web feed's backfill */
+	*g->rec = r->rec;
 	memset(&r->rec, 0, sizeof r->rec);
 	lg_restored(lb, g);
-	lwhere_restored(lb, g);	/* its players here: event live */
+	lrestore_tell(lb, g);	/* its players here: event live */
 }
 
 /* Ends a game that cannot be restored as abandoned, with why. */

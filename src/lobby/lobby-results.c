@@ -30,7 +30,8 @@ lobby_tour_results(struct lobby *lb, const char *name,
 	int		 rv;
 
 	memset(tr, 0, sizeof *tr);
-	lobby_xtour_fresh(lb, name);	/* a node: from the log */
+	if (lb->nops != NULL)	/* a node: from the log */
+		lb->nops->tour_fresh(lb, name);
 	if ((t = lobby_tour_named(lb, name, err)) == NULL)
 		return (-1);
 	tr->status = t->def.status;

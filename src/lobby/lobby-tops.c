@@ -81,7 +81,7 @@ lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
 		return (-1);
 	if (pause)		/* a deadline runs again from the resume */
 		for (i = 0; i < t->nslots; i++)
-			t->slots[i].waiting = t->slots[i].xseq = 0;
+			lslot_unwait(lc->lb, t, i);
 	log_info("tournament=%s event=%s by=%s", t->def.name,
 	    pause ? "paused" : "resumed", lc->name);
 	return (0);
@@ -130,7 +130,8 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 	struct ltour	*t;
 	size_t		 i;
 
-	lobby_xtour_fresh(lc->lb, name);	/* a node: from the log */
+	if (lc->lb->nops != NULL)	/* a node: from the log */
+		lc->lb->nops->tour_fresh(lc->lb, name);
 	memset(sh, 0, sizeof *sh);
 	if ((t = lobby_tour_named(lc->lb, name, err)) == NULL)
 		return (-1);

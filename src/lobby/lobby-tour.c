@@ -350,6 +350,8 @@ ltour_free(struct ltour *t)
 		TAILQ_REMOVE(&t->forfeits, f, entry);
 		free(f);
 	}
+	if (t->nd != NULL)
+		t->lb->nops->tour_free(t);
 	league_tournament_free(&t->def);
 	free(t->slots);
 	free(t->byes);
@@ -406,34 +408,6 @@ lobby_tour_engine(const char *name)
 	return (strcmp(name, "engine") == 0);
 }
 
-/*
- * On a node: collects the players of the slots waiting for a game live
- * in the log but refereed elsewhere (remote), busy until it ends there.
- */
-static void
-lobby_tour_xbusy_scan(struct lobby *lb)
-{
-	struct ltour	*t;
-	size_t		 i, k, p[2];
-
-	lb->nxbusy = 0;
-	if (lb->node_id == 0)
-		return;
-	TAILQ_FOREACH(t, &lb->tours, entry)
-		for (i = 0; i < t->nslots; i++) {
-			if (t->slots[i].state != LSLOT_PLAYING ||
-			    t->slots[i].remote == 0)
-				continue;
-			p[0] = t->slots[i].a;
-			p[1] = t->slots[i].b;
-			lb->xbusy = xreallocarray(lb->xbusy, lb->nxbusy + 2,
-			    sizeof *lb->xbusy);
-			for (k = 0; k < 2; k++)
-				lobby_copy(lb->xbusy[lb->nxbusy++],
-				    t->def.players[p[k]], sizeof *lb->xbusy);
-		}
-}
-
 /* Returns 1 if name is one of the n names of v. */
 int
 ltour_name_in(char (*v)[LEAGUE_NAME_MAX + 1], size_t n,
@@ -459,7 +433,7 @@ lobby_tour_seat(struct lobby *lb, const char *name, struct lobby_client **lc)
 	if (lobby_tour_engine(name))
 		return (1);
 	if (lobby_busy(lb, name) ||
-	    ltour_name_in(lb->xbusy, lb->nxbusy, name))
+	    (lb->nops != NULL && lb->nops->tour_busy(lb, name)))
 		return (0);
 	*lc = lobby_free_client(lb, name, 1);
 	return (*lc != NULL ? 1 : -1);
@@ -559,21 +533,13 @@ lobby_tour_timer_cb(void *arg)
 	lobby_schedule(t->lb);
 }
 
-/*
- * Whether slot s may start its forfeit wait now: on a node (the
- * scheduler), only once lobby-xtour.c published an announcement after the
- * slot became due, on which every node redirects its players here.
- */
-static int
-lobby_tour_called(struct lobby *lb, struct lslot *s)
+/* Slot i of t waits for no absent player (its forfeit wait is off). */
+void
+lslot_unwait(struct lobby *lb, struct ltour *t, size_t i)
 {
-	if (lb->node_id == 0)
-		return (1);
-	if (s->xseq == 0) {
-		s->xseq = lb->xtour_seq + 1;
-		return (0);
-	}
-	return (lb->xtour_seq >= s->xseq);
+	t->slots[i].waiting = 0;
+	if (lb->nops != NULL)
+		lb->nops->uncall(t, i);
 }
 
 /*
@@ -590,7 +556,7 @@ lobby_tour_wait(struct lobby *lb, struct ltour *t, size_t i, int absent)
 
 	if (t->def.forfeit_s == 0)
 		return (0);
-	if (s->waiting == 0 && !lobby_tour_called(lb, s))
+	if (s->waiting == 0 && lb->nops != NULL && !lb->nops->called(lb, t, i))
 		return (0);		/* node: after its players are told */
 	if (s->waiting == 0)
 		s->waiting = now == 0 ? 1 : now;
@@ -634,16 +600,14 @@ lobby_tour_try(struct lobby *lb, struct ltour *t, size_t i)
 	pa = lobby_tour_seat(lb, t->def.players[s->a], &a);
 	pb = lobby_tour_seat(lb, t->def.players[s->b], &b);
 	if (pa == 0 || pb == 0 || (pa < 0 && pb < 0)) {
-		s->waiting = 0;		/* nobody waits for an absent one */
-		s->xseq = 0;
+		lslot_unwait(lb, t, i);	/* nobody waits for an absent one */
 		return;
 	}
 	if (pa < 0 || pb < 0) {
 		(void)lobby_tour_wait(lb, t, i, pa < 0 ? 1 : 2);
 		return;
 	}
-	s->waiting = 0;
-	s->xseq = 0;
+	lslot_unwait(lb, t, i);
 	if (lobby_tour_start(lb, t, s, &start) != 0)
 		return;
 	lslot_enter(t, i, LSLOT_PLAYING);
@@ -724,13 +688,8 @@ lobby_schedule(struct lobby *lb)
 	struct ltour	*t;
 	size_t		 i;
 
-	if (lb->drain.to[0] != '\0')	/* a draining node: no new game */
-		return;
-	if (lb->node_id != 0 && !lb->leader)	/* another node schedules */
-		return;
-	if (lb->xtour_stale)	/* a new scheduler, tournaments not read */
-		return;
-	lobby_tour_xbusy_scan(lb);
+	if (lb->nops != NULL && !lb->nops->schedules(lb))
+		return;		/* draining, or another node schedules */
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (t->def.status != LEAGUE_T_RUNNING)
 			continue;

@@ -292,7 +292,8 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 	struct lobby_tshow sh;
 
 	json_arr(j);
-	lobby_xtour_batch(lb, 1);	/* a node: every one from the log */
+	if (lb->nops != NULL)	/* a node: every one from the log */
+		lb->nops->tour_batch(lb, 1);
 	TAILQ_FOREACH(t, &lb->tours, entry) {
 		if (lweb_show(lb, t->def.name, &sh) != 0)
 			continue;
@@ -300,7 +301,8 @@ lobby_web_tours(struct lobby *lb, struct json *j)
 		lweb_tour_def(&sh, j);
 		json_end_obj(j);
 	}
-	lobby_xtour_batch(lb, 0);
+	if (lb->nops != NULL)
+		lb->nops->tour_batch(lb, 0);
 	json_end_arr(j);
 }
 

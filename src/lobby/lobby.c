@@ -80,26 +80,6 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 	return (lb);
 }
 
-void
-lobby_set_node(struct lobby *lb, int64_t id, const char *addr)
-{
-	lb->node_id = id;
-	lobby_copy(lb->node_addr, addr != NULL ? addr : "",
-	    sizeof(lb->node_addr));
-}
-
-int64_t
-lobby_node_id(const struct lobby *lb)
-{
-	return (lb->node_id);
-}
-
-const char *
-lobby_node_addr(const struct lobby *lb)
-{
-	return (lb->node_addr);
-}
-
 /* Frees the lobby; live games are logged as abandoned (shutdown). */
 void
 lobby_free(struct lobby *lb)
@@ -111,7 +91,6 @@ lobby_free(struct lobby *lb)
 
 	lg_engine_drop(lb);		/* the workers are joined */
 	lrestore_drop(lb);
-	lwhere_free(lb);
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,
@@ -120,6 +99,8 @@ lobby_free(struct lobby *lb)
 	}
 	while ((sk = TAILQ_FIRST(&lb->seeks)) != NULL) {
 		TAILQ_REMOVE(&lb->seeks, sk, entry);
+		if (sk->nd != NULL)
+			lb->nops->seek_free(sk);
 		free(sk->spec);
 		free(sk);
 	}
@@ -133,8 +114,8 @@ lobby_free(struct lobby *lb)
 		ltour_free(t);
 	}
 	gmp_randclear(lb->rs);
-	lobby_lease_free(lb);
-	lobby_xtour_free(lb);
+	if (lb->nops != NULL)
+		lb->nops->free(lb);
 	free(lb);
 }
 
@@ -158,6 +139,8 @@ lobby_attach(struct lobby *lb, void *conn, uint64_t connid)
 	STAILQ_INIT(&lc->out);
 	buf_init(&lc->held);
 	TAILQ_INSERT_TAIL(&lb->clients, lc, entry);
+	if (lb->nops != NULL)
+		lb->nops->attach(lc);
 	return (lc);
 }
 
@@ -184,7 +167,8 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 				g->watchers[i] = g->watchers[--g->nwatchers];
 				break;
 			}
-	lobby_xunwatch(lc, 0);	/* games of other nodes */
+	if (lb->nops != NULL)	/* games of other nodes */
+		lb->nops->detach(lc);
 	if ((g = lc->game) != NULL) {
 		g->p[lc->seat - 1].lc = NULL;
 		if (!lg_over(g)) {
@@ -201,7 +185,6 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 	TAILQ_REMOVE(&lb->clients, lc, entry);
 	buf_free(&lc->held);
 	free(lc->watch);
-	free(lc->where);
 	free(lc);
 }
 
@@ -216,7 +199,7 @@ lobby_set_peer(struct lobby_client *lc, const char *peer, const char *anon)
 /*
  * After a login's reply: one "event live" per seat the account holds in a
  * live game, so a restarted program can resume it by id; on a node, then
- * the account's games on other nodes (lobby-where.c).
+ * what node mode tells at a login (lobby_node_ops).
  */
 void
 lobby_login_live(struct lobby_client *lc)
@@ -238,9 +221,8 @@ lobby_login_live(struct lobby_client *lc)
 			nlive++;
 		}
 	}
-	nlive += lwhere_login(lc);
-	lnode_login(lc, nlive);	/* a draining node: event redirect */
-	lobby_xtour_login(lc);	/* a tournament's player: its scheduler */
+	if (lc->lb->nops != NULL)
+		lc->lb->nops->login(lc, nlive);
 }
 
 /* A disabled account, on its way to the loop. */

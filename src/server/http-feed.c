@@ -30,6 +30,7 @@
 
 #include "server/http-int.h"
 #include "lobby/lobby.h"
+#include "node/lnode.h"
 #include "lib/log.h"
 #include "lib/metrics.h"
 #include "server/server-int.h"

@@ -11,19 +11,19 @@
  * GAME_ID` (not known yet), and the game is freed.  The accounts of the
  * last LLEASE_KEEP lost games are kept, so that an owner learned later
  * still reaches their players.  The scheduler's lock: lobby_schedule runs
- * only on a single node or while this node holds it (lb->leader).
+ * only on a single node or while this node holds it (its leader).
  *
  * It calls lobby-game.c (lg_free), lobby-tour.c (lobby_schedule),
  * lobby-feed.c (the web feeds' end: reason lease-lost, no winner) and
- * lobby-queue.c; no file of the lobby calls it (lobby-game.c and
- * lobby-tour.c read the fields it sets).
+ * lobby-queue.c; no file of the lobby calls it (lobby-game.c asks
+ * whether a game was lost through lobby_node_ops).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 
 #define LLEASE_KEEP	64	/* lost games whose players are remembered */
@@ -42,11 +42,11 @@ struct llease {
 void
 lobby_set_leader(struct lobby *lb, int leader)
 {
-	if (lb->leader == leader)
+	if (lnd(lb)->leader == leader)
 		return;
-	lb->leader = leader;
+	lb->nd->leader = leader;
 	lobby_xtour_leader(lb, leader);
-	log_info("node=%" PRId64 " event=%s", lb->node_id, leader ?
+	log_info("node=%" PRId64 " event=%s", lnd(lb)->node_id, leader ?
 	    "scheduler-elected" : "scheduler-lost");
 	if (leader)
 		lobby_schedule(lb);
@@ -56,8 +56,8 @@ lobby_set_leader(struct lobby *lb, int leader)
 void
 lobby_lease_free(struct lobby *lb)
 {
-	free(lb->lease);
-	lb->lease = NULL;
+	free(lnd(lb)->lease);
+	lb->nd->lease = NULL;
 }
 
 /* Tells a client the game's fate: where it went, or that it is gone. */
@@ -76,11 +76,11 @@ llease_find(struct lobby *lb, int64_t id)
 {
 	size_t	 i;
 
-	if (lb->lease == NULL)
+	if (lnd(lb)->lease == NULL)
 		return (NULL);
 	for (i = 0; i < LLEASE_KEEP; i++)
-		if (lb->lease->lost[i].id == id)
-			return (&lb->lease->lost[i]);
+		if (lnd(lb)->lease->lost[i].id == id)
+			return (&lnd(lb)->lease->lost[i]);
 	return (NULL);
 }
 
@@ -110,10 +110,10 @@ llease_stop(struct lobby *lb, struct lgame *g, const char *addr)
 	size_t		 i;
 	int		 s;
 
-	if (lb->lease == NULL)
-		lb->lease = xcalloc(1, sizeof *lb->lease);
-	l = &lb->lease->lost[lb->lease->next];
-	lb->lease->next = (lb->lease->next + 1) % LLEASE_KEEP;
+	if (lnd(lb)->lease == NULL)
+		lb->nd->lease = xcalloc(1, sizeof *lb->nd->lease);
+	l = &lnd(lb)->lease->lost[lnd(lb)->lease->next];
+	lnd(lb)->lease->next = (lnd(lb)->lease->next + 1) % LLEASE_KEEP;
 	l->id = g->id;
 	for (s = 0; s < 2; s++) {
 		lobby_copy(l->name[s], g->p[s].account ? g->p[s].name : "",
@@ -137,7 +137,8 @@ llease_stop(struct lobby *lb, struct lgame *g, const char *addr)
 	g->reason = "lease-lost";
 	lobby_feed_end(g);
 	if (g->state == LG_ENDING) {
-		g->lease_lost = 1;	/* its end's callback frees it */
+		lnd_game(g)->lease_lost = 1;	/* its end's callback frees
+						 * it */
 		return;
 	}
 	lg_enter(g, LG_LOGGED);
@@ -169,7 +170,8 @@ lobby_lease_lost(struct lobby *lb, int64_t id, const char *addr)
 	struct lgame	*g;
 	struct llost	*l;
 
-	if ((g = lobby_game(lb, id)) != NULL && !g->lease_lost &&
+	if ((g = lobby_game(lb, id)) != NULL &&
+	    (g->nd == NULL || !g->nd->lease_lost) &&
 	    g->state != LG_LOGGED) {
 		llease_stop(lb, g, addr);
 		return;

@@ -1,26 +1,26 @@
 /*
  * lobby-xtour.c: tournaments across nodes (issue 15 §2, PROTOCOL.md
  * §13.6 and §13.12, doc/NODES.md).  Only on a node of a shared PostgreSQL
- * database (lb->node_id != 0); on a single node nothing here changes what
- * the lobby does.
+ * database (lb->nd->node_id != 0); on a single node nothing here changes
+ * what the lobby does.
  *
  * Every tournament game is played on the scheduler's node, the holder of
- * the scheduler's lock (lb->leader), whose memory of the tournaments is
- * the truth while it holds the lock:
+ * the scheduler's lock (lb->nd->leader), whose memory of the tournaments
+ * is the truth while it holds the lock:
  *
  *   - On taking the lock it reads every running or paused tournament
  *     again from the database (xtour_sync): the games another scheduler
  *     finished count, a slot whose game is live in the log (refereed or
- *     to be taken over by some node) waits for that game (slot->remote)
+ *     to be taken over by some node) waits for that game (its remote)
  *     instead of starting a second one, and this node's own live games
  *     keep their slots.
  *   - Every XTOUR_TICK_MS it announces itself: NOTIFY lobby 'scheduler
  *     NODE HOST:PORT ROSTER' (XTOUR_NOTE; ROSTER a hash of who plays in
  *     its running tournaments), and reads again the tournaments with
  *     a slot waiting for a remote game, until that game ended in the log.
- *   - It counts its announcements (lb->xtour_seq): a forfeit wait starts
- *     only after one published after the slot became due (slot->xseq,
- *     lobby-tour.c): every node redirects the tournament's players on
+ *   - It counts its announcements (lb->nd->xtour_seq): a forfeit wait
+ *     starts only after one published after the slot became due (its
+ *     xseq; lobby-tour.c asks lobby_xtour_called): every node redirects the tournament's players on
  *     that announcement, so no player connected elsewhere loses a game
  *     before being told where to play it.
  *
@@ -39,8 +39,8 @@
  *
  * Calls lobby-tour.c (the schedule), lobby-game.c, lobby-queue.c
  * (events) and the league; lobby-lease.c (the lock), lobby-xnode.c (the
- * notification), lobby.c (login), lobby-restore.c, lobby-tops.c,
- * lobby-results.c, lobby-web.c and cmd-tour.c call it.
+ * notification), node-ops.c (the lobby's calls: login, schedule, forfeit
+ * waits, reads) and cmd-tour.c call it.
  */
 #include <sys/queue.h>
 
@@ -51,7 +51,7 @@
 
 #include "league/league.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 #include "db/sqldb.h"
 #include "lib/util.h"
@@ -111,34 +111,157 @@ static void	xtour_job_free(struct xtour_job *);
 static struct lxtour *
 xtour_get(struct lobby *lb)
 {
-	if (lb->xtour == NULL)
-		lb->xtour = xcalloc(1, sizeof *lb->xtour);
-	return (lb->xtour);
+	if (lnd(lb)->xtour == NULL)
+		lb->nd->xtour = xcalloc(1, sizeof *lb->nd->xtour);
+	return (lnd(lb)->xtour);
+}
+
+/* t's node state, made when first needed. */
+static struct nd_tour *
+xtour_tour(struct ltour *t)
+{
+	if (t->nd == NULL)
+		t->nd = xcalloc(1, sizeof *t->nd);
+	return (t->nd);
+}
+
+/* The node state of slot i of t, made when first needed. */
+static struct nd_slot *
+xtour_slot(struct ltour *t, size_t i)
+{
+	struct nd_tour	*x = xtour_tour(t);
+
+	if (i >= x->nslots) {
+		x->slots = xreallocarray(x->slots, t->nslots, sizeof *x->slots);
+		memset(x->slots + x->nslots, 0,
+		    (t->nslots - x->nslots) * sizeof *x->slots);
+		x->nslots = t->nslots;
+	}
+	return (&x->slots[i]);
 }
 
 /* Frees the node's tournament state (lobby_free). */
 void
 lobby_xtour_free(struct lobby *lb)
 {
-	free(lb->xbusy);
-	lb->xbusy = NULL;
-	lb->nxbusy = 0;
-	if (lb->xtour == NULL)
+	free(lnd(lb)->xbusy);
+	lb->nd->xbusy = NULL;
+	lb->nd->nxbusy = 0;
+	if (lnd(lb)->xtour == NULL)
 		return;
-	if (lb->xtour->tick != NULL)
-		lb->clock.timer_free(lb->clock.arg, lb->xtour->tick);
-	xtour_job_free(lb->xtour->tick_job);	/* the workers are joined */
-	xtour_job_free(lb->xtour->roster_job);
-	free(lb->xtour->names);
-	free(lb->xtour);
-	lb->xtour = NULL;
+	if (lnd(lb)->xtour->tick != NULL)
+		lb->clock.timer_free(lb->clock.arg, lnd(lb)->xtour->tick);
+	/* The workers are joined. */
+	xtour_job_free(lnd(lb)->xtour->tick_job);
+	xtour_job_free(lnd(lb)->xtour->roster_job);
+	free(lnd(lb)->xtour->names);
+	free(lnd(lb)->xtour);
+	lb->nd->xtour = NULL;
 }
 
 /* Returns 1 on a node that does not schedule the tournaments now. */
 static int
 xtour_follower(const struct lobby *lb)
 {
-	return (lb->node_id != 0 && !lb->leader);
+	return (lnd(lb)->node_id != 0 && !lnd(lb)->leader);
+}
+
+/*
+ * Whether this node schedules the tournaments now (lobby_schedule asks):
+ * on a node, only the holder of the scheduler's lock once it read them;
+ * then the players of the slots waiting for a game live in the log but
+ * refereed elsewhere (remote) are busy until it ends there
+ * (lobby_xtour_busy).
+ */
+int
+lobby_xtour_schedules(struct lobby *lb)
+{
+	struct ltour	*t;
+	size_t		 i, k, p[2];
+
+	if (xtour_follower(lb))		/* another node schedules */
+		return (0);
+	if (lnd(lb)->xtour_stale)	/* a new scheduler: tournaments not
+					 * read */
+		return (0);
+	lb->nd->nxbusy = 0;
+	if (lnd(lb)->node_id == 0)
+		return (1);
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		for (i = 0; i < t->nslots; i++) {
+			if (t->slots[i].state != LSLOT_PLAYING ||
+			    lobby_xtour_remote(t, i) == 0)
+				continue;
+			p[0] = t->slots[i].a;
+			p[1] = t->slots[i].b;
+			lb->nd->xbusy = xreallocarray(lb->nd->xbusy,
+			    lb->nd->nxbusy + 2, sizeof *lb->nd->xbusy);
+			for (k = 0; k < 2; k++)
+				lobby_copy(lb->nd->xbusy[lb->nd->nxbusy++],
+				    t->def.players[p[k]],
+				    sizeof *lb->nd->xbusy);
+		}
+	return (1);
+}
+
+/* Whether account name plays a remote game of a tournament (as above). */
+int
+lobby_xtour_busy(struct lobby *lb, const char *name)
+{
+	return (ltour_name_in(lnd(lb)->xbusy, lnd(lb)->nxbusy, name));
+}
+
+/*
+ * Whether slot s may start its forfeit wait now: on a node (the
+ * scheduler), only once an announcement was published after the slot
+ * became due, on which every node redirects its players here.
+ */
+int
+lobby_xtour_called(struct lobby *lb, struct ltour *t, size_t i)
+{
+	struct nd_slot	*s;
+
+	if (lnd(lb)->node_id == 0)
+		return (1);
+	if ((s = xtour_slot(t, i))->xseq == 0) {
+		s->xseq = lnd(lb)->xtour_seq + 1;
+		return (0);
+	}
+	return (lnd(lb)->xtour_seq >= s->xseq);
+}
+
+/* Slot i of t: its forfeit wait is off (it waits for no announcement). */
+void
+lobby_xtour_uncall(struct ltour *t, size_t i)
+{
+	if (t->nd != NULL && i < t->nd->nslots)
+		t->nd->slots[i].xseq = 0;
+}
+
+/* The live game of the log slot i of t waits for, refereed elsewhere, or
+ * 0. */
+int64_t
+lobby_xtour_remote(const struct ltour *t, size_t i)
+{
+	return (t->nd != NULL && i < t->nd->nslots ? t->nd->slots[i].remote :
+	    0);
+}
+
+/* Slot i of t: its game is refereed here now (lobby-restore.c). */
+void
+lobby_xtour_here(struct ltour *t, size_t i)
+{
+	if (t->nd != NULL && i < t->nd->nslots)
+		t->nd->slots[i].remote = 0;
+}
+
+/* t is freed: its node state goes. */
+void
+lobby_xtour_tour_free(struct ltour *t)
+{
+	free(t->nd->slots);
+	free(t->nd);
+	t->nd = NULL;
 }
 
 /*
@@ -148,7 +271,7 @@ xtour_follower(const struct lobby *lb)
 static const char *
 xtour_sched(struct lobby *lb, int64_t *node)
 {
-	struct lxtour	*x = lb->xtour;
+	struct lxtour	*x = lnd(lb)->xtour;
 
 	if (x == NULL || x->node == 0 || x->heard == 0 ||
 	    lobby_clock_now(lb) - x->heard > XTOUR_STALE_MS)
@@ -165,7 +288,7 @@ xtour_sched(struct lobby *lb, int64_t *node)
 static int
 xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
 {
-	if (lb->xdb == NULL || lb->store == NULL)
+	if (lnd(lb)->xdb == NULL || lb->store == NULL)
 		return (0);
 	return (store_tour_live(lb->store, id, ids, slots, XTOUR_LIVE_MAX));
 }
@@ -207,7 +330,7 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f,
 		    f->slots[slots[i]].state == LSLOT_PENDING &&
 		    lobby_game(lb, ids[i]) == NULL) {
 			lslot_enter(f, (size_t)slots[i], LSLOT_PLAYING);
-			f->slots[slots[i]].remote = ids[i];
+			xtour_slot(f, (size_t)slots[i])->remote = ids[i];
 		}
 	if (got == NULL) {
 		free(ids);
@@ -251,7 +374,7 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d,
 		    f->slots[i].a == t->slots[i].a &&
 		    f->slots[i].b == t->slots[i].b) {
 			f->slots[i].waiting = t->slots[i].waiting;
-			f->slots[i].xseq = t->slots[i].xseq;
+			xtour_slot(f, i)->xseq = xtour_slot(t, i)->xseq;
 		}
 	/* Swap the schedules; t keeps its place, timer and forfeits. */
 	keep = *t;
@@ -265,8 +388,10 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d,
 	f->def = keep.def;
 	f->slots = keep.slots;
 	f->byes = keep.byes;
+	t->nd = f->nd;		/* the node state of f's slots */
+	f->nd = keep.nd;
 	ltour_free(f);
-	t->xfresh = lobby_clock_now(lb) | 1;
+	xtour_tour(t)->xfresh = lobby_clock_now(lb) | 1;
 	return (0);
 }
 
@@ -342,8 +467,8 @@ xtour_read(struct lobby *lb, const char *name, int64_t id)
 static int
 xtour_fresh(struct lobby *lb, const struct ltour *t)
 {
-	return (t != NULL && t->xfresh != 0 &&
-	    lobby_clock_now(lb) - t->xfresh < XTOUR_FRESH_MS);
+	return (t != NULL && t->nd != NULL && t->nd->xfresh != 0 &&
+	    lobby_clock_now(lb) - t->nd->xfresh < XTOUR_FRESH_MS);
 }
 
 /*
@@ -354,7 +479,7 @@ xtour_fresh(struct lobby *lb, const struct ltour *t)
 void
 lobby_xtour_fresh(struct lobby *lb, const char *name)
 {
-	if (lb->xtour != NULL && lb->xtour->batch)
+	if (lnd(lb)->xtour != NULL && lnd(lb)->xtour->batch)
 		return;			/* read already (lobby_xtour_batch) */
 	if (xtour_fresh(lb, lobby_tour(lb, name)))
 		return;
@@ -381,14 +506,14 @@ lobby_xtour_batch(struct lobby *lb, int on)
 		return;
 	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
 		log_warnx("node=%" PRId64 " event=xtour-read-failed",
-		    lb->node_id);
+		    lnd(lb)->node_id);
 		return;
 	}
 	for (i = 0; i < n; i++)
 		if (!xtour_fresh(lb, lobby_tour(lb, v[i].name)))
 			(void)xtour_put(lb, &v[i]);
 	league_tournaments_free(v, n);
-	lb->xtour->batch = 1;
+	lnd(lb)->xtour->batch = 1;
 }
 
 /* The same for tournament id (a restore of one of its games). */
@@ -410,7 +535,7 @@ xtour_live_status(enum league_tstatus s)
  * Reads again every tournament running or paused in the log or in this
  * node's memory (one another scheduler finished or cancelled), for a new
  * scheduler.  Returns 0, or -1 if the database failed (the node does not
- * schedule until a read succeeds: lb->xtour_stale).
+ * schedule until a read succeeds: lb->nd->xtour_stale).
  */
 static int
 xtour_sync_all(struct lobby *lb)
@@ -433,7 +558,7 @@ xtour_sync_all(struct lobby *lb)
 	if (rv != 0)
 		log_warnx("node=%" PRId64 " event=xtour-read-failed "
 		    "msg=\"the scheduler waits for the tournaments\"",
-		    lb->node_id);
+		    lnd(lb)->node_id);
 	return (rv);
 }
 
@@ -491,7 +616,7 @@ xtour_remote(const struct ltour *t)
 
 	for (i = 0; i < t->nslots; i++)
 		if (t->slots[i].state == LSLOT_PLAYING &&
-		    t->slots[i].remote != 0)
+		    lobby_xtour_remote(t, i) != 0)
 			return (1);
 	return (0);
 }
@@ -546,8 +671,8 @@ xtour_tick_done(void *arg)
 	struct ltour	*t;
 	size_t		 i, k;
 
-	lb->xtour->tick_job = NULL;
-	for (i = 0; lb->leader && j->rc == 0 && i < j->ngot; i++) {
+	lnd(lb)->xtour->tick_job = NULL;
+	for (i = 0; lnd(lb)->leader && j->rc == 0 && i < j->ngot; i++) {
 		for (k = 0; k < j->n && j->v[k].id != j->got[i].id; k++)
 			;
 		TAILQ_FOREACH(t, &lb->tours, entry)
@@ -561,8 +686,8 @@ xtour_tick_done(void *arg)
 	}
 	if (j->rc != 0)
 		log_warnx("node=%" PRId64 " event=xtour-read-failed",
-		    lb->node_id);
-	if (lb->leader)
+		    lnd(lb)->node_id);
+	if (lnd(lb)->leader)
 		lobby_schedule(lb);
 	xtour_job_free(j);
 }
@@ -573,25 +698,26 @@ static void
 xtour_tick_cb(void *arg)
 {
 	struct lobby	*lb = arg;
-	struct lxtour	*x = lb->xtour;
+	struct lxtour	*x = lnd(lb)->xtour;
 	struct ltour	*t;
 	struct xtour_job *j;
 	char		 pay[PROTO_ADDR_MAX + 64];
 
-	if (!lb->leader)
+	if (!lnd(lb)->leader)
 		return;
-	if (lb->xtour_stale && (lb->xtour_stale = xtour_sync_all(lb) != 0) ==
-	    0)
+	if (lb->nd->xtour_stale &&
+	    (lb->nd->xtour_stale = xtour_sync_all(lb) != 0) == 0)
 		TAILQ_FOREACH(t, &lb->tours, entry)
 			if (xtour_live_status(t->def.status))
 				ltour_after_result(lb, t);
 	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s %016" PRIx64,
-	    lb->node_id, lb->node_addr, xtour_roster_hash(lb));
-	if (lb->xdb != NULL && sqldb_notify(lb->xdb, "lobby", pay) >= 0)
-		lb->xtour_seq++;	/* forfeit waits may start (lobby-tour.c) */
+	    lnd(lb)->node_id, lnd(lb)->node_addr, xtour_roster_hash(lb));
+	if (lb->nd->xdb != NULL && sqldb_notify(lb->nd->xdb, "lobby",
+	    pay) >= 0)
+		lb->nd->xtour_seq++;	/* forfeit waits may start */
 	else
 		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
-		    lb->node_id);
+		    lnd(lb)->node_id);
 	j = xcalloc(1, sizeof *j);
 	j->lb = lb;
 	TAILQ_FOREACH(t, &lb->tours, entry)
@@ -618,7 +744,7 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 	struct lxtour	*x;
 	struct ltour	*t;
 
-	if (lb->node_id == 0)
+	if (lnd(lb)->node_id == 0)
 		return;
 	x = xtour_get(lb);
 	if (x->tick == NULL)
@@ -628,12 +754,12 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 		lb->clock.cancel(lb->clock.arg, x->tick);
 		return;
 	}
-	lb->xtour_stale = xtour_sync_all(lb) != 0;
+	lb->nd->xtour_stale = xtour_sync_all(lb) != 0;
 	TAILQ_FOREACH(t, &lb->tours, entry)
 		if (xtour_live_status(t->def.status))
 			ltour_after_result(lb, t);	/* SPRT, end */
-	x->node = lb->node_id;
-	lobby_copy(x->addr, lb->node_addr, sizeof x->addr);
+	x->node = lnd(lb)->node_id;
+	lobby_copy(x->addr, lnd(lb)->node_addr, sizeof x->addr);
 	lb->clock.arm(lb->clock.arg, x->tick, 0);
 }
 
@@ -669,12 +795,12 @@ static void
 xtour_roster_done(void *arg)
 {
 	struct xtour_job *j = arg;
-	struct lxtour	*x = j->lb->xtour;
+	struct lxtour	*x = lnd(j->lb)->xtour;
 
 	x->roster_job = NULL;
 	if (j->rc != 0) {
 		log_warnx("node=%" PRId64 " event=xtour-read-failed",
-		    j->lb->node_id);
+		    lnd(j->lb)->node_id);
 		x->have_roster = 0;
 		x->nnames = 0;
 	} else
@@ -687,7 +813,7 @@ xtour_roster_done(void *arg)
 static int
 xtour_untold(struct lobby *lb, const struct lobby_client *lc, int64_t node)
 {
-	return (lc->name[0] != '\0' && lc->xtold != node &&
+	return (lc->name[0] != '\0' && lc->nd->xtold != node &&
 	    lc->game == NULL && lobby_busy(lb, lc->name) == 0);
 }
 
@@ -704,14 +830,14 @@ xtour_redirect_to(struct lobby *lb, struct lobby_client *only)
 	int64_t		 node = 0;
 
 	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL ||
-	    !lb->xtour->have_roster)
+	    !lnd(lb)->xtour->have_roster)
 		return;
 	for (lc = only != NULL ? only : TAILQ_FIRST(&lb->clients); lc != NULL;
 	    lc = only != NULL ? NULL : TAILQ_NEXT(lc, entry)) {
 		if (!xtour_untold(lb, lc, node) || !ltour_name_in(
-		    lb->xtour->names, lb->xtour->nnames, lc->name))
+		    lnd(lb)->xtour->names, lnd(lb)->xtour->nnames, lc->name))
 			continue;
-		lc->xtold = node;
+		lc->nd->xtold = node;
 		lc_event(lc, "redirect %s", addr);
 		log_info("conn=%llu event=redirect name=%s to=%s why=tournament",
 		    (unsigned long long)lc->connid, lc->name, addr);
@@ -737,7 +863,7 @@ lobby_xtour_note(struct lobby *lb, const char *payload)
 	if (sscanf(payload + strlen(XTOUR_NOTE), "%lld %261s %llx", &node,
 	    addr, &roster) != 3 || node <= 0 || strlen(addr) > PROTO_ADDR_MAX)
 		return (1);
-	if (node == lb->node_id)
+	if (node == lnd(lb)->node_id)
 		return (1);
 	x = xtour_get(lb);
 	x->node = node;

@@ -41,7 +41,8 @@
 #include "lobby/lobby.h"
 #include "lib/log.h"
 #include "nodestore/node.h"
-#include "server/server-node.h"
+#include "node/lnode.h"
+#include "node/server-node.h"
 #include "db/sqldb.h"
 #include "store/store.h"
 

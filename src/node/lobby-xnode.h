@@ -144,8 +144,6 @@ void	 xnode_paired(struct lxnode *, int64_t);
 void	 xnode_requeue(struct lxnode *);
 int	 lobby_xnode_unpublish(struct lobby *, struct lseek *);
 void	 xseek_set(struct lseek *, enum lseek_x);
-struct sqldb_stmt;
-void	 xnode_bind_terms(struct sqldb_stmt *, int, const struct lseek *);
 
 /* lobby-xhold.c */
 void	 xhold_sweep(struct lxnode *);

@@ -12,8 +12,8 @@
 
 #include "lib/json.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xwatch.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xwatch.h"
 #include "lib/util.h"
 
 /*
@@ -36,13 +36,13 @@ lobby_xfeed_fetch(struct lobby *lb, int64_t id)
 int
 lobby_xfeed_remote(const struct lobby *lb)
 {
-	return (lb->xwatch != NULL && lb->feed != NULL);
+	return (lnd(lb)->xwatch != NULL && lb->feed != NULL);
 }
 
 int
 lobby_xfeed_pre_live(const struct lobby *lb, const struct xwatch_pre *p)
 {
-	return (p->lease == LEASE_HELD && p->l.node != lb->node_id &&
+	return (p->lease == LEASE_HELD && p->l.node != lnd(lb)->node_id &&
 	    p->rc == 1 && p->r.game.status == STORE_LIVE);
 }
 
@@ -71,7 +71,7 @@ lobby_xfeed_open(struct lobby *lb, struct xwatch_pre *p, struct buf *err)
 	size_t		 i;
 	int		 rc;
 
-	if (lb->xwatch == NULL || lb->feed == NULL)
+	if (lnd(lb)->xwatch == NULL || lb->feed == NULL)
 		return (-1);
 	if ((rc = lobby_xwatch_follow(lb, p, &w, err)) != 0)
 		return (rc);
@@ -92,7 +92,7 @@ lobby_xfeed_open(struct lobby *lb, struct xwatch_pre *p, struct buf *err)
  * Sends this node's live game id's logged moves 1 to upto (0: to its
  * ply now) to the feed hook, clocks replayed: a game restored from the
  * log (a takeover), whose moves before the restore the web's feed never
- * got, from the record the restore read on a worker (g->xrec: no read of
+ * got, from the record the restore read on a worker (g->rec: no read of
  * the log here, on the loop).  Returns 0, or -1 if that record does not
  * have them all (or the game is not live here).
  */
@@ -109,7 +109,7 @@ lobby_xfeed_backfill(struct lobby *lb, int64_t id, unsigned long upto)
 		return (-1);
 	if (upto == 0 && (upto = g->ply) == 0)
 		return (0);
-	if ((r = g->xrec) == NULL)
+	if ((r = g->rec) == NULL)
 		return (-1);
 	memset(&w, 0, sizeof w);
 	w.id = id;

@@ -25,8 +25,8 @@
 
 #include "solver/game.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xnode.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
 #include "lib/log.h"
 #include "nodestore/seeks.h"
 #include "proto/proto.h"
@@ -107,7 +107,7 @@ xhold_tx(struct lxnode *xn, const char *name, const struct lseek *t,
 			    t->inc_ms };
 	struct seek_hold held;
 
-	if (seeks_hold(xn->pdb, xn->lb->node_id, name, &st, &held) != 0)
+	if (seeks_hold(xn->pdb, lnd(xn->lb)->node_id, name, &st, &held) != 0)
 		return (-1);
 	h->partner = held.partner;
 	h->partner_ms = held.partner_ms;
@@ -133,7 +133,7 @@ lobby_xnode_prepare(struct lobby_client *lc, int argc, char **argv,
     const struct lobby_prep *p)
 {
 	struct lobby	*lb = lc->lb;
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 	struct xhold	*h;
 	struct lseek	 t;
 	struct buf	 spec;
@@ -208,18 +208,18 @@ xhold_release(struct lxnode *xn, struct xhold *h)
 int
 lobby_xnode_may_pair(struct lobby_client *lc, struct lseek *sk)
 {
-	struct lxnode	*xn = lc->lb->xnode;
+	struct lxnode	*xn = lnd(lc->lb)->xnode;
 	struct xhold	*h;
 	int		 ok = 0;
 
-	if (sk->xrow == 0)
+	if (sk->nd->xrow == 0)
 		return (1);
-	if (xn == NULL || sk->xrow < 0)
+	if (xn == NULL || sk->nd->xrow < 0)
 		return (0);
 	pthread_mutex_lock(&xn->hmtx);
 	for (h = xn->holds; h != NULL && h->connid != lc->connid; h = h->next)
 		;
-	if (h != NULL && h->partner == sk->xrow)
+	if (h != NULL && h->partner == sk->nd->xrow)
 		ok = 1;
 	pthread_mutex_unlock(&xn->hmtx);
 	/* sk is left as it is until the pairing started: then its drop
@@ -254,7 +254,7 @@ xhold_take_row(struct lxnode *xn, uint64_t connid)
 void
 lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
 {
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 	int64_t		 row;
 
 	if (xn == NULL || sk->lc->name[0] == '\0')
@@ -263,7 +263,7 @@ lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
 		xnode_publish(xn, sk);
 		return;
 	}
-	sk->xrow = row;
+	sk->nd->xrow = row;
 	xseek_set(sk, LSEEK_PUBLISHING);
 	xjob_new(xn, XJ_OPEN, sk, row, 0);
 	xnode_pump(xn);
@@ -273,7 +273,7 @@ lobby_xnode_publish(struct lobby *lb, struct lseek *sk)
 void
 lobby_xnode_seek_end(struct lobby_client *lc)
 {
-	struct lxnode	*xn = lc->lb->xnode;
+	struct lxnode	*xn = lnd(lc->lb)->xnode;
 	struct xhold	*h;
 
 	while (xn != NULL && (h = xhold_take(xn, lc->connid)) != NULL)
@@ -369,7 +369,7 @@ xhold_orphans(struct lxnode *xn)
 	}
 	pthread_mutex_unlock(&xn->hmtx);
 	TAILQ_FOREACH(sk, &xn->lb->seeks, entry)
-		xsweep_own(j, sk->xrow);
+		xsweep_own(j, sk->nd->xrow);
 	TAILQ_FOREACH(k, &xn->todo, entry) {
 		xsweep_own(j, k->row);
 		xsweep_own(j, k->c.id);
@@ -397,7 +397,7 @@ xwork_sweep(struct lxnode *xn, struct xjob *j)
 	int64_t		 ids[XSWEEP_MAX];
 	size_t		 n = 0, i;
 
-	if (seeks_held(xn->jdb, xn->lb->node_id, ids, XSWEEP_MAX, &n) != 0)
+	if (seeks_held(xn->jdb, lnd(xn->lb)->node_id, ids, XSWEEP_MAX, &n) != 0)
 		goto fail;
 	j->seen = xcalloc(n > 0 ? n : 1, sizeof *j->seen);
 	for (i = 0; i < n; i++) {

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xnode.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
 #include "lib/log.h"
 #include "nodestore/seeks.h"
 #include "nodestore/node.h"
@@ -38,11 +38,11 @@ static const char *const xseek_names[] = {
 void
 xseek_set(struct lseek *sk, enum lseek_x to)
 {
-	if (sk->xstate != to)
+	if (sk->nd->xstate != to)
 		log_info("event=xseek seek=%llu row=%lld state=%s->%s",
-		    (unsigned long long)sk->id, (long long)sk->xrow,
-		    xseek_names[sk->xstate], xseek_names[to]);
-	sk->xstate = to;
+		    (unsigned long long)sk->id, (long long)sk->nd->xrow,
+		    xseek_names[sk->nd->xstate], xseek_names[to]);
+	sk->nd->xstate = to;
 }
 
 /* The open seek with id (0: any), whose row is row (0: any), or NULL. */
@@ -52,7 +52,8 @@ xseek_find(struct lobby *lb, uint64_t id, int64_t row)
 	struct lseek	*sk;
 
 	TAILQ_FOREACH(sk, &lb->seeks, entry)
-		if ((id == 0 || sk->id == id) && (row == 0 || sk->xrow == row))
+		if ((id == 0 || sk->id == id) &&
+		    (row == 0 || sk->nd->xrow == row))
 			return (sk);
 	return (NULL);
 }
@@ -88,7 +89,7 @@ xwork_publish(struct lxnode *xn, struct xjob *j)
 {
 	struct seek_terms t = xnode_terms(&j->terms);
 
-	if (seeks_publish(xn->jdb, xn->lb->node_id, j->player, &t,
+	if (seeks_publish(xn->jdb, lnd(xn->lb)->node_id, j->player, &t,
 	    xnode_now(), &j->row) != 0) {
 		xnode_warn(xn, xn->jdb, "publish");
 		return (-1);
@@ -121,7 +122,7 @@ xwork_claim(struct lxnode *xn, struct xjob *j)
 static int
 xwork_claim_end(struct lxnode *xn, struct xjob *j)
 {
-	return (seeks_claim_end(xn->jdb, xn->lb->node_id, j->row, j->c.id,
+	return (seeks_claim_end(xn->jdb, lnd(xn->lb)->node_id, j->row, j->c.id,
 	    j->local, j->commit));
 }
 
@@ -140,12 +141,12 @@ xwork_paired(struct lxnode *xn, struct xjob *j)
 	if ((ids[0] = j->row) != 0)
 		n = 1;
 	else
-		n = seeks_paired_ids(xn->jdb, xn->lb->node_id, ids);
+		n = seeks_paired_ids(xn->jdb, lnd(xn->lb)->node_id, ids);
 	j->p = xcalloc(n > 0 ? n : 1, sizeof *j->p);
 	for (i = 0; i < n; i++) {
 		p = &j->p[j->np];
 		memset(&r, 0, sizeof r);
-		if ((k = seeks_paired_read(xn->jdb, ids[i], xn->lb->node_id,
+		if ((k = seeks_paired_read(xn->jdb, ids[i], lnd(xn->lb)->node_id,
 		    &r)) < 0) {
 			xnode_warn(xn, xn->jdb, "paired-read");
 			continue;
@@ -315,7 +316,7 @@ xnode_publish(struct lxnode *xn, struct lseek *sk)
 		    (unsigned long long)sk->id);
 		return;		/* LSEEK_LOCAL: the tick publishes it */
 	}
-	sk->xrow = -1;
+	sk->nd->xrow = -1;
 	xseek_set(sk, LSEEK_PUBLISHING);
 	xjob_new(xn, XJ_PUBLISH, sk, 0, 0);
 	xnode_pump(xn);
@@ -338,10 +339,10 @@ xnode_unpublish_row(struct lxnode *xn, int64_t row)
 int
 lobby_xnode_unpublish(struct lobby *lb, struct lseek *sk)
 {
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 
-	if (sk->xstate == LSEEK_PUBLISHED)
-		xnode_unpublish_row(xn, sk->xrow);
+	if (sk->nd->xstate == LSEEK_PUBLISHED)
+		xnode_unpublish_row(xn, sk->nd->xrow);
 	xseek_set(sk, LSEEK_WITHDRAWN);
 	return (0);
 }
@@ -355,7 +356,7 @@ xnode_claim(struct lxnode *xn, struct lseek *sk)
 		return;
 	}
 	xseek_set(sk, LSEEK_CLAIMING);
-	xjob_new(xn, XJ_CLAIM, sk, sk->xrow, 0);
+	xjob_new(xn, XJ_CLAIM, sk, sk->nd->xrow, 0);
 	xnode_pump(xn);
 }
 
@@ -371,10 +372,10 @@ xnode_scan(struct lxnode *xn, int64_t min)
 	struct lseek	*sk, *tsk;
 
 	TAILQ_FOREACH_SAFE(sk, &xn->lb->seeks, entry, tsk) {
-		if (sk->xstate == LSEEK_PUBLISHED && sk->xrow >= min)
+		if (sk->nd->xstate == LSEEK_PUBLISHED && sk->nd->xrow >= min)
 			xnode_claim(xn, sk);
-		else if (sk->xstate == LSEEK_CLAIMING && xn->running != NULL &&
-		    xn->running->seek == sk->id)
+		else if (sk->nd->xstate == LSEEK_CLAIMING &&
+		    xn->running != NULL && xn->running->seek == sk->id)
 			xn->retry = 1;
 	}
 }
@@ -430,8 +431,8 @@ xnode_keep(struct lxnode *xn, struct lgame *g)
 static void
 xnode_republish(struct lxnode *xn, struct lseek *sk, int own)
 {
-	sk->xrow = 0;
-	if (!own && sk->xstate == LSEEK_CLAIMING)
+	sk->nd->xrow = 0;
+	if (!own && sk->nd->xstate == LSEEK_CLAIMING)
 		return;
 	xseek_set(sk, LSEEK_LOCAL);
 	xnode_publish(xn, sk);
@@ -497,7 +498,7 @@ xnode_pair_here(struct lxnode *xn, struct lseek *sk, struct lseek *p)
 		xnode_republish(xn, p, 0);
 		return;
 	}
-	sk->xrow = p->xrow = 0;
+	sk->nd->xrow = p->nd->xrow = 0;
 	xseek_set(sk, LSEEK_PAIRED);
 	xseek_set(p, LSEEK_PAIRED);
 	lc_drop_seek(a);
@@ -521,7 +522,7 @@ xnode_start(struct lxnode *xn, struct lseek *sk, struct xjob *j)
 	uint64_t	 base = sk->base_ms, inc = sk->inc_ms;
 	int		 rated = sk->rated;
 
-	sk->xrow = 0;		/* deleted by the claim */
+	sk->nd->xrow = 0;		/* deleted by the claim */
 	if (xnode_start_pos(lb, sk, &start) != 0) {
 		k = xjob_new(xn, XJ_RELEASE, NULL, 0, 0);
 		k->c = j->c;	/* give the claimed seek back */
@@ -530,12 +531,12 @@ xnode_start(struct lxnode *xn, struct lseek *sk, struct xjob *j)
 	}
 	xseek_set(sk, LSEEK_PAIRED);
 	lc_drop_seek(lc);
-	lb->xaway = j->c.player;
 	if (gmp_urandomm_ui(lb->rs, 2) == 0)
-		g = lg_start(lb, &start, lc, NULL, 0, base, inc, rated, NULL, 0);
+		g = lg_start_away(lb, j->c.player, &start, lc, NULL, base, inc,
+		    rated);
 	else
-		g = lg_start(lb, &start, NULL, lc, 0, base, inc, rated, NULL, 0);
-	lb->xaway = NULL;
+		g = lg_start_away(lb, j->c.player, &start, NULL, lc, base, inc,
+		    rated);
 	xnode_keep(xn, g);
 	k = xjob_new(xn, XJ_GAME, NULL, 0, 0);
 	k->c = j->c;
@@ -553,7 +554,7 @@ xdone_claim(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 	if (j->retry || j->rc < 0)	/* the tick tries again */
 		xn->retry = 1;
 	if (j->rc == 1) {	/* the second half runs next, at once */
-		j->local = j->c.node == xn->lb->node_id;
+		j->local = j->c.node == lnd(xn->lb)->node_id;
 		k = xjob_new(xn, XJ_CLAIM_END, NULL, j->row, 1);
 		k->seek = j->seek;
 		k->c = j->c;
@@ -563,7 +564,7 @@ xdone_claim(struct lxnode *xn, struct xjob *j, struct lseek *sk)
 	}
 	if (sk == NULL)
 		xnode_unpublish_row(xn, j->row);
-	else if (sk->xrow == 0)	/* its row went with a pairing's */
+	else if (sk->nd->xrow == 0)	/* its row went with a pairing's */
 		xnode_republish(xn, sk, 1);
 	else
 		xseek_set(sk, LSEEK_PUBLISHED);
@@ -622,7 +623,7 @@ xdone_paired(struct lxnode *xn, struct xjob *j)
 		p = &j->p[i];
 		to = NULL;
 		TAILQ_FOREACH(lc, &lb->clients, entry) {
-			if (lc->seek != NULL && lc->seek->xrow == p->p.id) {
+			if (lc->seek != NULL && lc->seek->nd->xrow == p->p.id) {
 				to = lc;
 				break;
 			}
@@ -632,9 +633,9 @@ xdone_paired(struct lxnode *xn, struct xjob *j)
 		}
 		if (to == NULL)
 			continue;
-		if (to->seek != NULL && to->seek->xrow == p->p.id) {
+		if (to->seek != NULL && to->seek->nd->xrow == p->p.id) {
 			xseek_set(to->seek, LSEEK_PAIRED);
-			to->seek->xrow = 0;
+			to->seek->nd->xrow = 0;
 		}
 		lc_drop_seek(to);
 		lc_event(to, "redirect %s %lld", p->addr, (long long)p->p.game);
@@ -662,14 +663,14 @@ xjob_done(void *arg)
 		if (j->rc == 1 && sk == NULL)
 			xnode_unpublish_row(xn, j->row);	/* gone */
 		else if (sk != NULL && j->rc == 1) {
-			sk->xrow = j->row;
+			sk->nd->xrow = j->row;
 			xseek_set(sk, LSEEK_PUBLISHED);
 			log_info("event=seek-published seek=%llu row=%lld "
 			    "name=%s", (unsigned long long)sk->id,
-			    (long long)sk->xrow, sk->lc->name);
+			    (long long)sk->nd->xrow, sk->lc->name);
 			xnode_claim(xn, sk);	/* older rows: pair now */
 		} else if (sk != NULL) {
-			sk->xrow = 0;
+			sk->nd->xrow = 0;
 			xseek_set(sk, LSEEK_LOCAL);	/* the tick again */
 		}
 		break;

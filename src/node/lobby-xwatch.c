@@ -34,8 +34,8 @@
 
 #include "nodestore/nodestore.h"
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xwatch.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xwatch.h"
 #include "lib/json.h"
 #include "lib/log.h"
 #include "record/record.h"
@@ -55,7 +55,7 @@ xwatch_channel(int64_t id, char *ch, size_t len)
 static void
 xwatch_drop(struct lobby *lb, size_t i)
 {
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	struct xwatch	*w = &xw->w[i];
 	char		 ch[SQLDB_CHANNEL_MAX + 1];
 	size_t		 k;
@@ -209,13 +209,13 @@ xwatch_job_done(void *arg)
 	struct xwatch	*w;
 	size_t		 i;
 
-	for (jp = &lb->xwatch->jobs; *jp != NULL && *jp != j;
+	for (jp = &lnd(lb)->xwatch->jobs; *jp != NULL && *jp != j;
 	    jp = &(*jp)->next)
 		;
 	if (*jp == j)
 		*jp = j->next;
 	if (j->nann == 0 && (w = lobby_xwatch_find(lb, j->id)) != NULL) {
-		i = (size_t)(w - lb->xwatch->w);
+		i = (size_t)(w - lnd(lb)->xwatch->w);
 		w->busy = 0;
 		if (j->rc != 1)
 			log_warnx("event=xwatch-read game=%lld",
@@ -238,8 +238,8 @@ static void
 xwatch_job_start(struct lobby *lb, struct xwatch_job *j)
 {
 	j->lb = lb;
-	j->next = lb->xwatch->jobs;
-	lb->xwatch->jobs = j;
+	j->next = lnd(lb)->xwatch->jobs;
+	lnd(lb)->xwatch->jobs = j;
 	lobby_work(lb, xwatch_job_work, xwatch_job_done, j);
 }
 
@@ -247,7 +247,7 @@ xwatch_job_start(struct lobby *lb, struct xwatch_job *j)
 static void
 xwatch_catch_up(struct lobby *lb, size_t i)
 {
-	struct xwatch	*w = &lb->xwatch->w[i];
+	struct xwatch	*w = &lnd(lb)->xwatch->w[i];
 	struct xwatch_job *j;
 
 	if (w->busy) {
@@ -265,7 +265,7 @@ xwatch_catch_up(struct lobby *lb, size_t i)
 struct xwatch *
 lobby_xwatch_find(struct lobby *lb, int64_t id)
 {
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	size_t		 i;
 
 	for (i = 0; xw != NULL && i < xw->n; i++)
@@ -283,7 +283,7 @@ lobby_xwatch_apply(struct lobby *lb, struct xwatch *w,
     const struct store_record *r)
 {
 	if (xwatch_apply(lb, w, r, 1))
-		xwatch_drop(lb, (size_t)(w - lb->xwatch->w));
+		xwatch_drop(lb, (size_t)(w - lnd(lb)->xwatch->w));
 }
 
 /* Drops w if nobody follows it any more. */
@@ -291,7 +291,7 @@ void
 lobby_xwatch_release(struct lobby *lb, struct xwatch *w)
 {
 	if (w->n == 0 && !w->feed)
-		xwatch_drop(lb, (size_t)(w - lb->xwatch->w));
+		xwatch_drop(lb, (size_t)(w - lnd(lb)->xwatch->w));
 }
 
 /*
@@ -315,7 +315,7 @@ static void
 xwatch_announce_cb(void *arg)
 {
 	struct lobby	*lb = arg;
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	struct xwatch_job *j;
 	int64_t		 ids[XWATCH_MAX];
 	size_t		 i;
@@ -340,9 +340,9 @@ lobby_xwatch_wanted(struct lobby *lb, int64_t id)
 
 	if (g == NULL || !g->logged || lg_over(g))
 		return;
-	if (!g->xwatched)
+	if (g->nd == NULL || !g->nd->xwatched)
 		log_info("game=%lld event=followed", (long long)id);
-	g->xwatched = 1;
+	lnd_game(g)->xwatched = 1;
 	store_run_now(lb->store, id);
 }
 
@@ -350,7 +350,7 @@ lobby_xwatch_wanted(struct lobby *lb, int64_t id)
 void
 lobby_xwatch_note(struct lobby *lb, const char *channel)
 {
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	char		 ch[SQLDB_CHANNEL_MAX + 1];
 	size_t		 i;
 
@@ -369,7 +369,7 @@ lobby_xwatch_note(struct lobby *lb, const char *channel)
 void
 lobby_xwatch_catch_up(struct lobby *lb)
 {
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	size_t		 i;
 
 	if (xw == NULL)
@@ -391,7 +391,7 @@ lobby_xwatch_fetch(struct lobby *lb, int64_t id, struct xwatch_pre *p)
 		return;
 	p->lease = store_lease_read(lb->store, id, (int64_t)clock_wall_ms(),
 	    &p->l);
-	if (p->lease == LEASE_HELD && p->l.node != lb->node_id)
+	if (p->lease == LEASE_HELD && p->l.node != lnd(lb)->node_id)
 		p->rc = store_record(lb->store, id, &p->r);
 	if (p->rc == 1 && p->r.game.tournament != 0)
 		p->tour = store_tour_name(lb->store, p->r.game.tournament);
@@ -418,7 +418,7 @@ static int
 xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
     struct buf *err)
 {
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	struct store_record *r = &p->r;
 	struct xwatch	*w;
 	struct buf	 sum;
@@ -431,13 +431,13 @@ xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
 		    (long long)id);
 		return (-2);
 	}
-	if (p->lease == LEASE_HELD && p->l.node != lb->node_id &&
+	if (p->lease == LEASE_HELD && p->l.node != lnd(lb)->node_id &&
 	    p->rc == 0) {	/* leased, its begin not yet committed */
 		buf_printf(err, "game %lld is starting on another node: try "
 		    "again", (long long)id);
 		return (-1);
 	}
-	if (p->lease != LEASE_HELD || p->l.node == lb->node_id ||
+	if (p->lease != LEASE_HELD || p->l.node == lnd(lb)->node_id ||
 	    p->rc != 1 || r->game.status != STORE_LIVE) {
 		buf_printf(err, "no live game %lld", (long long)id);
 		return (-1);
@@ -492,7 +492,7 @@ lobby_xwatch_follow(struct lobby *lb, struct xwatch_pre *p,
 {
 	int		 rc;
 
-	if (lb->xwatch == NULL) {
+	if (lnd(lb)->xwatch == NULL) {
 		buf_printf(err, "no live game %lld", (long long)p->id);
 		return (-1);
 	}
@@ -506,7 +506,7 @@ lobby_xwatch_follow(struct lobby *lb, struct xwatch_pre *p,
 	}
 	if ((rc = xwatch_new(lb, p->id, p, err)) != 0)
 		return (rc);
-	*wp = &lb->xwatch->w[lb->xwatch->n - 1];
+	*wp = &lnd(lb)->xwatch->w[lnd(lb)->xwatch->n - 1];
 	return (0);
 }
 
@@ -521,33 +521,33 @@ lobby_xwatch_needs_fetch(struct lobby_client *lc, const char *text)
 	struct lobby	*lb = lc->lb;
 	int64_t		 id = lobby_gid(text);
 
-	return (lb->xwatch != NULL && id > 0 && lobby_game(lb, id) == NULL &&
-	    lobby_xwatch_find(lb, id) == NULL);
+	return (lnd(lb)->xwatch != NULL && id > 0 &&
+	    lobby_game(lb, id) == NULL && lobby_xwatch_find(lb, id) == NULL);
 }
 
 /*
  * On a worker, before `watch GAME_ID` runs on the loop (the connection
- * is busy with it: nothing else touches lc->xpre meanwhile).
+ * is busy with it: nothing else touches lc->nd->xpre meanwhile).
  */
 void
 lobby_xwatch_prefetch(struct lobby_client *lc, const char *text)
 {
-	if (lc->xpre == NULL) {
-		lc->xpre = xcalloc(1, sizeof *lc->xpre);
-		lobby_xwatch_pre_free(lc->xpre);
+	if (lc->nd->xpre == NULL) {
+		lc->nd->xpre = xcalloc(1, sizeof *lc->nd->xpre);
+		lobby_xwatch_pre_free(lc->nd->xpre);
 	}
-	lobby_xwatch_fetch(lc->lb, lobby_gid(text), lc->xpre);
+	lobby_xwatch_fetch(lc->lb, lobby_gid(text), lc->nd->xpre);
 }
 
 /* Frees lc's prefetched game (a watch done, or it leaves). */
 void
 lobby_xwatch_pre_drop(struct lobby_client *lc)
 {
-	if (lc->xpre == NULL)
+	if (lc->nd == NULL || lc->nd->xpre == NULL)
 		return;
-	lobby_xwatch_pre_free(lc->xpre);
-	free(lc->xpre);
-	lc->xpre = NULL;
+	lobby_xwatch_pre_free(lc->nd->xpre);
+	free(lc->nd->xpre);
+	lc->nd->xpre = NULL;
 }
 
 /* Whether peers a and b (ADDR:PORT) are of one address. */
@@ -587,7 +587,7 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
     struct buf *err)
 {
 	struct lobby	*lb = lc->lb;
-	struct lxwatch	*xw = lb->xwatch;
+	struct lxwatch	*xw = lnd(lb)->xwatch;
 	struct game_error gerr;
 	struct xwatch	*w;
 	size_t		 i;
@@ -607,12 +607,12 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 			lobby_xwatch_pre_drop(lc);
 			return (-1);
 		}
-		if (lc->xpre == NULL) {
+		if (lc->nd->xpre == NULL) {
 			buf_printf(err, "game %lld: cannot follow it now: "
 			    "try again", (long long)id);
 			return (-1);
 		}
-		rc = xwatch_new(lb, id, lc->xpre, err);
+		rc = xwatch_new(lb, id, lc->nd->xpre, err);
 		lobby_xwatch_pre_drop(lc);
 		if (rc != 0)
 			return (-1);
@@ -659,7 +659,7 @@ lobby_xwatch(struct lobby_client *lc, int64_t id, struct lobby_live *lv,
 void
 lobby_xunwatch(struct lobby_client *lc, int64_t id)
 {
-	struct lxwatch	*xw = lc->lb->xwatch;
+	struct lxwatch	*xw = lnd(lc->lb)->xwatch;
 	struct xwatch	*w;
 	size_t		 i, k;
 
@@ -685,12 +685,13 @@ lobby_xunwatch(struct lobby_client *lc, int64_t id)
 void
 lobby_xwatch_init(struct lobby *lb, struct sqldb *db, struct sqldb *ldb)
 {
-	lb->xwatch = xcalloc(1, sizeof *lb->xwatch);
-	lb->xwatch->ldb = ldb;
-	lb->xdb = db;
-	lb->xwatch->announce = lb->clock.timer_new(lb->clock.arg,
+	lb->nd->xwatch = xcalloc(1, sizeof *lb->nd->xwatch);
+	lnd(lb)->xwatch->ldb = ldb;
+	lb->nd->xdb = db;
+	lnd(lb)->xwatch->announce = lb->clock.timer_new(lb->clock.arg,
 	    xwatch_announce_cb, lb);
-	lb->clock.arm(lb->clock.arg, lb->xwatch->announce, XWATCH_ANNOUNCE_MS);
+	lb->clock.arm(lb->clock.arg, lb->nd->xwatch->announce,
+	    XWATCH_ANNOUNCE_MS);
 }
 
 void
@@ -698,17 +699,17 @@ lobby_xwatch_free(struct lobby *lb)
 {
 	struct xwatch_job *j;
 
-	if (lb->xwatch == NULL)
+	if (lnd(lb)->xwatch == NULL)
 		return;
-	while (lb->xwatch->n > 0)
+	while (lnd(lb)->xwatch->n > 0)
 		xwatch_drop(lb, 0);
-	while ((j = lb->xwatch->jobs) != NULL) {	/* workers joined */
-		lb->xwatch->jobs = j->next;
+	while ((j = lnd(lb)->xwatch->jobs) != NULL) {	/* workers joined */
+		lnd(lb)->xwatch->jobs = j->next;
 		store_record_free(&j->r);
 		free(j);
 	}
-	lb->clock.timer_free(lb->clock.arg, lb->xwatch->announce);
-	free(lb->xwatch);
-	lb->xwatch = NULL;
-	lb->xdb = NULL;
+	lb->clock.timer_free(lb->clock.arg, lnd(lb)->xwatch->announce);
+	free(lnd(lb)->xwatch);
+	lb->nd->xwatch = NULL;
+	lb->nd->xdb = NULL;
 }

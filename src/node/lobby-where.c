@@ -1,8 +1,8 @@
 /*
  * lobby-where.c: a player's live games on other nodes (issue 15 §2,
  * PROTOCOL.md §13.12 "At login", doc/NODES.md "Redirects").  Only on a
- * node of a shared PostgreSQL store (lb->node_id != 0): on a single node
- * nothing here runs.
+ * node of a shared PostgreSQL store (lb->nd->node_id != 0): on a single
+ * node nothing here runs.
  *
  * At a login the account's live games are read with their leases on the
  * login's worker (lobby_where_fetch: the store's read connection, never
@@ -26,15 +26,15 @@
  * game restored here gives its players logged in here `event live`
  * (lwhere_restored, from lobby-restore.c).
  *
- * It calls lobby-game.c (lobby_game) and lobby-queue.c; lobby.c,
- * lobby-ops.c and lobby-restore.c call it.
+ * It calls lobby-game.c (lobby_game) and lobby-queue.c; node-ops.c (the
+ * lobby's login, busy, resume and restore) calls it.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
 #include "proto/proto.h"
 #include "nodestore/store-where.h"
@@ -72,37 +72,25 @@ struct lwhere {
 	size_t		 next;		/* the next read starts at v[next] */
 };
 
-/* Sends lc the event live line of seat s of game g. */
-void
-lc_event_live(struct lobby_client *lc, struct lgame *g, int s)
-{
-	struct buf	 tc;
-
-	buf_init(&tc);
-	proto_tc_print(&tc, g->base_ms, g->inc_ms);
-	lc_event(lc, "live %lld %s %s you=%d tc=%s rated=%d %s",
-	    (long long)g->id, g->p[0].name, g->p[1].name, s, buf_str(&tc),
-	    g->rated, g->start);
-	buf_free(&tc);
-}
-
 /*
  * On the login's worker: reads the live games of account name and their
- * leases into lc->where, for lwhere_login (lc's connection is busy with
- * the login: nothing else touches lc->where meanwhile).
+ * leases into lc->nd->where, for lwhere_login (lc's connection is busy
+ * with the login: nothing else touches it meanwhile).
  */
 void
 lobby_where_fetch(struct lobby_client *lc, const char *name)
 {
 	struct lobby	*lb = lc->lb;
 
-	free(lc->where);
-	lc->where = NULL;
-	lc->nwhere = 0;
-	if (lb->node_id == 0 || lb->store == NULL || name[0] == '\0')
+	if (lc->nd == NULL)		/* a single node */
+		return;
+	free(lc->nd->where);
+	lc->nd->where = NULL;
+	lc->nd->nwhere = 0;
+	if (lnd(lb)->node_id == 0 || lb->store == NULL || name[0] == '\0')
 		return;
 	(void)store_where_player(lb->store, name, (int64_t)clock_wall_ms(),
-	    &lc->where, &lc->nwhere);
+	    &lc->nd->where, &lc->nd->nwhere);
 }
 
 /* Drops the waiting entries of game (all of them: game 0). */
@@ -127,12 +115,12 @@ static void
 lwhere_wait(struct lobby *lb, int64_t game, const char *name,
     int64_t holder)
 {
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 	struct lwait	*e = NULL;
 	size_t		 i;
 
 	if (w == NULL) {
-		w = lb->where = xcalloc(1, sizeof *w);
+		w = lb->nd->where = xcalloc(1, sizeof *w);
 		w->v = xreallocarray(NULL, LWHERE_MAX, sizeof *w->v);
 		w->tick = lb->clock.timer_new(lb->clock.arg, lwhere_tick, lb);
 	}
@@ -171,7 +159,7 @@ lwhere_name_cmp(const void *a, const void *b)
 static void
 lwhere_here(struct lobby *lb, char *here)
 {
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 	const struct lwait *by[LWHERE_MAX], **p, *kp;
 	struct lwait	 key;
 	struct lobby_client *lc;
@@ -206,7 +194,7 @@ static void
 lwhere_redirect(struct lobby *lb, int64_t game, int64_t holder,
     const char *addr)
 {
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 	struct lobby_client *lc;
 	size_t		 i;
 
@@ -256,16 +244,17 @@ lwhere_job_done(void *arg)
 	struct lwhere_job *j = arg;
 	size_t		 i;
 
-	j->lb->where->job = NULL;
+	lnd(j->lb)->where->job = NULL;
 	for (i = 0; i < j->n; i++)
 		if (j->rc[i] == 0 || lobby_game(j->lb, j->ids[i]) != NULL)
-			lwhere_drop(j->lb->where, j->ids[i]);
+			lwhere_drop(lnd(j->lb)->where, j->ids[i]);
 		else if (j->rc[i] == 1 && j->w[i].held && j->w[i].alive &&
-		    j->w[i].holder != j->lb->node_id && j->w[i].addr[0] != '\0')
+		    j->w[i].holder != lnd(j->lb)->node_id &&
+		    j->w[i].addr[0] != '\0')
 			lwhere_redirect(j->lb, j->ids[i], j->w[i].holder,
 			    j->w[i].addr);
 		else if (j->rc[i] == 1)
-			lwhere_unheld(j->lb->where, j->ids[i]);
+			lwhere_unheld(lnd(j->lb)->where, j->ids[i]);
 	free(j);
 }
 
@@ -273,7 +262,7 @@ lwhere_job_done(void *arg)
 static void
 lwhere_job_start(struct lobby *lb)
 {
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 	struct lwhere_job *j;
 	size_t		 c, i, k;
 
@@ -301,7 +290,7 @@ static void
 lwhere_tick(void *arg)
 {
 	struct lobby	*lb = arg;
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 	uint64_t	 now = lobby_clock_now(lb);
 	size_t		 i, n = 0;
 	char		 here[LWHERE_MAX];
@@ -333,12 +322,14 @@ lwhere_login(struct lobby_client *lc)
 	struct store_where *r;
 	size_t		 i, k = 0;
 
-	for (i = 0; i < lc->nwhere; i++) {
-		r = &lc->where[i];
+	if (lc->nd == NULL)	/* came before a single node's drain */
+		return (0);
+	for (i = 0; i < lc->nd->nwhere; i++) {
+		r = &lc->nd->where[i];
 		if (r->seat == 0 || lobby_game(lb, r->game) != NULL)
 			continue;	/* here: event live said it */
 		k++;
-		if (r->held && r->alive && r->holder != lb->node_id &&
+		if (r->held && r->alive && r->holder != lnd(lb)->node_id &&
 		    r->addr[0] != '\0') {
 			lc_event(lc, "redirect %s %" PRId64, r->addr, r->game);
 			lwhere_wait(lb, r->game, lc->name, r->holder);
@@ -351,29 +342,21 @@ lwhere_login(struct lobby_client *lc)
 		    r->holder, r->held, r->alive);
 		lwhere_wait(lb, r->game, lc->name, 0);
 	}
-	free(lc->where);
-	lc->where = NULL;
-	lc->nwhere = 0;
+	free(lc->nd->where);
+	lc->nd->where = NULL;
+	lc->nd->nwhere = 0;
 	return (k);
 }
 
 /*
- * Game g was restored here (lobby-restore.c): its players logged in here
- * and not seated get event live for it, as at a login.
+ * Game g was restored here (lobby-restore.c told its players): its
+ * accounts wait for it no more.
  */
 void
 lwhere_restored(struct lobby *lb, struct lgame *g)
 {
-	struct lobby_client *lc;
-	int		 s;
-
-	TAILQ_FOREACH(lc, &lb->clients, entry)
-		for (s = 1; s <= 2; s++)
-			if (lc->game == NULL && g->p[s - 1].account &&
-			    strcmp(lc->name, g->p[s - 1].name) == 0)
-				lc_event_live(lc, g, s);
-	if (lb->where != NULL)
-		lwhere_drop(lb->where, g->id);
+	if (lnd(lb)->where != NULL)
+		lwhere_drop(lnd(lb)->where, g->id);
 }
 
 /* The entry of account name waiting for a takeover (of game, or any:
@@ -382,7 +365,7 @@ lwhere_restored(struct lobby *lb, struct lgame *g)
 static struct lwait *
 lwhere_find(struct lobby *lb, const char *name, int64_t game, int held)
 {
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 	uint64_t	 now;
 	size_t		 i;
 
@@ -398,20 +381,14 @@ lwhere_find(struct lobby *lb, const char *name, int64_t game, int held)
 }
 
 /*
- * The id of the game account name may not be paired past here: the live
- * game it is seated in (lobby_playing), else the game it was told of at
- * login, live on another node or waiting for a takeover; 0 when it may
- * start one (the tournament scheduler and the claim of a seek across
- * nodes ask this).
+ * The game account name was told of at login, live on another node or
+ * waiting for a takeover, or 0 (lobby_busy asks it past lobby_playing).
  */
 int64_t
-lobby_busy(struct lobby *lb, const char *name)
+lwhere_held(struct lobby *lb, const char *name)
 {
 	struct lwait	*e;
-	int64_t		 gid;
 
-	if ((gid = lobby_playing(lb, name)) != 0)
-		return (gid);
 	return ((e = lwhere_find(lb, name, 0, 1)) != NULL ? e->game : 0);
 }
 
@@ -454,7 +431,7 @@ lwhere_resume(struct lobby_client *lc, int64_t game, struct buf *err)
 void
 lwhere_free(struct lobby *lb)
 {
-	struct lwhere	*w = lb->where;
+	struct lwhere	*w = lnd(lb)->where;
 
 	if (w == NULL)
 		return;
@@ -462,5 +439,5 @@ lwhere_free(struct lobby *lb)
 	free(w->job);
 	free(w->v);
 	free(w);
-	lb->where = NULL;
+	lb->nd->where = NULL;
 }

@@ -40,8 +40,8 @@
 #include <event2/event.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
-#include "lobby/lobby-xnode.h"
+#include "node/lnode-int.h"
+#include "node/lobby-xnode.h"
 #include "lib/log.h"
 #include "nodestore/node.h"
 #include "db/sqldb.h"
@@ -123,14 +123,14 @@ xnode_games(struct lxnode *xn)
 	while (i < xn->ngames) {
 		x = &xn->games[i];
 		g = lobby_game(lb, x->game);
-		if (g == NULL || lg_over(g) || !g->xwait) {
+		if (g == NULL || lg_over(g) || !g->unseated) {
 			xn->games[i] = xn->games[--xn->ngames];
 			continue;
 		}
 		if (now >= x->join_by) {
 			log_info("game=%lld event=join-timeout",
 			    (long long)g->id);
-			g->xwait = 0;
+			g->unseated = 0;
 			lg_turn(g);
 			xn->games[i] = xn->games[--xn->ngames];
 			continue;
@@ -159,27 +159,11 @@ xnode_tick_cb(void *arg)
 		xnode_scan(xn, 0);
 	}
 	TAILQ_FOREACH(sk, &lb->seeks, entry)	/* not published yet */
-		if (sk->xstate == LSEEK_LOCAL && sk->lc->name[0] != '\0' &&
+		if (sk->nd->xstate == LSEEK_LOCAL && sk->lc->name[0] != '\0' &&
 		    xn->nqueued < XNODE_QUEUE_MAX)
 			xnode_publish(xn, sk);
 	xnode_games(xn);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
-}
-
-/*
- * A seat of game g was taken (resume): while g waits for its players
- * (xwait), starts its first turn once both are seated.  Returns 1 when
- * it did (the genmove is sent), 0 otherwise.
- */
-int
-lobby_xnode_seated(struct lgame *g)
-{
-	if (!g->xwait || g->p[0].lc == NULL || g->p[1].lc == NULL)
-		return (0);
-	g->xwait = 0;
-	log_info("game=%lld event=joined", (long long)g->id);
-	lg_turn(g);
-	return (1);
 }
 
 /*
@@ -193,7 +177,7 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 {
 	struct lxnode	*xn;
 
-	if (lb->node_id == 0) {
+	if (lnd(lb)->node_id == 0) {
 		snprintf(err, errlen, "not a node");
 		return (-1);
 	}
@@ -232,14 +216,13 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 		snprintf(err, errlen, "listen: %s", sqldb_errmsg(xn->ldb));
 		goto fail;
 	}
-	lb->xnode = xn;
+	lb->nd->xnode = xn;
 	lobby_xwatch_init(lb, xn->db, xn->ldb);
-	lb->seek_gone = lobby_xnode_unpublish;
 	xn->tick = lb->clock.timer_new(lb->clock.arg, xnode_tick_cb, xn);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
 	xnode_listen(xn);
-	log_info("event=node id=%lld addr=%s", (long long)lb->node_id,
-	    lb->node_addr);
+	log_info("event=node id=%lld addr=%s", (long long)lnd(lb)->node_id,
+	    lnd(lb)->node_addr);
 	return (0);
 fail:
 	if (xn->db != NULL)
@@ -260,7 +243,7 @@ fail:
 void
 lobby_xnode_free(struct lobby *lb)
 {
-	struct lxnode	*xn = lb->xnode;
+	struct lxnode	*xn = lnd(lb)->xnode;
 	struct xjob	*j;
 
 	if (xn == NULL)
@@ -291,6 +274,5 @@ lobby_xnode_free(struct lobby *lb)
 	pthread_mutex_destroy(&xn->hmtx);
 	free(xn->games);
 	free(xn);
-	lb->xnode = NULL;
-	lb->seek_gone = NULL;
+	lb->nd->xnode = NULL;
 }

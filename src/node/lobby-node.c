@@ -5,21 +5,26 @@
  * accept, ready and the tournament scheduler are refused or halted) and
  * sends `event redirect HOST:PORT` to every logged-in player without a
  * live game: at once, when one logs in, and to each seat as its game
- * ends.  The state is struct lobby's drain, changed only here.
+ * ends.  The state is the node state's drain (lb->nd), changed only here.
+ * And a live game's node state (struct nd_game).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lobby/lobby.h"
-#include "lobby/lobby-int.h"
+#include "node/lnode-int.h"
 #include "lib/log.h"
+#include "lib/util.h"
+#include "store/store.h"
+
+const struct nd_lobby lnode_none;	/* a single node's state: none */
 
 /* 1 while the node drains: no new game starts. */
 int
 lnode_draining(const struct lobby *lb)
 {
-	return (lb->drain.to[0] != '\0');
+	return (lnd(lb)->drain.to[0] != '\0');
 }
 
 /* Refuses a new game on a draining node; returns 0 or -1 with err. */
@@ -28,7 +33,7 @@ lobby_drain_refuse(const struct lobby_client *lc, struct buf *err)
 {
 	if (!lnode_draining(lc->lb))
 		return (0);
-	buf_printf(err, "node draining: go to %s", lc->lb->drain.to);
+	buf_printf(err, "node draining: go to %s", lnd(lc->lb)->drain.to);
 	return (-1);
 }
 
@@ -38,10 +43,10 @@ lnode_redirect(struct lobby_client *lc)
 {
 	struct lobby	*lb = lc->lb;
 
-	lc_event(lc, "redirect %s", lb->drain.to);
-	lb->drain.redirected++;
+	lc_event(lc, "redirect %s", lnd(lb)->drain.to);
+	lb->nd->drain.redirected++;
 	log_info("conn=%llu event=redirect name=%s to=%s",
-	    (unsigned long long)lc->connid, lc->name, lb->drain.to);
+	    (unsigned long long)lc->connid, lc->name, lnd(lb)->drain.to);
 }
 
 /* A seat's game ended (its gameover is sent): redirect it if draining. */
@@ -107,22 +112,22 @@ lnode_redirect_free(struct lobby *lb, const struct lobby_client *caller)
  * redirects the free players at once.  Returns 0, or -1 with err.
  */
 int
-lobby_node_drain(struct lobby_client *lc, const char *to, struct buf *err)
+lnode_drain(struct lobby_client *lc, const char *to, struct buf *err)
 {
 	struct lobby	*lb = lc->lb;
 
 	if (lnode_draining(lb)) {
 		buf_printf(err, "node already draining to %s: node undrain "
-		    "first", lb->drain.to);
+		    "first", lnd(lb)->drain.to);
 		return (-1);
 	}
-	if (strlen(to) >= sizeof lb->drain.to) {
+	if (strlen(to) >= sizeof lnd(lb)->drain.to) {
 		buf_printf(err, "node drain: address longer than %zu bytes",
-		    sizeof lb->drain.to - 1);
+		    sizeof lnd(lb)->drain.to - 1);
 		return (-1);
 	}
-	lobby_copy(lb->drain.to, to, sizeof lb->drain.to);
-	lb->drain.redirected = 0;
+	lobby_copy(lb->nd->drain.to, to, sizeof lb->nd->drain.to);
+	lb->nd->drain.redirected = 0;
 	log_info("conn=%llu event=node-drain to=%s admin=%s",
 	    (unsigned long long)lc->connid, to, lc->name);
 	lnode_redirect_free(lb, lc);
@@ -140,10 +145,10 @@ lobby_node_undrain(struct lobby_client *lc, struct buf *err)
 		return (-1);
 	}
 	log_info("conn=%llu event=node-undrain to=%s admin=%s redirected=%llu",
-	    (unsigned long long)lc->connid, lb->drain.to, lc->name,
-	    (unsigned long long)lb->drain.redirected);
-	lb->drain.to[0] = '\0';
-	lb->drain.redirected = 0;
+	    (unsigned long long)lc->connid, lnd(lb)->drain.to, lc->name,
+	    (unsigned long long)lnd(lb)->drain.redirected);
+	lb->nd->drain.to[0] = '\0';
+	lb->nd->drain.redirected = 0;
 	/*
 	 * Tournament games held back by the drain may start now: the
 	 * scheduler, through the hook of lobby-game.c (no call upward).
@@ -161,11 +166,43 @@ lobby_node_status(struct lobby_client *lc, struct lobby_node_status *st)
 	struct lgame	*g;
 
 	memset(st, 0, sizeof *st);
-	st->drain_to = lnode_draining(lb) ? lb->drain.to : NULL;
-	st->redirected = lb->drain.redirected;
+	st->drain_to = lnode_draining(lb) ? lnd(lb)->drain.to : NULL;
+	st->redirected = lnd(lb)->drain.redirected;
 	TAILQ_FOREACH(g, &lb->games, entry)
 		st->games++;
 	TAILQ_FOREACH(c, &lb->clients, entry)
 		if (c->name[0] != '\0')
 			st->players++;
+}
+
+/* Game g's node state, made on its first use (freed by lnode_game_free). */
+struct nd_game *
+lnd_game(struct lgame *g)
+{
+	if (g->nd == NULL)
+		g->nd = xcalloc(1, sizeof *g->nd);
+	return (g->nd);
+}
+
+/* A move of g: followed by another node, it is written at once. */
+void
+lnode_game_moved(struct lgame *g)
+{
+	if (g->nd->xwatched)
+		store_run_now(g->lb->store, g->id);
+}
+
+/* Whether g stopped here without a result (its lease went elsewhere). */
+int
+lnode_game_lost(const struct lgame *g)
+{
+	return (g->nd->lease_lost);
+}
+
+/* g is freed: its node state goes. */
+void
+lnode_game_free(struct lgame *g)
+{
+	free(g->nd);
+	g->nd = NULL;
 }
