@@ -22,6 +22,7 @@
 
 #include "lib/buf.h"
 #include "lib/clock.h"
+#include "lib/util.h"
 #include "solver/game.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
@@ -109,11 +110,14 @@ struct lplayer {
 };
 
 /* The life of a live game; lg_enter changes it. */
-enum lg_state {
-	LG_PLAYING = 0,		/* a seat is to move */
-	LG_ENDING,		/* ended: the log is writing the end */
-	LG_LOGGED,		/* the log has the end (or failed): told, freed */
-};
+#define LG_STATES(X)							\
+	/* a seat is to move */						\
+	X(LG_PLAYING, "playing")					\
+	/* ended: the log is writing the end */				\
+	X(LG_ENDING, "ending")						\
+	/* the log has the end (or failed): told, freed */		\
+	X(LG_LOGGED, "logged")
+enum lg_state { LG_STATES(ENUM_X_ID) };
 
 /* A live game. */
 struct lgame {
@@ -156,17 +160,22 @@ TAILQ_HEAD(lgames, lgame);
 /*
  * An open seek's life cycle across nodes (lobby-xnode.c, xseek_set): its
  * row in table seeks, and the one job of it on the node's queue.  A seek
- * freed (paired, withdrawn, gone) has none.
+ * freed (paired, withdrawn, gone) has none.  Names for xseek_set's log.
  */
-enum lseek_x {
-	LSEEK_LOCAL,		/* no row: on this node only (single node; a
-				 * node waiting for room or the database) */
-	LSEEK_PUBLISHING,	/* its INSERT queued or running (xrow -1) */
-	LSEEK_PUBLISHED,	/* row xrow, no job */
-	LSEEK_CLAIMING,		/* its claim queued or running */
-	LSEEK_PAIRED,		/* a game started (here or elsewhere) */
-	LSEEK_WITHDRAWN		/* dropped: its row is deleted on a worker */
-};
+#define LSEEK_XSTATES(X)						\
+	/* no row: this node only (one node; no room or database yet) */ \
+	X(LSEEK_LOCAL, "local")						\
+	/* its INSERT queued or running (xrow -1) */			\
+	X(LSEEK_PUBLISHING, "publishing")				\
+	/* row xrow, no job */						\
+	X(LSEEK_PUBLISHED, "published")					\
+	/* its claim queued or running */				\
+	X(LSEEK_CLAIMING, "claiming")					\
+	/* a game started (here or elsewhere) */			\
+	X(LSEEK_PAIRED, "paired")					\
+	/* dropped: its row is deleted on a worker */			\
+	X(LSEEK_WITHDRAWN, "withdrawn")
+enum lseek_x { LSEEK_XSTATES(ENUM_X_ID) };
 
 /* An open seek. */
 struct lseek {
@@ -200,14 +209,20 @@ struct lchall {
 TAILQ_HEAD(lchalls, lchall);
 
 /* The life of a tournament's game; lslot_enter changes it. */
-enum lslot_state {
-	LSLOT_PENDING = 0,	/* to be played (again, after an abort) */
-	LSLOT_PLAYING,		/* its game is live */
-	LSLOT_DONE,		/* played: winner holds the result */
-	LSLOT_UNPAIRED,		/* Swiss: its round is not paired yet */
-	LSLOT_STOPPED,		/* never played: the SPRT stopped the match */
-	LSLOT_VOID,		/* arena: a pairing its round did not use */
-};
+#define LSLOT_STATES(X)							\
+	/* to be played (again, after an abort) */			\
+	X(LSLOT_PENDING, "pending")					\
+	/* its game is live */						\
+	X(LSLOT_PLAYING, "playing")					\
+	/* played: winner holds the result */				\
+	X(LSLOT_DONE, "done")						\
+	/* Swiss: its round is not paired yet */			\
+	X(LSLOT_UNPAIRED, "unpaired")					\
+	/* never played: the SPRT stopped the match */			\
+	X(LSLOT_STOPPED, "stopped")					\
+	/* arena: a pairing its round did not use */			\
+	X(LSLOT_VOID, "void")
+enum lslot_state { LSLOT_STATES(ENUM_X_ID) };
 
 /* An arena round's block: pairings for 64 players, the most there are. */
 #define LOBBY_ARENA_PAIRINGS	32

@@ -59,10 +59,7 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 static int	 conn_output_full(struct conn *);
 
 /* The names of the connection states, for logs. */
-static const char *const conn_states[] = {
-	[CONN_OPEN] = "open", [CONN_EOF] = "eof", [CONN_CLOSING] = "closing",
-	[CONN_KILLED] = "killed", [CONN_DEAD] = "dead",
-};
+static const char *const conn_states[] = { CONN_STATES(ENUM_X_NAME) };
 
 /*
  * Moves a connection on in its life cycle: the one place its state

@@ -22,6 +22,7 @@
 #include "solver/engine.h"
 #include "proto/proto.h"
 #include "session/session.h"
+#include "lib/util.h"
 
 struct bufferevent;
 struct evbuffer;
@@ -34,13 +35,18 @@ struct server;
  * (reading) and whether an overlong line is being skipped (discard) are
  * not life-cycle states: they come and go while it is open.
  */
-enum conn_state {
-	CONN_OPEN = 0,	/* reads and answers requests */
-	CONN_EOF,	/* the peer sent EOF: answer what it sent, then close */
-	CONN_CLOSING,	/* flush the output, then close */
-	CONN_KILLED,	/* dropped on the next turn of the loop (killev) */
-	CONN_DEAD,	/* gone while a worker has it: freed when it returns */
-};
+#define CONN_STATES(X)							\
+	/* reads and answers requests */				\
+	X(CONN_OPEN, "open")						\
+	/* the peer sent EOF: answer what it sent, then close */	\
+	X(CONN_EOF, "eof")						\
+	/* flush the output, then close */				\
+	X(CONN_CLOSING, "closing")					\
+	/* dropped on the next turn of the loop (killev) */		\
+	X(CONN_KILLED, "killed")					\
+	/* gone while a worker has it: freed when it returns */		\
+	X(CONN_DEAD, "dead")
+enum conn_state { CONN_STATES(ENUM_X_ID) };
 
 /* One client connection. */
 struct conn {

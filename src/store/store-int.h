@@ -143,25 +143,33 @@ enum {
 	STORE_RT_N
 };
 
-/* The writer thread: not started, running, told to quit, ended. */
-enum store_tstate {
-	STORE_T_NONE = 0,
-	STORE_T_RUNNING,
-	STORE_T_QUITTING,
-	STORE_T_ENDED,
-};
+/* The writer thread's life cycle (store_tstate_set). */
+#define STORE_TSTATES(X)						\
+	/* not started */						\
+	X(STORE_T_NONE, "none")						\
+	/* writes the queue */						\
+	X(STORE_T_RUNNING, "running")					\
+	/* told to quit: writes what is queued, then ends */		\
+	X(STORE_T_QUITTING, "quitting")					\
+	/* the thread returned and is joined */				\
+	X(STORE_T_ENDED, "ended")
+enum store_tstate { STORE_TSTATES(ENUM_X_ID) };
 
-/* The queue: it takes writes, or refuses them while full (mtx). */
-enum store_qstate {
-	STORE_Q_ACCEPTING = 0,
-	STORE_Q_DROPPING,
-};
+/* The queue's states (mtx; store_qstate_set). */
+#define STORE_QSTATES(X)						\
+	/* takes writes */						\
+	X(STORE_Q_ACCEPTING, "accepting")				\
+	/* full: refuses writes until one fits again */			\
+	X(STORE_Q_DROPPING, "dropping")
+enum store_qstate { STORE_QSTATES(ENUM_X_ID) };
 
-/* The writer: its last batch committed, or failed (the writer's). */
-enum store_wstate {
-	STORE_WS_WRITING = 0,
-	STORE_WS_FAILING,
-};
+/* The writer's states (the writer thread's; store_wstate_set). */
+#define STORE_WSTATES(X)						\
+	/* its last batch committed */					\
+	X(STORE_WS_WRITING, "writing")					\
+	/* its last batch failed */					\
+	X(STORE_WS_FAILING, "failing")
+enum store_wstate { STORE_WSTATES(ENUM_X_ID) };
 
 struct store {
 	char		*path;

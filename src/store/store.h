@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "lib/buf.h"
+#include "lib/util.h"
 #include "stats/glicko2.h"
 #include "db/sqldb.h"
 
@@ -86,12 +87,15 @@ enum store_result {
 	STORE_RESULT_SECOND,
 };
 
-/* A game's status in the log. */
-enum store_status {
-	STORE_LIVE = 0,
-	STORE_FINISHED,
-	STORE_ABANDONED,
-};
+/* A game's status in the log, and its name as stored. */
+#define STORE_STATUSES(X)						\
+	/* being played (or left by a crash, until restored) */		\
+	X(STORE_LIVE, "live")						\
+	/* ended by the rules, a resignation, time... */		\
+	X(STORE_FINISHED, "finished")					\
+	/* ended with no result: shutdown, takeover... */		\
+	X(STORE_ABANDONED, "abandoned")
+enum store_status { STORE_STATUSES(ENUM_X_ID) };
 
 /* Writer counters, for logs and tests. */
 struct store_counters {
