@@ -175,7 +175,6 @@ int	 match_run(struct match *);
 
 /* match.c */
 int	 match_main(int, char **);
-void	 match_engine_free(struct match_engine *);
 
 /* match-write.c */
 int	 match_writer_start(struct match *);
@@ -193,14 +192,10 @@ int	 mp_flush(struct mproc *);
 const char *mp_death(struct mproc *, char *, size_t);
 
 /* match-out.c */
-void	 match_pair_stats(const struct match *, size_t,
-	    struct matchstat_wdl *, struct matchstat_penta *, size_t *);
-void	 match_count(struct match *, size_t);
 void	 match_after_game(struct match *, size_t);
 int	 match_write_out(const struct match *, int);
 int	 match_load(struct match *);
 void	 match_table(const struct match *, int);
-const char *match_reason(const char *);
 int	 match_read_file(const char *, struct buf *, char *, size_t);
 void	 match_record(const struct match *, struct mslot *);
 void	 match_record_clear(struct mslot *);

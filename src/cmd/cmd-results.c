@@ -69,7 +69,7 @@ cmd_results_standings(struct buf *b, const struct results *r)
  * order "NAME CELL ...": CELL is "x" on the diagonal, "-" for players
  * that have not met, else "P/G", the row player's points in G games.
  */
-void
+static void
 cmd_results_crosstable(struct buf *b, const struct results *r)
 {
 	const struct xtable_cell *c;
@@ -145,7 +145,7 @@ put_ref(struct buf *b, const char *name, const struct results_ref *f)
  * Appends the statistics of pair p (results_pair_get: from a's side),
  * named a and bn.
  */
-void
+static void
 cmd_results_pair(struct buf *b, const char *a, const char *bn,
     const struct results_pair *x)
 {

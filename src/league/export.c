@@ -46,13 +46,6 @@ export_table_parse(const char *s, enum export_table *t)
 	return (-1);
 }
 
-/* The name of table t. */
-const char *
-export_table_name(enum export_table t)
-{
-	return (export_names[t]);
-}
-
 /*
  * Parses a time: "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SSZ" or the log's
  * "YYYY-MM-DDTHH:MM:SS.mmmZ" (UTC) into *ms.  Returns 0 or -1.

@@ -22,7 +22,6 @@ enum export_table {
 };
 
 int	 export_table_parse(const char *, enum export_table *);
-const char *export_table_name(enum export_table);
 void	 export_num(struct buf *, int, double);
 int	 export_filter_arg(struct store *, const char *,
 	    struct store_rfilter *, char *, size_t);

@@ -395,7 +395,6 @@ void	 lobby_chall_free(struct lchall *);
 void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
-void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
 void	 lobby_tour_slots(struct ltour *);
 void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
@@ -409,9 +408,6 @@ void	 ltour_after_result(struct lobby *, struct ltour *);
 void	 ltour_check_done(struct lobby *, struct ltour *);
 int	 ltour_name_in(char (*)[LEAGUE_NAME_MAX + 1], size_t,
 	    const char *);
-
-/* lobby-tops.c (calls lobby-tour.c, lobby-tinfo.c): its operations */
-int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
 
 /* lobby-tinfo.c (calls no other file of the lobby): reads of a tournament */
 int	 ltour_pairs(const struct ltour *, const int *, struct swiss_pair *,

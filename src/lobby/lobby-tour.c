@@ -219,7 +219,7 @@ ltour_after_result(struct lobby *lb, struct ltour *t)
 }
 
 /* Records a finished tournament game and closes a complete tournament. */
-void
+static void
 lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
 {
 	t->slots[slot].winner = winner;

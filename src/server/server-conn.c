@@ -109,7 +109,7 @@ conn_log_cmd(struct conn *c)
  * the lobby left for the end of the pass (out_post) goes first, in the
  * same send().
  */
-int
+static int
 conn_queue(struct conn *c, const char *data, size_t len)
 {
 	ssize_t		 n;

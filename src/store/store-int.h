@@ -259,8 +259,6 @@ void	 store_error_db(char *, size_t, const char *, struct sqldb *,
 	    const char *, int);
 int	 store_code(struct sqldb *);
 int	 store_fails_alone(struct sqldb *);
-int	 store_migrate(struct sqldb *, const char *,
-	    const struct sqldb_migration *, size_t, int, int, char *, size_t);
 int	 store_max_pages(struct sqldb *, unsigned long);
 int	 store_prepare(struct sqldb *, const char *const *,
 	    const char *const *, size_t, struct sqldb_stmt **);
@@ -324,7 +322,6 @@ extern const char *const store_rsql[STORE_R_N];
 extern const char *const store_rsql_pg[STORE_R_N];
 void	*store_grow(void *, size_t, size_t);
 char	*store_coldup(struct sqldb_stmt *, int);
-void	 store_game_row(struct sqldb_stmt *, struct store_gameinfo *);
 
 /* store-db.c: the stored texts of the enums, indexed by them. */
 extern const char *const store_mark_names[STORE_NO_WIN + 1];
