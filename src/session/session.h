@@ -144,7 +144,7 @@ const struct cmd_entry *cmd_find(const struct cmd_entry *const *,
 int	 cmd_prep_needed(const struct session *, const char *, size_t);
 void	 cmd_prep_run(struct session *, const char *, size_t);
 void	 cmd_prep_free(struct session *);
-/* The server's commands (cmd.c) and `grundy engine`'s (cmd-engine.c). */
+/* The server's commands (cmd.c) and `grundy engine`'s (cmd-std.c). */
 extern const struct cmd_entry *const cmd_table[];
 extern const struct cmd_entry *const cmd_engine_table[];
 
