@@ -49,7 +49,7 @@
 #include "lib/log.h"
 #include "lib/metrics.h"
 #include "server/server-int.h"
-#include "session/session-log.h"
+#include "session/session-store.h"
 
 static void	 conn_end_last_line(struct conn *);
 static void	 conn_reading(struct conn *, int);
@@ -908,8 +908,8 @@ conn_apply_conf(struct conn *c)
 	}
 }
 
-/* The store's entry points: the sessions' game log (session-log.h). */
-static const struct session_log session_log_store = {
+/* The store's entry points: the sessions' game log (session-store.h). */
+static const struct session_store session_store_calls = {
 	.failing = store_failing,
 	.failing_msg = store_failing_msg,
 	.begin = store_game_begin,
@@ -926,7 +926,7 @@ conn_session(struct conn *c, const char *host, const char *peer)
 
 	session_init(&c->sess, c->id, &srv->conf->sc, cmd_table);
 	c->sess.store = srv->store;
-	c->sess.log = &session_log_store;
+	c->sess.store_ops = &session_store_calls;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;
 	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", host);

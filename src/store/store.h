@@ -11,7 +11,7 @@
  * store_flush or store_close.  Reads are synchronous, on a second
  * connection, see committed data only and may take a while on a big log:
  * call them off the event loop.  Every function is thread-safe; one
- * grundyd per database.  The reads return data (below); cmd-log.c formats
+ * grundyd per database.  The reads return data (below); cmd-history.c formats
  * it as protocol text.
  */
 #ifndef STORE_H
@@ -153,7 +153,7 @@ void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 
 /*
- * The reads: the game log's data model, which the commands (cmd-log.c)
+ * The reads: the game log's data model, which the commands (cmd-history.c)
  * format as protocol text and other front ends as they need.  Times are
  * milliseconds since the Unix epoch, UTC (STORE_TIME_NONE: unknown);
  * texts are owned by the struct and freed with it (NULL: none); counts
