@@ -25,7 +25,7 @@
 #include "proto/proto.h"
 
 /* Splits HOST:PORT or [V6]:PORT; returns 0 or -1. */
-int
+static int
 connect_split(const char *arg, char *host, size_t hlen, char *port,
     size_t plen)
 {
@@ -62,7 +62,7 @@ connect_split(const char *arg, char *host, size_t hlen, char *port,
  * second until the server's delayed ACK of the first, 40 ms on Linux
  * (BENCHMARKS.md §18).
  */
-int
+static int
 connect_dial(const char *host, const char *port, char *why, size_t len)
 {
 	return (connect_dial_ms(host, port, -1, why, len));

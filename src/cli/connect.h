@@ -7,8 +7,6 @@
 #include <stddef.h>
 
 int	 connect_main(int, char **);
-int	 connect_split(const char *, char *, size_t, char *, size_t);
-int	 connect_dial(const char *, const char *, char *, size_t);
 int	 connect_dial_ms(const char *, const char *, int, char *, size_t);
 /* connect-term.c: the interactive prompt on a terminal. */
 int	 connect_term(int, const char *);

@@ -30,7 +30,7 @@ static const char *const match_reasons[] = {
 };
 
 /* Returns the static text of a known reason, or NULL. */
-const char *
+static const char *
 match_reason(const char *r)
 {
 	size_t	 i;
@@ -87,7 +87,7 @@ match_game_json(struct match *m, size_t gi)
  * Counts game gi, just played (or read back by --resume), into its
  * pairing's tally: its result, and its pair once both games are in.
  */
-void
+static void
 match_count(struct match *m, size_t gi)
 {
 	size_t		 a, b, k = (gi / 2) % m->npairings, g1 = gi & ~(size_t)1;
@@ -105,7 +105,7 @@ match_count(struct match *m, size_t gi)
 }
 
 /* The counts of pairing k from its first engine's point of view. */
-void
+static void
 match_pair_stats(const struct match *m, size_t k, struct matchstat_wdl *w,
     struct matchstat_penta *p, size_t *unpaired)
 {

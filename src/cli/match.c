@@ -47,6 +47,8 @@ static const char match_usage[] =
     "a random --seed; SPRT alpha=0.05, beta=0.05, "
     "model=normalized.  See grundy(1).\n";
 
+static void	 match_engine_free(struct match_engine *);
+
 static void __attribute__((noreturn, format(printf, 1, 2)))
 match_die(const char *fmt, ...)
 {
@@ -463,7 +465,7 @@ match_args(struct match *m, int argc, char **argv)
 }
 
 /* Frees an engine definition. */
-void
+static void
 match_engine_free(struct match_engine *e)
 {
 	strv_free(e->argv, e->argc);

@@ -23,6 +23,7 @@
 #include "proto/proto.h"
 #include "stats/sprt.h"
 #include "store/store.h"
+#include "lib/util.h"
 
 #define MATCH_ENGINES_MAX	64	/* engines in one run */
 #define MATCH_GAMES_MAX		1000000	/* games in one run */
@@ -43,10 +44,12 @@ struct match_engine {
 };
 
 /* What an engine process is doing: the one place it changes is mp_set. */
-enum mp_state {
-	MP_DOWN = 0,		/* no process */
-	MP_UP,			/* running */
-};
+#define MP_STATES(X)							\
+	/* no process */						\
+	X(MP_DOWN, "down")						\
+	/* running */							\
+	X(MP_UP, "up")
+enum mp_state { MP_STATES(ENUM_X_ID) };
 
 /* A command sent to a process and not answered yet. */
 struct mp_cmd {
@@ -69,11 +72,14 @@ struct mproc {
 };
 
 /* A game's life cycle: changed only in mg_set (match-game.c). */
-enum mg_state {
-	MG_IDLE = 0,		/* the slot has no game */
-	MG_STARTING,		/* new sent, waiting for both answers */
-	MG_PLAYING,
-};
+#define MG_STATES(X)							\
+	/* the slot has no game */					\
+	X(MG_IDLE, "idle")						\
+	/* new sent, waiting for both answers */			\
+	X(MG_STARTING, "starting")					\
+	/* both answered: moves go back and forth */			\
+	X(MG_PLAYING, "playing")
+enum mg_state { MG_STATES(ENUM_X_ID) };
 
 /* One finished or unplayed game of the schedule. */
 struct match_result {
@@ -168,7 +174,6 @@ int	 match_run(struct match *);
 
 /* match.c */
 int	 match_main(int, char **);
-void	 match_engine_free(struct match_engine *);
 
 /* match-write.c */
 int	 match_writer_start(struct match *);
@@ -186,14 +191,10 @@ int	 mp_flush(struct mproc *);
 const char *mp_death(struct mproc *, char *, size_t);
 
 /* match-out.c */
-void	 match_pair_stats(const struct match *, size_t,
-	    struct matchstat_wdl *, struct matchstat_penta *, size_t *);
-void	 match_count(struct match *, size_t);
 void	 match_after_game(struct match *, size_t);
 int	 match_write_out(const struct match *, int);
 int	 match_load(struct match *);
 void	 match_table(const struct match *, int);
-const char *match_reason(const char *);
 int	 match_read_file(const char *, struct buf *, char *, size_t);
 void	 match_record(const struct match *, struct mslot *);
 void	 match_record_clear(struct mslot *);

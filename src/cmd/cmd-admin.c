@@ -7,8 +7,8 @@
  * off the loop (CMD_F_DB) and touch only the league (a disabled account's
  * connections are dropped on the loop through lobby_disabled).  Every
  * admin command is refused, before anything else, to a connection without
- * the admin role (anonymous ones included), with the error of tournament
- * (cmd_need_admin, shared through cmd-admin.h).
+ * the admin role (anonymous ones included): its CMD_F_ADMIN flag, checked
+ * by session.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,18 +20,6 @@
 #include "lobby/lobby.h"
 #include "lib/log.h"
 #include "session/session.h"
-
-/* Refuses a command to a connection without the admin role. */
-int
-cmd_need_admin(struct session *s, const char *cmd, struct buf *body)
-{
-	if (!s->admin) {
-		buf_printf(body, "permission denied: %s needs the admin role",
-		    cmd);
-		return (-1);
-	}
-	return (0);
-}
 
 /*
  * Joins argv[from..argc) with spaces into reason; a reason is needed

@@ -15,7 +15,6 @@ struct session;
 
 #define CMD_REASON_MAX	200	/* bytes of an admin's reason */
 
-int	 cmd_need_admin(struct session *, const char *, struct buf *);
 int	 cmd_pass_check(struct session *, const struct proto_cmd *, int,
 	    const char *, struct buf *);
 int	 cmd_reason(const struct proto_cmd *, const char *, int, int, char *,

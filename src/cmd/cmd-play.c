@@ -15,7 +15,7 @@
 #include "lib/clock.h"
 #include "lib/addrrate.h"
 #include "cmd/cmd-admin.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
@@ -96,7 +96,7 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	char		 err[256];
-	long		 r = LOBBY_ELO_START;
+	long		 r = LOBBY_RATING_START;
 	unsigned long	 n = 0;
 	int		 rv;
 
@@ -157,13 +157,13 @@ cmd_player_exec(struct session *s, const struct proto_cmd *c,
 	if (s->lobby != NULL)
 		(void)lobby_rating_get(s->lobby, c->argv[0], &r);
 	else {
-		r.r = LOBBY_ELO_START;
+		r.r = LOBBY_RATING_START;
 		r.rd = GLICKO2_INIT_RD;
 		r.provisional = 1;
 	}
 	snprintf(rating, sizeof rating, "%ld rd %ld%s", lround(r.r),
 	    lround(r.rd), r.provisional ? " provisional" : "");
-	cmd_log_player(body, &p, rating);
+	cmd_history_player(body, &p, rating);
 	return (CMD_OK);
 }
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "cmd/cmd-results.h"
 #include "league/export.h"
 #include "league/league.h"
@@ -69,7 +69,7 @@ cmd_results_standings(struct buf *b, const struct results *r)
  * order "NAME CELL ...": CELL is "x" on the diagonal, "-" for players
  * that have not met, else "P/G", the row player's points in G games.
  */
-void
+static void
 cmd_results_crosstable(struct buf *b, const struct results *r)
 {
 	const struct xtable_cell *c;
@@ -125,7 +125,7 @@ put_ref(struct buf *b, const char *name, const struct results_ref *f)
 	buf_printf(b, "referee %s games %" PRIu64 " moves %" PRIu64
 	    " optimal ", name, f->games, f->moves);
 	known = results_optimal_tenths(f->kept, f->threw, &t) == 0;
-	cmd_log_pct(b, known, t);
+	cmd_history_pct(b, known, t);
 	buf_printf(b, " kept-win %" PRIu64 " threw-win %" PRIu64
 	    " throw-games %" PRIu64 " first-throw-mean ", f->kept, f->threw,
 	    f->throw_games);
@@ -136,7 +136,7 @@ put_ref(struct buf *b, const char *name, const struct results_ref *f)
 		buf_putc(b, '-');
 	buf_printf(b, " won-games %" PRIu64 " converted %" PRIu64
 	    " conversion ", f->won_games, f->converted);
-	cmd_log_pct(b, f->won_games > 0, f->won_games > 0 ?
+	cmd_history_pct(b, f->won_games > 0, f->won_games > 0 ?
 	    f->converted * 1000 / f->won_games : 0);
 	buf_putc(b, '\n');
 }
@@ -145,7 +145,7 @@ put_ref(struct buf *b, const char *name, const struct results_ref *f)
  * Appends the statistics of pair p (results_pair_get: from a's side),
  * named a and bn.
  */
-void
+static void
 cmd_results_pair(struct buf *b, const char *a, const char *bn,
     const struct results_pair *x)
 {
@@ -241,7 +241,7 @@ cmd_pairstats_exec(struct session *s, const struct proto_cmd *c,
 	char		 err[128];
 	int		 i;
 
-	if (cmd_log_none(s, body) != 0)
+	if (cmd_history_none(s, body) != 0)
 		return (CMD_ERROR);
 	if (strcmp(c->argv[0], c->argv[1]) == 0) {
 		buf_puts(body, "pairstats needs two different players");
@@ -279,13 +279,13 @@ cmd_export_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct store_rfilter f;
-	enum export_table t;
+	enum export_sheet t;
 	char		 err[256];
 	int		 sel;
 
-	if (cmd_log_none(s, body) != 0)
+	if (cmd_history_none(s, body) != 0)
 		return (CMD_ERROR);
-	if (export_table_parse(c->argv[0], &t) != 0) {
+	if (export_sheet_parse(c->argv[0], &t) != 0) {
 		buf_printf(body, "unknown table %.40s: expected standings, "
 		    "crosstable, pairs, referee, games or moves", c->argv[0]);
 		return (CMD_ERROR);

@@ -12,8 +12,5 @@
 struct session;
 
 void	 cmd_results_standings(struct buf *, const struct results *);
-void	 cmd_results_crosstable(struct buf *, const struct results *);
-void	 cmd_results_pair(struct buf *, const char *, const char *,
-	    const struct results_pair *);
 
 #endif /* CMD_RESULTS_H */

@@ -20,7 +20,7 @@
  * Arity, state and flags are checked centrally in session_execute(), so
  * handlers never re-check them.  A session answers the commands of the
  * table it was given: the server's (cmd_table, here) or `grundy engine`'s
- * (cmd_engine_table, cmd-engine.c: no accounts, lobby or game log).
+ * (cmd_engine_table, cmd-std.c: no accounts, lobby or game log).
  */
 #include "session/cmd-entries.h"
 

@@ -1,7 +1,10 @@
 /*
  * sqldb.c: the SQL driver layer's front (sqldb.h): the choice of back end
- * from the URL, the calls that every back end shares, and the migration
- * runner over both back ends.
+ * from the URL, the calls that every back end shares, the migration
+ * runner over both back ends, and the calls of sqldb.h's "sp:" block,
+ * which the store needs besides the common interface: the SQLite handle
+ * for its SQLite-only settings, the back end's own failure code, and read
+ * transactions.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -377,5 +380,36 @@ sqldb_migrate(struct sqldb *db, const struct sqldb_migration *list,
 	if (v < upto)
 		log_info("sqldb=%s event=migrated from=%d to=%d",
 		    sqldb_backend_name(db), v, upto);
+	return (0);
+}
+
+/* The SQLite connection under db, or NULL on PostgreSQL (sp: block). */
+void *
+sqldb_sqlite_handle(struct sqldb *db)
+{
+	return (db->ops->backend == SQLDB_SQLITE ? db->be : NULL);
+}
+
+/* The back end's own code of the last failure (sp: block). */
+int
+sqldb_native_code(const struct sqldb *db)
+{
+	return (db->native);
+}
+
+/* Begins a read-only transaction on one snapshot (sp: block). */
+int
+sqldb_begin_read(struct sqldb *db)
+{
+	const char	*sql = "BEGIN";
+
+	if (db->in_txn)
+		return (sqldb_begin(db));	/* refuses, and says why */
+	if (db->ops->backend == SQLDB_PG)
+		sql = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
+	sqldb_ok(db);
+	if (db->ops->exec(db, sql) == -1)
+		return (-1);
+	db->in_txn = 1;
 	return (0);
 }

@@ -15,12 +15,12 @@
 #include "stats/results.h"
 #include "store/store.h"
 
-static const char *const export_names[EXPORT_NTABLES] = {
+static const char *const export_names[EXPORT_NSHEETS] = {
 	"standings", "crosstable", "pairs", "referee", "games", "moves"
 };
 
 /* The header line of each table. */
-static const char *const export_heads[EXPORT_NTABLES] = {
+static const char *const export_heads[EXPORT_NSHEETS] = {
 	"rank,name,points,games,wins,losses,draws,h2h,sb",
 	"player,opponent,points,games",
 	"a,b,games,wins,losses,draws,score,elo,elo_lo,elo_hi,los,pairs,ll,ld,"
@@ -34,23 +34,16 @@ static const char *const export_heads[EXPORT_NTABLES] = {
 
 /* Sets *t from a table's name; 0, or -1 if there is no such table. */
 int
-export_table_parse(const char *s, enum export_table *t)
+export_sheet_parse(const char *s, enum export_sheet *t)
 {
 	int	 i;
 
-	for (i = 0; i < EXPORT_NTABLES; i++)
+	for (i = 0; i < EXPORT_NSHEETS; i++)
 		if (strcmp(s, export_names[i]) == 0) {
-			*t = (enum export_table)i;
+			*t = (enum export_sheet)i;
 			return (0);
 		}
 	return (-1);
-}
-
-/* The name of table t. */
-const char *
-export_table_name(enum export_table t)
-{
-	return (export_names[t]);
 }
 
 /*
@@ -334,7 +327,7 @@ csv_moves(struct buf *b, const struct store_record *rec)
  */
 static int
 csv_records(struct store *st, const struct store_rgames *g,
-    enum export_table t, size_t max, struct buf *b)
+    enum export_sheet t, size_t max, struct buf *b)
 {
 	struct store_record rec;
 	char		*tour;
@@ -362,7 +355,7 @@ csv_records(struct store *st, const struct store_rgames *g,
  */
 int
 export_csv(struct store *st, const struct store_rfilter *f,
-    enum export_table t, size_t max, struct buf *out, char *err,
+    enum export_sheet t, size_t max, struct buf *out, char *err,
     size_t errlen)
 {
 	struct store_rgames g;

@@ -11,22 +11,22 @@
 #include "lib/buf.h"
 #include "store/store-results.h"
 
-enum export_table {
+/* The CSV sheets of an export: the protocol's TABLE (export, table=). */
+enum export_sheet {
 	EXPORT_STANDINGS = 0,
 	EXPORT_CROSSTABLE,
 	EXPORT_PAIRS,
 	EXPORT_REFEREE,
 	EXPORT_GAMES,
 	EXPORT_MOVES,
-	EXPORT_NTABLES
+	EXPORT_NSHEETS
 };
 
-int	 export_table_parse(const char *, enum export_table *);
-const char *export_table_name(enum export_table);
+int	 export_sheet_parse(const char *, enum export_sheet *);
 void	 export_num(struct buf *, int, double);
 int	 export_filter_arg(struct store *, const char *,
 	    struct store_rfilter *, char *, size_t);
 int	 export_csv(struct store *, const struct store_rfilter *,
-	    enum export_table, size_t, struct buf *, char *, size_t);
+	    enum export_sheet, size_t, struct buf *, char *, size_t);
 
 #endif /* EXPORT_H */

@@ -98,7 +98,8 @@ json_uint(struct json *j, uint64_t v)
 	buf_printf(j->b, "%" PRIu64, v);
 }
 
-void
+/* A boolean: true or false (for json_kbool). */
+static void
 json_bool(struct json *j, int v)
 {
 	json_sep(j);

@@ -34,7 +34,6 @@ void	 json_key(struct json *, const char *);
 void	 json_str(struct json *, const char *);
 void	 json_int(struct json *, int64_t);
 void	 json_uint(struct json *, uint64_t);
-void	 json_bool(struct json *, int);
 void	 json_null(struct json *);
 void	 json_num1(struct json *, double);
 void	 json_num4(struct json *, double);

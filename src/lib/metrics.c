@@ -64,7 +64,7 @@ metrics_inc(enum metric m)
 	__atomic_add_fetch(&metrics_v[m], 1, __ATOMIC_RELAXED);
 }
 
-uint64_t
+static uint64_t
 metrics_get(enum metric m)
 {
 	return (__atomic_load_n(&metrics_v[m], __ATOMIC_RELAXED));
@@ -97,18 +97,6 @@ metrics_label(enum metric_family fam, const char *key)
 	pthread_mutex_lock(&metrics_mtx);
 	(*metrics_slot(&metrics_fams[fam], key, 1))++;
 	pthread_mutex_unlock(&metrics_mtx);
-}
-
-uint64_t
-metrics_label_get(enum metric_family fam, const char *key)
-{
-	uint64_t	*p, v;
-
-	pthread_mutex_lock(&metrics_mtx);
-	p = metrics_slot(&metrics_fams[fam], key, 0);
-	v = p != NULL ? *p : 0;
-	pthread_mutex_unlock(&metrics_mtx);
-	return (v);
 }
 
 /* Counts a command run (name NULL: nothing was run) and its error. */

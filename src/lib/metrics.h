@@ -34,9 +34,7 @@ enum metric_family {
 #define METRICS_LABELS	128
 
 void	 metrics_inc(enum metric);
-uint64_t metrics_get(enum metric);
 void	 metrics_label(enum metric_family, const char *);
-uint64_t metrics_label_get(enum metric_family, const char *);
 void	 metrics_cmd(const char *, int);
 void	 metrics_commit_start(void);
 void	 metrics_commit_done(void);

@@ -69,11 +69,7 @@ lobby_token(char *tok)
 }
 
 /* The names of a game's states, for the log. */
-static const char *const lg_state_names[] = {
-	[LG_PLAYING] = "playing",
-	[LG_ENDING] = "ending",
-	[LG_LOGGED] = "logged",
-};
+static const char *const lg_state_names[] = { LG_STATES(ENUM_X_NAME) };
 
 /* Moves a game to a new state: the one place that changes it. */
 void

@@ -15,6 +15,7 @@
 
 #include "lib/buf.h"
 #include "lib/clock.h"
+#include "lib/util.h"
 #include "solver/game.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
@@ -94,11 +95,14 @@ struct lplayer {
 };
 
 /* The life of a live game; lg_enter changes it. */
-enum lg_state {
-	LG_PLAYING = 0,		/* a seat is to move */
-	LG_ENDING,		/* ended: the log is writing the end */
-	LG_LOGGED,		/* the log has the end (or failed): told, freed */
-};
+#define LG_STATES(X)							\
+	/* a seat is to move */						\
+	X(LG_PLAYING, "playing")					\
+	/* ended: the log is writing the end */				\
+	X(LG_ENDING, "ending")						\
+	/* the log has the end (or failed): told, freed */		\
+	X(LG_LOGGED, "logged")
+enum lg_state { LG_STATES(ENUM_X_ID) };
 
 /* A live game. */
 struct lgame {
@@ -166,14 +170,20 @@ struct lchall {
 TAILQ_HEAD(lchalls, lchall);
 
 /* The life of a tournament's game; lslot_enter changes it. */
-enum lslot_state {
-	LSLOT_PENDING = 0,	/* to be played (again, after an abort) */
-	LSLOT_PLAYING,		/* its game is live */
-	LSLOT_DONE,		/* played: winner holds the result */
-	LSLOT_UNPAIRED,		/* Swiss: its round is not paired yet */
-	LSLOT_STOPPED,		/* never played: the SPRT stopped the match */
-	LSLOT_VOID,		/* arena: a pairing its round did not use */
-};
+#define LSLOT_STATES(X)							\
+	/* to be played (again, after an abort) */			\
+	X(LSLOT_PENDING, "pending")					\
+	/* its game is live */						\
+	X(LSLOT_PLAYING, "playing")					\
+	/* played: winner holds the result */				\
+	X(LSLOT_DONE, "done")						\
+	/* Swiss: its round is not paired yet */			\
+	X(LSLOT_UNPAIRED, "unpaired")					\
+	/* never played: the SPRT stopped the match */			\
+	X(LSLOT_STOPPED, "stopped")					\
+	/* arena: a pairing its round did not use */			\
+	X(LSLOT_VOID, "void")
+enum lslot_state { LSLOT_STATES(ENUM_X_ID) };
 
 /* An arena round's block: pairings for 64 players, the most there are. */
 #define LOBBY_ARENA_PAIRINGS	32
@@ -391,7 +401,6 @@ void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
 void	 lslot_unwait(struct lobby *, struct ltour *, size_t);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
-void	 lobby_tour_result(struct lobby *, struct ltour *, size_t, int);
 void	 lobby_tour_slots(struct ltour *);
 void	 lobby_schedule(struct lobby *);
 int	 lobby_load_tours(struct lobby *, char *, size_t);
@@ -405,9 +414,6 @@ void	 ltour_after_result(struct lobby *, struct ltour *);
 void	 ltour_check_done(struct lobby *, struct ltour *);
 int	 ltour_name_in(char (*)[LEAGUE_NAME_MAX + 1], size_t,
 	    const char *);
-
-/* lobby-tops.c (calls lobby-tour.c, lobby-tinfo.c): its operations */
-int	 lobby_tour_pause(struct lobby *, struct ltour *, int, struct buf *);
 
 /* lobby-tinfo.c (calls no other file of the lobby): reads of a tournament */
 int	 ltour_pairs(const struct ltour *, const int *, struct swiss_pair *,

@@ -67,7 +67,7 @@ lobby_rating(struct lobby *lb, const char *name, long *r, unsigned long *n)
 	int		 has;
 
 	has = lobby_rating_get(lb, name, &row);
-	*r = has ? lround(row.r) : (long)LOBBY_ELO_START;
+	*r = has ? lround(row.r) : (long)LOBBY_RATING_START;
 	*n = row.games;
 	return (has);
 }

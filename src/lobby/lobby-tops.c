@@ -45,7 +45,7 @@ lobby_tour_live(struct lobby *lb, const char *name, struct buf *err)
  * Pauses (no new game starts; games in play finish and count) or resumes
  * a tournament; the state is stored.  Returns 0, or -1 with err.
  */
-int
+static int
 lobby_tour_pause(struct lobby *lb, struct ltour *t, int pause,
     struct buf *err)
 {

@@ -23,9 +23,7 @@
 
 /* The names of a tournament game's states, for the log. */
 static const char *const lslot_state_names[] = {
-	[LSLOT_PENDING] = "pending",
-	[LSLOT_PLAYING] = "playing",
-	[LSLOT_DONE] = "done",
+	LSLOT_STATES(ENUM_X_NAME)
 };
 
 /* Moves a tournament's game to a new state: the one place that does. */
@@ -33,8 +31,8 @@ void
 lslot_enter(struct ltour *t, size_t slot, enum lslot_state s)
 {
 	log_debug("tournament=%s slot=%zu state=\"%s -> %s\"", t->def.name,
-	    slot, ENUM_NAME(lslot_state_names, t->slots[slot].state, "done"),
-	    ENUM_NAME(lslot_state_names, s, "done"));
+	    slot, ENUM_NAME(lslot_state_names, t->slots[slot].state, "?"),
+	    ENUM_NAME(lslot_state_names, s, "?"));
 	t->slots[slot].state = s;
 }
 
@@ -221,7 +219,7 @@ ltour_after_result(struct lobby *lb, struct ltour *t)
 }
 
 /* Records a finished tournament game and closes a complete tournament. */
-void
+static void
 lobby_tour_result(struct lobby *lb, struct ltour *t, size_t slot, int winner)
 {
 	t->slots[slot].winner = winner;

@@ -31,7 +31,7 @@ struct lobby;
 struct lobby_client;
 
 /* The rating of a player without rated games (Glicko-2's start). */
-#define LOBBY_ELO_START	1500
+#define LOBBY_RATING_START	1500
 
 /* What the server provides. */
 struct lobby_io {

@@ -47,19 +47,24 @@ struct nd_lobby {
 };
 
 /*
- * An open seek's life cycle across nodes (lobby-xnode.c, xseek_set): its
+ * An open seek's life cycle across nodes (lobby-xseek.c, xseek_set): its
  * row in table seeks, and the one job of it on the node's queue.  A seek
- * freed (paired, withdrawn, gone) has none.
+ * freed (paired, withdrawn, gone) has none.  Names for xseek_set's log.
  */
-enum lseek_x {
-	LSEEK_LOCAL,		/* no row: on this node only (single node; a
-				 * node waiting for room or the database) */
-	LSEEK_PUBLISHING,	/* its INSERT queued or running (xrow -1) */
-	LSEEK_PUBLISHED,	/* row xrow, no job */
-	LSEEK_CLAIMING,		/* its claim queued or running */
-	LSEEK_PAIRED,		/* a game started (here or elsewhere) */
-	LSEEK_WITHDRAWN		/* dropped: its row is deleted on a worker */
-};
+#define LSEEK_XSTATES(X)						\
+	/* no row: this node only (one node; no room or database yet) */ \
+	X(LSEEK_LOCAL, "local")						\
+	/* its INSERT queued or running (xrow -1) */			\
+	X(LSEEK_PUBLISHING, "publishing")				\
+	/* row xrow, no job */						\
+	X(LSEEK_PUBLISHED, "published")					\
+	/* its claim queued or running */				\
+	X(LSEEK_CLAIMING, "claiming")					\
+	/* a game started (here or elsewhere) */			\
+	X(LSEEK_PAIRED, "paired")					\
+	/* dropped: its row is deleted on a worker */			\
+	X(LSEEK_WITHDRAWN, "withdrawn")
+enum lseek_x { LSEEK_XSTATES(ENUM_X_ID) };
 
 /* An open seek's node state (sk->nd), made when it opens (publish). */
 struct nd_seek {

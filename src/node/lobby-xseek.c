@@ -30,9 +30,7 @@ xnode_warn(struct lxnode *xn, struct sqldb *db, const char *what)
 	    sqldb_errmsg(db));
 }
 
-static const char *const xseek_names[] = {
-	"local", "publishing", "published", "claiming", "paired", "withdrawn"
-};
+static const char *const xseek_names[] = { LSEEK_XSTATES(ENUM_X_NAME) };
 
 /* The only place a seek's state across nodes changes. */
 void

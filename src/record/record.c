@@ -31,7 +31,7 @@ record_engine(const struct store_gameinfo *g, int seat)
 	return (name != NULL && strcmp(name, RECORD_ENGINE) == 0);
 }
 
-void
+static void
 record_clocks(const struct store_record *r, uint64_t *clock, int *has)
 {
 	const struct store_gameinfo *g = &r->game;
@@ -252,7 +252,7 @@ record_move_json(struct json *j, const struct store_record *rec, size_t i)
 	json_kuint_if(j, "delay_us", m->has_delay, m->delay_us);
 }
 
-void
+static void
 record_refused_json(struct json *j, const struct store_record *rec)
 {
 	const struct store_rrefused *f;

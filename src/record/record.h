@@ -57,7 +57,6 @@ enum record_format {
  * for move i; has[i] 0 where there is none (no time control, the
  * engine's move).  clock and has hold r->nmoves entries.
  */
-void	 record_clocks(const struct store_record *, uint64_t *, int *);
 uint64_t record_clock_after(uint64_t, uint64_t, uint64_t);
 
 /* Appends r as a record file; tour is its tournament's name or NULL. */
@@ -76,6 +75,5 @@ void	 record_summary_json(struct json *, const struct store_gameinfo *,
 	    const char *);
 /* Opens move i's object (the caller closes it); writes the refused. */
 void	 record_move_json(struct json *, const struct store_record *, size_t);
-void	 record_refused_json(struct json *, const struct store_record *);
 
 #endif /* RECORD_H */

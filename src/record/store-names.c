@@ -37,9 +37,7 @@ store_result_name(enum store_result r)
 }
 
 const char *const store_status_names[STORE_ABANDONED + 1] = {
-	[STORE_LIVE] = "live",
-	[STORE_FINISHED] = "finished",
-	[STORE_ABANDONED] = "abandoned",
+	STORE_STATUSES(ENUM_X_NAME)
 };
 
 /* Returns the text form of a status, or NULL. */

@@ -458,7 +458,7 @@ verify_text(const char *name, const char *text, size_t len,
  * Verifies the file at path: its size is checked before it is read.
  * Appends the verdict to out ("PATH: REASON" if it cannot be read).
  */
-enum verify_verdict
+static enum verify_verdict
 verify_file(const char *path, const struct verify_limits *lim,
     struct buf *out)
 {

@@ -32,8 +32,6 @@ enum verify_verdict {
 void	 verify_limits_default(struct verify_limits *);
 enum verify_verdict verify_text(const char *, const char *, size_t,
 	    const struct verify_limits *, struct buf *);
-enum verify_verdict verify_file(const char *, const struct verify_limits *,
-	    struct buf *);
 int	 verify_main(int, char **);
 
 #endif /* VERIFY_H */

@@ -115,10 +115,8 @@ void	 http_req_orphan(struct evhttp_request *);
 struct store;
 struct store_history;
 struct store_record;
-void	 http_summary(struct json *, const void *, const char *);
 void	 http_games_json(struct store *, struct json *,
 	    const struct store_history *, size_t);
-void	 http_move_json(struct json *, const struct store_record *, size_t);
 void	 http_fail(struct hreq *, int, const char *);
 /* http-results.c: the results endpoints. */
 void	 http_pairs(struct http *, struct hconn *, struct evhttp_request *,

@@ -13,7 +13,7 @@
 #include "store/store.h"
 
 /* Writes a game summary (§14.2) of gi, a struct store_gameinfo. */
-void
+static void
 http_summary(struct json *j, const void *gi, const char *tour)
 {
 	record_summary_json(j, gi, tour);
@@ -37,7 +37,7 @@ http_games_json(struct store *st, struct json *j,
 }
 
 /* Writes the moves of a record, from ply since + 1 (worker). */
-void
+static void
 http_move_json(struct json *j, const struct store_record *rec, size_t i)
 {
 	record_move_json(j, rec, i);

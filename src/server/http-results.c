@@ -166,7 +166,7 @@ http_export_csv(struct hreq *r)
 	char		 err[256];
 
 	http_export_filter(r, &f);
-	if (export_csv(r->h->srv->store, &f, (enum export_table)(r->limit -
+	if (export_csv(r->h->srv->store, &f, (enum export_sheet)(r->limit -
 	    1), HTTP_EXPORT_MAX, &r->body, err, sizeof err) != 0)
 		http_fail(r, strncmp(err, "the game log", 12) == 0 ? 503 :
 		    400, err);
@@ -331,7 +331,7 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 {
 	const char	*fmt = evhttp_find_header(q, "format");
 	const char	*tab = evhttp_find_header(q, "table");
-	enum export_table t = EXPORT_STANDINGS;
+	enum export_sheet t = EXPORT_STANDINGS;
 	struct hreq	*r;
 	int		 csv = fmt != NULL && strcmp(fmt, "csv") == 0;
 
@@ -339,7 +339,7 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		http_error(req, 400, "bad parameter format: json or csv");
 		return;
 	}
-	if (csv && (tab == NULL || export_table_parse(tab, &t) != 0)) {
+	if (csv && (tab == NULL || export_sheet_parse(tab, &t) != 0)) {
 		http_error(req, 400, "format=csv needs table=standings, "
 		    "crosstable, pairs, referee, games or moves");
 		return;

@@ -49,7 +49,7 @@
 #include "lib/log.h"
 #include "lib/metrics.h"
 #include "server/server-int.h"
-#include "session/session-log.h"
+#include "session/session-store.h"
 
 static void	 conn_end_last_line(struct conn *);
 static void	 conn_reading(struct conn *, int);
@@ -59,10 +59,7 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 static int	 conn_output_full(struct conn *);
 
 /* The names of the connection states, for logs. */
-static const char *const conn_states[] = {
-	[CONN_OPEN] = "open", [CONN_EOF] = "eof", [CONN_CLOSING] = "closing",
-	[CONN_KILLED] = "killed", [CONN_DEAD] = "dead",
-};
+static const char *const conn_states[] = { CONN_STATES(ENUM_X_NAME) };
 
 /*
  * Moves a connection on in its life cycle: the one place its state
@@ -112,7 +109,7 @@ conn_log_cmd(struct conn *c)
  * the lobby left for the end of the pass (out_post) goes first, in the
  * same send().
  */
-int
+static int
 conn_queue(struct conn *c, const char *data, size_t len)
 {
 	ssize_t		 n;
@@ -911,8 +908,8 @@ conn_apply_conf(struct conn *c)
 	}
 }
 
-/* The store's entry points: the sessions' game log (session-log.h). */
-static const struct session_log session_log_store = {
+/* The store's entry points: the sessions' game log (session-store.h). */
+static const struct session_store session_store_calls = {
 	.failing = store_failing,
 	.failing_msg = store_failing_msg,
 	.begin = store_game_begin,
@@ -929,7 +926,7 @@ conn_session(struct conn *c, const char *host, const char *peer)
 
 	session_init(&c->sess, c->id, &srv->conf->sc, cmd_table);
 	c->sess.store = srv->store;
-	c->sess.log = &session_log_store;
+	c->sess.store_ops = &session_store_calls;
 	c->sess.league = srv->league;
 	c->sess.lobby = srv->lobby;
 	snprintf(c->sess.addr, sizeof c->sess.addr, "%s", host);

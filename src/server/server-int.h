@@ -22,6 +22,7 @@
 #include "solver/engine.h"
 #include "proto/proto.h"
 #include "session/session.h"
+#include "lib/util.h"
 
 struct bufferevent;
 struct evbuffer;
@@ -34,13 +35,18 @@ struct server;
  * (reading) and whether an overlong line is being skipped (discard) are
  * not life-cycle states: they come and go while it is open.
  */
-enum conn_state {
-	CONN_OPEN = 0,	/* reads and answers requests */
-	CONN_EOF,	/* the peer sent EOF: answer what it sent, then close */
-	CONN_CLOSING,	/* flush the output, then close */
-	CONN_KILLED,	/* dropped on the next turn of the loop (killev) */
-	CONN_DEAD,	/* gone while a worker has it: freed when it returns */
-};
+#define CONN_STATES(X)							\
+	/* reads and answers requests */				\
+	X(CONN_OPEN, "open")						\
+	/* the peer sent EOF: answer what it sent, then close */	\
+	X(CONN_EOF, "eof")						\
+	/* flush the output, then close */				\
+	X(CONN_CLOSING, "closing")					\
+	/* dropped on the next turn of the loop (killev) */		\
+	X(CONN_KILLED, "killed")					\
+	/* gone while a worker has it: freed when it returns */		\
+	X(CONN_DEAD, "dead")
+enum conn_state { CONN_STATES(ENUM_X_ID) };
 
 /* One client connection. */
 struct conn {
@@ -159,7 +165,6 @@ void	 conn_free(struct conn *, const char *);
 void	 conn_close_after_flush(struct conn *);
 void	 conn_apply_conf(struct conn *);
 void	 conn_enter(struct conn *, enum conn_state, const char *);
-int	 conn_queue(struct conn *, const char *, size_t);
 void	 conn_kill(struct conn *, const char *);
 void	 conn_flush_cb(evutil_socket_t, short, void *);
 void	 conn_write_ev(evutil_socket_t, short, void *);
@@ -182,7 +187,6 @@ int	 out_waiting(const struct conn *);
 void	 out_wait(struct conn *);
 void	 out_send(struct conn *);
 int	 out_post(struct conn *, const char *, size_t);
-void	 out_mark(struct conn *);
 void	 out_unmark(struct conn *);
 void	 out_free(struct conn *);
 int	 out_idle(const struct conn *);

@@ -40,6 +40,8 @@
 /* Output the lobby leaves for the end of the pass goes out at this size. */
 #define OUT_BATCH	16384
 
+static void	 out_mark(struct conn *);
+
 /* Returns the number of bytes not handed to the socket yet. */
 size_t
 out_unsent(const struct conn *c)
@@ -171,7 +173,7 @@ out_post(struct conn *c, const char *data, size_t len)
 }
 
 /* Marks a connection's output for the end of the loop's pass. */
-void
+static void
 out_mark(struct conn *c)
 {
 	struct server	*srv = c->srv;

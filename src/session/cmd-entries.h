@@ -1,7 +1,7 @@
 /*
  * cmd-entries.h: every command's entry, each defined next to its handler
  * in cmd-<family>.c, for the tables: the server's (cmd.c) and `grundy
- * engine`'s (cmd-engine.c).
+ * engine`'s (cmd-std.c).
  */
 #ifndef CMD_ENTRIES_H
 #define CMD_ENTRIES_H

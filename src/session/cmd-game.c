@@ -10,7 +10,7 @@
 #include "solver/format.h"
 #include "lib/log.h"
 #include "session/session.h"
-#include "session/session-log.h"
+#include "session/session-store.h"
 #include "session/tables.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
@@ -43,7 +43,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 
 	if (s->store == NULL || s->game_id <= 0)
 		return;
-	now = s->log->now_ms();
+	now = s->store_ops->now_ms();
 	buf_init(&mv);
 	buf_init(&pos);
 	game_move_print(m, &mv);
@@ -64,7 +64,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
 	}
 	s->last_ms = now;
-	s->log->move(s->store, s->game_id, &sm);
+	s->store_ops->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
 }
@@ -586,8 +586,8 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, "the game is over: start a new one");
 		return (CMD_ERROR);
 	}
-	if (s->store != NULL && s->log->failing(s->store)) {
-		buf_puts(body, s->log->failing_msg(s->store));
+	if (s->store != NULL && s->store_ops->failing(s->store)) {
+		buf_puts(body, s->store_ops->failing_msg(s->store));
 		return (CMD_ERROR);
 	}
 	s->first = cmd_to_move(s);
@@ -595,7 +595,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	session_enter(s, SESSION_MATCH);
 	s->game_id = 0;
 	s->ply = 0;
-	s->last_ms = s->store != NULL ? s->log->now_ms() : 0;
+	s->last_ms = s->store != NULL ? s->store_ops->now_ms() : 0;
 	if (s->store != NULL) {
 		struct store_game sg;
 		struct buf	 start;
@@ -610,7 +610,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		sg.game = buf_str(&start);
 		sg.player1 = first ? conn : "engine";
 		sg.player2 = first ? "engine" : conn;
-		s->game_id = s->log->begin(s->store, &sg);
+		s->game_id = s->store_ops->begin(s->store, &sg);
 		buf_free(&start);
 		if (s->game_id > 0)
 			buf_printf(body, "game %lld\n", (long long)s->game_id);

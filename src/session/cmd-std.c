@@ -1,10 +1,14 @@
 /*
  * cmd-std.c: the GTP standard commands: protocol_version, name, version,
- * known_command, list_commands and quit.
+ * known_command, list_commands and quit; and the table of `grundy engine`
+ * (and `grundy bot`'s local engine): these, the game commands and table.
+ * No accounts, lobby or game log, so the client links without SQLite,
+ * libevent or libcrypt; the server's table is cmd.c's.
  */
 #include <string.h>
 
 #include "config.h"
+#include "session/cmd-entries.h"
 #include "session/session.h"
 
 /* Answers the GTP protocol version, 2. */
@@ -80,4 +84,14 @@ const struct cmd_entry cmd_list_commands_entry = {
 };
 const struct cmd_entry cmd_quit_entry = {
 	.name = "quit", .usage = "", .exec = cmd_quit_exec
+};
+
+/* The engine's commands, in the order list_commands prints them. */
+const struct cmd_entry *const cmd_engine_table[] = {
+	CMD_STD_ENTRIES
+	&cmd_games_entry,
+	CMD_GAME_ENTRIES
+	&cmd_resign_entry,
+	&cmd_table_entry,
+	NULL
 };

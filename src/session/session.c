@@ -8,7 +8,7 @@
 
 #include "lib/log.h"
 #include "session/session.h"
-#include "session/session-log.h"
+#include "session/session-store.h"
 #include "lib/util.h"
 
 /* Initialises a session with no game, answering the commands of table. */
@@ -46,8 +46,8 @@ session_abandon(struct session *s, const char *reason)
 		log_info("game=%lld event=over result=- reason=%s plies=%lu",
 		    (long long)s->game_id, reason, s->ply);
 	if (s->state == SESSION_MATCH && s->store != NULL && s->game_id > 0)
-		s->log->end(s->store, s->game_id, STORE_RESULT_NONE, reason,
-		    STORE_ABANDONED, NULL, NULL);
+		s->store_ops->end(s->store, s->game_id, STORE_RESULT_NONE,
+		    reason, STORE_ABANDONED, NULL, NULL);
 	s->game_id = 0;
 }
 
@@ -62,7 +62,7 @@ session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
 	int64_t	 gid = s->game_id;
 
 	s->game_id = 0;
-	s->log->end(s->store, gid, s->end_winner == 1 ?
+	s->store_ops->end(s->store, gid, s->end_winner == 1 ?
 	    STORE_RESULT_FIRST : STORE_RESULT_SECOND, s->end_reason,
 	    STORE_FINISHED, cb, arg);
 }

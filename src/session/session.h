@@ -14,7 +14,7 @@
 #include "lib/util.h"
 
 struct store;
-struct session_log;
+struct session_store;
 struct lobby;
 struct lobby_client;
 struct league;
@@ -46,10 +46,10 @@ struct session {
 	struct buf	 body;		/* reply body scratch, reused */
 	/*
 	 * The game log (NULL: logging off), its entry points (set with it:
-	 * session-log.h), and this match's place in it.
+	 * session-store.h), and this match's place in it.
 	 */
 	struct store	*store;
-	const struct session_log *log;
+	const struct session_store *store_ops;
 	int64_t		 game_id;	/* match: its id in the log, or 0 */
 	unsigned long	 ply;		/* match: moves logged */
 	uint64_t	 last_ms;	/* match: when the last move was made */
@@ -144,7 +144,7 @@ const struct cmd_entry *cmd_find(const struct cmd_entry *const *,
 int	 cmd_prep_needed(const struct session *, const char *, size_t);
 void	 cmd_prep_run(struct session *, const char *, size_t);
 void	 cmd_prep_free(struct session *);
-/* The server's commands (cmd.c) and `grundy engine`'s (cmd-engine.c). */
+/* The server's commands (cmd.c) and `grundy engine`'s (cmd-std.c). */
 extern const struct cmd_entry *const cmd_table[];
 extern const struct cmd_entry *const cmd_engine_table[];
 

@@ -11,7 +11,7 @@
  * Picks one move of a non-empty set into out: the first entry's first move,
  * or, with rs, a uniform choice over every individual move of the set.
  */
-void
+static void
 engine_pick(const struct game_moveset *ms, gmp_randstate_t rs,
     struct game_move *out)
 {

@@ -14,7 +14,5 @@ enum engine_why {
 
 int	 engine_choose(const struct game *, gmp_randstate_t,
 	    struct game_move *, enum engine_why *, struct game_error *);
-void	 engine_pick(const struct game_moveset *, gmp_randstate_t,
-	    struct game_move *);
 
 #endif /* ENGINE_H */

@@ -197,17 +197,6 @@ game_moveset_add1(struct game_moveset *ms, size_t idx, const mpz_t val)
 	game_move_add(game_moveset_add(ms), 0, idx, val);
 }
 
-/* Appends the two-change move i1 := v1, i2 := v2. */
-void
-game_moveset_add2(struct game_moveset *ms, size_t i1, const mpz_t v1,
-    size_t i2, const mpz_t v2)
-{
-	struct game_move *m = game_moveset_add(ms);
-
-	game_move_add(m, 0, i1, v1);
-	game_move_add(m, 0, i2, v2);
-}
-
 /* Appends the moves idx := v for every v in [lo, hi] (nothing if empty). */
 void
 game_moveset_add_range(struct game_moveset *ms, size_t idx, const mpz_t lo,

@@ -279,8 +279,6 @@ void	 game_moveset_clear(struct game_moveset *);
 void	 game_moveset_reset(struct game_moveset *);
 struct game_move *game_moveset_add(struct game_moveset *);
 void	 game_moveset_add1(struct game_moveset *, size_t, const mpz_t);
-void	 game_moveset_add2(struct game_moveset *, size_t, const mpz_t, size_t,
-	    const mpz_t);
 void	 game_moveset_add_range(struct game_moveset *, size_t, const mpz_t,
 	    const mpz_t);
 void	 game_moveset_count(const struct game_moveset *, mpz_t);

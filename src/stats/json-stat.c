@@ -6,7 +6,7 @@
 #include "stats/json-stat.h"
 #include "lib/util.h"
 
-void
+static void
 json_stat_wdl(struct json *j, const char *a, const char *b,
     const struct matchstat_wdl *w)
 {
@@ -18,7 +18,7 @@ json_stat_wdl(struct json *j, const char *a, const char *b,
 	json_kuint(j, "draws", w->draws);
 }
 
-void
+static void
 json_stat_penta(struct json *j, const struct matchstat_penta *p)
 {
 	static const char *const key[] = {

@@ -10,10 +10,7 @@
 #include "stats/matchstat.h"
 
 /* Writes a, b, games, wins, losses, draws (from a's side) as members. */
-void	 json_stat_wdl(struct json *, const char *, const char *,
-	    const struct matchstat_wdl *);
 /* Writes the pentanomial counts ll, ld, wl, dd, wd, ww as members. */
-void	 json_stat_penta(struct json *, const struct matchstat_penta *);
 /*
  * Writes a pairing's counts and Elo estimates from a's side as members
  * (PROTOCOL.md §14.3): a, b, games, wins, losses, draws, score, elo (over

@@ -97,7 +97,7 @@ xtable_get(const struct xtable *x, size_t i, size_t j)
 }
 
 /* Tells whether i and j have played each other. */
-int
+static int
 xtable_met(const struct xtable *x, size_t i, size_t j)
 {
 	return (x->cell[i * x->n + j].games > 0);

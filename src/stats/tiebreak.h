@@ -66,7 +66,6 @@ void	 xtable_free(struct xtable *);
 int	 xtable_add(struct xtable *, size_t, size_t, enum xtable_res);
 int	 xtable_bye(struct xtable *, size_t, unsigned);
 const struct xtable_cell *xtable_get(const struct xtable *, size_t, size_t);
-int	 xtable_met(const struct xtable *, size_t, size_t);
 void	 tiebreak_standings(const struct xtable *, struct standing *);
 
 #endif /* TIEBREAK_H */

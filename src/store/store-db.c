@@ -249,7 +249,7 @@ store_migrate_error(char *err, size_t errlen, const char *path,
  * starting together take turns.  A version newer than the list is
  * refused.
  */
-int
+static int
 store_migrate(struct sqldb *db, const char *path, const struct sqldb_migration
     *list, size_t n, int upto, int busy_ms, char *err, size_t errlen)
 {

@@ -139,25 +139,33 @@ enum {
 	STORE_RT_N
 };
 
-/* The writer thread: not started, running, told to quit, ended. */
-enum store_tstate {
-	STORE_T_NONE = 0,
-	STORE_T_RUNNING,
-	STORE_T_QUITTING,
-	STORE_T_ENDED,
-};
+/* The writer thread's life cycle (store_tstate_set). */
+#define STORE_TSTATES(X)						\
+	/* not started */						\
+	X(STORE_T_NONE, "none")						\
+	/* writes the queue */						\
+	X(STORE_T_RUNNING, "running")					\
+	/* told to quit: writes what is queued, then ends */		\
+	X(STORE_T_QUITTING, "quitting")					\
+	/* the thread returned and is joined */				\
+	X(STORE_T_ENDED, "ended")
+enum store_tstate { STORE_TSTATES(ENUM_X_ID) };
 
-/* The queue: it takes writes, or refuses them while full (mtx). */
-enum store_qstate {
-	STORE_Q_ACCEPTING = 0,
-	STORE_Q_DROPPING,
-};
+/* The queue's states (mtx; store_qstate_set). */
+#define STORE_QSTATES(X)						\
+	/* takes writes */						\
+	X(STORE_Q_ACCEPTING, "accepting")				\
+	/* full: refuses writes until one fits again */			\
+	X(STORE_Q_DROPPING, "dropping")
+enum store_qstate { STORE_QSTATES(ENUM_X_ID) };
 
-/* The writer: its last batch committed, or failed (the writer's). */
-enum store_wstate {
-	STORE_WS_WRITING = 0,
-	STORE_WS_FAILING,
-};
+/* The writer's states (the writer thread's; store_wstate_set). */
+#define STORE_WSTATES(X)						\
+	/* its last batch committed */					\
+	X(STORE_WS_WRITING, "writing")					\
+	/* its last batch failed */					\
+	X(STORE_WS_FAILING, "failing")
+enum store_wstate { STORE_WSTATES(ENUM_X_ID) };
 
 struct store {
 	char		*path;
@@ -248,8 +256,6 @@ void	 store_error_db(char *, size_t, const char *, struct sqldb *,
 	    const char *, int);
 int	 store_code(struct sqldb *);
 int	 store_fails_alone(struct sqldb *);
-int	 store_migrate(struct sqldb *, const char *,
-	    const struct sqldb_migration *, size_t, int, int, char *, size_t);
 int	 store_max_pages(struct sqldb *, unsigned long);
 int	 store_prepare(struct sqldb *, const char *const *,
 	    const char *const *, size_t, struct sqldb_stmt **);
@@ -330,7 +336,6 @@ extern const char *const store_rsql[STORE_R_N];
 extern const char *const store_rsql_pg[STORE_R_N];
 void	*store_grow(void *, size_t, size_t);
 char	*store_coldup(struct sqldb_stmt *, int);
-void	 store_game_row(struct sqldb_stmt *, struct store_gameinfo *);
 
 /* store-db.c: the stored texts of the enums, indexed by them. */
 extern const char *const store_mark_names[STORE_NO_WIN + 1];

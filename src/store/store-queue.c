@@ -102,7 +102,7 @@ store_push(struct store *st, struct store_item *it, int must)
 
 /* The queue's states, for logs. */
 static const char *const store_qstate_names[] = {
-	[STORE_Q_ACCEPTING] = "accepting", [STORE_Q_DROPPING] = "dropping",
+	STORE_QSTATES(ENUM_X_NAME)
 };
 
 /*

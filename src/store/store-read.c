@@ -151,7 +151,7 @@ store_tc_col(struct sqldb_stmt *s, int i, struct store_gameinfo *g)
 }
 
 /* Fills g from a row of STORE_GAME_COLS. */
-void
+static void
 store_game_row(struct sqldb_stmt *s, struct store_gameinfo *g)
 {
 	memset(g, 0, sizeof *g);

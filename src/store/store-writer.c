@@ -107,8 +107,7 @@ store_counters(struct store *st, struct store_counters *c)
 
 /* The writer thread's states, for logs. */
 static const char *const store_tstate_names[] = {
-	[STORE_T_NONE] = "none", [STORE_T_RUNNING] = "running",
-	[STORE_T_QUITTING] = "quitting", [STORE_T_ENDED] = "ended",
+	STORE_TSTATES(ENUM_X_NAME)
 };
 
 /* Changes the writer thread's state (mtx held), logging old -> new. */
@@ -121,7 +120,7 @@ store_tstate_set(struct store *st, enum store_tstate to)
 
 /* The writer's states, for logs. */
 static const char *const store_wstate_names[] = {
-	[STORE_WS_WRITING] = "writing", [STORE_WS_FAILING] = "failing",
+	STORE_WSTATES(ENUM_X_NAME)
 };
 
 /* Changes the writer's state (writer thread), logging old -> new. */

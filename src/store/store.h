@@ -11,7 +11,7 @@
  * store_flush or store_close.  Reads are synchronous, on a second
  * connection, see committed data only and may take a while on a big log:
  * call them off the event loop.  Every function is thread-safe; one
- * grundyd per database.  The reads return data (below); cmd-log.c formats
+ * grundyd per database.  The reads return data (below); cmd-history.c formats
  * it as protocol text.
  */
 #ifndef STORE_H
@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "lib/buf.h"
+#include "lib/util.h"
 #include "stats/glicko2.h"
 #include "db/sqldb.h"
 
@@ -86,12 +87,15 @@ enum store_result {
 	STORE_RESULT_SECOND,
 };
 
-/* A game's status in the log. */
-enum store_status {
-	STORE_LIVE = 0,
-	STORE_FINISHED,
-	STORE_ABANDONED,
-};
+/* A game's status in the log, and its name as stored. */
+#define STORE_STATUSES(X)						\
+	/* being played (or left by a crash, until restored) */		\
+	X(STORE_LIVE, "live")						\
+	/* ended by the rules, a resignation, time... */		\
+	X(STORE_FINISHED, "finished")					\
+	/* ended with no result: shutdown, takeover... */		\
+	X(STORE_ABANDONED, "abandoned")
+enum store_status { STORE_STATUSES(ENUM_X_ID) };
 
 /* Writer counters, for logs and tests. */
 struct store_counters {
@@ -149,7 +153,7 @@ void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
 
 /*
- * The reads: the game log's data model, which the commands (cmd-log.c)
+ * The reads: the game log's data model, which the commands (cmd-history.c)
  * format as protocol text and other front ends as they need.  Times are
  * milliseconds since the Unix epoch, UTC (STORE_TIME_NONE: unknown);
  * texts are owned by the struct and freed with it (NULL: none); counts

@@ -29,7 +29,7 @@
 #include "testdaemon.h"
 #include "testdb.h"
 #include "solver/engine.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "store/store.h"
 
 /* SIGTERM finishes replies in flight and exits 0; SIGHUP reloads limits. */
@@ -293,7 +293,7 @@ crash_logged(const char *dbfile, const struct crash_seen *seen)
 		if (store_record(st, seen->id[i], &sr) != 1)
 			fail_msg("game %lld: result received, not in the log",
 			    seen->id[i]);
-		cmd_log_record(&rec, &sr);
+		cmd_history_record(&rec, &sr);
 		store_record_free(&sr);
 		for (n = 0, p = buf_str(&rec); (p = strstr(p, "\nmove ")) !=
 		    NULL; p++)

@@ -29,7 +29,7 @@
 #include "testutil.h"
 #include "testdaemon.h"
 #include "solver/engine.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "store/store.h"
 
 /* Golden transcripts: send NAME.in, half-close, compare with NAME.out. */

@@ -26,7 +26,7 @@
 #include "test-league-db.h"
 
 #include "lib/buf.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "league/league.h"
 #include "store/store.h"
 
@@ -459,7 +459,7 @@ player_is(struct league *lg, const char *name, int want, const char *text)
 	buf_init(&b);
 	r = league_player(lg, name, &p, err, sizeof err);
 	if (r == 0)
-		cmd_log_player(&b, &p, "1500 rd 350 provisional");
+		cmd_history_player(&b, &p, "1500 rd 350 provisional");
 	else
 		buf_puts(&b, err);
 	if (r != want || strcmp(buf_str(&b), text) != 0)

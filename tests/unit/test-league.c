@@ -27,7 +27,7 @@
 #include "test-league-db.h"
 
 #include "lib/buf.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "league/league.h"
 #include "store/store.h"
 

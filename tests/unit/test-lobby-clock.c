@@ -27,7 +27,7 @@
 
 #include "lib/buf.h"
 #include "lib/clock.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "cmd/cmd-results.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
@@ -879,7 +879,7 @@ fx_record_moves(struct fx *fx, const char *want)
 	assert_int_equal(store_flush(fx->db->st), 0);
 	assert_int_equal(store_record(fx->db->st, 1, &r), 1);
 	buf_init(&b);
-	cmd_log_record(&b, &r);
+	cmd_history_record(&b, &r);
 	store_record_free(&r);
 	if ((m = strstr(buf_str(&b), "\nmove ")) == NULL ||
 	    strncmp(m + 1, want, strlen(want)) != 0)

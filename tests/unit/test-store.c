@@ -25,7 +25,7 @@
 
 #include "lib/buf.h"
 #include "lib/clock.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "lib/log.h"
 #include "store/store.h"
 
@@ -469,7 +469,7 @@ test_history_stats(void **state)
 
 	buf_init(&b);
 	assert_int_equal(store_history(st, 3, &h), 0);
-	cmd_log_history(&b, &h);		/* the history command's text */
+	cmd_history_games(&b, &h);	/* the history command's text */
 	store_history_free(&h);
 	/* Drop the start times (the last word) before comparing. */
 	for (p = b.data; (p = strstr(p, " 20")) != NULL; ) {

@@ -20,7 +20,7 @@
 #include "testdb.h"
 
 #include "lib/buf.h"
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "league/league.h"
 #include "db/sqldb.h"
 #include "store/store.h"
@@ -106,7 +106,7 @@ text_record(struct store *st, int64_t id, struct buf *b)
 	int		 rv;
 
 	if ((rv = store_record(st, id, &r)) == 1)
-		cmd_log_record(b, &r);
+		cmd_history_record(b, &r);
 	store_record_free(&r);
 	return (rv);
 }
@@ -119,7 +119,7 @@ text_stats(struct store *st, struct buf *b)
 	int		 rv;
 
 	if ((rv = store_stats(st, &ss)) == 0)
-		cmd_log_stats(b, &ss);
+		cmd_history_stats(b, &ss);
 	store_stats_free(&ss);
 	return (rv);
 }

@@ -1,14 +1,15 @@
 /*
- * cmd-log.c: the game log commands: history, record and stats.  They read
- * the SQLite store, so the server always runs them off the event loop.
- * The store returns data; the text is made here (cmd-log.h), and so is
- * that of the player command's statistics (cmd-play.c).
+ * cmd-history.c: the commands reading the game log (the store): history,
+ * record and stats.  They read the database, so the server always runs
+ * them off the event loop.  The store returns data; the text is made here
+ * (cmd-history.h), and so is that of the player command's statistics
+ * (cmd-play.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd-log.h"
+#include "cmd/cmd-history.h"
 #include "record/record.h"
 #include "stats/results.h"
 #include "session/session.h"
@@ -17,22 +18,22 @@
 
 /* Appends a word or a line of the log, "-" for none. */
 static void
-cmd_log_put(struct buf *b, const char *s)
+cmd_history_put(struct buf *b, const char *s)
 {
 	buf_puts(b, s != NULL ? s : "-");
 }
 
 /* Appends a blank, then a word of the log ("-" for none). */
 static void
-cmd_log_word(struct buf *b, const char *s)
+cmd_history_word(struct buf *b, const char *s)
 {
 	buf_putc(b, ' ');
-	cmd_log_put(b, s);
+	cmd_history_put(b, s);
 }
 
 /* Appends a rate in tenths of a percent as "97.5%", or "-" if unknown. */
 void
-cmd_log_pct(struct buf *b, int known, uint64_t tenths)
+cmd_history_pct(struct buf *b, int known, uint64_t tenths)
 {
 	if (known)
 		buf_printf(b, "%" PRIu64 ".%" PRIu64 "%%", tenths / 10,
@@ -43,7 +44,7 @@ cmd_log_pct(struct buf *b, int known, uint64_t tenths)
 
 /* Appends a time of the log, "-" for none. */
 static void
-cmd_log_time(struct buf *b, int64_t ms)
+cmd_history_time(struct buf *b, int64_t ms)
 {
 	char	 t[STORE_TIME_LEN];
 
@@ -57,7 +58,7 @@ cmd_log_time(struct buf *b, int64_t ms)
 
 /* Appends a delay: microseconds, or "-" if unknown. */
 static void
-cmd_log_delay(struct buf *b, int has, uint64_t us)
+cmd_history_delay(struct buf *b, int has, uint64_t us)
 {
 	if (has)
 		buf_printf(b, "%" PRIu64, us);
@@ -70,7 +71,7 @@ cmd_log_delay(struct buf *b, int has, uint64_t us)
  * PLAYER1 PLAYER2 STARTED", "-" for none.
  */
 void
-cmd_log_history(struct buf *b, const struct store_history *h)
+cmd_history_games(struct buf *b, const struct store_history *h)
 {
 	const struct store_gameinfo *g;
 	size_t		 i;
@@ -78,14 +79,14 @@ cmd_log_history(struct buf *b, const struct store_history *h)
 	for (i = 0; i < h->n; i++) {
 		g = &h->games[i];
 		buf_printf(b, "%" PRId64, g->id);
-		cmd_log_word(b, g->family);
-		cmd_log_word(b, store_status_name(g->status));
-		cmd_log_word(b, store_result_name(g->result));
-		cmd_log_word(b, g->reason);
-		cmd_log_word(b, g->player1);
-		cmd_log_word(b, g->player2);
+		cmd_history_word(b, g->family);
+		cmd_history_word(b, store_status_name(g->status));
+		cmd_history_word(b, store_result_name(g->result));
+		cmd_history_word(b, g->reason);
+		cmd_history_word(b, g->player1);
+		cmd_history_word(b, g->player2);
 		buf_putc(b, ' ');
-		cmd_log_time(b, g->started_ms);
+		cmd_history_time(b, g->started_ms);
 		buf_putc(b, '\n');
 	}
 }
@@ -95,14 +96,14 @@ cmd_log_history(struct buf *b, const struct store_history *h)
  * DELAY_US MOVE REASON", MOVE as a JSON string (the text received).
  */
 static void
-cmd_log_refused(struct buf *b, const struct store_rrefused *f)
+cmd_history_refused(struct buf *b, const struct store_rrefused *f)
 {
 	buf_printf(b, "refused %" PRIu64 " %d %" PRIu64 " ", f->ply,
 	    f->player, f->time_ms);
-	cmd_log_delay(b, f->has_delay, f->delay_us);
+	cmd_history_delay(b, f->has_delay, f->delay_us);
 	buf_putc(b, ' ');
 	store_json_str(b, f->move != NULL ? f->move : "-");
-	cmd_log_word(b, f->reason);
+	cmd_history_word(b, f->reason);
 	buf_putc(b, '\n');
 }
 
@@ -111,13 +112,13 @@ cmd_log_refused(struct buf *b, const struct store_rrefused *f)
  * TIME_US".
  */
 static void
-cmd_log_move(struct buf *b, const struct store_rmove *m)
+cmd_history_move(struct buf *b, const struct store_rmove *m)
 {
 	buf_printf(b, "move %" PRIu64 " %d ", m->ply, m->player);
-	cmd_log_put(b, m->move);
+	cmd_history_put(b, m->move);
 	buf_printf(b, " %s %" PRIu64 " ", store_mark_name(m->mark),
 	    m->time_ms);
-	cmd_log_delay(b, m->has_delay, m->delay_us);
+	cmd_history_delay(b, m->has_delay, m->delay_us);
 	buf_printf(b, " %" PRIu64 "\n", m->time_us);
 }
 
@@ -139,34 +140,34 @@ cmd_log_move(struct buf *b, const struct store_rmove *m)
  * move replays the game.  The moves refused for a ply come before it.
  */
 void
-cmd_log_record(struct buf *b, const struct store_record *r)
+cmd_history_record(struct buf *b, const struct store_record *r)
 {
 	const struct store_gameinfo *g = &r->game;
 	size_t		 i, j = 0;
 
 	buf_printf(b, "game %" PRId64 "\nstart ", g->id);
-	cmd_log_put(b, g->game);
+	cmd_history_put(b, g->game);
 	buf_puts(b, "\nplayers");
-	cmd_log_word(b, g->player1);
-	cmd_log_word(b, g->player2);
+	cmd_history_word(b, g->player1);
+	cmd_history_word(b, g->player2);
 	buf_puts(b, "\nstarted ");
-	cmd_log_time(b, g->started_ms);
+	cmd_history_time(b, g->started_ms);
 	buf_putc(b, '\n');
 	for (i = 0; i < r->nmoves; i++) {
 		for (; j < r->nrefused && r->refused[j].ply <=
 		    r->moves[i].ply; j++)
-			cmd_log_refused(b, &r->refused[j]);
-		cmd_log_move(b, &r->moves[i]);
+			cmd_history_refused(b, &r->refused[j]);
+		cmd_history_move(b, &r->moves[i]);
 	}
 	for (; j < r->nrefused; j++)
-		cmd_log_refused(b, &r->refused[j]);
+		cmd_history_refused(b, &r->refused[j]);
 	buf_puts(b, "ended ");
-	cmd_log_time(b, g->ended_ms);
+	cmd_history_time(b, g->ended_ms);
 	buf_puts(b, "\nresult");
-	cmd_log_word(b, store_result_name(g->result));
-	cmd_log_word(b, g->reason);
+	cmd_history_word(b, store_result_name(g->result));
+	cmd_history_word(b, g->reason);
 	if (g->detail != NULL)
-		cmd_log_word(b, g->detail);
+		cmd_history_word(b, g->detail);
 	buf_printf(b, "\nstatus %s\n", store_status_name(g->status));
 }
 
@@ -177,7 +178,7 @@ cmd_log_record(struct buf *b, const struct store_record *r)
  * ("-" if K + T is 0): how often the player kept a win it had.
  */
 void
-cmd_log_stats(struct buf *b, const struct store_stats *st)
+cmd_history_stats(struct buf *b, const struct store_stats *st)
 {
 	const struct store_pstats *p;
 	uint64_t	 tenths;
@@ -188,7 +189,7 @@ cmd_log_stats(struct buf *b, const struct store_stats *st)
 	for (i = 0; i < st->nplayers; i++) {
 		p = &st->players[i];
 		buf_puts(b, "player ");
-		cmd_log_put(b, p->name);
+		cmd_history_put(b, p->name);
 		buf_printf(b, " moves %" PRId64 " optimal ", p->moves);
 		if (results_optimal_tenths((uint64_t)p->kept_win,
 		    (uint64_t)p->threw_win, &tenths) == 0)
@@ -214,7 +215,7 @@ cmd_log_stats(struct buf *b, const struct store_stats *st)
  *	first-throw 1:C 2:C 3:C 4:C 5:C 6-10:C 11-20:C 21+:C
  */
 void
-cmd_log_player(struct buf *b, const struct league_player *p,
+cmd_history_player(struct buf *b, const struct league_player *p,
     const char *rating)
 {
 	unsigned int	 lo, hi;
@@ -228,7 +229,7 @@ cmd_log_player(struct buf *b, const struct league_player *p,
 	buf_printf(b, "moves %" PRId64 " optimal ", p->moves);
 	known = results_optimal_tenths((uint64_t)p->kept, (uint64_t)p->threw,
 	    &tenths) == 0;
-	cmd_log_pct(b, known, tenths);
+	cmd_history_pct(b, known, tenths);
 	buf_putc(b, '\n');
 	buf_printf(b, "threw-win-games %" PRId64 "\n", p->threw_win_games);
 	buf_puts(b, "first-throw");
@@ -249,7 +250,7 @@ cmd_log_player(struct buf *b, const struct league_player *p,
  * everything queued is committed, so that a read sees every move so far.
  */
 int
-cmd_log_none(struct session *s, struct buf *body)
+cmd_history_none(struct session *s, struct buf *body)
 {
 	if (s->store != NULL) {
 		/* Read what this server has logged so far, committed. */
@@ -261,16 +262,16 @@ cmd_log_none(struct session *s, struct buf *body)
 }
 
 /*
- * Refuses as cmd_log_none does, then parses arg, if not NULL, as the
+ * Refuses as cmd_history_none does, then parses arg, if not NULL, as the
  * number name from 1 to max into *out; -1 with the message in body.
  */
 static int
-cmd_log_ulong(struct session *s, struct buf *body, const char *arg,
+cmd_history_ulong(struct session *s, struct buf *body, const char *arg,
     const char *name, unsigned long max, unsigned long *out)
 {
 	struct game_error err;
 
-	if (cmd_log_none(s, body) != 0)
+	if (cmd_history_none(s, body) != 0)
 		return (-1);
 	if (arg != NULL && game_parse_ulong(out, arg, name, 1, max,
 	    &err) != 0) {
@@ -342,7 +343,7 @@ cmd_history_exec(struct session *s, const struct proto_cmd *c,
 	memset(&f, 0, sizeof f);
 	if (c->argc > 0 && strchr(c->argv[0], '=') == NULL)
 		i = 1;
-	if (cmd_log_ulong(s, body, i == 1 ? c->argv[0] : NULL, "N", 1000,
+	if (cmd_history_ulong(s, body, i == 1 ? c->argv[0] : NULL, "N", 1000,
 	    &n) != 0)
 		return (CMD_ERROR);
 	for (; i < c->argc; i++)
@@ -355,12 +356,12 @@ cmd_history_exec(struct session *s, const struct proto_cmd *c,
 	}
 	if (h.n > n) {
 		h.n--;
-		cmd_log_history(body, &h);
+		cmd_history_games(body, &h);
 		buf_printf(body, "next before=%" PRId64 "\n",
 		    h.games[n - 1].id);
 		h.n++;
 	} else
-		cmd_log_history(body, &h);
+		cmd_history_games(body, &h);
 	store_history_free(&h);
 	return (CMD_OK);
 }
@@ -405,7 +406,7 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 
 	if (cmd_record_format(c->argc == 2 ? c->argv[1] : NULL, &f,
 	    body) != 0 ||
-	    cmd_log_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
+	    cmd_history_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
 	    &id) != 0)
 		return (CMD_ERROR);
 	if ((rv = store_record(s->store, (int64_t)id, &r)) <= 0) {
@@ -414,7 +415,7 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 		return (CMD_ERROR);
 	}
 	if (f == RECORD_TEXT)
-		cmd_log_record(body, &r);
+		cmd_history_record(body, &r);
 	else {
 		tour = store_tour_name(s->store, r.game.tournament);
 		if (f == RECORD_FILE)
@@ -434,13 +435,13 @@ cmd_stats_exec(struct session *s, const struct proto_cmd *c,
 {
 	struct store_stats st;
 
-	if (cmd_log_none(s, body) != 0)
+	if (cmd_history_none(s, body) != 0)
 		return (CMD_ERROR);
 	if (store_stats(s->store, &st) != 0) {
 		buf_puts(body, "the game log cannot be read now");
 		return (CMD_ERROR);
 	}
-	cmd_log_stats(body, &st);
+	cmd_history_stats(body, &st);
 	store_stats_free(&st);
 	return (CMD_OK);
 }
