@@ -3,10 +3,12 @@
  * live games and by `grundy match`, so that both judge moves, marks and
  * ends the same way.  No I/O, no globals.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "solver/referee.h"
+#include "lib/json.h"
 #include "lib/util.h"
 
 /*
@@ -84,34 +86,16 @@ referee_over(const struct game *g, int to_move, int *winner,
 }
 
 /*
- * Appends text as a JSON string (at most REFEREE_QUOTE_MAX bytes of it):
- * quotes, backslashes and control bytes escaped, so it is one token that
- * ends at its closing quote.
+ * Appends the detail of an illegal-move end: the move (at most
+ * REFEREE_QUOTE_MAX bytes of it) as a JSON string, and why.
  */
-void
-referee_quote(struct buf *b, const char *text)
-{
-	const unsigned char *p;
-	size_t		 n = 0;
-
-	buf_putc(b, '"');
-	for (p = (const unsigned char *)text; *p != '\0' &&
-	    n < REFEREE_QUOTE_MAX; p++, n++) {
-		if (*p == '"' || *p == '\\')
-			buf_printf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(b, "\\u%04x", *p);
-		else
-			buf_putc(b, (char)*p);
-	}
-	buf_putc(b, '"');
-}
-
-/* Appends the detail of an illegal-move end: the move quoted, and why. */
 void
 referee_illegal_detail(struct buf *b, const char *text, const char *why)
 {
-	referee_quote(b, text);
+	char	 cut[REFEREE_QUOTE_MAX + 1];
+
+	snprintf(cut, sizeof cut, "%.*s", REFEREE_QUOTE_MAX, text);
+	json_quote(b, cut);
 	buf_printf(b, " %s", why);
 }
 

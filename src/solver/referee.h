@@ -29,7 +29,6 @@ int	 referee_parse_move(const struct game *, const char *, const char *,
 	    struct game_error *);
 enum referee_mark referee_mark(struct game *, const struct game_move *);
 int	 referee_over(const struct game *, int, int *, const char **);
-void	 referee_quote(struct buf *, const char *);
 void	 referee_illegal_detail(struct buf *, const char *, const char *);
 int	 referee_draw_start(const struct game *, gmp_randstate_t,
 	    const struct game_limits *, struct game *, struct game_error *);

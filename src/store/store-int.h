@@ -284,6 +284,7 @@ int	 store_fence_commit(struct store *);
 void	 store_fence_after(struct store *, struct store_items *, int);
 
 /* store-moves.c (above the queue) */
+char	*store_line(const char *);
 void	 store_runs_queue(struct store *, int64_t);
 void	 store_runs_age(struct store *, int64_t);
 

@@ -118,7 +118,6 @@ char	*store_dbname(const char *);
 void	 store_now(char *, size_t);
 void	 store_time_text(int64_t, char *, size_t);
 int64_t	 store_time_parse(const char *);
-void	 store_json_str(struct buf *, const char *);
 
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);
