@@ -241,7 +241,7 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	struct store_rmove *r;
 	struct buf	 text, pos;
 
-	*clk = record_clock_after(*clk, used, s->m->inc_ms);
+	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
 	buf_init(&text);
 	buf_init(&pos);
 	game_play_print(&s->game, mv, &text, &pos, &err);

@@ -58,7 +58,6 @@ enum record_format {
  * engine's move).  clock and has hold r->nmoves entries.
  */
 void	 record_clocks(const struct store_record *, uint64_t *, int *);
-uint64_t record_clock_after(uint64_t, uint64_t, uint64_t);
 
 /* Appends r as a record file; tour is its tournament's name or NULL. */
 void	 record_file(struct buf *, const struct store_record *,

@@ -1,12 +1,14 @@
 /*
  * referee.c: the referee's pure part (referee.h), used by the daemon's
- * live games and by `grundy match`, so that both judge moves, marks and
- * ends the same way.  No I/O, no globals.
+ * live games, a session's engine matches, `grundy match` and `grundy
+ * verify`, so that all judge moves, marks, clocks and ends the same way.
+ * No I/O, no globals.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/engine.h"
 #include "solver/referee.h"
 #include "lib/json.h"
 #include "lib/util.h"
@@ -60,6 +62,35 @@ referee_mark(struct game *g, const struct game_move *m)
 		mark = game_outcome_after(g, m, &err) == GAME_P ?
 		    REFEREE_KEPT_WIN : REFEREE_THREW_WIN;
 	return (mark);
+}
+
+/*
+ * Chooses the engine's move for the player to move into m (initialised;
+ * rs NULL: deterministic) with its mark: the engine keeps every win it
+ * has, so the mark is referee_mark's without asking the position after.
+ * Returns 0, or -1 with err.
+ */
+int
+referee_engine_move(const struct game *g, gmp_randstate_t rs,
+    struct game_move *m, enum referee_mark *mark, struct game_error *err)
+{
+	enum engine_why	 why;
+
+	if (engine_choose(g, rs, m, &why, err) != 0)
+		return (-1);
+	*mark = why == ENGINE_WIN ? REFEREE_KEPT_WIN : REFEREE_NO_WIN;
+	return (0);
+}
+
+/*
+ * Returns a clock after a move (µs): the clock before, less the time
+ * used (never below 0), plus the increment (inc_ms).
+ */
+uint64_t
+referee_clock_after(uint64_t before_us, uint64_t used_us, uint64_t inc_ms)
+{
+	return ((used_us >= before_us ? 0 : before_us - used_us) +
+	    inc_ms * 1000);
 }
 
 /*

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "lib/buf.h"
+#include "solver/referee.h"
 #include "stats/glicko2.h"
 #include "db/sqldb.h"
 
@@ -49,11 +50,14 @@ struct store_game {
 	unsigned int	 slot;		/* index into its schedule */
 };
 
-/* How a move treated a win: kept it, threw it, or there was none. */
+/*
+ * How a move treated a win: kept it, threw it, or there was none; the
+ * referee's marks (solver/referee.h), stored as 0, 1 and 2.
+ */
 enum store_mark {
-	STORE_KEPT_WIN = 0,
-	STORE_THREW_WIN,
-	STORE_NO_WIN,
+	STORE_KEPT_WIN = REFEREE_KEPT_WIN,
+	STORE_THREW_WIN = REFEREE_THREW_WIN,
+	STORE_NO_WIN = REFEREE_NO_WIN,
 };
 
 /* One move; store_move copies every string. */
