@@ -688,11 +688,11 @@ lg_refused(struct lgame *g, const char *text, const char *why,
     uint64_t used, long delay)
 {
 	struct store_refused r;
-	char		 move[LOBBY_QUOTE_MAX + 1];
+	char		 move[REFEREE_QUOTE_MAX + 1];
 
 	if (!g->logged)
 		return;
-	snprintf(move, sizeof move, "%.*s", LOBBY_QUOTE_MAX, text);
+	snprintf(move, sizeof move, "%.*s", REFEREE_QUOTE_MAX, text);
 	memset(&r, 0, sizeof r);
 	r.ply = g->ply + 1;
 	r.player = g->to_move;

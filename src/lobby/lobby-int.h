@@ -35,10 +35,8 @@
 #define LOBBY_MAX_OUT	64	/* unanswered server commands kept per client */
 #define LOBBY_MAX_WATCH	16	/* games one client may watch */
 #define LOBBY_MAX_CHALL	16	/* open challenges per client */
-#define LOBBY_DRAWS	1000	/* tries for a random fair start */
 #define LOBBY_RETRIES	3	/* illegal moves retried per turn */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
-#define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
 #define LOBBY_TX_MAX_MS	20	/* a send stamp moves a clock's start by */
 

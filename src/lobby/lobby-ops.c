@@ -18,6 +18,7 @@
 #include "lobby/lobby-int.h"
 #include "lib/log.h"
 #include "proto/proto.h"
+#include "solver/referee.h"
 #include "store/store.h"
 
 /* The caller's account, "" before login. */
@@ -65,7 +66,7 @@ lobby_offer_start(struct lobby *lb, struct lobby_offer *o, struct game *out,
 		o->prepared = 0;
 		if (o->drawn.fam == NULL) {
 			buf_printf(err, "no fair start (an N-position) in %d "
-			    "draws from %s", LOBBY_DRAWS, buf_str(&o->spec));
+			    "draws from %s", REFEREE_DRAWS, buf_str(&o->spec));
 			return (-1);
 		}
 		*out = o->drawn;

@@ -17,10 +17,13 @@
 
 /* Tries for a random fair start (PROTOCOL.md §13.3). */
 #define REFEREE_DRAWS		1000
-/* Bytes of a refused move kept in the detail of an illegal-move end. */
+/*
+ * Bytes of a refused move kept (its record, the detail of an illegal-move
+ * end): a refused text this long may have been cut.
+ */
 #define REFEREE_QUOTE_MAX	200
 
-/* The mark of a legal move (in the order of the log's enum store_mark). */
+/* The mark of a legal move (the values of the log's enum store_mark). */
 enum referee_mark {
 	REFEREE_KEPT_WIN = 0,	/* a win kept: the position after is P */
 	REFEREE_THREW_WIN,	/* a win thrown: the position after is N */
