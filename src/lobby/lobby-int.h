@@ -466,6 +466,9 @@ int	 lobby_tour_replay(struct lobby *, struct ltour *);
 void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 	    size_t);
 
+/* lobby-ops.c: a live game as games live, watch and lobby-web.c see it */
+void	 lobby_live_fill(const struct lgame *, struct lobby_live *, uint64_t);
+
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
 	    size_t *);

@@ -602,9 +602,10 @@ lobby_resign(struct lobby_client *lc, const char *id, int *seat,
 
 
 /* Describes live game g as lv (the clocks as of now). */
-static void
+void
 lobby_live_fill(const struct lgame *g, struct lobby_live *lv, uint64_t now)
 {
+	memset(lv, 0, sizeof *lv);
 	lv->id = g->id;
 	lv->player[0] = g->p[0].name;
 	lv->player[1] = g->p[1].name;
