@@ -302,8 +302,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		memset(&s->ref, 0, sizeof s->ref);
 		s->ref.ply = s->plies + 1;
 		s->ref.player = s->to_move;
-		snprintf(quoted, sizeof quoted, "%.*s", REFEREE_QUOTE_MAX,
-		    bad != NULL ? "-" : text);
+		referee_cut(quoted, bad != NULL ? "-" : text);
 		s->ref.move = xstrdup(quoted);
 		s->ref.reason = xstrdup(err.msg);
 		s->ref.time_ms = used / 1000;

@@ -692,7 +692,7 @@ lg_refused(struct lgame *g, const char *text, const char *why,
 
 	if (!g->logged)
 		return;
-	snprintf(move, sizeof move, "%.*s", REFEREE_QUOTE_MAX, text);
+	referee_cut(move, text);
 	memset(&r, 0, sizeof r);
 	r.ply = g->ply + 1;
 	r.player = g->to_move;

@@ -117,15 +117,25 @@ referee_over(const struct game *g, int to_move, int *winner,
 }
 
 /*
- * Appends the detail of an illegal-move end: the move (at most
- * REFEREE_QUOTE_MAX bytes of it) as a JSON string, and why.
+ * Copies what is kept of a refused text, its first REFEREE_QUOTE_MAX
+ * bytes, into cut (REFEREE_QUOTE_MAX + 1 bytes).
+ */
+void
+referee_cut(char *cut, const char *text)
+{
+	snprintf(cut, REFEREE_QUOTE_MAX + 1, "%.*s", REFEREE_QUOTE_MAX, text);
+}
+
+/*
+ * Appends the detail of an illegal-move end: the move (what referee_cut
+ * keeps of it) as a JSON string, and why.
  */
 void
 referee_illegal_detail(struct buf *b, const char *text, const char *why)
 {
 	char	 cut[REFEREE_QUOTE_MAX + 1];
 
-	snprintf(cut, sizeof cut, "%.*s", REFEREE_QUOTE_MAX, text);
+	referee_cut(cut, text);
 	json_quote(b, cut);
 	buf_printf(b, " %s", why);
 }

@@ -38,6 +38,7 @@ int	 referee_engine_move(const struct game *, gmp_randstate_t,
 	    struct game_move *, enum referee_mark *, struct game_error *);
 uint64_t referee_clock_after(uint64_t, uint64_t, uint64_t);
 int	 referee_over(const struct game *, int, int *, const char **);
+void	 referee_cut(char *, const char *);
 void	 referee_illegal_detail(struct buf *, const char *, const char *);
 int	 referee_draw_start(const struct game *, gmp_randstate_t,
 	    const struct game_limits *, struct game *, struct game_error *);
