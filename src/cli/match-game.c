@@ -241,7 +241,7 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	struct store_rmove *r;
 	struct buf	 text, pos;
 
-	*clk = record_clock_after(*clk, used, s->m->inc_ms);
+	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
 	buf_init(&text);
 	buf_init(&pos);
 	game_play_print(&s->game, mv, &text, &pos, &err);
@@ -302,8 +302,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		memset(&s->ref, 0, sizeof s->ref);
 		s->ref.ply = s->plies + 1;
 		s->ref.player = s->to_move;
-		snprintf(quoted, sizeof quoted, "%.*s", REFEREE_QUOTE_MAX,
-		    bad != NULL ? "-" : text);
+		referee_cut(quoted, bad != NULL ? "-" : text);
 		s->ref.move = xstrdup(quoted);
 		s->ref.reason = xstrdup(err.msg);
 		s->ref.time_ms = used / 1000;

@@ -8,22 +8,15 @@
 
 #include "cli/match.h"
 #include "solver/referee.h"
+#include "stats/swiss.h"
 
-/* The engines (i, j), i < j, of pairing k, in order. */
+/* The engines (i, j), i < j, of pairing k: the round-robin's (swiss.h). */
 void
 match_pairing(const struct match *m, size_t k, size_t *a, size_t *b)
 {
-	size_t	 i, j;
-
-	for (i = 0; i < m->neng; i++)
-		for (j = i + 1; j < m->neng; j++)
-			if (k-- == 0) {
-				*a = i;
-				*b = j;
-				return;
-			}
 	*a = 0;
 	*b = 1;
+	(void)rr_pairing(0, m->neng, 0, k, a, b);
 }
 
 /*

@@ -21,6 +21,7 @@
 #include "lib/jsonread.h"
 #include "cli/match.h"
 #include "record/record.h"
+#include "stats/swiss.h"
 #include "lib/util.h"
 
 #define MATCH_NAME_MAX	64		/* bytes of an engine's name */
@@ -485,7 +486,7 @@ match_setup(struct match *m)
 
 	if (game_parse_line(&m->tmpl, m->game_spec, &m->lim, &err) != 0)
 		match_die("--game '%s': %s", m->game_spec, err.msg);
-	m->npairings = m->neng * (m->neng - 1) / 2;
+	m->npairings = rr_pairing(0, m->neng, 0, 0, NULL, NULL);
 	if (m->random_starts) {
 		if (match_start(m, 0, &g, &err) != 0)
 			match_die("--game '%s' --random-starts: %s",

@@ -14,6 +14,7 @@
 #include "stats/results.h"
 #include "session/session.h"
 #include "store/store.h"
+#include "lib/json.h"
 #include "lib/util.h"
 
 /* Appends a word or a line of the log, "-" for none. */
@@ -102,7 +103,7 @@ cmd_history_refused(struct buf *b, const struct store_rrefused *f)
 	    f->player, f->time_ms);
 	cmd_history_delay(b, f->has_delay, f->delay_us);
 	buf_putc(b, ' ');
-	store_json_str(b, f->move != NULL ? f->move : "-");
+	json_quote(b, f->move != NULL ? f->move : "-");
 	cmd_history_word(b, f->reason);
 	buf_putc(b, '\n');
 }

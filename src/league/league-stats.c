@@ -1,8 +1,9 @@
 /*
- * league-stats.c: the rated games, for the rating replay, and the
- * accounts' play statistics (league.h).
+ * league-stats.c: the rated games, for the rating replay, a
+ * player's rating history, and the accounts' play statistics (league.h).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "league/league-int.h"
 #include "lib/log.h"
 #include "stats/results.h"
+#include "stats/rtable.h"
 
 /*
  * Reads every game the log rated (games.rating_seq set), in the order it
@@ -159,5 +161,45 @@ done:
 	p->moves = m[0];
 	p->kept = m[1];
 	p->threw = m[2];
+	return (0);
+}
+
+/*
+ * Sets *v (to free) and *n to a player's rating and RD after each of its
+ * rated games, oldest first, the last max of them: a replay of the rated
+ * games through the one Glicko-2 update (rtable.c), rounded as `player`
+ * shows them (the work is proportional to the log: off the loop).
+ * Returns 0, or -1 if the league cannot be read.
+ */
+int
+league_rating_history(struct league *lg, const char *name, size_t max,
+    struct league_rpoint **v, size_t *n)
+{
+	struct league_rgame *g = NULL;
+	struct league_rpoint *out;
+	struct rtable	 e;
+	struct rtable_entry *p;
+	size_t		 ng = 0, i, k = 0, first;
+
+	if (league_rated_games(lg, &g, &ng) != 0)
+		return (-1);
+	rtable_init(&e);
+	out = xcalloc(ng + 1, sizeof *out);
+	for (i = 0; i < ng; i++) {
+		rtable_rate(&e, g[i].player1, g[i].player2, g[i].result);
+		if (strcmp(g[i].player1, name) != 0 &&
+		    strcmp(g[i].player2, name) != 0)
+			continue;
+		p = rtable_find(&e, name);
+		out[k].game_id = g[i].game_id;
+		out[k].r = (double)lround(p->g.r);
+		out[k++].rd = (double)lround(p->g.rd);
+	}
+	first = k > max ? k - max : 0;
+	memmove(out, out + first, (k - first) * sizeof *out);
+	*v = out;
+	*n = k - first;
+	rtable_free(&e);
+	free(g);
 	return (0);
 }

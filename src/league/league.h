@@ -157,6 +157,13 @@ struct league_player {
 };
 
 int	 league_rated_games(struct league *, struct league_rgame **, size_t *);
+/* A player's rating and RD after one of its rated games. */
+struct league_rpoint {
+	int64_t		 game_id;
+	double		 r, rd;		/* rounded as `player` shows them */
+};
+int	 league_rating_history(struct league *, const char *, size_t,
+	    struct league_rpoint **, size_t *);
 int	 league_player(struct league *, const char *, struct league_player *,
 	    char *, size_t);
 void	 league_throw_bucket(size_t, unsigned int *, unsigned int *);

@@ -233,10 +233,19 @@ json_escape(struct buf *b, unsigned char c)
 		buf_printf(b, "\\u%04x", c);
 }
 
+/* Returns 1 if the byte at p is copied as it is (printable ASCII). */
+static int
+json_plain(const unsigned char *p, const unsigned char *start)
+{
+	return (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\' &&
+	    (*p != '/' || p == start || p[-1] != '<'));
+}
+
+/* Appends s as an escaped JSON string (see json.h); NULL is null. */
 void
 json_quote(struct buf *b, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *start = (const unsigned char *)s, *p, *q;
 	size_t		 n;
 
 	if (s == NULL) {
@@ -244,11 +253,15 @@ json_quote(struct buf *b, const char *s)
 		return;
 	}
 	buf_putc(b, '"');
-	while (*p != '\0') {
-		if (*p < 0x20 || *p == '"' || *p == '\\' || *p == 0x7f)
+	for (p = start; *p != '\0'; ) {
+		for (q = p; json_plain(q, start); q++)
+			continue;
+		buf_add(b, (const char *)p, (size_t)(q - p));
+		if (*(p = q) == '\0')
+			break;
+		if (*p < 0x80 && *p != '/')
 			json_escape(b, *p++);
-		else if (*p == '/' && p > (const unsigned char *)s &&
-		    p[-1] == '<') {
+		else if (*p == '/') {
 			buf_puts(b, "\\/");
 			p++;
 		} else if ((n = json_utf8(p)) == 0) {

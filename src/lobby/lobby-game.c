@@ -33,7 +33,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "solver/engine.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby-int.h"
@@ -99,7 +98,7 @@ lg_clock(const struct lgame *g, int seat, uint64_t now)
 		return (p->clock_us / 1000);
 	used = now * 1000000 > g->turn_start ?
 	    (now * 1000000 - g->turn_start) / 1000 : 0;
-	return (used >= p->clock_us ? 0 : (p->clock_us - used) / 1000);
+	return (referee_clock_after(p->clock_us, used, 0) / 1000);
 }
 
 /* Sends a seat its game: the position now, and genmove if it moves. */
@@ -212,10 +211,8 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	int		 seat = g->to_move;
 	size_t		 i;
 
-	if (!p->engine) {
-		p->clock_us = used >= p->clock_us ? 0 : p->clock_us - used;
-		p->clock_us += g->inc_ms * 1000;
-	}
+	if (!p->engine)
+		p->clock_us = referee_clock_after(p->clock_us, used, g->inc_ms);
 	p->illegal = 0;
 	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
 	buf_init(&mv);
@@ -263,7 +260,7 @@ struct lg_ejob {
 	struct game	 pos;		/* the worker's copy */
 	gmp_randstate_t	 rs;
 	struct game_move m;
-	enum engine_why	 why;
+	enum referee_mark mark;
 	struct game_error err;
 	int		 rv;
 };
@@ -301,7 +298,7 @@ lg_engine_work(void *arg)
 {
 	struct lg_ejob	*j = arg;
 
-	j->rv = engine_choose(&j->pos, j->rs, &j->m, &j->why, &j->err);
+	j->rv = referee_engine_move(&j->pos, j->rs, &j->m, &j->mark, &j->err);
 }
 
 /* Back on the loop: plays the move if its game and turn are still on. */
@@ -321,8 +318,7 @@ lg_engine_done(void *arg)
 			    (long long)g->id, j->err.msg);
 			lg_finish(g, 3 - g->to_move, "resign");
 		} else
-			lg_apply(g, &j->m, j->why == ENGINE_WIN ?
-			    STORE_KEPT_WIN : STORE_NO_WIN, 0, -1);
+			lg_apply(g, &j->m, (enum store_mark)j->mark, 0, -1);
 	}
 	lg_ejob_free(j);
 }
@@ -358,7 +354,7 @@ lg_turn(struct lgame *g)
 {
 	struct game_error err;
 	struct game_move m;
-	enum engine_why	 why;
+	enum referee_mark mark;
 	struct lplayer	*p;
 	const char	*reason;
 	int		 winner;
@@ -379,15 +375,15 @@ lg_turn(struct lgame *g)
 	}
 	if (p->engine) {
 		game_move_init(&m);
-		if (engine_choose(&g->game, g->lb->rs, &m, &why, &err) != 0) {
+		if (referee_engine_move(&g->game, g->lb->rs, &m, &mark,
+		    &err) != 0) {
 			log_warnx("game=%lld event=engine-failed msg=\"%s\"",
 			    (long long)g->id, err.msg);
 			game_move_clear(&m);
 			lg_finish(g, 3 - g->to_move, "resign");
 			return;
 		}
-		lg_apply(g, &m, why == ENGINE_WIN ? STORE_KEPT_WIN :
-		    STORE_NO_WIN, 0, -1);
+		lg_apply(g, &m, (enum store_mark)mark, 0, -1);
 		game_move_clear(&m);
 		return;
 	}
@@ -757,11 +753,11 @@ lg_refused(struct lgame *g, const char *text, const char *why,
     uint64_t used, long delay)
 {
 	struct store_refused r;
-	char		 move[LOBBY_QUOTE_MAX + 1];
+	char		 move[REFEREE_QUOTE_MAX + 1];
 
 	if (!g->logged)
 		return;
-	snprintf(move, sizeof move, "%.*s", LOBBY_QUOTE_MAX, text);
+	referee_cut(move, text);
 	memset(&r, 0, sizeof r);
 	r.ply = g->ply + 1;
 	r.player = g->to_move;
@@ -834,20 +830,6 @@ lg_illegal(struct lgame *g, const char *text, const char *why,
 }
 
 /*
- * Returns the log's mark of a legal move: kept, threw or had no win (the
- * position after it is asked without a copy, game_outcome_after).
- */
-_Static_assert((int)STORE_KEPT_WIN == (int)REFEREE_KEPT_WIN &&
-    (int)STORE_THREW_WIN == (int)REFEREE_THREW_WIN &&
-    (int)STORE_NO_WIN == (int)REFEREE_NO_WIN, "the marks agree");
-
-static enum store_mark
-lg_mark(struct lgame *g, const struct game_move *m)
-{
-	return ((enum store_mark)referee_mark(&g->game, m));
-}
-
-/*
  * A genmove answer from the seat to move: resign, illegal or a move; bad
  * says why an answer that breaks the protocol (several lines, too long)
  * is no move.
@@ -881,7 +863,8 @@ lg_answer_move(struct lgame *g, int ok, const char *text, const char *bad)
 		lg_illegal(g, text, err.msg, used, delay);
 	else {
 		g->prev_rx = stop;
-		lg_apply(g, &m, lg_mark(g, &m), used, delay);
+		lg_apply(g, &m, (enum store_mark)referee_mark(&g->game, &m),
+		    used, delay);
 	}
 	game_move_clear(&m);
 }

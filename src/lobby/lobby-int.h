@@ -29,10 +29,8 @@
 #define LOBBY_MAX_OUT	64	/* unanswered server commands kept per client */
 #define LOBBY_MAX_WATCH	16	/* games one client may watch */
 #define LOBBY_MAX_CHALL	16	/* open challenges per client */
-#define LOBBY_DRAWS	1000	/* tries for a random fair start */
 #define LOBBY_RETRIES	3	/* illegal moves retried per turn */
 #define LOBBY_CHALL_TTL	120000	/* ms an unanswered challenge stays open */
-#define LOBBY_QUOTE_MAX	200	/* bytes of a refused move kept */
 #define LOBBY_LAG_MS	20	/* a timer this late: the loop was stalled */
 #define LOBBY_TX_MAX_MS	20	/* a send stamp moves a clock's start by */
 
@@ -440,6 +438,9 @@ void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
 int	 lobby_tour_replay(struct lobby *, struct ltour *);
 void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 	    size_t);
+
+/* lobby-ops.c: a live game as games live, watch and lobby-web.c see it */
+void	 lobby_live_fill(const struct lgame *, struct lobby_live *, uint64_t);
 
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,

@@ -18,6 +18,7 @@
 #include "lobby/lobby-int.h"
 #include "lib/log.h"
 #include "proto/proto.h"
+#include "solver/referee.h"
 #include "store/store.h"
 
 /* The caller's account, "" before login. */
@@ -65,7 +66,7 @@ lobby_offer_start(struct lobby *lb, struct lobby_offer *o, struct game *out,
 		o->prepared = 0;
 		if (o->drawn.fam == NULL) {
 			buf_printf(err, "no fair start (an N-position) in %d "
-			    "draws from %s", LOBBY_DRAWS, buf_str(&o->spec));
+			    "draws from %s", REFEREE_DRAWS, buf_str(&o->spec));
 			return (-1);
 		}
 		*out = o->drawn;
@@ -605,9 +606,10 @@ lobby_resign(struct lobby_client *lc, const char *id, int *seat,
 
 
 /* Describes live game g as lv (the clocks as of now). */
-static void
+void
 lobby_live_fill(const struct lgame *g, struct lobby_live *lv, uint64_t now)
 {
+	memset(lv, 0, sizeof *lv);
 	lv->id = g->id;
 	lv->player[0] = g->p[0].name;
 	lv->player[1] = g->p[1].name;

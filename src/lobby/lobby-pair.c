@@ -13,9 +13,6 @@
 #include "lobby/lobby-int.h"
 #include "solver/referee.h"
 
-_Static_assert(LOBBY_DRAWS == REFEREE_DRAWS, "the lobby's messages name "
-    "the referee's number of draws");
-
 /*
  * Draws a fair random start from a template: every number of the position
  * is an upper bound and is replaced by a uniform draw from 0..bound, until

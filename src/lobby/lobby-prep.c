@@ -2,7 +2,7 @@
  * lobby-prep.c: the work of seek and challenge that grows with the
  * client's input, done on a worker thread before the command runs on the
  * event loop (issue 11).  Parsing a game (a sum of Wythoff games builds
- * Grundy tables) and drawing a random fair start (up to LOBBY_DRAWS parses
+ * Grundy tables) and drawing a random fair start (up to REFEREE_DRAWS parses
  * and outcomes) can take seconds; the lobby lives on the loop, so the
  * server first runs lobby_prepare on a worker, with the session's
  * limits, and the lobby then takes the prepared games instead of parsing

@@ -260,32 +260,26 @@ lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
 /*
  * Appends a block of a round-robin or gauntlet: every pairing of players
  * lo..hi-1 with each other and with those before them (a gauntlet: the
- * first player's), each pairing's games in order, block by block, so
- * that different pairings can play at once.
+ * first player's), in rr_pairing's order, each pairing's games in order,
+ * block by block, so that different pairings can play at once.
  */
 void
 ltour_rr_block(struct ltour *t, size_t lo, size_t hi)
 {
 	const struct league_tournament *d = &t->def;
-	size_t		 i, j, np = 0, base = t->nslots;
-	size_t		(*pv)[2];
+	int		 gauntlet = d->format == LEAGUE_GAUNTLET;
+	size_t		 j, a, b, np, base = t->nslots;
 
-	pv = xreallocarray(NULL, hi * hi + 1, sizeof *pv);
-	for (i = 0; i < hi; i++)
-		for (j = i + 1 > lo ? i + 1 : lo; j < hi; j++) {
-			if (d->format == LEAGUE_GAUNTLET && i != 0)
-				continue;
-			pv[np][0] = i;
-			pv[np++][1] = j;
-		}
+	np = rr_pairing(lo, hi, gauntlet, 0, NULL, NULL);
 	t->nslots += np * d->games_per_pair;
 	t->slots = xreallocarray(t->slots, t->nslots + 1, sizeof *t->slots);
 	memset(&t->slots[base], 0, (t->nslots - base) * sizeof *t->slots);
-	for (j = 0; j < np; j++)
-		ltour_set_pairing(t, base, np, j, pv[j][0], pv[j][1]);
+	for (j = 0; j < np; j++) {
+		(void)rr_pairing(lo, hi, gauntlet, j, &a, &b);
+		ltour_set_pairing(t, base, np, j, a, b);
+	}
 	if (t->npairings == 0)
 		t->npairings = np;
-	free(pv);
 }
 
 /*

@@ -147,7 +147,7 @@ int	 lobby_resume(struct lobby_client *, const char *, int64_t *, int *,
 	    struct buf *);
 int	 lobby_resign(struct lobby_client *, const char *, int *, struct buf *);
 
-/* A live game, as games live and watch show it. */
+/* A live game, as games live, watch and the web (lobby-web.c) show it. */
 struct lobby_live {
 	int64_t		 id;
 	const char	*player[2];
@@ -157,6 +157,12 @@ struct lobby_live {
 	const char	*start;		/* canonical start position */
 	const struct game *position;	/* the current one */
 	uint64_t	 clock_ms[2];	/* watch: time left, now */
+	/* The web's too (lobby-web.c; 0 or NULL for games live, watch): */
+	const char	*family;
+	int		 to_move;
+	const char	*tour;		/* its tournament's name, or NULL */
+	unsigned int	 slot;		/* in the tournament's schedule */
+	size_t		 watchers;
 };
 void	 lobby_live_games(struct lobby_client *, struct lobby_live **,
 	    size_t *);
@@ -306,16 +312,17 @@ void	 lobby_set_feed(struct lobby *,
 	    void (*)(void *, const struct lobby_feed *), void *);
 struct json;
 struct league;
-int	 lobby_web_game(struct lobby *, int64_t, struct json *);
-int	 lobby_web_summary(struct lobby *, int64_t, struct json *);
-size_t	 lobby_web_games(struct lobby *, const char *, struct json *);
+int	 lobby_web_game(struct lobby *, int64_t, struct lobby_live *);
+int	 lobby_web_summary(struct lobby *, int64_t, struct lobby_live *);
+size_t	 lobby_web_games(struct lobby *, const char *,
+	    void (*)(void *, const struct lobby_live *), void *);
 int64_t	 lobby_web_featured(struct lobby *);
 size_t	 lobby_web_nlive(struct lobby *);
 int64_t	 lobby_web_tour_id(struct lobby *, const char *);
-void	 lobby_web_tours(struct lobby *, struct json *);
-int	 lobby_web_tour(struct lobby *, const char *, struct json *);
-void	 lobby_web_ratings(struct lobby *, size_t, struct json *);
-int	 lobby_web_history(struct league *, const char *, size_t,
-	    struct json *);
+int	 lobby_web_show(struct lobby *, const char *, struct lobby_tshow *);
+void	 lobby_web_tours(struct lobby *,
+	    void (*)(void *, const struct lobby_tshow *), void *);
+void	 lobby_web_ratings(struct lobby *, struct lobby_rating_row **,
+	    size_t *);
 
 #endif /* LOBBY_H */

@@ -8,19 +8,8 @@
 
 #include "lib/clock.h"
 #include "record/record.h"
+#include "solver/referee.h"
 #include "lib/util.h"
-
-/*
- * Returns the clock after a move (µs): the clock before, less the time
- * charged (never below 0), plus the increment, as the referee keeps it
- * (lobby-game.c).
- */
-uint64_t
-record_clock_after(uint64_t before_us, uint64_t used_us, uint64_t inc_ms)
-{
-	return ((used_us >= before_us ? 0 : before_us - used_us) +
-	    inc_ms * 1000);
-}
 
 /* Returns 1 if seat (1 or 2) of g is the engine, whose clock never runs. */
 static int
@@ -47,7 +36,7 @@ record_clocks(const struct store_record *r, uint64_t *clock, int *has)
 		clock[i] = 0;
 		if (!has[i])
 			continue;
-		left[p - 1] = record_clock_after(left[p - 1],
+		left[p - 1] = referee_clock_after(left[p - 1],
 		    r->moves[i].time_us, g->tc_inc_ms);
 		clock[i] = left[p - 1];
 	}

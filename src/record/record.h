@@ -57,7 +57,6 @@ enum record_format {
  * for move i; has[i] 0 where there is none (no time control, the
  * engine's move).  clock and has hold r->nmoves entries.
  */
-uint64_t record_clock_after(uint64_t, uint64_t, uint64_t);
 
 /* Appends r as a record file; tour is its tournament's name or NULL. */
 void	 record_file(struct buf *, const struct store_record *,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "record/record.h"
+#include "solver/referee.h"
 #include "lib/util.h"
 #include "record/verify-int.h"
 
@@ -216,17 +217,10 @@ verify_result_head(struct verify *v)
 static enum verify_verdict
 verify_result_over(struct verify *v, const struct verify_result *r)
 {
-	struct game_error err;
 	const char	*want;
 	int		 mover = verify_mover(v), winner;
 
-	if (game_outcome(&v->game, &err) == GAME_N) {
-		winner = mover;
-		want = "last-token-taken";
-	} else {
-		winner = 3 - mover;
-		want = "no-legal-move";
-	}
+	(void)referee_over(&v->game, mover, &winner, &want);
 	if (r->winner != winner || strcmp(r->reason, want) != 0)
 		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
 		    "player %d cannot move after ply %" PRIu64 ", so the "

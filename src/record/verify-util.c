@@ -10,9 +10,7 @@
 #include "record/record.h"
 #include "lib/util.h"
 #include "record/verify-int.h"
-
-/* A refused move at least this long may have been cut by the referee. */
-#define VERIFY_QUOTE_CUT	200
+#include "solver/referee.h"
 
 /*
  * Keeps the verdict "FILE:LINE: REASON" unless a line before it was
@@ -175,7 +173,7 @@ verify_refusal(struct verify *v, struct buf *quoted, const char *reason)
 	struct game_move m;
 	int		 legal;
 
-	if (verify_oneof(reason, breach) || quoted->len >= VERIFY_QUOTE_CUT ||
+	if (verify_oneof(reason, breach) || quoted->len >= REFEREE_QUOTE_MAX ||
 	    strlen(text) != quoted->len)
 		return (0);	/* a NUL in it: received as it was, no move */
 	game_move_init(&m);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "record/record.h"
+#include "solver/referee.h"
 #include "lib/util.h"
 #include "record/verify.h"
 #include "record/verify-int.h"
@@ -241,18 +242,6 @@ verify_headers(struct verify *v)
 	return (verify_result_head(v));
 }
 
-/* The mark of the legal move m from the position now (as the referee). */
-static enum store_mark
-verify_mark(struct verify *v, const struct game_move *m)
-{
-	struct game_error err;
-
-	if (game_outcome(&v->game, &err) != GAME_N)
-		return (STORE_NO_WIN);
-	return (game_outcome_after(&v->game, m, &err) == GAME_P ?
-	    STORE_KEPT_WIN : STORE_THREW_WIN);
-}
-
 /*
  * Splits "F1 F2 ... Fn REST" at single blanks into f[0..n-1] and *rest
  * (in place); returns 0, or -1 if a field is missing or empty.
@@ -298,7 +287,7 @@ verify_move_fields(struct verify *v, char **f, uint64_t *time_us)
 			    "never runs" : "no time control"));
 		return (VERIFY_OK);
 	}
-	want = record_clock_after(v->left[seat - 1], *time_us, v->inc_ms);
+	want = referee_clock_after(v->left[seat - 1], *time_us, v->inc_ms);
 	v->spent_us = *time_us > UINT64_MAX - v->spent_us ? UINT64_MAX :
 	    v->spent_us + *time_us;
 	if (verify_u64(f[4], &ply) != 0 || ply != want)
@@ -334,7 +323,7 @@ verify_move(struct verify *v)
 		    err.msg);
 	else {
 		game_move_print(&m, &canon);
-		mark = verify_mark(v, &m);
+		mark = (enum store_mark)referee_mark(&v->game, &m);
 		if (strcmp(buf_str(&canon), move) != 0)
 			rv = verify_wrong(v, v->lineno, "move %.64s is not in "
 			    "canonical form (%.64s)", move, buf_str(&canon));

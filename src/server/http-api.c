@@ -52,7 +52,7 @@ http_record_done(struct hreq *r)
 {
 	if (r->status == 200) {
 		json_key(&r->j, "live");
-		if (!lobby_web_game(r->h->srv->lobby, r->id, &r->j))
+		if (!http_live_game(r->h->srv->lobby, r->id, &r->j))
 			json_null(&r->j);
 		json_end_obj(&r->j);
 		buf_putc(&r->body, '\n');
@@ -205,7 +205,7 @@ http_tour(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	struct hreq	*r = http_hreq(h, hc, req);
 
 	json_obj(&r->j);
-	if (lobby_web_tour(h->srv->lobby, name, &r->j) != 0) {
+	if (http_tour_json(h->srv->lobby, name, &r->j) != 0) {
 		http_error(req, 404, "no tournament %s", name);
 		http_hreq_free(r);
 		return;
@@ -271,7 +271,7 @@ http_player_work(struct hreq *r)
 	json_kuint(&r->j, "rated_games", rt.games);
 	http_player_stats(&r->j, &p);
 	json_key(&r->j, "rating_history");
-	if (lobby_web_history(srv->league, r->name, HTTP_HISTORY_MAX,
+	if (http_rating_history(srv->league, r->name, HTTP_HISTORY_MAX,
 	    &r->j) != 0)
 		json_null(&r->j);
 	json_key(&r->j, "recent");
@@ -402,7 +402,7 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	else if (strcmp(path, "/api/games/live") == 0) {
 		json_obj(&j);
 		json_key(&j, "games");
-		(void)lobby_web_games(h->srv->lobby, NULL, &j);
+		http_live_games(h->srv->lobby, NULL, &j);
 		json_end_obj(&j);
 		http_now(req, &b);
 	} else if (strcmp(path, "/api/games") == 0)
@@ -412,7 +412,7 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	else if (strcmp(path, "/api/tournaments") == 0) {
 		json_obj(&j);
 		json_key(&j, "tournaments");
-		lobby_web_tours(h->srv->lobby, &j);
+		http_tours_json(h->srv->lobby, &j);
 		json_end_obj(&j);
 		http_now(req, &b);
 	} else if (strncmp(path, "/api/tournaments/", 17) == 0 &&
@@ -428,7 +428,7 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		    &limit) >= 0) {
 			json_obj(&j);
 			json_key(&j, "ratings");
-			lobby_web_ratings(h->srv->lobby, limit, &j);
+			http_ratings_json(h->srv->lobby, limit, &j);
 			json_end_obj(&j);
 			http_now(req, &b);
 		}

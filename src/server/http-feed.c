@@ -275,11 +275,11 @@ hfeed_game_json(struct http *h, const char *type, int64_t id, struct buf *b)
 	json_obj(&j);
 	json_kstr(&j, "type", type);
 	json_key(&j, "game");
-	if (!lobby_web_summary(h->srv->lobby, id, &j) &&
+	if (!http_live_summary(h->srv->lobby, id, &j) &&
 	    !lobby_xfeed_web(h->srv->lobby, id, 0, &j))
 		json_null(&j);
 	json_key(&j, "live");
-	if (!lobby_web_game(h->srv->lobby, id, &j) &&
+	if (!http_live_game(h->srv->lobby, id, &j) &&
 	    !lobby_xfeed_web(h->srv->lobby, id, 1, &j))
 		json_null(&j);
 	json_end_obj(&j);
@@ -533,17 +533,11 @@ hfeed_backfill(struct hfeed *f, int64_t id, unsigned long upto)
 static void
 hfeed_live(struct http *h, int64_t id, struct fgame **gp)
 {
-	struct json	 j;
-	struct buf	 tmp;
-	int		 live;
+	struct lobby_live v;
 
 	if ((*gp = fgame_find(h->feed, id)) != NULL)
 		return;
-	buf_init(&tmp);
-	json_init(&j, &tmp);
-	live = lobby_web_game(h->srv->lobby, id, &j);
-	buf_free(&tmp);
-	if (live) {
+	if (lobby_web_game(h->srv->lobby, id, &v)) {
 		hfeed_backfill(h->feed, id, 0);
 		*gp = fgame_get(h->feed, id);
 	}

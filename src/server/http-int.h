@@ -1,8 +1,9 @@
 /*
  * http-int.h: what the HTTP side's files share: replies, parameters and
- * work on the workers, the log's data as JSON, the feeds, the JSON
- * endpoints, and the listeners, limits and routing.  They call each other
- * without a cycle (tests/layers.py checks it).
+ * work on the workers, the log's data as JSON, the lobby's live data as
+ * JSON, the feeds, the JSON endpoints, and the listeners, limits and
+ * routing.  They call each other without a cycle (tests/layers.py checks
+ * it).
  */
 #ifndef HTTP_INT_H
 #define HTTP_INT_H
@@ -128,7 +129,19 @@ void	 http_with_record(struct hreq *, void (*)(struct hreq *,
 void	 http_record_events(struct buf *, const struct store_record *,
 	    const char *, unsigned long, int);
 
-/* http-feed.c (calls http-req.c, http-json.c) */
+/* http-lobby.c (calls no other file of the HTTP side) */
+struct league;
+struct lobby;
+int	 http_live_game(struct lobby *, int64_t, struct json *);
+int	 http_live_summary(struct lobby *, int64_t, struct json *);
+void	 http_live_games(struct lobby *, const char *, struct json *);
+void	 http_tours_json(struct lobby *, struct json *);
+int	 http_tour_json(struct lobby *, const char *, struct json *);
+void	 http_ratings_json(struct lobby *, size_t, struct json *);
+int	 http_rating_history(struct league *, const char *, size_t,
+	    struct json *);
+
+/* http-feed.c (calls http-req.c, http-json.c, http-lobby.c) */
 struct hfeed *hfeed_new(struct http *);
 void	 hfeed_free(struct hfeed *);
 void	 hfeed_open(struct http *, struct hconn *, struct evhttp_request *,
@@ -139,7 +152,7 @@ void	 hfeed_beat(struct http *);
 void	 hfeed_reap(struct http *);
 void	 hfeed_stop(struct http *);
 
-/* http-api.c (calls http-req.c, http-json.c, http-feed.c) */
+/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c) */
 void	 http_api(struct http *, struct hconn *, struct evhttp_request *,
 	    const char *, const struct evkeyvalq *);
 

@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "session/session.h"
 #include "session/session-store.h"
+#include "solver/referee.h"
 #include "session/tables.h"
 
 /* Returns the player to move: the game's own record, or the alternation. */
@@ -67,18 +68,6 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 	s->store_ops->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
-}
-
-/* Returns the mark of a move from a position of outcome before. */
-static enum store_mark
-cmd_mark(struct session *s, int before)
-{
-	struct game_error err;
-
-	if (before != GAME_N)
-		return (STORE_NO_WIN);
-	return (game_outcome(&s->game, &err) == GAME_P ? STORE_KEPT_WIN :
-	    STORE_THREW_WIN);
 }
 
 /*
@@ -164,32 +153,22 @@ cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
 }
 
 /*
- * If the game is over, appends "result first|second REASON" (the winner:
- * the player who moved first in the match, or the other), leaves the
- * match, sets *rv to cmd_end's result and returns 1.  The player to move
- * has no legal move: in normal play they lose; where the outcome says N
- * (misere Nim) they win.
+ * If the game is over (the referee's referee_over), appends "result
+ * first|second REASON" (the winner: the player who moved first in the
+ * match, or the other), leaves the match, sets *rv to cmd_end's result
+ * and returns 1.
  */
 static int
 cmd_match_over(struct session *s, struct buf *body, int *rv)
 {
-	struct game_error err;
-	int	 mover, winner;
+	const char	*reason;
+	int		 winner;
 
-	if (!game_terminal(&s->game))
+	if (!referee_over(&s->game, cmd_to_move(s), &winner, &reason))
 		return (0);
-	mover = cmd_to_move(s);
-	if (game_outcome(&s->game, &err) == GAME_N) {
-		winner = mover;
-		buf_printf(body, "result %s last-token-taken\n",
-		    winner == s->first ? "first" : "second");
-		*rv = cmd_end(s, winner, "last-token-taken");
-	} else {
-		winner = 3 - mover;
-		buf_printf(body, "result %s no-legal-move\n",
-		    winner == s->first ? "first" : "second");
-		*rv = cmd_end(s, winner, "no-legal-move");
-	}
+	buf_printf(body, "result %s %s\n", winner == s->first ? "first" :
+	    "second", reason);
+	*rv = cmd_end(s, winner, reason);
 	return (1);
 }
 
@@ -199,11 +178,11 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 {
 	struct game_error err;
 	struct game_move m;
-	enum engine_why	 why;
+	enum referee_mark mark;
 	int		 rv = 0;
 
 	game_move_init(&m);
-	if (engine_choose(&s->game, s->seeded ? s->rs : NULL, &m, &why,
+	if (referee_engine_move(&s->game, s->seeded ? s->rs : NULL, &m, &mark,
 	    &err) != 0) {
 		buf_printf(body, "%s", err.msg);
 		rv = -1;
@@ -216,8 +195,7 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 		buf_putc(body, '\n');
 		cmd_apply(s, &m);
 		if (s->state == SESSION_MATCH)
-			cmd_log_move(s, mover, &m, why == ENGINE_WIN ?
-			    STORE_KEPT_WIN : STORE_NO_WIN);
+			cmd_log_move(s, mover, &m, (enum store_mark)mark);
 	}
 	game_move_clear(&m);
 	return (rv);
@@ -391,7 +369,8 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	struct game_error err;
 	struct game_move m;
 	struct proto_cmd mc = *c;
-	int		 rv = CMD_OK, mover, before;
+	enum store_mark	 mark = STORE_NO_WIN;
+	int		 rv = CMD_OK, mover;
 
 	game_move_init(&m);
 	if ((mc.argc = cmd_clock_args(c, body)) < 0) {
@@ -421,9 +400,10 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		goto out;
 	}
 	mover = cmd_to_move(s);
-	before = s->store != NULL ? game_outcome(&s->game, &err) : GAME_P;
+	if (s->store != NULL)
+		mark = (enum store_mark)referee_mark(&s->game, &m);
 	cmd_apply(s, &m);
-	cmd_log_move(s, mover, &m, cmd_mark(s, before));
+	cmd_log_move(s, mover, &m, mark);
 	if (cmd_match_over(s, body, &rv))
 		goto out;
 	if (cmd_engine_move(s, "reply", body) != 0) {

@@ -1,12 +1,16 @@
 /*
  * referee.c: the referee's pure part (referee.h), used by the daemon's
- * live games and by `grundy match`, so that both judge moves, marks and
- * ends the same way.  No I/O, no globals.
+ * live games, a session's engine matches, `grundy match` and `grundy
+ * verify`, so that all judge moves, marks, clocks and ends the same way.
+ * No I/O, no globals.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "solver/engine.h"
 #include "solver/referee.h"
+#include "lib/json.h"
 #include "lib/util.h"
 
 /*
@@ -61,6 +65,35 @@ referee_mark(struct game *g, const struct game_move *m)
 }
 
 /*
+ * Chooses the engine's move for the player to move into m (initialised;
+ * rs NULL: deterministic) with its mark: the engine keeps every win it
+ * has, so the mark is referee_mark's without asking the position after.
+ * Returns 0, or -1 with err.
+ */
+int
+referee_engine_move(const struct game *g, gmp_randstate_t rs,
+    struct game_move *m, enum referee_mark *mark, struct game_error *err)
+{
+	enum engine_why	 why;
+
+	if (engine_choose(g, rs, m, &why, err) != 0)
+		return (-1);
+	*mark = why == ENGINE_WIN ? REFEREE_KEPT_WIN : REFEREE_NO_WIN;
+	return (0);
+}
+
+/*
+ * Returns a clock after a move (µs): the clock before, less the time
+ * used (never below 0), plus the increment (inc_ms).
+ */
+uint64_t
+referee_clock_after(uint64_t before_us, uint64_t used_us, uint64_t inc_ms)
+{
+	return ((used_us >= before_us ? 0 : before_us - used_us) +
+	    inc_ms * 1000);
+}
+
+/*
  * Returns 1 if the game is over because the player to move (seat
  * to_move, 1 or 2) has no move, with the winning seat and the reason:
  * the mover loses, except in misere (outcome N).  Returns 0 otherwise.
@@ -84,34 +117,26 @@ referee_over(const struct game *g, int to_move, int *winner,
 }
 
 /*
- * Appends text as a JSON string (at most REFEREE_QUOTE_MAX bytes of it):
- * quotes, backslashes and control bytes escaped, so it is one token that
- * ends at its closing quote.
+ * Copies what is kept of a refused text, its first REFEREE_QUOTE_MAX
+ * bytes, into cut (REFEREE_QUOTE_MAX + 1 bytes).
  */
 void
-referee_quote(struct buf *b, const char *text)
+referee_cut(char *cut, const char *text)
 {
-	const unsigned char *p;
-	size_t		 n = 0;
-
-	buf_putc(b, '"');
-	for (p = (const unsigned char *)text; *p != '\0' &&
-	    n < REFEREE_QUOTE_MAX; p++, n++) {
-		if (*p == '"' || *p == '\\')
-			buf_printf(b, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			buf_printf(b, "\\u%04x", *p);
-		else
-			buf_putc(b, (char)*p);
-	}
-	buf_putc(b, '"');
+	snprintf(cut, REFEREE_QUOTE_MAX + 1, "%.*s", REFEREE_QUOTE_MAX, text);
 }
 
-/* Appends the detail of an illegal-move end: the move quoted, and why. */
+/*
+ * Appends the detail of an illegal-move end: the move (what referee_cut
+ * keeps of it) as a JSON string, and why.
+ */
 void
 referee_illegal_detail(struct buf *b, const char *text, const char *why)
 {
-	referee_quote(b, text);
+	char	 cut[REFEREE_QUOTE_MAX + 1];
+
+	referee_cut(cut, text);
+	json_quote(b, cut);
 	buf_printf(b, " %s", why);
 }
 

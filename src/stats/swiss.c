@@ -1,5 +1,6 @@
 /*
- * swiss.c: Swiss pairing (the rule is in swiss.h).  The pairing is built
+ * swiss.c: the pairings of swiss.h: a round-robin's in order, and Swiss
+ * pairing (the rule is in swiss.h).  The pairing is built
  * top-down, and every choice is checked against maximum matchings of the
  * "may still meet" graph (blossom.c): one of every player still to pair,
  * so that no choice leads into a dead end, and one of the current score
@@ -19,6 +20,32 @@
 #include "lib/util-sort.h"
 
 #define NONE	BLOSSOM_NONE
+
+/*
+ * Returns the number of pairings of a round-robin block, and sets *a and
+ * *b to pairing k (if k is below that number; a NULL: only the number):
+ * every pair (i, j), i < j
+ * < hi, with j >= lo (the players lo..hi-1 against each other and against
+ * those before them; lo 0: a whole round-robin), ordered by i, then j;
+ * with gauntlet, only the pairs of player 0.
+ */
+size_t
+rr_pairing(size_t lo, size_t hi, int gauntlet, size_t k, size_t *a,
+    size_t *b)
+{
+	size_t	 i, from, n, np = 0;
+
+	for (i = 0; i < hi && (i == 0 || !gauntlet); i++) {
+		from = i + 1 > lo ? i + 1 : lo;
+		n = from < hi ? hi - from : 0;
+		if (a != NULL && k >= np && k - np < n) {
+			*a = i;
+			*b = from + (k - np);
+		}
+		np += n;
+	}
+	return (np);
+}
 
 /*
  * One pairing.  Vertices are positions in order (by rank).  all matches

@@ -1,5 +1,8 @@
 /*
- * swiss.h: Swiss pairing by a documented, deterministic rule (Dutch-like:
+ * swiss.h: the pairings of tournaments and matches, pure: no I/O, no
+ * globals.  rr_pairing enumerates a round-robin's (or a gauntlet's)
+ * pairings in schedule order, for the lobby's tournaments and `grundy
+ * match`.  swiss_pair is Swiss pairing by a documented, deterministic rule (Dutch-like:
  * score groups, no rematch, one bye, colour balance), pure: no I/O, no
  * globals.  The rule, in doc/STATS.md:
  *
@@ -61,6 +64,8 @@ struct swiss_pair {
 	X(SWISS_E_NOPAIRING, "every pairing of this round has a rematch")
 enum swiss_err { SWISS_ERRORS(ENUM_X_ID) };
 
+size_t		 rr_pairing(size_t, size_t, int, size_t, size_t *,
+		    size_t *);
 enum swiss_err	 swiss_pair(const struct swiss_player *, size_t,
 		    const unsigned char *, struct swiss_pair *, size_t *);
 const char	*swiss_strerror(enum swiss_err);

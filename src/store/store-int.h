@@ -304,6 +304,7 @@ void	 store_set_batch_ops(struct store *, const struct store_batch_ops *,
 void	*store_batch_arg(struct store *, const struct store_batch_ops *);
 
 /* store-moves.c (above the queue) */
+char	*store_line(const char *);
 void	 store_runs_queue(struct store *, int64_t);
 void	 store_runs_age(struct store *, int64_t);
 

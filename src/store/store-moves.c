@@ -13,6 +13,7 @@
 
 #include "lib/buf.h"
 #include "lib/clock.h"
+#include "lib/json.h"
 #include "lib/log.h"
 #include "store/store-int.h"
 
@@ -30,29 +31,40 @@ store_put_ulong(struct buf *b, unsigned long n)
 	buf_add(b, d + i, sizeof d - i);
 }
 
-/* Appends s (NULL: empty) as a JSON string; controls become spaces. */
-void
-store_json_str(struct buf *b, const char *s)
+/* Returns a copy of s fit for one line: controls become spaces. */
+char *
+store_line(const char *s)
+{
+	char	*w, *p;
+
+	w = xstrdup(s != NULL ? s : "");
+	for (p = w; *p != '\0'; p++) {
+		if ((unsigned char)*p < ' ' || *p == '\177')
+			*p = ' ';
+	}
+	return (w);
+}
+
+/* Appends s (NULL: empty) as a JSON string of one line (store_line). */
+static void
+store_json_line(struct buf *b, const char *s)
 {
 	const char	*p;
-	unsigned char	 c;
+	char		*w;
 
-	buf_putc(b, '"');
-	if (s != NULL) {
-		for (p = s; (c = (unsigned char)*p) != '\0'; p++) {
-			if (c >= ' ' && c != '"' && c != '\\' && c != '\177')
-				continue;
-			buf_add(b, s, (size_t)(p - s));
-			if (c == '"' || c == '\\') {
-				buf_putc(b, '\\');
-				buf_putc(b, (char)c);
-			} else
-				buf_putc(b, ' ');
-			s = p + 1;
-		}
-		buf_add(b, s, (size_t)(p - s));
+	if (s == NULL)
+		s = "";
+	for (p = s; *p != '\0'; p++) {
+		if ((unsigned char)*p < ' ' || *p == '\177')
+			break;
 	}
-	buf_putc(b, '"');
+	if (*p == '\0') {
+		json_quote(b, s);
+		return;
+	}
+	w = store_line(s);
+	json_quote(b, w);
+	free(w);
 }
 
 /* Returns the list of pending runs where game id's would be. */
@@ -175,9 +187,9 @@ store_move_us(struct store *st, int64_t id, const struct store_move *m,
 	buf_putc(b, '[');
 	buf_putc(b, (char)('0' + m->player));
 	buf_putc(b, ',');
-	store_json_str(b, m->move);
+	store_json_line(b, m->move);
 	buf_putc(b, ',');
-	store_json_str(b, m->position);
+	store_json_line(b, m->position);
 	buf_putc(b, ',');
 	store_put_ulong(b, m->time_ms);
 	buf_putc(b, ',');

@@ -147,20 +147,6 @@ store_word(const char *s)
 	return (w);
 }
 
-/* Returns a copy of s fit for one line: controls become spaces. */
-static char *
-store_line(const char *s)
-{
-	char	*w, *p;
-
-	w = xstrdup(s != NULL ? s : "");
-	for (p = w; *p != '\0'; p++) {
-		if ((unsigned char)*p < ' ' || *p == '\177')
-			*p = ' ';
-	}
-	return (w);
-}
-
 /*
  * Opens the database at path (a file name, an SQLite "file:" URI, or
  * ":memory:"), migrates it, marks games left live as abandoned and starts

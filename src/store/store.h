@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "lib/buf.h"
+#include "solver/referee.h"
 #include "lib/util.h"
 #include "stats/glicko2.h"
 #include "db/sqldb.h"
@@ -50,11 +51,14 @@ struct store_game {
 	unsigned int	 slot;		/* index into its schedule */
 };
 
-/* How a move treated a win: kept it, threw it, or there was none. */
+/*
+ * How a move treated a win: kept it, threw it, or there was none; the
+ * referee's marks (solver/referee.h), stored as 0, 1 and 2.
+ */
 enum store_mark {
-	STORE_KEPT_WIN = 0,
-	STORE_THREW_WIN,
-	STORE_NO_WIN,
+	STORE_KEPT_WIN = REFEREE_KEPT_WIN,
+	STORE_THREW_WIN = REFEREE_THREW_WIN,
+	STORE_NO_WIN = REFEREE_NO_WIN,
 };
 
 /* One move; store_move copies every string. */
@@ -122,7 +126,6 @@ char	*store_dbname(const char *);
 void	 store_now(char *, size_t);
 void	 store_time_text(int64_t, char *, size_t);
 int64_t	 store_time_parse(const char *);
-void	 store_json_str(struct buf *, const char *);
 
 int64_t	 store_game_begin(struct store *, const struct store_game *);
 void	 store_move(struct store *, int64_t, const struct store_move *);

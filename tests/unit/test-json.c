@@ -34,6 +34,8 @@ test_escapes(void **state)
 	quotes_to("\n\r\t\b\f", "\"\\n\\r\\t\\b\\f\"");
 	quotes_to("\001\037\177", "\"\\u0001\\u001f\\u007f\"");
 	quotes_to("</script>", "\"<\\/script>\"");
+	quotes_to("/a</b/<</", "\"/a<\\/b/<<\\/\"");
+	quotes_to("nim 3 4\t5", "\"nim 3 4\\t5\"");
 	quotes_to("edges=0>1 <b>&amp;", "\"edges=0>1 <b>&amp;\"");
 	quotes_to(NULL, "null");
 	quotes_to("", "\"\"");

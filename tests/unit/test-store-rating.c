@@ -35,9 +35,7 @@
 #include "db/sqldb.h"
 
 #include "lib/buf.h"
-#include "lib/json.h"
 #include "league/league.h"
-#include "lobby/lobby.h"
 #include "stats/rtable.h"
 #include "glickoref.h"
 #include "store/store.h"
@@ -520,7 +518,7 @@ test_verify_edited(void **state)
 }
 
 /*
- * The rating history of /api/players/NAME (lobby_web_history) is the
+ * The rating history of /api/players/NAME (league_rating_history) is the
  * log's rating: the games rated, in rating_seq order.  Here the games'
  * end times run against the order they were rated in, and one rated game
  * whose record is incomplete was never rated: each player's history has
@@ -533,12 +531,10 @@ test_history_as_rated(void **state)
 	struct league_limits lim = { 5, 30, 0 };
 	struct league	*lg;
 	struct glicko2_rating r;
-	struct json	 j;
-	struct buf	 b;
-	char		 err[256], want[128];
-	const char	*last, *p;
-	unsigned long	 n, k;
-	size_t		 i;
+	struct league_rpoint *v;
+	char		 err[256];
+	unsigned long	 n;
+	size_t		 i, k;
 
 	t->seed = 17;
 	play_n(t, 12);
@@ -556,22 +552,16 @@ test_history_as_rated(void **state)
 		skip();
 	}
 	assert_non_null(lg);
-	buf_init(&b);
 	for (i = 0; i < t->f->n; i++) {
 		assert_int_equal(store_rating(t->st, t->f->name[i], &r, &n), 1);
-		buf_reset(&b);
-		json_init(&j, &b);
-		assert_int_equal(lobby_web_history(lg, t->f->name[i], 200, &j),
-		    0);
-		for (k = 0, p = last = buf_str(&b); (p = strstr(p,
-		    "\"game\"")) != NULL; p++, k++)
-			last = p;
+		assert_int_equal(league_rating_history(lg, t->f->name[i], 200,
+		    &v, &k), 0);
 		assert_int_equal(k, n);
-		snprintf(want, sizeof want, "\"rating\":%ld.0,\"rd\":%ld.0}",
-		    lround(r.r), lround(r.rd));
-		assert_non_null(strstr(last, want));
+		assert_true(k > 0);
+		assert_true(v[k - 1].r == (double)lround(r.r));
+		assert_true(v[k - 1].rd == (double)lround(r.rd));
+		free(v);
 	}
-	buf_free(&b);
 	league_close(lg);
 	finish(t);
 }

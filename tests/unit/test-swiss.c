@@ -1,13 +1,13 @@
 /*
- * test-swiss.c: Swiss pairing.  Dutch cases worked by hand, then whole
- * random tournaments of 1 to 12 players, every round checked by brute
- * force: each player paired once or given the bye, no rematch, the bye
- * as rule 2 says, the pairs those of the first rematch-free pairing in
- * rule 3's order (found by a plain backtracking search over every
- * pairing, group pairs counted by enumeration), no pair across score
- * groups when each group can pair within itself,
- * the seats as rule 4 says, and a refusal exactly when no pairing
- * without rematch exists (every matching enumerated).
+ * test-swiss.c: a round-robin's pairings in order (rr_pairing); Swiss
+ * pairing.  Dutch cases worked by hand, then whole random tournaments of
+ * 1 to 12 players, every round checked by brute force: each player
+ * paired once or given the bye, no rematch, the bye as rule 2 says, the
+ * pairs those of the first rematch-free pairing in rule 3's order (found
+ * by a plain backtracking search over every pairing, group pairs counted
+ * by enumeration), no pair across score groups when each group can pair
+ * within itself, the seats as rule 4 says, and a refusal exactly when no
+ * pairing without rematch exists (every matching enumerated).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -566,7 +566,51 @@ test_blossom(void **state)
 	}
 }
 
+/* Checks rr_pairing(lo, hi, gauntlet) against want, n pairs in order. */
+static void
+rr_is(size_t lo, size_t hi, int gauntlet, const size_t (*want)[2], size_t n)
+{
+	size_t	 k, a, b;
+
+	assert_int_equal(rr_pairing(lo, hi, gauntlet, 0, NULL, NULL), n);
+	for (k = 0; k < n + 1; k++) {
+		a = b = 99;
+		assert_int_equal(rr_pairing(lo, hi, gauntlet, k, &a, &b), n);
+		assert_int_equal(a, k < n ? want[k][0] : 99);
+		assert_int_equal(b, k < n ? want[k][1] : 99);
+	}
+}
+
+/*
+ * A round-robin's pairings, in schedule order: a whole one, late
+ * entries' blocks, a gauntlet's and its late entries', empty ones.
+ */
+static void
+test_round_robin(void **state)
+{
+	static const size_t all[][2] = {
+		{ 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 2 }, { 1, 3 }, { 2, 3 }
+	};
+	static const size_t two[][2] = {
+		{ 0, 3 }, { 0, 4 }, { 1, 3 }, { 1, 4 }, { 2, 3 }, { 2, 4 },
+		{ 3, 4 }
+	};
+	static const size_t one[][2] = { { 0, 4 }, { 1, 4 }, { 2, 4 },
+		{ 3, 4 } };
+	static const size_t gauntlet[][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 } };
+
+	(void)state;
+	rr_is(0, 4, 0, all, 6);
+	rr_is(3, 5, 0, two, 7);
+	rr_is(4, 5, 0, one, 4);
+	rr_is(0, 4, 1, gauntlet, 3);
+	rr_is(3, 5, 1, two, 2);
+	rr_is(0, 1, 0, all, 0);
+	rr_is(0, 0, 1, all, 0);
+}
+
 TU_MAIN("swiss",
+    cmocka_unit_test(test_round_robin),
     cmocka_unit_test(test_round_one),
     cmocka_unit_test(test_score_groups),
     cmocka_unit_test(test_rematch_bye),
