@@ -35,7 +35,7 @@
 
 #include "cli/bot.h"
 #include "cli/bot-int.h"
-#include "cli/cli-usage.h"
+#include "lib/log.h"
 
 /* grundy bot --help; cli_usage prints it. */
 static const char bot_usage[] =

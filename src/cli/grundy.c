@@ -17,7 +17,7 @@
 #include "cli/bot.h"
 #include "cli/cli-edit.h"
 #include "cli/cli-engine.h"
-#include "cli/cli-usage.h"
+#include "lib/log.h"
 #include "proto/conf.h"
 #include "cli/connect.h"
 #include "solver/engine.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli-usage.h"
+#include "lib/log.h"
 #include "lib/clock.h"
 #include "proto/conf.h"
 #include "lib/jsonread.h"

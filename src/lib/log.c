@@ -2,6 +2,8 @@
  * log.c: logging to stderr as "ts=... level=... " followed by the caller's
  * key=value pairs.  Operational events carry conn=ID.  Client mistakes are
  * protocol replies, never log errors; fatal() is for broken invariants.
+ * And the command-line programs' usage text and messages (cli_usage,
+ * cli_vwarn), plain lines on stdout or stderr.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -75,4 +77,21 @@ log_fatal(int with_errno, const char *fmt, ...)
 	log_vwrite("fatal", e, fmt, ap);
 	va_end(ap);
 	exit(1);
+}
+
+/* Prints a program's usage text (to stdout for --help) and exits. */
+void
+cli_usage(int status, const char *text)
+{
+	fputs(text, status ? stderr : stdout);
+	exit(status);
+}
+
+/* Prints a program's message with its prefix on stderr. */
+void
+cli_vwarn(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
 }

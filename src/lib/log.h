@@ -4,6 +4,8 @@
 #ifndef LOG_H
 #define LOG_H
 
+#include <stdarg.h>
+
 enum log_level {
 	LOG_INFO,
 	LOG_WARN,
@@ -24,5 +26,15 @@ void	 log_fatal(int, const char *, ...)
 #define fatal(...)	log_fatal(1, __VA_ARGS__)
 #define fatalx(...)	log_fatal(0, __VA_ARGS__)
 int	 log_verbose(void);
+
+/* The command-line programs (grundy and its subcommands). */
+/*
+ * Prints text to stdout for --help (status 0), else to stderr, and exits
+ * with status.
+ */
+void	 cli_usage(int status, const char *text) __attribute__((noreturn));
+/* Prints prefix (e.g. "grundy match: "), the message and a newline. */
+void	 cli_vwarn(const char *prefix, const char *fmt, va_list ap)
+	    __attribute__((format(printf, 2, 0)));
 
 #endif /* LOG_H */

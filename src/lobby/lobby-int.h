@@ -341,8 +341,7 @@ struct lobby {
 	struct nd_lobby	*nd;
 };
 
-/* lobby-work.c (calls no other file of the lobby): a job on a worker
- * (lb->io.work), or at once without one */
+/* lobby-queue.c: a job on a worker (lb->io.work), or at once without one */
 void	 lobby_work(struct lobby *, void (*)(void *), void (*)(void *),
 	    void *);
 

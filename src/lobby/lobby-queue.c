@@ -4,7 +4,8 @@
  * client (events, and the server commands it has not answered yet, queued
  * until lobby_answer in lobby.c matches their answers), the output held
  * while one of its commands runs, its watch list, the lobby's clock, and
- * the small parsers of ids and numbers.
+ * the small parsers of ids and numbers, and a job of the lobby off the
+ * loop (lobby_work).
  *
  * It calls no other file of the lobby, so that live games (lobby-game.c),
  * seeks and challenges (lobby-pair.c), tournaments (lobby-tour.c),
@@ -212,4 +213,20 @@ lobby_release(struct lobby_client *lc, struct buf *out)
 	buf_reset(&lc->held);
 	if (lc->held.cap > 65536)
 		buf_free(&lc->held);
+}
+
+/*
+ * Runs work(arg) on a worker, then done(arg) on the loop (lb->io.work);
+ * without workers, work then done at once.
+ */
+void
+lobby_work(struct lobby *lb, void (*work)(void *), void (*done)(void *),
+    void *arg)
+{
+	if (lb->io.work != NULL)
+		lb->io.work(lb->io.arg, work, done, arg);
+	else {
+		work(arg);
+		done(arg);
+	}
 }

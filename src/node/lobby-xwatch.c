@@ -22,7 +22,7 @@
  * for the web's feeds (lobby-xfeed.c).
  *
  * So that the owner writes such a game's moves at once instead of in
- * runs of up to a second (store-prompt.c), the following node NOTIFYs
+ * runs of up to a second (store_run_now, store-moves.c), the following node NOTIFYs
  * lobby 'watch ID' (on a worker) when it starts following the game and
  * every XWATCH_ANNOUNCE_MS while it does (a new owner after a takeover, or an
  * owner whose listening connection was lost, learns it again); the owner

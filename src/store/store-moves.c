@@ -210,3 +210,19 @@ store_move_us(struct store *st, int64_t id, const struct store_move *m,
 		store_run_queue(st, r);
 	pthread_mutex_unlock(&st->mtx);
 }
+
+/*
+ * Queues game id's pending run now, if it has one (any thread): a game
+ * that is followed through the database (the caller knows: lobby-feed.c)
+ * has its run queued after each move instead of waiting up to
+ * STORE_RUN_AGE_NS, so that its commit, and what the batch ops add to it
+ * (store-int.h), comes within the writer's gathering (STORE_GATHER_NS)
+ * rather than a second later.
+ */
+void
+store_run_now(struct store *st, int64_t id)
+{
+	pthread_mutex_lock(&st->mtx);
+	store_runs_queue(st, id);
+	pthread_mutex_unlock(&st->mtx);
+}

@@ -137,7 +137,7 @@ void	 store_game_end_detail(struct store *, int64_t, enum store_result,
 	    const char *, const char *, enum store_status,
 	    void (*)(void *, int), void *);
 void	 store_refused(struct store *, int64_t, const struct store_refused *);
-/* Queues game id's pending run of moves now (store-prompt.c). */
+/* Queues game id's pending run of moves now (store-moves.c). */
 void	 store_run_now(struct store *, int64_t);
 /*
  * A live game of the log goes on in this run (lobby-restore.c): its end
