@@ -8,6 +8,7 @@ full disk, passwords cut by the line preprocessing, look-alike names).
 Usage: hostile.py BUILDDIR SRCDIR (the daemon, client and runner are in
 e2e.py).  Every wait is bounded; nothing sleeps a fixed time to decide.
 """
+import errno
 import os
 import re
 import signal
@@ -382,15 +383,23 @@ def test_seek_off_loop():
 
 
 def fill(path):
-    """Fills the file system of path; returns the filler's name."""
+    """Fills the file system of path; returns the filler's name.  Unbuffered
+    writes until one fails for want of space (ENOSPC), then a close that may
+    fail the same way: both mean the file system is full."""
     name = os.path.join(path, "filler")
-    with open(name, "wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        while os.write(fd, b"\0" * 65536) > 0:
             pass
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+    finally:
+        try:
+            os.close(fd)
+        except OSError as e:
+            if e.errno != errno.ENOSPC:
+                raise
     return name
 
 
