@@ -39,7 +39,7 @@ def test_db_lock():
     port = os.path.join(TMP, "lock2.port")
     p = subprocess.run([GRUNDYD, "--listen", "127.0.0.1:0", "--port-file",
                         port, "--db", d.db], capture_output=True, text=True,
-                       timeout=10)
+                       timeout=WAIT)
     msg = p.stdout + p.stderr
     check("second daemon exits", p.returncode != 0, msg)
     check("second daemon names the holder's pid",
@@ -471,7 +471,7 @@ def test_disk_full():
               "reason", (ok(r) and c.cmd("resign") is not None) or
               "cannot write (disk full?)" in r, r)
         os.unlink(filler)
-        back = wait_for(lambda: ok(c.cmd("match engine first")), 10)
+        back = wait_for(lambda: ok(c.cmd("match engine first")), WAIT)
         check("the log recovers by itself", back)
         r = c.cmd("resign")
         check("and results are durable again", ok(r) and
