@@ -452,9 +452,13 @@ def test_disk_full():
         e.answer(g, "1=0" if "1=0" not in (p or "") else "2=0")
         o = gameover_of(e)
         check("gameover", o is not None, o)
-        ev = e.wait("events", lambda x: x.startswith("event unlogged"), 0.5)
-        evw = w.wait("events", lambda x: x.startswith("event unlogged"),
-                     0.5)
+        # event unlogged comes just before the gameover (PROTOCOL.md): once
+        # each has its gameover, whether it was told is known, no waiting.
+        over = w.wait("events", lambda x: x.startswith(
+            "event gameover %d " % gid2))
+        check("spectator told the gameover", over is not None, over)
+        ev = e.wait("events", lambda x: x.startswith("event unlogged"), 0)
+        evw = w.wait("events", lambda x: x.startswith("event unlogged"), 0)
         unlogged = {gid2: ev is not None}
         if gid1:
             unlogged[gid1] = "unlogged %d" % gid1 in r1
