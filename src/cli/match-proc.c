@@ -18,6 +18,9 @@
 #include "cli/match.h"
 #include "lib/clock.h"
 
+/* How long a process that closed its output gets to exit (mp_death). */
+#define MP_DEATH_MS	1000
+
 /*
  * Starts engine eng in proc, in a process group of its own (chan_spawn).
  * Returns 0, or -1 with errno set (the pipes or fork failed; a program
@@ -159,10 +162,15 @@ mp_death(struct mproc *p, char *tmp, size_t len)
 	snprintf(tmp, len, "closed its output");
 	mp_close(p);
 	/*
-	 * A process that closed its output usually exits right after; one
-	 * that does not within 20 ms is killed (the loop waits no longer).
+	 * A process that closed its output usually exits right after, but
+	 * on a loaded machine "right after" can take a while (a Python
+	 * engine still finalizing): its exit status is what a user wants to
+	 * read, so wait up to MP_DEATH_MS for it.  One that is still running
+	 * then is killed and reported as "closed its output" (the loop waits
+	 * no longer; only a process that closes its output and lingers costs
+	 * the whole wait).
 	 */
-	if ((r = chan_wait(&p->ch, 20, &status)) == 0)
+	if ((r = chan_wait(&p->ch, MP_DEATH_MS, &status)) == 0)
 		chan_kill(&p->ch, SIGKILL);
 	else if (r == 1 && WIFEXITED(status))
 		snprintf(tmp, len, "exited with status %d",

@@ -160,7 +160,7 @@ def test_admin():
     answers(b, "kick %s flooding the lobby" % cid, "kick", "kicked " + cid)
     e = event_of(carl, "kicked")
     check("kicked client told", e == "event kicked flooding the lobby", e)
-    carl.wait("replies", lambda x: False, timeout=5)   # until closed
+    carl.wait("replies", lambda x: False, timeout=WAIT)   # until closed
     check("kicked client dropped", carl.closed)
     answers(b, "kick 99999 x", "kick unknown", "no connection 99999")
     answers(b, "kick %s" % cid, "kick needs a reason",
@@ -173,7 +173,7 @@ def test_admin():
     e = event_of(carl, "disabled")
     check("disabled account's connection told",
           e == "event disabled cheating in round 3", e)
-    carl.wait("replies", lambda x: False, timeout=5)
+    carl.wait("replies", lambda x: False, timeout=WAIT)
     check("disabled account's connection dropped", carl.closed)
     r = Client(d).cmd("login carl password2")
     check("disabled account cannot log in",
@@ -228,7 +228,7 @@ def test_500_loopback():
     d = Daemon("many")          # default limits (max-conns-per-ip 64)
     cs = []
     for i in range(500):
-        s = socket.create_connection(("127.0.0.1", d.port), timeout=10)
+        s = socket.create_connection(("127.0.0.1", d.port), timeout=WAIT)
         cs.append(s)
     for i, s in enumerate(cs):
         s.sendall(b"%d name\n" % i)

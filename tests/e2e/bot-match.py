@@ -74,7 +74,7 @@ class Program:
     def close(self):
         self.ask("quit")
         self.p.stdin.close()
-        if self.p.wait(timeout=10) != 0:
+        if self.p.wait(timeout=30) != 0:
             fail("%s: exit status %d" % (self.name, self.p.returncode))
 
 

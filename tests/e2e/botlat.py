@@ -140,7 +140,7 @@ def test_connect_nodelay():
           repr(first))
     check_both_ends("grundy connect --pipe", d, peer_socket(p.pid, d.port))
     p.stdin.close()
-    check("grundy connect --pipe exits 0 at EOF", p.wait(10) == 0)
+    check("grundy connect --pipe exits 0 at EOF", p.wait(WAIT) == 0)
 
 
 sys.exit(run([test_bot_nodelay, test_connect_nodelay]))

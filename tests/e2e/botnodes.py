@@ -46,7 +46,7 @@ def start_roamer(name, servers, extra=()):
     return p
 
 
-def connected(d, name, timeout=10.0):
+def connected(d, name, timeout=WAIT):
     """Waits until name is logged in on d (connections); returns whether
     it was."""
     c = Client(d)
@@ -60,7 +60,7 @@ def connected(d, name, timeout=10.0):
     return ok_
 
 
-def play_one(d, opp, timeout=10.0):
+def play_one(d, opp, timeout=WAIT):
     """opp (logged in on d) seeks SPEC: it pairs with the bot's open seek,
     or the bot's seek (sent as it logs in and after each game) pairs with
     opp's.  Returns the game id, or None."""
@@ -89,7 +89,7 @@ def resign(opp, gid):
     check("opponent resigns game %d" % gid, ok(r), r)
 
 
-def won_on(name, n, timeout=10.0):
+def won_on(name, n, timeout=WAIT):
     """Waits until the bot's log shows n games won in all."""
     return wait_for(lambda: bot_log(name).count(" won against ") >= n,
                     timeout, 0.05)
@@ -100,7 +100,7 @@ def redirects(log, d, end):
     return log.count("redirected to %s%s" % (addr(d), end))
 
 
-def status(c, want, name, timeout=5.0):
+def status(c, want, name, timeout=WAIT):
     """Polls node status on c until its reply is exactly want."""
     last = [None]
 
@@ -212,7 +212,7 @@ def test_bot_nodes():
     # A killed with a game live: the bot moves to B and plays there.
     gid = play_one(a, ca["opp"])
     check("a second game on A", gid is not None)
-    wait_for(lambda: bot_log("roamer").count("event start") >= 2, 5, 0.05)
+    wait_for(lambda: bot_log("roamer").count("event start") >= 2, WAIT, 0.05)
     a.stop(signal.SIGKILL)
     win_on(b, cb, "on B after A's kill", 2)
     log = bot_log("roamer")
@@ -334,12 +334,12 @@ class FakeNode:
         self.lst = socket.socket()
         self.lst.bind(("127.0.0.1", 0))
         self.lst.listen(4)
-        self.lst.settimeout(10)
+        self.lst.settimeout(WAIT)
         self.port = self.lst.getsockname()[1]
 
     def accept(self):
         self.c = self.lst.accept()[0]
-        self.c.settimeout(10)
+        self.c.settimeout(WAIT)
         self.f = self.c.makefile("r")
 
     def lines(self, n):
@@ -381,7 +381,7 @@ def resume_on_b(name, how):
            "nim 3 4 5\n" % (name, name))
     if how == "redirect":
         a.send("event redirect 127.0.0.1:%d 7\n" % b.port)
-    wait_for(lambda: "event start 7" in bot_log(name), 5, 0.02)
+    wait_for(lambda: "event start 7" in bot_log(name), WAIT, 0.02)
     if how == "gone":
         a.close()
     b.accept()

@@ -32,7 +32,7 @@ def conn_id(d, nth):
     return ids[nth - 1] if len(ids) >= nth else None
 
 
-def idle_freed(d, cid, times=1, timeout=15.0):
+def idle_freed(d, cid, times=1, timeout=WAIT):
     """Waits until connection cid has given its buffers back `times`
     times (log lines; CONN_IDLE_FREE_MS is 2 s)."""
     pat = "conn=%s event=idle-free" % cid
@@ -40,12 +40,12 @@ def idle_freed(d, cid, times=1, timeout=15.0):
 
 
 def raw(d):
-    s = socket.create_connection(("127.0.0.1", d.port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", d.port), timeout=WAIT)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return s
 
 
-def read_block(s, timeout=5.0):
+def read_block(s, timeout=WAIT):
     """Reads until a blank line ends a reply; returns the text."""
     got = b""
     end = time.time() + timeout
@@ -84,7 +84,7 @@ def test_idle_comes_back():
     check("and the connection goes on", read_block(s) == "= 2\n\n")
     check("idle a fourth time", idle_freed(d, cid, 4))
     s.sendall(b"protocol_vers")
-    r = read_block(s, 10.0)
+    r = read_block(s, WAIT)
     check("a line that does not end is cut by line-timeout",
           r.startswith("? line timeout"), r)
     s.close()
@@ -142,7 +142,7 @@ def test_partial_writes_intact():
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect(("127.0.0.1", d.port))
-    wait_for(lambda: conn_id(d, 2) is not None, 10.0, 0.02)
+    wait_for(lambda: conn_id(d, 2) is not None, WAIT, 0.02)
     cid = conn_id(d, 2)
     n = 30000
     sender = threading.Thread(target=s.sendall, args=(b"".join(

@@ -31,7 +31,7 @@ class Pane:
     def tmux(self, *args, env=None):
         return subprocess.run(["tmux", "-S", TMUX_SOCK] + list(args),
                               capture_output=True, text=True, env=env,
-                              timeout=10).stdout
+                              timeout=WAIT).stdout
 
     def type(self, text):
         """Types text, then Enter."""
@@ -49,12 +49,12 @@ class Pane:
     def lines(self):
         return [l.rstrip() for l in self.screen().splitlines()]
 
-    def wait(self, pred, timeout=10.0):
+    def wait(self, pred, timeout=WAIT):
         """Polls the screen until pred(lines) holds; returns whether it
         did before the deadline."""
         return bool(wait_for(lambda: pred(self.lines()), timeout, 0.05))
 
-    def wait_line(self, regex, count=1, timeout=10.0):
+    def wait_line(self, regex, count=1, timeout=WAIT):
         """Waits until count lines match regex (re.search)."""
         return self.wait(lambda ls: sum(1 for l in ls if re.search(regex, l))
                          >= count, timeout)
@@ -62,7 +62,7 @@ class Pane:
     def count(self, regex):
         return sum(1 for l in self.lines() if re.search(regex, l))
 
-    def exited(self, status=0, timeout=10.0):
+    def exited(self, status=0, timeout=WAIT):
         """Waits until the program has exited with status (the pane's
         shell prints it)."""
         return self.wait_line(r"^exit status %d$" % status, 1, timeout)
@@ -85,7 +85,7 @@ def connect_pane(d, name):
 def answer_genmove(c, move):
     """Waits for c's genmove and answers it with move; returns the
     command line."""
-    g = genmove_of(c, 10)
+    g = genmove_of(c, WAIT)
     if g is not None:
         c.answer(g, move)
     return g
@@ -187,7 +187,7 @@ def test_challenge():
             p.type("=%s %s" % (gid, mine))
         else:
             p.type(mine)
-        pl = dave.wait("commands", lambda x: " play " in x, 10)
+        pl = dave.wait("commands", lambda x: " play " in x, WAIT)
         check("dave gets carol's move %d" % n,
               pl is not None and pl.split()[2] == mine, pl)
         check("dave's genmove", answer_genmove(dave, his) is not None)
@@ -197,7 +197,7 @@ def test_challenge():
           p.wait_line(r"^your move in game \d+ \(you are player 1\): "
                       r"position nim 0 0 1$"), p.screen())
     p.type("3=0")
-    g = gameover_of(dave, 10)
+    g = gameover_of(dave, WAIT)
     check("dave loses", g is not None and " gameover first no-legal-move"
           in g, g)
     check("carol is told she won",
@@ -268,7 +268,7 @@ def test_hangup():
     pid = int(open(pidfile).read())
     p.kill()
     check("the client ends when its terminal is gone",
-          wait_for(lambda: gone(pid), 10))
+          wait_for(lambda: gone(pid), WAIT))
     if not gone(pid):
         os.kill(pid, signal.SIGKILL)
 
@@ -278,10 +278,10 @@ def test_pipe_unchanged():
     d = Daemon("pipe", db="off")
     r = subprocess.run([GRUNDY, "connect", "127.0.0.1:%d" % d.port],
                        input="protocol_version\nname\n", text=True,
-                       capture_output=True, timeout=10)
+                       capture_output=True, timeout=WAIT)
     check("pipe replies", r.stdout == "= 2\n\n= grundyd\n\n", repr(r.stdout))
     r = subprocess.run([GRUNDY, "play", "nim", "1"], input="help\n1=0\n",
-                       text=True, capture_output=True, timeout=10)
+                       text=True, capture_output=True, timeout=WAIT)
     check("play from a pipe has no prompt", "your move>" not in r.stdout and
           "game over: you win" in r.stdout, r.stdout)
 

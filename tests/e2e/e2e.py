@@ -100,13 +100,13 @@ class Daemon:
             stdout=self.log, stderr=self.log)
         PROCS.append(self.proc)
         wait_for(lambda: os.path.exists(portfile) and
-                 os.path.getsize(portfile) > 0, 10, 0.05)
+                 os.path.getsize(portfile) > 0, WAIT, 0.05)
         self.port = int(open(portfile).read().strip())
 
     def stop(self, sig=signal.SIGTERM):
         self.proc.send_signal(sig)
         try:
-            self.proc.wait(10)
+            self.proc.wait(WAIT)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
@@ -120,7 +120,7 @@ class Client:
         """Connects to d (or host:port), from the loopback address src
         (127.0.0.N) when given, so that tests can play other clients."""
         self.s = socket.create_connection(
-            (host, port or d.port), timeout=5,
+            (host, port or d.port), timeout=WAIT,
             source_address=(src, 0) if src is not None else None)
         self.buf = b""
         self.replies = []

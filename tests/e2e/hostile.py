@@ -8,6 +8,7 @@ full disk, passwords cut by the line preprocessing, look-alike names).
 Usage: hostile.py BUILDDIR SRCDIR (the daemon, client and runner are in
 e2e.py).  Every wait is bounded; nothing sleeps a fixed time to decide.
 """
+import errno
 import os
 import re
 import signal
@@ -38,7 +39,7 @@ def test_db_lock():
     port = os.path.join(TMP, "lock2.port")
     p = subprocess.run([GRUNDYD, "--listen", "127.0.0.1:0", "--port-file",
                         port, "--db", d.db], capture_output=True, text=True,
-                       timeout=10)
+                       timeout=WAIT)
     msg = p.stdout + p.stderr
     check("second daemon exits", p.returncode != 0, msg)
     check("second daemon names the holder's pid",
@@ -382,15 +383,23 @@ def test_seek_off_loop():
 
 
 def fill(path):
-    """Fills the file system of path; returns the filler's name."""
+    """Fills the file system of path; returns the filler's name.  Unbuffered
+    writes until one fails for want of space (ENOSPC), then a close that may
+    fail the same way: both mean the file system is full."""
     name = os.path.join(path, "filler")
-    with open(name, "wb") as f:
-        try:
-            while True:
-                f.write(b"\0" * 65536)
-                f.flush()
-        except OSError:
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        while os.write(fd, b"\0" * 65536) > 0:
             pass
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+    finally:
+        try:
+            os.close(fd)
+        except OSError as e:
+            if e.errno != errno.ENOSPC:
+                raise
     return name
 
 
@@ -443,9 +452,13 @@ def test_disk_full():
         e.answer(g, "1=0" if "1=0" not in (p or "") else "2=0")
         o = gameover_of(e)
         check("gameover", o is not None, o)
-        ev = e.wait("events", lambda x: x.startswith("event unlogged"), 0.5)
-        evw = w.wait("events", lambda x: x.startswith("event unlogged"),
-                     0.5)
+        # event unlogged comes just before the gameover (PROTOCOL.md): once
+        # each has its gameover, whether it was told is known, no waiting.
+        over = w.wait("events", lambda x: x.startswith(
+            "event gameover %d " % gid2))
+        check("spectator told the gameover", over is not None, over)
+        ev = e.wait("events", lambda x: x.startswith("event unlogged"), 0)
+        evw = w.wait("events", lambda x: x.startswith("event unlogged"), 0)
         unlogged = {gid2: ev is not None}
         if gid1:
             unlogged[gid1] = "unlogged %d" % gid1 in r1
@@ -462,7 +475,7 @@ def test_disk_full():
               "reason", (ok(r) and c.cmd("resign") is not None) or
               "cannot write (disk full?)" in r, r)
         os.unlink(filler)
-        back = wait_for(lambda: ok(c.cmd("match engine first")), 10)
+        back = wait_for(lambda: ok(c.cmd("match engine first")), WAIT)
         check("the log recovers by itself", back)
         r = c.cmd("resign")
         check("and results are durable again", ok(r) and

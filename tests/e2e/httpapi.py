@@ -19,7 +19,7 @@ sys.path.insert(0, _here)
 from e2e import *  # noqa: E402
 
 
-def http_port(d, timeout=5.0):
+def http_port(d, timeout=WAIT):
     """The HTTP port grundyd logged (--http 127.0.0.1:0)."""
     def find():
         m = re.findall(r"event=http-listen addr=\S+ port=(\d+)",
@@ -62,7 +62,7 @@ def keep_alive(d, n, path):
     """n connections each kept open after a GET of path: [(conn, status)]."""
     keep = []
     for i in range(n):
-        c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=5)
+        c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
         c.request("GET", path)
         r = c.getresponse()
         r.read()
@@ -93,7 +93,7 @@ class Feed:
         self.s = socket.socket()
         if rcvbuf:
             self.s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        self.s.settimeout(5)
+        self.s.settimeout(WAIT)
         self.s.connect(("127.0.0.1", d.hport))
         h = "".join("%s: %s\r\n" % kv for kv in (headers or {}).items())
         self.s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n%s\r\n" %
@@ -174,7 +174,7 @@ class Feed:
                 self.events.append((ev.get("id"), ev.get("event"),
                                     json.loads(ev["data"])))
 
-    def wait(self, pred, timeout=5.0, ndjson=False):
+    def wait(self, pred, timeout=WAIT, ndjson=False):
         """Reads until pred(events) is true or the deadline; returns it."""
         end = time.time() + timeout
         while True:
@@ -264,7 +264,7 @@ def test_pages_and_errors():
     st, j = jget(d, "/api/games/live")
     check("no live games", st == 200 and j == {"games": []}, j)
     # A request over max-http-request is refused; the daemon goes on.
-    s = socket.create_connection(("127.0.0.1", d.hport), timeout=5)
+    s = socket.create_connection(("127.0.0.1", d.hport), timeout=WAIT)
     s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 20000 +
               b"\r\n\r\n")
     got = b""
@@ -343,7 +343,7 @@ def test_game_feed_and_record():
         "time_ms", "clock_ms"} and got[0][2]["position"] == "nim 2 4 5"
         and got[0][2]["mark"] in ("kept-win", "threw-win", "no-win"),
         got[0])
-    check("SSE: heartbeats", f1.wait(lambda e: f1.beats >= 2, 3), f1.beats)
+    check("SSE: heartbeats", f1.wait(lambda e: f1.beats >= 2, WAIT), f1.beats)
     f1.close()
     for i, mv in enumerate(moves[5:8], 5):
         play_one(seats, 1 + i % 2, mv)
@@ -355,7 +355,7 @@ def test_game_feed_and_record():
     for i, mv in enumerate(moves[8:], 8):
         play_one(seats, 1 + i % 2, mv)
     check("SSE resumed: plies 6 to 12 once each, then the end",
-          f2.wait(lambda e: any(x[1] == "end" for x in e), 10),
+          f2.wait(lambda e: any(x[1] == "end" for x in e), WAIT),
           f2.events)
     got = moves_of(f2.events)
     check("nothing lost or repeated", [x[2]["ply"] for x in got] ==
@@ -369,7 +369,7 @@ def test_game_feed_and_record():
     check("the stream closes after the end", f2.wait(lambda e: f2.closed,
                                                      5))
     check("NDJSON resumed at 7: game, plies 8 to 12, end",
-          nd.wait(lambda e: e and e[-1].get("type") == "end", 10,
+          nd.wait(lambda e: e and e[-1].get("type") == "end", WAIT,
                   ndjson=True) and "application/x-ndjson" in nd.headers and
           [e["type"] for e in nd.events] == ["game"] + ["move"] * 5 +
           ["end"] and [e["ply"] for e in nd.events[1:6]] ==
@@ -403,7 +403,7 @@ def test_game_feed_and_record():
     # The finished game's feed replays the log.
     f3 = Feed(d, "/api/games/%d/feed" % gid, {"Last-Event-ID": "10"})
     check("finished feed from ply 10: game, 11, 12, end",
-          f3.wait(lambda e: f3.closed, 5) and
+          f3.wait(lambda e: f3.closed, WAIT) and
           [(x[0], x[1]) for x in f3.events] == [(None, "game"), ("11", "move"),
                                                 ("12", "move"),
                                                 ("end", "end")], f3.events)
@@ -564,7 +564,7 @@ def test_limits_and_slow_stream():
     slow = Feed(d, "/api/games/%d/feed" % gid, rcvbuf=4096)
     ok1 = Feed(d, "/api/games/%d/feed" % gid)
     check("two feeds from one address",
-          slow.wait(lambda e: slow.status is not None, 5) and
+          slow.wait(lambda e: slow.status is not None, WAIT) and
           ok1.wait(lambda e: len(e) >= 1) and slow.status == 200, slow.status)
     st, j = jget(d, "/api/games/%d/feed" % gid)
     check("a third from the address is 503", is_error(
@@ -593,7 +593,7 @@ def test_limits_and_slow_stream():
         pass
     check("the slow feed's connection is closed", len(got) > 4096, len(got))
     check("the reading feed got every move", ok1.wait(
-        lambda e: len(moves_of(e)) == ply, 10), len(moves_of(ok1.events)))
+        lambda e: len(moves_of(e)) == ply, WAIT), len(moves_of(ok1.events)))
     st, j = jget(d, "/api/games/live")
     check("the daemon keeps serving", st == 200 and j["games"][0]["ply"] ==
           ply, j)
@@ -605,10 +605,10 @@ def test_limits_and_slow_stream():
         play_one(seats, 1 + ply % 2, "%d=%d" % (ply % 3 + 1, piles[ply % 3]))
         ply += 1
     check("the reading feed keeps up", ok1.wait(
-        lambda e: len(moves_of(e)) == ply, 10), len(moves_of(ok1.events)))
+        lambda e: len(moves_of(e)) == ply, WAIT), len(moves_of(ok1.events)))
     late = Feed(d, "/api/games/%d/feed" % gid)
     check("a late feed catches up on %d big moves under the cap" % ply,
-          late.wait(lambda e: len(moves_of(e)) == ply, 10) and
+          late.wait(lambda e: len(moves_of(e)) == ply, WAIT) and
           [x[2]["ply"] for x in moves_of(late.events)] ==
           list(range(1, ply + 1)) and
           "grundy_http_streams_dropped_total 1" in get(d, "/metrics")[
@@ -617,7 +617,7 @@ def test_limits_and_slow_stream():
     play_one(seats, 1 + ply % 2, "%d=%d" % (ply % 3 + 1, piles[ply % 3]))
     ply += 1
     check("then it follows live", late.wait(
-        lambda e: len(moves_of(e)) == ply, 5), len(moves_of(late.events)))
+        lambda e: len(moves_of(e)) == ply, WAIT), len(moves_of(late.events)))
     late.close()
     check("its close is seen", wait_for(lambda: "grundy_http_streams 1\n" in
                                         get(d, "/metrics")[2].decode()))
@@ -634,7 +634,7 @@ def test_limits_and_slow_stream():
     for c, s in keep:
         c.close()
     check("served again once they close", wait_for(
-        lambda: jget(d, "/api/ratings")[0] == 200), 5)
+        lambda: jget(d, "/api/ratings")[0] == 200), WAIT)
     finish(d, slow, ok1, f3, a, b)
 
 
@@ -721,7 +721,7 @@ def test_metrics():
     y = Client(d)
     for i in range(2):
         y.cmd("login alice wrongpassword")
-    check("the locked-out connection is closed", y.wait_closed(5))
+    check("the locked-out connection is closed", y.wait_closed(WAIT))
     for i in range(3):
         get(d, "/nope")
     st, hd, t1 = get(d, "/metrics")

@@ -134,7 +134,7 @@ def test_conn_flood():
                 pass
         return n == 4
     check("of 200 that send nothing, 4 (max-http-conns) are held, the "
-          "others closed at once", wait_for(held, 5))
+          "others closed at once", wait_for(held, WAIT))
     c = Client(d)
     check("the line protocol answers meanwhile",
           ok(c.cmd("protocol_version", timeout=3)))
@@ -149,7 +149,7 @@ def test_conn_flood():
         except OSError:
             pass
         return len(keep) == 4
-    check("then 4 keep-alive connections, each 200", wait_for(one_more, 5)
+    check("then 4 keep-alive connections, each 200", wait_for(one_more, WAIT)
           and [s for c, s in keep] == [200] * 4, keep)
     outs = [raw(d, b"GET /api/ratings HTTP/1.1\r\nHost: x\r\n\r\n")
             for _ in range(10)]
@@ -162,7 +162,7 @@ def test_conn_flood():
     for c, s in keep:
         c.close()
     check("HTTP serves again once they close", wait_for(
-        lambda: jget(d, "/api/ratings")[0] == 200), 5)
+        lambda: jget(d, "/api/ratings")[0] == 200), WAIT)
     alive(d, "a connection flood")
     d.stop()
 
@@ -174,7 +174,7 @@ def test_streams_per_ip():
                 "--max-http-streams-per-ip", "3")
     feeds = [Feed(d, "/api/tv/feed") for _ in range(3)]
     check("3 feeds from one address open", all(
-        f.wait(lambda e: f.status is not None, 5) and f.status == 200
+        f.wait(lambda e: f.status is not None, WAIT) and f.status == 200
         for f in feeds), [f.status for f in feeds])
     for i in range(5):
         st, j = jget(d, "/api/tv/feed")

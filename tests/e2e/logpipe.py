@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import *  # noqa: E402,F401,F403  (the shared client module)
 
 
-def replies(c, n, timeout=10.0):
+def replies(c, n, timeout=WAIT):
     """The next n replies of c, in the order they came (None if missing)."""
     out = []
     end = time.time() + timeout
@@ -48,7 +48,7 @@ def test_pipelined_next_game():
     lock.execute("BEGIN IMMEDIATE")        # the writer must wait for it
     c.send("play 1=0\nnew nim 2\nmatch engine first")
     check("the next match starts while the result waits",
-          wait_for(lambda: started(d, gid + 1), 5, 0.02))
+          wait_for(lambda: started(d, gid + 1), WAIT, 0.02))
     c._pump(0.2)
     check("no response before the commit", c.replies == [], c.replies)
     lock.execute("COMMIT")

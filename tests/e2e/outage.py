@@ -28,7 +28,7 @@ def test_outage_over_60s():
     accepted(opp, "seek " + spec, "outage: the opponent seeks")
     p = start_bot(d, "steady", [GRUNDY, "engine"],
                   ["--no-ready", "--seek", spec])
-    e = opp.wait("events", lambda x: x.startswith("event start"), 10)
+    e = opp.wait("events", lambda x: x.startswith("event start"), WAIT)
     check("outage: a game starts", e is not None, e)
     opp.close()
     d.stop(signal.SIGKILL)
@@ -48,7 +48,7 @@ def test_outage_over_60s():
     opp = login(d, "opp", register=False)
     opp.drain()
     r = opp.cmd("seek " + spec)
-    e = opp.wait("events", lambda x: x.startswith("event start"), 15) \
+    e = opp.wait("events", lambda x: x.startswith("event start"), WAIT) \
         if ok(r) and "seek" in body(r) else None
     if e is None and ok(r) and body(r).startswith("game"):
         e = r

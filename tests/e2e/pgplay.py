@@ -133,13 +133,13 @@ def test_pg_outage():
             return False
         return "cannot write" in (r or "")
     check("logged games refused while the database is down, with the "
-          "reason", wait_for(refused, 20, 0.1), told)
+          "reason", wait_for(refused, WAIT, 0.1), told)
     check("no result reported durable while the database is down",
           not any(told.values()), told)
     check("cluster started again", pgctl("start", pgdir) == 0)
     c.cmd("new nim 1")
     check("the log comes back by itself",
-          wait_for(lambda: ok(c.cmd("match engine first")), 20, 0.2))
+          wait_for(lambda: ok(c.cmd("match engine first")), WAIT, 0.2))
     r = c.cmd("play 1=0")
     check("and results are durable again", durable(r, "first"), r)
     for gid in told:

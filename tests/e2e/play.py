@@ -52,7 +52,7 @@ def test_accounts():
             return c3, r3
         c3.close()
         return None
-    c2, r = wait_for(unlocked, 10, 0.1) or (c2, None)
+    c2, r = wait_for(unlocked, WAIT, 0.1) or (c2, None)
     check("lock expires", ok(r) and "role player" in r, r)
     accepted(c2, "whoami", "whoami", "account alice")
     con = sqlite3.connect(d.db)
@@ -308,7 +308,7 @@ def test_floods():
     for i in range(200):
         a.send("seek nim %d %d" % (i + 1, i + 2))
     got = 0
-    while a.wait("replies", timeout=5) is not None:
+    while a.wait("replies", timeout=WAIT) is not None:
         got += 1
         if got == 200:
             break
@@ -342,7 +342,7 @@ def test_floods():
         c.close()
     big = served(d)
     big.send("seek nim " + "9" * 10000)
-    r = big.wait("replies", timeout=5)
+    r = big.wait("replies", timeout=WAIT)
     check("oversized command refused", r is not None and
           "line too long" in r, r)
     r = other.cmd("protocol_version")

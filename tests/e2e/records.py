@@ -100,7 +100,7 @@ def test_every_family():
     answers = ["1=0", "resign"]
     while answers:
         g = c.wait("commands", lambda x: " genmove " in x + " " or
-                   " gameover " in x, 10)
+                   " gameover " in x, WAIT)
         if g is None or " gameover " in g:
             break
         c.answer(g, answers.pop(0))
@@ -270,15 +270,15 @@ def test_history_filters():
         open(os.path.join(TMP, "hist.log")).read()))[-1]
     url = "http://127.0.0.1:%s/api/games?player=gina&since=2000-01-01" \
           "&limit=2" % port
-    j = json.load(urllib.request.urlopen(url, timeout=5))
+    j = json.load(urllib.request.urlopen(url, timeout=WAIT))
     check("/api/games since= and player=, first page",
           [g["id"] for g in j["games"]] == [played[4], played[2]] and
           "since=2000-01-01T00%3A00%3A00.000Z" in (j["next"] or ""), j)
     j = json.load(urllib.request.urlopen(url.replace(
-        "2000-01-01", "2999-01-01"), timeout=5))
+        "2000-01-01", "2999-01-01"), timeout=WAIT))
     check("/api/games since= tomorrow: none", j["games"] == [], j)
     j = json.load(urllib.request.urlopen(
-        "http://127.0.0.1:%s/api/games/%d" % (port, played[0]), timeout=5))
+        "http://127.0.0.1:%s/api/games/%d" % (port, played[0]), timeout=WAIT))
     r = a.cmd("record %d format=json" % played[0])
     mine = json.loads(body(r)) if ok(r) else None
     check("record format=json is /api/games/ID without live",

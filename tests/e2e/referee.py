@@ -187,7 +187,7 @@ def test_reconnect():
           bot_log("quitter")[-1000:])
     time.sleep(3)       # the outage itself, not a wait for a result
     d.start()
-    wait_for(lambda: bot_log("keeper").count("logged in") >= 2, 20)
+    wait_for(lambda: bot_log("keeper").count("logged in") >= 2, WAIT)
     check("reconnect: --reconnect-for 30 comes back and logs in",
           bot_log("keeper").count("logged in") == 2 and
           keep.poll() is None, bot_log("keeper")[-1500:])
@@ -204,7 +204,7 @@ def test_first_connect():
     d.stop()
     p = start_bot(d, "early", [GRUNDY, "engine"],
                   ["--reconnect-ms", "100"])
-    wait_for(lambda: "trying for up to" in bot_log("early"), 10)
+    wait_for(lambda: "trying for up to" in bot_log("early"), WAIT)
     check("first: the bot waits for the daemon", p.poll() is None and
           "trying for up to 600 s" in bot_log("early"),
           bot_log("early")[-1000:])
@@ -228,7 +228,7 @@ def test_locked_login():
         s.cmd("login victim wrongpassword")
         s.close()
     p = start_bot(d, "victim", [GRUNDY, "engine"], ["--no-ready"])
-    wait_for(lambda: "logged in:" in bot_log("victim"), 15)
+    wait_for(lambda: "logged in:" in bot_log("victim"), WAIT)
     log = bot_log("victim")
     check("locked: the bot waited", "logging in again in" in log, log)
     check("locked: then logged in", "logged in:" in log and
@@ -248,27 +248,27 @@ def test_resume_by_account():
     r = opp.cmd("seek nim 9 9 9 tc=60000")
     p = start_bot(d, "phoenix", [GRUNDY, "engine"],
                   ["--no-ready", "--seek", "nim 9 9 9 tc=60000"])
-    e = opp.wait("events", lambda x: x.startswith("event start"), 10)
+    e = opp.wait("events", lambda x: x.startswith("event start"), WAIT)
     check("live: a game starts", e is not None, e)
     if e is None:
         return
     gid = e.split()[2]
     probe = login(d, "phoenix", register=False)
-    live = probe.wait("events", lambda x: x.startswith("event live"), 2)
+    live = probe.wait("events", lambda x: x.startswith("event live"), WAIT)
     probe.close()
     check("live: event live after login", live is not None and
           live.split()[2] == gid, live)
     p.kill()            # the bot dies; its program gets EOF and exits
     p.wait()
     p = start_bot(d, "phoenix", [GRUNDY, "engine"], ["--no-ready"])
-    wait_for(lambda: "resumed: game %s" % gid in bot_log("phoenix"), 10)
+    wait_for(lambda: "resumed: game %s" % gid in bot_log("phoenix"), WAIT)
     check("live: the restarted bot resumed its game by id",
           "resumed: game %s" % gid in bot_log("phoenix"),
           bot_log("phoenix")[-1500:])
     # The resumed game goes on to its end on the restarted bot.
     r = opp.cmd("resign %s" % gid)
     check("live: the opponent resigns the resumed game", ok(r), r)
-    wait_for(lambda: "game %s over" % gid in bot_log("phoenix"), 10)
+    wait_for(lambda: "game %s over" % gid in bot_log("phoenix"), WAIT)
     check("live: the restarted bot saw the game end and won",
           re.search(r"game %s over: .* won against opp" % gid,
                     bot_log("phoenix")) is not None,

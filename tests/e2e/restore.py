@@ -69,7 +69,7 @@ def record(c, gid):
     return st, res, reason, moves, text
 
 
-def live_game(c, timeout=20.0):
+def live_game(c, timeout=WAIT):
     """The id of the one live game (games), or None."""
     found = [None]
 
@@ -82,7 +82,7 @@ def live_game(c, timeout=20.0):
     return found[0]
 
 
-def restored_line(d, gid, timeout=20.0):
+def restored_line(d, gid, timeout=WAIT):
     """The daemon's log line event=restored of game gid, or None."""
     pat = re.compile(r"game=%d event=restored .*" % gid)
     line = [None]
@@ -266,7 +266,7 @@ def test_replay_fails():
     def ended():
         got[0] = c.cmd("record %d" % gid)
         return ok(got[0]) and "status abandoned" in body(got[0])
-    wait_for(ended, 20, 0.05)
+    wait_for(ended, WAIT, 0.05)
     text = body(got[0]) if got[0] else ""
     check("abandoned with reason restore-failed and why", re.search(
         r"^result - restore-failed ply 1: move \"1=5\" does not replay",

@@ -49,7 +49,7 @@ def test_verify_fifo():
     os.mkfifo(path)
     try:
         r = subprocess.run([GRUNDY, "verify", path], capture_output=True,
-                           text=True, timeout=10)
+                           text=True, timeout=WAIT)
         check("grundy verify FIFO: refused", r.returncode != 0 and
               "not a regular file" in r.stderr, r.stderr)
     except subprocess.TimeoutExpired:
@@ -143,35 +143,35 @@ def test_export_slots():
     d.hport = http_port(d)
     held = [held_export(d, path) for i in range(4)]
     check("four exports in flight",
-          wait_for(lambda: exports_in_flight(d) == 4, 20), exports_in_flight(d))
+          wait_for(lambda: exports_in_flight(d) == 4, WAIT), exports_in_flight(d))
     st, hd, b = get(d, path)
     check("a fifth: 503, too many in flight", st == 503 and
           b"too many exports in flight (at most 4 at once)" in b, (st, b))
     held.pop().close()
     check("a closed connection frees its slot",
-          wait_for(lambda: exports_in_flight(d) == 3, 20), exports_in_flight(d))
+          wait_for(lambda: exports_in_flight(d) == 3, WAIT), exports_in_flight(d))
     st, hd, b = get(d, path.replace("export?", "export?format=csv&table=standings&"))
     check("then an export is answered", st == 200 and
           b.startswith(b"rank,"), (st, b[:200]))
     check("its slot is free once answered",
-          wait_for(lambda: exports_in_flight(d) == 3, 20), exports_in_flight(d))
+          wait_for(lambda: exports_in_flight(d) == 3, WAIT), exports_in_flight(d))
     for s in held:
         s.close()
     check("every slot free",
-          wait_for(lambda: exports_in_flight(d) == 0, 20), exports_in_flight(d))
+          wait_for(lambda: exports_in_flight(d) == 0, WAIT), exports_in_flight(d))
     d.stop()
     d = Daemon("slots1", "--http", "127.0.0.1:0", "--trusted-networks",
                "none", db=db)
     d.hport = http_port(d)
     s = held_export(d, path)
     check("untrusted: one export in flight",
-          wait_for(lambda: exports_in_flight(d) == 1, 20), exports_in_flight(d))
+          wait_for(lambda: exports_in_flight(d) == 1, WAIT), exports_in_flight(d))
     st, hd, b = get(d, path)
     check("untrusted: a second from the address: 503", st == 503 and
           b"an export from your address is in flight" in b, (st, b))
     s.close()
     check("untrusted: the slot is free once closed",
-          wait_for(lambda: exports_in_flight(d) == 0, 20), exports_in_flight(d))
+          wait_for(lambda: exports_in_flight(d) == 0, WAIT), exports_in_flight(d))
     d.stop()
 
 

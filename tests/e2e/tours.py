@@ -458,7 +458,7 @@ def test_forfeit_earliest():
     def first_forfeit():
         last[0] = forfeit_state(boss, "fe")
         return last[0][0] is not None and last[0][0] >= 1
-    check("a first forfeit", wait_for(first_forfeit, 10, 0.02), last[0])
+    check("a first forfeit", wait_for(first_forfeit, WAIT, 0.02), last[0])
     check("e1 forfeited on time: e2's game still waits",
           last[0][0] == 1 and len(last[0][1]) == 2 and max(last[0][1]) >= 1,
           last[0][2])
@@ -482,7 +482,7 @@ def test_withdraw_abort():
         live[0] = re.findall(r"^(\d+) ", body(boss.cmd("games live")),
                              re.M)
         return len(live[0]) == 1
-    check("its first game is live", wait_for(playing, 15), live[0])
+    check("its first game is live", wait_for(playing, WAIT), live[0])
     accepted(boss, "tournament withdraw wa v2", "withdraw v2 mid-game")
     check("the game goes on", show(boss, "wa").get("games") ==
           "2 played 0 playing 1 pending 0 stopped 1 forfeits 0",

@@ -106,7 +106,7 @@ class Browser:
             return None
         return r["result"].get("value")
 
-    def until(self, expr, timeout=10.0):
+    def until(self, expr, timeout=WAIT):
         """Polls expr until it is true; returns its last value."""
         return wait_for(lambda: self.js(expr), timeout, 0.05)
 
@@ -203,7 +203,7 @@ def live_game(b, base, d):
           text(b, "#position"), text(b, "#position"))
     c1, c2 = clock_of(b, 1), clock_of(b, 2)
     check("the clock of the player to move counts down", c2 is not None and
-          wait_for(lambda: (clock_of(b, 2) or c2) < c2, 5),
+          wait_for(lambda: (clock_of(b, 2) or c2) < c2, WAIT),
           (c2, text(b, "#clock2")))
     check("the other clock stands", c1 is not None and clock_of(b, 1) == c1,
           (c1, text(b, "#clock1")))
@@ -301,7 +301,7 @@ def drawing(b):
 
 def carol_game(carol):
     """The id of carol's next tournament game (None at the deadline)."""
-    e = carol.wait("events", lambda x: x.startswith("event start"), 20)
+    e = carol.wait("events", lambda x: x.startswith("event start"), WAIT)
     return int(e.split()[2]) if e else None
 
 
