@@ -1,7 +1,7 @@
 /*
  * lobby-restore.c: a live game restored from the log (issue 15 §2,
- * PROTOCOL.md §12 and §13.2): after a takeover of its lease by this node,
- * or at a start with takeover on after a crash.
+ * PROTOCOL.md §12 and §13.2): after a takeover by this daemon (its node
+ * module's, src/node/), or at a start with takeover on after a crash.
  *
  * A worker reads the game's record (store_record) and replays every
  * committed move with the referee, checking each against the log (ply,
@@ -18,8 +18,8 @@
  * its last committed move (its value at the start of the interrupted
  * turn), and that turn starts again from the restore.  The log has no
  * time stamp per move, so the time between that move and the crash is
- * not known; the time the game had no referee (the crash, the lease's
- * expiry, the restart) is the server's, not the player's; and moves the
+ * not known; the time the game had no referee (the crash, the wait for
+ * the takeover, the restart) is the server's, not the player's; and moves the
  * dead referee had not committed are lost for both seats alike.  From
  * the restore on the clock runs as for any disconnected seat (§13.4): a
  * player that does not resume loses on time (clock + clock-grace).
@@ -388,8 +388,8 @@ lrestore_new(struct lobby *lb, int64_t id, int64_t epoch)
 }
 
 /*
- * Restores live game id, whose lease this node holds at epoch (0: a
- * single node), from the log: the record is read and replayed on a
+ * Restores live game id, held at epoch by this daemon (0: one daemon
+ * alone), from the log: the record is read and replayed on a
  * worker, then the game goes on here.  Returns 0 when the restore is
  * under way, -1 when it cannot start (no log, the game is live here or
  * being restored).

@@ -67,8 +67,8 @@ struct lobby *lobby_new(struct event_base *, struct store *, struct league *,
 	    const struct lobby_io *, const struct lobby_conf *, char *, size_t);
 void	 lobby_free(struct lobby *);
 /*
- * Restores live game id, whose lease this node holds at epoch, from the
- * log (lobby-restore.c): after a takeover, or at a start with takeover on.
+ * Restores live game id, held at epoch by this daemon, from the log
+ * (lobby-restore.c): after a takeover, or at a start with takeover on.
  * Returns 0 when the restore is under way, -1 when it cannot start.
  */
 int	 lobby_restore(struct lobby *, int64_t, int64_t);
