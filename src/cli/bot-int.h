@@ -14,6 +14,7 @@
 
 #include "cli/bot-policy.h"
 #include "cli/chan.h"
+#include "lib/clock.h"
 #include "lib/buf.h"
 #include "proto/proto.h"
 #include "proto/proto-addr.h"
@@ -159,10 +160,9 @@ struct bot {
 	uint64_t	 finish_by;
 };
 
-/* bot-log.c: logs, the clock and the connection's life cycle. */
+/* bot-log.c: logs and the connection's life cycle (the clock: clock.h). */
 void	 bot_link_set(struct bot *, enum bot_link);
 int	 bot_down(const struct bot *);
-uint64_t	 bot_now(void);
 void	 bot_log(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 /*

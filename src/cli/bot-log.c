@@ -12,16 +12,6 @@
 #include "lib/log.h"
 #include "lib/util.h"
 
-/* Returns monotonic milliseconds. */
-uint64_t
-bot_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000);
-}
-
 /* Logs a message to stderr with the "bot: " prefix (bot_warn: a warning). */
 void __attribute__((format(printf, 1, 2)))
 bot_log(const char *fmt, ...)

@@ -58,7 +58,7 @@ bot_node_lost(struct bot *b)
 {
 	bot_node_next(b);
 	b->round_fails = 0;
-	b->next_try = bot_now();
+	b->next_try = clock_mono_ms();
 	if (b->nnodes > 1)
 		bot_log("next node: %s:%s", b->host, b->port);
 }
@@ -71,7 +71,7 @@ bot_node_lost(struct bot *b)
 void
 bot_node_failed(struct bot *b)
 {
-	uint64_t	 now = bot_now();
+	uint64_t	 now = clock_mono_ms();
 	int		 detour = b->detour;
 
 	if (!detour)
@@ -95,7 +95,7 @@ bot_takeover_wait(struct bot *b, const char *id)
 	if (b->waiting || !b->in_game || strcmp(b->game_id, id) != 0)
 		return;
 	b->waiting = 1;
-	b->wait_until = bot_now() + b->takeover_ms;
+	b->wait_until = clock_mono_ms() + b->takeover_ms;
 	bot_log("game %s is being taken over: waiting up to %lu ms", id,
 	    b->takeover_ms);
 }
@@ -108,7 +108,7 @@ bot_node_dead(struct bot *b)
 
 	snprintf(b->dead, sizeof b->dead, "%s%s%s:%s", v6 ? "[" : "",
 	    b->host, v6 ? "]" : "", b->port);
-	b->dead_at = bot_now();
+	b->dead_at = clock_mono_ms();
 }
 
 /*
@@ -122,7 +122,7 @@ bot_redirect(struct bot *b, const char *addr, size_t len, const char *game)
 	struct proto_addr a;
 	const char	*why;
 	char		 to[PROTO_ADDR_MAX + 3];
-	uint64_t	 now = bot_now();
+	uint64_t	 now = clock_mono_ms();
 	size_t		 i, n;
 
 	if (proto_addr_parse(addr, len, NULL, &a, &why) != 0) {

@@ -29,7 +29,7 @@ bot_send(struct bot *b, enum bot_kind kind, const char *text)
 	b->own[b->nown].kind = kind;
 	b->nown++;
 	buf_printf(&b->sc.out, "%lu %s\n", b->next_id++, text);
-	b->last_send = bot_now();
+	b->last_send = clock_mono_ms();
 }
 
 /* Sends one of the bot's own commands, formatted. */
@@ -53,7 +53,7 @@ bot_hello(struct bot *b, int first)
 {
 	struct buf	 t;
 
-	b->last_recv = bot_now();	/* --read-timeout counts from here */
+	b->last_recv = clock_mono_ms();	/* --read-timeout counts from here */
 	b->pinged = 0;
 	b->seek_at = 0;			/* the login's seek below instead */
 	buf_init(&t);
@@ -95,7 +95,7 @@ bot_finish(struct bot *b)
 		bot_log("%lu game%s played: leaving", b->done,
 		    b->done == 1 ? "" : "s");
 	b->finishing = 1;
-	b->finish_by = bot_now() + BOT_FINISH_MS;
+	b->finish_by = clock_mono_ms() + BOT_FINISH_MS;
 	/* Else a tournament would start a game on a bot that is leaving. */
 	if (b->ready)
 		bot_send(b, BOT_UNREADY, "unready");
@@ -268,7 +268,7 @@ bot_event_takeover(struct bot *b, const char *line)
 void
 bot_takeover_check(struct bot *b)
 {
-	if (!b->waiting || bot_now() < b->wait_until)
+	if (!b->waiting || clock_mono_ms() < b->wait_until)
 		return;
 	bot_log("game %s was not taken over within %lu ms", b->game_id,
 	    b->takeover_ms);
@@ -304,7 +304,7 @@ bot_seek_later(struct bot *b, const char *msg)
 {
 	uint64_t	 wait = bot_outage_wait(b);
 
-	b->seek_at = bot_now() + wait;
+	b->seek_at = clock_mono_ms() + wait;
 	bot_log("seek refused: %s; seeking again in %llu ms", msg,
 	    (unsigned long long)wait);
 }
@@ -313,7 +313,7 @@ bot_seek_later(struct bot *b, const char *msg)
 void
 bot_seek_check(struct bot *b)
 {
-	if (b->seek_at == 0 || bot_now() < b->seek_at)
+	if (b->seek_at == 0 || clock_mono_ms() < b->seek_at)
 		return;
 	b->seek_at = 0;
 	if (!bot_down(b) && b->logged_in && !b->in_game && !b->finishing &&
@@ -461,7 +461,7 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 		if (!ok && (wait = botpol_retry_s(msg)) >= 0) {
 			/* Locked (maybe by a stranger): wait it out. */
 			bot_link_set(b, BOT_LINK_LOCKED);
-			b->next_try = bot_now() + (uint64_t)wait * 1000 +
+			b->next_try = clock_mono_ms() + (uint64_t)wait * 1000 +
 			    botpol_backoff_ms(0, 1000, 1000,
 			    (uint32_t)random());
 			bot_log("login as %s refused: %s; logging in again in "
@@ -471,10 +471,10 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 		if (!ok && bot_outage(msg)) {
 			/* The accounts' database is down: come back. */
 			bot_link_set(b, BOT_LINK_LOCKED);
-			b->next_try = bot_now() + bot_outage_wait(b);
+			b->next_try = clock_mono_ms() + bot_outage_wait(b);
 			bot_log("login as %s refused: %s; logging in again in "
 			    "%llu ms", b->name, msg,
-			    (unsigned long long)(b->next_try - bot_now()));
+			    (unsigned long long)(b->next_try - clock_mono_ms()));
 			break;
 		}
 		if (!ok)
@@ -589,7 +589,7 @@ bot_close(struct bot *b)
 void
 bot_lost(struct bot *b, const char *why)
 {
-	uint64_t	 now = bot_now();
+	uint64_t	 now = clock_mono_ms();
 
 	bot_close(b);
 	if (b->finishing)
@@ -628,7 +628,7 @@ void
 bot_reconnect(struct bot *b)
 {
 	char		 why[256];
-	uint64_t	 now = bot_now();
+	uint64_t	 now = clock_mono_ms();
 	int		 fd;
 
 	if ((fd = bot_dial(b, why, sizeof why)) == -1) {

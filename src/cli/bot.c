@@ -232,7 +232,7 @@ bot_options(struct bot *b, int argc, char **argv)
 static int
 bot_timeout(struct bot *b)
 {
-	uint64_t	 now = bot_now(), next = now + BOT_PING_MS;
+	uint64_t	 now = clock_mono_ms(), next = now + BOT_PING_MS;
 
 	if (bot_down(b))
 		next = b->next_try;
@@ -263,7 +263,7 @@ bot_leave(struct bot *b)
 
 	bot_close(b);
 	b->attempt = attempt;
-	b->down_since = bot_now();
+	b->down_since = clock_mono_ms();
 	b->next_try = next;
 }
 
@@ -297,7 +297,7 @@ bot_loop(struct bot *b)
 	for (;;) {
 		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
 		    chan_pending(&b->sc) == 0) || bot_down(b) ||
-		    bot_now() >= b->finish_by))
+		    clock_mono_ms() >= b->finish_by))
 			return;
 		pfd[0].fd = bot_down(b) ? -1 : b->sc.rfd;
 		pfd[0].events = (chan_pending(&b->pc) < BOT_OUT_MAX ? POLLIN :
@@ -331,7 +331,7 @@ bot_loop(struct bot *b)
 			if (chan_read(&b->sc) != 0)
 				bot_lost(b, "closed by the server");
 			else {
-				b->last_recv = bot_now();
+				b->last_recv = clock_mono_ms();
 				b->pinged = 0;
 				bot_server_input(b);
 			}
@@ -346,7 +346,7 @@ bot_loop(struct bot *b)
 		if (!bot_down(b) && chan_pending(&b->sc) > 0 &&
 		    chan_write(&b->sc) != 0)
 			bot_lost(b, strerror(errno));
-		now = bot_now();
+		now = clock_mono_ms();
 		if (bot_down(b) && !b->finishing && now >= b->next_try)
 			bot_reconnect(b);
 		if (!bot_down(b) && b->logged_in && !b->finishing &&
@@ -393,7 +393,7 @@ bot_main(int argc, char **argv)
 		    b.host, b.port, why, b.reconnect_s);
 		bot_link_set(&b, BOT_LINK_DOWN);
 		b.hello_first = 1;
-		b.down_since = bot_now();
+		b.down_since = clock_mono_ms();
 		bot_node_failed(&b);	/* the next node, or the backoff */
 	} else {
 		chan_open(&b.sc, fd);
