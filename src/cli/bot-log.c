@@ -1,6 +1,6 @@
 /*
  * bot-log.c: the logs of `grundy bot` (a line cut short, an answer
- * flattened), its clock and its connection's life cycle (one setter,
+ * flattened) and its connection's life cycle (one setter,
  * bot_link_set) (bot-int.h).
  */
 #include <stdarg.h>
