@@ -152,6 +152,24 @@ matchstat_score_to_elo(double s)
 	return (-400.0 * log10(1.0 / s - 1.0) + 0.0);
 }
 
+/*
+ * The variance of one sample's share of t = (s - 1/2) / sigma, by the
+ * delta method (fishtest's sensitivity_conf): with the central moments
+ * var, m3 and m4 of one sample, t's estimate from N samples has variance
+ * (1 - t g + t^2 (kappa + 2) / 4) / N, where g = m3 / var^1.5 is the
+ * skewness and kappa = m4 / var^2 - 3 the excess kurtosis.  Rounding
+ * alone can make it negative: then 0.
+ */
+static double
+nelo_var(double s, double var, double m3, double m4)
+{
+	double	 t = (s - 0.5) / sqrt(var), v;
+
+	v = 1.0 - t * m3 / (var * sqrt(var)) +
+	    0.25 * t * t * (m4 / (var * var) - 1.0);
+	return (v > 0 ? v : 0);
+}
+
 /* Fills e from the sample sm; -1 if it is empty. */
 static int
 elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
@@ -160,7 +178,7 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 	const uint64_t	*c = sm->c;
 	uint64_t	 n = sm->n;
 	double		 spread = sm->spread;
-	double		 s = 0, var = 0, sd, lo, hi, d;
+	double		 s = 0, var = 0, m3 = 0, m4 = 0, sd, lo, hi, d, pi;
 	int		 i, k = sm->k;
 
 	if (n == 0)
@@ -169,19 +187,21 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 		s += a[i] * ((double)c[i] / (double)n);
 	for (i = 0; i < k; i++) {
 		d = a[i] - s;
-		var += ((double)c[i] / (double)n) * d * d;
+		pi = (double)c[i] / (double)n;
+		var += pi * d * d;
+		m3 += pi * d * d * d;
+		m4 += pi * d * d * d * d;
 	}
 	e->n = n;
 	e->score = s;
 	e->variance = var;
 	e->elo = matchstat_score_to_elo(s);
-	e->nelo_err = MATCHSTAT_Z95 / sqrt((double)n) / spread *
-	    MATCHSTAT_NELO_SCALE;
 	sd = sqrt(var / (double)n);
 	e->degenerate = var == 0;
 	if (e->degenerate) {
 		e->elo_lo = e->elo_hi = e->elo;
 		e->elo_err = 0;
+		e->nelo_err = 0;
 		e->nelo = s == 0.5 ? 0 : s > 0.5 ? INFINITY : -INFINITY;
 		e->los = s == 0.5 ? 0.5 : s > 0.5 ? 1 : 0;
 		return (0);
@@ -192,6 +212,8 @@ elo_from(const struct matchstat_sample *sm, struct matchstat_elo *e)
 	e->elo_hi = matchstat_score_to_elo(hi);
 	e->elo_err = (e->elo_hi - e->elo_lo) / 2.0;
 	e->nelo = (s - 0.5) / (spread * sqrt(var)) * MATCHSTAT_NELO_SCALE;
+	e->nelo_err = MATCHSTAT_Z95 * sqrt(nelo_var(s, var, m3, m4) /
+	    (double)n) / spread * MATCHSTAT_NELO_SCALE;
 	e->los = (1.0 - erf(-(s - 0.5) / sqrt(2.0 * var / (double)n))) / 2.0;
 	return (0);
 }

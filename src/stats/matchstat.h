@@ -67,10 +67,12 @@ struct matchstat_game {
  * game), variance the variance of one sample's score.  elo is the
  * logistic Elo difference -400 log10(1/score - 1), elo_lo and elo_hi
  * the ends of its 95% interval, elo_err their half distance (fastchess's
- * "+/-"); nelo and nelo_err the normalized Elo; los the likelihood of
- * superiority.  When every sample has the same score (variance 0) the
- * interval has no width, degenerate is 1, elo_lo = elo_hi = elo, elo_err
- * is 0 and los is 1, 0 or 1/2; elo is +-INFINITY when A won or lost
+ * "+/-"); nelo the normalized Elo and nelo_err the half width of its
+ * 95% interval, from the delta-method variance of (s - 1/2) / sigma
+ * (doc/STATS.md); los the likelihood of superiority.  When every sample
+ * has the same score (variance 0) the interval has no width, degenerate
+ * is 1, elo_lo = elo_hi = elo, elo_err and nelo_err are 0 and los is 1,
+ * 0 or 1/2; elo is +-INFINITY when A won or lost
  * every game, and so are interval ends at or beyond a score of 1 or 0.
  */
 struct matchstat_elo {

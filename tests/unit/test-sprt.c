@@ -498,7 +498,8 @@ test_published(void **state)
 	near(e.elo, -168.40, 0.005, "fastchess 807 elo");
 	near(e.elo_err, 73.37, 0.005, "fastchess 807 err");
 	near(e.nelo, -170.08, 0.005, "fastchess 807 nelo");
-	near(e.nelo_err, 62.16, 0.005, "fastchess 807 nelo err");
+	/* fastchess printed 62.16 (z/sqrt(2N)); the delta method's: */
+	near(e.nelo_err, 84.40, 0.005, "fastchess 807 nelo err");
 	near(e.los * 100, 0.00, 0.005, "fastchess 807 los");
 	near(e.score, 0.275, 1e-12, "fastchess 807 points 27.50 %");
 }
