@@ -64,6 +64,7 @@ mg_end(struct mslot *s, int winner, const char *reason, const char *detail,
 	r->detail = detail != NULL ? xstrdup(detail) : NULL;
 	r->plies = s->plies;
 	r->ms = (clock_mono_ns() - s->started) / 1000000;
+	r->timed = 1;
 	for (seat = 1; seat <= 2; seat++) {
 		if (fault == seat || fault == 3)
 			mp_kill(mg_proc(s, seat));
@@ -185,6 +186,7 @@ mg_begin(struct mslot *s)
 	game_print(&s->game, &pos);
 	free(m->res[s->gi].start);
 	m->res[s->gi].start = xstrdup(buf_str(&pos));
+	m->res[s->gi].think_us[0] = m->res[s->gi].think_us[1] = 0;
 	mg_set(s, MG_STARTING);
 	for (seat = 1; seat <= 2; seat++)
 		mp_send(mg_proc(s, seat), 0, s->serial, "new %s",
@@ -259,6 +261,7 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	r->mark = (enum store_mark)mark;
 	r->time_ms = used / 1000;
 	r->time_us = used;
+	s->m->res[s->gi].think_us[s->to_move - 1] += used;
 	buf_free(&pos);
 	s->to_move = 3 - s->to_move;
 	mp_send(mg_proc(s, s->to_move), 0, s->serial, "play %s time1=%llu "

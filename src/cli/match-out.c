@@ -1,9 +1,8 @@
 /*
  * match-out.c: the results of `grundy match` (match.h): statistics per
  * pairing from the games played (matchstat.c, sprt.c), the output file
- * (JSON, written atomically after every game pair), resuming from it, the
- * final table on stdout, the progress line on stderr, and the record of
- * each game (--records).
+ * (JSON, written atomically after every game pair), resuming from it, and
+ * the record of each game (--records).  match-report.c prints them.
  */
 #include <sys/stat.h>
 
@@ -80,7 +79,34 @@ match_game_json(struct match *m, size_t gi)
 		json_kstr(&j, "detail", r->detail);
 	json_kuint(&j, "plies", r->plies);
 	json_kuint(&j, "ms", r->ms);
+	if (r->timed) {
+		json_key(&j, "think_us");
+		json_arr(&j);
+		json_uint(&j, r->think_us[0]);
+		json_uint(&j, r->think_us[1]);
+		json_end_arr(&j);
+	}
 	json_end_obj(&j);
+}
+
+/*
+ * Adds game gi's moves and thinking time to its engines' (a resumed game
+ * of a file without think_us adds nothing).  The first seat made
+ * (plies + 1) / 2 of the moves, the second plies / 2.
+ */
+static void
+match_time(struct match *m, size_t gi)
+{
+	const struct match_result *r = &m->res[gi];
+	size_t		 s1, s2;
+
+	if (!r->timed)
+		return;
+	match_seats(m, gi, &s1, &s2);
+	m->eng[s1].timed_moves += (r->plies + 1) / 2;
+	m->eng[s1].think_us += r->think_us[0];
+	m->eng[s2].timed_moves += r->plies / 2;
+	m->eng[s2].think_us += r->think_us[1];
 }
 
 /*
@@ -90,12 +116,15 @@ match_game_json(struct match *m, size_t gi)
 static void
 match_count(struct match *m, size_t gi)
 {
-	size_t		 a, b, k = (gi / 2) % m->npairings, g1 = gi & ~(size_t)1;
+	size_t		 a, b, s1, s2, k = (gi / 2) % m->npairings;
+	size_t		 g1 = gi & ~(size_t)1;
 	struct match_tally *t = &m->tally[k];
 
 	match_pairing(m, k, &a, &b);
 	match_game_json(m, gi);
 	matchstat_wdl_add(&t->wdl, match_res_for(m, gi, a));
+	match_seats(m, gi, &s1, &s2);
+	matchstat_wdl_add(&t->seat[s1 == a ? 0 : 1], match_res_for(m, gi, a));
 	if ((gi ^ 1) < m->ngames && m->res[gi ^ 1].done) {
 		matchstat_penta_add(&t->penta, match_res_for(m, g1, a),
 		    match_res_for(m, g1 + 1, a));
@@ -118,7 +147,7 @@ match_pair_stats(const struct match *m, size_t k, struct matchstat_wdl *w,
  * The Elo estimate of a pairing: from its pairs (pentanomial) when it
  * has any, else from its games.  Returns 0, or -1 with no games.
  */
-static int
+int
 match_elo(const struct matchstat_wdl *w, const struct matchstat_penta *p,
     struct matchstat_elo *e)
 {
@@ -129,18 +158,8 @@ match_elo(const struct matchstat_wdl *w, const struct matchstat_penta *p,
 	return (-1);
 }
 
-/* Writes an Elo figure: a number, or "+inf"/"-inf". */
-static void
-match_elo_text(char *tmp, size_t len, double v)
-{
-	if (isinf(v))
-		snprintf(tmp, len, "%sinf", v > 0 ? "+" : "-");
-	else
-		snprintf(tmp, len, "%.1f", v);
-}
-
 /* The SPRT's LLR on pairing 0 (runs of two engines). */
-static double
+double
 match_llr(const struct match *m)
 {
 	struct matchstat_wdl w;
@@ -152,36 +171,6 @@ match_llr(const struct match *m)
 	if (sprt_llr_penta(&m->sprt, &p, &llr) != 0)
 		llr = 0;
 	return (llr);
-}
-
-/* The progress line on stderr: games, score, Elo +- and LLR. */
-static void
-match_progress(const struct match *m)
-{
-	struct matchstat_wdl w;
-	struct matchstat_penta p;
-	struct matchstat_elo e;
-	char		 elo[32];
-	size_t		 u;
-
-	if (m->quiet)
-		return;
-	fprintf(stderr, "match: games %zu/%zu", m->ndone, m->ngames);
-	if (m->neng == 2) {
-		match_pair_stats(m, 0, &w, &p, &u);
-		fprintf(stderr, "  %s-%s %llu-%llu-%llu", m->eng[0].name,
-		    m->eng[1].name, (unsigned long long)w.wins,
-		    (unsigned long long)w.losses, (unsigned long long)w.draws);
-		if (match_elo(&w, &p, &e) == 0) {
-			match_elo_text(elo, sizeof elo, e.elo);
-			fprintf(stderr, "  score %.1f%%  Elo %s +/- %.1f",
-			    100 * e.score, elo, e.elo_err);
-		}
-		if (m->has_sprt)
-			fprintf(stderr, "  LLR %.2f [%.2f, %.2f]", match_llr(m),
-			    m->sprt.lower, m->sprt.upper);
-	}
-	fputc('\n', stderr);
 }
 
 /*
@@ -196,6 +185,7 @@ match_after_game(struct match *m, size_t gi)
 	enum sprt_verdict v;
 
 	match_count(m, gi);
+	match_time(m, gi);
 	if (mate < m->ngames && !m->res[mate].done)
 		return;
 	if (m->has_sprt && !m->stop) {
@@ -208,7 +198,7 @@ match_after_game(struct match *m, size_t gi)
 	}
 	if (m->out != NULL)
 		match_write_out(m, 0);
-	match_progress(m);
+	match_progress(m, 0);
 }
 
 /* A number, or null when it is not finite (an Elo of a clean sweep). */
@@ -301,6 +291,8 @@ match_json_games(const struct match *m, struct json *j)
 		json_kuint(j, "illegal", e->illegal);
 		json_kuint(j, "slow_starts", e->slow_starts);
 		json_kuint(j, "starts", e->starts);
+		json_kuint(j, "timed_moves", e->timed_moves);
+		json_kuint(j, "think_us", e->think_us);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -390,12 +382,25 @@ match_load_config(struct match *m, const struct jsonr *cfg,
 	return (-1);
 }
 
+/* An unsigned integer item of an array.  Returns 0, or -1. */
+static int
+item_uint(const struct jsonr *v, unsigned long long *out)
+{
+	char	*end;
+
+	if (v->type != JSONR_NUM || v->str[0] == '-')
+		return (-1);
+	*out = strtoull(v->str, &end, 10);
+	return (*end == '\0' ? 0 : -1);
+}
+
 /* Takes one game of a results file.  Returns 0, or -1 (why says). */
 static int
 match_load_game(struct match *m, const struct jsonr *g, char *why,
     size_t len)
 {
-	unsigned long long gi, plies, ms;
+	unsigned long long gi, plies, ms, t1, t2;
+	const struct jsonr *tu;
 	const char	*res = jsonr_str(g, "result"), *start;
 	const char	*reason = jsonr_str(g, "reason");
 	struct match_result *r;
@@ -424,8 +429,17 @@ match_load_game(struct match *m, const struct jsonr *g, char *why,
 	    xstrdup(jsonr_str(g, "detail")) : NULL;
 	r->plies = (unsigned long)plies;
 	r->ms = ms;
+	tu = jsonr_get(g, "think_us");
+	if (tu != NULL && tu->type == JSONR_ARR && tu->n == 2 &&
+	    item_uint(&tu->items[0], &t1) == 0 &&
+	    item_uint(&tu->items[1], &t2) == 0) {
+		r->think_us[0] = t1;
+		r->think_us[1] = t2;
+		r->timed = 1;
+	}
 	m->ndone++;
 	match_count(m, gi);
+	match_time(m, gi);
 	return (0);
 }
 
@@ -509,64 +523,6 @@ out:
 		fprintf(stderr, "grundy match: --resume %s: %s\n", m->out, why);
 	jsonr_free(&root);
 	return (rv);
-}
-
-/* The final table on stdout: every pairing, then every engine. */
-void
-match_table(const struct match *m, int interrupted)
-{
-	struct matchstat_wdl w;
-	struct matchstat_penta p;
-	struct matchstat_elo e;
-	const struct match_engine *en;
-	char		 elo[32], lo[32], hi[32];
-	size_t		 k, a, b, u;
-
-	printf("%s after %zu of %zu games%s\n", interrupted ?
-	    "Interrupted" : "Results", m->ndone, m->ngames,
-	    m->verdict != SPRT_CONTINUE ? " (stopped by the SPRT)" : "");
-	for (k = 0; k < m->npairings; k++) {
-		match_pairing(m, k, &a, &b);
-		match_pair_stats(m, k, &w, &p, &u);
-		printf("%s vs %s: games %llu, W-L-D %llu-%llu-%llu, points "
-		    "%.1f\n", m->eng[a].name, m->eng[b].name,
-		    (unsigned long long)matchstat_wdl_games(&w),
-		    (unsigned long long)w.wins, (unsigned long long)w.losses,
-		    (unsigned long long)w.draws, matchstat_wdl_points(&w));
-		printf("  pentanomial [LL LD WL DD WD WW]: [%llu %llu %llu "
-		    "%llu %llu %llu], %zu unpaired\n",
-		    (unsigned long long)p.ll, (unsigned long long)p.ld,
-		    (unsigned long long)p.wl, (unsigned long long)p.dd,
-		    (unsigned long long)p.wd, (unsigned long long)p.ww, u);
-		if (match_elo(&w, &p, &e) == 0) {
-			match_elo_text(elo, sizeof elo, e.elo);
-			match_elo_text(lo, sizeof lo, e.elo_lo);
-			match_elo_text(hi, sizeof hi, e.elo_hi);
-			printf("  Elo %s +/- %.1f (95%%: %s to %s), LOS %.1f%%"
-			    "%s\n", elo, e.elo_err, lo, hi, 100 * e.los,
-			    e.degenerate ? " (a sweep)" : "");
-		}
-		if (m->has_sprt && k == 0)
-			printf("  SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR "
-			    "%.2f [%.2f, %.2f], %s\n", m->sprt.elo0,
-			    m->sprt.elo1, m->sprt.alpha, m->sprt.beta,
-			    match_llr(m), m->sprt.lower, m->sprt.upper,
-			    m->verdict == SPRT_H1 ? "H1 accepted" :
-			    m->verdict == SPRT_H0 ? "H0 accepted" :
-			    "no verdict");
-	}
-	printf("%-16s %8s %8s %8s %8s %8s\n", "engine", "crashes",
-	    "timeouts", "illegal", "slow", "starts");
-	for (k = 0; k < m->neng; k++) {
-		en = &m->eng[k];
-		printf("%-16s %8llu %8llu %8llu %8llu %8llu\n", en->name,
-		    (unsigned long long)en->crashes,
-		    (unsigned long long)en->timeouts,
-		    (unsigned long long)en->illegal,
-		    (unsigned long long)en->slow_starts,
-		    (unsigned long long)en->starts);
-	}
-	fflush(stdout);
 }
 
 /* Frees the record a slot keeps of its game. */

@@ -27,6 +27,7 @@
 #define MATCH_NAME_MAX	64		/* bytes of an engine's name */
 #define MATCH_DEF_TC	"10000+100"
 #define MATCH_START_MS	10000
+#define MATCH_REPORT_EVERY 10		/* pairs between progress lines */
 
 /* grundy match --help; cli_usage prints it. */
 static const char match_usage[] =
@@ -38,15 +39,19 @@ static const char match_usage[] =
     "[--start-timeout MS]\n"
     "           [--adjudicate PLIES] [--sprt elo0=E0,elo1=E1"
     "[,alpha=A,beta=B,model=M]]\n"
-    "           [--engines FILE] [--out FILE [--resume]] [--quiet]\n"
+    "           [--engines FILE] [--out FILE [--resume]] [--records DIR]"
+    "\n"
+    "           [--report-every PAIRS] [--quiet]\n"
     "--engine keys: conf=NAME (from --engines), cmd=PROGRAM, "
     "name=NAME, arg=ARG\n"
     "(repeatable), option.NAME=VALUE (the program's environment), "
     "dir=DIR.\n"
     "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
-    ", --grace 250, --start-timeout 10000,\n"
-    "a random --seed; SPRT alpha=0.05, beta=0.05, "
-    "model=normalized.  See grundy(1).\n";
+    ", --grace 250,\n"
+    "--start-timeout 10000, --report-every 10 (0: only at the end), "
+    "a random\n"
+    "--seed; SPRT alpha=0.05, beta=0.05, model=normalized.  "
+    "See grundy(1).\n";
 
 static void	 match_engine_free(struct match_engine *);
 
@@ -364,6 +369,8 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		match_sprt_arg(m, v);
 	else if (strcmp(o, "--records") == 0)
 		m->records = v;
+	else if (strcmp(o, "--report-every") == 0)
+		m->report_every = match_num(o, v, MATCH_GAMES_MAX);
 	else if (strcmp(o, "--out") == 0)
 		m->out = v;
 	else
@@ -559,6 +566,7 @@ match_main(int argc, char **argv)
 	m.conc = 1;
 	m.start_ms = MATCH_START_MS;
 	m.adjudicate = -1;
+	m.report_every = MATCH_REPORT_EVERY;
 	game_limits_default(&m.lim);
 	match_args(&m, argc, argv);
 	match_setup(&m);
@@ -580,6 +588,7 @@ match_main(int argc, char **argv)
 			rv = -1;
 	}
 	match_writer_stop(&m);
+	match_progress(&m, 1);
 	match_table(&m, rv == 1);
 	/* Even with --quiet (no progress lines): the run's cost. */
 	getrusage(RUSAGE_SELF, &ru);

@@ -7,8 +7,8 @@
  *
  * match.c: options and the engines file; match-sched.c: the schedule;
  * match-proc.c: the engine processes; match-game.c: the games and the
- * loop; match-out.c: results, the output file, resuming, the table, the
- * progress line and the records.
+ * loop; match-out.c: results, the output file, resuming and the records;
+ * match-report.c: the progress lines and the final table.
  */
 #ifndef MATCH_H
 #define MATCH_H
@@ -41,6 +41,9 @@ struct match_engine {
 	char		*dir;		/* working directory, or NULL */
 	/* Counters of the run (this process only). */
 	uint64_t	 crashes, timeouts, illegal, slow_starts, starts;
+	/* Moves of the games counted whose thinking time is known, and
+	 * that time (a resumed game of an older file has none). */
+	uint64_t	 timed_moves, think_us;
 };
 
 /* What an engine process is doing: the one place it changes is mp_set. */
@@ -90,11 +93,14 @@ struct match_result {
 	char		*detail;	/* NULL or owned */
 	unsigned long	 plies;
 	uint64_t	 ms;		/* wall time of the game */
+	uint64_t	 think_us[2];	/* by seat: its moves' clock time */
+	int		 timed;		/* think_us known (not an old file) */
 };
 
 /* The counts of a pairing, from its first engine's side. */
 struct match_tally {
 	struct matchstat_wdl	 wdl;
+	struct matchstat_wdl	 seat[2];	/* as first, as second */
 	struct matchstat_penta	 penta;
 	size_t			 unpaired;
 };
@@ -146,6 +152,7 @@ struct match {
 	const char	*out;
 	int		 resume;
 	int		 quiet;
+	size_t		 report_every;	/* pairs between progress lines */
 	struct game_limits lim;
 
 	/* The run. */
@@ -160,6 +167,7 @@ struct match {
 	int		 stop;		/* SPRT verdict: start no more */
 	enum sprt_verdict verdict;
 	size_t		 verdict_pairs;
+	size_t		 unreported;	/* progress points not printed */
 	uint64_t	 t0;		/* ns */
 };
 
@@ -194,9 +202,15 @@ const char *mp_death(struct mproc *, char *, size_t);
 void	 match_after_game(struct match *, size_t);
 int	 match_write_out(const struct match *, int);
 int	 match_load(struct match *);
-void	 match_table(const struct match *, int);
+int	 match_elo(const struct matchstat_wdl *,
+	    const struct matchstat_penta *, struct matchstat_elo *);
+double	 match_llr(const struct match *);
 int	 match_read_file(const char *, struct buf *, char *, size_t);
 void	 match_record(const struct match *, struct mslot *);
 void	 match_record_clear(struct mslot *);
+
+/* match-report.c: the progress lines and the final table. */
+void	 match_progress(struct match *, int);
+void	 match_table(const struct match *, int);
 
 #endif /* MATCH_H */

@@ -41,6 +41,27 @@ else
 	tap_skip "mandoc -T lint" "mandoc is not installed (apt-get install mandoc; quickstart.sh installs it)"
 fi
 
+# 1b. grundy(1)'s synopsis: each command on its own line (a .Nm before
+# it), with every option its --help lists.
+awk '/^\.Sh SYNOPSIS/ { on = 1; next } /^\.Sh / { on = 0 }
+    on && /^\.Nm/ { nm = 1; next }
+    on && /^\.Cm / { if (nm) cmd = $2; else print "glued " $2; nm = 0 }
+    on && cmd != "" { n = split($0, w, " ");
+	for (i = 1; i < n; i++) if (w[i] ~ /^\.?Fl$/ && w[i + 1] ~ /^-/)
+		print cmd " -" w[i + 1] }' "$top_srcdir/doc/grundy.1" |
+    sort -u > "$tmp/syn"
+check "grundy(1)'s synopsis has a .Nm before every command:
+$(grep glued "$tmp/syn")" test -z "$(grep glued "$tmp/syn")"
+for c in connect bot verify match; do
+	./grundy $c --help | grep -o -- '--[a-z][a-z-]*' | grep -vx -- --help |
+	    sed "s/^/$c /" | sort -u > "$tmp/help-$c"
+	missing=$(comm -23 "$tmp/help-$c" "$tmp/syn")
+	check "grundy $c --help's options are in grundy(1)'s synopsis:
+$missing" test -z "$missing"
+done
+check "grundy(1) names GRUNDY_PASSWORD" \
+    grep -q '^\.Ev GRUNDY_PASSWORD' "$top_srcdir/doc/grundy.1"
+
 # 2. One list of settings: example, --help and grundyd.conf(5) agree.
 ./grundyd --example-config > "$tmp/example" || bad "grundyd --example-config"
 check "the built doc/grundyd.conf is grundyd --example-config" \
