@@ -281,6 +281,15 @@ cterm_move(struct cterm *ct, const char *move)
 	ct->gen_pending = 0;
 }
 
+/* What `help` at the prompt says (then the server's list_commands). */
+static const char cterm_help[] =
+    "Type a command of grundyd and Enter; its reply shows below, and so\n"
+    "do the events of a watched game and challenges as they come.  In a\n"
+    "game the server plays through this connection, type your move\n"
+    "(such as 1=0) or 'resign' when the prompt shows your clock.\n"
+    "'quit' leaves.  PROTOCOL.md describes every command, grundy(1)\n"
+    "this prompt.  The server's commands (list_commands):\n";
+
 /* One line the user typed. */
 static void
 cterm_user_line(struct cterm *ct, char *line)
@@ -325,6 +334,10 @@ cterm_user_line(struct cterm *ct, char *line)
 		} else
 			cterm_say(ct, "no move is asked for now: the server "
 			    "sends genmove when it is your turn\n");
+	} else if (rv == 1 && c.name != NULL && !c.has_id && c.argc == 0 &&
+	    strcmp(c.name, "help") == 0) {
+		cterm_say(ct, "%s", cterm_help);
+		cterm_send(ct, "list_commands\n");
 	} else if (rv != 0) {
 		cterm_send(ct, "%s\n", line);
 		if (rv == 1 && c.name != NULL && strcmp(c.name, "quit") == 0)
@@ -452,8 +465,8 @@ connect_term(int fd, const char *where)
 	buf_init(&ct.tmp);
 	buf_init(&ct.mv);
 	cli_engine_init(&ct.eng, NULL);
-	printf("connected to grundyd at %s; 'list_commands' lists the "
-	    "commands, 'quit' leaves\n", where);
+	printf("connected to grundyd at %s; 'help' explains, 'quit' "
+	    "leaves\n", where);
 	fflush(stdout);
 	cli_edit_open();
 	while (cterm_step(&ct) == 0)

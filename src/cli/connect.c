@@ -1,10 +1,11 @@
 /*
- * connect.c: `grundy connect [HOST:PORT] [--pipe]`.  On a terminal it is an
+ * connect.c: `grundy connect [--pipe] [--raw] [HOST:PORT]`.  On a terminal it is an
  * interactive prompt with line editing that shows what the server sends as
  * it arrives and plays the player role with the user (connect-term.c).
  * With --pipe, or when stdin is not a terminal, it streams stdin to the
  * server and the replies to stdout (pipelined), half-closes at EOF and
- * exits when the server has answered everything.
+ * exits when the server has answered everything; --raw prints only the
+ * replies' bodies (a record file, a CSV export as they are).
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -163,20 +164,89 @@ connect_open(const char *host, const char *port)
 }
 
 /*
+ * --raw: the replies' bodies without the framing.  A success's first line
+ * loses its "=" (and id) and one space, the empty line that ends a reply
+ * is dropped, so that `record ID format=file` gives the record file and
+ * `export ...` a CSV that starts with its header.  A failure ("?" and the
+ * lines up to its empty line) and any line outside a reply (an event) go
+ * to stderr as they are; a failure makes the exit status 1.
+ */
+struct rawout {
+	struct buf	 part;		/* a line not complete yet */
+	int		 in_reply;	/* inside a reply's lines */
+	int		 err;		/* that reply is a failure */
+	int		 failed;	/* a failure was seen */
+};
+
+/* Takes one complete line of the server's (without its LF). */
+static void
+rawout_line(struct rawout *r, const char *line)
+{
+	const char	*body;
+	int		 ok, has_id;
+	unsigned long	 id;
+
+	if (!r->in_reply && proto_answer_head(line, &ok, &has_id, &id,
+	    &body)) {
+		r->in_reply = 1;
+		r->err = !ok;
+		if (!ok) {
+			r->failed = 1;
+			fprintf(stderr, "%s\n", line);
+			return;
+		}
+		body = line + 1 + strspn(line + 1, "0123456789");
+		if (*body == ' ')
+			body++;
+		if (*body != '\0')
+			printf("%s\n", body);
+		return;
+	}
+	if (line[0] == '\0') {
+		r->in_reply = 0;
+		return;
+	}
+	fprintf(r->in_reply && !r->err ? stdout : stderr, "%s\n", line);
+}
+
+/* Takes what the server sent: its complete lines now, the rest later. */
+static void
+rawout_feed(struct rawout *r, const char *data, size_t len)
+{
+	char	*p, *nl;
+
+	buf_add(&r->part, data, len);
+	p = r->part.data;
+	while ((nl = memchr(p, '\n', r->part.len - (size_t)(p -
+	    r->part.data))) != NULL) {
+		*nl = '\0';
+		rawout_line(r, p);
+		p = nl + 1;
+	}
+	len = r->part.len - (size_t)(p - r->part.data);
+	memmove(r->part.data, p, len);
+	r->part.len = len;
+}
+
+/*
  * Streams stdin to the server and replies to stdout until both are done.
  * Replies are read whenever they arrive, so a large batch never makes the
  * server wait on us; stdin is read only while little is queued to send.
- * Returns 1 if the server closed before stdin was all sent.
+ * Returns 1 if the server closed before stdin was all sent, or with raw
+ * when a reply was a failure.
  */
 static int
-connect_pipe(int fd)
+connect_pipe(int fd, int raw)
 {
 	struct pollfd	 pfd[2];
+	struct rawout	 ro;
 	struct chan	 sc;
 	char		 buf[65536];
 	ssize_t		 n;
 	int		 in_open = 1, shut = 0, rv = 1;
 
+	memset(&ro, 0, sizeof ro);
+	buf_init(&ro.part);
 	chan_init(&sc);
 	chan_open(&sc, fd);
 	for (;;) {
@@ -195,7 +265,11 @@ connect_pipe(int fd)
 				rv = in_open || chan_pending(&sc) > 0;
 				break;
 			}
-			if (sc.in.len > 0) {
+			if (sc.in.len > 0 && raw) {
+				rawout_feed(&ro, sc.in.data, sc.in.len);
+				fflush(stdout);
+				buf_reset(&sc.in);
+			} else if (sc.in.len > 0) {
 				fwrite(sc.in.data, 1, sc.in.len, stdout);
 				fflush(stdout);
 				buf_reset(&sc.in);
@@ -212,7 +286,12 @@ connect_pipe(int fd)
 		}
 	}
 	chan_free(&sc);
-	return (rv);
+	if (ro.part.len > 0) {
+		buf_putc(&ro.part, '\0');
+		rawout_line(&ro, ro.part.data);
+	}
+	buf_free(&ro.part);
+	return (rv != 0 || ro.failed);
 }
 
 /* Runs `grundy connect`; argv holds the arguments after "connect". */
@@ -221,16 +300,23 @@ connect_main(int argc, char **argv)
 {
 	char		 host[256], port[32], where[300];
 	const char	*addr = "127.0.0.1:7559";
-	int		 a, fd, pipe_mode = !isatty(0), rv;
+	int		 a, fd, pipe_mode = !isatty(0), raw = 0, rv;
 
 	for (a = 0; a < argc; a++) {
 		if (strcmp(argv[a], "--help") == 0) {
-			printf("usage: grundy connect [--pipe] [HOST:PORT]\n"
+			printf("usage: grundy connect [--pipe] [--raw] "
+			    "[HOST:PORT]\n"
 			    "Talks to grundyd at HOST:PORT (default "
 			    "127.0.0.1:7559): a prompt on a terminal;\n"
 			    "--pipe (the default when stdin is not a "
 			    "terminal) streams stdin and prints\n"
-			    "the replies.  At the prompt, what the server "
+			    "the replies; --raw (implies --pipe) prints "
+			    "only their bodies, without the\n"
+			    "'= ' and the empty line, failures and events "
+			    "on stderr (exit status 1 on a\n"
+			    "failure): echo 'record 5 format=file' | "
+			    "grundy connect --raw > game.grec.\n"
+			    "At the prompt ('help' there), what the server "
 			    "sends (replies, events of a\n"
 			    "watched game) shows as it arrives; in a game, "
 			    "new, play and gameover are\n"
@@ -244,6 +330,8 @@ connect_main(int argc, char **argv)
 		}
 		if (strcmp(argv[a], "--pipe") == 0)
 			pipe_mode = 1;
+		else if (strcmp(argv[a], "--raw") == 0)
+			pipe_mode = raw = 1;
 		else if (argv[a][0] == '-') {
 			fprintf(stderr, "grundy connect: unknown option "
 			    "'%s'\n", argv[a]);
@@ -258,7 +346,7 @@ connect_main(int argc, char **argv)
 	if ((fd = connect_open(host, port)) == -1)
 		return (1);
 	snprintf(where, sizeof where, "%s:%s", host, port);
-	rv = pipe_mode ? connect_pipe(fd) : connect_term(fd, where);
+	rv = pipe_mode ? connect_pipe(fd, raw) : connect_term(fd, where);
 	close(fd);
 	return (rv);
 }

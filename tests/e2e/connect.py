@@ -5,7 +5,9 @@ typed with send-keys and the screen is read with capture-pane, polled
 with a deadline (issue 13 §4).  A watched game's moves must appear without
 typing; a challenge is accepted, answered move by move from the prompt and
 played to the end; `grundy play` understands help, undo and analyze, and
-both keep a history in ~/.grundy_history.  argv: BUILDDIR SRCDIR."""
+both keep a history in ~/.grundy_history; `help` at the prompt; --raw
+prints replies' bodies only (a record file `grundy verify` accepts, a CSV
+from its header).  argv: BUILDDIR SRCDIR."""
 import shlex
 import shutil
 
@@ -286,13 +288,80 @@ def test_pipe_unchanged():
           "game over: you win" in r.stdout, r.stdout)
 
 
+def test_raw():
+    """--raw: a reply's body without its framing.  `record ID
+    format=file` saved so is a file `grundy verify` accepts (with --pipe
+    the "= " made it fail), `export games` a CSV that starts with its
+    header; a failure goes to stderr and makes the status 1."""
+    d = Daemon("raw")
+    alice, bob = login(d, "alice"), login(d, "bob")
+    gid, seats, _, _ = pair(d, alice, bob, "nim 3 4 5", "tc=60000")
+    for seat, move in [(1, "1=1"), (2, "2=0"), (1, "3=1")]:
+        check("genmove answered", answer_genmove(seats[seat], move)
+              is not None)
+    r = seats[2].cmd("resign %d" % gid)
+    check("resign", ok(r), r)
+    check("the game is in the log", wait_for(
+        lambda: ok(alice.cmd("record %d format=file" % gid)), WAIT))
+    want = body(alice.cmd("record %d format=file" % gid)) + "\n"
+    addr = "127.0.0.1:%d" % d.port
+    rec = os.path.join(TMP, "raw.grec")
+    for flags, good in [(["--pipe"], False), (["--raw"], True)]:
+        r = subprocess.run([GRUNDY, "connect"] + flags + [addr],
+                           input="record %d format=file\n" % gid,
+                           text=True, capture_output=True, timeout=WAIT)
+        with open(rec, "w") as f:
+            f.write(r.stdout)
+        v = subprocess.run([GRUNDY, "verify", rec], capture_output=True,
+                           text=True, timeout=WAIT)
+        check("%s: the saved record %s" % (flags[0], "verifies" if good
+                                           else "has the framing"),
+              (v.returncode == 0) == good and
+              (r.stdout == want) == good and r.returncode == 0,
+              (v.stdout, v.stderr, r.stdout[:300]))
+    r = subprocess.run([GRUNDY, "connect", "--raw", addr],
+                       input="export games since=2000-01-01\n"
+                       "protocol_version\n", text=True,
+                       capture_output=True, timeout=WAIT)
+    lines = r.stdout.splitlines()
+    check("export: the CSV starts with its header, then its row, then "
+          "the next reply's body", r.returncode == 0 and len(lines) == 3
+          and lines[0].startswith("id,family,start,") and
+          lines[1].startswith("%d,nim," % gid) and lines[2] == "2",
+          r.stdout)
+    r = subprocess.run([GRUNDY, "connect", "--raw", addr],
+                       input="no_such_command\nname\n", text=True,
+                       capture_output=True, timeout=WAIT)
+    check("a failure: on stderr, status 1, the rest still printed",
+          r.returncode == 1 and r.stdout == "grundyd\n" and
+          r.stderr == "? unknown command\n", (r.returncode, r.stdout,
+                                               r.stderr))
+
+
+def test_help():
+    """help at the prompt explains it, then lists the server's commands
+    (it was `? unknown command`)."""
+    d = Daemon("help", db="off")
+    p = connect_pane(d, "help")
+    p.type("help")
+    check("the banner points to help",
+          p.count(r"^connected to .*'help' explains") == 1, p.screen())
+    check("help explains the prompt",
+          p.wait_line(r"PROTOCOL\.md describes every command"), p.screen())
+    check("and lists the server's commands",
+          p.wait_line(r"^= protocol_version$") and
+          p.wait_line(r"^list_commands$") and
+          p.count(r"unknown command") == 0, p.screen())
+    p.kill()
+
+
 if shutil.which("tmux") is None:
     skip("tmux", "tmux is not installed (./quickstart.sh installs it)")
     print("1..1")
     sys.exit(0)
 try:
     rc = run([test_watch, test_challenge, test_play, test_hangup,
-              test_pipe_unchanged])
+              test_pipe_unchanged, test_raw, test_help])
 finally:
     subprocess.run(["tmux", "-S", TMUX_SOCK, "kill-server"],
                    capture_output=True)
