@@ -128,28 +128,29 @@ cmd_apply(struct session *s, const struct game_move *m)
 	s->moveno++;
 }
 
-/*
- * Parses the move in c's arguments (from index first) into m.  For GTP's
- * own `play` (gtp) the refusal is GTP's exact "syntax error" and the
- * reason goes to the log; `legal` gives the reason.
- */
-static int
-cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
-    struct game_move *m, int gtp, struct buf *body)
-{
-	struct game_error err;
+/* What cmd_judge_move finds of a move. */
+enum cmd_judgement {
+	CMD_MOVE_LEGAL,
+	CMD_MOVE_SYNTAX,		/* not in the game's notation */
+	CMD_MOVE_ILLEGAL,		/* a move, not a legal one here */
+};
 
-	if (game_move_parse(&s->game, m, c->argc - first, c->argv + first,
-	    &s->conf->lim, &err) != 0) {
-		if (gtp) {
-			log_debug("conn=%llu event=syntax-error why=\"%s\"",
-			    (unsigned long long)s->id, err.msg);
-			buf_puts(body, "syntax error");
-		} else
-			buf_printf(body, "invalid move: %s", err.msg);
-		return (-1);
-	}
-	return (0);
+/*
+ * Parses the move in c's arguments into m and checks it: the one judge
+ * of `play` and `legal`, which give the same reason in err (`play`:
+ * "? illegal move: REASON" or "? syntax error: REASON", GTP's texts
+ * first; `legal`: "= false REASON" or "? invalid move: REASON").
+ */
+static enum cmd_judgement
+cmd_judge_move(struct session *s, const struct proto_cmd *c,
+    struct game_move *m, struct game_error *err)
+{
+	if (game_move_parse(&s->game, m, c->argc, c->argv, &s->conf->lim,
+	    err) != 0)
+		return (CMD_MOVE_SYNTAX);
+	if (game_check(&s->game, m, err) != 0)
+		return (CMD_MOVE_ILLEGAL);
+	return (CMD_MOVE_LEGAL);
 }
 
 /*
@@ -383,17 +384,17 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		rv = CMD_ERROR;
 		goto out;
 	}
-	if (cmd_parse_move(s, &mc, 0, &m, 1, body) != 0) {
+	switch (cmd_judge_move(s, &mc, &m, &err)) {
+	case CMD_MOVE_SYNTAX:
+		buf_printf(body, "syntax error: %s", err.msg);
 		rv = CMD_ERROR;
 		goto out;
-	}
-	if (game_check(&s->game, &m, &err) != 0) {
-		/* GTP's exact text; the reason is logged (and `legal`). */
-		log_debug("conn=%llu event=illegal-move why=\"%s\"",
-		    (unsigned long long)s->id, err.msg);
-		buf_puts(body, "illegal move");
+	case CMD_MOVE_ILLEGAL:
+		buf_printf(body, "illegal move: %s", err.msg);
 		rv = CMD_ERROR;
 		goto out;
+	case CMD_MOVE_LEGAL:
+		break;
 	}
 	if (s->state != SESSION_MATCH) {
 		cmd_apply(s, &m);
@@ -491,12 +492,18 @@ cmd_legal_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	int		 rv = CMD_OK;
 
 	game_move_init(&m);
-	if (cmd_parse_move(s, c, 0, &m, 0, body) != 0)
+	switch (cmd_judge_move(s, c, &m, &err)) {
+	case CMD_MOVE_SYNTAX:
+		buf_printf(body, "invalid move: %s", err.msg);
 		rv = CMD_ERROR;
-	else if (game_check(&s->game, &m, &err) != 0)
+		break;
+	case CMD_MOVE_ILLEGAL:
 		buf_printf(body, "false %s", err.msg);
-	else
+		break;
+	case CMD_MOVE_LEGAL:
 		buf_puts(body, "true");
+		break;
+	}
 	game_move_clear(&m);
 	return (rv);
 }

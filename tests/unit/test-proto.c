@@ -171,9 +171,21 @@ test_session(void **state)
 	    "non-negative decimal integer\n\n",
 	    "show", "= position nim 3 4 5\nplayer 1\nmove 1\n\n",
 	    NULL);
-	/* GTP's exact error texts (issue 9): the detail goes to the log. */
+	/*
+	 * GTP's error texts first (issue 9), then the reason `legal`
+	 * gives (issue 26).
+	 */
 	expect_each(&s,
-	    "play 1=9", "? illegal move\n\n",
+	    "play 1=9", "? illegal move: pile 1: the new value must be "
+	    "smaller than the current 3\n\n",
+	    "legal 1=9", "= false pile 1: the new value must be smaller "
+	    "than the current 3\n\n",
+	    "play 9=1", "? illegal move: index 9 out of range: the position "
+	    "has 3 piles\n\n",
+	    "play 1=x", "? syntax error: move value for index 1 'x': not a "
+	    "non-negative decimal integer\n\n",
+	    "legal 1=x", "? invalid move: move value for index 1 'x': not a "
+	    "non-negative decimal integer\n\n",
 	    "7 frobnicate now", "?7 unknown command\n\n",
 	    "play 1=1", "=\n\n",
 	    "play 2=3", "=\n\n",
@@ -210,7 +222,8 @@ test_session(void **state)
 	    "? duplicate clock token " "'time1'\n\n",
 	    "play 1=0 time1=-5",
 	    "? time1 '-5': not a non-negative " "decimal integer\n\n",
-	    "play 1=0 time3=5", "? syntax error\n\n",
+	    "play 1=0 time3=5", "? syntax error: move token 'time3=5': "
+	    "index must be an integer from 1\n\n",
 	    "genmove now", "? usage: genmove [time1=MS] " "[time2=MS]\n\n",
 	    "genmove time1=x",
 	    "? time1 'x': not a non-negative " "decimal integer\n\n",
