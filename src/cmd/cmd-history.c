@@ -175,15 +175,17 @@ cmd_history_record(struct buf *b, const struct store_record *r)
 /*
  * Appends the statistics: "games N", "moves N", then for each player
  * "player NAME moves N optimal PCT kept-win K threw-win T", where PCT is
- * the optimal-move rate (results.h), the integer part of 100 K / (K + T)
- * ("-" if K + T is 0): how often the player kept a win it had.
+ * the optimal-move rate (results.h) as `player` and `pairstats` print it,
+ * 100 K / (K + T) rounded down to a tenth, "66.6%" ("-" if K + T is 0):
+ * how often the player kept a win it had.
  */
 void
 cmd_history_stats(struct buf *b, const struct store_stats *st)
 {
 	const struct store_pstats *p;
-	uint64_t	 tenths;
+	uint64_t	 tenths = 0;
 	size_t		 i;
+	int		 known;
 
 	buf_printf(b, "games %" PRId64 "\nmoves %" PRId64 "\n", st->games,
 	    st->moves);
@@ -192,11 +194,9 @@ cmd_history_stats(struct buf *b, const struct store_stats *st)
 		buf_puts(b, "player ");
 		cmd_history_put(b, p->name);
 		buf_printf(b, " moves %" PRId64 " optimal ", p->moves);
-		if (results_optimal_tenths((uint64_t)p->kept_win,
-		    (uint64_t)p->threw_win, &tenths) == 0)
-			buf_printf(b, "%" PRIu64, tenths / 10);
-		else
-			buf_putc(b, '-');
+		known = results_optimal_tenths((uint64_t)p->kept_win,
+		    (uint64_t)p->threw_win, &tenths) == 0;
+		cmd_history_pct(b, known, tenths);
 		buf_printf(b, " kept-win %" PRId64 " threw-win %" PRId64 "\n",
 		    p->kept_win, p->threw_win);
 	}

@@ -116,9 +116,11 @@ def test_pair():
     r = a.cmd("player bob")
     check("player bob", ok(r) and "\nmoves 5 optimal 100.0%\n" in r, r)
     r = a.cmd("stats")
-    check("stats: the same definition", ok(r) and
-          "player alice moves 4 optimal 0 kept-win 0 threw-win 1" in r and
-          "player bob moves 5 optimal 100 kept-win 5 threw-win 0" in r, r)
+    check("stats: the same definition and the same form as player",
+          ok(r) and
+          "player alice moves 4 optimal 0.0% kept-win 0 threw-win 1" in r
+          and "player bob moves 5 optimal 100.0% kept-win 5 threw-win 0"
+          in r, r)
     st, j = jget(d, "/api/pairs?a=alice&b=bob")
     check("/api/pairs", st == 200 and j["games"] == 2 and
           j["wins"] == 0 and j["losses"] == 2 and j["score"] == 0 and

@@ -176,8 +176,8 @@ test_migrate_v1_data(void **state)
 	assert_string_equal(buf_str(&b),
 	    "games 2\n"
 	    "moves 5\n"
-	    "player conn:1 moves 2 optimal 0 kept-win 0 threw-win 1\n"
-	    "player engine moves 3 optimal 100 kept-win 3 threw-win 0\n");
+	    "player conn:1 moves 2 optimal 0.0% kept-win 0 threw-win 1\n"
+	    "player engine moves 3 optimal 100.0% kept-win 3 threw-win 0\n");
 	buf_free(&b);
 	store_close(st);
 	assert_int_equal(raw_int(fx->path, "SELECT COUNT(*) FROM moves"), 5);

@@ -382,8 +382,8 @@ test_concurrent_reads(void **state)
 	assert_int_equal(text_record(ra.st, id2, &b), 0);
 	assert_int_equal(text_stats(ra.st, &b), 0);
 	assert_string_equal(buf_str(&b), "games 1\nmoves 4\n"
-	    "player conn:17 moves 2 optimal 50 kept-win 1 threw-win 1\n"
-	    "player engine moves 2 optimal 100 kept-win 1 threw-win 0\n");
+	    "player conn:17 moves 2 optimal 50.0% kept-win 1 threw-win 1\n"
+	    "player engine moves 2 optimal 100.0% kept-win 1 threw-win 0\n");
 	buf_free(&b);
 	assert_int_equal(d[21].called, 0);
 	gate_open(&gt);

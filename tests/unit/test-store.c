@@ -492,9 +492,9 @@ test_history_stats(void **state)
 	want_stats =
 	    "games 4\n"
 	    "moves 7\n"
-	    "player conn:17 moves 3 optimal 33 kept-win 1 threw-win 2\n"
+	    "player conn:17 moves 3 optimal 33.3% kept-win 1 threw-win 2\n"
 	    "player conn:3 moves 1 optimal - kept-win 0 threw-win 0\n"
-	    "player engine moves 3 optimal 100 kept-win 2 threw-win 0\n";
+	    "player engine moves 3 optimal 100.0% kept-win 2 threw-win 0\n";
 	assert_string_equal(buf_str(&b), want_stats);
 	buf_free(&b);
 }
