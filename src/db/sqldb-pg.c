@@ -890,8 +890,14 @@ pg_version(struct sqldb *db, int *v, int locked)
 	if (locked)
 		return (pg_int(db, "SELECT version FROM schema_version WHERE "
 		    "id = 1 FOR UPDATE", v));
-	/* Daemons starting together: one makes it, under a lock. */
+	/*
+	 * Daemons starting together: one makes it, under a lock.  Without
+	 * PostgreSQL's NOTICE that it exists already, which every start
+	 * but the first would log (client_min_messages, this transaction
+	 * only).
+	 */
 	if (!db->in_txn && pg_exec_raw(db, "BEGIN; "
+	    "SET LOCAL client_min_messages = warning; "
 	    "SELECT pg_advisory_xact_lock(" SQLDB_PG_MIGRATE_LOCK "); "
 	    "CREATE TABLE IF NOT EXISTS schema_version ("
 	    "id INTEGER PRIMARY KEY CHECK (id = 1), "

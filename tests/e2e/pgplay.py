@@ -68,6 +68,9 @@ def test_pg_rated():
           hist[0])
     ids = [int(x) for x in re.findall(r"^(\d+) nim finished ",
                                       body(hist[0]) or "", re.M)]
+    check("a fresh database's first games are 1, 2 and 3, as on SQLite "
+          "(the node's first block of ids starts at 1)",
+          sorted(ids) == [1, 2, 3], ids)
     before = answers(boss, ids)
     for gid in ids:
         good, r = before["record %d" % gid]
@@ -89,6 +92,13 @@ def test_pg_rated():
     r = boss.cmd("verify ratings", timeout=30)
     check("verify ratings after the restart", ok(r) and
           body(r) == "ok 2 players", r)
+    # The restart found schema_version made: PostgreSQL's NOTICE of it
+    # ("relation ... already exists") is not logged.
+    log = open(os.path.join(TMP, "pg.log"), errors="replace").read()
+    check("both starts logged", log.count("event=ready") == 2, log[-2000:])
+    check("no NOTICE of an existing relation in the log",
+          "already exists" not in log and "event=notice" not in log,
+          [l for l in log.splitlines() if "notice" in l])
 
 
 def pgctl(*args):
