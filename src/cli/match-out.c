@@ -144,36 +144,6 @@ match_pair_stats(const struct match *m, size_t k, struct matchstat_wdl *w,
 }
 
 /*
- * The Elo estimate of a pairing: from its pairs (pentanomial) when it
- * has any, else from its games.  Returns 0, or -1 with no games.
- */
-int
-match_elo(const struct matchstat_wdl *w, const struct matchstat_penta *p,
-    struct matchstat_elo *e)
-{
-	if (matchstat_penta_pairs(p) > 0)
-		return (matchstat_elo_penta(p, e));
-	if (matchstat_wdl_games(w) > 0)
-		return (matchstat_elo_wdl(w, e));
-	return (-1);
-}
-
-/* The SPRT's LLR on pairing 0 (runs of two engines). */
-double
-match_llr(const struct match *m)
-{
-	struct matchstat_wdl w;
-	struct matchstat_penta p;
-	size_t		 u;
-	double		 llr = 0;
-
-	match_pair_stats(m, 0, &w, &p, &u);
-	if (sprt_llr_penta(&m->sprt, &p, &llr) != 0)
-		llr = 0;
-	return (llr);
-}
-
-/*
  * After game gi ended: when its pair is complete (or it has no mate),
  * the SPRT is evaluated (it may stop the run), the output file written
  * and the progress line printed.

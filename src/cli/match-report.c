@@ -14,6 +14,32 @@
 
 #include "cli/match.h"
 
+/*
+ * The Elo estimate of a pairing: from its pairs (pentanomial) when it
+ * has any, else from its games.  Returns 0, or -1 with no games.
+ */
+static int
+match_elo(const struct matchstat_wdl *w, const struct matchstat_penta *p,
+    struct matchstat_elo *e)
+{
+	if (matchstat_penta_pairs(p) > 0)
+		return (matchstat_elo_penta(p, e));
+	if (matchstat_wdl_games(w) > 0)
+		return (matchstat_elo_wdl(w, e));
+	return (-1);
+}
+
+/* The SPRT's LLR on pairing 0 (runs of two engines); also match-out.c's. */
+double
+match_llr(const struct match *m)
+{
+	double	 llr = 0;
+
+	if (sprt_llr_penta(&m->sprt, &m->tally[0].penta, &llr) != 0)
+		llr = 0;
+	return (llr);
+}
+
 /* Writes an Elo figure: a number, or "+inf"/"-inf". */
 static void
 elo_text(char *tmp, size_t len, double v)

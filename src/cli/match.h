@@ -202,14 +202,12 @@ const char *mp_death(struct mproc *, char *, size_t);
 void	 match_after_game(struct match *, size_t);
 int	 match_write_out(const struct match *, int);
 int	 match_load(struct match *);
-int	 match_elo(const struct matchstat_wdl *,
-	    const struct matchstat_penta *, struct matchstat_elo *);
-double	 match_llr(const struct match *);
 int	 match_read_file(const char *, struct buf *, char *, size_t);
 void	 match_record(const struct match *, struct mslot *);
 void	 match_record_clear(struct mslot *);
 
-/* match-report.c: the progress lines and the final table. */
+/* match-report.c: the progress lines, the final table, the LLR. */
+double	 match_llr(const struct match *);
 void	 match_progress(struct match *, int);
 void	 match_table(const struct match *, int);
 
