@@ -369,8 +369,8 @@ lg_turn(struct lgame *g)
 		return;
 	g->serial++;
 	p = &g->p[g->to_move - 1];
-	if (p->engine && g->tour != NULL && g->lb->io.work != NULL) {
-		lg_engine_submit(g);	/* a tournament's: off the loop */
+	if (p->engine && g->lb->io.work != NULL) {
+		lg_engine_submit(g);	/* off the loop, in every game */
 		return;
 	}
 	if (p->engine) {

@@ -77,6 +77,15 @@ struct lxtour {
 	size_t		 nnames;
 	struct xtour_job *tick_job;	/* the tick's read, in flight */
 	struct xtour_job *roster_job;	/* the roster's read, in flight */
+	struct xtour_say *say;		/* the announcement, in flight */
+};
+
+/* The scheduler's announcement, a NOTIFY sent by a worker. */
+struct xtour_say {
+	struct lobby	*lb;
+	struct sqldb	*db;
+	char		 pay[PROTO_ADDR_MAX + 64];
+	int		 rc;
 };
 
 /* What a worker read of one tournament for the tick (xtour_sync). */
@@ -154,6 +163,7 @@ lobby_xtour_free(struct lobby *lb)
 	/* The workers are joined. */
 	xtour_job_free(lnd(lb)->xtour->tick_job);
 	xtour_job_free(lnd(lb)->xtour->roster_job);
+	free(lnd(lb)->xtour->say);
 	free(lnd(lb)->xtour->names);
 	free(lnd(lb)->xtour);
 	lb->nd->xtour = NULL;
@@ -692,8 +702,37 @@ xtour_tick_done(void *arg)
 	xtour_job_free(j);
 }
 
-/* The scheduler's tick: announces itself, follows remote games (their
- * tournaments read on a worker: xtour_tick_done). */
+/* On a worker: the announcement's NOTIFY (the loop never waits for it). */
+static void
+xtour_say_work(void *arg)
+{
+	struct xtour_say *a = arg;
+
+	a->rc = sqldb_notify(a->db, "lobby", a->pay);
+}
+
+/* Back on the loop: a forfeit wait may start once the others heard it. */
+static void
+xtour_say_done(void *arg)
+{
+	struct xtour_say *a = arg;
+	struct lobby	*lb = a->lb;
+
+	lnd(lb)->xtour->say = NULL;
+	if (a->rc >= 0)
+		lb->nd->xtour_seq++;	/* forfeit waits may start */
+	else
+		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
+		    lnd(lb)->node_id);
+	free(a);
+}
+
+/*
+ * The scheduler's tick: announces itself (a NOTIFY on a worker, one at a
+ * time: a tick while the last one is still on its way announces nothing),
+ * follows remote games (their tournaments read on a worker:
+ * xtour_tick_done).
+ */
 static void
 xtour_tick_cb(void *arg)
 {
@@ -701,7 +740,7 @@ xtour_tick_cb(void *arg)
 	struct lxtour	*x = lnd(lb)->xtour;
 	struct ltour	*t;
 	struct xtour_job *j;
-	char		 pay[PROTO_ADDR_MAX + 64];
+	struct xtour_say *a;
 
 	if (!lnd(lb)->leader)
 		return;
@@ -710,14 +749,18 @@ xtour_tick_cb(void *arg)
 		TAILQ_FOREACH(t, &lb->tours, entry)
 			if (xtour_live_status(t->def.status))
 				ltour_after_result(lb, t);
-	snprintf(pay, sizeof pay, XTOUR_NOTE "%" PRId64 " %s %016" PRIx64,
-	    lnd(lb)->node_id, lnd(lb)->node_addr, xtour_roster_hash(lb));
-	if (lb->nd->xdb != NULL && sqldb_notify(lb->nd->xdb, "lobby",
-	    pay) >= 0)
-		lb->nd->xtour_seq++;	/* forfeit waits may start */
-	else
+	if (lb->nd->xdb == NULL)
 		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
 		    lnd(lb)->node_id);
+	else if (x->say == NULL) {
+		a = x->say = xcalloc(1, sizeof *a);
+		a->lb = lb;
+		a->db = lb->nd->xdb;
+		snprintf(a->pay, sizeof a->pay, XTOUR_NOTE "%" PRId64
+		    " %s %016" PRIx64, lnd(lb)->node_id, lnd(lb)->node_addr,
+		    xtour_roster_hash(lb));
+		lobby_work(lb, xtour_say_work, xtour_say_done, a);
+	}
 	j = xcalloc(1, sizeof *j);
 	j->lb = lb;
 	TAILQ_FOREACH(t, &lb->tours, entry)

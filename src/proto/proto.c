@@ -114,6 +114,58 @@ proto_parse(char *line, struct proto_cmd *cmd, const char **why)
 	return (0);
 }
 
+/*
+ * Reads the head of a raw request line as proto_preprocess and proto_parse
+ * would see it, from at most PROTO_SCAN_MAX bytes.  Returns 1 with h->name
+ * the command's name (and h->has_id, h->id), 0 for a blank line, or -1
+ * when the scan cannot tell: no command name complete within the bytes
+ * scanned, or a name longer than PROTO_NAME_MAX (no command has one).  The
+ * id is filled whenever it was read.
+ */
+int
+proto_head(const char *line, size_t len, struct proto_head *h)
+{
+	char		 tok[PROTO_NAME_MAX + 2];
+	size_t		 i, n = 0;
+	int		 end = 0, over = 0;
+	unsigned char	 c = ' ';
+
+	memset(h, 0, sizeof *h);
+	for (i = 0; !end; i++) {
+		if (i == len)
+			end = 1;	/* the line's end ends a token */
+		else if (i == PROTO_SCAN_MAX)
+			return (-1);	/* the scan's end ends nothing */
+		else if ((c = (unsigned char)line[i]) == '#')
+			end = 1;	/* a comment ends the line */
+		else if (c < 32 && c != '\t' && c != '\n')
+			continue;	/* removed by preprocessing */
+		else if (c == 127)
+			continue;
+		if (!end && c != ' ' && c != '\t' && c != '\n') {
+			if (n < sizeof tok - 1)
+				tok[n++] = (char)c;
+			else
+				over = 1;
+			continue;
+		}
+		if (n == 0)
+			continue;
+		tok[n] = '\0';
+		n = 0;
+		if (over || strlen(tok) > PROTO_NAME_MAX)
+			return (-1);
+		if (h->name[0] == '\0' && !h->has_id &&
+		    proto_is_id(tok, &h->id)) {
+			h->has_id = 1;
+			continue;
+		}
+		memcpy(h->name, tok, strlen(tok) + 1);
+		return (1);
+	}
+	return (h->has_id ? -1 : 0);
+}
+
 /* Frees the argument array of a parsed command. */
 void
 proto_cmd_free(struct proto_cmd *cmd)

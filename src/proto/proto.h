@@ -44,7 +44,22 @@ enum proto_feed {
 	PROTO_BLOCK_DONE,		/* the block is complete */
 };
 
+/*
+ * The head of a request line, its id and command name, read from at most
+ * PROTO_SCAN_MAX raw bytes: constant work whatever the line's length, so
+ * that the server decides where a line runs, or refuses it, without
+ * copying or splitting it (PROTOCOL.md §6).
+ */
+#define PROTO_NAME_MAX	32		/* longer names are no command's */
+#define PROTO_SCAN_MAX	1024
+struct proto_head {
+	int		 has_id;
+	unsigned long	 id;
+	char		 name[PROTO_NAME_MAX + 1];	/* "" when unknown */
+};
+
 size_t	 proto_preprocess(char *, size_t);
+int	 proto_head(const char *, size_t, struct proto_head *);
 int	 proto_blank(const char *, size_t);
 int	 proto_parse(char *, struct proto_cmd *, const char **);
 void	 proto_cmd_free(struct proto_cmd *);

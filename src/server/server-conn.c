@@ -330,18 +330,23 @@ conn_refuse_rate(struct conn *c, char *line, size_t n, struct buf *out)
 	buf_free(&msg);
 }
 
-/* Answers a request with its id and the error in msg, without running it. */
+/*
+ * Answers a request with its id and the error in msg, without running it:
+ * the id is read from the line's head (proto_head), constant work however
+ * long the line.
+ */
 static void
 conn_refuse(struct conn *c, char *line, size_t n, struct buf *out,
     struct buf *msg)
 {
+	struct proto_head h;
 	struct proto_cmd cmd;
-	const char	*why;
 
-	proto_preprocess(line, n);
-	proto_parse(line, &cmd, &why);
+	memset(&cmd, 0, sizeof cmd);
+	(void)proto_head(line, n, &h);
+	cmd.has_id = h.has_id;
+	cmd.id = h.id;
 	proto_reply(out, 0, &cmd, buf_str(msg));
-	proto_cmd_free(&cmd);
 	(void)c;
 }
 

@@ -113,42 +113,37 @@ int
 session_heavy(const struct session *s, const char *line, size_t len)
 {
 	const struct cmd_entry *ce;
+	struct proto_head h;
 	struct proto_cmd cmd;
 	const struct game_family *fam;
 	const char	*why;
-	char		 small[1025], *copy = small;
+	char		 copy[SESSION_SHORT_LINE + 1];
 	int		 heavy = 0;
 
-	/* Decide on the line as session_execute will see it. */
-	if (len >= sizeof small)
-		copy = xmalloc(len + 1);
+	/* Constant work on any line: its head says where it runs. */
+	if (proto_head(line, len, &h) != 1 ||
+	    (ce = cmd_find(s->table, h.name)) == NULL)
+		return (len > SESSION_SHORT_LINE);	/* answered there */
+	if (ce->flags & CMD_F_LOOP)	/* the lobby lives on the loop */
+		return (len > SESSION_LOOP_LINE_MAX);	/* refused there */
+	if (len > SESSION_SHORT_LINE)
+		return (1);
+	if (!(ce->flags & CMD_F_HEAVY))
+		return (0);
+	if (ce->flags & CMD_F_DB)
+		return (1);
+	if (strcmp(ce->name, "new") != 0)
+		return (s->state != SESSION_IDLE && s->game.fam != NULL &&
+		    (s->game.fam->flags & GAME_F_HEAVY_PLAY) != 0);
+	/* new: its family decides; a short line, parsed as it will be. */
 	memcpy(copy, line, len);
 	copy[len] = '\0';
 	proto_preprocess(copy, len);
-	if (proto_parse(copy, &cmd, &why) == 1 &&
-	    (ce = cmd_find(s->table, cmd.name)) != NULL) {
-		if (ce->flags & CMD_F_LOOP)
-			heavy = 0;	/* the lobby lives on the loop */
-		else if (len > 1024)
-			heavy = 1;
-		else if (!(ce->flags & CMD_F_HEAVY))
-			heavy = 0;
-		else if (ce->flags & CMD_F_DB)
-			heavy = 1;
-		else if (strcmp(ce->name, "new") == 0) {
-			fam = game_family_find(cmd.argc > 0 ? cmd.argv[0] :
-			    "");
-			heavy = fam != NULL &&
-			    (fam->flags & GAME_F_HEAVY_PARSE) != 0;
-		} else
-			heavy = s->state != SESSION_IDLE &&
-			    s->game.fam != NULL &&
-			    (s->game.fam->flags & GAME_F_HEAVY_PLAY) != 0;
-	} else if (len > 1024)
-		heavy = 1;
+	if (proto_parse(copy, &cmd, &why) == 1) {
+		fam = game_family_find(cmd.argc > 0 ? cmd.argv[0] : "");
+		heavy = fam != NULL && (fam->flags & GAME_F_HEAVY_PARSE) != 0;
+	}
 	proto_cmd_free(&cmd);
-	if (copy != small)
-		free(copy);
 	return (heavy);
 }
 
@@ -218,13 +213,13 @@ session_raw_arg(const struct session *s, int argi, const char *def,
 
 /*
  * Checks a command before it runs, in this order: its arity, its state
- * flags (a game, no match, on the loop), then the preconditions its flags
+ * flags (a game, no match, on the loop: len is the raw line's), then the preconditions its flags
  * name: the admin role, a lobby, the accounts, a login.  Returns 0, or -1
  * with the one-line error in body.
  */
 static int
 session_check(const struct session *s, const struct cmd_entry *ce,
-    const struct proto_cmd *cmd, struct buf *body)
+    const struct proto_cmd *cmd, size_t len, struct buf *body)
 {
 	if (cmd->argc < ce->min_args ||
 	    (ce->max_args >= 0 && cmd->argc > ce->max_args)) {
@@ -242,8 +237,13 @@ session_check(const struct session *s, const struct cmd_entry *ce,
 		return (-1);
 	}
 	if ((ce->flags & CMD_F_LOOP) && s->lc != NULL && !s->on_loop) {
-		/* session_heavy keeps these on the loop; never race it. */
-		buf_printf(body, "%s is not available here", ce->name);
+		/* session_heavy keeps these on the loop unless too long. */
+		if (len > SESSION_LOOP_LINE_MAX)
+			buf_printf(body, "line too long: %s takes at most %d "
+			    "bytes", ce->name, SESSION_LOOP_LINE_MAX);
+		else
+			buf_printf(body, "%s is not available here",
+			    ce->name);
 		return (-1);
 	}
 	if ((ce->flags & CMD_F_ADMIN) && !s->admin) {
@@ -280,6 +280,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 	struct proto_cmd cmd;
 	struct buf	*body = &s->body;
 	const char	*why;
+	size_t		 raw_len = len;
 	int		 rv, ret = SESSION_NEXT;
 
 	s->last_cmd = NULL;
@@ -306,7 +307,7 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		goto fail;
 	}
 	s->last_cmd = ce->name;
-	if (session_check(s, ce, &cmd, body) != 0)
+	if (session_check(s, ce, &cmd, raw_len, body) != 0)
 		goto fail;
 	rv = ce->exec(s, &cmd, body);
 	if (rv == CMD_ERROR)

@@ -123,6 +123,15 @@ struct cmd_entry {
 #define CMD_F_HEAVY	0x4		/* may be slow: run off the loop */
 #define CMD_F_DB	0x8		/* reads the game log: always off the loop */
 #define CMD_F_LOOP	0x10		/* uses the lobby: always on the loop */
+
+/*
+ * Lines longer than SESSION_SHORT_LINE run on a worker; a lobby command
+ * (CMD_F_LOOP) runs on the loop up to SESSION_LOOP_LINE_MAX bytes and is
+ * refused (on a worker) beyond: its arguments are short (a game of at most
+ * 4,096 bytes, names, options).  PROTOCOL.md §6.
+ */
+#define SESSION_SHORT_LINE	1024
+#define SESSION_LOOP_LINE_MAX	8192
 #define CMD_F_LOBBY	0x20		/* needs networked play (a lobby) */
 #define CMD_F_LEAGUE	0x40		/* needs the accounts (--db) */
 #define CMD_F_LOGIN	0x80		/* needs a logged-in account */

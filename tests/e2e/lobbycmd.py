@@ -226,5 +226,35 @@ def test_admin_lobby():
     d.stop()
 
 
+def raw(c, line, rid):
+    """Sends line as it is; returns the reply with id rid."""
+    c.send(line)
+    return c.wait("replies", lambda x: re.match(r"[=?]%d\b" % rid, x))
+
+
+def test_long_lines():
+    """A lobby command runs on the loop, so its line is bounded (PROTOCOL
+    §9): over 8,192 bytes it is refused, with its id, and not run; up to
+    that it runs as usual.  Other long lines go to a worker."""
+    d = Daemon("longlines")
+    anon = Client(d)
+    line = "17 seek nim 3 opponent=engine"
+    r = raw(anon, line + " " * (8192 - len(line)), 17)
+    check("8,192 bytes: run", re.fullmatch(r"=17 game \d+", r or ""), r)
+    anon = Client(d)
+    r = raw(anon, line + " " * (8193 - len(line)), 17)
+    check("8,193 bytes: refused with its id",
+          r == "?17 line too long: seek takes at most 8192 bytes", r)
+    r = raw(anon, "\t18\001 watch" + " " * 20000 + "1", 18)
+    check("a long watch: refused with its id",
+          r == "?18 line too long: watch takes at most 8192 bytes", r)
+    r = anon.cmd("games live")
+    check("nothing was run", r == "=101", r)
+    r = raw(anon, "19 new nim " + "7" * 90000, 19)
+    check("a long new runs on a worker", (r or "").startswith("=19 "),
+          (r or "")[:80])
+    d.stop()
+
+
 sys.exit(run([test_seek_options, test_challenge_options,
-              test_tournament_options, test_admin_lobby]))
+              test_tournament_options, test_admin_lobby, test_long_lines]))

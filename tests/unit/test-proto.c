@@ -258,10 +258,86 @@ test_heavy(void **state)
 	assert_true(session_heavy(&s, "new subtraction S=1 3", 21));
 	memset(big, '1', sizeof big);
 	assert_true(session_heavy(&s, big, sizeof big));
+	/* Lobby commands: on the loop up to SESSION_LOOP_LINE_MAX. */
+	memcpy(big, "seek nim ", 9);
+	assert_false(session_heavy(&s, big, sizeof big));
+	memcpy(big, "5\tchallenge x nim ", 19);
+	assert_false(session_heavy(&s, big, sizeof big));
+	{
+		char	*huge = malloc(SESSION_LOOP_LINE_MAX + 1);
+
+		assert_non_null(huge);
+		memset(huge, '1', SESSION_LOOP_LINE_MAX + 1);
+		memcpy(huge, "seek nim ", 9);
+		assert_true(session_heavy(&s, huge, SESSION_LOOP_LINE_MAX + 1));
+		assert_false(session_heavy(&s, huge, SESSION_LOOP_LINE_MAX));
+		free(huge);
+	}
 	free(run(&s, "new wythoff 3 4"));
 	assert_true(session_heavy(&s, "analyze", 7));
 	assert_false(session_heavy(&s, "show", 4));
 	session_free(&s);
+}
+
+/*
+ * proto_head agrees with proto_preprocess + proto_parse on every line it
+ * decides, and decides every line whose name ends within PROTO_SCAN_MAX
+ * bytes: random lines of ids, names, tabs, control bytes, comments.
+ */
+static void
+test_head(void **state)
+{
+	static const char *const parts[] = { "7", "18446744073709551615",
+	    "18446744073709551616", "new", "seek", " ", "  ", "\t", "\001",
+	    "\r", "\n", "#", "x", "\177", "nim", "0",
+	    "abcdefghijklmnopqrstuvwxyz0123456", "abcdefghijklmnopqrstuvwxyz012345" };
+	struct proto_head h;
+	struct proto_cmd cmd;
+	const char	*why;
+	char		 line[2400], copy[2400];
+	unsigned int	 seed = 1;
+	size_t		 n, k;
+	int		 i, rv, hv, decided = 0;
+
+	(void)state;
+	for (i = 0; i < 200000; i++) {
+		n = 0;
+		seed = seed * 1103515245 + 12345;
+		if ((seed >> 16) % 8 == 0) {	/* a long run of bytes first */
+			k = 900 + (seed >> 8) % 300;
+			memset(line, (seed >> 20) % 2 ? ' ' : '\002', k);
+			n = k;
+		}
+		for (k = (seed >> 4) % 6; k > 0; k--) {
+			seed = seed * 1103515245 + 12345;
+			const char *p = parts[(seed >> 16) %
+			    (sizeof parts / sizeof parts[0])];
+			memcpy(line + n, p, strlen(p));
+			n += strlen(p);
+		}
+		line[n] = '\0';
+		hv = proto_head(line, n, &h);
+		memcpy(copy, line, n + 1);
+		proto_preprocess(copy, n);
+		rv = proto_parse(copy, &cmd, &why);
+		if (hv == 1) {
+			decided++;
+			assert_int_equal(rv, 1);
+			assert_string_equal(h.name, cmd.name);
+			assert_int_equal(h.has_id, cmd.has_id);
+			if (cmd.has_id)
+				assert_true(h.id == cmd.id);
+		} else if (hv == 0)
+			assert_int_equal(rv, 0);
+		else if (n < PROTO_SCAN_MAX)	/* undecided: a long name */
+			assert_true(rv == -1 || strlen(cmd.name) >
+			    PROTO_NAME_MAX);
+		if (hv != 1 && rv == -1 && n < PROTO_SCAN_MAX)
+			/* the id is read anyway */
+			assert_int_equal(h.has_id, 1);
+		proto_cmd_free(&cmd);
+	}
+	assert_true(decided > 50000);
 }
 
 /* Answers are preprocessed as GTP v2 §3.1 asks: no comments there. */
@@ -387,6 +463,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preprocess),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_answer_clean),
 		cmocka_unit_test(test_answer_head),
 		cmocka_unit_test(test_answer_block),
