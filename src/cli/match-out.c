@@ -27,6 +27,7 @@
 static const char *const match_reasons[] = {
 	"no-legal-move", "last-token-taken", "resign", "timeout",
 	"illegal-move", "adjudicated", "crash", "start-timeout",
+	"memory-limit", "process-limit", "forbidden-syscall", "output-limit",
 };
 
 /* Returns the static text of a known reason, or NULL. */
@@ -301,6 +302,7 @@ match_json_games(const struct match *m, struct json *j)
 		json_kuint(j, "illegal", e->illegal);
 		json_kuint(j, "slow_starts", e->slow_starts);
 		json_kuint(j, "starts", e->starts);
+		json_kuint(j, "limits", e->limits);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -555,16 +557,17 @@ match_table(const struct match *m, int interrupted)
 			    m->verdict == SPRT_H0 ? "H0 accepted" :
 			    "no verdict");
 	}
-	printf("%-16s %8s %8s %8s %8s %8s\n", "engine", "crashes",
-	    "timeouts", "illegal", "slow", "starts");
+	printf("%-16s %8s %8s %8s %8s %8s %8s\n", "engine", "crashes",
+	    "timeouts", "illegal", "slow", "starts", "limits");
 	for (k = 0; k < m->neng; k++) {
 		en = &m->eng[k];
-		printf("%-16s %8llu %8llu %8llu %8llu %8llu\n", en->name,
+		printf("%-16s %8llu %8llu %8llu %8llu %8llu %8llu\n", en->name,
 		    (unsigned long long)en->crashes,
 		    (unsigned long long)en->timeouts,
 		    (unsigned long long)en->illegal,
 		    (unsigned long long)en->slow_starts,
-		    (unsigned long long)en->starts);
+		    (unsigned long long)en->starts,
+		    (unsigned long long)en->limits);
 	}
 	fflush(stdout);
 }
