@@ -462,10 +462,12 @@ chan_sb_end(struct chan *ch)
 
 /*
  * Checks that the sandbox works on this machine: runs true(1) in it.
- * Returns 0, or -1 with what went wrong (bwrap's message) in why.
+ * Returns 0 with *mode how its process tree is held (ptree_mode), or -1
+ * with what went wrong (bwrap's message) in why.
  */
 int
-chan_sandbox_check(const struct sandbox_opts *sb, struct buf *why)
+chan_sandbox_check(const struct sandbox_opts *sb, struct buf *why,
+    const char **mode)
 {
 	static char	 prog[] = "true";
 	char		*argv[] = { prog, NULL };
@@ -483,6 +485,7 @@ chan_sandbox_check(const struct sandbox_opts *sb, struct buf *why)
 		return (-1);
 	}
 	chan_close(&ch);
+	*mode = ptree_mode(ch.tree);
 	/* Its message, before the wait closes the pipe. */
 	fl = fcntl(ch.errfd, F_GETFL);
 	fcntl(ch.errfd, F_SETFL, fl & ~O_NONBLOCK);

@@ -86,6 +86,7 @@ int	 chan_wait(struct chan *, int, int *);
 void	 chan_kill(struct chan *, int);
 int	 chan_read_err(struct chan *);
 const char *chan_violation(struct chan *, const int *);
-int	 chan_sandbox_check(const struct sandbox_opts *, struct buf *);
+int	 chan_sandbox_check(const struct sandbox_opts *, struct buf *,
+	    const char **);
 
 #endif /* CHAN_H */

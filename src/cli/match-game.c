@@ -441,6 +441,7 @@ mg_input(struct mslot *s, int k)
 static void
 mg_deadline(struct mslot *s)
 {
+	const char *limit;
 	int	 seat;
 
 	if (s->state == MG_STARTING) {
@@ -465,8 +466,12 @@ mg_deadline(struct mslot *s)
 	 * deadline still loses on time.
 	 */
 	mg_input(s, s->seat_proc[s->to_move - 1]);
-	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline)
-		mg_fault(s, s->to_move, "timeout", NULL);
+	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline) {
+		/* One stuck on a sandbox limit (a fork bomb) loses on it. */
+		limit = chan_violation(&mg_proc(s, s->to_move)->ch, NULL);
+		mg_fault(s, s->to_move, limit != NULL ? limit : "timeout",
+		    NULL);
+	}
 }
 
 /* Polls every process once (at most until the nearest deadline). */

@@ -434,6 +434,7 @@ match_args(struct match *m, int argc, char **argv)
 	size_t		 nconf = 0, k, j;
 	int		 i, seeded = 0, sandbox_all = 0, boxed = 0;
 	struct buf	 why;
+	const char	*mode = NULL;
 
 	/* The engines file first: --engine conf=NAME may come before it. */
 	for (i = 2; i + 1 < argc; i++)
@@ -466,9 +467,12 @@ match_args(struct match *m, int argc, char **argv)
 	}
 	/* A sandbox that cannot work here is said now, not as crashes. */
 	buf_init(&why);
-	if (boxed && chan_sandbox_check(&m->sandbox, &why) != 0)
+	if (boxed && chan_sandbox_check(&m->sandbox, &why, &mode) != 0)
 		match_die("--sandbox: the sandbox (bwrap) cannot run here: %s",
 		    buf_str(&why));
+	if (boxed)
+		fprintf(stderr, "match: sandbox: bwrap and seccomp, limits by "
+		    "%s\n", mode);
 	buf_free(&why);
 	for (k = 0; k < m->neng; k++)
 		if (!match_runnable(&m->eng[k]))

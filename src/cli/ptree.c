@@ -365,18 +365,35 @@ ptree_new(const char *tag, const struct ptree_limits *lim)
 	return (pt);
 }
 
-/* Which way the tree is held: "cgroup-v1", "cgroup-v2" or "process-group". */
+/*
+ * Which way the tree is held: "cgroup-v1", "cgroup-v2" or "process-group",
+ * then ", rlimit for memory", ", rlimit for processes" or ", rlimits for
+ * memory and processes" where no cgroup controller holds them.
+ */
 const char *
 ptree_mode(const struct ptree *pt)
 {
-	int	 i;
+	static const char *const modes[3][4] = {
+		{ "cgroup-v1", "cgroup-v1, rlimit for memory",
+		  "cgroup-v1, rlimit for processes",
+		  "cgroup-v1, rlimits for memory and processes" },
+		{ "cgroup-v2", "cgroup-v2, rlimit for memory",
+		  "cgroup-v2, rlimit for processes",
+		  "cgroup-v2, rlimits for memory and processes" },
+		{ "process-group", "process-group",
+		  "process-group", "process-group, rlimits for memory and "
+		  "processes" },
+	};
+	int	 i, kind = 2, mem, pids;
 
 	if (pt->v2)
-		return ("cgroup-v2");
-	for (i = 0; i < PT_NCTL; i++)
+		kind = 1;
+	for (i = 0; i < PT_NCTL && kind == 2; i++)
 		if (pt->dir[i] != NULL)
-			return ("cgroup-v1");
-	return ("process-group");
+			kind = 0;
+	mem = pt->v2 ? pt->v2mem : pt->dir[PT_MEM] != NULL;
+	pids = pt->v2 ? pt->v2pids : pt->dir[PT_PIDS] != NULL;
+	return (modes[kind][(mem ? 0 : 1) + (pids ? 0 : 2)]);
 }
 
 /* The directory whose cgroup.procs lists the tree, or NULL. */
