@@ -327,7 +327,36 @@ def test_orphan():
             pass
 
 
+def test_bot():
+    """grundy bot --sandbox: a hostile program connecting to grundyd's port
+    is killed (forbidden-syscall) and its grundy bot says so and exits 1;
+    the daemon and the good bot's sandboxed program go on."""
+    if skipping("bot"):
+        return
+    d = Daemon("sandbox-bot", "--registration", "open")
+    seek = ["--sandbox", "--sandbox-limits", LIMITS, "--seek",
+            "nim 5 6 7 tc=20000", "--games", "1"]
+    good = start_bot(d, "goodbot", [os.path.join(GOOD, "bot-random.py")],
+                     seek)
+    bad = start_bot(d, "badbot", [os.path.join(BAD, "hostile.py"), "net",
+                                  "127.0.0.1", str(d.port)], seek)
+    check("both bots log in", bots_logged_in(["goodbot", "badbot"]),
+          bot_log("badbot")[-800:])
+    check("the hostile bot's grundy bot ends", wait_for(
+        lambda: bad.poll() is not None, timeout=60), bot_log("badbot"))
+    check("it exits 1 naming forbidden-syscall",
+          bad.returncode == 1 and "forbidden-syscall" in bot_log("badbot"),
+          bot_log("badbot")[-800:])
+    check("the daemon still serves", served(d) is not None)
+    check("the good bot is still running", good.poll() is None,
+          bot_log("goodbot")[-800:])
+    good.kill()
+    good.wait()
+    check("no process of the bots is left", wait_for(
+        lambda: not survivors(), timeout=WAIT), survivors())
+
+
 if __name__ == "__main__":
     sys.exit(run([test_available, test_snoop, test_net, test_ptrace,
                   test_forkbomb, test_alloc, test_output, test_sleep,
-                  test_orphan]))
+                  test_orphan, test_bot]))
