@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,13 @@ chan_child(const struct chan_prog *o, int in, int out,
 		    read(sb->hs[0], &c, 1) != 1 ||
 		    fcntl(sb->bpf, F_SETFD, 0) == -1)
 			_exit(127);
+		/* Under root, bwrap and the program run as nobody. */
+		if (geteuid() == 0 && (setgroups(0, NULL) != 0 ||
+		    setgid(SANDBOX_UID) != 0 || setuid(SANDBOX_UID) != 0)) {
+			fprintf(stderr, "%s: cannot become uid %d: %s\n",
+			    o->who, SANDBOX_UID, strerror(errno));
+			_exit(127);
+		}
 		argv = sb->argv;
 	} else if (o->err == CHAN_ERR_NULL) {
 		if ((fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||

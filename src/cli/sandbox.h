@@ -25,6 +25,9 @@
 #define SANDBOX_DEF_SCRATCH	(16ULL << 20)
 #define SANDBOX_DEF_STDERR	(1ULL << 20)
 
+/* The user a sandbox runs as when grundy runs as root (nobody). */
+#define SANDBOX_UID		65534
+
 /* How a program is sandboxed. */
 struct sandbox_opts {
 	struct ptree_limits lim;	/* memory, processes, files, file size */
