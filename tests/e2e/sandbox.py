@@ -112,6 +112,30 @@ def counters(d, name):
     return [e for e in d["engines"] if e["name"] == name][0]
 
 
+def tampered(rec, want):
+    """grundy verify refuses a limit's result with a detail, or without a
+    winner."""
+    for f in sorted(os.listdir(rec)):
+        text = open(os.path.join(rec, f)).read()
+        if "\nresult first %s\n" % want in text or \
+                "\nresult second %s\n" % want in text:
+            break
+    else:
+        check("a record ends %s" % want, False)
+        return
+    line = [l for l in text.splitlines() if l.startswith("result ")][0]
+    for edit, why in ((line + " killed by signal 9", "has no detail"),
+                      ("result - " + want, "has a winner")):
+        path = os.path.join(TMP, "tampered.grec")
+        with open(path, "w") as fh:
+            fh.write(text.replace(line + "\n", edit + "\n"))
+        v = subprocess.run([GRUNDY, "verify", path], capture_output=True,
+                           text=True)
+        check("grundy verify refuses '%s'" % edit,
+              v.returncode == 1 and why in v.stdout + v.stderr,
+              v.stdout + v.stderr)
+
+
 def judged(name, bad_argv, want, tc="5000+100", extra=None):
     """One hostile program under the sandbox: each of its games lost with
     reason want, the good engines' games and counters untouched, every
@@ -151,6 +175,8 @@ def judged(name, bad_argv, want, tc="5000+100", extra=None):
             bad.append((f, v.stdout + v.stderr))
     check("grundy verify accepts all 6 records",
           len(os.listdir(rec)) == 6 and not bad, bad)
+    if want is not None and want != "timeout":
+        tampered(rec, want)
     check("no process of the run is left", wait_for(
         lambda: not survivors(), timeout=WAIT), survivors())
     if extra is not None:
