@@ -467,10 +467,52 @@ pt_rlimit(pid_t pid, int res, uint64_t v)
 }
 
 /*
+ * The tasks (processes and threads) of pid's real user but pid itself:
+ * what RLIMIT_NPROC counts besides the tree.  None for root, whom
+ * RLIMIT_NPROC does not bind (and a sandbox of root's becomes a user of
+ * its own, which has none).
+ */
+static unsigned
+pt_user_tasks(pid_t pid)
+{
+	char		 path[300];
+	struct buf	 b;
+	struct dirent	*de;
+	DIR		*d;
+	const char	*p;
+	long		 uid = -1;
+	unsigned	 n = 0;
+
+	buf_init(&b);
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if (pt_read(path, &b) == 0 && (p = strstr(b.data, "\nUid:")) != NULL)
+		uid = strtol(p + 5, NULL, 10);
+	if (uid > 0 && (d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (!isdigit((unsigned char)de->d_name[0]) ||
+			    atol(de->d_name) == (long)pid)
+				continue;
+			snprintf(path, sizeof path, "/proc/%s/status",
+			    de->d_name);
+			if (pt_read(path, &b) != 0 ||
+			    (p = strstr(b.data, "\nUid:")) == NULL ||
+			    strtol(p + 5, NULL, 10) != uid)
+				continue;
+			if ((p = strstr(b.data, "\nThreads:")) != NULL)
+				n += (unsigned)strtoul(p + 9, NULL, 10);
+		}
+		closedir(d);
+	}
+	buf_free(&b);
+	return (n);
+}
+
+/*
  * Puts pid, a child forked but not yet executing its program, in the
  * tree: in its cgroups, and its rlimits set (open files, file size, core
- * dumps off; memory and processes where no cgroup holds them).  Returns 0,
- * or -1 with errno.
+ * dumps off; memory and processes where no cgroup holds them, the latter
+ * as RLIMIT_NPROC over the tasks its user has already).  Returns 0, or -1
+ * with errno.
  */
 int
 ptree_enter(struct ptree *pt, pid_t pid)
@@ -498,7 +540,8 @@ ptree_enter(struct ptree *pt, pid_t pid)
 		return (-1);
 	if (pt->lim.procs != 0 && !(pt->v2 ? pt->v2pids :
 	    pt->dir[PT_PIDS] != NULL) &&
-	    pt_rlimit(pid, RLIMIT_NPROC, pt->lim.procs) != 0)
+	    pt_rlimit(pid, RLIMIT_NPROC, pt->lim.procs + pt_user_tasks(pid)) !=
+	    0)
 		return (-1);
 	return (0);
 }

@@ -43,7 +43,7 @@ LOSSES = ("memory-limit", "process-limit", "forbidden-syscall",
 
 def setup():
     """The engines' directories: each its own, with a secret beside it;
-    under root a sandbox runs as nobody, who must reach them."""
+    under root a sandbox runs as a user of its own, who must reach them."""
     os.chmod(TMP, 0o755)
     for d, secret in ((GOOD, "good-secret"), (GOOD2, "good2-secret")):
         os.makedirs(d, exist_ok=True)
