@@ -290,6 +290,34 @@ pt_exists(const char *dir, const char *name)
 	return (access(path, F_OK) == 0);
 }
 
+/*
+ * Removes the empty cgroups that earlier runs of grundy left in parent
+ * ("grundy-PID-..." of a PID that is gone: killed before it could remove
+ * them).  rmdir takes only an empty cgroup, so one in use stays.
+ */
+static void
+pt_sweep(const char *parent)
+{
+	char		 path[4096];
+	struct dirent	*de;
+	DIR		*d;
+	long		 pid;
+
+	if ((d = opendir(parent)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "grundy-", 7) != 0)
+			continue;
+		pid = strtol(de->d_name + 7, NULL, 10);
+		if (pid <= 0 || pid == (long)getpid() ||
+		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", parent, de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 /* Makes the directory parent/name; returns it (xmalloc'd) or NULL. */
 static char *
 pt_mkdir(const char *parent, const char *name)
@@ -323,18 +351,27 @@ pt_rmdir(char *dir)
 static void
 pt_cgroups(struct ptree *pt, const char *name)
 {
-	char	 own[4096], lim[64];
-	int	 i, any = 0;
+	static int	 swept;		/* once a process */
+	char		 own[4096], lim[64];
+	int		 i, any = 0;
 
 	for (i = 0; i < PT_NCTL; i++) {
 		if (pt_own(pt_ctl[i], own, sizeof own) != 0)
 			continue;
+		if (!swept)
+			pt_sweep(own);
 		if ((pt->dir[i] = pt_mkdir(own, name)) != NULL)
 			any = 1;
 	}
-	if (!any) {
-		if (pt_own(NULL, own, sizeof own) != 0 ||
-		    (pt->dir[0] = pt_mkdir(own, name)) == NULL)
+	if (any)
+		swept = 1;
+	else {
+		if (pt_own(NULL, own, sizeof own) != 0)
+			return;
+		if (!swept)
+			pt_sweep(own);
+		swept = 1;
+		if ((pt->dir[0] = pt_mkdir(own, name)) == NULL)
 			return;
 		pt->v2 = 1;
 		/* Fails (EBUSY) where the parent holds processes itself. */
