@@ -349,13 +349,13 @@ pt_rmdir(char *dir)
  * when there is none.
  */
 static void
-pt_cgroups(struct ptree *pt, const char *name)
+pt_cgroups(struct ptree *pt, const char *name, int v2only)
 {
 	static int	 swept;		/* once a process */
 	char		 own[4096], lim[64];
 	int		 i, any = 0;
 
-	for (i = 0; i < PT_NCTL; i++) {
+	for (i = 0; i < PT_NCTL && !v2only; i++) {
 		if (pt_own(pt_ctl[i], own, sizeof own) != 0)
 			continue;
 		if (!swept)
@@ -426,6 +426,7 @@ ptree_new(const char *tag, const struct ptree_limits *lim)
 	static unsigned	 seq;
 	struct ptree	*pt;
 	char		 name[128], clean[33];
+	const char	*mode;
 	size_t		 i, n = 0;
 
 	if ((pt = calloc(1, sizeof *pt)) == NULL)
@@ -440,10 +441,12 @@ ptree_new(const char *tag, const struct ptree_limits *lim)
 	clean[n] = '\0';
 	snprintf(name, sizeof name, "grundy-%ld-%u-%s", (long)getpid(),
 	    seq++, clean);
-	/* GRUNDY_PTREE=process-group: the fallback, where cgroups exist. */
-	if (getenv("GRUNDY_PTREE") == NULL ||
-	    strcmp(getenv("GRUNDY_PTREE"), "process-group") != 0)
-		pt_cgroups(pt, name);
+	/* GRUNDY_PTREE=process-group: the fallback, where cgroups exist;
+	 * GRUNDY_PTREE=cgroup-v2: v2 alone, where v1 hierarchies exist. */
+	if ((mode = getenv("GRUNDY_PTREE")) == NULL ||
+	    strcmp(mode, "process-group") != 0)
+		pt_cgroups(pt, name, mode != NULL &&
+		    strcmp(mode, "cgroup-v2") == 0);
 	return (pt);
 }
 
