@@ -6,6 +6,7 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -409,6 +410,33 @@ fail:
 }
 
 /*
+ * Where a sandboxed program's stderr is copied: our stderr, through a
+ * non-blocking descriptor of its own where it is a pipe or a terminal
+ * (reopened, so that the flag stays off grundy's own fd 2), so that a
+ * slow reader of grundy's stderr never stalls the loop (what it would not
+ * take now is dropped).
+ */
+static int
+chan_err_out(void)
+{
+	static int	 fd = -2;
+	struct stat	 st;
+
+	if (fd != -2)
+		return (fd);
+	fd = 2;
+	if (fstat(2, &st) == 0 && (S_ISFIFO(st.st_mode) ||
+	    S_ISCHR(st.st_mode))) {
+		int nb = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK |
+		    O_CLOEXEC | O_NOCTTY);
+
+		if (nb != -1)
+			fd = nb;
+	}
+	return (fd);
+}
+
+/*
  * Reads what a sandboxed program wrote to its stderr: copied to ours up
  * to its cap (ch->err_cap bytes in all), the rest counted and dropped.
  * Returns -1 once it wrote more than its cap, else 0.  At its end the
@@ -434,7 +462,7 @@ chan_read_err(struct chan *ch)
 		keep = ch->err_len >= ch->err_cap ? 0 :
 		    ch->err_cap - ch->err_len < (uint64_t)n ?
 		    (size_t)(ch->err_cap - ch->err_len) : (size_t)n;
-		if (keep > 0 && write(2, buf, keep) < 0)
+		if (keep > 0 && write(chan_err_out(), buf, keep) < 0)
 			keep = 0;
 		ch->err_len += (uint64_t)n;
 	}
