@@ -26,6 +26,7 @@
 static const char *const match_reasons[] = {
 	"no-legal-move", "last-token-taken", "resign", "timeout",
 	"illegal-move", "adjudicated", "crash", "start-timeout",
+	"memory-limit", "process-limit", "forbidden-syscall", "output-limit",
 };
 
 /* Returns the static text of a known reason, or NULL. */
@@ -261,6 +262,7 @@ match_json_games(const struct match *m, struct json *j)
 		json_kuint(j, "illegal", e->illegal);
 		json_kuint(j, "slow_starts", e->slow_starts);
 		json_kuint(j, "starts", e->starts);
+		json_kuint(j, "limits", e->limits);
 		json_kuint(j, "timed_moves", e->timed_moves);
 		json_kuint(j, "think_us", e->think_us);
 		json_end_obj(j);

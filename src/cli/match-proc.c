@@ -36,6 +36,7 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 		.env = e->env,
 		.group = 1,
 		.who = "grundy match",
+		.sandbox = e->sandbox ? &m->sandbox : NULL,
 	};
 	const char	*step;
 
@@ -152,14 +153,17 @@ mp_flush(struct mproc *p)
 /*
  * Reaps a process that closed its output (or its input) and describes
  * its end in tmp: "exited with status N", "killed by signal N" or
- * "closed its output".  The process is down afterwards.
+ * "closed its output"; *limit is the sandbox limit it ran into
+ * (chan_violation), or NULL.  The process is down afterwards.
  */
 const char *
-mp_death(struct mproc *p, char *tmp, size_t len)
+mp_death(struct mproc *p, char *tmp, size_t len, const char **limit)
 {
-	int	 status, r;
+	int	 status, r, boxed = p->ch.tree != NULL;
 
 	snprintf(tmp, len, "closed its output");
+	/* Its tree's counters and stderr, before the reaping ends them. */
+	*limit = chan_violation(&p->ch, NULL);
 	mp_close(p);
 	/*
 	 * A process that closed its output usually exits right after, but
@@ -177,5 +181,7 @@ mp_death(struct mproc *p, char *tmp, size_t len)
 		    WEXITSTATUS(status));
 	else if (r == 1 && WIFSIGNALED(status))
 		snprintf(tmp, len, "killed by signal %d", WTERMSIG(status));
+	if (*limit == NULL && boxed && r == 1)
+		*limit = sandbox_exit_reason(status);
 	return (tmp);
 }

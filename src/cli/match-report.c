@@ -230,6 +230,7 @@ static const struct engine_col {
 	COUNTER("illegal", illegal),
 	COUNTER("slow", slow_starts),
 	COUNTER("starts", starts),
+	COUNTER("limits", limits),
 	COUNTER("moves", timed_moves),
 	{ "ms/move", 0, cell_ms_move },
 };

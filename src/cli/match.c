@@ -42,16 +42,19 @@ static const char match_usage[] =
     "           [--engines FILE] [--out FILE [--resume]] [--records DIR]"
     "\n"
     "           [--report-every PAIRS] [--quiet]\n"
+    "           [--sandbox] [--sandbox-limits mem=M,procs=N,files=N,"
+    "fsize=M,scratch=M,stderr=M]\n"
     "--engine keys: conf=NAME (from --engines), cmd=PROGRAM, "
     "name=NAME, arg=ARG\n"
     "(repeatable), option.NAME=VALUE (the program's environment), "
-    "dir=DIR.\n"
+    "dir=DIR, sandbox=yes|no.\n"
     "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
     ", --grace 250,\n"
     "--start-timeout 10000, --report-every 10 (0: only at the end), "
     "a random\n"
-    "--seed; SPRT alpha=0.05, beta=0.05, model=normalized.  "
-    "See grundy(1).\n";
+    "--seed; SPRT alpha=0.05, beta=0.05, model=normalized; sandbox off,\n"
+    "its limits mem=512M,procs=64,files=64,fsize=16M,scratch=16M,"
+    "stderr=1M.  See grundy(1).\n";
 
 static void	 match_engine_free(struct match_engine *);
 
@@ -124,6 +127,7 @@ match_engine_copy(struct match_engine *dst, const struct match_engine *src)
 	for (i = 0; i < src->nenv; i++)
 		match_vec_add(&dst->env, &dst->nenv, src->env[i]);
 	dst->dir = src->dir != NULL ? xstrdup(src->dir) : NULL;
+	dst->sandbox = src->sandbox;
 }
 
 /* Reads one engine of the engines file. */
@@ -159,6 +163,12 @@ match_file_engine(const char *path, const struct jsonr *o,
 		dir = jsonr_str(o, "workingDirectory");
 	if (dir != NULL)
 		e->dir = xstrdup(dir);
+	if ((it = jsonr_get(o, "sandbox")) != NULL) {
+		if (it->type != JSONR_BOOL)
+			match_die("%s: engine %s: \"sandbox\" must be true or "
+			    "false", path, name);
+		e->sandbox = it->b;
+	}
 	if (args != NULL && args->type != JSONR_ARR)
 		match_die("%s: engine %s: \"args\" must be an array of "
 		    "strings", path, name);
@@ -249,7 +259,11 @@ match_engine_arg(int argc, char **argv, int *i, struct match_engine *e,
 		else if (strncmp(w, "dir=", 4) == 0) {
 			free(e->dir);
 			e->dir = xstrdup(w + 4);
-		} else if (strncmp(w, "option.", 7) == 0 &&
+		} else if (strcmp(w, "sandbox=yes") == 0)
+			e->sandbox = 1;
+		else if (strcmp(w, "sandbox=no") == 0)
+			e->sandbox = 0;
+		else if (strncmp(w, "option.", 7) == 0 &&
 		    strchr(w, '=') != NULL) {
 			char *k2 = xstrdup(w + 7), *eq = strchr(k2, '=');
 
@@ -258,7 +272,7 @@ match_engine_arg(int argc, char **argv, int *i, struct match_engine *e,
 			free(k2);
 		} else
 			match_die("--engine: '%s': not conf=, cmd=, name=, "
-			    "arg=, dir= or option.NAME=", w);
+			    "arg=, dir=, sandbox=yes|no or option.NAME=", w);
 	}
 	if (cmd != NULL && from_conf) {
 		free(e->argv[0]);
@@ -327,9 +341,10 @@ match_sprt_arg(struct match *m, const char *arg)
 /* Parses one option at argv[*i] (not --engine); *i moves past it. */
 static void
 match_option(struct match *m, int argc, char **argv, int *i,
-    const char **tc, int *seeded)
+    const char **tc, int *seeded, int *sandbox_all)
 {
 	const char	*o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	char		 why[160];
 	int		 flag = 1;
 
 	if (strcmp(o, "--random-starts") == 0)
@@ -338,6 +353,8 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		m->resume = 1;
 	else if (strcmp(o, "--quiet") == 0)
 		m->quiet = 1;
+	else if (strcmp(o, "--sandbox") == 0)
+		*sandbox_all = 1;
 	else if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
 		cli_usage(0, match_usage);
 	else
@@ -373,7 +390,10 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		m->report_every = match_num(o, v, MATCH_GAMES_MAX);
 	else if (strcmp(o, "--out") == 0)
 		m->out = v;
-	else
+	else if (strcmp(o, "--sandbox-limits") == 0) {
+		if (sandbox_parse(v, &m->sandbox, why, sizeof why) != 0)
+			match_die("--sandbox-limits: %s", why);
+	} else
 		match_die("unknown option %s (grundy match --help)", o);
 	*i += 2;
 }
@@ -418,7 +438,9 @@ match_args(struct match *m, int argc, char **argv)
 	struct match_engine *conf = NULL;
 	const char	*tc = MATCH_DEF_TC;
 	size_t		 nconf = 0, k, j;
-	int		 i, seeded = 0;
+	int		 i, seeded = 0, sandbox_all = 0, boxed = 0;
+	struct buf	 why;
+	const char	*mode = NULL;
 
 	/* The engines file first: --engine conf=NAME may come before it. */
 	for (i = 2; i + 1 < argc; i++)
@@ -430,7 +452,8 @@ match_args(struct match *m, int argc, char **argv)
 			continue;
 		}
 		if (strcmp(argv[i], "--engine") != 0) {
-			match_option(m, argc, argv, &i, &tc, &seeded);
+			match_option(m, argc, argv, &i, &tc, &seeded,
+			    &sandbox_all);
 			continue;
 		}
 		if (m->neng == MATCH_ENGINES_MAX)
@@ -443,6 +466,20 @@ match_args(struct match *m, int argc, char **argv)
 	}
 	if (m->neng < 2)
 		match_die("two engines or more are needed (--engine)");
+	for (k = 0; k < m->neng; k++) {
+		if (sandbox_all)
+			m->eng[k].sandbox = 1;
+		boxed |= m->eng[k].sandbox;
+	}
+	/* A sandbox that cannot work here is said now, not as crashes. */
+	buf_init(&why);
+	if (boxed && chan_sandbox_check(&m->sandbox, &why, &mode) != 0)
+		match_die("--sandbox: the sandbox (bwrap) cannot run here: %s",
+		    buf_str(&why));
+	if (boxed)
+		fprintf(stderr, "match: sandbox: bwrap and seccomp, limits by "
+		    "%s\n", mode);
+	buf_free(&why);
 	for (k = 0; k < m->neng; k++)
 		if (!match_runnable(&m->eng[k]))
 			match_die("engine %s: %s: not an executable program",
@@ -568,6 +605,7 @@ match_main(int argc, char **argv)
 	m.adjudicate = -1;
 	m.report_every = MATCH_REPORT_EVERY;
 	game_limits_default(&m.lim);
+	sandbox_defaults(&m.sandbox);
 	match_args(&m, argc, argv);
 	match_setup(&m);
 	if (m.resume && match_load(&m) != 0)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cli/chan.h"
+#include "cli/sandbox.h"
 #include "solver/game.h"
 #include "stats/matchstat.h"
 #include "proto/proto.h"
@@ -39,11 +40,13 @@ struct match_engine {
 	char		**env;		/* "NAME=VALUE" options; NULL-ended */
 	size_t		 nenv;
 	char		*dir;		/* working directory, or NULL */
+	int		 sandbox;	/* run under the sandbox (sandbox.h) */
 	/* Counters of the run (this process only). */
 	uint64_t	 crashes, timeouts, illegal, slow_starts, starts;
 	/* Moves of the games counted whose thinking time is known, and
 	 * that time (a resumed game of an older file has none). */
 	uint64_t	 timed_moves, think_us;
+	uint64_t	 limits;	/* games lost on a sandbox limit */
 };
 
 /* What an engine process is doing: the one place it changes is mp_set. */
@@ -154,6 +157,7 @@ struct match {
 	int		 quiet;
 	size_t		 report_every;	/* pairs between progress lines */
 	struct game_limits lim;
+	struct sandbox_opts sandbox;	/* --sandbox-limits */
 
 	/* The run. */
 	struct match_result *res;	/* ngames */
@@ -196,7 +200,7 @@ void	 mp_stop_all(struct match *);
 void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);
-const char *mp_death(struct mproc *, char *, size_t);
+const char *mp_death(struct mproc *, char *, size_t, const char **);
 
 /* match-out.c */
 void	 match_after_game(struct match *, size_t);
