@@ -13,10 +13,12 @@
 
 /*
  * The selected games, and per game and seat: moves, kept-win, threw-win
- * and the player's own move number of its first threw-win.
+ * and the player's own move number of its first threw-win; whether it
+ * was won by forfeit.
  */
 static const char store_rgames_sql[] =
-    "WITH sel AS (SELECT id, player1, player2, game, tournament_id, result"
+    "WITH sel AS (SELECT id, player1, player2, game, tournament_id, result,"
+    " reason"
     " FROM games WHERE status = 'finished' AND result IS NOT NULL"
     " AND (CAST(?1 AS TEXT) IS NULL OR (player1 = ?1 AND player2 = ?2)"
     " OR (player1 = ?2 AND player2 = ?1))"
@@ -37,7 +39,8 @@ static const char store_rgames_sql[] =
     " COALESCE(sel.tournament_id, 0), sel.result,"
     " COALESCE(a1.n, 0), COALESCE(a1.kw, 0), COALESCE(a1.tw, 0),"
     " COALESCE(a1.ft, 0), COALESCE(a2.n, 0), COALESCE(a2.kw, 0),"
-    " COALESCE(a2.tw, 0), COALESCE(a2.ft, 0) FROM sel"
+    " COALESCE(a2.tw, 0), COALESCE(a2.ft, 0),"
+    " CASE WHEN sel.reason = 'forfeit' THEN 1 ELSE 0 END FROM sel"
     " LEFT JOIN agg AS a1 ON a1.game_id = sel.id AND a1.player = 1"
     " LEFT JOIN agg AS a2 ON a2.game_id = sel.id AND a2.player = 2"
     " ORDER BY sel.id";
@@ -62,6 +65,7 @@ store_rgame_row(struct sqldb_stmt *s, struct store_rgame *g)
 	res = sqldb_column_text(s, 5);
 	g->winner = res != NULL && strcmp(res, "first") == 0 ? 1 : 2;
 	g->marked = 1;
+	g->forfeit = sqldb_column_int64(s, 14) != 0;
 	for (k = 0; k < 2; k++) {
 		g->seat[k].moves = (uint32_t)sqldb_column_int64(s, 6 + 4 * k);
 		g->seat[k].kept = (uint32_t)sqldb_column_int64(s, 7 + 4 * k);

@@ -28,6 +28,8 @@ struct store_rgame {
 	const char	*start;		/* NULL: unknown (never paired) */
 	int64_t		 tournament;	/* 0: none */
 	int		 winner;	/* 1 or 2 */
+	int		 forfeit;	/* won by forfeit: not played */
+	unsigned int	 round;		/* its round (order), 0: its index */
 	int		 marked;	/* seat[] is known */
 	struct store_rseat seat[2];
 };
