@@ -4,6 +4,7 @@
  * store-read.c's; every parameter is bound.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,10 @@ static const char store_rgames_sql[] =
 /* A tournament's id by name. */
 static const char store_tour_id_sql[] =
     "SELECT id FROM tournaments WHERE name = ?1";
+
+/* A tournament's format and tie-breaks (NULL: its format's default). */
+static const char store_tour_tb_sql[] =
+    "SELECT format, COALESCE(tiebreaks, '') FROM tournaments WHERE id = ?1";
 
 /* Reads one row of store_rgames_sql into g. */
 static void
@@ -171,4 +176,35 @@ store_tour_id(struct store *st, const char *name)
 	sqldb_finalize(s);
 	pthread_mutex_unlock(&st->rmtx);
 	return (rc == SQLDB_DONE ? id : -1);
+}
+
+/*
+ * Reads tournament id's tie-breaks as stored (tb[0..len): "" for its
+ * format's default) and whether it is a Swiss one.  Returns 0, 1 if
+ * there is no such tournament, -1 on error.
+ */
+int
+store_tour_tb(struct store *st, int64_t id, char *tb, size_t len, int *swiss)
+{
+	struct sqldb_stmt *s = NULL;
+	const char	*f, *t;
+	int		 rc = -1, found = 0;
+
+	tb[0] = '\0';
+	*swiss = 0;
+	pthread_mutex_lock(&st->rmtx);
+	if (sqldb_prepare(st->rdb, store_tour_tb_sql, 0, &s) == 0) {
+		sqldb_bind_int64(s, 1, id);
+		if ((rc = sqldb_step(s)) == SQLDB_ROW) {
+			f = sqldb_column_text(s, 0);
+			t = sqldb_column_text(s, 1);
+			*swiss = f != NULL && strcmp(f, "swiss") == 0;
+			snprintf(tb, len, "%s", t != NULL ? t : "");
+			found = 1;
+			rc = SQLDB_DONE;
+		}
+	}
+	sqldb_finalize(s);
+	pthread_mutex_unlock(&st->rmtx);
+	return (rc != SQLDB_DONE ? -1 : found ? 0 : 1);
 }

@@ -56,5 +56,6 @@ int	 store_rgames(struct store *, const struct store_rfilter *,
 	    struct store_rgames *);
 void	 store_rgames_free(struct store_rgames *);
 int64_t	 store_tour_id(struct store *, const char *);
+int	 store_tour_tb(struct store *, int64_t, char *, size_t, int *);
 
 #endif /* STORE_RESULTS_H */
