@@ -105,12 +105,13 @@ def test_paired_tie():
     check("show: counts", sh.get("games") == "6 played 6 playing 0 "
           "pending 0 stopped 0 forfeits 0", sh["_"])
     check("show: options", sh.get("options") == "games-per-pair=2 "
-          "tc=20000 seed=5 forfeit=0", sh["_"])
+          "tc=20000 seed=5 forfeit=0 tiebreaks=de,sb,win", sh["_"])
     anyone = login(d, "viewer")
     check("show and list for everyone", ok(anyone.cmd("tournament show rr"))
           and "rr roundrobin finished" in anyone.cmd("tournament list"))
     check("the seed shown once finished", show(anyone, "rr").get(
-        "options") == "games-per-pair=2 tc=20000 seed=5 forfeit=0")
+        "options") == "games-per-pair=2 tc=20000 seed=5 forfeit=0 "
+        "tiebreaks=de,sb,win")
     refused(anyone, "tournament pause rr", "pause needs admin",
             "permission denied")
     d.stop()
@@ -149,7 +150,7 @@ def test_swiss_byes():
           all(byes[k] not in rounds.get(k, ()) for k in range(3)), rounds)
     # A bye scores its round's two games, as the pairing counted it.
     st = boss.cmd("standings sw")
-    lines = [ln.split() for ln in st.splitlines()[2:] if ln.strip()]
+    lines = [ln.split() for ln in st.splitlines()[3:] if ln.strip()]
     check("standings: points = wins + 2 per bye, games without the byes",
           len(lines) == 5 and all(
               ln[3] == str(int(ln[7]) + 2 * byes.count(ln[1])) and
@@ -182,6 +183,24 @@ def test_forfeit():
     check("show counts the forfeits", show(boss, "f").get("games") ==
           "2 played 2 playing 0 pending 0 stopped 0 forfeits 2",
           show(boss, "f")["_"])
+    # FIDE C.07 (doc/STATS.md): a forfeit is an unplayed round, no game.
+    # here: 2 points, no game, 2 forfeits won; DE none (not level); SB
+    # each forfeit 1 x its own 2 points = 4; wins 2.  ghost never took
+    # part: 0 everywhere, last.
+    st = boss.cmd("standings f")
+    check("standings: forfeits as unplayed rounds", ok(st) and
+          body(st).split("\n")[2:] == [
+              "tiebreaks de,sb,win",
+              "1 here points 2 games 0 wins 0 losses 0 forfeits 2/0 de - "
+              "sb 4 win 2",
+              "2 ghost points 0 games 0 wins 0 losses 0 forfeits 0/2 de - "
+              "sb 0 win 0"], st)
+    ex = boss.cmd("export standings tournament=f")
+    check("export: the same standings from the log", ok(ex) and
+          body(ex).split("\n") == [
+              "rank,name,points,games,wins,losses,draws,byes,forfeit_wins,"
+              "forfeit_losses,de,sb,win", "1,here,2,0,0,0,0,0,2,0,,4,2",
+              "2,ghost,0,0,0,0,0,0,0,2,,0,0"], ex)
     d.stop()
 
 
