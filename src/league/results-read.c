@@ -26,6 +26,7 @@ results_read_games(struct store *st, const struct store_rfilter *f,
 	int		 rv, swiss;
 
 	memset(r, 0, sizeof *r);
+	tb_list_default(0, &r->tb);	/* no game: the columns all the same */
 	if ((rv = store_rgames(st, f, g)) != 0) {
 		if (rv > 0)
 			snprintf(err, errlen, "more than %zu games: choose a "
