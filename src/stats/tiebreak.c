@@ -223,9 +223,9 @@ tb_list_text(const struct tb_list *l, char *out, size_t len)
 }
 
 /*
- * The default list: a Swiss tournament's de,bh-c1,bh,sb,win... see
- * doc/STATS.md: Swiss: bh-c1, bh, de, sb, win; every other format (and
- * a set of games outside tournaments): de, sb, win.
+ * The default list (doc/STATS.md): a Swiss tournament's bh-c1, bh, de,
+ * sb, win; every other format's (and a set of games outside
+ * tournaments) de, sb, win, the order before issue 26 made FIDE's.
  */
 void
 tb_list_default(int swiss, struct tb_list *l)
