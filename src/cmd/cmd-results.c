@@ -188,17 +188,30 @@ cmd_results_pair(struct buf *b, const char *a, const char *bn,
 }
 
 /*
- * standings NAME and crosstable NAME: a tournament's table with
- * tie-breaks, or its crosstable, after its status and progress.
+ * standings NAME [format=csv] and crosstable NAME: a tournament's table
+ * with tie-breaks (as text after its status and progress, or as export's
+ * CSV), or its crosstable.
  */
 static int
 cmd_tour_results_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct lobby_tresults tr;
+	int		 csv = c->argc > 1;
 
+	if (csv && (strcasecmp(c->name, "standings") != 0 ||
+	    strcmp(c->argv[1], "format=csv") != 0)) {
+		buf_printf(body, "unknown argument %.40s: expected format=csv",
+		    c->argv[1]);
+		return (CMD_ERROR);
+	}
 	if (lobby_tour_results(s->lobby, c->argv[0], &tr, body) != 0)
 		return (CMD_ERROR);
+	if (csv) {
+		export_standings_csv(body, &tr.r);
+		results_free(&tr.r);
+		return (CMD_OK);
+	}
 	buf_printf(body, "status %s\nplayed %zu of %zu\n",
 	    lobby_tour_status(tr.status), tr.played, tr.total);
 	if (strcasecmp(c->name, "crosstable") == 0)
@@ -323,8 +336,8 @@ cmd_export_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_standings_entry = {
-	.name = "standings", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY, .usage = "NAME",
+	.name = "standings", .min_args = 1, .max_args = 2,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY, .usage = "NAME [format=csv]",
 	.exec = cmd_tour_results_exec
 };
 const struct cmd_entry cmd_crosstable_entry = {

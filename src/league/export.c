@@ -163,25 +163,23 @@ csv_num(struct buf *b, int has, int prec, double x)
 		export_num(b, prec, x);
 }
 
-/* The end of the standings' header line: the tie-breaks' names. */
-static void
-csv_tb_heads(struct buf *b, const struct results *r)
-{
-	unsigned int	 k;
-
-	for (k = 0; k < r->tb.n; k++)
-		buf_printf(b, ",%s", tb_name(r->tb.k[k]));
-}
-
-/* The standings table. */
-static void
-csv_standings(struct buf *b, const struct results *r)
+/*
+ * The standings table, its header line first (the fixed columns, then
+ * the tie-breaks' names): export's and `standings NAME format=csv`'s
+ * (the lobby's record: byes and withdrawals too).  Pure: no I/O.
+ */
+void
+export_standings_csv(struct buf *b, const struct results *r)
 {
 	const struct standing *s;
 	const struct xtable_player *p;
 	size_t		 i;
 	unsigned int	 k;
 
+	buf_puts(b, export_heads[EXPORT_STANDINGS]);
+	for (k = 0; k < r->tb.n; k++)
+		buf_printf(b, ",%s", tb_name(r->tb.k[k]));
+	buf_putc(b, '\n');
 	for (i = 0; i < r->n; i++) {
 		p = results_standing(r, i, &s);
 		buf_printf(b, "%u,", s->rank);
@@ -380,13 +378,11 @@ export_csv(struct store *st, const struct store_rfilter *f,
 	if (results_read_games(st, f, &g, &r, err, errlen) != 0)
 		return (-1);
 	buf_init(&b);
-	buf_puts(&b, export_heads[t]);
-	if (t == EXPORT_STANDINGS)
-		csv_tb_heads(&b, &r);
-	buf_putc(&b, '\n');
+	if (t != EXPORT_STANDINGS)
+		buf_printf(&b, "%s\n", export_heads[t]);
 	switch (t) {
 	case EXPORT_STANDINGS:
-		csv_standings(&b, &r);
+		export_standings_csv(&b, &r);
 		break;
 	case EXPORT_CROSSTABLE:
 		csv_crosstable(&b, &r);
