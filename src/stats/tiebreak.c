@@ -52,7 +52,9 @@ xtable_note(struct xtable *x, size_t p, unsigned int r, int vur)
 			x->player[p].last = r;
 		return;
 	}
-	x->vurs = xreallocarray(x->vurs, x->nvurs + 1, sizeof *x->vurs);
+	if ((x->nvurs & (x->nvurs - 1)) == 0)	/* 0, 1, 2, 4, ...: double */
+		x->vurs = xreallocarray(x->vurs, x->nvurs == 0 ? 1 :
+		    2 * x->nvurs, sizeof *x->vurs);
 	x->vurs[x->nvurs].player = p;
 	x->vurs[x->nvurs++].round = r;
 	x->player[p].vur++;
