@@ -32,6 +32,10 @@
  * intervals of the mean; the fixed point wins a tie within SPRT_TIE. */
 #define SPRT_SCAN	512
 #define SPRT_TIE	1e-13
+/* Halvings of theta's bracket: to the last bit of a double, or enough
+ * for the scan's signs (a bracket of width 1e3 to 1e-16). */
+#define SPRT_BITS	2000
+#define SPRT_COARSE	64
 /* A count of 0 is taken as this (fastchess's regularization). */
 #define SPRT_ZERO	1e-3
 
@@ -74,11 +78,13 @@ sprt_strerror(enum sprt_err e)
 /*
  * Solves sum ph[i] x[i] / (1 + theta x[i]) = 0 for theta in the interval
  * (-1 / max x, -1 / min x) where every 1 + theta x[i] is positive; the
- * sum decreases there from +inf to -inf.  Returns -1 if min x >= 0 or
- * max x <= 0 (no such interval).
+ * sum decreases there from +inf to -inf: at most maxit halvings (to the
+ * last bit: SPRT_BITS).  Returns -1 if min x >= 0 or max x <= 0 (no such
+ * interval).
  */
 static int
-solve_theta(const double *x, const double *ph, int k, double *theta)
+solve_theta(const double *x, const double *ph, int k, double *theta,
+    int maxit)
 {
 	double	 u = x[0], v = x[0], lo, hi, mid, h;
 	int	 i, it;
@@ -91,7 +97,7 @@ solve_theta(const double *x, const double *ph, int k, double *theta)
 		return (-1);
 	lo = -1 / v;
 	hi = -1 / u;
-	for (it = 0; it < 2000; it++) {
+	for (it = 0; it < maxit; it++) {
 		mid = lo + (hi - lo) / 2;
 		if (mid <= lo || mid >= hi)
 			break;
@@ -115,7 +121,7 @@ mle_logistic(const double *a, const double *ph, int k, double s, double *p)
 
 	for (i = 0; i < k; i++)
 		x[i] = a[i] - s;
-	if (solve_theta(x, ph, k, &theta) == -1)
+	if (solve_theta(x, ph, k, &theta, SPRT_BITS) == -1)
 		return (-1);
 	for (i = 0; i < k; i++)
 		p[i] = ph[i] / (1 + theta * x[i]);
@@ -140,7 +146,8 @@ iterate_normalized(const double *a, const double *ph, int k, double t,
 			z = (a[i] - mu) / sigma;
 			phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
 		}
-		if (!(sigma > 0) || solve_theta(phi, ph, k, &theta) == -1)
+		if (!(sigma > 0) ||
+		    solve_theta(phi, ph, k, &theta, SPRT_BITS) == -1)
 			return (-1);
 		for (diff = 0, i = 0; i < k; i++) {
 			np = ph[i] / (1 + theta * phi[i]);
@@ -185,12 +192,13 @@ fixed_normalized(const double *a, const double *ph, int k, double t,
  * secular equation, p[i] = ph[i] / (1 + theta phi[i]); then g(mu) = mean
  * of p - mu.  At a root p's mean is mu and (the constraint, which p
  * meets) its standard deviation sigma: a fixed point of the iteration,
- * and every fixed point is such a root.  Returns -1 where p is not
- * defined (sigma <= 0, phi of one sign).
+ * and every fixed point is such a root.  theta to maxit halvings (the
+ * scan's signs need SPRT_COARSE).  Returns -1 where p is not defined
+ * (sigma <= 0, phi of one sign).
  */
 static int
 mean_gap(const double *a, const double *ph, int k, double t, double mu,
-    double *p, double *g)
+    double *p, double *g, int maxit)
 {
 	double	 phi[SPRT_K] = { 0 }, sigma = (mu - 0.5) / t, z, theta, m;
 	int	 i;
@@ -201,7 +209,7 @@ mean_gap(const double *a, const double *ph, int k, double t, double mu,
 		z = (a[i] - mu) / sigma;
 		phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
 	}
-	if (solve_theta(phi, ph, k, &theta) == -1)
+	if (solve_theta(phi, ph, k, &theta, maxit) == -1)
 		return (-1);
 	for (m = 0, i = 0; i < k; i++) {
 		p[i] = ph[i] / (1 + theta * phi[i]);
@@ -239,14 +247,14 @@ root_candidate(const double *a, const double *ph, int k, double t,
 	for (it = 0; it < 200; it++) {
 		mid = lo + (hi - lo) / 2;
 		if (mid <= lo || mid >= hi ||
-		    mean_gap(a, ph, k, t, mid, q, &g) == -1)
+		    mean_gap(a, ph, k, t, mid, q, &g, SPRT_COARSE) == -1)
 			break;
 		if ((g > 0) == (glo > 0))
 			lo = mid;
 		else
 			hi = mid;
 	}
-	if (mean_gap(a, ph, k, t, lo + (hi - lo) / 2, q, &g) == -1)
+	if (mean_gap(a, ph, k, t, lo + (hi - lo) / 2, q, &g, SPRT_BITS) == -1)
 		return;
 	v = loglik(ph, q, k);
 	if (v > *bv) {
@@ -280,7 +288,7 @@ mle_normalized(const double *a, const double *ph, int k, double t, double *p)
 	for (j = 1; j < SPRT_SCAN; j++) {
 		u = (1 - cos(M_PI * j / SPRT_SCAN)) / 4;
 		mu = t > 0 ? 0.5 + u : 0.5 - u;
-		if (mean_gap(a, ph, k, t, mu, q, &g) == -1) {
+		if (mean_gap(a, ph, k, t, mu, q, &g, SPRT_COARSE) == -1) {
 			have = 0;
 			continue;
 		}
