@@ -167,9 +167,11 @@ def perfect_cup(d, names, spec):
 
 def test_tournament_tie():
     """Three perfect bots from an N-position: every game is won by the
-    first player, seats alternate, so all three tie and share rank 1."""
+    first player, seats alternate, so all three tie and share rank 1,
+    listed by name (not in the tournament's order), as the export lists
+    them (one order, issue 26)."""
     d = hdaemon("tie", "--admins", "boss")
-    boss, sr = perfect_cup(d, ("p1", "p2", "p3"), "nim 2 3")
+    boss, sr = perfect_cup(d, ("p3", "p1", "p2"), "nim 2 3")
     lines = body(sr).split("\n")
     check("standings: a three-way tie shares rank 1",
           lines[2] == "tiebreaks de,sb,win" and lines[3:] == [
@@ -177,8 +179,12 @@ def test_tournament_tie():
               for n in ("p1", "p2", "p3")], sr)
     r = boss.cmd("crosstable cup")
     check("crosstable", ok(r) and body(r) == "status finished\n"
-          "played 6 of 6\nplayers p1 p2 p3\np1 x 1/2 1/2\np2 1/2 x 1/2\n"
-          "p3 1/2 1/2 x", r)
+          "played 6 of 6\nplayers p3 p1 p2\np3 x 1/2 1/2\np1 1/2 x 1/2\n"
+          "p2 1/2 1/2 x", r)
+    ex = boss.cmd("export standings tournament=cup")
+    check("export standings: the same order as standings", ok(ex) and
+          [x.split(",")[:2] for x in body(ex).split("\n")[1:]] ==
+          [["1", n] for n in ("p1", "p2", "p3")], ex)
     refused(boss, "crosstable nope", "crosstable of no tournament",
             "no tournament nope")
     st, j = jget(d, "/api/tournaments/cup")
