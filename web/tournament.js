@@ -8,15 +8,20 @@
 var NAME = G.pathArg();
 
 /* The standings as `standings NAME` prints them (PROTOCOL.md §13.10):
- * best first, players level on every tie-break sharing a rank; h2h "-"
- * where head-to-head does not apply. */
+ * best first, players level on every tie-break sharing a rank; then the
+ * tournament's tie-breaks in its order, "-" where direct encounter was
+ * not applied. */
 function standingsTable(rows) {
+	var tbs = rows.length > 0 ? Object.keys(rows[0].tiebreaks) : [];
+
 	return G.table("standings", ["rank", "player", "points", "games",
-	    "wins", "losses", "h2h", "sb"], rows.map(function (s) {
+	    "wins", "losses"].concat(tbs), rows.map(function (s) {
 		return [String(s.rank), G.playerLink(s.name),
 		    String(s.points), String(s.games), String(s.wins),
-		    String(s.losses), s.h2h === null ? "-" : String(s.h2h),
-		    String(s.sb)];
+		    String(s.losses)].concat(tbs.map(function (k) {
+			var v = s.tiebreaks[k];
+			return v === null ? "-" : String(v);
+		    }));
 	    }));
 }
 

@@ -37,29 +37,45 @@ put_quarter(struct buf *b, uint64_t q)
 }
 
 /*
- * Appends the standings lines: "RANK NAME points P games G wins W
- * losses L h2h H sb S", best first; H is "-" where head-to-head does
- * not apply.
+ * Appends the standings lines: "tiebreaks LIST", then "RANK NAME points
+ * P games G wins W losses L", ` byes B` and ` forfeits W/L` where not 0,
+ * and " TB V" for each tie-break of the list, best first; V is "-" where
+ * direct encounter was not applied.
  */
 void
 cmd_results_standings(struct buf *b, const struct results *r)
 {
 	const struct standing *s;
 	const struct xtable_player *p;
+	char		 l[TB_TEXT_MAX];
 	size_t		 i;
+	unsigned int	 k, u;
 
+	tb_list_text(&r->tb, l, sizeof l);
+	buf_printf(b, "tiebreaks %s\n", l);
 	for (i = 0; i < r->n; i++) {
 		p = results_standing(r, i, &s);
 		buf_printf(b, "%u %s points ", s->rank, r->names[s->player]);
 		put_half(b, s->half);
 		buf_printf(b, " games %" PRIu32 " wins %" PRIu32 " losses %"
-		    PRIu32 " h2h ", p->games, p->wins, p->losses);
-		if (s->h2h < 0)
-			buf_putc(b, '-');
-		else
-			put_half(b, (uint64_t)s->h2h);
-		buf_puts(b, " sb ");
-		put_quarter(b, s->sb);
+		    PRIu32, p->games, p->wins, p->losses);
+		if (p->byes > 0)
+			buf_printf(b, " byes %" PRIu32, p->byes);
+		if (p->fwins + p->flosses > 0)
+			buf_printf(b, " forfeits %" PRIu32 "/%" PRIu32,
+			    p->fwins, p->flosses);
+		for (k = 0; k < r->tb.n; k++) {
+			buf_printf(b, " %s ", tb_name(r->tb.k[k]));
+			u = tb_unit(r->tb.k[k]);
+			if (s->tb[k] < 0)
+				buf_putc(b, '-');
+			else if (u == 1)
+				buf_printf(b, "%" PRId64, s->tb[k]);
+			else if (u == 2)
+				put_half(b, (uint64_t)s->tb[k]);
+			else
+				put_quarter(b, (uint64_t)s->tb[k]);
+		}
 		buf_putc(b, '\n');
 	}
 }
@@ -172,17 +188,30 @@ cmd_results_pair(struct buf *b, const char *a, const char *bn,
 }
 
 /*
- * standings NAME and crosstable NAME: a tournament's table with
- * tie-breaks, or its crosstable, after its status and progress.
+ * standings NAME [format=csv] and crosstable NAME: a tournament's table
+ * with tie-breaks (as text after its status and progress, or as export's
+ * CSV), or its crosstable.
  */
 static int
 cmd_tour_results_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
 	struct lobby_tresults tr;
+	int		 csv = c->argc > 1;
 
+	if (csv && (strcasecmp(c->name, "standings") != 0 ||
+	    strcmp(c->argv[1], "format=csv") != 0)) {
+		buf_printf(body, "unknown argument %.40s: expected format=csv",
+		    c->argv[1]);
+		return (CMD_ERROR);
+	}
 	if (lobby_tour_results(s->lobby, c->argv[0], &tr, body) != 0)
 		return (CMD_ERROR);
+	if (csv) {
+		export_standings_csv(body, &tr.r);
+		results_free(&tr.r);
+		return (CMD_OK);
+	}
 	buf_printf(body, "status %s\nplayed %zu of %zu\n",
 	    lobby_tour_status(tr.status), tr.played, tr.total);
 	if (strcasecmp(c->name, "crosstable") == 0)
@@ -307,8 +336,8 @@ cmd_export_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_standings_entry = {
-	.name = "standings", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY, .usage = "NAME",
+	.name = "standings", .min_args = 1, .max_args = 2,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY, .usage = "NAME [format=csv]",
 	.exec = cmd_tour_results_exec
 };
 const struct cmd_entry cmd_crosstable_entry = {

@@ -13,6 +13,7 @@
 
 #include "league/league.h"
 #include "lobby/lobby.h"
+#include "lobby/lobby-results.h"
 #include "node/lnode.h"
 #include "proto/proto.h"
 #include "session/session.h"
@@ -97,7 +98,7 @@ cmd_tour_sprt(const char *a, struct league_tournament *d, struct buf *body)
 }
 
 enum { T_PLAYERS, T_GAMES, T_TC, T_SEED, T_RANDOM, T_PAIRS, T_ROUNDS,
-	T_FORFEIT, T_SPRT };
+	T_FORFEIT, T_SPRT, T_TIEBREAKS };
 
 /*
  * Takes option k (value a) of tournament create.  Returns 0, 1 if the
@@ -108,6 +109,7 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
     int *have_seed, struct buf *body)
 {
 	unsigned long	 v;
+	char		 err[128];
 	int		 max;
 
 	switch (k) {
@@ -166,6 +168,12 @@ cmd_tour_opt(int k, const char *a, struct league_tournament *d,
 		return (0);
 	case T_SPRT:
 		return (cmd_tour_sprt(a, d, body));
+	case T_TIEBREAKS:
+		if (tb_list_parse(a, &d->tb, err, sizeof err) != 0) {
+			buf_printf(body, "tiebreaks=LIST: %s", err);
+			return (-1);
+		}
+		return (0);
 	}
 	return (1);
 }
@@ -186,7 +194,7 @@ cmd_tour_opts(int argc, char **argv, struct league_tournament *d,
 	 */
 	static const char *const keys[] = {
 		"players", "games", "tc", "seed", "random", "pairs", "rounds",
-		"forfeit", "sprt"
+		"forfeit", "sprt", "tiebreaks"
 	};
 	const char	*a;
 	int		 i, k, r;
@@ -257,7 +265,7 @@ cmd_tour_game(struct session *s, struct league_tournament *d, int n,
 #define CMD_TOUR_USAGE "usage: tournament create NAME roundrobin|gauntlet|" \
 	"swiss|arena players=A,B,... [games=N|pairs=N] [rounds=R] [tc=TC] " \
 	"[seed=S] [random=1] [forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] " \
-	"GAME"
+	"[tiebreaks=TB,...] GAME"
 
 /* Checks what create's options say together; 0, or -1 with body. */
 static int
@@ -337,6 +345,8 @@ cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
 	if (cmd_tour_opts(argc, argv, &d, &have_seed, rest, &n, body) != 0 ||
 	    cmd_tour_check(&d, body) != 0)
 		goto fail;
+	if (d.tb.n == 0)	/* stored, so that show tells it */
+		lobby_tour_tb(&d, &d.tb);
 	if (cmd_tour_game(s, &d, n, rest, have_seed, body) != 0 ||
 	    lobby_tour_add(s->lc, &d, &nslots, body) != 0)
 		goto fail;
@@ -418,6 +428,8 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 {
 	struct lobby_tshow sh;
 	const struct league_tournament *d;
+	struct tb_list	 tb;
+	char		 tbs[TB_TEXT_MAX];
 	unsigned int	 r;
 	size_t		 i;
 
@@ -438,7 +450,10 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 		buf_printf(body, " seed=%llu", (unsigned long long)d->seed);
 	else
 		buf_puts(body, " seed=hidden");
-	buf_printf(body, " forfeit=%u\nplayers", d->forfeit_s);
+	lobby_tour_tb(d, &tb);
+	tb_list_text(&tb, tbs, sizeof tbs);
+	buf_printf(body, " forfeit=%u tiebreaks=%s\nplayers", d->forfeit_s,
+	    tbs);
 	for (i = 0; i < d->nplayers; i++)
 		buf_printf(body, " %s", d->players[i]);
 	for (r = 0, i = 0; i < d->nplayers; i++)
@@ -507,7 +522,8 @@ const struct cmd_entry cmd_tournament_entry = {
 	.flags = CMD_F_LOOP | CMD_F_LOBBY,
 	.usage = "create NAME roundrobin|gauntlet|swiss|arena players=A,B,... "
 	    "[games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] [random=1] "
-	    "[forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] GAME | list | "
+	    "[forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] "
+	    "[tiebreaks=TB,...] GAME | list | "
 	    "show NAME | cancel NAME | pause NAME | resume NAME | "
 	    "add NAME PLAYER | withdraw NAME PLAYER",
 	.exec = cmd_tournament_exec

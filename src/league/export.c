@@ -21,7 +21,8 @@ static const char *const export_names[EXPORT_NSHEETS] = {
 
 /* The header line of each table. */
 static const char *const export_heads[EXPORT_NSHEETS] = {
-	"rank,name,points,games,wins,losses,draws,h2h,sb",
+	"rank,name,points,games,wins,losses,draws,byes,forfeit_wins,"
+	"forfeit_losses",
 	"player,opponent,points,games",
 	"a,b,games,wins,losses,draws,score,elo,elo_lo,elo_hi,los,pairs,ll,ld,"
 	"wl,dd,wd,ww,unpaired,pair_elo,pair_elo_lo,pair_elo_hi,pair_los",
@@ -162,23 +163,34 @@ csv_num(struct buf *b, int has, int prec, double x)
 		export_num(b, prec, x);
 }
 
-/* The standings table. */
-static void
-csv_standings(struct buf *b, const struct results *r)
+/*
+ * The standings table, its header line first (the fixed columns, then
+ * the tie-breaks' names): export's and `standings NAME format=csv`'s
+ * (the lobby's record: byes and withdrawals too).  Pure: no I/O.
+ */
+void
+export_standings_csv(struct buf *b, const struct results *r)
 {
 	const struct standing *s;
 	const struct xtable_player *p;
 	size_t		 i;
+	unsigned int	 k;
 
+	buf_puts(b, export_heads[EXPORT_STANDINGS]);
+	for (k = 0; k < r->tb.n; k++)
+		buf_printf(b, ",%s", tb_name(r->tb.k[k]));
+	buf_putc(b, '\n');
 	for (i = 0; i < r->n; i++) {
 		p = results_standing(r, i, &s);
 		buf_printf(b, "%u,", s->rank);
 		csv_str(b, r->names[s->player]);
 		csv_num(b, 1, -1, (double)s->half / 2.0);
-		buf_printf(b, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
-		    p->games, p->wins, p->losses, p->draws);
-		csv_num(b, s->h2h >= 0, -1, (double)s->h2h / 2.0);
-		csv_num(b, 1, -1, (double)s->sb / 4.0);
+		buf_printf(b, ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
+		    ",%" PRIu32 ",%" PRIu32 ",%" PRIu32, p->games, p->wins,
+		    p->losses, p->draws, p->byes, p->fwins, p->flosses);
+		for (k = 0; k < r->tb.n; k++)
+			csv_num(b, s->tb[k] >= 0, -1, (double)s->tb[k] /
+			    tb_unit(r->tb.k[k]));
 		buf_putc(b, '\n');
 	}
 }
@@ -366,10 +378,11 @@ export_csv(struct store *st, const struct store_rfilter *f,
 	if (results_read_games(st, f, &g, &r, err, errlen) != 0)
 		return (-1);
 	buf_init(&b);
-	buf_printf(&b, "%s\n", export_heads[t]);
+	if (t != EXPORT_STANDINGS)
+		buf_printf(&b, "%s\n", export_heads[t]);
 	switch (t) {
 	case EXPORT_STANDINGS:
-		csv_standings(&b, &r);
+		export_standings_csv(&b, &r);
 		break;
 	case EXPORT_CROSSTABLE:
 		csv_crosstable(&b, &r);

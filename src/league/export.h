@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "lib/buf.h"
+#include "stats/results.h"
 #include "store/store-results.h"
 
 /* The CSV sheets of an export: the protocol's TABLE (export, table=). */
@@ -28,5 +29,6 @@ int	 export_filter_arg(struct store *, const char *,
 	    struct store_rfilter *, char *, size_t);
 int	 export_csv(struct store *, const struct store_rfilter *,
 	    enum export_sheet, size_t, struct buf *, char *, size_t);
+void	 export_standings_csv(struct buf *, const struct results *);
 
 #endif /* EXPORT_H */

@@ -107,12 +107,13 @@ league_players_text(const struct league_tournament *t, struct buf *b)
 	}
 }
 
-/* Binds a new tournament's options: parameters 11 to 17 of T_CREATE;
+/* Binds a new tournament's options: parameters 11 to 18 of T_CREATE;
  * returns 0, or -1. */
 static int
 league_tournament_bind_opts(struct sqldb_stmt *s,
     const struct league_tournament *t)
 {
+	char	 tb[TB_TEXT_MAX];
 	int	 i, r = 0;
 
 	r |= sqldb_bind_int64(s, 11, t->rounds);
@@ -126,6 +127,11 @@ league_tournament_bind_opts(struct sqldb_stmt *s,
 		for (i = 13; i <= 16; i++)
 			r |= sqldb_bind_null(s, i);
 	r |= sqldb_bind_int64(s, 17, (int64_t)t->nplayers);
+	if (t->tb.n > 0) {
+		tb_list_text(&t->tb, tb, sizeof tb);
+		r |= sqldb_bind_text(s, 18, tb);
+	} else
+		r |= sqldb_bind_null(s, 18);
 	return (r != 0 ? -1 : 0);
 }
 
@@ -397,6 +403,7 @@ out:
 static void
 league_tournament_row(struct sqldb_stmt *s, struct league_tournament *t)
 {
+	char		 err[128];
 	const char	*p, *q, *f, *st;
 	size_t		 n, i;
 
@@ -445,6 +452,10 @@ league_tournament_row(struct sqldb_stmt *s, struct league_tournament *t)
 		t->nstart = t->nplayers;
 	t->wround = xcalloc(t->nplayers + 1, sizeof *t->wround);
 	league_withdrawn_parse(t, league_col(s, 19));
+	/* NULL (made before migration 013), or not a list: the default. */
+	if (sqldb_column_null(s, 20) ||
+	    tb_list_parse(league_col(s, 20), &t->tb, err, sizeof err) != 0)
+		memset(&t->tb, 0, sizeof t->tb);
 }
 
 /*

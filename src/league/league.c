@@ -45,16 +45,17 @@ const char *const league_sql[LEAGUE_S_N] = {
 	"SELECT 1 FROM accounts WHERE name = ?",
 	"INSERT INTO tournaments (name, format, status, game, random, base_ms,"
 	" inc_ms, games_per_pair, seed, players, created_at, rounds,"
-	" forfeit_s, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, nstart)"
+	" forfeit_s, sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, nstart,"
+	" tiebreaks)"
 	" VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-	" ?)",
+	" ?, ?)",
 	"UPDATE tournaments SET status = ? WHERE id = ?",
 	"UPDATE tournaments SET sprt_verdict = ? WHERE id = ?",
 	"UPDATE tournaments SET players = ?, withdrawn = ? WHERE id = ?",
 	"SELECT id, name, format, status, game, random, base_ms, inc_ms,"
 	" games_per_pair, seed, players, rounds, forfeit_s, sprt_elo0,"
-	" sprt_elo1, sprt_alpha, sprt_beta, sprt_verdict, nstart, withdrawn"
-	" FROM tournaments"
+	" sprt_elo1, sprt_alpha, sprt_beta, sprt_verdict, nstart, withdrawn,"
+	" tiebreaks FROM tournaments"
 	" WHERE ?1 = 1 OR status IN ('running', 'paused') ORDER BY id",
 	"SELECT id, slot, status, result, player1, player2 FROM games"
 	" WHERE tournament_id = ? ORDER BY id",

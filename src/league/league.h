@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/tiebreak.h"
 #include "lib/util.h"
 
 struct league;
@@ -74,6 +75,8 @@ struct league_tournament {
 	size_t		 nstart;	/* players at the start; then added */
 	unsigned int	*wround;	/* per player: 0, or withdrawn when
 					 * R Swiss rounds were paired: R + 1 */
+	struct tb_list	 tb;		/* its tie-breaks (n 0: stored before
+					 * migration 013: the default) */
 };
 
 /* One stored game of a tournament, for resuming it. */

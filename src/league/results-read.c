@@ -12,17 +12,21 @@
 /*
  * Reads the games that f selects into g (free it with store_rgames_free)
  * and builds their results into r (players in name order; no game: r has
- * no player).  Returns 0; -1 with the reason in err and nothing to free
- * (more than f->max games or XTABLE_MAX players, or the log cannot be
- * read).
+ * no player), ranked by the tournament's tie-breaks if f selects one (else
+ * the default: tiebreak.h).  Returns 0; -1 with the reason in err and
+ * nothing to free (more than f->max games or XTABLE_MAX players, or the
+ * log cannot be read).
  */
 int
 results_read_games(struct store *st, const struct store_rfilter *f,
     struct store_rgames *g, struct results *r, char *err, size_t errlen)
 {
-	int		 rv;
+	struct tb_list	 l;
+	char		 tb[TB_TEXT_MAX], tberr[128];
+	int		 rv, swiss;
 
 	memset(r, 0, sizeof *r);
+	tb_list_default(0, &r->tb);	/* no game: the columns all the same */
 	if ((rv = store_rgames(st, f, g)) != 0) {
 		if (rv > 0)
 			snprintf(err, errlen, "more than %zu games: choose a "
@@ -37,6 +41,23 @@ results_read_games(struct store *st, const struct store_rfilter *f,
 		snprintf(err, errlen, "more than %d players: choose a "
 		    "narrower set", XTABLE_MAX);
 		return (-1);
+	}
+	if (f->tournament > 0 && (rv = store_tour_tb(st, f->tournament, tb,
+	    sizeof tb, &swiss)) <= 0) {
+		if (rv < 0) {
+			results_free(r);
+			store_rgames_free(g);
+			snprintf(err, errlen, "the game log cannot be read "
+			    "now");
+			return (-1);
+		}
+		if (tb[0] == '\0' ||
+		    tb_list_parse(tb, &l, tberr, sizeof tberr) != 0)
+			tb_list_default(swiss, &l);
+		if (r->n > 0)
+			results_rank(r, &l);
+		else
+			r->tb = l;
 	}
 	return (0);
 }

@@ -15,8 +15,75 @@
 #include "stats/swiss.h"
 
 /*
+ * Slot i's round, 1-based: a Swiss round's block (byes and absences
+ * share it), else the slot's place in the schedule (its order).
+ */
+static unsigned int
+slot_round(const struct ltour *t, size_t i)
+{
+	size_t	 b = t->npairings * t->def.games_per_pair;
+
+	if (t->def.format == LEAGUE_SWISS && b > 0)
+		return ((unsigned int)(i / b) + 1);
+	return ((unsigned int)i + 1);
+}
+
+/* The tie-breaks of t: its own, or its format's default. */
+void
+lobby_tour_tb(const struct league_tournament *d, struct tb_list *l)
+{
+	if (d->tb.n > 0)
+		*l = d->tb;
+	else
+		tb_list_default(d->format == LEAGUE_SWISS, l);
+}
+
+/*
+ * The unplayed rounds of t's players into r (tiebreak.h): each Swiss
+ * round's bye, a game of each round a withdrawn player was not paired in
+ * any more, and each game stopped by a withdrawal (absent for the
+ * withdrawn, unplayed without points for the other).  slot_round gives
+ * each slot's round.
+ */
+static void
+lobby_tour_unplayed(const struct ltour *t, struct lobby_tresults *tr)
+{
+	const struct league_tournament *d = &t->def;
+	const struct lslot *s;
+	size_t		 i, p;
+	unsigned int	 r, k;
+
+	for (i = 0; i < t->nslots; i++) {
+		s = &t->slots[i];
+		if (s->state != LSLOT_STOPPED || s->a >= d->nplayers ||
+		    s->b >= d->nplayers || (d->wround[s->a] == 0 &&
+		    d->wround[s->b] == 0))
+			continue;
+		r = slot_round(t, i);
+		if (d->wround[s->a] != 0)
+			results_absent(&tr->r, s->a, r);
+		else
+			(void)xtable_unit(&tr->r.xt, s->a, r, 0, 0);
+		if (d->wround[s->b] != 0)
+			results_absent(&tr->r, s->b, r);
+		else
+			(void)xtable_unit(&tr->r.xt, s->b, r, 0, 0);
+	}
+	for (r = 0; t->byes != NULL && r < t->round; r++) {
+		if (t->byes[r] != SWISS_NO_BYE)
+			results_bye(&tr->r, t->byes[r], r + 1,
+			    d->games_per_pair);
+		for (p = 0; p < d->nplayers; p++)
+			for (k = 0; d->wround[p] != 0 && d->wround[p] - 1 <= r &&
+			    k < d->games_per_pair; k++)
+				results_absent(&tr->r, p, r + 1);
+	}
+}
+
+/*
  * Fills tr with tournament name's status, games played and scheduled,
- * and the results of its finished games (free tr->r with results_free).
+ * and the results of its finished games (free tr->r with results_free),
+ * forfeits, byes and withdrawals included, ranked by its tie-breaks.
  * Returns 0, or -1 with the reason in err.
  */
 int
@@ -26,6 +93,7 @@ lobby_tour_results(struct lobby *lb, const char *name,
 	struct ltour	*t;
 	struct store_rgame *g;
 	const struct lslot *s;
+	struct tb_list	 l;
 	size_t		 i, n = 0;
 	int		 rv;
 
@@ -46,6 +114,8 @@ lobby_tour_results(struct lobby *lb, const char *name,
 		g[n].player1 = t->def.players[s->a];
 		g[n].player2 = t->def.players[s->b];
 		g[n].tournament = t->def.id;
+		g[n].forfeit = s->forfeit;
+		g[n].round = slot_round(t, i);
 		g[n++].winner = s->winner;
 	}
 	tr->played = n;
@@ -56,9 +126,8 @@ lobby_tour_results(struct lobby *lb, const char *name,
 		buf_printf(err, "tournament %.32s has no players", name);
 		return (-1);
 	}
-	/* A Swiss bye scores every game of its round, as the pairing has it. */
-	for (i = 0; t->byes != NULL && i < t->round; i++)
-		if (t->byes[i] != SWISS_NO_BYE)
-			results_bye(&tr->r, t->byes[i], t->def.games_per_pair);
+	lobby_tour_unplayed(t, tr);
+	lobby_tour_tb(&t->def, &l);
+	results_rank(&tr->r, &l);
 	return (0);
 }

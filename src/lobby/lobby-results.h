@@ -11,6 +11,7 @@
 #include "lib/buf.h"
 #include "stats/results.h"
 
+struct league_tournament;
 struct lobby;
 
 struct lobby_tresults {
@@ -19,6 +20,7 @@ struct lobby_tresults {
 	struct results	 r;		/* players in the tournament's order */
 };
 
+void	 lobby_tour_tb(const struct league_tournament *, struct tb_list *);
 int	 lobby_tour_results(struct lobby *, const char *,
 	    struct lobby_tresults *, struct buf *);
 

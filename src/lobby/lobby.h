@@ -218,7 +218,7 @@ struct lobby_rating_row {
 	char		 name[33];	/* LEAGUE_NAME_MAX + 1 */
 	double		 r;		/* rating */
 	double		 rd;		/* rating deviation */
-	int		 provisional;	/* rd above 110 */
+	int		 provisional;	/* rd 110 or above */
 	unsigned long	 games;
 };
 void	 lobby_ratings(struct lobby_client *, struct lobby_rating_row **,

@@ -138,11 +138,17 @@ hlobby_knumf(struct json *j, const char *key, int fix3, double v)
 static void
 hlobby_tour_options(const struct league_tournament *d, struct json *j)
 {
+	struct tb_list	 tb;
+	char		 tbs[TB_TEXT_MAX];
+
 	json_key(j, "options");
 	json_obj(j);
 	json_kuint_if(j, "rounds", d->format == LEAGUE_SWISS ||
 	    d->format == LEAGUE_ARENA, d->rounds);
 	json_kuint(j, "forfeit_s", d->forfeit_s);
+	lobby_tour_tb(d, &tb);
+	tb_list_text(&tb, tbs, sizeof tbs);
+	json_kstr(j, "tiebreaks", tbs);
 	/* The seed tells the random starts to come: shown at the end only. */
 	json_kuint_if(j, "seed", d->status == LEAGUE_T_FINISHED ||
 	    d->status == LEAGUE_T_CANCELLED, d->seed);

@@ -252,10 +252,11 @@ out:
 	return (rc);
 }
 
-/* Tells whether a rating is provisional: its RD above the threshold. */
+/* Tells whether a rating is provisional: its RD at or above the
+ * threshold (lichess: deviation >= provisionalDeviation). */
 int
 glicko2_provisional(const struct glicko2_params *p,
     const struct glicko2_rating *x)
 {
-	return (x->rd > p->provisional_rd);
+	return (x->rd >= p->provisional_rd);
 }

@@ -16,7 +16,8 @@
 #define GLICKO2_TAU		0.5
 #define GLICKO2_EPSILON		0.000001
 #define GLICKO2_SCALE		173.7178
-/* A rating whose RD is above this is provisional (lichess's threshold). */
+/* A rating whose RD is at or above this is provisional (lichess's
+ * threshold and comparison). */
 #define GLICKO2_PROVISIONAL_RD	110.0
 
 /* A rating on the Glicko scale (1500-centred). */
@@ -31,7 +32,7 @@ struct glicko2_params {
 	double		 tau;		/* constrains the volatility change */
 	double		 epsilon;	/* convergence of the volatility */
 	double		 max_rd;	/* RD never grows above this */
-	double		 provisional_rd; /* RD above this: provisional */
+	double		 provisional_rd; /* RD at or above: provisional */
 	struct glicko2_rating init;	/* a new player's rating */
 };
 

@@ -9,13 +9,34 @@
 #include "stats/results.h"
 #include "stats/results-json.h"
 
-/* Writes the standings, best first: one object per line of `standings`. */
+/* Writes a tie-break's value: a number, points or quarters; DE null
+ * where it was not applied. */
+static void
+json_tb(struct json *j, enum tb_kind k, int64_t v)
+{
+	unsigned int	 u = tb_unit(k);
+
+	if (v < 0)
+		json_null(j);
+	else if (u == 1)
+		json_uint(j, (uint64_t)v);
+	else if (u == 2)
+		json_num1(j, (double)v / 2.0);
+	else
+		json_num4(j, (double)v / 4.0);
+}
+
+/*
+ * Writes the standings, best first: one object per line of `standings`,
+ * its tie-breaks in "tiebreaks" in the list's order.
+ */
 void
 results_json_standings(struct json *j, const struct results *r)
 {
 	const struct standing *s;
 	const struct xtable_player *p;
 	size_t		 i;
+	unsigned int	 k;
 
 	json_arr(j);
 	for (i = 0; i < r->n; i++) {
@@ -28,12 +49,16 @@ results_json_standings(struct json *j, const struct results *r)
 		json_kuint(j, "losses", p->losses);
 		json_kuint(j, "draws", p->draws);
 		json_knum1(j, "points", (double)s->half / 2.0);
-		json_key(j, "h2h");
-		if (s->h2h < 0)
-			json_null(j);
-		else
-			json_num1(j, (double)s->h2h / 2.0);
-		json_knum4(j, "sb", (double)s->sb / 4.0);
+		json_kuint(j, "byes", p->byes);
+		json_kuint(j, "forfeit_wins", p->fwins);
+		json_kuint(j, "forfeit_losses", p->flosses);
+		json_key(j, "tiebreaks");
+		json_obj(j);
+		for (k = 0; k < r->tb.n; k++) {
+			json_key(j, tb_name(r->tb.k[k]));
+			json_tb(j, r->tb.k[k], s->tb[k]);
+		}
+		json_end_obj(j);
 		json_end_obj(j);
 	}
 	json_end_arr(j);

@@ -285,17 +285,25 @@ results_pair_at(struct results *r, size_t *cap, size_t a, size_t b)
 	return (lo);
 }
 
-/* Counts game gm (players i, j) in r; fills v's entry for the pairing. */
+/*
+ * Counts game gm (players i, j; its round) in r; fills v's entry for the
+ * pairing.  A forfeit is an unplayed unit in the standings (tiebreak.h)
+ * and in no crosstable cell, but a game of the pair's statistics.
+ */
 static void
 results_count(struct results *r, size_t *cap, const struct store_rgame *gm,
-    size_t i, size_t j, struct rpg *v)
+    size_t i, size_t j, unsigned int round, struct rpg *v)
 {
 	struct results_pair *p;
 	size_t		 a = i < j ? i : j, b = i < j ? j : i, k;
 	int		 a_first = a == i, a_won;
 
-	(void)xtable_add(&r->xt, i, j, gm->winner == 1 ? XTABLE_WIN :
-	    XTABLE_LOSS);
+	if (gm->forfeit)
+		(void)xtable_forfeit(&r->xt, gm->winner == 1 ? i : j,
+		    gm->winner == 1 ? j : i, round);
+	else
+		(void)xtable_add(&r->xt, i, j, gm->winner == 1 ? XTABLE_WIN :
+		    XTABLE_LOSS, round);
 	k = results_pair_at(r, cap, a, b);
 	v->pair = k;
 	v->a_first = a_first;
@@ -344,6 +352,7 @@ results_build(const char *const *names, size_t n,
 	qsort(lk, r->n, sizeof *lk, rname_cmp);
 	r->ref = xcalloc(r->n, sizeof *r->ref);
 	r->st = xcalloc(r->n, sizeof *r->st);
+	r->key = xcalloc(r->n, sizeof *r->key);
 	v = xcalloc(ng + 1, sizeof *v);
 	sid = xcalloc(ng + 1, sizeof *sid);
 	results_starts(g, ng, sid);
@@ -353,7 +362,8 @@ results_build(const char *const *names, size_t n,
 		if (a < 0 || b < 0 || a == b ||
 		    (g[i].winner != 1 && g[i].winner != 2))
 			continue;
-		results_count(r, &cap, &g[i], (size_t)a, (size_t)b, &v[m]);
+		results_count(r, &cap, &g[i], (size_t)a, (size_t)b,
+		    g[i].round != 0 ? g[i].round : (unsigned int)i + 1, &v[m]);
 		v[m].game = i;
 		v[m++].start = sid[i];
 		r->games++;
@@ -374,7 +384,10 @@ results_build(const char *const *names, size_t n,
 		p->has_penta_elo = matchstat_elo_penta(&p->penta,
 		    &p->penta_elo) == 0;
 	}
-	tiebreak_standings(&r->xt, r->st);
+	for (i = 0; i < r->n; i++)
+		r->key[lk[i].i] = i;
+	tb_list_default(0, &r->tb);
+	results_rank(r, NULL);
 	free(v);
 	free(sid);
 	free(lk);
@@ -382,20 +395,39 @@ results_build(const char *const *names, size_t n,
 }
 
 /*
- * Counts a bye for player i worth `games` won games (a Swiss bye scores
- * every game of its round): in i's points, not in its games, and ranks
- * the standings again (tie-breaks count the opponents' byes too).
+ * Counts a bye of player i in round `round` worth `games` won games (a
+ * Swiss bye scores every game of its round): unplayed units, in i's
+ * points, not in its games.  Rank again with results_rank.
  */
 void
-results_bye(struct results *r, size_t i, unsigned int games)
+results_bye(struct results *r, size_t i, unsigned int round,
+    unsigned int games)
 {
 	unsigned int	 k;
 
-	if (i >= r->n)
-		return;
 	for (k = 0; k < games; k++)
-		(void)xtable_bye(&r->xt, i, 2);
-	tiebreak_standings(&r->xt, r->st);
+		(void)xtable_bye(&r->xt, i, round, 2);
+}
+
+/* Counts a game of player i in round `round` it was absent from (after
+ * its withdrawal): an unplayed unit, voluntarily.  Rank again after. */
+void
+results_absent(struct results *r, size_t i, unsigned int round)
+{
+	(void)xtable_unit(&r->xt, i, round, 0, 1);
+}
+
+/*
+ * Ranks the standings (again) by the tie-breaks l (NULL: r's), ties
+ * among equals in name order: one order for every rendering of the same
+ * games.
+ */
+void
+results_rank(struct results *r, const struct tb_list *l)
+{
+	if (l != NULL)
+		r->tb = *l;
+	tiebreak_standings(&r->xt, &r->tb, r->key, r->st);
 }
 
 /*
@@ -463,6 +495,7 @@ results_free(struct results *r)
 	strv_free(r->names, r->n);
 	xtable_free(&r->xt);
 	free(r->st);
+	free(r->key);
 	free(r->ref);
 	free(r->pairs);
 	memset(r, 0, sizeof *r);

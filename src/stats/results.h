@@ -67,6 +67,8 @@ struct results {
 	size_t		 n;		/* players */
 	char		**names;	/* in the given or name order */
 	struct xtable	 xt;
+	struct tb_list	 tb;		/* the standings' tie-breaks */
+	size_t		*key;		/* per player: its place by name */
 	struct standing	*st;		/* n lines, best first */
 	struct results_ref *ref;	/* per player */
 	struct results_pair *pairs;	/* the pairs that met, by (a, b) */
@@ -77,7 +79,9 @@ struct results {
 int	 results_build(const char *const *, size_t,
 	    const struct store_rgame *, size_t, struct results *);
 void	 results_free(struct results *);
-void	 results_bye(struct results *, size_t, unsigned int);
+void	 results_bye(struct results *, size_t, unsigned int, unsigned int);
+void	 results_absent(struct results *, size_t, unsigned int);
+void	 results_rank(struct results *, const struct tb_list *);
 int	 results_pair_get(const struct results *, size_t, size_t,
 	    struct results_pair *);
 const struct xtable_player *results_standing(const struct results *,

@@ -138,7 +138,8 @@ rtable_rate(struct rtable *e, const char *p1, const char *p2, int winner)
 	b->games++;
 }
 
-/* Tells whether a rating is provisional (RD above 110, lichess's rule). */
+/* Tells whether a rating is provisional (RD at or above 110, lichess's
+ * rule). */
 int
 rtable_provisional(const struct glicko2_rating *g)
 {

@@ -8,7 +8,8 @@
  * "Comments on normalized Elo", section 4.1).  The one-dimensional roots
  * are found by bisection to the last bit (fastchess uses ITP to 1e-3 or
  * 1e-7); where the normalized model's iteration fails (one-sided samples,
- * hypotheses far out), t is reached by continuation.  Pure arithmetic:
+ * hypotheses far out), t is reached by continuation, and its maximum is
+ * the best of every stationary point (mle_normalized).  Pure arithmetic:
  * no I/O, no globals.  doc/STATS.md.
  */
 #include <math.h>
@@ -27,6 +28,14 @@
 #define SPRT_MLE_EPS	1e-10
 /* The normalized model's continuation: at most this many steps. */
 #define SPRT_STEPS	64
+/* The normalized model's scan for stationary points: this many
+ * intervals of the mean; the fixed point wins a tie within SPRT_TIE. */
+#define SPRT_SCAN	512
+#define SPRT_TIE	1e-13
+/* Halvings of theta's bracket: to the last bit of a double, or enough
+ * for the scan's signs (a bracket of width 1e3 to 1e-16). */
+#define SPRT_BITS	2000
+#define SPRT_COARSE	64
 /* A count of 0 is taken as this (fastchess's regularization). */
 #define SPRT_ZERO	1e-3
 
@@ -69,11 +78,13 @@ sprt_strerror(enum sprt_err e)
 /*
  * Solves sum ph[i] x[i] / (1 + theta x[i]) = 0 for theta in the interval
  * (-1 / max x, -1 / min x) where every 1 + theta x[i] is positive; the
- * sum decreases there from +inf to -inf.  Returns -1 if min x >= 0 or
- * max x <= 0 (no such interval).
+ * sum decreases there from +inf to -inf: at most maxit halvings (to the
+ * last bit: SPRT_BITS).  Returns -1 if min x >= 0 or max x <= 0 (no such
+ * interval).
  */
 static int
-solve_theta(const double *x, const double *ph, int k, double *theta)
+solve_theta(const double *x, const double *ph, int k, double *theta,
+    int maxit)
 {
 	double	 u = x[0], v = x[0], lo, hi, mid, h;
 	int	 i, it;
@@ -86,7 +97,7 @@ solve_theta(const double *x, const double *ph, int k, double *theta)
 		return (-1);
 	lo = -1 / v;
 	hi = -1 / u;
-	for (it = 0; it < 2000; it++) {
+	for (it = 0; it < maxit; it++) {
 		mid = lo + (hi - lo) / 2;
 		if (mid <= lo || mid >= hi)
 			break;
@@ -110,7 +121,7 @@ mle_logistic(const double *a, const double *ph, int k, double s, double *p)
 
 	for (i = 0; i < k; i++)
 		x[i] = a[i] - s;
-	if (solve_theta(x, ph, k, &theta) == -1)
+	if (solve_theta(x, ph, k, &theta, SPRT_BITS) == -1)
 		return (-1);
 	for (i = 0; i < k; i++)
 		p[i] = ph[i] / (1 + theta * x[i]);
@@ -135,7 +146,8 @@ iterate_normalized(const double *a, const double *ph, int k, double t,
 			z = (a[i] - mu) / sigma;
 			phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
 		}
-		if (!(sigma > 0) || solve_theta(phi, ph, k, &theta) == -1)
+		if (!(sigma > 0) ||
+		    solve_theta(phi, ph, k, &theta, SPRT_BITS) == -1)
 			return (-1);
 		for (diff = 0, i = 0; i < k; i++) {
 			np = ph[i] / (1 + theta * phi[i]);
@@ -149,15 +161,15 @@ iterate_normalized(const double *a, const double *ph, int k, double t,
 }
 
 /*
- * The ML distribution with (mu - 1/2) / sigma = t (normalized model):
- * the fixed-point iteration from the uniform distribution, as fastchess
- * does.  Far from t = 0 in one-sided samples (a perfect player against
- * a random one) that iteration can fail; then t is reached by
- * continuation: the solutions for t/m, 2t/m, .. t, each iteration
- * started from the previous solution, with m = 2, 4, .. 64.
+ * The fixed point of the normalized model from the uniform distribution,
+ * as fastchess does.  Far from t = 0 in one-sided samples (a perfect
+ * player against a random one) that iteration can fail; then t is
+ * reached by continuation: the solutions for t/m, 2t/m, .. t, each
+ * iteration started from the previous solution, with m = 2, 4, .. 64.
  */
 static int
-mle_normalized(const double *a, const double *ph, int k, double t, double *p)
+fixed_normalized(const double *a, const double *ph, int k, double t,
+    double *p)
 {
 	int	 i, j, m;
 
@@ -171,6 +183,122 @@ mle_normalized(const double *a, const double *ph, int k, double t, double *p)
 			return (0);
 	}
 	return (-1);
+}
+
+/*
+ * The stationary points of the normalized model as roots of one
+ * function of the mean mu (t != 0): sigma = (mu - 1/2) / t, the weights
+ * phi[i] of the fixed-point iteration at (mu, sigma), theta solving the
+ * secular equation, p[i] = ph[i] / (1 + theta phi[i]); then g(mu) = mean
+ * of p - mu.  At a root p's mean is mu and (the constraint, which p
+ * meets) its standard deviation sigma: a fixed point of the iteration,
+ * and every fixed point is such a root.  theta to maxit halvings (the
+ * scan's signs need SPRT_COARSE).  Returns -1 where p is not defined
+ * (sigma <= 0, phi of one sign).
+ */
+static int
+mean_gap(const double *a, const double *ph, int k, double t, double mu,
+    double *p, double *g, int maxit)
+{
+	double	 phi[SPRT_K] = { 0 }, sigma = (mu - 0.5) / t, z, theta, m;
+	int	 i;
+
+	if (!(sigma > 0))
+		return (-1);
+	for (i = 0; i < k; i++) {
+		z = (a[i] - mu) / sigma;
+		phi[i] = a[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
+	}
+	if (solve_theta(phi, ph, k, &theta, maxit) == -1)
+		return (-1);
+	for (m = 0, i = 0; i < k; i++) {
+		p[i] = ph[i] / (1 + theta * phi[i]);
+		if (!(p[i] > 0))
+			return (-1);
+		m += a[i] * p[i];
+	}
+	*g = m - mu;
+	return (0);
+}
+
+/* sum ph[i] log p[i]: what the ML distribution maximizes. */
+static double
+loglik(const double *ph, const double *p, int k)
+{
+	double	 v = 0;
+	int	 i;
+
+	for (i = 0; i < k; i++)
+		v += ph[i] * log(p[i]);
+	return (v);
+}
+
+/*
+ * Bisects g's bracket [lo, hi] (signs differing) to its root, then keeps
+ * that point's distribution in best (its value *bv) if it is better.
+ */
+static void
+root_candidate(const double *a, const double *ph, int k, double t,
+    double lo, double glo, double hi, double *best, double *bv)
+{
+	double	 q[SPRT_K], mid, g, v;
+	int	 i, it;
+
+	for (it = 0; it < 200; it++) {
+		mid = lo + (hi - lo) / 2;
+		if (mid <= lo || mid >= hi ||
+		    mean_gap(a, ph, k, t, mid, q, &g, SPRT_COARSE) == -1)
+			break;
+		if ((g > 0) == (glo > 0))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (mean_gap(a, ph, k, t, lo + (hi - lo) / 2, q, &g, SPRT_BITS) == -1)
+		return;
+	v = loglik(ph, q, k);
+	if (v > *bv) {
+		*bv = v;
+		for (i = 0; i < k; i++)
+			best[i] = q[i];
+	}
+}
+
+/*
+ * The ML distribution with (mu - 1/2) / sigma = t (normalized model).
+ * The likelihood on that constraint can have several local maxima, and
+ * the fixed-point iteration settles on one of them, not always the
+ * highest (normalized 0/400 on a dozen pairs).  So the maximum is taken
+ * over every stationary point: the fixed point (fastchess's, kept on a
+ * tie so that the figures stay fastchess's to the last bit) and each
+ * root of mean_gap, bracketed on SPRT_SCAN points of mu dense near both
+ * ends of its range (1/2, 1) or (0, 1/2) and bisected.  t = 0 is the
+ * linear constraint mu = 1/2: the logistic model's exact solution.
+ */
+static int
+mle_normalized(const double *a, const double *ph, int k, double t, double *p)
+{
+	double	 q[SPRT_K], bv = -INFINITY, mu, g, pmu = 0, pg = 0, u;
+	int	 j, have = 0;
+
+	if (t == 0)
+		return (mle_logistic(a, ph, k, 0.5, p));
+	if (fixed_normalized(a, ph, k, t, p) == 0)
+		bv = loglik(ph, p, k) + SPRT_TIE;
+	for (j = 1; j < SPRT_SCAN; j++) {
+		u = (1 - cos(M_PI * j / SPRT_SCAN)) / 4;
+		mu = t > 0 ? 0.5 + u : 0.5 - u;
+		if (mean_gap(a, ph, k, t, mu, q, &g, SPRT_COARSE) == -1) {
+			have = 0;
+			continue;
+		}
+		if (have && (g > 0) != (pg > 0))
+			root_candidate(a, ph, k, t, pmu, pg, mu, p, &bv);
+		have = 1;
+		pmu = mu;
+		pg = g;
+	}
+	return (isfinite(bv) ? 0 : -1);
 }
 
 /*

@@ -4,6 +4,7 @@
  * store-read.c's; every parameter is bound.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,12 @@
 
 /*
  * The selected games, and per game and seat: moves, kept-win, threw-win
- * and the player's own move number of its first threw-win.
+ * and the player's own move number of its first threw-win; whether it
+ * was won by forfeit.
  */
 static const char store_rgames_sql[] =
-    "WITH sel AS (SELECT id, player1, player2, game, tournament_id, result"
+    "WITH sel AS (SELECT id, player1, player2, game, tournament_id, result,"
+    " reason"
     " FROM games WHERE status = 'finished' AND result IS NOT NULL"
     " AND (CAST(?1 AS TEXT) IS NULL OR (player1 = ?1 AND player2 = ?2)"
     " OR (player1 = ?2 AND player2 = ?1))"
@@ -37,7 +40,8 @@ static const char store_rgames_sql[] =
     " COALESCE(sel.tournament_id, 0), sel.result,"
     " COALESCE(a1.n, 0), COALESCE(a1.kw, 0), COALESCE(a1.tw, 0),"
     " COALESCE(a1.ft, 0), COALESCE(a2.n, 0), COALESCE(a2.kw, 0),"
-    " COALESCE(a2.tw, 0), COALESCE(a2.ft, 0) FROM sel"
+    " COALESCE(a2.tw, 0), COALESCE(a2.ft, 0),"
+    " CASE WHEN sel.reason = 'forfeit' THEN 1 ELSE 0 END FROM sel"
     " LEFT JOIN agg AS a1 ON a1.game_id = sel.id AND a1.player = 1"
     " LEFT JOIN agg AS a2 ON a2.game_id = sel.id AND a2.player = 2"
     " ORDER BY sel.id";
@@ -45,6 +49,10 @@ static const char store_rgames_sql[] =
 /* A tournament's id by name. */
 static const char store_tour_id_sql[] =
     "SELECT id FROM tournaments WHERE name = ?1";
+
+/* A tournament's format and tie-breaks (NULL: its format's default). */
+static const char store_tour_tb_sql[] =
+    "SELECT format, COALESCE(tiebreaks, '') FROM tournaments WHERE id = ?1";
 
 /* Reads one row of store_rgames_sql into g. */
 static void
@@ -62,6 +70,7 @@ store_rgame_row(struct sqldb_stmt *s, struct store_rgame *g)
 	res = sqldb_column_text(s, 5);
 	g->winner = res != NULL && strcmp(res, "first") == 0 ? 1 : 2;
 	g->marked = 1;
+	g->forfeit = sqldb_column_int64(s, 14) != 0;
 	for (k = 0; k < 2; k++) {
 		g->seat[k].moves = (uint32_t)sqldb_column_int64(s, 6 + 4 * k);
 		g->seat[k].kept = (uint32_t)sqldb_column_int64(s, 7 + 4 * k);
@@ -167,4 +176,35 @@ store_tour_id(struct store *st, const char *name)
 	sqldb_finalize(s);
 	pthread_mutex_unlock(&st->rmtx);
 	return (rc == SQLDB_DONE ? id : -1);
+}
+
+/*
+ * Reads tournament id's tie-breaks as stored (tb[0..len): "" for its
+ * format's default) and whether it is a Swiss one.  Returns 0, 1 if
+ * there is no such tournament, -1 on error.
+ */
+int
+store_tour_tb(struct store *st, int64_t id, char *tb, size_t len, int *swiss)
+{
+	struct sqldb_stmt *s = NULL;
+	const char	*f, *t;
+	int		 rc = -1, found = 0;
+
+	tb[0] = '\0';
+	*swiss = 0;
+	pthread_mutex_lock(&st->rmtx);
+	if (sqldb_prepare(st->rdb, store_tour_tb_sql, 0, &s) == 0) {
+		sqldb_bind_int64(s, 1, id);
+		if ((rc = sqldb_step(s)) == SQLDB_ROW) {
+			f = sqldb_column_text(s, 0);
+			t = sqldb_column_text(s, 1);
+			*swiss = f != NULL && strcmp(f, "swiss") == 0;
+			snprintf(tb, len, "%s", t != NULL ? t : "");
+			found = 1;
+			rc = SQLDB_DONE;
+		}
+	}
+	sqldb_finalize(s);
+	pthread_mutex_unlock(&st->rmtx);
+	return (rc != SQLDB_DONE ? -1 : found ? 0 : 1);
 }

@@ -28,6 +28,8 @@ struct store_rgame {
 	const char	*start;		/* NULL: unknown (never paired) */
 	int64_t		 tournament;	/* 0: none */
 	int		 winner;	/* 1 or 2 */
+	int		 forfeit;	/* won by forfeit: not played */
+	unsigned int	 round;		/* its round (order), 0: its index */
 	int		 marked;	/* seat[] is known */
 	struct store_rseat seat[2];
 };
@@ -54,5 +56,6 @@ int	 store_rgames(struct store *, const struct store_rfilter *,
 	    struct store_rgames *);
 void	 store_rgames_free(struct store_rgames *);
 int64_t	 store_tour_id(struct store *, const char *);
+int	 store_tour_tb(struct store *, int64_t, char *, size_t, int *);
 
 #endif /* STORE_RESULTS_H */

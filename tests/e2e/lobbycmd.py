@@ -144,7 +144,7 @@ def test_tournament_options():
            "? usage: tournament create NAME roundrobin|gauntlet|swiss|arena "
            "players=A,B,... [games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] "
            "[random=1] [forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] "
-           "GAME")
+           "[tiebreaks=TB,...] GAME")
     expect(root, tc + "knockout players=a,b nim 3",
            "? unknown format knockout: roundrobin, gauntlet, swiss or "
            "arena")
@@ -177,8 +177,9 @@ def test_tournament_options():
            "nim 3 4")
     # No game yet: both level on everything, both rank 1 (§13.10).
     expect(root, "standings t1", "= status running\nplayed 0 of 2\n"
-           "1 alice points 0 games 0 wins 0 losses 0 h2h - sb 0\n"
-           "1 bob points 0 games 0 wins 0 losses 0 h2h - sb 0")
+           "tiebreaks de,sb,win\n"
+           "1 alice points 0 games 0 wins 0 losses 0 de - sb 0 win 0\n"
+           "1 bob points 0 games 0 wins 0 losses 0 de - sb 0 win 0")
     expect(root, "standings t2", "? no tournament t2")
     expect(root, "tournament cancel t1", "=")
     expect(root, "tournament cancel t1", "? no running tournament t1")

@@ -72,7 +72,8 @@ def test_repeated_args():
     check("each once: answers", ok(r) and "games 0 " in r, r)
     r = c.cmd("export standings since=2000-01-01 until=2030-01-01")
     check("export, each once: answers", ok(r) and body(r) ==
-          "rank,name,points,games,wins,losses,draws,h2h,sb", r)
+          "rank,name,points,games,wins,losses,draws,byes,forfeit_wins,"
+          "forfeit_losses,de,sb,win", r)
     d.stop()
 
 

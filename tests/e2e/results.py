@@ -169,25 +169,33 @@ def perfect_cup(d, names, spec):
 
 def test_tournament_tie():
     """Three perfect bots from an N-position: every game is won by the
-    first player, seats alternate, so all three tie and share rank 1."""
+    first player, seats alternate, so all three tie and share rank 1,
+    listed by name (not in the tournament's order), as the export lists
+    them (one order, issue 26)."""
     d = hdaemon("tie", "--admins", "boss")
-    boss, sr = perfect_cup(d, ("p1", "p2", "p3"), "nim 2 3")
+    boss, sr = perfect_cup(d, ("p3", "p1", "p2"), "nim 2 3")
     lines = body(sr).split("\n")
-    check("standings: a three-way tie shares rank 1", lines[2:] == [
-        "1 %s points 2 games 4 wins 2 losses 2 h2h 2 sb 4" % n
-        for n in ("p1", "p2", "p3")], sr)
+    check("standings: a three-way tie shares rank 1",
+          lines[2] == "tiebreaks de,sb,win" and lines[3:] == [
+              "1 %s points 2 games 4 wins 2 losses 2 de 2 sb 4 win 2" % n
+              for n in ("p1", "p2", "p3")], sr)
     r = boss.cmd("crosstable cup")
     check("crosstable", ok(r) and body(r) == "status finished\n"
-          "played 6 of 6\nplayers p1 p2 p3\np1 x 1/2 1/2\np2 1/2 x 1/2\n"
-          "p3 1/2 1/2 x", r)
+          "played 6 of 6\nplayers p3 p1 p2\np3 x 1/2 1/2\np1 1/2 x 1/2\n"
+          "p2 1/2 1/2 x", r)
+    ex = boss.cmd("export standings tournament=cup")
+    check("export standings: the same order as standings", ok(ex) and
+          [x.split(",")[:2] for x in body(ex).split("\n")[1:]] ==
+          [["1", n] for n in ("p1", "p2", "p3")], ex)
     refused(boss, "crosstable nope", "crosstable of no tournament",
             "no tournament nope")
     st, j = jget(d, "/api/tournaments/cup")
     check("JSON standings are the text's", st == 200 and [
-        "%d %s points %g games %d wins %d losses %d h2h %g sb %g" % (
+        "%d %s points %g games %d wins %d losses %d de %g sb %g win %d" % (
             s["rank"], s["name"], s["points"], s["games"], s["wins"],
-            s["losses"], s["h2h"], s["sb"]) for s in j["standings"]] ==
-        lines[2:], (j, sr))
+            s["losses"], s["tiebreaks"]["de"], s["tiebreaks"]["sb"],
+            s["tiebreaks"]["win"]) for s in j["standings"]] ==
+        lines[3:], (j, sr))
     check("JSON crosstable is the text's", st == 200 and all(
         (j["crosstable"][i][k] is None) == (i == k) and
         (i == k or (j["crosstable"][i][k]["points"] == 1 and
@@ -233,9 +241,10 @@ def test_export():
     r = boss.cmd("export standings tournament=cup")
     rows = csv_rows(body(r)) if ok(r) else []
     check("export standings", rows and rows[0] == [
-        "rank", "name", "points", "games", "wins", "losses", "draws", "h2h",
-        "sb"] and rows[1:] == [[str(1), n, "2", "4", "2", "2", "0", "2",
-                                "4"] for n in ("q1", "q2", "q3")], r)
+        "rank", "name", "points", "games", "wins", "losses", "draws", "byes",
+        "forfeit_wins", "forfeit_losses", "de", "sb", "win"] and
+        rows[1:] == [[str(1), n, "2", "4", "2", "2", "0", "0", "0", "0", "2",
+                      "4", "2"] for n in ("q1", "q2", "q3")], r)
     r = boss.cmd("export crosstable tournament=cup")
     check("export crosstable", ok(r) and len(csv_rows(body(r))) == 7 and
           all(x[2:] == ["1", "2"] for x in csv_rows(body(r))[1:]), r)

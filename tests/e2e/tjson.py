@@ -39,10 +39,11 @@ def render(t):
     out = ["tournament %d %s" % (t["id"], t["name"]), fl,
            "status " + t["status"],
            "game " + t["game"] + (" random=1" if t["random"] else ""),
-           "options games-per-pair=%d tc=%s seed=%s forfeit=%d" % (
+           "options games-per-pair=%d tc=%s seed=%s forfeit=%d "
+           "tiebreaks=%s" % (
                t["games_per_pair"], tc_text(t["tc"]),
                "hidden" if o["seed"] is None else o["seed"],
-               o["forfeit_s"]),
+               o["forfeit_s"], o["tiebreaks"]),
            "players " + " ".join(t["players"])]
     if t["withdrawn"]:
         out.append("withdrawn " + " ".join(t["withdrawn"]))

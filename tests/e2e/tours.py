@@ -105,12 +105,13 @@ def test_paired_tie():
     check("show: counts", sh.get("games") == "6 played 6 playing 0 "
           "pending 0 stopped 0 forfeits 0", sh["_"])
     check("show: options", sh.get("options") == "games-per-pair=2 "
-          "tc=20000 seed=5 forfeit=0", sh["_"])
+          "tc=20000 seed=5 forfeit=0 tiebreaks=de,sb,win", sh["_"])
     anyone = login(d, "viewer")
     check("show and list for everyone", ok(anyone.cmd("tournament show rr"))
           and "rr roundrobin finished" in anyone.cmd("tournament list"))
     check("the seed shown once finished", show(anyone, "rr").get(
-        "options") == "games-per-pair=2 tc=20000 seed=5 forfeit=0")
+        "options") == "games-per-pair=2 tc=20000 seed=5 forfeit=0 "
+        "tiebreaks=de,sb,win")
     refused(anyone, "tournament pause rr", "pause needs admin",
             "permission denied")
     d.stop()
@@ -149,13 +150,63 @@ def test_swiss_byes():
           all(byes[k] not in rounds.get(k, ()) for k in range(3)), rounds)
     # A bye scores its round's two games, as the pairing counted it.
     st = boss.cmd("standings sw")
-    lines = [ln.split() for ln in st.splitlines()[2:] if ln.strip()]
+    lines = [ln.split() for ln in st.splitlines()[3:] if ln.strip()]
     check("standings: points = wins + 2 per bye, games without the byes",
           len(lines) == 5 and all(
               ln[3] == str(int(ln[7]) + 2 * byes.count(ln[1])) and
               int(ln[5]) == int(ln[7]) + int(ln[9]) for ln in lines) and
           sum(int(ln[3]) for ln in lines) == 18, st)
+    fide_swiss(boss, rows, byes, st)
     d.stop()
+
+
+def fide_swiss(boss, rows, byes, st):
+    """The Swiss's tie-breaks as FIDE C.07 defines them (doc/STATS.md
+    §4), recomputed here from the log's games and the byes: each game and
+    each bye game a unit, a bye a game against a dummy opponent with the
+    player's own points.  BH: opponents' points (own for a bye game);
+    BH-C1: BH less its least contribution; SB: points scored times the
+    opponent's (own for a bye game); win: games won and bye games.  Then
+    `standings sw format=csv` has the same figures as the text."""
+    pts, opp = {}, {}
+    for g in rows:
+        w = g[2] if g[6] == "first" else g[3]
+        for p in g[2:4]:
+            pts[p] = pts.get(p, 0) + (p == w)
+            opp.setdefault(p, []).append((g[3] if p == g[2] else g[2],
+                                          p == w))
+    for b in byes:          # a bye: its round's two games, won
+        pts[b] = pts.get(b, 0) + 2
+        opp.setdefault(b, []).extend([(None, True)] * 2)
+    want = {}
+    for p, us in opp.items():
+        c = [pts[o] if o else pts[p] for o, _ in us]
+        want[p] = {"bh-c1": sum(c) - min(c), "bh": sum(c),
+                   "sb": sum(pts[o] if o else pts[p] for o, w in us if w),
+                   "win": sum(1 for _, w in us if w)}
+    lines = body(st).split("\n")
+    have = {}
+    for ln in lines[3:]:
+        w = ln.split()
+        kv = dict(zip(w[2::2], w[3::2]))
+        have[w[1]] = {k: float(kv[k]) for k in ("bh-c1", "bh", "sb",
+                                                  "win")}
+    check("standings: Buchholz, cut-1, SB and wins as FIDE counts byes",
+          lines[2] == "tiebreaks bh-c1,bh,de,sb,win" and have == want,
+          (have, want, st))
+    cs = boss.cmd("standings sw format=csv")
+    cr = [x.split(",") for x in body(cs).split("\n")] if ok(cs) else []
+    check("standings as CSV: the text's figures, byes counted",
+          len(cr) == 6 and cr[0] == [
+              "rank", "name", "points", "games", "wins", "losses", "draws",
+              "byes", "forfeit_wins", "forfeit_losses", "bh-c1", "bh", "de",
+              "sb", "win"] and
+          [x[1] for x in cr[1:]] == [ln.split()[1] for ln in lines[3:]] and
+          all(float(x[10]) == have[x[1]]["bh-c1"] and
+              float(x[13]) == have[x[1]]["sb"] and
+              int(x[7]) == 2 * byes.count(x[1]) for x in cr[1:]), cs)
+    refused(boss, "standings sw format=json", "standings format=json",
+            "unknown argument format=json: expected format=csv")
 
 
 def test_forfeit():
@@ -182,6 +233,24 @@ def test_forfeit():
     check("show counts the forfeits", show(boss, "f").get("games") ==
           "2 played 2 playing 0 pending 0 stopped 0 forfeits 2",
           show(boss, "f")["_"])
+    # FIDE C.07 (doc/STATS.md): a forfeit is an unplayed round, no game.
+    # here: 2 points, no game, 2 forfeits won; DE none (not level); SB
+    # each forfeit 1 x its own 2 points = 4; wins 2.  ghost never took
+    # part: 0 everywhere, last.
+    st = boss.cmd("standings f")
+    check("standings: forfeits as unplayed rounds", ok(st) and
+          body(st).split("\n")[2:] == [
+              "tiebreaks de,sb,win",
+              "1 here points 2 games 0 wins 0 losses 0 forfeits 2/0 de - "
+              "sb 4 win 2",
+              "2 ghost points 0 games 0 wins 0 losses 0 forfeits 0/2 de - "
+              "sb 0 win 0"], st)
+    ex = boss.cmd("export standings tournament=f")
+    check("export: the same standings from the log", ok(ex) and
+          body(ex).split("\n") == [
+              "rank,name,points,games,wins,losses,draws,byes,forfeit_wins,"
+              "forfeit_losses,de,sb,win", "1,here,2,0,0,0,0,0,2,0,,4,2",
+              "2,ghost,0,0,0,0,0,0,0,2,,0,0"], ex)
     d.stop()
 
 

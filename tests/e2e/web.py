@@ -352,7 +352,7 @@ def tournament(b, base, d, boss):
     check("tournament finished", played == total == 6, r)
     want = [m.groups() for m in re.finditer(
         r"^(\d+) (\S+) points (\d+) games (\d+) wins (\d+) losses (\d+)"
-        r" h2h (\S+) sb (\S+)$",
+        r" de (\S+) sb (\S+) win (\S+)$",
         body(r), re.M)]
 
     def same():

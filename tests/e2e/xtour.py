@@ -172,10 +172,11 @@ def check_tables(bosses, tname, ngames):
           and all(x[5] == "finished" and x[9] == "1" for x in rows), rows)
     per, cell = recompute(rows)
     lines = body(st).splitlines() if ok(st) else []
-    check("standings: finished, every game", lines[:2] == [
-        "status finished", "played %d of %d" % (ngames, ngames)], st)
+    check("standings: finished, every game", lines[:3] == [
+        "status finished", "played %d of %d" % (ngames, ngames),
+        "tiebreaks de,sb,win"], st)
     have = {}
-    for w in (x.split() for x in lines[2:]):
+    for w in (x.split() for x in lines[3:]):
         have[w[1]] = (float(w[3]), int(w[5]), int(w[7]), int(w[9]))
     check("standings as recomputed from the log", have == {
         k: (float(v[0]),) + v[1:] for k, v in per.items()}, (have, per))

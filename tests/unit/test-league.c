@@ -448,9 +448,57 @@ test_migrate_010(void **state)
 		sqldb_finalize(s);
 	}
 	sqldb_close(db);
+	lgdb_migrate(fx, -1);	/* the league's queries need every column */
 	fx->lg = lgdb_league(fx, 5, 30);
 	reg_fails(fx->lg, "Carol", PASS, "look-alike");
 	reg_ok(fx->lg, "dave");
+}
+
+/*
+ * Migration 013 (issue 26) from 012, with a tournament: it keeps its
+ * row, its tie-breaks NULL (read back as no list: its format's default,
+ * lobby_tour_tb); a tournament made after keeps its own list.
+ */
+static void
+test_migrate_013(void **state)
+{
+	struct fixture	*fx = *state;
+	struct league_tournament d, *v;
+	char		*players[] = { (char *)"carol", (char *)"dave" };
+	char		 err[256], t[TB_TEXT_MAX];
+	size_t		 n;
+
+	lgdb_reset(fx);
+	lgdb_migrate(fx, 12);
+	lgdb_exec(fx, "INSERT INTO accounts (name, hash, created_at) VALUES"
+	    " ('carol', 'x', 'y'), ('dave', 'x', 'y');"
+	    "INSERT INTO tournaments (name, format, status, game, random,"
+	    " base_ms, inc_ms, games_per_pair, seed, players, created_at,"
+	    " rounds) VALUES ('old', 'swiss', 'running', 'nim 3', 0, 0, 0, 2,"
+	    " 1, 'carol,dave', 'T', 1)");
+	lgdb_migrate(fx, 13);
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM tournaments"
+	    " WHERE name = 'old' AND tiebreaks IS NULL"), 1);
+	lgdb_migrate(fx, -1);
+	fx->lg = lgdb_league(fx, 5, 30);
+	memset(&d, 0, sizeof d);
+	snprintf(d.name, sizeof d.name, "new");
+	d.format = LEAGUE_ROUNDROBIN;
+	d.game = (char *)"nim 3";
+	d.games_per_pair = 2;
+	d.players = players;
+	d.nplayers = 2;
+	assert_int_equal(tb_list_parse("won,bh-c1", &d.tb, err, sizeof err),
+	    0);
+	assert_int_equal(league_tournament_create(fx->lg, &d, err,
+	    sizeof err), 0);
+	assert_int_equal(league_tournaments(fx->lg, 0, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].name, "old");
+	assert_int_equal(v[0].tb.n, 0);
+	tb_list_text(&v[1].tb, t, sizeof t);
+	assert_string_equal(t, "won,bh-c1");
+	league_tournaments_free(v, n);
 }
 
 /* The league refuses what it cannot use. */
@@ -537,6 +585,7 @@ main(void)
 		DB_TEST(test_lockout_table),
 		DB_TEST(test_migrate),
 		DB_TEST(test_migrate_010),
+		DB_TEST(test_migrate_013),
 		DB_TEST(test_open_fails),
 		DB_TEST(test_open_fails_pg),
 	};

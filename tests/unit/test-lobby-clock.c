@@ -726,9 +726,9 @@ test_tournament(void **state)
 	fx_quiet(fx, 0);
 	fx_at(fx, 200 + BASE + GRACE + 1);
 	fx_expect_both(fx, "gameover second timeout");
-	fx_standings(fx, "status finished\nplayed 2 of 2\n1 alice points 2 "
-	    "games 2 wins 2 losses 0 h2h - sb 0\n2 bob points 0 games 2 "
-	    "wins 0 losses 2 h2h - sb 0\n");
+	fx_standings(fx, "status finished\nplayed 2 of 2\ntiebreaks de,sb,win\n1 alice points 2 "
+	    "games 2 wins 2 losses 0 de - sb 0 win 2\n2 bob points 0 games 2 "
+	    "wins 0 losses 2 de - sb 0 win 0\n");
 	fx_free(fx);
 }
 
@@ -758,9 +758,9 @@ test_tournament_abort(void **state)
 	fx_expect_both(fx, "gameover first no-legal-move");
 	fx_quiet(fx, 0);
 	fx_quiet(fx, 1);
-	fx_standings(fx, "status finished\nplayed 1 of 1\n1 alice points 1 "
-	    "games 1 wins 1 losses 0 h2h - sb 0\n2 bob points 0 games 1 "
-	    "wins 0 losses 1 h2h - sb 0\n");
+	fx_standings(fx, "status finished\nplayed 1 of 1\ntiebreaks de,sb,win\n1 alice points 1 "
+	    "games 1 wins 1 losses 0 de - sb 0 win 1\n2 bob points 0 games 1 "
+	    "wins 0 losses 1 de - sb 0 win 0\n");
 	buf_free(&body);
 	fx_free(fx);
 }
@@ -815,9 +815,9 @@ test_tournament_engine(void **state)
 	fx_expect(fx, 0, "play 2=0 ");
 	fx_expect(fx, 0, "gameover second no-legal-move");
 	fx_quiet(fx, 0);
-	fx_standings(fx, "status finished\nplayed 1 of 1\n1 engine points 1 "
-	    "games 1 wins 1 losses 0 h2h - sb 0\n2 alice points 0 games 1 "
-	    "wins 0 losses 1 h2h - sb 0\n");
+	fx_standings(fx, "status finished\nplayed 1 of 1\ntiebreaks de,sb,win\n1 engine points 1 "
+	    "games 1 wins 1 losses 0 de - sb 0 win 1\n2 alice points 0 games 1 "
+	    "wins 0 losses 1 de - sb 0 win 0\n");
 	buf_free(&body);
 	fx_free(fx);
 }

@@ -198,7 +198,7 @@ test_period(void **state)
 	assert_true(eq[0].rd < 80 && eq[0].rd == eq[1].rd);
 }
 
-/* Provisional: RD above 110 (lichess's threshold). */
+/* Provisional: RD at or above 110 (lichess: deviation >= 110). */
 static void
 test_provisional(void **state)
 {
@@ -207,9 +207,9 @@ test_provisional(void **state)
 
 	(void)state;
 	glicko2_params_default(&p);
-	assert_false(glicko2_provisional(&p, &x));
-	x.rd = nextafter(110, 111);
 	assert_true(glicko2_provisional(&p, &x));
+	x.rd = nextafter(110, 109);
+	assert_false(glicko2_provisional(&p, &x));
 	assert_true(glicko2_provisional(&p, &p.init));
 }
 
@@ -296,11 +296,11 @@ test_one_game(void **state)
 	near_g(&b->g, 1564.1115, 185.3157, 0.060005, "underdog");
 	assert_false(rtable_provisional(&a->g));
 	assert_true(rtable_provisional(&b->g));
-	/* lichess's rule: RD above 110, not at it. */
-	assert_false(rtable_provisional(&(struct glicko2_rating){ 1500, 110,
+	/* lichess's rule: RD at or above 110 (deviation >= 110). */
+	assert_true(rtable_provisional(&(struct glicko2_rating){ 1500, 110,
 	    0.06 }));
-	assert_true(rtable_provisional(&(struct glicko2_rating){ 1500,
-	    110.000001, 0.06 }));
+	assert_false(rtable_provisional(&(struct glicko2_rating){ 1500,
+	    109.999999, 0.06 }));
 	rtable_free(&t);
 }
 

@@ -244,8 +244,8 @@ test_standings_ties(void **state)
 	assert_int_equal(line_of(&r, "A")->rank, 1);
 	assert_int_equal(line_of(&r, "B")->rank, 1);
 	assert_int_equal(line_of(&r, "C")->rank, 1);
-	assert_int_equal(line_of(&r, "A")->h2h, 2);	/* 1 point */
-	assert_int_equal(line_of(&r, "A")->sb, 8);	/* 2 * B's 2 pts */
+	assert_int_equal(line_of(&r, "A")->tb[0], 2);	/* DE: 1 point */
+	assert_int_equal(line_of(&r, "A")->tb[1], 8);	/* SB: 2 * B's 2 pts */
 	assert_int_equal(line_of(&r, "D")->rank, 4);
 	assert_int_equal(line_of(&r, "E")->rank, 5);
 	assert_string_equal(r.names[r.st[4].player], "E");
@@ -260,8 +260,8 @@ test_standings_ties(void **state)
 	assert_string_equal(r.names[r.st[3].player], "C");
 	assert_int_equal(r.st[1].rank, 2);
 	assert_int_equal(r.st[3].rank, 4);
-	assert_int_equal(r.st[0].h2h, 2);
-	assert_int_equal(r.st[1].h2h, 0);
+	assert_int_equal(r.st[0].tb[0], 2);
+	assert_int_equal(r.st[1].tb[0], 0);
 	results_free(&r);
 }
 

@@ -334,6 +334,152 @@ brute_norm(const double *ph, double t)
 }
 
 /*
+ * The maximum of sum ph log q over the distributions q of scores a[0..k)
+ * with mean mu and second moment s2 (linear constraints: a concave
+ * maximization).  q[i] = ph[i] / (1 + b x[i] + c y[i]) with x = a - mu,
+ * y = a^2 - s2; (b, c) minimizes the convex dual -sum ph log(1 + b x +
+ * c y): damped Newton steps from (0, 0), kept where every denominator
+ * stays positive.  -inf if it does not converge.
+ */
+static double
+moment_max(const double *a, const double *ph, int k, double mu, double s2)
+{
+	double	 b = 0, c = 0, x[5], y[5], q[5], d, g1, g2, h11, h12, h22;
+	double	 det, db, dc, st, f, nf;
+	int	 i, it, ok;
+
+	for (i = 0; i < k; i++) {
+		x[i] = a[i] - mu;
+		y[i] = a[i] * a[i] - s2;
+	}
+	for (it = 0; it < 200; it++) {
+		g1 = g2 = h11 = h12 = h22 = f = 0;
+		for (i = 0; i < k; i++) {
+			d = 1 + b * x[i] + c * y[i];
+			f -= ph[i] * log(d);
+			g1 -= ph[i] * x[i] / d;
+			g2 -= ph[i] * y[i] / d;
+			h11 += ph[i] * x[i] * x[i] / (d * d);
+			h12 += ph[i] * x[i] * y[i] / (d * d);
+			h22 += ph[i] * y[i] * y[i] / (d * d);
+		}
+		if (fabs(g1) + fabs(g2) < 1e-15)
+			break;
+		det = h11 * h22 - h12 * h12;
+		if (!(det > 0))
+			return (-INFINITY);
+		db = -(h22 * g1 - h12 * g2) / det;
+		dc = -(h11 * g2 - h12 * g1) / det;
+		for (st = 1; st > 1e-12; st /= 2) {
+			for (ok = 1, nf = 0, i = 0; i < k && ok; i++) {
+				d = 1 + (b + st * db) * x[i] + (c + st * dc) * y[i];
+				ok = d > 0;
+				if (ok)
+					nf -= ph[i] * log(d);
+			}
+			if (ok && nf <= f)
+				break;
+		}
+		if (st <= 1e-12)
+			break;
+		b += st * db;
+		c += st * dc;
+	}
+	for (i = 0; i < k; i++) {
+		q[i] = ph[i] / (1 + b * x[i] + c * y[i]);
+		if (!(q[i] > 0))
+			return (-INFINITY);
+	}
+	/* Off the constraints (no convergence): not a candidate. */
+	for (d = 0, f = 0, i = 0; i < k; i++) {
+		d += q[i] * x[i];
+		f += q[i] * y[i];
+	}
+	if (fabs(d) > 1e-9 || fabs(f) > 1e-9)
+		return (-INFINITY);
+	return (loglik(ph, q, k));
+}
+
+/*
+ * Brute force for the normalized model with any number of outcomes: the
+ * profile over the mean mu (sigma = (mu - 1/2) / t then fixed, t > 0),
+ * each point the exact moment_max, scanned on 20,000 points of (1/2, 1)
+ * and refined by golden section around the best.  Independent of
+ * sprt.c's fixed point and of its roots.
+ */
+static double
+brute_norm_k(const double *a, const double *ph, int k, double t)
+{
+	double	 best = -INFINITY, bm = 0.75, mu, v, lo, hi, m1, m2, sg;
+	int	 j;
+
+	for (j = 1; j < 20000; j++) {
+		mu = 0.5 + 0.5 * j / 20000.0;
+		sg = (mu - 0.5) / t;
+		if ((v = moment_max(a, ph, k, mu, sg * sg + mu * mu)) > best) {
+			best = v;
+			bm = mu;
+		}
+	}
+	lo = bm - 0.5 / 20000.0;
+	hi = bm + 0.5 / 20000.0;
+	for (j = 0; j < 100; j++) {
+		m1 = lo + (hi - lo) / 3;
+		m2 = hi - (hi - lo) / 3;
+		sg = (m1 - 0.5) / t;
+		v = moment_max(a, ph, k, m1, sg * sg + m1 * m1);
+		sg = (m2 - 0.5) / t;
+		if (v < moment_max(a, ph, k, m2, sg * sg + m2 * m2))
+			lo = m1;
+		else
+			hi = m2;
+	}
+	sg = ((lo + hi) / 2 - 0.5) / t;
+	return (fmax(best, moment_max(a, ph, k, (lo + hi) / 2,
+	    sg * sg + (lo + hi) * (lo + hi) / 4)));
+}
+
+/*
+ * Issue 26: normalized 0/400 on ten pairs (1, 1, 5, 2, 1: ll, ld, wl +
+ * dd, wd, ww).  The fixed point from the uniform distribution settles
+ * under H1 on a local maximum (LLR -8.864); the global one gives -8.262.
+ * Checked against brute_norm_k, and H0 (t = 0, mu = 1/2, a linear
+ * constraint) against the logistic brute force at score 1/2.
+ */
+static void
+test_normalized_global(void **state)
+{
+	static const double a5[5] = { 0, 0.25, 0.5, 0.75, 1 };
+	static const uint64_t cs[][5] = {
+		{ 1, 1, 5, 2, 1 }, { 4, 0, 3, 2, 3 }, { 0, 1, 2, 3, 4 },
+		{ 2, 0, 1, 0, 7 }, { 5, 2, 2, 1, 0 },
+	};
+	struct sprt		 t;
+	struct matchstat_penta	 p;
+	double			 ph[5], n, llr, want, t1;
+	size_t			 i;
+	int			 j;
+
+	(void)state;
+	init_ok(&t, SPRT_NORMALIZED, 0, 400, 0.05, 0.05);
+	t1 = sqrt(2) * 400 / (800 / M_LN10);
+	for (i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		p = (struct matchstat_penta){ cs[i][0], cs[i][1], cs[i][2], 0,
+		    cs[i][3], cs[i][4] };
+		assert_int_equal(sprt_llr_penta(&t, &p, &llr), 0);
+		for (n = 0, j = 0; j < 5; j++)
+			n += ph[j] = cs[i][j] == 0 ? 1e-3 : (double)cs[i][j];
+		for (j = 0; j < 5; j++)
+			ph[j] /= n;
+		want = n * (brute_norm_k(a5, ph, 5, t1) -
+		    brute_max(a5, ph, 5, 0.5));
+		near(llr, want, 1e-6 * fmax(1, fabs(want)), "global");
+		if (i == 0)
+			near(llr, -8.262, 5e-4, "issue 26");
+	}
+}
+
+/*
  * The normalized model (trinomial) against the brute force, on ordinary
  * and one-sided samples with hypotheses up to 1000 Elo away: where
  * fastchess's iteration from the uniform distribution fails, the
@@ -538,5 +684,6 @@ TU_MAIN("sprt",
     cmocka_unit_test(test_bounds),
     cmocka_unit_test(test_logistic_brute),
     cmocka_unit_test(test_normalized_brute),
+    cmocka_unit_test(test_normalized_global),
     cmocka_unit_test(test_sequence),
     cmocka_unit_test(test_refusals))
