@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -467,6 +468,31 @@ conf_set_port_file(struct conf *c, const char *value, char *err,
 	return (0);
 }
 
+/*
+ * Returns 1 if name is in the comma-separated list of the admins setting,
+ * in any case: the names reserved for the operator's admins (PROTOCOL.md
+ * §13.1), which no client may register, nor a look-alike of.
+ */
+int
+conf_admins_has(const char *admins, const char *name)
+{
+	size_t	 n = strlen(name);
+	const char *p = admins;
+
+	if (p == NULL || n == 0)
+		return (0);
+	while (*p != '\0') {
+		while (*p == ',' || *p == ' ')
+			p++;
+		if (strncasecmp(p, name, n) == 0 &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return (1);
+		while (*p != '\0' && *p != ',')
+			p++;
+	}
+	return (0);
+}
+
 /* Sets admins: account names separated by commas. */
 static int
 conf_set_admins(struct conf *c, const char *value, char *err, size_t errlen)
@@ -815,7 +841,7 @@ static const struct {
 	    "for redirects (PostgreSQL; default the first listen address)" },
 	{ "node-ttl", "MS", "10000", "ms a node's heartbeat and game leases "
 	    "stay valid (PostgreSQL; 300 to 3600000)" },
-	{ "admins", "A,B", NULL, "accounts with the admin role" },
+	{ "admins", "A,B", NULL, "names reserved for admins (grundyd --add-admin grants the role)" },
 	{ "default-tc", "B[+I]", NULL, "default time control, ms" },
 	{ "illegal-move", "lose|retry", "lose", "an illegal move loses, or is "
 	    "refused" },

@@ -81,6 +81,7 @@ const char *conf_usage(void);
 void	 conf_example(FILE *);
 struct sockaddr_storage;
 int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);
+int	 conf_admins_has(const char *, const char *);
 struct sockaddr;
 int	 conf_trusted(const struct conf *, const struct sockaddr *);
 
