@@ -354,6 +354,12 @@ server_store_open(const struct conf *conf)
 	if (!sqldb_url_is_pg(path) && dblock_take(path, err,
 	    sizeof err) == -1)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
+	/* The WAL index in heap memory unless db-readers = on: no -shm map
+	 * whose pages could raise SIGBUS (PROTOCOL.md §12). */
+	if (!sqldb_url_is_pg(path) && sqldb_sqlite_exclusive(
+	    !conf->db_readers) != 0)
+		fatalx("event=db-open path=%s error=\"this SQLite lacks the "
+		    "unix-excl VFS: set db-readers = on\"", path);
 	name = store_dbname(path);	/* a URL without its password */
 	store_config_default(&cf);
 	/* Restored by the lobby; on PostgreSQL other nodes may referee the

@@ -82,6 +82,12 @@ class Daemon:
     def __init__(self, name, *flags, db=None):
         self.db = db or os.path.join(TMP, name + ".db")     # "off": none
         self.flags = list(flags)
+        # The tests read the database while the daemon runs, which needs
+        # db-readers = on (PROTOCOL.md §12); E2E_DB_READERS=off runs them
+        # with the default, the database the daemon's alone.
+        if "--db-readers" not in self.flags:
+            self.flags += ["--db-readers",
+                           os.environ.get("E2E_DB_READERS", "on")]
         self.name = name
         self.port = 0
         DAEMONS.append(self)

@@ -167,6 +167,71 @@ def test_conn_flood():
     d.stop()
 
 
+SHARE_FLAGS = os.environ.get("HTTP_SHARE_FLAGS", "").split()  # the "before"
+
+
+def test_conn_share():
+    """256 slow connections from one untrusted address (127.0.0.2) hold at
+    most its share, max-http-conns-per-ip (32 by default), and deny nobody
+    else: requests from another address (127.0.0.1) are answered, and the
+    address's next request gets the documented 503."""
+    d = hdaemon("share", "--trusted-networks", "none", "--http-timeout",
+                "600", *SHARE_FLAGS)
+    slow = []
+    for _ in range(256):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind(("127.0.0.2", 0))
+        s.settimeout(5)
+        s.connect(("127.0.0.1", d.hport))
+        s.sendall(b"GET /api/ratings HTTP/1.1\r\nHost: x\r\n")  # never ends
+        slow.append(s)
+
+    def held():
+        n = 0
+        for s in slow:
+            s.settimeout(0.01)
+            try:
+                n += s.recv(1) != b""
+            except socket.timeout:
+                n += 1
+            except OSError:
+                pass
+        return n == 32
+    check("of 256 slow connections from 127.0.0.2, 32 are held, the others "
+          "closed at once", wait_for(held, WAIT))
+    sts = [get(d, "/api/ratings")[0] for _ in range(40)]
+    check("40 requests from 127.0.0.1 meanwhile: each 200",
+          sts == [200] * 40, sts)
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.2", 0))
+    s.settimeout(WAIT)
+    s.connect(("127.0.0.1", d.hport))
+    s.sendall(b"GET /api/ratings HTTP/1.1\r\nHost: x\r\n\r\n")
+    got = b""
+    try:
+        while True:
+            c = s.recv(65536)
+            if not c:
+                break
+            got += c
+    except OSError:
+        pass
+    s.close()
+    rs = replies(got)
+    check("one more from 127.0.0.2: closed, at most with the documented "
+          "503", rs == [] or (rs[0][0] == 503 and json.loads(rs[0][1]) == {
+              "error": "too many HTTP connections from your address: at "
+              "most 32 (max-http-conns-per-ip; trusted-networks are "
+              "exempt)", "status": 503}), got[:300])
+    c = Client(d)
+    check("the line protocol answers meanwhile",
+          ok(c.cmd("protocol_version")))
+    c.close()
+    for s in slow:
+        s.close()
+    d.stop()
+
+
 def test_streams_per_ip():
     """Past max-http-streams-per-ip from one address: 503 and the JSON
     error; a closed feed frees its place."""
@@ -420,7 +485,7 @@ def test_no_secrets():
 
 
 sys.exit(run([test_slowloris, test_oversized, test_conn_flood,
-              test_streams_per_ip, test_feed_never_reads, test_feed_sender,
+              test_conn_share, test_streams_per_ip, test_feed_never_reads, test_feed_sender,
               test_bad_parameters,
               test_last_event_id, test_http10_pipelined_head,
               test_no_secrets]))

@@ -5,12 +5,17 @@ running a live game on a database, a second daemon started on the same
 file through a symlink, a hard link, another relative path ("./sub/../")
 or the same path refuses to start with a clear error naming the first
 daemon's pid, and the first daemon's game is untouched (still live, its
-moves answered, its id not handed out again).
+moves answered, its id not handed out again).  And with the default
+db-readers = off, an unwritable -shm file (chattr +i, else chmod 0444)
+cannot kill the daemon: its WAL index is in heap memory, never mapped
+(without it, SIGBUS killed the daemon 3 of 4 runs); other processes are
+told the database is locked.
 
 Usage: onedb.py BUILDDIR SRCDIR.
 """
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -68,5 +73,59 @@ def test_paths():
     e.stop()
 
 
+def games(c, n):
+    """Plays n one-move games against the engine on c; the number won."""
+    won = 0
+    for _ in range(n):
+        c.cmd("new nim 1")
+        c.cmd("match engine first")
+        r = c.cmd("play 1=0")
+        won += r is not None and "result first" in r
+    return won
+
+
+def test_shm():
+    """An unwritable -shm file, several runs: the daemon lives on."""
+    mode = os.environ.get("ONEDB_SHM_READERS", "off")   # "on": the crash
+    for run_no in range(4):
+        name = "shm%d" % run_no
+        shm = os.path.join(TMP, name + ".db-shm")
+        d = Daemon(name, "--db-readers", mode)
+        c = Client(d)
+        won = games(c, 50)
+        # As the issue did: the -shm made unwritable under the daemon (one
+        # made if there is none: with db-readers = off SQLite makes none).
+        if not os.path.exists(shm):
+            with open(shm, "wb") as f:
+                f.write(b"\0" * 32768)
+        immutable = subprocess.run(["chattr", "+i", shm],
+                                   stderr=subprocess.DEVNULL).returncode == 0
+        if not immutable:
+            os.chmod(shm, 0o444)
+        try:
+            won += games(c, 400)
+        finally:
+            if immutable:   # else TMP could not be removed
+                subprocess.run(["chattr", "-i", shm])
+        check("run %d: 450 games played (shm %s)" % (run_no, "immutable"
+              if immutable else "0444"), won == 450, won)
+        check("run %d: the daemon lives" % run_no, d.proc.poll() is None,
+              d.proc.poll())
+        try:
+            sqlite3.connect(d.db, timeout=0.2).execute(
+                "SELECT COUNT(*) FROM games").fetchone()
+            told = "read"
+        except sqlite3.OperationalError as e:
+            told = str(e)
+        check("run %d: other processes are told it is locked" % run_no,
+              told == "database is locked", told)
+        d.stop()
+        check("run %d: a clean exit" % run_no, d.proc.returncode == 0,
+              d.proc.returncode)
+        n = db_count(d, "SELECT COUNT(*) FROM games WHERE status = "
+                     "'finished'")
+        check("run %d: every game in the log" % run_no, n == 450, n)
+
+
 if __name__ == "__main__":
-    sys.exit(run([test_paths]))
+    sys.exit(run([test_paths, test_shm]))
