@@ -67,8 +67,13 @@ dblock_take(const char *path, char *err, size_t errlen)
 
 	if (strcmp(path, ":memory:") == 0 || strncmp(path, "file:", 5) == 0)
 		return (-2);
+	/* A file that cannot be written is still locked (flock needs no
+	 * write access): SQLite then says what it can do with it. */
 	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY,
-	    0644)) == -1) {
+	    0644)) == -1 && (errno == EACCES || errno == EPERM ||
+	    errno == EROFS))
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd == -1) {
 		snprintf(err, errlen, "cannot open the database %s to lock "
 		    "it: %s", path, strerror(errno));
 		return (-1);
