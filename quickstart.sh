@@ -77,6 +77,23 @@ fi
 # under ./var/, with the web view and the JSON API on 127.0.0.1:7560.
 # Play from another terminal: ./grundy connect
 mkdir -p var
+# The operator's admin (PROTOCOL.md §13.1: roles are granted, never
+# claimed): the account "admin", its password generated once into
+# var/admin.password, readable by you only, and granted again at each run
+# (grundyd --add-admin is idempotent; it needs the daemon stopped).
+if [ ! -s var/admin.password ]; then
+	(umask 077 && head -c 18 /dev/urandom | base64 > var/admin.password)
+fi
+if ./grundyd --db var/grundy.db --add-admin admin \
+    --password-file var/admin.password 2>var/admin.log; then
+	echo "quickstart: admin account: admin, its password in" \
+	    "var/admin.password (mode 0600); in ./grundy connect:" \
+	    "login admin PASSWORD (PASSWORD: cat var/admin.password)"
+else
+	echo "quickstart: could not create the admin account (var/admin.log);" \
+	    "with grundyd stopped: ./grundyd --add-admin admin" \
+	    "--password-file var/admin.password" >&2
+fi
 echo "quickstart: grundyd on 127.0.0.1:7559 (Ctrl-C stops it);" \
     "from another terminal: ./grundy connect"
 echo "quickstart: watch in a browser: http://127.0.0.1:7560/"

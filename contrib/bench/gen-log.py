@@ -140,7 +140,8 @@ def main():
                 games = []
         insert(con, games)
     con.close()
-    os.unlink(tmp + ".lock")
+    if os.path.exists(tmp + ".lock"):   # the lock file of builds before
+        os.unlink(tmp + ".lock")        # dblock locked the database itself
     os.rename(tmp, db)
     print("gen-log: %s: schema version %d, %d accounts, %d rated games"
           % (db, ver, m, n))

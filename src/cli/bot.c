@@ -35,6 +35,7 @@
 
 #include "cli/bot.h"
 #include "cli/bot-int.h"
+#include "lib/passfile.h"
 #include "lib/log.h"
 
 /* grundy bot --help; cli_usage prints it. */
@@ -100,19 +101,13 @@ bad:
 static const char *
 bot_password_file(struct bot *b, const char *path)
 {
-	FILE	*fp;
-	size_t	 n;
+	char	 err[512];
 
-	if ((fp = fopen(path, "r")) == NULL) {
-		fprintf(stderr, "grundy bot: --password-file %s: %s\n", path,
-		    strerror(errno));
+	if (passfile_read(path, b->pwbuf, sizeof b->pwbuf, err,
+	    sizeof err) != 0) {
+		fprintf(stderr, "grundy bot: --password-file %s\n", err);
 		exit(2);
 	}
-	if (fgets(b->pwbuf, sizeof b->pwbuf, fp) == NULL)
-		b->pwbuf[0] = '\0';
-	fclose(fp);
-	n = strcspn(b->pwbuf, "\r\n");
-	b->pwbuf[n] = '\0';
 	return (bot_word("--password-file", b->pwbuf, 0));
 }
 

@@ -17,6 +17,7 @@
 #include "cmd/cmd-admin.h"
 #include "cmd/cmd-history.h"
 #include "league/league.h"
+#include "proto/conf.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
 #include "session/session.h"
@@ -28,27 +29,6 @@ cmd_need_league(struct session *s, struct buf *body)
 	if (s->league == NULL) {
 		buf_puts(body, "accounts need the game log (--db)");
 		return (-1);
-	}
-	return (0);
-}
-
-/* Returns 1 if name is in the comma-separated admins list. */
-static int
-cmd_is_admin(const char *admins, const char *name)
-{
-	size_t	 n = strlen(name);
-	const char *p = admins;
-
-	if (p == NULL)
-		return (0);
-	while (*p != '\0') {
-		while (*p == ',' || *p == ' ')
-			p++;
-		if (strncmp(p, name, n) == 0 &&
-		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
-			return (1);
-		while (*p != '\0' && *p != ',')
-			p++;
 	}
 	return (0);
 }
@@ -73,6 +53,12 @@ cmd_register_exec(struct session *s, const struct proto_cmd *c,
 	}
 	if (cmd_pass_check(s, c, 1, "", body) != 0)
 		return (CMD_ERROR);
+	if (conf_admins_has(s->conf->admins, c->argv[0])) {
+		buf_printf(body, "name %s is reserved for an admin (setting "
+		    "admins): the operator creates it with grundyd --add-admin",
+		    c->argv[0]);
+		return (CMD_ERROR);
+	}
 	if (s->regrate != NULL && s->addr[0] != '\0' &&
 	    !addrrate_take(s->regrate, s->addr, s->conf->register_rate,
 	    clock_mono_ms(), &retry)) {
@@ -114,7 +100,8 @@ cmd_login_exec(struct session *s, const struct proto_cmd *c,
 	}
 	s->login_failed = 0;
 	snprintf(s->account, sizeof s->account, "%s", c->argv[0]);
-	s->admin = cmd_is_admin(s->conf->admins, s->account);
+	/* The stored role, granted by the operator, never the name. */
+	s->admin = league_role(s->league, s->account) == 1;
 	s->login_changed = 1;
 	s->login_live = 1;
 	if (s->lc != NULL)	/* on a node: its games elsewhere */

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "proto/conf.h"
 #include "lib/log.h"
+#include "lib/passfile.h"
 #include "server/server.h"
 #include "store/store.h"
 #include "session/tables.h"
@@ -30,6 +31,8 @@ grundyd_usage(int status)
 	    "...]\n"
 	    "       grundyd [--db PATH] [--SETTING VALUE ...] --precompute "
 	    "'GAME [count=N]' ...\n"
+	    "       grundyd [--db PATH] --add-admin NAME [--password-file FILE]\n"
+	    "       grundyd [--db PATH] --revoke-admin NAME\n"
 	    "       grundyd --example-config | --help | --version\n%s"
 	    "  --precompute SPEC      fill the precomputed table of game SPEC "
 	    "in the database\n"
@@ -126,6 +129,47 @@ grundyd_precompute(const struct conf *conf, struct store *st, char **specs,
 }
 
 /*
+ * --add-admin NAME (admin 1) or --revoke-admin NAME (admin 0): the
+ * operator's step (PROTOCOL.md §13.1).  The password of a new admin comes
+ * from pwfile, else $GRUNDY_PASSWORD, else standard input; never from the
+ * command line, where ps shows it.  Returns the exit status.
+ */
+static int
+grundyd_grant(const struct conf *conf, const char *name, int admin,
+    const char *pwfile)
+{
+	char		 pass[160], err[1024];
+	const char	*env;
+	int		 r;
+
+	pass[0] = '\0';
+	if (!admin)
+		;
+	else if (pwfile == NULL && (env = getenv("GRUNDY_PASSWORD")) != NULL)
+		snprintf(pass, sizeof pass, "%s", env);
+	else if (passfile_read(pwfile != NULL ? pwfile : "-", pass,
+	    sizeof pass, err, sizeof err) != 0) {
+		fprintf(stderr, "grundyd: --add-admin %s: password: %s\n",
+		    name, err);
+		return (1);
+	}
+	r = server_grant(conf, name, admin ? pass : NULL, admin, err,
+	    sizeof err);
+	explicit_bzero(pass, sizeof pass);
+	if (r < 0) {
+		fprintf(stderr, "grundyd: --%s-admin %s: %s\n", admin ? "add" :
+		    "revoke", name, err);
+		return (1);
+	}
+	if (!admin)
+		printf("grundyd: %s is a player again\n", name);
+	else
+		printf("grundyd: %s is an admin (%s)\n", name, r == 1 ?
+		    "a new account" : "an existing account: its password set");
+	return (0);
+}
+
+/*
  * Loads the configuration file of --config FILE, before the flags, so
  * that flags override it.  Returns 0, or 1 (printed) on error.
  */
@@ -169,7 +213,8 @@ main(int argc, char **argv)
 {
 	struct conf	 conf;
 	char		 err[512] = "", *pre[64];
-	int		 a, check = 0, npre = 0;
+	const char	*grant = NULL, *pwfile = NULL;
+	int		 a, check = 0, npre = 0, admin = 0;
 
 	conf_default(&conf);
 	if (grundyd_config_file(&conf, argc, argv) != 0)
@@ -212,6 +257,21 @@ main(int argc, char **argv)
 			a++;
 			continue;
 		}
+		if (strcmp(argv[a], "--add-admin") == 0 ||
+		    strcmp(argv[a], "--revoke-admin") == 0) {
+			if (grant != NULL) {
+				fprintf(stderr, "grundyd: one --add-admin or "
+				    "--revoke-admin at a time\n");
+				return (2);
+			}
+			admin = strcmp(argv[a], "--add-admin") == 0;
+			grant = argv[++a];
+			continue;
+		}
+		if (strcmp(argv[a], "--password-file") == 0) {
+			pwfile = argv[++a];
+			continue;
+		}
 		if (grundyd_setting(&conf, argv[a], argv[a + 1]) != 0)
 			return (1);
 		a++;
@@ -225,8 +285,15 @@ main(int argc, char **argv)
 		conf_free(&conf);
 		return (0);
 	}
+	if (pwfile != NULL && (grant == NULL || !admin)) {
+		fprintf(stderr, "grundyd: --password-file goes with "
+		    "--add-admin\n");
+		return (2);
+	}
 	log_init(conf.verbose);
-	if (npre > 0)
+	if (grant != NULL)
+		a = grundyd_grant(&conf, grant, admin, pwfile);
+	else if (npre > 0)
 		a = grundyd_precompute(&conf, server_store_open(&conf),
 		    pre, npre);
 	else

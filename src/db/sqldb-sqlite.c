@@ -14,6 +14,17 @@
 /* How long a connection waits for another's lock before SQLDB_BUSY. */
 #define SQLDB_SQLITE_BUSY_MS	5000
 
+/*
+ * The VFS of every SQLite connection opened from now on: NULL (the
+ * default, "unix": the WAL index in the shared-memory file DB-shm, mapped,
+ * so that other processes may read the database), or "unix-excl" (the
+ * first connection of the process takes an exclusive POSIX lock on the
+ * database for the process, which its other connections share, and the
+ * WAL index lives in heap memory: no -shm map, whose pages can raise
+ * SIGBUS when the file cannot be written).  Set once, before any open.
+ */
+static const char *lite_vfs;
+
 #define LITE(db)	((sqlite3 *)(db)->be)
 #define LSTMT(s)	((sqlite3_stmt *)(s)->be)
 
@@ -61,6 +72,21 @@ lite_exec(struct sqldb *db, const char *sql)
 	return (0);
 }
 
+/*
+ * Makes every SQLite database opened from now on this process's alone
+ * (on 1: the "unix-excl" VFS, the WAL index in heap memory) or shared with
+ * other processes (0: the default VFS).  Returns 0, or -1 if SQLite lacks
+ * unix-excl.  Call it before any open, with no other thread using sqldb.
+ */
+int
+sqldb_sqlite_exclusive(int on)
+{
+	if (on && sqlite3_vfs_find("unix-excl") == NULL)
+		return (-1);
+	lite_vfs = on ? "unix-excl" : NULL;
+	return (0);
+}
+
 static int
 lite_open(struct sqldb *db, const char *path)
 {
@@ -68,7 +94,8 @@ lite_open(struct sqldb *db, const char *path)
 	int	 rc;
 
 	rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, NULL);
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX,
+	    lite_vfs);
 	db->be = h;
 	if (rc != SQLITE_OK) {
 		lite_fail(db, rc);

@@ -160,6 +160,8 @@ int	 sqldb_migrate(struct sqldb *, const struct sqldb_migration *, size_t,
  * the read-only check), always behind a test of sqldb_backend().
  */
 void	*sqldb_sqlite_handle(struct sqldb *);
+/* SQLite only: this process's alone, the WAL index in heap memory. */
+int	 sqldb_sqlite_exclusive(int);
 /* The back end's own code of the last failure: SQLite's extended result
  * code (for errors in words: not a database, corrupt, read-only); 0 on
  * PostgreSQL, whose SQLSTATE is in sqldb_errmsg(). */

@@ -506,7 +506,7 @@ league_exists(struct league *lg, const char *name)
  * allowed) under the mutex.  Returns 0, or -1 with err filled in ("no
  * account NAME" when no row changed).
  */
-static int
+int
 league_acct_update(struct league *lg, const char *sql, const char *v,
     const char *name, const char *what, char *err, size_t errlen)
 {

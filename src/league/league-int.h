@@ -83,6 +83,8 @@ int	 league_result(struct sqldb_stmt *, int);
 
 /* league-account.c */
 int	 league_exists_locked(struct league *, const char *);
+int	 league_acct_update(struct league *, const char *, const char *,
+	    const char *, const char *, char *, size_t);
 
 /* league-locks.c */
 int	 league_locks_init(struct league *, char *, size_t);

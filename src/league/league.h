@@ -115,6 +115,10 @@ int	 league_login(struct league *, const char *, const char *, uint64_t,
 int	 league_login_from(struct league *, const char *, const char *,
 	    const char *, uint64_t, char *, size_t);
 int	 league_exists(struct league *, const char *);
+/* Roles (league-role.c): granted by the operator, read at login. */
+int	 league_role(struct league *, const char *);
+int	 league_grant(struct league *, const char *, const char *, int,
+	    char *, size_t);
 
 /* Account life cycle. */
 int	 league_passwd(struct league *, const char *, const char *,

@@ -1,6 +1,6 @@
 /*
- * dblock.h: one daemon per database: an exclusive lock on PATH.lock, which
- * holds the holder's pid.
+ * dblock.h: one daemon per database: an exclusive flock on the database
+ * file itself, so any path to the same file meets it.
  */
 #ifndef DBLOCK_H
 #define DBLOCK_H

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -122,6 +123,9 @@ static const struct conf_key conf_keys[] = {
 	    "lines of winning moves per reply" },
 	{ "max-http-conns", CONF_SIZE, offsetof(struct conf, max_http_conns),
 	    1, 1000000, "open HTTP connections" },
+	{ "max-http-conns-per-ip", CONF_SIZE, offsetof(struct conf,
+	    max_http_conns_per_ip), 1, 1000000, "open HTTP connections from "
+	    "one address outside trusted-networks" },
 	{ "max-http-request", CONF_SIZE, offsetof(struct conf,
 	    max_http_request), 1024, 1 << 20,
 	    "bytes of an HTTP request line and headers" },
@@ -284,6 +288,7 @@ conf_default(struct conf *c)
 	c->sc.max_tables = 1000;
 	c->sc.max_tables_bytes = 64 << 20;
 	c->max_http_conns = 256;
+	c->max_http_conns_per_ip = 32;
 	c->max_http_request = 8192;
 	c->http_timeout = 30;
 	c->max_http_streams = 2000;
@@ -467,6 +472,31 @@ conf_set_port_file(struct conf *c, const char *value, char *err,
 	return (0);
 }
 
+/*
+ * Returns 1 if name is in the comma-separated list of the admins setting,
+ * in any case: the names reserved for the operator's admins (PROTOCOL.md
+ * §13.1), which no client may register, nor a look-alike of.
+ */
+int
+conf_admins_has(const char *admins, const char *name)
+{
+	size_t	 n = strlen(name);
+	const char *p = admins;
+
+	if (p == NULL || n == 0)
+		return (0);
+	while (*p != '\0') {
+		while (*p == ',' || *p == ' ')
+			p++;
+		if (strncasecmp(p, name, n) == 0 &&
+		    (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return (1);
+		while (*p != '\0' && *p != ',')
+			p++;
+	}
+	return (0);
+}
+
 /* Sets admins: account names separated by commas. */
 static int
 conf_set_admins(struct conf *c, const char *value, char *err, size_t errlen)
@@ -552,7 +582,7 @@ static const struct {
 
 /*
  * The settings that take one of a few words, and the value each word
- * stores in the int at off (takeover is read at the start only).
+ * stores in the int at off (takeover and db-readers are read at the start only).
  */
 static const struct conf_choice {
 	const char	*key;
@@ -567,6 +597,8 @@ static const struct conf_choice {
 	    { "open", "closed", "admin" },
 	    { SESSION_REG_OPEN, SESSION_REG_CLOSED, SESSION_REG_ADMIN } },
 	{ "takeover", offsetof(struct conf, takeover), 2, { "on", "off" },
+	    { 1, 0 } },
+	{ "db-readers", offsetof(struct conf, db_readers), 2, { "on", "off" },
 	    { 1, 0 } },
 };
 
@@ -722,6 +754,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 		memcpy(dst->nets, src->nets, src->nnets * sizeof *dst->nets);
 	dst->max_queued_per_ip = src->max_queued_per_ip;
 	dst->max_http_conns = src->max_http_conns;
+	dst->max_http_conns_per_ip = src->max_http_conns_per_ip;
 	dst->max_http_request = src->max_http_request;
 	dst->http_timeout = src->http_timeout;
 	dst->max_http_streams = src->max_http_streams;
@@ -815,7 +848,7 @@ static const struct {
 	    "for redirects (PostgreSQL; default the first listen address)" },
 	{ "node-ttl", "MS", "10000", "ms a node's heartbeat and game leases "
 	    "stay valid (PostgreSQL; 300 to 3600000)" },
-	{ "admins", "A,B", NULL, "accounts with the admin role" },
+	{ "admins", "A,B", NULL, "names reserved for admins (grundyd --add-admin grants the role)" },
 	{ "default-tc", "B[+I]", NULL, "default time control, ms" },
 	{ "illegal-move", "lose|retry", "lose", "an illegal move loses, or is "
 	    "refused" },
@@ -823,9 +856,13 @@ static const struct {
 	{ "registration", "open|closed|admin", "open", "who may create "
 	    "accounts (admin: only admins, with account create)" },
 	{ "trusted-networks", "CIDR,...|none", CONF_TRUSTED_DEFAULT,
-	    "addresses exempt from max-conns-per-ip" },
+	    "addresses exempt from max-conns-per-ip and max-http-conns-per-ip" },
 	{ "takeover", "on|off", "off", "at a start after a crash, restore the "
 	    "live games of the log instead of abandoning them (restart)" },
+	{ "db-readers", "on|off", "off", "let other processes read the SQLite "
+	    "database while grundyd runs (its WAL index in the mapped -shm "
+	    "file; off: in heap memory, the database grundyd's alone) "
+	    "(restart)" },
 };
 
 /* Returns the help text listing every setting and its default. */

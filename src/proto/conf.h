@@ -44,6 +44,7 @@ struct conf {
 	unsigned long	 tc_inc;
 	int		 illegal_retry;	/* illegal-move = retry */
 	int		 takeover;	/* restore live games at a start */
+	int		 db_readers;	/* SQLite: -shm shared with others */
 	size_t		 max_seeks;
 	size_t		 max_watchers;
 	size_t		 max_conns_per_ip;
@@ -56,6 +57,7 @@ struct conf {
 	char		*http[CONF_MAX_LISTEN];	/* ADDR:PORT */
 	int		 nhttp;
 	size_t		 max_http_conns;
+	size_t		 max_http_conns_per_ip;	/* untrusted address */
 	size_t		 max_http_request;	/* bytes of line and headers */
 	unsigned int	 http_timeout;		/* seconds */
 	size_t		 max_http_streams;
@@ -81,6 +83,7 @@ const char *conf_usage(void);
 void	 conf_example(FILE *);
 struct sockaddr_storage;
 int	 conf_parse_addr(const char *, struct sockaddr_storage *, int *);
+int	 conf_admins_has(const char *, const char *);
 struct sockaddr;
 int	 conf_trusted(const struct conf *, const struct sockaddr *);
 

@@ -75,12 +75,20 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 	free(hc);
 }
 
-/* Knows a connection: its address, its close. */
+/*
+ * Knows a connection: its address, its close.  Returns NULL (and knows
+ * nothing) if its address, outside trusted-networks, already has
+ * max-http-conns-per-ip connections, counted or waiting for their first
+ * request: one address cannot take the others' share of max-http-conns.
+ * The count walks every connection: bounded by HTTP_BUCKETS and by twice
+ * max-http-conns (the counted ones and the waiting ones).
+ */
 static struct hconn *
 http_conn_new(struct http *h, struct evhttp_connection *evcon)
 {
 	const struct sockaddr *sa;
-	struct hconn	*hc;
+	struct hconn	*hc, *o;
+	size_t		 i, n = 0;
 
 	hc = xcalloc(1, sizeof *hc);
 	hc->h = h;
@@ -94,6 +102,15 @@ http_conn_new(struct http *h, struct evhttp_connection *evcon)
 		    &((const struct sockaddr_in6 *)sa)->sin6_addr, hc->host,
 		    sizeof hc->host);
 	hc->trusted = sa != NULL && conf_trusted(h->srv->conf, sa);
+	for (i = 0; !hc->trusted && i < HTTP_BUCKETS; i++)
+		LIST_FOREACH(o, &h->conns[i], hash)
+			n += strcmp(o->host, hc->host) == 0;
+	if (n >= h->srv->conf->max_http_conns_per_ip) {
+		log_info("event=http-refuse reason=max-http-conns-per-ip "
+		    "peer=%s conns=%zu", hc->host, n);
+		free(hc);
+		return (NULL);
+	}
 	LIST_INSERT_HEAD(http_bucket(h, evcon), hc, hash);
 	evhttp_connection_set_closecb(evcon, http_closecb, hc);
 	return (hc);
@@ -127,7 +144,7 @@ static void
 http_accepted_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct haccept	*a = arg;
-	struct hconn	*hc;
+	struct hconn	*hc = NULL;
 	struct evhttp_connection *evcon = NULL;
 	struct timeval	 tv = { 0, 0 };
 
@@ -136,8 +153,10 @@ http_accepted_cb(evutil_socket_t fd, short what, void *arg)
 	if (evcon != NULL && http_conn_find(a->h, evcon) == NULL &&
 	    a->h->npending >= a->h->srv->conf->max_http_conns)
 		evhttp_connection_free(evcon);	/* a flood: keep the fds */
-	else if (evcon != NULL && http_conn_find(a->h, evcon) == NULL) {
-		hc = http_conn_new(a->h, evcon);
+	else if (evcon != NULL && http_conn_find(a->h, evcon) == NULL &&
+	    (hc = http_conn_new(a->h, evcon)) == NULL)
+		evhttp_connection_free(evcon);	/* its address's share */
+	else if (evcon != NULL && hc != NULL) {
 		a->h->npending++;
 		tv.tv_sec = (time_t)a->h->srv->conf->http_timeout;
 		hc->first = evtimer_new(a->h->srv->base, http_first_cb, hc);
@@ -186,8 +205,15 @@ http_conn(struct http *h, struct evhttp_request *req)
 		    "(max-http-conns)", max);
 		return (NULL);
 	}
-	if (hc == NULL)
-		hc = http_conn_new(h, evcon);
+	if (hc == NULL && (hc = http_conn_new(h, evcon)) == NULL) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Connection", "close");
+		http_error(req, 503, "too many HTTP connections from your "
+		    "address: at most %zu (max-http-conns-per-ip; "
+		    "trusted-networks are exempt)",
+		    h->srv->conf->max_http_conns_per_ip);
+		return (NULL);
+	}
 	if (hc->first != NULL) {
 		event_free(hc->first);
 		h->npending--;

@@ -354,6 +354,12 @@ server_store_open(const struct conf *conf)
 	if (!sqldb_url_is_pg(path) && dblock_take(path, err,
 	    sizeof err) == -1)
 		fatalx("event=db-lock path=%s error=\"%s\"", path, err);
+	/* The WAL index in heap memory unless db-readers = on: no -shm map
+	 * whose pages could raise SIGBUS (PROTOCOL.md §12). */
+	if (!sqldb_url_is_pg(path) && sqldb_sqlite_exclusive(
+	    !conf->db_readers) != 0)
+		fatalx("event=db-open path=%s error=\"this SQLite lacks the "
+		    "unix-excl VFS: set db-readers = on\"", path);
 	name = store_dbname(path);	/* a URL without its password */
 	store_config_default(&cf);
 	/* Restored by the lobby; on PostgreSQL other nodes may referee the
@@ -365,6 +371,63 @@ server_store_open(const struct conf *conf)
 	log_info("event=db path=%s", name);
 	free(name);
 	return (st);
+}
+
+/*
+ * The operator's step (grundyd --add-admin / --revoke-admin NAME): opens
+ * the database (locked and migrated as for serving), makes name an admin
+ * with password pass (admin 1) or a player again (admin 0), and closes it.
+ * Returns 1 if the account was created, 0 if it existed, -1 with err.
+ */
+int
+server_grant(const struct conf *conf, const char *name, const char *pass,
+    int admin, char *err, size_t errlen)
+{
+	struct league_limits ll;
+	struct league	*lg;
+	struct store	*st;
+	struct conf	 keep = *conf;	/* shallow: only read */
+	int		 r;
+
+	/* Live games stay live for the next start (as --takeover on). */
+	keep.takeover = 1;
+	if ((st = server_store_open(&keep)) == NULL) {
+		snprintf(err, errlen, "accounts need a database, not --db off");
+		return (-1);
+	}
+	server_league_limits(conf, &ll);
+	if ((lg = league_open(store_path(st), &ll, err, errlen)) == NULL) {
+		store_close(st);
+		return (-1);
+	}
+	r = league_grant(lg, name, pass, admin, err, errlen);
+	league_close(lg);
+	store_close(st);
+	return (r);
+}
+
+/*
+ * Warns of each name of the admins setting whose account exists without
+ * the admin role: perhaps registered by a stranger before the names were
+ * reserved, so never made an admin by its name (PROTOCOL.md §13.1).
+ */
+static void
+server_admins_check(struct server *srv)
+{
+	char	*copy, *p, *sp;
+
+	if (srv->league == NULL || srv->conf->admins == NULL)
+		return;
+	copy = xstrdup(srv->conf->admins);
+	for (p = strtok_r(copy, ", ", &sp); p != NULL;
+	    p = strtok_r(NULL, ", ", &sp))
+		if (league_exists(srv->league, p) == 1 &&
+		    league_role(srv->league, p) == 0)
+			log_warnx("event=admin-not-granted name=%s: the account "
+			    "exists with the player role; grant it with "
+			    "grundyd --add-admin %s (which sets its password)",
+			    p, p);
+	free(copy);
 }
 
 /* Opens the game log and, with it, the cache of precomputed tables. */
@@ -434,6 +497,7 @@ server_open_lobby(struct server *srv)
 		if ((srv->league = league_open(store_path(srv->store), &ll,
 		    err, sizeof err)) == NULL)
 			fatalx("event=league-open error=\"%s\"", err);
+		server_admins_check(srv);
 	}
 	if (srv->league != NULL && (start = league_start(srv->league)) > 0)
 		snprintf(srv->anon, sizeof srv->anon, "anon:%lld",

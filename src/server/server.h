@@ -12,5 +12,7 @@ struct store;
 
 int	 server_run(struct conf *);
 struct store *server_store_open(const struct conf *);
+int	 server_grant(const struct conf *, const char *, const char *, int,
+	    char *, size_t);
 
 #endif /* SERVER_H */

@@ -82,17 +82,29 @@ class Daemon:
     def __init__(self, name, *flags, db=None):
         self.db = db or os.path.join(TMP, name + ".db")     # "off": none
         self.flags = list(flags)
+        # The tests read the database while the daemon runs, which needs
+        # db-readers = on (PROTOCOL.md §12); E2E_DB_READERS=off runs them
+        # with the default, the database the daemon's alone.
+        if "--db-readers" not in self.flags:
+            self.flags += ["--db-readers",
+                           os.environ.get("E2E_DB_READERS", "on")]
         self.name = name
         self.port = 0
         DAEMONS.append(self)
         self.start()
 
     def start(self):
-        """Starts it; a restart listens on the same port again."""
+        """Starts it; a restart listens on the same port again.  The names
+        of --admins are reserved; each is made an admin with the password
+        password1 first (grundyd --add-admin, PROTOCOL.md §13.1)."""
         portfile = os.path.join(TMP, self.name + ".port")
         if os.path.exists(portfile):
             os.unlink(portfile)
         self.log = open(os.path.join(TMP, self.name + ".log"), "a")
+        for i, f in enumerate(self.flags[:-1]):
+            if f == "--admins" and self.db != "off":
+                for n in self.flags[i + 1].split(","):
+                    add_admin(self.db, n, log=self.log)
         self.proc = subprocess.Popen(
             [GRUNDYD, "--listen", "127.0.0.1:%d" % self.port,
              "--port-file", portfile,
@@ -110,6 +122,19 @@ class Daemon:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+def add_admin(db, name, pw="password1", log=None):
+    """grundyd --db DB --add-admin NAME with the password pw (from
+    GRUNDY_PASSWORD); checks that it succeeded."""
+    env = dict(os.environ, GRUNDY_PASSWORD=pw)
+    r = subprocess.run([GRUNDYD, "--db", db, "--add-admin", name], env=env,
+                       stdout=subprocess.PIPE, stderr=log or subprocess.PIPE,
+                       timeout=WAIT)
+    if r.returncode != 0:
+        raise RuntimeError("grundyd --add-admin %s: exit %d" %
+                           (name, r.returncode))
+    return r.stdout.decode()
 
 
 class Client:

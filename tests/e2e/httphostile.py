@@ -24,10 +24,12 @@ def alive(d, what):
           time.time() - t0 < 3, (r, st, j, time.time() - t0))
 
 
-def raw(d, data, timeout=5.0, wait_close=True):
-    """Sends data on a new connection; returns what arrives until the server
-    closes it (or the deadline) and whether it closed."""
-    s = socket.create_connection(("127.0.0.1", d.hport), timeout=timeout)
+def raw(d, data, timeout=5.0, wait_close=True, src=None):
+    """Sends data on a new connection (from the address src if given);
+    returns what arrives until the server closes it (or the deadline) and
+    whether it closed."""
+    s = socket.create_connection(("127.0.0.1", d.hport), timeout=timeout,
+                                 source_address=(src, 0) if src else None)
     s.sendall(data)
     got, closed, end = b"", False, time.time() + timeout
     while time.time() < end:
@@ -46,6 +48,20 @@ def raw(d, data, timeout=5.0, wait_close=True):
             break
     s.close()
     return got, closed
+
+
+def still_open(socks):
+    """How many of socks the server has not closed."""
+    n = 0
+    for s in socks:
+        s.settimeout(0.01)
+        try:
+            n += s.recv(1) != b""
+        except socket.timeout:
+            n += 1
+        except OSError:
+            pass
+    return n
 
 
 def replies(data):
@@ -122,19 +138,9 @@ def test_conn_flood():
     idle = [socket.create_connection(("127.0.0.1", d.hport), timeout=5)
             for _ in range(200)]
 
-    def held():
-        n = 0
-        for s in idle:
-            s.settimeout(0.01)
-            try:
-                n += s.recv(1) != b""
-            except socket.timeout:
-                n += 1
-            except OSError:
-                pass
-        return n == 4
     check("of 200 that send nothing, 4 (max-http-conns) are held, the "
-          "others closed at once", wait_for(held, WAIT))
+          "others closed at once", wait_for(lambda: still_open(idle) == 4,
+                                            WAIT))
     c = Client(d)
     check("the line protocol answers meanwhile",
           ok(c.cmd("protocol_version", timeout=3)))
@@ -164,6 +170,46 @@ def test_conn_flood():
     check("HTTP serves again once they close", wait_for(
         lambda: jget(d, "/api/ratings")[0] == 200), WAIT)
     alive(d, "a connection flood")
+    d.stop()
+
+
+SHARE_FLAGS = os.environ.get("HTTP_SHARE_FLAGS", "").split()  # the "before"
+
+
+def test_conn_share():
+    """256 slow connections from one untrusted address (127.0.0.2) hold at
+    most its share, max-http-conns-per-ip (32 by default), and deny nobody
+    else: requests from another address (127.0.0.1) are answered, and the
+    address's next request gets the documented 503."""
+    d = hdaemon("share", "--trusted-networks", "none", "--http-timeout",
+                "600", *SHARE_FLAGS)
+    slow = []
+    for _ in range(256):
+        s = socket.create_connection(("127.0.0.1", d.hport), timeout=5,
+                                     source_address=("127.0.0.2", 0))
+        s.sendall(b"GET /api/ratings HTTP/1.1\r\nHost: x\r\n")  # never ends
+        slow.append(s)
+    check("of 256 slow connections from 127.0.0.2, 32 are held, the others "
+          "closed at once", wait_for(lambda: still_open(slow) == 32, WAIT))
+    sts = [get(d, "/api/ratings")[0] for _ in range(40)]
+    check("40 requests from 127.0.0.1 meanwhile: each 200",
+          sts == [200] * 40, sts)
+    got, closed = raw(d, b"GET /api/ratings HTTP/1.1\r\nHost: x\r\n\r\n",
+                      timeout=WAIT, src="127.0.0.2")
+    rs = replies(got)
+    want = {"error": "too many HTTP connections from your address: at most "
+            "32 (max-http-conns-per-ip; trusted-networks are exempt)",
+            "status": 503}
+    check("one more from 127.0.0.2: closed, at most with the documented "
+          "503", closed and (rs == [] or (rs[0][0] == 503 and
+                                          json.loads(rs[0][1]) == want)),
+          got[:300])
+    c = Client(d)
+    check("the line protocol answers meanwhile",
+          ok(c.cmd("protocol_version")))
+    c.close()
+    for s in slow:
+        s.close()
     d.stop()
 
 
@@ -420,7 +466,7 @@ def test_no_secrets():
 
 
 sys.exit(run([test_slowloris, test_oversized, test_conn_flood,
-              test_streams_per_ip, test_feed_never_reads, test_feed_sender,
+              test_conn_share, test_streams_per_ip, test_feed_never_reads, test_feed_sender,
               test_bad_parameters,
               test_last_event_id, test_http10_pipelined_head,
               test_no_secrets]))

@@ -5,7 +5,10 @@ make check runs it under a throwaway cluster).  Seeks on nodes A and B
 pair; the player on the node that does not own the game gets `event
 redirect HOST:PORT GAME_ID`, resumes there by account, and the game ends
 with both players; a seek withdrawn leaves nothing published; seeks on
-two nodes racing for one published seek make exactly one game.  Every
+two nodes racing for one published seek make exactly one game.  Roles
+across nodes (issue 25 §5, PROTOCOL.md §13.1): a role granted with
+grundyd --add-admin on the shared database while both nodes run holds on
+either at the next login, and a reserved name is refused on each.  Every
 wait is a poll with a deadline; counts are exact."""
 import glob
 import os
@@ -290,10 +293,46 @@ def test_node_killed():
           er.split()[2] == addr(c), er)
 
 
+def role_of(c):
+    m = re.search(r"^role (\S+)$", body(c.cmd("whoami")), re.M)
+    return m.group(1) if m else None
+
+
+def test_roles_across_nodes():
+    """Granted on the shared database while the nodes run: every node sees
+    the role at the next login; nobody claims it by a name."""
+    a, b = nodes("roleA", "roleB")
+    s = login(a, "chief", pw="strangerpw1")
+    check("registered on A: a player", role_of(s) == "player")
+    for d in (a, b):
+        refused(Client(d), "register ADM password1", "reserved look-alike "
+                "refused on " + d.name, "name ADM is reserved for an admin")
+    add_admin(a.db, "chief", pw="operatorpw1")      # no lock on PostgreSQL
+    refused(Client(a), "login chief strangerpw1", "the squatter is out",
+            "wrong name or password")
+    cb = login(b, "chief", pw="operatorpw1", register=False)
+    check("granted while B runs: an admin on B", role_of(cb) == "admin",
+          role_of(cb))
+    check("and its admin commands work on B", ok(cb.cmd("connections")))
+    adm = login(a, "adm", register=False)
+    check("the operator's admin on A", role_of(adm) == "admin")
+    r = subprocess.run([GRUNDYD, "--db", a.db, "--revoke-admin", "chief"],
+                       capture_output=True, text=True, timeout=WAIT)
+    check("--revoke-admin on the shared database", r.returncode == 0,
+          r.stdout + r.stderr)
+    ca = login(a, "chief", pw="operatorpw1", register=False)
+    check("revoked: a player on A at the next login",
+          role_of(ca) == "player", role_of(ca))
+    r = ca.cmd("connections")
+    check("and refused", body(r) == "permission denied: connections needs "
+          "the admin role", r)
+
+
 if __name__ == "__main__":
     if not URL:
         print("1..0 # SKIP no SQLDB_PG_URL (run it under "
               "tests/e2e/pgcluster.sh)")
         sys.exit(0)
     sys.exit(run([test_pair_redirect, test_withdrawn, test_race,
-                  test_never_comes, test_node_killed]))
+                  test_never_comes, test_node_killed,
+                  test_roles_across_nodes]))

@@ -39,7 +39,35 @@ srcpath(const char *rel)
 	return (path);
 }
 
-/* Starts grundyd with extra arguments (NULL-terminated); waits for its port. */
+/*
+ * Makes name an admin of the database db with the password password1, as
+ * the operator does (grundyd --add-admin, PROTOCOL.md §13.1).
+ */
+static void
+daemon_add_admin(const char *db, const char *name)
+{
+	pid_t	 pid;
+	int	 status = -1, fd;
+
+	if ((pid = fork()) == 0) {
+		if ((fd = open("/dev/null", O_WRONLY)) != -1) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		setenv("GRUNDY_PASSWORD", "password1", 1);
+		execl("./grundyd", "./grundyd", "--db", db, "--add-admin", name,
+		    (char *)NULL);
+		_exit(127);
+	}
+	if (pid == -1 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("grundyd --add-admin %s failed", name);
+}
+
+/*
+ * Starts grundyd with extra arguments (NULL-terminated); waits for its
+ * port.  Each name of --admins NAME (one name) is made an admin first.
+ */
 void
 daemon_start(struct daemon *d, const char *const *extra)
 {
@@ -67,8 +95,11 @@ daemon_start(struct daemon *d, const char *const *extra)
 	/* Every client comes from 127.0.0.1: no per-address cap here. */
 	argv[n++] = "--max-conns-per-ip";
 	argv[n++] = "1000000";
-	for (i = 0; extra != NULL && extra[i] != NULL; i++)
+	for (i = 0; extra != NULL && extra[i] != NULL; i++) {
 		argv[n++] = extra[i];
+		if (strcmp(extra[i], "--admins") == 0 && extra[i + 1] != NULL)
+			daemon_add_admin(d->dbfile, extra[i + 1]);
+	}
 	argv[n] = NULL;
 	if ((d->pid = fork()) == 0) {
 		fd = open(d->logfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
