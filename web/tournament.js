@@ -43,8 +43,9 @@ function optionsText(t) {
 	if (o.rounds !== null)
 		v.push("round " + t.paired + " of " + o.rounds);
 	if (t.byes)
-		v.push("byes: " + t.byes.map(function (b) {
-			return b === null ? "\u2014" : b;
+		v.push("byes: " + t.byes.map(function (b, i) {
+			return "round " + (i + 1) + " " +
+			    (b === null ? "none" : b);
 		}).join(", "));
 	v.push(o.forfeit_s ? "forfeit after " + o.forfeit_s + " s" :
 	    "no forfeit deadline");

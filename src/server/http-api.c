@@ -60,6 +60,35 @@ http_record_done(struct hreq *r)
 	http_json(r->req, r->status, &r->body);
 }
 
+/* GET /api/games/ID/record, on a worker: the record file (§12.1). */
+static void
+http_recfile(struct hreq *r, const struct store_record *rec,
+    const char *tour)
+{
+	record_file(&r->body, rec, tour);
+}
+
+static void
+http_recfile_work(struct hreq *r)
+{
+	http_with_record(r, http_recfile);
+}
+
+/* GET /api/games/ID/record, back on the loop: game-ID.grec. */
+static void
+http_recfile_done(struct hreq *r)
+{
+	char	 name[40];
+
+	if (r->status != 200) {
+		http_json(r->req, r->status, &r->body);
+		return;
+	}
+	snprintf(name, sizeof name, "game-%lld.grec", (long long)r->id);
+	http_download(r->req, "text/plain; charset=utf-8", name,
+	    r->body.data, r->body.len);
+}
+
 /* Appends "&key=VALUE" (URL-encoded) to a next-page URL. */
 static void
 http_url_param(struct buf *u, const char *key, const char *value)
@@ -364,15 +393,16 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 			    strlen(rest);
 	int64_t		 gid;
 	struct hreq	*r;
+	int		 file = slash != NULL && strcmp(slash, "/record") == 0;
 
-	if (slash != NULL && strcmp(slash, "/feed") != 0) {
+	if (slash != NULL && !file && strcmp(slash, "/feed") != 0) {
 		http_error(req, 404, "no such API path");
 		return;
 	}
 	snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id ? n : 0), rest);
 	if (http_param_id(req, id, "game id", &gid) != 0)
 		return;
-	if (slash != NULL) {
+	if (slash != NULL && !file) {
 		hfeed_open(h, hc, req, gid, q);
 		return;
 	}
@@ -380,8 +410,8 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		return;
 	r = http_hreq(h, hc, req);
 	r->id = gid;
-	r->work = http_record_work;
-	r->done = http_record_done;
+	r->work = file ? http_recfile_work : http_record_work;
+	r->done = file ? http_recfile_done : http_record_done;
 	http_submit(r);
 }
 

@@ -99,6 +99,8 @@ void	 http_reply(struct evhttp_request *, int, const char *, const char *,
 void	 http_error(struct evhttp_request *, int, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 http_json(struct evhttp_request *, int, struct buf *);
+void	 http_download(struct evhttp_request *, const char *, const char *,
+	    const char *, size_t);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
 void	 http_submit(struct hreq *);

@@ -138,14 +138,23 @@ hlobby_knumf(struct json *j, const char *key, int fix3, double v)
 static void
 hlobby_tour_options(const struct league_tournament *d, struct json *j)
 {
+	char		 seed[24];
+
 	json_key(j, "options");
 	json_obj(j);
 	json_kuint_if(j, "rounds", d->format == LEAGUE_SWISS ||
 	    d->format == LEAGUE_ARENA, d->rounds);
 	json_kuint(j, "forfeit_s", d->forfeit_s);
 	/* The seed tells the random starts to come: shown at the end only. */
-	json_kuint_if(j, "seed", d->status == LEAGUE_T_FINISHED ||
-	    d->status == LEAGUE_T_CANCELLED, d->seed);
+	/* A string: any of 2^64, exact in every client (§14.2). */
+	json_key(j, "seed");
+	if (d->status == LEAGUE_T_FINISHED ||
+	    d->status == LEAGUE_T_CANCELLED) {
+		snprintf(seed, sizeof seed, "%llu",
+		    (unsigned long long)d->seed);
+		json_str(j, seed);
+	} else
+		json_null(j);
 	json_key(j, "sprt");
 	if (d->has_sprt) {
 		json_obj(j);

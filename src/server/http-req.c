@@ -69,6 +69,31 @@ http_reply(struct evhttp_request *req, int code, const char *type,
 	evbuffer_free(b);
 }
 
+/*
+ * Sends a download: a 200 of type whose Content-Disposition names the file
+ * name (every byte but [A-Za-z0-9._-] becomes '_', so that the header
+ * needs no quoting).
+ */
+void
+http_download(struct evhttp_request *req, const char *type,
+    const char *name, const char *data, size_t len)
+{
+	struct buf	 h;
+	const char	*p;
+
+	buf_init(&h);
+	buf_puts(&h, "attachment; filename=\"");
+	for (p = name; *p != '\0'; p++)
+		buf_putc(&h, (*p >= 'a' && *p <= 'z') || (*p >= 'A' &&
+		    *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+		    *p == '_' || *p == '-' ? *p : '_');
+	buf_putc(&h, '"');
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Disposition", buf_str(&h));
+	buf_free(&h);
+	http_reply(req, 200, type, data, len);
+}
+
 /* Sends a JSON body (b holds one JSON value). */
 void
 http_json(struct evhttp_request *req, int code, struct buf *b)
