@@ -30,6 +30,16 @@ def tc_text(tc):
                                  else "")
 
 
+def round_result(g):
+    """A game of a round as `tournament show` writes it."""
+    if g["result"] is None:
+        return g["state"]
+    first = g["result"] == "first"
+    if g["forfeit"]:
+        return "+-" if first else "-+"
+    return "1-0" if first else "0-1"
+
+
 def render(t):
     """`tournament show`'s body as rebuilt from the JSON object t."""
     o = t["options"]
@@ -48,6 +58,11 @@ def render(t):
         out.append("withdrawn " + " ".join(t["withdrawn"]))
     if t["byes"] is not None:
         out.append("byes" + "".join(" " + (b or "-") for b in t["byes"]))
+    for r in t["rounds"] or []:
+        out.append("round %d bye=%s" % (r["round"], r["bye"] or "-") +
+                   "".join(" %s:%s=%s" % (g["player1"], g["player2"],
+                                          round_result(g))
+                           for g in r["games"]))
     out.append("games %d played %d playing %d pending %d stopped %d "
                "forfeits %d" % (t["total"], t["played"], t["playing"],
                                 t["pending_games"], t["stopped"],
@@ -133,6 +148,11 @@ def main_test():
     check("swiss created", ok(r), r)
     check("swiss finished", finished(d, "sw", 60))
     t = same_as_show(d, viewer, "sw", "swiss")
+    check("swiss: three rounds of two pairs (four games) and a bye each",
+          [(r["round"], r["bye"] is not None, len(r["games"]),
+            all(g["state"] == "done" for g in r["games"]))
+           for r in t["rounds"]] == [(k, True, 4, True) for k in (1, 2, 3)],
+          t["rounds"])
     check("swiss: three byes, seed shown at the end",
           len(t["byes"]) == 3 and
           t["options"]["seed"] == "10496211527275241682" and
