@@ -126,6 +126,37 @@ http_error(struct evhttp_request *req, int code, const char *fmt, ...)
 	buf_free(&out);
 }
 
+/* Appends "&key=VALUE" (URL-encoded) to a next-page URL. */
+void
+http_url_param(struct buf *u, const char *key, const char *value)
+{
+	char	*e = evhttp_encode_uri(value);
+
+	buf_printf(u, "%s=%s&", key, e != NULL ? e : "");
+	free(e);
+}
+
+/*
+ * Decodes the one segment after prefix into out (1 to HTTP_NAME_MAX
+ * bytes, no NUL); -1 after answering 400.
+ */
+int
+http_segment(struct evhttp_request *req, const char *seg, char *out)
+{
+	char	*d;
+	size_t	 n;
+
+	if ((d = evhttp_uridecode(seg, 0, &n)) == NULL || n == 0 ||
+	    n > HTTP_NAME_MAX || strlen(d) != n) {
+		free(d);
+		http_error(req, 400, "bad name: 1 to %d bytes", HTTP_NAME_MAX);
+		return (-1);
+	}
+	memcpy(out, d, n + 1);
+	free(d);
+	return (0);
+}
+
 /* Returns the bytes of output a connection has not sent yet. */
 size_t
 http_output(struct hconn *hc)
@@ -155,6 +186,8 @@ http_hreq(struct http *h, struct hconn *hc, struct evhttp_request *req)
 	r->head = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD;
 	snprintf(r->host, sizeof r->host, "%s", hc->host);
 	buf_init(&r->body);
+	buf_init(&r->extra);
+	buf_init(&r->extra2);
 	json_init(&r->j, &r->body);
 	r->status = 200;
 	TAILQ_INSERT_TAIL(&h->reqs, r, entry);
@@ -167,6 +200,8 @@ http_hreq_free(struct hreq *r)
 	TAILQ_REMOVE(&r->h->reqs, r, entry);
 	lobby_xfeed_pre_free(r->xpre);
 	buf_free(&r->body);
+	buf_free(&r->extra);
+	buf_free(&r->extra2);
 	free(r);
 }
 
