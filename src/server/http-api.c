@@ -436,13 +436,9 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	json_init(&j, &b);
 	if (strcmp(path, "/metrics") == 0)
 		http_metrics(h, req);
-	else if (strcmp(path, "/api/games/live") == 0) {
-		json_obj(&j);
-		json_key(&j, "games");
-		http_live_games(h->srv->lobby, NULL, &j);
-		json_end_obj(&j);
-		http_now(req, &b);
-	} else if (strcmp(path, "/api/games") == 0)
+	else if (strcmp(path, "/api/games/live") == 0)
+		http_live(h, hc, req, 0);
+	else if (strcmp(path, "/api/games") == 0)
 		http_games(h, hc, req, q);
 	else if (strncmp(path, "/api/games/", 11) == 0)
 		http_game(h, hc, req, path + 11, q);

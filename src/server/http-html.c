@@ -7,6 +7,7 @@
  * loop), logged games, records and a player's figures (the log's, on a
  * worker).  No HTML is made anywhere else.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,7 +616,7 @@ html_player_figures(struct buf *b, const struct league_player *p,
 	if (rt == NULL || rt->games == 0)
 		buf_puts(b, "unrated");
 	else
-		buf_printf(b, "%.0f \xc2\xb1 %.0f%s", rt->r, rt->rd,
+		buf_printf(b, "%ld \xc2\xb1 %ld%s", lround(rt->r), lround(rt->rd),
 		    rt->provisional ? " provisional" : "");
 	buf_printf(b, "</div><div id=\"record\">%lu rated games; %lld games: "
 	    "%lld wins, %lld losses</div></section>\n", rt != NULL ?
@@ -819,4 +820,37 @@ html_tour_results(struct lobby *lb, const char *name, int cross,
 	}
 	buf_puts(b, "</tbody></table>\n");
 	results_free(&tr.r);
+}
+
+/* The head of the table of live games on other nodes. */
+void
+html_elsewhere_head(struct buf *b)
+{
+	buf_puts(b, "<table class=\"games\"><thead><tr><th>game</th>"
+	    "<th>players</th><th class=\"n\">ply</th><th>tc</th>"
+	    "<th>game spec</th><th>tournament</th><th>node</th></tr></thead>"
+	    "<tbody>\n");
+}
+
+/*
+ * A row of that table: a game of the log refereed on another node, its
+ * last logged ply and node (0: its lease is not held now).
+ */
+void
+html_elsewhere(struct buf *b, const struct store_gameinfo *g,
+    const char *tour, uint64_t ply, int64_t node)
+{
+	html_game_cells(b, g->id, g->player1, g->player2);
+	buf_printf(b, "<td class=\"n\">%llu</td><td>",
+	    (unsigned long long)ply);
+	html_tc(b, g->has_tc, g->tc_base_ms, g->tc_inc_ms);
+	buf_puts(b, "</td><td class=\"spec\">");
+	html_esc(b, g->game);
+	buf_puts(b, "</td><td>");
+	html_tour(b, tour);
+	if (node != 0)
+		buf_printf(b, "</td><td>node %lld</td></tr>\n",
+		    (long long)node);
+	else
+		buf_puts(b, "</td><td>taken over</td></tr>\n");
 }

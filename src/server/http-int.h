@@ -78,6 +78,9 @@ struct hreq {
 	char		 until_time[32];	/* games: started before, or "" */
 	char		 result[8];	/* games: "first", "second" or "" */
 	struct xwatch_pre *xpre;	/* feeds: another node's game */
+	int		 html;		/* live: the page, not the JSON */
+	struct store_elsewhere *xlive;	/* live: the cluster's, read */
+	size_t		*xoff;		/* live: each one's part of extra */
 };
 TAILQ_HEAD(hreqs, hreq);
 
@@ -161,7 +164,8 @@ void	 hfeed_beat(struct http *);
 void	 hfeed_reap(struct http *);
 void	 hfeed_stop(struct http *);
 
-/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c) */
+/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c,
+ * http-live.c) */
 void	 http_api(struct http *, struct hconn *, struct evhttp_request *,
 	    const char *, const struct evkeyvalq *);
 int	 http_games_args(struct http *, struct evhttp_request *,
@@ -188,8 +192,17 @@ void	 html_player_figures(struct buf *, const struct league_player *,
 void	 html_throws(struct buf *, const struct league_player *);
 void	 html_record(struct buf *, const struct store_record *,
 	    const char *);
+struct store_gameinfo;
+void	 html_elsewhere_head(struct buf *);
+void	 html_elsewhere(struct buf *, const struct store_gameinfo *,
+	    const char *, uint64_t, int64_t);
 
-/* http-pages.c (calls http-req.c, http-json.c, http-html.c, http-api.c) */
+/* http-live.c (calls http-req.c, http-lobby.c, http-html.c) */
+void	 http_live(struct http *, struct hconn *, struct evhttp_request *,
+	    int);
+
+/* http-pages.c (calls http-req.c, http-json.c, http-html.c, http-api.c,
+ * http-live.c) */
 int	 http_pages(struct http *, struct hconn *, struct evhttp_request *,
 	    const char *, const struct evkeyvalq *);
 

@@ -23,7 +23,6 @@
 #include "stats/results.h"
 #include "store/store.h"
 
-#define HPAGE_LIVE_MAX	200		/* live games listed on a page */
 #define HPAGE_INDEX_MAX	20		/* ... on the front page */
 #define HPAGE_RECENT	15		/* recent results on the front page */
 #define HPAGE_TOUR_GAMES 50		/* a tournament's latest games */
@@ -31,8 +30,6 @@
 #define HPAGE_RATINGS	100		/* ratings listed by default */
 #define HPAGE_RATINGS_MAX 1000
 
-static const char *const hpage_js_live[] = { "common.js", "live.js",
-	NULL };
 
 /* Sends a page (status 200 or 404). */
 static void
@@ -97,24 +94,6 @@ hpage_index_done(struct hreq *r)
 	(void)html_template(&b, "index.html", hpage_index_fill, r);
 	html_end(&b, NULL);
 	hpage_send(r->req, 200, &b);
-	buf_free(&b);
-}
-
-/* /live: every live game (the cluster's on a node). */
-static void
-hpage_live(struct http *h, struct evhttp_request *req)
-{
-	struct buf	 b;
-
-	buf_init(&b);
-	html_begin(&b, "Live games", "live");
-	buf_puts(&b, "<h1>Live games</h1>\n<div id=\"status\"></div>\n"
-	    "<div id=\"livegames\">");
-	html_live_games(h->srv->lobby, NULL, HPAGE_LIVE_MAX, &b);
-	buf_puts(&b, "</div>\n<p class=\"legend\">With JavaScript this list "
-	    "follows GET /api/games/live every 2 seconds.</p>\n");
-	html_end(&b, hpage_js_live);
-	hpage_send(req, 200, &b);
 	buf_free(&b);
 }
 
@@ -541,7 +520,7 @@ http_pages(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		r->done = hpage_index_done;
 		http_submit(r);
 	} else if (strcmp(path, "/live") == 0)
-		hpage_live(h, req);
+		http_live(h, hc, req, 1);
 	else if (strcmp(path, "/games") == 0)
 		hpage_games(h, hc, req, q);
 	else if (strcmp(path, "/ratings") == 0)

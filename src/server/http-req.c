@@ -22,6 +22,7 @@
 #include "server/http-int.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
+#include "nodestore/store-where.h"
 #include "lib/metrics.h"
 #include "server/server-int.h"
 
@@ -202,6 +203,10 @@ http_hreq_free(struct hreq *r)
 	buf_free(&r->body);
 	buf_free(&r->extra);
 	buf_free(&r->extra2);
+	if (r->xlive != NULL)
+		store_elsewhere_free(r->xlive);
+	free(r->xlive);
+	free(r->xoff);
 	free(r);
 }
 

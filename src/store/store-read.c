@@ -150,8 +150,8 @@ store_tc_col(struct sqldb_stmt *s, int i, struct store_gameinfo *g)
 	g->has_tc = *end == '\0';
 }
 
-/* Fills g from a row of STORE_GAME_COLS. */
-static void
+/* Fills g from a row of STORE_GAME_COLS (its first columns). */
+void
 store_game_row(struct sqldb_stmt *s, struct store_gameinfo *g)
 {
 	memset(g, 0, sizeof *g);
