@@ -113,11 +113,17 @@ class Browser:
         return wait_for(lambda: self.js(expr), timeout, 0.05)
 
     def shot(self, name):
+        """Saves a screenshot in the log directory and in
+        tests/e2e/web-shots/ of the build (kept after the test; not
+        committed: .gitignore)."""
         data = self.page("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True})["data"]
-        path = os.path.join(TMP, name + ".png")
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
+        shots = os.path.join(BUILD, "tests", "e2e", "web-shots")
+        os.makedirs(shots, exist_ok=True)
+        for d in (TMP, shots):
+            path = os.path.join(d, name + ".png")
+            with open(path, "wb") as f:
+                f.write(base64.b64decode(data))
         check("screenshot " + name, os.path.getsize(path) > 1000, path)
 
     def close(self):
