@@ -661,8 +661,8 @@ html_throws(struct buf *b, const struct league_player *p)
 
 /*
  * A logged game as the page shows it without JavaScript: its summary,
- * the record file's download and the moves with their marks (what
- * GET /api/games/ID gives).
+ * the moves with their marks and the refused moves (what GET
+ * /api/games/ID gives).
  */
 void
 html_record(struct buf *b, const struct store_record *rec, const char *tour)
@@ -695,6 +695,22 @@ html_record(struct buf *b, const struct store_record *rec, const char *tour)
 		buf_printf(b, "</td><td>%s</td><td class=\"spec\">",
 		    store_mark_name(m->mark));
 		html_esc(b, m->position);
+		buf_puts(b, "</td></tr>\n");
+	}
+	buf_puts(b, "</tbody></table>\n");
+	if (rec->nrefused == 0)
+		return;
+	buf_puts(b, "<h3>Refused moves</h3>\n<table class=\"refused\"><thead>"
+	    "<tr><th>ply</th><th>player</th><th>move</th><th>reason</th>"
+	    "</tr></thead><tbody>\n");
+	for (i = 0; i < rec->nrefused; i++) {
+		const struct store_rrefused *x = &rec->refused[i];
+
+		buf_printf(b, "<tr><td>%llu</td><td>%d</td><td class=\"move\">",
+		    (unsigned long long)x->ply, x->player);
+		html_esc(b, x->move);
+		buf_puts(b, "</td><td>");
+		html_esc(b, x->reason);
 		buf_puts(b, "</td></tr>\n");
 	}
 	buf_puts(b, "</tbody></table>\n");

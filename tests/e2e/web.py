@@ -526,6 +526,14 @@ def site_nojs(b, base, gid, rounds):
         got = rows(b, "table.games")
         check("no-JS: a page of 4 games, and a next page",
               len(got) == 4 and links(b, "p:has(#next)") != [], got)
+        hostile = [g["id"] for g in json.loads(fetch(
+            base + "/api/games?limit=200")[2])["games"]
+            if g["start"] == GSPEC and g["reason"] == "illegal-move"]
+        check("no-JS: a refused move holding HTML is shown as text",
+              len(hostile) == 1 and b.go(base + "/game/%d" % hostile[0])
+              and HOSTILE in text(b, "table.refused") and
+              b.js("document.getElementById('pwn') === null") and
+              EDGES in text(b, "p.summary"), text(b, "main"))
         check("no-JS game page loads", b.go(base + "/game/%d" % gid))
         check("no-JS: the record's moves", len(rows(b, "table.moves")) >= 1,
               text(b, "main"))
