@@ -138,6 +138,8 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 	sh->def = &t->def;
 	sh->tour = t;
 	sh->round = t->round;
+	if (t->def.format == LEAGUE_SWISS)
+		sh->block = t->npairings * t->def.games_per_pair;
 	sh->byes = t->byes;
 	for (i = 0; i < t->nslots; i++) {
 		sh->total += t->slots[i].state != LSLOT_VOID;
@@ -191,8 +193,7 @@ lobby_tour_rounds(const struct lobby_tshow *sh,
 	struct lobby_tgame g;
 	size_t		 block, i;
 
-	if (t == NULL || t->def.format != LEAGUE_SWISS ||
-	    (block = t->npairings * t->def.games_per_pair) == 0)
+	if (t == NULL || (block = sh->block) == 0)
 		return;
 	for (i = 0; i < t->nslots && i < (size_t)t->round * block; i++) {
 		s = &t->slots[i];

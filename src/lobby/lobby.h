@@ -208,6 +208,8 @@ struct lobby_tshow {
 	uint64_t	 pairs, penta[5];	/* ll, ld, wl + dd, wd, ww */
 	int		 verdict;	/* 0 continue, 1 H0, 2 H1 */
 	const void	*tour;		/* for lobby_tour_rounds */
+	size_t		 block;		/* Swiss: slots per round (slot / block
+					 * + 1 is a game's round), else 0 */
 };
 int	 lobby_tour_show(struct lobby_client *, const char *,
 	    struct lobby_tshow *, struct buf *);

@@ -378,11 +378,12 @@ html_result(struct buf *b, const struct store_gameinfo *g)
 
 /*
  * The first n games of h as a table (worker: tournaments' names from the
- * log); what GET /api/games gives.
+ * log); what GET /api/games gives.  block: the games are a Swiss
+ * tournament's, slot / block + 1 their round (lobby_tshow), else 0.
  */
 void
 html_games(struct store *st, const struct store_history *h, size_t n,
-    struct buf *b)
+    size_t block, struct buf *b)
 {
 	const struct store_gameinfo *g;
 	char		*tour, t[STORE_TIME_LEN];
@@ -405,7 +406,10 @@ html_games(struct store *st, const struct store_history *h, size_t n,
 		buf_puts(b, "</td><td>");
 		tour = store_tour_name(st, g->tournament);
 		html_tour(b, tour);
-		if (tour != NULL)
+		if (tour != NULL && block != 0)
+			buf_printf(b, " <span class=\"legend\">round %zu</span>",
+			    (size_t)g->slot / block + 1);
+		else if (tour != NULL)
 			buf_printf(b, " <span class=\"legend\">slot %u</span>",
 			    g->slot);
 		free(tour);

@@ -79,6 +79,7 @@ struct hreq {
 	char		 result[8];	/* games: "first", "second" or "" */
 	struct xwatch_pre *xpre;	/* feeds: another node's game */
 	int		 html;		/* live: the page, not the JSON */
+	size_t		 block;		/* a Swiss tournament's slots per round */
 	struct store_elsewhere *xlive;	/* live: the cluster's, read */
 	size_t		*xoff;		/* live: each one's part of extra */
 };
@@ -184,7 +185,7 @@ void	 html_live_games(struct lobby *, const char *, size_t, struct buf *);
 void	 html_tours(struct lobby *, struct buf *);
 void	 html_ratings(struct lobby *, size_t, struct buf *);
 void	 html_games(struct store *, const struct store_history *, size_t,
-	    struct buf *);
+	    size_t, struct buf *);
 void	 html_tour_part(struct lobby *, const char *, const char *,
 	    struct buf *);
 void	 html_player_figures(struct buf *, const struct league_player *,

@@ -76,7 +76,7 @@ hpage_index_work(struct hreq *r)
 	if (r->h->srv->store == NULL)
 		buf_puts(&r->body, "<p class=\"empty\">the game log is off</p>");
 	else if (store_history(r->h->srv->store, HPAGE_RECENT, &h) == 0) {
-		html_games(r->h->srv->store, &h, h.n, &r->body);
+		html_games(r->h->srv->store, &h, h.n, 0, &r->body);
 		store_history_free(&h);
 	} else
 		buf_puts(&r->body, "<p class=\"error\">the game log cannot be "
@@ -196,7 +196,7 @@ hpage_games_work(struct hreq *r)
 		    "read</p>\n");
 		return;
 	}
-	html_games(r->h->srv->store, &h, r->limit, &r->body);
+	html_games(r->h->srv->store, &h, r->limit, 0, &r->body);
 	if (h.n > r->limit) {
 		buf_init(&q);
 		buf_puts(&q, "/games?");
@@ -262,7 +262,8 @@ hpage_games(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	http_submit(r);
 }
 
-/* /tournament/NAME, on a worker: its latest games. */
+/* /tournament/NAME, on a worker: its latest games (a Swiss tournament's
+ * with their rounds). */
 static void
 hpage_tour_work(struct hreq *r)
 {
@@ -270,7 +271,7 @@ hpage_tour_work(struct hreq *r)
 
 	if (store_games(r->h->srv->store, NULL, r->id, 0, HPAGE_TOUR_GAMES,
 	    &h) == 0) {
-		html_games(r->h->srv->store, &h, h.n, &r->body);
+		html_games(r->h->srv->store, &h, h.n, r->block, &r->body);
 		store_history_free(&h);
 	} else
 		buf_puts(&r->body, "<p class=\"error\">the game log cannot be "
@@ -315,6 +316,7 @@ static void
 hpage_tour(struct http *h, struct hconn *hc, struct evhttp_request *req,
     const char *name)
 {
+	struct lobby_tshow sh;
 	struct hreq	*r;
 	struct buf	 msg;
 
@@ -328,6 +330,8 @@ hpage_tour(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	r = http_hreq(h, hc, req);
 	snprintf(r->tour, sizeof r->tour, "%s", name);
 	r->id = lobby_web_tour_id(h->srv->lobby, name);
+	if (lobby_web_show(h->srv->lobby, name, &sh) == 0)
+		r->block = sh.block;	/* the worker's games' rounds */
 	if (h->srv->store == NULL) {	/* the lobby's parts only */
 		hpage_tour_done(r);
 		http_hreq_free(r);
@@ -381,7 +385,7 @@ hpage_player_work(struct hreq *r)
 	html_throws(&r->extra2, &p);
 	if (store_games(srv->store, r->name, 0, 0, HPAGE_PLAYER_GAMES,
 	    &h) == 0) {
-		html_games(srv->store, &h, h.n, &r->extra);
+		html_games(srv->store, &h, h.n, 0, &r->extra);
 		store_history_free(&h);
 	}
 }

@@ -518,6 +518,11 @@ def site_nojs(b, base, gid, rounds):
         st = rows(b, "#standings")
         check("no-JS: the standings list the three players",
               sorted(r[1] for r in st) == ["p1", "p2", "p3"], st)
+        gr = rows(b, "#games")
+        check("no-JS: the games list gives each game's round",
+              len(gr) == 6 and sorted(re.sub(r".* round ", "", g[4])
+                                      for g in gr) ==
+              ["1", "1", "2", "2", "3", "3"], gr)
         check("no-JS: the seed", text(b, "#seed") ==
               "10496211527275241682", text(b, "#options"))
         b.shot("nojs-tournament")
