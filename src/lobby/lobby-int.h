@@ -396,6 +396,7 @@ void	 lobby_chall_free(struct lchall *);
  * lobby-queue.c) */
 void	 lobby_tour_game_over(struct lobby *, struct ltour *, size_t, int);
 void	 lslot_enter(struct ltour *, size_t, enum lslot_state);
+const char *lslot_state_name(enum lslot_state);
 void	 lslot_unwait(struct lobby *, struct ltour *, size_t);
 void	 ltour_enter(struct ltour *, enum league_tstatus);
 void	 lobby_tour_slots(struct ltour *);

@@ -207,9 +207,29 @@ struct lobby_tshow {
 	double		 llr, lower, upper;
 	uint64_t	 pairs, penta[5];	/* ll, ld, wl + dd, wd, ww */
 	int		 verdict;	/* 0 continue, 1 H0, 2 H1 */
+	const void	*tour;		/* for lobby_tour_rounds */
+	size_t		 block;		/* Swiss: slots per round (slot / block
+					 * + 1 is a game's round), else 0 */
 };
 int	 lobby_tour_show(struct lobby_client *, const char *,
 	    struct lobby_tshow *, struct buf *);
+/* A game of a Swiss round, as lobby_tour_rounds hands it out. */
+struct lobby_tgame {
+	unsigned int	 round;		/* 1-based */
+	size_t		 slot;
+	unsigned int	 game;		/* within its pairing, 1-based */
+	const char	*p[2];		/* first and second seat */
+	const char	*state;		/* pending, playing, done, stopped */
+	int		 winner;	/* done: 1 or 2 (seat) */
+	int		 forfeit;	/* done: the loser was absent */
+};
+/*
+ * Calls fn with each game of a Swiss tournament's paired rounds (sh from
+ * lobby_tour_show, during the same command), in slot order (round by
+ * round); nothing for the other formats.
+ */
+void	 lobby_tour_rounds(const struct lobby_tshow *,
+	    void (*)(void *, const struct lobby_tgame *), void *);
 /* A lobby_tpend's where[]: "ready", "busy" or "absent". */
 const char *lobby_tour_where(int);
 const char *lobby_tour_status(int);

@@ -30,6 +30,7 @@ struct hstream;
 #define HTTP_NAME_MAX	64		/* bytes of a name in a URL */
 #define HTTP_BODY_MAX	1024		/* bytes of a request body */
 #define HTTP_PARAMS_MAX	32		/* parameters of a query string */
+#define HTTP_PAGE_LIVE	50		/* a tournament page's live games */
 
 /* An HTTP connection: known from its accept, counted from its first
  * request. */
@@ -71,8 +72,16 @@ struct hreq {
 	char		 name[HTTP_NAME_MAX + 1];
 	char		 tour[HTTP_NAME_MAX + 1];
 	int		 has_name, has_tour;
+	char		 since_arg[40], until_arg[40];	/* /games: as given */
+	struct buf	 extra, extra2;	/* pages: the worker's other parts */
 	char		 since_time[32];	/* games: started since, or "" */
+	char		 until_time[32];	/* games: started before, or "" */
+	char		 result[8];	/* games: "first", "second" or "" */
 	struct xwatch_pre *xpre;	/* feeds: another node's game */
+	int		 html;		/* live: the page, not the JSON */
+	size_t		 block;		/* a Swiss tournament's slots per round */
+	struct store_elsewhere *xlive;	/* live: the cluster's, read */
+	size_t		*xoff;		/* live: each one's part of extra */
 };
 TAILQ_HEAD(hreqs, hreq);
 
@@ -99,6 +108,8 @@ void	 http_reply(struct evhttp_request *, int, const char *, const char *,
 void	 http_error(struct evhttp_request *, int, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 http_json(struct evhttp_request *, int, struct buf *);
+void	 http_download(struct evhttp_request *, const char *, const char *,
+	    const char *, size_t);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
 void	 http_submit(struct hreq *);
@@ -108,6 +119,8 @@ int	 http_param_uint(struct evhttp_request *, const struct evkeyvalq *,
 	    const char *, unsigned long, unsigned long, unsigned long *);
 int	 http_param_name(struct evhttp_request *, const struct evkeyvalq *,
 	    const char *, char *, int *);
+int	 http_segment(struct evhttp_request *, const char *, char *);
+void	 http_url_param(struct buf *, const char *, const char *);
 size_t	 http_output(struct hconn *);
 void	 http_close(struct hconn *);
 void	 http_req_orphan(struct evhttp_request *);
@@ -152,8 +165,46 @@ void	 hfeed_beat(struct http *);
 void	 hfeed_reap(struct http *);
 void	 hfeed_stop(struct http *);
 
-/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c) */
+/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c,
+ * http-live.c) */
 void	 http_api(struct http *, struct hconn *, struct evhttp_request *,
+	    const char *, const struct evkeyvalq *);
+int	 http_games_args(struct http *, struct evhttp_request *,
+	    const struct evkeyvalq *, struct hreq *, int);
+
+/* http-html.c: the pages' HTML (calls no other file of the HTTP side) */
+struct league_player;
+struct lobby_rating_row;
+void	 html_esc(struct buf *, const char *);
+void	 html_begin(struct buf *, const char *, const char *);
+void	 html_end(struct buf *, const char *const *);
+int	 html_template(struct buf *, const char *,
+	    void (*)(void *, const char *, struct buf *), void *);
+void	 html_error_page(struct buf *, const char *, const char *);
+void	 html_live_games(struct lobby *, const char *, size_t, struct buf *);
+void	 html_tours(struct lobby *, struct buf *);
+void	 html_ratings(struct lobby *, size_t, struct buf *);
+void	 html_games(struct store *, const struct store_history *, size_t,
+	    size_t, struct buf *);
+void	 html_tour_part(struct lobby *, const char *, const char *,
+	    struct buf *);
+void	 html_player_figures(struct buf *, const struct league_player *,
+	    const struct lobby_rating_row *);
+void	 html_throws(struct buf *, const struct league_player *);
+void	 html_record(struct buf *, const struct store_record *,
+	    const char *);
+struct store_gameinfo;
+void	 html_elsewhere_head(struct buf *);
+void	 html_elsewhere(struct buf *, const struct store_gameinfo *,
+	    const char *, uint64_t, int64_t);
+
+/* http-live.c (calls http-req.c, http-lobby.c, http-html.c) */
+void	 http_live(struct http *, struct hconn *, struct evhttp_request *,
+	    int);
+
+/* http-pages.c (calls http-req.c, http-json.c, http-html.c, http-api.c,
+ * http-live.c) */
+int	 http_pages(struct http *, struct hconn *, struct evhttp_request *,
 	    const char *, const struct evkeyvalq *);
 
 /* http.c (the listeners and routing: calls all of them) */

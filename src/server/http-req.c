@@ -22,6 +22,7 @@
 #include "server/http-int.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
+#include "nodestore/store-where.h"
 #include "lib/metrics.h"
 #include "server/server-int.h"
 
@@ -69,6 +70,31 @@ http_reply(struct evhttp_request *req, int code, const char *type,
 	evbuffer_free(b);
 }
 
+/*
+ * Sends a download: a 200 of type whose Content-Disposition names the file
+ * name (every byte but [A-Za-z0-9._-] becomes '_', so that the header
+ * needs no quoting).
+ */
+void
+http_download(struct evhttp_request *req, const char *type,
+    const char *name, const char *data, size_t len)
+{
+	struct buf	 h;
+	const char	*p;
+
+	buf_init(&h);
+	buf_puts(&h, "attachment; filename=\"");
+	for (p = name; *p != '\0'; p++)
+		buf_putc(&h, (*p >= 'a' && *p <= 'z') || (*p >= 'A' &&
+		    *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+		    *p == '_' || *p == '-' ? *p : '_');
+	buf_putc(&h, '"');
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Disposition", buf_str(&h));
+	buf_free(&h);
+	http_reply(req, 200, type, data, len);
+}
+
 /* Sends a JSON body (b holds one JSON value). */
 void
 http_json(struct evhttp_request *req, int code, struct buf *b)
@@ -101,6 +127,37 @@ http_error(struct evhttp_request *req, int code, const char *fmt, ...)
 	buf_free(&out);
 }
 
+/* Appends "&key=VALUE" (URL-encoded) to a next-page URL. */
+void
+http_url_param(struct buf *u, const char *key, const char *value)
+{
+	char	*e = evhttp_encode_uri(value);
+
+	buf_printf(u, "%s=%s&", key, e != NULL ? e : "");
+	free(e);
+}
+
+/*
+ * Decodes the one segment after prefix into out (1 to HTTP_NAME_MAX
+ * bytes, no NUL); -1 after answering 400.
+ */
+int
+http_segment(struct evhttp_request *req, const char *seg, char *out)
+{
+	char	*d;
+	size_t	 n;
+
+	if ((d = evhttp_uridecode(seg, 0, &n)) == NULL || n == 0 ||
+	    n > HTTP_NAME_MAX || strlen(d) != n) {
+		free(d);
+		http_error(req, 400, "bad name: 1 to %d bytes", HTTP_NAME_MAX);
+		return (-1);
+	}
+	memcpy(out, d, n + 1);
+	free(d);
+	return (0);
+}
+
 /* Returns the bytes of output a connection has not sent yet. */
 size_t
 http_output(struct hconn *hc)
@@ -130,6 +187,8 @@ http_hreq(struct http *h, struct hconn *hc, struct evhttp_request *req)
 	r->head = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD;
 	snprintf(r->host, sizeof r->host, "%s", hc->host);
 	buf_init(&r->body);
+	buf_init(&r->extra);
+	buf_init(&r->extra2);
 	json_init(&r->j, &r->body);
 	r->status = 200;
 	TAILQ_INSERT_TAIL(&h->reqs, r, entry);
@@ -142,6 +201,12 @@ http_hreq_free(struct hreq *r)
 	TAILQ_REMOVE(&r->h->reqs, r, entry);
 	lobby_xfeed_pre_free(r->xpre);
 	buf_free(&r->body);
+	buf_free(&r->extra);
+	buf_free(&r->extra2);
+	if (r->xlive != NULL)
+		store_elsewhere_free(r->xlive);
+	free(r->xlive);
+	free(r->xoff);
 	free(r);
 }
 

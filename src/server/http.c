@@ -255,20 +255,12 @@ static void
 http_route(struct http *h, struct hconn *hc, struct evhttp_request *req,
     const char *path, const struct evkeyvalq *q)
 {
-	if (strcmp(path, "/") == 0)
-		http_asset(req, "index.html");
-	else if (http_page(path, "/game/"))
-		http_asset(req, "game.html");
-	else if (http_page(path, "/tournament/"))
-		http_asset(req, "tournament.html");
-	else if (http_page(path, "/player/"))
-		http_asset(req, "player.html");
-	else if (http_page(path, "/static/"))
+	if (http_page(path, "/static/"))
 		http_asset(req, path + strlen("/static/"));
 	else if (strcmp(path, "/metrics") == 0 ||
 	    strncmp(path, "/api/", 5) == 0)
 		http_api(h, hc, req, path, q);
-	else
+	else if (http_pages(h, hc, req, path, q) != 0)
 		http_error(req, 404, "no such page");
 }
 

@@ -337,6 +337,8 @@ extern const char *const store_rsql[STORE_R_N];
 extern const char *const store_rsql_pg[STORE_R_N];
 void	*store_grow(void *, size_t, size_t);
 char	*store_coldup(struct sqldb_stmt *, int);
+struct store_gameinfo;
+void	 store_game_row(struct sqldb_stmt *, struct store_gameinfo *);
 
 /* store-db.c: the stored texts of the enums, indexed by them. */
 extern const char *const store_mark_names[STORE_NO_WIN + 1];

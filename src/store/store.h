@@ -249,6 +249,8 @@ struct store_hfilter {
 	const char	*tournament;	/* the tournament's name */
 	int64_t		 tournament_id;	/* or its id */
 	char		 since[STORE_TIME_LEN];	/* started at or after */
+	char		 until[STORE_TIME_LEN];	/* started before */
+	const char	*result;	/* "first" or "second", or NULL */
 	int64_t		 before;	/* ids below (the cursor) */
 	unsigned int	 limit;		/* games at most */
 };

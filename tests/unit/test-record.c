@@ -720,6 +720,23 @@ test_history_page(void **state)
 	    sizeof f.since), -1);
 	assert_int_equal(store_time_arg("2026-01-04T12:00:00.000Z", f.since,
 	    sizeof f.since), 0);
+	/* A span of start times (until: before it) and a result. */
+	memset(&f, 0, sizeof f);
+	f.limit = 100;
+	assert_int_equal(store_time_arg("2026-01-02", f.since,
+	    sizeof f.since), 0);
+	assert_int_equal(store_time_arg("2026-01-05", f.until,
+	    sizeof f.until), 0);
+	page(st, &f, "4 3 2");
+	raw_file_exec(fx->path, "UPDATE games SET result = 'first' WHERE "
+	    "id IN (2, 4, 6)");
+	f.result = "first";
+	page(st, &f, "4 2");
+	f.since[0] = '\0';
+	f.player = "a";
+	page(st, &f, "4");
+	f.result = "second";
+	page(st, &f, "");
 	/* One player's page walks the seat indexes, never the table. */
 	memset(&f, 0, sizeof f);
 	f.limit = 21;
