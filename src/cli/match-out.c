@@ -257,6 +257,15 @@ match_json_pair(const struct match *m, struct json *j, size_t k)
 	json_end_obj(j);
 }
 
+/* The run's time control: BASE[+INC], then " clock=cpu" if so. */
+void
+match_tc_text(const struct match *m, struct buf *b)
+{
+	proto_tc_print(b, m->base_ms, m->inc_ms);
+	if (m->cpu_clock)
+		buf_puts(b, " " RECORD_CLOCK_CPU);
+}
+
 /* The run's settings, which --resume checks. */
 static void
 match_json_config(const struct match *m, struct json *j)
@@ -265,7 +274,7 @@ match_json_config(const struct match *m, struct json *j)
 	size_t		 i;
 
 	buf_init(&tc);
-	proto_tc_print(&tc, m->base_ms, m->inc_ms);
+	match_tc_text(m, &tc);
 	json_key(j, "config");
 	json_obj(j);
 	json_kstr(j, "game", m->game_spec);
@@ -301,6 +310,13 @@ match_json_games(const struct match *m, struct json *j)
 		json_kuint(j, "illegal", e->illegal);
 		json_kuint(j, "slow_starts", e->slow_starts);
 		json_kuint(j, "starts", e->starts);
+		json_kuint(j, "moves_measured", e->cost_moves);
+		json_kuint_if(j, "wall_us_per_move", e->cost_moves > 0,
+		    e->cost_moves > 0 ? e->wall_us / e->cost_moves : 0);
+		json_kuint_if(j, "cpu_us_per_move", e->cpu_moves > 0,
+		    e->cpu_moves > 0 ? e->cpu_us / e->cpu_moves : 0);
+		json_kuint_if(j, "peak_bytes", e->peak_bytes > 0,
+		    e->peak_bytes);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -357,7 +373,7 @@ match_load_config(struct match *m, const struct jsonr *cfg,
 	int		 same;
 
 	buf_init(&tc);
-	proto_tc_print(&tc, m->base_ms, m->inc_ms);
+	match_tc_text(m, &tc);
 	v = jsonr_get(cfg, "random_starts");
 	same = jsonr_str(cfg, "tc") != NULL &&
 	    strcmp(jsonr_str(cfg, "tc"), buf_str(&tc)) == 0;
@@ -511,6 +527,29 @@ out:
 	return (rv);
 }
 
+/*
+ * Prints what an engine's moves cost in this run: moves measured, mean
+ * wall and CPU time per move (ms), peak memory of a process (MiB); "-"
+ * where nothing was measured.
+ */
+static void
+match_cost_row(const struct match_engine *e)
+{
+	char	 wall[32] = "-", cpu[32] = "-", peak[32] = "-";
+
+	if (e->cost_moves > 0)
+		snprintf(wall, sizeof wall, "%.3f ms", (double)e->wall_us /
+		    (double)e->cost_moves / 1000);
+	if (e->cpu_moves > 0)
+		snprintf(cpu, sizeof cpu, "%.3f ms", (double)e->cpu_us /
+		    (double)e->cpu_moves / 1000);
+	if (e->peak_bytes > 0)
+		snprintf(peak, sizeof peak, "%.1f MiB", (double)e->peak_bytes /
+		    1048576);
+	printf("%-16s %8llu %12s %12s %10s\n", e->name,
+	    (unsigned long long)e->cost_moves, wall, cpu, peak);
+}
+
 /* The final table on stdout: every pairing, then every engine. */
 void
 match_table(const struct match *m, int interrupted)
@@ -566,6 +605,10 @@ match_table(const struct match *m, int interrupted)
 		    (unsigned long long)en->slow_starts,
 		    (unsigned long long)en->starts);
 	}
+	printf("%-16s %8s %12s %12s %10s\n", "engine", "moves", "wall/move",
+	    "cpu/move", "peak-mem");
+	for (k = 0; k < m->neng; k++)
+		match_cost_row(&m->eng[k]);
 	fflush(stdout);
 }
 
@@ -617,6 +660,7 @@ match_record(const struct match *m, struct mslot *s)
 	rec.game.reason = (char *)r->reason;
 	rec.game.detail = r->detail;
 	rec.game.has_tc = 1;
+	rec.game.tc_cpu = m->cpu_clock;
 	rec.game.tc_base_ms = m->base_ms;
 	rec.game.tc_inc_ms = m->inc_ms;
 	rec.moves = s->mv;

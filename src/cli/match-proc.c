@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/match.h"
+#include "cli/ptree.h"
 #include "lib/clock.h"
 
 /* How long a process that closed its output gets to exit (mp_death). */
@@ -41,6 +42,18 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 
 	if (chan_spawn(&p->ch, &o, &step) != 0)
 		return (-1);
+	/*
+	 * Its tree, for what each move costs (and the CPU-time clock): a
+	 * tree the process enters once started (ptree_enter's cgroup move;
+	 * with a process group, the group is already the tree).  Without
+	 * one (ptree_new failed) its moves have no cost.
+	 */
+	p->tree = ptree_new(e->name, NULL);
+	if (p->tree != NULL && ptree_enter(p->tree, p->ch.pid) != 0) {
+		ptree_free(p->tree);
+		p->tree = NULL;
+	}
+	p->frozen = 0;
 	p->eng = eng;
 	p->nout = 0;
 	p->fresh = 1;
@@ -59,14 +72,53 @@ mp_close(struct mproc *p)
 	p->state = MP_DOWN;
 }
 
-/* Kills a process and its group at once, and reaps it. */
+/* Kills what is left of a process's tree (children it left) and frees it. */
+static void
+mp_tree_end(struct mproc *p)
+{
+	if (p->tree == NULL)
+		return;
+	ptree_kill(p->tree);
+	ptree_free(p->tree);
+	p->tree = NULL;
+	p->frozen = 0;
+}
+
+/* Kills a process, its group and its tree at once, and reaps it. */
 void
 mp_kill(struct mproc *p)
 {
 	if (p->state == MP_DOWN)
 		return;
 	mp_close(p);
+	mp_tree_end(p);
 	chan_kill(&p->ch, SIGKILL);
+}
+
+/* The CPU time of a process's tree so far (ns).  Returns 0, or -1. */
+int
+mp_cpu_ns(struct mproc *p, uint64_t *ns)
+{
+	return (p->tree != NULL && p->state == MP_UP ?
+	    ptree_cpu_ns(p->tree, ns) : -1);
+}
+
+/* The peak memory of a process's tree so far.  Returns 0, or -1. */
+int
+mp_peak_bytes(struct mproc *p, uint64_t *bytes)
+{
+	return (p->tree != NULL && p->state == MP_UP ?
+	    ptree_peak_bytes(p->tree, bytes) : -1);
+}
+
+/* Freezes (on) or thaws a process's tree: no thinking off its turn. */
+void
+mp_freeze(struct mproc *p, int on)
+{
+	if (p->tree == NULL || p->state != MP_UP || p->frozen == on)
+		return;
+	if ((on ? ptree_freeze(p->tree) : ptree_thaw(p->tree)) == 0)
+		p->frozen = on;
 }
 
 /*
@@ -85,6 +137,7 @@ mp_stop_all(struct match *m)
 	for (s = 0; s < m->conc; s++)
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
+			mp_freeze(p, 0);
 			if (p->state == MP_UP)
 				chan_hangup(&p->ch);
 		}
@@ -95,9 +148,10 @@ mp_stop_all(struct match *m)
 				p = &m->slots[s].proc[k];
 				if (p->state != MP_UP || p->ch.pid <= 0)
 					continue;
-				if (chan_wait(&p->ch, 0, &status) != 0)
+				if (chan_wait(&p->ch, 0, &status) != 0) {
 					mp_close(p);
-				else
+					mp_tree_end(p);
+				} else
 					left++;
 			}
 		if (left > 0)
@@ -177,5 +231,6 @@ mp_death(struct mproc *p, char *tmp, size_t len)
 		    WEXITSTATUS(status));
 	else if (r == 1 && WIFSIGNALED(status))
 		snprintf(tmp, len, "killed by signal %d", WTERMSIG(status));
+	mp_tree_end(p);
 	return (tmp);
 }

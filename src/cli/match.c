@@ -27,6 +27,10 @@
 #define MATCH_NAME_MAX	64		/* bytes of an engine's name */
 #define MATCH_DEF_TC	"10000+100"
 #define MATCH_START_MS	10000
+#define MATCH_WALL_FACTOR 10		/* clock=cpu: the wall bound's factor */
+#define MATCH_WALL_MARGIN 5000		/* and its margin (ms) */
+#define MATCH_STR1(x)	#x
+#define MATCH_STR(x)	MATCH_STR1(x)
 
 /* grundy match --help; cli_usage prints it. */
 static const char match_usage[] =
@@ -34,7 +38,9 @@ static const char match_usage[] =
     "[--engine ...]\n"
     "           --game GAME [--random-starts] [--seed N] "
     "[--games N]\n"
-    "           [--concurrency N] [--tc BASE[+INC]] [--grace MS] "
+    "           [--concurrency N] [--tc 'BASE[+INC][ clock=cpu]'] "
+    "[--ponder]\n"
+    "           [--wall-factor N] [--wall-margin MS] [--grace MS] "
     "[--start-timeout MS]\n"
     "           [--adjudicate PLIES] [--sprt elo0=E0,elo1=E1"
     "[,alpha=A,beta=B,model=M]]\n"
@@ -45,6 +51,8 @@ static const char match_usage[] =
     "dir=DIR.\n"
     "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
     ", --grace 250, --start-timeout 10000,\n"
+    "--wall-factor " MATCH_STR(MATCH_WALL_FACTOR) ", --wall-margin "
+    MATCH_STR(MATCH_WALL_MARGIN) ", "
     "a random --seed; SPRT alpha=0.05, beta=0.05, "
     "model=normalized.  See grundy(1).\n";
 
@@ -333,6 +341,8 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		m->resume = 1;
 	else if (strcmp(o, "--quiet") == 0)
 		m->quiet = 1;
+	else if (strcmp(o, "--ponder") == 0)
+		m->ponder = 1;
 	else if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
 		cli_usage(0, match_usage);
 	else
@@ -356,6 +366,10 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		*tc = v;
 	else if (strcmp(o, "--grace") == 0)
 		m->grace_ms = match_num(o, v, PROTO_TC_MAX);
+	else if (strcmp(o, "--wall-factor") == 0)
+		m->wall_factor = match_num(o, v, 1000);
+	else if (strcmp(o, "--wall-margin") == 0)
+		m->wall_margin_ms = match_num(o, v, PROTO_TC_MAX);
 	else if (strcmp(o, "--start-timeout") == 0)
 		m->start_ms = match_num(o, v, PROTO_TC_MAX);
 	else if (strcmp(o, "--adjudicate") == 0)
@@ -402,6 +416,33 @@ match_runnable(const struct match_engine *e)
 	free(copy);
 	buf_free(&b);
 	return (ok);
+}
+
+/*
+ * Parses --tc BASE[+INC][ clock=cpu|wall] (the time control of the
+ * record's tc header) into m, or exits.
+ */
+static void
+match_tc(struct match *m, const char *tc)
+{
+	const char	*sp = strchr(tc, ' ');
+	char		*base = xstrdup(tc);
+
+	if (sp != NULL) {
+		base[sp - tc] = '\0';
+		if (strcmp(sp + 1, RECORD_CLOCK_CPU) == 0)
+			m->cpu_clock = 1;
+		else if (strcmp(sp + 1, "clock=wall") != 0)
+			match_die("--tc '%s': '%s' is not clock=cpu or "
+			    "clock=wall", tc, sp + 1);
+	}
+	if (proto_parse_tc(base, &m->base_ms, &m->inc_ms) != 0)
+		match_die("--tc '%s': not BASE or BASE+INC in milliseconds "
+		    "(BASE from 1, both at most %llu), then clock=cpu or "
+		    "clock=wall if given", tc, PROTO_TC_MAX);
+	free(base);
+	if (m->wall_factor == 0)
+		match_die("--wall-factor: at least 1");
 }
 
 /* Parses the command line into m. */
@@ -453,9 +494,7 @@ match_args(struct match *m, int argc, char **argv)
 		match_die("--sprt needs exactly two engines");
 	if (m->resume && m->out == NULL)
 		match_die("--resume needs --out");
-	if (proto_parse_tc(tc, &m->base_ms, &m->inc_ms) != 0)
-		match_die("--tc '%s': not BASE or BASE+INC in milliseconds "
-		    "(BASE from 1, both at most %llu)", tc, PROTO_TC_MAX);
+	match_tc(m, tc);
 	if (!seeded && getrandom(&m->seed, sizeof m->seed, 0) !=
 	    sizeof m->seed)
 		m->seed = clock_wall_ms();
@@ -558,6 +597,8 @@ match_main(int argc, char **argv)
 	m.ngames = 2;
 	m.conc = 1;
 	m.start_ms = MATCH_START_MS;
+	m.wall_factor = MATCH_WALL_FACTOR;
+	m.wall_margin_ms = MATCH_WALL_MARGIN;
 	m.adjudicate = -1;
 	game_limits_default(&m.lim);
 	match_args(&m, argc, argv);
