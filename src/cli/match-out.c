@@ -258,7 +258,7 @@ match_json_pair(const struct match *m, struct json *j, size_t k)
 }
 
 /* The run's time control: BASE[+INC], then " clock=cpu" if so. */
-void
+static void
 match_tc_text(const struct match *m, struct buf *b)
 {
 	proto_tc_print(b, m->base_ms, m->inc_ms);

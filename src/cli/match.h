@@ -212,6 +212,5 @@ void	 match_table(const struct match *, int);
 int	 match_read_file(const char *, struct buf *, char *, size_t);
 void	 match_record(const struct match *, struct mslot *);
 void	 match_record_clear(struct mslot *);
-void	 match_tc_text(const struct match *, struct buf *);
 
 #endif /* MATCH_H */
