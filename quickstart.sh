@@ -20,9 +20,12 @@ esac
 # for the vanished-peer test in a network namespace (tests/e2e/accounts.py).
 # libpq-dev for the store on PostgreSQL, and postgresql (initdb, pg_ctl)
 # for the throwaway cluster of its tests (tests/e2e/pgcluster.sh).
+# bubblewrap and libseccomp-dev for the sandbox of player programs
+# (grundy match --sandbox, tests/e2e/sandbox.py).
 pkgs="build-essential autoconf automake pkg-config python3 mandoc
 	libgmp-dev libevent-dev libsqlite3-dev libcmocka-dev libcrypt-dev
-	iproute2 libedit-dev tmux libpq-dev postgresql"
+	iproute2 libedit-dev tmux libpq-dev postgresql bubblewrap
+	libseccomp-dev"
 [ "$mode" = fuzz ] && pkgs="$pkgs clang libclang-rt-dev"
 # chromium (headless) for the web pages' test, tests/e2e/web.py.
 [ "$mode" = check ] && pkgs="$pkgs chromium"

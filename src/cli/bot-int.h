@@ -14,6 +14,7 @@
 
 #include "cli/bot-policy.h"
 #include "cli/chan.h"
+#include "cli/sandbox.h"
 #include "lib/clock.h"
 #include "lib/buf.h"
 #include "proto/proto.h"
@@ -103,6 +104,8 @@ struct bot {
 	unsigned long	 takeover_ms;	/* --takeover-wait */
 	unsigned long	 read_ms;	/* --read-timeout, 0: none */
 	char		**prog;
+	int		 sandbox;	/* --sandbox: the program sandboxed */
+	struct sandbox_opts sb;		/* --sandbox-limits */
 	char		 host[256], port[32];	/* the node dialled */
 
 	/* The nodes (bot-nodes.c): the --server list and redirects. */
@@ -188,6 +191,7 @@ void	 bot_fatal(struct bot *b, const char *fmt, ...)
 void	 bot_program_died(struct bot *b)
     __attribute__((noreturn));
 void	 bot_spawn(struct bot *b);
+void	 bot_program_stderr(struct bot *b);
 void	 bot_program_input(struct bot *b);
 
 /* bot-server.c: the server side. */

@@ -52,8 +52,18 @@ bot_program_died(struct bot *b)
 {
 	int	 status;
 
+	const char	*limit;
+
 	chan_hangup(&b->pc);
+	/* A sandbox limit, told before the reaping ends its tree. */
+	if ((limit = chan_violation(&b->pc, NULL)) != NULL)
+		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
+		    limit);
 	if (chan_wait(&b->pc, -1, &status) == 1) {
+		if ((limit = b->sandbox ? sandbox_exit_reason(status) :
+		    NULL) != NULL)
+			bot_fatal(b, "%s ran into its sandbox's %s",
+			    b->prog[0], limit);
 		if (WIFEXITED(status))
 			bot_fatal(b, "%s exited with status %d", b->prog[0],
 			    WEXITSTATUS(status));
@@ -64,15 +74,41 @@ bot_program_died(struct bot *b)
 	bot_fatal(b, "%s closed its output", b->prog[0]);
 }
 
-/* Starts the program with pipes to its stdin and stdout. */
+/*
+ * Starts the program with pipes to its stdin and stdout, sandboxed with
+ * --sandbox (checked first: a sandbox that cannot run here is said so).
+ */
 void
 bot_spawn(struct bot *b)
 {
-	struct chan_prog o = { .argv = b->prog, .who = "grundy bot" };
-	const char	*step;
+	struct chan_prog o = { .argv = b->prog, .who = "grundy bot",
+			    .group = b->sandbox,
+			    .sandbox = b->sandbox ? &b->sb : NULL };
+	const char	*step, *mode;
+	struct buf	 why;
 
+	buf_init(&why);
+	if (b->sandbox && chan_sandbox_check(&b->sb, &why, &mode) != 0)
+		bot_fatal(b, "--sandbox: the sandbox (bwrap) cannot run here: "
+		    "%s", buf_str(&why));
+	buf_free(&why);
+	if (b->sandbox)
+		bot_log("sandbox: bwrap and seccomp, limits by %s", mode);
 	if (chan_spawn(&b->pc, &o, &step) != 0)
 		bot_fatal(b, "%s: %s", step, strerror(errno));
+}
+
+/*
+ * Reads the sandboxed program's stderr; past its cap the program is
+ * stopped and grundy bot exits 1 (output-limit).
+ */
+void
+bot_program_stderr(struct bot *b)
+{
+	if (chan_read_err(&b->pc) != 0)
+		bot_fatal(b, "%s ran into its sandbox's output-limit (stderr "
+		    "over %llu bytes)", b->prog[0],
+		    (unsigned long long)b->sb.stderr_bytes);
 }
 
 /*

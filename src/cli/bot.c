@@ -49,7 +49,10 @@ static const char bot_usage[] =
     "           [--accept-rated 0|1|any] [--no-ready] "
     "[--reconnect-ms MS] [--reconnect-for S]\n"
     "           [--dial-timeout MS] [--read-timeout MS] "
-    "[--takeover-wait MS] -- PROGRAM [ARG...]\n"
+    "[--takeover-wait MS]\n"
+    "           [--sandbox] [--sandbox-limits mem=M,procs=N,files=N,"
+    "fsize=M,scratch=M,stderr=M]\n"
+    "           -- PROGRAM [ARG...]\n"
     "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
     "600, --accept-rated any,\n--dial-timeout 5000, --read-timeout 30000 "
     "(0: none), --takeover-wait 60000, ready on;\nup to 16 nodes in "
@@ -130,6 +133,15 @@ bot_valued(struct bot *b, char **argv, int a)
 		b->password = bot_password_file(b, argv[++a]);
 	else if (strcmp(argv[a], "--seek") == 0)
 		b->seek = bot_word("--seek", argv[++a], 1);
+	else if (strcmp(argv[a], "--sandbox-limits") == 0) {
+		char why[160];
+
+		if (sandbox_parse(argv[++a], &b->sb, why, sizeof why) != 0) {
+			fprintf(stderr, "grundy bot: --sandbox-limits: %s\n",
+			    why);
+			exit(2);
+		}
+	}
 	else if (strcmp(argv[a], "--accept-games") == 0) {
 		b->filter.families = bot_word("--accept-games",
 		    argv[++a], 0);
@@ -217,6 +229,8 @@ bot_options(struct bot *b, int argc, char **argv)
 			b->accept = 1;
 		else if (strcmp(argv[a], "--no-ready") == 0)
 			b->ready = 0;
+		else if (strcmp(argv[a], "--sandbox") == 0)
+			b->sandbox = 1;
 		else if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc) {
 			fprintf(stderr, "grundy bot: %s '%s'\n", a + 1 >= argc ?
 			    "missing value or unknown option" :
@@ -291,7 +305,7 @@ bot_read_timeout(struct bot *b, uint64_t now)
 static void
 bot_loop(struct bot *b)
 {
-	struct pollfd	 pfd[3];
+	struct pollfd	 pfd[4];
 	uint64_t	 now;
 
 	for (;;) {
@@ -306,12 +320,17 @@ bot_loop(struct bot *b)
 		pfd[1].events = chan_pending(&b->sc) < BOT_OUT_MAX ? POLLIN : 0;
 		pfd[2].fd = chan_pending(&b->pc) > 0 ? b->pc.wfd : -1;
 		pfd[2].events = POLLOUT;
+		pfd[3].fd = b->pc.errfd;
+		pfd[3].events = POLLIN;
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
-		if (poll(pfd, 3, bot_timeout(b)) == -1) {
+		pfd[3].revents = 0;
+		if (poll(pfd, 4, bot_timeout(b)) == -1) {
 			if (errno == EINTR)
 				continue;
 			bot_fatal(b, "poll: %s", strerror(errno));
 		}
+		if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
+			bot_program_stderr(b);
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (chan_read(&b->pc) != 0) {
 				if (b->finishing)
@@ -378,6 +397,7 @@ bot_main(int argc, char **argv)
 	b.filter.rated = -1;
 	b.next_id = BOT_FIRST_ID;
 	b.next_pid = 1;
+	sandbox_defaults(&b.sb);
 	srandom((unsigned int)(time(NULL) ^ getpid()));
 	chan_init(&b.pc);
 	chan_init(&b.sc);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 
 #include "cli/chan.h"
+#include "cli/ptree.h"
+#include "cli/sandbox.h"
 #include "lib/clock.h"
 
 /* Sets up a closed channel with empty buffers and no program. */
@@ -26,6 +29,7 @@ chan_init(struct chan *ch)
 	memset(ch, 0, sizeof *ch);
 	ch->rfd = ch->wfd = -1;
 	ch->pid = -1;
+	ch->errfd = -1;
 	buf_init(&ch->in);
 	buf_init(&ch->out);
 }
@@ -212,66 +216,153 @@ chan_next(struct chan *ch, struct proto_answer *a, struct buf *line)
 	return (CHAN_NONE);
 }
 
+/* The descriptors of a sandboxed spawn (all -1 when not sandboxed). */
+struct chan_sb {
+	int		 err[2];	/* its stderr, captured */
+	int		 hs[2];		/* the handshake: its tree entered */
+	int		 bpf;		/* the seccomp filter for bwrap */
+	char		**argv;		/* the bwrap command line */
+};
+
 /*
  * The child's side of chan_spawn: its stdin and stdout the pipes, its
  * stderr, group, signals, environment and directory as o says, then the
- * program.  A failure is told on stderr and exits 127.
+ * program; sandboxed, it first waits for the parent to put it in its
+ * tree, and runs bwrap, which sets up the rest.  A failure is told on
+ * stderr and exits 127.
  */
 static void __attribute__((noreturn))
-chan_child(const struct chan_prog *o, int in, int out)
+chan_child(const struct chan_prog *o, int in, int out,
+    const struct chan_sb *sb)
 {
-	int	 fd;
-	size_t	 i;
+	char *const	*argv = o->argv;
+	int		 fd;
+	size_t		 i;
+	char		 c;
 
 	if (o->group)
 		setpgid(0, 0);
 	if (dup2(in, 0) == -1 || dup2(out, 1) == -1)
 		_exit(127);
-	if (o->err == CHAN_ERR_NULL) {
+	if (o->sandbox != NULL) {
+		close(sb->hs[1]);
+		if (dup2(sb->err[1], 2) == -1 ||
+		    read(sb->hs[0], &c, 1) != 1 ||
+		    fcntl(sb->bpf, F_SETFD, 0) == -1)
+			_exit(127);
+		/* Under root, bwrap and the program run as nobody. */
+		if (geteuid() == 0 && (setgroups(0, NULL) != 0 ||
+		    setgid(SANDBOX_UID) != 0 || setuid(SANDBOX_UID) != 0)) {
+			fprintf(stderr, "%s: cannot become uid %d: %s\n",
+			    o->who, SANDBOX_UID, strerror(errno));
+			_exit(127);
+		}
+		argv = sb->argv;
+	} else if (o->err == CHAN_ERR_NULL) {
 		if ((fd = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1 ||
 		    dup2(fd, 2) == -1)
 			_exit(127);
 	}
 	/* grundy ignores SIGPIPE; an ignored signal survives exec. */
 	signal(SIGPIPE, SIG_DFL);
-	for (i = 0; o->env != NULL && o->env[i] != NULL; i++)
-		putenv(o->env[i]);
-	if (o->dir != NULL && chdir(o->dir) != 0) {
-		fprintf(stderr, "%s: %s: %s\n", o->who, o->dir,
-		    strerror(errno));
-		_exit(127);
+	if (o->sandbox == NULL) {
+		for (i = 0; o->env != NULL && o->env[i] != NULL; i++)
+			putenv(o->env[i]);
+		if (o->dir != NULL && chdir(o->dir) != 0) {
+			fprintf(stderr, "%s: %s: %s\n", o->who, o->dir,
+			    strerror(errno));
+			_exit(127);
+		}
 	}
-	execvp(o->argv[0], o->argv);
-	fprintf(stderr, "%s: %s: %s\n", o->who, o->argv[0], strerror(errno));
+	execvp(argv[0], argv);
+	fprintf(stderr, "%s: %s: %s\n", o->who, argv[0], strerror(errno));
 	_exit(127);
+}
+
+/* Closes a descriptor of chan_sb if open, keeping errno. */
+static void
+chan_close_fd(int *fd)
+{
+	int	 e = errno;
+
+	if (*fd != -1)
+		close(*fd);
+	*fd = -1;
+	errno = e;
+}
+
+/* Releases what a sandboxed spawn opened (errno kept). */
+static void
+chan_sb_free(struct chan_sb *sb)
+{
+	int	 e = errno;
+
+	chan_close_fd(&sb->err[0]);
+	chan_close_fd(&sb->err[1]);
+	chan_close_fd(&sb->hs[0]);
+	chan_close_fd(&sb->hs[1]);
+	chan_close_fd(&sb->bpf);
+	sandbox_argv_free(sb->argv);
+	sb->argv = NULL;
+	errno = e;
+}
+
+/*
+ * Prepares a sandboxed spawn: the process tree with its limits (in
+ * ch->tree), the stderr and handshake pipes, the seccomp filter and the
+ * bwrap command line.  Returns 0, or -1 with errno and *step set.
+ */
+static int
+chan_sb_prepare(struct chan *ch, const struct chan_prog *o,
+    struct chan_sb *sb, const char **step)
+{
+	*step = "sandbox tree";
+	if ((ch->tree = ptree_new(o->who, &o->sandbox->lim)) == NULL)
+		return (-1);
+	*step = "pipe";
+	if (pipe2(sb->err, O_CLOEXEC) != 0 || pipe2(sb->hs, O_CLOEXEC) != 0)
+		return (-1);
+	*step = "seccomp filter";
+	if ((sb->bpf = sandbox_filter()) == -1) {
+		if (errno == 0)
+			errno = EINVAL;
+		return (-1);
+	}
+	sb->argv = sandbox_argv(o->sandbox, o->argv, o->dir, o->env,
+	    sb->bpf);
+	return (0);
 }
 
 /*
  * Starts the player program o->argv with pipes to its stdin (ch->wfd) and
  * from its stdout (ch->rfd), both non-blocking, and sets ch->pid and
  * ch->group.  This is the one place where grundy starts a player
- * program.  Returns 0, or -1 with errno set and *step "pipe" or "fork"
- * (the descriptors then closed).  A program that cannot be executed exits
- * 127, with its reason on stderr.
+ * program.  With o->sandbox it runs under bwrap (sandbox.h) in a process
+ * tree of its own (ch->tree, entered before it starts), its stderr read
+ * from ch->errfd.  Returns 0, or -1 with errno set and *step "pipe",
+ * "fork", "sandbox tree", "seccomp filter" or "sandbox limits" (the
+ * descriptors then closed).  A program that cannot be executed exits 127,
+ * with its reason on stderr.
  */
 int
 chan_spawn(struct chan *ch, const struct chan_prog *o, const char **step)
 {
-	int	 in[2], out[2], e;
-	pid_t	 pid;
+	struct chan_sb	 sb = { { -1, -1 }, { -1, -1 }, -1, NULL };
+	int		 in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	pid_t		 pid;
 
+	if (o->sandbox != NULL && chan_sb_prepare(ch, o, &sb, step) != 0)
+		goto fail;
 	*step = "pipe";
-	if (pipe2(in, O_CLOEXEC) != 0)
-		return (-1);
-	if (pipe2(out, O_CLOEXEC) != 0)
-		goto fail_in;
+	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+		goto fail;
 	fflush(stdout);
 	fflush(stderr);
 	*step = "fork";
 	if ((pid = fork()) == -1)
-		goto fail_out;
+		goto fail;
 	if (pid == 0)
-		chan_child(o, in[0], out[1]);
+		chan_child(o, in[0], out[1], &sb);
 	if (o->group)
 		setpgid(pid, pid);
 	close(in[0]);
@@ -282,18 +373,144 @@ chan_spawn(struct chan *ch, const struct chan_prog *o, const char **step)
 	ch->rfd = out[0];
 	chan_nonblock(ch->wfd);
 	chan_nonblock(ch->rfd);
+	if (o->sandbox != NULL) {
+		ch->errfd = sb.err[0];
+		sb.err[0] = -1;
+		chan_nonblock(ch->errfd);
+		ch->err_len = 0;
+		ch->err_cap = o->sandbox->stderr_bytes;
+		*step = "sandbox limits";
+		if (ptree_enter(ch->tree, pid) != 0 ||
+		    write(sb.hs[1], "g", 1) != 1) {
+			chan_sb_free(&sb);
+			chan_close(ch);
+			chan_kill(ch, SIGKILL);
+			return (-1);
+		}
+		chan_sb_free(&sb);
+	}
 	return (0);
-fail_out:
-	e = errno;
-	close(out[0]);
-	close(out[1]);
-	errno = e;
-fail_in:
-	e = errno;
-	close(in[0]);
-	close(in[1]);
-	errno = e;
+fail:
+	chan_close_fd(&in[0]);
+	chan_close_fd(&in[1]);
+	chan_close_fd(&out[0]);
+	chan_close_fd(&out[1]);
+	chan_sb_free(&sb);
+	if (ch->tree != NULL) {
+		ptree_free(ch->tree);
+		ch->tree = NULL;
+	}
 	return (-1);
+}
+
+/*
+ * Reads what a sandboxed program wrote to its stderr: copied to ours up
+ * to its cap (ch->err_cap bytes in all), the rest counted and dropped.
+ * Returns -1 once it wrote more than its cap, else 0.  At its end the
+ * pipe is closed (ch->errfd -1).
+ */
+int
+chan_read_err(struct chan *ch)
+{
+	char	 buf[65536];
+	ssize_t	 n;
+	size_t	 keep;
+	int	 rounds = 0;
+
+	while (ch->errfd != -1 && rounds++ < 16) {
+		n = read(ch->errfd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0 || errno != EAGAIN)
+				chan_close_fd(&ch->errfd);
+			break;
+		}
+		keep = ch->err_len >= ch->err_cap ? 0 :
+		    ch->err_cap - ch->err_len < (uint64_t)n ?
+		    (size_t)(ch->err_cap - ch->err_len) : (size_t)n;
+		if (keep > 0 && write(2, buf, keep) < 0)
+			keep = 0;
+		ch->err_len += (uint64_t)n;
+	}
+	return (ch->err_len > ch->err_cap ? -1 : 0);
+}
+
+/*
+ * The limit a sandboxed program ran into, if any: "output-limit" (more
+ * stderr than its cap), "memory-limit" or "process-limit" (its tree's
+ * cgroup tells), or from its wait status when status is not NULL
+ * ("forbidden-syscall", "output-limit": sandbox_exit_reason).  NULL for
+ * none, and for a program run as it is.
+ */
+const char *
+chan_violation(struct chan *ch, const int *status)
+{
+	const char	*v;
+
+	if (ch->tree == NULL)
+		return (NULL);
+	if (chan_read_err(ch) != 0)
+		return ("output-limit");
+	if ((v = ptree_violation(ch->tree)) != NULL)
+		return (v);
+	return (status != NULL ? sandbox_exit_reason(*status) : NULL);
+}
+
+/* Ends a sandboxed program's tree and stderr, once it was reaped. */
+static void
+chan_sb_end(struct chan *ch)
+{
+	if (ch->tree != NULL) {
+		ptree_free(ch->tree);
+		ch->tree = NULL;
+	}
+	chan_close_fd(&ch->errfd);
+}
+
+/*
+ * Checks that the sandbox works on this machine: runs true(1) in it.
+ * Returns 0 with *mode how its process tree is held (ptree_mode), or -1
+ * with what went wrong (bwrap's message) in why.
+ */
+int
+chan_sandbox_check(const struct sandbox_opts *sb, struct buf *why,
+    const char **mode)
+{
+	static char	 prog[] = "true";
+	char		*argv[] = { prog, NULL };
+	struct chan_prog o = { .argv = argv, .group = 1, .who = "sandbox",
+			    .sandbox = sb };
+	struct chan	 ch;
+	const char	*step;
+	char		 buf[512];
+	ssize_t		 n;
+	int		 status, fl;
+
+	chan_init(&ch);
+	if (chan_spawn(&ch, &o, &step) != 0) {
+		buf_printf(why, "%s: %s", step, strerror(errno));
+		return (-1);
+	}
+	chan_close(&ch);
+	*mode = ptree_mode(ch.tree);
+	/* Its message, before the wait closes the pipe. */
+	fl = fcntl(ch.errfd, F_GETFL);
+	fcntl(ch.errfd, F_SETFL, fl & ~O_NONBLOCK);
+	while ((n = read(ch.errfd, buf, sizeof buf - 1)) > 0 &&
+	    why->len < 400)
+		buf_add(why, buf, (size_t)n);
+	if (chan_wait(&ch, -1, &status) != 1 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		if (why->len == 0)
+			buf_puts(why, "bwrap failed");
+		while (why->len > 0 && why->data[why->len - 1] == '\n')
+			why->data[--why->len] = '\0';
+		chan_free(&ch);
+		return (-1);
+	}
+	chan_free(&ch);
+	return (0);
 }
 
 /* Closes the program's stdin (the polite way to ask it to end). */
@@ -330,12 +547,15 @@ chan_wait(struct chan *ch, int ms, int *status)
 	if (r == 0)
 		return (0);
 	ch->pid = -1;
+	chan_sb_end(ch);
 	return (r == -1 ? -1 : 1);
 }
 
 /*
  * Sends sig to the program, and to its whole process group when it has
- * one of its own (what it started goes with it), then reaps it.
+ * one of its own (what it started goes with it), then reaps it.  A
+ * sandboxed program's whole tree is killed (SIGKILL) or, once it is
+ * reaped, whatever of its tree is left.
  */
 void
 chan_kill(struct chan *ch, int sig)
@@ -347,5 +567,7 @@ chan_kill(struct chan *ch, int sig)
 	if (ch->group)
 		kill(-ch->pid, sig);
 	kill(ch->pid, sig);
+	if (ch->tree != NULL && sig == SIGKILL)
+		ptree_kill(ch->tree);
 	chan_wait(ch, -1, &status);
 }

@@ -6,7 +6,8 @@
  * answer blocks (PROTOCOL.md §13.2: "=ID text" or "?ID text" up to an
  * empty line) told from other lines, and the one place a player program
  * is started (chan_spawn, with its options in struct chan_prog), waited
- * for and killed.
+ * for and killed, sandboxed when its options ask (sandbox.h): then its
+ * whole process tree (ptree.h) goes with it and its stderr is capped.
  */
 #ifndef CHAN_H
 #define CHAN_H
@@ -15,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "cli/ptree.h"
+#include "cli/sandbox.h"
 #include "lib/buf.h"
 #include "proto/proto.h"
 
@@ -36,6 +39,10 @@ struct chan {
 	int		 skip;		/* dropping an overlong line's rest */
 	struct buf	 out;		/* to write */
 	size_t		 out_off;
+	/* A sandboxed program (chan_prog.sandbox): its tree and stderr. */
+	struct ptree	*tree;		/* NULL when not sandboxed */
+	int		 errfd;		/* its stderr's pipe, or -1 */
+	uint64_t	 err_len, err_cap;	/* bytes read, bytes allowed */
 };
 
 /* What chan_next took from a channel. */
@@ -60,6 +67,7 @@ struct chan_prog {
 	enum chan_err	 err;		/* its stderr */
 	int		 group;		/* in a process group of its own */
 	const char	*who;		/* "grundy bot": the child's errors */
+	const struct sandbox_opts *sandbox;	/* NULL: run as it is */
 };
 
 void	 chan_init(struct chan *);
@@ -76,5 +84,9 @@ int	 chan_spawn(struct chan *, const struct chan_prog *, const char **);
 void	 chan_hangup(struct chan *);
 int	 chan_wait(struct chan *, int, int *);
 void	 chan_kill(struct chan *, int);
+int	 chan_read_err(struct chan *);
+const char *chan_violation(struct chan *, const int *);
+int	 chan_sandbox_check(const struct sandbox_opts *, struct buf *,
+	    const char **);
 
 #endif /* CHAN_H */

@@ -21,6 +21,9 @@
 #include "record/record.h"
 #include "solver/referee.h"
 
+/* mg_poll's who[] of a process's stderr: MG_ERR + its index. */
+#define MG_ERR		(1 << 20)
+
 static volatile sig_atomic_t match_interrupted;
 
 static void	 mg_turn(struct mslot *);
@@ -96,8 +99,10 @@ mg_fault(struct mslot *s, int seat, const char *reason, const char *detail)
 		e->timeouts++;
 	else if (strcmp(reason, "illegal-move") == 0)
 		e->illegal++;
-	else
+	else if (strcmp(reason, "start-timeout") == 0)
 		e->slow_starts++;
+	else
+		e->limits++;
 	mg_end(s, 3 - seat, reason, detail, seat);
 }
 
@@ -358,6 +363,11 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 
 	mg_measure(s, p, &cost);
 	used = mg_charged(s, &cost);
+	/* A sandboxed engine that ran into a limit loses, move or not. */
+	if ((bad = chan_violation(&p->ch, NULL)) != NULL) {
+		mg_fault(s, s->to_move, bad, NULL);
+		return;
+	}
 	if (used > s->clock_us[s->to_move - 1] + m->grace_ms * 1000 ||
 	    p->rx_ns >= s->wall_deadline) {
 		mg_fault(s, s->to_move, "timeout", NULL);
@@ -448,16 +458,42 @@ mg_lines(struct mslot *s, int k)
 	buf_free(&line);
 }
 
-/* A slot's process k closed its output: a crash. */
+/*
+ * A slot's process k closed its output: a crash, or the sandbox limit
+ * that ended it.
+ */
 static void
 mg_died(struct mslot *s, int k)
 {
 	char	 tmp[64];
-	const char *why = mp_death(&s->proc[k], tmp, sizeof tmp);
+	const char *limit, *why = mp_death(&s->proc[k], tmp, sizeof tmp,
+		    &limit);
 	int	 seat = s->seat_proc[0] == k ? 1 : 2;
 
-	if (s->state != MG_IDLE)
+	if (s->state == MG_IDLE)
+		return;
+	if (limit != NULL)
+		mg_fault(s, seat, limit, NULL);
+	else
 		mg_fault(s, seat, "crash", why);
+}
+
+/*
+ * Reads a sandboxed process's stderr; one over its cap loses its game
+ * (output-limit), or is stopped between games.
+ */
+static void
+mg_stderr(struct mslot *s, int k)
+{
+	struct mproc	*p = &s->proc[k];
+
+	if (p->state != MP_UP || chan_read_err(&p->ch) == 0)
+		return;
+	if (s->state != MG_IDLE)
+		mg_fault(s, s->seat_proc[0] == k ? 1 : 2, "output-limit",
+		    NULL);
+	else
+		mp_kill(p);
 }
 
 /* Reads from a slot's process k; handles its lines, or its death. */
@@ -507,6 +543,7 @@ mg_cpu_left(struct mslot *s)
 static void
 mg_deadline(struct mslot *s)
 {
+	const char *limit;
 	int	 seat;
 
 	if (s->state == MG_STARTING) {
@@ -532,8 +569,12 @@ mg_deadline(struct mslot *s)
 	 */
 	mg_input(s, s->seat_proc[s->to_move - 1]);
 	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline &&
-	    !mg_cpu_left(s))
-		mg_fault(s, s->to_move, "timeout", NULL);
+	    !mg_cpu_left(s)) {
+		/* One stuck on a sandbox limit (a fork bomb) loses on it. */
+		limit = chan_violation(&mg_proc(s, s->to_move)->ch, NULL);
+		mg_fault(s, s->to_move, limit != NULL ? limit : "timeout",
+		    NULL);
+	}
 }
 
 /* Polls every process once (at most until the nearest deadline). */
@@ -555,6 +596,11 @@ mg_poll(struct match *m, struct pollfd *pfd, int *who)
 			pfd[n].fd = p->ch.rfd;
 			pfd[n].events = POLLIN;
 			who[n++] = (int)(s * 2 + (size_t)k);
+			if (p->ch.errfd != -1) {
+				pfd[n].fd = p->ch.errfd;
+				pfd[n].events = POLLIN;
+				who[n++] = MG_ERR + (int)(s * 2 + (size_t)k);
+			}
 			if (chan_pending(&p->ch) > 0 && p->ch.wfd != -1) {
 				pfd[n].fd = p->ch.wfd;
 				pfd[n].events = POLLOUT;
@@ -569,6 +615,12 @@ mg_poll(struct match *m, struct pollfd *pfd, int *who)
 	for (i = 0; i < n && !match_interrupted; i++) {
 		if (pfd[i].revents == 0)
 			continue;
+		if (who[i] >= MG_ERR) {
+			k = who[i] - MG_ERR;
+			if (m->slots[k / 2].proc[k % 2].ch.errfd == pfd[i].fd)
+				mg_stderr(&m->slots[k / 2], k % 2);
+			continue;
+		}
 		k = who[i] >= 0 ? who[i] : -who[i] - 1;
 		p = &m->slots[k / 2].proc[k % 2];
 		if (p->state != MP_UP || (who[i] >= 0 && p->ch.rfd != pfd[i].fd))
@@ -599,8 +651,8 @@ match_run(struct match *m)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	pfd = xreallocarray(NULL, m->conc * 4, sizeof *pfd);
-	who = xreallocarray(NULL, m->conc * 4, sizeof *who);
+	pfd = xreallocarray(NULL, m->conc * 6, sizeof *pfd);
+	who = xreallocarray(NULL, m->conc * 6, sizeof *who);
 	for (;;) {
 		active = 0;
 		for (s = 0; s < m->conc; s++) {

@@ -27,6 +27,7 @@
 static const char *const match_reasons[] = {
 	"no-legal-move", "last-token-taken", "resign", "timeout",
 	"illegal-move", "adjudicated", "crash", "start-timeout",
+	"memory-limit", "process-limit", "forbidden-syscall", "output-limit",
 };
 
 /* Returns the static text of a known reason, or NULL. */
@@ -310,6 +311,7 @@ match_json_games(const struct match *m, struct json *j)
 		json_kuint(j, "illegal", e->illegal);
 		json_kuint(j, "slow_starts", e->slow_starts);
 		json_kuint(j, "starts", e->starts);
+		json_kuint(j, "limits", e->limits);
 		json_kuint(j, "moves_measured", e->cost_moves);
 		json_kuint_if(j, "wall_us_per_move", e->cost_moves > 0,
 		    e->cost_moves > 0 ? e->wall_us / e->cost_moves : 0);
@@ -594,16 +596,17 @@ match_table(const struct match *m, int interrupted)
 			    m->verdict == SPRT_H0 ? "H0 accepted" :
 			    "no verdict");
 	}
-	printf("%-16s %8s %8s %8s %8s %8s\n", "engine", "crashes",
-	    "timeouts", "illegal", "slow", "starts");
+	printf("%-16s %8s %8s %8s %8s %8s %8s\n", "engine", "crashes",
+	    "timeouts", "illegal", "slow", "starts", "limits");
 	for (k = 0; k < m->neng; k++) {
 		en = &m->eng[k];
-		printf("%-16s %8llu %8llu %8llu %8llu %8llu\n", en->name,
+		printf("%-16s %8llu %8llu %8llu %8llu %8llu %8llu\n", en->name,
 		    (unsigned long long)en->crashes,
 		    (unsigned long long)en->timeouts,
 		    (unsigned long long)en->illegal,
 		    (unsigned long long)en->slow_starts,
-		    (unsigned long long)en->starts);
+		    (unsigned long long)en->starts,
+		    (unsigned long long)en->limits);
 	}
 	printf("%-16s %8s %12s %12s %10s\n", "engine", "moves", "wall/move",
 	    "cpu/move", "peak-mem");

@@ -37,18 +37,20 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 		.env = e->env,
 		.group = 1,
 		.who = "grundy match",
+		.sandbox = e->sandbox ? &m->sandbox : NULL,
 	};
 	const char	*step;
 
 	if (chan_spawn(&p->ch, &o, &step) != 0)
 		return (-1);
 	/*
-	 * Its tree, for what each move costs (and the CPU-time clock): a
-	 * tree the process enters once started (ptree_enter's cgroup move;
-	 * with a process group, the group is already the tree).  Without
-	 * one (ptree_new failed) its moves have no cost.
+	 * Its tree, for what each move costs (and the CPU-time clock): the
+	 * sandbox's (chan.h), else one without limits that the process
+	 * enters once started (ptree_enter's cgroup move; with a process
+	 * group, the group is already the tree).  Without one (ptree_new
+	 * failed) its moves have no cost.
 	 */
-	p->tree = ptree_new(e->name, NULL);
+	p->tree = p->ch.tree == NULL ? ptree_new(e->name, NULL) : NULL;
 	if (p->tree != NULL && ptree_enter(p->tree, p->ch.pid) != 0) {
 		ptree_free(p->tree);
 		p->tree = NULL;
@@ -72,16 +74,23 @@ mp_close(struct mproc *p)
 	p->state = MP_DOWN;
 }
 
-/* Kills what is left of a process's tree (children it left) and frees it. */
+/* The process tree of a process: the sandbox's, or its own, or NULL. */
+static struct ptree *
+mp_tree(struct mproc *p)
+{
+	return (p->ch.tree != NULL ? p->ch.tree : p->tree);
+}
+
+/* Kills what is left of its own tree (children it left) and frees it. */
 static void
 mp_tree_end(struct mproc *p)
 {
+	p->frozen = 0;
 	if (p->tree == NULL)
 		return;
 	ptree_kill(p->tree);
 	ptree_free(p->tree);
 	p->tree = NULL;
-	p->frozen = 0;
 }
 
 /* Kills a process, its group and its tree at once, and reaps it. */
@@ -99,25 +108,27 @@ mp_kill(struct mproc *p)
 int
 mp_cpu_ns(struct mproc *p, uint64_t *ns)
 {
-	return (p->tree != NULL && p->state == MP_UP ?
-	    ptree_cpu_ns(p->tree, ns) : -1);
+	return (mp_tree(p) != NULL && p->state == MP_UP ?
+	    ptree_cpu_ns(mp_tree(p), ns) : -1);
 }
 
 /* The peak memory of a process's tree so far.  Returns 0, or -1. */
 int
 mp_peak_bytes(struct mproc *p, uint64_t *bytes)
 {
-	return (p->tree != NULL && p->state == MP_UP ?
-	    ptree_peak_bytes(p->tree, bytes) : -1);
+	return (mp_tree(p) != NULL && p->state == MP_UP ?
+	    ptree_peak_bytes(mp_tree(p), bytes) : -1);
 }
 
 /* Freezes (on) or thaws a process's tree: no thinking off its turn. */
 void
 mp_freeze(struct mproc *p, int on)
 {
-	if (p->tree == NULL || p->state != MP_UP || p->frozen == on)
+	struct ptree	*t = mp_tree(p);
+
+	if (t == NULL || p->state != MP_UP || p->frozen == on)
 		return;
-	if ((on ? ptree_freeze(p->tree) : ptree_thaw(p->tree)) == 0)
+	if ((on ? ptree_freeze(t) : ptree_thaw(t)) == 0)
 		p->frozen = on;
 }
 
@@ -206,14 +217,17 @@ mp_flush(struct mproc *p)
 /*
  * Reaps a process that closed its output (or its input) and describes
  * its end in tmp: "exited with status N", "killed by signal N" or
- * "closed its output".  The process is down afterwards.
+ * "closed its output"; *limit is the sandbox limit it ran into
+ * (chan_violation), or NULL.  The process is down afterwards.
  */
 const char *
-mp_death(struct mproc *p, char *tmp, size_t len)
+mp_death(struct mproc *p, char *tmp, size_t len, const char **limit)
 {
-	int	 status, r;
+	int	 status, r, boxed = p->ch.tree != NULL;
 
 	snprintf(tmp, len, "closed its output");
+	/* Its tree's counters and stderr, before the reaping ends them. */
+	*limit = chan_violation(&p->ch, NULL);
 	mp_close(p);
 	/*
 	 * A process that closed its output usually exits right after, but
@@ -231,6 +245,8 @@ mp_death(struct mproc *p, char *tmp, size_t len)
 		    WEXITSTATUS(status));
 	else if (r == 1 && WIFSIGNALED(status))
 		snprintf(tmp, len, "killed by signal %d", WTERMSIG(status));
+	if (*limit == NULL && boxed && r == 1)
+		*limit = sandbox_exit_reason(status);
 	mp_tree_end(p);
 	return (tmp);
 }

@@ -45,16 +45,20 @@ static const char match_usage[] =
     "           [--adjudicate PLIES] [--sprt elo0=E0,elo1=E1"
     "[,alpha=A,beta=B,model=M]]\n"
     "           [--engines FILE] [--out FILE [--resume]] [--quiet]\n"
+    "           [--sandbox] [--sandbox-limits mem=M,procs=N,files=N,"
+    "fsize=M,scratch=M,stderr=M]\n"
     "--engine keys: conf=NAME (from --engines), cmd=PROGRAM, "
     "name=NAME, arg=ARG\n"
     "(repeatable), option.NAME=VALUE (the program's environment), "
-    "dir=DIR.\n"
+    "dir=DIR, sandbox=yes|no.\n"
     "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
     ", --grace 250, --start-timeout 10000,\n"
     "--wall-factor " MATCH_STR(MATCH_WALL_FACTOR) ", --wall-margin "
     MATCH_STR(MATCH_WALL_MARGIN) ", "
     "a random --seed; SPRT alpha=0.05, beta=0.05, "
-    "model=normalized.  See grundy(1).\n";
+    "model=normalized; sandbox off,\n"
+    "its limits mem=512M,procs=64,files=64,fsize=16M,scratch=16M,"
+    "stderr=1M.  See grundy(1).\n";
 
 static void	 match_engine_free(struct match_engine *);
 
@@ -127,6 +131,7 @@ match_engine_copy(struct match_engine *dst, const struct match_engine *src)
 	for (i = 0; i < src->nenv; i++)
 		match_vec_add(&dst->env, &dst->nenv, src->env[i]);
 	dst->dir = src->dir != NULL ? xstrdup(src->dir) : NULL;
+	dst->sandbox = src->sandbox;
 }
 
 /* Reads one engine of the engines file. */
@@ -162,6 +167,12 @@ match_file_engine(const char *path, const struct jsonr *o,
 		dir = jsonr_str(o, "workingDirectory");
 	if (dir != NULL)
 		e->dir = xstrdup(dir);
+	if ((it = jsonr_get(o, "sandbox")) != NULL) {
+		if (it->type != JSONR_BOOL)
+			match_die("%s: engine %s: \"sandbox\" must be true or "
+			    "false", path, name);
+		e->sandbox = it->b;
+	}
 	if (args != NULL && args->type != JSONR_ARR)
 		match_die("%s: engine %s: \"args\" must be an array of "
 		    "strings", path, name);
@@ -252,7 +263,11 @@ match_engine_arg(int argc, char **argv, int *i, struct match_engine *e,
 		else if (strncmp(w, "dir=", 4) == 0) {
 			free(e->dir);
 			e->dir = xstrdup(w + 4);
-		} else if (strncmp(w, "option.", 7) == 0 &&
+		} else if (strcmp(w, "sandbox=yes") == 0)
+			e->sandbox = 1;
+		else if (strcmp(w, "sandbox=no") == 0)
+			e->sandbox = 0;
+		else if (strncmp(w, "option.", 7) == 0 &&
 		    strchr(w, '=') != NULL) {
 			char *k2 = xstrdup(w + 7), *eq = strchr(k2, '=');
 
@@ -261,7 +276,7 @@ match_engine_arg(int argc, char **argv, int *i, struct match_engine *e,
 			free(k2);
 		} else
 			match_die("--engine: '%s': not conf=, cmd=, name=, "
-			    "arg=, dir= or option.NAME=", w);
+			    "arg=, dir=, sandbox=yes|no or option.NAME=", w);
 	}
 	if (cmd != NULL && from_conf) {
 		free(e->argv[0]);
@@ -330,9 +345,10 @@ match_sprt_arg(struct match *m, const char *arg)
 /* Parses one option at argv[*i] (not --engine); *i moves past it. */
 static void
 match_option(struct match *m, int argc, char **argv, int *i,
-    const char **tc, int *seeded)
+    const char **tc, int *seeded, int *sandbox_all)
 {
 	const char	*o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	char		 why[160];
 	int		 flag = 1;
 
 	if (strcmp(o, "--random-starts") == 0)
@@ -343,6 +359,8 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		m->quiet = 1;
 	else if (strcmp(o, "--ponder") == 0)
 		m->ponder = 1;
+	else if (strcmp(o, "--sandbox") == 0)
+		*sandbox_all = 1;
 	else if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
 		cli_usage(0, match_usage);
 	else
@@ -380,7 +398,10 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		m->records = v;
 	else if (strcmp(o, "--out") == 0)
 		m->out = v;
-	else
+	else if (strcmp(o, "--sandbox-limits") == 0) {
+		if (sandbox_parse(v, &m->sandbox, why, sizeof why) != 0)
+			match_die("--sandbox-limits: %s", why);
+	} else
 		match_die("unknown option %s (grundy match --help)", o);
 	*i += 2;
 }
@@ -452,7 +473,9 @@ match_args(struct match *m, int argc, char **argv)
 	struct match_engine *conf = NULL;
 	const char	*tc = MATCH_DEF_TC;
 	size_t		 nconf = 0, k, j;
-	int		 i, seeded = 0;
+	int		 i, seeded = 0, sandbox_all = 0, boxed = 0;
+	struct buf	 why;
+	const char	*mode = NULL;
 
 	/* The engines file first: --engine conf=NAME may come before it. */
 	for (i = 2; i + 1 < argc; i++)
@@ -464,7 +487,8 @@ match_args(struct match *m, int argc, char **argv)
 			continue;
 		}
 		if (strcmp(argv[i], "--engine") != 0) {
-			match_option(m, argc, argv, &i, &tc, &seeded);
+			match_option(m, argc, argv, &i, &tc, &seeded,
+			    &sandbox_all);
 			continue;
 		}
 		if (m->neng == MATCH_ENGINES_MAX)
@@ -477,6 +501,20 @@ match_args(struct match *m, int argc, char **argv)
 	}
 	if (m->neng < 2)
 		match_die("two engines or more are needed (--engine)");
+	for (k = 0; k < m->neng; k++) {
+		if (sandbox_all)
+			m->eng[k].sandbox = 1;
+		boxed |= m->eng[k].sandbox;
+	}
+	/* A sandbox that cannot work here is said now, not as crashes. */
+	buf_init(&why);
+	if (boxed && chan_sandbox_check(&m->sandbox, &why, &mode) != 0)
+		match_die("--sandbox: the sandbox (bwrap) cannot run here: %s",
+		    buf_str(&why));
+	if (boxed)
+		fprintf(stderr, "match: sandbox: bwrap and seccomp, limits by "
+		    "%s\n", mode);
+	buf_free(&why);
 	for (k = 0; k < m->neng; k++)
 		if (!match_runnable(&m->eng[k]))
 			match_die("engine %s: %s: not an executable program",
@@ -601,6 +639,7 @@ match_main(int argc, char **argv)
 	m.wall_margin_ms = MATCH_WALL_MARGIN;
 	m.adjudicate = -1;
 	game_limits_default(&m.lim);
+	sandbox_defaults(&m.sandbox);
 	match_args(&m, argc, argv);
 	match_setup(&m);
 	if (m.resume && match_load(&m) != 0)

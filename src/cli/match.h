@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "cli/chan.h"
+#include "cli/sandbox.h"
 #include "solver/game.h"
 #include "stats/matchstat.h"
 #include "proto/proto.h"
@@ -39,8 +40,10 @@ struct match_engine {
 	char		**env;		/* "NAME=VALUE" options; NULL-ended */
 	size_t		 nenv;
 	char		*dir;		/* working directory, or NULL */
+	int		 sandbox;	/* run under the sandbox (sandbox.h) */
 	/* Counters of the run (this process only). */
 	uint64_t	 crashes, timeouts, illegal, slow_starts, starts;
+	uint64_t	 limits;	/* games lost on a sandbox limit */
 	/* What its moves cost (moves measured, their sums, the peak). */
 	uint64_t	 cost_moves, cpu_moves, wall_us, cpu_us, peak_bytes;
 };
@@ -158,6 +161,7 @@ struct match {
 	int		 resume;
 	int		 quiet;
 	struct game_limits lim;
+	struct sandbox_opts sandbox;	/* --sandbox-limits */
 
 	/* The run. */
 	struct match_result *res;	/* ngames */
@@ -199,7 +203,7 @@ void	 mp_stop_all(struct match *);
 void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);
-const char *mp_death(struct mproc *, char *, size_t);
+const char *mp_death(struct mproc *, char *, size_t, const char **);
 int	 mp_cpu_ns(struct mproc *, uint64_t *);
 int	 mp_peak_bytes(struct mproc *, uint64_t *);
 void	 mp_freeze(struct mproc *, int);

@@ -25,6 +25,7 @@
 
 #define PT_KILL_MS	5000	/* ptree_kill's wait for the tree to empty */
 #define PT_FREEZE_MS	2000	/* a freezer's wait for FROZEN */
+#define PT_OPEN_MAX	8	/* counter files kept open */
 
 /* The cgroup v1 hierarchies a tree uses, in this order in dir[]. */
 enum { PT_MEM, PT_PIDS, PT_CPU, PT_FRZ, PT_NCTL };
@@ -51,6 +52,12 @@ struct ptree {
 	uint64_t	 dead_ns;	/* fallback: CPU of orphans gone */
 	uint64_t	 cpu_max, peak;	/* fallback: monotonic readings */
 	int		 stopped;	/* fallback: SIGSTOPped */
+	/* Counter files kept open (pt_counter): read again at offset 0. */
+	struct {
+		char	*path;
+		int	 fd;
+	}		 open[PT_OPEN_MAX];
+	size_t		 nopen;
 };
 
 /* Reads a whole small file into b (NUL-ended).  Returns 0 or -1. */
@@ -89,17 +96,56 @@ pt_write(const char *dir, const char *name, const char *s)
 	return (n == (ssize_t)strlen(s) ? 0 : -1);
 }
 
+/*
+ * Reads the counter file dir/name into b (NUL-ended), from a descriptor
+ * kept open for the tree's life (a cgroup file read again at offset 0
+ * shows its counters anew; an open costs more than the read).  Returns 0
+ * or -1.
+ */
+static int
+pt_counter(struct ptree *pt, const char *dir, const char *name,
+    struct buf *b)
+{
+	char	 path[4096], tmp[4096];
+	ssize_t	 n;
+	size_t	 i;
+	off_t	 off = 0;
+	int	 fd = -1;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	for (i = 0; i < pt->nopen; i++)
+		if (strcmp(pt->open[i].path, path) == 0)
+			fd = pt->open[i].fd;
+	if (fd == -1) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+			return (-1);
+		if (pt->nopen < PT_OPEN_MAX) {
+			pt->open[pt->nopen].path = xstrdup(path);
+			pt->open[pt->nopen++].fd = fd;
+		}
+	}
+	buf_reset(b);
+	while ((n = pread(fd, tmp, sizeof tmp, off)) > 0) {
+		buf_add(b, tmp, (size_t)n);
+		off += n;
+	}
+	for (i = 0; i < pt->nopen && pt->open[i].fd != fd; i++)
+		;
+	if (i == pt->nopen)
+		close(fd);
+	buf_add(b, "", 0);
+	return (n < 0 ? -1 : 0);
+}
+
 /* Reads dir/name's first number into *v.  Returns 0 or -1. */
 static int
-pt_num(const char *dir, const char *name, uint64_t *v)
+pt_num(struct ptree *pt, const char *dir, const char *name, uint64_t *v)
 {
-	char		 path[4096];
 	struct buf	 b;
 	int		 rv = -1;
 
 	buf_init(&b);
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (pt_read(path, &b) == 0 && b.len > 0 &&
+	if (pt_counter(pt, dir, name, &b) == 0 && b.len > 0 &&
 	    isdigit((unsigned char)b.data[0])) {
 		*v = strtoull(b.data, NULL, 10);
 		rv = 0;
@@ -113,17 +159,16 @@ pt_num(const char *dir, const char *name, uint64_t *v)
  * pids.events, cpu.stat, memory.oom_control).  Returns 0 or -1.
  */
 static int
-pt_key(const char *dir, const char *name, const char *key, uint64_t *v)
+pt_key(struct ptree *pt, const char *dir, const char *name, const char *key,
+    uint64_t *v)
 {
-	char		 path[4096];
 	struct buf	 b;
 	const char	*p;
 	size_t		 kl = strlen(key);
 	int		 rv = -1;
 
 	buf_init(&b);
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	if (pt_read(path, &b) == 0) {
+	if (pt_counter(pt, dir, name, &b) == 0) {
 		for (p = b.data; p != NULL && *p != '\0';
 		    p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
 			if (strncmp(p, key, kl) == 0 && p[kl] == ' ') {
@@ -365,18 +410,35 @@ ptree_new(const char *tag, const struct ptree_limits *lim)
 	return (pt);
 }
 
-/* Which way the tree is held: "cgroup-v1", "cgroup-v2" or "process-group". */
+/*
+ * Which way the tree is held: "cgroup-v1", "cgroup-v2" or "process-group",
+ * then ", rlimit for memory", ", rlimit for processes" or ", rlimits for
+ * memory and processes" where no cgroup controller holds them.
+ */
 const char *
 ptree_mode(const struct ptree *pt)
 {
-	int	 i;
+	static const char *const modes[3][4] = {
+		{ "cgroup-v1", "cgroup-v1, rlimit for memory",
+		  "cgroup-v1, rlimit for processes",
+		  "cgroup-v1, rlimits for memory and processes" },
+		{ "cgroup-v2", "cgroup-v2, rlimit for memory",
+		  "cgroup-v2, rlimit for processes",
+		  "cgroup-v2, rlimits for memory and processes" },
+		{ "process-group", "process-group",
+		  "process-group", "process-group, rlimits for memory and "
+		  "processes" },
+	};
+	int	 i, kind = 2, mem, pids;
 
 	if (pt->v2)
-		return ("cgroup-v2");
-	for (i = 0; i < PT_NCTL; i++)
+		kind = 1;
+	for (i = 0; i < PT_NCTL && kind == 2; i++)
 		if (pt->dir[i] != NULL)
-			return ("cgroup-v1");
-	return ("process-group");
+			kind = 0;
+	mem = pt->v2 ? pt->v2mem : pt->dir[PT_MEM] != NULL;
+	pids = pt->v2 ? pt->v2pids : pt->dir[PT_PIDS] != NULL;
+	return (modes[kind][(mem ? 0 : 1) + (pids ? 0 : 2)]);
 }
 
 /* The directory whose cgroup.procs lists the tree, or NULL. */
@@ -649,12 +711,12 @@ ptree_cpu_ns(struct ptree *pt, uint64_t *ns)
 	size_t		 n, i;
 	uint64_t	 v, sum;
 
-	if (pt->v2 && pt_key(pt->dir[0], "cpu.stat", "usage_usec", &v) == 0) {
+	if (pt->v2 && pt_key(pt, pt->dir[0], "cpu.stat", "usage_usec", &v) == 0) {
 		*ns = v * 1000;
 		return (0);
 	}
 	if (!pt->v2 && pt->dir[PT_CPU] != NULL &&
-	    pt_num(pt->dir[PT_CPU], "cpuacct.usage", &v) == 0) {
+	    pt_num(pt, pt->dir[PT_CPU], "cpuacct.usage", &v) == 0) {
 		*ns = v;
 		return (0);
 	}
@@ -697,12 +759,12 @@ ptree_peak_bytes(struct ptree *pt, uint64_t *bytes)
 	const char	*p;
 
 	if (pt->v2 && pt->v2mem &&
-	    pt_num(pt->dir[0], "memory.peak", &v) == 0) {
+	    pt_num(pt, pt->dir[0], "memory.peak", &v) == 0) {
 		*bytes = v;
 		return (0);
 	}
 	if (!pt->v2 && pt->dir[PT_MEM] != NULL &&
-	    pt_num(pt->dir[PT_MEM], "memory.max_usage_in_bytes", &v) == 0) {
+	    pt_num(pt, pt->dir[PT_MEM], "memory.max_usage_in_bytes", &v) == 0) {
 		*bytes = v;
 		return (0);
 	}
@@ -766,7 +828,7 @@ pt_freezer(struct ptree *pt, int on)
 		if (pt_write(pt->dir[0], "cgroup.freeze", on ? "1" : "0") != 0)
 			return (-1);
 		while (clock_mono_ms() < end) {
-			if (pt_key(pt->dir[0], "cgroup.events", "frozen",
+			if (pt_key(pt, pt->dir[0], "cgroup.events", "frozen",
 			    &v) == 0 && (int)v == on)
 				return (0);
 			usleep(500);
@@ -877,26 +939,26 @@ ptree_violation(struct ptree *pt)
 	uint64_t	 v;
 
 	if (pt->v2) {
-		if (pt->v2mem && ((pt_key(pt->dir[0], "memory.events",
+		if (pt->v2mem && ((pt_key(pt, pt->dir[0], "memory.events",
 		    "oom_kill", &v) == 0 && v > 0) ||
-		    (pt_key(pt->dir[0], "memory.events", "oom", &v) == 0 &&
+		    (pt_key(pt, pt->dir[0], "memory.events", "oom", &v) == 0 &&
 		    v > 0)))
 			return ("memory-limit");
-		if (pt->v2pids && pt_key(pt->dir[0], "pids.events", "max",
+		if (pt->v2pids && pt_key(pt, pt->dir[0], "pids.events", "max",
 		    &v) == 0 && v > 0)
 			return ("process-limit");
 		return (NULL);
 	}
 	if (pt->dir[PT_MEM] != NULL) {
-		if (pt_key(pt->dir[PT_MEM], "memory.oom_control", "oom_kill",
+		if (pt_key(pt, pt->dir[PT_MEM], "memory.oom_control", "oom_kill",
 		    &v) == 0) {
 			if (v > 0)
 				return ("memory-limit");
-		} else if (pt_num(pt->dir[PT_MEM], "memory.failcnt", &v) == 0 &&
+		} else if (pt_num(pt, pt->dir[PT_MEM], "memory.failcnt", &v) == 0 &&
 		    v > 0)
 			return ("memory-limit");
 	}
-	if (pt->dir[PT_PIDS] != NULL && pt_key(pt->dir[PT_PIDS],
+	if (pt->dir[PT_PIDS] != NULL && pt_key(pt, pt->dir[PT_PIDS],
 	    "pids.events", "max", &v) == 0 && v > 0)
 		return ("process-limit");
 	return (NULL);
@@ -906,11 +968,16 @@ ptree_violation(struct ptree *pt)
 void
 ptree_free(struct ptree *pt)
 {
+	size_t	 j;
 	int	 i;
 
 	if (pt == NULL)
 		return;
 	ptree_kill(pt);
+	for (j = 0; j < pt->nopen; j++) {
+		close(pt->open[j].fd);
+		free(pt->open[j].path);
+	}
 	for (i = 0; i < PT_NCTL; i++)
 		pt_rmdir(pt->dir[i]);
 	free(pt->seen);

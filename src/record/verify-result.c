@@ -19,7 +19,8 @@
 
 /* How a reason's result is judged (PROTOCOL.md §12.1). */
 enum vr_winner { VR_SEAT, VR_NONE, VR_ANY, VR_NOT_MOVER, VR_BOARD };
-enum vr_detail { VD_NONE, VD_MOVE, VD_ADMIN, VD_ADJ, VD_CRASH, VD_ABSENT };
+enum vr_detail { VD_NONE, VD_MOVE, VD_ADMIN, VD_ADJ, VD_CRASH, VD_ABSENT,
+	VD_LIMIT };
 
 /* Every reason of a finished game that grundyd and grundy match write. */
 static const struct verify_reason {
@@ -39,6 +40,11 @@ static const struct verify_reason {
 	{ "crash", VR_SEAT, VD_CRASH, 0, "crash" },
 	{ "start-timeout", VR_ANY, VD_NONE, 1, "start-timeout" },
 	{ "forfeit", VR_SEAT, VD_ABSENT, 1, "forfeit" },
+	/* A sandbox limit (grundy match --sandbox): as a crash, no detail. */
+	{ "memory-limit", VR_SEAT, VD_LIMIT, 0, "memory-limit" },
+	{ "process-limit", VR_SEAT, VD_LIMIT, 0, "process-limit" },
+	{ "forbidden-syscall", VR_SEAT, VD_LIMIT, 0, "forbidden-syscall" },
+	{ "output-limit", VR_SEAT, VD_LIMIT, 0, "output-limit" },
 };
 
 /* The result line's parts: winner (0: none), reason, detail (or NULL). */
@@ -126,6 +132,7 @@ verify_detail_form(const struct verify *v, const struct verify_result *r)
 
 	switch (r->how->detail) {
 	case VD_NONE:
+	case VD_LIMIT:
 		return (d == NULL ? NULL : "has no detail");
 	case VD_MOVE:	/* its move is judged on the replayed game */
 		return (d != NULL ? NULL : "needs its detail \"MOVE\" REASON");
@@ -340,8 +347,9 @@ verify_result_game(struct verify *v, const struct verify_result *r)
 {
 	int		 mover = verify_mover(v);
 
-	/* Never started (a crash too, at ply 0): the board is not judged. */
-	if (r->how->nomoves || (r->how->detail == VD_CRASH && v->ply == 0))
+	/* Never started (a crash or a limit at ply 0): not judged. */
+	if (r->how->nomoves || ((r->how->detail == VD_CRASH ||
+	    r->how->detail == VD_LIMIT) && v->ply == 0))
 		return (VERIFY_OK);
 	if (game_terminal(&v->game))
 		return (verify_result_over(v, r));

@@ -176,7 +176,7 @@ test_fallback(void **state)
 	(void)state;
 	setenv("GRUNDY_PTREE", "process-group", 1);
 	pt = ptree_new("x", NULL);
-	assert_string_equal(ptree_mode(pt), "process-group");
+	assert_int_equal(strncmp(ptree_mode(pt), "process-group", 13), 0);
 	ptree_free(pt);
 	run_tree();
 	unsetenv("GRUNDY_PTREE");
@@ -195,8 +195,8 @@ test_procs(void **state)
 	unsetenv("GRUNDY_PTREE");
 	pt = ptree_new("procs", &lim);
 	assert_non_null(pt);
-	if (strcmp(ptree_mode(pt), "cgroup-v1") != 0 &&
-	    strcmp(ptree_mode(pt), "cgroup-v2") != 0) {
+	if (strncmp(ptree_mode(pt), "cgroup", 6) != 0 ||
+	    strstr(ptree_mode(pt), "processes") != NULL) {
 		ptree_free(pt);
 		skip();
 	}

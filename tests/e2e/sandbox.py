@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""sandbox.py: end-to-end tests of the sandbox of `grundy match --sandbox`
+(issue 27 §1, §5): hostile player programs (tests/sandbox/hostile, in C,
+and tests/sandbox/hostile.py) play a round robin against two well-behaved
+ones (contrib/bots/bot-random.py) and each loses exactly its own games,
+with its reason (memory-limit, process-limit, forbidden-syscall,
+output-limit, timeout), in the output file and in records that grundy
+verify accepts; the good engines' game between themselves and their
+counters are untouched, nothing they hold is seen or written, and no
+process of the run outlives it.  The same snooping and orphaned programs
+without --sandbox show that the checks can fail.
+
+Skips (TAP) when bwrap cannot make its namespaces on this machine; the
+memory and process limits are checked where a cgroup holds them (grundy
+match says which) and skipped where they fall back to rlimits.
+
+Usage: sandbox.py BUILDDIR SRCDIR (TAP on stdout, through tests/py-run.sh).
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+from e2e import *
+
+RANDOM = os.path.join(SRC, "contrib", "bots", "bot-random.py")
+HOSTILE_C = os.path.join(BUILD, "tests", "sandbox", "hostile")
+HOSTILE_PY = os.path.join(SRC, "tests", "sandbox", "hostile.py")
+LIMITS = "mem=128M,procs=32,files=64,fsize=4M,scratch=8M,stderr=64K"
+STDERR_CAP = 64 * 1024
+GOOD = os.path.join(TMP, "good")
+GOOD2 = os.path.join(TMP, "good2")
+BAD = os.path.join(TMP, "bad")
+HOSTILE = os.path.join(BAD, "hostile")     # its copy in its directory
+RESULTS = os.path.join(TMP, "results")
+STATE = {"mode": None, "skip": None}
+LOSSES = ("memory-limit", "process-limit", "forbidden-syscall",
+          "output-limit", "timeout")
+
+
+def setup():
+    """The engines' directories: each its own, with a secret beside it;
+    under root a sandbox runs as nobody, who must reach them."""
+    os.chmod(TMP, 0o755)
+    for d, secret in ((GOOD, "good-secret"), (GOOD2, "good2-secret")):
+        os.makedirs(d, exist_ok=True)
+        shutil.copy(RANDOM, d)
+        with open(os.path.join(d, "secret.txt"), "w") as f:
+            f.write(secret + "\n")
+    os.makedirs(BAD, exist_ok=True)
+    shutil.copy(HOSTILE_C, BAD)
+    shutil.copy(HOSTILE_PY, BAD)
+    os.makedirs(RESULTS, exist_ok=True)
+    with open(os.path.join(RESULTS, "earlier.json"), "w") as f:
+        f.write('{"results": "of an earlier round"}\n')
+
+
+def engines(bad_argv, sandbox=True):
+    """--engine words: two good engines and the hostile one (bad)."""
+    words = []
+    for name, d in (("good", GOOD), ("good2", GOOD2)):
+        words += ["--engine", "cmd=python3", "arg=bot-random.py",
+                  "dir=" + d, "name=" + name]
+    words += ["--engine", "cmd=" + bad_argv[0], "dir=" + BAD, "name=bad"]
+    words += ["arg=" + a for a in bad_argv[1:]]
+    return words + (["--sandbox", "--sandbox-limits", LIMITS]
+                    if sandbox else [])
+
+
+def survivors():
+    """Processes whose command line names the hostile programs of TMP."""
+    left = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().decode(errors="replace")
+            with open("/proc/%s/stat" % pid) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if BAD in cmd and state != "Z":
+            left.append((int(pid), cmd.replace("\0", " ")))
+    return left
+
+
+def play(name, bad_argv, sandbox=True, tc="5000+100"):
+    """Runs the round robin (6 games, 3 at once); returns (rc, out,
+    err, games by pairing)."""
+    out = os.path.join(TMP, name + ".json")
+    rec = os.path.join(TMP, "rec-" + name)
+    p = subprocess.run([GRUNDY, "match", "--game", "nim 5 6 7", "--games", "6",
+                        "--concurrency", "3", "--tc", tc, "--seed", "5",
+                        "--quiet", "--out", out, "--records", rec] +
+                       engines(bad_argv, sandbox),
+                       capture_output=True, timeout=300)
+    err = p.stderr.decode(errors="replace")
+    if "Sanitizer" in err or "runtime error:" in err:
+        check("no sanitizer report", False, err[-2000:])
+    d = None
+    if os.path.exists(out):
+        with open(out) as f:
+            d = json.load(f)
+    return p.returncode, p.stdout.decode(errors="replace"), err, d, rec
+
+
+def counters(d, name):
+    return [e for e in d["engines"] if e["name"] == name][0]
+
+
+def tampered(rec, want):
+    """grundy verify refuses a limit's result with a detail, or without a
+    winner."""
+    for f in sorted(os.listdir(rec)):
+        text = open(os.path.join(rec, f)).read()
+        if "\nresult first %s\n" % want in text or \
+                "\nresult second %s\n" % want in text:
+            break
+    else:
+        check("a record ends %s" % want, False)
+        return
+    line = [l for l in text.splitlines() if l.startswith("result ")][0]
+    for edit, why in ((line + " killed by signal 9", "has no detail"),
+                      ("result - " + want, "has a winner")):
+        path = os.path.join(TMP, "tampered.grec")
+        with open(path, "w") as fh:
+            fh.write(text.replace(line + "\n", edit + "\n"))
+        v = subprocess.run([GRUNDY, "verify", path], capture_output=True,
+                           text=True)
+        check("grundy verify refuses '%s'" % edit,
+              v.returncode == 1 and why in v.stdout + v.stderr,
+              v.stdout + v.stderr)
+
+
+def judged(name, bad_argv, want, tc="5000+100", extra=None):
+    """One hostile program under the sandbox: each of its games lost with
+    reason want, the good engines' games and counters untouched, every
+    record verified, no process left."""
+    rc, so, se, d, rec = play(name, bad_argv, tc=tc)
+    if not check("exit 0 and an output file", rc == 0 and d is not None,
+                 "rc %d\n%s" % (rc, se[-1500:])):
+        return None
+    bad_games = [g for g in d["games"] if "bad" in (g["first"],
+                                                    g["second"])]
+    good_games = [g for g in d["games"] if "bad" not in (g["first"],
+                                                         g["second"])]
+    check("6 games played", len(d["games"]) == 6, d["games"])
+    if want is not None:
+        check("bad lost every game with %s" % want,
+              len(bad_games) == 4 and all(
+                  g["reason"] == want and g["result"] ==
+                  ("second" if g["first"] == "bad" else "first")
+                  for g in bad_games), bad_games)
+        c = counters(d, "bad")
+        n = c["timeouts"] if want == "timeout" else c["limits"]
+        check("bad's counter says 4", n == 4, c)
+    check("good against good2 played out on the board",
+          len(good_games) == 2 and all(
+              g["reason"] in ("no-legal-move", "last-token-taken")
+              for g in good_games), good_games)
+    for g in ("good", "good2"):
+        c = counters(d, g)
+        check("%s has no crash, timeout or limit" % g,
+              c["crashes"] == 0 and c["timeouts"] == 0 and
+              c["limits"] == 0 and c["illegal"] == 0, c)
+    bad = []
+    for f in sorted(os.listdir(rec)):
+        v = subprocess.run([GRUNDY, "verify", os.path.join(rec, f)],
+                           capture_output=True, text=True)
+        if v.returncode != 0:
+            bad.append((f, v.stdout + v.stderr))
+    check("grundy verify accepts all 6 records",
+          len(os.listdir(rec)) == 6 and not bad, bad)
+    if want is not None and want != "timeout":
+        tampered(rec, want)
+    check("no process of the run is left", wait_for(
+        lambda: not survivors(), timeout=WAIT), survivors())
+    if extra is not None:
+        extra(so, se, d)
+    return d
+
+
+def test_available():
+    """The sandbox runs here (else every test skips), and says how its
+    limits are held."""
+    setup()
+    if shutil.which("bwrap") is None:
+        STATE["skip"] = "bwrap is not installed"
+    else:
+        rc, so, se, d, rec = play("probe", [HOSTILE, "good"])
+        if "cannot run here" in se:
+            STATE["skip"] = "bwrap cannot make its namespaces here: " + \
+                se.strip().splitlines()[-1][:200]
+        else:
+            for line in se.splitlines():
+                if line.startswith("match: sandbox: "):
+                    STATE["mode"] = line.split("limits by ", 1)[-1]
+            check("good programs play 6 games in the sandbox",
+                  rc == 0 and d is not None and len(d["games"]) == 6,
+                  se[-1500:])
+            check("grundy match says how the limits are held",
+                  STATE["mode"] is not None, se[-500:])
+    if STATE["skip"]:
+        skip("the sandbox runs", STATE["skip"])
+    else:
+        note("limits held by: %s" % STATE["mode"])
+
+
+def skipping(what):
+    if STATE["skip"]:
+        skip(what, STATE["skip"])
+        return True
+    return False
+
+
+def cgroup_holds(kind):
+    """Whether a cgroup holds the memory or process limit here."""
+    m = STATE["mode"] or ""
+    return m.startswith("cgroup") and kind not in m
+
+
+def test_snoop():
+    """A Python program reads the other engines' directories, the results,
+    /etc/shadow and home, and writes outside its scratch: it sees nothing
+    and writes nothing; without the sandbox it would have."""
+    if skipping("snoop"):
+        return
+    outside = [os.path.join(TMP, "pwned"), os.path.join(BAD, "pwned"),
+               os.path.join(RESULTS, "pwned")]
+    argv = ["python3", "hostile.py", "snoop",
+            os.path.join(GOOD, "secret.txt"), GOOD, GOOD2, RESULTS,
+            os.path.join(RESULTS, "earlier.json"), "/etc/shadow",
+            os.path.expanduser("~"), "--write"] + outside
+
+    def saw_nothing(so, se, d):
+        lines = [l for l in se.splitlines() if l.startswith("hostile: ")]
+        # A write under TMP lands in its own scratch /tmp (where bwrap
+        # made the path to its directory), never on the host: below.
+        check("it saw nothing",
+              any(l.startswith("hostile: saw 0,") for l in lines),
+              "\n".join(lines))
+        check("no secret reached its stderr",
+              "good-secret" not in se and "good2-secret" not in se and
+              "earlier round" not in se, se[-800:])
+        check("nothing written outside its scratch",
+              not any(os.path.exists(p) for p in outside), outside)
+    judged("snoop", argv, None, extra=saw_nothing)
+    # The same program, trusted: it reads and writes all of it.
+    rc, so, se, d, rec = play("snoop-trusted", argv, sandbox=False)
+    check("without --sandbox it reads the secret and writes outside",
+          "good-secret" in se and "wrote 3" in se, se[-800:])
+    for p in outside:
+        if os.path.exists(p):
+            os.unlink(p)
+
+
+def test_net():
+    """TCP to a loopback port (Python) and to an outside address (C): the
+    seccomp filter kills the program (forbidden-syscall); the listener
+    never sees a connection."""
+    if skipping("net"):
+        return
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(8)
+    ls.setblocking(False)
+    port = ls.getsockname()[1]
+    judged("net-loopback", ["python3", "hostile.py", "net", "127.0.0.1",
+                            str(port)], "forbidden-syscall")
+    try:
+        ls.accept()
+        got = True
+    except BlockingIOError:
+        got = False
+    check("the loopback listener got no connection", not got)
+    ls.close()
+    judged("net-outside", [HOSTILE, "net", "192.0.2.1", "80"],
+           "forbidden-syscall")
+
+
+def test_ptrace():
+    """ptrace of another process: forbidden-syscall."""
+    if skipping("ptrace"):
+        return
+    judged("ptrace", [HOSTILE, "ptrace"], "forbidden-syscall")
+
+
+def test_forkbomb():
+    """A fork bomb and a thread bomb: process-limit (pids cgroup)."""
+    if skipping("fork bomb"):
+        return
+    want = "process-limit" if cgroup_holds("processes") else None
+    for mode in ("forkbomb", "threadbomb"):
+        judged(mode, [HOSTILE, mode], want)
+    if want is None:
+        skip("process-limit told", "no pids cgroup here: RLIMIT_NPROC "
+             "refuses the forks and nothing tells the referee")
+
+
+def test_alloc():
+    """10 GB allocated and touched: memory-limit (memory cgroup)."""
+    if skipping("10 GB"):
+        return
+    want = "memory-limit" if cgroup_holds("memory") else None
+    judged("alloc", [HOSTILE, "alloc"], want)
+    if want is None:
+        skip("memory-limit told", "no memory cgroup here: RLIMIT_AS "
+             "refuses the allocation inside the program")
+
+
+def test_output():
+    """A file filling its scratch past fsize, and 1 GB to stderr:
+    output-limit; grundy's stderr gets at most the cap."""
+    if skipping("output"):
+        return
+    judged("fill", [HOSTILE, "fill"], "output-limit")
+
+    def capped(so, se, d):
+        starts = counters(d, "bad")["starts"]
+        check("at most the cap of its stderr per start was passed on",
+              0 < se.count("e" * 64) and
+              se.count("e") <= (STDERR_CAP + 100) * starts,
+              "%d bytes of e, %d starts" % (se.count("e"), starts))
+    judged("stderr", [HOSTILE, "stderr"], "output-limit", extra=capped)
+
+
+def test_sleep():
+    """A program that sleeps for ever instead of moving: timeout."""
+    if skipping("sleep"):
+        return
+    judged("sleep", ["python3", "hostile.py", "sleep"], "timeout",
+           tc="2500+0")
+
+
+def test_orphan():
+    """A grandchild left running in its own session after the game: gone
+    when grundy match ends under --sandbox; without it, it survives (and
+    the test kills it)."""
+    if skipping("orphan"):
+        return
+    judged("orphan", [HOSTILE, "orphan"], None)
+    rc, so, se, d, rec = play("orphan-trusted", [HOSTILE, "orphan"],
+                              sandbox=False)
+    left = survivors()
+    check("without --sandbox the orphan outlives the run",
+          any("orphan" in c for _, c in left), left)
+    for pid, _ in left:
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+
+
+def test_bot():
+    """grundy bot --sandbox: a hostile program connecting to grundyd's port
+    is killed (forbidden-syscall) and its grundy bot says so and exits 1;
+    the daemon and the good bot's sandboxed program go on."""
+    if skipping("bot"):
+        return
+    d = Daemon("sandbox-bot", "--registration", "open")
+    seek = ["--sandbox", "--sandbox-limits", LIMITS, "--seek",
+            "nim 5 6 7 tc=20000", "--games", "1"]
+    good = start_bot(d, "goodbot", [os.path.join(GOOD, "bot-random.py")],
+                     seek)
+    bad = start_bot(d, "badbot", [os.path.join(BAD, "hostile.py"), "net",
+                                  "127.0.0.1", str(d.port)], seek)
+    check("both bots log in", bots_logged_in(["goodbot", "badbot"]),
+          bot_log("badbot")[-800:])
+    check("the hostile bot's grundy bot ends", wait_for(
+        lambda: bad.poll() is not None, timeout=60), bot_log("badbot"))
+    check("it exits 1 naming forbidden-syscall",
+          bad.returncode == 1 and "forbidden-syscall" in bot_log("badbot"),
+          bot_log("badbot")[-800:])
+    check("the daemon still serves", served(d) is not None)
+    check("the good bot is still running", good.poll() is None,
+          bot_log("goodbot")[-800:])
+    good.kill()
+    good.wait()
+    check("no process of the bots is left", wait_for(
+        lambda: not survivors(), timeout=WAIT), survivors())
+
+
+if __name__ == "__main__":
+    sys.exit(run([test_available, test_snoop, test_net, test_ptrace,
+                  test_forkbomb, test_alloc, test_output, test_sleep,
+                  test_orphan, test_bot]))
