@@ -33,6 +33,7 @@
 #include "cli/host.h"
 #include "cli/match.h"
 #include "cli/ptree.h"
+#include "cli/sandbox.h"
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/jsonread.h"
@@ -53,8 +54,9 @@ static const char host_usage[] =
     "           [--backoff-ms MS] FILE\n"
     "Runs every bot of FILE (JSON: {\"server\": ..., \"bots\": [{\"name\","
     " \"account\",\n\"password_file\", \"cmd\", \"args\", \"dir\", "
-    "\"sandbox\", \"limits\", \"register\", \"seek\",\n\"accept\", "
-    "\"games\"}, ...]}) as a grundy bot; restarts a crashed one.\n"
+    "\"sandbox\", \"sandbox_limits\", \"limits\",\n\"register\", "
+    "\"seek\", \"accept\", \"games\"}, ...]}) as a grundy bot; restarts "
+    "a\ncrashed one.\n"
     "Defaults: --status-every 60 (0: only on SIGUSR1 and at the end), "
     "--restarts 10,\n--backoff-ms 1000.  See grundy(1).\n";
 
@@ -236,8 +238,9 @@ host_bot(struct host *h, struct hbot *b, const struct jsonr *o,
     const char *server, const char *base)
 {
 	const struct jsonr *args = jsonr_get(o, "args");
-	const char	*pw, *dir, *seek;
-	char		*path, num[32];
+	struct sandbox_opts sb;
+	const char	*pw, *dir, *seek, *sl, *cmd;
+	char		*path, num[32], why[256];
 	uint64_t	 games;
 	size_t		 i;
 
@@ -273,9 +276,23 @@ host_bot(struct host *h, struct hbot *b, const struct jsonr *o,
 	}
 	if (host_bool(o, "sandbox", b->name))
 		host_vec_add(&b->argv, &b->argc, "--sandbox");
+	if ((sl = host_str(o, "sandbox_limits", b->name, 0)) != NULL) {
+		sandbox_defaults(&sb);
+		if (sandbox_parse(sl, &sb, why, sizeof why) != 0)
+			host_die("bot %s: sandbox_limits: %s", b->name, why);
+		host_vec_add(&b->argv, &b->argc, "--sandbox-limits");
+		host_vec_add(&b->argv, &b->argc, sl);
+	}
 	host_limits(b, o);
+	if ((dir = host_str(o, "dir", b->name, 0)) != NULL)
+		b->dir = host_path(base, dir);
+	/* A relative path of the program's is its dir's (else the file's). */
+	cmd = host_str(o, "cmd", b->name, 1);
+	path = strchr(cmd, '/') != NULL ? host_path(b->dir != NULL ? b->dir :
+	    base, cmd) : xstrdup(cmd);
 	host_vec_add(&b->argv, &b->argc, "--");
-	host_vec_add(&b->argv, &b->argc, host_str(o, "cmd", b->name, 1));
+	host_vec_add(&b->argv, &b->argc, path);
+	free(path);
 	if (args != NULL && args->type != JSONR_ARR)
 		host_die("bot %s: \"args\" must be an array of strings",
 		    b->name);
@@ -285,8 +302,6 @@ host_bot(struct host *h, struct hbot *b, const struct jsonr *o,
 			    b->name);
 		host_vec_add(&b->argv, &b->argc, args->items[i].str);
 	}
-	if ((dir = host_str(o, "dir", b->name, 0)) != NULL)
-		b->dir = host_path(base, dir);
 	chan_init(&b->ch);
 	b->state = HB_WAIT;
 }

@@ -11,6 +11,7 @@ Usage: hostbots.py BUILDDIR SRCDIR (TAP on stdout, through tests/py-run.sh).
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -36,12 +37,24 @@ def test_host():
     with open(pw, "w") as f:
         f.write("password1\n")
     seek = "nim 3 4 5 tc=20000"
+    # Bot two's program runs in grundy bot's sandbox (where bwrap is):
+    # a copy in a directory of its own, all the sandbox shows of it, which
+    # the sandbox's user (nobody, under root) can reach.
+    os.chmod(TMP, 0o755)
+    two = os.path.join(TMP, "two")
+    os.makedirs(two, exist_ok=True)
+    shutil.copy(os.path.join(SRC, "contrib", "bots", "bot-random.py"), two)
+    boxed = shutil.which("bwrap") is not None
+    if not boxed:
+        note("no bwrap: bot two runs without the sandbox")
     bots = [
         {"name": "one", "account": "hb1", "password_file": "hb.pw",
          "cmd": PERFECT, "register": True, "seek": seek, "games": 2},
         {"name": "two", "account": "hb2", "password_file": pw,
-         "cmd": PERFECT, "register": True, "seek": seek, "games": 2,
-         "limits": {"memory_mb": 512, "processes": 256}},
+         "cmd": "./bot-random.py", "dir": "two", "register": True,
+         "seek": seek, "games": 2, "sandbox": boxed,
+         "sandbox_limits": "mem=256M,procs=32",
+         "limits": {"memory_mb": 1024, "processes": 256}},
         {"name": "crasher", "account": "hb3", "password_file": pw,
          "cmd": sys.executable, "args": ["-c", "import sys; sys.exit(3)"],
          "register": True},
@@ -79,6 +92,9 @@ def test_host():
                  " AND ((player1 = 'hb1' AND player2 = 'hb2') OR "
                  "(player1 = 'hb2' AND player2 = 'hb1'))")
     check("grundyd has their two games", n == 2, n)
+    check("bot two's program ran in the sandbox, the others not",
+          log().count("sandbox: bwrap and seccomp") == (1 if boxed else 0),
+          log()[-2000:])
     check("the idle bot is still up", p.poll() is None and
           "idle: waiting -> up" in log() and "idle: up ->" not in log(),
           log()[-3000:])
