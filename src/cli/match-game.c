@@ -237,7 +237,8 @@ mg_turn(struct mslot *s)
 		mp_freeze(mg_proc(s, s->to_move), 0);
 	}
 	s->turn_start = clock_mono_ns();
-	s->has_cpu0 = mp_cpu_ns(mg_proc(s, s->to_move), &s->cpu0) == 0;
+	s->has_cpu0 = mp_measured(m, mg_proc(s, s->to_move)) &&
+	    mp_cpu_ns(mg_proc(s, s->to_move), &s->cpu0) == 0;
 	left = (s->clock_us[s->to_move - 1] + m->grace_ms * 1000) * 1000;
 	s->deadline = s->wall_deadline = s->turn_start + left;
 	if (m->cpu_clock)
@@ -274,7 +275,7 @@ mg_measure(struct mslot *s, struct mproc *p, struct mg_cost *c)
 		c->has_cpu = 1;
 		c->cpu_us = ns > s->cpu0 ? (ns - s->cpu0) / 1000 : 0;
 	}
-	c->has_peak = mp_peak_bytes(p, &c->peak) == 0;
+	c->has_peak = mp_measured(s->m, p) && mp_peak_bytes(p, &c->peak) == 0;
 }
 
 /* The time a turn is charged: its CPU time under clock=cpu, else wall. */
@@ -290,6 +291,8 @@ mg_cost_add(struct mslot *s, struct store_rmove *r, const struct mg_cost *c)
 {
 	struct match_engine *e = &s->m->eng[mg_proc(s, r->player)->eng];
 
+	if (!c->has_cpu && !c->has_peak)
+		return;		/* not measured: no cost line */
 	r->has_cost = 1;
 	r->wall_us = c->wall_us;
 	r->has_cpu = c->has_cpu;

@@ -104,6 +104,21 @@ mp_kill(struct mproc *p)
 	chan_kill(&p->ch, SIGKILL);
 }
 
+/*
+ * Whether a process's moves are measured (CPU time, peak memory): under
+ * clock=cpu always; under the wall clock where its tree is a cgroup, whose
+ * counters cost microseconds, not where it is a process group, whose walk
+ * of /proc costs milliseconds a reading (BENCHMARKS.md §36).
+ */
+int
+mp_measured(const struct match *m, struct mproc *p)
+{
+	struct ptree	*t = mp_tree(p);
+
+	return (t != NULL && (m->cpu_clock ||
+	    strncmp(ptree_mode(t), "process-group", 13) != 0));
+}
+
 /* The CPU time of a process's tree so far (ns).  Returns 0, or -1. */
 int
 mp_cpu_ns(struct mproc *p, uint64_t *ns)

@@ -204,6 +204,7 @@ void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);
 const char *mp_death(struct mproc *, char *, size_t, const char **);
+int	 mp_measured(const struct match *, struct mproc *);
 int	 mp_cpu_ns(struct mproc *, uint64_t *);
 int	 mp_peak_bytes(struct mproc *, uint64_t *);
 void	 mp_freeze(struct mproc *, int);
