@@ -23,7 +23,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,16 +103,7 @@ struct host {
 
 static int	 host_sigpipe[2] = { -1, -1 };
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-host_die(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	cli_vwarn("grundy host: ", fmt, ap);
-	va_end(ap);
-	exit(2);
-}
+#define host_die(...)	cli_die("grundy host: ", __VA_ARGS__)
 
 /* Writes the signal's number to the pipe the loop polls. */
 static void

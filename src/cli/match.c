@@ -62,16 +62,7 @@ static const char match_usage[] =
 
 static void	 match_engine_free(struct match_engine *);
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-match_die(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	cli_vwarn("grundy match: ", fmt, ap);
-	va_end(ap);
-	exit(2);
-}
+#define match_die(...)	cli_die("grundy match: ", __VA_ARGS__)
 
 /* Parses a whole number in 0..max or exits. */
 static uint64_t

@@ -95,3 +95,15 @@ cli_vwarn(const char *prefix, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
+
+/* Prints a program's message with its prefix and exits 2 (bad usage). */
+void
+cli_die(const char *prefix, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	cli_vwarn(prefix, fmt, ap);
+	va_end(ap);
+	exit(2);
+}
