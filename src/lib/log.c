@@ -88,7 +88,7 @@ cli_usage(int status, const char *text)
 }
 
 /* Prints a program's message with its prefix on stderr. */
-void
+static void __attribute__((format(printf, 2, 0)))
 cli_vwarn(const char *prefix, const char *fmt, va_list ap)
 {
 	fputs(prefix, stderr);
