@@ -171,6 +171,26 @@ def test_sleeper_wall_bound():
     check("grundy verify accepts the record", rcv == 0, out)
 
 
+def test_spinner_out_of_cpu():
+    """A program that spins on its turn and never answers loses on time
+    when its CPU time runs out, well before the wall bound (30 x (1000 +
+    250) + 5000 ms here: it would have to get under 3% of a core)."""
+    rc, so, se, d, path, text = run_match(
+        "spinforever", engine("quick", "spin", 0,
+                              os.path.join(TMP, "sf-1.log")) +
+        engine("spinner", "spin", 10 ** 9,
+               os.path.join(TMP, "sf-2.log")),
+        ["--tc", "1000+0 clock=cpu", "--wall-factor", "30"])
+    check("exit 0", rc == 0, se[-2000:])
+    g = d.get("games", [{}])[0]
+    check("the spinner loses on time", g.get("reason") == "timeout" and
+          g.get("result") == "first", json.dumps(g))
+    check("on its CPU time: before the wall bound",
+          1000 <= g.get("ms", 0) < 42500, json.dumps(g))
+    rcv, out = verify(path)
+    check("grundy verify accepts the record", rcv == 0, out)
+
+
 def test_bad_tc():
     """A clock that is not cpu or wall is refused."""
     p = subprocess.run([GRUNDY, "match", "--engine", "cmd=" + ENG,
@@ -184,4 +204,5 @@ def test_bad_tc():
 
 if __name__ == "__main__":
     sys.exit(run([test_spinner_charged_ponderer_frozen,
-                  test_sleeper_wall_bound, test_bad_tc]))
+                  test_sleeper_wall_bound, test_spinner_out_of_cpu,
+                  test_bad_tc]))
