@@ -89,7 +89,7 @@ def main():
             die("sandbox-bench", "unknown option %s" % k)
         args = args[2:]
     d = tempfile.mkdtemp(prefix="sandbox-bench.")
-    os.chmod(d, 0o755)      # under root the sandbox runs as nobody
+    os.chmod(d, 0o755)      # under root a sandbox is a user of its own
     try:
         shutil.copy(os.path.join(build, "grundy"), d)
         grundy = os.path.join(d, "grundy")

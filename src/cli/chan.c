@@ -6,6 +6,7 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -219,9 +220,11 @@ chan_next(struct chan *ch, struct proto_answer *a, struct buf *line)
 /* The descriptors of a sandboxed spawn (all -1 when not sandboxed). */
 struct chan_sb {
 	int		 err[2];	/* its stderr, captured */
-	int		 hs[2];		/* the handshake: its tree entered */
+	int		 hs[2];		/* the handshake (a socket pair): its
+					 * tree entered */
 	int		 bpf;		/* the seccomp filter for bwrap */
 	char		**argv;		/* the bwrap command line */
+	uid_t		 uid;		/* under root: the user it runs as */
 };
 
 /*
@@ -250,11 +253,12 @@ chan_child(const struct chan_prog *o, int in, int out,
 		    read(sb->hs[0], &c, 1) != 1 ||
 		    fcntl(sb->bpf, F_SETFD, 0) == -1)
 			_exit(127);
-		/* Under root, bwrap and the program run as nobody. */
+		/* Under root, bwrap and the program run as a user of their
+		 * own (its tree's limits were set while it was root). */
 		if (geteuid() == 0 && (setgroups(0, NULL) != 0 ||
-		    setgid(SANDBOX_UID) != 0 || setuid(SANDBOX_UID) != 0)) {
-			fprintf(stderr, "%s: cannot become uid %d: %s\n",
-			    o->who, SANDBOX_UID, strerror(errno));
+		    setgid((gid_t)sb->uid) != 0 || setuid(sb->uid) != 0)) {
+			fprintf(stderr, "%s: cannot become uid %lu: %s\n",
+			    o->who, (unsigned long)sb->uid, strerror(errno));
 			_exit(127);
 		}
 		argv = sb->argv;
@@ -320,7 +324,8 @@ chan_sb_prepare(struct chan *ch, const struct chan_prog *o,
 	if ((ch->tree = ptree_new(o->who, &o->sandbox->lim)) == NULL)
 		return (-1);
 	*step = "pipe";
-	if (pipe2(sb->err, O_CLOEXEC) != 0 || pipe2(sb->hs, O_CLOEXEC) != 0)
+	if (pipe2(sb->err, O_CLOEXEC) != 0 || socketpair(AF_UNIX,
+	    SOCK_STREAM | SOCK_CLOEXEC, 0, sb->hs) != 0)
 		return (-1);
 	*step = "seccomp filter";
 	if ((sb->bpf = sandbox_filter()) == -1) {
@@ -330,6 +335,7 @@ chan_sb_prepare(struct chan *ch, const struct chan_prog *o,
 	}
 	sb->argv = sandbox_argv(o->sandbox, o->argv, o->dir, o->env,
 	    sb->bpf);
+	sb->uid = sandbox_uid();
 	return (0);
 }
 
@@ -347,7 +353,7 @@ chan_sb_prepare(struct chan *ch, const struct chan_prog *o,
 int
 chan_spawn(struct chan *ch, const struct chan_prog *o, const char **step)
 {
-	struct chan_sb	 sb = { { -1, -1 }, { -1, -1 }, -1, NULL };
+	struct chan_sb	 sb = { { -1, -1 }, { -1, -1 }, -1, NULL, 0 };
 	int		 in[2] = { -1, -1 }, out[2] = { -1, -1 };
 	pid_t		 pid;
 
@@ -381,7 +387,7 @@ chan_spawn(struct chan *ch, const struct chan_prog *o, const char **step)
 		ch->err_cap = o->sandbox->stderr_bytes;
 		*step = "sandbox limits";
 		if (ptree_enter(ch->tree, pid) != 0 ||
-		    write(sb.hs[1], "g", 1) != 1) {
+		    send(sb.hs[1], "g", 1, MSG_NOSIGNAL) != 1) {
 			chan_sb_free(&sb);
 			chan_close(ch);
 			chan_kill(ch, SIGKILL);
@@ -401,6 +407,33 @@ fail:
 		ch->tree = NULL;
 	}
 	return (-1);
+}
+
+/*
+ * Where a sandboxed program's stderr is copied: our stderr, through a
+ * non-blocking descriptor of its own where it is a pipe or a terminal
+ * (reopened, so that the flag stays off grundy's own fd 2), so that a
+ * slow reader of grundy's stderr never stalls the loop (what it would not
+ * take now is dropped).
+ */
+static int
+chan_err_out(void)
+{
+	static int	 fd = -2;
+	struct stat	 st;
+
+	if (fd != -2)
+		return (fd);
+	fd = 2;
+	if (fstat(2, &st) == 0 && (S_ISFIFO(st.st_mode) ||
+	    S_ISCHR(st.st_mode))) {
+		int nb = open("/proc/self/fd/2", O_WRONLY | O_NONBLOCK |
+		    O_CLOEXEC | O_NOCTTY);
+
+		if (nb != -1)
+			fd = nb;
+	}
+	return (fd);
 }
 
 /*
@@ -429,7 +462,7 @@ chan_read_err(struct chan *ch)
 		keep = ch->err_len >= ch->err_cap ? 0 :
 		    ch->err_cap - ch->err_len < (uint64_t)n ?
 		    (size_t)(ch->err_cap - ch->err_len) : (size_t)n;
-		if (keep > 0 && write(2, buf, keep) < 0)
+		if (keep > 0 && write(chan_err_out(), buf, keep) < 0)
 			keep = 0;
 		ch->err_len += (uint64_t)n;
 	}

@@ -290,6 +290,34 @@ pt_exists(const char *dir, const char *name)
 	return (access(path, F_OK) == 0);
 }
 
+/*
+ * Removes the empty cgroups that earlier runs of grundy left in parent
+ * ("grundy-PID-..." of a PID that is gone: killed before it could remove
+ * them).  rmdir takes only an empty cgroup, so one in use stays.
+ */
+static void
+pt_sweep(const char *parent)
+{
+	char		 path[4096];
+	struct dirent	*de;
+	DIR		*d;
+	long		 pid;
+
+	if ((d = opendir(parent)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "grundy-", 7) != 0)
+			continue;
+		pid = strtol(de->d_name + 7, NULL, 10);
+		if (pid <= 0 || pid == (long)getpid() ||
+		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", parent, de->d_name);
+		rmdir(path);
+	}
+	closedir(d);
+}
+
 /* Makes the directory parent/name; returns it (xmalloc'd) or NULL. */
 static char *
 pt_mkdir(const char *parent, const char *name)
@@ -321,20 +349,29 @@ pt_rmdir(char *dir)
  * when there is none.
  */
 static void
-pt_cgroups(struct ptree *pt, const char *name)
+pt_cgroups(struct ptree *pt, const char *name, int v2only)
 {
-	char	 own[4096], lim[64];
-	int	 i, any = 0;
+	static int	 swept;		/* once a process */
+	char		 own[4096], lim[64];
+	int		 i, any = 0;
 
-	for (i = 0; i < PT_NCTL; i++) {
+	for (i = 0; i < PT_NCTL && !v2only; i++) {
 		if (pt_own(pt_ctl[i], own, sizeof own) != 0)
 			continue;
+		if (!swept)
+			pt_sweep(own);
 		if ((pt->dir[i] = pt_mkdir(own, name)) != NULL)
 			any = 1;
 	}
-	if (!any) {
-		if (pt_own(NULL, own, sizeof own) != 0 ||
-		    (pt->dir[0] = pt_mkdir(own, name)) == NULL)
+	if (any)
+		swept = 1;
+	else {
+		if (pt_own(NULL, own, sizeof own) != 0)
+			return;
+		if (!swept)
+			pt_sweep(own);
+		swept = 1;
+		if ((pt->dir[0] = pt_mkdir(own, name)) == NULL)
 			return;
 		pt->v2 = 1;
 		/* Fails (EBUSY) where the parent holds processes itself. */
@@ -389,6 +426,7 @@ ptree_new(const char *tag, const struct ptree_limits *lim)
 	static unsigned	 seq;
 	struct ptree	*pt;
 	char		 name[128], clean[33];
+	const char	*mode;
 	size_t		 i, n = 0;
 
 	if ((pt = calloc(1, sizeof *pt)) == NULL)
@@ -403,10 +441,12 @@ ptree_new(const char *tag, const struct ptree_limits *lim)
 	clean[n] = '\0';
 	snprintf(name, sizeof name, "grundy-%ld-%u-%s", (long)getpid(),
 	    seq++, clean);
-	/* GRUNDY_PTREE=process-group: the fallback, where cgroups exist. */
-	if (getenv("GRUNDY_PTREE") == NULL ||
-	    strcmp(getenv("GRUNDY_PTREE"), "process-group") != 0)
-		pt_cgroups(pt, name);
+	/* GRUNDY_PTREE=process-group: the fallback, where cgroups exist;
+	 * GRUNDY_PTREE=cgroup-v2: v2 alone, where v1 hierarchies exist. */
+	if ((mode = getenv("GRUNDY_PTREE")) == NULL ||
+	    strcmp(mode, "process-group") != 0)
+		pt_cgroups(pt, name, mode != NULL &&
+		    strcmp(mode, "cgroup-v2") == 0);
 	return (pt);
 }
 
@@ -467,10 +507,52 @@ pt_rlimit(pid_t pid, int res, uint64_t v)
 }
 
 /*
+ * The tasks (processes and threads) of pid's real user but pid itself:
+ * what RLIMIT_NPROC counts besides the tree.  None for root, whom
+ * RLIMIT_NPROC does not bind (and a sandbox of root's becomes a user of
+ * its own, which has none).
+ */
+static unsigned
+pt_user_tasks(pid_t pid)
+{
+	char		 path[300];
+	struct buf	 b;
+	struct dirent	*de;
+	DIR		*d;
+	const char	*p;
+	long		 uid = -1;
+	unsigned	 n = 0;
+
+	buf_init(&b);
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if (pt_read(path, &b) == 0 && (p = strstr(b.data, "\nUid:")) != NULL)
+		uid = strtol(p + 5, NULL, 10);
+	if (uid > 0 && (d = opendir("/proc")) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (!isdigit((unsigned char)de->d_name[0]) ||
+			    atol(de->d_name) == (long)pid)
+				continue;
+			snprintf(path, sizeof path, "/proc/%s/status",
+			    de->d_name);
+			if (pt_read(path, &b) != 0 ||
+			    (p = strstr(b.data, "\nUid:")) == NULL ||
+			    strtol(p + 5, NULL, 10) != uid)
+				continue;
+			if ((p = strstr(b.data, "\nThreads:")) != NULL)
+				n += (unsigned)strtoul(p + 9, NULL, 10);
+		}
+		closedir(d);
+	}
+	buf_free(&b);
+	return (n);
+}
+
+/*
  * Puts pid, a child forked but not yet executing its program, in the
  * tree: in its cgroups, and its rlimits set (open files, file size, core
- * dumps off; memory and processes where no cgroup holds them).  Returns 0,
- * or -1 with errno.
+ * dumps off; memory and processes where no cgroup holds them, the latter
+ * as RLIMIT_NPROC over the tasks its user has already).  Returns 0, or -1
+ * with errno.
  */
 int
 ptree_enter(struct ptree *pt, pid_t pid)
@@ -498,7 +580,8 @@ ptree_enter(struct ptree *pt, pid_t pid)
 		return (-1);
 	if (pt->lim.procs != 0 && !(pt->v2 ? pt->v2pids :
 	    pt->dir[PT_PIDS] != NULL) &&
-	    pt_rlimit(pid, RLIMIT_NPROC, pt->lim.procs) != 0)
+	    pt_rlimit(pid, RLIMIT_NPROC, pt->lim.procs + pt_user_tasks(pid)) !=
+	    0)
 		return (-1);
 	return (0);
 }

@@ -13,7 +13,9 @@
  * /proc, and every process seen in it once; limits are then rlimits
  * (RLIMIT_AS for memory, RLIMIT_NPROC for processes, the latter counting
  * every process of the user).  ptree_mode tells which; the environment
- * variable GRUNDY_PTREE=process-group forces the fallback (for tests).
+ * variable GRUNDY_PTREE=process-group forces the fallback, and
+ * GRUNDY_PTREE=cgroup-v2 cgroup v2 alone where v1 hierarchies exist too
+ * (for tests).
  */
 #ifndef PTREE_H
 #define PTREE_H

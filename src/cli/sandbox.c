@@ -306,6 +306,20 @@ sandbox_argv_free(char **v)
 }
 
 /*
+ * A user of its own for the next sandbox (grundy running as root): from
+ * SANDBOX_UID_BASE, told apart by this process's id and a count, so that
+ * sandboxes of one run, and of runs at once, do not share one.
+ */
+uid_t
+sandbox_uid(void)
+{
+	static unsigned	 seq;
+
+	return ((uid_t)(SANDBOX_UID_BASE + ((unsigned)getpid() * 256U +
+	    seq++) % SANDBOX_UIDS));
+}
+
+/*
  * The reason a sandboxed program's wait status tells (bwrap exits 128+N
  * when its program was killed by signal N): "forbidden-syscall" (SIGSYS,
  * the seccomp filter), "output-limit" (SIGXFSZ, a file over its size

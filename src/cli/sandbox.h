@@ -12,6 +12,8 @@
 #ifndef SANDBOX_H
 #define SANDBOX_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,8 +27,13 @@
 #define SANDBOX_DEF_SCRATCH	(16ULL << 20)
 #define SANDBOX_DEF_STDERR	(1ULL << 20)
 
-/* The user a sandbox runs as when grundy runs as root (nobody). */
-#define SANDBOX_UID		65534
+/*
+ * The users sandboxes run as when grundy runs as root: one of its own
+ * each, from a range above the ones systemd and containers hand out, so
+ * that RLIMIT_NPROC counts one sandbox's processes and nothing else.
+ */
+#define SANDBOX_UID_BASE	0x70000000U
+#define SANDBOX_UIDS		(1U << 20)
 
 /* How a program is sandboxed. */
 struct sandbox_opts {
@@ -42,6 +49,7 @@ int		 sandbox_filter(void);
 char		**sandbox_argv(const struct sandbox_opts *, char *const *,
 		    const char *, char *const *, int);
 void		 sandbox_argv_free(char **);
+uid_t		 sandbox_uid(void);
 const char	*sandbox_exit_reason(int);
 
 #endif /* SANDBOX_H */

@@ -43,7 +43,7 @@ LOSSES = ("memory-limit", "process-limit", "forbidden-syscall",
 
 def setup():
     """The engines' directories: each its own, with a secret beside it;
-    under root a sandbox runs as nobody, who must reach them."""
+    under root a sandbox runs as a user of its own, who must reach them."""
     os.chmod(TMP, 0o755)
     for d, secret in ((GOOD, "good-secret"), (GOOD2, "good2-secret")):
         os.makedirs(d, exist_ok=True)
@@ -357,6 +357,39 @@ def test_orphan():
             pass
 
 
+def test_engines_file():
+    """"sandbox": true in the engines file sandboxes that engine alone,
+    without --sandbox; false, or no key, runs it as it is."""
+    if skipping("engines file"):
+        return
+    conf = os.path.join(TMP, "engines.json")
+    with open(conf, "w") as f:
+        json.dump([{"name": "good", "cmd": "python3",
+                    "args": ["bot-random.py"], "dir": GOOD,
+                    "sandbox": False},
+                   {"name": "bad", "cmd": HOSTILE, "args": ["ptrace"],
+                    "dir": BAD, "sandbox": True}], f)
+    out = os.path.join(TMP, "conf.json")
+    p = subprocess.run([GRUNDY, "match", "--engines", conf, "--engine",
+                        "conf=good", "--engine", "conf=bad", "--game",
+                        "nim 5 6 7", "--games", "2", "--quiet", "--out",
+                        out], capture_output=True, text=True, timeout=300)
+    check("exit 0, the sandbox said", p.returncode == 0 and
+          "match: sandbox: " in p.stderr, p.stderr[-800:])
+    with open(out) as f:
+        d = json.load(f)
+    check("bad lost both games with forbidden-syscall",
+          [g["reason"] for g in d["games"]] == ["forbidden-syscall"] * 2,
+          d["games"])
+    with open(conf, "w") as f:
+        json.dump([{"name": "good", "cmd": "x", "sandbox": "yes"}], f)
+    p = subprocess.run([GRUNDY, "match", "--engines", conf, "--engine",
+                        "conf=good", "--engine", "conf=good", "--game",
+                        "nim 5"], capture_output=True, text=True)
+    check("\"sandbox\": \"yes\" is refused", p.returncode == 2 and
+          "must be true or false" in p.stderr, p.stderr)
+
+
 def test_bot():
     """grundy bot --sandbox: a hostile program connecting to grundyd's port
     is killed (forbidden-syscall) and its grundy bot says so and exits 1;
@@ -389,4 +422,4 @@ def test_bot():
 if __name__ == "__main__":
     sys.exit(run([test_available, test_snoop, test_net, test_ptrace,
                   test_forkbomb, test_alloc, test_output, test_sleep,
-                  test_orphan, test_bot]))
+                  test_orphan, test_engines_file, test_bot]))

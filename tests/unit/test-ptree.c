@@ -182,6 +182,25 @@ test_fallback(void **state)
 	unsetenv("GRUNDY_PTREE");
 }
 
+/* The tree in a cgroup v2 directory, where the machine has v2 too. */
+static void
+test_v2(void **state)
+{
+	struct ptree	*pt;
+
+	(void)state;
+	setenv("GRUNDY_PTREE", "cgroup-v2", 1);
+	pt = ptree_new("v2", NULL);
+	if (strncmp(ptree_mode(pt), "cgroup-v2", 9) != 0) {
+		ptree_free(pt);
+		unsetenv("GRUNDY_PTREE");
+		skip();
+	}
+	ptree_free(pt);
+	run_tree();
+	unsetenv("GRUNDY_PTREE");
+}
+
 /* A process limit held by a pids cgroup is told as "process-limit". */
 static void
 test_procs(void **state)
@@ -224,4 +243,5 @@ test_procs(void **state)
 TU_MAIN("ptree",
     cmocka_unit_test(test_cgroup),
     cmocka_unit_test(test_fallback),
+    cmocka_unit_test(test_v2),
     cmocka_unit_test(test_procs))
