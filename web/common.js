@@ -177,7 +177,7 @@ G.tc = function (tc) {
 	if (!tc)
 		return "no clock";
 	return tc.base_ms / 1000 + (tc.inc_ms ? "+" + tc.inc_ms / 1000 : "") +
-	    " s";
+	    " s" + (tc.clock === "cpu" ? " CPU" : "");
 };
 
 /* The columns a list of games may show: a title and a cell maker. */

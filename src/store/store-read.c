@@ -428,6 +428,7 @@ store_rmove_run(struct sqldb_stmt *m, struct store_record *r)
 			continue;
 		r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
 		v = &r->moves[r->nmoves++];
+		memset(v, 0, sizeof *v);	/* no cost: a server's game */
 		v->ply = first + i;
 		v->player = (int)store_jint(e, 0, &has);
 		v->move = store_jstr(e, 1);

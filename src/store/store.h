@@ -181,6 +181,7 @@ struct store_gameinfo {
 	int		 has_tc;	/* the game had a time control: */
 	uint64_t	 tc_base_ms;	/* ... base and increment */
 	uint64_t	 tc_inc_ms;
+	int		 tc_cpu;	/* clock=cpu: moves charged CPU time */
 	int64_t		 tournament;	/* tournament id, 0: none */
 	unsigned int	 slot;		/* index into its schedule */
 };
@@ -196,6 +197,14 @@ struct store_rmove {
 	int		 has_delay;	/* delay_us is known */
 	uint64_t	 delay_us;	/* the server's own delay of the turn */
 	uint64_t	 time_us;	/* time_ms in µs (old moves: ms * 1000) */
+	/*
+	 * What the move cost, where the referee measured it (grundy match;
+	 * never for the server's games): has_cost 0 for none; then wall_us
+	 * the turn's wall time, cpu_us its CPU time (has_cpu) and peak_bytes
+	 * the engine's peak memory so far (has_peak).
+	 */
+	int		 has_cost, has_cpu, has_peak;
+	uint64_t	 wall_us, cpu_us, peak_bytes;
 };
 
 /* One refused (illegal) move of a record. */
