@@ -535,6 +535,7 @@ match_cleanup(struct match *m)
 	buf_free(&m->gjson);
 	free(m->game_spec);
 	game_free(&m->tmpl);
+	game_free(&m->start);
 }
 
 /*

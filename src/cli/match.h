@@ -132,6 +132,8 @@ struct match {
 	char		*game_spec;
 	struct game	 tmpl;		/* the game (a template with random) */
 	int		 random_starts;
+	struct game	 start;		/* pair start_pair's drawn start, or */
+	size_t		 start_pair;	/* fam NULL (match_start) */
 	uint64_t	 seed;
 	int		 seed_given;
 	size_t		 ngames;
@@ -166,7 +168,7 @@ struct match {
 /* match-sched.c: the engines of a pairing and a game, a game's start. */
 void	 match_pairing(const struct match *, size_t, size_t *, size_t *);
 void	 match_seats(const struct match *, size_t, size_t *, size_t *);
-int	 match_start(const struct match *, size_t, struct game *,
+int	 match_start(struct match *, size_t, struct game *,
 	    struct game_error *);
 
 /* match-game.c */
