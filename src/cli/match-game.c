@@ -231,7 +231,11 @@ mg_turn(struct mslot *s)
 	    (unsigned long long)(s->clock_us[1] / 1000));
 }
 
-/* Applies a legal move of the mover: clock, record, play to the other. */
+/*
+ * Applies a legal move of the mover: clock, record, play to the other,
+ * queued so that it goes out with the genmove (or gameover) that
+ * mg_turn sends the same process: one write a ply.
+ */
 static void
 mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 {
@@ -239,6 +243,7 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	enum referee_mark mark = referee_mark(&s->game, mv);
 	uint64_t	*clk = &s->clock_us[s->to_move - 1];
 	struct store_rmove *r;
+	struct mproc	*p;
 	struct buf	 text, pos;
 
 	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
@@ -261,12 +266,13 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	r->time_us = used;
 	buf_free(&pos);
 	s->to_move = 3 - s->to_move;
-	mp_send(mg_proc(s, s->to_move), 0, s->serial, "play %s time1=%llu "
-	    "time2=%llu", buf_str(&text),
-	    (unsigned long long)(s->clock_us[0] / 1000),
+	p = mg_proc(s, s->to_move);
+	mp_queue(p, 0, s->serial, "play %s time1=%llu time2=%llu",
+	    buf_str(&text), (unsigned long long)(s->clock_us[0] / 1000),
 	    (unsigned long long)(s->clock_us[1] / 1000));
 	buf_free(&text);
 	mg_turn(s);
+	(void)mp_flush(p);	/* as mp_send: the poll loop sees a death */
 }
 
 /* A genmove answer of the mover, read at s's proc rx time. */
