@@ -372,6 +372,7 @@ int	 game_piles_finish(const struct game_layout *, void *, void **, int,
 typedef void	 game_pile_sg_fn(const void *, const mpz_t, mpz_t);
 typedef void	 game_pile_to_fn(const void *, size_t, const mpz_t, const mpz_t,
 		    struct game_moveset *);
+int	 game_piles_xor_word(const struct game_piles *, uint64_t *);
 void	 game_pilesum_xor(const void *, const struct game_piles *,
 	    game_pile_sg_fn *, mpz_t);
 void	 game_pilesum_to_grundy(const void *, const struct game_piles *,
