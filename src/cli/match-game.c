@@ -283,7 +283,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 	const char	*text = a->body.data != NULL ? a->body.data : "";
 	const char	*bad = NULL;
 	struct game_error err;
-	struct game_move mv;
+	struct game_move *mv = &s->answer;	/* no allocation a ply */
 	struct buf	 d;
 	uint64_t	 used;
 	char		 quoted[REFEREE_QUOTE_MAX + 1];
@@ -302,9 +302,8 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		bad = "answer too long";
 	else if (a->lines > 1)
 		bad = "answer of several lines";
-	game_move_init(&mv);
 	if (referee_parse_move(&s->game, bad != NULL ? "-" : text, bad,
-	    &m->lim, &mv, &err) != 0) {
+	    &m->lim, mv, &err) != 0) {
 		memset(&s->ref, 0, sizeof s->ref);
 		s->ref.ply = s->plies + 1;
 		s->ref.player = s->to_move;
@@ -318,8 +317,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		mg_fault(s, s->to_move, "illegal-move", buf_str(&d));
 		buf_free(&d);
 	} else
-		mg_apply(s, &mv, used);
-	game_move_clear(&mv);
+		mg_apply(s, mv, used);
 }
 
 /* A complete answer from a slot's process k. */

@@ -120,6 +120,7 @@ struct mslot {
 	size_t		 nmv, capmv;
 	struct store_rrefused ref;	/* the refused move that lost */
 	int		 has_ref;
+	struct game_move answer;	/* the mover's, its numbers kept */
 };
 
 struct match_writer;
