@@ -6,7 +6,8 @@ a C program that relays one line per ply through two `cat` children.
 Each round runs `grundy match` at concurrency 1 on GAME (nim 20 20 20)
 with two `grundy engine` engines, and takes the runner's CPU from its
 final line (getrusage RUSAGE_SELF: the engines are not counted) and the
-plies from its --out file (on a temporary directory); then the relay for
+plies from the --out file of an identical run that is not timed (the
+engines are deterministic, the starts seeded); then the relay for
 as many plies, and prints both per ply and their ratio.  Rounds
 alternate so that load falls on both alike.  A benchmark, not a test:
 nothing is asserted.
@@ -25,24 +26,28 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchutil import die  # noqa: E402
 
 
-def run_match(grundy, spec, games, random_starts, out):
-    """One grundy match run: (its own CPU seconds, plies)."""
+def run_match(grundy, spec, games, random_starts, out=None):
+    """One grundy match run: its own CPU seconds and, with out, the
+    plies its --out file lists."""
     args = [grundy, "match", "--engine", "cmd=" + grundy, "arg=engine",
             "name=a", "--engine", "cmd=" + grundy, "arg=engine", "name=b",
             "--game", spec, "--seed", "1", "--games", str(games),
-            "--concurrency", "1", "--tc", "600000", "--quiet",
-            "--out", out]
+            "--concurrency", "1", "--tc", "600000", "--quiet"]
     if random_starts:
         args.append("--random-starts")
-    if os.path.exists(out):
-        os.unlink(out)
+    if out is not None:
+        args += ["--out", out]
+        if os.path.exists(out):
+            os.unlink(out)
     p = subprocess.run(args, capture_output=True, text=True)
     m = re.search(r"([0-9.]+) s of CPU", p.stderr)
     if p.returncode != 0 or m is None:
         die("runner-bench", "grundy match: %s" % p.stderr[-500:])
+    if out is None:
+        return float(m.group(1)), None
     with open(out) as f:
-        plies = sum(g["plies"] for g in json.load(f)["games"])
-    return float(m.group(1)), plies
+        return float(m.group(1)), sum(g["plies"] for g in
+                                      json.load(f)["games"])
 
 
 def run_relay(relay, plies):
@@ -86,15 +91,20 @@ def main():
     print("%5s %8s %12s %12s %7s" % ("round", "plies", "match us/ply",
                                       "relay us/ply", "ratio"))
     ratios = []
+    # The plies, from a run that is not timed: --out rewrites its whole
+    # file after each game pair (BENCHMARKS.md §14), a cost that grows
+    # with the games.  The engines are deterministic and the starts
+    # seeded, so every run plays these same games.
     with tempfile.TemporaryDirectory(prefix="runner-bench.") as tmp:
-        out = os.path.join(tmp, "out.json")
-        for r in range(rounds):
-            mcpu, plies = run_match(grundy, spec, games, rs, out)
-            rcpu = run_relay(relay, plies)
-            mu, ru = mcpu * 1e6 / plies, rcpu * 1e6 / plies
-            ratios.append(mu / ru)
-            print("%5d %8d %12.2f %12.2f %6.2fx" % (r + 1, plies, mu, ru,
-                                                    mu / ru))
+        plies = run_match(grundy, spec, games, rs,
+                          os.path.join(tmp, "out.json"))[1]
+    for r in range(rounds):
+        mcpu = run_match(grundy, spec, games, rs)[0]
+        rcpu = run_relay(relay, plies)
+        mu, ru = mcpu * 1e6 / plies, rcpu * 1e6 / plies
+        ratios.append(mu / ru)
+        print("%5d %8d %12.2f %12.2f %6.2fx" % (r + 1, plies, mu, ru,
+                                                mu / ru))
     ratios.sort()
     print("ratio: median %.2fx, range %.2f-%.2fx over %d rounds"
           % (ratios[len(ratios) // 2], ratios[0], ratios[-1], rounds))
