@@ -48,12 +48,9 @@ game_outcome_after_word(struct game *g, const struct game_move *m,
 	back.n = m->n;
 	for (i = 0; i < m->n; i++) {
 		(void)game_word_get(pl->v[m->ch[i].idx - 1], &v);
-		old[i] = (mp_limb_t)v;
 		back.ch[i].comp = m->ch[i].comp;
 		back.ch[i].idx = m->ch[i].idx;
-		back.ch[i].val->_mp_alloc = 0;
-		back.ch[i].val->_mp_size = v != 0;
-		back.ch[i].val->_mp_d = &old[i];
+		(void)game_word_roinit(back.ch[i].val, &old[i], v);
 	}
 	g->fam->apply(g->st, m);
 	*out = game_outcome(g, err);

@@ -449,12 +449,16 @@ void
 game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
     struct game_moveset *ms)
 {
+	mp_limb_t limb;
 	mpz_t	 a;
 
-	game_word_init(a);
-	game_word_set(a, amount);
+	if (game_word_roinit(a, &limb, amount)) {
+		game_policy_remove_z(piles, n, a, ms);
+		return;
+	}
+	mpz_init_set_ui(a, amount);
 	game_policy_remove_z(piles, n, a, ms);
-	game_word_clear(a);
+	mpz_clear(a);
 }
 
 /* Compares two unsigned longs for qsort and bsearch. */

@@ -105,6 +105,23 @@ static const mp_limb_t game_word_nolimb = 0;
 #define GAME_WORD_LAZY	0
 #endif
 
+/*
+ * Makes z a read-only integer holding v in *limb (as mpz_roinit_n, without
+ * the call): for a constant that GMP only reads, never written or cleared.
+ * Returns 1, or 0 (z untouched) on a build without the fast path.
+ */
+static inline int
+game_word_roinit(mpz_t z, mp_limb_t *limb, uint64_t v)
+{
+	if (!GAME_WORD)
+		return (0);
+	*limb = (mp_limb_t)v;
+	z->_mp_alloc = 0;
+	z->_mp_size = v != 0;
+	z->_mp_d = limb;
+	return (1);
+}
+
 static inline void
 game_word_init(mpz_t z)
 {
