@@ -69,6 +69,26 @@ game_move_copy(struct game_move *dst, const struct game_move *src)
 	}
 }
 
+/*
+ * Moves src into the initialised move dst: the numbers are exchanged (as
+ * mpz_swap does, without the call), not copied; src keeps dst's old ones.
+ */
+void
+game_move_take(struct game_move *dst, struct game_move *src)
+{
+	__mpz_struct	 t;
+	size_t		 i;
+
+	dst->n = src->n;
+	for (i = 0; i < GAME_MOVE_MAX; i++) {
+		dst->ch[i].comp = src->ch[i].comp;
+		dst->ch[i].idx = src->ch[i].idx;
+		t = *dst->ch[i].val;
+		*dst->ch[i].val = *src->ch[i].val;
+		*src->ch[i].val = t;
+	}
+}
+
 /* Appends a change (comp, idx) for the caller to set; at most GAME_MOVE_MAX. */
 static struct game_change *
 game_move_next(struct game_move *m, size_t comp, size_t idx)

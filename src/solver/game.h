@@ -270,6 +270,7 @@ void	 buf_mpz(struct buf *, const mpz_t);
 void	 game_move_init(struct game_move *);
 void	 game_move_clear(struct game_move *);
 void	 game_move_copy(struct game_move *, const struct game_move *);
+void	 game_move_take(struct game_move *, struct game_move *);
 void	 game_move_add(struct game_move *, size_t, size_t, const mpz_t);
 void	 game_move_add_ui(struct game_move *, size_t, size_t, unsigned long);
 void	 game_move_print(const struct game_move *, struct buf *);
