@@ -311,7 +311,11 @@ mg_cost_add(struct mslot *s, struct store_rmove *r, const struct mg_cost *c)
 		e->peak_bytes = c->peak;
 }
 
-/* Applies a legal move of the mover: clock, record, play to the other. */
+/*
+ * Applies a legal move of the mover: clock, record, play to the other,
+ * queued so that it goes out with the genmove (or gameover) that
+ * mg_turn sends the same process: one write a ply.
+ */
 static void
 mg_apply(struct mslot *s, const struct game_move *mv,
     const struct mg_cost *cost)
@@ -321,6 +325,7 @@ mg_apply(struct mslot *s, const struct game_move *mv,
 	enum referee_mark mark = referee_mark(&s->game, mv);
 	uint64_t	*clk = &s->clock_us[s->to_move - 1];
 	struct store_rmove *r;
+	struct mproc	*p;
 	struct buf	 text, pos;
 
 	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
@@ -345,12 +350,13 @@ mg_apply(struct mslot *s, const struct game_move *mv,
 	mg_cost_add(s, r, cost);
 	buf_free(&pos);
 	s->to_move = 3 - s->to_move;
-	mp_send(mg_proc(s, s->to_move), 0, s->serial, "play %s time1=%llu "
-	    "time2=%llu", buf_str(&text),
-	    (unsigned long long)(s->clock_us[0] / 1000),
+	p = mg_proc(s, s->to_move);
+	mp_queue(p, 0, s->serial, "play %s time1=%llu time2=%llu",
+	    buf_str(&text), (unsigned long long)(s->clock_us[0] / 1000),
 	    (unsigned long long)(s->clock_us[1] / 1000));
 	buf_free(&text);
 	mg_turn(s);
+	(void)mp_flush(p);	/* as mp_send: the poll loop sees a death */
 }
 
 /* A genmove answer of the mover, read at s's proc rx time. */
@@ -361,7 +367,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 	const char	*text = a->body.data != NULL ? a->body.data : "";
 	const char	*bad = NULL;
 	struct game_error err;
-	struct game_move mv;
+	struct game_move *mv = &s->answer;	/* no allocation a ply */
 	struct buf	 d;
 	struct mg_cost	 cost;
 	uint64_t	 used;
@@ -387,9 +393,8 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		bad = "answer too long";
 	else if (a->lines > 1)
 		bad = "answer of several lines";
-	game_move_init(&mv);
 	if (referee_parse_move(&s->game, bad != NULL ? "-" : text, bad,
-	    &m->lim, &mv, &err) != 0) {
+	    &m->lim, mv, &err) != 0) {
 		memset(&s->ref, 0, sizeof s->ref);
 		s->ref.ply = s->plies + 1;
 		s->ref.player = s->to_move;
@@ -403,8 +408,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		mg_fault(s, s->to_move, "illegal-move", buf_str(&d));
 		buf_free(&d);
 	} else
-		mg_apply(s, &mv, &cost);
-	game_move_clear(&mv);
+		mg_apply(s, mv, &cost);
 }
 
 /* A complete answer from a slot's process k. */

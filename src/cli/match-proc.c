@@ -189,16 +189,14 @@ mp_stop_all(struct match *m)
 }
 
 /*
- * Queues a command to a process under a new id and writes what the pipe
- * takes; genmove commands are remembered with the turn's serial.  A
- * process with MATCH_OUTSTANDING commands unanswered forgets the oldest
- * (it cost only its own turn).
+ * Queues a command to a process under a new id; genmove commands are
+ * remembered with the turn's serial.  A process with MATCH_OUTSTANDING
+ * commands unanswered forgets the oldest (it cost only its own turn).
  */
-void
-mp_send(struct mproc *p, int genmove, unsigned long serial,
-    const char *fmt, ...)
+static void
+mp_vqueue(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, va_list ap)
 {
-	va_list		 ap;
 	unsigned long	 id = ++p->next_id;
 
 	if (p->state != MP_UP)
@@ -213,10 +211,35 @@ mp_send(struct mproc *p, int genmove, unsigned long serial,
 	p->out[p->nout].serial = serial;
 	p->nout++;
 	buf_printf(&p->ch.out, "%lu ", id);
-	va_start(ap, fmt);
 	buf_vprintf(&p->ch.out, fmt, ap);
-	va_end(ap);
 	buf_putc(&p->ch.out, '\n');
+}
+
+/*
+ * Queues a command without writing it: the next mp_send to the process
+ * (or the poll loop) writes both with one write.
+ */
+void
+mp_queue(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, ...)
+{
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	mp_vqueue(p, genmove, serial, fmt, ap);
+	va_end(ap);
+}
+
+/* Queues a command (mp_queue) and writes what the pipe takes. */
+void
+mp_send(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, ...)
+{
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	mp_vqueue(p, genmove, serial, fmt, ap);
+	va_end(ap);
 	mp_flush(p);
 }
 

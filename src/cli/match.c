@@ -573,6 +573,7 @@ match_setup(struct match *m)
 	m->slots = xcalloc(m->conc, sizeof *m->slots);
 	for (s = 0; s < m->conc; s++) {
 		m->slots[s].m = m;
+		game_move_init(&m->slots[s].answer);
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
 			chan_init(&p->ch);
@@ -590,6 +591,7 @@ match_cleanup(struct match *m)
 	for (i = 0; i < m->conc; i++) {
 		match_record_clear(&m->slots[i]);
 		free(m->slots[i].mv);
+		game_move_clear(&m->slots[i].answer);
 		for (k = 0; k < 2; k++) {
 			chan_free(&m->slots[i].proc[k].ch);
 			proto_answer_free(&m->slots[i].proc[k].ans);
@@ -608,6 +610,7 @@ match_cleanup(struct match *m)
 	buf_free(&m->gjson);
 	free(m->game_spec);
 	game_free(&m->tmpl);
+	game_free(&m->start);
 }
 
 /*

@@ -136,6 +136,7 @@ struct mslot {
 	size_t		 nmv, capmv;
 	struct store_rrefused ref;	/* the refused move that lost */
 	int		 has_ref;
+	struct game_move answer;	/* the mover's, its numbers kept */
 };
 
 struct match_writer;
@@ -148,6 +149,8 @@ struct match {
 	char		*game_spec;
 	struct game	 tmpl;		/* the game (a template with random) */
 	int		 random_starts;
+	struct game	 start;		/* pair start_pair's drawn start, or */
+	size_t		 start_pair;	/* fam NULL (match_start) */
 	uint64_t	 seed;
 	int		 seed_given;
 	size_t		 ngames;
@@ -189,7 +192,7 @@ struct match {
 /* match-sched.c: the engines of a pairing and a game, a game's start. */
 void	 match_pairing(const struct match *, size_t, size_t *, size_t *);
 void	 match_seats(const struct match *, size_t, size_t *, size_t *);
-int	 match_start(const struct match *, size_t, struct game *,
+int	 match_start(struct match *, size_t, struct game *,
 	    struct game_error *);
 
 /* match-game.c */
@@ -208,6 +211,8 @@ void	 match_writer_stop(struct match *);
 int	 mp_spawn(struct match *, struct mproc *, size_t);
 void	 mp_kill(struct mproc *);
 void	 mp_stop_all(struct match *);
+void	 mp_queue(struct mproc *, int, unsigned long, const char *, ...)
+	    __attribute__((format(printf, 4, 5)));
 void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);
