@@ -194,6 +194,32 @@ lg_clock_start(struct lgame *g)
 }
 
 /*
+ * Leaks lc's log budget to now: max-client-log-rate bytes a minute
+ * (PROTOCOL.md §12.1).
+ */
+void
+lc_log_leak(struct lobby_client *lc, uint64_t now)
+{
+	uint64_t	 rate = lc->lb->conf.max_client_log_rate, out;
+
+	if (lc->log_at == 0 || now < lc->log_at)
+		lc->log_at = now;
+	out = (uint64_t)((double)(now - lc->log_at) * (double)rate / 60e9);
+	if (out == 0)
+		return;
+	lc->log_used = out >= lc->log_used ? 0 : lc->log_used - out;
+	lc->log_at = now;
+}
+
+/* Charges n bytes its game logged to a seat's client. */
+static void
+lc_log_charge(struct lobby_client *lc, uint64_t n)
+{
+	lc_log_leak(lc, lobby_clock_ns(lc->lb));
+	lc->log_used += n;
+}
+
+/*
  * Applies a checked move of the seat to move: charges its clock (used
  * µs), logs the move with the server's delay of its turn (delay_us, -1
  * for none: the engine), tells the opponent and the spectators, and goes
@@ -219,6 +245,10 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	buf_init(&pos);
 	game_play_print(&g->game, m, &mv, &pos, &err);
 	g->ply++;
+	g->log_bytes += mv.len + pos.len;
+	for (i = 0; i < 2; i++)		/* its seats' budgets, if they are in */
+		if (g->p[i].lc != NULL)
+			lc_log_charge(g->p[i].lc, mv.len + pos.len);
 	g->to_move = 3 - seat;
 	if (g->logged) {
 		sm.ply = g->ply;
@@ -346,6 +376,28 @@ lg_engine_submit(struct lgame *g)
 }
 
 /*
+ * Ends a game that reached max-plies or max-game-bytes by the solver's
+ * verdict (referee_bounded); returns 1 then.
+ */
+static int
+lg_bounded(struct lgame *g)
+{
+	struct referee_bound b;
+	const char	*reason;
+	char		 det[REFEREE_DETAIL_MAX];
+	int		 winner;
+
+	b.max_plies = g->lb->conf.max_plies;
+	b.max_bytes = g->lb->conf.max_game_bytes;
+	b.plies = g->ply;
+	b.bytes = g->log_bytes;
+	if (!referee_bounded(&g->game, g->to_move, &b, &winner, &reason, det))
+		return (0);
+	lg_finish_detail(g, winner, reason, det);
+	return (1);
+}
+
+/*
  * Starts the next turn: ends a finished game, lets the engine move, or
  * starts the mover's clock and asks it for a move.
  */
@@ -365,6 +417,8 @@ lg_turn(struct lgame *g)
 		lg_finish(g, winner, reason);
 		return;
 	}
+	if (lg_bounded(g))
+		return;
 	if (g->unseated)	/* lg_start_away: both seated, or a deadline */
 		return;
 	g->serial++;

@@ -77,6 +77,9 @@ struct lobby_client {
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
 	char		 anon[32];	/* "anon:START" of this daemon run */
+	uint64_t	 log_used;	/* bytes its games logged, leaking at
+					 * max-client-log-rate a minute */
+	uint64_t	 log_at;	/* when log_used was leaked (ns) */
 	struct nd_client *nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lclients, lobby_client);
@@ -112,6 +115,7 @@ struct lgame {
 	char		*start;		/* canonical start position */
 	int		 to_move;	/* seat to move */
 	unsigned long	 ply;
+	uint64_t	 log_bytes;	/* its moves' and positions' (§12.1) */
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
 	struct ltour	*tour;		/* or NULL */
@@ -376,6 +380,7 @@ int	 lg_seated(struct lgame *);
 void	 lg_free(struct lgame *);
 void	 lg_engine_drop(struct lobby *);
 void	 lg_finish(struct lgame *, int, const char *);
+void	 lc_log_leak(struct lobby_client *, uint64_t);
 void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);

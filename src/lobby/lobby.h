@@ -60,6 +60,9 @@ struct lobby_conf {
 	int		 illegal_retry;		/* illegal_move = retry */
 	size_t		 max_seeks;		/* open seeks, server-wide */
 	size_t		 max_watchers;		/* spectators per game */
+	unsigned long	 max_plies;		/* then adjudicated: ply-limit */
+	size_t		 max_game_bytes;	/* logged, then game-bytes-limit */
+	size_t		 max_client_log_rate;	/* bytes a minute per client */
 	struct game_limits lim;			/* for game specs and moves */
 };
 

@@ -65,6 +65,7 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
 	}
 	s->last_ms = now;
+	s->log_bytes += mv.len + pos.len;
 	s->store_ops->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
@@ -78,13 +79,13 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 static int
 cmd_end(struct session *s, int winner, const char *reason)
 {
-	s->end_winner = winner == s->first ? 1 : 2;
+	s->end_winner = winner == 0 ? 0 : winner == s->first ? 1 : 2;
 	s->end_reason = reason;
 	session_enter(s, SESSION_GAME);
 	/* Like a lobby game's (lobby.c), for the daemon's log. */
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
-	    (long long)s->game_id, winner == s->first ? "first" : "second",
-	    reason, s->ply);
+	    (long long)s->game_id, winner == 0 ? "-" : winner == s->first ?
+	    "first" : "second", reason, s->ply);
 	return (s->store != NULL && s->game_id > 0 ? CMD_WAIT : CMD_OK);
 }
 
@@ -161,13 +162,25 @@ cmd_parse_move(struct session *s, const struct proto_cmd *c, int first,
 static int
 cmd_match_over(struct session *s, struct buf *body, int *rv)
 {
+	struct referee_bound b;
 	const char	*reason;
 	int		 winner;
 
-	if (!referee_over(&s->game, cmd_to_move(s), &winner, &reason))
+	s->end_detail[0] = '\0';
+	b.max_plies = s->conf->max_plies;
+	b.max_bytes = s->conf->max_game_bytes;
+	b.plies = s->ply;
+	b.bytes = s->log_bytes;
+	if (referee_over(&s->game, cmd_to_move(s), &winner, &reason))
+		buf_printf(body, "result %s %s\n", winner == s->first ?
+		    "first" : "second", reason);
+	else if (s->store != NULL && s->game_id > 0 && referee_bounded(
+	    &s->game, cmd_to_move(s), &b, &winner, &reason, s->end_detail))
+		buf_printf(body, "result %s %s %s\n", winner == 0 ? "-" :
+		    winner == s->first ? "first" : "second", reason,
+		    s->end_detail);
+	else
 		return (0);
-	buf_printf(body, "result %s %s\n", winner == s->first ? "first" :
-	    "second", reason);
 	*rv = cmd_end(s, winner, reason);
 	return (1);
 }
@@ -575,6 +588,7 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	session_enter(s, SESSION_MATCH);
 	s->game_id = 0;
 	s->ply = 0;
+	s->log_bytes = 0;
 	s->last_ms = s->store != NULL ? s->store_ops->now_ms() : 0;
 	if (s->store != NULL) {
 		struct store_game sg;

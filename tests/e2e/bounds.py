@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""bounds.py: games are bounded (PROTOCOL.md §12.1): a game that reaches
+max-plies or max-game-bytes ends at once with the solver's verdict
+(reasons ply-limit and byte-limit), checked here against an independent
+computation for Nim (the xor of the piles) and by grundy verify; a client
+whose games logged more than max-client-log-rate is refused new games;
+the log's queue past half of max-queue-bytes refuses new games (the
+writer held by an SQLite write lock taken here)."""
+import sqlite3
+import subprocess
+
+from e2e import *
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from records import record_file, verify, wrong_at   # noqa: E402
+
+
+def nim_play(piles, move):
+    """Applies a canonical Nim move ("2=5", or "1=0 3=4") to piles."""
+    for tok in move.split():
+        i, v = tok.split("=")
+        piles[int(i) - 1] = int(v)
+
+
+def nim_winner(piles, mover):
+    """The seat that wins a Nim position under perfect play: the mover
+    if the xor of the piles is not 0, else the other."""
+    x = 0
+    for p in piles:
+        x ^= p
+    return mover if x != 0 else 3 - mover
+
+
+def take_one(piles):
+    """A legal move: the first non-empty pile, one less."""
+    for i, p in enumerate(piles):
+        if p > 0:
+            return "%d=%d" % (i + 1, p - 1)
+    return None
+
+
+def verified(name, d, c, gid, result_line):
+    """The record of gid ends with result_line, grundy verify accepts it,
+    and the other winner is named wrong."""
+    text = record_file(c, gid) or ""
+    check("%s: the record says %s" % (name, result_line),
+          "\n%s\n" % result_line in text, text[:2000])
+    rc, out, _ = verify(name, text)
+    check("%s: grundy verify accepts it" % name, rc == 0 and
+          out.startswith("ok "), "status %d: %s" % (rc, out))
+    lines = text.split("\n")
+    res = [i for i, l in enumerate(lines) if l.startswith("result ")]
+    if not res:
+        return
+    flip = lines[res[0]].replace("first", "X").replace(
+        "second", "first").replace("X", "second")
+    wrong_at("%s, other winner" % name, "\n".join(
+        lines[:res[0]] + [flip] + lines[res[0] + 1:]), res[0] + 1,
+        "wrong result")
+
+
+def test_match_ply_limit():
+    """A section 8 match reaches max-plies 7: the result line is the
+    solver's, the xor of the piles agrees, the record verifies."""
+    d = Daemon("mplies", "--max-plies", "7")
+    c = Client(d)
+    start = [1000, 2000, 3000, 4000]
+    piles = list(start)
+    check("new", ok(c.cmd("new nim " + " ".join(map(str, start)))))
+    r = c.cmd("match engine first")
+    check("match", ok(r), r)
+    gid = int(body(r).split()[1])
+    result = None
+    for ply in range(1, 8, 2):
+        mv = take_one(piles)
+        r = c.cmd("play " + mv)
+        check("play %s" % mv, ok(r), r)
+        nim_play(piles, mv)
+        for line in body(r).split("\n"):
+            if line.startswith("reply "):
+                nim_play(piles, line[6:])
+            elif line.startswith("result "):
+                result = line
+        if result:
+            break
+    # Ply 7 is the client's (first): the engine (second) is to move.
+    want = nim_winner(piles, 2)
+    line = "result %s ply-limit max-plies 7" % ("first" if want == 1
+                                                 else "second")
+    check("the match ends at ply 7 by the solver", result == line,
+          "%s, want %s (piles %s)" % (result, line, piles))
+    verified("match ply-limit", d, c, gid, line)
+    check("next: a match may start again",
+          ok(c.cmd("new nim 3 4 5")) and ok(c.cmd("match engine first")))
+
+
+def test_lobby_limits():
+    """A networked game against the engine reaches max-plies: gameover
+    with the solver's verdict; one reaching max-game-bytes ends as
+    byte-limit; both verify."""
+    d = Daemon("lplies", "--max-plies", "6", "--max-game-bytes", "20000")
+    c = login(d, "pat")
+    for spec, reason in (("nim 1000 2000 3000", "ply-limit max-plies 6"),
+                         ("nim %s %s %s" % ("9" * 1300, "8" * 1300,
+                                            "7" * 1300),
+                          "byte-limit max-game-bytes 20000")):
+        c.drain()
+        piles = [int(x) for x in spec.split()[1:]]
+        r = c.cmd("seek %s opponent=engine tc=600000" % spec)
+        check("seek opponent=engine", ok(r), r)
+        e = event_of(c, "start")
+        check("the game starts", e is not None, e)
+        if e is None:
+            return
+        gid = int(e.split()[2])
+        me = int(re.search(r"you=(\d)", e).group(1))
+        over = None
+        ply = 0
+        while over is None:
+            x = c.wait("commands", lambda x: " genmove " in x + " " or
+                       " play " in x or " gameover " in x)
+            if x is None:
+                break
+            w = x.split()
+            if w[1] == "gameover":
+                over = x
+                break
+            if w[1] == "play":
+                mv = " ".join(t for t in w[2:] if not t.startswith("time"))
+                nim_play(piles, mv)
+                ply += 1
+                c.answer(x)
+                continue
+            mv = take_one(piles)
+            nim_play(piles, mv)
+            ply += 1
+            c.answer(x, mv)
+        mover = 1 if ply % 2 == 0 else 2
+        want = "first" if nim_winner(piles, mover) == 1 else "second"
+        check("%s: gameover by the solver" % reason, over is not None and
+              over.split()[2:] == [want] + reason.split(),
+              "%s, want %s %s after %d plies" % (over, want, reason, ply))
+        check("%s: finished in the log" % reason, wait_for(
+            lambda: (db_game(d, gid)[0] or ("",))[0] == "finished"))
+        verified("lobby " + reason.split()[0], d, c, gid,
+                 "result %s %s" % (want, reason))
+        # 1,300-digit piles: a move and its position have 5,200 bytes
+        # and a few: the fourth passes 20,000.
+        check("%s: it stopped at ply %d (me seat %d)" % (reason, ply, me),
+              ply == (6 if reason.startswith("ply") else 4))
+
+
+def test_client_log_rate():
+    """max-client-log-rate: a client whose games logged more than the
+    budget is refused a new game with the specific error."""
+    d = Daemon("lrate", "--max-client-log-rate", "4096",
+               "--max-game-bytes", "8192")
+    c = login(d, "quinn")
+    piles = [int("9" * 1500), int("8" * 1500)]
+    r = c.cmd("seek nim %d %d opponent=engine tc=600000" % tuple(piles))
+    check("the first game starts", ok(r), r)
+    while True:
+        x = c.wait("commands", lambda x: " genmove " in x + " " or
+                   " play " in x or " gameover " in x)
+        if x is None or " gameover " in x:
+            break
+        if " play " in x:
+            nim_play(piles, " ".join(t for t in x.split()[2:]
+                                     if not t.startswith("time")))
+            c.answer(x)
+        else:
+            mv = take_one(piles)
+            nim_play(piles, mv)
+            c.answer(x, mv)
+    # Two moves of 4,500 bytes: byte-limit, and 9,000 bytes charged.
+    check("the game ended by byte-limit", x is not None and
+          "byte-limit max-game-bytes 8192" in x, x)
+    refused(c, "seek nim 3 4 5 opponent=engine", "the next game is refused",
+            "log budget", "max-client-log-rate")
+    o = login(d, "rory")
+    accepted(o, "seek nim 3 4 5 opponent=engine", "another client is not")
+
+
+def test_queue_refuses():
+    """The writer held (an SQLite write lock taken here): the queue passes
+    half of max-queue-bytes with a match's big moves, and a new match is
+    refused with the queue's error, not queued."""
+    d = Daemon("queue", "--max-queue-bytes", "65536")
+    c = Client(d)
+    check("a first game", ok(c.cmd("new nim 1 2")) and
+          ok(c.cmd("match engine first")))
+    c.cmd("resign")
+    con = sqlite3.connect(d.db, timeout=WAIT, isolation_level=None)
+    con.execute("BEGIN IMMEDIATE")      # the writer waits for it
+    try:
+        p = Client(d)
+        piles = ["9" * 5000, "8" * 5000, "7" * 5000]
+        check("new", ok(p.cmd("new nim " + " ".join(piles))))
+        r = p.cmd("match engine first")
+        check("match", ok(r), r)
+        for i in range(2):
+            mv = "%d=%s" % (i % 3 + 1, "1" * 4999)
+            r = p.cmd("play " + mv)
+            check("move %d" % (i + 1), ok(r), r)
+            nim_play_text(piles, mv)
+            for line in body(r).split("\n"):
+                if line.startswith("reply "):
+                    nim_play_text(piles, line[6:])
+        q = Client(d)
+        q.cmd("new nim 3 4 5")
+        refused(q, "match engine first", "a new match is refused",
+                "the game log cannot write", "max-queue-bytes")
+    finally:
+        con.execute("ROLLBACK")
+        con.close()
+    check("once the writer is free, games are welcome again", wait_for(
+        lambda: ok(q.cmd("match engine first"))))
+
+
+def nim_play_text(piles, move):
+    """nim_play on piles of decimal text."""
+    for tok in move.split():
+        i, v = tok.split("=")
+        piles[int(i) - 1] = v
+
+
+if __name__ == "__main__":
+    sys.exit(run([test_match_ply_limit, test_lobby_limits,
+                  test_client_log_rate, test_queue_refuses]))
