@@ -434,9 +434,7 @@ void	 lobby_feed_end(struct lgame *);
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
 	    const char *, const char *, const char *, uint64_t,
 	    const uint64_t *);
-struct store_rmove;
-void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
-	    const struct store_rmove *);
+
 
 /* lobby-tour.c: a tournament read from the log again (a node's) */
 int	 lobby_tour_replay(struct lobby *, struct ltour *);

@@ -311,6 +311,10 @@ struct lobby_feed {
 	const char	*detail;	/* end: or NULL */
 	int		 logged;	/* end: the log has the result */
 };
+/* A move's clocks replayed from the log (lobby-feed.c). */
+struct store_rmove;
+void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
+	    const struct store_rmove *);
 void	 lobby_set_feed(struct lobby *,
 	    void (*)(void *, const struct lobby_feed *), void *);
 struct json;

@@ -146,6 +146,10 @@ static const struct conf_key conf_keys[] = {
 	{ "max-http-output", CONF_SIZE, offsetof(struct conf, max_http_output),
 	    4096, 1UL << 30, "bytes a feed's client has not read before it "
 	    "is dropped" },
+	{ "max-http-inflight", CONF_SIZE, offsetof(struct conf,
+	    max_http_inflight), 65536, 1UL << 40, "bytes of replies "
+	    "proportional to stored data (records, feeds' catch-ups) not yet "
+	    "sent, server-wide" },
 	{ "http-heartbeat", CONF_ULONG, offsetof(struct conf, http_heartbeat),
 	    10, 3600000, "ms between the heartbeats of a feed" },
 };
@@ -304,6 +308,7 @@ conf_default(struct conf *c)
 	c->max_http_streams = 2000;
 	c->max_http_streams_per_ip = 8;
 	c->max_http_output = 256 * 1024;
+	c->max_http_inflight = 64 << 20;
 	c->http_heartbeat = 15000;
 }
 
@@ -743,6 +748,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_http_streams = src->max_http_streams;
 	dst->max_http_streams_per_ip = src->max_http_streams_per_ip;
 	dst->max_http_output = src->max_http_output;
+	dst->max_http_inflight = src->max_http_inflight;
 	dst->http_heartbeat = src->http_heartbeat;
 	conf_str_set(&dst->admins, src->admins);
 	/* The table cache belongs to the running server: keep it. */

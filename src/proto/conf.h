@@ -63,6 +63,7 @@ struct conf {
 	size_t		 max_http_streams;
 	size_t		 max_http_streams_per_ip;
 	size_t		 max_http_output;	/* bytes unread by a feed */
+	size_t		 max_http_inflight;	/* big replies unsent, in all */
 	unsigned long	 http_heartbeat;	/* ms */
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */

@@ -6,13 +6,17 @@ computation for Nim (the xor of the piles) and by grundy verify; a client
 whose games logged more than max-client-log-rate is refused new games;
 the log's queue past half of max-queue-bytes refuses new games (the
 writer held by an SQLite write lock taken here)."""
+import json
+import socket
 import sqlite3
 import subprocess
+import time
 
 from e2e import *
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from records import record_file, verify, wrong_at   # noqa: E402
+from httpapi import get, hdaemon                      # noqa: E402
 
 
 def nim_play(piles, move):
@@ -224,6 +228,162 @@ def nim_play_text(piles, move):
         piles[int(i) - 1] = v
 
 
+def rss_kb(d):
+    """The daemon's resident set (VmRSS), in KiB."""
+    for line in open("/proc/%d/status" % d.proc.pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def long_match(d, plies, digits):
+    """A finished match of plies plies on nim A A (A of digits digits),
+    sent pipelined: the client takes one from pile 1, the engine's only
+    winning move mirrors it on pile 2.  Returns its game id."""
+    a = 10 ** (digits - 1)
+    c = Client(d)
+    check("new", ok(c.cmd("new nim %d %d" % (a, a))))
+    r = c.cmd("match engine first")
+    gid = int(body(r).split()[1])
+    n = plies // 2
+    lines = "".join("play 1=%d\n" % (a - k) for k in range(1, n + 1))
+    c.s.sendall(lines.encode())
+    got = 0
+    while got < n:
+        x = c.wait("replies", lambda x: True, WAIT)
+        if x is None or not ok(x):
+            break
+        got += 1
+    check("%d plies played" % plies, got == n, got)
+    check("resigned", ok(c.cmd("resign")))
+    c.close()
+    return gid
+
+
+def probe_ms(d):
+    """A protocol_version round trip on the GTP port, in ms (None: no
+    answer within WAIT)."""
+    c = Client(d)
+    t = time.time()
+    r = c.cmd("protocol_version")
+    c.close()
+    return (time.time() - t) * 1000 if ok(r) else None
+
+
+def test_record_non_readers():
+    """A 20,000-ply game's record (about 13 MB as JSON) fetched by 6
+    clients that never read: the bytes in flight are capped
+    (max-http-inflight 16 MiB: one record at a time, the others 503), the
+    daemon's RSS stays far below six copies, and another client's probe
+    is answered."""
+    d = hdaemon("nonread", "--max-http-inflight", "16777216", "--rate",
+                "10000000", "--burst", "10000000")
+    gid = long_match(d, 20000, 200)
+    st, hd, b = get(d, "/api/games/%d" % gid)
+    size = len(b)
+    check("the record is served whole to a reader (%d bytes)" % size,
+          st == 200 and size > 10 << 20, st)
+    base = rss_kb(d)
+    socks = []
+    for i in range(6):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", d.hport))
+        s.sendall(("GET /api/games/%d HTTP/1.1\r\nHost: x\r\n\r\n" %
+                   gid).encode())
+        socks.append(s)
+    # Every request answered: one record waits in the daemon for its
+    # client (the in-flight gauge), five were refused (503 counted).
+    def metric(name):
+        m = re.search(r"^%s (\d+)$" % re.escape(name),
+                      get(d, "/metrics")[2].decode(), re.M)
+        return int(m.group(1)) if m else 0
+    check("one record in flight, five refused", wait_for(
+        lambda: metric("grundy_http_inflight_bytes") == size and
+        metric('grundy_http_requests_total{code="503"}') == 5),
+        (metric("grundy_http_inflight_bytes"),
+         metric('grundy_http_requests_total{code="503"}')))
+    ms = probe_ms(d)
+    check("the probe is answered (%s ms)" % ms, ms is not None)
+    peak = rss_kb(d)
+    note("RSS %d KiB before, %d KiB with 6 non-readers (record %d bytes)"
+         % (base, peak, size))
+    # Six copies (and evhttp's own) would be over 150 MB; the cap allows
+    # one record in flight, and a worker's copy while it is built.
+    check("RSS grows by less than 4 records (%d KiB)" % (peak - base),
+          peak - base < 4 * size // 1024, peak - base)
+    refusals = 0
+    for s in socks:
+        s.settimeout(WAIT)
+        try:
+            head = s.recv(65536)
+        except OSError:
+            head = b""
+        if b" 503 " in head.split(b"\r\n")[0] and b"max-http-inflight" in head:
+            refusals += 1
+        s.close()
+    check("the others were refused with max-http-inflight (%d)" % refusals,
+          refusals == 5, refusals)
+
+
+def test_feed_catchup_from_log():
+    """A live game nobody follows keeps no events; a feed from ply 0
+    gets every move from the log (clocks replayed), then the live ones."""
+    d = hdaemon("catchup")
+    a = login(d, "sam")
+    piles = [7000, 7000]
+    r = a.cmd("seek nim 7000 7000 opponent=engine tc=600000")
+    check("seek opponent=engine", ok(r), r)
+    e = event_of(a, "start")
+    gid = int(e.split()[2])
+    ply = 0
+
+    def step():
+        x = a.wait("commands", lambda x: " genmove " in x + " " or
+                   " play " in x)
+        w = x.split()
+        if w[1] == "play":
+            nim_play(piles, " ".join(t for t in w[2:]
+                                     if not t.startswith("time")))
+            a.answer(x)
+        else:
+            mv = take_one(piles)
+            nim_play(piles, mv)
+            a.answer(x, mv)
+        return 1
+    while ply < 40:
+        ply += step()
+    import http.client
+    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
+    c.request("GET", "/api/games/%d/feed?since=0" % gid,
+              headers={"Accept": "application/x-ndjson"})
+    resp = c.getresponse()
+    check("the feed opens", resp.status == 200, resp.status)
+    got = []
+    while len(got) < 40:
+        line = resp.readline()
+        if not line:
+            break
+        if line.strip():
+            ev = json.loads(line)
+            if ev["type"] == "move":
+                got.append(ev["ply"])
+    check("plies 1 to 40 from the log", got == list(range(1, 41)), got)
+    while ply < 50:
+        ply += step()
+    while len(got) < 50:
+        line = resp.readline()
+        if not line:
+            break
+        if line.strip():
+            ev = json.loads(line)
+            if ev["type"] == "move":
+                got.append(ev["ply"])
+    check("then the live ones", got == list(range(1, 51)), got)
+    c.close()
+
+
 if __name__ == "__main__":
     sys.exit(run([test_match_ply_limit, test_lobby_limits,
-                  test_client_log_rate, test_queue_refuses]))
+                  test_client_log_rate, test_queue_refuses,
+                  test_record_non_readers, test_feed_catchup_from_log]))
