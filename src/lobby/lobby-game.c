@@ -194,32 +194,6 @@ lg_clock_start(struct lgame *g)
 }
 
 /*
- * Leaks lc's log budget to now: max-client-log-rate bytes a minute
- * (PROTOCOL.md §12.1).
- */
-void
-lc_log_leak(struct lobby_client *lc, uint64_t now)
-{
-	uint64_t	 rate = lc->lb->conf.max_client_log_rate, out;
-
-	if (lc->log_at == 0 || now < lc->log_at)
-		lc->log_at = now;
-	out = (uint64_t)((double)(now - lc->log_at) * (double)rate / 60e9);
-	if (out == 0)
-		return;
-	lc->log_used = out >= lc->log_used ? 0 : lc->log_used - out;
-	lc->log_at = now;
-}
-
-/* Charges n bytes its game logged to a seat's client. */
-static void
-lc_log_charge(struct lobby_client *lc, uint64_t n)
-{
-	lc_log_leak(lc, lobby_clock_ns(lc->lb));
-	lc->log_used += n;
-}
-
-/*
  * Applies a checked move of the seat to move: charges its clock (used
  * µs), logs the move with the server's delay of its turn (delay_us, -1
  * for none: the engine), tells the opponent and the spectators, and goes
@@ -248,7 +222,8 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	g->log_bytes += mv.len + pos.len;
 	for (i = 0; i < 2; i++)		/* its seats' budgets, if they are in */
 		if (g->p[i].lc != NULL)
-			lc_log_charge(g->p[i].lc, mv.len + pos.len);
+			budget_charge(&g->p[i].lc->log, mv.len + pos.len,
+			    lobby_clock_ns(g->lb), g->lb->conf.max_client_log_rate);
 	g->to_move = 3 - seat;
 	if (g->logged) {
 		sm.ply = g->ply;

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "lib/budget.h"
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/util.h"
@@ -77,9 +78,8 @@ struct lobby_client {
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
 	char		 anon[32];	/* "anon:START" of this daemon run */
-	uint64_t	 log_used;	/* bytes its games logged, leaking at
-					 * max-client-log-rate a minute */
-	uint64_t	 log_at;	/* when log_used was leaked (ns) */
+	struct budget	 log;		/* bytes its games logged, draining
+					 * at max-client-log-rate a minute */
 	struct nd_client *nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lclients, lobby_client);
@@ -380,7 +380,6 @@ int	 lg_seated(struct lgame *);
 void	 lg_free(struct lgame *);
 void	 lg_engine_drop(struct lobby *);
 void	 lg_finish(struct lgame *, int, const char *);
-void	 lc_log_leak(struct lobby_client *, uint64_t);
 void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);

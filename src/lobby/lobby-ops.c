@@ -88,7 +88,7 @@ lobby_offer_start(struct lobby *lb, struct lobby_offer *o, struct game *out,
 int
 lobby_check_free(struct lobby_client *lc, struct buf *err)
 {
-	uint64_t	 rate = lc->lb->conf.max_client_log_rate;
+	uint64_t	 rate = lc->lb->conf.max_client_log_rate, wait;
 	int64_t		 gid;
 
 	if (lc->game != NULL) {
@@ -102,13 +102,10 @@ lobby_check_free(struct lobby_client *lc, struct buf *err)
 		    "resume %lld first", (long long)gid, (long long)gid);
 		return (-1);
 	}
-	lc_log_leak(lc, lobby_clock_ns(lc->lb));
-	if (rate > 0 && lc->log_used >= rate) {
-		buf_printf(err, "log budget: your games logged %llu bytes, "
-		    "over the %llu a minute of max-client-log-rate: retry in "
-		    "%llu s", (unsigned long long)lc->log_used,
-		    (unsigned long long)rate, (unsigned long long)
-		    ((lc->log_used - rate) * 60 / rate + 1));
+	if ((wait = budget_over(&lc->log, lobby_clock_ns(lc->lb), rate)) > 0) {
+		buf_printf(err, BUDGET_LOG_MSG, (unsigned long long)
+		    lc->log.used, (unsigned long long)rate,
+		    (unsigned long long)wait);
 		return (-1);
 	}
 	if (lc->lb->nops != NULL)	/* a game elsewhere, or taken over */

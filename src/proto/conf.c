@@ -95,8 +95,7 @@ static const struct conf_key conf_keys[] = {
 	{ "max-game-bytes", CONF_SIZE, SC(max_game_bytes),
 	    4096, 1UL << 40, "bytes of moves and positions a game logs before "
 	    "the solver adjudicates it" },
-	{ "max-client-log-rate", CONF_SIZE, offsetof(struct conf,
-	    max_client_log_rate), 4096, 1UL << 40, "bytes a connection's games "
+	{ "max-client-log-rate", CONF_SIZE, SC(max_client_log_rate), 4096, 1UL << 40, "bytes a connection's games "
 	    "may log per minute before its new games are refused" },
 	{ "max-queue-bytes", CONF_SIZE, offsetof(struct conf, max_queue_bytes),
 	    65536, 1UL << 40, "bytes of writes queued for the game log "
@@ -288,7 +287,7 @@ conf_default(struct conf *c)
 	c->max_watchers = 256;
 	c->sc.max_plies = 100000;
 	c->sc.max_game_bytes = 64 << 20;
-	c->max_client_log_rate = 64 << 20;
+	c->sc.max_client_log_rate = 64 << 20;
 	c->max_queue_bytes = 64 << 20;
 	c->max_conns_per_ip = 64;
 	c->login_addr_failures = 50;
@@ -732,7 +731,6 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->illegal_retry = src->illegal_retry;
 	dst->max_seeks = src->max_seeks;
 	dst->max_watchers = src->max_watchers;
-	dst->max_client_log_rate = src->max_client_log_rate;
 	dst->max_conns_per_ip = src->max_conns_per_ip;
 	dst->login_addr_failures = src->login_addr_failures;
 	conf_str_set(&dst->trusted, src->trusted);

@@ -46,7 +46,6 @@ struct conf {
 	int		 takeover;	/* restore live games at a start */
 	size_t		 max_seeks;
 	size_t		 max_watchers;
-	size_t		 max_client_log_rate;	/* logged per connection a minute */
 	size_t		 max_queue_bytes;	/* the log's queue (at start) */
 	size_t		 max_conns_per_ip;
 	unsigned int	 login_addr_failures;	/* per address, then locked */

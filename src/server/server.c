@@ -56,7 +56,7 @@ server_lobby_conf(const struct conf *cf, struct lobby_conf *lc)
 	lc->max_watchers = cf->max_watchers;
 	lc->max_plies = cf->sc.max_plies;
 	lc->max_game_bytes = cf->sc.max_game_bytes;
-	lc->max_client_log_rate = cf->max_client_log_rate;
+	lc->max_client_log_rate = cf->sc.max_client_log_rate;
 	lc->lim = cf->sc.lim;
 }
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "solver/format.h"
+#include "lib/clock.h"
 #include "lib/log.h"
 #include "session/session.h"
 #include "session/session-store.h"
@@ -66,6 +67,8 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 	}
 	s->last_ms = now;
 	s->log_bytes += mv.len + pos.len;
+	budget_charge(&s->log, mv.len + pos.len, clock_mono_ns(),
+	    s->conf->max_client_log_rate);
 	s->store_ops->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
@@ -559,6 +562,7 @@ cmd_seed_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 static int
 cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
+	uint64_t	 wait;
 	int	 first, rv = CMD_OK;
 
 	if (strcmp(c->argv[0], "engine") != 0) {
@@ -581,6 +585,13 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	}
 	if (s->store != NULL && s->store_ops->failing(s->store)) {
 		buf_puts(body, s->store_ops->failing_msg(s->store));
+		return (CMD_ERROR);
+	}
+	if (s->store != NULL && (wait = budget_over(&s->log, clock_mono_ns(),
+	    s->conf->max_client_log_rate)) > 0) {
+		buf_printf(body, BUDGET_LOG_MSG, (unsigned long long)
+		    s->log.used, (unsigned long long)
+		    s->conf->max_client_log_rate, (unsigned long long)wait);
 		return (CMD_ERROR);
 	}
 	s->first = cmd_to_move(s);

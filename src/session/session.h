@@ -12,6 +12,7 @@
 #include "solver/referee.h"
 #include "proto/proto.h"
 #include "session/session-conf.h"
+#include "lib/budget.h"
 #include "lib/util.h"
 
 struct store;
@@ -63,6 +64,8 @@ struct session {
 	const char	*end_reason;
 	char		 end_detail[REFEREE_DETAIL_MAX];	/* or "" */
 	uint64_t	 log_bytes;	/* match: its moves' and positions' */
+	struct budget	 log;		/* its matches' logged bytes, draining
+					 * at max-client-log-rate a minute */
 	/*
 	 * Networked play (PROTOCOL.md §13), set by the server: the lobby
 	 * (loop only), the accounts (any thread), this connection's account.

@@ -183,6 +183,16 @@ def test_client_log_rate():
             "log budget", "max-client-log-rate")
     o = login(d, "rory")
     accepted(o, "seek nim 3 4 5 opponent=engine", "another client is not")
+    # A section 8 match charges its connection the same way.
+    m = Client(d)
+    check("new", ok(m.cmd("new nim %s %s" % ("9" * 1500, "8" * 1500))))
+    check("match", ok(m.cmd("match engine first")))
+    r = m.cmd("play 1=%s" % ("1" * 1500))
+    check("two moves, 9,000 bytes: byte-limit", ok(r) and
+          "byte-limit max-game-bytes 8192" in r, r)
+    m.cmd("new nim 3 4 5")
+    refused(m, "match engine first", "the next match is refused",
+            "log budget", "max-client-log-rate")
 
 
 def test_queue_refuses():
