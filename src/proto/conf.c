@@ -307,7 +307,7 @@ conf_default(struct conf *c)
 	c->max_http_streams = 2000;
 	c->max_http_streams_per_ip = 8;
 	c->max_http_output = 256 * 1024;
-	c->max_http_inflight = 64 << 20;
+	c->max_http_inflight = 128 << 20;
 	c->http_heartbeat = 15000;
 }
 
