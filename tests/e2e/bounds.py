@@ -289,6 +289,8 @@ def test_record_non_readers():
     d = hdaemon("nonread", "--max-http-inflight", "16777216", "--rate",
                 "10000000", "--burst", "10000000")
     gid = long_match(d, 20000, 200)
+    refused(Client(d), "record %d" % gid, "GTP record over max-reply",
+            "over the reply limit", "max-reply", "/api/games/%d" % gid)
     st, hd, b = get(d, "/api/games/%d" % gid)
     size = len(b)
     check("the record is served whole to a reader (%d bytes)" % size,
