@@ -205,7 +205,15 @@ def test_queue_refuses():
           ok(c.cmd("match engine first")))
     c.cmd("resign")
     con = sqlite3.connect(d.db, timeout=WAIT, isolation_level=None)
-    con.execute("BEGIN IMMEDIATE")      # the writer waits for it
+    try:
+        con.execute("BEGIN IMMEDIATE")  # the writer waits for it
+    except sqlite3.OperationalError as e:
+        # A daemon that keeps the file locked (exclusive locking mode)
+        # cannot be stalled this way; test-store-writer's
+        # test_queue_bytes holds the writer with its test hook instead.
+        skip("a new match is refused", "cannot lock the database: %s" % e)
+        con.close()
+        return
     try:
         p = Client(d)
         piles = ["9" * 5000, "8" * 5000, "7" * 5000]
