@@ -61,6 +61,12 @@ def verified(name, d, c, gid, result_line):
     wrong_at("%s, other winner" % name, "\n".join(
         lines[:res[0]] + [flip] + lines[res[0] + 1:]), res[0] + 1,
         "wrong result")
+    # A bound the game did not reach is named.
+    w = lines[res[0]].split()
+    far = " ".join(w[:-1] + [str(int(w[-1]) * 1000)])
+    wrong_at("%s, a bound not reached" % name, "\n".join(
+        lines[:res[0]] + [far] + lines[res[0] + 1:]), res[0] + 1,
+        "is not reached")
 
 
 def test_match_ply_limit():
