@@ -41,6 +41,7 @@ struct verify {
 	int		 cost_ok;	/* the line before was a move line */
 	int		 last_charged;	/* its mover's clock ran */
 	uint64_t	 last_time_us;	/* and its TIME_US */
+	uint64_t	 bytes;		/* its moves' and positions' (§12.1) */
 	unsigned long	 wline;		/* the first wrong line (0: none) */
 	struct buf	 wmsg;		/* and its verdict */
 };

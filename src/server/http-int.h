@@ -44,13 +44,15 @@ struct hconn {
 	int		 counted;	/* has sent a request (max-http-conns) */
 	struct event	*first;		/* until then: http-timeout to send it */
 	size_t		 nexports;	/* its exports in flight (http-results.c) */
+	size_t		 inflight;	/* bytes of its big reply in flight */
 };
 LIST_HEAD(hconns, hconn);
 
 /*
  * A request answered off the loop: work runs on a worker, then done on
  * the loop (NULL: reply status and body as JSON).  hc and req are NULL
- * once the connection closed meanwhile: done is then not called.
+ * once the connection closed meanwhile: done is then not called, gone
+ * is (if set).
  */
 struct hreq {
 	TAILQ_ENTRY(hreq) entry;
@@ -60,6 +62,8 @@ struct hreq {
 	char		 host[INET6_ADDRSTRLEN];
 	void		 (*work)(struct hreq *);
 	void		 (*done)(struct hreq *);
+	void		 (*gone)(struct hreq *);	/* done's stand-in once the
+						 * client left, or NULL */
 	int		 status;
 	struct buf	 body;
 	struct json	 j;
@@ -82,10 +86,13 @@ struct hreq {
 	size_t		 block;		/* a Swiss tournament's slots per round */
 	struct store_elsewhere *xlive;	/* live: the cluster's, read */
 	size_t		*xoff;		/* live: each one's part of extra */
+	int		 big;		/* counted in nbuilding (http_submit_big) */
 };
 TAILQ_HEAD(hreqs, hreq);
 
 struct hfeed;
+
+#define HTTP_BUILDS	2	/* big replies built on workers at once */
 
 struct http {
 	struct server	*srv;
@@ -95,6 +102,9 @@ struct http {
 	size_t		 npending;	/* connections without a request yet */
 	size_t		 nstreams;
 	size_t		 nexports;	/* exports in flight, all connections */
+	size_t		 inflight;	/* bytes of big replies in flight
+					 * (http_reply_big), all connections */
+	size_t		 nbuilding;	/* big replies on workers */
 	struct hreqs	 reqs;		/* off the loop, or orphaned */
 	struct event	*beat;		/* the feeds' heartbeat */
 	struct event	*reap;		/* drops feeds over the cap */
@@ -110,9 +120,14 @@ void	 http_error(struct evhttp_request *, int, const char *, ...)
 void	 http_json(struct evhttp_request *, int, struct buf *);
 void	 http_download(struct evhttp_request *, const char *, const char *,
 	    const char *, size_t);
+void	 http_attachment(struct evhttp_request *, const char *);
+int	 http_inflight_admit(struct hconn *, struct evhttp_request *, size_t);
+void	 http_inflight_done(struct hconn *, size_t);
+void	 http_reply_big(struct hreq *, const char *);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
-void	 http_submit(struct hreq *);
+int	 http_submit(struct hreq *);
+int	 http_submit_big(struct hreq *);
 int	 http_param_id(struct evhttp_request *, const char *, const char *,
 	    int64_t *);
 int	 http_param_uint(struct evhttp_request *, const struct evkeyvalq *,
