@@ -206,6 +206,7 @@ struct store {
 	int		 pg;		/* on PostgreSQL: ids from the pool */
 	int64_t		 ids[STORE_IDS_MAX]; /* the pool (store-ids.c) */
 	size_t		 nids;
+	int		 no_ids;	/* store_config's: no ids ahead of need */
 	int		 ids_want;	/* someone waits for a refill */
 	int		 ids_failed;	/* the last refill failed */
 	uint64_t	 ids_gen;	/* refills attempted */

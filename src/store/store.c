@@ -132,6 +132,7 @@ store_config_default(struct store_config *cf)
 	cf->queue_bytes = STORE_QUEUE_BYTES;
 	cf->max_pages = 0;
 	cf->keep_live = 0;
+	cf->no_ids = 0;
 }
 
 /* Returns a copy of s fit for one token: blanks and controls become '_'. */
@@ -169,6 +170,7 @@ store_open_config(const char *path, const struct store_config *cf,
 	st->busy_ms = cf->busy_ms > 0 ? cf->busy_ms : 0;
 	st->queue_max = cf->queue_max > 0 ? cf->queue_max : 1;
 	st->queue_bytes = cf->queue_bytes > 0 ? cf->queue_bytes : 1;
+	st->no_ids = cf->no_ids;
 	st->last_ok = 1;
 	STAILQ_INIT(&st->queue);
 	for (i = 0; i < STORE_RUN_BUCKETS; i++)
@@ -192,7 +194,7 @@ store_open_config(const char *path, const struct store_config *cf,
 	    store_ratings_open(st, err, errlen) != 0)
 		goto fail;
 	st->pg = sqldb_backend(st->wdb) == SQLDB_PG;
-	if (st->pg && store_ids_fill(st) == -1) {
+	if (st->pg && !st->no_ids && store_ids_fill(st) == -1) {
 		store_error_db(err, errlen, st->name, st->wdb, "take game ids",
 		    st->busy_ms);
 		goto fail;

@@ -35,6 +35,9 @@ struct store_config {
 	size_t		 queue_bytes;	/* their bytes, then drop (64 MiB) */
 	unsigned long	 max_pages;	/* size cap in pages, 0: none */
 	int		 keep_live;	/* takeover on: leave live games live */
+	int		 no_ids;	/* a tool's open (--add-admin,
+					 * --precompute): on PostgreSQL it
+					 * takes no game ids ahead of need */
 };
 
 /*
