@@ -22,6 +22,7 @@ stopped, so a loop blocked on the database fails it however loaded the
 machine; no time is asserted.  Then the cluster goes on (SIGCONT) and the
 nodes still work."""
 import os
+import re
 import signal
 import time
 
@@ -218,9 +219,86 @@ def test_scheduler_moves():
     b.stop()
 
 
+def lease_expired(url, gid):
+    """Whether game gid's lease expired by the wall clock (psql's)."""
+    return psql(url, "SELECT count(*) FROM leases WHERE game_id = %d AND "
+                "expires_ms < extract(epoch FROM clock_timestamp()) * 1000"
+                % gid) == "1"
+
+
+def test_lease_lost():
+    """A stall longer than a lease (node-ttl 1500 ms): once the database
+    goes on, A's renewal comes too late and A finds its game's lease lost
+    while nobody holds it (B is stopped too, until then): its players get
+    `event lost GAME_ID`, then, once a node took the game over (A itself,
+    or B), `event redirect HOST:PORT GAME_ID` naming it (PROTOCOL.md
+    §13.12), and resume it there."""
+    url = fresh_db()
+    a = Daemon("LA", "--node-ttl", "1500", db=url)
+    b = Daemon("LB", "--node-ttl", "1500", db=url)
+    p1 = login(a, "l1")
+    p2 = login(a, "l2")
+    gid, seats, _, _ = pair(a, p1, p2, "nim 3 4 5", "tc=600000 rated=0")
+    check("A holds the game's lease", wait_for(lambda: psql(
+        url, "SELECT count(*) FROM leases WHERE game_id = %d AND state = "
+        "'held'" % gid) == "1", DEADLINE, 0.05))
+    until = int(psql(url, "SELECT expires_ms FROM leases WHERE game_id = %d"
+                     % gid))
+    probe_a = Client(a)
+    pids = cluster_pids()
+    b.proc.send_signal(signal.SIGSTOP)
+    signal_all(pids, signal.SIGSTOP)
+    try:
+        # A renews no lease while the database is stopped: wait (A still
+        # answering) until a renewal just before the stop would have
+        # expired too (one TTL after the last one read).
+        answered = True
+        while answered and time.time() * 1000 < until + 1500 + 500:
+            r = probe_a.cmd("protocol_version", timeout=DEADLINE)
+            answered = r is not None and ok(r)
+            time.sleep(0.05)
+        check("A answers while its lease runs out, the database stopped",
+              answered, r)
+    finally:
+        signal_all(pids, signal.SIGCONT)
+    try:
+        check("the game's lease expired", wait_for(
+            lambda: lease_expired(url, gid) or "event=lease-lost" in
+            open(a.log.name).read(), DEADLINE, 0.05))
+        lost = log_wait(a, ["game=%d event=lease-lost" % gid], WAIT)
+        check("A finds the game's lease lost", lost is not None, lost)
+        for c in (p1, p2):
+            check("a player of A is told the game is lost", c.wait(
+                "events", lambda e: e == "event lost %d" % gid, WAIT)
+                is not None, c.events)
+    finally:
+        b.proc.send_signal(signal.SIGCONT)
+    where = {"127.0.0.1:%d" % d.port: d for d in (a, b)}
+    for c in (p1, p2):
+        e = c.wait("events", lambda e: re.match(
+            r"event redirect (\S+) %d$" % gid, e) is not None, 60)
+        check("a player of A is told where the game went", e is not None
+              and e.split()[2] in where, c.events)
+        if e is None:
+            continue
+        d = where[e.split()[2]]
+        n = Client(d)
+        r = n.cmd("login %s password1" % ("l1" if c is p1 else "l2"))
+        r = n.cmd("resume %d" % gid) if ok(r) else r
+        for _ in range(100):        # "being taken over: try again"
+            if r is None or ok(r) or "try again" not in r:
+                break
+            n.wait("events", lambda x: False, 0.1)
+            r = n.cmd("resume %d" % gid)
+        check("and resumes it on %s" % d.name, r is not None and ok(r), r)
+    a.stop()
+    b.stop()
+
+
 if __name__ == "__main__":
     if not os.environ.get("SQLDB_PG_URL"):
         print("1..0 # SKIP no SQLDB_PG_URL (run it under "
               "tests/e2e/pgcluster.sh)")
         sys.exit(0)
-    sys.exit(run([test_stopped_cluster, test_scheduler_moves]))
+    sys.exit(run([test_stopped_cluster, test_scheduler_moves,
+                  test_lease_lost]))
