@@ -151,11 +151,11 @@ def run(cport):
         watcher.send("unwatch %d" % gid)
         watcher.send("watch %d" % (gid + 1))
         time.sleep(max(0.0, STALL - (time.monotonic() - t0)))
-        stop.set()
-        for t in ths:
-            t.join(120)
     finally:
+        stop.set()
         signal_all(pids, signal.SIGCONT)
+    for t in ths:       # a round trip still waiting ends now: counted
+        t.join(120)
     print("stall %.1f s, load %.1f" % (STALL, os.getloadavg()[0]))
     cmax = max(res["control"])
     for k in ("A", "B", "control"):
