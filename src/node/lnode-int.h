@@ -143,9 +143,11 @@ void	 lwhere_free(struct lobby *);
  * matchmaking across nodes */
 void	 lobby_xnode_publish(struct lobby *, struct lseek *);
 int	 lobby_xnode_may_pair(struct lobby_client *, struct lseek *);
+void	 lobby_xnode_listen(struct lobby *, const char *, int,
+	    void (*)(struct lobby *, const char *, int));
 
 /* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */
-void	 lobby_xwatch_init(struct lobby *, struct sqldb *, struct sqldb *);
+void	 lobby_xwatch_init(struct lobby *, struct sqldb *);
 void	 lobby_xwatch_free(struct lobby *);
 void	 lobby_xwatch_note(struct lobby *, const char *);
 void	 lobby_xwatch_catch_up(struct lobby *);

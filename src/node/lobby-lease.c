@@ -162,7 +162,9 @@ lobby_logged_ids(struct lobby *lb, int64_t *ids, size_t max)
 /*
  * This node lost game id's lease (loop): addr is the new owner's
  * HOST:PORT when known and alive, else NULL.  A game still here stops;
- * one already stopped has its players redirected once the owner is known.
+ * one already stopped has its players redirected once the owner is known
+ * (this node itself when it took the game over again: the game restored
+ * here is not stopped).
  */
 void
 lobby_lease_lost(struct lobby *lb, int64_t id, const char *addr)
@@ -170,6 +172,11 @@ lobby_lease_lost(struct lobby *lb, int64_t id, const char *addr)
 	struct lgame	*g;
 	struct llost	*l;
 
+	if (addr != NULL && strcmp(addr, lnd(lb)->node_addr) == 0) {
+		if ((l = llease_find(lb, id)) != NULL)
+			llease_redirect(lb, l, addr);
+		return;
+	}
 	if ((g = lobby_game(lb, id)) != NULL &&
 	    (g->nd == NULL || !g->nd->lease_lost) &&
 	    g->state != LG_LOGGED) {

@@ -3,12 +3,15 @@
  * §13.3, doc/NODES.md).  Only on a node of a shared PostgreSQL database
  * (lobby_xnode_start); on a single SQLite node none of this runs.
  *
- * A node has four connections of its own: the loop's (xwatch's UNLISTEN,
- * xtour's announcement), the seek jobs' (lobby-xseek.c), the seek
+ * A node has four connections of its own: xtour's announcement's (a
+ * worker's, one at a time), the seek jobs' (lobby-xseek.c), the seek
  * preparations' (lobby-xhold.c), and one that LISTENs to channel lobby
  * (its socket watched by libevent; made again by sqldb when lost, then
  * every local seek is tried again: what a missed notification said is in
- * the table).
+ * the table).  The listening connection's own statements (LISTEN and
+ * UNLISTEN of a watched game's channel, a reconnection) run on a worker,
+ * one at a time in the order asked (lobby_xnode_listen); meanwhile the
+ * loop leaves it alone and reads what came once the statement is done.
  *
  * A local seek that pairs with no local one is published (table seeks,
  * NOTIFY lobby 'seek ID').  On 'seek N' a node tries each local published
@@ -68,18 +71,32 @@ xnode_note(struct lxnode *xn, const struct sqldb_note *n)
 		lobby_xwatch_wanted(xn->lb, id);
 }
 
-static void	xnode_listen(struct lxnode *);
+/*
+ * One statement of the listening connection, run on a worker (the loop
+ * never waits for the database): LISTEN or UNLISTEN a channel, or make
+ * sure it is connected (its socket; a lost one is made again there).
+ */
+enum xlisten_op { XL_LISTEN, XL_UNLISTEN, XL_FD };
 
-/* The listener's socket is readable: every notification that came. */
+struct xlisten {
+	struct xlisten	*next;
+	struct lxnode	*xn;
+	enum xlisten_op	 op;
+	char		 ch[SQLDB_CHANNEL_MAX + 1];
+	int		 rc;		/* sqldb's, or the socket */
+	char		 err[160];
+	void		(*done)(struct lobby *, const char *, int);
+};
+
+static void	xlisten_pump(struct lxnode *);
+
+/* Every notification that came on the listener's connection. */
 static void
-xnode_read_cb(evutil_socket_t fd, short what, void *arg)
+xnode_drain(struct lxnode *xn)
 {
-	struct lxnode	*xn = arg;
 	struct sqldb_note n;
 	int		 r;
 
-	(void)fd;
-	(void)what;
 	while ((r = sqldb_notify_next(xn->ldb, &n)) == SQLDB_ROW)
 		xnode_note(xn, &n);
 	if (r < 0) {		/* lost: the tick listens again */
@@ -90,23 +107,137 @@ xnode_read_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* (Re)watches the listener's socket; after a loss, catches up. */
+/* The listener's socket is readable. */
 static void
-xnode_listen(struct lxnode *xn)
+xnode_read_cb(evutil_socket_t fd, short what, void *arg)
 {
-	int		 fd;
+	(void)fd;
+	(void)what;
+	xnode_drain(arg);
+}
 
-	if (xn->rd != NULL)
-		return;
-	if ((fd = sqldb_notify_fd(xn->ldb)) < 0)
+/* On a worker: statement l on ldb (nothing else uses ldb meanwhile). */
+static void
+xlisten_work(void *arg)
+{
+	struct xlisten	*l = arg;
+	struct sqldb	*ldb = l->xn->ldb;
+
+	if (l->op == XL_LISTEN)
+		l->rc = sqldb_listen(ldb, l->ch);
+	else if (l->op == XL_UNLISTEN)
+		l->rc = sqldb_unlisten(ldb, l->ch);
+	else
+		l->rc = sqldb_notify_fd(ldb);
+	if (l->rc < 0)
+		snprintf(l->err, sizeof l->err, "%s", sqldb_errmsg(ldb));
+}
+
+/* The socket l found (XL_FD): watched; what was missed is caught up. */
+static void
+xlisten_watch(struct lxnode *xn, const struct xlisten *l)
+{
+	if (l->rc < 0)
 		return;		/* unreachable: the next tick */
-	xn->rd = event_new(xn->base, fd, EV_READ | EV_PERSIST, xnode_read_cb,
-	    xn);
+	xn->rd = event_new(xn->base, l->rc, EV_READ | EV_PERSIST,
+	    xnode_read_cb, xn);
 	event_add(xn->rd, NULL);
 	/* What a notification missed meanwhile said is in the table. */
 	xnode_paired(xn, 0);
 	xnode_scan(xn, 0);
 	lobby_xwatch_catch_up(xn->lb);
+}
+
+/* Back on the loop: ldb is the loop's again; the next statement. */
+static void
+xlisten_done(void *arg)
+{
+	struct xlisten	*l = arg;
+	struct lxnode	*xn = l->xn;
+
+	xn->lrun = NULL;
+	if (l->op == XL_FD)
+		xlisten_watch(xn, l);
+	else {
+		if (l->rc < 0)
+			log_warnx("event=xnode-%s channel=%s error=\"%s\"",
+			    l->op == XL_LISTEN ? "listen" : "unlisten", l->ch,
+			    l->err);
+		if (xn->rd != NULL) {	/* what came meanwhile */
+			event_add(xn->rd, NULL);
+			xnode_drain(xn);
+		}
+		if (l->done != NULL)
+			l->done(xn->lb, l->ch, l->rc);
+	}
+	free(l);
+	xlisten_pump(xn);
+}
+
+/* Starts the next statement of ldb if none runs. */
+static void
+xlisten_pump(struct lxnode *xn)
+{
+	struct xlisten	*l;
+
+	if (xn->lrun != NULL || (l = xn->lq) == NULL)
+		return;
+	xn->lq = l->next;
+	xn->lrun = l;
+	if (xn->rd != NULL)	/* the worker's until xlisten_done */
+		event_del(xn->rd);
+	lobby_work(xn->lb, xlisten_work, xlisten_done, l);
+}
+
+/* Queues statement op of channel ch (done, if any, on the loop after). */
+static void
+xlisten_add(struct lxnode *xn, enum xlisten_op op, const char *ch,
+    void (*done)(struct lobby *, const char *, int))
+{
+	struct xlisten	*l, **lp;
+
+	if (xn->closing)
+		return;
+	l = xcalloc(1, sizeof *l);
+	l->xn = xn;
+	l->op = op;
+	snprintf(l->ch, sizeof l->ch, "%s", ch != NULL ? ch : "");
+	l->done = done;
+	for (lp = &xn->lq; *lp != NULL; lp = &(*lp)->next)
+		;
+	*lp = l;
+	xlisten_pump(xn);
+}
+
+/*
+ * LISTEN (on) or UNLISTEN channel ch on the listening connection, on a
+ * worker, in the order asked; done(lb, ch, rc) on the loop after it
+ * (rc: sqldb_listen's or sqldb_unlisten's).
+ */
+void
+lobby_xnode_listen(struct lobby *lb, const char *ch, int on,
+    void (*done)(struct lobby *, const char *, int))
+{
+	if (lnd(lb)->xnode != NULL)
+		xlisten_add(lnd(lb)->xnode, on ? XL_LISTEN : XL_UNLISTEN, ch,
+		    done);
+}
+
+/* (Re)watches the listener's socket (found on a worker); after a loss,
+ * catches up. */
+static void
+xnode_listen(struct lxnode *xn)
+{
+	struct xlisten	*l;
+
+	if (xn->rd != NULL)
+		return;
+	if (xn->lrun != NULL && xn->lrun->op == XL_FD)
+		return;
+	for (l = xn->lq; l != NULL; l = l->next)
+		if (l->op == XL_FD)
+			return;
+	xlisten_add(xn, XL_FD, NULL, NULL);
 }
 
 /* Starts the clocks of the games paired here whose away player did not
@@ -217,7 +348,7 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 		goto fail;
 	}
 	lb->nd->xnode = xn;
-	lobby_xwatch_init(lb, xn->db, xn->ldb);
+	lobby_xwatch_init(lb, xn->db);
 	xn->tick = lb->clock.timer_new(lb->clock.arg, xnode_tick_cb, xn);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
 	xnode_listen(xn);
@@ -244,11 +375,18 @@ void
 lobby_xnode_free(struct lobby *lb)
 {
 	struct lxnode	*xn = lnd(lb)->xnode;
+	struct xlisten	*l;
 	struct xjob	*j;
 
 	if (xn == NULL)
 		return;
+	xn->closing = 1;	/* the watches' UNLISTENs go with ldb */
 	lobby_xwatch_free(lb);
+	free(xn->lrun);		/* the workers are joined */
+	while ((l = xn->lq) != NULL) {
+		xn->lq = l->next;
+		free(l);
+	}
 	/* The workers are joined: a job that ran has no end now (its open
 	 * transaction goes with jdb; the node's rows went when it stopped). */
 	if (xn->running != NULL)

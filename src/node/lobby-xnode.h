@@ -59,6 +59,8 @@ struct xhold {
 	unsigned int	 ticks;		/* ticks it waited: 2, released */
 };
 
+struct xlisten;
+
 struct lxnode {
 	struct lobby	*lb;
 	struct event_base *base;
@@ -66,6 +68,12 @@ struct lxnode {
 	struct sqldb	*jdb;		/* the seek path's, on a worker */
 	struct sqldb	*ldb;		/* LISTEN lobby */
 	struct event	*rd;		/* on ldb's socket, or NULL */
+	/* ldb's statements (LISTEN, UNLISTEN, a reconnection), one at a
+	 * time on a worker (lobby_xnode_listen): while one runs, the loop
+	 * does not read ldb (rd is off). */
+	struct xlisten	*lq;		/* waiting, in order */
+	struct xlisten	*lrun;		/* on a worker, or NULL */
+	int		 closing;	/* lobby_xnode_free: no more of them */
 	struct clock_timer *tick;
 	unsigned int	 ticks;
 	int		 retry;		/* a claim passed over a locked row */

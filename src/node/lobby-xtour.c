@@ -9,7 +9,8 @@
  * is the truth while it holds the lock:
  *
  *   - On taking the lock it reads every running or paused tournament
- *     again from the database (xtour_sync): the games another scheduler
+ *     again from the database, on a worker (xtour_all_start; it schedules
+ *     no tournament game until that read succeeded): the games another scheduler
  *     finished count, a slot whose game is live in the log (refereed or
  *     to be taken over by some node) waits for that game (its remote)
  *     instead of starting a second one, and this node's own live games
@@ -76,6 +77,8 @@ struct lxtour {
 	char		(*names)[LEAGUE_NAME_MAX + 1];
 	size_t		 nnames;
 	struct xtour_job *tick_job;	/* the tick's read, in flight */
+	struct xtour_job *all_job;	/* a new scheduler's, in flight */
+	unsigned int	 gen;		/* the scheduler's lock taken or lost */
 	struct xtour_job *roster_job;	/* the roster's read, in flight */
 	struct xtour_say *say;		/* the announcement, in flight */
 };
@@ -108,11 +111,15 @@ struct xtour_got {
 struct xtour_job {
 	struct lobby	*lb;
 	int		 roster;
+	int		 all;		/* a new scheduler's (xtour_all_start) */
+	unsigned int	 gen;		/* lxtour's when it started */
+	int64_t		*mem;		/* all: the tournaments live here */
+	size_t		 nmem;
 	int		 rc;
 	struct league_tournament *v;
 	size_t		 n;
 	size_t		 ngot;
-	struct xtour_got got[XTOUR_REMOTE_MAX];
+	struct xtour_got *got;		/* XTOUR_REMOTE_MAX, or all: n */
 };
 
 static void	xtour_job_free(struct xtour_job *);
@@ -162,6 +169,7 @@ lobby_xtour_free(struct lobby *lb)
 		lb->clock.timer_free(lb->clock.arg, lnd(lb)->xtour->tick);
 	/* The workers are joined. */
 	xtour_job_free(lnd(lb)->xtour->tick_job);
+	xtour_job_free(lnd(lb)->xtour->all_job);
 	xtour_job_free(lnd(lb)->xtour->roster_job);
 	free(lnd(lb)->xtour->say);
 	free(lnd(lb)->xtour->names);
@@ -541,37 +549,6 @@ xtour_live_status(enum league_tstatus s)
 	return (s == LEAGUE_T_RUNNING || s == LEAGUE_T_PAUSED);
 }
 
-/*
- * Reads again every tournament running or paused in the log or in this
- * node's memory (one another scheduler finished or cancelled), for a new
- * scheduler.  Returns 0, or -1 if the database failed (the node does not
- * schedule until a read succeeds: lb->nd->xtour_stale).
- */
-static int
-xtour_sync_all(struct lobby *lb)
-{
-	struct league_tournament *v = NULL;
-	struct ltour	*t;
-	size_t		 n = 0, i;
-	int		 rv = 0;
-
-	if (league_tournaments(lb->league, 1, &v, &n) != 0)
-		rv = -1;
-	for (i = 0; i < n; i++) {
-		t = lobby_tour(lb, v[i].name);
-		if ((xtour_live_status(v[i].status) || (t != NULL &&
-		    xtour_live_status(t->def.status))) &&
-		    xtour_read(lb, v[i].name, 0) == NULL)
-			rv = -1;
-	}
-	league_tournaments_free(v, n);
-	if (rv != 0)
-		log_warnx("node=%" PRId64 " event=xtour-read-failed "
-		    "msg=\"the scheduler waits for the tournaments\"",
-		    lnd(lb)->node_id);
-	return (rv);
-}
-
 /* Frees a read of the log (lobby_xtour_free: the workers are joined). */
 static void
 xtour_job_free(struct xtour_job *j)
@@ -586,7 +563,19 @@ xtour_job_free(struct xtour_job *j)
 		free(j->got[i].ids);
 		free(j->got[i].slots);
 	}
+	free(j->got);
+	free(j->mem);
 	free(j);
+}
+
+/* Whether id is one of ids[0..n-1]. */
+static int
+xtour_has(const int64_t *ids, size_t n, int64_t id)
+{
+	while (n-- > 0)
+		if (ids[n] == id)
+			return (1);
+	return (0);
 }
 
 /* On a worker: the tournaments, then each one's games and live games. */
@@ -598,6 +587,13 @@ xtour_job_work(void *arg)
 	size_t		 i;
 
 	j->rc = league_tournaments(j->lb->league, !j->roster, &j->v, &j->n);
+	if (j->all && j->rc == 0) {	/* live in the log or here */
+		j->got = xcalloc(j->n + 1, sizeof *j->got);
+		for (i = 0; i < j->n; i++)
+			if (xtour_live_status(j->v[i].status) ||
+			    xtour_has(j->mem, j->nmem, j->v[i].id))
+				j->got[j->ngot++].id = j->v[i].id;
+	}
 	for (i = 0; j->rc == 0 && i < j->ngot; i++) {
 		g = &j->got[i];
 		g->ids = xcalloc(XTOUR_LIVE_MAX, sizeof *g->ids);
@@ -728,6 +724,89 @@ xtour_say_done(void *arg)
 }
 
 /*
+ * On the loop, a new scheduler's read done: every tournament running or
+ * paused in the log or in this node's memory (one another scheduler
+ * finished or cancelled) as the log has it, then their SPRT and end, and
+ * the schedule.  If the database failed (or the lock changed hands
+ * meanwhile), the node still does not schedule tournaments
+ * (lb->nd->xtour_stale) and the tick reads again.
+ */
+static void
+xtour_all_done(void *arg)
+{
+	struct xtour_job *j = arg;
+	struct lobby	*lb = j->lb;
+	struct lxtour	*x = lnd(lb)->xtour;
+	struct ltour	*t;
+	size_t		 i, k;
+	int		 rv = j->rc;
+
+	x->all_job = NULL;
+	if (!lnd(lb)->leader || j->gen != x->gen) {
+		xtour_job_free(j);
+		return;
+	}
+	for (i = 0; rv == 0 && i < j->ngot; i++)
+		if (j->got[i].rc != 0)
+			rv = -1;
+	for (i = 0; rv == 0 && i < j->ngot; i++) {
+		for (k = 0; k < j->n && j->v[k].id != j->got[i].id; k++)
+			;
+		TAILQ_FOREACH(t, &lb->tours, entry)
+			if (t->def.id == j->got[i].id)
+				break;
+		if (t != NULL) {
+			if (xtour_sync(lb, t, &j->v[k], &j->got[i]) != 0)
+				rv = -1;
+			continue;
+		}
+		t = xtour_new(lb, j->got[i].id);
+		if (xtour_sync(lb, t, &j->v[k], &j->got[i]) != 0) {
+			TAILQ_REMOVE(&lb->tours, t, entry);
+			ltour_free(t);
+			rv = -1;
+		}
+	}
+	xtour_job_free(j);
+	if ((lb->nd->xtour_stale = rv != 0)) {
+		log_warnx("node=%" PRId64 " event=xtour-read-failed "
+		    "msg=\"the scheduler waits for the tournaments\"",
+		    lnd(lb)->node_id);
+		return;
+	}
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (xtour_live_status(t->def.status))
+			ltour_after_result(lb, t);	/* SPRT, end */
+	lobby_schedule(lb);
+}
+
+/*
+ * A new scheduler (or one whose last read failed) reads every tournament
+ * again, on a worker (xtour_all_done), unless such a read is in flight.
+ */
+static void
+xtour_all_start(struct lobby *lb)
+{
+	struct lxtour	*x = lnd(lb)->xtour;
+	struct xtour_job *j;
+	struct ltour	*t;
+
+	if (x->all_job != NULL)
+		return;
+	j = x->all_job = xcalloc(1, sizeof *j);
+	j->lb = lb;
+	j->all = 1;
+	j->gen = x->gen;
+	TAILQ_FOREACH(t, &lb->tours, entry)
+		if (xtour_live_status(t->def.status)) {
+			j->mem = xreallocarray(j->mem, j->nmem + 1,
+			    sizeof *j->mem);
+			j->mem[j->nmem++] = t->def.id;
+		}
+	xtour_job_start(lb, j, xtour_all_done);
+}
+
+/*
  * The scheduler's tick: announces itself (a NOTIFY on a worker, one at a
  * time: a tick while the last one is still on its way announces nothing),
  * follows remote games (their tournaments read on a worker:
@@ -744,11 +823,8 @@ xtour_tick_cb(void *arg)
 
 	if (!lnd(lb)->leader)
 		return;
-	if (lb->nd->xtour_stale &&
-	    (lb->nd->xtour_stale = xtour_sync_all(lb) != 0) == 0)
-		TAILQ_FOREACH(t, &lb->tours, entry)
-			if (xtour_live_status(t->def.status))
-				ltour_after_result(lb, t);
+	if (lb->nd->xtour_stale)
+		xtour_all_start(lb);
 	if (lb->nd->xdb == NULL)
 		log_warnx("node=%" PRId64 " event=xtour-announce-failed",
 		    lnd(lb)->node_id);
@@ -763,6 +839,7 @@ xtour_tick_cb(void *arg)
 	}
 	j = xcalloc(1, sizeof *j);
 	j->lb = lb;
+	j->got = xcalloc(XTOUR_REMOTE_MAX, sizeof *j->got);
 	TAILQ_FOREACH(t, &lb->tours, entry)
 		if (j->ngot < XTOUR_REMOTE_MAX &&
 		    xtour_live_status(t->def.status) && xtour_remote(t))
@@ -771,21 +848,21 @@ xtour_tick_cb(void *arg)
 		x->tick_job = j;
 		xtour_job_start(lb, j, xtour_tick_done);
 	} else
-		free(j);
+		xtour_job_free(j);
 	lobby_schedule(lb);
 	lb->clock.arm(lb->clock.arg, x->tick, XTOUR_TICK_MS);
 }
 
 /*
  * The node took (1) or lost (0) the scheduler's lock (lobby_set_leader,
- * before it schedules): a new scheduler reads the tournaments again and
- * announces itself at once.
+ * before it schedules): a new scheduler reads the tournaments again (on a
+ * worker: it schedules none until that read is done) and announces
+ * itself at once.
  */
 void
 lobby_xtour_leader(struct lobby *lb, int leader)
 {
 	struct lxtour	*x;
-	struct ltour	*t;
 
 	if (lnd(lb)->node_id == 0)
 		return;
@@ -793,14 +870,13 @@ lobby_xtour_leader(struct lobby *lb, int leader)
 	if (x->tick == NULL)
 		x->tick = lb->clock.timer_new(lb->clock.arg, xtour_tick_cb,
 		    lb);
+	x->gen++;		/* a read in flight is of another term */
 	if (!leader) {
 		lb->clock.cancel(lb->clock.arg, x->tick);
 		return;
 	}
-	lb->nd->xtour_stale = xtour_sync_all(lb) != 0;
-	TAILQ_FOREACH(t, &lb->tours, entry)
-		if (xtour_live_status(t->def.status))
-			ltour_after_result(lb, t);	/* SPRT, end */
+	lb->nd->xtour_stale = 1;	/* no scheduling until it is read */
+	xtour_all_start(lb);
 	x->node = lnd(lb)->node_id;
 	lobby_copy(x->addr, lnd(lb)->node_addr, sizeof x->addr);
 	lb->clock.arm(lb->clock.arg, x->tick, 0);

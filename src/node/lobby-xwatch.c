@@ -3,9 +3,10 @@
  * §13.5, doc/NODES.md).  `watch GAME_ID` on a node that does not own the
  * game (its lease is held by another node): a worker reads its lease and
  * its record (lobby_xwatch_prefetch, before the command runs on the loop:
- * cmd_prep_run); the loop then LISTENs on channel game_ID (lobby-xnode.c's
- * listening connection) and follows it from that record, and a first
- * catch-up read brings it up to what was committed before the LISTEN.  At
+ * cmd_prep_run); the loop then follows it from that record and LISTENs
+ * on channel game_ID (lobby-xnode.c's listening connection, on a worker:
+ * lobby_xnode_listen), and once the LISTEN is done a first catch-up read
+ * brings it up to what was committed before it.  At
  * each notification of the owner's writer ('game ID ply N', 'game ID
  * over', sent in the transaction that commits them: store-notify.c) a
  * worker reads the moves after the last one sent (store_record_since; one
@@ -63,9 +64,7 @@ xwatch_drop(struct lobby *lb, size_t i)
 	for (k = 0; k < w->n; k++)
 		lc_unwatch(w->lcs[k], w->id);
 	xwatch_channel(w->id, ch, sizeof ch);
-	if (sqldb_unlisten(xw->ldb, ch) < 0)
-		log_warnx("event=xwatch-unlisten game=%lld error=\"%s\"",
-		    (long long)w->id, sqldb_errmsg(xw->ldb));
+	lobby_xnode_listen(lb, ch, 0, NULL);	/* on a worker */
 	free(w->lcs);
 	free(w->p[0]);
 	free(w->p[1]);
@@ -181,6 +180,7 @@ struct xwatch_job {
 };
 
 static void	xwatch_catch_up(struct lobby *, size_t);
+static void	xwatch_listened(struct lobby *, const char *, int);
 
 static void
 xwatch_job_work(void *arg)
@@ -318,12 +318,19 @@ xwatch_announce_cb(void *arg)
 	struct lxwatch	*xw = lnd(lb)->xwatch;
 	struct xwatch_job *j;
 	int64_t		 ids[XWATCH_MAX];
+	char		 ch[SQLDB_CHANNEL_MAX + 1];
 	size_t		 i;
 
 	for (j = xw->jobs; j != NULL && j->nann == 0; j = j->next)
 		;
 	for (i = 0; j == NULL && i < xw->n; i++)	/* one at a time */
 		ids[i] = xw->w[i].id;
+	for (i = 0; i < xw->n; i++)	/* a LISTEN that failed: again */
+		if (xw->w[i].deaf) {
+			xw->w[i].deaf = 0;
+			xwatch_channel(xw->w[i].id, ch, sizeof ch);
+			lobby_xnode_listen(lb, ch, 1, xwatch_listened);
+		}
 	xwatch_announce(lb, ids, j == NULL ? xw->n : 0);
 	lb->clock.arm(lb->clock.arg, xw->announce, XWATCH_ANNOUNCE_MS);
 }
@@ -408,6 +415,28 @@ lobby_xwatch_pre_free(struct xwatch_pre *p)
 }
 
 /*
+ * Back on the loop, channel ch's LISTEN done (on a worker): the watch
+ * (if still there) catches up with what came before it.  A LISTEN that
+ * failed is tried again (xwatch_announce_cb); the catch-up reads anyway.
+ */
+static void
+xwatch_listened(struct lobby *lb, const char *ch, int rc)
+{
+	struct lxwatch	*xw = lnd(lb)->xwatch;
+	char		 c[SQLDB_CHANNEL_MAX + 1];
+	size_t		 i;
+
+	for (i = 0; xw != NULL && i < xw->n; i++) {
+		xwatch_channel(xw->w[i].id, c, sizeof c);
+		if (strcmp(c, ch) == 0) {
+			xw->w[i].deaf = rc < 0;
+			xwatch_catch_up(lb, i);	/* what came before */
+			return;
+		}
+	}
+}
+
+/*
  * A new watch of game id, owned by another node, made from p (read on a
  * worker: lobby_xwatch_fetch) without sending anything; the moves
  * committed since p's read (or before the LISTEN) come from a catch-up
@@ -447,12 +476,6 @@ xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
 		    "(limit)", XWATCH_MAX);
 		return (-2);
 	}
-	xwatch_channel(id, ch, sizeof ch);
-	if (sqldb_listen(xw->ldb, ch) < 0) {
-		buf_printf(err, "game %lld: cannot follow it: %s",
-		    (long long)id, sqldb_errmsg(xw->ldb));
-		return (-2);
-	}
 	w = &xw->w[xw->n++];
 	memset(w, 0, sizeof *w);
 	w->id = id;
@@ -476,7 +499,8 @@ xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
 	w->position = xstrdup(r->game.game);
 	xwatch_apply(lb, w, r, 0);
 	xwatch_announce(lb, &id, 1);
-	xwatch_catch_up(lb, xw->n - 1);	/* what came before the LISTEN */
+	xwatch_channel(id, ch, sizeof ch);
+	lobby_xnode_listen(lb, ch, 1, xwatch_listened);	/* on a worker */
 	return (0);
 }
 
@@ -681,12 +705,11 @@ lobby_xunwatch(struct lobby_client *lc, int64_t id)
 	}
 }
 
-/* Starts spectating across nodes on listening connection ldb. */
+/* Starts spectating across nodes (its channels: lobby_xnode_listen). */
 void
-lobby_xwatch_init(struct lobby *lb, struct sqldb *db, struct sqldb *ldb)
+lobby_xwatch_init(struct lobby *lb, struct sqldb *db)
 {
 	lb->nd->xwatch = xcalloc(1, sizeof *lb->nd->xwatch);
-	lnd(lb)->xwatch->ldb = ldb;
 	lb->nd->xdb = db;
 	lnd(lb)->xwatch->announce = lb->clock.timer_new(lb->clock.arg,
 	    xwatch_announce_cb, lb);

@@ -39,6 +39,7 @@ struct xwatch {
 	struct game	 game;		/* position parsed, for watch's answer */
 	int		 busy;		/* a catch-up read is on a worker */
 	int		 again;		/* notified meanwhile: read again */
+	int		 deaf;		/* its LISTEN failed: tried again */
 };
 
 /*
@@ -58,7 +59,6 @@ struct xwatch_pre {
 struct xwatch_job;
 
 struct lxwatch {
-	struct sqldb	*ldb;
 	struct xwatch	 w[XWATCH_MAX];
 	size_t		 n;
 	struct clock_timer *announce;	/* "watch ID" again, now and then */

@@ -24,7 +24,9 @@
  * Games the writer found lost (its fence refused, or their lease could not
  * be acquired) wake the thread at once.  Everything the lobby must do
  * goes to the loop as a deferred call (struct snode_call); a lost game's
- * new owner is named when it is known and alive (node_alive, node_get).
+ * new owner is named when it is known and alive (node_alive, node_get):
+ * at once, or at a later beat (snode_waiting, for SNODE_WAIT_TTLS TTLs):
+ * the lobby then redirects the players it told `event lost`.
  */
 #include <sys/queue.h>
 
@@ -52,6 +54,15 @@
 #define SNODE_TAKE_MAX		64	/* games taken over per beat */
 /* A dead node's row is pruned this many TTLs after its expiry. */
 #define SNODE_PRUNE_TTLS	10
+/* A lost game's new holder is looked for at each beat so many TTLs. */
+#define SNODE_WAIT_TTLS		3
+#define SNODE_WAIT_MAX		256	/* lost games looked for at once */
+
+/* A lost game whose new holder is not known yet (snode_waiting). */
+struct snode_wait {
+	int64_t		 game;
+	int64_t		 until;		/* ms: then forgotten */
+};
 
 struct snode {
 	struct sqldb	*db;		/* the thread's own */
@@ -72,6 +83,8 @@ struct snode {
 	int		 quit;
 	int64_t		*check;		/* lost in the writer: find the owner */
 	size_t		 ncheck, capcheck;
+	struct snode_wait wait[SNODE_WAIT_MAX];	/* the thread's only */
+	size_t		 nwait;
 	pthread_mutex_t	 cmtx;		/* calls */
 	TAILQ_HEAD(, snode_call) calls;	/* sent, not run yet */
 };
@@ -171,33 +184,89 @@ snode_writer_lost(void *arg, int64_t game)
 
 /*
  * The address of game's owner if another live node holds its lease at
- * now, into addr; returns 1, or 0 when none is known.
+ * now (or, self set, this node again: it took the game over itself),
+ * into addr; returns 1, or 0 when none is known.
  */
 static int
-snode_owner(struct snode *sn, int64_t game, int64_t now, char *addr,
-    size_t len)
+snode_owner(struct snode *sn, int64_t game, int64_t now, int self,
+    char *addr, size_t len)
 {
 	struct lease	 l;
 	struct node_info ni;
 
-	if (lease_get(sn->db, game, now, &l) != LEASE_HELD ||
-	    l.node == sn->id || node_alive(sn->db, l.node, now) != 1 ||
+	if (lease_get(sn->db, game, now, &l) != LEASE_HELD)
+		return (0);
+	if (l.node == sn->id) {
+		if (self)
+			snprintf(addr, len, "%s", sn->addr);
+		return (self);
+	}
+	if (node_alive(sn->db, l.node, now) != 1 ||
 	    node_get(sn->db, l.node, &ni) != 1)
 		return (0);
 	snprintf(addr, len, "%s", ni.addr);
 	return (1);
 }
 
-/* Tells the loop that game is lost, naming its owner if known. */
+/*
+ * Looks for lost game's new holder at each beat for SNODE_WAIT_TTLS TTLs
+ * (the oldest such game is forgotten when SNODE_WAIT_MAX wait).
+ */
+static void
+snode_wait_add(struct snode *sn, int64_t game, int64_t now)
+{
+	size_t	 i;
+
+	for (i = 0; i < sn->nwait; i++)
+		if (sn->wait[i].game == game)
+			return;
+	if (sn->nwait == SNODE_WAIT_MAX)
+		memmove(&sn->wait[0], &sn->wait[1], --sn->nwait *
+		    sizeof sn->wait[0]);
+	sn->wait[sn->nwait].game = game;
+	sn->wait[sn->nwait++].until = now + SNODE_WAIT_TTLS * sn->ttl;
+}
+
+/*
+ * The beat: each lost game whose new holder is known now (another node,
+ * or this one again: it took the game over itself, after its lease
+ * expired unrenewed) is sent to the loop again with its address (its
+ * players get `event redirect`); those waited for long enough are
+ * forgotten.
+ */
+static void
+snode_waiting(struct snode *sn, int64_t now)
+{
+	char	 addr[NODE_ADDR_MAX + 1];
+	size_t	 i = 0;
+
+	while (i < sn->nwait) {
+		if (snode_owner(sn, sn->wait[i].game, now, 1, addr,
+		    sizeof addr))
+			snode_send(sn, SNODE_LOST, sn->wait[i].game, 0, addr);
+		else if (now <= sn->wait[i].until) {
+			i++;
+			continue;
+		}
+		memmove(&sn->wait[i], &sn->wait[i + 1], (--sn->nwait - i) *
+		    sizeof sn->wait[0]);
+	}
+}
+
+/* Tells the loop that game is lost, naming its owner if known (else
+ * later: snode_waiting). */
 static void
 snode_lost(struct snode *sn, int64_t game, int64_t now)
 {
 	char	 addr[NODE_ADDR_MAX + 1];
+	int	 known;
 
 	log_warnx("node=%" PRId64 " event=lease-lost game=%" PRId64, sn->id,
 	    game);
-	snode_send(sn, SNODE_LOST, game, 0, snode_owner(sn, game, now, addr,
-	    sizeof addr) ? addr : NULL);
+	known = snode_owner(sn, game, now, 0, addr, sizeof addr);
+	snode_send(sn, SNODE_LOST, game, 0, known ? addr : NULL);
+	if (!known)
+		snode_wait_add(sn, game, now);
 }
 
 /* Is (game, epoch) among the n leases held (sorted by game)? */
@@ -322,8 +391,10 @@ snode_pending(struct snode *sn, int64_t now)
 	while (sn->ncheck > 0) {
 		game = sn->check[--sn->ncheck];
 		pthread_mutex_unlock(&sn->mtx);
-		if (snode_owner(sn, game, now, addr, sizeof addr))
+		if (snode_owner(sn, game, now, 0, addr, sizeof addr))
 			snode_send(sn, SNODE_LOST, game, 0, addr);
+		else
+			snode_wait_add(sn, game, now);
 		pthread_mutex_lock(&sn->mtx);
 	}
 }
@@ -371,6 +442,7 @@ snode_beat(struct snode *sn, int64_t now)
 	snode_renew(sn, now);
 	snode_elect(sn);
 	snode_takeover(sn, now);
+	snode_waiting(sn, now);
 	snode_prune(sn, now);
 }
 
