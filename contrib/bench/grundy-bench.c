@@ -6,7 +6,9 @@
  *   trivial  protocol_version round trips: rate, p50 and p99 latency
  *   games    complete refereed games against the engine (Nim, three
  *            piles of 5..--pile-max, default 44): games/s,
- *            client moves/s and moves/s (client + engine)
+ *            client moves/s and moves/s (client + engine), and
+ *            game commands/s (every request of the games: new, match,
+ *            play)
  *   --redis PORT  the same trivial load as inline PING to a redis-server,
  *            measured in the same run, so the report gives ratios
  *   --pid PID  the daemon's CPU time (all threads, from /proc) during the
@@ -405,10 +407,12 @@ main(int argc, char **argv)
 	}
 	printf("grundyd refereed games (nim, 3 piles of 5..%d): %lld games/s, "
 	    "%lld client moves/s, %lld moves/s (client + engine), p50 %lld us, "
-	    "p99 %lld us\n", bench_pile_max,
+	    "p99 %lld us; %lld game commands/s (new, match, play)\n",
+	    bench_pile_max,
 	    bench_rate(games.games, games.elapsed_ns), mrate,
 	    bench_rate(games.plays + games.engine_moves, games.elapsed_ns),
-	    games.p50_ns / 1000, games.p99_ns / 1000);
+	    games.p50_ns / 1000, games.p99_ns / 1000,
+	    bench_rate(games.requests, games.elapsed_ns));
 	if (rport > 0) {
 		bench_run(rport, conns, seconds, 1, &redis);
 		rrate = bench_rate(redis.requests, redis.elapsed_ns);
@@ -419,6 +423,8 @@ main(int argc, char **argv)
 		    rrate);
 		bench_ratio("refereed client moves / PING (goal >= 0.5)",
 		    mrate, rrate);
+		bench_ratio("refereed game commands / PING (goal >= 0.95)",
+		    bench_rate(games.requests, games.elapsed_ns), rrate);
 	}
 	return (0);
 }

@@ -355,6 +355,7 @@ uint64_t lobby_clock_ns(const struct lobby *);
 void	 lobby_copy(char *, const char *, size_t);
 void	 lc_event(struct lobby_client *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	 lc_send_line(struct lobby_client *, const struct buf *);
 void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
 	    const char *, ...) __attribute__((format(printf, 5, 6)));
 int64_t	 lobby_gid(const char *);

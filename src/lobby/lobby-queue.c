@@ -87,6 +87,16 @@ lc_event(struct lobby_client *lc, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Sends a line formatted once for many clients (b: "event ...\n"), such
+ * as a move to a game's spectators (issue 28 §3).
+ */
+void
+lc_send_line(struct lobby_client *lc, const struct buf *b)
+{
+	lc_write(lc, b->data, b->len);
+}
+
 /* Sends a server command to a client and remembers it until answered. */
 void __attribute__((format(printf, 5, 6)))
 lc_command(struct lobby_client *lc, enum lcmd_kind kind, int64_t gid,
