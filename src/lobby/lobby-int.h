@@ -69,7 +69,6 @@ struct lobby_client {
 	int		 seat;
 	uint64_t	 next_id;	/* last server command id */
 	uint64_t	 rx_ns;		/* when its input reached the socket */
-	uint64_t	 tx_ns;		/* when its output last left (mono ns) */
 	struct lcmdq	 out;		/* unanswered server commands */
 	size_t		 nout;
 	int64_t		*watch;		/* LOBBY_MAX_WATCH ids, from its first */
