@@ -6,19 +6,27 @@
  *   trivial  protocol_version round trips: rate, p50 and p99 latency
  *   games    complete refereed games against the engine (Nim, three
  *            piles of 5..--pile-max, default 44): games/s,
- *            client moves/s and moves/s (client + engine)
+ *            client moves/s and moves/s (client + engine), and
+ *            game commands/s (every request of the games: new, match,
+ *            play)
  *   --redis PORT  the same trivial load as inline PING to a redis-server,
  *            measured in the same run, so the report gives ratios
  *   --pid PID  the daemon's CPU time (all threads, from /proc) during the
  *            games load, per move (client + engine), and the event loop's
  *            (the main thread's) share
+ *   --redis-pid PID  with --pid: the CPU per request of protocol_version,
+ *            of a game command and of redis's PING, and the requests per
+ *            CPU second as ratios to PING's (steadier than the rates on a
+ *            loaded machine: the rates share the cores with the load
+ *            generator and everything else)
  *   --pipeline  when the client's move ends the game (its own last token,
  *            or a single pile left for the engine to take), it sends the
  *            next game's `new` and `match` at once behind the `play`,
  *            without waiting for the held result (PROTOCOL.md §12)
  *
  * usage: grundy-bench [--port P] [--conns N] [--seconds S] [--redis PORT]
- *                     [--pile-max M] [--pid PID] [--pipeline]
+ *                     [--pile-max M] [--pid PID] [--redis-pid PID]
+ *                     [--pipeline]
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -346,8 +354,10 @@ main(int argc, char **argv)
 {
 	struct bresult	 triv, redis, games;
 	int		 port = 7559, conns = 50, seconds = 5, rport = 0, a;
-	int		 pid = 0;
+	int		 pid = 0, rpid = 0;
 	long long	 trate, rrate, mrate, c0 = 0, l0 = 0, c1, l1, moves, tick;
+	long long	 t0 = 0, r0 = 0, r1 = 0, x;
+	double		 tcpu = 0, gcpu = 0, rcpu = 0;	/* µs per request */
 
 	for (a = 1; a < argc; a += 2) {
 		if (strcmp(argv[a], "--pipeline") == 0) {
@@ -369,6 +379,8 @@ main(int argc, char **argv)
 			bench_pile_max = atoi(argv[a + 1]);
 		else if (strcmp(argv[a], "--pid") == 0)
 			pid = atoi(argv[a + 1]);
+		else if (strcmp(argv[a], "--redis-pid") == 0)
+			rpid = atoi(argv[a + 1]);
 		else
 			break;
 	}
@@ -376,11 +388,16 @@ main(int argc, char **argv)
 	    bench_pile_max < 5) {
 		fprintf(stderr, "usage: grundy-bench [--port P] [--conns N] "
 		    "[--seconds S] [--redis PORT] [--pile-max M] [--pid PID] "
-		    "[--pipeline]\n");
+		    "[--redis-pid PID] [--pipeline]\n");
 		return (2);
 	}
 	printf("grundy-bench: %d connections, %d s per load, one request "
 	    "in flight per connection\n", conns, seconds);
+	tick = sysconf(_SC_CLK_TCK);
+	if (pid > 0 && bench_cpu(pid, &t0, &x) != 0) {
+		fprintf(stderr, "grundy-bench: no process %d\n", pid);
+		return (1);
+	}
 	bench_run(port, conns, seconds, 0, &triv);
 	trate = bench_rate(triv.requests, triv.elapsed_ns);
 	printf("grundyd protocol_version: %lld req/s, p50 %lld us, p99 %lld "
@@ -389,11 +406,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "grundy-bench: no process %d\n", pid);
 		return (1);
 	}
+	if (pid > 0 && triv.requests > 0 && tick > 0)
+		tcpu = (double)(c0 - t0) * 1e6 / (double)tick /
+		    (double)triv.requests;
 	bench_run(port, conns, seconds, 2, &games);
 	mrate = bench_rate(games.plays, games.elapsed_ns);
 	if (pid > 0 && bench_cpu(pid, &c1, &l1) == 0) {
 		moves = games.plays + games.engine_moves;
-		tick = sysconf(_SC_CLK_TCK);
+		if (games.requests > 0 && tick > 0)
+			gcpu = (double)(c1 - c0) * 1e6 / (double)tick /
+			    (double)games.requests;
 		if (moves > 0 && tick > 0)
 			printf("grundyd CPU per move: %.2f us (event loop %.2f "
 			    "us, other threads %.2f us)%s\n",
@@ -405,13 +427,23 @@ main(int argc, char **argv)
 	}
 	printf("grundyd refereed games (nim, 3 piles of 5..%d): %lld games/s, "
 	    "%lld client moves/s, %lld moves/s (client + engine), p50 %lld us, "
-	    "p99 %lld us\n", bench_pile_max,
+	    "p99 %lld us; %lld game commands/s (new, match, play)\n",
+	    bench_pile_max,
 	    bench_rate(games.games, games.elapsed_ns), mrate,
 	    bench_rate(games.plays + games.engine_moves, games.elapsed_ns),
-	    games.p50_ns / 1000, games.p99_ns / 1000);
+	    games.p50_ns / 1000, games.p99_ns / 1000,
+	    bench_rate(games.requests, games.elapsed_ns));
 	if (rport > 0) {
+		if (rpid > 0 && bench_cpu(rpid, &r0, &x) != 0) {
+			fprintf(stderr, "grundy-bench: no process %d\n", rpid);
+			return (1);
+		}
 		bench_run(rport, conns, seconds, 1, &redis);
 		rrate = bench_rate(redis.requests, redis.elapsed_ns);
+		if (rpid > 0 && bench_cpu(rpid, &r1, &x) == 0 &&
+		    redis.requests > 0 && tick > 0)
+			rcpu = (double)(r1 - r0) * 1e6 / (double)tick /
+			    (double)redis.requests;
 		printf("redis-server PING: %lld req/s, p50 %lld us, p99 %lld "
 		    "us\n", rrate, redis.p50_ns / 1000, redis.p99_ns / 1000);
 		printf("ratios to redis PING in the same run:\n");
@@ -419,6 +451,20 @@ main(int argc, char **argv)
 		    rrate);
 		bench_ratio("refereed client moves / PING (goal >= 0.5)",
 		    mrate, rrate);
+		bench_ratio("refereed game commands / PING (goal >= 0.95)",
+		    bench_rate(games.requests, games.elapsed_ns), rrate);
+		if (tcpu > 0 && gcpu > 0 && rcpu > 0) {
+			printf("CPU per request: grundyd protocol_version %.2f "
+			    "us, grundyd game command %.2f us, redis PING %.2f "
+			    "us\n", tcpu, gcpu, rcpu);
+			printf("requests per CPU second, ratios to redis PING:"
+			    "\n");
+			bench_ratio("protocol_version / PING",
+			    (long long)(rcpu * 1e4), (long long)(tcpu * 1e4));
+			bench_ratio("refereed game commands / PING (goal >= "
+			    "0.95)", (long long)(rcpu * 1e4),
+			    (long long)(gcpu * 1e4));
+		}
 	}
 	return (0);
 }

@@ -5,7 +5,16 @@
  * one line "PLY NS" per move event read (NS: CLOCK_MONOTONIC time of the
  * read that completed it).  A benchmark helper, never a test.
  *
- * usage: sse-spect PORT GAME_ID N
+ * MODE (default sse) picks the protocol, so that contrib/bench/fanout-bench.py
+ * compares the same fan-out through three servers:
+ *   sse    GET /api/games/ID/feed (SSE; "id: PLY" events, "event: end")
+ *   watch  `watch ID` on grundyd's lobby port (PROTOCOL.md §13.6):
+ *          ready on its `=` reply, "event move ID PLY ...", then
+ *          "event gameover"
+ *   redis  SUBSCRIBE ID on a redis-server: ready on the subscription's
+ *          reply, a message "move PLY ..." per event, then "end"
+ *
+ * usage: sse-spect PORT GAME_ID N [sse|watch|redis]
  */
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -27,6 +36,8 @@ struct spect {
 	size_t		 len;
 	int		 started, ended;
 };
+
+enum mode { M_SSE, M_WATCH, M_REDIS };
 
 static uint64_t
 now_ns(void)
@@ -56,6 +67,47 @@ record(uint64_t ply, uint64_t t)
 }
 
 /* Scans the complete events in s->buf; keeps the rest. */
+/* Scans the complete lines of a watch or redis spectator; keeps the rest. */
+static void
+scan_lines(struct spect *s, enum mode m, uint64_t t, int *started,
+    int *ended)
+{
+	char	*p = s->buf, *end, *w;
+	size_t	 left;
+
+	s->buf[s->len] = '\0';
+	while ((end = strchr(p, '\n')) != NULL) {
+		*end = '\0';
+		if (m == M_WATCH) {
+			if (!s->started && p[0] == '=') {
+				s->started = 1;
+				(*started)++;
+			} else if (strncmp(p, "event move ", 11) == 0 &&
+			    (w = strchr(p + 11, ' ')) != NULL)
+				record(strtoull(w + 1, NULL, 10), t);
+			else if (strncmp(p, "event gameover ", 15) == 0 &&
+			    !s->ended) {
+				s->ended = 1;
+				(*ended)++;
+			}
+		} else {
+			if (!s->started && p[0] == ':') {
+				s->started = 1;
+				(*started)++;
+			} else if (strncmp(p, "move ", 5) == 0)
+				record(strtoull(p + 5, NULL, 10), t);
+			else if (strncmp(p, "end\r", 4) == 0 && !s->ended) {
+				s->ended = 1;
+				(*ended)++;
+			}
+		}
+		p = end + 1;
+	}
+	left = s->len - (size_t)(p - s->buf);
+	memmove(s->buf, p, left);
+	s->len = left;
+}
+
 static void
 scan(struct spect *s, uint64_t t, int *started, int *ended)
 {
@@ -90,12 +142,18 @@ main(int argc, char **argv)
 	struct epoll_event ev, evs[256];
 	struct spect	*v;
 	char		 req[128];
+	enum mode	 m = M_SSE;
 	int		 ep, n, i, k, started = 0, ended = 0, told = 0;
 	ssize_t		 r;
 	size_t		 j;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: sse-spect PORT GAME_ID N\n");
+	if (argc == 5 && strcmp(argv[4], "watch") == 0)
+		m = M_WATCH;
+	else if (argc == 5 && strcmp(argv[4], "redis") == 0)
+		m = M_REDIS;
+	else if (argc != 4 && !(argc == 5 && strcmp(argv[4], "sse") == 0)) {
+		fprintf(stderr, "usage: sse-spect PORT GAME_ID N "
+		    "[sse|watch|redis]\n");
 		return (2);
 	}
 	n = atoi(argv[3]);
@@ -105,8 +163,13 @@ main(int argc, char **argv)
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons((uint16_t)atoi(argv[1]));
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	snprintf(req, sizeof req, "GET /api/games/%s/feed HTTP/1.1\r\n"
-	    "Host: b\r\n\r\n", argv[2]);
+	if (m == M_WATCH)
+		snprintf(req, sizeof req, "watch %s\n", argv[2]);
+	else if (m == M_REDIS)
+		snprintf(req, sizeof req, "SUBSCRIBE %s\r\n", argv[2]);
+	else
+		snprintf(req, sizeof req, "GET /api/games/%s/feed HTTP/1.1\r\n"
+		    "Host: b\r\n\r\n", argv[2]);
 	for (i = 0; i < n; i++) {
 		if ((v[i].fd = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
 		    connect(v[i].fd, (struct sockaddr *)&sin, sizeof sin) != 0 ||
@@ -139,7 +202,10 @@ main(int argc, char **argv)
 				continue;
 			}
 			s->len += (size_t)r;
-			scan(s, now_ns(), &started, &ended);
+			if (m == M_SSE)
+				scan(s, now_ns(), &started, &ended);
+			else
+				scan_lines(s, m, now_ns(), &started, &ended);
 		}
 		if (!told && started == n) {
 			printf("ready\n");

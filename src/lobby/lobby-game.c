@@ -206,7 +206,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	struct lplayer	*p = &g->p[g->to_move - 1], *o;
 	struct store_move sm;
 	struct game_error err;
-	struct buf	 mv, pos;
+	struct buf	 mv, pos, line;
 	uint64_t	 now;
 	int		 seat = g->to_move;
 	size_t		 i;
@@ -217,6 +217,7 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	g->lb->clock.cancel(g->lb->clock.arg, g->timer);
 	buf_init(&mv);
 	buf_init(&pos);
+	buf_init(&line);
 	game_play_print(&g->game, m, &mv, &pos, &err);
 	g->ply++;
 	g->log_bytes += mv.len + pos.len;
@@ -245,14 +246,18 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 		    "play %s time1=%llu time2=%llu", buf_str(&mv),
 		    (unsigned long long)(g->p[0].clock_us / 1000),
 		    (unsigned long long)(g->p[1].clock_us / 1000));
-	for (i = 0; i < g->nwatchers; i++)
-		lc_event(g->watchers[i], "move %lld %lu %d %s time1=%llu "
-		    "time2=%llu", (long long)g->id, g->ply, seat, buf_str(&mv),
-		    (unsigned long long)(g->p[0].clock_us / 1000),
+	if (g->nwatchers > 0) {	/* one line for every spectator */
+		buf_printf(&line, "event move %lld %lu %d %s time1=%llu "
+		    "time2=%llu\n", (long long)g->id, g->ply, seat,
+		    buf_str(&mv), (unsigned long long)(g->p[0].clock_us / 1000),
 		    (unsigned long long)(g->p[1].clock_us / 1000));
+		for (i = 0; i < g->nwatchers; i++)
+			lc_send_line(g->watchers[i], &line);
+	}
 	lobby_feed_move(g, seat, buf_str(&mv), buf_str(&pos), mark, used);
 	buf_free(&mv);
 	buf_free(&pos);
+	buf_free(&line);
 	lg_turn(g);
 }
 

@@ -69,7 +69,6 @@ struct lobby_client {
 	int		 seat;
 	uint64_t	 next_id;	/* last server command id */
 	uint64_t	 rx_ns;		/* when its input reached the socket */
-	uint64_t	 tx_ns;		/* when its output last left (mono ns) */
 	struct lcmdq	 out;		/* unanswered server commands */
 	size_t		 nout;
 	int64_t		*watch;		/* LOBBY_MAX_WATCH ids, from its first */
@@ -355,6 +354,7 @@ uint64_t lobby_clock_ns(const struct lobby *);
 void	 lobby_copy(char *, const char *, size_t);
 void	 lc_event(struct lobby_client *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	 lc_send_line(struct lobby_client *, const struct buf *);
 void	 lc_command(struct lobby_client *, enum lcmd_kind, int64_t, uint64_t,
 	    const char *, ...) __attribute__((format(printf, 5, 6)));
 int64_t	 lobby_gid(const char *);

@@ -87,6 +87,16 @@ lc_event(struct lobby_client *lc, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Sends a line formatted once for many clients (b: "event ...\n"), such
+ * as a move to a game's spectators (issue 28 §3).
+ */
+void
+lc_send_line(struct lobby_client *lc, const struct buf *b)
+{
+	lc_write(lc, b->data, b->len);
+}
+
 /* Sends a server command to a client and remembers it until answered. */
 void __attribute__((format(printf, 5, 6)))
 lc_command(struct lobby_client *lc, enum lcmd_kind kind, int64_t gid,
@@ -171,6 +181,20 @@ lobby_rx_time(struct lobby_client *lc, uint64_t ns)
 }
 
 /*
+ * Returns 1 if a send stamp of lc would start a clock (lobby_tx_time):
+ * the server reads the clock only then, not after every send to every
+ * spectator (issue 28 §2).
+ */
+int
+lobby_tx_waits(const struct lobby_client *lc)
+{
+	const struct lgame *g = lc->game;
+
+	return (!lc->holding && g != NULL && g->tx_wait != 0 &&
+	    g->tx_wait == lc->connid);
+}
+
+/*
  * Notes when output to the client last left for its socket: nanoseconds
  * on the lobby's clock after the send that emptied what was pending (so
  * everything queued before has left).  The first such stamp after a
@@ -186,9 +210,7 @@ lobby_tx_time(struct lobby_client *lc, uint64_t ns)
 	struct lgame	*g = lc->game;
 	uint64_t	 max;
 
-	lc->tx_ns = ns;
-	if (lc->holding || g == NULL || g->tx_wait == 0 ||
-	    g->tx_wait != lc->connid)
+	if (!lobby_tx_waits(lc))
 		return;
 	g->tx_wait = 0;
 	max = g->turn_start + (uint64_t)LOBBY_TX_MAX_MS * 1000000;

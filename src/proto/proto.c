@@ -75,10 +75,10 @@ int
 proto_parse(char *line, struct proto_cmd *cmd, const char **why)
 {
 	char	*p, *tok;
-	int	 cap = 8;
+	int	 cap = PROTO_ARGV_SMALL;
 
 	memset(cmd, 0, sizeof *cmd);
-	cmd->argv = xreallocarray(NULL, (size_t)cap, sizeof *cmd->argv);
+	cmd->argv = cmd->small;
 	for (p = line;;) {
 		while (*p == ' ' || *p == '\n')
 			*p++ = '\0';
@@ -100,8 +100,10 @@ proto_parse(char *line, struct proto_cmd *cmd, const char **why)
 		}
 		if (cmd->argc == cap) {
 			cap *= 2;
-			cmd->argv = xreallocarray(cmd->argv, (size_t)cap,
-			    sizeof *cmd->argv);
+			cmd->argv = xreallocarray(cmd->argv == cmd->small ?
+			    NULL : cmd->argv, (size_t)cap, sizeof *cmd->argv);
+			if (cap == 2 * PROTO_ARGV_SMALL)
+				memcpy(cmd->argv, cmd->small, sizeof cmd->small);
 		}
 		cmd->argv[cmd->argc++] = tok;
 	}
@@ -170,7 +172,8 @@ proto_head(const char *line, size_t len, struct proto_head *h)
 void
 proto_cmd_free(struct proto_cmd *cmd)
 {
-	free(cmd->argv);
+	if (cmd->argv != cmd->small)
+		free(cmd->argv);
 	cmd->argv = NULL;
 	cmd->argc = 0;
 }

@@ -12,12 +12,19 @@
 #include "lib/buf.h"
 
 /* A parsed command line.  Strings point into the preprocessed line. */
+/*
+ * A command's arguments: up to PROTO_ARGV_SMALL in the struct itself (a
+ * move, a seek: no allocation per command), more in an allocated array.
+ * A copy of the struct shares the original's arguments while it lives.
+ */
+#define PROTO_ARGV_SMALL	8
 struct proto_cmd {
 	int		 has_id;	/* the line started with a numeric id */
 	unsigned long	 id;
 	char		*name;		/* command name, NULL if none */
 	int		 argc;
-	char		**argv;		/* argc arguments (owned array) */
+	char		**argv;		/* argc arguments: small, or owned */
+	char		*small[PROTO_ARGV_SMALL];	/* no allocation */
 };
 
 #define PROTO_ANSWER_MAX 4096		/* bytes of an answer a referee keeps */

@@ -1002,6 +1002,21 @@ hfeed_end(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 	}
 }
 
+/*
+ * Returns 1 if nobody reads a move of game id: no feed follows the game,
+ * and the TV shows another game (or this one to no TV feed).  Such a
+ * move's JSON is not built (issue 28 §2); with no featured game the move
+ * still goes through hfeed_move, which picks one.
+ */
+static int
+hfeed_unread(struct hfeed *f, int64_t id)
+{
+	if (fgame_find(f, id) != NULL)
+		return (0);
+	return (f->backfill || (f->featured != 0 &&
+	    (f->featured != id || LIST_EMPTY(&f->tv))));
+}
+
 /* The lobby's hook (on the loop): the event's JSON, then its sending. */
 static void
 hfeed_hook(void *arg, const struct lobby_feed *lf)
@@ -1009,6 +1024,8 @@ hfeed_hook(void *arg, const struct lobby_feed *lf)
 	struct hfeed	*f = arg;
 	struct buf	 b;
 
+	if (!lf->end && hfeed_unread(f, lf->id))
+		return;
 	buf_init(&b);
 	if (lf->end) {
 		hfeed_end_json(lf, &b);

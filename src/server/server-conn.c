@@ -128,7 +128,7 @@ conn_queue(struct conn *c, const char *data, size_t len)
 		if (len > 0) {
 			out_add(c, data, len);
 			out_wait(c);	/* an error too: the write event sees it */
-		} else if (c->sess.lc != NULL)
+		} else if (c->sess.lc != NULL && lobby_tx_waits(c->sess.lc))
 			lobby_tx_time(c->sess.lc, clock_mono_ns());
 	}
 	return (out_unsent(c) > c->srv->conf->max_output ? -1 : 0);
@@ -842,7 +842,8 @@ conn_end_last_line(struct conn *c)
 static void
 conn_write_cb(struct conn *c)
 {
-	if (c->sess.lc != NULL && out_unsent(c) == 0)
+	if (c->sess.lc != NULL && out_unsent(c) == 0 &&
+	    lobby_tx_waits(c->sess.lc))
 		lobby_tx_time(c->sess.lc, clock_mono_ns());
 	if (c->state == CONN_CLOSING && !c->busy && !c->held &&
 	    out_unsent(c) == 0) {

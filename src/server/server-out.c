@@ -147,7 +147,7 @@ out_send(struct conn *c)
 	out_unmark(c);
 	if (out_push(c) != 0)
 		out_wait(c);	/* an error too: the write event sees it */
-	else if (c->sess.lc != NULL)
+	else if (c->sess.lc != NULL && lobby_tx_waits(c->sess.lc))
 		lobby_tx_time(c->sess.lc, clock_mono_ns());
 }
 

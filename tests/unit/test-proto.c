@@ -83,6 +83,38 @@ test_parse(void **state)
 	proto_cmd_free(&cmd);
 }
 
+/*
+ * Arguments past the struct's own PROTO_ARGV_SMALL move to an allocated
+ * array, twice grown here, every one kept in order (issue 28 §2).
+ */
+static void
+test_parse_many(void **state)
+{
+	struct proto_cmd cmd;
+	const char	*why = NULL;
+	char		 buf[512], want[16];
+	size_t		 len = 0;
+	int		 i, n;
+
+	(void)state;
+	for (n = 0; n <= 4 * PROTO_ARGV_SMALL + 1; n++) {
+		len = (size_t)snprintf(buf, sizeof buf, "3 new");
+		for (i = 0; i < n; i++)
+			len += (size_t)snprintf(buf + len, sizeof buf - len,
+			    " a%d", i);
+		assert_int_equal(proto_parse(buf, &cmd, &why), 1);
+		assert_int_equal(cmd.argc, n);
+		assert_string_equal(cmd.name, "new");
+		for (i = 0; i < n; i++) {
+			snprintf(want, sizeof want, "a%d", i);
+			assert_string_equal(cmd.argv[i], want);
+		}
+		assert_true((cmd.argv == cmd.small) ==
+		    (n <= PROTO_ARGV_SMALL));
+		proto_cmd_free(&cmd);
+	}
+}
+
 /* Replies: = / ?, the id, the body, the final empty line. */
 static void
 test_reply(void **state)
@@ -465,6 +497,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preprocess),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_many),
 		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_answer_clean),
 		cmocka_unit_test(test_answer_head),
