@@ -135,6 +135,28 @@ ltour_set_pairing(struct ltour *t, size_t base, size_t np, size_t j,
 }
 
 /*
+ * Stores the byes of t's rounds paired so far, "R:NAME,..." (migration
+ * 015), for the standings built from the log.  At a load the same text is
+ * written again as the rounds are paired anew.
+ */
+static void
+ltour_store_byes(struct ltour *t)
+{
+	struct buf	 b;
+	unsigned int	 r;
+
+	buf_init(&b);
+	for (r = 0; r < t->round; r++)
+		if (t->byes[r] < t->def.nplayers)
+			buf_printf(&b, "%s%u:%s", b.len > 0 ? "," : "", r + 1,
+			    t->def.players[t->byes[r]]);
+	if (league_tournament_byes(t->lb->league, t->def.id,
+	    buf_str(&b)) != 0)
+		log_warnx("tournament=%s event=byes-failed", t->def.name);
+	buf_free(&b);
+}
+
+/*
  * Pairs Swiss round t->round into its block of slots; a round that cannot
  * be paired (every pairing has a rematch) stops the tournament there.
  * Returns 0, or -1 if it could not pair.
@@ -170,6 +192,8 @@ ltour_pair_round(struct ltour *t)
 			lslot_enter(t, base + k * t->npairings + j,
 			    LSLOT_VOID);
 	t->byes[t->round++] = bye;
+	if (bye != SWISS_NO_BYE)
+		ltour_store_byes(t);
 	free(pv);
 	free(active);
 	log_info("tournament=%s event=paired round=%u", t->def.name,
@@ -783,21 +807,25 @@ void
 lobby_tour_replay_games(struct ltour *t, const struct league_tgame *tg,
     size_t ng)
 {
-	int		*res;
+	int		*res, *fft;
 	size_t		 j;
 
 	if (t->def.format == LEAGUE_ARENA)
 		ltour_arena_rebuild(t, tg, ng);
 	res = xcalloc(t->nslots + 1, sizeof *res);
+	fft = xcalloc(t->nslots + 1, sizeof *fft);
 	for (j = 0; j < ng; j++)
 		if (tg[j].finished && tg[j].slot < t->nslots &&
-		    tg[j].result != 0)
+		    tg[j].result != 0) {
 			res[tg[j].slot] = tg[j].result;
+			fft[tg[j].slot] = tg[j].forfeit;
+		}
 	for (;;) {
 		for (j = 0; j < t->nslots; j++)
 			if (res[j] != 0 && t->slots[j].state ==
 			    LSLOT_PENDING) {
 				t->slots[j].winner = res[j];
+				t->slots[j].forfeit = fft[j];	/* not played */
 				lslot_enter(t, j, LSLOT_DONE);
 			}
 		/* A withdrawal during the last round paired ended it. */
@@ -808,6 +836,7 @@ lobby_tour_replay_games(struct ltour *t, const struct league_tgame *tg,
 			break;
 	}
 	free(res);
+	free(fft);
 	if (t->def.has_sprt)
 		ltour_sprt_update(t);
 }

@@ -157,6 +157,49 @@ def test_swiss_byes():
               int(ln[5]) == int(ln[7]) + int(ln[9]) for ln in lines) and
           sum(int(ln[3]) for ln in lines) == 18, st)
     fide_swiss(boss, rows, byes, st)
+    same_standings(boss, "sw", "a Swiss with byes")
+    d.stop()
+
+
+def same_standings(boss, name, what):
+    """`export standings tournament=NAME` (from the log: the byes of
+    migration 015) equals `standings NAME format=csv` (the lobby's);
+    returns the rows."""
+    ex = boss.cmd("export standings tournament=" + name)
+    cs = boss.cmd("standings %s format=csv" % name)
+    check("export standings = standings: " + what, ok(ex) and ok(cs) and
+          body(ex) == body(cs), (ex, cs))
+    return [x.split(",") for x in body(cs).split("\n")]
+
+
+def test_swiss_forfeit_export():
+    """A Swiss of five, a bye each round and a player who never comes (a
+    forfeit in each round it is paired), the daemon restarted while round
+    2 is paired and again at the end: `export standings` from the log
+    equals `standings` from the lobby, byes and forfeits alike."""
+    d, boss = setup("tswfx", ("k1", "k2", "k3", "k4"), absent=("k5",))
+    r = boss.cmd("tournament create sf swiss players=k1,k2,k3,k4,k5 "
+                 "rounds=3 pairs=1 forfeit=1 tc=20000 seed=5 nim 3 4 5")
+    check("create", ok(r) and "games 12" in r, r)
+    check("round 2 paired", wait_for(lambda: "paired=2" in show(
+        boss, "sf").get("format", ""), WAIT, 0.05), show(boss, "sf")["_"])
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("finished after a restart mid-tournament", wait_status(
+        boss, "sf", "finished", 60), show(boss, "sf")["_"])
+    rows = same_standings(boss, "sf", "a Swiss with byes and forfeits")
+    col = dict((x[1], x) for x in rows[1:])
+    check("three byes (two games each) and k5's forfeits counted",
+          len(rows) == 6 and sum(int(x[7]) for x in rows[1:]) == 6 and
+          int(col["k5"][9]) >= 2 and col["k5"][2] in ("0", "2"), rows)
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("the same after another restart", same_standings(
+        boss, "sf", "after a restart") == rows, rows)
     d.stop()
 
 
@@ -568,4 +611,5 @@ def test_withdraw_abort():
 
 sys.exit(run([test_withdraw_abort, test_forfeit_earliest, test_paired_tie, test_arena, test_add_withdraw,
               test_swiss_withdraw, test_swiss_byes, test_forfeit,
+              test_swiss_forfeit_export,
               test_pause_restart, test_engine_and_sprt]))

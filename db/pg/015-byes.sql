@@ -1,0 +1,3 @@
+-- pg/015-byes.sql: db/015-byes.sql for PostgreSQL (issue 26): a Swiss
+-- tournament's byes, "R:NAME,...", NULL or '' for none stored.
+ALTER TABLE tournaments ADD COLUMN byes TEXT;
