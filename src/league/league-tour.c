@@ -286,23 +286,27 @@ league_tournament_verdict(struct league *lg, int64_t id, int verdict)
 }
 
 /*
- * Stores a Swiss tournament's byes so far, "R:NAME,..." (migration 015),
- * for the standings built from the log (export.c).  Returns 0, or -1 if
- * there is no such tournament or on a database error (logged).
+ * Stores a tournament's unplayed rounds that the games table lacks
+ * (migration 015), for the standings built from the log (export.c): a
+ * Swiss tournament's byes so far, "R:NAME,...", and the games stopped by
+ * a withdrawal, "R:A:B,...".  Returns 0, or -1 if there is no such
+ * tournament or on a database error (logged).
  */
 int
-league_tournament_byes(struct league *lg, int64_t id, const char *byes)
+league_tournament_unplayed(struct league *lg, int64_t id, const char *byes,
+    const char *stopped)
 {
 	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_BYES];
 	int64_t		 n = 0;
 
 	pthread_mutex_lock(&lg->mtx);
 	if (sqldb_bind_text(s, 1, byes) == 0 &&
-	    sqldb_bind_int64(s, 2, id) == 0 && league_step(s) == 0)
+	    sqldb_bind_text(s, 2, stopped) == 0 &&
+	    sqldb_bind_int64(s, 3, id) == 0 && league_step(s) == 0)
 		n = sqldb_changes(lg->db);
 	else {
 		sqldb_reset(s);
-		league_dbfail(lg, "store the byes");
+		league_dbfail(lg, "store the unplayed rounds");
 	}
 	pthread_mutex_unlock(&lg->mtx);
 	return (n == 1 ? 0 : -1);

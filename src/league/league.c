@@ -52,7 +52,7 @@ const char *const league_sql[LEAGUE_S_N] = {
 	"UPDATE tournaments SET status = ? WHERE id = ?",
 	"UPDATE tournaments SET sprt_verdict = ? WHERE id = ?",
 	"UPDATE tournaments SET players = ?, withdrawn = ? WHERE id = ?",
-	"UPDATE tournaments SET byes = ? WHERE id = ?",
+	"UPDATE tournaments SET byes = ?, stopped = ? WHERE id = ?",
 	"SELECT id, name, format, status, game, random, base_ms, inc_ms,"
 	" games_per_pair, seed, players, rounds, forfeit_s, sprt_elo0,"
 	" sprt_elo1, sprt_alpha, sprt_beta, sprt_verdict, nstart, withdrawn,"

@@ -137,7 +137,8 @@ const char *league_format_name(enum league_format);
 int	 league_tournament_status(struct league *, int64_t,
 	    enum league_tstatus);
 int	 league_tournament_verdict(struct league *, int64_t, int);
-int	 league_tournament_byes(struct league *, int64_t, const char *);
+int	 league_tournament_unplayed(struct league *, int64_t, const char *,
+	    const char *);
 int	 league_tournament_roster(struct league *,
 	    const struct league_tournament *, char *, size_t);
 int	 league_tournaments(struct league *, int, struct league_tournament **,

@@ -135,25 +135,41 @@ ltour_set_pairing(struct ltour *t, size_t base, size_t np, size_t j,
 }
 
 /*
- * Stores the byes of t's rounds paired so far, "R:NAME,..." (migration
- * 015), for the standings built from the log.  At a load the same text is
- * written again as the rounds are paired anew.
+ * Stores what the games table lacks of t's unplayed rounds (migration
+ * 015), for the standings built from the log: the byes of the Swiss
+ * rounds paired so far, "R:NAME,...", and the games a withdrawal stopped,
+ * "R:A:B,..." (R as ltour_slot_round gives it).  At a load the same texts
+ * are written again as the rounds are paired anew.
  */
 static void
-ltour_store_byes(struct ltour *t)
+ltour_store_unplayed(struct ltour *t)
 {
-	struct buf	 b;
+	const struct league_tournament *d = &t->def;
+	const struct lslot *s;
+	struct buf	 b, st;
 	unsigned int	 r;
+	size_t		 i;
 
 	buf_init(&b);
-	for (r = 0; r < t->round; r++)
-		if (t->byes[r] < t->def.nplayers)
+	buf_init(&st);
+	for (r = 0; t->byes != NULL && r < t->round; r++)
+		if (t->byes[r] < d->nplayers)
 			buf_printf(&b, "%s%u:%s", b.len > 0 ? "," : "", r + 1,
-			    t->def.players[t->byes[r]]);
-	if (league_tournament_byes(t->lb->league, t->def.id,
-	    buf_str(&b)) != 0)
-		log_warnx("tournament=%s event=byes-failed", t->def.name);
+			    d->players[t->byes[r]]);
+	for (i = 0; i < t->nslots; i++) {
+		s = &t->slots[i];
+		if (s->state == LSLOT_STOPPED && s->a < d->nplayers &&
+		    s->b < d->nplayers && (d->wround[s->a] != 0 ||
+		    d->wround[s->b] != 0))
+			buf_printf(&st, "%s%u:%s:%s", st.len > 0 ? "," : "",
+			    ltour_slot_round(t, i), d->players[s->a],
+			    d->players[s->b]);
+	}
+	if (league_tournament_unplayed(t->lb->league, d->id, buf_str(&b),
+	    buf_str(&st)) != 0)
+		log_warnx("tournament=%s event=unplayed-failed", d->name);
 	buf_free(&b);
+	buf_free(&st);
 }
 
 /*
@@ -193,7 +209,7 @@ ltour_pair_round(struct ltour *t)
 			    LSLOT_VOID);
 	t->byes[t->round++] = bye;
 	if (bye != SWISS_NO_BYE)
-		ltour_store_byes(t);
+		ltour_store_unplayed(t);
 	free(pv);
 	free(active);
 	log_info("tournament=%s event=paired round=%u", t->def.name,
@@ -276,6 +292,7 @@ lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
 	else if (t->def.wround[s->a] != 0 || t->def.wround[s->b] != 0) {
 		/* Aborted after a withdrawal: never played again. */
 		lslot_enter(t, slot, LSLOT_STOPPED);
+		ltour_store_unplayed(t);
 		ltour_after_result(lb, t);
 	} else			/* replayed */
 		lslot_enter(t, slot, LSLOT_PENDING);
@@ -775,12 +792,17 @@ void
 ltour_withdrawn_stop(struct ltour *t)
 {
 	size_t	 i;
+	int	 any = 0;
 
 	for (i = 0; i < t->nslots; i++)
 		if (t->slots[i].state == LSLOT_PENDING &&
 		    (t->def.wround[t->slots[i].a] != 0 ||
-		    t->def.wround[t->slots[i].b] != 0))
+		    t->def.wround[t->slots[i].b] != 0)) {
 			lslot_enter(t, i, LSLOT_STOPPED);
+			any = 1;
+		}
+	if (any)
+		ltour_store_unplayed(t);
 }
 
 /*

@@ -53,12 +53,13 @@ static const char store_tour_id_sql[] =
 
 /*
  * A tournament's format, tie-breaks (NULL: its format's default), games
- * per pairing, players, withdrawals and byes (migration 015).
+ * per pairing, players, withdrawals, byes and games stopped by a
+ * withdrawal (migration 015).
  */
 static const char store_tour_sql[] =
     "SELECT format, COALESCE(tiebreaks, ''), games_per_pair, players,"
-    " COALESCE(withdrawn, ''), COALESCE(byes, '') FROM tournaments"
-    " WHERE id = ?1";
+    " COALESCE(withdrawn, ''), COALESCE(byes, ''), COALESCE(stopped, '')"
+    " FROM tournaments WHERE id = ?1";
 
 /* Reads one row of store_rgames_sql into g. */
 static void
@@ -209,6 +210,7 @@ store_tour(struct store *st, int64_t id, struct store_tour *t)
 			t->players = store_coldup(s, 3);
 			t->withdrawn = store_coldup(s, 4);
 			t->byes = store_coldup(s, 5);
+			t->stopped = store_coldup(s, 6);
 			found = 1;
 			rc = SQLDB_DONE;
 		}
@@ -228,5 +230,6 @@ store_tour_free(struct store_tour *t)
 	free(t->players);
 	free(t->withdrawn);
 	free(t->byes);
+	free(t->stopped);
 	memset(t, 0, sizeof *t);
 }

@@ -62,13 +62,14 @@ int64_t	 store_tour_id(struct store *, const char *);
  * A tournament as the log has it, for its standings (results-read.c):
  * texts as stored, "" where NULL.  players "A,B,..."; withdrawn
  * "NAME:R,..." (R rounds paired when it withdrew); byes "R:NAME,..."
- * (Swiss, migration 015).
+ * (Swiss, migration 015); stopped "R:A:B,...": the games a withdrawal
+ * stopped before they were played (migration 015).
  */
 struct store_tour {
 	int		 swiss;
 	char		*tiebreaks;	/* "": its format's default */
 	unsigned int	 games_per_pair;
-	char		*players, *withdrawn, *byes;
+	char		*players, *withdrawn, *byes, *stopped;
 };
 
 int	 store_tour(struct store *, int64_t, struct store_tour *);

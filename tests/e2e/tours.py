@@ -481,6 +481,7 @@ def test_add_withdraw():
     boss.cmd("login boss password1")
     check("the same after a restart", body(show(boss, "aw")["_"]) ==
           body(sh["_"]), show(boss, "aw")["_"])
+    same_standings(boss, "aw", "a withdrawal in a round-robin")
     refused(boss, "tournament add aw w2", "add to a finished one",
             "no running tournament aw")
     d.stop()
@@ -507,12 +508,17 @@ def test_swiss_withdraw():
     check("rounds 2 and 3: one pairing and a bye", sh.get("games") ==
           "8 played 6 playing 0 pending 0 stopped 2 forfeits 0" and
           len(byes) == 3 and byes[0] == "-" and "x4" not in byes, sh["_"])
+    rows = same_standings(boss, "sw", "a Swiss withdrawal (games stopped)")
+    check("x4 listed, last, absent every round", rows[-1][:4] ==
+          ["4", "x4", "0", "0"], rows)
     d.stop()
     d.start()                   # the rounds paired again from the log
     boss = Client(d)
     boss.cmd("login boss password1")
     check("the same after a restart", body(show(boss, "sw")["_"]) ==
           body(sh["_"]), show(boss, "sw")["_"])
+    check("export = standings after a restart", same_standings(
+        boss, "sw", "after a restart") == rows, rows)
     d.stop()
 
 
@@ -606,6 +612,7 @@ def test_withdraw_abort():
     check("both games stopped", show(boss, "wa").get("games") ==
           "2 played 0 playing 0 pending 0 stopped 2 forfeits 0",
           show(boss, "wa")["_"])
+    same_standings(boss, "wa", "a game aborted after a withdrawal")
     d.stop()
 
 

@@ -503,7 +503,8 @@ test_migrate_013(void **state)
 
 /*
  * Migration 015 from the schema before it: a tournament made before has
- * no byes stored (NULL); league_tournament_byes stores them, and refuses
+ * no byes nor stopped games stored (NULL); league_tournament_unplayed
+ * stores them, and refuses
  * a tournament that does not exist.
  */
 static void
@@ -522,17 +523,18 @@ test_migrate_015(void **state)
 	    " 0, 0, 0, 2, 1, 'carol,dave,erin', 'T', 2, 'bh,sb')");
 	lgdb_migrate(fx, 15);
 	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM tournaments"
-	    " WHERE name = 'old' AND byes IS NULL AND tiebreaks = 'bh,sb'"),
-	    1);
+	    " WHERE name = 'old' AND byes IS NULL AND stopped IS NULL"
+	    " AND tiebreaks = 'bh,sb'"), 1);
 	id = lgdb_int(fx, "SELECT id FROM tournaments WHERE name = 'old'");
 	lgdb_migrate(fx, -1);
 	fx->lg = lgdb_league(fx, 5, 30);
-	assert_int_equal(league_tournament_byes(fx->lg, id, "1:erin,2:dave"),
-	    0);
+	assert_int_equal(league_tournament_unplayed(fx->lg, id,
+	    "1:erin,2:dave", "2:carol:erin"), 0);
 	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM tournaments"
-	    " WHERE name = 'old' AND byes = '1:erin,2:dave'"), 1);
-	assert_int_equal(league_tournament_byes(fx->lg, id + 1, "1:erin"),
-	    -1);
+	    " WHERE name = 'old' AND byes = '1:erin,2:dave'"
+	    " AND stopped = '2:carol:erin'"), 1);
+	assert_int_equal(league_tournament_unplayed(fx->lg, id + 1, "1:erin",
+	    ""), -1);
 }
 
 /* The league refuses what it cannot use. */
