@@ -32,7 +32,7 @@ results_tour_rounds(const struct store_tour *t, size_t nplayers,
 static char **
 results_names_split(const char *p, size_t *n)
 {
-	char	**v = xcalloc(strlen(p) / 2 + 2, sizeof *v);
+	char	**v = xcalloc(strlen(p) + 2, sizeof *v);
 	size_t	 k;
 
 	for (*n = 0; *p != '\0'; p += k + (p[k] == ',')) {
@@ -44,6 +44,7 @@ results_names_split(const char *p, size_t *n)
 	return (v);
 }
 
+/* Frees what results_names_split returned. */
 static void
 results_names_free(char **v)
 {

@@ -57,7 +57,8 @@ static const char store_tour_id_sql[] =
  * withdrawal (migration 015).
  */
 static const char store_tour_sql[] =
-    "SELECT format, COALESCE(tiebreaks, ''), games_per_pair, players,"
+    "SELECT format, COALESCE(tiebreaks, ''), games_per_pair,"
+    " COALESCE(players, ''),"
     " COALESCE(withdrawn, ''), COALESCE(byes, ''), COALESCE(stopped, '')"
     " FROM tournaments WHERE id = ?1";
 
