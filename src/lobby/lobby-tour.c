@@ -135,6 +135,20 @@ ltour_set_pairing(struct ltour *t, size_t base, size_t np, size_t j,
 }
 
 /*
+ * Slot i's round, 1-based: a Swiss round's block (byes and absences
+ * share it), else the slot's place in the schedule (its order).
+ */
+unsigned int
+ltour_slot_round(const struct ltour *t, size_t i)
+{
+	size_t	 b = t->npairings * t->def.games_per_pair;
+
+	if (t->def.format == LEAGUE_SWISS && b > 0)
+		return ((unsigned int)(i / b) + 1);
+	return ((unsigned int)i + 1);
+}
+
+/*
  * Stores what the games table lacks of t's unplayed rounds (migration
  * 015), for the standings built from the log: the byes of the Swiss
  * rounds paired so far, "R:NAME,...", and the games a withdrawal stopped,
