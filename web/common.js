@@ -177,7 +177,7 @@ G.tc = function (tc) {
 	if (!tc)
 		return "no clock";
 	return tc.base_ms / 1000 + (tc.inc_ms ? "+" + tc.inc_ms / 1000 : "") +
-	    " s";
+	    " s" + (tc.clock === "cpu" ? " CPU" : "");
 };
 
 /* The columns a list of games may show: a title and a cell maker. */
@@ -194,7 +194,17 @@ G.gameCols = {
 		return g.status === "live" ? G.el("span", {class: "live"},
 		    "live") : G.result(g);
 	}],
-	spec: ["game spec", function (g) { return G.spec(g.start, 40); }]
+	spec: ["game spec", function (g) { return G.spec(g.start, 40); }],
+	tournament: ["tournament", function (g) {
+		return g.tournament ? G.tourLink(g.tournament) : "";
+	}],
+	round: ["round", function (g) {
+		return g.round ? String(g.round) : "";
+	}],
+	node: ["node", function (g) {
+		return g.node === undefined || g.node === null ? "" :
+		    String(g.node);
+	}]
 };
 
 /* A table of games (summaries or live games) with the named columns, or

@@ -1,7 +1,8 @@
 /*
  * game.js: /game/ID, a live or finished game: the position drawn, the
- * moves with their optimality marks, both clocks, the result and its
- * reason.  Any ply can be stepped to (buttons, arrow keys, a click on a
+ * moves with their optimality marks and thinking times (with their CPU
+ * time and peak memory where the record has them), both clocks, the
+ * result and its reason.  Any ply can be stepped to (buttons, arrow keys, a click on a
  * move).  A live game follows its feed (Server-Sent Events,
  * /api/games/ID/feed): moves appear as they are made, the clock of the
  * player to move counts down, and the end reloads the game's record.
@@ -86,9 +87,25 @@ function moveRow(m) {
 	    G.el("td", {class: "move"}, G.spec(m.move, 80)),
 	    G.el("td", {}, m.mark ? G.markEl(m.mark) : ""),
 	    G.el("td", {class: "n"}, typeof m.time_ms === "number" ?
-	    (m.time_ms / 1000).toFixed(1) + " s" : ""));
+	    (m.time_ms / 1000).toFixed(1) + " s" : "", cost(m)));
 	tr.addEventListener("click", function () { step(m.ply); });
 	return tr;
+}
+
+/* What a move cost where it was measured (a record of grundy match's:
+ * wall_us, cpu_us, peak_bytes; grundyd's games have none): "" if not. */
+function cost(m) {
+	var t = [];
+	if (typeof m.wall_us !== "number")
+		return "";
+	if (S.game.tc && S.game.tc.clock === "cpu")
+		t.push("wall " + (m.wall_us / 1e6).toFixed(2) + " s");
+	else if (typeof m.cpu_us === "number")
+		t.push("CPU " + (m.cpu_us / 1e6).toFixed(2) + " s");
+	if (typeof m.peak_bytes === "number")
+		t.push((m.peak_bytes / 1048576).toFixed(1) + " MiB");
+	return t.length ? G.el("span", {class: "cost"}, " · " + t.join(" · "))
+	    : "";
 }
 
 function refusedRow(r) {

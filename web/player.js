@@ -41,9 +41,12 @@ G.every(5000, function () {
 		    function (h, i) {
 			return {x: i, y: h.rating, label: "game " + h.game};
 		    }), {empty: "no rated game yet", base: 1500}));
-		G.put("throws", G.barChart(p.first_throw.map(function (b) {
+		/* A player who never threw a win: no chart of zeros. */
+		G.put("throws", p.threw_win_games === 0 ? G.el("p",
+		    {class: "empty"}, "no game thrown") :
+		    G.barChart(p.first_throw.map(function (b) {
 			return {label: bucket(b), value: b.games};
-		})));
+		    })));
 		G.put("recent", G.gamesTable(p.recent, "no game yet",
 		    ["result", "spec"]));
 	});

@@ -25,6 +25,37 @@ function standingsTable(rows) {
 	    }));
 }
 
+/* A Swiss tournament's rounds: each game with its result, and the bye. */
+function roundsTable(rounds) {
+	if (!rounds)
+		return G.el("p", {class: "empty"}, "no rounds: every pairing " +
+		    "is scheduled from the start");
+	if (!rounds.length)
+		return G.el("p", {class: "empty"}, "no round paired yet");
+	return G.table("rounds", ["round", "pairings and results", "bye"],
+	    rounds.map(function (r) {
+		return [String(r.round), r.games.map(function (g) {
+			var res = g.result === null ? g.state :
+			    g.forfeit ? (g.result === "first" ? "+\u2013" :
+			    "\u2013+") : g.result === "first" ? "1\u20130" :
+			    "0\u20131";
+			return G.el("span", {class: "pairing"},
+			    G.playerLink(g.player1), " \u2013 ",
+			    G.playerLink(g.player2), " ", G.el("b", {}, res),
+			    " ");
+		}), r.bye === null ? "none" : G.playerLink(r.bye)];
+	    }));
+}
+
+/* The round of each slot of a Swiss tournament (the games list's). */
+function slotRounds(rounds) {
+	var m = {};
+	(rounds || []).forEach(function (r) {
+		r.games.forEach(function (g) { m[g.slot] = r.round; });
+	});
+	return m;
+}
+
 /* Row player's points over games against each column player, as
  * `crosstable NAME` prints them. */
 function crossTable(players, cross) {
@@ -47,14 +78,10 @@ function optionsText(t) {
 
 	if (o.rounds !== null)
 		v.push("round " + t.paired + " of " + o.rounds);
-	if (t.byes)
-		v.push("byes: " + t.byes.map(function (b) {
-			return b === null ? "\u2014" : b;
-		}).join(", "));
 	v.push(o.forfeit_s ? "forfeit after " + o.forfeit_s + " s" :
 	    "no forfeit deadline");
 	v.push(o.seed === null ? "seed hidden until the end" :
-	    "seed " + o.seed);
+	    "seed " + o.seed);	/* a string: every digit exact */
 	if (t.withdrawn.length)
 		v.push("withdrawn: " + t.withdrawn.join(", "));
 	if (s)
@@ -87,8 +114,14 @@ G.every(2000, function () {
 		G.put("now", G.gamesTable(t.live,
 		    "no game of this tournament is being played",
 		    ["ply", "position"]));
+		G.put("rounds", roundsTable(t.rounds));
+		var sr = slotRounds(t.rounds);
 		G.put("games", G.gamesTable(t.games.filter(function (g) {
 			return g.status !== "live";
-		}), "no game has ended yet", ["result"]));
+		}).map(function (g) {
+			g.round = sr[g.slot];
+			return g;
+		}), "no game has ended yet", t.rounds ? ["round", "result"] :
+		    ["result"]));
 	});
 });

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "cli/bot.h"
+#include "cli/host.h"
 #include "cli/cli-edit.h"
 #include "cli/cli-engine.h"
 #include "lib/log.h"
@@ -40,6 +41,8 @@ static const char grundy_usage[] =
     "       grundy bot --server HOST:PORT --name NAME [OPTION...] "
     "-- PROGRAM [ARG...]\n"
     "           (its options: grundy bot --help)\n"
+    "       grundy host [--server HOST:PORT] [OPTION...] FILE\n"
+    "           (many bots from FILE: grundy host --help)\n"
     "       grundy match --engine cmd=PROG... --engine cmd=PROG... "
     "--game GAME [OPTION...]\n"
     "           (its options: grundy match --help)\n"
@@ -495,6 +498,8 @@ main(int argc, char **argv)
 		return (verify_main(argc - 1, argv + 1));
 	if (strcmp(argv[1], "bot") == 0)
 		return (bot_main(argc - 2, argv + 2));
+	if (strcmp(argv[1], "host") == 0)
+		return (host_main(argc - 2, argv + 2));
 	if (strcmp(argv[1], "engine") == 0) {
 		if (argc == 2)
 			return (grundy_engine());

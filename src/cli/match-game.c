@@ -4,7 +4,10 @@
  * loop serves every slot, so no game waits on another.  Moves are judged
  * by the daemon's referee (referee.c); clocks run on the monotonic clock
  * (clock.c) from the moment a genmove is written to the moment its answer
- * is read.
+ * is read, or with clock=cpu on the CPU time of the mover's process tree
+ * (ptree.h) over that interval, under a wall bound; the engine not on move
+ * is then frozen (unless --ponder).  Every move's cost (wall and CPU
+ * time, peak memory) goes into the record and the engine's totals.
  */
 #include <errno.h>
 #include <poll.h>
@@ -69,6 +72,7 @@ mg_end(struct mslot *s, int winner, const char *reason, const char *detail,
 	r->ms = (clock_mono_ns() - s->started) / 1000000;
 	r->timed = 1;
 	for (seat = 1; seat <= 2; seat++) {
+		mp_freeze(mg_proc(s, seat), 0);
 		if (fault == seat || fault == 3)
 			mp_kill(mg_proc(s, seat));
 		else
@@ -217,6 +221,7 @@ mg_turn(struct mslot *s)
 	const char	*reason;
 	char		 det[64];
 	int		 winner;
+	uint64_t	 left;
 
 	if (referee_over(&s->game, s->to_move, &winner, &reason)) {
 		mg_end(s, winner, reason, NULL, 0);
@@ -229,23 +234,98 @@ mg_turn(struct mslot *s)
 		return;
 	}
 	s->serial++;
+	if (m->cpu_clock && !m->ponder) {
+		mp_freeze(mg_proc(s, 3 - s->to_move), 1);
+		mp_freeze(mg_proc(s, s->to_move), 0);
+	}
 	s->turn_start = clock_mono_ns();
-	s->deadline = s->turn_start + (s->clock_us[s->to_move - 1] +
-	    m->grace_ms * 1000) * 1000;
+	s->has_cpu0 = mp_measured(m, mg_proc(s, s->to_move)) &&
+	    mp_cpu_ns(mg_proc(s, s->to_move), &s->cpu0) == 0;
+	left = (s->clock_us[s->to_move - 1] + m->grace_ms * 1000) * 1000;
+	s->deadline = s->wall_deadline = s->turn_start + left;
+	if (m->cpu_clock)
+		s->wall_deadline = s->turn_start + m->wall_factor * left +
+		    m->wall_margin_ms * 1000000;
 	mp_send(mg_proc(s, s->to_move), 1, s->serial,
 	    "genmove time1=%llu time2=%llu",
 	    (unsigned long long)(s->clock_us[0] / 1000),
 	    (unsigned long long)(s->clock_us[1] / 1000));
 }
 
-/* Applies a legal move of the mover: clock, record, play to the other. */
+/* What a turn cost: wall and CPU time (µs), peak memory so far. */
+struct mg_cost {
+	uint64_t	 wall_us, cpu_us, peak;
+	int		 has_cpu, has_peak;
+};
+
+/*
+ * Measures the mover's turn as its answer is read (process p): frozen
+ * first under clock=cpu (nothing it does after is its turn's), then its
+ * tree's CPU time since the turn began and its peak memory.
+ */
 static void
-mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
+mg_measure(struct mslot *s, struct mproc *p, struct mg_cost *c)
 {
+	uint64_t	 ns;
+
+	memset(c, 0, sizeof *c);
+	if (s->m->cpu_clock && !s->m->ponder)
+		mp_freeze(p, 1);
+	c->wall_us = p->rx_ns > s->turn_start ? (p->rx_ns - s->turn_start) /
+	    1000 : 0;
+	if (s->has_cpu0 && mp_cpu_ns(p, &ns) == 0) {
+		c->has_cpu = 1;
+		c->cpu_us = ns > s->cpu0 ? (ns - s->cpu0) / 1000 : 0;
+	}
+	c->has_peak = mp_measured(s->m, p) && mp_peak_bytes(p, &c->peak) == 0;
+}
+
+/* The time a turn is charged: its CPU time under clock=cpu, else wall. */
+static uint64_t
+mg_charged(const struct mslot *s, const struct mg_cost *c)
+{
+	return (s->m->cpu_clock && c->has_cpu ? c->cpu_us : c->wall_us);
+}
+
+/* Adds a move's cost to its record line and to its engine's totals. */
+static void
+mg_cost_add(struct mslot *s, struct store_rmove *r, const struct mg_cost *c)
+{
+	struct match_engine *e = &s->m->eng[mg_proc(s, r->player)->eng];
+
+	if (!c->has_cpu && !c->has_peak)
+		return;		/* not measured: no cost line */
+	r->has_cost = 1;
+	r->wall_us = c->wall_us;
+	r->has_cpu = c->has_cpu;
+	r->cpu_us = c->cpu_us;
+	r->has_peak = c->has_peak;
+	r->peak_bytes = c->peak;
+	e->cost_moves++;
+	e->wall_us += c->wall_us;
+	if (c->has_cpu) {
+		e->cpu_moves++;
+		e->cpu_us += c->cpu_us;
+	}
+	if (c->has_peak && c->peak > e->peak_bytes)
+		e->peak_bytes = c->peak;
+}
+
+/*
+ * Applies a legal move of the mover: clock, record, play to the other,
+ * queued so that it goes out with the genmove (or gameover) that
+ * mg_turn sends the same process: one write a ply.
+ */
+static void
+mg_apply(struct mslot *s, const struct game_move *mv,
+    const struct mg_cost *cost)
+{
+	uint64_t	 used = mg_charged(s, cost);
 	struct game_error err;
 	enum referee_mark mark = referee_mark(&s->game, mv);
 	uint64_t	*clk = &s->clock_us[s->to_move - 1];
 	struct store_rmove *r;
+	struct mproc	*p;
 	struct buf	 text, pos;
 
 	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
@@ -267,14 +347,16 @@ mg_apply(struct mslot *s, const struct game_move *mv, uint64_t used)
 	r->time_ms = used / 1000;
 	r->time_us = used;
 	s->m->res[s->gi].think_us[s->to_move - 1] += used;
+	mg_cost_add(s, r, cost);
 	buf_free(&pos);
 	s->to_move = 3 - s->to_move;
-	mp_send(mg_proc(s, s->to_move), 0, s->serial, "play %s time1=%llu "
-	    "time2=%llu", buf_str(&text),
-	    (unsigned long long)(s->clock_us[0] / 1000),
+	p = mg_proc(s, s->to_move);
+	mp_queue(p, 0, s->serial, "play %s time1=%llu time2=%llu",
+	    buf_str(&text), (unsigned long long)(s->clock_us[0] / 1000),
 	    (unsigned long long)(s->clock_us[1] / 1000));
 	buf_free(&text);
 	mg_turn(s);
+	(void)mp_flush(p);	/* as mp_send: the poll loop sees a death */
 }
 
 /* A genmove answer of the mover, read at s's proc rx time. */
@@ -285,19 +367,21 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 	const char	*text = a->body.data != NULL ? a->body.data : "";
 	const char	*bad = NULL;
 	struct game_error err;
-	struct game_move mv;
+	struct game_move *mv = &s->answer;	/* no allocation a ply */
 	struct buf	 d;
+	struct mg_cost	 cost;
 	uint64_t	 used;
 	char		 quoted[REFEREE_QUOTE_MAX + 1];
 
-	used = p->rx_ns > s->turn_start ? (p->rx_ns - s->turn_start) / 1000 :
-	    0;
+	mg_measure(s, p, &cost);
+	used = mg_charged(s, &cost);
 	/* A sandboxed engine that ran into a limit loses, move or not. */
 	if ((bad = chan_violation(&p->ch, NULL)) != NULL) {
 		mg_fault(s, s->to_move, bad, NULL);
 		return;
 	}
-	if (used > s->clock_us[s->to_move - 1] + m->grace_ms * 1000) {
+	if (used > s->clock_us[s->to_move - 1] + m->grace_ms * 1000 ||
+	    p->rx_ns >= s->wall_deadline) {
 		mg_fault(s, s->to_move, "timeout", NULL);
 		return;
 	}
@@ -309,9 +393,8 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		bad = "answer too long";
 	else if (a->lines > 1)
 		bad = "answer of several lines";
-	game_move_init(&mv);
 	if (referee_parse_move(&s->game, bad != NULL ? "-" : text, bad,
-	    &m->lim, &mv, &err) != 0) {
+	    &m->lim, mv, &err) != 0) {
 		memset(&s->ref, 0, sizeof s->ref);
 		s->ref.ply = s->plies + 1;
 		s->ref.player = s->to_move;
@@ -325,8 +408,7 @@ mg_move(struct mslot *s, struct mproc *p, const struct proto_answer *a)
 		mg_fault(s, s->to_move, "illegal-move", buf_str(&d));
 		buf_free(&d);
 	} else
-		mg_apply(s, &mv, used);
-	game_move_clear(&mv);
+		mg_apply(s, mv, &cost);
 }
 
 /* A complete answer from a slot's process k. */
@@ -440,6 +522,33 @@ mg_input(struct mslot *s, int k)
 		mg_died(s, k);
 }
 
+/*
+ * Under clock=cpu, at a deadline within the wall bound: returns 1 (and
+ * the next deadline set) if the mover's CPU time has not run out, 0 if
+ * it has or its tree cannot be read.  A single thread's CPU time cannot
+ * outrun the wall clock, so the next look is when the CPU time left
+ * would be spent at the earliest (threads may overrun it by that much;
+ * their answer is judged on its own CPU time).
+ */
+static int
+mg_cpu_left(struct mslot *s)
+{
+	struct match	*m = s->m;
+	uint64_t	 now = clock_mono_ns(), ns, used, left;
+
+	if (!m->cpu_clock || now >= s->wall_deadline || !s->has_cpu0 ||
+	    mp_cpu_ns(mg_proc(s, s->to_move), &ns) != 0)
+		return (0);
+	used = ns > s->cpu0 ? (ns - s->cpu0) / 1000 : 0;
+	left = s->clock_us[s->to_move - 1] + m->grace_ms * 1000;
+	if (used > left)
+		return (0);
+	s->deadline = now + (left - used) * 1000 + 1000000;
+	if (s->deadline > s->wall_deadline)
+		s->deadline = s->wall_deadline;
+	return (1);
+}
+
 /* The slot's deadline passed: a slow start or a timeout. */
 static void
 mg_deadline(struct mslot *s)
@@ -469,7 +578,8 @@ mg_deadline(struct mslot *s)
 	 * deadline still loses on time.
 	 */
 	mg_input(s, s->seat_proc[s->to_move - 1]);
-	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline) {
+	if (s->state == MG_PLAYING && clock_mono_ns() >= s->deadline &&
+	    !mg_cpu_left(s)) {
 		/* One stuck on a sandbox limit (a fork bomb) loses on it. */
 		limit = chan_violation(&mg_proc(s, s->to_move)->ch, NULL);
 		mg_fault(s, s->to_move, limit != NULL ? limit : "timeout",

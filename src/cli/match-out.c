@@ -218,6 +218,15 @@ match_json_pair(const struct match *m, struct json *j, size_t k)
 	json_end_obj(j);
 }
 
+/* The run's time control: BASE[+INC], then " clock=cpu" if so. */
+static void
+match_tc_text(const struct match *m, struct buf *b)
+{
+	proto_tc_print(b, m->base_ms, m->inc_ms);
+	if (m->cpu_clock)
+		buf_puts(b, " " RECORD_CLOCK_CPU);
+}
+
 /* The run's settings, which --resume checks. */
 static void
 match_json_config(const struct match *m, struct json *j)
@@ -226,7 +235,7 @@ match_json_config(const struct match *m, struct json *j)
 	size_t		 i;
 
 	buf_init(&tc);
-	proto_tc_print(&tc, m->base_ms, m->inc_ms);
+	match_tc_text(m, &tc);
 	json_key(j, "config");
 	json_obj(j);
 	json_kstr(j, "game", m->game_spec);
@@ -265,6 +274,13 @@ match_json_games(const struct match *m, struct json *j)
 		json_kuint(j, "limits", e->limits);
 		json_kuint(j, "timed_moves", e->timed_moves);
 		json_kuint(j, "think_us", e->think_us);
+		json_kuint(j, "moves_measured", e->cost_moves);
+		json_kuint_if(j, "wall_us_per_move", e->cost_moves > 0,
+		    e->cost_moves > 0 ? e->wall_us / e->cost_moves : 0);
+		json_kuint_if(j, "cpu_us_per_move", e->cpu_moves > 0,
+		    e->cpu_moves > 0 ? e->cpu_us / e->cpu_moves : 0);
+		json_kuint_if(j, "peak_bytes", e->peak_bytes > 0,
+		    e->peak_bytes);
 		json_end_obj(j);
 	}
 	json_end_arr(j);
@@ -321,7 +337,7 @@ match_load_config(struct match *m, const struct jsonr *cfg,
 	int		 same;
 
 	buf_init(&tc);
-	proto_tc_print(&tc, m->base_ms, m->inc_ms);
+	match_tc_text(m, &tc);
 	v = jsonr_get(cfg, "random_starts");
 	same = jsonr_str(cfg, "tc") != NULL &&
 	    strcmp(jsonr_str(cfg, "tc"), buf_str(&tc)) == 0;
@@ -545,6 +561,7 @@ match_record(const struct match *m, struct mslot *s)
 	rec.game.reason = (char *)r->reason;
 	rec.game.detail = r->detail;
 	rec.game.has_tc = 1;
+	rec.game.tc_cpu = m->cpu_clock;
 	rec.game.tc_base_ms = m->base_ms;
 	rec.game.tc_inc_ms = m->inc_ms;
 	rec.moves = s->mv;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/match.h"
+#include "cli/ptree.h"
 #include "lib/clock.h"
 
 /* How long a process that closed its output gets to exit (mp_death). */
@@ -42,6 +43,19 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 
 	if (chan_spawn(&p->ch, &o, &step) != 0)
 		return (-1);
+	/*
+	 * Its tree, for what each move costs (and the CPU-time clock): the
+	 * sandbox's (chan.h), else one without limits that the process
+	 * enters once started (ptree_enter's cgroup move; with a process
+	 * group, the group is already the tree).  Without one (ptree_new
+	 * failed) its moves have no cost.
+	 */
+	p->tree = p->ch.tree == NULL ? ptree_new(e->name, NULL) : NULL;
+	if (p->tree != NULL && ptree_enter(p->tree, p->ch.pid) != 0) {
+		ptree_free(p->tree);
+		p->tree = NULL;
+	}
+	p->frozen = 0;
 	p->eng = eng;
 	p->nout = 0;
 	p->fresh = 1;
@@ -60,14 +74,77 @@ mp_close(struct mproc *p)
 	p->state = MP_DOWN;
 }
 
-/* Kills a process and its group at once, and reaps it. */
+/* The process tree of a process: the sandbox's, or its own, or NULL. */
+static struct ptree *
+mp_tree(struct mproc *p)
+{
+	return (p->ch.tree != NULL ? p->ch.tree : p->tree);
+}
+
+/* Kills what is left of its own tree (children it left) and frees it. */
+static void
+mp_tree_end(struct mproc *p)
+{
+	p->frozen = 0;
+	if (p->tree == NULL)
+		return;
+	ptree_kill(p->tree);
+	ptree_free(p->tree);
+	p->tree = NULL;
+}
+
+/* Kills a process, its group and its tree at once, and reaps it. */
 void
 mp_kill(struct mproc *p)
 {
 	if (p->state == MP_DOWN)
 		return;
 	mp_close(p);
+	mp_tree_end(p);
 	chan_kill(&p->ch, SIGKILL);
+}
+
+/*
+ * Whether a process's moves are measured (CPU time, peak memory): under
+ * clock=cpu always; under the wall clock where its tree is a cgroup, whose
+ * counters cost microseconds, not where it is a process group, whose walk
+ * of /proc costs milliseconds a reading (BENCHMARKS.md §36).
+ */
+int
+mp_measured(const struct match *m, struct mproc *p)
+{
+	struct ptree	*t = mp_tree(p);
+
+	return (t != NULL && (m->cpu_clock ||
+	    strncmp(ptree_mode(t), "process-group", 13) != 0));
+}
+
+/* The CPU time of a process's tree so far (ns).  Returns 0, or -1. */
+int
+mp_cpu_ns(struct mproc *p, uint64_t *ns)
+{
+	return (mp_tree(p) != NULL && p->state == MP_UP ?
+	    ptree_cpu_ns(mp_tree(p), ns) : -1);
+}
+
+/* The peak memory of a process's tree so far.  Returns 0, or -1. */
+int
+mp_peak_bytes(struct mproc *p, uint64_t *bytes)
+{
+	return (mp_tree(p) != NULL && p->state == MP_UP ?
+	    ptree_peak_bytes(mp_tree(p), bytes) : -1);
+}
+
+/* Freezes (on) or thaws a process's tree: no thinking off its turn. */
+void
+mp_freeze(struct mproc *p, int on)
+{
+	struct ptree	*t = mp_tree(p);
+
+	if (t == NULL || p->state != MP_UP || p->frozen == on)
+		return;
+	if ((on ? ptree_freeze(t) : ptree_thaw(t)) == 0)
+		p->frozen = on;
 }
 
 /*
@@ -86,6 +163,7 @@ mp_stop_all(struct match *m)
 	for (s = 0; s < m->conc; s++)
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
+			mp_freeze(p, 0);
 			if (p->state == MP_UP)
 				chan_hangup(&p->ch);
 		}
@@ -96,9 +174,10 @@ mp_stop_all(struct match *m)
 				p = &m->slots[s].proc[k];
 				if (p->state != MP_UP || p->ch.pid <= 0)
 					continue;
-				if (chan_wait(&p->ch, 0, &status) != 0)
+				if (chan_wait(&p->ch, 0, &status) != 0) {
 					mp_close(p);
-				else
+					mp_tree_end(p);
+				} else
 					left++;
 			}
 		if (left > 0)
@@ -110,16 +189,14 @@ mp_stop_all(struct match *m)
 }
 
 /*
- * Queues a command to a process under a new id and writes what the pipe
- * takes; genmove commands are remembered with the turn's serial.  A
- * process with MATCH_OUTSTANDING commands unanswered forgets the oldest
- * (it cost only its own turn).
+ * Queues a command to a process under a new id; genmove commands are
+ * remembered with the turn's serial.  A process with MATCH_OUTSTANDING
+ * commands unanswered forgets the oldest (it cost only its own turn).
  */
-void
-mp_send(struct mproc *p, int genmove, unsigned long serial,
-    const char *fmt, ...)
+static void
+mp_vqueue(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, va_list ap)
 {
-	va_list		 ap;
 	unsigned long	 id = ++p->next_id;
 
 	if (p->state != MP_UP)
@@ -134,10 +211,35 @@ mp_send(struct mproc *p, int genmove, unsigned long serial,
 	p->out[p->nout].serial = serial;
 	p->nout++;
 	buf_printf(&p->ch.out, "%lu ", id);
-	va_start(ap, fmt);
 	buf_vprintf(&p->ch.out, fmt, ap);
-	va_end(ap);
 	buf_putc(&p->ch.out, '\n');
+}
+
+/*
+ * Queues a command without writing it: the next mp_send to the process
+ * (or the poll loop) writes both with one write.
+ */
+void
+mp_queue(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, ...)
+{
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	mp_vqueue(p, genmove, serial, fmt, ap);
+	va_end(ap);
+}
+
+/* Queues a command (mp_queue) and writes what the pipe takes. */
+void
+mp_send(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, ...)
+{
+	va_list		 ap;
+
+	va_start(ap, fmt);
+	mp_vqueue(p, genmove, serial, fmt, ap);
+	va_end(ap);
 	mp_flush(p);
 }
 
@@ -183,5 +285,6 @@ mp_death(struct mproc *p, char *tmp, size_t len, const char **limit)
 		snprintf(tmp, len, "killed by signal %d", WTERMSIG(status));
 	if (*limit == NULL && boxed && r == 1)
 		*limit = sandbox_exit_reason(status);
+	mp_tree_end(p);
 	return (tmp);
 }

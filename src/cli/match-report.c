@@ -215,6 +215,38 @@ cell_ms_move(const struct match_engine *e, char *tmp, size_t len)
 		    (double)e->timed_moves);
 }
 
+/* Mean wall time per measured move (ms), "-" where none was measured. */
+static void
+cell_wall_move(const struct match_engine *e, char *tmp, size_t len)
+{
+	if (e->cost_moves == 0)
+		snprintf(tmp, len, "-");
+	else
+		snprintf(tmp, len, "%.3f", (double)e->wall_us / 1000.0 /
+		    (double)e->cost_moves);
+}
+
+/* Mean CPU time per measured move (ms), "-" where none was measured. */
+static void
+cell_cpu_move(const struct match_engine *e, char *tmp, size_t len)
+{
+	if (e->cpu_moves == 0)
+		snprintf(tmp, len, "-");
+	else
+		snprintf(tmp, len, "%.3f", (double)e->cpu_us / 1000.0 /
+		    (double)e->cpu_moves);
+}
+
+/* Peak memory of one of its processes (MiB), "-" where not measured. */
+static void
+cell_peak(const struct match_engine *e, char *tmp, size_t len)
+{
+	if (e->peak_bytes == 0)
+		snprintf(tmp, len, "-");
+	else
+		snprintf(tmp, len, "%.1f", (double)e->peak_bytes / 1048576.0);
+}
+
 /*
  * The columns of the engines' table, in order: a counter of struct
  * match_engine (its offset), or a figure computed by cell.
@@ -233,6 +265,10 @@ static const struct engine_col {
 	COUNTER("limits", limits),
 	COUNTER("moves", timed_moves),
 	{ "ms/move", 0, cell_ms_move },
+	COUNTER("measured", cost_moves),
+	{ "wall/move", 0, cell_wall_move },
+	{ "cpu/move", 0, cell_cpu_move },
+	{ "peak-mem", 0, cell_peak },
 };
 #undef COUNTER
 

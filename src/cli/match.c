@@ -28,6 +28,10 @@
 #define MATCH_DEF_TC	"10000+100"
 #define MATCH_START_MS	10000
 #define MATCH_REPORT_EVERY 10		/* pairs between progress lines */
+#define MATCH_WALL_FACTOR 10		/* clock=cpu: the wall bound's factor */
+#define MATCH_WALL_MARGIN 5000		/* and its margin (ms) */
+#define MATCH_STR1(x)	#x
+#define MATCH_STR(x)	MATCH_STR1(x)
 
 /* grundy match --help; cli_usage prints it. */
 static const char match_usage[] =
@@ -35,7 +39,9 @@ static const char match_usage[] =
     "[--engine ...]\n"
     "           --game GAME [--random-starts] [--seed N] "
     "[--games N]\n"
-    "           [--concurrency N] [--tc BASE[+INC]] [--grace MS] "
+    "           [--concurrency N] [--tc 'BASE[+INC][ clock=cpu]'] "
+    "[--ponder]\n"
+    "           [--wall-factor N] [--wall-margin MS] [--grace MS] "
     "[--start-timeout MS]\n"
     "           [--adjudicate PLIES] [--sprt elo0=E0,elo1=E1"
     "[,alpha=A,beta=B,model=M]]\n"
@@ -51,23 +57,15 @@ static const char match_usage[] =
     "Defaults: --games 2, --concurrency 1, --tc " MATCH_DEF_TC
     ", --grace 250,\n"
     "--start-timeout 10000, --report-every 10 (0: only at the end), "
-    "a random\n"
-    "--seed; SPRT alpha=0.05, beta=0.05, model=normalized; sandbox off,\n"
+    "--wall-factor " MATCH_STR(MATCH_WALL_FACTOR) ",\n"
+    "--wall-margin " MATCH_STR(MATCH_WALL_MARGIN) ", a random --seed; "
+    "SPRT alpha=0.05, beta=0.05, model=normalized; sandbox off,\n"
     "its limits mem=512M,procs=64,files=64,fsize=16M,scratch=16M,"
     "stderr=1M.  See grundy(1).\n";
 
 static void	 match_engine_free(struct match_engine *);
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-match_die(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	cli_vwarn("grundy match: ", fmt, ap);
-	va_end(ap);
-	exit(2);
-}
+#define match_die(...)	cli_die("grundy match: ", __VA_ARGS__)
 
 /* Parses a whole number in 0..max or exits. */
 static uint64_t
@@ -353,6 +351,8 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		m->resume = 1;
 	else if (strcmp(o, "--quiet") == 0)
 		m->quiet = 1;
+	else if (strcmp(o, "--ponder") == 0)
+		m->ponder = 1;
 	else if (strcmp(o, "--sandbox") == 0)
 		*sandbox_all = 1;
 	else if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
@@ -378,6 +378,10 @@ match_option(struct match *m, int argc, char **argv, int *i,
 		*tc = v;
 	else if (strcmp(o, "--grace") == 0)
 		m->grace_ms = match_num(o, v, PROTO_TC_MAX);
+	else if (strcmp(o, "--wall-factor") == 0)
+		m->wall_factor = match_num(o, v, 1000);
+	else if (strcmp(o, "--wall-margin") == 0)
+		m->wall_margin_ms = match_num(o, v, PROTO_TC_MAX);
 	else if (strcmp(o, "--start-timeout") == 0)
 		m->start_ms = match_num(o, v, PROTO_TC_MAX);
 	else if (strcmp(o, "--adjudicate") == 0)
@@ -429,6 +433,33 @@ match_runnable(const struct match_engine *e)
 	free(copy);
 	buf_free(&b);
 	return (ok);
+}
+
+/*
+ * Parses --tc BASE[+INC][ clock=cpu|wall] (the time control of the
+ * record's tc header) into m, or exits.
+ */
+static void
+match_tc(struct match *m, const char *tc)
+{
+	const char	*sp = strchr(tc, ' ');
+	char		*base = xstrdup(tc);
+
+	if (sp != NULL) {
+		base[sp - tc] = '\0';
+		if (strcmp(sp + 1, RECORD_CLOCK_CPU) == 0)
+			m->cpu_clock = 1;
+		else if (strcmp(sp + 1, "clock=wall") != 0)
+			match_die("--tc '%s': '%s' is not clock=cpu or "
+			    "clock=wall", tc, sp + 1);
+	}
+	if (proto_parse_tc(base, &m->base_ms, &m->inc_ms) != 0)
+		match_die("--tc '%s': not BASE or BASE+INC in milliseconds "
+		    "(BASE from 1, both at most %llu), then clock=cpu or "
+		    "clock=wall if given", tc, PROTO_TC_MAX);
+	free(base);
+	if (m->wall_factor == 0)
+		match_die("--wall-factor: at least 1");
 }
 
 /* Parses the command line into m. */
@@ -497,9 +528,7 @@ match_args(struct match *m, int argc, char **argv)
 		match_die("--sprt needs exactly two engines");
 	if (m->resume && m->out == NULL)
 		match_die("--resume needs --out");
-	if (proto_parse_tc(tc, &m->base_ms, &m->inc_ms) != 0)
-		match_die("--tc '%s': not BASE or BASE+INC in milliseconds "
-		    "(BASE from 1, both at most %llu)", tc, PROTO_TC_MAX);
+	match_tc(m, tc);
 	if (!seeded && getrandom(&m->seed, sizeof m->seed, 0) !=
 	    sizeof m->seed)
 		m->seed = clock_wall_ms();
@@ -544,6 +573,7 @@ match_setup(struct match *m)
 	m->slots = xcalloc(m->conc, sizeof *m->slots);
 	for (s = 0; s < m->conc; s++) {
 		m->slots[s].m = m;
+		game_move_init(&m->slots[s].answer);
 		for (k = 0; k < 2; k++) {
 			p = &m->slots[s].proc[k];
 			chan_init(&p->ch);
@@ -561,6 +591,7 @@ match_cleanup(struct match *m)
 	for (i = 0; i < m->conc; i++) {
 		match_record_clear(&m->slots[i]);
 		free(m->slots[i].mv);
+		game_move_clear(&m->slots[i].answer);
 		for (k = 0; k < 2; k++) {
 			chan_free(&m->slots[i].proc[k].ch);
 			proto_answer_free(&m->slots[i].proc[k].ans);
@@ -579,6 +610,7 @@ match_cleanup(struct match *m)
 	buf_free(&m->gjson);
 	free(m->game_spec);
 	game_free(&m->tmpl);
+	game_free(&m->start);
 }
 
 /*
@@ -602,6 +634,8 @@ match_main(int argc, char **argv)
 	m.ngames = 2;
 	m.conc = 1;
 	m.start_ms = MATCH_START_MS;
+	m.wall_factor = MATCH_WALL_FACTOR;
+	m.wall_margin_ms = MATCH_WALL_MARGIN;
 	m.adjudicate = -1;
 	m.report_every = MATCH_REPORT_EVERY;
 	game_limits_default(&m.lim);

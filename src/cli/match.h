@@ -47,6 +47,8 @@ struct match_engine {
 	 * that time (a resumed game of an older file has none). */
 	uint64_t	 timed_moves, think_us;
 	uint64_t	 limits;	/* games lost on a sandbox limit */
+	/* What its moves cost (moves measured, their sums, the peak). */
+	uint64_t	 cost_moves, cpu_moves, wall_us, cpu_us, peak_bytes;
 };
 
 /* What an engine process is doing: the one place it changes is mp_set. */
@@ -75,6 +77,8 @@ struct mproc {
 	size_t		 nout;
 	int		 fresh;		/* no new answered since spawned */
 	uint64_t	 rx_ns;		/* when the latest read came */
+	struct ptree	*tree;		/* its process tree (ptree.h), or NULL */
+	int		 frozen;	/* the tree is frozen (clock=cpu) */
 };
 
 /* A game's life cycle: changed only in mg_set (match-game.c). */
@@ -119,6 +123,9 @@ struct mslot {
 	int		 to_move;
 	uint64_t	 clock_us[2];
 	uint64_t	 turn_start;	/* ns: the clock of to_move runs */
+	int		 has_cpu0;	/* cpu0 was read */
+	uint64_t	 cpu0;		/* ns: the mover's tree's CPU then */
+	uint64_t	 wall_deadline;	/* ns: the turn's wall bound */
 	uint64_t	 deadline;	/* ns: the slot's next decision */
 	uint64_t	 started;	/* ns */
 	unsigned long	 serial;
@@ -129,6 +136,7 @@ struct mslot {
 	size_t		 nmv, capmv;
 	struct store_rrefused ref;	/* the refused move that lost */
 	int		 has_ref;
+	struct game_move answer;	/* the mover's, its numbers kept */
 };
 
 struct match_writer;
@@ -141,11 +149,17 @@ struct match {
 	char		*game_spec;
 	struct game	 tmpl;		/* the game (a template with random) */
 	int		 random_starts;
+	struct game	 start;		/* pair start_pair's drawn start, or */
+	size_t		 start_pair;	/* fam NULL (match_start) */
 	uint64_t	 seed;
 	int		 seed_given;
 	size_t		 ngames;
 	size_t		 conc;
 	uint64_t	 base_ms, inc_ms;
+	int		 cpu_clock;	/* --tc ... clock=cpu */
+	int		 ponder;	/* --ponder: no freezing */
+	uint64_t	 wall_factor;	/* the wall bound under clock=cpu: */
+	uint64_t	 wall_margin_ms; /* factor x (left + grace) + margin */
 	uint64_t	 grace_ms;
 	uint64_t	 start_ms;	/* start-up deadline */
 	long		 adjudicate;	/* plies, or -1 */
@@ -178,7 +192,7 @@ struct match {
 /* match-sched.c: the engines of a pairing and a game, a game's start. */
 void	 match_pairing(const struct match *, size_t, size_t *, size_t *);
 void	 match_seats(const struct match *, size_t, size_t *, size_t *);
-int	 match_start(const struct match *, size_t, struct game *,
+int	 match_start(struct match *, size_t, struct game *,
 	    struct game_error *);
 
 /* match-game.c */
@@ -197,10 +211,16 @@ void	 match_writer_stop(struct match *);
 int	 mp_spawn(struct match *, struct mproc *, size_t);
 void	 mp_kill(struct mproc *);
 void	 mp_stop_all(struct match *);
+void	 mp_queue(struct mproc *, int, unsigned long, const char *, ...)
+	    __attribute__((format(printf, 4, 5)));
 void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);
 const char *mp_death(struct mproc *, char *, size_t, const char **);
+int	 mp_measured(const struct match *, struct mproc *);
+int	 mp_cpu_ns(struct mproc *, uint64_t *);
+int	 mp_peak_bytes(struct mproc *, uint64_t *);
+void	 mp_freeze(struct mproc *, int);
 
 /* match-out.c */
 void	 match_after_game(struct match *, size_t);

@@ -19,6 +19,7 @@
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
+#include "nodestore/store-where.h"
 #include "proto/proto.h"
 #include "session/session.h"
 #include "store/store.h"
@@ -59,6 +60,9 @@ cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
 		return (1);
 	if (strcmp(cmd->name, "watch") == 0 && cmd->argc == 1)
 		return (2);
+	if (strcmp(cmd->name, "games") == 0 && cmd->argc == 1 &&
+	    strcmp(cmd->argv[0], "live") == 0)
+		return (3);
 	return (-1);
 }
 
@@ -80,7 +84,8 @@ cmd_prep_needed(const struct session *s, const char *line, size_t len)
 	/* Most lines are neither: decide without a parse. */
 	if (memmem(line, len, "seek", 4) == NULL &&
 	    memmem(line, len, "challenge", 9) == NULL &&
-	    memmem(line, len, "watch", 5) == NULL)
+	    memmem(line, len, "watch", 5) == NULL &&
+	    memmem(line, len, "games", 5) == NULL)
 		return (0);
 	rv = cmd_prep_parse(line, len, &cmd, &copy);
 	if (rv == 2)	/* another node's game: read on a worker */
@@ -102,6 +107,8 @@ cmd_prep_run(struct session *s, const char *line, size_t len)
 		s->prep = xcalloc(1, sizeof *s->prep);
 	if ((skip = cmd_prep_parse(line, len, &cmd, &copy)) == 2)
 		lobby_xwatch_prefetch(s->lc, cmd.argv[0]);
+	else if (skip == 3)	/* games live: the cluster's */
+		lobby_where_live_prefetch(s->lc);
 	else if (skip >= 0)
 		lobby_prepare(&s->conf->lim, cmd.argc, cmd.argv, skip,
 		    s->prep);
@@ -367,11 +374,16 @@ cmd_lobby_resign(struct session *s, const char *id, struct buf *body)
 	return (CMD_OK);
 }
 
-/* games live: one line per live game. */
+/*
+ * games live: one line per live game; on a node, then those the other
+ * nodes referee (read on a worker before: cmd_prep_run), with node=N.
+ */
 static int
 cmd_lobby_live(struct session *s, struct buf *body)
 {
 	struct lobby_live *v;
+	struct store_elsewhere *e;
+	const struct store_gameinfo *g;
 	size_t		 i, n;
 
 	lobby_live_games(s->lc, &v, &n);
@@ -382,6 +394,22 @@ cmd_lobby_live(struct session *s, struct buf *body)
 		buf_printf(body, " rated=%d %s\n", v[i].rated, v[i].start);
 	}
 	free(v);
+	if ((e = lobby_where_live_take(s->lc)) == NULL)
+		return (CMD_OK);
+	for (i = 0; i < e->games->n; i++) {
+		g = &e->games->games[i];
+		if (e->where[i].game == 0)	/* listed above */
+			continue;
+		buf_printf(body, "%lld %s %s ply=%llu tc=", (long long)g->id,
+		    g->player1, g->player2, (unsigned long long)e->ply[i]);
+		proto_tc_print(body, g->has_tc ? g->tc_base_ms : 0,
+		    g->has_tc ? g->tc_inc_ms : 0);
+		buf_printf(body, " rated=%d node=%lld %s\n", g->rated,
+		    (long long)(e->where[i].held ? e->where[i].holder : 0),
+		    g->game);
+	}
+	store_elsewhere_free(e);
+	free(e);
 	return (CMD_OK);
 }
 

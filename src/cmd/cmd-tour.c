@@ -422,6 +422,39 @@ cmd_tour_show_tail(const struct lobby_tshow *sh, struct buf *body)
 	buf_printf(body, " verdict=%s\n", sprt_verdict_name((enum sprt_verdict)sh->verdict));
 }
 
+/* The rounds of `tournament show` as they are written. */
+struct cmd_rounds {
+	const struct lobby_tshow *sh;
+	struct buf	*body;
+	unsigned int	 cur;		/* the round whose line is open */
+};
+
+/* Opens the lines of the rounds up to r: "round R bye=NAME|-". */
+static void
+cmd_rounds_to(struct cmd_rounds *c, unsigned int r)
+{
+	const struct league_tournament *d = c->sh->def;
+	size_t		 bye;
+
+	while (c->cur < r) {
+		bye = c->sh->byes != NULL ? c->sh->byes[c->cur] : SIZE_MAX;
+		buf_printf(c->body, "\nround %u bye=%s", ++c->cur,
+		    bye < d->nplayers ? d->players[bye] : "-");
+	}
+}
+
+/* One game of a round: " A:B=RESULT" (1-0, 0-1, +- or -+, or a state). */
+static void
+cmd_rounds_game(void *arg, const struct lobby_tgame *g)
+{
+	struct cmd_rounds *c = arg;
+
+	cmd_rounds_to(c, g->round);
+	buf_printf(c->body, " %s:%s=%s", g->p[0], g->p[1], g->winner == 0 ?
+	    g->state : g->forfeit ? (g->winner == 1 ? "+-" : "-+") :
+	    g->winner == 1 ? "1-0" : "0-1");
+}
+
 /* tournament show NAME: its definition, state and what it waits for. */
 static int
 cmd_tour_show(struct session *s, const char *name, struct buf *body)
@@ -430,6 +463,7 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 	const struct league_tournament *d;
 	struct tb_list	 tb;
 	char		 tbs[TB_TEXT_MAX];
+	struct cmd_rounds rc;
 	unsigned int	 r;
 	size_t		 i;
 
@@ -466,6 +500,12 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 			buf_printf(body, " %s", sh.byes[r] < d->nplayers ?
 			    d->players[sh.byes[r]] : "-");
 	}
+	memset(&rc, 0, sizeof rc);
+	rc.sh = &sh;
+	rc.body = body;
+	lobby_tour_rounds(&sh, cmd_rounds_game, &rc);
+	if (d->format == LEAGUE_SWISS)
+		cmd_rounds_to(&rc, sh.round);
 	buf_printf(body, "\ngames %zu played %zu playing %zu pending %zu "
 	    "stopped %zu forfeits %zu\n", sh.total, sh.played, sh.playing,
 	    sh.pending, sh.stopped, sh.forfeits);

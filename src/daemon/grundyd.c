@@ -294,7 +294,7 @@ main(int argc, char **argv)
 	if (grant != NULL)
 		a = grundyd_grant(&conf, grant, admin, pwfile);
 	else if (npre > 0)
-		a = grundyd_precompute(&conf, server_store_open(&conf),
+		a = grundyd_precompute(&conf, server_store_open(&conf, 1),
 		    pre, npre);
 	else
 		a = server_run(&conf);

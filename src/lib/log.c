@@ -88,10 +88,22 @@ cli_usage(int status, const char *text)
 }
 
 /* Prints a program's message with its prefix on stderr. */
-void
+static void __attribute__((format(printf, 2, 0)))
 cli_vwarn(const char *prefix, const char *fmt, va_list ap)
 {
 	fputs(prefix, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+}
+
+/* Prints a program's message with its prefix and exits 2 (bad usage). */
+void
+cli_die(const char *prefix, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	cli_vwarn(prefix, fmt, ap);
+	va_end(ap);
+	exit(2);
 }

@@ -33,8 +33,11 @@ int	 log_verbose(void);
  * with status.
  */
 void	 cli_usage(int status, const char *text) __attribute__((noreturn));
-/* Prints prefix (e.g. "grundy match: "), the message and a newline. */
-void	 cli_vwarn(const char *prefix, const char *fmt, va_list ap)
-	    __attribute__((format(printf, 2, 0)));
+/*
+ * Prints prefix (e.g. "grundy match: "), the message and a newline on
+ * stderr, then exits 2 (bad usage or a bad file).
+ */
+void	 cli_die(const char *prefix, const char *fmt, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
 
 #endif /* LOG_H */

@@ -136,7 +136,10 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 	if ((t = lobby_tour_named(lc->lb, name, err)) == NULL)
 		return (-1);
 	sh->def = &t->def;
+	sh->tour = t;
 	sh->round = t->round;
+	if (t->def.format == LEAGUE_SWISS)
+		sh->block = t->npairings * t->def.games_per_pair;
 	sh->byes = t->byes;
 	for (i = 0; i < t->nslots; i++) {
 		sh->total += t->slots[i].state != LSLOT_VOID;
@@ -178,6 +181,35 @@ lobby_tour_show(struct lobby_client *lc, const char *name,
 		    t->sprt.verdict == SPRT_H1 ? 2 : 0;
 	}
 	return (0);
+}
+
+/* Hands out the games of a Swiss tournament's paired rounds. */
+void
+lobby_tour_rounds(const struct lobby_tshow *sh,
+    void (*fn)(void *, const struct lobby_tgame *), void *arg)
+{
+	const struct ltour *t = sh->tour;
+	const struct lslot *s;
+	struct lobby_tgame g;
+	size_t		 block, i;
+
+	if (t == NULL || (block = sh->block) == 0)
+		return;
+	for (i = 0; i < t->nslots && i < (size_t)t->round * block; i++) {
+		s = &t->slots[i];
+		if (s->state == LSLOT_VOID || s->state == LSLOT_UNPAIRED)
+			continue;
+		memset(&g, 0, sizeof g);
+		g.round = (unsigned int)(i / block) + 1;
+		g.slot = i;
+		g.game = s->round + 1;
+		g.p[0] = t->def.players[s->a];
+		g.p[1] = t->def.players[s->b];
+		g.state = lslot_state_name(s->state);
+		g.winner = s->state == LSLOT_DONE ? s->winner : 0;
+		g.forfeit = s->state == LSLOT_DONE && s->forfeit;
+		fn(arg, &g);
+	}
 }
 
 /*

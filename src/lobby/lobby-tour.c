@@ -26,6 +26,13 @@ static const char *const lslot_state_names[] = {
 	LSLOT_STATES(ENUM_X_NAME)
 };
 
+/* The name of a tournament game's state. */
+const char *
+lslot_state_name(enum lslot_state s)
+{
+	return (ENUM_NAME(lslot_state_names, s, "?"));
+}
+
 /* Moves a tournament's game to a new state: the one place that does. */
 void
 lslot_enter(struct ltour *t, size_t slot, enum lslot_state s)

@@ -60,6 +60,9 @@ struct lobby_conf {
 	int		 illegal_retry;		/* illegal_move = retry */
 	size_t		 max_seeks;		/* open seeks, server-wide */
 	size_t		 max_watchers;		/* spectators per game */
+	unsigned long	 max_plies;		/* then adjudicated: ply-limit */
+	size_t		 max_game_bytes;	/* logged, then game-bytes-limit */
+	size_t		 max_client_log_rate;	/* bytes a minute per client */
 	struct game_limits lim;			/* for game specs and moves */
 };
 
@@ -207,9 +210,29 @@ struct lobby_tshow {
 	double		 llr, lower, upper;
 	uint64_t	 pairs, penta[5];	/* ll, ld, wl + dd, wd, ww */
 	int		 verdict;	/* 0 continue, 1 H0, 2 H1 */
+	const void	*tour;		/* for lobby_tour_rounds */
+	size_t		 block;		/* Swiss: slots per round (slot / block
+					 * + 1 is a game's round), else 0 */
 };
 int	 lobby_tour_show(struct lobby_client *, const char *,
 	    struct lobby_tshow *, struct buf *);
+/* A game of a Swiss round, as lobby_tour_rounds hands it out. */
+struct lobby_tgame {
+	unsigned int	 round;		/* 1-based */
+	size_t		 slot;
+	unsigned int	 game;		/* within its pairing, 1-based */
+	const char	*p[2];		/* first and second seat */
+	const char	*state;		/* pending, playing, done, stopped */
+	int		 winner;	/* done: 1 or 2 (seat) */
+	int		 forfeit;	/* done: the loser was absent */
+};
+/*
+ * Calls fn with each game of a Swiss tournament's paired rounds (sh from
+ * lobby_tour_show, during the same command), in slot order (round by
+ * round); nothing for the other formats.
+ */
+void	 lobby_tour_rounds(const struct lobby_tshow *,
+	    void (*)(void *, const struct lobby_tgame *), void *);
 /* A lobby_tpend's where[]: "ready", "busy" or "absent". */
 const char *lobby_tour_where(int);
 const char *lobby_tour_status(int);
@@ -308,6 +331,10 @@ struct lobby_feed {
 	const char	*detail;	/* end: or NULL */
 	int		 logged;	/* end: the log has the result */
 };
+/* A move's clocks replayed from the log (lobby-feed.c). */
+struct store_rmove;
+void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
+	    const struct store_rmove *);
 void	 lobby_set_feed(struct lobby *,
 	    void (*)(void *, const struct lobby_feed *), void *);
 struct json;

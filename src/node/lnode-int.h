@@ -81,6 +81,8 @@ struct nd_client {
 	size_t		 nwhere;	/* (lobby-where.c) */
 	struct xwatch_pre *xpre;	/* watch's game read on a worker
 					 * (lobby-xwatch.c) */
+	struct store_elsewhere *xlive;	/* games live's, read on a worker
+					 * (lobby-where.c) */
 };
 
 /* A running tournament's node state (t->nd), made when first needed:
@@ -151,6 +153,7 @@ int	 lobby_xwatch(struct lobby_client *, int64_t, struct lobby_live *,
 	    struct buf *);
 void	 lobby_xunwatch(struct lobby_client *, int64_t);
 void	 lobby_xwatch_pre_drop(struct lobby_client *);
+void	 lobby_where_live_drop(struct lobby_client *);
 void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 
 /* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):

@@ -48,6 +48,23 @@ size_t	 lobby_logged_ids(struct lobby *, int64_t *, size_t);
  * for lobby_login_live (lobby-where.c; a single node: nothing). */
 void	 lobby_where_fetch(struct lobby_client *, const char *);
 
+/*
+ * The cluster's live games refereed on other nodes (lobby-where.c), for
+ * `games live` and the web's live lists: read on a worker (live: 0, or
+ * -1; nothing on a single node), then on the loop mark sets
+ * where[i].game to 0 for each game not refereed elsewhere (a game this
+ * node referees, or has just ended, is listed from the lobby instead).
+ * live_prefetch reads them for `games live` before it runs on the loop
+ * (cmd_prep_run), live_take hands them to the command, marked (NULL:
+ * none read).
+ */
+struct store_elsewhere;
+int	 lobby_where_cluster(const struct lobby *);
+int	 lobby_where_live(struct lobby *, struct store_elsewhere *);
+void	 lobby_where_mark(struct lobby *, struct store_elsewhere *);
+void	 lobby_where_live_prefetch(struct lobby_client *);
+struct store_elsewhere *lobby_where_live_take(struct lobby_client *);
+
 /* A node's drain (lobby-node.c, PROTOCOL.md §13.12; admin). */
 struct lobby_node_status {
 	const char	*drain_to;	/* HOST:PORT, or NULL: serving */

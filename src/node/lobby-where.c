@@ -441,3 +441,84 @@ lwhere_free(struct lobby *lb)
 	free(w);
 	lb->nd->where = NULL;
 }
+
+/* Whether the lobby is a node of several (a shared store). */
+int
+lobby_where_cluster(const struct lobby *lb)
+{
+	return (lb->nd != NULL && lnd(lb)->node_id != 0 && lb->store != NULL);
+}
+
+/*
+ * On a worker: the live games of the log with their leases (a single
+ * node: none).  Returns 0, or -1 if the log cannot be read.
+ */
+int
+lobby_where_live(struct lobby *lb, struct store_elsewhere *e)
+{
+	memset(e, 0, sizeof *e);
+	if (!lobby_where_cluster(lb))
+		return (0);
+	return (store_where_live(lb->store, (int64_t)clock_wall_ms(), e));
+}
+
+/*
+ * On the loop: marks each game of e not refereed elsewhere (a game of
+ * this lobby, live or ending, or held by this node): its where[].game 0.
+ */
+void
+lobby_where_mark(struct lobby *lb, struct store_elsewhere *e)
+{
+	size_t	 i;
+
+	for (i = 0; e->games != NULL && i < e->games->n; i++)
+		if (lobby_game(lb, e->games->games[i].id) != NULL ||
+		    (e->where[i].held &&
+		    e->where[i].holder == lnd(lb)->node_id))
+			e->where[i].game = 0;
+}
+
+/* On a worker, before `games live` runs on the loop (cf. watch). */
+void
+lobby_where_live_prefetch(struct lobby_client *lc)
+{
+	struct store_elsewhere *e;
+
+	if (lc->nd == NULL)
+		return;
+	lobby_where_live_drop(lc);
+	e = xcalloc(1, sizeof *e);
+	if (lobby_where_live(lc->lb, e) != 0) {
+		free(e);
+		return;
+	}
+	lc->nd->xlive = e;
+}
+
+/*
+ * On the loop: hands out what lobby_where_live_prefetch read, marked
+ * (lobby_where_mark; free it with store_elsewhere_free, then free), or
+ * NULL.
+ */
+struct store_elsewhere *
+lobby_where_live_take(struct lobby_client *lc)
+{
+	struct store_elsewhere *e;
+
+	if (lc->nd == NULL || (e = lc->nd->xlive) == NULL)
+		return (NULL);
+	lc->nd->xlive = NULL;
+	lobby_where_mark(lc->lb, e);
+	return (e);
+}
+
+/* Frees what was read and never taken (a connection leaves). */
+void
+lobby_where_live_drop(struct lobby_client *lc)
+{
+	struct store_elsewhere *e = lobby_where_live_take(lc);
+
+	if (e != NULL)
+		store_elsewhere_free(e);
+	free(e);
+}

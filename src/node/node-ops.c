@@ -38,6 +38,7 @@ nops_detach(struct lobby_client *lc)
 	if (lc->nd == NULL)	/* attached before a single node's drain */
 		return;
 	free(lc->nd->where);
+	lobby_where_live_drop(lc);
 	free(lc->nd);
 	lc->nd = NULL;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lib/log.h"
+#include "store/store.h"
 #include "store/store-int.h"
 #include "nodestore/store-where.h"
 #include "lib/util.h"
@@ -146,4 +147,72 @@ store_where_game(struct store *st, int64_t id, int64_t now,
 done:
 	pthread_mutex_unlock(&st->rmtx);
 	return (rc);
+}
+
+/*
+ * Every live game of the log with its lease at now and its last logged
+ * ply, in id order, at most STORE_WHERE_LIVE_MAX (from the partial index
+ * games_live; one index lookup per game for the ply).  Returns 0, or -1
+ * on a database error (e empty).  Free e with store_elsewhere_free.
+ */
+int
+store_where_live(struct store *st, int64_t now, struct store_elsewhere *e)
+{
+	struct sqldb_stmt *s;
+	struct store_history *h;
+	struct store_where *w;
+	int		 rc;
+
+	memset(e, 0, sizeof *e);
+	e->games = h = xcalloc(1, sizeof *h);
+	h->games = xreallocarray(NULL, STORE_WHERE_LIVE_MAX, sizeof *h->games);
+	e->where = xreallocarray(NULL, STORE_WHERE_LIVE_MAX, sizeof *e->where);
+	e->ply = xreallocarray(NULL, STORE_WHERE_LIVE_MAX, sizeof *e->ply);
+	pthread_mutex_lock(&st->rmtx);
+	if (sqldb_cached(st->rdb, "SELECT g.*, COALESCE(l.node_id, 0),"
+	    " CASE WHEN l.state = 'held' AND l.expires_ms > ? THEN 1 ELSE 0"
+	    " END, COALESCE(n.addr, ''), COALESCE((SELECT MAX(m.ply) FROM"
+	    " moves AS m WHERE m.game_id = g.id), 0) FROM (SELECT "
+	    STORE_GAME_COLS " FROM games WHERE status = 'live' ORDER BY id"
+	    " LIMIT ?) AS g LEFT JOIN leases AS l ON l.game_id = g.id"
+	    " LEFT JOIN nodes AS n ON n.id = l.node_id ORDER BY g.id", 0,
+	    &s) != 0) {
+		rc = store_where_fail(st, "where-live");
+		goto done;
+	}
+	sqldb_bind_int64(s, 1, now);
+	sqldb_bind_int64(s, 2, STORE_WHERE_LIVE_MAX);
+	while (h->n < STORE_WHERE_LIVE_MAX &&
+	    (rc = sqldb_step(s)) == SQLDB_ROW) {
+		store_game_row(s, &h->games[h->n]);
+		w = &e->where[h->n];
+		memset(w, 0, sizeof *w);
+		w->game = h->games[h->n].id;
+		w->holder = sqldb_column_int64(s, 15);
+		w->held = sqldb_column_int64(s, 16) != 0;
+		snprintf(w->addr, sizeof w->addr, "%s",
+		    sqldb_column_text(s, 17) != NULL ?
+		    sqldb_column_text(s, 17) : "");
+		e->ply[h->n++] = (uint64_t)sqldb_column_int64(s, 18);
+	}
+	sqldb_reset(s);
+	rc = rc == SQLDB_ROW || rc == SQLDB_DONE ? 0 :
+	    store_where_fail(st, "where-live");
+done:
+	pthread_mutex_unlock(&st->rmtx);
+	if (rc != 0)
+		store_elsewhere_free(e);
+	return (rc);
+}
+
+/* Frees what store_where_live read. */
+void
+store_elsewhere_free(struct store_elsewhere *e)
+{
+	if (e->games != NULL)
+		store_history_free(e->games);
+	free(e->games);
+	free(e->where);
+	free(e->ply);
+	memset(e, 0, sizeof *e);
 }

@@ -25,6 +25,20 @@ struct store_where {
 	char		 addr[STORE_WHERE_ADDR];	/* the holder's */
 };
 
+/*
+ * The live games of the log (every node's), in id order, at most
+ * STORE_WHERE_LIVE_MAX: each with its lease and its last logged ply.
+ */
+#define STORE_WHERE_LIVE_MAX	200
+struct store_history;
+struct store_elsewhere {
+	struct store_history *games;	/* newest last */
+	struct store_where *where;	/* games->n: each one's lease */
+	uint64_t	*ply;		/* games->n: its last logged ply */
+};
+int	 store_where_live(struct store *, int64_t, struct store_elsewhere *);
+void	 store_elsewhere_free(struct store_elsewhere *);
+
 int	 store_where_player(struct store *, const char *, int64_t,
 	    struct store_where **, size_t *);
 int	 store_where_game(struct store *, int64_t, int64_t,

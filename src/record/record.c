@@ -90,8 +90,8 @@ record_headers(struct buf *b, const struct store_record *r,
 	}
 	buf_printf(b, "rated %d\ntc ", g->rated ? 1 : 0);
 	if (g->has_tc)
-		buf_printf(b, "%" PRIu64 "+%" PRIu64, g->tc_base_ms,
-		    g->tc_inc_ms);
+		buf_printf(b, "%" PRIu64 "+%" PRIu64 "%s", g->tc_base_ms,
+		    g->tc_inc_ms, g->tc_cpu ? " " RECORD_CLOCK_CPU : "");
 	else
 		buf_putc(b, '-');
 	buf_puts(b, "\ntournament");
@@ -127,6 +127,28 @@ record_refused_line(struct buf *b, const struct store_rrefused *f)
 	buf_putc(b, '\n');
 }
 
+/* Appends a number, or " -" where it is not known. */
+static void
+record_num(struct buf *b, int has, uint64_t x)
+{
+	if (has)
+		buf_printf(b, " %" PRIu64, x);
+	else
+		buf_puts(b, " -");
+}
+
+/* Appends a move's cost: "cost PLY WALL_US CPU_US|- PEAK_BYTES|-". */
+static void
+record_cost_line(struct buf *b, const struct store_rmove *m)
+{
+	if (!m->has_cost)
+		return;
+	buf_printf(b, "cost %" PRIu64 " %" PRIu64, m->ply, m->wall_us);
+	record_num(b, m->has_cpu, m->cpu_us);
+	record_num(b, m->has_peak, m->peak_bytes);
+	buf_putc(b, '\n');
+}
+
 void
 record_file(struct buf *b, const struct store_record *r, const char *tour)
 {
@@ -151,6 +173,7 @@ record_file(struct buf *b, const struct store_record *r, const char *tour)
 			buf_putc(b, '-');
 		record_word(b, m->move);
 		buf_putc(b, '\n');
+		record_cost_line(b, m);
 	}
 	for (; j < r->nrefused; j++)
 		record_refused_line(b, &r->refused[j]);
@@ -170,6 +193,8 @@ record_tc_json(struct json *j, const struct store_gameinfo *g)
 	json_obj(j);
 	json_kuint(j, "base_ms", g->tc_base_ms);
 	json_kuint(j, "inc_ms", g->tc_inc_ms);
+	if (g->tc_cpu)
+		json_kstr(j, "clock", "cpu");	/* absent: the wall clock */
 	json_end_obj(j);
 }
 
@@ -239,6 +264,11 @@ record_move_json(struct json *j, const struct store_record *rec, size_t i)
 	json_kuint(j, "time_ms", m->time_ms);
 	json_kuint(j, "time_us", m->time_us);
 	json_kuint_if(j, "delay_us", m->has_delay, m->delay_us);
+	if (!m->has_cost)
+		return;		/* a server's game: the members are absent */
+	json_kuint(j, "wall_us", m->wall_us);
+	json_kuint_if(j, "cpu_us", m->has_cpu, m->cpu_us);
+	json_kuint_if(j, "peak_bytes", m->has_peak, m->peak_bytes);
 }
 
 static void

@@ -14,7 +14,7 @@
  *	player1 NAME			(moved first)
  *	player2 NAME
  *	rated 0|1
- *	tc BASE_MS+INC_MS|-
+ *	tc BASE_MS+INC_MS[ clock=cpu]|-
  *	tournament NAME SLOT|-
  *	started TIME|-
  *	ended TIME|-
@@ -22,6 +22,7 @@
  *	status live|finished|abandoned
  *	moves N
  *	move PLY PLAYER MARK TIME_US CLOCK_US MOVE	(N lines, by ply)
+ *	cost PLY WALL_US CPU_US|- PEAK_BYTES|-	(after its move, if known)
  *	refused PLY PLAYER TIME_MS DELAY_US "MOVE" REASON (before its ply)
  *	end
  *
@@ -41,6 +42,9 @@
 
 #define RECORD_FORMAT		"grundy-record"
 #define RECORD_VERSION		1
+
+/* The tc header's mark of a CPU-time clock (tc BASE+INC clock=cpu). */
+#define RECORD_CLOCK_CPU	"clock=cpu"
 
 /* The name of the player that never charges its clock. */
 #define RECORD_ENGINE		"engine"

@@ -32,11 +32,16 @@ struct verify {
 	struct game	 game;
 	int		 has_game;
 	int		 has_tc;
+	int		 cpu_clock;	/* tc ... clock=cpu */
 	uint64_t	 base_ms, inc_ms;
 	uint64_t	 left[2];	/* each seat's clock (µs) */
 	uint64_t	 ply;		/* moves replayed */
 	uint64_t	 nmoves;	/* the header's count */
 	uint64_t	 spent_us;	/* the charged time of every move */
+	int		 cost_ok;	/* the line before was a move line */
+	int		 last_charged;	/* its mover's clock ran */
+	uint64_t	 last_time_us;	/* and its TIME_US */
+	uint64_t	 bytes;		/* its moves' and positions' (§12.1) */
 	unsigned long	 wline;		/* the first wrong line (0: none) */
 	struct buf	 wmsg;		/* and its verdict */
 };

@@ -147,13 +147,13 @@ verify_start(struct verify *v)
 	return (VERIFY_OK);
 }
 
-/* Checks "tc BASE+INC|-" and sets the clocks. */
+/* Checks "tc BASE+INC[ clock=cpu]|-" and sets the clocks. */
 static int
 verify_tc(struct verify *v)
 {
 	const char	*t = v->hdr[VH_TC];
-	char		 base[24];
-	const char	*plus;
+	char		 base[24], inc[24];
+	const char	*plus, *sp;
 
 	if (strcmp(t, "-") == 0)
 		return (0);
@@ -162,8 +162,18 @@ verify_tc(struct verify *v)
 		return (-1);
 	memcpy(base, t, (size_t)(plus - t));
 	base[plus - t] = '\0';
+	if ((sp = strchr(plus, ' ')) != NULL) {
+		if (strcmp(sp + 1, RECORD_CLOCK_CPU) != 0)
+			return (-1);
+		v->cpu_clock = 1;
+	} else
+		sp = plus + strlen(plus);
+	if ((size_t)(sp - plus) > sizeof inc)
+		return (-1);
+	memcpy(inc, plus + 1, (size_t)(sp - plus - 1));
+	inc[sp - plus - 1] = '\0';
 	if (verify_u64(base, &v->base_ms) != 0 ||
-	    verify_u64(plus + 1, &v->inc_ms) != 0 ||
+	    verify_u64(inc, &v->inc_ms) != 0 ||
 	    v->base_ms > UINT64_MAX / 4000 || v->inc_ms > UINT64_MAX / 4000)
 		return (-1);
 	v->has_tc = 1;
@@ -194,7 +204,7 @@ verify_header_syntax(struct verify *v)
 		return (verify_wrong(v, v->hline[VH_RATED], "rated is 0 or 1"));
 	if (verify_tc(v) != 0)
 		return (verify_wrong(v, v->hline[VH_TC], "bad time control: "
-		    "expected BASE_MS+INC_MS or -"));
+		    "expected BASE_MS+INC_MS[ " RECORD_CLOCK_CPU "] or -"));
 	if (strcmp(v->hdr[VH_TOURNAMENT], "-") != 0 && ((sp = strrchr(
 	    v->hdr[VH_TOURNAMENT], ' ')) == NULL || verify_u64(sp + 1, &x)))
 		return (verify_wrong(v, v->hline[VH_TOURNAMENT], "bad "
@@ -280,7 +290,9 @@ verify_move_fields(struct verify *v, char **f, uint64_t *time_us)
 	if (strcmp(f[1], seat == 1 ? "1" : "2") != 0)
 		return (verify_wrong(v, v->lineno, "player %s, expected %d (the "
 		    "players alternate, player 1 first)", f[1], seat));
-	if (!v->has_tc || verify_engine(v, seat)) {
+	v->last_time_us = *time_us;
+	v->last_charged = v->has_tc && !verify_engine(v, seat);
+	if (!v->last_charged) {
 		if (strcmp(f[4], "-") != 0)
 			return (verify_wrong(v, v->lineno, "clock %s, expected "
 			    "- (%s)", f[4], v->has_tc ? "the engine's clock "
@@ -305,7 +317,7 @@ verify_move(struct verify *v)
 {
 	struct game_error err;
 	struct game_move m;
-	struct buf	 canon;
+	struct buf	 canon, mv, pos;
 	enum verify_verdict rv;
 	enum store_mark	 mark;
 	uint64_t	 time_us;
@@ -330,15 +342,67 @@ verify_move(struct verify *v)
 		else if (strcmp(f[2], store_mark_name(mark)) != 0)
 			rv = verify_wrong(v, v->lineno, "mark %.16s is wrong: "
 			    "the move is %s", f[2], store_mark_name(mark));
-		else if (game_play(&v->game, &m, &err) != 0)
-			rv = verify_wrong(v, v->lineno, "move %.64s: %s", move,
-			    err.msg);
-		else
-			v->ply++;
+		else {
+			/* Printed as the referee logs it: max-game-bytes. */
+			buf_init(&mv);
+			buf_init(&pos);
+			if (game_play_print(&v->game, &m, &mv, &pos, &err) != 0)
+				rv = verify_wrong(v, v->lineno, "move %.64s: %s",
+				    move, err.msg);
+			else {
+				v->ply++;
+				v->bytes += mv.len + pos.len;
+			}
+			buf_free(&mv);
+			buf_free(&pos);
+		}
 	}
 	buf_free(&canon);
 	game_move_clear(&m);
 	return (rv);
+}
+
+/* Parses a cost field: a number, or "-" (*has 0). */
+static int
+verify_cost_num(const char *s, int *has, uint64_t *x)
+{
+	*has = strcmp(s, "-") != 0;
+	return (*has ? verify_u64(s, x) : 0);
+}
+
+/*
+ * Checks "cost PLY WALL_US CPU_US|- PEAK_BYTES|-": right after the move
+ * line of PLY; where the mover's clock ran, the move's TIME_US is the
+ * time the clock measures (CPU_US under clock=cpu, else WALL_US).
+ */
+static enum verify_verdict
+verify_cost(struct verify *v)
+{
+	char		*f[3], *rest;
+	uint64_t	 ply, wall, cpu, peak;
+	int		 has_cpu, has_peak;
+
+	if (verify_fields(v->line + 5, f, 3, &rest) != 0 ||
+	    verify_u64(f[0], &ply) != 0 || verify_u64(f[1], &wall) != 0 ||
+	    verify_cost_num(f[2], &has_cpu, &cpu) != 0 ||
+	    verify_cost_num(rest, &has_peak, &peak) != 0)
+		return (verify_wrong(v, v->lineno, "bad cost line: expected "
+		    "cost PLY WALL_US CPU_US|- PEAK_BYTES|-"));
+	if (!v->cost_ok || ply != v->ply)
+		return (verify_wrong(v, v->lineno, "a cost line for ply %s "
+		    "follows the move line of its ply (ply %" PRIu64 " was the "
+		    "last)", f[0], v->ply));
+	if (!v->last_charged)
+		return (VERIFY_OK);
+	if (v->cpu_clock && (!has_cpu || cpu != v->last_time_us))
+		return (verify_wrong(v, v->lineno, "CPU time %s, expected %"
+		    PRIu64 " (the move's charged time under " RECORD_CLOCK_CPU
+		    ")", f[2], v->last_time_us));
+	if (!v->cpu_clock && wall != v->last_time_us)
+		return (verify_wrong(v, v->lineno, "wall time %s, expected %"
+		    PRIu64 " (the move's charged time)", f[1],
+		    v->last_time_us));
+	return (VERIFY_OK);
 }
 
 /* Checks "refused PLY PLAYER TIME_MS DELAY_US "MOVE" REASON". */
@@ -379,20 +443,25 @@ static enum verify_verdict
 verify_body(struct verify *v)
 {
 	enum verify_verdict rv = VERIFY_OK;
-	int		 r;
+	int		 r, after_move;
 
 	while ((r = verify_next(v, &rv)) > 0) {
-		if (strncmp(v->line, "move ", 5) == 0)
+		after_move = 0;
+		if (strncmp(v->line, "move ", 5) == 0) {
 			rv = verify_move(v);
+			after_move = 1;
+		} else if (strncmp(v->line, "cost ", 5) == 0)
+			rv = verify_cost(v);
 		else if (strncmp(v->line, "refused ", 8) == 0)
 			rv = verify_refused(v);
 		else if (strcmp(v->line, "end") == 0)
 			break;
 		else
 			rv = verify_wrong(v, v->lineno, "expected a move, a "
-			    "refused move or end");
+			    "cost line, a refused move or end");
 		if (rv != VERIFY_OK)
 			return (rv);
+		v->cost_ok = after_move;
 	}
 	if (r < 0)
 		return (rv);

@@ -56,18 +56,39 @@ http_record_done(struct hreq *r)
 			json_null(&r->j);
 		json_end_obj(&r->j);
 		buf_putc(&r->body, '\n');
+		http_reply_big(r, "application/json; charset=utf-8");
+		return;
 	}
 	http_json(r->req, r->status, &r->body);
 }
 
-/* Appends "&key=VALUE" (URL-encoded) to a next-page URL. */
+/* GET /api/games/ID/record, on a worker: the record file (§12.1). */
 static void
-http_url_param(struct buf *u, const char *key, const char *value)
+http_recfile(struct hreq *r, const struct store_record *rec,
+    const char *tour)
 {
-	char	*e = evhttp_encode_uri(value);
+	record_file(&r->body, rec, tour);
+}
 
-	buf_printf(u, "%s=%s&", key, e != NULL ? e : "");
-	free(e);
+static void
+http_recfile_work(struct hreq *r)
+{
+	http_with_record(r, http_recfile);
+}
+
+/* GET /api/games/ID/record, back on the loop: game-ID.grec. */
+static void
+http_recfile_done(struct hreq *r)
+{
+	char	 name[40];
+
+	if (r->status != 200) {
+		http_json(r->req, r->status, &r->body);
+		return;
+	}
+	snprintf(name, sizeof name, "game-%lld.grec", (long long)r->id);
+	http_attachment(r->req, name);
+	http_reply_big(r, "text/plain; charset=utf-8");
 }
 
 /* GET /api/games, on a worker. */
@@ -82,6 +103,8 @@ http_games_work(struct hreq *r)
 	f.player = r->has_name ? r->name : NULL;
 	f.tournament_id = r->id;
 	memcpy(f.since, r->since_time, sizeof f.since);
+	memcpy(f.until, r->until_time, sizeof f.until);
+	f.result = r->result[0] != '\0' ? r->result : NULL;
 	f.before = r->before;
 	f.limit = r->limit + 1;
 	if (store_history_page(r->h->srv->store, &f, &h) != 0) {
@@ -101,6 +124,10 @@ http_games_work(struct hreq *r)
 			http_url_param(&next, "tournament", r->tour);
 		if (r->since_time[0] != '\0')
 			http_url_param(&next, "since", r->since_time);
+		if (r->until_time[0] != '\0')
+			http_url_param(&next, "until", r->until_time);
+		if (r->result[0] != '\0')
+			http_url_param(&next, "result", r->result);
 		buf_printf(&next, "before=%lld&limit=%u",
 		    (long long)h.games[r->limit - 1].id, r->limit);
 		json_str(&r->j, buf_str(&next));
@@ -122,45 +149,84 @@ http_need_store(struct http *h, struct evhttp_request *req)
 	return (-1);
 }
 
-/* Reads the parameter since=DATE into out ("" if absent); -1: 400. */
+/* Returns 1 if key is absent, or empty in a form (an empty field). */
 static int
-http_param_since(struct evhttp_request *req, const struct evkeyvalq *q,
-    char *out, size_t len)
+http_param_none(const struct evkeyvalq *q, const char *key, int form)
 {
-	const char	*t = evhttp_find_header(q, "since");
+	const char	*t = evhttp_find_header(q, key);
+
+	return (t == NULL || (form && *t == '\0'));
+}
+
+/* Reads the parameter key=DATE into out ("" if absent); -1: 400. */
+static int
+http_param_time(struct evhttp_request *req, const struct evkeyvalq *q,
+    const char *key, int form, char *out, size_t len)
+{
+	const char	*t = evhttp_find_header(q, key);
 
 	out[0] = '\0';
-	if (t == NULL)
+	if (http_param_none(q, key, form))
 		return (0);
 	if (strlen(t) > 32 || store_time_arg(t, out, len) != 0) {
-		http_error(req, 400, "bad parameter since: YYYY-MM-DD or "
-		    "YYYY-MM-DDTHH:MM:SS.mmmZ");
+		http_error(req, 400, "bad parameter %s: YYYY-MM-DD or "
+		    "YYYY-MM-DDTHH:MM:SS.mmmZ", key);
 		return (-1);
 	}
 	return (0);
 }
 
-/* GET /api/games?player=&tournament=&since=&before=&limit=. */
+/*
+ * Reads the filters of /api/games and /games into r (form: the page's
+ * form, whose empty fields are no filter); -1 after a 400.
+ */
+int
+http_games_args(struct http *h, struct evhttp_request *req,
+    const struct evkeyvalq *q, struct hreq *r, int form)
+{
+	unsigned long	 limit = HTTP_GAMES_DEFAULT, before = 0;
+	const char	*res = evhttp_find_header(q, "result");
+
+	if ((!http_param_none(q, "player", form) && http_param_name(req, q,
+	    "player", r->name, &r->has_name) != 0) ||
+	    (!http_param_none(q, "tournament", form) && http_param_name(req,
+	    q, "tournament", r->tour, &r->has_tour) != 0) ||
+	    http_param_time(req, q, "since", form, r->since_time,
+	    sizeof r->since_time) != 0 ||
+	    http_param_time(req, q, "until", form, r->until_time,
+	    sizeof r->until_time) != 0 ||
+	    http_param_uint(req, q, "before", 1, INT64_MAX, &before) < 0 ||
+	    http_param_uint(req, q, "limit", 1, HTTP_GAMES_MAX, &limit) < 0)
+		return (-1);
+	if (http_param_none(q, "result", form))
+		res = "";
+	else if (strcmp(res, "first") != 0 && strcmp(res, "second") != 0) {
+		http_error(req, 400, "bad parameter result: first or second");
+		return (-1);
+	}
+	snprintf(r->result, sizeof r->result, "%s", res);
+	r->before = (int64_t)before;
+	r->limit = (unsigned int)limit;
+	r->id = r->has_tour ? lobby_web_tour_id(h->srv->lobby, r->tour) : 0;
+	return (0);
+}
+
+/* GET /api/games?player=&tournament=&since=&until=&result=&before=&limit=. */
 static void
 http_games(struct http *h, struct hconn *hc, struct evhttp_request *req,
     const struct evkeyvalq *q)
 {
 	struct hreq	*r;
-	unsigned long	 limit = HTTP_GAMES_DEFAULT, before = 0;
-	char		 player[HTTP_NAME_MAX + 1], tour[HTTP_NAME_MAX + 1];
-	char		 since[STORE_TIME_LEN];
-	int		 hp, ht;
 	struct buf	 empty;
 
-	if (http_param_name(req, q, "player", player, &hp) != 0 ||
-	    http_param_name(req, q, "tournament", tour, &ht) != 0 ||
-	    http_param_since(req, q, since, sizeof since) != 0 ||
-	    http_param_uint(req, q, "before", 1, INT64_MAX, &before) < 0 ||
-	    http_param_uint(req, q, "limit", 1, HTTP_GAMES_MAX, &limit) < 0 ||
-	    http_need_store(h, req) != 0)
+	if (http_need_store(h, req) != 0)
 		return;
 	r = http_hreq(h, hc, req);
-	if (ht && (r->id = lobby_web_tour_id(h->srv->lobby, tour)) == 0) {
+	if (http_games_args(h, req, q, r, 0) != 0) {
+		http_hreq_free(r);
+		return;
+	}
+	if (r->has_tour && r->id == 0) {
 		buf_init(&empty);
 		buf_puts(&empty, "{\"games\":[],\"next\":null}\n");
 		http_json(req, 200, &empty);
@@ -168,13 +234,6 @@ http_games(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		http_hreq_free(r);
 		return;
 	}
-	memcpy(r->name, player, sizeof r->name);
-	memcpy(r->tour, tour, sizeof r->tour);
-	r->has_name = hp;
-	r->has_tour = ht;
-	memcpy(r->since_time, since, sizeof since);
-	r->before = (int64_t)before;
-	r->limit = (unsigned int)limit;
 	r->work = http_games_work;
 	http_submit(r);
 }
@@ -325,32 +384,12 @@ http_metrics(struct http *h, struct evhttp_request *req)
 	g.http_connections = h->nconns;
 	g.http_streams = h->nstreams;
 	g.http_exports = h->nexports;
+	g.http_inflight = h->inflight;
 	buf_init(&b);
 	metrics_print(&b, &g);
 	http_reply(req, 200, "text/plain; version=0.0.4; charset=utf-8",
 	    b.data, b.len);
 	buf_free(&b);
-}
-
-/*
- * Decodes the one segment after prefix into out (1 to HTTP_NAME_MAX
- * bytes, no NUL); -1 after answering 400.
- */
-static int
-http_segment(struct evhttp_request *req, const char *seg, char *out)
-{
-	char	*d;
-	size_t	 n;
-
-	if ((d = evhttp_uridecode(seg, 0, &n)) == NULL || n == 0 ||
-	    n > HTTP_NAME_MAX || strlen(d) != n) {
-		free(d);
-		http_error(req, 400, "bad name: 1 to %d bytes", HTTP_NAME_MAX);
-		return (-1);
-	}
-	memcpy(out, d, n + 1);
-	free(d);
-	return (0);
 }
 
 /* GET /api/games/ID[/feed]. */
@@ -364,15 +403,16 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 			    strlen(rest);
 	int64_t		 gid;
 	struct hreq	*r;
+	int		 file = slash != NULL && strcmp(slash, "/record") == 0;
 
-	if (slash != NULL && strcmp(slash, "/feed") != 0) {
+	if (slash != NULL && !file && strcmp(slash, "/feed") != 0) {
 		http_error(req, 404, "no such API path");
 		return;
 	}
 	snprintf(id, sizeof id, "%.*s", (int)(n < sizeof id ? n : 0), rest);
 	if (http_param_id(req, id, "game id", &gid) != 0)
 		return;
-	if (slash != NULL) {
+	if (slash != NULL && !file) {
 		hfeed_open(h, hc, req, gid, q);
 		return;
 	}
@@ -380,9 +420,9 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		return;
 	r = http_hreq(h, hc, req);
 	r->id = gid;
-	r->work = http_record_work;
-	r->done = http_record_done;
-	http_submit(r);
+	r->work = file ? http_recfile_work : http_record_work;
+	r->done = file ? http_recfile_done : http_record_done;
+	(void)http_submit_big(r);
 }
 
 /* Routes /api/... and /metrics. */
@@ -399,13 +439,9 @@ http_api(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	json_init(&j, &b);
 	if (strcmp(path, "/metrics") == 0)
 		http_metrics(h, req);
-	else if (strcmp(path, "/api/games/live") == 0) {
-		json_obj(&j);
-		json_key(&j, "games");
-		http_live_games(h->srv->lobby, NULL, &j);
-		json_end_obj(&j);
-		http_now(req, &b);
-	} else if (strcmp(path, "/api/games") == 0)
+	else if (strcmp(path, "/api/games/live") == 0)
+		http_live(h, hc, req, 0);
+	else if (strcmp(path, "/api/games") == 0)
 		http_games(h, hc, req, q);
 	else if (strncmp(path, "/api/games/", 11) == 0)
 		http_game(h, hc, req, path + 11, q);

@@ -30,6 +30,7 @@ struct hstream;
 #define HTTP_NAME_MAX	64		/* bytes of a name in a URL */
 #define HTTP_BODY_MAX	1024		/* bytes of a request body */
 #define HTTP_PARAMS_MAX	32		/* parameters of a query string */
+#define HTTP_PAGE_LIVE	50		/* a tournament page's live games */
 
 /* An HTTP connection: known from its accept, counted from its first
  * request. */
@@ -43,13 +44,15 @@ struct hconn {
 	int		 counted;	/* has sent a request (max-http-conns) */
 	struct event	*first;		/* until then: http-timeout to send it */
 	size_t		 nexports;	/* its exports in flight (http-results.c) */
+	size_t		 inflight;	/* bytes of its big reply in flight */
 };
 LIST_HEAD(hconns, hconn);
 
 /*
  * A request answered off the loop: work runs on a worker, then done on
  * the loop (NULL: reply status and body as JSON).  hc and req are NULL
- * once the connection closed meanwhile: done is then not called.
+ * once the connection closed meanwhile: done is then not called, gone
+ * is (if set).
  */
 struct hreq {
 	TAILQ_ENTRY(hreq) entry;
@@ -59,6 +62,8 @@ struct hreq {
 	char		 host[INET6_ADDRSTRLEN];
 	void		 (*work)(struct hreq *);
 	void		 (*done)(struct hreq *);
+	void		 (*gone)(struct hreq *);	/* done's stand-in once the
+						 * client left, or NULL */
 	int		 status;
 	struct buf	 body;
 	struct json	 j;
@@ -71,12 +76,23 @@ struct hreq {
 	char		 name[HTTP_NAME_MAX + 1];
 	char		 tour[HTTP_NAME_MAX + 1];
 	int		 has_name, has_tour;
+	char		 since_arg[40], until_arg[40];	/* /games: as given */
+	struct buf	 extra, extra2;	/* pages: the worker's other parts */
 	char		 since_time[32];	/* games: started since, or "" */
+	char		 until_time[32];	/* games: started before, or "" */
+	char		 result[8];	/* games: "first", "second" or "" */
 	struct xwatch_pre *xpre;	/* feeds: another node's game */
+	int		 html;		/* live: the page, not the JSON */
+	size_t		 block;		/* a Swiss tournament's slots per round */
+	struct store_elsewhere *xlive;	/* live: the cluster's, read */
+	size_t		*xoff;		/* live: each one's part of extra */
+	int		 big;		/* counted in nbuilding (http_submit_big) */
 };
 TAILQ_HEAD(hreqs, hreq);
 
 struct hfeed;
+
+#define HTTP_BUILDS	2	/* big replies built on workers at once */
 
 struct http {
 	struct server	*srv;
@@ -86,6 +102,9 @@ struct http {
 	size_t		 npending;	/* connections without a request yet */
 	size_t		 nstreams;
 	size_t		 nexports;	/* exports in flight, all connections */
+	size_t		 inflight;	/* bytes of big replies in flight
+					 * (http_reply_big), all connections */
+	size_t		 nbuilding;	/* big replies on workers */
 	struct hreqs	 reqs;		/* off the loop, or orphaned */
 	struct event	*beat;		/* the feeds' heartbeat */
 	struct event	*reap;		/* drops feeds over the cap */
@@ -99,15 +118,24 @@ void	 http_reply(struct evhttp_request *, int, const char *, const char *,
 void	 http_error(struct evhttp_request *, int, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 http_json(struct evhttp_request *, int, struct buf *);
+void	 http_download(struct evhttp_request *, const char *, const char *,
+	    const char *, size_t);
+void	 http_attachment(struct evhttp_request *, const char *);
+int	 http_inflight_admit(struct hconn *, struct evhttp_request *, size_t);
+void	 http_inflight_done(struct hconn *, size_t);
+void	 http_reply_big(struct hreq *, const char *);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
-void	 http_submit(struct hreq *);
+int	 http_submit(struct hreq *);
+int	 http_submit_big(struct hreq *);
 int	 http_param_id(struct evhttp_request *, const char *, const char *,
 	    int64_t *);
 int	 http_param_uint(struct evhttp_request *, const struct evkeyvalq *,
 	    const char *, unsigned long, unsigned long, unsigned long *);
 int	 http_param_name(struct evhttp_request *, const struct evkeyvalq *,
 	    const char *, char *, int *);
+int	 http_segment(struct evhttp_request *, const char *, char *);
+void	 http_url_param(struct buf *, const char *, const char *);
 size_t	 http_output(struct hconn *);
 void	 http_close(struct hconn *);
 void	 http_req_orphan(struct evhttp_request *);
@@ -152,8 +180,46 @@ void	 hfeed_beat(struct http *);
 void	 hfeed_reap(struct http *);
 void	 hfeed_stop(struct http *);
 
-/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c) */
+/* http-api.c (calls http-req.c, http-json.c, http-lobby.c, http-feed.c,
+ * http-live.c) */
 void	 http_api(struct http *, struct hconn *, struct evhttp_request *,
+	    const char *, const struct evkeyvalq *);
+int	 http_games_args(struct http *, struct evhttp_request *,
+	    const struct evkeyvalq *, struct hreq *, int);
+
+/* http-html.c: the pages' HTML (calls no other file of the HTTP side) */
+struct league_player;
+struct lobby_rating_row;
+void	 html_esc(struct buf *, const char *);
+void	 html_begin(struct buf *, const char *, const char *);
+void	 html_end(struct buf *, const char *const *);
+int	 html_template(struct buf *, const char *,
+	    void (*)(void *, const char *, struct buf *), void *);
+void	 html_error_page(struct buf *, const char *, const char *);
+void	 html_live_games(struct lobby *, const char *, size_t, struct buf *);
+void	 html_tours(struct lobby *, struct buf *);
+void	 html_ratings(struct lobby *, size_t, struct buf *);
+void	 html_games(struct store *, const struct store_history *, size_t,
+	    size_t, struct buf *);
+void	 html_tour_part(struct lobby *, const char *, const char *,
+	    struct buf *);
+void	 html_player_figures(struct buf *, const struct league_player *,
+	    const struct lobby_rating_row *);
+void	 html_throws(struct buf *, const struct league_player *);
+void	 html_record(struct buf *, const struct store_record *,
+	    const char *);
+struct store_gameinfo;
+void	 html_elsewhere_head(struct buf *);
+void	 html_elsewhere(struct buf *, const struct store_gameinfo *,
+	    const char *, uint64_t, int64_t);
+
+/* http-live.c (calls http-req.c, http-lobby.c, http-html.c) */
+void	 http_live(struct http *, struct hconn *, struct evhttp_request *,
+	    int);
+
+/* http-pages.c (calls http-req.c, http-json.c, http-html.c, http-api.c,
+ * http-live.c) */
+int	 http_pages(struct http *, struct hconn *, struct evhttp_request *,
 	    const char *, const struct evkeyvalq *);
 
 /* http.c (the listeners and routing: calls all of them) */

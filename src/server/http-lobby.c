@@ -140,6 +140,7 @@ hlobby_tour_options(const struct league_tournament *d, struct json *j)
 {
 	struct tb_list	 tb;
 	char		 tbs[TB_TEXT_MAX];
+	char		 seed[24];
 
 	json_key(j, "options");
 	json_obj(j);
@@ -150,8 +151,15 @@ hlobby_tour_options(const struct league_tournament *d, struct json *j)
 	tb_list_text(&tb, tbs, sizeof tbs);
 	json_kstr(j, "tiebreaks", tbs);
 	/* The seed tells the random starts to come: shown at the end only. */
-	json_kuint_if(j, "seed", d->status == LEAGUE_T_FINISHED ||
-	    d->status == LEAGUE_T_CANCELLED, d->seed);
+	/* A string: any of 2^64, exact in every client (§14.2). */
+	json_key(j, "seed");
+	if (d->status == LEAGUE_T_FINISHED ||
+	    d->status == LEAGUE_T_CANCELLED) {
+		snprintf(seed, sizeof seed, "%llu",
+		    (unsigned long long)d->seed);
+		json_str(j, seed);
+	} else
+		json_null(j);
 	json_key(j, "sprt");
 	if (d->has_sprt) {
 		json_obj(j);
@@ -274,6 +282,79 @@ hlobby_tour_sprt(const struct lobby_tshow *sh, struct json *j)
 	json_end_obj(j);
 }
 
+/* The rounds of a Swiss tournament as they are written (§14.3 "rounds"). */
+struct hlobby_rounds {
+	const struct lobby_tshow *sh;
+	struct json	*j;
+	unsigned int	 cur;		/* the round whose object is open */
+};
+
+/* Opens the rounds up to r, closing each one before. */
+static void
+hlobby_rounds_to(struct hlobby_rounds *c, unsigned int r)
+{
+	const struct league_tournament *d = c->sh->def;
+	size_t		 bye;
+
+	while (c->cur < r) {
+		if (c->cur > 0) {
+			json_end_arr(c->j);
+			json_end_obj(c->j);
+		}
+		bye = c->sh->byes != NULL ? c->sh->byes[c->cur] : SIZE_MAX;
+		json_obj(c->j);
+		json_kuint(c->j, "round", ++c->cur);
+		json_kstr(c->j, "bye", bye < d->nplayers ? d->players[bye] :
+		    NULL);
+		json_key(c->j, "games");
+		json_arr(c->j);
+	}
+}
+
+/* One game of a round. */
+static void
+hlobby_rounds_game(void *arg, const struct lobby_tgame *g)
+{
+	struct hlobby_rounds *c = arg;
+
+	hlobby_rounds_to(c, g->round);
+	json_obj(c->j);
+	json_kuint(c->j, "slot", g->slot);
+	json_kuint(c->j, "game", g->game);
+	json_kstr(c->j, "player1", g->p[0]);
+	json_kstr(c->j, "player2", g->p[1]);
+	json_kstr(c->j, "state", g->state);
+	json_key(c->j, "result");
+	json_str(c->j, g->winner == 1 ? "first" : g->winner == 2 ? "second" :
+	    NULL);
+	json_kbool(c->j, "forfeit", g->forfeit);
+	json_end_obj(c->j);
+}
+
+/* Writes "rounds": a Swiss tournament's paired rounds, else null. */
+static void
+hlobby_tour_rounds(const struct lobby_tshow *sh, struct json *j)
+{
+	struct hlobby_rounds c;
+
+	json_key(j, "rounds");
+	if (sh->def->format != LEAGUE_SWISS) {
+		json_null(j);
+		return;
+	}
+	memset(&c, 0, sizeof c);
+	c.sh = sh;
+	c.j = j;
+	json_arr(j);
+	lobby_tour_rounds(sh, hlobby_rounds_game, &c);
+	hlobby_rounds_to(&c, sh->round);
+	if (c.cur > 0) {
+		json_end_arr(j);
+		json_end_obj(j);
+	}
+	json_end_arr(j);
+}
+
 /* Writes the rest of `tournament show` (§14.3): state, counts, waits. */
 static void
 hlobby_tour_state(const struct lobby_tshow *sh, struct json *j)
@@ -298,6 +379,7 @@ hlobby_tour_state(const struct lobby_tshow *sh, struct json *j)
 		json_end_arr(j);
 	} else
 		json_null(j);
+	hlobby_tour_rounds(sh, j);
 	json_kuint(j, "playing", sh->playing);
 	json_kuint(j, "pending_games", sh->pending);
 	json_kuint(j, "stopped", sh->stopped);

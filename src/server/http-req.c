@@ -22,6 +22,7 @@
 #include "server/http-int.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
+#include "nodestore/store-where.h"
 #include "lib/metrics.h"
 #include "server/server-int.h"
 
@@ -50,23 +51,64 @@ http_code(int code)
 	return (5);
 }
 
-/* Sends a complete reply: status, type and body, counted by status. */
-void
-http_reply(struct evhttp_request *req, int code, const char *type,
-    const char *data, size_t len)
+/* Sends a complete reply of body b (emptied), counted by status. */
+static void
+http_send(struct evhttp_request *req, int code, const char *type,
+    struct evbuffer *b)
 {
 	struct evkeyvalq *oh = evhttp_request_get_output_headers(req);
-	struct evbuffer	*b = evbuffer_new();
 	size_t		 c = http_code(code);
 
 	evhttp_add_header(oh, "Content-Type", type);
 	evhttp_add_header(oh, "Cache-Control", "no-cache");
 	evhttp_add_header(oh, "X-Content-Type-Options", "nosniff");
-	if (len > 0)
-		evbuffer_add(b, data, len);
 	metrics_label(MF_HTTP, http_codes[c].text);
 	evhttp_send_reply(req, http_codes[c].code, http_codes[c].reason, b);
+}
+
+/* Sends a complete reply: status, type and body, counted by status. */
+void
+http_reply(struct evhttp_request *req, int code, const char *type,
+    const char *data, size_t len)
+{
+	struct evbuffer	*b = evbuffer_new();
+
+	if (len > 0)
+		evbuffer_add(b, data, len);
+	http_send(req, code, type, b);
 	evbuffer_free(b);
+}
+
+/*
+ * Sends a download: a 200 of type whose Content-Disposition names the file
+ * name (every byte but [A-Za-z0-9._-] becomes '_', so that the header
+ * needs no quoting).
+ */
+void
+http_download(struct evhttp_request *req, const char *type,
+    const char *name, const char *data, size_t len)
+{
+	http_attachment(req, name);
+	http_reply(req, 200, type, data, len);
+}
+
+/* Names the reply's file: Content-Disposition, the name made safe. */
+void
+http_attachment(struct evhttp_request *req, const char *name)
+{
+	struct buf	 h;
+	const char	*p;
+
+	buf_init(&h);
+	buf_puts(&h, "attachment; filename=\"");
+	for (p = name; *p != '\0'; p++)
+		buf_putc(&h, (*p >= 'a' && *p <= 'z') || (*p >= 'A' &&
+		    *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '.' ||
+		    *p == '_' || *p == '-' ? *p : '_');
+	buf_putc(&h, '"');
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Disposition", buf_str(&h));
+	buf_free(&h);
 }
 
 /* Sends a JSON body (b holds one JSON value). */
@@ -75,6 +117,86 @@ http_json(struct evhttp_request *req, int code, struct buf *b)
 {
 	http_reply(req, code, "application/json; charset=utf-8", b->data,
 	    b->len);
+}
+
+/*
+ * Charges n bytes of a reply proportional to stored data (a record, a
+ * finished feed, a feed's catch-up) to max-http-inflight, the
+ * server-wide cap on such bytes not yet handed to the kernel, before
+ * they are sent; over it, answers 503 and returns -1.  The connection
+ * carries them until http_inflight_done or its close.
+ */
+int
+http_inflight_admit(struct hconn *hc, struct evhttp_request *req, size_t n)
+{
+	struct http	*h = hc->h;
+	size_t		 cap = h->srv->conf->max_http_inflight;
+
+	if (h->inflight + n > cap) {
+		http_error(req, 503, "too many bytes of records and feeds in "
+		    "flight: %zu waiting, %zu more would pass %zu "
+		    "(max-http-inflight): try again later", h->inflight, n,
+		    cap);
+		return (-1);
+	}
+	hc->inflight += n;
+	h->inflight += n;
+	return (0);
+}
+
+/* n bytes charged by http_inflight_admit left for the kernel. */
+void
+http_inflight_done(struct hconn *hc, size_t n)
+{
+	if (n > hc->inflight)
+		n = hc->inflight;
+	hc->inflight -= n;
+	hc->h->inflight -= n;
+}
+
+/* Frees a big reply's body once evhttp is done with it. */
+static void
+http_big_free(const void *data, size_t len, void *arg)
+{
+	(void)len;
+	(void)arg;
+	free((void *)(uintptr_t)data);
+}
+
+/* A big reply was handed to the kernel: its bytes are free. */
+static void
+http_big_sent(struct evhttp_request *req, void *arg)
+{
+	struct hconn	*hc = arg;
+
+	(void)req;
+	http_inflight_done(hc, hc->inflight);
+}
+
+/*
+ * Sends r's body (status 200, content type type), a reply proportional
+ * to stored data built on a worker, charged to max-http-inflight until
+ * it is sent; or 503 over the cap.
+ */
+void
+http_reply_big(struct hreq *r, const char *type)
+{
+	struct evbuffer	*b;
+
+	if (http_inflight_admit(r->hc, r->req, r->body.len) != 0)
+		return;
+	evhttp_request_set_on_complete_cb(r->req, http_big_sent, r->hc);
+	if (r->body.len == 0) {
+		http_reply(r->req, 200, type, NULL, 0);
+		return;
+	}
+	/* The body moves to the reply as it is: no second copy. */
+	b = evbuffer_new();
+	evbuffer_add_reference(b, r->body.data, r->body.len, http_big_free,
+	    NULL);
+	buf_init(&r->body);
+	http_send(r->req, 200, type, b);
+	evbuffer_free(b);
 }
 
 /* Sends {"error": TEXT, "status": CODE} with that status. */
@@ -99,6 +221,37 @@ http_error(struct evhttp_request *req, int code, const char *fmt, ...)
 	http_json(req, code, &out);
 	buf_free(&msg);
 	buf_free(&out);
+}
+
+/* Appends "&key=VALUE" (URL-encoded) to a next-page URL. */
+void
+http_url_param(struct buf *u, const char *key, const char *value)
+{
+	char	*e = evhttp_encode_uri(value);
+
+	buf_printf(u, "%s=%s&", key, e != NULL ? e : "");
+	free(e);
+}
+
+/*
+ * Decodes the one segment after prefix into out (1 to HTTP_NAME_MAX
+ * bytes, no NUL); -1 after answering 400.
+ */
+int
+http_segment(struct evhttp_request *req, const char *seg, char *out)
+{
+	char	*d;
+	size_t	 n;
+
+	if ((d = evhttp_uridecode(seg, 0, &n)) == NULL || n == 0 ||
+	    n > HTTP_NAME_MAX || strlen(d) != n) {
+		free(d);
+		http_error(req, 400, "bad name: 1 to %d bytes", HTTP_NAME_MAX);
+		return (-1);
+	}
+	memcpy(out, d, n + 1);
+	free(d);
+	return (0);
 }
 
 /* Returns the bytes of output a connection has not sent yet. */
@@ -130,6 +283,8 @@ http_hreq(struct http *h, struct hconn *hc, struct evhttp_request *req)
 	r->head = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD;
 	snprintf(r->host, sizeof r->host, "%s", hc->host);
 	buf_init(&r->body);
+	buf_init(&r->extra);
+	buf_init(&r->extra2);
 	json_init(&r->j, &r->body);
 	r->status = 200;
 	TAILQ_INSERT_TAIL(&h->reqs, r, entry);
@@ -140,8 +295,16 @@ void
 http_hreq_free(struct hreq *r)
 {
 	TAILQ_REMOVE(&r->h->reqs, r, entry);
+	if (r->big)
+		r->h->nbuilding--;
 	lobby_xfeed_pre_free(r->xpre);
 	buf_free(&r->body);
+	buf_free(&r->extra);
+	buf_free(&r->extra2);
+	if (r->xlive != NULL)
+		store_elsewhere_free(r->xlive);
+	free(r->xlive);
+	free(r->xoff);
 	free(r);
 }
 
@@ -164,6 +327,8 @@ http_job_back(void *arg)
 		r->done(r);
 	else if (r->req != NULL)
 		http_json(r->req, r->status, &r->body);
+	else if (r->gone != NULL)
+		r->gone(r);
 	http_hreq_free(r);
 }
 
@@ -171,9 +336,10 @@ http_job_back(void *arg)
  * Runs r's work on the server's workers, counted against its address as
  * a heavy command (max-queued-per-ip; 503 over it); then, on the loop,
  * unless the client left (r->req NULL), r->done or the JSON reply of
- * r->status and r->body; then r is freed.
+ * r->status and r->body; then r is freed.  Returns 0, or -1 after
+ * answering 503 (r freed, its done never called).
  */
-void
+int
 http_submit(struct hreq *r)
 {
 	struct server	*srv = r->h->srv;
@@ -188,7 +354,35 @@ http_submit(struct hreq *r)
 		    "are running or waiting (max-queued-per-ip): retry later",
 		    queued);
 		http_hreq_free(r);
+		return (-1);
 	}
+	return (0);
+}
+
+/*
+ * http_submit for a reply proportional to stored data (a record, a
+ * feed's catch-up): admitted only while max-http-inflight is not reached
+ * and fewer than HTTP_BUILDS such replies are being built, so that what
+ * the workers build at once is bounded too.  Returns 0, or -1 after
+ * answering 503 (r freed).
+ */
+int
+http_submit_big(struct hreq *r)
+{
+	struct http	*h = r->h;
+	size_t		 cap = h->srv->conf->max_http_inflight;
+
+	if (h->inflight >= cap || h->nbuilding >= HTTP_BUILDS) {
+		http_error(r->req, 503, "too many bytes of records and feeds "
+		    "in flight: %zu waiting, %zu being built (max-http-inflight "
+		    "%zu, at most %d built at once): try again later",
+		    h->inflight, h->nbuilding, cap, HTTP_BUILDS);
+		http_hreq_free(r);
+		return (-1);
+	}
+	r->big = 1;
+	h->nbuilding++;
+	return (http_submit(r));
 }
 
 /*

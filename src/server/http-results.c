@@ -213,15 +213,20 @@ http_export_admit(struct http *h, struct hconn *hc,
 	return (0);
 }
 
-/* GET /api/export, back on the loop: CSV as text/csv. */
+/*
+ * GET /api/export, back on the loop: a download named r->name (NAME.json,
+ * NAME-TABLE.csv), CSV as text/csv.
+ */
 static void
 http_export_done(struct hreq *r)
 {
 	if (r->status != 200)
 		http_json(r->req, r->status, &r->body);
 	else
-		http_reply(r->req, 200, "text/csv; charset=utf-8",
-		    r->body.data, r->body.len);
+		http_download(r->req, r->limit != 0 ?
+		    "text/csv; charset=utf-8" :
+		    "application/json; charset=utf-8", r->name, r->body.data,
+		    r->body.len);
 }
 
 /*
@@ -246,6 +251,7 @@ http_export_args(struct http *h, struct evhttp_request *req,
 		if (!has)
 			continue;
 		if (i == 0 && strcmp(v, "-") != 0) {
+			snprintf(r->tour, sizeof r->tour, "%s", v);
 			if ((r->id = lobby_web_tour_id(h->srv->lobby, v)) ==
 			    0) {
 				http_error(req, 404, "no tournament %s", v);
@@ -331,6 +337,7 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 {
 	const char	*fmt = evhttp_find_header(q, "format");
 	const char	*tab = evhttp_find_header(q, "table");
+	const char	*base;
 	enum export_sheet t = EXPORT_STANDINGS;
 	struct hreq	*r;
 	int		 csv = fmt != NULL && strcmp(fmt, "csv") == 0;
@@ -352,7 +359,12 @@ http_export(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	}
 	r->limit = csv ? (unsigned int)t + 1 : 0;
 	r->work = csv ? http_export_csv : http_export_json;
+	r->done = http_export_done;
+	base = r->tour[0] != '\0' && strcmp(r->tour, "-") != 0 ? r->tour :
+	    "export";
 	if (csv)
-		r->done = http_export_done;
+		snprintf(r->name, sizeof r->name, "%.40s-%.16s.csv", base, tab);
+	else
+		snprintf(r->name, sizeof r->name, "%.40s.json", base);
 	http_submit(r);
 }

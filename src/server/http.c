@@ -65,6 +65,7 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 			r->req = NULL;
 		}
 	h->nexports -= hc->nexports;	/* their replies die with it */
+	h->inflight -= hc->inflight;
 	LIST_REMOVE(hc, hash);
 	if (hc->counted)
 		h->nconns--;
@@ -255,20 +256,12 @@ static void
 http_route(struct http *h, struct hconn *hc, struct evhttp_request *req,
     const char *path, const struct evkeyvalq *q)
 {
-	if (strcmp(path, "/") == 0)
-		http_asset(req, "index.html");
-	else if (http_page(path, "/game/"))
-		http_asset(req, "game.html");
-	else if (http_page(path, "/tournament/"))
-		http_asset(req, "tournament.html");
-	else if (http_page(path, "/player/"))
-		http_asset(req, "player.html");
-	else if (http_page(path, "/static/"))
+	if (http_page(path, "/static/"))
 		http_asset(req, path + strlen("/static/"));
 	else if (strcmp(path, "/metrics") == 0 ||
 	    strncmp(path, "/api/", 5) == 0)
 		http_api(h, hc, req, path, q);
-	else
+	else if (http_pages(h, hc, req, path, q) != 0)
 		http_error(req, 404, "no such page");
 }
 

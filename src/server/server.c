@@ -54,6 +54,9 @@ server_lobby_conf(const struct conf *cf, struct lobby_conf *lc)
 	lc->illegal_retry = cf->illegal_retry;
 	lc->max_seeks = cf->max_seeks;
 	lc->max_watchers = cf->max_watchers;
+	lc->max_plies = cf->sc.max_plies;
+	lc->max_game_bytes = cf->sc.max_game_bytes;
+	lc->max_client_log_rate = cf->sc.max_client_log_rate;
 	lc->lim = cf->sc.lim;
 }
 
@@ -325,7 +328,7 @@ server_systemd_fds(void)
  * database cannot be opened.  grundyd --precompute uses it too.
  */
 struct store *
-server_store_open(const struct conf *conf)
+server_store_open(const struct conf *conf, int tool)
 {
 	const char	*path = conf->db, *sd;
 	char		 def[4096], err[1024], *name;
@@ -366,6 +369,8 @@ server_store_open(const struct conf *conf)
 	 * live games: never abandoned at a start, taken over by their
 	 * leases (server-node.c). */
 	cf.keep_live = conf->takeover || sqldb_url_is_pg(path);
+	cf.queue_bytes = conf->max_queue_bytes;
+	cf.no_ids = tool;	/* a block of ids is a node's, not a tool's */
 	if ((st = store_open_config(path, &cf, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", name, err);
 	log_info("event=db path=%s", name);
@@ -391,7 +396,7 @@ server_grant(const struct conf *conf, const char *name, const char *pass,
 
 	/* Live games stay live for the next start (as --takeover on). */
 	keep.takeover = 1;
-	if ((st = server_store_open(&keep)) == NULL) {
+	if ((st = server_store_open(&keep, 1)) == NULL) {
 		snprintf(err, errlen, "accounts need a database, not --db off");
 		return (-1);
 	}
@@ -434,7 +439,7 @@ server_admins_check(struct server *srv)
 static void
 server_open_store(struct server *srv)
 {
-	srv->store = server_store_open(srv->conf);
+	srv->store = server_store_open(srv->conf, 0);
 	if (srv->store != NULL) {
 		store_set_table_limits(srv->store, srv->conf->sc.max_tables,
 		    srv->conf->sc.max_tables_bytes);

@@ -11,7 +11,7 @@
 struct store;
 
 int	 server_run(struct conf *);
-struct store *server_store_open(const struct conf *);
+struct store *server_store_open(const struct conf *, int);
 int	 server_grant(const struct conf *, const char *, const char *, int,
 	    char *, size_t);
 

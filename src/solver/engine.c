@@ -12,7 +12,7 @@
  * or, with rs, a uniform choice over every individual move of the set.
  */
 static void
-engine_pick(const struct game_moveset *ms, gmp_randstate_t rs,
+engine_pick(struct game_moveset *ms, gmp_randstate_t rs,
     struct game_move *out)
 {
 	const struct game_moveset_ent *e;
@@ -20,7 +20,8 @@ engine_pick(const struct game_moveset *ms, gmp_randstate_t rs,
 	size_t	 i;
 
 	if (rs == NULL) {
-		game_move_copy(out, &ms->v[0].mv);
+		/* The set is dropped next: its first move is taken whole. */
+		game_move_take(out, &ms->v[0].mv);
 		return;
 	}
 	mpz_inits(total, r, size, NULL);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "solver/game.h"
+#include "solver/game-word.h"
 
 /* Sets back to the move that undoes m in g (not yet applied); 0, or -1. */
 int
@@ -21,6 +22,40 @@ game_inverse(const struct game *g, const struct game_move *m,
 	if (g->fam->inverse != NULL)
 		return (g->fam->inverse(g->st, m, back));
 	return (game_piles_inverse(g->st, m, back));
+}
+
+/*
+ * game_outcome_after for a family with the piles' inverse when the piles
+ * m changes hold words: the move back holds them as read-only integers
+ * on the stack (as mpz_roinit_n makes them), so no number is allocated.
+ * Returns 1 with *out set, or 0 if it does not apply.
+ */
+static int
+game_outcome_after_word(struct game *g, const struct game_move *m,
+    int *out, struct game_error *err)
+{
+	const struct game_piles *pl = g->st;
+	struct game_move back;
+	mp_limb_t	 old[GAME_MOVE_MAX];
+	uint64_t	 v;
+	size_t		 i;
+
+	if (!GAME_WORD || g->fam->inverse != NULL)
+		return (0);
+	for (i = 0; i < m->n; i++)
+		if (!game_word_get(pl->v[m->ch[i].idx - 1], &v))
+			return (0);
+	back.n = m->n;
+	for (i = 0; i < m->n; i++) {
+		(void)game_word_get(pl->v[m->ch[i].idx - 1], &v);
+		back.ch[i].comp = m->ch[i].comp;
+		back.ch[i].idx = m->ch[i].idx;
+		(void)game_word_roinit(back.ch[i].val, &old[i], v);
+	}
+	g->fam->apply(g->st, m);
+	*out = game_outcome(g, err);
+	g->fam->apply(g->st, &back);
+	return (1);
 }
 
 /*
@@ -36,6 +71,8 @@ game_outcome_after(struct game *g, const struct game_move *m,
 	struct game	 c;
 	int		 out;
 
+	if (game_outcome_after_word(g, m, &out, err))
+		return (out);
 	game_move_init(&back);
 	if (game_inverse(g, m, &back) == 0) {
 		g->fam->apply(g->st, m);

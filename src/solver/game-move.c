@@ -5,12 +5,24 @@
 #include <string.h>
 
 #include "solver/game.h"
+#include "solver/game-word.h"
 
-/* Appends a GMP integer in decimal. */
+/* Appends a GMP integer in decimal; one that fits a word without GMP. */
 void
 buf_mpz(struct buf *b, const mpz_t z)
 {
-	size_t	 n = mpz_sizeinbase(z, 10) + 2;
+	char	 d[20], *p = d + sizeof d;
+	uint64_t v;
+	size_t	 n;
+
+	if (game_word_get(z, &v)) {
+		do
+			*--p = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		buf_add(b, p, (size_t)(d + sizeof d - p));
+		return;
+	}
+	n = mpz_sizeinbase(z, 10) + 2;
 
 	buf_grow(b, n);
 	mpz_get_str(b->data + b->len, 10, z);
@@ -27,7 +39,7 @@ game_move_init(struct game_move *m)
 	for (i = 0; i < GAME_MOVE_MAX; i++) {
 		m->ch[i].comp = 0;
 		m->ch[i].idx = 0;
-		mpz_init(m->ch[i].val);
+		game_word_init(m->ch[i].val);
 	}
 }
 
@@ -38,7 +50,7 @@ game_move_clear(struct game_move *m)
 	size_t	 i;
 
 	for (i = 0; i < GAME_MOVE_MAX; i++)
-		mpz_clear(m->ch[i].val);
+		game_word_clear(m->ch[i].val);
 	m->n = 0;
 }
 
@@ -52,7 +64,28 @@ game_move_copy(struct game_move *dst, const struct game_move *src)
 	for (i = 0; i < GAME_MOVE_MAX; i++) {
 		dst->ch[i].comp = src->ch[i].comp;
 		dst->ch[i].idx = src->ch[i].idx;
-		mpz_set(dst->ch[i].val, src->ch[i].val);
+		if (i < src->n || mpz_sgn(dst->ch[i].val) != 0)
+			game_word_copy(dst->ch[i].val, src->ch[i].val);
+	}
+}
+
+/*
+ * Moves src into the initialised move dst: the numbers are exchanged (as
+ * mpz_swap does, without the call), not copied; src keeps dst's old ones.
+ */
+void
+game_move_take(struct game_move *dst, struct game_move *src)
+{
+	__mpz_struct	 t;
+	size_t		 i;
+
+	dst->n = src->n;
+	for (i = 0; i < GAME_MOVE_MAX; i++) {
+		dst->ch[i].comp = src->ch[i].comp;
+		dst->ch[i].idx = src->ch[i].idx;
+		t = *dst->ch[i].val;
+		*dst->ch[i].val = *src->ch[i].val;
+		*src->ch[i].val = t;
 	}
 }
 
@@ -74,7 +107,7 @@ game_move_next(struct game_move *m, size_t comp, size_t idx)
 void
 game_move_add(struct game_move *m, size_t comp, size_t idx, const mpz_t val)
 {
-	mpz_set(game_move_next(m, comp, idx)->val, val);
+	game_word_copy(game_move_next(m, comp, idx)->val, val);
 }
 
 /* Appends a change with a small value. */
@@ -82,7 +115,7 @@ void
 game_move_add_ui(struct game_move *m, size_t comp, size_t idx,
     unsigned long val)
 {
-	mpz_set_ui(game_move_next(m, comp, idx)->val, val);
+	game_word_set(game_move_next(m, comp, idx)->val, val);
 }
 
 /* Prints one change as IDX=VAL or COMP.IDX=VAL. */
@@ -132,8 +165,8 @@ game_move_cmp(const struct game_move *a, const struct game_move *b)
 			return (ca[i]->comp < cb[i]->comp ? -1 : 1);
 		if (ca[i]->idx != cb[i]->idx)
 			return (ca[i]->idx < cb[i]->idx ? -1 : 1);
-		if ((c = mpz_cmp(ca[i]->val, cb[i]->val)) != 0)
-			return (c < 0 ? -1 : 1);
+		if ((c = game_word_cmp(ca[i]->val, cb[i]->val)) != 0)
+			return (c);
 	}
 	if (a->n != b->n)
 		return (a->n < b->n ? -1 : 1);
@@ -157,7 +190,7 @@ game_moveset_clear(struct game_moveset *ms)
 
 	for (i = 0; i < ms->cap; i++) {
 		game_move_clear(&ms->v[i].mv);
-		mpz_clear(ms->v[i].hi);
+		game_word_clear(ms->v[i].hi);
 	}
 	free(ms->v);
 	game_moveset_init(ms);
@@ -181,7 +214,7 @@ game_moveset_add(struct game_moveset *ms)
 		ms->v = xreallocarray(ms->v, ncap, sizeof *ms->v);
 		for (i = ms->cap; i < ncap; i++) {
 			game_move_init(&ms->v[i].mv);
-			mpz_init(ms->v[i].hi);
+			game_word_init(ms->v[i].hi);
 		}
 		ms->cap = ncap;
 	}

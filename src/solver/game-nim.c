@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "solver/game.h"
+#include "solver/game-word.h"
 
 /* Nim state: the piles and the play convention. */
 struct nim {
@@ -64,7 +65,7 @@ nim_census(const struct nim *st, size_t *ones, size_t *big)
 
 	*ones = 0;
 	for (i = 0; i < st->pl.n; i++) {
-		if (mpz_cmp_ui(st->pl.v[i], 1) > 0) {
+		if (game_word_cmp_u(st->pl.v[i], 1) > 0) {
 			nbig++;
 			*big = i;
 		} else if (mpz_sgn(st->pl.v[i]) != 0)
@@ -79,12 +80,15 @@ nim_outcome(const void *p, struct game_error *err)
 {
 	const struct nim *st = p;
 	size_t		 ones, big;
+	uint64_t	 w;
 	mpz_t		 x;
 	int		 out;
 
 	(void)err;
 	if (st->misere && nim_census(st, &ones, &big) == 0)
 		return (ones % 2 == 1 ? GAME_P : GAME_N);
+	if (game_piles_xor_word(&st->pl, &w))
+		return (w != 0 ? GAME_N : GAME_P);
 	mpz_init(x);
 	nim_xor(st, x);
 	out = mpz_sgn(x) != 0 ? GAME_N : GAME_P;
@@ -112,7 +116,7 @@ nim_pile_to(const void *p, size_t idx, const mpz_t a, const mpz_t t,
     struct game_moveset *ms)
 {
 	(void)p;
-	if (mpz_cmp(t, a) < 0)
+	if (game_word_cmp(t, a) < 0)
 		game_moveset_add1(ms, idx, t);
 }
 
@@ -122,9 +126,22 @@ nim_to_grundy(const void *p, const mpz_t target, struct game_moveset *ms,
     struct game_error *err)
 {
 	const struct nim *st = p;
+	uint64_t	 x, t, a = 0;
+	size_t		 i;
 
 	if (st->misere)
 		return (nim_grundy(p, NULL, err));
+	if (game_piles_xor_word(&st->pl, &x) && game_word_get(target, &t)) {
+		/* Every pile fits a word: a_i -> a_i ^ X ^ target by words. */
+		x ^= t;
+		for (i = 0; i < st->pl.n; i++) {
+			(void)game_word_get(st->pl.v[i], &a);
+			if ((a ^ x) < a)
+				game_move_add_ui(game_moveset_add(ms), 0,
+				    i + 1, (unsigned long)(a ^ x));
+		}
+		return (0);
+	}
 	game_pilesum_to_grundy(st, &st->pl, NULL, nim_pile_to, target, ms);
 	return (0);
 }
@@ -138,10 +155,10 @@ nim_winning(const void *p, struct game_moveset *ms, struct game_error *err)
 	mpz_t		 zero;
 
 	if (!st->misere || (nbig = nim_census(st, &ones, &big)) >= 2) {
-		mpz_init(zero);
+		game_word_init(zero);
 		nim_to_grundy(&(struct nim){ st->pl, 0 }, zero, ms,
 		    err);
-		mpz_clear(zero);
+		game_word_clear(zero);
 		return (0);
 	}
 	if (nbig == 1) {

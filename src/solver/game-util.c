@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "solver/game.h"
+#include "solver/game-word.h"
 
 /* Fills err and returns -1, so that callers can return its value. */
 int
@@ -96,6 +97,7 @@ game_parse_num(mpz_t z, const char *tok, const char *what,
 {
 	char		 q[64];
 	const char	*p;
+	uint64_t	 v;
 	size_t		 n;
 
 	if (*tok == '-' && isdigit((unsigned char)tok[1]))
@@ -113,6 +115,13 @@ game_parse_num(mpz_t z, const char *tok, const char *what,
 		return (game_set_error(err, GAME_ELIMIT,
 		    "%s: %zu digits exceeds the limit of %zu", what, n,
 		    lim->max_digits));
+	if (n <= 19) {
+		/* Below 10^19 < 2^64: no GMP (tok is all digits). */
+		for (v = 0, p = tok; *p != '\0'; p++)
+			v = v * 10 + (uint64_t)(*p - '0');
+		game_word_set(z, v);
+		return (0);
+	}
 	if (mpz_set_str(z, tok, 10) != 0)
 		return (game_set_error(err, GAME_ESYNTAX,
 		    "%s '%s': not a decimal integer", what,
@@ -241,7 +250,7 @@ game_piles_back(const mpz_t *piles, const struct game_move *m,
 	for (i = 0; i < m->n; i++) {
 		back->ch[i].comp = m->ch[i].comp;
 		back->ch[i].idx = m->ch[i].idx;
-		mpz_set(back->ch[i].val, piles[m->ch[i].idx - 1]);
+		game_word_copy(back->ch[i].val, piles[m->ch[i].idx - 1]);
 	}
 }
 
@@ -334,7 +343,7 @@ game_check_single(const struct game_move *m, size_t n, const mpz_t *piles,
 		    "index %zu out of range: the position has %zu %s%s",
 		    c->idx, n, what, n == 1 ? "" : "s"));
 	i = c->idx - 1;
-	if (mpz_cmp(c->val, piles[i]) >= 0) {
+	if (game_word_cmp(c->val, piles[i]) >= 0) {
 		if (!mpz_fits_ulong_p(piles[i]))
 			return (game_set_error(err, GAME_EILLEGAL,
 			    "%s %zu: the new value must be smaller than the "
@@ -388,7 +397,7 @@ game_piles_set(mpz_t *piles, const struct game_move *m)
 	size_t	 i;
 
 	for (i = 0; i < m->n; i++)
-		mpz_set(piles[m->ch[i].idx - 1], m->ch[i].val);
+		game_word_copy(piles[m->ch[i].idx - 1], m->ch[i].val);
 }
 
 /* Returns 1 if every one of the n piles holds fewer than v. */
@@ -398,9 +407,30 @@ game_piles_below(const mpz_t *piles, size_t n, unsigned long v)
 	size_t	 i;
 
 	for (i = 0; i < n; i++)
-		if (mpz_cmp_ui(piles[i], v) >= 0)
+		if (game_word_cmp_u(piles[i], v) >= 0)
 			return (0);
 	return (1);
+}
+
+/* Appends "remove amount from pile i" (0-based) if the pile holds enough. */
+static void
+game_policy_remove_one(const mpz_t *piles, size_t i, const mpz_t amount,
+    struct game_moveset *ms)
+{
+	struct game_move *m;
+	uint64_t v, a;
+
+	if (game_word_get(piles[i], &v) && game_word_get(amount, &a)) {
+		if (v >= a)
+			game_move_add_ui(game_moveset_add(ms), 0, i + 1,
+			    (unsigned long)(v - a));
+		return;
+	}
+	if (mpz_cmp(piles[i], amount) < 0)
+		return;
+	m = game_moveset_add(ms);
+	game_move_add(m, 0, i + 1, piles[i]);
+	mpz_sub(m->ch[0].val, m->ch[0].val, amount);
 }
 
 /* Appends "remove amount from pile i" for every pile holding enough. */
@@ -408,25 +438,24 @@ void
 game_policy_remove_z(const mpz_t *piles, size_t n, const mpz_t amount,
     struct game_moveset *ms)
 {
-	struct game_move *m;
 	size_t	 i;
 
-	for (i = 0; i < n; i++) {
-		if (mpz_cmp(piles[i], amount) < 0)
-			continue;
-		m = game_moveset_add(ms);
-		game_move_add(m, 0, i + 1, piles[i]);
-		mpz_sub(m->ch[0].val, m->ch[0].val, amount);
-	}
+	for (i = 0; i < n; i++)
+		game_policy_remove_one(piles, i, amount, ms);
 }
 
-/* game_policy_remove_z with a small amount. */
+/* game_policy_remove_z with a small amount (no GMP while piles fit). */
 void
 game_policy_remove(const mpz_t *piles, size_t n, unsigned long amount,
     struct game_moveset *ms)
 {
+	mp_limb_t limb;
 	mpz_t	 a;
 
+	if (game_word_roinit(a, &limb, amount)) {
+		game_policy_remove_z(piles, n, a, ms);
+		return;
+	}
 	mpz_init_set_ui(a, amount);
 	game_policy_remove_z(piles, n, a, ms);
 	mpz_clear(a);
@@ -504,14 +533,35 @@ game_layout_print(const struct game_family *fam, const void *p,
 	game_piles_print(pl->v, pl->n, b);
 }
 
+/* Sets *x to the XOR of the piles and returns 1 if all fit a word, else 0. */
+int
+game_piles_xor_word(const struct game_piles *pl, uint64_t *x)
+{
+	uint64_t v;
+	size_t	 i;
+
+	*x = 0;
+	for (i = 0; i < pl->n; i++) {
+		if (!game_word_get(pl->v[i], &v))
+			return (0);
+		*x ^= v;
+	}
+	return (1);
+}
+
 /* Sets x to the XOR of the piles' Grundy values. */
 void
 game_pilesum_xor(const void *st, const struct game_piles *pl,
     game_pile_sg_fn *sg, mpz_t x)
 {
+	uint64_t w;
 	mpz_t	 g;
 	size_t	 i;
 
+	if (sg == NULL && game_piles_xor_word(pl, &w)) {
+		game_word_set(x, w);
+		return;
+	}
 	mpz_set_ui(x, 0);
 	if (sg == NULL) {
 		for (i = 0; i < pl->n; i++)

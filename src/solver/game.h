@@ -270,6 +270,7 @@ void	 buf_mpz(struct buf *, const mpz_t);
 void	 game_move_init(struct game_move *);
 void	 game_move_clear(struct game_move *);
 void	 game_move_copy(struct game_move *, const struct game_move *);
+void	 game_move_take(struct game_move *, struct game_move *);
 void	 game_move_add(struct game_move *, size_t, size_t, const mpz_t);
 void	 game_move_add_ui(struct game_move *, size_t, size_t, unsigned long);
 void	 game_move_print(const struct game_move *, struct buf *);
@@ -372,6 +373,7 @@ int	 game_piles_finish(const struct game_layout *, void *, void **, int,
 typedef void	 game_pile_sg_fn(const void *, const mpz_t, mpz_t);
 typedef void	 game_pile_to_fn(const void *, size_t, const mpz_t, const mpz_t,
 		    struct game_moveset *);
+int	 game_piles_xor_word(const struct game_piles *, uint64_t *);
 void	 game_pilesum_xor(const void *, const struct game_piles *,
 	    game_pile_sg_fn *, mpz_t);
 void	 game_pilesum_to_grundy(const void *, const struct game_piles *,

@@ -80,7 +80,8 @@ store_ids_fill(struct store *st)
 int
 store_ids_due(struct store *st)
 {
-	return (st->pg && (st->ids_want || (st->nids < STORE_IDS_LOW &&
+	return (st->pg && (st->ids_want || (!st->no_ids &&
+	    st->nids < STORE_IDS_LOW &&
 	    (!st->ids_failed || st->ids_after != st->done_seq))));
 }
 

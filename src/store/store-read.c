@@ -150,8 +150,8 @@ store_tc_col(struct sqldb_stmt *s, int i, struct store_gameinfo *g)
 	g->has_tc = *end == '\0';
 }
 
-/* Fills g from a row of STORE_GAME_COLS. */
-static void
+/* Fills g from a row of STORE_GAME_COLS (its first columns). */
+void
 store_game_row(struct sqldb_stmt *s, struct store_gameinfo *g)
 {
 	memset(g, 0, sizeof *g);
@@ -216,7 +216,7 @@ store_history_once(struct store *st, unsigned int n, struct store_history *h)
 /*
  * Appends the SQL of a page of games with the filters f: every value is
  * bound (?1 player, ?2 tournament name, ?3 its id, ?4 since, ?5 before,
- * ?6 limit).  A player's games come from the indexes on player1 and
+ * ?6 limit, ?7 until, ?8 result).  A player's games come from the indexes on player1 and
  * player2, each walked newest first from the cursor and cut at the page's
  * size, so that one player's page never scans the table.
  */
@@ -252,8 +252,16 @@ store_history_sql_be(struct buf *b, const struct store_hfilter *f, int pg)
 		    " WHERE name = ?2)");
 	if (f->tournament_id != 0)
 		buf_puts(&w, " AND tournament_id = ?3");
+	if (pg && f->until[0] == '\0')
+		buf_puts(&w, " AND CAST(?7 AS TEXT) = ''");
+	if (pg && f->result == NULL)
+		buf_puts(&w, " AND CAST(?8 AS TEXT) IS NULL");
 	if (f->since[0] != '\0')
 		buf_puts(&w, " AND started_at >= ?4");
+	if (f->until[0] != '\0')
+		buf_puts(&w, " AND started_at < ?7");
+	if (f->result != NULL)
+		buf_puts(&w, " AND result = ?8");
 	buf_puts(b, "SELECT " STORE_GAME_COLS " FROM games");
 	/*
 	 * since= alone: the games started since then, from the index, not a
@@ -303,6 +311,8 @@ store_history_page_once(struct store *st, const struct store_hfilter *f,
 		sqldb_bind_int64(s, 5, f->before > 0 ? f->before :
 		    INT64_MAX);
 		sqldb_bind_int64(s, 6, f->limit);
+		sqldb_bind_text(s, 7, f->until);
+		sqldb_bind_text(s, 8, f->result);
 		while ((rc = sqldb_step(s)) == SQLDB_ROW) {
 			h->games = store_grow(h->games, h->n,
 			    sizeof *h->games);
@@ -418,6 +428,7 @@ store_rmove_run(struct sqldb_stmt *m, struct store_record *r)
 			continue;
 		r->moves = store_grow(r->moves, r->nmoves, sizeof *r->moves);
 		v = &r->moves[r->nmoves++];
+		memset(v, 0, sizeof *v);	/* no cost: a server's game */
 		v->ply = first + i;
 		v->player = (int)store_jint(e, 0, &has);
 		v->move = store_jstr(e, 1);

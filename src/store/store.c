@@ -22,8 +22,10 @@
  * for an unknown game) fails alone; any other error (disk full, read-only,
  * lock timeout, I/O) rolls the whole batch back.  Failed writes are
  * dropped, never retried, so the queue stays bounded; once the queue holds
- * queue_max items, moves, game starts and tables are refused (game ends
- * always get in, so that every callback runs).  A game with a failed or
+ * queue_max items or queue_bytes bytes (pending runs and the batch being
+ * written count), moves, game starts and tables are refused (game ends
+ * always get in, so that every callback runs); past half of either, new
+ * games are refused (store_failing) so that running games keep room.  A game with a failed or
  * refused write is "damaged": its end still reaches the log, but its done
  * callback gets ok=0, because its record is incomplete.  Failures are
  * logged as key=value warnings, at most one line per second.
@@ -127,8 +129,10 @@ store_config_default(struct store_config *cf)
 {
 	cf->busy_ms = STORE_BUSY_MS;
 	cf->queue_max = STORE_QUEUE_MAX;
+	cf->queue_bytes = STORE_QUEUE_BYTES;
 	cf->max_pages = 0;
 	cf->keep_live = 0;
+	cf->no_ids = 0;
 }
 
 /* Returns a copy of s fit for one token: blanks and controls become '_'. */
@@ -165,6 +169,8 @@ store_open_config(const char *path, const struct store_config *cf,
 	st->name = store_dbname(path);
 	st->busy_ms = cf->busy_ms > 0 ? cf->busy_ms : 0;
 	st->queue_max = cf->queue_max > 0 ? cf->queue_max : 1;
+	st->queue_bytes = cf->queue_bytes > 0 ? cf->queue_bytes : 1;
+	st->no_ids = cf->no_ids;
 	st->last_ok = 1;
 	STAILQ_INIT(&st->queue);
 	for (i = 0; i < STORE_RUN_BUCKETS; i++)
@@ -188,7 +194,7 @@ store_open_config(const char *path, const struct store_config *cf,
 	    store_ratings_open(st, err, errlen) != 0)
 		goto fail;
 	st->pg = sqldb_backend(st->wdb) == SQLDB_PG;
-	if (st->pg && store_ids_fill(st) == -1) {
+	if (st->pg && !st->no_ids && store_ids_fill(st) == -1) {
 		store_error_db(err, errlen, st->name, st->wdb, "take game ids",
 		    st->busy_ms);
 		goto fail;
@@ -528,6 +534,7 @@ store_failing(struct store *st)
 		it = store_item_new(STORE_OP_PROBE, 0);
 		store_push_locked(st, it, 1);
 	}
+	failing = failing || store_queue_busy(st);
 	pthread_mutex_unlock(&st->mtx);
 	return (failing);
 }

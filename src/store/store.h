@@ -32,8 +32,12 @@ struct store;
 struct store_config {
 	int		 busy_ms;	/* wait for a lock (5000 ms) */
 	size_t		 queue_max;	/* queued writes, then drop (65536) */
+	size_t		 queue_bytes;	/* their bytes, then drop (64 MiB) */
 	unsigned long	 max_pages;	/* size cap in pages, 0: none */
 	int		 keep_live;	/* takeover on: leave live games live */
+	int		 no_ids;	/* a tool's open (--add-admin,
+					 * --precompute): on PostgreSQL it
+					 * takes no game ids ahead of need */
 };
 
 /*
@@ -151,6 +155,9 @@ int	 store_failing(struct store *);
 #define STORE_FAILING_WHY(why) "the game log cannot write (" why "): new " \
 	"logged games are refused until it can; analysis still works"
 #define STORE_FAILING_MSG STORE_FAILING_WHY("disk full?")	/* SQLite */
+#define STORE_BUSY_MSG STORE_FAILING_WHY("its queue is over half full: " \
+	"max-queue-bytes")
+
 const char *store_failing_msg(struct store *);
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);
@@ -181,6 +188,7 @@ struct store_gameinfo {
 	int		 has_tc;	/* the game had a time control: */
 	uint64_t	 tc_base_ms;	/* ... base and increment */
 	uint64_t	 tc_inc_ms;
+	int		 tc_cpu;	/* clock=cpu: moves charged CPU time */
 	int64_t		 tournament;	/* tournament id, 0: none */
 	unsigned int	 slot;		/* index into its schedule */
 };
@@ -196,6 +204,14 @@ struct store_rmove {
 	int		 has_delay;	/* delay_us is known */
 	uint64_t	 delay_us;	/* the server's own delay of the turn */
 	uint64_t	 time_us;	/* time_ms in µs (old moves: ms * 1000) */
+	/*
+	 * What the move cost, where the referee measured it (grundy match;
+	 * never for the server's games): has_cost 0 for none; then wall_us
+	 * the turn's wall time, cpu_us its CPU time (has_cpu) and peak_bytes
+	 * the engine's peak memory so far (has_peak).
+	 */
+	int		 has_cost, has_cpu, has_peak;
+	uint64_t	 wall_us, cpu_us, peak_bytes;
 };
 
 /* One refused (illegal) move of a record. */
@@ -249,6 +265,8 @@ struct store_hfilter {
 	const char	*tournament;	/* the tournament's name */
 	int64_t		 tournament_id;	/* or its id */
 	char		 since[STORE_TIME_LEN];	/* started at or after */
+	char		 until[STORE_TIME_LEN];	/* started before */
+	const char	*result;	/* "first" or "second", or NULL */
 	int64_t		 before;	/* ids below (the cursor) */
 	unsigned int	 limit;		/* games at most */
 };

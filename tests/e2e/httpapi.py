@@ -223,12 +223,15 @@ def test_pages_and_errors():
     check("/ is index.html", st == 200 and hd["content-type"].startswith(
         "text/html") and b.startswith(b"<!DOCTYPE html>"), (st, hd, b[:80]))
     st, hd, b2 = get(d, "/static/index.html")
-    check("/static/index.html is the same file", st == 200 and b2 == b)
+    check("/ is the server's page around its template, "
+          "/static/index.html", st == 200 and b'<nav id="nav">' in b and
+          b'<nav id="nav">' not in b2 and b2.split(b"<!--grundy:")[0] in b,
+          (b[:300], b2[:300]))
     st, hd, b3 = get(d, "/", method="HEAD")
     check("HEAD / has the headers and no body", st == 200 and b3 == b""
           and hd["content-type"].startswith("text/html"), (st, hd))
     for path in ("/static/nope.js", "/nope", "/static/../Makefile",
-                 "/api/nope", "/api/games/1/nope"):
+                 "/api/nope", "/api/games/1/nope", "/api/games/1/record"):
         st, j = jget(d, path)
         check("404 JSON for " + path, is_error(st, j, 404), (st, j))
     st, hd, b = get(d, "/api/games/live", method="POST")
@@ -243,6 +246,10 @@ def test_pages_and_errors():
                         ("/api/games?before=x", ["before"]),
                         ("/api/games?limit=1&limit=2", ["given twice"]),
                         ("/api/games?player=" + "a" * 65, ["player"]),
+                        ("/api/games?result=draw", ["result",
+                                                    "first or second"]),
+                        ("/api/games?until=yesterday", ["until"]),
+                        ("/api/games/abc/record", ["bad game id"]),
                         ("/api/ratings?limit=-1", ["limit"]),
                         ("/api/players/" + "b" * 65, ["bad name"]),
                         ("/api/games/1/feed?since=x", ["since"])):
@@ -262,7 +269,8 @@ def test_pages_and_errors():
     check("unknown tournament filter: an empty list", st == 200 and
           j == {"games": [], "next": None}, j)
     st, j = jget(d, "/api/games/live")
-    check("no live games", st == 200 and j == {"games": []}, j)
+    check("no live games (a single node: none elsewhere)",
+          st == 200 and j == {"games": [], "elsewhere": []}, j)
     # A request over max-http-request is refused; the daemon goes on.
     s = socket.create_connection(("127.0.0.1", d.hport), timeout=WAIT)
     s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 20000 +

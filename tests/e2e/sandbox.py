@@ -338,16 +338,18 @@ def test_sleep():
 
 def test_orphan():
     """A grandchild left running in its own session after the game: gone
-    when grundy match ends under --sandbox; without it, it survives (and
-    the test kills it)."""
+    when grundy match ends under --sandbox.  Without it, whether it
+    survives depends on the machine: the tree that measures each move's
+    cost (issue 27 §4) is killed with the engine, which takes the orphan
+    along where that tree is a cgroup, not where it is a process group
+    (the test kills what is left)."""
     if skipping("orphan"):
         return
     judged("orphan", [HOSTILE, "orphan"], None)
     rc, so, se, d, rec = play("orphan-trusted", [HOSTILE, "orphan"],
                               sandbox=False)
     left = survivors()
-    check("without --sandbox the orphan outlives the run",
-          any("orphan" in c for _, c in left), left)
+    note("without --sandbox, left: %r" % (left,))
     for pid, _ in left:
         try:
             os.kill(pid, 9)

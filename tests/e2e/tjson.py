@@ -30,6 +30,16 @@ def tc_text(tc):
                                  else "")
 
 
+def round_result(g):
+    """A game of a round as `tournament show` writes it."""
+    if g["result"] is None:
+        return g["state"]
+    first = g["result"] == "first"
+    if g["forfeit"]:
+        return "+-" if first else "-+"
+    return "1-0" if first else "0-1"
+
+
 def render(t):
     """`tournament show`'s body as rebuilt from the JSON object t."""
     o = t["options"]
@@ -49,6 +59,11 @@ def render(t):
         out.append("withdrawn " + " ".join(t["withdrawn"]))
     if t["byes"] is not None:
         out.append("byes" + "".join(" " + (b or "-") for b in t["byes"]))
+    for r in t["rounds"] or []:
+        out.append("round %d bye=%s" % (r["round"], r["bye"] or "-") +
+                   "".join(" %s:%s=%s" % (g["player1"], g["player2"],
+                                          round_result(g))
+                           for g in r["games"]))
     out.append("games %d played %d playing %d pending %d stopped %d "
                "forfeits %d" % (t["total"], t["played"], t["playing"],
                                 t["pending_games"], t["stopped"],
@@ -129,12 +144,19 @@ def main_test():
           [(k, 1, ["absent", "absent"], False) for k in range(50)],
           t["pending"])
     r = boss.cmd("tournament create sw swiss players=s1,s2,s3,s4,s5 "
-                 "rounds=3 pairs=1 tc=20000 seed=9 random=1 nim 7 7 7")
+                 "rounds=3 pairs=1 tc=20000 seed=10496211527275241682 "
+                 "random=1 nim 7 7 7")
     check("swiss created", ok(r), r)
     check("swiss finished", finished(d, "sw", 60))
     t = same_as_show(d, viewer, "sw", "swiss")
+    check("swiss: three rounds of two pairs (four games) and a bye each",
+          [(r["round"], r["bye"] is not None, len(r["games"]),
+            all(g["state"] == "done" for g in r["games"]))
+           for r in t["rounds"]] == [(k, True, 4, True) for k in (1, 2, 3)],
+          t["rounds"])
     check("swiss: three byes, seed shown at the end",
-          len(t["byes"]) == 3 and t["options"]["seed"] == 9 and
+          len(t["byes"]) == 3 and
+          t["options"]["seed"] == "10496211527275241682" and
           t["options"]["rounds"] == 3 and t["paired"] == 3, t)
     r = boss.cmd("tournament create ar arena players=s1,s2,s3,s4,away1 "
                  "rounds=2 pairs=1 tc=20000 seed=2 random=1 nim 7 7 7")

@@ -148,6 +148,18 @@ def test_swiss_byes():
         rounds.setdefault(g[1] // 4, set()).update(g[2:4])
     check("each round: its bye plays no game",
           all(byes[k] not in rounds.get(k, ()) for k in range(3)), rounds)
+    # `tournament show` lists each round: its bye, then its games with
+    # the log's results (slot order: the first seat first).
+    lines = [ln.split() for ln in body(sh["_"]).splitlines()
+             if ln.startswith("round ")]
+    want = []
+    for k in range(3):
+        gs = sorted((g for g in rows if g[1] // 4 == k), key=lambda g: g[1])
+        want.append(["round", str(k + 1), "bye=" + byes[k]] + [
+            "%s:%s=%s" % (g[2], g[3], "1-0" if g[6] == "first" else "0-1")
+            for g in gs])
+    check("tournament show: each round's bye, pairings and results",
+          lines == want, (lines, want))
     # A bye scores its round's two games, as the pairing counted it.
     st = boss.cmd("standings sw")
     lines = [ln.split() for ln in st.splitlines()[3:] if ln.strip()]

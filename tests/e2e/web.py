@@ -27,6 +27,8 @@ import shutil
 import sys
 import time
 
+import subprocess
+import urllib.error
 import urllib.request
 from e2e import *  # noqa: F401,F403  (the shared client module)
 
@@ -111,11 +113,17 @@ class Browser:
         return wait_for(lambda: self.js(expr), timeout, 0.05)
 
     def shot(self, name):
+        """Saves a screenshot in the log directory and in
+        tests/e2e/web-shots/ of the build (kept after the test; not
+        committed: .gitignore)."""
         data = self.page("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True})["data"]
-        path = os.path.join(TMP, name + ".png")
-        with open(path, "wb") as f:
-            f.write(base64.b64decode(data))
+        shots = os.path.join(BUILD, "tests", "e2e", "web-shots")
+        os.makedirs(shots, exist_ok=True)
+        for d in (TMP, shots):
+            path = os.path.join(d, name + ".png")
+            with open(path, "wb") as f:
+                f.write(base64.b64decode(data))
         check("screenshot " + name, os.path.getsize(path) > 1000, path)
 
     def close(self):
@@ -386,10 +394,12 @@ def player_page(b, base, boss, thrower):
         "document.getElementById('rating').textContent === '%s \\u00b1 %s%s'"
         % (m.group(1), m.group(2), m.group(3) or "")),
         (r, text(b, "#rating")))
+    # The server's HTML shows the rating at once; the chart is drawn by
+    # the script: wait for it.
     check("rating history drawn as a line, a point per rated game",
-          b.js("document.querySelectorAll('#history svg polyline').length"
-               " === 1 && document.querySelectorAll('#history svg "
-               "circle.dot').length === 4"), text(b, "#history"))
+          b.until("document.querySelectorAll('#history svg polyline')"
+                  ".length === 1 && document.querySelectorAll('#history "
+                  "svg circle.dot').length === 4"), text(b, "#history"))
     b.shot("player")
     r = boss.cmd("player " + thrower)
     check("thrower's page loads", b.go(base + "/player/" + thrower) and
@@ -399,6 +409,8 @@ def player_page(b, base, boss, thrower):
           text(b, "#optimal") == m.group(1), (r, text(b, "#optimal")))
     want = re.findall(r" \S+?:(\d+)", (re.search(r"first-throw(.*)", r or "")
                                        or re.match("", "")).group(0))
+    b.until("document.querySelectorAll('#throws svg text.barvalue')"
+            ".length === 8")      # drawn by the script, after the HTML
     got = b.js("Array.from(document.querySelectorAll('#throws svg "
                "text.barvalue')).map(function(t){return t.textContent;})")
     check("first-throw histogram: the player command's counts",
@@ -425,6 +437,181 @@ def top_ratings(b, base, boss):
           wait_for(same, 10, 0.1), (rows(b, "#top"), want))
 
 
+PAGES = ["/", "/live", "/games", "/ratings", "/tournaments"]
+
+
+def nav_of(b):
+    """The navigation's links [(href, text)] (None without one)."""
+    return b.js("(function(){var n = document.getElementById('nav');"
+                "return n ? Array.from(n.querySelectorAll('a')).map("
+                "function(a){return [a.getAttribute('href'), "
+                "a.textContent];}) : null;})()")
+
+
+def fetch(url):
+    """(status, headers dict, body bytes) of a GET."""
+    try:
+        with urllib.request.urlopen(url, timeout=WAIT) as r:
+            return r.status, {k.lower(): v for k, v in r.getheaders()}, \
+                r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, \
+            e.read()
+
+
+def site_pages(b, base, boss, gid):
+    """Every page has the same navigation; each is shot."""
+    pages = PAGES + ["/tournament/sw", "/player/p1", "/game/%d" % gid,
+                     "/games?player=p1&tournament=sw&result=first"]
+    navs = {}
+    for i, p in enumerate(pages):
+        check("page %s loads" % p, b.go(base + p))
+        b.until("document.getElementById('nav')", 10)
+        navs[p] = nav_of(b)
+        b.shot("site-%d" % i)
+    first = navs[pages[0]]
+    check("one navigation on every page", first is not None and
+          len(first) == 4 and all(navs[p] == first for p in pages), navs)
+
+
+def site_swiss(b, base, boss):
+    """A Swiss tournament of three bots: its rounds, byes and seed."""
+    r = boss.cmd("tournament create sw swiss players=p1,p2,p3 rounds=3 "
+                 "pairs=1 tc=600000 seed=10496211527275241682 nim 5 6 7")
+    check("swiss created", ok(r), r)
+    (played, total), r = tournament_done(boss, "sw", 60)
+    check("swiss finished", played == total == 6, r)
+    r = boss.cmd("tournament show sw")
+    seed = re.search(r" seed=(\d+) ", body(r))
+    check("tournament page loads", b.go(base + "/tournament/sw"))
+    check("the page's seed is tournament show's (every digit)", seed and
+          b.until("/ seed 10496211527275241682 /.test(document."
+                  "getElementById('options').textContent)") and
+          seed.group(1) == "10496211527275241682",
+          (r, text(b, "#options")))
+    want = [ln.split() for ln in body(r).splitlines()
+            if ln.startswith("round ")]
+    got = rows(b, "#rounds")
+    check("rounds: each round's pairings, results and bye as tournament "
+          "show has them", len(want) == 3 and len(got) == 3 and all(
+              g[0] == w[1] and g[2] == w[2].split("=")[1] and
+              g[1].split() == [x for pr in w[3:] for x in (
+                  pr.split(":")[0], "\u2013", pr.split(":")[1].split("=")[0],
+                  pr.split("=")[1].replace("-", "\u2013"))]
+              for g, w in zip(got, want)), (want, got))
+    links_ = links(b, "#downloads")
+    check("download links: standings, games, crosstable CSV and JSON",
+          len(links_) == 4, links_)
+    b.shot("site-swiss")
+    return want
+
+
+def site_nojs(b, base, gid, rounds):
+    """The static parts read without JavaScript: the server's HTML."""
+    b.page("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        check("no-JS tournament page loads", b.go(base + "/tournament/sw"))
+        check("no JavaScript runs", b.js("typeof G") == "undefined")
+        got = rows(b, "#rounds")
+        check("no-JS: the rounds", len(got) == len(rounds) == 3 and
+              [g[0] for g in got] == ["1", "2", "3"], got)
+        st = rows(b, "#standings")
+        check("no-JS: the standings list the three players",
+              sorted(r[1] for r in st) == ["p1", "p2", "p3"], st)
+        gr = rows(b, "#games")
+        check("no-JS: the games list gives each game's round",
+              len(gr) == 6 and sorted(re.sub(r".* round ", "", g[4])
+                                      for g in gr) ==
+              ["1", "1", "2", "2", "3", "3"], gr)
+        check("no-JS: the seed", text(b, "#seed") ==
+              "10496211527275241682", text(b, "#options"))
+        b.shot("nojs-tournament")
+        check("no-JS games page loads", b.go(
+            base + "/games?tournament=sw&limit=4"))
+        got = rows(b, "table.games")
+        check("no-JS: a page of 4 games, and a next page",
+              len(got) == 4 and links(b, "p:has(#next)") != [], got)
+        hostile = [g["id"] for g in json.loads(fetch(
+            base + "/api/games?limit=200")[2])["games"]
+            if g["start"] == GSPEC and g["reason"] == "illegal-move"]
+        check("no-JS: a refused move holding HTML is shown as text",
+              len(hostile) == 1 and b.go(base + "/game/%d" % hostile[0])
+              and HOSTILE in text(b, "table.refused") and
+              b.js("document.getElementById('pwn') === null") and
+              EDGES in text(b, "p.summary"), text(b, "main"))
+        check("no-JS game page loads", b.go(base + "/game/%d" % gid))
+        check("no-JS: the record's moves", len(rows(b, "table.moves")) >= 1,
+              text(b, "main"))
+        b.shot("nojs-game")
+        check("no-JS ratings page loads", b.go(base + "/ratings"))
+        check("no-JS: ratings listed", len(rows(b, "table.ratings")) >= 3,
+              text(b, "main"))
+        check("no-JS unknown player", b.go(base + "/player/nobody"))
+        check("an unknown player: a clear message, no empty cards",
+              text(b, "#error") == "no player nobody" and
+              b.js("document.getElementById('rating') === null"),
+              text(b, "main"))
+        b.shot("nojs-noplayer")
+    finally:
+        b.page("Emulation.setScriptExecutionDisabled", {"value": False})
+    st, _, page = fetch(base + "/player/nobody")
+    check("an unknown player's page is a 404", st == 404, st)
+    st, _, page = fetch(base + "/tournament/sw")
+    check("the server's HTML escapes and carries the seed", st == 200 and
+          b'<span id="seed">10496211527275241682</span>' in page, page[:200])
+
+
+def site_downloads(base, boss, gid):
+    """A record file downloaded is one grundy verify accepts; the CSV
+    downloads are the export command's bytes."""
+    st, hd, rec = fetch(base + "/api/games/%d/record" % gid)
+    check("record download", st == 200 and hd.get(
+        "content-disposition") == 'attachment; filename="game-%d.grec"' % gid,
+        (st, hd))
+    path = os.path.join(TMP, "game-%d.grec" % gid)
+    with open(path, "wb") as f:
+        f.write(rec)
+    r = subprocess.run([GRUNDY, "verify", path], capture_output=True,
+                       text=True, timeout=WAIT)
+    check("grundy verify accepts the downloaded record", r.returncode == 0
+          and r.stdout.startswith("ok "), (r.returncode, r.stdout, r.stderr))
+    want = body(boss.cmd("record %d format=file" % gid))
+    check("the record download is record ID format=file's bytes",
+          rec.decode().rstrip("\n") == want.rstrip("\n"),
+          (rec[:200], want[:200]))
+    for table in ("standings", "games"):
+        st, hd, csv = fetch(base + "/api/export?tournament=sw&format=csv&"
+                            "table=" + table)
+        gtp = body(boss.cmd("export %s tournament=sw" % table))
+        check("%s CSV download: export's bytes, a header, a file name" %
+              table, st == 200 and csv.decode().rstrip("\n") ==
+              gtp.rstrip("\n") and
+              csv.startswith(b"rank,name," if table == "standings" else
+                             b"id,") and hd.get("content-disposition") ==
+              'attachment; filename="sw-%s.csv"' % table,
+              (st, hd, csv[:200], gtp[:200]))
+    st, hd, js = fetch(base + "/api/export?tournament=sw")
+    check("JSON export download", st == 200 and hd.get(
+        "content-disposition") == 'attachment; filename="sw.json"' and
+        json.loads(js)["players"] == ["p1", "p2", "p3"], (st, hd))
+
+
+def organiser_site(b, base, d, boss):
+    """Issue 26 §2: the site an organiser publishes."""
+    perfect = [os.path.join(SRC, "contrib", "bots", "bot-perfect")]
+    start_bot(d, "p3", perfect)
+    check("p3 logged in", bots_logged_in(("p3",)))
+    rounds = site_swiss(b, base, boss)
+    gid = json.loads(fetch(base + "/api/games?tournament=sw&limit=1")[2])[
+        "games"][0]["id"]
+    site_pages(b, base, boss, gid)
+    check("perfect player: no chart of zeros", b.go(base + "/player/p1")
+          and b.until("document.getElementById('throws').textContent"
+                      " === 'no game thrown'"), text(b, "#throws"))
+    site_nojs(b, base, gid, rounds)
+    site_downloads(base, boss, gid)
+
+
 def test_pages():
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
@@ -448,6 +635,7 @@ def test_pages():
         thrower = live_game(b, base, d)
         tournament(b, base, d, boss)
         player_page(b, base, boss, thrower)
+        organiser_site(b, base, d, boss)
     finally:
         b.close()
     d.stop()

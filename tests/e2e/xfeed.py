@@ -92,6 +92,39 @@ def ended(f):
     return lambda ev: any(e[1] == "end" for e in ev)
 
 
+def cluster_live(a, b, gid):
+    """Issue 26: node B lists node A's live game, marking its node: in
+    `games live`, GET /api/games/live's elsewhere and the page /live."""
+    def elsewhere(d):
+        st, j = jget(d, "/api/games/live")
+        return j.get("elsewhere") if st == 200 else None
+    eb = wait_for(lambda: [e for e in elsewhere(b) or []
+                           if e["game"]["id"] == gid], DEADLINE, 0.05)
+    check("B's /api/games/live: A's game elsewhere, with A's node",
+          eb and len(eb) == 1 and isinstance(eb[0]["node"], int) and
+          eb[0]["node"] > 0 and eb[0]["game"]["status"] == "live" and
+          eb[0]["node_addr"] == "127.0.0.1:%d" % a.port, eb)
+    check("B's /api/games/live: not among B's own games",
+          all(g["id"] != gid for g in jget(b, "/api/games/live")[1][
+              "games"]))
+    check("A's /api/games/live: its own game, none elsewhere",
+          elsewhere(a) == [] and [g["id"] for g in jget(
+              a, "/api/games/live")[1]["games"]] == [gid])
+    c = login(b, "lookon")
+    r = c.cmd("games live") or ""
+    lines = [ln for ln in body(r).splitlines() if ln]
+    check("`games live` on B: A's game, with node=N", ok(r) and
+          len(lines) == 1 and lines[0].startswith("%d " % gid) and
+          (" node=%d " % eb[0]["node"] if eb else "?") in lines[0] and
+          lines[0].endswith(" " + SPEC), r)
+    c.close()
+    st, _, page = get(b, "/live")
+    check("B's page /live: A's game under the other nodes",
+          st == 200 and b'<div id="elsewhere">' in page and
+          ('href="/game/%d"' % gid).encode() in page.split(
+              b'<div id="elsewhere">')[1], page[-600:])
+
+
 def test_remote_feed():
     url = fresh_db()
     a, b = hnode("fA", url), hnode("fB", url)
@@ -102,6 +135,7 @@ def test_remote_feed():
     if not check("the bots' game is live on node A", gid is not None):
         return
     check("the game is in the log", logged(b, gid))
+    cluster_live(a, b, gid)
     path = "/api/games/%d/feed" % gid
     tv = TextFeed(b, "/api/tv/feed")
     fb = TextFeed(b, path)

@@ -35,9 +35,12 @@ static char why[] = "no such pile", fam[] = "nim", start[] = "nim 1 2";
 static char alice[] = "alice", bob[] = "bob", engine[] = RECORD_ENGINE;
 static char nlm[] = "no-legal-move", detail[] = "a \"quoted\" detail";
 static struct store_rmove rmoves[] = {
-	{ 1, 1, m1, p1, STORE_KEPT_WIN, 250, 1, 80, 250000 },
-	{ 2, 2, m2, p2, STORE_NO_WIN, 1200, 0, 0, 1200000 },
-	{ 3, 1, m3, p3, STORE_KEPT_WIN, 0, 1, 90, 0 },
+	{ 1, 1, m1, p1, STORE_KEPT_WIN, 250, 1, 80, 250000,
+	    0, 0, 0, 0, 0, 0 },
+	{ 2, 2, m2, p2, STORE_NO_WIN, 1200, 0, 0, 1200000,
+	    0, 0, 0, 0, 0, 0 },
+	{ 3, 1, m3, p3, STORE_KEPT_WIN, 0, 1, 90, 0,
+	    0, 0, 0, 0, 0, 0 },
 };
 static struct store_rrefused rrefused[] = {
 	{ 2, 2, f1, why, 3, 1, 410 },
@@ -254,7 +257,8 @@ test_verify_edits(void **state)
 		{ 6, "player3 bob", "F:6: expected the header \"player2 "
 		    "VALUE\" here\n" },
 		{ 18, "mover 3 1 kept-win 0 950000 2=0",
-		    "F:18: expected a move, a refused move or end\n" },
+		    "F:18: expected a move, a cost line, a refused move or "
+		    "end\n" },
 	};
 	struct verify_limits lim;
 	char		*t;
@@ -272,6 +276,108 @@ test_verify_edits(void **state)
 	snprintf(t, sizeof hand_file + 8, "%sextra\n", hand_file);
 	verdict(t, &lim, VERIFY_WRONG, "F:20: text after the end line\n");
 	free(t);
+}
+
+/*
+ * The cost lines (what each move cost, grundy match's records): rendered
+ * after their move, in the JSON where known, accepted by grundy verify
+ * with and without them, and each wrong one named; clock=cpu charges the
+ * CPU time.
+ */
+static void
+test_cost_lines(void **state)
+{
+	static const struct {
+		int		 line;
+		const char	*with;
+		const char	*out;
+	} edits[] = {
+		{ 16, "cost 1 250001 240000 1048576",
+		    "F:16: wall time 250001, expected 250000 " },
+		{ 16, "cost 2 250000 240000 1048576",
+		    "F:16: a cost line for ply 2 follows the move line of its "
+		    "ply (ply 1 was the last)\n" },
+		{ 16, "cost 1 250000 240000",
+		    "F:16: bad cost line: expected cost PLY WALL_US CPU_US|- "
+		    "PEAK_BYTES|-\n" },
+		{ 16, "cost 1 250000 x -", "F:16: bad cost line" },
+		{ 17, "cost 1 250000 240000 1048576",
+		    "F:17: a cost line for ply 1 follows the move line " },
+		{ 8, "tc 1000+100 clock=wall", "F:8: bad time control" },
+	};
+	struct store_rmove mv[3];
+	struct store_record r;
+	struct verify_limits lim;
+	struct buf	 b;
+	char		*t, *u;
+	size_t		 i;
+
+	(void)state;
+	verify_limits_default(&lim);
+	hand_record(&r);
+	memcpy(mv, rmoves, sizeof mv);
+	r.moves = mv;
+	mv[0].has_cost = mv[0].has_cpu = mv[0].has_peak = 1;
+	mv[0].wall_us = 250000;
+	mv[0].cpu_us = 240000;
+	mv[0].peak_bytes = 1048576;
+	mv[1].has_cost = 1;		/* wall time only */
+	mv[1].wall_us = 1200000;
+	buf_init(&b);
+	record_file(&b, &r, "cup");
+	assert_non_null(strstr(buf_str(&b), "\nmove 1 1 kept-win 250000 "
+	    "850000 2=1\ncost 1 250000 240000 1048576\nrefused 2 "));
+	assert_non_null(strstr(buf_str(&b), "\nmove 2 2 no-win 1200000 "
+	    "100000 1=0\ncost 2 1200000 - -\nmove 3 "));
+	verdict(buf_str(&b), &lim, VERIFY_OK, "ok 3 moves\n");
+	for (i = 0; i < nitems(edits); i++) {
+		t = edit_line(buf_str(&b), edits[i].line, edits[i].with);
+		verdict(t, &lim, VERIFY_WRONG, edits[i].out);
+		free(t);
+	}
+	/* The JSON: the members where known, absent where not measured. */
+	buf_reset(&b);
+	record_json(&b, &r, "cup");
+	assert_non_null(strstr(buf_str(&b), "\"delay_us\":80,\"wall_us\":"
+	    "250000,\"cpu_us\":240000,\"peak_bytes\":1048576,"));
+	assert_non_null(strstr(buf_str(&b), "\"wall_us\":1200000,"
+	    "\"cpu_us\":null,\"peak_bytes\":null,"));
+	assert_non_null(strstr(buf_str(&b), "\"time_us\":0,\"delay_us\":90,"
+	    "\"clock_us\":950000}"));
+	assert_null(strstr(buf_str(&b), "\"clock\":"));
+	/*
+	 * clock=cpu: TIME_US is the CPU time, which its cost line shows; a
+	 * cost line without it, or with another, is wrong.
+	 */
+	r.game.tc_cpu = 1;
+	mv[0].time_us = 240000;
+	mv[0].time_ms = 240;
+	mv[1].has_cpu = 1;
+	mv[1].cpu_us = 1200000;
+	mv[1].wall_us = 1500000;
+	buf_reset(&b);
+	record_file(&b, &r, "cup");
+	assert_non_null(strstr(buf_str(&b), "\ntc 1000+100 clock=cpu\n"));
+	assert_non_null(strstr(buf_str(&b), "\nmove 1 1 kept-win 240000 "
+	    "860000 2=1\ncost 1 250000 240000 1048576\n"));
+	verdict(buf_str(&b), &lim, VERIFY_OK, "ok 3 moves\n");
+	t = edit_line(buf_str(&b), 16, "cost 1 250000 - 1048576");
+	verdict(t, &lim, VERIFY_WRONG, "F:16: CPU time -, expected 240000 ");
+	free(t);
+	t = edit_line(buf_str(&b), 16, "cost 1 240000 250000 1048576");
+	verdict(t, &lim, VERIFY_WRONG, "F:16: CPU time 250000, expected ");
+	free(t);
+	/* Without the cost lines the same game is right too. */
+	t = edit_line(buf_str(&b), 16, NULL);
+	u = edit_line(t, 18, NULL);
+	verdict(u, &lim, VERIFY_OK, "ok 3 moves\n");
+	free(t);
+	free(u);
+	buf_reset(&b);
+	record_json(&b, &r, "cup");
+	assert_non_null(strstr(buf_str(&b), "\"tc\":{\"base_ms\":1000,"
+	    "\"inc_ms\":100,\"clock\":\"cpu\"}"));
+	buf_free(&b);
 }
 
 /* The hand-written file cut after its first move (player 2 to move). */
@@ -720,6 +826,23 @@ test_history_page(void **state)
 	    sizeof f.since), -1);
 	assert_int_equal(store_time_arg("2026-01-04T12:00:00.000Z", f.since,
 	    sizeof f.since), 0);
+	/* A span of start times (until: before it) and a result. */
+	memset(&f, 0, sizeof f);
+	f.limit = 100;
+	assert_int_equal(store_time_arg("2026-01-02", f.since,
+	    sizeof f.since), 0);
+	assert_int_equal(store_time_arg("2026-01-05", f.until,
+	    sizeof f.until), 0);
+	page(st, &f, "4 3 2");
+	raw_file_exec(fx->path, "UPDATE games SET result = 'first' WHERE "
+	    "id IN (2, 4, 6)");
+	f.result = "first";
+	page(st, &f, "4 2");
+	f.since[0] = '\0';
+	f.player = "a";
+	page(st, &f, "4");
+	f.result = "second";
+	page(st, &f, "");
 	/* One player's page walks the seat indexes, never the table. */
 	memset(&f, 0, sizeof f);
 	f.limit = 21;
@@ -747,6 +870,7 @@ TDB_STORE_MAIN(
 	cmocka_unit_test(test_render_file),
 	cmocka_unit_test(test_render_json),
 	cmocka_unit_test(test_verify_edits),
+	cmocka_unit_test(test_cost_lines),
 	cmocka_unit_test(test_verify_tour_refused),
 	cmocka_unit_test(test_verify_results),
 	cmocka_unit_test(test_verify_reasons),
