@@ -5,11 +5,14 @@ the operator's admin made by `grundyd --add-admin --password-file` (as
 `grundy bot` (bot-random.py with distinct seeds, bot-perfect), a Swiss of
 eight, a Swiss of seven (a bye each round) and a Swiss of five in which a
 ninth bot leaves mid-tournament (forfeits); then a game's record saved with
-`grundy connect --raw` that `grundy verify` accepts, and the standings CSV
+`grundy connect --raw` and through the web view's download link, which
+`grundy verify` accepts, and the standings CSV
 (`export standings` through `grundy connect --raw`) whose every tie-break
 column equals an independent computation of FIDE C.07 (2024) from the
 log's games (read from the SQLite database, read-only) and the byes, with
-the choices of doc/STATS.md §4.  Every wait polls with a deadline."""
+the choices of doc/STATS.md §4, also downloaded from GET /api/export; the
+seed of `tournament show` and of the JSON API alike.  Every wait polls
+with a deadline."""
 import json
 import os
 import re
@@ -300,20 +303,36 @@ def main_test():
     check("record %d through connect --raw: grundy verify accepts it" % gid,
           rc == 0 and v.returncode == 0 and
           v.stdout.decode().startswith("ok "), (rec[:200], v.stdout))
-    # The HTTP download link (GET /api/games/ID/record) comes with the
-    # `site` branch, not merged into main when this was written: not
-    # checked here.
+    # The web view's download link: the same bytes, which grundy verify
+    # accepts as well.
+    st, web = api(d, "/api/games/%d/record" % gid)
+    wpath = os.path.join(TMP, "web-game-%d.grec" % gid)
+    with open(wpath, "wb") as f:
+        f.write(web)
+    v = subprocess.run([GRUNDY, "verify", wpath], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=WAIT)
+    check("record %d through GET /api/games/ID/record: the same bytes, "
+          "grundy verify accepts it" % gid, st == 200 and web == rec and
+          v.returncode == 0 and v.stdout.decode().startswith("ok "),
+          (st, web[:200], v.stdout))
+    # The standings CSV's download link: the export's bytes.
+    for name in ("s8", "s7", "s5"):
+        st, csv = api(d, "/api/export?tournament=%s&format=csv"
+                      "&table=standings" % name)
+        rc, out = raw(d, "export standings tournament=" + name)
+        check("GET /api/export standings of %s = export standings" % name,
+              st == 200 and rc == 0 and csv == out, (st, csv, out))
 
-    # The seed on the JSON API equals tournament show's (issue 26: a
-    # 64-bit seed rounded by JavaScript).  json.loads keeps an integer
-    # exact; the `site` branch sends it as a string.
+    # The seed on the JSON API equals tournament show's, as a string
+    # (issue 26: a 64-bit seed as a JSON number was rounded by
+    # JavaScript).
     seed = re.search(r"seed=(\d+)", show(boss, "s8").get("options", ""))
     st, b = api(d, "/api/tournaments/s8")
     js = json.loads(b) if st == 200 else {}
-    check("the seed of tournament show and of /api/tournaments/s8",
-          seed is not None and seed.group(1) == "18446744073709551557" and
-          str(js.get("options", {}).get("seed")) == seed.group(1),
-          (seed, b[:300]))
+    check("the seed of tournament show and of /api/tournaments/s8, a "
+          "string", seed is not None and
+          seed.group(1) == "18446744073709551557" and
+          js.get("options", {}).get("seed") == seed.group(1), (seed, b[:300]))
     for p in bots.values():
         p.terminate()
     boss.close()
