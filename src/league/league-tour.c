@@ -285,6 +285,33 @@ league_tournament_verdict(struct league *lg, int64_t id, int verdict)
 	return (n == 1 ? 0 : -1);
 }
 
+/*
+ * Stores a tournament's unplayed rounds that the games table lacks
+ * (migration 015), for the standings built from the log (export.c): a
+ * Swiss tournament's byes so far, "R:NAME,...", and the games stopped by
+ * a withdrawal, "R:A:B,...".  Returns 0, or -1 if there is no such
+ * tournament or on a database error (logged).
+ */
+int
+league_tournament_unplayed(struct league *lg, int64_t id, const char *byes,
+    const char *stopped)
+{
+	struct sqldb_stmt *s = lg->s[LEAGUE_S_T_BYES];
+	int64_t		 n = 0;
+
+	pthread_mutex_lock(&lg->mtx);
+	if (sqldb_bind_text(s, 1, byes) == 0 &&
+	    sqldb_bind_text(s, 2, stopped) == 0 &&
+	    sqldb_bind_int64(s, 3, id) == 0 && league_step(s) == 0)
+		n = sqldb_changes(lg->db);
+	else {
+		sqldb_reset(s);
+		league_dbfail(lg, "store the unplayed rounds");
+	}
+	pthread_mutex_unlock(&lg->mtx);
+	return (n == 1 ? 0 : -1);
+}
+
 /* Frees what a tournament owns (its game and players), not t itself. */
 void
 league_tournament_free(struct league_tournament *t)
@@ -510,6 +537,7 @@ league_tournament_games(struct league *lg, int64_t id,
 		g->slot = (unsigned int)sqldb_column_int64(s, 1);
 		g->finished = strcmp(league_col(s, 2), "finished") == 0;
 		g->result = league_result(s, 3);
+		g->forfeit = sqldb_column_int64(s, 6) != 0;
 		snprintf(g->player1, sizeof g->player1, "%s",
 		    league_col(s, 4));
 		snprintf(g->player2, sizeof g->player2, "%s",

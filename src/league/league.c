@@ -52,12 +52,14 @@ const char *const league_sql[LEAGUE_S_N] = {
 	"UPDATE tournaments SET status = ? WHERE id = ?",
 	"UPDATE tournaments SET sprt_verdict = ? WHERE id = ?",
 	"UPDATE tournaments SET players = ?, withdrawn = ? WHERE id = ?",
+	"UPDATE tournaments SET byes = ?, stopped = ? WHERE id = ?",
 	"SELECT id, name, format, status, game, random, base_ms, inc_ms,"
 	" games_per_pair, seed, players, rounds, forfeit_s, sprt_elo0,"
 	" sprt_elo1, sprt_alpha, sprt_beta, sprt_verdict, nstart, withdrawn,"
 	" tiebreaks FROM tournaments"
 	" WHERE ?1 = 1 OR status IN ('running', 'paused') ORDER BY id",
-	"SELECT id, slot, status, result, player1, player2 FROM games"
+	"SELECT id, slot, status, result, player1, player2,"
+	" CASE WHEN reason = 'forfeit' THEN 1 ELSE 0 END FROM games"
 	" WHERE tournament_id = ? ORDER BY id",
 	"SELECT id, player1, player2, result FROM games"
 	" WHERE rating_seq IS NOT NULL ORDER BY rating_seq",

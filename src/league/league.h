@@ -85,6 +85,7 @@ struct league_tgame {
 	unsigned int	 slot;		/* index into the tournament's schedule */
 	int		 finished;	/* status 'finished' (else abandoned/live) */
 	int		 result;	/* 1: first won, 2: second won, 0: none */
+	int		 forfeit;	/* won by forfeit (reason forfeit) */
 	char		 player1[LEAGUE_NAME_MAX + 1];	/* account names */
 	char		 player2[LEAGUE_NAME_MAX + 1];
 };
@@ -136,6 +137,8 @@ const char *league_format_name(enum league_format);
 int	 league_tournament_status(struct league *, int64_t,
 	    enum league_tstatus);
 int	 league_tournament_verdict(struct league *, int64_t, int);
+int	 league_tournament_unplayed(struct league *, int64_t, const char *,
+	    const char *);
 int	 league_tournament_roster(struct league *,
 	    const struct league_tournament *, char *, size_t);
 int	 league_tournaments(struct league *, int, struct league_tournament **,

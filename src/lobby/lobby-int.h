@@ -412,6 +412,7 @@ int	 lobby_tour_seat(struct lobby *, const char *, struct lobby_client **);
 size_t	 ltour_player(const struct ltour *, const char *);
 void	 ltour_rr_block(struct ltour *, size_t, size_t);
 void	 ltour_withdrawn_stop(struct ltour *);
+unsigned int ltour_slot_round(const struct ltour *, size_t);
 void	 ltour_after_result(struct lobby *, struct ltour *);
 void	 ltour_check_done(struct lobby *, struct ltour *);
 int	 ltour_name_in(char (*)[LEAGUE_NAME_MAX + 1], size_t,

@@ -14,20 +14,6 @@
 #include "lobby/lobby-results.h"
 #include "stats/swiss.h"
 
-/*
- * Slot i's round, 1-based: a Swiss round's block (byes and absences
- * share it), else the slot's place in the schedule (its order).
- */
-static unsigned int
-slot_round(const struct ltour *t, size_t i)
-{
-	size_t	 b = t->npairings * t->def.games_per_pair;
-
-	if (t->def.format == LEAGUE_SWISS && b > 0)
-		return ((unsigned int)(i / b) + 1);
-	return ((unsigned int)i + 1);
-}
-
 /* The tie-breaks of t: its own, or its format's default. */
 void
 lobby_tour_tb(const struct league_tournament *d, struct tb_list *l)
@@ -42,8 +28,8 @@ lobby_tour_tb(const struct league_tournament *d, struct tb_list *l)
  * The unplayed rounds of t's players into r (tiebreak.h): each Swiss
  * round's bye, a game of each round a withdrawn player was not paired in
  * any more, and each game stopped by a withdrawal (absent for the
- * withdrawn, unplayed without points for the other).  slot_round gives
- * each slot's round.
+ * withdrawn, unplayed without points for the other).  ltour_slot_round
+ * (lobby-tour.c) gives each slot's round.
  */
 static void
 lobby_tour_unplayed(const struct ltour *t, struct lobby_tresults *tr)
@@ -59,7 +45,7 @@ lobby_tour_unplayed(const struct ltour *t, struct lobby_tresults *tr)
 		    s->b >= d->nplayers || (d->wround[s->a] == 0 &&
 		    d->wround[s->b] == 0))
 			continue;
-		r = slot_round(t, i);
+		r = ltour_slot_round(t, i);
 		if (d->wround[s->a] != 0)
 			results_absent(&tr->r, s->a, r);
 		else
@@ -115,7 +101,7 @@ lobby_tour_results(struct lobby *lb, const char *name,
 		g[n].player2 = t->def.players[s->b];
 		g[n].tournament = t->def.id;
 		g[n].forfeit = s->forfeit;
-		g[n].round = slot_round(t, i);
+		g[n].round = ltour_slot_round(t, i);
 		g[n++].winner = s->winner;
 	}
 	tr->played = n;

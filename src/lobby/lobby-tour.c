@@ -142,6 +142,58 @@ ltour_set_pairing(struct ltour *t, size_t base, size_t np, size_t j,
 }
 
 /*
+ * Slot i's round, 1-based: a Swiss round's block (byes and absences
+ * share it), else the slot's place in the schedule (its order).
+ */
+unsigned int
+ltour_slot_round(const struct ltour *t, size_t i)
+{
+	size_t	 b = t->npairings * t->def.games_per_pair;
+
+	if (t->def.format == LEAGUE_SWISS && b > 0)
+		return ((unsigned int)(i / b) + 1);
+	return ((unsigned int)i + 1);
+}
+
+/*
+ * Stores what the games table lacks of t's unplayed rounds (migration
+ * 015), for the standings built from the log: the byes of the Swiss
+ * rounds paired so far, "R:NAME,...", and the games a withdrawal stopped,
+ * "R:A:B,..." (R as ltour_slot_round gives it).  At a load the same texts
+ * are written again as the rounds are paired anew.
+ */
+static void
+ltour_store_unplayed(struct ltour *t)
+{
+	const struct league_tournament *d = &t->def;
+	const struct lslot *s;
+	struct buf	 b, st;
+	unsigned int	 r;
+	size_t		 i;
+
+	buf_init(&b);
+	buf_init(&st);
+	for (r = 0; t->byes != NULL && r < t->round; r++)
+		if (t->byes[r] < d->nplayers)
+			buf_printf(&b, "%s%u:%s", b.len > 0 ? "," : "", r + 1,
+			    d->players[t->byes[r]]);
+	for (i = 0; i < t->nslots; i++) {
+		s = &t->slots[i];
+		if (s->state == LSLOT_STOPPED && s->a < d->nplayers &&
+		    s->b < d->nplayers && (d->wround[s->a] != 0 ||
+		    d->wround[s->b] != 0))
+			buf_printf(&st, "%s%u:%s:%s", st.len > 0 ? "," : "",
+			    ltour_slot_round(t, i), d->players[s->a],
+			    d->players[s->b]);
+	}
+	if (league_tournament_unplayed(t->lb->league, d->id, buf_str(&b),
+	    buf_str(&st)) != 0)
+		log_warnx("tournament=%s event=unplayed-failed", d->name);
+	buf_free(&b);
+	buf_free(&st);
+}
+
+/*
  * Pairs Swiss round t->round into its block of slots; a round that cannot
  * be paired (every pairing has a rematch) stops the tournament there.
  * Returns 0, or -1 if it could not pair.
@@ -177,6 +229,8 @@ ltour_pair_round(struct ltour *t)
 			lslot_enter(t, base + k * t->npairings + j,
 			    LSLOT_VOID);
 	t->byes[t->round++] = bye;
+	if (bye != SWISS_NO_BYE)
+		ltour_store_unplayed(t);
 	free(pv);
 	free(active);
 	log_info("tournament=%s event=paired round=%u", t->def.name,
@@ -259,6 +313,7 @@ lobby_tour_game_over(struct lobby *lb, struct ltour *t, size_t slot,
 	else if (t->def.wround[s->a] != 0 || t->def.wround[s->b] != 0) {
 		/* Aborted after a withdrawal: never played again. */
 		lslot_enter(t, slot, LSLOT_STOPPED);
+		ltour_store_unplayed(t);
 		ltour_after_result(lb, t);
 	} else			/* replayed */
 		lslot_enter(t, slot, LSLOT_PENDING);
@@ -758,12 +813,17 @@ void
 ltour_withdrawn_stop(struct ltour *t)
 {
 	size_t	 i;
+	int	 any = 0;
 
 	for (i = 0; i < t->nslots; i++)
 		if (t->slots[i].state == LSLOT_PENDING &&
 		    (t->def.wround[t->slots[i].a] != 0 ||
-		    t->def.wround[t->slots[i].b] != 0))
+		    t->def.wround[t->slots[i].b] != 0)) {
 			lslot_enter(t, i, LSLOT_STOPPED);
+			any = 1;
+		}
+	if (any)
+		ltour_store_unplayed(t);
 }
 
 /*
@@ -790,21 +850,25 @@ void
 lobby_tour_replay_games(struct ltour *t, const struct league_tgame *tg,
     size_t ng)
 {
-	int		*res;
+	int		*res, *fft;
 	size_t		 j;
 
 	if (t->def.format == LEAGUE_ARENA)
 		ltour_arena_rebuild(t, tg, ng);
 	res = xcalloc(t->nslots + 1, sizeof *res);
+	fft = xcalloc(t->nslots + 1, sizeof *fft);
 	for (j = 0; j < ng; j++)
 		if (tg[j].finished && tg[j].slot < t->nslots &&
-		    tg[j].result != 0)
+		    tg[j].result != 0) {
 			res[tg[j].slot] = tg[j].result;
+			fft[tg[j].slot] = tg[j].forfeit;
+		}
 	for (;;) {
 		for (j = 0; j < t->nslots; j++)
 			if (res[j] != 0 && t->slots[j].state ==
 			    LSLOT_PENDING) {
 				t->slots[j].winner = res[j];
+				t->slots[j].forfeit = fft[j];	/* not played */
 				lslot_enter(t, j, LSLOT_DONE);
 			}
 		/* A withdrawal during the last round paired ended it. */
@@ -815,6 +879,7 @@ lobby_tour_replay_games(struct ltour *t, const struct league_tgame *tg,
 			break;
 	}
 	free(res);
+	free(fft);
 	if (t->def.has_sprt)
 		ltour_sprt_update(t);
 }

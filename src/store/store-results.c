@@ -19,7 +19,7 @@
  */
 static const char store_rgames_sql[] =
     "WITH sel AS (SELECT id, player1, player2, game, tournament_id, result,"
-    " reason"
+    " reason, slot"
     " FROM games WHERE status = 'finished' AND result IS NOT NULL"
     " AND (CAST(?1 AS TEXT) IS NULL OR (player1 = ?1 AND player2 = ?2)"
     " OR (player1 = ?2 AND player2 = ?1))"
@@ -41,7 +41,8 @@ static const char store_rgames_sql[] =
     " COALESCE(a1.n, 0), COALESCE(a1.kw, 0), COALESCE(a1.tw, 0),"
     " COALESCE(a1.ft, 0), COALESCE(a2.n, 0), COALESCE(a2.kw, 0),"
     " COALESCE(a2.tw, 0), COALESCE(a2.ft, 0),"
-    " CASE WHEN sel.reason = 'forfeit' THEN 1 ELSE 0 END FROM sel"
+    " CASE WHEN sel.reason = 'forfeit' THEN 1 ELSE 0 END,"
+    " COALESCE(sel.slot, -1) FROM sel"
     " LEFT JOIN agg AS a1 ON a1.game_id = sel.id AND a1.player = 1"
     " LEFT JOIN agg AS a2 ON a2.game_id = sel.id AND a2.player = 2"
     " ORDER BY sel.id";
@@ -50,9 +51,16 @@ static const char store_rgames_sql[] =
 static const char store_tour_id_sql[] =
     "SELECT id FROM tournaments WHERE name = ?1";
 
-/* A tournament's format and tie-breaks (NULL: its format's default). */
-static const char store_tour_tb_sql[] =
-    "SELECT format, COALESCE(tiebreaks, '') FROM tournaments WHERE id = ?1";
+/*
+ * A tournament's format, tie-breaks (NULL: its format's default), games
+ * per pairing, players, withdrawals, byes and games stopped by a
+ * withdrawal (migration 015).
+ */
+static const char store_tour_sql[] =
+    "SELECT format, COALESCE(tiebreaks, ''), games_per_pair,"
+    " COALESCE(players, ''),"
+    " COALESCE(withdrawn, ''), COALESCE(byes, ''), COALESCE(stopped, '')"
+    " FROM tournaments WHERE id = ?1";
 
 /* Reads one row of store_rgames_sql into g. */
 static void
@@ -71,6 +79,7 @@ store_rgame_row(struct sqldb_stmt *s, struct store_rgame *g)
 	g->winner = res != NULL && strcmp(res, "first") == 0 ? 1 : 2;
 	g->marked = 1;
 	g->forfeit = sqldb_column_int64(s, 14) != 0;
+	g->slot = sqldb_column_int64(s, 15);
 	for (k = 0; k < 2; k++) {
 		g->seat[k].moves = (uint32_t)sqldb_column_int64(s, 6 + 4 * k);
 		g->seat[k].kept = (uint32_t)sqldb_column_int64(s, 7 + 4 * k);
@@ -179,32 +188,49 @@ store_tour_id(struct store *st, const char *name)
 }
 
 /*
- * Reads tournament id's tie-breaks as stored (tb[0..len): "" for its
- * format's default) and whether it is a Swiss one.  Returns 0, 1 if
- * there is no such tournament, -1 on error.
+ * Reads tournament id as stored into *t (free with store_tour_free).
+ * Returns 0, 1 if there is no such tournament, -1 on error.
  */
 int
-store_tour_tb(struct store *st, int64_t id, char *tb, size_t len, int *swiss)
+store_tour(struct store *st, int64_t id, struct store_tour *t)
 {
 	struct sqldb_stmt *s = NULL;
-	const char	*f, *t;
+	const char	*f;
 	int		 rc = -1, found = 0;
 
-	tb[0] = '\0';
-	*swiss = 0;
+	memset(t, 0, sizeof *t);
 	pthread_mutex_lock(&st->rmtx);
-	if (sqldb_prepare(st->rdb, store_tour_tb_sql, 0, &s) == 0) {
+	if (sqldb_prepare(st->rdb, store_tour_sql, 0, &s) == 0) {
 		sqldb_bind_int64(s, 1, id);
 		if ((rc = sqldb_step(s)) == SQLDB_ROW) {
 			f = sqldb_column_text(s, 0);
-			t = sqldb_column_text(s, 1);
-			*swiss = f != NULL && strcmp(f, "swiss") == 0;
-			snprintf(tb, len, "%s", t != NULL ? t : "");
+			t->swiss = f != NULL && strcmp(f, "swiss") == 0;
+			t->tiebreaks = store_coldup(s, 1);
+			t->games_per_pair =
+			    (unsigned int)sqldb_column_int64(s, 2);
+			t->players = store_coldup(s, 3);
+			t->withdrawn = store_coldup(s, 4);
+			t->byes = store_coldup(s, 5);
+			t->stopped = store_coldup(s, 6);
 			found = 1;
 			rc = SQLDB_DONE;
 		}
 	}
 	sqldb_finalize(s);
 	pthread_mutex_unlock(&st->rmtx);
+	if (rc != SQLDB_DONE || !found)
+		store_tour_free(t);
 	return (rc != SQLDB_DONE ? -1 : found ? 0 : 1);
+}
+
+/* Frees what store_tour read. */
+void
+store_tour_free(struct store_tour *t)
+{
+	free(t->tiebreaks);
+	free(t->players);
+	free(t->withdrawn);
+	free(t->byes);
+	free(t->stopped);
+	memset(t, 0, sizeof *t);
 }

@@ -30,6 +30,7 @@ struct store_rgame {
 	int		 winner;	/* 1 or 2 */
 	int		 forfeit;	/* won by forfeit: not played */
 	unsigned int	 round;		/* its round (order), 0: its index */
+	int64_t		 slot;		/* its tournament slot, -1: none */
 	int		 marked;	/* seat[] is known */
 	struct store_rseat seat[2];
 };
@@ -56,6 +57,22 @@ int	 store_rgames(struct store *, const struct store_rfilter *,
 	    struct store_rgames *);
 void	 store_rgames_free(struct store_rgames *);
 int64_t	 store_tour_id(struct store *, const char *);
-int	 store_tour_tb(struct store *, int64_t, char *, size_t, int *);
+
+/*
+ * A tournament as the log has it, for its standings (results-read.c):
+ * texts as stored, "" where NULL.  players "A,B,..."; withdrawn
+ * "NAME:R,..." (R rounds paired when it withdrew); byes "R:NAME,..."
+ * (Swiss, migration 015); stopped "R:A:B,...": the games a withdrawal
+ * stopped before they were played (migration 015).
+ */
+struct store_tour {
+	int		 swiss;
+	char		*tiebreaks;	/* "": its format's default */
+	unsigned int	 games_per_pair;
+	char		*players, *withdrawn, *byes, *stopped;
+};
+
+int	 store_tour(struct store *, int64_t, struct store_tour *);
+void	 store_tour_free(struct store_tour *);
 
 #endif /* STORE_RESULTS_H */

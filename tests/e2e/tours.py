@@ -169,6 +169,49 @@ def test_swiss_byes():
               int(ln[5]) == int(ln[7]) + int(ln[9]) for ln in lines) and
           sum(int(ln[3]) for ln in lines) == 18, st)
     fide_swiss(boss, rows, byes, st)
+    same_standings(boss, "sw", "a Swiss with byes")
+    d.stop()
+
+
+def same_standings(boss, name, what):
+    """`export standings tournament=NAME` (from the log: the byes of
+    migration 015) equals `standings NAME format=csv` (the lobby's);
+    returns the rows."""
+    ex = boss.cmd("export standings tournament=" + name)
+    cs = boss.cmd("standings %s format=csv" % name)
+    check("export standings = standings: " + what, ok(ex) and ok(cs) and
+          body(ex) == body(cs), (ex, cs))
+    return [x.split(",") for x in body(cs).split("\n")]
+
+
+def test_swiss_forfeit_export():
+    """A Swiss of five, a bye each round and a player who never comes (a
+    forfeit in each round it is paired), the daemon restarted while round
+    2 is paired and again at the end: `export standings` from the log
+    equals `standings` from the lobby, byes and forfeits alike."""
+    d, boss = setup("tswfx", ("k1", "k2", "k3", "k4"), absent=("k5",))
+    r = boss.cmd("tournament create sf swiss players=k1,k2,k3,k4,k5 "
+                 "rounds=3 pairs=1 forfeit=1 tc=20000 seed=5 nim 3 4 5")
+    check("create", ok(r) and "games 12" in r, r)
+    check("round 2 paired", wait_for(lambda: "paired=2" in show(
+        boss, "sf").get("format", ""), WAIT, 0.05), show(boss, "sf")["_"])
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("finished after a restart mid-tournament", wait_status(
+        boss, "sf", "finished", 60), show(boss, "sf")["_"])
+    rows = same_standings(boss, "sf", "a Swiss with byes and forfeits")
+    col = dict((x[1], x) for x in rows[1:])
+    check("three byes (two games each) and k5's forfeits counted",
+          len(rows) == 6 and sum(int(x[7]) for x in rows[1:]) == 6 and
+          int(col["k5"][9]) >= 2 and col["k5"][2] in ("0", "2"), rows)
+    d.stop()
+    d.start()
+    boss = Client(d)
+    boss.cmd("login boss password1")
+    check("the same after another restart", same_standings(
+        boss, "sf", "after a restart") == rows, rows)
     d.stop()
 
 
@@ -450,6 +493,7 @@ def test_add_withdraw():
     boss.cmd("login boss password1")
     check("the same after a restart", body(show(boss, "aw")["_"]) ==
           body(sh["_"]), show(boss, "aw")["_"])
+    same_standings(boss, "aw", "a withdrawal in a round-robin")
     refused(boss, "tournament add aw w2", "add to a finished one",
             "no running tournament aw")
     d.stop()
@@ -476,12 +520,17 @@ def test_swiss_withdraw():
     check("rounds 2 and 3: one pairing and a bye", sh.get("games") ==
           "8 played 6 playing 0 pending 0 stopped 2 forfeits 0" and
           len(byes) == 3 and byes[0] == "-" and "x4" not in byes, sh["_"])
+    rows = same_standings(boss, "sw", "a Swiss withdrawal (games stopped)")
+    check("x4 listed, last, absent every round", rows[-1][:4] ==
+          ["4", "x4", "0", "0"], rows)
     d.stop()
     d.start()                   # the rounds paired again from the log
     boss = Client(d)
     boss.cmd("login boss password1")
     check("the same after a restart", body(show(boss, "sw")["_"]) ==
           body(sh["_"]), show(boss, "sw")["_"])
+    check("export = standings after a restart", same_standings(
+        boss, "sw", "after a restart") == rows, rows)
     d.stop()
 
 
@@ -575,9 +624,11 @@ def test_withdraw_abort():
     check("both games stopped", show(boss, "wa").get("games") ==
           "2 played 0 playing 0 pending 0 stopped 2 forfeits 0",
           show(boss, "wa")["_"])
+    same_standings(boss, "wa", "a game aborted after a withdrawal")
     d.stop()
 
 
 sys.exit(run([test_withdraw_abort, test_forfeit_earliest, test_paired_tie, test_arena, test_add_withdraw,
               test_swiss_withdraw, test_swiss_byes, test_forfeit,
+              test_swiss_forfeit_export,
               test_pause_restart, test_engine_and_sprt]))

@@ -501,6 +501,42 @@ test_migrate_013(void **state)
 	league_tournaments_free(v, n);
 }
 
+/*
+ * Migration 015 from the schema before it: a tournament made before has
+ * no byes nor stopped games stored (NULL); league_tournament_unplayed
+ * stores them, and refuses
+ * a tournament that does not exist.
+ */
+static void
+test_migrate_015(void **state)
+{
+	struct fixture	*fx = *state;
+	int64_t		 id;
+
+	lgdb_reset(fx);
+	lgdb_migrate(fx, 14);
+	lgdb_exec(fx, "INSERT INTO accounts (name, hash, created_at) VALUES"
+	    " ('carol', 'x', 'y'), ('dave', 'x', 'y'), ('erin', 'x', 'y');"
+	    "INSERT INTO tournaments (name, format, status, game, random,"
+	    " base_ms, inc_ms, games_per_pair, seed, players, created_at,"
+	    " rounds, tiebreaks) VALUES ('old', 'swiss', 'running', 'nim 3',"
+	    " 0, 0, 0, 2, 1, 'carol,dave,erin', 'T', 2, 'bh,sb')");
+	lgdb_migrate(fx, 15);
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM tournaments"
+	    " WHERE name = 'old' AND byes IS NULL AND stopped IS NULL"
+	    " AND tiebreaks = 'bh,sb'"), 1);
+	id = lgdb_int(fx, "SELECT id FROM tournaments WHERE name = 'old'");
+	lgdb_migrate(fx, -1);
+	fx->lg = lgdb_league(fx, 5, 30);
+	assert_int_equal(league_tournament_unplayed(fx->lg, id,
+	    "1:erin,2:dave", "2:carol:erin"), 0);
+	assert_int_equal(lgdb_int(fx, "SELECT COUNT(*) FROM tournaments"
+	    " WHERE name = 'old' AND byes = '1:erin,2:dave'"
+	    " AND stopped = '2:carol:erin'"), 1);
+	assert_int_equal(league_tournament_unplayed(fx->lg, id + 1, "1:erin",
+	    ""), -1);
+}
+
 /* The league refuses what it cannot use. */
 static void
 test_open_fails(void **state)
@@ -586,6 +622,7 @@ main(void)
 		DB_TEST(test_migrate),
 		DB_TEST(test_migrate_010),
 		DB_TEST(test_migrate_013),
+		DB_TEST(test_migrate_015),
 		DB_TEST(test_open_fails),
 		DB_TEST(test_open_fails_pg),
 	};

@@ -50,7 +50,7 @@ static void
 test_migrate_synthetic(void **state)
 {
 	struct fixture	*fx = *state;
-	struct sqldb_migration list[16];
+	struct sqldb_migration list[32];
 	size_t		 n = store_nmigrations, i;
 	char		 err[512];
 	int		 v;
