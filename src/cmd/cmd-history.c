@@ -402,6 +402,7 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 	struct store_record r;
 	enum record_format f;
 	unsigned long	 id;
+	size_t		 n;
 	char		*tour;
 	int		 rv;
 
@@ -426,6 +427,16 @@ cmd_record_exec(struct session *s, const struct proto_cmd *c,
 		free(tour);
 	}
 	store_record_free(&r);
+	/* Built on a worker; only what fits one reply goes to the loop. */
+	if (s->conf->lim.max_reply > 0 &&
+	    body->len > s->conf->lim.max_reply) {
+		n = body->len;
+		buf_reset(body);
+		buf_printf(body, "record %lu is %zu bytes, over the reply limit "
+		    "of %zu bytes (max-reply): GET /api/games/%lu serves it",
+		    id, n, s->conf->lim.max_reply, id);
+		return (CMD_ERROR);
+	}
 	return (CMD_OK);
 }
 

@@ -203,6 +203,9 @@ static const struct {
 	    offsetof(struct metrics_gauges, http_streams) },
 	{ "grundy_http_exports", "Exports in flight (GET /api/export).",
 	    offsetof(struct metrics_gauges, http_exports) },
+	{ "grundy_http_inflight_bytes", "Bytes of records and feeds' "
+	    "catch-ups not yet sent (max-http-inflight).",
+	    offsetof(struct metrics_gauges, http_inflight) },
 };
 
 /* Appends every metric in Prometheus text format. */

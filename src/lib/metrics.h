@@ -47,6 +47,7 @@ struct metrics_gauges {
 	uint64_t	 http_connections;
 	uint64_t	 http_streams;
 	uint64_t	 http_exports;
+	uint64_t	 http_inflight;	/* bytes, max-http-inflight */
 };
 void	 metrics_print(struct buf *, const struct metrics_gauges *);
 

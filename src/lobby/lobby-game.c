@@ -219,6 +219,11 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	buf_init(&pos);
 	game_play_print(&g->game, m, &mv, &pos, &err);
 	g->ply++;
+	g->log_bytes += mv.len + pos.len;
+	for (i = 0; i < 2; i++)		/* its seats' budgets, if they are in */
+		if (g->p[i].lc != NULL)
+			budget_charge(&g->p[i].lc->log, mv.len + pos.len,
+			    lobby_clock_ns(g->lb), g->lb->conf.max_client_log_rate);
 	g->to_move = 3 - seat;
 	if (g->logged) {
 		sm.ply = g->ply;
@@ -346,6 +351,28 @@ lg_engine_submit(struct lgame *g)
 }
 
 /*
+ * Ends a game that reached max-plies or max-game-bytes by the solver's
+ * verdict (referee_bounded); returns 1 then.
+ */
+static int
+lg_bounded(struct lgame *g)
+{
+	struct referee_bound b;
+	const char	*reason;
+	char		 det[REFEREE_DETAIL_MAX];
+	int		 winner;
+
+	b.max_plies = g->lb->conf.max_plies;
+	b.max_bytes = g->lb->conf.max_game_bytes;
+	b.plies = g->ply;
+	b.bytes = g->log_bytes;
+	if (!referee_bounded(&g->game, g->to_move, &b, &winner, &reason, det))
+		return (0);
+	lg_finish_detail(g, winner, reason, det);
+	return (1);
+}
+
+/*
  * Starts the next turn: ends a finished game, lets the engine move, or
  * starts the mover's clock and asks it for a move.
  */
@@ -365,6 +392,8 @@ lg_turn(struct lgame *g)
 		lg_finish(g, winner, reason);
 		return;
 	}
+	if (lg_bounded(g))
+		return;
 	if (g->unseated)	/* lg_start_away: both seated, or a deadline */
 		return;
 	g->serial++;

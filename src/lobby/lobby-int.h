@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "lib/budget.h"
 #include "lib/buf.h"
 #include "lib/clock.h"
 #include "lib/util.h"
@@ -77,6 +78,8 @@ struct lobby_client {
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
 	char		 anon[32];	/* "anon:START" of this daemon run */
+	struct budget	 log;		/* bytes its games logged, draining
+					 * at max-client-log-rate a minute */
 	struct nd_client *nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lclients, lobby_client);
@@ -112,6 +115,7 @@ struct lgame {
 	char		*start;		/* canonical start position */
 	int		 to_move;	/* seat to move */
 	unsigned long	 ply;
+	uint64_t	 log_bytes;	/* its moves' and positions' (§12.1) */
 	uint64_t	 base_ms, inc_ms;
 	int		 rated;
 	struct ltour	*tour;		/* or NULL */
@@ -429,9 +433,7 @@ void	 lobby_feed_end(struct lgame *);
 void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
 	    const char *, const char *, const char *, uint64_t,
 	    const uint64_t *);
-struct store_rmove;
-void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
-	    const struct store_rmove *);
+
 
 /* lobby-tour.c: a tournament read from the log again (a node's) */
 int	 lobby_tour_replay(struct lobby *, struct ltour *);

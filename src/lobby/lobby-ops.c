@@ -81,10 +81,14 @@ lobby_offer_start(struct lobby *lb, struct lobby_offer *o, struct game *out,
 	return (0);
 }
 
-/* Refuses a command for a client already seated in a game. */
+/*
+ * Refuses a command for a client already seated in a game, or whose
+ * games logged more than its budget (max-client-log-rate).
+ */
 int
 lobby_check_free(struct lobby_client *lc, struct buf *err)
 {
+	uint64_t	 rate = lc->lb->conf.max_client_log_rate, wait;
 	int64_t		 gid;
 
 	if (lc->game != NULL) {
@@ -96,6 +100,12 @@ lobby_check_free(struct lobby_client *lc, struct buf *err)
 	    (gid = lobby_playing(lc->lb, lc->name)) != 0) {
 		buf_printf(err, "your account is seated in live game %lld: "
 		    "resume %lld first", (long long)gid, (long long)gid);
+		return (-1);
+	}
+	if ((wait = budget_over(&lc->log, lobby_clock_ns(lc->lb), rate)) > 0) {
+		buf_printf(err, BUDGET_LOG_MSG, (unsigned long long)
+		    lc->log.used, (unsigned long long)rate,
+		    (unsigned long long)wait);
 		return (-1);
 	}
 	if (lc->lb->nops != NULL)	/* a game elsewhere, or taken over */

@@ -75,6 +75,7 @@ struct lrestore {
 	int		 engine[2];
 	uint64_t	 clock_us[2];
 	unsigned long	 ply;
+	uint64_t	 log_bytes;	/* as lg_apply counts them */
 	int		 to_move;
 };
 
@@ -167,6 +168,7 @@ lrestore_move(struct lrestore *r, size_t i, struct buf *mv, struct buf *after)
 		*c += r->rec.game.tc_inc_ms * 1000;
 	}
 	r->ply = i + 1;
+	r->log_bytes += mv->len + after->len;
 	r->to_move = 3 - r->to_move;
 	return (0);
 }
@@ -298,6 +300,7 @@ lrestore_start(struct lrestore *r, struct ltour *t, size_t slot)
 	g->start = r->start;
 	r->start = NULL;
 	g->ply = r->ply;
+	g->log_bytes = r->log_bytes;
 	g->to_move = r->to_move;
 	g->base_ms = gi->tc_base_ms;
 	g->inc_ms = gi->tc_inc_ms;

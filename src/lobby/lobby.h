@@ -60,6 +60,9 @@ struct lobby_conf {
 	int		 illegal_retry;		/* illegal_move = retry */
 	size_t		 max_seeks;		/* open seeks, server-wide */
 	size_t		 max_watchers;		/* spectators per game */
+	unsigned long	 max_plies;		/* then adjudicated: ply-limit */
+	size_t		 max_game_bytes;	/* logged, then game-bytes-limit */
+	size_t		 max_client_log_rate;	/* bytes a minute per client */
 	struct game_limits lim;			/* for game specs and moves */
 };
 
@@ -308,6 +311,10 @@ struct lobby_feed {
 	const char	*detail;	/* end: or NULL */
 	int		 logged;	/* end: the log has the result */
 };
+/* A move's clocks replayed from the log (lobby-feed.c). */
+struct store_rmove;
+void	 lobby_feed_clock(const int *, uint64_t, uint64_t *,
+	    const struct store_rmove *);
 void	 lobby_set_feed(struct lobby *,
 	    void (*)(void *, const struct lobby_feed *), void *);
 struct json;

@@ -91,6 +91,16 @@ static const struct conf_key conf_keys[] = {
 	    1000000, "open seeks (and challenges) server-wide" },
 	{ "max-watchers", CONF_SIZE, offsetof(struct conf, max_watchers), 1,
 	    100000, "spectators per game" },
+	{ "max-plies", CONF_ULONG, SC(max_plies), 1,
+	    100000000, "plies of a game before the solver adjudicates it" },
+	{ "max-game-bytes", CONF_SIZE, SC(max_game_bytes),
+	    4096, 1UL << 40, "bytes of moves and positions a game logs before "
+	    "the solver adjudicates it" },
+	{ "max-client-log-rate", CONF_SIZE, SC(max_client_log_rate), 4096, 1UL << 40, "bytes a connection's games "
+	    "may log per minute before its new games are refused" },
+	{ "max-queue-bytes", CONF_SIZE, offsetof(struct conf, max_queue_bytes),
+	    65536, 1UL << 40, "bytes of writes queued for the game log "
+	    "(restart to change)" },
 	{ "max-conns-per-ip", CONF_SIZE, offsetof(struct conf,
 	    max_conns_per_ip), 1, 1000000, "connections from one address" },
 	{ "login-address-failures", CONF_UINT, offsetof(struct conf,
@@ -139,6 +149,10 @@ static const struct conf_key conf_keys[] = {
 	{ "max-http-output", CONF_SIZE, offsetof(struct conf, max_http_output),
 	    4096, 1UL << 30, "bytes a feed's client has not read before it "
 	    "is dropped" },
+	{ "max-http-inflight", CONF_SIZE, offsetof(struct conf,
+	    max_http_inflight), 65536, 1UL << 40, "bytes of replies "
+	    "proportional to stored data (records, feeds' catch-ups) not yet "
+	    "sent, server-wide" },
 	{ "http-heartbeat", CONF_ULONG, offsetof(struct conf, http_heartbeat),
 	    10, 3600000, "ms between the heartbeats of a feed" },
 };
@@ -275,6 +289,10 @@ conf_default(struct conf *c)
 	c->tc_inc = 0;
 	c->max_seeks = 1000;
 	c->max_watchers = 256;
+	c->sc.max_plies = 100000;
+	c->sc.max_game_bytes = 64 << 20;
+	c->sc.max_client_log_rate = 64 << 20;
+	c->max_queue_bytes = 64 << 20;
 	c->max_conns_per_ip = 64;
 	c->login_addr_failures = 50;
 	c->sc.registration = SESSION_REG_OPEN;
@@ -294,6 +312,7 @@ conf_default(struct conf *c)
 	c->max_http_streams = 2000;
 	c->max_http_streams_per_ip = 8;
 	c->max_http_output = 256 * 1024;
+	c->max_http_inflight = 128 << 20;
 	c->http_heartbeat = 15000;
 }
 
@@ -760,6 +779,7 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_http_streams = src->max_http_streams;
 	dst->max_http_streams_per_ip = src->max_http_streams_per_ip;
 	dst->max_http_output = src->max_http_output;
+	dst->max_http_inflight = src->max_http_inflight;
 	dst->http_heartbeat = src->http_heartbeat;
 	conf_str_set(&dst->admins, src->admins);
 	/* The table cache belongs to the running server: keep it. */

@@ -47,6 +47,7 @@ struct conf {
 	int		 db_readers;	/* SQLite: -shm shared with others */
 	size_t		 max_seeks;
 	size_t		 max_watchers;
+	size_t		 max_queue_bytes;	/* the log's queue (at start) */
 	size_t		 max_conns_per_ip;
 	unsigned int	 login_addr_failures;	/* per address, then locked */
 	char		*trusted;	/* trusted-networks text */
@@ -63,6 +64,7 @@ struct conf {
 	size_t		 max_http_streams;
 	size_t		 max_http_streams_per_ip;
 	size_t		 max_http_output;	/* bytes unread by a feed */
+	size_t		 max_http_inflight;	/* big replies unsent, in all */
 	unsigned long	 http_heartbeat;	/* ms */
 	struct session_conf sc;
 	/* Command-line settings, re-applied over the file on SIGHUP. */

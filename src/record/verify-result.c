@@ -20,7 +20,7 @@
 /* How a reason's result is judged (PROTOCOL.md §12.1). */
 enum vr_winner { VR_SEAT, VR_NONE, VR_ANY, VR_NOT_MOVER, VR_BOARD };
 enum vr_detail { VD_NONE, VD_MOVE, VD_ADMIN, VD_ADJ, VD_CRASH, VD_ABSENT,
-	VD_LIMIT };
+	VD_LIMIT, VD_PLIES, VD_BYTES };
 
 /* Every reason of a finished game that grundyd and grundy match write. */
 static const struct verify_reason {
@@ -45,6 +45,8 @@ static const struct verify_reason {
 	{ "process-limit", VR_SEAT, VD_LIMIT, 0, "process-limit" },
 	{ "forbidden-syscall", VR_SEAT, VD_LIMIT, 0, "forbidden-syscall" },
 	{ "output-limit", VR_SEAT, VD_LIMIT, 0, "output-limit" },
+	{ "ply-limit", VR_ANY, VD_PLIES, 0, "ply-limit" },
+	{ "byte-limit", VR_ANY, VD_BYTES, 0, "byte-limit" },
 };
 
 /* The result line's parts: winner (0: none), reason, detail (or NULL). */
@@ -154,6 +156,14 @@ verify_detail_form(const struct verify *v, const struct verify_result *r)
 		return (d != NULL && verify_absent_detail(v, r) ? NULL :
 		    "needs its detail \"LOSER was absent for SECONDS s\" "
 		    "(SECONDS 1..86400)");
+	case VD_PLIES:
+		return (d != NULL && verify_prefixed(d, "max-plies ", 1,
+		    UINT64_MAX, &x) ? NULL : "needs its detail \"max-plies "
+		    "N\"");
+	case VD_BYTES:
+		return (d != NULL && verify_prefixed(d, "max-game-bytes ", 1,
+		    UINT64_MAX, &x) ? NULL : "needs its detail "
+		    "\"max-game-bytes B\"");
 	}
 	return (NULL);
 }
@@ -287,6 +297,45 @@ verify_result_solver(struct verify *v, const struct verify_result *r)
 }
 
 /*
+ * Checks a bound's result (ply-limit, byte-limit, §12.1): the bound was
+ * reached at the last move and not before, and the winner is the
+ * solver's, or none if the solver cannot judge the position.
+ */
+static enum verify_verdict
+verify_result_bound(struct verify *v, const struct verify_result *r)
+{
+	struct game_error err;
+	uint64_t	 n;
+	int		 out, mover = verify_mover(v), winner;
+
+	if (r->how->detail == VD_PLIES) {
+		(void)verify_prefixed(r->detail, "max-plies ", 1, UINT64_MAX,
+		    &n);
+		if (n != v->ply)
+			return (verify_wrong(v, v->hline[VH_RESULT], "wrong "
+			    "result: max-plies %" PRIu64 ", the game has %"
+			    PRIu64 " moves", n, v->ply));
+	} else {
+		(void)verify_prefixed(r->detail, "max-game-bytes ", 1,
+		    UINT64_MAX, &n);
+		if (v->bytes < n || v->bytes - v->last_bytes >= n)
+			return (verify_wrong(v, v->hline[VH_RESULT], "wrong "
+			    "result: max-game-bytes %" PRIu64 " is not reached "
+			    "at the last move (its moves and positions have %"
+			    PRIu64 " bytes, %" PRIu64 " before it)", n,
+			    v->bytes, v->bytes - v->last_bytes));
+	}
+	out = game_outcome(&v->game, &err);
+	winner = out < 0 ? 0 : out == GAME_N ? mover : 3 - mover;
+	if (r->winner != winner)
+		return (verify_wrong(v, v->hline[VH_RESULT], "wrong result: "
+		    "the solver's verdict after ply %" PRIu64 " is %s", v->ply,
+		    winner == 0 ? "none (it cannot judge the position)" :
+		    winner == 1 ? "first" : "second"));
+	return (VERIFY_OK);
+}
+
+/*
  * Parses "YYYY-MM-DDTHH:MM:SS.mmmZ" (its form checked) into milliseconds
  * since 1970 (proleptic Gregorian calendar, days from the civil date).
  */
@@ -360,6 +409,8 @@ verify_result_game(struct verify *v, const struct verify_result *r)
 		return (verify_result_illegal(v, r));
 	if (r->how->detail == VD_ADJ)
 		return (verify_result_solver(v, r));
+	if (r->how->detail == VD_PLIES || r->how->detail == VD_BYTES)
+		return (verify_result_bound(v, r));
 	if (strcmp(r->reason, "timeout") == 0)
 		return (verify_result_timeout(v));
 	return (VERIFY_OK);

@@ -305,7 +305,7 @@ verify_move(struct verify *v)
 {
 	struct game_error err;
 	struct game_move m;
-	struct buf	 canon;
+	struct buf	 canon, mv, pos;
 	enum verify_verdict rv;
 	enum store_mark	 mark;
 	uint64_t	 time_us;
@@ -330,11 +330,21 @@ verify_move(struct verify *v)
 		else if (strcmp(f[2], store_mark_name(mark)) != 0)
 			rv = verify_wrong(v, v->lineno, "mark %.16s is wrong: "
 			    "the move is %s", f[2], store_mark_name(mark));
-		else if (game_play(&v->game, &m, &err) != 0)
-			rv = verify_wrong(v, v->lineno, "move %.64s: %s", move,
-			    err.msg);
-		else
-			v->ply++;
+		else {
+			/* Printed as the referee logs it: max-game-bytes. */
+			buf_init(&mv);
+			buf_init(&pos);
+			if (game_play_print(&v->game, &m, &mv, &pos, &err) != 0)
+				rv = verify_wrong(v, v->lineno, "move %.64s: %s",
+				    move, err.msg);
+			else {
+				v->ply++;
+				v->last_bytes = mv.len + pos.len;
+				v->bytes += v->last_bytes;
+			}
+			buf_free(&mv);
+			buf_free(&pos);
+		}
 	}
 	buf_free(&canon);
 	game_move_clear(&m);

@@ -56,6 +56,8 @@ http_record_done(struct hreq *r)
 			json_null(&r->j);
 		json_end_obj(&r->j);
 		buf_putc(&r->body, '\n');
+		http_reply_big(r, "application/json; charset=utf-8");
+		return;
 	}
 	http_json(r->req, r->status, &r->body);
 }
@@ -325,6 +327,7 @@ http_metrics(struct http *h, struct evhttp_request *req)
 	g.http_connections = h->nconns;
 	g.http_streams = h->nstreams;
 	g.http_exports = h->nexports;
+	g.http_inflight = h->inflight;
 	buf_init(&b);
 	metrics_print(&b, &g);
 	http_reply(req, 200, "text/plain; version=0.0.4; charset=utf-8",
@@ -382,7 +385,7 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	r->id = gid;
 	r->work = http_record_work;
 	r->done = http_record_done;
-	http_submit(r);
+	(void)http_submit_big(r);
 }
 
 /* Routes /api/... and /metrics. */

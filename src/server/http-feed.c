@@ -2,9 +2,13 @@
  * http-feed.c: the live feeds of PROTOCOL.md §14.4: GET
  * /api/games/ID/feed (Server-Sent Events, or NDJSON) and /api/tv/feed.
  * The lobby's hook (lobby_set_feed) hands every move and end here on the
- * loop; each live game's move events are kept (as JSON) until it ends, so
- * that a client resuming after any ply gets exactly the moves it lacks.
- * A finished game's feed is its record, read on a worker.  A feed whose
+ * loop; a live game's move events are kept (as JSON) only while feeds
+ * follow it, from the ply it had when the first of them came (base): a
+ * feed resuming before that gets the moves up to base from the log, read
+ * and formatted on a worker (hfeed_catchup_work) and sent in pieces as
+ * its client reads, charged to max-http-inflight; then the kept ones.  A
+ * game nobody follows keeps nothing here.  A finished game's feed is its
+ * record, read on a worker.  A feed whose
  * client does not read is dropped at max-http-output.  A live game of
  * another node (a node of a shared database) comes through the same hook
  * once the lobby follows it (lobby_xfeed_open: its moves so far at once,
@@ -38,15 +42,19 @@
 
 #define HFEED_BUCKETS	256
 
-/* A live game's events so far: the JSON of each move, by ply. */
+/* A followed live game's events: the JSON of each move after base. */
 struct fgame {
 	LIST_ENTRY(fgame) hash;
 	int64_t		 id;
-	char		**moves;	/* moves[i]: ply i + 1 */
+	unsigned long	 base;		/* the ply before moves[0] */
+	char		**moves;	/* moves[i]: ply base + i + 1 */
 	size_t		 n, cap;
 	int		 remote;	/* another node's: followed for its feeds */
+	int		 pending;	/* catch-ups on workers (kept for them) */
 	LIST_HEAD(, hstream) streams;
 };
+
+#define HFEED_PIECE	65536	/* bytes of a catch-up sent at once */
 LIST_HEAD(fgames, fgame);
 
 /* An open feed: of one game, or the TV's. */
@@ -60,6 +68,9 @@ struct hstream {
 	int		 dropped;	/* over the cap: reaped soon */
 	struct fgame	*g;		/* its game, NULL: the TV's */
 	size_t		 next;		/* g->moves[next] is the next to send */
+	struct buf	 catchup;	/* moves up to g->base from the log */
+	size_t		 coff;		/* what of it is sent */
+	int		 catching;	/* catchup not all sent yet */
 };
 TAILQ_HEAD(hstreams, hstream);
 
@@ -114,6 +125,20 @@ fgame_free(struct fgame *g)
 	free(g);
 }
 
+/* Appends an event to out: SSE (with "id: ID" if any), or NDJSON. */
+static void
+hs_append(struct buf *out, int ndjson, const char *id, const char *type,
+    const char *json)
+{
+	if (ndjson) {
+		buf_printf(out, "%s\n", json);
+		return;
+	}
+	if (id != NULL)
+		buf_printf(out, "id: %s\n", id);
+	buf_printf(out, "event: %s\ndata: %s\n\n", type, json);
+}
+
 /*
  * Formats an event once for every feed: SSE (with "id: ID" if any) into
  * sse, NDJSON into nd; hs_frame sends the one a feed wants.
@@ -124,10 +149,8 @@ hs_format(const char *id, const char *type, const char *json,
 {
 	buf_reset(sse);
 	buf_reset(nd);
-	if (id != NULL)
-		buf_printf(sse, "id: %s\n", id);
-	buf_printf(sse, "event: %s\ndata: %s\n\n", type, json);
-	buf_printf(nd, "%s\n", json);
+	hs_append(sse, 0, id, type, json);
+	hs_append(nd, 1, id, type, json);
 }
 
 /*
@@ -222,17 +245,23 @@ hs_free(struct hstream *s)
 	LIST_REMOVE(s, entry);
 	TAILQ_REMOVE(&f->all, s, all);
 	s->h->nstreams--;
+	http_inflight_done(s->hc, s->catchup.len - s->coff);
+	buf_free(&s->catchup);
 	s->hc->stream = NULL;
 	free(s);
 }
 
-/* Forgets game g of another node if no feed follows it any more. */
+/*
+ * Forgets game g's events once no feed follows it and no catch-up is
+ * under way for one (and stops following it if it is another node's).
+ */
 static void
 fgame_release(struct hfeed *f, struct fgame *g)
 {
-	if (!g->remote || !LIST_EMPTY(&g->streams))
+	if (!LIST_EMPTY(&g->streams) || g->pending > 0)
 		return;
-	lobby_xfeed_close(f->h->srv->lobby, g->id);
+	if (g->remote)
+		lobby_xfeed_close(f->h->srv->lobby, g->id);
 	fgame_free(g);
 }
 
@@ -441,11 +470,11 @@ hfeed_record_done(struct hreq *r)
 	else if (r->status != 200)
 		http_json(r->req, r->status, &r->body);
 	else
-		http_reply(r->req, 200, hfeed_type(r->ndjson), r->body.data,
-		    r->body.len);
+		http_reply_big(r, hfeed_type(r->ndjson));
 }
 
 static void	 hs_catchup(struct hstream *);
+static void	 hfeed_move_json(const struct lobby_feed *, struct buf *);
 
 /* A catching-up feed's output drained (evhttp's callback): go on. */
 static void
@@ -468,13 +497,37 @@ hs_catchup(struct hstream *s)
 	struct evbuffer	*b;
 	struct buf	 sse, nd;
 	char		 id[24];
+	size_t		 n, half = s->h->srv->conf->max_http_output / 2;
 
+	/* First the moves up to g->base from the log, a piece at a time. */
+	while (s->catching && !s->dropped) {
+		n = s->catchup.len - s->coff;
+		if (n > HFEED_PIECE)
+			n = HFEED_PIECE;
+		b = evbuffer_new();
+		evbuffer_add(b, s->catchup.data + s->coff, n);
+		s->coff += n;
+		http_inflight_done(s->hc, n);
+		if (s->coff == s->catchup.len) {
+			buf_free(&s->catchup);
+			s->coff = 0;
+			s->catching = 0;
+		}
+		if (http_output(s->hc) + n < half) {
+			evhttp_send_reply_chunk(s->req, b);
+			evbuffer_free(b);
+			continue;
+		}
+		evhttp_send_reply_chunk_with_cb(s->req, b, hs_drained, s);
+		evbuffer_free(b);
+		return;
+	}
 	buf_init(&sse);
 	buf_init(&nd);
 	while (g != NULL && s->next < g->n && !s->dropped) {
-		snprintf(id, sizeof id, "%zu", s->next + 1);
+		snprintf(id, sizeof id, "%lu", g->base + s->next + 1);
 		hs_format(id, "move", g->moves[s->next++], &sse, &nd);
-		if (http_output(s->hc) < s->h->srv->conf->max_http_output / 2) {
+		if (http_output(s->hc) < half) {
 			hs_frame(s, &sse, &nd);
 			continue;
 		}
@@ -489,23 +542,37 @@ hs_catchup(struct hstream *s)
 	buf_free(&nd);
 }
 
-/* Sends a live game's game event and moves after since, and attaches. */
+/*
+ * Sends a live game's game event and moves after since (at least
+ * g->base), and attaches; or, with a catch-up cu (the moves from the log
+ * after since up to g->base, charged to max-http-inflight: its bytes are
+ * the feed's now), those first.
+ */
 static void
 hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
-    struct fgame *g, unsigned long since, int ndjson)
+    struct fgame *g, unsigned long since, int ndjson, struct buf *cu)
 {
 	struct hstream	*s;
 	struct buf	 b;
 
 	if (hfeed_limits(h, hc, req) != 0 ||
-	    (s = hs_start(h, hc, req, ndjson)) == NULL)
+	    (s = hs_start(h, hc, req, ndjson)) == NULL) {
+		if (cu != NULL)
+			http_inflight_done(hc, cu->len);
 		return;
+	}
 	buf_init(&b);
 	hfeed_game_json(h, "game", g->id, &b);
 	hs_send(s, NULL, "game", buf_str(&b));
 	buf_free(&b);
 	s->g = g;
-	s->next = since;
+	s->next = since - g->base;
+	if (cu != NULL) {
+		s->next = 0;
+		s->catchup = *cu;
+		buf_init(cu);
+		s->catching = s->catchup.len > 0;
+	}
 	LIST_INSERT_HEAD(&g->streams, s, entry);
 	hs_catchup(s);
 }
@@ -527,8 +594,9 @@ hfeed_backfill(struct hfeed *f, int64_t id, unsigned long upto)
 }
 
 /*
- * Sets *gp to game id's events if it is live here, else to NULL.
- * Another node's game is looked up on a worker (hfeed_xwork).
+ * Sets *gp to game id's events if it is live here, else to NULL: kept
+ * from now on if nobody followed it yet.  Another node's game is looked
+ * up on a worker (hfeed_xwork).
  */
 static void
 hfeed_live(struct http *h, int64_t id, struct fgame **gp)
@@ -538,21 +606,138 @@ hfeed_live(struct http *h, int64_t id, struct fgame **gp)
 	if ((*gp = fgame_find(h->feed, id)) != NULL)
 		return;
 	if (lobby_web_game(h->srv->lobby, id, &v)) {
-		hfeed_backfill(h->feed, id, 0);
 		*gp = fgame_get(h->feed, id);
+		(*gp)->base = v.ply;	/* the later ones come by the hook */
 	}
 }
 
-/* Attaches a feed after ply since to the events of game g. */
+/*
+ * The moves of a live game from the log after r->since up to its ply
+ * r->limit, as feed events, with the clocks the lobby had (worker).  The
+ * log has them once the writer has committed what is queued: the lobby
+ * hands a move to the log before the feed sees it.
+ */
+static void
+hfeed_catchup_work(struct hreq *r)
+{
+	struct store	*st = r->h->srv->store;
+	struct store_record rec;
+	const struct store_gameinfo *gi;
+	struct lobby_feed lf;
+	struct buf	 b;
+	uint64_t	 c[2];
+	int		 engine[2], rc;
+	char		 id[24];
+	size_t		 i;
+
+	if (store_flush(st) != 0 || (rc = store_record(st, r->id, &rec)) < 0) {
+		http_fail(r, 503, "the game log cannot be read");
+		return;
+	}
+	if (rc == 0 || rec.nmoves < r->limit) {
+		if (rc > 0)
+			store_record_free(&rec);
+		http_fail(r, 503, "the game log does not have the game's "
+		    "moves: try again");
+		return;
+	}
+	gi = &rec.game;
+	engine[0] = strcmp(gi->player1, "engine") == 0;
+	engine[1] = strcmp(gi->player2, "engine") == 0;
+	c[0] = c[1] = gi->tc_base_ms * 1000;
+	buf_init(&b);
+	for (i = 0; i < r->limit; i++) {
+		const struct store_rmove *m = &rec.moves[i];
+
+		lobby_feed_clock(engine, gi->tc_inc_ms * 1000, c, m);
+		if (i < r->since)
+			continue;
+		memset(&lf, 0, sizeof lf);
+		lf.id = r->id;
+		lf.ply = (unsigned long)m->ply;
+		lf.player = m->player;
+		lf.move = m->move;
+		lf.position = m->position;
+		lf.mark = store_mark_name(m->mark);
+		lf.time_ms = m->time_ms;
+		lf.clock_ms[0] = c[0] / 1000;
+		lf.clock_ms[1] = c[1] / 1000;
+		buf_reset(&b);
+		hfeed_move_json(&lf, &b);
+		snprintf(id, sizeof id, "%lu", lf.ply);
+		hs_append(&r->body, r->ndjson, id, "move", buf_str(&b));
+	}
+	buf_free(&b);
+	store_record_free(&rec);
+}
+
+static void	 hfeed_serve(struct http *, struct hconn *,
+		    struct evhttp_request *, struct fgame *, unsigned long, int);
+
+/*
+ * A catch-up is ready (loop): the feed attaches to its game; if the game
+ * ended meanwhile, it is served as a finished game's (its record).
+ */
+static void
+hfeed_catchup_done(struct hreq *r)
+{
+	struct http	*h = r->h;
+	struct fgame	*g = fgame_find(h->feed, r->id);
+	struct hreq	*f;
+
+	if (g != NULL)
+		g->pending--;
+	if (r->status != 200)
+		http_json(r->req, r->status, &r->body);
+	else if (g == NULL) {
+		f = http_hreq(h, r->hc, r->req);
+		f->id = r->id;
+		f->since = r->since;
+		f->ndjson = r->ndjson;
+		f->work = hfeed_record_work;
+		f->done = hfeed_record_done;
+		(void)http_submit_big(f);
+	} else if (g->base != r->limit) {	/* unfollowed, followed again */
+		hfeed_serve(h, r->hc, r->req, g, r->since, r->ndjson);
+		return;				/* which releases g */
+	} else if (http_inflight_admit(r->hc, r->req, r->body.len) == 0)
+		hfeed_attach(h, r->hc, r->req, g, r->since, r->ndjson,
+		    &r->body);
+	if (g != NULL)
+		fgame_release(h->feed, g);
+}
+
+/*
+ * Attaches a feed after ply since to the events of game g; before the
+ * moves g keeps (g->base), it catches up from the log first.
+ */
 static void
 hfeed_serve(struct http *h, struct hconn *hc, struct evhttp_request *req,
     struct fgame *g, unsigned long since, int ndjson)
 {
-	if (since > g->n)
-		http_error(req, 400, "bad parameter since: a ply from 0 to %zu",
-		    g->n);
-	else
-		hfeed_attach(h, hc, req, g, since, ndjson);
+	struct hreq	*r;
+
+	if (since > g->base + g->n)
+		http_error(req, 400, "bad parameter since: a ply from 0 to %lu",
+		    g->base + (unsigned long)g->n);
+	else if (since >= g->base)
+		hfeed_attach(h, hc, req, g, since, ndjson, NULL);
+	else if (h->srv->store == NULL)
+		http_error(req, 400, "bad parameter since: the moves before "
+		    "ply %lu are not kept (the game log is off): a ply from "
+		    "%lu to %lu", g->base, g->base, g->base +
+		    (unsigned long)g->n);
+	else {
+		r = http_hreq(h, hc, req);
+		r->id = g->id;
+		r->since = since;
+		r->limit = (unsigned int)g->base;
+		r->ndjson = ndjson;
+		r->work = hfeed_catchup_work;
+		r->done = hfeed_catchup_done;
+		if (http_submit_big(r) == 0)
+			g->pending++;
+	}
 	fgame_release(h->feed, g);
 }
 
@@ -636,7 +821,7 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		r->work = hfeed_xwork;
 		r->done = hfeed_xdone;
 	}
-	http_submit(r);
+	(void)http_submit_big(r);
 }
 
 /* Sends the featured game (if any) to the TV feeds, or to one. */
@@ -732,33 +917,37 @@ hfeed_end_json(const struct lobby_feed *lf, struct buf *b)
 static void
 hfeed_move(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 {
-	struct fgame	*g = fgame_get(f, lf->id);
+	struct fgame	*g = fgame_find(f, lf->id);	/* NULL: unfollowed */
 	struct hstream	*s;
 	struct buf	 sse, nd;
 	char		 id[24];
 
-	if (lf->ply <= g->n)
+	if (g != NULL && lf->ply <= g->base + g->n)
 		return;
-	if (lf->ply > g->n + 1 && (hfeed_backfill(f, lf->id, lf->ply - 1) != 0
-	    || lf->ply != g->n + 1)) {
-		log_warnx("event=feed-gap game=%lld ply=%lu have=%zu",
-		    (long long)lf->id, lf->ply, g->n);
+	if (g != NULL && lf->ply > g->base + g->n + 1 &&
+	    (hfeed_backfill(f, lf->id, lf->ply - 1) != 0 ||
+	    lf->ply != g->base + g->n + 1)) {
+		log_warnx("event=feed-gap game=%lld ply=%lu have=%lu",
+		    (long long)lf->id, lf->ply, g->base + (unsigned long)g->n);
 		return;
 	}
-	if (g->n == g->cap) {
-		g->cap = g->cap == 0 ? 16 : g->cap * 2;
-		g->moves = xreallocarray(g->moves, g->cap, sizeof *g->moves);
-	}
-	g->moves[g->n++] = xstrdup(json);
 	snprintf(id, sizeof id, "%lu", lf->ply);
 	buf_init(&sse);
 	buf_init(&nd);
 	hs_format(id, "move", json, &sse, &nd);
-	LIST_FOREACH(s, &g->streams, entry)
-		if (s->next == g->n - 1) {	/* else hs_catchup sends it */
-			s->next++;
-			hs_frame(s, &sse, &nd);
+	if (g != NULL) {
+		if (g->n == g->cap) {
+			g->cap = g->cap == 0 ? 16 : g->cap * 2;
+			g->moves = xreallocarray(g->moves, g->cap,
+			    sizeof *g->moves);
 		}
+		g->moves[g->n++] = xstrdup(json);
+		LIST_FOREACH(s, &g->streams, entry)
+			if (!s->catching && s->next == g->n - 1) {
+				s->next++;	/* else hs_catchup sends it */
+				hs_frame(s, &sse, &nd);
+			}
+	}
 	if (f->backfill)
 		;
 	else if (f->featured == lf->id) {
@@ -781,7 +970,7 @@ hfeed_end(struct hfeed *f, const struct lobby_feed *lf, const char *json)
 
 	if (g != NULL) {
 		while ((s = LIST_FIRST(&g->streams)) != NULL) {
-			if (s->next < g->n) {
+			if (s->catching || s->next < g->n) {
 				/* Still catching up: it resumes from the log. */
 				s->dropped = 1;
 				hs_end(s);

@@ -43,6 +43,7 @@ struct hconn {
 	int		 counted;	/* has sent a request (max-http-conns) */
 	struct event	*first;		/* until then: http-timeout to send it */
 	size_t		 nexports;	/* its exports in flight (http-results.c) */
+	size_t		 inflight;	/* bytes of its big reply in flight */
 };
 LIST_HEAD(hconns, hconn);
 
@@ -73,10 +74,13 @@ struct hreq {
 	int		 has_name, has_tour;
 	char		 since_time[32];	/* games: started since, or "" */
 	struct xwatch_pre *xpre;	/* feeds: another node's game */
+	int		 big;		/* counted in nbuilding (http_submit_big) */
 };
 TAILQ_HEAD(hreqs, hreq);
 
 struct hfeed;
+
+#define HTTP_BUILDS	2	/* big replies built on workers at once */
 
 struct http {
 	struct server	*srv;
@@ -86,6 +90,9 @@ struct http {
 	size_t		 npending;	/* connections without a request yet */
 	size_t		 nstreams;
 	size_t		 nexports;	/* exports in flight, all connections */
+	size_t		 inflight;	/* bytes of big replies in flight
+					 * (http_reply_big), all connections */
+	size_t		 nbuilding;	/* big replies on workers */
 	struct hreqs	 reqs;		/* off the loop, or orphaned */
 	struct event	*beat;		/* the feeds' heartbeat */
 	struct event	*reap;		/* drops feeds over the cap */
@@ -99,9 +106,13 @@ void	 http_reply(struct evhttp_request *, int, const char *, const char *,
 void	 http_error(struct evhttp_request *, int, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 http_json(struct evhttp_request *, int, struct buf *);
+int	 http_inflight_admit(struct hconn *, struct evhttp_request *, size_t);
+void	 http_inflight_done(struct hconn *, size_t);
+void	 http_reply_big(struct hreq *, const char *);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
-void	 http_submit(struct hreq *);
+int	 http_submit(struct hreq *);
+int	 http_submit_big(struct hreq *);
 int	 http_param_id(struct evhttp_request *, const char *, const char *,
 	    int64_t *);
 int	 http_param_uint(struct evhttp_request *, const struct evkeyvalq *,

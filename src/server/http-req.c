@@ -50,22 +50,31 @@ http_code(int code)
 	return (5);
 }
 
-/* Sends a complete reply: status, type and body, counted by status. */
-void
-http_reply(struct evhttp_request *req, int code, const char *type,
-    const char *data, size_t len)
+/* Sends a complete reply of body b (emptied), counted by status. */
+static void
+http_send(struct evhttp_request *req, int code, const char *type,
+    struct evbuffer *b)
 {
 	struct evkeyvalq *oh = evhttp_request_get_output_headers(req);
-	struct evbuffer	*b = evbuffer_new();
 	size_t		 c = http_code(code);
 
 	evhttp_add_header(oh, "Content-Type", type);
 	evhttp_add_header(oh, "Cache-Control", "no-cache");
 	evhttp_add_header(oh, "X-Content-Type-Options", "nosniff");
-	if (len > 0)
-		evbuffer_add(b, data, len);
 	metrics_label(MF_HTTP, http_codes[c].text);
 	evhttp_send_reply(req, http_codes[c].code, http_codes[c].reason, b);
+}
+
+/* Sends a complete reply: status, type and body, counted by status. */
+void
+http_reply(struct evhttp_request *req, int code, const char *type,
+    const char *data, size_t len)
+{
+	struct evbuffer	*b = evbuffer_new();
+
+	if (len > 0)
+		evbuffer_add(b, data, len);
+	http_send(req, code, type, b);
 	evbuffer_free(b);
 }
 
@@ -75,6 +84,86 @@ http_json(struct evhttp_request *req, int code, struct buf *b)
 {
 	http_reply(req, code, "application/json; charset=utf-8", b->data,
 	    b->len);
+}
+
+/*
+ * Charges n bytes of a reply proportional to stored data (a record, a
+ * finished feed, a feed's catch-up) to max-http-inflight, the
+ * server-wide cap on such bytes not yet handed to the kernel, before
+ * they are sent; over it, answers 503 and returns -1.  The connection
+ * carries them until http_inflight_done or its close.
+ */
+int
+http_inflight_admit(struct hconn *hc, struct evhttp_request *req, size_t n)
+{
+	struct http	*h = hc->h;
+	size_t		 cap = h->srv->conf->max_http_inflight;
+
+	if (h->inflight + n > cap) {
+		http_error(req, 503, "too many bytes of records and feeds in "
+		    "flight: %zu waiting, %zu more would pass %zu "
+		    "(max-http-inflight): try again later", h->inflight, n,
+		    cap);
+		return (-1);
+	}
+	hc->inflight += n;
+	h->inflight += n;
+	return (0);
+}
+
+/* n bytes charged by http_inflight_admit left for the kernel. */
+void
+http_inflight_done(struct hconn *hc, size_t n)
+{
+	if (n > hc->inflight)
+		n = hc->inflight;
+	hc->inflight -= n;
+	hc->h->inflight -= n;
+}
+
+/* Frees a big reply's body once evhttp is done with it. */
+static void
+http_big_free(const void *data, size_t len, void *arg)
+{
+	(void)len;
+	(void)arg;
+	free((void *)(uintptr_t)data);
+}
+
+/* A big reply was handed to the kernel: its bytes are free. */
+static void
+http_big_sent(struct evhttp_request *req, void *arg)
+{
+	struct hconn	*hc = arg;
+
+	(void)req;
+	http_inflight_done(hc, hc->inflight);
+}
+
+/*
+ * Sends r's body (status 200, content type type), a reply proportional
+ * to stored data built on a worker, charged to max-http-inflight until
+ * it is sent; or 503 over the cap.
+ */
+void
+http_reply_big(struct hreq *r, const char *type)
+{
+	struct evbuffer	*b;
+
+	if (http_inflight_admit(r->hc, r->req, r->body.len) != 0)
+		return;
+	evhttp_request_set_on_complete_cb(r->req, http_big_sent, r->hc);
+	if (r->body.len == 0) {
+		http_reply(r->req, 200, type, NULL, 0);
+		return;
+	}
+	/* The body moves to the reply as it is: no second copy. */
+	b = evbuffer_new();
+	evbuffer_add_reference(b, r->body.data, r->body.len, http_big_free,
+	    NULL);
+	buf_init(&r->body);
+	http_send(r->req, 200, type, b);
+	evbuffer_free(b);
 }
 
 /* Sends {"error": TEXT, "status": CODE} with that status. */
@@ -140,6 +229,8 @@ void
 http_hreq_free(struct hreq *r)
 {
 	TAILQ_REMOVE(&r->h->reqs, r, entry);
+	if (r->big)
+		r->h->nbuilding--;
 	lobby_xfeed_pre_free(r->xpre);
 	buf_free(&r->body);
 	free(r);
@@ -171,9 +262,10 @@ http_job_back(void *arg)
  * Runs r's work on the server's workers, counted against its address as
  * a heavy command (max-queued-per-ip; 503 over it); then, on the loop,
  * unless the client left (r->req NULL), r->done or the JSON reply of
- * r->status and r->body; then r is freed.
+ * r->status and r->body; then r is freed.  Returns 0, or -1 after
+ * answering 503 (r freed, its done never called).
  */
-void
+int
 http_submit(struct hreq *r)
 {
 	struct server	*srv = r->h->srv;
@@ -188,7 +280,35 @@ http_submit(struct hreq *r)
 		    "are running or waiting (max-queued-per-ip): retry later",
 		    queued);
 		http_hreq_free(r);
+		return (-1);
 	}
+	return (0);
+}
+
+/*
+ * http_submit for a reply proportional to stored data (a record, a
+ * feed's catch-up): admitted only while max-http-inflight is not reached
+ * and fewer than HTTP_BUILDS such replies are being built, so that what
+ * the workers build at once is bounded too.  Returns 0, or -1 after
+ * answering 503 (r freed).
+ */
+int
+http_submit_big(struct hreq *r)
+{
+	struct http	*h = r->h;
+	size_t		 cap = h->srv->conf->max_http_inflight;
+
+	if (h->inflight >= cap || h->nbuilding >= HTTP_BUILDS) {
+		http_error(r->req, 503, "too many bytes of records and feeds "
+		    "in flight: %zu waiting, %zu being built (max-http-inflight "
+		    "%zu, at most %d built at once): try again later",
+		    h->inflight, h->nbuilding, cap, HTTP_BUILDS);
+		http_hreq_free(r);
+		return (-1);
+	}
+	r->big = 1;
+	h->nbuilding++;
+	return (http_submit(r));
 }
 
 /*

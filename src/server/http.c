@@ -65,6 +65,7 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 			r->req = NULL;
 		}
 	h->nexports -= hc->nexports;	/* their replies die with it */
+	h->inflight -= hc->inflight;
 	LIST_REMOVE(hc, hash);
 	if (hc->counted)
 		h->nconns--;

@@ -919,7 +919,7 @@ static const struct session_store session_store_calls = {
 	.failing_msg = store_failing_msg,
 	.begin = store_game_begin,
 	.move = store_move,
-	.end = store_game_end,
+	.end = store_game_end_detail,
 	.now_ms = clock_mono_ms,
 };
 

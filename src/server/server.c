@@ -54,6 +54,9 @@ server_lobby_conf(const struct conf *cf, struct lobby_conf *lc)
 	lc->illegal_retry = cf->illegal_retry;
 	lc->max_seeks = cf->max_seeks;
 	lc->max_watchers = cf->max_watchers;
+	lc->max_plies = cf->sc.max_plies;
+	lc->max_game_bytes = cf->sc.max_game_bytes;
+	lc->max_client_log_rate = cf->sc.max_client_log_rate;
 	lc->lim = cf->sc.lim;
 }
 
@@ -366,6 +369,7 @@ server_store_open(const struct conf *conf)
 	 * live games: never abandoned at a start, taken over by their
 	 * leases (server-node.c). */
 	cf.keep_live = conf->takeover || sqldb_url_is_pg(path);
+	cf.queue_bytes = conf->max_queue_bytes;
 	if ((st = store_open_config(path, &cf, err, sizeof err)) == NULL)
 		fatalx("event=db-open path=%s error=\"%s\"", name, err);
 	log_info("event=db path=%s", name);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "solver/format.h"
+#include "lib/clock.h"
 #include "lib/log.h"
 #include "session/session.h"
 #include "session/session-store.h"
@@ -65,6 +66,9 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 		sm.delay_us = rtt >= 0 ? (unsigned long)rtt : 0;
 	}
 	s->last_ms = now;
+	s->log_bytes += mv.len + pos.len;
+	budget_charge(&s->log, mv.len + pos.len, clock_mono_ns(),
+	    s->conf->max_client_log_rate);
 	s->store_ops->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
@@ -78,13 +82,13 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 static int
 cmd_end(struct session *s, int winner, const char *reason)
 {
-	s->end_winner = winner == s->first ? 1 : 2;
+	s->end_winner = winner == 0 ? 0 : winner == s->first ? 1 : 2;
 	s->end_reason = reason;
 	session_enter(s, SESSION_GAME);
 	/* Like a lobby game's (lobby.c), for the daemon's log. */
 	log_info("game=%lld event=over result=%s reason=%s plies=%lu",
-	    (long long)s->game_id, winner == s->first ? "first" : "second",
-	    reason, s->ply);
+	    (long long)s->game_id, winner == 0 ? "-" : winner == s->first ?
+	    "first" : "second", reason, s->ply);
 	return (s->store != NULL && s->game_id > 0 ? CMD_WAIT : CMD_OK);
 }
 
@@ -162,13 +166,25 @@ cmd_judge_move(struct session *s, const struct proto_cmd *c,
 static int
 cmd_match_over(struct session *s, struct buf *body, int *rv)
 {
+	struct referee_bound b;
 	const char	*reason;
 	int		 winner;
 
-	if (!referee_over(&s->game, cmd_to_move(s), &winner, &reason))
+	s->end_detail[0] = '\0';
+	b.max_plies = s->conf->max_plies;
+	b.max_bytes = s->conf->max_game_bytes;
+	b.plies = s->ply;
+	b.bytes = s->log_bytes;
+	if (referee_over(&s->game, cmd_to_move(s), &winner, &reason))
+		buf_printf(body, "result %s %s\n", winner == s->first ?
+		    "first" : "second", reason);
+	else if (s->store != NULL && s->game_id > 0 && referee_bounded(
+	    &s->game, cmd_to_move(s), &b, &winner, &reason, s->end_detail))
+		buf_printf(body, "result %s %s %s\n", winner == 0 ? "-" :
+		    winner == s->first ? "first" : "second", reason,
+		    s->end_detail);
+	else
 		return (0);
-	buf_printf(body, "result %s %s\n", winner == s->first ? "first" :
-	    "second", reason);
 	*rv = cmd_end(s, winner, reason);
 	return (1);
 }
@@ -553,6 +569,7 @@ cmd_seed_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 static int
 cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
+	uint64_t	 wait;
 	int	 first, rv = CMD_OK;
 
 	if (strcmp(c->argv[0], "engine") != 0) {
@@ -577,11 +594,19 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, s->store_ops->failing_msg(s->store));
 		return (CMD_ERROR);
 	}
+	if (s->store != NULL && (wait = budget_over(&s->log, clock_mono_ns(),
+	    s->conf->max_client_log_rate)) > 0) {
+		buf_printf(body, BUDGET_LOG_MSG, (unsigned long long)
+		    s->log.used, (unsigned long long)
+		    s->conf->max_client_log_rate, (unsigned long long)wait);
+		return (CMD_ERROR);
+	}
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
 	session_enter(s, SESSION_MATCH);
 	s->game_id = 0;
 	s->ply = 0;
+	s->log_bytes = 0;
 	s->last_ms = s->store != NULL ? s->store_ops->now_ms() : 0;
 	if (s->store != NULL) {
 		struct store_game sg;

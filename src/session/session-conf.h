@@ -21,6 +21,9 @@ struct session_conf {
 	size_t		 max_tables_bytes; /* and bytes */
 	unsigned int	 register_rate;	/* accounts per hour per address */
 	size_t		 max_winning;	/* cap on lines of `winning` */
+	unsigned long	 max_plies;	/* a logged game's, then adjudicated */
+	size_t		 max_game_bytes; /* its logged bytes, then the same */
+	size_t		 max_client_log_rate; /* a connection's, a minute */
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */
 	int		 registration;	/* SESSION_REG_* */

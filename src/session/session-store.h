@@ -17,8 +17,8 @@ struct session_store {
 	int64_t	 (*begin)(struct store *, const struct store_game *);
 	void	 (*move)(struct store *, int64_t, const struct store_move *);
 	void	 (*end)(struct store *, int64_t, enum store_result,
-		    const char *, enum store_status, void (*)(void *, int),
-		    void *);
+		    const char *, const char *, enum store_status,
+		    void (*)(void *, int), void *);	/* with a detail */
 	uint64_t (*now_ms)(void);	/* the clock of the moves' times */
 };
 

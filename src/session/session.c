@@ -47,7 +47,7 @@ session_abandon(struct session *s, const char *reason)
 		    (long long)s->game_id, reason, s->ply);
 	if (s->state == SESSION_MATCH && s->store != NULL && s->game_id > 0)
 		s->store_ops->end(s->store, s->game_id, STORE_RESULT_NONE,
-		    reason, STORE_ABANDONED, NULL, NULL);
+		    reason, NULL, STORE_ABANDONED, NULL, NULL);
 	s->game_id = 0;
 }
 
@@ -63,8 +63,9 @@ session_end_log(struct session *s, void (*cb)(void *, int), void *arg)
 
 	s->game_id = 0;
 	s->store_ops->end(s->store, gid, s->end_winner == 1 ?
-	    STORE_RESULT_FIRST : STORE_RESULT_SECOND, s->end_reason,
-	    STORE_FINISHED, cb, arg);
+	    STORE_RESULT_FIRST : s->end_winner == 2 ? STORE_RESULT_SECOND :
+	    STORE_RESULT_NONE, s->end_reason, s->end_detail[0] != '\0' ?
+	    s->end_detail : NULL, STORE_FINISHED, cb, arg);
 }
 
 /*

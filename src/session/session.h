@@ -9,8 +9,10 @@
 #include <stdint.h>
 
 #include "solver/engine.h"
+#include "solver/referee.h"
 #include "proto/proto.h"
 #include "session/session-conf.h"
+#include "lib/budget.h"
 #include "lib/util.h"
 
 struct store;
@@ -57,8 +59,13 @@ struct session {
 	 * The end of the match a command left with CMD_WAIT: the server
 	 * logs it (session_end_log) and sends the reply once it is on disk.
 	 */
-	int		 end_winner;	/* 1: the first player, 2: second */
+	int		 end_winner;	/* 1: the first player, 2: second,
+					 * 0: none (the solver could not judge) */
 	const char	*end_reason;
+	char		 end_detail[REFEREE_DETAIL_MAX];	/* or "" */
+	uint64_t	 log_bytes;	/* match: its moves' and positions' */
+	struct budget	 log;		/* its matches' logged bytes, draining
+					 * at max-client-log-rate a minute */
 	/*
 	 * Networked play (PROTOCOL.md §13), set by the server: the lobby
 	 * (loop only), the accounts (any thread), this connection's account.

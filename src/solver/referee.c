@@ -117,6 +117,37 @@ referee_over(const struct game *g, int to_move, int *winner,
 }
 
 /*
+ * If a game that is not over has reached one of its bounds (b), ends it
+ * by the solver: *winner is the side that wins the position under
+ * perfect play (the player to move if it is an N-position, else the
+ * other), or 0 if the solver cannot judge it; *reason is "ply-limit" or
+ * "byte-limit" and detail (REFEREE_DETAIL_MAX bytes) "max-plies N" or
+ * "max-game-bytes B", the bound reached.  Returns 1 then, else 0.
+ */
+int
+referee_bounded(const struct game *g, int to_move,
+    const struct referee_bound *b, int *winner, const char **reason,
+    char *detail)
+{
+	struct game_error err;
+	int		 out;
+
+	if (b->max_plies > 0 && b->plies >= b->max_plies) {
+		*reason = "ply-limit";
+		snprintf(detail, REFEREE_DETAIL_MAX, "max-plies %lu",
+		    b->max_plies);
+	} else if (b->max_bytes > 0 && b->bytes >= b->max_bytes) {
+		*reason = "byte-limit";
+		snprintf(detail, REFEREE_DETAIL_MAX, "max-game-bytes %llu",
+		    (unsigned long long)b->max_bytes);
+	} else
+		return (0);
+	out = game_outcome(g, &err);
+	*winner = out < 0 ? 0 : out == GAME_N ? to_move : 3 - to_move;
+	return (1);
+}
+
+/*
  * Copies what is kept of a refused text, its first REFEREE_QUOTE_MAX
  * bytes, into cut (REFEREE_QUOTE_MAX + 1 bytes).
  */

@@ -38,6 +38,16 @@ int	 referee_engine_move(const struct game *, gmp_randstate_t,
 	    struct game_move *, enum referee_mark *, struct game_error *);
 uint64_t referee_clock_after(uint64_t, uint64_t, uint64_t);
 int	 referee_over(const struct game *, int, int *, const char **);
+/* A game's bounds and what it has used of them (PROTOCOL.md §12.1). */
+struct referee_bound {
+	unsigned long	 max_plies;	/* max-plies */
+	uint64_t	 max_bytes;	/* max-game-bytes */
+	unsigned long	 plies;		/* moves played */
+	uint64_t	 bytes;		/* their moves' and positions' bytes */
+};
+#define REFEREE_DETAIL_MAX	64
+int	 referee_bounded(const struct game *, int, const struct referee_bound *,
+	    int *, const char **, char *);
 void	 referee_cut(char *, const char *);
 void	 referee_illegal_detail(struct buf *, const char *, const char *);
 int	 referee_draw_start(const struct game *, gmp_randstate_t,

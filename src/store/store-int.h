@@ -25,6 +25,8 @@
 #define STORE_GATHER_NS		1000000L	/* a batch may gather 1 ms */
 #define STORE_GATHER_MAX	4096		/* ... or up to this size */
 #define STORE_PAGES_NONE	4294967294UL	/* SQLite's own maximum */
+#define STORE_MOVE_SLACK	64		/* a move's bytes beyond its texts */
+#define STORE_QUEUE_BYTES	(64UL << 20)	/* max-queue-bytes' default */
 #define STORE_RUN_MAX		64		/* moves in one move_runs row */
 #define STORE_CKPT_FRAMES	4096		/* checkpoint at 16 MB of WAL */
 #define STORE_WAL_LIMIT		"33554432"	/* keep at most 32 MB of WAL */
@@ -76,6 +78,7 @@ struct store_item {
 	int		*count;		/* abandon: games, or -1 */
 	struct store_fail *fail;	/* abandon: why it failed */
 	size_t		 w;		/* writes it counts for: 1, or moves */
+	size_t		 bytes;		/* counted in qbytes until freed */
 	int		 ok;
 	int		 skip;		/* failed alone: not in a retry */
 	int		 lost;		/* end: a lost one marked, if live */
@@ -96,6 +99,7 @@ struct store_run {
 	size_t		 n;		/* moves in text */
 	int64_t		 born;		/* monotonic ns of the first move */
 	struct buf	 text;		/* "[m1,m2" without the closing ']' */
+	size_t		 charged;	/* its bytes counted in qbytes */
 };
 LIST_HEAD(store_runs, store_run);
 TAILQ_HEAD(store_ages, store_run);
@@ -176,6 +180,7 @@ struct store {
 	int		 shared;	/* in-memory: one connection */
 	int		 busy_ms;
 	size_t		 queue_max;
+	size_t		 queue_bytes;	/* cap on qbytes (max-queue-bytes) */
 	struct sqldb_stmt *ws[STORE_W_N];
 	struct sqldb_stmt *rs[STORE_R_N];
 	pthread_mutex_t	 rmtx;		/* the read connection */
@@ -190,6 +195,8 @@ struct store {
 	pthread_cond_t	 done;		/* done_seq moved */
 	struct store_items queue;
 	size_t		 qlen;
+	size_t		 qbytes;	/* held by pending runs, the queue and
+					 * the batch being written */
 	uint64_t	 seq;		/* last item queued */
 	uint64_t	 done_seq;	/* last item finished */
 	int		 last_ok;	/* the last batch committed */
@@ -275,6 +282,8 @@ struct store_item *store_item_new(enum store_op, int64_t);
 void	 store_item_free(struct store_item *);
 uint64_t store_push(struct store *, struct store_item *, int);
 uint64_t store_push_locked(struct store *, struct store_item *, int);
+int	 store_bytes_full(const struct store *, size_t);
+int	 store_queue_busy(const struct store *);
 void	 store_state_log(const struct store *, const char *,
 	    const char *const *, int, int);
 

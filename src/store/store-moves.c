@@ -102,6 +102,7 @@ store_run_queue(struct store *st, struct store_run *r)
 	it->ply = r->first_ply;
 	it->w = r->n;
 	it->s[0] = r->text.data;	/* the item owns the text now */
+	it->bytes = r->charged;		/* in qbytes since it grew */
 	free(r);
 	store_push_locked(st, it, 0);
 }
@@ -154,8 +155,19 @@ store_move_us(struct store *st, int64_t id, const struct store_move *m,
 {
 	struct store_run *r;
 	struct buf	*b;
+	size_t		 before;
 
 	pthread_mutex_lock(&st->mtx);
+	/* Its bytes are charged before it is copied: at the cap the move is
+	 * dropped and its game damaged (its end is then unlogged, §12). */
+	if (store_bytes_full(st, strlen(m->move) + strlen(m->position) +
+	    STORE_MOVE_SLACK)) {
+		st->cnt.dropped++;
+		st->dropped_now++;
+		store_damage(st, id);
+		pthread_mutex_unlock(&st->mtx);
+		return;
+	}
 	if ((m->player != 1 && m->player != 2) || m->ply == 0 ||
 	    store_mark_name(m->mark) == NULL) {
 		st->cnt.failed++;
@@ -181,9 +193,11 @@ store_move_us(struct store *st, int64_t id, const struct store_move *m,
 		/* An idle writer sets its alarm by the oldest run. */
 		if (st->idle && TAILQ_FIRST(&st->ages) == r)
 			pthread_cond_signal(&st->work);
-	} else
-		buf_putc(&r->text, ',');
+	}
 	b = &r->text;
+	before = b->len;
+	if (r->n > 0)
+		buf_putc(b, ',');
 	buf_putc(b, '[');
 	buf_putc(b, (char)('0' + m->player));
 	buf_putc(b, ',');
@@ -204,6 +218,8 @@ store_move_us(struct store *st, int64_t id, const struct store_move *m,
 		store_put_ulong(b, (unsigned long)time_us);
 	}
 	buf_putc(b, ']');
+	r->charged += b->len - before;
+	st->qbytes += b->len - before;
 	r->n++;
 	r->next_ply++;
 	if (r->n >= STORE_RUN_MAX)

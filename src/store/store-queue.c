@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/buf.h"
 #include "lib/log.h"
@@ -127,26 +128,83 @@ store_qstate_set(struct store *st, enum store_qstate to)
 	st->qstate = to;
 }
 
-/* Does store_push with mtx held. */
+/* The bytes an item holds (its strings and data), for qbytes. */
+static size_t
+store_item_bytes(const struct store_item *it)
+{
+	size_t	 n = sizeof *it + it->len;
+	int	 i;
+
+	for (i = 0; i < 4; i++)
+		if (it->s[i] != NULL)
+			n += strlen(it->s[i]) + 1;
+	if (it->tc != NULL)
+		n += strlen(it->tc) + 1;
+	return (n);
+}
+
+/*
+ * 1 if n more bytes would pass the queue's byte cap (mtx held): pending
+ * runs, the queue and the batch being written count (PROTOCOL.md §12).
+ */
+int
+store_bytes_full(const struct store *st, size_t n)
+{
+	return (st->qbytes + n > st->queue_bytes);
+}
+
+/*
+ * 1 while the queue is past half its cap in items or bytes (mtx held):
+ * new logged games are refused then, so that the games already running
+ * have the other half for their moves and ends.
+ */
+int
+store_queue_busy(const struct store *st)
+{
+	return (st->qlen >= st->queue_max / 2 ||
+	    st->qbytes >= st->queue_bytes / 2);
+}
+
+/* Refuses an item (mtx held): frees it, damages its game; returns 0. */
+static uint64_t
+store_refuse(struct store *st, struct store_item *it, const char *why)
+{
+	st->cnt.dropped += it->w;
+	if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
+		store_damage(st, it->id);
+	if (st->qstate == STORE_Q_ACCEPTING)
+		log_warnx("store=%s event=queue-full queued=%zu bytes=%zu "
+		    "cap=%s action=dropping-writes", st->name, st->qlen,
+		    st->qbytes, why);
+	store_qstate_set(st, STORE_Q_DROPPING);
+	st->dropped_now += it->w;
+	st->qbytes -= it->bytes;	/* a run's, charged as it grew */
+	store_item_free(it);
+	return (0);
+}
+
+/*
+ * Does store_push with mtx held.  A run (STORE_OP_RUN) comes with its
+ * bytes already charged (it->bytes, store-moves.c); any other item is
+ * charged here.  Beyond must, the queue refuses an item past queue_max
+ * items or queue_bytes bytes.
+ */
 uint64_t
 store_push_locked(struct store *st, struct store_item *it, int must)
 {
 	uint64_t	 seq;
+	size_t		 add = 0;
 
 	if (it->w == 0)
 		it->w = 1;
-	if (!must && st->qlen >= st->queue_max) {
-		st->cnt.dropped += it->w;
-		if (it->op == STORE_OP_BEGIN || it->op == STORE_OP_RUN)
-			store_damage(st, it->id);
-		if (st->qstate == STORE_Q_ACCEPTING)
-			log_warnx("store=%s event=queue-full queued=%zu "
-			    "action=dropping-writes", st->name, st->qlen);
-		store_qstate_set(st, STORE_Q_DROPPING);
-		st->dropped_now += it->w;
-		store_item_free(it);
-		return (0);
-	}
+	if (it->op != STORE_OP_RUN)
+		add = store_item_bytes(it);
+	if (!must && st->qlen >= st->queue_max)
+		return (store_refuse(st, it, "items"));
+	if (!must && add > 0 && store_bytes_full(st, add))
+		return (store_refuse(st, it, "bytes"));
+	it->bytes += add;
+	st->qbytes += add;
 	if (st->qstate == STORE_Q_DROPPING) {
 		log_warnx("store=%s event=queue-recovered dropped=%" PRIu64,
 		    st->name, st->dropped_now);

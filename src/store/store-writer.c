@@ -72,7 +72,8 @@ store_flush(struct store *st)
 
 /*
  * The refusal of a new logged game while store_failing (PROTOCOL.md §3,
- * item 6), naming the cause the writer knows: on SQLite (or no store)
+ * item 6), naming the cause the writer knows: its queue past half of
+ * max-queue-bytes or of its items while it can write; on SQLite (or no store)
  * always STORE_FAILING_MSG; on PostgreSQL the database unreachable (the
  * last batch lost its connection, or no game id could be drawn), its disk
  * full, or another error (logged).  Each starts "the game log cannot
@@ -81,13 +82,19 @@ store_flush(struct store *st)
 const char *
 store_failing_msg(struct store *st)
 {
-	int		 cls;
+	int		 cls, busy;
 
-	if (st == NULL || !st->pg)
+	if (st == NULL)
 		return (STORE_FAILING_MSG);
 	pthread_mutex_lock(&st->mtx);
+	busy = st->last_ok && !(st->pg && st->nids == 0 && st->ids_failed) &&
+	    store_queue_busy(st);
 	cls = st->last_ok ? SQLDB_CONN : st->last_cls;	/* else: the ids */
 	pthread_mutex_unlock(&st->mtx);
+	if (busy)
+		return (STORE_BUSY_MSG);
+	if (!st->pg)
+		return (STORE_FAILING_MSG);
 	if (cls == SQLDB_CONN)
 		return (STORE_FAILING_WHY("its database is unreachable: "
 		    "reconnecting"));
@@ -653,7 +660,7 @@ static int
 store_batch(struct store *st, struct store_items *b)
 {
 	struct store_item *it;
-	size_t		 n = 0, nfail = 0;
+	size_t		 n = 0, nfail = 0, freed = 0;
 	int		 rc, committed, locked = 0;
 	char		 msg[256];
 
@@ -681,8 +688,12 @@ store_batch(struct store *st, struct store_items *b)
 		STAILQ_REMOVE_HEAD(b, entry);
 		if (it->cb != NULL)
 			it->cb(it->arg, it->ok);
+		freed += it->bytes;
 		store_item_free(it);
 	}
+	pthread_mutex_lock(&st->mtx);
+	st->qbytes -= freed;
+	pthread_mutex_unlock(&st->mtx);
 
 	/* The replies are out: now the checkpoint, if the WAL is big. */
 	if ((rc = store_checkpoint(st, msg, sizeof msg)) != 0)

@@ -22,8 +22,10 @@
  * for an unknown game) fails alone; any other error (disk full, read-only,
  * lock timeout, I/O) rolls the whole batch back.  Failed writes are
  * dropped, never retried, so the queue stays bounded; once the queue holds
- * queue_max items, moves, game starts and tables are refused (game ends
- * always get in, so that every callback runs).  A game with a failed or
+ * queue_max items or queue_bytes bytes (pending runs and the batch being
+ * written count), moves, game starts and tables are refused (game ends
+ * always get in, so that every callback runs); past half of either, new
+ * games are refused (store_failing) so that running games keep room.  A game with a failed or
  * refused write is "damaged": its end still reaches the log, but its done
  * callback gets ok=0, because its record is incomplete.  Failures are
  * logged as key=value warnings, at most one line per second.
@@ -127,6 +129,7 @@ store_config_default(struct store_config *cf)
 {
 	cf->busy_ms = STORE_BUSY_MS;
 	cf->queue_max = STORE_QUEUE_MAX;
+	cf->queue_bytes = STORE_QUEUE_BYTES;
 	cf->max_pages = 0;
 	cf->keep_live = 0;
 }
@@ -165,6 +168,7 @@ store_open_config(const char *path, const struct store_config *cf,
 	st->name = store_dbname(path);
 	st->busy_ms = cf->busy_ms > 0 ? cf->busy_ms : 0;
 	st->queue_max = cf->queue_max > 0 ? cf->queue_max : 1;
+	st->queue_bytes = cf->queue_bytes > 0 ? cf->queue_bytes : 1;
 	st->last_ok = 1;
 	STAILQ_INIT(&st->queue);
 	for (i = 0; i < STORE_RUN_BUCKETS; i++)
@@ -528,6 +532,7 @@ store_failing(struct store *st)
 		it = store_item_new(STORE_OP_PROBE, 0);
 		store_push_locked(st, it, 1);
 	}
+	failing = failing || store_queue_busy(st);
 	pthread_mutex_unlock(&st->mtx);
 	return (failing);
 }

@@ -32,6 +32,7 @@ struct store;
 struct store_config {
 	int		 busy_ms;	/* wait for a lock (5000 ms) */
 	size_t		 queue_max;	/* queued writes, then drop (65536) */
+	size_t		 queue_bytes;	/* their bytes, then drop (64 MiB) */
 	unsigned long	 max_pages;	/* size cap in pages, 0: none */
 	int		 keep_live;	/* takeover on: leave live games live */
 };
@@ -151,6 +152,9 @@ int	 store_failing(struct store *);
 #define STORE_FAILING_WHY(why) "the game log cannot write (" why "): new " \
 	"logged games are refused until it can; analysis still works"
 #define STORE_FAILING_MSG STORE_FAILING_WHY("disk full?")	/* SQLite */
+#define STORE_BUSY_MSG STORE_FAILING_WHY("its queue is over half full: " \
+	"max-queue-bytes")
+
 const char *store_failing_msg(struct store *);
 void	 store_table_put(struct store *, const char *, const char *,
 	    const char *, const void *, size_t);

@@ -287,5 +287,6 @@ def test_history_filters():
           all(m["clock_us"] is not None for m in j["moves"]), (mine, j))
 
 
-sys.exit(run([test_every_family, test_refused_resign_edits,
-              test_illegal_timeout_match, test_history_filters]))
+if __name__ == "__main__":      # bounds.py borrows its helpers
+    sys.exit(run([test_every_family, test_refused_resign_edits,
+                  test_illegal_timeout_match, test_history_filters]))

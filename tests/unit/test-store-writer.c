@@ -305,6 +305,70 @@ test_queue_bound(void **state)
 	store_close(st);
 }
 
+/*
+ * The queue is bounded in bytes too (max-queue-bytes): with the writer
+ * held, moves of 4,000-byte positions fill it; past half of the cap new
+ * games are refused (store_failing, STORE_BUSY_MSG) while the game's
+ * moves still get in, and at the cap its moves are dropped, its end
+ * unlogged.  Once the writer goes on, new games are welcome again.
+ */
+static void
+test_queue_bytes(void **state)
+{
+	struct fixture	*fx = *state;
+	struct store_config cf;
+	struct store	*st;
+	struct store_game g = engine_game("nim 200");
+	struct store_move m = { 0, 1, "1=0", NULL, 1, STORE_KEPT_WIN, 0, 0 };
+	struct store_counters c;
+	struct done	 d1 = { 0, 0 }, d2 = { 0, 0 };
+	struct gate	 gt;
+	char		*pos;
+	int64_t		 id;
+	unsigned long	 busy_at = 0;
+	int		 moves;
+
+	pos = malloc(4001);
+	assert_non_null(pos);
+	memset(pos, '7', 4000);
+	pos[4000] = '\0';
+	m.position = pos;
+	store_config_default(&cf);
+	cf.queue_bytes = 65536;
+	st = open_ok(fx->path, &cf);
+	gate_arm(&gt, st, STORE_HOOK_BATCH);
+	id = store_game_begin(st, &g);
+	gate_wait(&gt);
+	assert_int_equal(store_failing(st), 0);
+	for (m.ply = 1; m.ply <= 40; m.ply++) {
+		m.player = (int)((m.ply + 1) % 2) + 1;
+		store_move(st, id, &m);
+		if (busy_at == 0 && store_failing(st))
+			busy_at = m.ply;
+	}
+	/* Half of 65,536 bytes is passed at the ninth move (4,000 bytes and
+	 * a few more each), the cap at the 17th: 16 moves got in. */
+	assert_int_equal(busy_at, 9);
+	assert_string_equal(store_failing_msg(st), STORE_BUSY_MSG);
+	store_counters(st, &c);
+	assert_int_equal(c.dropped, 24);
+	store_game_end(st, id, STORE_RESULT_FIRST, "x", STORE_FINISHED,
+	    done_cb, &d1);
+	gate_open(&gt);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d1.called, 1);
+	assert_int_equal(d1.ok, 0);		/* its record is incomplete */
+	moves = raw_int(fx->path, "SELECT COUNT(*) FROM moves");
+	assert_int_equal(moves, 16);
+	assert_int_equal(store_failing(st), 0);	/* drained: welcome again */
+	script_write(st, &scripts[0], STORE_FINISHED, &d2);
+	assert_int_equal(store_flush(st), 0);
+	assert_int_equal(d2.ok, 1);
+	gate_free(&gt, st);
+	store_close(st);
+	free(pos);
+}
+
 /* Reads go on while the writer writes (WAL), and see whole games. */
 struct reader_arg {
 	struct store	*st;
@@ -606,6 +670,7 @@ TDB_STORE_MAIN(
     TDB_FILE_TEST(test_abandon),
     TDB_FILE_TEST(test_batching),
     cmocka_unit_test(test_queue_bound),
+    cmocka_unit_test(test_queue_bytes),
     cmocka_unit_test(test_concurrent_reads),
     cmocka_unit_test(test_durability),
     TDB_FILE_TEST(test_commit_in_doubt),

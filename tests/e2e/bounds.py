@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""bounds.py: games are bounded (PROTOCOL.md §12.1): a game that reaches
+max-plies or max-game-bytes ends at once with the solver's verdict
+(reasons ply-limit and byte-limit), checked here against an independent
+computation for Nim (the xor of the piles) and by grundy verify; a client
+whose games logged more than max-client-log-rate is refused new games;
+the log's queue past half of max-queue-bytes refuses new games (the
+writer held by an SQLite write lock taken here)."""
+import json
+import socket
+import sqlite3
+import subprocess
+import time
+
+from e2e import *
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from records import record_file, verify, wrong_at   # noqa: E402
+from httpapi import get, hdaemon                      # noqa: E402
+
+
+def nim_play(piles, move):
+    """Applies a canonical Nim move ("2=5", or "1=0 3=4") to piles."""
+    for tok in move.split():
+        i, v = tok.split("=")
+        piles[int(i) - 1] = int(v)
+
+
+def nim_winner(piles, mover):
+    """The seat that wins a Nim position under perfect play: the mover
+    if the xor of the piles is not 0, else the other."""
+    x = 0
+    for p in piles:
+        x ^= p
+    return mover if x != 0 else 3 - mover
+
+
+def take_one(piles):
+    """A legal move: the first non-empty pile, one less."""
+    for i, p in enumerate(piles):
+        if p > 0:
+            return "%d=%d" % (i + 1, p - 1)
+    return None
+
+
+def verified(name, d, c, gid, result_line):
+    """The record of gid ends with result_line, grundy verify accepts it,
+    and the other winner is named wrong."""
+    text = record_file(c, gid) or ""
+    check("%s: the record says %s" % (name, result_line),
+          "\n%s\n" % result_line in text, text[:2000])
+    rc, out, _ = verify(name, text)
+    check("%s: grundy verify accepts it" % name, rc == 0 and
+          out.startswith("ok "), "status %d: %s" % (rc, out))
+    lines = text.split("\n")
+    res = [i for i, l in enumerate(lines) if l.startswith("result ")]
+    if not res:
+        return
+    flip = lines[res[0]].replace("first", "X").replace(
+        "second", "first").replace("X", "second")
+    wrong_at("%s, other winner" % name, "\n".join(
+        lines[:res[0]] + [flip] + lines[res[0] + 1:]), res[0] + 1,
+        "wrong result")
+
+
+def test_match_ply_limit():
+    """A section 8 match reaches max-plies 7: the result line is the
+    solver's, the xor of the piles agrees, the record verifies."""
+    d = Daemon("mplies", "--max-plies", "7")
+    c = Client(d)
+    start = [1000, 2000, 3000, 4000]
+    piles = list(start)
+    check("new", ok(c.cmd("new nim " + " ".join(map(str, start)))))
+    r = c.cmd("match engine first")
+    check("match", ok(r), r)
+    gid = int(body(r).split()[1])
+    result = None
+    for ply in range(1, 8, 2):
+        mv = take_one(piles)
+        r = c.cmd("play " + mv)
+        check("play %s" % mv, ok(r), r)
+        nim_play(piles, mv)
+        for line in body(r).split("\n"):
+            if line.startswith("reply "):
+                nim_play(piles, line[6:])
+            elif line.startswith("result "):
+                result = line
+        if result:
+            break
+    # Ply 7 is the client's (first): the engine (second) is to move.
+    want = nim_winner(piles, 2)
+    line = "result %s ply-limit max-plies 7" % ("first" if want == 1
+                                                 else "second")
+    check("the match ends at ply 7 by the solver", result == line,
+          "%s, want %s (piles %s)" % (result, line, piles))
+    verified("match ply-limit", d, c, gid, line)
+    check("next: a match may start again",
+          ok(c.cmd("new nim 3 4 5")) and ok(c.cmd("match engine first")))
+
+
+def test_lobby_limits():
+    """A networked game against the engine reaches max-plies: gameover
+    with the solver's verdict; one reaching max-game-bytes ends as
+    byte-limit; both verify."""
+    d = Daemon("lplies", "--max-plies", "6", "--max-game-bytes", "20000")
+    c = login(d, "pat")
+    for spec, reason in (("nim 1000 2000 3000", "ply-limit max-plies 6"),
+                         ("nim %s %s %s" % ("9" * 1300, "8" * 1300,
+                                            "7" * 1300),
+                          "byte-limit max-game-bytes 20000")):
+        c.drain()
+        piles = [int(x) for x in spec.split()[1:]]
+        r = c.cmd("seek %s opponent=engine tc=600000" % spec)
+        check("seek opponent=engine", ok(r), r)
+        e = event_of(c, "start")
+        check("the game starts", e is not None, e)
+        if e is None:
+            return
+        gid = int(e.split()[2])
+        me = int(re.search(r"you=(\d)", e).group(1))
+        over = None
+        ply = 0
+        while over is None:
+            x = c.wait("commands", lambda x: " genmove " in x + " " or
+                       " play " in x or " gameover " in x)
+            if x is None:
+                break
+            w = x.split()
+            if w[1] == "gameover":
+                over = x
+                break
+            if w[1] == "play":
+                mv = " ".join(t for t in w[2:] if not t.startswith("time"))
+                nim_play(piles, mv)
+                ply += 1
+                c.answer(x)
+                continue
+            mv = take_one(piles)
+            nim_play(piles, mv)
+            ply += 1
+            c.answer(x, mv)
+        mover = 1 if ply % 2 == 0 else 2
+        want = "first" if nim_winner(piles, mover) == 1 else "second"
+        check("%s: gameover by the solver" % reason, over is not None and
+              over.split()[2:] == [want] + reason.split(),
+              "%s, want %s %s after %d plies" % (over, want, reason, ply))
+        check("%s: finished in the log" % reason, wait_for(
+            lambda: (db_game(d, gid)[0] or ("",))[0] == "finished"))
+        verified("lobby " + reason.split()[0], d, c, gid,
+                 "result %s %s" % (want, reason))
+        # 1,300-digit piles: a move and its position have 5,200 bytes
+        # and a few: the fourth passes 20,000.
+        check("%s: it stopped at ply %d (me seat %d)" % (reason, ply, me),
+              ply == (6 if reason.startswith("ply") else 4))
+
+
+def test_client_log_rate():
+    """max-client-log-rate: a client whose games logged more than the
+    budget is refused a new game with the specific error."""
+    d = Daemon("lrate", "--max-client-log-rate", "4096",
+               "--max-game-bytes", "8192")
+    c = login(d, "quinn")
+    piles = [int("9" * 1500), int("8" * 1500)]
+    r = c.cmd("seek nim %d %d opponent=engine tc=600000" % tuple(piles))
+    check("the first game starts", ok(r), r)
+    while True:
+        x = c.wait("commands", lambda x: " genmove " in x + " " or
+                   " play " in x or " gameover " in x)
+        if x is None or " gameover " in x:
+            break
+        if " play " in x:
+            nim_play(piles, " ".join(t for t in x.split()[2:]
+                                     if not t.startswith("time")))
+            c.answer(x)
+        else:
+            mv = take_one(piles)
+            nim_play(piles, mv)
+            c.answer(x, mv)
+    # Two moves of 4,500 bytes: byte-limit, and 9,000 bytes charged.
+    check("the game ended by byte-limit", x is not None and
+          "byte-limit max-game-bytes 8192" in x, x)
+    refused(c, "seek nim 3 4 5 opponent=engine", "the next game is refused",
+            "log budget", "max-client-log-rate")
+    o = login(d, "rory")
+    accepted(o, "seek nim 3 4 5 opponent=engine", "another client is not")
+    # A section 8 match charges its connection the same way.
+    m = Client(d)
+    check("new", ok(m.cmd("new nim %s %s" % ("9" * 1500, "8" * 1500))))
+    check("match", ok(m.cmd("match engine first")))
+    r = m.cmd("play 1=%s" % ("1" * 1500))
+    check("two moves, 9,000 bytes: byte-limit", ok(r) and
+          "byte-limit max-game-bytes 8192" in r, r)
+    m.cmd("new nim 3 4 5")
+    refused(m, "match engine first", "the next match is refused",
+            "log budget", "max-client-log-rate")
+
+
+def test_queue_refuses():
+    """The writer held (an SQLite write lock taken here): the queue passes
+    half of max-queue-bytes with a match's big moves, and a new match is
+    refused with the queue's error, not queued."""
+    d = Daemon("queue", "--max-queue-bytes", "65536")
+    c = Client(d)
+    check("a first game", ok(c.cmd("new nim 1 2")) and
+          ok(c.cmd("match engine first")))
+    c.cmd("resign")
+    con = sqlite3.connect(d.db, timeout=WAIT, isolation_level=None)
+    con.execute("BEGIN IMMEDIATE")      # the writer waits for it
+    try:
+        p = Client(d)
+        piles = ["9" * 5000, "8" * 5000, "7" * 5000]
+        check("new", ok(p.cmd("new nim " + " ".join(piles))))
+        r = p.cmd("match engine first")
+        check("match", ok(r), r)
+        for i in range(2):
+            mv = "%d=%s" % (i % 3 + 1, "1" * 4999)
+            r = p.cmd("play " + mv)
+            check("move %d" % (i + 1), ok(r), r)
+            nim_play_text(piles, mv)
+            for line in body(r).split("\n"):
+                if line.startswith("reply "):
+                    nim_play_text(piles, line[6:])
+        q = Client(d)
+        q.cmd("new nim 3 4 5")
+        refused(q, "match engine first", "a new match is refused",
+                "the game log cannot write", "max-queue-bytes")
+    finally:
+        con.execute("ROLLBACK")
+        con.close()
+    check("once the writer is free, games are welcome again", wait_for(
+        lambda: ok(q.cmd("match engine first"))))
+
+
+def nim_play_text(piles, move):
+    """nim_play on piles of decimal text."""
+    for tok in move.split():
+        i, v = tok.split("=")
+        piles[int(i) - 1] = v
+
+
+def rss_kb(d):
+    """The daemon's resident set (VmRSS), in KiB."""
+    for line in open("/proc/%d/status" % d.proc.pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def long_match(d, plies, digits):
+    """A finished match of plies plies on nim A A (A of digits digits),
+    sent pipelined: the client takes one from pile 1, the engine's only
+    winning move mirrors it on pile 2.  Returns its game id."""
+    a = 10 ** (digits - 1)
+    c = Client(d)
+    check("new", ok(c.cmd("new nim %d %d" % (a, a))))
+    r = c.cmd("match engine first")
+    gid = int(body(r).split()[1])
+    n = plies // 2
+    lines = "".join("play 1=%d\n" % (a - k) for k in range(1, n + 1))
+    c.s.sendall(lines.encode())
+    got = 0
+    while got < n:
+        x = c.wait("replies", lambda x: True, WAIT)
+        if x is None or not ok(x):
+            break
+        got += 1
+    check("%d plies played" % plies, got == n, got)
+    check("resigned", ok(c.cmd("resign")))
+    c.close()
+    return gid
+
+
+def probe_ms(d):
+    """A protocol_version round trip on the GTP port, in ms (None: no
+    answer within WAIT)."""
+    c = Client(d)
+    t = time.time()
+    r = c.cmd("protocol_version")
+    c.close()
+    return (time.time() - t) * 1000 if ok(r) else None
+
+
+def test_record_non_readers():
+    """A 20,000-ply game's record (about 13 MB as JSON) fetched by 6
+    clients that never read: the bytes in flight are capped
+    (max-http-inflight 16 MiB: one record at a time, the others 503), the
+    daemon's RSS stays far below six copies, and another client's probe
+    is answered."""
+    d = hdaemon("nonread", "--max-http-inflight", "16777216", "--rate",
+                "10000000", "--burst", "10000000")
+    gid = long_match(d, 20000, 200)
+    refused(Client(d), "record %d" % gid, "GTP record over max-reply",
+            "over the reply limit", "max-reply", "/api/games/%d" % gid)
+    st, hd, b = get(d, "/api/games/%d" % gid)
+    size = len(b)
+    check("the record is served whole to a reader (%d bytes)" % size,
+          st == 200 and size > 10 << 20, st)
+    base = rss_kb(d)
+    socks = []
+    for i in range(6):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", d.hport))
+        s.sendall(("GET /api/games/%d HTTP/1.1\r\nHost: x\r\n\r\n" %
+                   gid).encode())
+        socks.append(s)
+    # Every request answered: one record waits in the daemon for its
+    # client (the in-flight gauge), five were refused (503 counted).
+    def metric(name):
+        m = re.search(r"^%s (\d+)$" % re.escape(name),
+                      get(d, "/metrics")[2].decode(), re.M)
+        return int(m.group(1)) if m else 0
+    check("one record in flight, five refused", wait_for(
+        lambda: metric("grundy_http_inflight_bytes") == size and
+        metric('grundy_http_requests_total{code="503"}') == 5),
+        (metric("grundy_http_inflight_bytes"),
+         metric('grundy_http_requests_total{code="503"}')))
+    ms = probe_ms(d)
+    check("the probe is answered (%s ms)" % ms, ms is not None)
+    peak = rss_kb(d)
+    note("RSS %d KiB before, %d KiB with 6 non-readers (record %d bytes)"
+         % (base, peak, size))
+    # Six copies (and evhttp's own) would be over 150 MB; the cap allows
+    # one record in flight, and a worker's copy while it is built.
+    check("RSS grows by less than 4 records (%d KiB)" % (peak - base),
+          peak - base < 4 * size // 1024, peak - base)
+    refusals = 0
+    for s in socks:
+        s.settimeout(WAIT)
+        try:
+            head = s.recv(65536)
+        except OSError:
+            head = b""
+        if b" 503 " in head.split(b"\r\n")[0] and b"max-http-inflight" in head:
+            refusals += 1
+        s.close()
+    check("the others were refused with max-http-inflight (%d)" % refusals,
+          refusals == 5, refusals)
+
+
+def test_feed_catchup_from_log():
+    """A live game nobody follows keeps no events; a feed from ply 0
+    gets every move from the log (clocks replayed), then the live ones."""
+    d = hdaemon("catchup")
+    a = login(d, "sam")
+    piles = [7000, 7000]
+    r = a.cmd("seek nim 7000 7000 opponent=engine tc=600000")
+    check("seek opponent=engine", ok(r), r)
+    e = event_of(a, "start")
+    gid = int(e.split()[2])
+    ply = 0
+
+    def step():
+        x = a.wait("commands", lambda x: " genmove " in x + " " or
+                   " play " in x)
+        w = x.split()
+        if w[1] == "play":
+            nim_play(piles, " ".join(t for t in w[2:]
+                                     if not t.startswith("time")))
+            a.answer(x)
+        else:
+            mv = take_one(piles)
+            nim_play(piles, mv)
+            a.answer(x, mv)
+        return 1
+    while ply < 40:
+        ply += step()
+    import http.client
+    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
+    c.request("GET", "/api/games/%d/feed?since=0" % gid,
+              headers={"Accept": "application/x-ndjson"})
+    resp = c.getresponse()
+    check("the feed opens", resp.status == 200, resp.status)
+    got = []
+    while len(got) < 40:
+        line = resp.readline()
+        if not line:
+            break
+        if line.strip():
+            ev = json.loads(line)
+            if ev["type"] == "move":
+                got.append(ev["ply"])
+    check("plies 1 to 40 from the log", got == list(range(1, 41)), got)
+    while ply < 50:
+        ply += step()
+    while len(got) < 50:
+        line = resp.readline()
+        if not line:
+            break
+        if line.strip():
+            ev = json.loads(line)
+            if ev["type"] == "move":
+                got.append(ev["ply"])
+    check("then the live ones", got == list(range(1, 51)), got)
+    c.close()
+
+
+if __name__ == "__main__":
+    sys.exit(run([test_match_ply_limit, test_lobby_limits,
+                  test_client_log_rate, test_queue_refuses,
+                  test_record_non_readers, test_feed_catchup_from_log]))
