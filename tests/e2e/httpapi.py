@@ -715,7 +715,8 @@ def test_metrics():
     x = Client(d)
     x.send("\n".join("%d protocol_version" % i for i in range(1, 11)))
     refusals = [x.wait("replies", lambda r: r.startswith("?%d" % i)
-                       and "rate limit" in r, 2) for i in range(7, 11)]
+                       and "budget: commands of the trusted class" in r)
+                for i in range(7, 11)]
     nref = sum(r is not None for r in refusals)
     # Two failed logins lock the name once.
     y = Client(d)

@@ -222,7 +222,7 @@ limits_rate(int fd)
 	for (i = 0; i < 300; i++)
 		client_send(fd, "protocol_version\n", 17);
 	client_recv(fd, &b, 300, 20000);
-	for (p = buf_str(&b); (p = strstr(p, "? rate limit")) != NULL; p++)
+	for (p = buf_str(&b); (p = strstr(p, "? budget: commands of the trusted class")) != NULL; p++)
 		rate_err++;
 	assert_true(rate_err > 0 && rate_err < 300);
 	buf_free(&b);
