@@ -80,16 +80,6 @@ conn_enter(struct conn *c, enum conn_state st, const char *why)
 	c->state = st;
 }
 
-/* Returns the loop's cached time in milliseconds. */
-static uint64_t
-server_now_ms(struct server *srv)
-{
-	struct timeval	 tv;
-
-	event_base_gettimeofday_cached(srv->base, &tv);
-	return ((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000);
-}
-
 /* Logs one executed command (debug). */
 void
 conn_log_cmd(struct conn *c)
@@ -294,36 +284,6 @@ conn_free(struct conn *c, const char *reason)
 	free(c);
 	if (srv->stopping && srv->nconns == 0)
 		event_base_loopexit(srv->base, NULL);
-}
-
-/*
- * Sets a connection's budget class (lib/budget.h) from its address and
- * its login: at the connection, and after each login.
- */
-void
-conn_budget_class(struct conn *c)
-{
-	c->sess.bud.cls = budget_class_of(c->trusted,
-	    c->sess.account[0] != '\0', c->sess.admin);
-}
-
-/*
- * Charges n of kind to the connection's budget (budget_charge) at the
- * loop's time.  Returns 0, or -1 with the refusal in msg (if not NULL).
- */
-int
-conn_charge(struct conn *c, enum budget_kind kind, uint64_t n,
-    struct buf *msg)
-{
-	return (budget_charge(&c->sess.bud, c->srv->conf->sc.budget, kind, n,
-	    server_now_ms(c->srv) * 1000000, msg));
-}
-
-/* The bytes of replies the connection's class may hold. */
-static size_t
-conn_output_max(struct conn *c)
-{
-	return (c->srv->conf->sc.budget[c->sess.bud.cls].output);
 }
 
 /*

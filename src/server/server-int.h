@@ -161,6 +161,8 @@ struct server {
 /* server-conn.c */
 void	 conn_new(struct server *, evutil_socket_t, const char *, int, int);
 void	 conn_budget_class(struct conn *);
+size_t	 conn_output_max(struct conn *);
+uint64_t server_now_ms(struct server *);
 int	 conn_charge(struct conn *, enum budget_kind, uint64_t, struct buf *);
 void	 conn_free(struct conn *, const char *);
 void	 conn_close_after_flush(struct conn *);
