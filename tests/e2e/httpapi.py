@@ -47,9 +47,9 @@ def finish(d, *clients):
     d.stop()
 
 
-def get(d, path, headers=None, method="GET"):
+def get(d, path, headers=None, method="GET", timeout=WAIT):
     """One request on a new connection: (status, headers dict, body)."""
-    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
+    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=timeout)
     c.request(method, path, headers=headers or {})
     r = c.getresponse()
     b = r.read()
@@ -70,9 +70,9 @@ def keep_alive(d, n, path):
     return keep
 
 
-def jget(d, path, headers=None):
+def jget(d, path, headers=None, timeout=WAIT):
     """(status, parsed JSON) of a GET."""
-    st, hd, b = get(d, path, headers)
+    st, hd, b = get(d, path, headers, timeout=timeout)
     try:
         return st, json.loads(b.decode("utf-8"))
     except ValueError:
