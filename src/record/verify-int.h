@@ -38,7 +38,6 @@ struct verify {
 	uint64_t	 nmoves;	/* the header's count */
 	uint64_t	 spent_us;	/* the charged time of every move */
 	uint64_t	 bytes;		/* its moves' and positions' (§12.1) */
-	uint64_t	 last_bytes;	/* the last move's share of them */
 	unsigned long	 wline;		/* the first wrong line (0: none) */
 	struct buf	 wmsg;		/* and its verdict */
 };

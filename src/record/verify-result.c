@@ -298,8 +298,9 @@ verify_result_solver(struct verify *v, const struct verify_result *r)
 
 /*
  * Checks a bound's result (ply-limit, byte-limit, §12.1): the bound was
- * reached at the last move and not before, and the winner is the
- * solver's, or none if the solver cannot judge the position.
+ * reached (a bound lowered during the game ends it at its next move, so
+ * it may have been passed before), and the winner is the solver's, or
+ * none if the solver cannot judge the position.
  */
 static enum verify_verdict
 verify_result_bound(struct verify *v, const struct verify_result *r)
@@ -311,19 +312,18 @@ verify_result_bound(struct verify *v, const struct verify_result *r)
 	if (r->how->detail == VD_PLIES) {
 		(void)verify_prefixed(r->detail, "max-plies ", 1, UINT64_MAX,
 		    &n);
-		if (n != v->ply)
+		if (n > v->ply)
 			return (verify_wrong(v, v->hline[VH_RESULT], "wrong "
-			    "result: max-plies %" PRIu64 ", the game has %"
-			    PRIu64 " moves", n, v->ply));
+			    "result: max-plies %" PRIu64 " is not reached: the "
+			    "game has %" PRIu64 " moves", n, v->ply));
 	} else {
 		(void)verify_prefixed(r->detail, "max-game-bytes ", 1,
 		    UINT64_MAX, &n);
-		if (v->bytes < n || v->bytes - v->last_bytes >= n)
+		if (v->bytes < n)
 			return (verify_wrong(v, v->hline[VH_RESULT], "wrong "
-			    "result: max-game-bytes %" PRIu64 " is not reached "
-			    "at the last move (its moves and positions have %"
-			    PRIu64 " bytes, %" PRIu64 " before it)", n,
-			    v->bytes, v->bytes - v->last_bytes));
+			    "result: max-game-bytes %" PRIu64 " is not reached: "
+			    "its moves and positions have %" PRIu64 " bytes", n,
+			    v->bytes));
 	}
 	out = game_outcome(&v->game, &err);
 	winner = out < 0 ? 0 : out == GAME_N ? mover : 3 - mover;

@@ -339,8 +339,7 @@ verify_move(struct verify *v)
 				    move, err.msg);
 			else {
 				v->ply++;
-				v->last_bytes = mv.len + pos.len;
-				v->bytes += v->last_bytes;
+				v->bytes += mv.len + pos.len;
 			}
 			buf_free(&mv);
 			buf_free(&pos);

@@ -707,6 +707,18 @@ hfeed_catchup_done(struct hreq *r)
 		fgame_release(h->feed, g);
 }
 
+/* A catch-up's client left before it was ready: its game may go. */
+static void
+hfeed_catchup_gone(struct hreq *r)
+{
+	struct fgame	*g = fgame_find(r->h->feed, r->id);
+
+	if (g == NULL)
+		return;
+	g->pending--;
+	fgame_release(r->h->feed, g);
+}
+
 /*
  * Attaches a feed after ply since to the events of game g; before the
  * moves g keeps (g->base), it catches up from the log first.
@@ -735,6 +747,7 @@ hfeed_serve(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		r->ndjson = ndjson;
 		r->work = hfeed_catchup_work;
 		r->done = hfeed_catchup_done;
+		r->gone = hfeed_catchup_gone;
 		if (http_submit_big(r) == 0)
 			g->pending++;
 	}

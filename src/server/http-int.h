@@ -50,7 +50,8 @@ LIST_HEAD(hconns, hconn);
 /*
  * A request answered off the loop: work runs on a worker, then done on
  * the loop (NULL: reply status and body as JSON).  hc and req are NULL
- * once the connection closed meanwhile: done is then not called.
+ * once the connection closed meanwhile: done is then not called, gone
+ * is (if set).
  */
 struct hreq {
 	TAILQ_ENTRY(hreq) entry;
@@ -60,6 +61,8 @@ struct hreq {
 	char		 host[INET6_ADDRSTRLEN];
 	void		 (*work)(struct hreq *);
 	void		 (*done)(struct hreq *);
+	void		 (*gone)(struct hreq *);	/* done's stand-in once the
+						 * client left, or NULL */
 	int		 status;
 	struct buf	 body;
 	struct json	 j;

@@ -255,6 +255,8 @@ http_job_back(void *arg)
 		r->done(r);
 	else if (r->req != NULL)
 		http_json(r->req, r->status, &r->body);
+	else if (r->gone != NULL)
+		r->gone(r);
 	http_hreq_free(r);
 }
 

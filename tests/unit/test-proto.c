@@ -157,6 +157,7 @@ test_session(void **state)
 	struct session	 s;
 
 	(void)state;
+	memset(&conf, 0, sizeof conf);	/* no undo byte cap, no game bounds */
 	game_limits_default(&conf.lim);
 	conf.max_undo = 2;
 	conf.max_winning = 100;
@@ -247,6 +248,7 @@ test_heavy(void **state)
 	char		 big[2000];
 
 	(void)state;
+	memset(&conf, 0, sizeof conf);
 	game_limits_default(&conf.lim);
 	conf.max_undo = 10;
 	conf.max_winning = 100;
