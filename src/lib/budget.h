@@ -1,22 +1,63 @@
 /*
- * budget.h: a leaky bucket of bytes (max-client-log-rate, PROTOCOL.md
- * §12.1): what a client has caused, draining at a rate per minute.
+ * budget.h: one budget per client (PROTOCOL.md §9).  A client is of a
+ * class (anonymous, account, trusted network, admin); the class's limits
+ * bound the replies held for it, the commands it sends (a rate with a
+ * burst), and the bytes its games cause the log to store (a rate a
+ * minute).  budget_charge() is the one place a path charges before it
+ * does the work.
  */
 #ifndef BUDGET_H
 #define BUDGET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-struct budget {
-	uint64_t	 used;		/* bytes not drained yet */
+struct buf;
+
+/* The classes, weakest first: enum name, the name in settings. */
+#define BUDGET_CLASSES(X)						\
+	X(BUDGET_ANON, "anonymous")					\
+	X(BUDGET_ACCOUNT, "account")					\
+	X(BUDGET_TRUSTED, "trusted")					\
+	X(BUDGET_ADMIN, "admin")
+
+#define BUDGET_ENUM(e, s)	e,
+enum budget_class { BUDGET_CLASSES(BUDGET_ENUM) BUDGET_NCLASSES };
+#undef BUDGET_ENUM
+
+/* What a path charges. */
+enum budget_kind {
+	BUDGET_OUTPUT,		/* n: bytes of replies held, after this one */
+	BUDGET_COMMANDS,	/* n: commands about to run */
+	BUDGET_LOG,		/* n: bytes its game just logged (0: a check
+				 * before a new game) */
+};
+
+/* A class's limits (settings, conf.c). */
+struct budget_limits {
+	size_t		 output;	/* bytes of unread replies held */
+	unsigned int	 rate;		/* commands a second */
+	unsigned int	 burst;		/* commands at once above the rate */
+	size_t		 log_rate;	/* bytes logged a minute */
+};
+
+/* A leaky bucket: what was charged and not drained yet. */
+struct budget_bucket {
+	uint64_t	 used;
 	uint64_t	 at;		/* when it last drained (ns), 0: never */
 };
 
-/* The refusal of a client over max-client-log-rate: used, rate, wait. */
-#define BUDGET_LOG_MSG	"log budget: your games logged %llu bytes, over " \
-	"the %llu a minute of max-client-log-rate: retry in %llu s"
+/* A client's budget. */
+struct budget {
+	enum budget_class cls;
+	struct budget_bucket cmds;	/* commands, in 1/1000 */
+	struct budget_bucket log;	/* bytes logged */
+};
 
-void	 budget_charge(struct budget *, uint64_t, uint64_t, uint64_t);
-uint64_t budget_over(struct budget *, uint64_t, uint64_t);
+const char *budget_class_name(enum budget_class);
+const char *budget_prefix(enum budget_class);
+enum budget_class budget_class_of(int, int, int);
+int	 budget_charge(struct budget *, const struct budget_limits *,
+	    enum budget_kind, uint64_t, uint64_t, struct buf *);
 
 #endif /* BUDGET_H */

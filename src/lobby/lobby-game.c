@@ -223,8 +223,9 @@ lg_apply(struct lgame *g, const struct game_move *m, enum store_mark mark,
 	g->log_bytes += mv.len + pos.len;
 	for (i = 0; i < 2; i++)		/* its seats' budgets, if they are in */
 		if (g->p[i].lc != NULL)
-			budget_charge(&g->p[i].lc->log, mv.len + pos.len,
-			    lobby_clock_ns(g->lb), g->lb->conf.max_client_log_rate);
+			(void)budget_charge(g->p[i].lc->bud,
+			    g->lb->conf.budget, BUDGET_LOG, mv.len + pos.len,
+			    lobby_clock_ns(g->lb), NULL);
 	g->to_move = 3 - seat;
 	if (g->logged) {
 		sm.ply = g->ply;

@@ -77,8 +77,9 @@ struct lobby_client {
 	struct buf	 held;		/* what was sent meanwhile */
 	char		 peer[64];	/* ADDR:PORT, for admins */
 	char		 anon[32];	/* "anon:START" of this daemon run */
-	struct budget	 log;		/* bytes its games logged, draining
-					 * at max-client-log-rate a minute */
+	struct budget	*bud;		/* its client's budget (the session's),
+					 * or own */
+	struct budget	 own;
 	struct nd_client *nd;		/* node mode's (src/node/), or NULL */
 };
 TAILQ_HEAD(lclients, lobby_client);

@@ -83,12 +83,11 @@ lobby_offer_start(struct lobby *lb, struct lobby_offer *o, struct game *out,
 
 /*
  * Refuses a command for a client already seated in a game, or whose
- * games logged more than its budget (max-client-log-rate).
+ * games logged more than its budget (lib/budget.h).
  */
 int
 lobby_check_free(struct lobby_client *lc, struct buf *err)
 {
-	uint64_t	 rate = lc->lb->conf.max_client_log_rate, wait;
 	int64_t		 gid;
 
 	if (lc->game != NULL) {
@@ -102,12 +101,9 @@ lobby_check_free(struct lobby_client *lc, struct buf *err)
 		    "resume %lld first", (long long)gid, (long long)gid);
 		return (-1);
 	}
-	if ((wait = budget_over(&lc->log, lobby_clock_ns(lc->lb), rate)) > 0) {
-		buf_printf(err, BUDGET_LOG_MSG, (unsigned long long)
-		    lc->log.used, (unsigned long long)rate,
-		    (unsigned long long)wait);
+	if (budget_charge(lc->bud, lc->lb->conf.budget, BUDGET_LOG, 0,
+	    lobby_clock_ns(lc->lb), err) != 0)
 		return (-1);
-	}
 	if (lc->lb->nops != NULL)	/* a game elsewhere, or taken over */
 		return (lc->lb->nops->elsewhere(lc, err));
 	return (0);

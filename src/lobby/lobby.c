@@ -136,6 +136,7 @@ lobby_attach(struct lobby *lb, void *conn, uint64_t connid)
 	lc->lb = lb;
 	lc->conn = conn;
 	lc->connid = connid;
+	lc->bud = &lc->own;
 	STAILQ_INIT(&lc->out);
 	buf_init(&lc->held);
 	TAILQ_INSERT_TAIL(&lb->clients, lc, entry);
@@ -188,10 +189,15 @@ lobby_detach(struct lobby_client *lc, const char *reason)
 	free(lc);
 }
 
-/* Sets a client's address (for admins) and the anonymous-name prefix. */
+/*
+ * Sets a client's address (for admins), the anonymous-name prefix and
+ * its budget (lib/budget.h), which its games charge.
+ */
 void
-lobby_set_peer(struct lobby_client *lc, const char *peer, const char *anon)
+lobby_set_peer(struct lobby_client *lc, const char *peer, const char *anon,
+    struct budget *bud)
 {
+	lc->bud = bud;
 	lobby_copy(lc->peer, peer, sizeof lc->peer);
 	lobby_copy(lc->anon, anon, sizeof lc->anon);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/budget.h"
 #include "lib/buf.h"
 #include "solver/game.h"
 
@@ -62,7 +63,7 @@ struct lobby_conf {
 	size_t		 max_watchers;		/* spectators per game */
 	unsigned long	 max_plies;		/* then adjudicated: ply-limit */
 	size_t		 max_game_bytes;	/* logged, then game-bytes-limit */
-	size_t		 max_client_log_rate;	/* bytes a minute per client */
+	struct budget_limits budget[BUDGET_NCLASSES];	/* per class */
 	struct game_limits lim;			/* for game specs and moves */
 };
 
@@ -85,7 +86,8 @@ void	 lobby_set_conf(struct lobby *, const struct lobby_conf *);
 
 struct lobby_client *lobby_attach(struct lobby *, void *, uint64_t);
 void	 lobby_detach(struct lobby_client *, const char *);
-void	 lobby_set_peer(struct lobby_client *, const char *, const char *);
+void	 lobby_set_peer(struct lobby_client *, const char *, const char *,
+	    struct budget *);
 void	 lobby_login(struct lobby_client *, const char *, int);
 void	 lobby_login_live(struct lobby_client *);
 void	 lobby_disabled(struct lobby *, const char *, const char *);

@@ -40,6 +40,23 @@ struct conf_key {
 static void	 conf_limits(const struct session_conf *, struct buf *);
 #define LIM(f)	(SC(lim) + offsetof(struct game_limits, f))
 
+/*
+ * A class's budget (lib/budget.h, PROTOCOL.md §9): the settings
+ * PREmax-output, PRErate, PREburst and PREmax-client-log-rate.
+ */
+#define BUD(c, f)	(SC(budget) + (c) * sizeof (struct budget_limits) + \
+	offsetof(struct budget_limits, f))
+#define BUDGET_KEYS(pre, c, who)					\
+	{ pre "max-output", CONF_SIZE, BUD(c, output), 4096, 1UL << 30,	\
+	    "bytes of unread replies before " who " is dropped" },	\
+	{ pre "rate", CONF_UINT, BUD(c, rate), 1, 10000000,		\
+	    "commands per second of " who },				\
+	{ pre "burst", CONF_UINT, BUD(c, burst), 1, 10000000,		\
+	    "commands " who " may send at once above the rate" },	\
+	{ pre "max-client-log-rate", CONF_SIZE, BUD(c, log_rate), 4096,	\
+	    1UL << 40, "bytes the games of " who " may log per minute "	\
+	    "before its new games are refused" }
+
 /* Every numeric key; all of them can change on SIGHUP. */
 static const struct conf_key conf_keys[] = {
 	{ "max-line", CONF_SIZE, offsetof(struct conf, max_line), 64,
@@ -50,12 +67,7 @@ static const struct conf_key conf_keys[] = {
 	    86400 * 7, "seconds a connection may stay silent" },
 	{ "line-timeout", CONF_UINT, offsetof(struct conf, line_timeout), 1,
 	    86400, "seconds a started request line may take to end" },
-	{ "max-output", CONF_SIZE, offsetof(struct conf, max_output), 4096,
-	    1UL << 30, "bytes of unread replies before a client is dropped" },
-	{ "rate", CONF_UINT, offsetof(struct conf, rate), 1, 10000000,
-	    "commands per second per connection" },
-	{ "burst", CONF_UINT, offsetof(struct conf, burst), 1, 10000000,
-	    "commands a connection may send at once above the rate" },
+	BUDGET_KEYS("", BUDGET_TRUSTED, "a client on a trusted network"),
 	{ "workers", CONF_UINT, offsetof(struct conf, workers), 1, 64,
 	    "threads for heavy commands (not reloaded)" },
 	{ "max-digits", CONF_SIZE, LIM(max_digits), 1, 10000000,
@@ -96,8 +108,6 @@ static const struct conf_key conf_keys[] = {
 	{ "max-game-bytes", CONF_SIZE, SC(max_game_bytes),
 	    4096, 1UL << 40, "bytes of moves and positions a game logs before "
 	    "the solver adjudicates it" },
-	{ "max-client-log-rate", CONF_SIZE, SC(max_client_log_rate), 4096, 1UL << 40, "bytes a connection's games "
-	    "may log per minute before its new games are refused" },
 	{ "max-queue-bytes", CONF_SIZE, offsetof(struct conf, max_queue_bytes),
 	    65536, 1UL << 40, "bytes of writes queued for the game log "
 	    "(restart to change)" },
@@ -155,6 +165,9 @@ static const struct conf_key conf_keys[] = {
 	    "sent, server-wide" },
 	{ "http-heartbeat", CONF_ULONG, offsetof(struct conf, http_heartbeat),
 	    10, 3600000, "ms between the heartbeats of a feed" },
+	BUDGET_KEYS("anonymous-", BUDGET_ANON, "an anonymous client"),
+	BUDGET_KEYS("account-", BUDGET_ACCOUNT, "a logged-in client"),
+	BUDGET_KEYS("admin-", BUDGET_ADMIN, "an admin"),
 };
 
 #define CONF_TRUSTED_DEFAULT	"127.0.0.0/8,::1/128"
@@ -254,6 +267,25 @@ conf_trusted(const struct conf *c, const struct sockaddr *sa)
 	return (0);
 }
 
+/*
+ * Each class's budget: a stranger's is small, an account's larger, a
+ * trusted network's and an admin's the former per-connection limits.
+ */
+static void
+conf_budget_default(struct budget_limits *b)
+{
+	static const struct budget_limits def[BUDGET_NCLASSES] = {
+		[BUDGET_ANON] = { 768 * 1024, 200, 100, 4 << 20 },
+		[BUDGET_ACCOUNT] = { 1024 * 1024, 1000, 500, 16 << 20 },
+		[BUDGET_TRUSTED] = { 1024 * 1024, 5000, 1000, 64 << 20 },
+		[BUDGET_ADMIN] = { 1024 * 1024, 5000, 1000, 64 << 20 },
+	};
+	size_t		 i;
+
+	for (i = 0; i < BUDGET_NCLASSES; i++)
+		b[i] = def[i];
+}
+
 /* Fills in the defaults: safe for a public server on 2 cores. */
 void
 conf_default(struct conf *c)
@@ -264,9 +296,7 @@ conf_default(struct conf *c)
 	c->max_conns = 1024;
 	c->idle_timeout = 600;
 	c->line_timeout = 30;
-	c->max_output = 1024 * 1024;
-	c->rate = 5000;
-	c->burst = 1000;
+	conf_budget_default(c->sc.budget);
 	c->workers = 2;
 	game_limits_default(&c->sc.lim);
 	c->sc.lim.max_digits = 100000;
@@ -291,7 +321,6 @@ conf_default(struct conf *c)
 	c->max_watchers = 256;
 	c->sc.max_plies = 100000;
 	c->sc.max_game_bytes = 64 << 20;
-	c->sc.max_client_log_rate = 64 << 20;
 	c->max_queue_bytes = 64 << 20;
 	c->max_conns_per_ip = 64;
 	c->login_addr_failures = 50;
@@ -752,9 +781,6 @@ conf_copy_runtime(struct conf *dst, const struct conf *src)
 	dst->max_conns = src->max_conns;
 	dst->idle_timeout = src->idle_timeout;
 	dst->line_timeout = src->line_timeout;
-	dst->max_output = src->max_output;
-	dst->rate = src->rate;
-	dst->burst = src->burst;
 	dst->verbose = src->verbose;
 	dst->login_lockout = src->login_lockout;
 	dst->clock_grace = src->clock_grace;

@@ -31,9 +31,6 @@ struct conf {
 	size_t		 max_conns;
 	unsigned int	 idle_timeout;	/* seconds */
 	unsigned int	 line_timeout;	/* seconds to complete a line */
-	size_t		 max_output;	/* bytes pending per connection */
-	unsigned int	 rate;		/* commands per second per connection */
-	unsigned int	 burst;		/* bucket size for rate */
 	unsigned int	 workers;	/* threads for heavy commands */
 	int		 verbose;
 	/* Networked play (PROTOCOL.md §13). */

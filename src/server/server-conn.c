@@ -80,16 +80,6 @@ conn_enter(struct conn *c, enum conn_state st, const char *why)
 	c->state = st;
 }
 
-/* Returns the loop's cached time in milliseconds. */
-static uint64_t
-server_now_ms(struct server *srv)
-{
-	struct timeval	 tv;
-
-	event_base_gettimeofday_cached(srv->base, &tv);
-	return ((uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000);
-}
-
 /* Logs one executed command (debug). */
 void
 conn_log_cmd(struct conn *c)
@@ -131,7 +121,7 @@ conn_queue(struct conn *c, const char *data, size_t len)
 		} else if (c->sess.lc != NULL && lobby_tx_waits(c->sess.lc))
 			lobby_tx_time(c->sess.lc, clock_mono_ns());
 	}
-	return (out_unsent(c) > c->srv->conf->max_output ? -1 : 0);
+	return (conn_charge(c, BUDGET_OUTPUT, out_unsent(c), NULL));
 }
 
 /*
@@ -296,38 +286,25 @@ conn_free(struct conn *c, const char *reason)
 		event_base_loopexit(srv->base, NULL);
 }
 
-/* Returns 1 if the connection may run one more command (token bucket). */
+/*
+ * Charges a request to the connection's command budget; over it, answers
+ * the request with its id and the refusal, without running it.  Returns
+ * 1 if the request may run.
+ */
 static int
-conn_rate_ok(struct conn *c)
-{
-	const struct conf *cf = c->srv->conf;
-	uint64_t	 now = server_now_ms(c->srv), cap;
-
-	cap = (uint64_t)cf->burst * 1000;
-	if (now > c->refill_ms) {
-		c->tokens += (now - c->refill_ms) * cf->rate;
-		c->refill_ms = now;
-	}
-	if (c->tokens > cap)
-		c->tokens = cap;
-	if (c->tokens < 1000)
-		return (0);
-	c->tokens -= 1000;
-	return (1);
-}
-
-/* Answers a request over the rate limit, with its id, without running it. */
-static void
-conn_refuse_rate(struct conn *c, char *line, size_t n, struct buf *out)
+conn_charge_line(struct conn *c, char *line, size_t n, struct buf *out)
 {
 	struct buf	 msg;
 
-	metrics_inc(M_RATE_LIMITED);
 	buf_init(&msg);
-	buf_printf(&msg, "rate limit: at most %u commands per second "
-	    "(burst %u)", c->srv->conf->rate, c->srv->conf->burst);
+	if (conn_charge(c, BUDGET_COMMANDS, 1, &msg) == 0) {
+		buf_free(&msg);
+		return (1);
+	}
+	metrics_inc(M_RATE_LIMITED);
 	conn_refuse(c, line, n, out, &msg);
 	buf_free(&msg);
+	return (0);
 }
 
 /*
@@ -485,8 +462,7 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 	case PROTO_NOT_ANSWER:
 		break;		/* the line as it came: a request */
 	}
-	if (!proto_blank(line, n) && !conn_rate_ok(c)) {
-		conn_refuse_rate(c, line, n, out);
+	if (!proto_blank(line, n) && !conn_charge_line(c, line, n, out)) {
 		free(line);
 		return (0);
 	}
@@ -605,7 +581,7 @@ conn_process(struct conn *c)
 		if (rv > 0)
 			break;
 		/* Pipelined replies go out together, but not unboundedly. */
-		if (out->len >= 16384 || out->len > srv->conf->max_output / 4) {
+		if (out->len >= 16384 || out->len > conn_output_max(c) / 4) {
 			if (conn_write(c, out->data, out->len) != 0) {
 				buf_reset(out);
 				return;
@@ -680,7 +656,7 @@ static int
 conn_output_full(struct conn *c)
 {
 	return (out_unsent(c) + c->after.len >
-	    c->srv->conf->max_output / 2);
+	    conn_output_max(c) / 2);
 }
 
 /* Starts or stops watching the socket for input (and idleness). */
@@ -941,12 +917,13 @@ conn_session(struct conn *c, const char *host, const char *peer)
 	c->sess.rtt_arg = c;
 	c->sess.regrate = srv->regrate;
 	c->sess.lc = lobby_attach(srv->lobby, c, c->id);
-	lobby_set_peer(c->sess.lc, peer, srv->anon);
+	lobby_set_peer(c->sess.lc, peer, srv->anon, &c->sess.bud);
 }
 
 /* Opens a connection on an accepted socket from host:port. */
 void
-conn_new(struct server *srv, evutil_socket_t fd, const char *host, int port)
+conn_new(struct server *srv, evutil_socket_t fd, const char *host, int port,
+    int trusted)
 {
 	struct conn	*c;
 	char		 peer[64];
@@ -964,9 +941,9 @@ conn_new(struct server *srv, evutil_socket_t fd, const char *host, int port)
 	/* No buffer yet: c->in, c->out and wev come when needed (§5). */
 	conn_session(c, host, peer);
 	proto_answer_init(&c->ans, PROTO_ANSWER_MAX);
-	c->tokens = (uint64_t)srv->conf->burst * 1000;
-	c->refill_ms = server_now_ms(srv);
-	c->line_ms = c->refill_ms;
+	c->trusted = trusted;
+	conn_budget_class(c);
+	c->line_ms = server_now_ms(srv);
 	c->rev = event_new(srv->base, fd, EV_READ | EV_PERSIST, conn_read_ev,
 	    c);
 	conn_apply_conf(c);

@@ -73,8 +73,7 @@ struct conn {
 	struct proto_answer ans;	/* the answer block being read */
 	char		*prepped;	/* a line prepared on a worker, to run */
 	size_t		 prepped_len;
-	uint64_t	 tokens;	/* rate bucket, in 1/1000 commands */
-	uint64_t	 refill_ms;	/* when the bucket was last refilled */
+	int		 trusted;	/* its address is in trusted-networks */
 	uint64_t	 ncmds;
 	uint64_t	 line_ms;	/* the last complete line (or connect) */
 	uint64_t	 partial_ms;	/* a partial line began; 0: none */
@@ -160,7 +159,11 @@ struct server {
 };
 
 /* server-conn.c */
-void	 conn_new(struct server *, evutil_socket_t, const char *, int);
+void	 conn_new(struct server *, evutil_socket_t, const char *, int, int);
+void	 conn_budget_class(struct conn *);
+size_t	 conn_output_max(struct conn *);
+uint64_t server_now_ms(struct server *);
+int	 conn_charge(struct conn *, enum budget_kind, uint64_t, struct buf *);
 void	 conn_free(struct conn *, const char *);
 void	 conn_close_after_flush(struct conn *);
 void	 conn_apply_conf(struct conn *);

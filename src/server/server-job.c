@@ -58,6 +58,7 @@ conn_login_changed(struct conn *c)
 	if (!c->sess.login_changed)
 		return;
 	c->sess.login_changed = 0;
+	conn_budget_class(c);
 	lobby_login(c->sess.lc, c->sess.account, c->sess.admin);
 	log_info("conn=%llu event=login account=%s admin=%d",
 	    (unsigned long long)c->id, c->sess.account, c->sess.admin);

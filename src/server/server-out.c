@@ -169,7 +169,7 @@ out_post(struct conn *c, const char *data, size_t len)
 		else
 			out_send(c);	/* together, but not unboundedly */
 	}
-	return (out_unsent(c) > c->srv->conf->max_output ? -1 : 0);
+	return (conn_charge(c, BUDGET_OUTPUT, out_unsent(c), NULL));
 }
 
 /* Marks a connection's output for the end of the loop's pass. */

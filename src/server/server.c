@@ -56,7 +56,7 @@ server_lobby_conf(const struct conf *cf, struct lobby_conf *lc)
 	lc->max_watchers = cf->max_watchers;
 	lc->max_plies = cf->sc.max_plies;
 	lc->max_game_bytes = cf->sc.max_game_bytes;
-	lc->max_client_log_rate = cf->sc.max_client_log_rate;
+	memcpy(lc->budget, cf->sc.budget, sizeof lc->budget);
 	lc->lim = cf->sc.lim;
 }
 
@@ -137,7 +137,7 @@ server_accept_cb(struct evconnlistener *lis, evutil_socket_t fd,
 	}
 	(void)salen;
 	if (!server_refuse(srv, fd, sa, host))
-		conn_new(srv, fd, host, port);
+		conn_new(srv, fd, host, port, conf_trusted(srv->conf, sa));
 }
 
 /* Logs listener errors (for example EMFILE) without stopping. */

@@ -67,8 +67,8 @@ cmd_log_move(struct session *s, int mover, const struct game_move *m,
 	}
 	s->last_ms = now;
 	s->log_bytes += mv.len + pos.len;
-	budget_charge(&s->log, mv.len + pos.len, clock_mono_ns(),
-	    s->conf->max_client_log_rate);
+	(void)budget_charge(&s->bud, s->conf->budget, BUDGET_LOG,
+	    mv.len + pos.len, clock_mono_ns(), NULL);
 	s->store_ops->move(s->store, s->game_id, &sm);
 	buf_free(&mv);
 	buf_free(&pos);
@@ -569,7 +569,6 @@ cmd_seed_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 static int
 cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
-	uint64_t	 wait;
 	int	 first, rv = CMD_OK;
 
 	if (strcmp(c->argv[0], "engine") != 0) {
@@ -594,13 +593,9 @@ cmd_match_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		buf_puts(body, s->store_ops->failing_msg(s->store));
 		return (CMD_ERROR);
 	}
-	if (s->store != NULL && (wait = budget_over(&s->log, clock_mono_ns(),
-	    s->conf->max_client_log_rate)) > 0) {
-		buf_printf(body, BUDGET_LOG_MSG, (unsigned long long)
-		    s->log.used, (unsigned long long)
-		    s->conf->max_client_log_rate, (unsigned long long)wait);
+	if (s->store != NULL && budget_charge(&s->bud, s->conf->budget,
+	    BUDGET_LOG, 0, clock_mono_ns(), body) != 0)
 		return (CMD_ERROR);
-	}
 	s->first = cmd_to_move(s);
 	s->client = first ? s->first : 3 - s->first;
 	session_enter(s, SESSION_MATCH);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "lib/budget.h"
 #include "solver/game.h"
 
 struct buf;
@@ -23,7 +24,8 @@ struct session_conf {
 	size_t		 max_winning;	/* cap on lines of `winning` */
 	unsigned long	 max_plies;	/* a logged game's, then adjudicated */
 	size_t		 max_game_bytes; /* its logged bytes, then the same */
-	size_t		 max_client_log_rate; /* a connection's, a minute */
+	/* Each class's budget (lib/budget.h): output, commands, log. */
+	struct budget_limits budget[BUDGET_NCLASSES];
 	const char	*admins;	/* "alice,bob": the admin role */
 	unsigned int	 login_failures;	/* then the connection closes */
 	int		 registration;	/* SESSION_REG_* */

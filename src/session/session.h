@@ -64,8 +64,8 @@ struct session {
 	const char	*end_reason;
 	char		 end_detail[REFEREE_DETAIL_MAX];	/* or "" */
 	uint64_t	 log_bytes;	/* match: its moves' and positions' */
-	struct budget	 log;		/* its matches' logged bytes, draining
-					 * at max-client-log-rate a minute */
+	struct budget	 bud;		/* its client's budget (lib/budget.h):
+					 * the server sets its class */
 	/*
 	 * Networked play (PROTOCOL.md §13), set by the server: the lobby
 	 * (loop only), the accounts (any thread), this connection's account.

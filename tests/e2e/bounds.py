@@ -186,7 +186,7 @@ def test_client_log_rate():
     check("the game ended by byte-limit", x is not None and
           "byte-limit max-game-bytes 8192" in x, x)
     refused(c, "seek nim 3 4 5 opponent=engine", "the next game is refused",
-            "log budget", "max-client-log-rate")
+            "budget: log of the trusted class", "max-client-log-rate")
     o = login(d, "rory")
     accepted(o, "seek nim 3 4 5 opponent=engine", "another client is not")
     # A section 8 match charges its connection the same way.
@@ -198,7 +198,7 @@ def test_client_log_rate():
           "byte-limit max-game-bytes 8192" in r, r)
     m.cmd("new nim 3 4 5")
     refused(m, "match engine first", "the next match is refused",
-            "log budget", "max-client-log-rate")
+            "budget: log of the trusted class", "max-client-log-rate")
 
 
 def test_queue_refuses():

@@ -115,12 +115,12 @@ def test_table_bounds():
     refused(c, "table subtraction S=3,7,100 count=5",
             "subtraction over the table cap", "Grundy table cap of 20")
     k = "9" * 100000
-    t0 = time.time()
-    r = c.cmd("table wythoff K=%s count=1000" % k, timeout=10)
-    dt = time.time() - t0
-    check("huge wythoff table refused", not ok(r) and "max-reply" in r,
-          (r or "")[:200])
-    check("refused before building (%.3f s)" % dt, dt < 2.0)
+    r = c.cmd("table wythoff K=%s count=1000" % k)
+    # Refused before it is built: the refusal gives the bytes the table
+    # would need (PROTOCOL.md §7), which only the check before the work
+    # knows; a built table would have been answered or refused by size.
+    check("huge wythoff table refused before it is built", not ok(r) and
+          "max-reply" in r and "needs up to" in r, (r or "")[:200])
     r = c.cmd("table wythoff count=1000")
     check("table over max-reply refused", not ok(r) and "count=" in r, r)
     r = c.cmd("table wythoff count=100")
@@ -220,16 +220,16 @@ def test_slowloris():
     reset the idle timer, and a line must end within line-timeout."""
     d = Daemon("slow", "--idle-timeout", "2", db="off")
     c = Client(d)
-    dt = trickle(c, "new nim 1 2 3 4 5 6 7 8 9", 0.25, 6.0)
+    dt = trickle(c, "new nim 1 2 3 4 5 6 7 8 9", 0.25, WAIT)
     check("trickled partial line closed by the idle timeout",
           dt is not None, dt)
     d.stop()
     d = Daemon("slow2", "--line-timeout", "1", db="off")
     c = Client(d)
     check("a complete line first", ok(c.cmd("new nim 1")))
-    dt = trickle(c, "new nim 1 2 3 4 5 6 7 8 9", 0.2, 5.0)
+    dt = trickle(c, "new nim 1 2 3 4 5 6 7 8 9", 0.2, WAIT)
     check("line timeout closes", dt is not None, dt)
-    r = c.wait("replies", lambda x: "line timeout" in x, 1)
+    r = c.wait("replies", lambda x: "line timeout" in x)
     check("line timeout message", r is not None and
           "must end within 1 s" in r, r)
     # Lines that do end keep the connection (slowly, but complete).
@@ -331,24 +331,28 @@ def test_register_rate():
 
 def test_clock_stall():
     """A clock stops when the answer reached the server's socket: a stalled
-    server (here stopped with SIGSTOP for 2.5 s) does not bill the player,
-    and its late timer does not end the game on time.  The 2 s clock leaves
-    the test client (which reads the genmove, then answers) 2 s to be
-    scheduled on a loaded machine; 1 s was once not enough."""
+    server (here stopped with SIGSTOP for STALL s, longer than the whole
+    clock) does not bill the player, and its late timer does not end the
+    game on time.  The sleep is the stall simulated, not a wait for the
+    server.  The TC ms clock leaves the test client (which reads the
+    genmove, then answers) that long to be scheduled on a loaded machine:
+    2 s was not always enough with two CPU hogs and other builds."""
+    tc, stall = 10000, 10.5
     d = Daemon("stall", "--clock-grace", "100")
     c = Client(d)
-    r = c.cmd("seek nim 1 2 opponent=engine seat=1 tc=2000")
+    r = c.cmd("seek nim 1 2 opponent=engine seat=1 tc=%d" % tc)
     check("engine seek", ok(r) and body(r).startswith("game"), r)
     g = genmove_of(c)
     check("genmove", g is not None, g)
     d.proc.send_signal(signal.SIGSTOP)
     try:
-        c.answer(g, "2=1")      # in the socket at once, read 2.5 s later
-        time.sleep(2.5)         # the stall being simulated
+        c.answer(g, "2=1")      # in the socket at once, read later
+        time.sleep(stall)       # the stall being simulated
     finally:
         d.proc.send_signal(signal.SIGCONT)
     p = c.wait("commands", lambda x: " play " in x)
-    o = c.wait("commands", lambda x: " gameover " in x, timeout=0.2)
+    # A gameover would come with the engine's move, or before it.
+    o = c.wait("commands", lambda x: " gameover " in x, timeout=0.5)
     check("no timeout for the server's stall", p is not None and
           (o is None or "timeout" not in o), (p, o))
     g = genmove_of(c)

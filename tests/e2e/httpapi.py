@@ -47,9 +47,9 @@ def finish(d, *clients):
     d.stop()
 
 
-def get(d, path, headers=None, method="GET"):
+def get(d, path, headers=None, method="GET", timeout=WAIT):
     """One request on a new connection: (status, headers dict, body)."""
-    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
+    c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=timeout)
     c.request(method, path, headers=headers or {})
     r = c.getresponse()
     b = r.read()
@@ -70,9 +70,9 @@ def keep_alive(d, n, path):
     return keep
 
 
-def jget(d, path, headers=None):
+def jget(d, path, headers=None, timeout=WAIT):
     """(status, parsed JSON) of a GET."""
-    st, hd, b = get(d, path, headers)
+    st, hd, b = get(d, path, headers, timeout=timeout)
     try:
         return st, json.loads(b.decode("utf-8"))
     except ValueError:
@@ -723,7 +723,8 @@ def test_metrics():
     x = Client(d)
     x.send("\n".join("%d protocol_version" % i for i in range(1, 11)))
     refusals = [x.wait("replies", lambda r: r.startswith("?%d" % i)
-                       and "rate limit" in r, 2) for i in range(7, 11)]
+                       and "budget: commands of the trusted class" in r)
+                for i in range(7, 11)]
     nref = sum(r is not None for r in refusals)
     # Two failed logins lock the name once.
     y = Client(d)

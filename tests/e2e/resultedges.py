@@ -87,12 +87,12 @@ def test_sigterm_at_port_file():
                               "off", "--port-file", pf],
                              stderr=subprocess.DEVNULL)
         PROCS.append(p)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT
         while not (os.path.exists(pf) and os.path.getsize(pf) > 0) and \
                 time.monotonic() < deadline and p.poll() is None:
             pass        # busy: the signal must come at once
         p.terminate()
-        if p.wait(10) != 0:
+        if p.wait(WAIT) != 0:
             bad.append(p.returncode)
     check("SIGTERM right after the port file: status 0 each time",
           bad == [], bad)

@@ -31,7 +31,7 @@ from xnode import addr, fresh_db, psql, relogin  # noqa: E402
 
 NEEDS_PG = True         # tests/py-run.sh: a throwaway cluster of its own
 SPEC = "nim 3 4 5"
-DEADLINE = 20.0                         # s: every poll's bound
+DEADLINE = 30.0                         # s: every poll's bound
 GRANTED = "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = " \
     "l.relation WHERE c.relname = 'seeks' AND l.mode = " \
     "'AccessExclusiveLock' AND l.granted"
@@ -74,9 +74,12 @@ def test_seek_locked():
     s2 = relogin(b, "s2")
     c = Client(a)
     # Two players of A pair at once (the second seek holds the first's
-    # row on a worker): a game with 12 s on each clock (seat 1 answers
-    # after the steps below, which take seconds on a loaded machine).
-    gid, seats, _, _ = pair(a, p1, p2, SPEC, "tc=12000 rated=0")
+    # row on a worker): a game with TC ms on each clock.  Seat 1 answers
+    # as soon as the lock is held and A's seek waits for it (before, it
+    # answered after all the steps below, which took more than its 12 s
+    # on a loaded machine); seat 2 then loses on time while the rest runs.
+    tc = 30000
+    gid, seats, _, _ = pair(a, p1, p2, SPEC, "tc=%d rated=0" % tc)
     lk = lock_seeks(url)
     try:
         s1.send("7 seek %s tc=60000 rated=0" % SPEC)
@@ -84,6 +87,11 @@ def test_seek_locked():
               wait_for(lambda: psql(url, WAITING) != "0", DEADLINE, 0.05))
         answers(c, "protocol_version",
                 "A answers protocol_version while its seek waits", "2")
+        g = genmove_of(seats[1], DEADLINE)
+        check("seat 1 is asked for its move", g is not None,
+              seats[1].commands)
+        if g is not None:
+            seats[1].answer(g, "1=0")
         # Commands on the shared workers too: two more seeks (their
         # preparations never wait for each other), then a login and
         # 'player' on other connections.
@@ -106,14 +114,9 @@ def test_seek_locked():
             check("another seek on A is answered while the lock is held",
                   r is not None and r.startswith("=8 seek") and
                   psql(url, GRANTED) == "1", r)
-        g = genmove_of(seats[1], DEADLINE)
-        check("seat 1 is asked for its move", g is not None,
-              seats[1].commands)
-        if g is not None:
-            seats[1].answer(g, "1=0")
         check("seat 2 is asked for its move after seat 1's",
               genmove_of(seats[2], DEADLINE) is not None, seats[2].commands)
-        go = gameover_of(seats[2], DEADLINE)
+        go = gameover_of(seats[2], tc / 1000 + DEADLINE)
         check("seat 2, which does not move, loses on time",
               go is not None and " timeout" in go, go)
         check("all while the lock is held", psql(url, GRANTED) == "1")
