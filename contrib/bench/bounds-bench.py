@@ -19,6 +19,14 @@ Rows (each on a fresh grundyd with --http and its own database):
      one from the first non-empty pile), then 256 feeds with
      Last-Event-ID: 0 from 32 addresses (127.0.0.1-32, 8 each) that read
      as fast as they can, for S seconds: RSS peak, moves they got.
+  d  long lines: 64 connections from the untrusted 127.0.0.1 each send
+     256 KiB `new nim ...` lines (a 262,000-digit pile, over the game
+     limits: answered on a worker) and read the answer, in a loop, for S
+     seconds: lines answered, `busy` refusals;
+  e  engine moves: 4 anonymous clients each play a networked game
+     against the engine (seek opponent=engine) on subtraction S=1,3,4
+     with 300 piles of 1,000, answering at once (one from the largest
+     pile), for S seconds: plies played.
 During every row a probe client sends protocol_version on its own GTP
 connection every 20 ms, and the same probe runs against the control;
 both print p50/p99/max in ms.  Measured, never asserted.
@@ -136,6 +144,26 @@ def db_bytes(db):
                if os.path.exists(db + s))
 
 
+def next_command(c, piles):
+    """The next line from the server on c, as words (None on a time-out
+    or a close); a `play` (the opponent's move) is applied to piles and
+    answered."""
+    try:
+        ln = c.line()
+    except socket.timeout:
+        return None
+    if ln is None:
+        return None
+    w = ln.split()
+    if len(w) > 1 and w[1] == "play":
+        for tok in w[2:]:
+            if "=" in tok and not tok.startswith("time"):
+                i, v = tok.split("=")
+                piles[int(i) - 1] = int(v)
+        c.send("=%s\n" % w[0])
+    return w
+
+
 def row_endless(port, hport, pid, db, seconds):
     """An anonymous networked game against the engine (seek
     opponent=engine), answered at once, a new one whenever it ends."""
@@ -160,18 +188,11 @@ def row_endless(port, hport, pid, db, seconds):
             time.sleep(0.2)
             live = start()
             continue
-        try:
-            ln = c.line()
-        except socket.timeout:
+        w = next_command(c, piles)
+        if w is None:
             continue
-        w = (ln or "").split()
         if len(w) > 1 and w[1] == "play":
-            for tok in w[2:]:
-                if "=" in tok and not tok.startswith("time"):
-                    i, v = tok.split("=")
-                    piles[int(i) - 1] = int(v)
             state["plies"] += 1
-            c.send("=%s\n" % w[0])
         elif len(w) > 1 and w[1] == "genmove":
             if piles[0] != piles[1]:        # equalize: the winning move
                 i = 0 if piles[0] > piles[1] else 1
@@ -252,16 +273,11 @@ def row_feeds(port, hport, pid, db, seconds):
 
     def player(c):
         while not stop_play.is_set():
-            ln = c.line()
-            if ln is None:
+            w = next_command(c, piles)
+            if w is None:
                 return
-            w = ln.split()
             if len(w) > 1 and w[1] == "play":
-                for tok in w[2:]:
-                    if "=" in tok and not tok.startswith("time"):
-                        i, v = tok.split("=")
-                        piles[int(i) - 1] = int(v)
-                c.send("=%s\n" % w[0])
+                pass
             elif len(w) > 1 and w[1] == "genmove":
                 i = 0 if piles[0] > 0 else 1
                 piles[i] -= 1
@@ -317,9 +333,86 @@ def row_feeds(port, hport, pid, db, seconds):
         "moves" % (gid, plies[0], rss0, peak, got[0])
 
 
+def row_lines(port, hport, pid, db, seconds):
+    """64 connections sending 256 KiB new lines as fast as answered."""
+    line = "new nim " + "7" * (256 * 1024 - 9)
+    state = {"ok": 0, "busy": 0, "other": 0}
+    lock = threading.Lock()
+    end = time.time() + seconds
+
+    def one():
+        c = Conn(port)
+        while time.time() < end:
+            r = c.cmd(line)
+            with lock:
+                if r is None:
+                    state["other"] += 1
+                    return
+                key = "busy" if " busy:" in r else \
+                    "ok" if r.startswith("?") or r.startswith("=") else \
+                    "other"
+                state[key] += 1
+    th = [threading.Thread(target=one) for _ in range(64)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    return "%d lines answered, %d busy refusals, %d other" % (
+        state["ok"], state["busy"], state["other"])
+
+
+def row_engine(port, hport, pid, db, seconds):
+    """4 clients against the engine on a 300-pile subtraction game."""
+    spec = "subtraction S=1,3,4 " + " ".join(["1000"] * 300)
+    total = {"plies": 0, "games": 0}
+    lock = threading.Lock()
+    end = time.time() + seconds
+
+    def one():
+        c = Conn(port)
+        piles = []
+        plies = games = 0
+
+        def start():
+            piles[:] = [1000] * 300
+            r = c.cmd("seek %s opponent=engine tc=86400000" % spec)
+            return r is not None and r.startswith("=")
+        live = start()
+        games += live
+        c.s.settimeout(1)
+        while time.time() < end:
+            w = next_command(c, piles)
+            if w is None:
+                continue
+            if len(w) > 1 and w[1] == "play":
+                plies += 1
+            elif len(w) > 1 and w[1] == "genmove":
+                i = max(range(len(piles)), key=lambda k: piles[k])
+                piles[i] -= 1
+                plies += 1
+                c.send("=%s %d=%d\n" % (w[0], i + 1, piles[i]))
+            elif len(w) > 1 and w[1] == "gameover":
+                c.send("=%s\n" % w[0])
+                if start():
+                    games += 1
+            elif len(w) > 1 and w[0].isdigit():
+                c.send("=%s\n" % w[0])
+        with lock:
+            total["plies"] += plies
+            total["games"] += games
+    th = [threading.Thread(target=one) for _ in range(4)]
+    for t in th:
+        t.start()
+    for t in th:
+        t.join()
+    return "%d plies in %d games" % (total["plies"], total["games"])
+
+
 ROWS = {"a": ("endless game", row_endless),
         "b": ("record, 6 non-readers", row_records),
-        "c": ("256 catching-up feeds", row_feeds)}
+        "c": ("256 catching-up feeds", row_feeds),
+        "d": ("64 connections of 256 KiB lines", row_lines),
+        "e": ("4 engine games, 300-pile subtraction", row_engine)}
 
 
 def main():

@@ -124,8 +124,15 @@ bot_program_answer(struct bot *b)
 	struct proto_answer *a = &b->pans;
 	struct bot_fwd	 f;
 	char		 tmp[BOT_LOG_MAX + 8];
+	const char	*limit;
 	size_t		 i, k;
 
+	/* A program that ran into a limit moves no more (as grundy match
+	 * judges it before its move): a fork bomb's forks refused by the
+	 * pids cgroup do not stop it answering. */
+	if ((limit = chan_violation(&b->pc, NULL)) != NULL)
+		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
+		    limit);
 	bot_flat(a, tmp, sizeof tmp);
 	if (a->has_id) {
 		for (i = 0; i < b->nfwd && b->fwd[i].pid != a->id; i++)

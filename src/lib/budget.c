@@ -65,6 +65,9 @@ bucket_drain(struct budget_bucket *b, uint64_t now, double per_ns)
  *   nothing is charged;
  * - log: n bytes are charged (a move was logged; 0: a new game asks);
  *   -1 while the bucket holds the class's log_rate or more.
+ * A limit of 0 is none: limits left zero (a lobby made without settings,
+ * as the unit tests make one) refuse nothing; the settings' minimums keep
+ * the daemon's above 0.
  */
 int
 budget_charge(struct budget *b, const struct budget_limits *lim,
@@ -77,7 +80,7 @@ budget_charge(struct budget *b, const struct budget_limits *lim,
 
 	switch (kind) {
 	case BUDGET_OUTPUT:
-		if (n <= l->output)
+		if (l->output == 0 || n <= l->output)
 			return (0);
 		if (msg != NULL)
 			buf_printf(msg, "budget: output of the %s class: "
@@ -86,6 +89,8 @@ budget_charge(struct budget *b, const struct budget_limits *lim,
 			    l->output, pre);
 		return (-1);
 	case BUDGET_COMMANDS:
+		if (l->rate == 0)
+			return (0);
 		bucket_drain(&b->cmds, now, (double)l->rate / 1e6);
 		if (b->cmds.used + n * 1000 <= (uint64_t)l->burst * 1000) {
 			b->cmds.used += n * 1000;
@@ -98,6 +103,8 @@ budget_charge(struct budget *b, const struct budget_limits *lim,
 			    l->burst, pre, pre);
 		return (-1);
 	case BUDGET_LOG:
+		if (l->log_rate == 0)
+			return (0);
 		bucket_drain(&b->log, now, (double)l->log_rate / 60e9);
 		b->log.used += n;
 		if (n > 0 || b->log.used < l->log_rate)

@@ -17,6 +17,10 @@
  * lnd(lb), all zero on a single node (lnode_none, lobby-node.c); write it
  * only where node mode is on.
  */
+/* A LISTEN (on 1) or UNLISTEN of a channel, done(lb, ch, rc) after. */
+typedef void	 lnode_listen_fn(struct lobby *, const char *, int,
+		    void (*)(struct lobby *, const char *, int));
+
 struct nd_lobby {
 	/* The node this lobby is (lobby_set_node). */
 	int64_t		 node_id;
@@ -143,11 +147,10 @@ void	 lwhere_free(struct lobby *);
  * matchmaking across nodes */
 void	 lobby_xnode_publish(struct lobby *, struct lseek *);
 int	 lobby_xnode_may_pair(struct lobby_client *, struct lseek *);
-void	 lobby_xnode_listen(struct lobby *, const char *, int,
-	    void (*)(struct lobby *, const char *, int));
 
-/* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes */
-void	 lobby_xwatch_init(struct lobby *, struct sqldb *);
+/* lobby-xwatch.c (calls lobby-queue.c): spectating across nodes; its
+ * channels are listened to through listen (lobby-xnode.c's) */
+void	 lobby_xwatch_init(struct lobby *, struct sqldb *, lnode_listen_fn *);
 void	 lobby_xwatch_free(struct lobby *);
 void	 lobby_xwatch_note(struct lobby *, const char *);
 void	 lobby_xwatch_catch_up(struct lobby *);

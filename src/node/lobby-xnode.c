@@ -10,7 +10,7 @@
  * every local seek is tried again: what a missed notification said is in
  * the table).  The listening connection's own statements (LISTEN and
  * UNLISTEN of a watched game's channel, a reconnection) run on a worker,
- * one at a time in the order asked (lobby_xnode_listen); meanwhile the
+ * one at a time in the order asked (xnode_listen_ch); meanwhile the
  * loop leaves it alone and reads what came once the statement is done.
  *
  * A local seek that pairs with no local one is published (table seeks,
@@ -214,8 +214,8 @@ xlisten_add(struct lxnode *xn, enum xlisten_op op, const char *ch,
  * worker, in the order asked; done(lb, ch, rc) on the loop after it
  * (rc: sqldb_listen's or sqldb_unlisten's).
  */
-void
-lobby_xnode_listen(struct lobby *lb, const char *ch, int on,
+static void
+xnode_listen_ch(struct lobby *lb, const char *ch, int on,
     void (*done)(struct lobby *, const char *, int))
 {
 	if (lnd(lb)->xnode != NULL)
@@ -348,7 +348,7 @@ lobby_xnode_start(struct lobby *lb, struct event_base *base, const char *url,
 		goto fail;
 	}
 	lb->nd->xnode = xn;
-	lobby_xwatch_init(lb, xn->db);
+	lobby_xwatch_init(lb, xn->db, xnode_listen_ch);
 	xn->tick = lb->clock.timer_new(lb->clock.arg, xnode_tick_cb, xn);
 	lb->clock.arm(lb->clock.arg, xn->tick, XNODE_TICK_MS);
 	xnode_listen(xn);

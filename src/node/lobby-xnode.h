@@ -69,7 +69,7 @@ struct lxnode {
 	struct sqldb	*ldb;		/* LISTEN lobby */
 	struct event	*rd;		/* on ldb's socket, or NULL */
 	/* ldb's statements (LISTEN, UNLISTEN, a reconnection), one at a
-	 * time on a worker (lobby_xnode_listen): while one runs, the loop
+	 * time on a worker (xnode_listen_ch): while one runs, the loop
 	 * does not read ldb (rd is off). */
 	struct xlisten	*lq;		/* waiting, in order */
 	struct xlisten	*lrun;		/* on a worker, or NULL */

@@ -5,7 +5,7 @@
  * its record (lobby_xwatch_prefetch, before the command runs on the loop:
  * cmd_prep_run); the loop then follows it from that record and LISTENs
  * on channel game_ID (lobby-xnode.c's listening connection, on a worker:
- * lobby_xnode_listen), and once the LISTEN is done a first catch-up read
+ * lobby-xnode.c's listen), and once the LISTEN is done a first catch-up read
  * brings it up to what was committed before it.  At
  * each notification of the owner's writer ('game ID ply N', 'game ID
  * over', sent in the transaction that commits them: store-notify.c) a
@@ -64,7 +64,7 @@ xwatch_drop(struct lobby *lb, size_t i)
 	for (k = 0; k < w->n; k++)
 		lc_unwatch(w->lcs[k], w->id);
 	xwatch_channel(w->id, ch, sizeof ch);
-	lobby_xnode_listen(lb, ch, 0, NULL);	/* on a worker */
+	lnd(lb)->xwatch->listen(lb, ch, 0, NULL);	/* on a worker */
 	free(w->lcs);
 	free(w->p[0]);
 	free(w->p[1]);
@@ -329,7 +329,7 @@ xwatch_announce_cb(void *arg)
 		if (xw->w[i].deaf) {
 			xw->w[i].deaf = 0;
 			xwatch_channel(xw->w[i].id, ch, sizeof ch);
-			lobby_xnode_listen(lb, ch, 1, xwatch_listened);
+			lnd(lb)->xwatch->listen(lb, ch, 1, xwatch_listened);
 		}
 	xwatch_announce(lb, ids, j == NULL ? xw->n : 0);
 	lb->clock.arm(lb->clock.arg, xw->announce, XWATCH_ANNOUNCE_MS);
@@ -500,7 +500,7 @@ xwatch_new(struct lobby *lb, int64_t id, struct xwatch_pre *p,
 	xwatch_apply(lb, w, r, 0);
 	xwatch_announce(lb, &id, 1);
 	xwatch_channel(id, ch, sizeof ch);
-	lobby_xnode_listen(lb, ch, 1, xwatch_listened);	/* on a worker */
+	lnd(lb)->xwatch->listen(lb, ch, 1, xwatch_listened);	/* on a worker */
 	return (0);
 }
 
@@ -705,11 +705,12 @@ lobby_xunwatch(struct lobby_client *lc, int64_t id)
 	}
 }
 
-/* Starts spectating across nodes (its channels: lobby_xnode_listen). */
+/* Starts spectating across nodes (its channels: listen's). */
 void
-lobby_xwatch_init(struct lobby *lb, struct sqldb *db)
+lobby_xwatch_init(struct lobby *lb, struct sqldb *db, lnode_listen_fn *listen)
 {
 	lb->nd->xwatch = xcalloc(1, sizeof *lb->nd->xwatch);
+	lb->nd->xwatch->listen = listen;
 	lb->nd->xdb = db;
 	lnd(lb)->xwatch->announce = lb->clock.timer_new(lb->clock.arg,
 	    xwatch_announce_cb, lb);

@@ -12,6 +12,7 @@
 #include "solver/game.h"
 #include "nodestore/nodestore.h"
 #include "db/sqldb.h"
+#include "node/lnode-int.h"
 #include "store/store.h"
 
 #define XWATCH_MAX	(SQLDB_LISTEN_MAX - 1)	/* channel lobby is one */
@@ -63,6 +64,10 @@ struct lxwatch {
 	size_t		 n;
 	struct clock_timer *announce;	/* "watch ID" again, now and then */
 	struct xwatch_job *jobs;	/* catch-up reads in flight */
+	/* LISTEN (on 1) or UNLISTEN a channel on the listening connection,
+	 * on a worker in the order asked, done on the loop after: the
+	 * matchmaker's, who owns that connection (lobby_xwatch_init). */
+	lnode_listen_fn	*listen;
 };
 
 struct xwatch *lobby_xwatch_find(struct lobby *, int64_t);

@@ -390,33 +390,52 @@ def test_engines_file():
           "must be true or false" in p.stderr, p.stderr)
 
 
+def bot_case(d, n, bad_argv, want):
+    """One hostile program under grundy bot --sandbox, paired with a good
+    bot's sandboxed program: its grundy bot ends naming want (exit 1), the
+    game is the good bot's, the daemon and the good bot go on."""
+    seek = ["--sandbox", "--sandbox-limits", LIMITS, "--seek",
+            "nim 5 6 7 tc=8000", "--games", "1"]
+    gname, bname = "good%d" % n, "bad%d" % n
+    good = start_bot(d, gname, [os.path.join(GOOD, "bot-random.py")], seek)
+    bad = start_bot(d, bname, bad_argv, seek)
+    check("%s: both bots log in" % want, bots_logged_in([gname, bname]),
+          bot_log(bname)[-800:])
+    check("%s: the hostile bot's grundy bot ends" % want, wait_for(
+        lambda: bad.poll() is not None, timeout=60), bot_log(bname))
+    check("%s: it exits 1 naming %s" % (want, want),
+          bad.returncode == 1 and want in bot_log(bname),
+          bot_log(bname)[-800:])
+    check("%s: the daemon still serves" % want, served(d) is not None)
+    check("%s: the good bot's game is won" % want, wait_for(
+        lambda: good.poll() is not None, timeout=90) and
+        good.returncode == 0, bot_log(gname)[-800:])
+    good.kill()
+    good.wait()
+    check("%s: no process of the bots is left" % want, wait_for(
+        lambda: not survivors(), timeout=WAIT), survivors())
+
+
 def test_bot():
-    """grundy bot --sandbox: a hostile program connecting to grundyd's port
-    is killed (forbidden-syscall) and its grundy bot says so and exits 1;
-    the daemon and the good bot's sandboxed program go on."""
+    """grundy bot --sandbox (issue 27's hosted bots), one hostile program
+    at a time against a good bot: a connection to grundyd's port and
+    ptrace (forbidden-syscall), 1 GB to stderr (output-limit), a fork bomb
+    (process-limit) and 10 GB (memory-limit) where a cgroup holds them;
+    each one's grundy bot says so and exits 1; the daemon and the good
+    bot go on."""
     if skipping("bot"):
         return
     d = Daemon("sandbox-bot", "--registration", "open")
-    seek = ["--sandbox", "--sandbox-limits", LIMITS, "--seek",
-            "nim 5 6 7 tc=20000", "--games", "1"]
-    good = start_bot(d, "goodbot", [os.path.join(GOOD, "bot-random.py")],
-                     seek)
-    bad = start_bot(d, "badbot", [os.path.join(BAD, "hostile.py"), "net",
-                                  "127.0.0.1", str(d.port)], seek)
-    check("both bots log in", bots_logged_in(["goodbot", "badbot"]),
-          bot_log("badbot")[-800:])
-    check("the hostile bot's grundy bot ends", wait_for(
-        lambda: bad.poll() is not None, timeout=60), bot_log("badbot"))
-    check("it exits 1 naming forbidden-syscall",
-          bad.returncode == 1 and "forbidden-syscall" in bot_log("badbot"),
-          bot_log("badbot")[-800:])
-    check("the daemon still serves", served(d) is not None)
-    check("the good bot is still running", good.poll() is None,
-          bot_log("goodbot")[-800:])
-    good.kill()
-    good.wait()
-    check("no process of the bots is left", wait_for(
-        lambda: not survivors(), timeout=WAIT), survivors())
+    cases = [([os.path.join(BAD, "hostile.py"), "net", "127.0.0.1",
+               str(d.port)], "forbidden-syscall"),
+             ([HOSTILE, "ptrace"], "forbidden-syscall"),
+             ([HOSTILE, "stderr"], "output-limit")]
+    if cgroup_holds("processes"):
+        cases.append(([HOSTILE, "forkbomb"], "process-limit"))
+    if cgroup_holds("memory"):
+        cases.append(([HOSTILE, "alloc"], "memory-limit"))
+    for n, (argv, want) in enumerate(cases):
+        bot_case(d, n, argv, want)
 
 
 if __name__ == "__main__":
