@@ -56,6 +56,7 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 		p->tree = NULL;
 	}
 	p->frozen = 0;
+	p->blocking = 0;
 	p->eng = eng;
 	p->nout = 0;
 	p->fresh = 1;
