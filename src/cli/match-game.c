@@ -223,11 +223,26 @@ mg_solver_winner(struct mslot *s)
 	    3 - s->to_move);
 }
 
+/*
+ * Ends a command with both clocks: " time1=MS time2=MS" and its LF
+ * (written without printf: a ply's two commands end so).
+ */
+static void
+mg_times(const struct mslot *s, struct buf *b)
+{
+	buf_add(b, " time1=", 7);
+	buf_putu(b, s->clock_us[0] / 1000);
+	buf_add(b, " time2=", 7);
+	buf_putu(b, s->clock_us[1] / 1000);
+	buf_putc(b, '\n');
+}
+
 /* The next turn: the end, an adjudication, or genmove to the mover. */
 static void
 mg_turn(struct mslot *s)
 {
 	struct match	*m = s->m;
+	struct buf	*b;
 	const char	*reason;
 	char		 det[64];
 	int		 winner;
@@ -256,10 +271,11 @@ mg_turn(struct mslot *s)
 	if (m->cpu_clock)
 		s->wall_deadline = s->turn_start + m->wall_factor * left +
 		    m->wall_margin_ms * 1000000;
-	mp_send(mg_proc(s, s->to_move), 1, s->serial,
-	    "genmove time1=%llu time2=%llu",
-	    (unsigned long long)(s->clock_us[0] / 1000),
-	    (unsigned long long)(s->clock_us[1] / 1000));
+	if ((b = mp_cmd(mg_proc(s, s->to_move), 1, s->serial)) != NULL) {
+		buf_add(b, "genmove", 7);
+		mg_times(s, b);
+	}
+	(void)mp_flush(mg_proc(s, s->to_move));
 }
 
 /* What a turn cost: wall and CPU time (µs), peak memory so far. */
@@ -338,6 +354,7 @@ mg_apply(struct mslot *s, const struct game_move *mv,
 	uint64_t	*clk = &s->clock_us[s->to_move - 1];
 	struct store_rmove rm, *r = &rm;
 	struct mproc	*p;
+	struct buf	*b;
 
 	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
 	buf_reset(&s->text);
@@ -367,9 +384,12 @@ mg_apply(struct mslot *s, const struct game_move *mv,
 	}
 	s->to_move = 3 - s->to_move;
 	p = mg_proc(s, s->to_move);
-	mp_queue(p, 0, s->serial, "play %s time1=%llu time2=%llu",
-	    buf_str(&s->text), (unsigned long long)(s->clock_us[0] / 1000),
-	    (unsigned long long)(s->clock_us[1] / 1000));
+	/* Queued, not written: it goes out with what mg_turn sends p. */
+	if ((b = mp_cmd(p, 0, s->serial)) != NULL) {
+		buf_add(b, "play ", 5);
+		buf_add(b, s->text.data, s->text.len);
+		mg_times(s, b);
+	}
 	mg_turn(s);
 	(void)mp_flush(p);	/* as mp_send: the poll loop sees a death */
 }

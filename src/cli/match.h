@@ -216,8 +216,7 @@ void	 match_writer_stop(struct match *);
 int	 mp_spawn(struct match *, struct mproc *, size_t);
 void	 mp_kill(struct mproc *);
 void	 mp_stop_all(struct match *);
-void	 mp_queue(struct mproc *, int, unsigned long, const char *, ...)
-	    __attribute__((format(printf, 4, 5)));
+struct buf *mp_cmd(struct mproc *, int, unsigned long);
 void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);
