@@ -55,6 +55,7 @@ struct ptree {
 	/* Counter files kept open (pt_counter): read again at offset 0. */
 	struct {
 		char	*path;
+		const char *dir, *name;	/* as pt_counter was asked */
 		int	 fd;
 	}		 open[PT_OPEN_MAX];
 	size_t		 nopen;
@@ -115,15 +116,26 @@ pt_counter(struct ptree *pt, const char *dir, const char *name, char *out,
 	size_t	 i;
 	int	 fd = -1;
 
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	for (i = 0; i < pt->nopen; i++)
-		if (strcmp(pt->open[i].path, path) == 0)
+	/* dir is one of the tree's own strings: found by its address
+	 * (and its text, should the address have been reused). */
+	for (i = 0; i < pt->nopen && fd == -1; i++)
+		if (pt->open[i].dir == dir && strcmp(pt->open[i].name,
+		    name) == 0 && strncmp(pt->open[i].path, dir,
+		    strlen(dir)) == 0)
 			fd = pt->open[i].fd;
+	if (fd == -1) {
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		for (i = 0; i < pt->nopen && fd == -1; i++)
+			if (strcmp(pt->open[i].path, path) == 0)
+				fd = pt->open[i].fd;
+	}
 	if (fd == -1) {
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 			return (-1);
 		if (pt->nopen < PT_OPEN_MAX) {
 			pt->open[pt->nopen].path = xstrdup(path);
+			pt->open[pt->nopen].dir = dir;
+			pt->open[pt->nopen].name = name;
 			pt->open[pt->nopen++].fd = fd;
 		}
 	}
