@@ -1,7 +1,9 @@
 /*
  * match-game.c: the games of `grundy match` (match.h) and its loop: every
  * slot plays one game at a time with its two engine processes; one poll
- * loop serves every slot, so no game waits on another.  Moves are judged
+ * loop serves every slot, so no game waits on another (at concurrency 1,
+ * while only the mover has anything to say, a read that blocks on its
+ * pipe stands for the poll: mg_wait).  Moves are judged
  * by the daemon's referee (referee.c); clocks run on the monotonic clock
  * (clock.c) from the moment a genmove is written to the moment its answer
  * is read, or with clock=cpu on the CPU time of the mover's process tree
