@@ -94,6 +94,20 @@ chan_read(struct chan *ch)
 	return (-1);
 }
 
+/*
+ * Makes reads from the channel block (on), or not again (off): for a
+ * caller that has nothing else to wait for (grundy match's mg_wait).
+ */
+void
+chan_blocking(struct chan *ch, int on)
+{
+	int	 fl = fcntl(ch->rfd, F_GETFL);
+
+	if (fl != -1)
+		fcntl(ch->rfd, F_SETFL, on ? fl & ~O_NONBLOCK :
+		    fl | O_NONBLOCK);
+}
+
 /* Returns the number of bytes queued on a channel. */
 size_t
 chan_pending(const struct chan *ch)

@@ -75,6 +75,7 @@ void	 chan_open(struct chan *, int);
 void	 chan_close(struct chan *);
 void	 chan_free(struct chan *);
 int	 chan_read(struct chan *);
+void	 chan_blocking(struct chan *, int);
 int	 chan_write(struct chan *);
 size_t	 chan_pending(const struct chan *);
 int	 chan_take_line(struct chan *, struct buf *);

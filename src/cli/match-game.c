@@ -1,7 +1,9 @@
 /*
  * match-game.c: the games of `grundy match` (match.h) and its loop: every
  * slot plays one game at a time with its two engine processes; one poll
- * loop serves every slot, so no game waits on another.  Moves are judged
+ * loop serves every slot, so no game waits on another (at concurrency 1,
+ * while only the mover has anything to say, a read that blocks on its
+ * pipe stands for the poll: mg_wait).  Moves are judged
  * by the daemon's referee (referee.c); clocks run on the monotonic clock
  * (clock.c) from the moment a genmove is written to the moment its answer
  * is read, or with clock=cpu on the CPU time of the mover's process tree
@@ -9,6 +11,8 @@
  * is then frozen (unless --ponder).  Every move's cost (wall and CPU
  * time, peak memory) goes into the record and the engine's totals.
  */
+#include <sys/time.h>
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,7 +28,7 @@
 /* mg_poll's who[] of a process's stderr: MG_ERR + its index. */
 #define MG_ERR		(1 << 20)
 
-static volatile sig_atomic_t match_interrupted;
+static volatile sig_atomic_t match_interrupted, mg_woken;
 
 static void	 mg_turn(struct mslot *);
 static void	 mg_begin(struct mslot *);
@@ -34,6 +38,14 @@ match_on_sigint(int sig)
 {
 	(void)sig;
 	match_interrupted = 1;
+}
+
+/* SIGALRM (mg_wait's timer) or SIGCHLD (an engine ended): wakes mg_wait. */
+static void
+match_on_wake(int sig)
+{
+	(void)sig;
+	mg_woken = 1;
 }
 
 /* Changes a slot's game state: the one place that does. */
@@ -213,11 +225,26 @@ mg_solver_winner(struct mslot *s)
 	    3 - s->to_move);
 }
 
+/*
+ * Ends a command with both clocks: " time1=MS time2=MS" and its LF
+ * (written without printf: a ply's two commands end so).
+ */
+static void
+mg_times(const struct mslot *s, struct buf *b)
+{
+	buf_add(b, " time1=", 7);
+	buf_putu(b, s->clock_us[0] / 1000);
+	buf_add(b, " time2=", 7);
+	buf_putu(b, s->clock_us[1] / 1000);
+	buf_putc(b, '\n');
+}
+
 /* The next turn: the end, an adjudication, or genmove to the mover. */
 static void
 mg_turn(struct mslot *s)
 {
 	struct match	*m = s->m;
+	struct buf	*b;
 	const char	*reason;
 	char		 det[64];
 	int		 winner;
@@ -246,10 +273,11 @@ mg_turn(struct mslot *s)
 	if (m->cpu_clock)
 		s->wall_deadline = s->turn_start + m->wall_factor * left +
 		    m->wall_margin_ms * 1000000;
-	mp_send(mg_proc(s, s->to_move), 1, s->serial,
-	    "genmove time1=%llu time2=%llu",
-	    (unsigned long long)(s->clock_us[0] / 1000),
-	    (unsigned long long)(s->clock_us[1] / 1000));
+	if ((b = mp_cmd(mg_proc(s, s->to_move), 1, s->serial)) != NULL) {
+		buf_add(b, "genmove", 7);
+		mg_times(s, b);
+	}
+	(void)mp_flush(mg_proc(s, s->to_move));
 }
 
 /* What a turn cost: wall and CPU time (µs), peak memory so far. */
@@ -314,7 +342,9 @@ mg_cost_add(struct mslot *s, struct store_rmove *r, const struct mg_cost *c)
 /*
  * Applies a legal move of the mover: clock, record, play to the other,
  * queued so that it goes out with the genmove (or gameover) that
- * mg_turn sends the same process: one write a ply.
+ * mg_turn sends the same process: one write a ply.  The move's text and
+ * the position after it go into the slot's buffers; they are copied
+ * into the game's record only when there is one to write (--records).
  */
 static void
 mg_apply(struct mslot *s, const struct game_move *mv,
@@ -324,37 +354,44 @@ mg_apply(struct mslot *s, const struct game_move *mv,
 	struct game_error err;
 	enum referee_mark mark = referee_mark(&s->game, mv);
 	uint64_t	*clk = &s->clock_us[s->to_move - 1];
-	struct store_rmove *r;
+	struct store_rmove rm, *r = &rm;
 	struct mproc	*p;
-	struct buf	 text, pos;
+	struct buf	*b;
 
 	*clk = referee_clock_after(*clk, used, s->m->inc_ms);
-	buf_init(&text);
-	buf_init(&pos);
-	game_play_print(&s->game, mv, &text, &pos, &err);
+	buf_reset(&s->text);
+	game_move_print(mv, &s->text);
+	game_play(&s->game, mv, &err);
 	s->plies++;
-	if (s->nmv == s->capmv) {
-		s->capmv = s->capmv ? 2 * s->capmv : 16;
-		s->mv = xreallocarray(s->mv, s->capmv, sizeof *s->mv);
+	if (s->m->records != NULL) {
+		if (s->nmv == s->capmv) {
+			s->capmv = s->capmv ? 2 * s->capmv : 16;
+			s->mv = xreallocarray(s->mv, s->capmv, sizeof *s->mv);
+		}
+		r = &s->mv[s->nmv++];
 	}
-	r = &s->mv[s->nmv++];
 	memset(r, 0, sizeof *r);
 	r->ply = s->plies;
 	r->player = s->to_move;
-	r->move = xstrdup(buf_str(&text));
-	r->position = xstrdup(buf_str(&pos));
 	r->mark = (enum store_mark)mark;
 	r->time_ms = used / 1000;
 	r->time_us = used;
 	s->m->res[s->gi].think_us[s->to_move - 1] += used;
 	mg_cost_add(s, r, cost);
-	buf_free(&pos);
+	if (r != &rm) {
+		buf_reset(&s->pos);
+		game_print(&s->game, &s->pos);
+		r->move = xstrdup(buf_str(&s->text));
+		r->position = xstrdup(buf_str(&s->pos));
+	}
 	s->to_move = 3 - s->to_move;
 	p = mg_proc(s, s->to_move);
-	mp_queue(p, 0, s->serial, "play %s time1=%llu time2=%llu",
-	    buf_str(&text), (unsigned long long)(s->clock_us[0] / 1000),
-	    (unsigned long long)(s->clock_us[1] / 1000));
-	buf_free(&text);
+	/* Queued, not written: it goes out with what mg_turn sends p. */
+	if ((b = mp_cmd(p, 0, s->serial)) != NULL) {
+		buf_add(b, "play ", 5);
+		buf_add(b, s->text.data, s->text.len);
+		mg_times(s, b);
+	}
 	mg_turn(s);
 	(void)mp_flush(p);	/* as mp_send: the poll loop sees a death */
 }
@@ -455,17 +492,17 @@ static void
 mg_lines(struct mslot *s, int k)
 {
 	struct mproc	*p = &s->proc[k];
-	struct buf	 line;
 	enum chan_got	 got;
 
-	buf_init(&line);
 	while (p->state == MP_UP &&
-	    (got = chan_next(&p->ch, &p->ans, &line)) != CHAN_NONE)
+	    (got = chan_next(&p->ch, &p->ans, &s->line)) != CHAN_NONE)
 		if (got == CHAN_ANSWER) {
 			mg_answer(s, k);
 			proto_answer_reset(&p->ans);
 		}
-	buf_free(&line);
+	buf_reset(&s->line);
+	if (s->line.cap > 65536)
+		buf_free(&s->line);
 }
 
 /*
@@ -554,8 +591,14 @@ static void
 mg_deadline(struct mslot *s)
 {
 	const char *limit;
-	int	 seat;
+	int	 seat, k;
 
+	/* Its reads must not wait: what mg_wait made blocking is not. */
+	for (k = 0; k < 2; k++)
+		if (s->proc[k].blocking && s->proc[k].state == MP_UP) {
+			chan_blocking(&s->proc[k].ch, 0);
+			s->proc[k].blocking = 0;
+		}
 	if (s->state == MG_STARTING) {
 		/* Answers that came since the poll count: read them. */
 		mg_input(s, 0);
@@ -585,6 +628,77 @@ mg_deadline(struct mslot *s)
 		mg_fault(s, s->to_move, limit != NULL ? limit : "timeout",
 		    NULL);
 	}
+}
+
+/*
+ * After a signal woke the loop: mg_wait's timer, if it rang (or if stop),
+ * is stopped (mg_wait arms it again).  Returns 1 if a signal came.
+ */
+static int
+mg_rang(struct match *m, int stop)
+{
+	static const struct itimerval off;
+
+	if (!mg_woken)
+		return (0);
+	mg_woken = 0;
+	if (m->alarm_at != 0 && (stop || clock_mono_ns() >= m->alarm_at)) {
+		setitimer(ITIMER_REAL, &off, NULL);
+		m->alarm_at = 0;
+	}
+	return (1);
+}
+
+/*
+ * The loop's wait at concurrency 1, where a game is played on the wall
+ * clock, neither engine sandboxed (no stderr to watch), nothing to write
+ * and nothing awaited from the engine off move: only the mover has
+ * anything to say, so a read that blocks on its pipe stands for the poll
+ * (a syscall a ply less: the relay's way, BENCHMARKS.md §46).  The turn's
+ * deadline is a timer (setitimer, SIGALRM), armed only when it must ring
+ * earlier than it is set to: a seat's deadline moves only later from one
+ * of its turns to its next, so it is armed a few times a game, and an
+ * early ring just arms it again.  It rings again every millisecond until
+ * stopped or armed anew, so a ring just before the read is not lost;
+ * SIGCHLD (an engine's end) wakes the read too, and the next pass polls:
+ * the end of the engine off move is seen as soon as by the poll.
+ * Returns 1 if it waited, 0 if the poll is to.
+ */
+static int
+mg_wait(struct match *m)
+{
+	struct mslot	*s = &m->slots[0];
+	struct mproc	*p, *o;
+	struct itimerval it;
+	uint64_t	 now, us;
+
+	if (mg_rang(m, 0) || m->conc != 1 || s->state != MG_PLAYING ||
+	    m->cpu_clock)
+		return (0);
+	p = mg_proc(s, s->to_move);
+	o = mg_proc(s, 3 - s->to_move);
+	if (p->state != MP_UP || o->state != MP_UP || p->ch.errfd != -1 ||
+	    o->ch.errfd != -1 || chan_pending(&p->ch) > 0 ||
+	    chan_pending(&o->ch) > 0 || o->nout > 0 ||
+	    (now = clock_mono_ns()) >= s->deadline)
+		return (0);
+	if (m->alarm_at == 0 || m->alarm_at > s->deadline) {
+		memset(&it, 0, sizeof it);
+		us = (s->deadline - now + 999) / 1000;
+		it.it_value.tv_sec = (time_t)(us / 1000000);
+		it.it_value.tv_usec = (suseconds_t)(us % 1000000);
+		it.it_interval.tv_usec = 1000;
+		if (setitimer(ITIMER_REAL, &it, NULL) != 0)
+			return (0);
+		m->alarm_at = s->deadline;
+	}
+	if (!p->blocking) {
+		chan_blocking(&p->ch, 1);
+		p->blocking = 1;
+	}
+	if (!mg_woken && !match_interrupted)
+		mg_input(s, s->seat_proc[s->to_move - 1]);
+	return (1);
 }
 
 /* Polls every process once (at most until the nearest deadline). */
@@ -660,6 +774,10 @@ match_run(struct match *m)
 	sa.sa_handler = match_on_sigint;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* Without SA_RESTART: they interrupt mg_wait's read. */
+	sa.sa_handler = match_on_wake;
+	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	pfd = xreallocarray(NULL, m->conc * 6, sizeof *pfd);
 	who = xreallocarray(NULL, m->conc * 6, sizeof *who);
@@ -673,7 +791,8 @@ match_run(struct match *m)
 		}
 		if (active == 0 || match_interrupted)
 			break;
-		mg_poll(m, pfd, who);
+		if (!mg_wait(m))
+			mg_poll(m, pfd, who);
 		now = clock_mono_ns();
 		for (s = 0; s < m->conc && !match_interrupted; s++)
 			if (m->slots[s].state != MG_IDLE &&
@@ -682,6 +801,10 @@ match_run(struct match *m)
 	}
 	free(pfd);
 	free(who);
+	mg_woken = 1;
+	(void)mg_rang(m, 1);	/* the timer stopped */
+	signal(SIGALRM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
 	for (s = 0; s < m->conc; s++)
 		if (m->slots[s].state != MG_IDLE) {
 			game_free(&m->slots[s].game);

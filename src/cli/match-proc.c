@@ -56,6 +56,7 @@ mp_spawn(struct match *m, struct mproc *p, size_t eng)
 		p->tree = NULL;
 	}
 	p->frozen = 0;
+	p->blocking = 0;
 	p->eng = eng;
 	p->nout = 0;
 	p->fresh = 1;
@@ -189,18 +190,19 @@ mp_stop_all(struct match *m)
 }
 
 /*
- * Queues a command to a process under a new id; genmove commands are
+ * Starts a command to a process under a new id; genmove commands are
  * remembered with the turn's serial.  A process with MATCH_OUTSTANDING
  * commands unanswered forgets the oldest (it cost only its own turn).
+ * Returns the buffer the caller writes the command and its LF into
+ * (without printf, on a ply: mg_apply), or NULL if the process is down.
  */
-static void
-mp_vqueue(struct mproc *p, int genmove, unsigned long serial,
-    const char *fmt, va_list ap)
+struct buf *
+mp_cmd(struct mproc *p, int genmove, unsigned long serial)
 {
 	unsigned long	 id = ++p->next_id;
 
 	if (p->state != MP_UP)
-		return;
+		return (NULL);
 	if (p->nout == MATCH_OUTSTANDING) {
 		memmove(&p->out[0], &p->out[1], (p->nout - 1) *
 		    sizeof p->out[0]);
@@ -210,27 +212,25 @@ mp_vqueue(struct mproc *p, int genmove, unsigned long serial,
 	p->out[p->nout].genmove = genmove;
 	p->out[p->nout].serial = serial;
 	p->nout++;
-	buf_printf(&p->ch.out, "%lu ", id);
-	buf_vprintf(&p->ch.out, fmt, ap);
-	buf_putc(&p->ch.out, '\n');
+	buf_putu(&p->ch.out, id);
+	buf_putc(&p->ch.out, ' ');
+	return (&p->ch.out);
 }
 
-/*
- * Queues a command without writing it: the next mp_send to the process
- * (or the poll loop) writes both with one write.
- */
-void
-mp_queue(struct mproc *p, int genmove, unsigned long serial,
-    const char *fmt, ...)
+/* Queues a printf-formatted command (mp_cmd). */
+static void
+mp_vqueue(struct mproc *p, int genmove, unsigned long serial,
+    const char *fmt, va_list ap)
 {
-	va_list		 ap;
+	struct buf	*b = mp_cmd(p, genmove, serial);
 
-	va_start(ap, fmt);
-	mp_vqueue(p, genmove, serial, fmt, ap);
-	va_end(ap);
+	if (b == NULL)
+		return;
+	buf_vprintf(b, fmt, ap);
+	buf_putc(b, '\n');
 }
 
-/* Queues a command (mp_queue) and writes what the pipe takes. */
+/* Queues a command (mp_cmd) and writes what the pipe takes. */
 void
 mp_send(struct mproc *p, int genmove, unsigned long serial,
     const char *fmt, ...)

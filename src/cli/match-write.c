@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,13 +126,19 @@ int
 match_writer_start(struct match *m)
 {
 	struct match_writer *w = xcalloc(1, sizeof *w);
+	sigset_t	 all, old;
 	int		 e;
 
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	pthread_cond_init(&w->idle, NULL);
 	w->tail = &w->head;
-	if ((e = pthread_create(&w->th, NULL, mw_main, w)) != 0) {
+	/* Signals are the loop's (they wake mg_wait's read): none here. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	e = pthread_create(&w->th, NULL, mw_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e != 0) {
 		free(w);
 		errno = e;
 		return (-1);

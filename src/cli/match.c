@@ -592,6 +592,9 @@ match_cleanup(struct match *m)
 		match_record_clear(&m->slots[i]);
 		free(m->slots[i].mv);
 		game_move_clear(&m->slots[i].answer);
+		buf_free(&m->slots[i].line);
+		buf_free(&m->slots[i].text);
+		buf_free(&m->slots[i].pos);
 		for (k = 0; k < 2; k++) {
 			chan_free(&m->slots[i].proc[k].ch);
 			proto_answer_free(&m->slots[i].proc[k].ans);

@@ -79,6 +79,7 @@ struct mproc {
 	uint64_t	 rx_ns;		/* when the latest read came */
 	struct ptree	*tree;		/* its process tree (ptree.h), or NULL */
 	int		 frozen;	/* the tree is frozen (clock=cpu) */
+	int		 blocking;	/* its stdout's pipe blocks (mg_wait) */
 };
 
 /* A game's life cycle: changed only in mg_set (match-game.c). */
@@ -137,6 +138,9 @@ struct mslot {
 	struct store_rrefused ref;	/* the refused move that lost */
 	int		 has_ref;
 	struct game_move answer;	/* the mover's, its numbers kept */
+	/* Kept between plies, so that a ply allocates nothing: the lines
+	 * read (mg_lines), a move's text and the position after it. */
+	struct buf	 line, text, pos;
 };
 
 struct match_writer;
@@ -187,6 +191,7 @@ struct match {
 	size_t		 verdict_pairs;
 	size_t		 unreported;	/* progress points not printed */
 	uint64_t	 t0;		/* ns */
+	uint64_t	 alarm_at;	/* ns: mg_wait's timer rings, or 0 */
 };
 
 /* match-sched.c: the engines of a pairing and a game, a game's start. */
@@ -211,8 +216,7 @@ void	 match_writer_stop(struct match *);
 int	 mp_spawn(struct match *, struct mproc *, size_t);
 void	 mp_kill(struct mproc *);
 void	 mp_stop_all(struct match *);
-void	 mp_queue(struct mproc *, int, unsigned long, const char *, ...)
-	    __attribute__((format(printf, 4, 5)));
+struct buf *mp_cmd(struct mproc *, int, unsigned long);
 void	 mp_send(struct mproc *, int, unsigned long, const char *, ...)
 	    __attribute__((format(printf, 4, 5)));
 int	 mp_flush(struct mproc *);

@@ -55,6 +55,7 @@ struct ptree {
 	/* Counter files kept open (pt_counter): read again at offset 0. */
 	struct {
 		char	*path;
+		const char *dir, *name;	/* as pt_counter was asked */
 		int	 fd;
 	}		 open[PT_OPEN_MAX];
 	size_t		 nopen;
@@ -97,43 +98,53 @@ pt_write(const char *dir, const char *name, const char *s)
 }
 
 /*
- * Reads the counter file dir/name into b (NUL-ended), from a descriptor
- * kept open for the tree's life (a cgroup file read again at offset 0
- * shows its counters anew; an open costs more than the read).  Returns 0
- * or -1.
+ * Reads the counter file dir/name into out (cap bytes, NUL-ended), from a
+ * descriptor kept open for the tree's life (a cgroup file read again at
+ * offset 0 shows its counters anew; an open costs more than the read).
+ * One pread: a cgroup file is a seq_file that hands its whole text to a
+ * read with room for it (the counters read here are under 1 KiB), so a
+ * second read would only see its end, a syscall per counter for nothing
+ * (a move's cost reads two or three, BENCHMARKS.md §46).  Returns 0 or
+ * -1.
  */
 static int
-pt_counter(struct ptree *pt, const char *dir, const char *name,
-    struct buf *b)
+pt_counter(struct ptree *pt, const char *dir, const char *name, char *out,
+    size_t cap)
 {
-	char	 path[4096], tmp[4096];
+	char	 path[4096];
 	ssize_t	 n;
 	size_t	 i;
-	off_t	 off = 0;
 	int	 fd = -1;
 
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	for (i = 0; i < pt->nopen; i++)
-		if (strcmp(pt->open[i].path, path) == 0)
+	/* dir is one of the tree's own strings: found by its address
+	 * (and its text, should the address have been reused). */
+	for (i = 0; i < pt->nopen && fd == -1; i++)
+		if (pt->open[i].dir == dir && strcmp(pt->open[i].name,
+		    name) == 0 && strncmp(pt->open[i].path, dir,
+		    strlen(dir)) == 0)
 			fd = pt->open[i].fd;
+	if (fd == -1) {
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		for (i = 0; i < pt->nopen && fd == -1; i++)
+			if (strcmp(pt->open[i].path, path) == 0)
+				fd = pt->open[i].fd;
+	}
 	if (fd == -1) {
 		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 			return (-1);
 		if (pt->nopen < PT_OPEN_MAX) {
 			pt->open[pt->nopen].path = xstrdup(path);
+			pt->open[pt->nopen].dir = dir;
+			pt->open[pt->nopen].name = name;
 			pt->open[pt->nopen++].fd = fd;
 		}
 	}
-	buf_reset(b);
-	while ((n = pread(fd, tmp, sizeof tmp, off)) > 0) {
-		buf_add(b, tmp, (size_t)n);
-		off += n;
-	}
+	n = pread(fd, out, cap - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
 	for (i = 0; i < pt->nopen && pt->open[i].fd != fd; i++)
 		;
 	if (i == pt->nopen)
 		close(fd);
-	buf_add(b, "", 0);
 	return (n < 0 ? -1 : 0);
 }
 
@@ -141,17 +152,13 @@ pt_counter(struct ptree *pt, const char *dir, const char *name,
 static int
 pt_num(struct ptree *pt, const char *dir, const char *name, uint64_t *v)
 {
-	struct buf	 b;
-	int		 rv = -1;
+	char	 b[1024];
 
-	buf_init(&b);
-	if (pt_counter(pt, dir, name, &b) == 0 && b.len > 0 &&
-	    isdigit((unsigned char)b.data[0])) {
-		*v = strtoull(b.data, NULL, 10);
-		rv = 0;
-	}
-	buf_free(&b);
-	return (rv);
+	if (pt_counter(pt, dir, name, b, sizeof b) != 0 ||
+	    !isdigit((unsigned char)b[0]))
+		return (-1);
+	*v = strtoull(b, NULL, 10);
+	return (0);
 }
 
 /*
@@ -162,24 +169,19 @@ static int
 pt_key(struct ptree *pt, const char *dir, const char *name, const char *key,
     uint64_t *v)
 {
-	struct buf	 b;
+	char		 b[1024];
 	const char	*p;
 	size_t		 kl = strlen(key);
-	int		 rv = -1;
 
-	buf_init(&b);
-	if (pt_counter(pt, dir, name, &b) == 0) {
-		for (p = b.data; p != NULL && *p != '\0';
-		    p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-			if (strncmp(p, key, kl) == 0 && p[kl] == ' ') {
-				*v = strtoull(p + kl + 1, NULL, 10);
-				rv = 0;
-				break;
-			}
+	if (pt_counter(pt, dir, name, b, sizeof b) != 0)
+		return (-1);
+	for (p = b; p != NULL && *p != '\0';
+	    p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (strncmp(p, key, kl) == 0 && p[kl] == ' ') {
+			*v = strtoull(p + kl + 1, NULL, 10);
+			return (0);
 		}
-	}
-	buf_free(&b);
-	return (rv);
+	return (-1);
 }
 
 /*

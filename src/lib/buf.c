@@ -73,6 +73,19 @@ buf_putc(struct buf *b, char c)
 	buf_add(b, &c, 1);
 }
 
+/* Appends an unsigned number in decimal (as "%llu", without printf). */
+void
+buf_putu(struct buf *b, uint64_t v)
+{
+	char	 tmp[20];
+	size_t	 i = sizeof tmp;
+
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	buf_add(b, tmp + i, sizeof tmp - i);
+}
+
 /* Appends printf-formatted text. */
 void
 buf_printf(struct buf *b, const char *fmt, ...)

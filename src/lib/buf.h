@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Text buffer: len bytes in data, always NUL-terminated once written. */
 struct buf {
@@ -22,6 +23,7 @@ void	 buf_grow(struct buf *, size_t);
 void	 buf_add(struct buf *, const char *, size_t);
 void	 buf_puts(struct buf *, const char *);
 void	 buf_putc(struct buf *, char);
+void	 buf_putu(struct buf *, uint64_t);
 void	 buf_utf8(struct buf *, unsigned long);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

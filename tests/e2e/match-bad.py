@@ -8,6 +8,7 @@ process, at its Nth genmove (counted over the process's life):
   hang     never answers (sleeps until killed)
   illegal  answers a move that is not legal (`9=1`)
   slow     (N ignored) waits 5 s before its first answer of all
+  quit     answers its Nth genmove, then exits with status 3 (off move)
 """
 import subprocess
 import sys
@@ -41,6 +42,8 @@ def main():
             if r in ("", "\n"):
                 break
         sys.stdout.flush()
+        if genmoves == n and mode == "quit" and words[1] == "genmove":
+            sys.exit(3)
     return 0
 
 

@@ -290,6 +290,28 @@ def test_no_blocking():
               "bad" in (g["first"], g["second"])) == 4, d["games"])
 
 
+def test_one_at_a_time():
+    """At concurrency 1 the loop waits in a read on the mover's pipe
+    (mg_wait): a hung mover still loses on time (its timer), and an
+    engine that ends off move still loses at once by crash, not when the
+    hung mover's 30 s have run out."""
+    d = misbehave("hang", 1, "timeout", ["--tc", "1000", "--grace", "50",
+                                         "--concurrency", "1"])
+    check("hang at concurrency 1: counted",
+          d["engines"][1]["timeouts"] == 6)
+    out = os.path.join(TMP, "quit.json")
+    rc, so, se = match(bad("quit", 1, "quitter") + bad("hang", 1, "hanger") +
+                       ["--game", "nim 3 4 5", "--games", "1",
+                        "--concurrency", "1", "--tc", "30000",
+                        "--out", out], timeout=120)
+    check("quit off move: exit 0", rc == 0, se[-1000:])
+    g = load(out)["games"]
+    check("quit off move: lost by crash while the other thinks",
+          [(x["first"], x["result"], x["reason"], x.get("detail"))
+           for x in g] ==
+          [("quitter", "second", "crash", "exited with status 3")], g)
+
+
 def flip(line):
     """The result line with the other seat winning."""
     w = line.split(" ")
@@ -366,4 +388,5 @@ def test_adjudicate():
 
 sys.exit(run([test_sprt_h1, test_crash, test_hang, test_illegal,
               test_slow_start, test_resume, test_engines_file,
-              test_adjudicate, test_round_robin, test_no_blocking]))
+              test_adjudicate, test_round_robin, test_no_blocking,
+              test_one_at_a_time]))
