@@ -552,12 +552,16 @@ server_lobby_work(void *arg, void (*work)(void *), void (*done)(void *),
 	}
 }
 
-/* After the loop took finished jobs back: a reload they held up. */
+/*
+ * After the loop took finished jobs back: lines that waited for their
+ * address's room in the pool, and a reload the jobs held up.
+ */
 static void
 server_jobs_after(void *arg)
 {
 	struct server	*srv = arg;
 
+	conn_wake(srv);
 	if (srv->reload_pending)
 		server_reload(srv);
 }
@@ -712,6 +716,7 @@ server_run(struct conf *conf)
 	srv.regrate = addrrate_new();
 	TAILQ_INIT(&srv.conns);
 	TAILQ_INIT(&srv.dirty);
+	TAILQ_INIT(&srv.parked);
 	signal(SIGPIPE, SIG_IGN);
 	server_open_store(&srv);
 	if ((srv.base = event_base_new()) == NULL)
