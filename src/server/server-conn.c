@@ -26,8 +26,12 @@
  * connection (c->parked, srv->parked), which stops reading until a job
  * of the pool comes back and conn_wake finds room, so the kernel's
  * socket buffers push back on the sender and the loop does nothing for
- * it.  A connection with a job in flight or a parked line stops reading
- * too once a next line is complete.  Finding a line's end scans each
+ * it.  A line over SESSION_LOOP_LINE_MAX goes to the pool whatever it
+ * is, so while it is read it holds a place there (c->reserved,
+ * pool_reserve), or, without room, its connection parks before reading
+ * the rest (conn_park_unread).  A connection with a job in flight or a
+ * parked line stops reading once a next line is complete or
+ * CONN_READ_AHEAD bytes of it wait.  Finding a line's end scans each
  * byte once (c->scanned), and a line over max-line is skipped without
  * being copied: constant work per read, however long the lines.  seek
  * and challenge prepare their game on a worker first (job->prep), then
@@ -67,6 +71,8 @@ static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
 static int	 conn_waiting(const struct conn *);
+static int	 conn_parked_ahead(const struct conn *);
+static void	 conn_unreserve(struct conn *);
 static int	 conn_input_full(struct conn *);
 
 /* The names of the connection states, for logs. */
@@ -222,10 +228,12 @@ conn_free(struct conn *c, const char *reason)
 {
 	struct server	*srv = c->srv;
 
-	if (c->parked != NULL) {
+	conn_unreserve(c);
+	if (c->park) {
 		TAILQ_REMOVE(&srv->parked, c, park_entry);
 		free(c->parked);
 		c->parked = NULL;
+		c->park = 0;
 	}
 	if (c->busy || c->held) {
 		conn_enter(c, CONN_DEAD, NULL);
@@ -319,12 +327,16 @@ conn_room(struct conn *c, size_t n)
 }
 
 /*
- * Parks a line until its address has room in the pool: the connection
- * stops reading, and conn_wake runs the line once a job comes back.
+ * Parks a line of n bytes until its address has room in the pool: the
+ * connection stops reading, and conn_wake runs the line once a job comes
+ * back.  A NULL line is one that is still being read, but long enough to
+ * go to the pool whatever it is (conn_park_unread): the rest of it stays
+ * in the kernel until then.
  */
 static void
 conn_park(struct conn *c, char *line, size_t n)
 {
+	c->park = 1;
 	c->parked = line;
 	c->parked_len = n;
 	TAILQ_INSERT_TAIL(&c->srv->parked, c, park_entry);
@@ -341,8 +353,55 @@ conn_unpark(struct conn *c, size_t *np)
 
 	*np = c->parked_len;
 	c->parked = NULL;
+	c->park = 0;
+	c->woken = 1;		/* its turn: conn_queue_job */
 	TAILQ_REMOVE(&c->srv->parked, c, park_entry);
 	return (line);
+}
+
+/*
+ * A connection's next line is still being read and long enough to go to
+ * the pool whatever it is (over SESSION_LOOP_LINE_MAX): it takes a place
+ * among its address's jobs there while it is read (pool_reserve), so
+ * that an address reads at most max-queued-per-ip such lines at once; or,
+ * when its address has no room, it parks and the rest is not read until
+ * it has.  Returns 1 if it parked.
+ */
+static int
+conn_park_unread(struct conn *c)
+{
+	size_t	 len = c->in != NULL ? evbuffer_get_length(c->in) : 0;
+	size_t	 eol_len;
+
+	if (conn_waiting(c) || c->reserved || c->discard ||
+	    len <= SESSION_LOOP_LINE_MAX || conn_eol(c, &eol_len) >= 0)
+		return (0);
+	if ((c->woken || !conn_parked_ahead(c)) && conn_room(c, len)) {
+		pool_reserve(&c->srv->pool, c->sess.addr, 1);
+		c->reserved = 1;
+		c->woken = 1;	/* admitted: its line goes in its place */
+		return (0);
+	}
+	conn_park(c, NULL, len);
+	return (1);
+}
+
+/*
+ * Gives back the place a line being read held in the pool.  The line
+ * takes it again at once if it goes to the pool (c->woken: before any
+ * parked line); if it does not (an answer, a refusal, a line too long),
+ * lines parked meanwhile may run, and no job comes back to wake them: the
+ * loop's next pass does (srv->wakeev).
+ */
+static void
+conn_unreserve(struct conn *c)
+{
+	if (!c->reserved)
+		return;
+	pool_reserve(&c->srv->pool, c->sess.addr, -1);
+	c->reserved = 0;
+	if (!TAILQ_EMPTY(&c->srv->parked) && c->srv->wakeev != NULL)
+		event_active(c->srv->wakeev, EV_TIMEOUT, 0);
 }
 
 /*
@@ -395,6 +454,15 @@ conn_queue_job(struct conn *c, char *line, size_t n, int prep)
 	j->line = NULL;
 	job_free(j);
 	conn_park(c, line, n);
+}
+
+/* The loop's next pass after room appeared with no job back. */
+void
+conn_wake_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	conn_wake(arg);
 }
 
 /*
@@ -483,6 +551,7 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 		hn = evbuffer_copyout(in, head, sizeof head - 1);
 		head[hn > 0 ? hn : 0] = '\0';
 		c->scanned = 0;
+		conn_unreserve(c);
 		if (pos < 0) {
 			evbuffer_drain(in, evbuffer_get_length(in));
 			c->discard = 1;
@@ -503,6 +572,7 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 	line[n] = '\0';
 	evbuffer_drain(in, eol_len);
 	c->scanned = 0;
+	conn_unreserve(c);	/* its place: conn_queue_job takes it now */
 	c->ncmds++;
 	c->line_ms = server_now_ms(c->srv);
 	c->partial_ms = 0;
@@ -624,12 +694,17 @@ conn_process(struct conn *c)
 			line = c->prepped;
 			n = c->prepped_len;
 			c->prepped = NULL;
-		} else if (c->parked != NULL) {
+		} else if (c->park) {
 			/* Waiting for room in the pool (conn_wake). */
 			if (!conn_room(c, c->parked_len))
 				break;
+			if (c->parked == NULL) {
+				/* Its line goes on being read: its turn. */
+				(void)conn_unpark(c, &n);
+				c->partial_ms = 0;	/* the wait was ours */
+				continue;
+			}
 			line = conn_unpark(c, &n);
-			c->woken = 1;	/* its turn: conn_queue_job */
 		} else if ((rv = conn_next_line(c, out, &line, &n)) < 0)
 			break;
 		else if (rv == 0)
@@ -654,12 +729,13 @@ conn_process(struct conn *c)
 	}
 	buf_reset(out);
 	if ((c->state == CONN_CLOSING || c->state == CONN_EOF) && !c->busy &&
-	    !c->held && c->parked == NULL)
+	    !c->held && !c->park)
 		conn_close_after_flush(c);
 	else if (srv->stopping && !c->busy && !c->held)
 		conn_close_after_flush(c);
 	else {
-		if (conn_waiting(c) && conn_input_full(c))
+		if (conn_park_unread(c) ||
+		    (conn_waiting(c) && conn_input_full(c)))
 			conn_reading(c, 0);	/* backpressure */
 		else if (!conn_waiting(c) && !c->reading &&
 		    !conn_output_full(c))
@@ -725,12 +801,13 @@ conn_output_full(struct conn *c)
 static int
 conn_waiting(const struct conn *c)
 {
-	return (c->busy || c->parked != NULL);
+	return (c->busy || c->park);
 }
 
 /*
  * Returns 1 when a waiting connection has read enough: a next line is
- * complete, or a line's worth is pending.  It stops reading then.
+ * complete, or CONN_READ_AHEAD bytes of one are pending (a long line is
+ * read on once the connection's turn comes).  It stops reading then.
  */
 static int
 conn_input_full(struct conn *c)
@@ -738,7 +815,7 @@ conn_input_full(struct conn *c)
 	size_t	 eol_len;
 
 	return (c->in != NULL && (evbuffer_get_length(c->in) >
-	    c->srv->conf->max_line + 2 || conn_eol(c, &eol_len) >= 0));
+	    CONN_READ_AHEAD || conn_eol(c, &eol_len) >= 0));
 }
 
 /* Starts or stops watching the socket for input (and idleness). */
@@ -767,12 +844,13 @@ static void
 conn_read_ev(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn	*c = arg;
-	struct evbuffer_iovec v;
+	struct evbuffer_iovec v[2];
 	static const char idle[] = "? idle timeout: closing\n\n";
 	const struct conf *cf = c->srv->conf;
 	struct buf	 msg;
 	uint64_t	 now;
 	ssize_t		 n;
+	int		 nv;
 
 	if (what & EV_TIMEOUT) {
 		if (conn_waiting(c) || c->held)
@@ -808,11 +886,14 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	}
 	if (c->in == NULL)
 		c->in = evbuffer_new();	/* given back when idle: out_idle_free */
-	/* A long line in progress: larger reads, fewer of them. */
-	if (evbuffer_reserve_space(c->in, evbuffer_get_length(c->in) < 16384 ?
-	    16384 : 131072, &v, 1) < 1)
+	/*
+	 * A long line in progress: larger reads, fewer of them, into the
+	 * rest of the last chain and a new one (no chain left half empty).
+	 */
+	if ((nv = evbuffer_reserve_space(c->in, evbuffer_get_length(c->in) <
+	    CONN_READ_AHEAD || conn_waiting(c) ? 16384 : 131072, v, 2)) < 1)
 		fatalx("event=oom");
-	n = conn_recv(c, fd, &v);
+	n = conn_recv(c, fd, v, nv);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
@@ -827,8 +908,12 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 		conn_process(c);
 		return;
 	}
-	v.iov_len = (size_t)n;
-	evbuffer_commit_space(c->in, &v, 1);
+	if ((size_t)n <= v[0].iov_len) {
+		v[0].iov_len = (size_t)n;
+		nv = 1;
+	} else
+		v[1].iov_len = (size_t)n - v[0].iov_len;
+	evbuffer_commit_space(c->in, v, nv);
 	if (conn_output_full(c))
 		conn_reading(c, 0);
 	conn_process(c);

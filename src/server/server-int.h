@@ -72,10 +72,12 @@ struct conn {
 	struct buf	 after;		/* ... replies behind it wait here */
 	int		 discard;	/* skipping the rest of an overlong line */
 	size_t		 scanned;	/* bytes of in known to hold no LF */
-	char		*parked;	/* a line waiting for its address's room */
+	int		 park;		/* waits for its address's room: */
+	char		*parked;	/* ... with this line (NULL: being read) */
 	size_t		 parked_len;
 	TAILQ_ENTRY(conn) park_entry;	/* in srv->parked while parked */
 	int		 woken;		/* the parked line runs: its turn */
+	int		 reserved;	/* a place in the pool for the line read */
 	struct proto_answer ans;	/* the answer block being read */
 	char		*prepped;	/* a line prepared on a worker, to run */
 	size_t		 prepped_len;
@@ -154,6 +156,7 @@ struct server {
 	struct buf	 out;		/* reply scratch for conn_process */
 	struct connlist	 dirty;		/* output to send at the pass's end */
 	struct connlist	 parked;	/* lines waiting for room (conn_wake) */
+	struct event	*wakeev;	/* room without a job back: conn_wake */
 	struct event	*flushev;	/* sends it: conn_flush_cb */
 	event_callback_fn write_ev;	/* a connection's socket takes output */
 	struct store	*store;		/* the game log, or NULL (--db off) */
@@ -187,10 +190,12 @@ int	 conn_write(struct conn *, const char *, size_t);
 void	 conn_log_cmd(struct conn *);
 void	 conn_end_game(struct conn *, struct job *);
 void	 conn_wake(struct server *);
+void	 conn_wake_cb(evutil_socket_t, short, void *);
 
 /* server-sock.c: a connection's socket and input */
 void	 server_keepalive(const struct session_conf *, int);
-ssize_t	 conn_recv(struct conn *, evutil_socket_t, struct evbuffer_iovec *);
+ssize_t	 conn_recv(struct conn *, evutil_socket_t, struct evbuffer_iovec *,
+	    int);
 ssize_t	 conn_eol(struct conn *, size_t *);
 
 /* server-job.c: a connection's jobs and held results */
@@ -211,6 +216,9 @@ void	 out_free(struct conn *);
 int	 out_idle(const struct conn *);
 void	 out_idle_free(struct conn *);
 
+/* What a connection waiting for the workers reads ahead at most. */
+#define CONN_READ_AHEAD	16384
+
 /* A connection quiet this long gives back its buffers (out_idle_free). */
 #define OUT_IDLE_MS	2000
 
@@ -223,6 +231,7 @@ int	 pool_submit(struct pool *, struct job *, unsigned int,
 void	 pool_done(struct pool *, struct job *);
 void	 pool_defer(struct pool *, void (*)(void *), void *);
 size_t	 pool_bytes(struct pool *, const char *, unsigned int *);
+void	 pool_reserve(struct pool *, const char *, int);
 struct job *pool_job(void (*)(void *), void (*)(void *), void *,
 	    const char *);
 void	 job_free(struct job *);

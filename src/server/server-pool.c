@@ -230,6 +230,26 @@ pool_submit(struct pool *p, struct job *j, unsigned int max,
 }
 
 /*
+ * Holds (n 1) or gives back (n -1) a place among an address's jobs in
+ * the pool for a line still being read: it counts as a waiting job in
+ * pool_submit's cap and pool_bytes until given back.
+ */
+void
+pool_reserve(struct pool *p, const char *host, int n)
+{
+	struct hostload	*l;
+
+	pthread_mutex_lock(&p->mtx);
+	l = pool_load(p, host, 1);
+	if (n > 0)
+		l->queued++;
+	else if (l->queued > 0)
+		l->queued--;
+	pool_load_drop(p, l);
+	pthread_mutex_unlock(&p->mtx);
+}
+
+/*
  * The bytes of the lines an address has in the pool (running or
  * waiting), and in *queued its jobs there.
  */

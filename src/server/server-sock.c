@@ -68,16 +68,18 @@ conn_rtt(void *conn)
 }
 
 /*
- * Receives into v with the kernel's receive time stamp, which it gives to
+ * Receives into v (nv vectors, at most 2) with the kernel's receive time
+ * stamp, which it gives to
  * the lobby in nanoseconds on the monotonic clock: a clock stops when the
  * answer reached the socket, however late the loop reads it (PROTOCOL.md
  * §13.4).
  */
 ssize_t
-conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
+conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v,
+    int nv)
 {
 	struct msghdr	 mh;
-	struct iovec	 iov;
+	struct iovec	 iov[2];
 	struct cmsghdr	*cm;
 	struct timespec	 rx, real;
 	union {
@@ -86,12 +88,15 @@ conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
 	} ctl;
 	uint64_t	 age, now;
 	ssize_t		 n;
+	int		 i;
 
 	memset(&mh, 0, sizeof mh);
-	iov.iov_base = v->iov_base;
-	iov.iov_len = v->iov_len;
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
+	for (i = 0; i < nv && i < 2; i++) {
+		iov[i].iov_base = v[i].iov_base;
+		iov[i].iov_len = v[i].iov_len;
+	}
+	mh.msg_iov = iov;
+	mh.msg_iovlen = (size_t)i;
 	mh.msg_control = ctl.buf;
 	mh.msg_controllen = sizeof ctl.buf;
 	if ((n = recvmsg(fd, &mh, 0)) <= 0 || c->sess.lc == NULL)

@@ -599,6 +599,7 @@ server_start(struct server *srv)
 	srv->pool.arg = srv;
 	pool_start(&srv->pool, srv->base, srv->conf->workers);
 	srv->flushev = event_new(srv->base, -1, 0, conn_flush_cb, srv);
+	srv->wakeev = event_new(srv->base, -1, 0, conn_wake_cb, srv);
 	srv->write_ev = conn_write_ev;
 	for (i = 0; i < 3; i++) {
 		srv->sig[i] = evsignal_new(srv->base, sigs[i],
@@ -639,6 +640,8 @@ server_free(struct server *srv)
 		event_free(srv->stopev);
 	if (srv->flushev != NULL)
 		event_free(srv->flushev);
+	if (srv->wakeev != NULL)
+		event_free(srv->wakeev);
 	pool_free(&srv->pool);
 	addrrate_free(srv->regrate);
 	buf_free(&srv->out);
