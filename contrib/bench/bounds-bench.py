@@ -21,8 +21,9 @@ Rows (each on a fresh grundyd with --http and its own database):
      as fast as they can, for S seconds: RSS peak, moves they got.
   d  long lines: 64 connections from the untrusted 127.0.0.1 each send
      256 KiB `new nim ...` lines (a 262,000-digit pile, over the game
-     limits: answered on a worker) and read the answer, in a loop, for S
-     seconds: lines answered, `busy` refusals;
+     limits: answered on a worker) as fast as the server takes them,
+     pipelined, reading the answers, for S seconds (contrib/bench/
+     line-flood): lines sent and answered, `busy` refusals, RSS peak;
   e  engine moves: 4 anonymous clients each play a networked game
      against the engine (seek opponent=engine) on subtraction S=1,3,4
      with 300 piles of 1,000, answering at once (one from the largest
@@ -334,31 +335,27 @@ def row_feeds(port, hport, pid, db, seconds):
 
 
 def row_lines(port, hport, pid, db, seconds):
-    """64 connections sending 256 KiB new lines as fast as answered."""
-    line = "new nim " + "7" * (256 * 1024 - 9)
-    state = {"ok": 0, "busy": 0, "other": 0}
-    lock = threading.Lock()
-    end = time.time() + seconds
+    """64 connections sending 256 KiB new lines as fast as the server
+    takes them (contrib/bench/line-flood, C: blocking sends of one
+    pre-built line, so the attacker idles when the server stops reading
+    and its own CPU does not decide the control's latency)."""
+    rss0 = rss_kb(pid)
+    peak = [rss0]
+    stop = threading.Event()
 
-    def one():
-        c = Conn(port)
-        while time.time() < end:
-            r = c.cmd(line)
-            with lock:
-                if r is None:
-                    state["other"] += 1
-                    return
-                key = "busy" if " busy:" in r else \
-                    "ok" if r.startswith("?") or r.startswith("=") else \
-                    "other"
-                state[key] += 1
-    th = [threading.Thread(target=one) for _ in range(64)]
-    for t in th:
-        t.start()
-    for t in th:
-        t.join()
-    return "%d lines answered, %d busy refusals, %d other" % (
-        state["ok"], state["busy"], state["other"])
+    def watch():
+        while not stop.is_set():
+            peak[0] = max(peak[0], rss_kb(pid))
+            time.sleep(0.1)
+    w = threading.Thread(target=watch)
+    w.start()
+    r = subprocess.run([os.path.join(HERE, "line-flood"), str(port), "64",
+                        str(256 * 1024), str(max(1, int(seconds)))],
+                       stdout=subprocess.PIPE, timeout=seconds + WAIT)
+    stop.set()
+    w.join()
+    return "%s; RSS %d KiB, peak %d KiB" % (
+        r.stdout.decode().strip(), rss0, peak[0])
 
 
 def row_engine(port, hport, pid, db, seconds):

@@ -64,7 +64,9 @@ bucket_drain(struct budget_bucket *b, uint64_t now, double per_ns)
  * - commands: the bucket (rate a second, burst deep) has no command left;
  *   nothing is charged;
  * - log: n bytes are charged (a move was logged; 0: a new game asks);
- *   -1 while the bucket holds the class's log_rate or more.
+ *   -1 while the bucket holds the class's log_rate or more;
+ * - lines: n, the bytes of request lines in flight with the next one, is
+ *   over the class's lines (the caller waits: it stops reading).
  * A limit of 0 is none: limits left zero (a lobby made without settings,
  * as the unit tests make one) refuse nothing; the settings' minimums keep
  * the daemon's above 0.
@@ -101,6 +103,15 @@ budget_charge(struct budget *b, const struct budget_limits *lim,
 			    "at most %u commands per second, burst %u "
 			    "(settings %srate, %sburst)", cls, l->rate,
 			    l->burst, pre, pre);
+		return (-1);
+	case BUDGET_LINES:
+		if (l->lines == 0 || n <= l->lines)
+			return (0);
+		if (msg != NULL)
+			buf_printf(msg, "budget: lines of the %s class: %llu "
+			    "bytes of request lines in flight, over %zu "
+			    "(setting %smax-lines-in-flight)", cls,
+			    (unsigned long long)n, l->lines, pre);
 		return (-1);
 	case BUDGET_LOG:
 		if (l->log_rate == 0)

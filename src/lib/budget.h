@@ -2,8 +2,8 @@
  * budget.h: one budget per client (PROTOCOL.md §9).  A client is of a
  * class (anonymous, account, trusted network, admin); the class's limits
  * bound the replies held for it, the commands it sends (a rate with a
- * burst), and the bytes its games cause the log to store (a rate a
- * minute).  budget_charge() is the one place a path charges before it
+ * burst), the bytes its games cause the log to store (a rate a minute)
+ * and the bytes of request lines it has in flight on the workers.  budget_charge() is the one place a path charges before it
  * does the work.
  */
 #ifndef BUDGET_H
@@ -31,6 +31,8 @@ enum budget_kind {
 	BUDGET_COMMANDS,	/* n: commands about to run */
 	BUDGET_LOG,		/* n: bytes its game just logged (0: a check
 				 * before a new game) */
+	BUDGET_LINES,		/* n: bytes of request lines its address has
+				 * in flight, with the next one */
 };
 
 /* A class's limits (settings, conf.c). */
@@ -39,6 +41,7 @@ struct budget_limits {
 	unsigned int	 rate;		/* commands a second */
 	unsigned int	 burst;		/* commands at once above the rate */
 	size_t		 log_rate;	/* bytes logged a minute */
+	size_t		 lines;		/* bytes of lines in flight */
 };
 
 /* A leaky bucket: what was charged and not drained yet. */

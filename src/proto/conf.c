@@ -42,7 +42,8 @@ static void	 conf_limits(const struct session_conf *, struct buf *);
 
 /*
  * A class's budget (lib/budget.h, PROTOCOL.md §9): the settings
- * PREmax-output, PRErate, PREburst and PREmax-client-log-rate.
+ * PREmax-output, PRErate, PREburst, PREmax-client-log-rate and
+ * PREmax-lines-in-flight.
  */
 #define BUD(c, f)	(SC(budget) + (c) * sizeof (struct budget_limits) + \
 	offsetof(struct budget_limits, f))
@@ -55,7 +56,10 @@ static void	 conf_limits(const struct session_conf *, struct buf *);
 	    "commands " who " may send at once above the rate" },	\
 	{ pre "max-client-log-rate", CONF_SIZE, BUD(c, log_rate), 4096,	\
 	    1UL << 40, "bytes the games of " who " may log per minute "	\
-	    "before its new games are refused" }
+	    "before its new games are refused" },			\
+	{ pre "max-lines-in-flight", CONF_SIZE, BUD(c, lines), 4096,	\
+	    1UL << 30, "bytes of request lines the address of " who	\
+	    " may have on the workers before its connections wait" }
 
 /* Every numeric key; all of them can change on SIGHUP. */
 static const struct conf_key conf_keys[] = {
@@ -275,10 +279,13 @@ static void
 conf_budget_default(struct budget_limits *b)
 {
 	static const struct budget_limits def[BUDGET_NCLASSES] = {
-		[BUDGET_ANON] = { 768 * 1024, 200, 100, 4 << 20 },
-		[BUDGET_ACCOUNT] = { 1024 * 1024, 1000, 500, 16 << 20 },
-		[BUDGET_TRUSTED] = { 1024 * 1024, 5000, 1000, 64 << 20 },
-		[BUDGET_ADMIN] = { 1024 * 1024, 5000, 1000, 64 << 20 },
+		[BUDGET_ANON] = { 768 * 1024, 200, 100, 4 << 20, 1 << 20 },
+		[BUDGET_ACCOUNT] = { 1024 * 1024, 1000, 500, 16 << 20,
+		    4 << 20 },
+		[BUDGET_TRUSTED] = { 1024 * 1024, 5000, 1000, 64 << 20,
+		    16 << 20 },
+		[BUDGET_ADMIN] = { 1024 * 1024, 5000, 1000, 64 << 20,
+		    16 << 20 },
 	};
 	size_t		 i;
 

@@ -20,10 +20,23 @@
  * the client), idle timeout (final message and close; only complete lines
  * count), line timeout (a started line must end in time: slowloris),
  * connection count (refuse with a message), per-connection rate (token
- * bucket: refuse the command), and the heavy commands of an address in
- * the pool (refuse beyond max-queued-per-ip).  seek and challenge prepare
- * their game on a worker first (job->prep), then run on the loop.
- * Game-size limits are enforced by the solver's parsers.
+ * bucket: refuse the command).  The heavy commands of an address in the
+ * pool (max-queued-per-ip jobs, PREmax-lines-in-flight bytes of lines)
+ * are not refused but wait: a line beyond them is parked at its
+ * connection (c->parked, srv->parked), which stops reading until a job
+ * of the pool comes back and conn_wake finds room, so the kernel's
+ * socket buffers push back on the sender and the loop does nothing for
+ * it.  A line over SESSION_LOOP_LINE_MAX goes to the pool whatever it
+ * is, so while it is read it holds a place there (c->reserved,
+ * pool_reserve), or, without room, its connection parks before reading
+ * the rest (conn_park_unread).  A connection with a job in flight or a
+ * parked line stops reading once a next line is complete or
+ * CONN_READ_AHEAD bytes of it wait.  Finding a line's end scans each
+ * byte once (c->scanned), and a line over max-line is skipped without
+ * being copied: constant work per read, however long the lines.  seek
+ * and challenge prepare their game on a worker first (job->prep), then
+ * run on the loop.  Game-size limits are enforced by the solver's
+ * parsers.
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -57,6 +70,10 @@ static void	 conn_line_timer(struct conn *);
 static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
+static int	 conn_waiting(const struct conn *);
+static int	 conn_parked_ahead(const struct conn *);
+static void	 conn_unreserve(struct conn *);
+static int	 conn_input_full(struct conn *);
 
 /* The names of the connection states, for logs. */
 static const char *const conn_states[] = { CONN_STATES(ENUM_X_NAME) };
@@ -205,56 +222,19 @@ conn_kill(struct conn *c, const char *why)
 	event_active(c->killev, EV_TIMEOUT, 0);
 }
 
-/*
- * A connection's network delay: the kernel's smoothed round-trip estimate
- * (TCP_INFO tcpi_rtt, microseconds); -1 if unknown.  Any thread: the
- * socket lives as long as the connection.
- */
-long
-conn_rtt(void *conn)
-{
-	struct conn	*c = conn;
-	struct tcp_info	 ti;
-	socklen_t	 len = sizeof ti;
-
-	memset(&ti, 0, sizeof ti);
-	if (getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &ti,
-	    &len) != 0 || len < offsetof(struct tcp_info, tcpi_rtt) +
-	    sizeof ti.tcpi_rtt)
-		return (-1);
-	return ((long)ti.tcpi_rtt);
-}
-
-/*
- * Sets dead-peer detection on a client socket: TCP keepalive probes
- * after keepalive-idle s of silence, every keepalive-interval s, dropped
- * after keepalive-count unanswered ones; and TCP_USER_TIMEOUT, so that
- * data left unacknowledged for user-timeout ms drops it too.  A vanished
- * peer is then seen within idle + interval * count seconds.
- */
-static void
-server_keepalive(const struct session_conf *sc, int fd)
-{
-	int	 one = 1, idle = (int)sc->keepalive_idle;
-	int	 intvl = (int)sc->keepalive_interval;
-	int	 cnt = (int)sc->keepalive_count;
-	unsigned int ut = sc->user_timeout;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one) != 0 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle) != 0 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
-	    sizeof intvl) != 0 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof cnt) != 0 ||
-	    setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &ut, sizeof ut) != 0)
-		log_warn("event=keepalive-failed fd=%d", fd);
-}
-
 /* Frees a connection now, or marks it dead if a worker still has it. */
 void
 conn_free(struct conn *c, const char *reason)
 {
 	struct server	*srv = c->srv;
 
+	conn_unreserve(c);
+	if (c->park) {
+		TAILQ_REMOVE(&srv->parked, c, park_entry);
+		free(c->parked);
+		c->parked = NULL;
+		c->park = 0;
+	}
 	if (c->busy || c->held) {
 		conn_enter(c, CONN_DEAD, NULL);
 		conn_reading(c, 0);
@@ -328,19 +308,137 @@ conn_refuse(struct conn *c, char *line, size_t n, struct buf *out,
 }
 
 /*
- * Queues a heavy request for the workers, unless its address has
- * max-queued-per-ip in the pool (running or waiting) already; returns -1
- * (and answers) then.
+ * Whether the address of c has room in the pool for a line of n bytes:
+ * fewer than max-queued-per-ip of its jobs there, and the bytes of their
+ * lines with this one within the budget's lines in flight (a line always
+ * has room when the address has none there).
  */
 static int
-conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
-    int prep)
+conn_room(struct conn *c, size_t n)
+{
+	unsigned int	 queued;
+	size_t		 bytes;
+
+	bytes = pool_bytes(&c->srv->pool, c->sess.addr, &queued);
+	if (queued >= c->srv->conf->max_queued_per_ip)
+		return (0);
+	return (bytes == 0 || conn_charge(c, BUDGET_LINES, bytes + n,
+	    NULL) == 0);
+}
+
+/*
+ * Parks a line of n bytes until its address has room in the pool: the
+ * connection stops reading, and conn_wake runs the line once a job comes
+ * back.  A NULL line is one that is still being read, but long enough to
+ * go to the pool whatever it is (conn_park_unread): the rest of it stays
+ * in the kernel until then.
+ */
+static void
+conn_park(struct conn *c, char *line, size_t n)
+{
+	c->park = 1;
+	c->parked = line;
+	c->parked_len = n;
+	TAILQ_INSERT_TAIL(&c->srv->parked, c, park_entry);
+	conn_reading(c, 0);
+	log_debug("conn=%llu event=park bytes=%zu",
+	    (unsigned long long)c->id, n);
+}
+
+/* Takes the parked line back (conn_process runs it). */
+static char *
+conn_unpark(struct conn *c, size_t *np)
+{
+	char	*line = c->parked;
+
+	*np = c->parked_len;
+	c->parked = NULL;
+	c->park = 0;
+	c->woken = 1;		/* its turn: conn_queue_job */
+	TAILQ_REMOVE(&c->srv->parked, c, park_entry);
+	return (line);
+}
+
+/*
+ * A connection's next line is still being read and long enough to go to
+ * the pool whatever it is (over SESSION_LOOP_LINE_MAX): it takes a place
+ * among its address's jobs there while it is read (pool_reserve), so
+ * that an address reads at most max-queued-per-ip such lines at once; or,
+ * when its address has no room, it parks and the rest is not read until
+ * it has.  Returns 1 if it parked.
+ */
+static int
+conn_park_unread(struct conn *c)
+{
+	size_t	 len = c->in != NULL ? evbuffer_get_length(c->in) : 0;
+	size_t	 eol_len;
+
+	if (conn_waiting(c) || c->reserved || c->discard ||
+	    len <= SESSION_LOOP_LINE_MAX || conn_eol(c, &eol_len) >= 0)
+		return (0);
+	if ((c->woken || !conn_parked_ahead(c)) && conn_room(c, len)) {
+		pool_reserve(&c->srv->pool, c->sess.addr, 1);
+		c->reserved = 1;
+		c->woken = 1;	/* admitted: its line goes in its place */
+		return (0);
+	}
+	conn_park(c, NULL, len);
+	return (1);
+}
+
+/*
+ * Gives back the place a line being read held in the pool.  The line
+ * takes it again at once if it goes to the pool (c->woken: before any
+ * parked line); if it does not (an answer, a refusal, a line too long),
+ * lines parked meanwhile may run, and no job comes back to wake them: the
+ * loop's next pass does (srv->wakeev).
+ */
+static void
+conn_unreserve(struct conn *c)
+{
+	if (!c->reserved)
+		return;
+	pool_reserve(&c->srv->pool, c->sess.addr, -1);
+	c->reserved = 0;
+	if (!TAILQ_EMPTY(&c->srv->parked) && c->srv->wakeev != NULL)
+		event_active(c->srv->wakeev, EV_TIMEOUT, 0);
+}
+
+/*
+ * Whether a line of the address of c is parked already: a connection
+ * whose job came back must not take the room its address's parked lines
+ * wait for (they go first, in order: conn_wake).
+ */
+static int
+conn_parked_ahead(const struct conn *c)
+{
+	const struct conn *p;
+
+	TAILQ_FOREACH(p, &c->srv->parked, park_entry)
+		if (strcmp(p->sess.addr, c->sess.addr) == 0)
+			return (1);
+	return (0);
+}
+
+/*
+ * Queues a request for the workers (the line is the job's), or parks it
+ * while its address has no room (conn_room) or lines parked before it:
+ * the connection waits either way.
+ */
+static void
+conn_queue_job(struct conn *c, char *line, size_t n, int prep)
 {
 	struct server	*srv = c->srv;
-	struct buf	 msg;
 	struct job	*j;
 	unsigned int	 queued;
+	int		 woken;
 
+	woken = c->woken;
+	c->woken = 0;
+	if ((!woken && conn_parked_ahead(c)) || !conn_room(c, n)) {
+		conn_park(c, line, n);
+		return;
+	}
 	j = xcalloc(1, sizeof *j);
 	j->conn = c;
 	j->host = c->sess.addr;
@@ -351,18 +449,36 @@ conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
 	c->busy = 1;
 	if (pool_submit(&srv->pool, j, srv->conf->max_queued_per_ip,
 	    &queued) == 0)
-		return (0);
-	c->busy = 0;
-	j->line = NULL;		/* the caller's */
+		return;
+	c->busy = 0;		/* not after conn_room: only the loop adds */
+	j->line = NULL;
 	job_free(j);
-	buf_init(&msg);
-	buf_printf(&msg, "busy: %u heavy commands from your address are "
-	    "running or waiting (max-queued-per-ip): retry later", queued);
-	conn_refuse(c, line, n, out, &msg);
-	buf_free(&msg);
-	log_info("conn=%llu event=refuse reason=max-queued-per-ip",
-	    (unsigned long long)c->id);
-	return (-1);
+	conn_park(c, line, n);
+}
+
+/* The loop's next pass after room appeared with no job back. */
+void
+conn_wake_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	conn_wake(arg);
+}
+
+/*
+ * Runs the lines parked for room in the pool whose address has room now
+ * (after jobs came back), oldest first.
+ */
+void
+conn_wake(struct server *srv)
+{
+	struct conn	*c, *next;
+
+	for (c = TAILQ_FIRST(&srv->parked); c != NULL; c = next) {
+		next = TAILQ_NEXT(c, park_entry);
+		if (conn_room(c, c->parked_len))
+			conn_process(c);
+	}
 }
 
 /* Closes the connection once its output has been written. */
@@ -410,35 +526,37 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 {
 	const struct conf *cf = c->srv->conf;
 	struct evbuffer	*in = c->in;
-	struct evbuffer_ptr eol;
 	char		*line, head[32];
-	size_t		 n, eol_len;
-	ssize_t		 hn;
+	size_t		 n, eol_len = 0;
+	ssize_t		 pos, hn;
 
 	if (in == NULL)
 		return (-1);
-	eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+	pos = conn_eol(c, &eol_len);
 	if (c->discard) {
 		/* Skip the rest of an overlong line. */
-		if (eol.pos < 0) {
+		c->scanned = 0;
+		if (pos < 0) {
 			evbuffer_drain(in, evbuffer_get_length(in));
 			return (-1);
 		}
-		evbuffer_drain(in, (size_t)eol.pos + eol_len);
+		evbuffer_drain(in, (size_t)pos + eol_len);
 		c->discard = 0;
 		return (0);
 	}
-	if (eol.pos < 0 && evbuffer_get_length(in) <= cf->max_line)
+	if (pos < 0 && evbuffer_get_length(in) <= cf->max_line)
 		return (-1);
-	if (eol.pos < 0 || (size_t)eol.pos > cf->max_line) {
+	if (pos < 0 || (size_t)pos > cf->max_line) {
 		/* Over the limit: one error, then skip to its end. */
 		hn = evbuffer_copyout(in, head, sizeof head - 1);
 		head[hn > 0 ? hn : 0] = '\0';
-		if (eol.pos < 0) {
+		c->scanned = 0;
+		conn_unreserve(c);
+		if (pos < 0) {
 			evbuffer_drain(in, evbuffer_get_length(in));
 			c->discard = 1;
 		} else
-			evbuffer_drain(in, (size_t)eol.pos + eol_len);
+			evbuffer_drain(in, (size_t)pos + eol_len);
 		c->ncmds++;
 		/* Part of an answer: the answer is cut, not refused. */
 		if (proto_answer_feed(&c->ans, head, hn > 0 ? (size_t)hn : 0,
@@ -446,8 +564,15 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 			proto_too_long(out, head, cf->max_line);
 		return (0);
 	}
-	if ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) == NULL)
-		return (-1);
+	/* The line, copied once (its end is known: no second search). */
+	n = (size_t)pos;
+	line = xmalloc(n + 1);
+	if (evbuffer_remove(in, line, n) != (int)n)
+		fatalx("event=evbuffer-remove");
+	line[n] = '\0';
+	evbuffer_drain(in, eol_len);
+	c->scanned = 0;
+	conn_unreserve(c);	/* its place: conn_queue_job takes it now */
 	c->ncmds++;
 	c->line_ms = server_now_ms(c->srv);
 	c->partial_ms = 0;
@@ -541,10 +666,7 @@ conn_run_line(struct conn *c, char *line, size_t n, int prepped,
 			return (-1);
 		}
 		buf_reset(out);
-		if (conn_queue_job(c, line, n, out, !heavy) != 0) {
-			free(line);
-			return (0);
-		}
+		conn_queue_job(c, line, n, !heavy);
 		return (1);
 	}
 	return (conn_execute(c, line, n, out));
@@ -572,12 +694,24 @@ conn_process(struct conn *c)
 			line = c->prepped;
 			n = c->prepped_len;
 			c->prepped = NULL;
+		} else if (c->park) {
+			/* Waiting for room in the pool (conn_wake). */
+			if (!conn_room(c, c->parked_len))
+				break;
+			if (c->parked == NULL) {
+				/* Its line goes on being read: its turn. */
+				(void)conn_unpark(c, &n);
+				c->partial_ms = 0;	/* the wait was ours */
+				continue;
+			}
+			line = conn_unpark(c, &n);
 		} else if ((rv = conn_next_line(c, out, &line, &n)) < 0)
 			break;
 		else if (rv == 0)
 			continue;
 		if ((rv = conn_run_line(c, line, n, prepped, out)) < 0)
 			return;
+		c->woken = 0;
 		if (rv > 0)
 			break;
 		/* Pipelined replies go out together, but not unboundedly. */
@@ -595,12 +729,16 @@ conn_process(struct conn *c)
 	}
 	buf_reset(out);
 	if ((c->state == CONN_CLOSING || c->state == CONN_EOF) && !c->busy &&
-	    !c->held)
+	    !c->held && !c->park)
 		conn_close_after_flush(c);
 	else if (srv->stopping && !c->busy && !c->held)
 		conn_close_after_flush(c);
 	else {
-		if (!c->busy && !c->reading && !conn_output_full(c))
+		if (conn_park_unread(c) ||
+		    (conn_waiting(c) && conn_input_full(c)))
+			conn_reading(c, 0);	/* backpressure */
+		else if (!conn_waiting(c) && !c->reading &&
+		    !conn_output_full(c))
 			conn_reading(c, 1);
 		conn_line_timer(c);
 	}
@@ -616,7 +754,6 @@ static void
 conn_line_timer(struct conn *c)
 {
 	const struct conf *cf = c->srv->conf;
-	struct evbuffer_ptr eol;
 	struct timeval	 tv;
 	uint64_t	 now = server_now_ms(c->srv), due;
 	size_t		 eol_len;
@@ -625,9 +762,7 @@ conn_line_timer(struct conn *c)
 		c->partial_ms = c->discard ? (c->partial_ms ? c->partial_ms :
 		    now) : 0;
 	else {
-		eol = evbuffer_search_eol(c->in, NULL, &eol_len,
-		    EVBUFFER_EOL_LF);
-		if (eol.pos >= 0)
+		if (conn_eol(c, &eol_len) >= 0)
 			c->partial_ms = 0;	/* lines wait: not the client */
 		else if (c->partial_ms == 0)
 			c->partial_ms = now;
@@ -659,6 +794,30 @@ conn_output_full(struct conn *c)
 	    conn_output_max(c) / 2);
 }
 
+/*
+ * Whether a connection waits for the pool: a job in flight, or a line
+ * parked for room there.
+ */
+static int
+conn_waiting(const struct conn *c)
+{
+	return (c->busy || c->park);
+}
+
+/*
+ * Returns 1 when a waiting connection has read enough: a next line is
+ * complete, or CONN_READ_AHEAD bytes of one are pending (a long line is
+ * read on once the connection's turn comes).  It stops reading then.
+ */
+static int
+conn_input_full(struct conn *c)
+{
+	size_t	 eol_len;
+
+	return (c->in != NULL && (evbuffer_get_length(c->in) >
+	    CONN_READ_AHEAD || conn_eol(c, &eol_len) >= 0));
+}
+
 /* Starts or stops watching the socket for input (and idleness). */
 static void
 conn_reading(struct conn *c, int on)
@@ -675,70 +834,26 @@ conn_reading(struct conn *c, int on)
 }
 
 /*
- * Receives into v with the kernel's receive time stamp, which it gives to
- * the lobby in nanoseconds on the monotonic clock: a clock stops when the
- * answer reached the socket, however late the loop reads it (PROTOCOL.md
- * §13.4).
- */
-static ssize_t
-conn_recv(struct conn *c, evutil_socket_t fd, struct evbuffer_iovec *v)
-{
-	struct msghdr	 mh;
-	struct iovec	 iov;
-	struct cmsghdr	*cm;
-	struct timespec	 rx, real;
-	union {
-		char		 buf[CMSG_SPACE(sizeof(struct timespec))];
-		struct cmsghdr	 align;
-	} ctl;
-	uint64_t	 age, now;
-	ssize_t		 n;
-
-	memset(&mh, 0, sizeof mh);
-	iov.iov_base = v->iov_base;
-	iov.iov_len = v->iov_len;
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = ctl.buf;
-	mh.msg_controllen = sizeof ctl.buf;
-	if ((n = recvmsg(fd, &mh, 0)) <= 0 || c->sess.lc == NULL)
-		return (n);
-	lobby_rx_time(c->sess.lc, 0);	/* unknown without a stamp */
-	for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm)) {
-		if (cm->cmsg_level != SOL_SOCKET ||
-		    cm->cmsg_type != SCM_TIMESTAMPNS)
-			continue;
-		memcpy(&rx, CMSG_DATA(cm), sizeof rx);
-		clock_gettime(CLOCK_REALTIME, &real);
-		now = clock_mono_ns();
-		age = real.tv_sec > rx.tv_sec || (real.tv_sec == rx.tv_sec &&
-		    real.tv_nsec >= rx.tv_nsec) ?
-		    (uint64_t)((int64_t)(real.tv_sec - rx.tv_sec) * 1000000000 +
-		    (real.tv_nsec - rx.tv_nsec)) : 0;
-		lobby_rx_time(c->sess.lc, age < now ? now - age : now);
-	}
-	return (n);
-}
-
-/*
  * Reads what has arrived with one recv() straight into the input buffer
  * (a bufferevent would add an ioctl(FIONREAD) per read), then runs it.  A
  * connection with a job in flight stops reading once a line's worth is
- * pending: backpressure.  A timeout means the client was idle too long.
+ * pending (conn_process): backpressure.  A timeout means the client was
+ * idle too long.
  */
 static void
 conn_read_ev(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn	*c = arg;
-	struct evbuffer_iovec v;
+	struct evbuffer_iovec v[2];
 	static const char idle[] = "? idle timeout: closing\n\n";
 	const struct conf *cf = c->srv->conf;
 	struct buf	 msg;
 	uint64_t	 now;
 	ssize_t		 n;
+	int		 nv;
 
 	if (what & EV_TIMEOUT) {
-		if (c->busy || c->held)
+		if (conn_waiting(c) || c->held)
 			return;
 		now = server_now_ms(c->srv);
 		if (c->partial_ms != 0 && now >= c->partial_ms +
@@ -771,9 +886,14 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	}
 	if (c->in == NULL)
 		c->in = evbuffer_new();	/* given back when idle: out_idle_free */
-	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
+	/*
+	 * A long line in progress: larger reads, fewer of them, into the
+	 * rest of the last chain and a new one (no chain left half empty).
+	 */
+	if ((nv = evbuffer_reserve_space(c->in, evbuffer_get_length(c->in) <
+	    CONN_READ_AHEAD || conn_waiting(c) ? 16384 : 131072, v, 2)) < 1)
 		fatalx("event=oom");
-	n = conn_recv(c, fd, &v);
+	n = conn_recv(c, fd, v, nv);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
@@ -788,10 +908,13 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 		conn_process(c);
 		return;
 	}
-	v.iov_len = (size_t)n;
-	evbuffer_commit_space(c->in, &v, 1);
-	if ((c->busy && evbuffer_get_length(c->in) >
-	    c->srv->conf->max_line + 2) || conn_output_full(c))
+	if ((size_t)n <= v[0].iov_len) {
+		v[0].iov_len = (size_t)n;
+		nv = 1;
+	} else
+		v[1].iov_len = (size_t)n - v[0].iov_len;
+	evbuffer_commit_space(c->in, v, nv);
+	if (conn_output_full(c))
 		conn_reading(c, 0);
 	conn_process(c);
 }

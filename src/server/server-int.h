@@ -26,6 +26,7 @@
 
 struct bufferevent;
 struct evbuffer;
+struct evbuffer_iovec;
 struct evconnlistener;
 struct server;
 
@@ -70,6 +71,13 @@ struct conn {
 	int		 held;		/* a result waits for the log: the */
 	struct buf	 after;		/* ... replies behind it wait here */
 	int		 discard;	/* skipping the rest of an overlong line */
+	size_t		 scanned;	/* bytes of in known to hold no LF */
+	int		 park;		/* waits for its address's room: */
+	char		*parked;	/* ... with this line (NULL: being read) */
+	size_t		 parked_len;
+	TAILQ_ENTRY(conn) park_entry;	/* in srv->parked while parked */
+	int		 woken;		/* the parked line runs: its turn */
+	int		 reserved;	/* a place in the pool for the line read */
 	struct proto_answer ans;	/* the answer block being read */
 	char		*prepped;	/* a line prepared on a worker, to run */
 	size_t		 prepped_len;
@@ -103,6 +111,7 @@ struct hostload {
 	char		 host[INET6_ADDRSTRLEN];
 	unsigned int	 running;	/* on a worker */
 	unsigned int	 queued;	/* waiting in todo */
+	size_t		 bytes;		/* of their lines (job->len) */
 };
 
 /*
@@ -122,6 +131,8 @@ struct pool {
 	struct event	*donev;		/* the pipe's read end */
 	struct hostload	*loads;		/* addresses with jobs (mtx) */
 	size_t		 nloads;
+	int		 gatefd;	/* a test's barrier (pool_gate), or -1 */
+	char		 gatehost[INET6_ADDRSTRLEN];
 	/* Worker: runs a job; returns 1 if hold(j) hands it back later. */
 	int		 (*run)(struct job *);
 	void		 (*hold)(struct job *);
@@ -144,6 +155,8 @@ struct server {
 	int		 stopping;
 	struct buf	 out;		/* reply scratch for conn_process */
 	struct connlist	 dirty;		/* output to send at the pass's end */
+	struct connlist	 parked;	/* lines waiting for room (conn_wake) */
+	struct event	*wakeev;	/* room without a job back: conn_wake */
 	struct event	*flushev;	/* sends it: conn_flush_cb */
 	event_callback_fn write_ev;	/* a connection's socket takes output */
 	struct store	*store;		/* the game log, or NULL (--db off) */
@@ -176,6 +189,14 @@ void	 conn_process(struct conn *);
 int	 conn_write(struct conn *, const char *, size_t);
 void	 conn_log_cmd(struct conn *);
 void	 conn_end_game(struct conn *, struct job *);
+void	 conn_wake(struct server *);
+void	 conn_wake_cb(evutil_socket_t, short, void *);
+
+/* server-sock.c: a connection's socket and input */
+void	 server_keepalive(const struct session_conf *, int);
+ssize_t	 conn_recv(struct conn *, evutil_socket_t, struct evbuffer_iovec *,
+	    int);
+ssize_t	 conn_eol(struct conn *, size_t *);
 
 /* server-job.c: a connection's jobs and held results */
 int	 conn_job_run(struct job *);
@@ -195,6 +216,9 @@ void	 out_free(struct conn *);
 int	 out_idle(const struct conn *);
 void	 out_idle_free(struct conn *);
 
+/* What a connection waiting for the workers reads ahead at most. */
+#define CONN_READ_AHEAD	16384
+
 /* A connection quiet this long gives back its buffers (out_idle_free). */
 #define OUT_IDLE_MS	2000
 
@@ -206,6 +230,8 @@ int	 pool_submit(struct pool *, struct job *, unsigned int,
 	    unsigned int *);
 void	 pool_done(struct pool *, struct job *);
 void	 pool_defer(struct pool *, void (*)(void *), void *);
+size_t	 pool_bytes(struct pool *, const char *, unsigned int *);
+void	 pool_reserve(struct pool *, const char *, int);
 struct job *pool_job(void (*)(void *), void (*)(void *), void *,
 	    const char *);
 void	 job_free(struct job *);

@@ -4,9 +4,15 @@
  * job goes back to the loop through a mutex-protected queue and one byte
  * on a pipe that the loop watches.  Fairness: one address holds at most
  * its share of the workers (all but one), and may have at most
- * max-queued-per-ip jobs running or waiting.  The pool knows nothing of
- * connections: its owner runs and takes back the jobs (struct pool's
- * callbacks).
+ * max-queued-per-ip jobs running or waiting; the pool counts the bytes
+ * of an address's lines too (pool_bytes), for its owner's budget.  The
+ * pool knows nothing of connections: its owner runs and takes back the
+ * jobs (struct pool's callbacks).
+ *
+ * A test's barrier: with GRUNDYD_TEST_GATE=ADDR:FIFO in the environment,
+ * a worker about to run a request of ADDR first reads one byte from FIFO
+ * (tests/e2e/hostile.py writes one per request it lets run), so a test
+ * knows which requests hold a worker without timing them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -129,6 +135,36 @@ pool_pick(struct pool *p)
 	return (NULL);
 }
 
+/* A test's barrier: waits for a byte on the gate before j runs. */
+static void
+pool_gate(struct pool *p, const struct job *j)
+{
+	char	 b;
+
+	if (p->gatefd < 0 || j->work != NULL || j->host == NULL ||
+	    strcmp(j->host, p->gatehost) != 0)
+		return;
+	while (read(p->gatefd, &b, 1) == -1 && errno == EINTR)
+		;
+}
+
+/* Opens the test's gate, if the environment names one (pool_gate). */
+static void
+pool_gate_open(struct pool *p)
+{
+	const char	*env = getenv("GRUNDYD_TEST_GATE"), *colon;
+
+	p->gatefd = -1;
+	if (env == NULL || (colon = strchr(env, ':')) == NULL ||
+	    (size_t)(colon - env) >= sizeof p->gatehost)
+		return;
+	memcpy(p->gatehost, env, (size_t)(colon - env));
+	p->gatehost[colon - env] = '\0';
+	if ((p->gatefd = open(colon + 1, O_RDWR | O_CLOEXEC)) == -1)
+		fatal("event=init what=test-gate");
+	log_warnx("event=test-gate host=%s", p->gatehost);
+}
+
 /* Runs queued jobs until told to quit (worker thread body). */
 static void *
 pool_worker(void *arg)
@@ -149,10 +185,12 @@ pool_worker(void *arg)
 		}
 		pthread_mutex_unlock(&p->mtx);
 
+		pool_gate(p, j);
 		held = j->work != NULL ? (j->work(j->arg), 0) : p->run(j);
 		pthread_mutex_lock(&p->mtx);
 		if ((l = pool_load(p, j->host, 0)) != NULL) {
 			l->running--;
+			l->bytes -= j->len;
 			pool_load_drop(p, l);
 		}
 		pthread_cond_broadcast(&p->cond);
@@ -184,10 +222,51 @@ pool_submit(struct pool *p, struct job *j, unsigned int max,
 		return (-1);
 	}
 	l->queued++;
+	l->bytes += j->len;
 	STAILQ_INSERT_TAIL(&p->todo, j, entry);
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->mtx);
 	return (0);
+}
+
+/*
+ * Holds (n 1) or gives back (n -1) a place among an address's jobs in
+ * the pool for a line still being read: it counts as a waiting job in
+ * pool_submit's cap and pool_bytes until given back.
+ */
+void
+pool_reserve(struct pool *p, const char *host, int n)
+{
+	struct hostload	*l;
+
+	pthread_mutex_lock(&p->mtx);
+	l = pool_load(p, host, 1);
+	if (n > 0)
+		l->queued++;
+	else if (l->queued > 0)
+		l->queued--;
+	pool_load_drop(p, l);
+	pthread_mutex_unlock(&p->mtx);
+}
+
+/*
+ * The bytes of the lines an address has in the pool (running or
+ * waiting), and in *queued its jobs there.
+ */
+size_t
+pool_bytes(struct pool *p, const char *host, unsigned int *queued)
+{
+	struct hostload	*l;
+	size_t		 n = 0;
+
+	*queued = 0;
+	pthread_mutex_lock(&p->mtx);
+	if ((l = pool_load(p, host, 0)) != NULL) {
+		n = l->bytes;
+		*queued = l->queued + l->running;
+	}
+	pthread_mutex_unlock(&p->mtx);
+	return (n);
 }
 
 /* Takes finished jobs back on the loop. */
@@ -231,6 +310,7 @@ pool_start(struct pool *p, struct event_base *base, unsigned int n)
 	event_add(p->donev, NULL);
 	pthread_mutex_init(&p->mtx, NULL);
 	pthread_cond_init(&p->cond, NULL);
+	pool_gate_open(p);
 	p->nthreads = n;
 	p->threads = xcalloc(p->nthreads, sizeof *p->threads);
 	for (i = 0; i < p->nthreads; i++)
@@ -268,6 +348,8 @@ pool_free(struct pool *p)
 	close(p->pipefd[1]);
 	free(p->threads);
 	free(p->loads);
+	if (p->gatefd >= 0)
+		close(p->gatefd);
 	pthread_mutex_destroy(&p->mtx);
 	pthread_cond_destroy(&p->cond);
 }

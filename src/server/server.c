@@ -552,12 +552,16 @@ server_lobby_work(void *arg, void (*work)(void *), void (*done)(void *),
 	}
 }
 
-/* After the loop took finished jobs back: a reload they held up. */
+/*
+ * After the loop took finished jobs back: lines that waited for their
+ * address's room in the pool, and a reload the jobs held up.
+ */
 static void
 server_jobs_after(void *arg)
 {
 	struct server	*srv = arg;
 
+	conn_wake(srv);
 	if (srv->reload_pending)
 		server_reload(srv);
 }
@@ -595,6 +599,7 @@ server_start(struct server *srv)
 	srv->pool.arg = srv;
 	pool_start(&srv->pool, srv->base, srv->conf->workers);
 	srv->flushev = event_new(srv->base, -1, 0, conn_flush_cb, srv);
+	srv->wakeev = event_new(srv->base, -1, 0, conn_wake_cb, srv);
 	srv->write_ev = conn_write_ev;
 	for (i = 0; i < 3; i++) {
 		srv->sig[i] = evsignal_new(srv->base, sigs[i],
@@ -635,6 +640,8 @@ server_free(struct server *srv)
 		event_free(srv->stopev);
 	if (srv->flushev != NULL)
 		event_free(srv->flushev);
+	if (srv->wakeev != NULL)
+		event_free(srv->wakeev);
 	pool_free(&srv->pool);
 	addrrate_free(srv->regrate);
 	buf_free(&srv->out);
@@ -712,6 +719,7 @@ server_run(struct conf *conf)
 	srv.regrate = addrrate_new();
 	TAILQ_INIT(&srv.conns);
 	TAILQ_INIT(&srv.dirty);
+	TAILQ_INIT(&srv.parked);
 	signal(SIGPIPE, SIG_IGN);
 	server_open_store(&srv);
 	if ((srv.base = event_base_new()) == NULL)

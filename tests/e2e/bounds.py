@@ -252,14 +252,6 @@ def nim_play_text(piles, move):
         piles[int(i) - 1] = v
 
 
-def rss_kb(d):
-    """The daemon's resident set (VmRSS), in KiB."""
-    for line in open("/proc/%d/status" % d.proc.pid):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 def long_match(d, plies, digits):
     """A finished match of plies plies on nim A A (A of digits digits),
     sent pipelined: the client takes one from pile 1, the engine's only

@@ -124,6 +124,44 @@ class Daemon:
             self.proc.wait()
 
 
+def gated_daemon(name, host, *flags, db=None):
+    """A daemon whose workers run a request of host only when the test
+    writes a byte to the returned gate (GRUNDYD_TEST_GATE, server-pool.c):
+    a barrier, so the test knows which requests hold a worker."""
+    fifo = os.path.join(TMP, name + ".gate")
+    os.mkfifo(fifo)
+    os.environ["GRUNDYD_TEST_GATE"] = "%s:%s" % (host, fifo)
+    try:
+        d = Daemon(name, *flags, db=db)
+    finally:
+        del os.environ["GRUNDYD_TEST_GATE"]
+    gate = os.open(fifo, os.O_WRONLY)
+    return d, gate
+
+
+def rss_kb(d):
+    """The daemon's resident set (VmRSS), in KiB."""
+    for line in open("/proc/%d/status" % d.proc.pid):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def server_unread(port, peer):
+    """{peer port: bytes the server has not read} of the sockets of the
+    server on port to the IPv4 address peer, from /proc/net/tcp: whether
+    the server has read what a client sent (or stopped reading it)."""
+    out = {}
+    want = "%08X" % int.from_bytes(socket.inet_aton(peer), "little")
+    for ln in open("/proc/net/tcp").readlines()[1:]:
+        f = ln.split()
+        lport = f[1].split(":")[1]
+        rip, rport = f[2].split(":")
+        if int(lport, 16) == port and rip == want:
+            out[int(rport, 16)] = int(f[4].split(":")[1], 16)
+    return out
+
+
 def add_admin(db, name, pw="password1", log=None):
     """grundyd --db DB --add-admin NAME with the password pw (from
     GRUNDY_PASSWORD); checks that it succeeded."""

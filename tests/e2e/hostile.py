@@ -142,13 +142,6 @@ def test_table_bounds():
     d.stop()
 
 
-def rss_kb(d):
-    for line in open("/proc/%d/status" % d.proc.pid):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 def play_many(c, moves):
     """Pipelines plays; returns the replies in order."""
     first = c.nid + 1
@@ -273,40 +266,78 @@ def test_table_cache_cap():
 
 
 def test_worker_fairness():
-    """One address cannot take every worker, nor queue without bound."""
-    d = Daemon("fair", "--max-wythoff", "1000", "--workers", "2", db="off")
+    """One address cannot take every worker, nor queue without bound: a
+    command of one address in the pool beyond its share waits there, one
+    beyond max-queued-per-ip waits at its connection (not read further),
+    and another address is served meanwhile.  The workers are gated, so
+    nothing depends on how long a command takes."""
+    quick = SLOW.replace("990 991", "10 11")     # heavy, but quick
+    d, gate = gated_daemon("fair", "127.0.0.2", "--workers", "2", db="off")
     a = [ClientFrom(d, "127.0.0.2") for _ in range(5)]
     for i, c in enumerate(a):
-        c.send("%d %s" % (i + 1, SLOW))
+        c.send("%d %s" % (i + 1, quick))
+    # a[0] holds one worker at the gate, the others wait for the
+    # address's share: the second worker is free for another address.
+    b = Client(d)
+    rb = b.cmd(quick, timeout=30)
+    check("another address is served while one holds its share", ok(rb),
+          rb)
+    for c in a:
+        c._pump(0.01)
+    check("the gated address has no answer yet",
+          all(not c.replies for c in a), [c.replies for c in a])
+    os.write(gate, b"x")
     r1 = a[0].wait("replies", timeout=30)
-    check("first heavy command", ok(r1), (r1 or "")[:60])
-    # Now a[1] runs (the address's share: one of the two workers) and the
-    # rest wait; without the share a[1] would have run beside a[0], and
-    # a[2], a[3] would hold both workers now.
-    b = Client(d)
-    b.send("9 " + SLOW.replace("990 991", "10 11"))   # quick, same path
-    rb = b.wait("replies", timeout=30)
-    r2 = a[1].wait("replies", timeout=0.1)   # only what has arrived
-    check("another address is served at once", ok(rb) and r2 is None,
-          (rb, r2))
-    for c in a[1:]:
-        check("the address's commands all run", ok(c.wait("replies",
-                                                          timeout=30)))
+    check("first heavy command", ok(r1) and r1.startswith("=1"),
+          (r1 or "")[:60])
+    os.write(gate, b"xxxx")
+    for i, c in enumerate(a[1:]):
+        r = c.wait("replies", timeout=30)
+        check("the address's commands all run (%d)" % (i + 2),
+              ok(r) and r.startswith("=%d" % (i + 2)), (r or "")[:60])
     d.stop()
-    d = Daemon("fair2", "--max-wythoff", "1000", "--workers", "2",
-               "--max-queued-per-ip", "3", db="off")
+    os.close(gate)
+    d, gate = gated_daemon("fair2", "127.0.0.2", "--workers", "2",
+                           "--max-queued-per-ip", "3", db="off")
     a = [ClientFrom(d, "127.0.0.2") for _ in range(5)]
     for i, c in enumerate(a):
-        c.send("%d %s" % (i + 1, SLOW))
-    replies = [c.wait("replies", timeout=30) for c in a]
-    busy = [x for x in replies if x and "max-queued-per-ip" in x]
-    check("the address's pool use is bounded: 2 refused", len(busy) == 2,
-          replies)
-    check("refusal carries the id", all(re.match(r"\?[45] busy:", x)
-                                        for x in busy), busy)
+        c.send("%d %s" % (i + 1, quick))
     b = Client(d)
-    check("another address is not refused", ok(b.cmd(SLOW, timeout=30)))
+    check("another address is not refused", ok(b.cmd(quick, timeout=30)))
+    os.write(gate, b"xxxxx")
+    replies = [c.wait("replies", timeout=30) for c in a]
+    check("beyond max-queued-per-ip commands wait, none is refused",
+          all(ok(r) and r.startswith("=%d" % (i + 1))
+              for i, r in enumerate(replies)), replies)
     d.stop()
+    os.close(gate)
+    # A waiting line goes first: a connection whose command comes back
+    # does not take the room its address's waiting line waits for.
+    d, gate = gated_daemon("fair3", "127.0.0.2", "--workers", "2",
+                           "--max-queued-per-ip", "1", "--verbose", "1",
+                           db="off")
+    a = [ClientFrom(d, "127.0.0.2") for _ in range(2)]
+    a[0].send("1 %s\n2 %s" % (quick, quick))
+    # Read means its first line went to the pool (the same pass of the
+    # loop): only then does the second connection send.
+    p0 = a[0].s.getsockname()[1]
+    check("the first connection's lines are read",
+          wait_for(lambda: server_unread(d.port, "127.0.0.2").get(p0) == 0,
+                   30))
+    a[1].send("3 %s" % quick)
+    check("a line waits for the pool's room (event=park)",
+          wait_for(lambda: "event=park" in log_text(d), 30))
+    os.write(gate, b"xx")
+    r1 = a[0].wait("replies", timeout=30)
+    r3 = a[1].wait("replies", timeout=30)
+    check("the waiting line ran before the next line of the first",
+          ok(r1) and r1.startswith("=1") and ok(r3) and
+          r3.startswith("=3"), (r1, r3))
+    os.write(gate, b"x")
+    r2 = a[0].wait("replies", timeout=30)
+    check("then the first's next line", ok(r2) and r2.startswith("=2"), r2)
+    d.stop()
+    os.close(gate)
 
 
 def test_register_rate():

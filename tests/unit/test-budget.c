@@ -2,7 +2,8 @@
  * test-budget.c: unit tests of a client's budget (src/lib/budget.c) on a
  * virtual clock: the class of a client, the commands bucket (burst, then
  * a rate a second), the log's leaky bucket (a minute's rate) and the
- * output cap, each with its refusal (PROTOCOL.md §9.1).
+ * output cap and the lines in flight, each with its refusal (PROTOCOL.md
+ * §9.1).
  */
 #include <string.h>
 
@@ -13,10 +14,10 @@
 #define S	1000000000ULL		/* a second, in ns */
 
 static const struct budget_limits lim[BUDGET_NCLASSES] = {
-	[BUDGET_ANON] = { 4096, 2, 3, 6000 },
-	[BUDGET_ACCOUNT] = { 8192, 10, 30, 60000 },
-	[BUDGET_TRUSTED] = { 16384, 100, 300, 600000 },
-	[BUDGET_ADMIN] = { 32768, 1000, 3000, 6000000 },
+	[BUDGET_ANON] = { 4096, 2, 3, 6000, 5000 },
+	[BUDGET_ACCOUNT] = { 8192, 10, 30, 60000, 0 },
+	[BUDGET_TRUSTED] = { 16384, 100, 300, 600000, 50000 },
+	[BUDGET_ADMIN] = { 32768, 1000, 3000, 6000000, 500000 },
 };
 
 /* Admin over trusted over an account over none. */
@@ -133,6 +134,31 @@ test_output(void **state)
 	buf_free(&msg);
 }
 
+/* Lines in flight: up to the class's bytes; 0 is no limit. */
+static void
+test_lines(void **state)
+{
+	struct budget	 b;
+	struct buf	 msg;
+
+	(void)state;
+	memset(&b, 0, sizeof b);
+	b.cls = BUDGET_ANON;
+	buf_init(&msg);
+	assert_int_equal(budget_charge(&b, lim, BUDGET_LINES, 5000, 1,
+	    &msg), 0);
+	assert_int_equal(msg.len, 0);
+	assert_int_equal(budget_charge(&b, lim, BUDGET_LINES, 5001, 1,
+	    &msg), -1);
+	assert_string_equal(buf_str(&msg), "budget: lines of the anonymous "
+	    "class: 5001 bytes of request lines in flight, over 5000 "
+	    "(setting anonymous-max-lines-in-flight)");
+	b.cls = BUDGET_ACCOUNT;
+	assert_int_equal(budget_charge(&b, lim, BUDGET_LINES, 1 << 30, 1,
+	    NULL), 0);
+	buf_free(&msg);
+}
+
 int
 main(void)
 {
@@ -141,6 +167,7 @@ main(void)
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_output),
+		cmocka_unit_test(test_lines),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
