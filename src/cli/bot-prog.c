@@ -16,18 +16,58 @@
 
 #include "cli/bot-int.h"
 
+/* The program's process tree: the sandbox's, or its own, or NULL. */
+static struct ptree *
+bot_tree(struct bot *b)
+{
+	return (b->pc.tree != NULL ? b->pc.tree : b->tree);
+}
+
+/*
+ * Thaws (on) or freezes the program's process tree: without --ponder it
+ * runs only while it owes the server an answer (bot-server.c thaws it as
+ * a command is relayed, bot_program_answer freezes it once all are
+ * answered), so it cannot think on its opponent's time.  The time it is
+ * frozen is charged to no one (grundyd's clock runs on its turn alone).
+ */
+void
+bot_program_run(struct bot *b, int on)
+{
+	struct ptree	*t = bot_tree(b);
+
+	if (t == NULL || b->pc.pid <= 0 || b->frozen == !on ||
+	    (b->ponder && !on))
+		return;
+	if ((on ? ptree_thaw(t) : ptree_freeze(t)) == 0)
+		b->frozen = !on;
+}
+
+/* Kills what is left of the program's own tree (its children) and frees it. */
+static void
+bot_tree_end(struct bot *b)
+{
+	if (b->tree == NULL)
+		return;
+	ptree_kill(b->tree);
+	ptree_free(b->tree);
+	b->tree = NULL;
+}
+
 /*
  * Closes the program's stdin, waits up to a second for it to leave, then
- * sends it SIGTERM.
+ * sends it SIGTERM, or kills a sandboxed one's whole tree (whose bwrap
+ * outlives a SIGTERM while the program hangs).
  */
 void
 bot_stop_program(struct bot *b)
 {
 	int	 status;
 
+	bot_program_run(b, 1);
 	chan_hangup(&b->pc);
 	if (chan_wait(&b->pc, 1000, &status) == 0)
-		chan_kill(&b->pc, SIGTERM);
+		chan_kill(&b->pc, b->sandbox ? SIGKILL : SIGTERM);
+	bot_tree_end(b);
 }
 
 /* Prints a fatal error, stops the program and exits 1. */
@@ -46,32 +86,56 @@ bot_fatal(struct bot *b, const char *fmt, ...)
 	exit(1);
 }
 
-/* Reaps the program after it closed its stdout or stdin, and exits 1. */
+/*
+ * The program broke a sandbox limit (reason, no detail) or crashed
+ * (reason "crash", detail): it is killed with its tree, its live game
+ * ends with that reason in the server's record (resign GAME_ID REASON
+ * [DETAIL], PROTOCOL.md §13.4), and grundy bot exits 1 saying why (a
+ * limit by its name, so grundy host restarts it).
+ */
+static void __attribute__((noreturn))
+bot_program_lost(struct bot *b, const char *reason, const char *detail)
+{
+	b->frozen = 0;
+	chan_kill(&b->pc, SIGKILL);
+	bot_tree_end(b);
+	bot_resign_own(b, reason, detail);
+	if (detail == NULL)
+		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
+		    reason);
+	bot_fatal(b, "%s %s%s", b->prog[0], strncmp(detail, "killed", 6) ==
+	    0 ? "was " : "", detail);
+}
+
+/*
+ * Reaps the program after it closed its stdout or stdin: its game is lost
+ * with a sandbox limit, or as a crash (bot_program_lost).
+ */
 void __attribute__((noreturn))
 bot_program_died(struct bot *b)
 {
-	int	 status;
-
+	int		 status;
+	char		 detail[64];
 	const char	*limit;
 
+	bot_program_run(b, 1);
 	chan_hangup(&b->pc);
 	/* A sandbox limit, told before the reaping ends its tree. */
 	if ((limit = chan_violation(&b->pc, NULL)) != NULL)
-		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
-		    limit);
+		bot_program_lost(b, limit, NULL);
+	snprintf(detail, sizeof detail, "closed its output");
 	if (chan_wait(&b->pc, -1, &status) == 1) {
 		if ((limit = b->sandbox ? sandbox_exit_reason(status) :
 		    NULL) != NULL)
-			bot_fatal(b, "%s ran into its sandbox's %s",
-			    b->prog[0], limit);
+			bot_program_lost(b, limit, NULL);
 		if (WIFEXITED(status))
-			bot_fatal(b, "%s exited with status %d", b->prog[0],
+			snprintf(detail, sizeof detail, "exited with status %d",
 			    WEXITSTATUS(status));
-		if (WIFSIGNALED(status))
-			bot_fatal(b, "%s was killed by signal %d", b->prog[0],
+		else if (WIFSIGNALED(status))
+			snprintf(detail, sizeof detail, "killed by signal %d",
 			    WTERMSIG(status));
 	}
-	bot_fatal(b, "%s closed its output", b->prog[0]);
+	bot_program_lost(b, "crash", detail);
 }
 
 /*
@@ -82,7 +146,7 @@ void
 bot_spawn(struct bot *b)
 {
 	struct chan_prog o = { .argv = b->prog, .who = "grundy bot",
-			    .group = b->sandbox,
+			    .group = 1,
 			    .sandbox = b->sandbox ? &b->sb : NULL };
 	const char	*step, *mode;
 	struct buf	 why;
@@ -96,6 +160,18 @@ bot_spawn(struct bot *b)
 		bot_log("sandbox: bwrap and seccomp, limits by %s", mode);
 	if (chan_spawn(&b->pc, &o, &step) != 0)
 		bot_fatal(b, "%s: %s", step, strerror(errno));
+	/*
+	 * To freeze it off its turn: the sandbox's tree, else one without
+	 * limits that it enters now (with a process group, its group is
+	 * the tree), as grundy match does; none (ptree_new failed): it is
+	 * never frozen.
+	 */
+	b->frozen = 0;
+	b->tree = b->pc.tree == NULL ? ptree_new(b->name, NULL) : NULL;
+	if (b->tree != NULL && ptree_enter(b->tree, b->pc.pid) != 0) {
+		ptree_free(b->tree);
+		b->tree = NULL;
+	}
 }
 
 /*
@@ -105,10 +181,11 @@ bot_spawn(struct bot *b)
 void
 bot_program_stderr(struct bot *b)
 {
-	if (chan_read_err(&b->pc) != 0)
-		bot_fatal(b, "%s ran into its sandbox's output-limit (stderr "
-		    "over %llu bytes)", b->prog[0],
+	if (chan_read_err(&b->pc) != 0) {
+		bot_log("%s wrote over %llu bytes to stderr", b->prog[0],
 		    (unsigned long long)b->sb.stderr_bytes);
+		bot_program_lost(b, "output-limit", NULL);
+	}
 }
 
 /*
@@ -131,8 +208,7 @@ bot_program_answer(struct bot *b)
 	 * judges it before its move): a fork bomb's forks refused by the
 	 * pids cgroup do not stop it answering. */
 	if ((limit = chan_violation(&b->pc, NULL)) != NULL)
-		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
-		    limit);
+		bot_program_lost(b, limit, NULL);
 	bot_flat(a, tmp, sizeof tmp);
 	if (a->has_id) {
 		for (i = 0; i < b->nfwd && b->fwd[i].pid != a->id; i++)
@@ -155,6 +231,8 @@ bot_program_answer(struct bot *b)
 	memmove(&b->fwd[0], &b->fwd[i + 1], (b->nfwd - i - 1) *
 	    sizeof b->fwd[0]);
 	b->nfwd -= i + 1;
+	if (b->nfwd == 0)	/* it owes nothing: no thinking till then */
+		bot_program_run(b, 0);
 	if (!a->ok && strcmp(f.name, "genmove") != 0)
 		bot_warn("%s refused %s (command %lu): %s", b->prog[0], f.name,
 		    f.pid, tmp);

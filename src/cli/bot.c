@@ -53,6 +53,7 @@ static const char bot_usage[] =
     "[--takeover-wait MS]\n"
     "           [--sandbox] [--sandbox-limits mem=M,procs=N,files=N,"
     "fsize=M,scratch=M,stderr=M]\n"
+    "           [--ponder]\n"
     "           -- PROGRAM [ARG...]\n"
     "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
     "600, --accept-rated any,\n--dial-timeout 5000, --read-timeout 30000 "
@@ -226,6 +227,8 @@ bot_options(struct bot *b, int argc, char **argv)
 			b->ready = 0;
 		else if (strcmp(argv[a], "--sandbox") == 0)
 			b->sandbox = 1;
+		else if (strcmp(argv[a], "--ponder") == 0)
+			b->ponder = 1;
 		else if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc) {
 			fprintf(stderr, "grundy bot: %s '%s'\n", a + 1 >= argc ?
 			    "missing value or unknown option" :
@@ -235,6 +238,16 @@ bot_options(struct bot *b, int argc, char **argv)
 			a = bot_valued(b, argv, a);
 	}
 	bot_required(b, argc, argv, a);
+}
+
+/* SIGTERM or SIGINT came: the loop stops the program and leaves. */
+static volatile sig_atomic_t bot_stop_sig;
+static sigset_t	 bot_poll_mask;	/* the mask in ppoll: they unblocked */
+
+static void
+bot_on_stop(int sig)
+{
+	bot_stop_sig = sig;
 }
 
 /* Returns the poll timeout until the next timer, in ms. */
@@ -301,7 +314,9 @@ static void
 bot_loop(struct bot *b)
 {
 	struct pollfd	 pfd[4];
+	struct timespec	 ts;
 	uint64_t	 now;
+	int		 ms;
 
 	for (;;) {
 		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
@@ -319,7 +334,15 @@ bot_loop(struct bot *b)
 		pfd[3].events = POLLIN;
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		pfd[3].revents = 0;
-		if (poll(pfd, 4, bot_timeout(b)) == -1) {
+		if (bot_stop_sig != 0)
+			/* Its tree (its program in a group of its own, or
+			 * sandboxed) goes with it, its cgroups removed. */
+			bot_fatal(b, "stopped by signal %d", (int)bot_stop_sig);
+		ms = bot_timeout(b);
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = (long)(ms % 1000) * 1000000;
+		/* The stop signals are blocked but in here: none is missed. */
+		if (ppoll(pfd, 4, &ts, &bot_poll_mask) == -1) {
 			if (errno == EINTR)
 				continue;
 			bot_fatal(b, "poll: %s", strerror(errno));
@@ -377,6 +400,8 @@ int
 bot_main(int argc, char **argv)
 {
 	struct bot	 b;
+	struct sigaction sa;
+	sigset_t	 block;
 	char		 why[256];
 	int		 fd;
 
@@ -401,7 +426,19 @@ bot_main(int argc, char **argv)
 	proto_answer_init(&b.pans, BOT_ANSWER_MAX);
 	bot_options(&b, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = bot_on_stop;	/* no SA_RESTART: poll wakes up */
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	bot_spawn(&b);
+	/* Blocked after the spawn: the program must not inherit it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &bot_poll_mask);
+	sigdelset(&bot_poll_mask, SIGTERM);
+	sigdelset(&bot_poll_mask, SIGINT);
 	if ((fd = bot_dial(&b, why, sizeof why)) == -1) {
 		/* A daemon not up yet (or restarting): keep trying. */
 		bot_log("cannot connect to %s:%s (%s); trying for up to %lu s",
