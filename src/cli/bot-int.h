@@ -193,11 +193,11 @@ void	 bot_takeover_wait(struct bot *b, const char *);
 void	 bot_stop_program(struct bot *b);
 void	 bot_fatal(struct bot *b, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
-void	 bot_program_died(struct bot *b)
-    __attribute__((noreturn));
+const char *bot_program_died(struct bot *b, char *, size_t);
 void	 bot_spawn(struct bot *b);
-void	 bot_program_stderr(struct bot *b);
-void	 bot_program_input(struct bot *b);
+void	 bot_program_kill(struct bot *b);
+const char *bot_program_stderr(struct bot *b);
+const char *bot_program_input(struct bot *b);
 void	 bot_program_run(struct bot *b, int on);
 
 /* bot-server.c: the server side. */

@@ -87,55 +87,49 @@ bot_fatal(struct bot *b, const char *fmt, ...)
 }
 
 /*
- * The program broke a sandbox limit (reason, no detail) or crashed
- * (reason "crash", detail): it is killed with its tree, its live game
- * ends with that reason in the server's record (resign GAME_ID REASON
- * [DETAIL], PROTOCOL.md §13.4), and grundy bot exits 1 saying why (a
- * limit by its name, so grundy host restarts it).
+ * Kills the program at once, with its whole tree (a program that broke a
+ * limit or crashed: bot.c's bot_program_lost).
  */
-static void __attribute__((noreturn))
-bot_program_lost(struct bot *b, const char *reason, const char *detail)
+void
+bot_program_kill(struct bot *b)
 {
 	b->frozen = 0;
 	chan_kill(&b->pc, SIGKILL);
 	bot_tree_end(b);
-	bot_resign_own(b, reason, detail);
-	if (detail == NULL)
-		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
-		    reason);
-	bot_fatal(b, "%s %s%s", b->prog[0], strncmp(detail, "killed", 6) ==
-	    0 ? "was " : "", detail);
 }
 
 /*
- * Reaps the program after it closed its stdout or stdin: its game is lost
- * with a sandbox limit, or as a crash (bot_program_lost).
+ * Reaps the program after it closed its stdout or stdin; returns why its
+ * game is lost: a sandbox limit (*detail empty), or "crash" with its
+ * detail (len bytes).
  */
-void __attribute__((noreturn))
-bot_program_died(struct bot *b)
+const char *
+bot_program_died(struct bot *b, char *detail, size_t len)
 {
 	int		 status;
-	char		 detail[64];
 	const char	*limit;
 
 	bot_program_run(b, 1);
 	chan_hangup(&b->pc);
+	detail[0] = '\0';
 	/* A sandbox limit, told before the reaping ends its tree. */
 	if ((limit = chan_violation(&b->pc, NULL)) != NULL)
-		bot_program_lost(b, limit, NULL);
-	snprintf(detail, sizeof detail, "closed its output");
+		return (limit);
+	snprintf(detail, len, "closed its output");
 	if (chan_wait(&b->pc, -1, &status) == 1) {
 		if ((limit = b->sandbox ? sandbox_exit_reason(status) :
-		    NULL) != NULL)
-			bot_program_lost(b, limit, NULL);
+		    NULL) != NULL) {
+			detail[0] = '\0';
+			return (limit);
+		}
 		if (WIFEXITED(status))
-			snprintf(detail, sizeof detail, "exited with status %d",
+			snprintf(detail, len, "exited with status %d",
 			    WEXITSTATUS(status));
 		else if (WIFSIGNALED(status))
-			snprintf(detail, sizeof detail, "killed by signal %d",
+			snprintf(detail, len, "killed by signal %d",
 			    WTERMSIG(status));
 	}
-	bot_program_lost(b, "crash", detail);
+	return ("crash");
 }
 
 /*
@@ -175,17 +169,17 @@ bot_spawn(struct bot *b)
 }
 
 /*
- * Reads the sandboxed program's stderr; past its cap the program is
- * stopped and grundy bot exits 1 (output-limit).
+ * Reads the sandboxed program's stderr; returns "output-limit" past its
+ * cap (its game is lost), else NULL.
  */
-void
+const char *
 bot_program_stderr(struct bot *b)
 {
-	if (chan_read_err(&b->pc) != 0) {
-		bot_log("%s wrote over %llu bytes to stderr", b->prog[0],
-		    (unsigned long long)b->sb.stderr_bytes);
-		bot_program_lost(b, "output-limit", NULL);
-	}
+	if (chan_read_err(&b->pc) == 0)
+		return (NULL);
+	bot_log("%s wrote over %llu bytes to stderr", b->prog[0],
+	    (unsigned long long)b->sb.stderr_bytes);
+	return ("output-limit");
 }
 
 /*
@@ -194,8 +188,10 @@ bot_program_stderr(struct bot *b)
  * the server under the server's id of that command, unless the
  * connection has changed since.  Older commands still unanswered are
  * given up (GTP answers come in order): each cost only its own turn.
+ * Returns the sandbox limit the program ran into (then nothing is
+ * relayed), or NULL.
  */
-static void
+static const char *
 bot_program_answer(struct bot *b)
 {
 	struct proto_answer *a = &b->pans;
@@ -208,7 +204,7 @@ bot_program_answer(struct bot *b)
 	 * judges it before its move): a fork bomb's forks refused by the
 	 * pids cgroup do not stop it answering. */
 	if ((limit = chan_violation(&b->pc, NULL)) != NULL)
-		bot_program_lost(b, limit, NULL);
+		return (limit);
 	bot_flat(a, tmp, sizeof tmp);
 	if (a->has_id) {
 		for (i = 0; i < b->nfwd && b->fwd[i].pid != a->id; i++)
@@ -222,7 +218,7 @@ bot_program_answer(struct bot *b)
 		    "given up (stale or duplicate id)" : "a command never sent "
 		    "(unknown id)", a->ok ? '=' : '?', a->has_id ? a->id : 0,
 		    tmp);
-		return;
+		return (NULL);
 	}
 	for (k = 0; k < i; k++)
 		bot_warn("%s never answered command %lu (%s): given up",
@@ -241,31 +237,35 @@ bot_program_answer(struct bot *b)
 		    b->prog[0], f.name, f.pid, a->over ? "too many bytes" :
 		    "several lines", tmp);
 	if (f.gen != b->gen || bot_down(b))
-		return;
+		return (NULL);
 	/* A cut answer could read as another move: never relay it. */
 	if (a->over)
 		buf_printf(&b->sc.out, "?%lu answer over %d bytes\n\n", f.sid,
 		    BOT_ANSWER_MAX);
 	else
 		proto_answer_write(&b->sc.out, a, f.sid);
+	return (NULL);
 }
 
 /*
  * Takes and handles every complete line from the program: its answer
  * blocks, and its other lines (a banner, debug output), logged and never
- * taken as answers.
+ * taken as answers.  Returns the sandbox limit it ran into (its game is
+ * lost, nothing more is relayed), or NULL.
  */
-void
+const char *
 bot_program_input(struct bot *b)
 {
 	struct buf	 line;
 	enum chan_got	 got;
 	char		 tmp[BOT_LOG_MAX + 8];
+	const char	*limit = NULL;
 
 	buf_init(&line);
-	while ((got = chan_next(&b->pc, &b->pans, &line)) != CHAN_NONE) {
+	while (limit == NULL &&
+	    (got = chan_next(&b->pc, &b->pans, &line)) != CHAN_NONE) {
 		if (got == CHAN_ANSWER) {
-			bot_program_answer(b);
+			limit = bot_program_answer(b);
 			proto_answer_reset(&b->pans);
 		} else if (line.data[0] != '\0')
 			bot_log("%s%s: %s", b->prog[0], got == CHAN_CUT ?
@@ -273,4 +273,5 @@ bot_program_input(struct bot *b)
 			    sizeof tmp));
 	}
 	buf_free(&line);
+	return (limit);
 }

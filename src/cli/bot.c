@@ -309,6 +309,27 @@ bot_read_timeout(struct bot *b, uint64_t now)
 	}
 }
 
+/*
+ * The program broke a sandbox limit (reason, detail empty or NULL) or
+ * crashed (reason "crash", detail): it is killed with its tree, its live
+ * game ends with that reason in the server's record (resign GAME_ID
+ * REASON [DETAIL], PROTOCOL.md §13.4), and grundy bot exits 1 saying why
+ * (a limit by its name), so grundy host restarts it.
+ */
+static void __attribute__((noreturn))
+bot_program_lost(struct bot *b, const char *reason, const char *detail)
+{
+	if (detail != NULL && detail[0] == '\0')
+		detail = NULL;
+	bot_program_kill(b);
+	bot_resign_own(b, reason, detail);
+	if (detail == NULL)
+		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
+		    reason);
+	bot_fatal(b, "%s %s%s", b->prog[0], strncmp(detail, "killed", 6) ==
+	    0 ? "was " : "", detail);
+}
+
 /* The relay loop; returns when the games are done. */
 static void
 bot_loop(struct bot *b)
@@ -317,6 +338,8 @@ bot_loop(struct bot *b)
 	struct timespec	 ts;
 	uint64_t	 now;
 	int		 ms;
+	char		 detail[64];
+	const char	*lost;
 
 	for (;;) {
 		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
@@ -347,21 +370,27 @@ bot_loop(struct bot *b)
 				continue;
 			bot_fatal(b, "poll: %s", strerror(errno));
 		}
-		if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
-			bot_program_stderr(b);
+		if ((pfd[3].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    (lost = bot_program_stderr(b)) != NULL)
+			bot_program_lost(b, lost, NULL);
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (chan_read(&b->pc) != 0) {
 				if (b->finishing)
 					return;	/* it may leave at gameover */
-				bot_program_died(b);
+				lost = bot_program_died(b, detail,
+				    sizeof detail);
+				bot_program_lost(b, lost, detail);
 			}
-			bot_program_input(b);
+			if ((lost = bot_program_input(b)) != NULL)
+				bot_program_lost(b, lost, NULL);
 		}
 		if (pfd[2].revents & (POLLOUT | POLLERR | POLLHUP)) {
 			if (chan_write(&b->pc) != 0) {
 				if (b->finishing)
 					return;
-				bot_program_died(b);
+				lost = bot_program_died(b, detail,
+				    sizeof detail);
+				bot_program_lost(b, lost, detail);
 			}
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
