@@ -126,6 +126,7 @@ struct bot {
 	struct chan	 pc;		/* program: rfd its stdout, wfd stdin */
 	struct ptree	*tree;		/* its tree when not sandboxed, or NULL */
 	int		 frozen;	/* its tree is frozen (no pondering) */
+	int		 freeze_due;	/* it owes nothing: freeze once sent */
 	int		 resigned;	/* the server answered our resign */
 	struct chan	 sc;		/* server socket: rfd == wfd */
 	unsigned long	 gen;		/* connection generation */

@@ -26,8 +26,9 @@ bot_tree(struct bot *b)
 /*
  * Thaws (on) or freezes the program's process tree: without --ponder it
  * runs only while it owes the server an answer (bot-server.c thaws it as
- * a command is relayed, bot_program_answer freezes it once all are
- * answered), so it cannot think on its opponent's time.  The time it is
+ * a command is relayed; once all are answered, bot.c's loop freezes it
+ * after the answer went to the server, off its clock), so it cannot think
+ * on its opponent's time.  The time it is
  * frozen is charged to no one (grundyd's clock runs on its turn alone).
  */
 void
@@ -35,6 +36,7 @@ bot_program_run(struct bot *b, int on)
 {
 	struct ptree	*t = bot_tree(b);
 
+	b->freeze_due = 0;
 	if (t == NULL || b->pc.pid <= 0 || b->frozen == !on ||
 	    (b->ponder && !on))
 		return;
@@ -227,8 +229,8 @@ bot_program_answer(struct bot *b)
 	memmove(&b->fwd[0], &b->fwd[i + 1], (b->nfwd - i - 1) *
 	    sizeof b->fwd[0]);
 	b->nfwd -= i + 1;
-	if (b->nfwd == 0)	/* it owes nothing: no thinking till then */
-		bot_program_run(b, 0);
+	/* It owes nothing: frozen once its answer is sent (bot.c). */
+	b->freeze_due = b->nfwd == 0;
 	if (!a->ok && strcmp(f.name, "genmove") != 0)
 		bot_warn("%s refused %s (command %lu): %s", b->prog[0], f.name,
 		    f.pid, tmp);

@@ -412,6 +412,10 @@ bot_loop(struct bot *b)
 		if (!bot_down(b) && chan_pending(&b->sc) > 0 &&
 		    chan_write(&b->sc) != 0)
 			bot_lost(b, strerror(errno));
+		/* Its answers are out (or queued on a full socket): no
+		 * thinking on the opponent's time, off its own clock. */
+		if (b->freeze_due && b->nfwd == 0)
+			bot_program_run(b, 0);
 		now = clock_mono_ms();
 		if (bot_down(b) && !b->finishing && now >= b->next_try)
 			bot_reconnect(b);
