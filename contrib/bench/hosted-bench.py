@@ -17,6 +17,7 @@ mode.  A benchmark: nothing is asserted.
 
 Usage: hosted-bench.py BUILDDIR [--games G] [--runs R]
 """
+import importlib.util
 import os
 import re
 import shutil
@@ -24,20 +25,15 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from benchutil import die  # noqa: E402
 
-
-def wait_file(path, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end:
-        if os.path.exists(path) and os.path.getsize(path) > 0:
-            return
-        time.sleep(0.02)
-    die("hosted-bench", "%s never appeared" % path)
+_spec = importlib.util.spec_from_file_location(
+    "match_bench", os.path.join(HERE, "match-bench.py"))
+mb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(mb)
 
 
 def run(build, tmp, games, ponder, env, n):
@@ -52,7 +48,7 @@ def run(build, tmp, games, ponder, env, n):
                           db, "--register-rate", "0"], stdout=log,
                          stderr=log)
     try:
-        wait_file(portfile)
+        mb.wait_file(portfile)
         port = int(open(portfile).read())
         trace = os.path.join(tmp, "strace%d" % n)
         procs = []
