@@ -8,7 +8,10 @@ output-limit, timeout), in the output file and in records that grundy
 verify accepts; the good engines' game between themselves and their
 counters are untouched, nothing they hold is seen or written, and no
 process of the run outlives it.  The same snooping and orphaned programs
-without --sandbox show that the checks can fail.
+without --sandbox show that the checks can fail.  test_hosted plays the
+whole suite under `grundy host` (sandboxed `grundy bot`s) on a real
+grundyd: each hostile bot loses its game with its reason in the server's
+record, the spinner is frozen off its turn.
 
 Skips (TAP) when bwrap cannot make its namespaces on this machine; the
 memory and process limits are checked where a cgroup holds them (grundy
