@@ -440,8 +440,8 @@ def hosted_cases(port):
              ("fill", "./hostile", ["fill"], "output-limit"),
              ("stderr", "./hostile", ["stderr"], "output-limit"),
              ("sleep", "./hostile.py", ["sleep"], "timeout"),
-             ("spin", "./hostile", ["spin"], None),
-             ("spinp", "./hostile", ["spin"], None),   # --ponder: control
+             ("spin", "./hostile", ["spin", "frozen"], None),
+             ("spinp", "./hostile", ["spin", "ponder"], None),  # control
              ("orphan", "./hostile", ["orphan"], None)]
     if cgroup_holds("processes"):
         cases += [("forkbomb", "./hostile", ["forkbomb"], "process-limit"),
@@ -519,7 +519,7 @@ def test_hosted():
     for k, (name, cmd, args, want) in enumerate(cases):
         # A seek of its own (tc) pairs each hostile bot with its partner.
         tc = "3000+%d" % k if want == "timeout" else "60000+%d" % k
-        think = ["--think-ms", "300"] if name.startswith("spin") else []
+        think = ["--think-ms", "600"] if name.startswith("spin") else []
         bot("h" + name, cmd, args, BAD, tc,
             **({"ponder": True} if name == "spinp" else {}))
         bot("g" + name, "./bot-random.py", think, GOOD, tc)
@@ -599,17 +599,18 @@ def test_hosted():
           [l for l in log.splitlines() if l.startswith("hostile: ")])
     check("nothing written outside its scratch",
           not any(os.path.exists(p) for p in OUTSIDE), OUTSIDE)
-    spins = re.findall(r"hostile: off-turn cpu (\d+) ms wall (\d+) ms",
-                       log)
-    note("spinners' off-turn (cpu ms, wall ms): %r" % (spins,))
-    frozen = [(int(a), int(b)) for a, b in spins]
-    check("two spinners told their off-turn time", len(frozen) == 2,
-          spins)
-    if len(frozen) == 2:
-        low, high = sorted(frozen)
+    spins = {tag: int(c) / max(int(w), 1) for c, w, tag in re.findall(
+        r"hostile: off-turn cpu (\d+) ms wall (\d+) ms (\w+)", log)}
+    note("spinners' off-turn CPU / wall: %r" % (spins,))
+    check("both spinners told their off-turn time",
+          sorted(spins) == ["frozen", "ponder"], spins)
+    if sorted(spins) == ["frozen", "ponder"]:
+        # Frozen: only the freeze's own latency runs (a fraction of a ms
+        # with a cgroup, a walk of /proc without); the ponderer spins
+        # through its opponent's 600 ms of thinking a move.
         check("the frozen spinner used ~0 CPU off its turn, the ponderer "
-              "did", low[0] <= 0.1 * max(low[1], 1) and high[0] > low[0] and
-              low[1] >= 500, frozen)
+              "did", spins["frozen"] <= 0.1 and
+              spins["ponder"] > 2 * spins["frozen"], spins)
     check("the orphan's grandchild is gone after its game",
           wait_for(lambda: "sbxorphan" not in comms(), WAIT) and
           "grundy host: horphan: up -> done" in log, log[-2000:])

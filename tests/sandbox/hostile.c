@@ -13,11 +13,11 @@
  *   orphan         (at new) leaves a grandchild in a session of its own,
  *                  named "sbxorphan", running after the game; plays well
  *   ptrace         attaches to its parent with ptrace
- *   spin           (from its first genmove) spins in a thread of its own,
+ *   spin [TAG]     (from its first genmove) spins in a thread of its own,
  *                  on its opponent's time too, and plays well; at gameover
- *                  tells "hostile: off-turn cpu C ms wall W ms": the CPU
- *                  and wall time from each answer to genmove to the next
- *                  command it read
+ *                  tells "hostile: off-turn cpu C ms wall W ms [TAG]": the
+ *                  CPU and wall time from each answer to genmove to the
+ *                  next command it read
  *   good           none: plays well
  *
  * What it did is told on stderr as "hostile: ..." lines.
@@ -239,7 +239,9 @@ main(int argc, char **argv)
 		} else if (strcmp(cmd, "gameover") == 0) {
 			if (strcmp(mode, "spin") == 0)
 				fprintf(stderr, "hostile: off-turn cpu %ld ms "
-				    "wall %ld ms\n", cpu, wall);
+				    "wall %ld ms%s%s\n", cpu, wall, args[0] !=
+				    NULL ? " " : "", args[0] != NULL ?
+				    args[0] : "");
 			printf("=%lu\n\n", id);
 		} else if (strcmp(cmd, "quit") == 0) {
 			printf("=%lu\n\n", id);
