@@ -53,6 +53,7 @@ enum bot_kind {
 	BOT_UNREADY,
 	BOT_DECLINE,
 	BOT_RESUME_ID,		/* resume GAME_ID: by account */
+	BOT_RESIGN,		/* resign GAME_ID REASON: the program's loss */
 };
 
 /*
@@ -106,6 +107,7 @@ struct bot {
 	char		**prog;
 	int		 sandbox;	/* --sandbox: the program sandboxed */
 	struct sandbox_opts sb;		/* --sandbox-limits */
+	int		 ponder;	/* --ponder: never frozen */
 	char		 host[256], port[32];	/* the node dialled */
 
 	/* The nodes (bot-nodes.c): the --server list and redirects. */
@@ -122,6 +124,10 @@ struct bot {
 
 	/* The program, and the server connection. */
 	struct chan	 pc;		/* program: rfd its stdout, wfd stdin */
+	struct ptree	*tree;		/* its tree when not sandboxed, or NULL */
+	int		 frozen;	/* its tree is frozen (no pondering) */
+	int		 freeze_due;	/* it owes nothing: freeze once sent */
+	int		 resigned;	/* the server answered our resign */
 	struct chan	 sc;		/* server socket: rfd == wfd */
 	unsigned long	 gen;		/* connection generation */
 	enum bot_link	 link;		/* the connection's life cycle */
@@ -188,11 +194,12 @@ void	 bot_takeover_wait(struct bot *b, const char *);
 void	 bot_stop_program(struct bot *b);
 void	 bot_fatal(struct bot *b, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
-void	 bot_program_died(struct bot *b)
-    __attribute__((noreturn));
+const char *bot_program_died(struct bot *b, char *, size_t);
 void	 bot_spawn(struct bot *b);
-void	 bot_program_stderr(struct bot *b);
-void	 bot_program_input(struct bot *b);
+void	 bot_program_kill(struct bot *b);
+const char *bot_program_stderr(struct bot *b);
+const char *bot_program_input(struct bot *b);
+void	 bot_program_run(struct bot *b, int on);
 
 /* bot-server.c: the server side. */
 int	 bot_dial(struct bot *b, char *why, size_t len);
@@ -204,5 +211,7 @@ void	 bot_reconnect(struct bot *b);
 void	 bot_server_input(struct bot *b);
 void	 bot_takeover_check(struct bot *b);
 void	 bot_seek_check(struct bot *b);
+void	 bot_resign_own(struct bot *b, const char *reason,
+	    const char *detail);
 
 #endif /* BOT_INT_H */

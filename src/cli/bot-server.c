@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,6 +402,7 @@ bot_command(struct bot *b, const char *line)
 	if (bot_nth(line, 1, f->name, sizeof f->name) != 0)
 		snprintf(f->name, sizeof f->name, "?");
 	buf_printf(&b->pc.out, "%lu%s\n", f->pid, line + n);
+	bot_program_run(b, 1);	/* it owes an answer: it may think */
 	if (strcmp(f->name, "gameover") == 0) {
 		if (bot_nth(line, 2, result, sizeof result) != 0)
 			snprintf(result, sizeof result, "-");
@@ -513,6 +515,11 @@ bot_own_answer(struct bot *b, struct bot_own *o, int ok, const char *msg)
 	case BOT_RESUME:
 	case BOT_RESUME_ID:
 		bot_resume_answer(b, o->kind, ok, msg);
+		break;
+	case BOT_RESIGN:
+		b->resigned = 1;
+		bot_log("%s: %s", ok ? "the game is lost" : "resign refused",
+		    msg);
 		break;
 	}
 }
@@ -649,6 +656,46 @@ bot_reconnect(struct bot *b)
 	bot_link_set(b, BOT_LINK_UP);
 	bot_hello(b, b->hello_first);
 	b->hello_first = 0;
+}
+
+/*
+ * Ends the live game with the loss the program caused (resign GAME_ID
+ * REASON [DETAIL], PROTOCOL.md §13.4: a sandbox limit, or a crash), so
+ * the server's record says why, and waits up to BOT_FINISH_MS for the
+ * answer (the caller exits next).  Nothing without a live game on an
+ * open connection: a game we are away from runs out on its clock.
+ */
+void
+bot_resign_own(struct bot *b, const char *reason, const char *detail)
+{
+	struct pollfd	 pfd;
+	uint64_t	 end = clock_mono_ms() + BOT_FINISH_MS, now;
+
+	if (!b->in_game || b->waiting || bot_down(b) || !b->logged_in ||
+	    b->game_gen != b->gen ||
+	    strspn(b->game_id, "0123456789") != strlen(b->game_id) ||
+	    b->game_id[0] == '\0')
+		return;
+	bot_log("%s lost game %s: %s%s%s", b->prog[0], b->game_id, reason,
+	    detail != NULL ? " " : "", detail != NULL ? detail : "");
+	bot_sendf(b, BOT_RESIGN, "resign %s %s%s%s", b->game_id, reason,
+	    detail != NULL ? " " : "", detail != NULL ? detail : "");
+	b->resigned = 0;
+	while (!b->resigned && !bot_down(b) &&
+	    (now = clock_mono_ms()) < end) {
+		pfd.fd = b->sc.rfd;
+		pfd.events = POLLIN | (chan_pending(&b->sc) > 0 ? POLLOUT : 0);
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)(end - now)) == -1 && errno != EINTR)
+			return;
+		if ((pfd.revents & POLLOUT) && chan_write(&b->sc) != 0)
+			return;
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
+			if (chan_read(&b->sc) != 0)
+				return;
+			bot_server_input(b);
+		}
+	}
 }
 
 /*

@@ -53,6 +53,7 @@ static const char bot_usage[] =
     "[--takeover-wait MS]\n"
     "           [--sandbox] [--sandbox-limits mem=M,procs=N,files=N,"
     "fsize=M,scratch=M,stderr=M]\n"
+    "           [--ponder]\n"
     "           -- PROGRAM [ARG...]\n"
     "Defaults: --games unlimited, --reconnect-ms 500, --reconnect-for "
     "600, --accept-rated any,\n--dial-timeout 5000, --read-timeout 30000 "
@@ -226,6 +227,8 @@ bot_options(struct bot *b, int argc, char **argv)
 			b->ready = 0;
 		else if (strcmp(argv[a], "--sandbox") == 0)
 			b->sandbox = 1;
+		else if (strcmp(argv[a], "--ponder") == 0)
+			b->ponder = 1;
 		else if (strncmp(argv[a], "--", 2) != 0 || a + 1 >= argc) {
 			fprintf(stderr, "grundy bot: %s '%s'\n", a + 1 >= argc ?
 			    "missing value or unknown option" :
@@ -235,6 +238,16 @@ bot_options(struct bot *b, int argc, char **argv)
 			a = bot_valued(b, argv, a);
 	}
 	bot_required(b, argc, argv, a);
+}
+
+/* SIGTERM or SIGINT came: the loop stops the program and leaves. */
+static volatile sig_atomic_t bot_stop_sig;
+static sigset_t	 bot_poll_mask;	/* the mask in ppoll: they unblocked */
+
+static void
+bot_on_stop(int sig)
+{
+	bot_stop_sig = sig;
 }
 
 /* Returns the poll timeout until the next timer, in ms. */
@@ -296,12 +309,37 @@ bot_read_timeout(struct bot *b, uint64_t now)
 	}
 }
 
+/*
+ * The program broke a sandbox limit (reason, detail empty or NULL) or
+ * crashed (reason "crash", detail): it is killed with its tree, its live
+ * game ends with that reason in the server's record (resign GAME_ID
+ * REASON [DETAIL], PROTOCOL.md §13.4), and grundy bot exits 1 saying why
+ * (a limit by its name), so grundy host restarts it.
+ */
+static void __attribute__((noreturn))
+bot_program_lost(struct bot *b, const char *reason, const char *detail)
+{
+	if (detail != NULL && detail[0] == '\0')
+		detail = NULL;
+	bot_program_kill(b);
+	bot_resign_own(b, reason, detail);
+	if (detail == NULL)
+		bot_fatal(b, "%s ran into its sandbox's %s", b->prog[0],
+		    reason);
+	bot_fatal(b, "%s %s%s", b->prog[0], strncmp(detail, "killed", 6) ==
+	    0 ? "was " : "", detail);
+}
+
 /* The relay loop; returns when the games are done. */
 static void
 bot_loop(struct bot *b)
 {
 	struct pollfd	 pfd[4];
+	struct timespec	 ts;
 	uint64_t	 now;
+	int		 ms;
+	char		 detail[64];
+	const char	*lost;
 
 	for (;;) {
 		if (b->finishing && ((b->nfwd == 0 && b->nown == 0 &&
@@ -319,26 +357,40 @@ bot_loop(struct bot *b)
 		pfd[3].events = POLLIN;
 		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		pfd[3].revents = 0;
-		if (poll(pfd, 4, bot_timeout(b)) == -1) {
+		if (bot_stop_sig != 0)
+			/* Its tree (its program in a group of its own, or
+			 * sandboxed) goes with it, its cgroups removed. */
+			bot_fatal(b, "stopped by signal %d", (int)bot_stop_sig);
+		ms = bot_timeout(b);
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = (long)(ms % 1000) * 1000000;
+		/* The stop signals are blocked but in here: none is missed. */
+		if (ppoll(pfd, 4, &ts, &bot_poll_mask) == -1) {
 			if (errno == EINTR)
 				continue;
 			bot_fatal(b, "poll: %s", strerror(errno));
 		}
-		if (pfd[3].revents & (POLLIN | POLLHUP | POLLERR))
-			bot_program_stderr(b);
+		if ((pfd[3].revents & (POLLIN | POLLHUP | POLLERR)) &&
+		    (lost = bot_program_stderr(b)) != NULL)
+			bot_program_lost(b, lost, NULL);
 		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (chan_read(&b->pc) != 0) {
 				if (b->finishing)
 					return;	/* it may leave at gameover */
-				bot_program_died(b);
+				lost = bot_program_died(b, detail,
+				    sizeof detail);
+				bot_program_lost(b, lost, detail);
 			}
-			bot_program_input(b);
+			if ((lost = bot_program_input(b)) != NULL)
+				bot_program_lost(b, lost, NULL);
 		}
 		if (pfd[2].revents & (POLLOUT | POLLERR | POLLHUP)) {
 			if (chan_write(&b->pc) != 0) {
 				if (b->finishing)
 					return;
-				bot_program_died(b);
+				lost = bot_program_died(b, detail,
+				    sizeof detail);
+				bot_program_lost(b, lost, detail);
 			}
 		}
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -360,6 +412,10 @@ bot_loop(struct bot *b)
 		if (!bot_down(b) && chan_pending(&b->sc) > 0 &&
 		    chan_write(&b->sc) != 0)
 			bot_lost(b, strerror(errno));
+		/* Its answers are out (or queued on a full socket): no
+		 * thinking on the opponent's time, off its own clock. */
+		if (b->freeze_due && b->nfwd == 0)
+			bot_program_run(b, 0);
 		now = clock_mono_ms();
 		if (bot_down(b) && !b->finishing && now >= b->next_try)
 			bot_reconnect(b);
@@ -377,6 +433,8 @@ int
 bot_main(int argc, char **argv)
 {
 	struct bot	 b;
+	struct sigaction sa;
+	sigset_t	 block;
 	char		 why[256];
 	int		 fd;
 
@@ -401,7 +459,19 @@ bot_main(int argc, char **argv)
 	proto_answer_init(&b.pans, BOT_ANSWER_MAX);
 	bot_options(&b, argc, argv);
 	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = bot_on_stop;	/* no SA_RESTART: poll wakes up */
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	bot_spawn(&b);
+	/* Blocked after the spawn: the program must not inherit it. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &bot_poll_mask);
+	sigdelset(&bot_poll_mask, SIGTERM);
+	sigdelset(&bot_poll_mask, SIGINT);
 	if ((fd = bot_dial(&b, why, sizeof why)) == -1) {
 		/* A daemon not up yet (or restarting): keep trying. */
 		bot_log("cannot connect to %s:%s (%s); trying for up to %lu s",

@@ -53,9 +53,10 @@ static const char host_usage[] =
     "           [--backoff-ms MS] FILE\n"
     "Runs every bot of FILE (JSON: {\"server\": ..., \"bots\": [{\"name\","
     " \"account\",\n\"password_file\", \"cmd\", \"args\", \"dir\", "
-    "\"sandbox\", \"sandbox_limits\", \"limits\",\n\"register\", "
-    "\"seek\", \"accept\", \"games\"}, ...]}) as a grundy bot; restarts "
-    "a\ncrashed one.\n"
+    "\"sandbox\", \"sandbox_limits\", \"limits\",\n\"ponder\", "
+    "\"register\", "
+    "\"seek\", \"accept\", \"games\"}, ...]}) as a grundy bot;\n"
+    "restarts a crashed one.\n"
     "Defaults: --status-every 60 (0: only on SIGUSR1 and at the end), "
     "--restarts 10,\n--backoff-ms 1000.  See grundy(1).\n";
 
@@ -266,6 +267,8 @@ host_bot(struct host *h, struct hbot *b, const struct jsonr *o,
 	}
 	if (host_bool(o, "sandbox", b->name))
 		host_vec_add(&b->argv, &b->argc, "--sandbox");
+	if (host_bool(o, "ponder", b->name))
+		host_vec_add(&b->argv, &b->argc, "--ponder");
 	if ((sl = host_str(o, "sandbox_limits", b->name, 0)) != NULL) {
 		sandbox_defaults(&sb);
 		if (sandbox_parse(sl, &sb, why, sizeof why) != 0)

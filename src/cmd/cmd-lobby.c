@@ -21,6 +21,7 @@
 #include "node/lnode.h"
 #include "nodestore/store-where.h"
 #include "proto/proto.h"
+#include "record/verify.h"
 #include "session/session.h"
 #include "store/store.h"
 
@@ -362,15 +363,34 @@ cmd_resume_exec(struct session *s, const struct proto_cmd *c,
 	return (CMD_OK);
 }
 
-/* resign GAME_ID: gives up a live game. */
+/*
+ * resign GAME_ID [REASON [DETAIL...]]: gives up a live game, or declares
+ * its own loss with a reason (PROTOCOL.md §13.4: a sandbox limit, or a
+ * crash with its detail), checked before anything changes.
+ */
 static int
-cmd_lobby_resign(struct session *s, const char *id, struct buf *body)
+cmd_lobby_resign(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
 {
-	int	 seat;
+	char		 detail[CMD_REASON_MAX + 1];
+	const char	*reason = "resign", *why;
+	int		 seat;
 
-	if (lobby_resign(s->lc, id, &seat, body) != 0)
+	if (c->argc >= 2) {
+		if (cmd_reason(c, "resign", 2, 1, detail, sizeof detail,
+		    body) != 0)
+			return (CMD_ERROR);
+		if ((reason = verify_own_loss(c->argv[1], c->argc > 2 ?
+		    detail : NULL, &why)) == NULL) {
+			buf_printf(body, "resign: %.32s %s", c->argv[1], why);
+			return (CMD_ERROR);
+		}
+	}
+	if (lobby_resign(s->lc, c->argv[0], reason, c->argc > 2 ? detail :
+	    NULL, &seat, body) != 0)
 		return (CMD_ERROR);
-	buf_printf(body, "result %s resign", seat == 1 ? "second" : "first");
+	buf_printf(body, "result %s %s%s%s", seat == 1 ? "second" : "first",
+	    reason, c->argc > 2 ? " " : "", c->argc > 2 ? detail : "");
 	return (CMD_OK);
 }
 
@@ -625,13 +645,13 @@ cmd_net_games_exec(struct session *s, const struct proto_cmd *c,
 	return (cmd_games_exec(s, c, body));
 }
 
-/* resign [GAME_ID]: the match, or a networked game. */
+/* resign [GAME_ID [REASON [DETAIL]]]: the match, or a networked game. */
 static int
 cmd_net_resign_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	if (c->argc == 1 && s->lc != NULL)
-		return (cmd_lobby_resign(s, c->argv[0], body));
+	if (c->argc >= 1 && s->lc != NULL)
+		return (cmd_lobby_resign(s, c, body));
 	return (cmd_resign_exec(s, c, body));
 }
 
@@ -640,6 +660,6 @@ const struct cmd_entry cmd_net_games_entry = {
 	.exec = cmd_net_games_exec
 };
 const struct cmd_entry cmd_net_resign_entry = {
-	.name = "resign", .max_args = 1, .flags = CMD_F_LOOP,
-	.usage = "[GAME_ID]", .exec = cmd_net_resign_exec
+	.name = "resign", .max_args = -1, .flags = CMD_F_LOOP,
+	.usage = "[GAME_ID [REASON [DETAIL]]]", .exec = cmd_net_resign_exec
 };

@@ -70,6 +70,8 @@ lobby_token(char *tok)
 /* The names of a game's states, for the log. */
 static const char *const lg_state_names[] = { LG_STATES(ENUM_X_NAME) };
 
+static void	 lg_finish(struct lgame *, int, const char *);
+
 /* Moves a game to a new state: the one place that changes it. */
 void
 lg_enter(struct lgame *g, enum lg_state s)
@@ -676,7 +678,7 @@ lg_logged_cb(void *arg, int ok)
 }
 
 /* Ends a game: the winner is a seat; the rest follows once it is logged. */
-void
+static void
 lg_finish(struct lgame *g, int winner, const char *reason)
 {
 	lg_finish_detail(g, winner, reason, NULL);

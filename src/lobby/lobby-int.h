@@ -380,7 +380,6 @@ struct lgame *lg_start_away(struct lobby *, const char *, struct game *,
 int	 lg_seated(struct lgame *);
 void	 lg_free(struct lgame *);
 void	 lg_engine_drop(struct lobby *);
-void	 lg_finish(struct lgame *, int, const char *);
 void	 lg_finish_detail(struct lgame *, int, const char *, const char *);
 int64_t	 lobby_playing(struct lobby *, const char *);
 void	 lg_tell_seat(struct lgame *, int, const char *);

@@ -581,10 +581,15 @@ lobby_resume(struct lobby_client *lc, const char *token, int64_t *gid,
 	return (0);
 }
 
-/* resign GAME_ID: a seated player (*seat) gives up a live game. */
+/*
+ * resign GAME_ID [REASON [DETAIL]]: a seated player (*seat) gives up a
+ * live game, with reason "resign" or the loss it declares of its own
+ * (reason static, checked by the caller: verify_own_loss; detail copied,
+ * or NULL).
+ */
 int
-lobby_resign(struct lobby_client *lc, const char *id, int *seat,
-    struct buf *err)
+lobby_resign(struct lobby_client *lc, const char *id, const char *reason,
+    const char *detail, int *seat, struct buf *err)
 {
 	struct lgame	*g = lobby_game(lc->lb, lobby_gid(id));
 	int		 s;
@@ -606,7 +611,10 @@ lobby_resign(struct lobby_client *lc, const char *id, int *seat,
 		return (-1);
 	}
 	*seat = s;
-	lg_finish(g, 3 - s, "resign");
+	if (strcmp(reason, "resign") != 0)
+		log_info("game=%lld event=own-loss seat=%d reason=%s",
+		    (long long)g->id, s, reason);
+	lg_finish_detail(g, 3 - s, reason, detail);
 	return (0);
 }
 

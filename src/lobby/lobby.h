@@ -151,7 +151,8 @@ int	 lobby_accept(struct lobby_client *, const char *, int, int64_t *,
 int	 lobby_ready(struct lobby_client *, int, struct buf *);
 int	 lobby_resume(struct lobby_client *, const char *, int64_t *, int *,
 	    struct buf *);
-int	 lobby_resign(struct lobby_client *, const char *, int *, struct buf *);
+int	 lobby_resign(struct lobby_client *, const char *, const char *,
+	    const char *, int *, struct buf *);
 
 /* A live game, as games live, watch and the web (lobby-web.c) show it. */
 struct lobby_live {

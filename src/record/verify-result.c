@@ -168,6 +168,35 @@ verify_detail_form(const struct verify *v, const struct verify_result *r)
 	return (NULL);
 }
 
+/*
+ * A loss a player may declare of its own game (resign GAME_ID REASON
+ * [DETAIL], PROTOCOL.md §13.4): `crash` with its DETAIL, or a sandbox
+ * limit without one, checked as a record's result line is.  Returns the
+ * reason's name (static), or NULL with *why set.
+ */
+const char *
+verify_own_loss(const char *reason, const char *detail, const char **why)
+{
+	struct verify_result r;
+	size_t		 i;
+
+	memset(&r, 0, sizeof r);
+	for (i = 0; i < nitems(verify_reasons); i++)
+		if (strcmp(reason, verify_reasons[i].name) == 0 &&
+		    (verify_reasons[i].detail == VD_CRASH ||
+		    verify_reasons[i].detail == VD_LIMIT))
+			r.how = &verify_reasons[i];
+	if (r.how == NULL) {
+		*why = "a reason is memory-limit, process-limit, "
+		    "forbidden-syscall, output-limit or crash";
+		return (NULL);
+	}
+	r.detail = detail;
+	if ((*why = verify_detail_form(NULL, &r)) != NULL)
+		return (NULL);
+	return (r.how->name);
+}
+
 /* Checks what the headers alone show of a finished game's result. */
 static enum verify_verdict
 verify_head_finished(struct verify *v, const struct verify_result *r)

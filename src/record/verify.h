@@ -33,5 +33,6 @@ void	 verify_limits_default(struct verify_limits *);
 enum verify_verdict verify_text(const char *, const char *, size_t,
 	    const struct verify_limits *, struct buf *);
 int	 verify_main(int, char **);
+const char *verify_own_loss(const char *, const char *, const char **);
 
 #endif /* VERIFY_H */

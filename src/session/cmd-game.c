@@ -645,7 +645,7 @@ int
 cmd_resign_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	if (c->argc == 1) {
+	if (c->argc >= 1) {
 		buf_puts(body, "networked play is not available here");
 		return (CMD_ERROR);
 	}

@@ -220,6 +220,69 @@ def test_illegal_timeout_match():
             lines[:res] + [flip] + lines[res + 1:]), res + 1, words)
 
 
+def test_own_loss():
+    """resign GAME_ID REASON [DETAIL] (issue 27: a hosted bot's grundy bot
+    tells why its program lost): only a player of the game, only its own
+    loss, only a sandbox limit or a crash with its detail; a refused one
+    changes nothing; the gameover, the record (which grundy verify
+    accepts) and the JSON carry the reason."""
+    d = Daemon("ownloss", "--http", "127.0.0.1:0")
+    a, b, x = login(d, "hana"), login(d, "ivan"), login(d, "jill")
+    port = wait_for(lambda: re.findall(
+        r"event=http-listen addr=\S+ port=(\d+)",
+        open(os.path.join(TMP, "ownloss.log")).read()))[-1]
+    cases = [("memory-limit", ""), ("process-limit", ""),
+             ("forbidden-syscall", ""), ("output-limit", ""),
+             ("crash", "killed by signal 31"),
+             ("crash", "exited with status 3"),
+             ("crash", "closed its output")]
+    for n, (reason, detail) in enumerate(cases):
+        gid, seats, ea, eb = pair(d, a, b, "nim 3 4 5", "tc=60000")
+        loser = 1 + n % 2        # the seat to move, or the other
+        if n == 0:
+            for bad, why in (
+                    ("timeout", "? resign: timeout a reason is memory-limit, "
+                     "process-limit, forbidden-syscall, output-limit or "
+                     "crash"),
+                    ("resign", "? resign: resign a reason is"),
+                    ("memory-limit signal 9", "? resign: memory-limit has "
+                     "no detail"),
+                    ("crash", "? resign: crash needs its detail"),
+                    ("crash exited with status 256",
+                     "? resign: crash needs its detail"),
+                    ("crash killed by signal 0",
+                     "? resign: crash needs its detail")):
+                r = seats[loser].cmd("resign %d %s" % (gid, bad))
+                check("refused: resign GID %s" % bad, r is not None and
+                      not ok(r) and ("? " + body(r)).startswith(why), r)
+            r = x.cmd("resign %d memory-limit" % gid)
+            check("a stranger cannot", r is not None and not ok(r) and
+                  body(r) == "not a player of game %d" % gid, r)
+            r = x.cmd("games live")
+            check("the game is still live after the refusals",
+                  ok(r) and body(r).startswith("%d " % gid), r)
+        line = ("resign %d %s %s" % (gid, reason, detail)).strip()
+        r = seats[loser].cmd(line)
+        head = ("result %s %s %s" % ("second" if loser == 1 else "first",
+                                     reason, detail)).strip()
+        check("%s: answer %s" % (line, head), ok(r) and body(r) == head, r)
+        for s in (1, 2):
+            g = gameover_of(seats[s])
+            check("%s: seat %d's gameover" % (line, s), g is not None and
+                  g.split(" ", 1)[1] == "gameover " + head[7:], g)
+        finished(d, n + 1)
+        text = record_file(x, gid) or ""
+        check("%s: the record's result" % line, "\n" + head + "\n" in text,
+              text)
+        accepted("a declared %s" % reason, text, moves_of(d, gid))
+        j = json.load(urllib.request.urlopen(
+            "http://127.0.0.1:%s/api/games/%d" % (port, gid), timeout=WAIT))
+        g = j["game"]
+        check("%s: the JSON" % line, g["reason"] == reason and
+              g["detail"] == (detail or None) and g["result"] ==
+              ("second" if loser == 1 else "first"), g)
+
+
 def ids(c, line):
     """The game ids a history command lists, and its next line or None."""
     r = c.cmd(line)
@@ -289,4 +352,5 @@ def test_history_filters():
 
 if __name__ == "__main__":      # bounds.py borrows its helpers
     sys.exit(run([test_every_family, test_refused_resign_edits,
+                  test_own_loss,
                   test_illegal_timeout_match, test_history_filters]))

@@ -8,7 +8,10 @@ output-limit, timeout), in the output file and in records that grundy
 verify accepts; the good engines' game between themselves and their
 counters are untouched, nothing they hold is seen or written, and no
 process of the run outlives it.  The same snooping and orphaned programs
-without --sandbox show that the checks can fail.
+without --sandbox show that the checks can fail.  test_hosted plays the
+whole suite under `grundy host` (sandboxed `grundy bot`s) on a real
+grundyd: each hostile bot loses its game with its reason in the server's
+record, the spinner is frozen off its turn.
 
 Skips (TAP) when bwrap cannot make its namespaces on this machine; the
 memory and process limits are checked where a cgroup holds them (grundy
@@ -18,8 +21,11 @@ Usage: sandbox.py BUILDDIR SRCDIR (TAP on stdout, through tests/py-run.sh).
 """
 import json
 import os
+import re
 import shutil
+import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -416,29 +422,212 @@ def bot_case(d, n, bad_argv, want):
         lambda: not survivors(), timeout=WAIT), survivors())
 
 
-def test_bot():
-    """grundy bot --sandbox (issue 27's hosted bots), one hostile program
-    at a time against a good bot: a connection to grundyd's port and
-    ptrace (forbidden-syscall), 1 GB to stderr (output-limit), a fork bomb
-    (process-limit) and 10 GB (memory-limit) where a cgroup holds them;
-    each one's grundy bot says so and exits 1; the daemon and the good
-    bot go on."""
-    if skipping("bot"):
-        return
-    d = Daemon("sandbox-bot", "--registration", "open")
-    cases = [([os.path.join(BAD, "hostile.py"), "net", "127.0.0.1",
-               str(d.port)], "forbidden-syscall"),
-             ([HOSTILE, "ptrace"], "forbidden-syscall"),
-             ([HOSTILE, "stderr"], "output-limit")]
+def hosted_cases(port):
+    """The hostile bots of test_hosted: (name, cmd, args, reason wanted
+    in the server's record or None: it plays normally, tc)."""
+    snoop = ["snoop", os.path.join(GOOD, "secret.txt"), GOOD,
+             GOOD2, RESULTS, os.path.join(RESULTS, "earlier.json"),
+             "/etc/shadow", os.path.expanduser("~"), "--write"] + \
+        OUTSIDE
+    # Python scripts by their own path: the sandbox shows the program's
+    # directory (grundy bot gives it no other).
+    cases = [("snoop", "./hostile.py", snoop, None),
+             ("netd", "./hostile.py", ["net", "127.0.0.1", str(port)],
+              "forbidden-syscall"),
+             ("netout", "./hostile", ["net", "192.0.2.1", "80"],
+              "forbidden-syscall"),
+             ("ptrace", "./hostile", ["ptrace"], "forbidden-syscall"),
+             ("fill", "./hostile", ["fill"], "output-limit"),
+             ("stderr", "./hostile", ["stderr"], "output-limit"),
+             ("sleep", "./hostile.py", ["sleep"], "timeout"),
+             ("spin", "./hostile", ["spin", "frozen"], None),
+             ("spinp", "./hostile", ["spin", "ponder"], None),  # control
+             ("orphan", "./hostile", ["orphan"], None)]
     if cgroup_holds("processes"):
-        cases.append(([HOSTILE, "forkbomb"], "process-limit"))
+        cases += [("forkbomb", "./hostile", ["forkbomb"], "process-limit"),
+                  ("threadbomb", "./hostile", ["threadbomb"],
+                   "process-limit")]
+    else:
+        skip("hosted fork and thread bombs: process-limit", "no pids "
+             "cgroup here: RLIMIT_NPROC refuses the forks and nothing "
+             "tells grundy bot")
     if cgroup_holds("memory"):
-        cases.append(([HOSTILE, "alloc"], "memory-limit"))
-    for n, (argv, want) in enumerate(cases):
-        bot_case(d, n, argv, want)
+        cases.append(("alloc", "./hostile", ["alloc"], "memory-limit"))
+    else:
+        skip("hosted 10 GB: memory-limit", "no memory cgroup here")
+    return cases
+
+
+OUTSIDE = [os.path.join(TMP, "pwned"), os.path.join(BAD, "pwned"),
+           os.path.join(RESULTS, "pwned")]
+
+
+def comms():
+    """The names (comm) of every process."""
+    names = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/comm" % pid) as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass
+    return names
+
+
+def db_rows(d, sql, args=()):
+    con = sqlite3.connect(d.db)
+    rows = con.execute(sql, args).fetchall()
+    con.close()
+    return rows
+
+
+def host_log():
+    return open(os.path.join(TMP, "hosted.log"), errors="replace").read()
+
+
+def test_hosted():
+    """The whole hostile suite under `grundy host` (issue 27): every
+    hostile bot (sandboxed grundy bot) plays a well-behaved sandboxed bot
+    of its own on a real grundyd and loses its game with the right reason
+    in the server's record (told by its grundy bot: resign GAME_ID
+    REASON), or plays normally seeing and writing nothing (snoop), or
+    loses on the server's clock (sleep); the spinner is frozen off its
+    turn (its off-turn CPU ~0; with "ponder" it is not); the orphan is
+    gone after its game; the good bots' own game and the daemon are
+    untouched; grundy host restarts the hostile bots that failed; no
+    process is left."""
+    if skipping("hosted"):
+        return
+    for p in OUTSIDE:
+        if os.path.exists(p):
+            os.unlink(p)
+    d = Daemon("sandbox-host", "--registration", "open", "--register-rate",
+               "0", "--max-queued-per-ip", "1000")
+    pw = os.path.join(TMP, "host.pw")
+    with open(pw, "w") as f:
+        f.write("password1\n")
+    cases = hosted_cases(d.port)
+    bots = []
+
+    def bot(name, cmd, args, dirname, tc, **kw):
+        b = {"name": name, "account": name, "password_file": pw,
+             "cmd": cmd, "args": args, "dir": dirname, "register": True,
+             "seek": "nim 5 6 7 tc=%s" % tc, "games": 1, "sandbox": True,
+             "sandbox_limits": LIMITS}
+        b.update(kw)
+        bots.append(b)
+    for k, (name, cmd, args, want) in enumerate(cases):
+        # A seek of its own (tc) pairs each hostile bot with its partner.
+        tc = "3000+%d" % k if want == "timeout" else "60000+%d" % k
+        think = ["--think-ms", "600"] if name.startswith("spin") else []
+        bot("h" + name, cmd, args, BAD, tc,
+            **({"ponder": True} if name == "spinp" else {}))
+        bot("g" + name, "./bot-random.py", think, GOOD, tc)
+    for name in ("gg1", "gg2"):
+        bot(name, "./bot-random.py", [], GOOD2, "60000+99", games=2)
+    path = os.path.join(TMP, "hosted.json")
+    with open(path, "w") as f:
+        json.dump({"server": "127.0.0.1:%d" % d.port, "bots": bots}, f)
+    out = open(os.path.join(TMP, "hosted.out"), "w")
+    err = open(os.path.join(TMP, "hosted.log"), "w")
+    h = subprocess.Popen([GRUNDY, "host", "--restarts", "3", "--backoff-ms",
+                          "500", "--status-every", "0", path], stdout=out,
+                         stderr=err)
+    PROCS.append(h)
+    names = [c[0] for c in cases]
+
+    def games_of(name):
+        return db_rows(d, "SELECT id, player1, player2, result, reason, "
+                       "detail FROM games WHERE status = 'finished' AND "
+                       "(player1 = ? OR player2 = ?)", ("h" + name,
+                                                        "h" + name))
+
+    def good_done():
+        return all(("grundy host: g%s: up -> done" % n) in host_log()
+                   for n in names) and \
+            "grundy host: gg1: up -> done" in host_log() and \
+            "grundy host: gg2: up -> done" in host_log()
+    check("every game is played and every good bot is done",
+          wait_for(lambda: good_done() and all(games_of(n) for n in names),
+                   150, 0.2), host_log()[-4000:])
+    c = served(d)
+    check("the daemon still serves", c is not None)
+    for name, cmd, args, want in cases:
+        rows = games_of(name)
+        check("%s: one game" % name, len(rows) == 1, rows)
+        if not rows:
+            continue
+        gid, p1, p2, result, reason, detail = rows[0]
+        seat = 1 if p1 == "h" + name else 2
+        rec = c.cmd("record %d format=file" % gid) if c else None
+        text = body(rec) + "\n" if ok(rec) else ""
+        res = [l for l in text.splitlines() if l.startswith("result ")]
+        if want is not None:
+            line = "result %s %s" % ("second" if seat == 1 else "first",
+                                     want)
+            check("%s: the server's record says %s, its partner won" %
+                  (name, line), res == [line], (res, rows))
+        else:
+            check("%s: played out on the board (%s)" % (name, res),
+                  len(res) == 1 and res[0].split()[2] in
+                  ("no-legal-move", "last-token-taken"), (res, rows))
+        rpath = os.path.join(TMP, "host-%s.grec" % name)
+        with open(rpath, "w") as f:
+            f.write(text)
+        v = subprocess.run([GRUNDY, "verify", rpath], capture_output=True,
+                           text=True)
+        check("%s: grundy verify accepts the record" % name,
+              v.returncode == 0, v.stdout + v.stderr)
+        if want not in (None, "timeout"):
+            check("%s: its grundy bot told it and grundy host restarts "
+                  "it" % name, wait_for(
+                      lambda: "h%s: up -> waiting: exited with status 1; "
+                      "restart 1 of" % name in host_log() and
+                      " lost game %d: %s\n" % (gid, want) in host_log(),
+                      WAIT), host_log()[-3000:])
+    gg = db_rows(d, "SELECT reason FROM games WHERE status = 'finished' "
+                 "AND player1 IN ('gg1', 'gg2') AND player2 IN ('gg1', "
+                 "'gg2')")
+    check("the good bots' own games played out on the board",
+          len(gg) == 2 and all(r[0] in ("no-legal-move",
+                                        "last-token-taken")
+                               for r in gg), gg)
+    log = host_log()
+    check("snoop saw nothing, and no secret reached the log",
+          "hostile: saw 0," in log and "good-secret" not in log and
+          "good2-secret" not in log and "earlier round" not in log,
+          [l for l in log.splitlines() if l.startswith("hostile: ")])
+    check("nothing written outside its scratch",
+          not any(os.path.exists(p) for p in OUTSIDE), OUTSIDE)
+    spins = {tag: int(c) / max(int(w), 1) for c, w, tag in re.findall(
+        r"hostile: off-turn cpu (\d+) ms wall (\d+) ms (\w+)", log)}
+    note("spinners' off-turn CPU / wall: %r" % (spins,))
+    check("both spinners told their off-turn time",
+          sorted(spins) == ["frozen", "ponder"], spins)
+    if sorted(spins) == ["frozen", "ponder"]:
+        # Frozen: only the freeze's own latency runs (a fraction of a ms
+        # with a cgroup, a walk of /proc without); the ponderer spins
+        # through its opponent's 600 ms of thinking a move.
+        check("the frozen spinner used ~0 CPU off its turn, the ponderer "
+              "did", spins["frozen"] <= 0.1 and
+              spins["ponder"] > 2 * spins["frozen"], spins)
+    check("the orphan's grandchild is gone after its game",
+          wait_for(lambda: "sbxorphan" not in comms(), WAIT) and
+          "grundy host: horphan: up -> done" in log, log[-2000:])
+    check("the hostile bots are restarted, then stopped by SIGTERM",
+          h.poll() is None)
+    h.send_signal(signal.SIGTERM)
+    try:
+        h.wait(WAIT)
+    except subprocess.TimeoutExpired:
+        pass
+    check("grundy host ends", h.returncode is not None, host_log()[-2000:])
+    check("no process of the hostile bots is left (the orphan neither)",
+          wait_for(lambda: not survivors(), timeout=WAIT), survivors())
+    check("the daemon still serves after all", served(d) is not None)
 
 
 if __name__ == "__main__":
     sys.exit(run([test_available, test_snoop, test_net, test_ptrace,
                   test_forkbomb, test_alloc, test_output, test_sleep,
-                  test_orphan, test_engines_file, test_bot]))
+                  test_orphan, test_engines_file, test_hosted]))

@@ -13,6 +13,11 @@
  *   orphan         (at new) leaves a grandchild in a session of its own,
  *                  named "sbxorphan", running after the game; plays well
  *   ptrace         attaches to its parent with ptrace
+ *   spin [TAG]     (from its first genmove) spins in a thread of its own,
+ *                  on its opponent's time too, and plays well; at gameover
+ *                  tells "hostile: off-turn cpu C ms wall W ms [TAG]": the
+ *                  CPU and wall time from each answer to genmove to the
+ *                  next command it read
  *   good           none: plays well
  *
  * What it did is told on stderr as "hostile: ..." lines.
@@ -33,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char	*mode;
@@ -47,6 +53,28 @@ idle(void *arg)
 	for (;;)
 		pause();
 	return (NULL);
+}
+
+/* The spinner's thread: burns CPU for ever. */
+static void *
+spin(void *arg)
+{
+	volatile unsigned long	 n = 0;
+
+	(void)arg;
+	for (;;)
+		n++;
+	return (NULL);
+}
+
+/* A clock's reading in ms. */
+static long
+ms_of(clockid_t id)
+{
+	struct timespec	 ts;
+
+	clock_gettime(id, &ts);
+	return ((long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
 /* Does what mode says, once. */
@@ -121,6 +149,9 @@ misbehave(void)
 		for (i = 0; i < (1U << 30) / sizeof chunk; i++)
 			if (write(2, chunk, sizeof chunk) < 0)
 				break;
+	} else if (strcmp(mode, "spin") == 0) {
+		if (pthread_create(&t, NULL, spin, NULL) != 0)
+			fprintf(stderr, "hostile: no spinner thread\n");
 	} else if (strcmp(mode, "ptrace") == 0) {
 		long r = ptrace(PTRACE_ATTACH, getppid(), NULL, NULL);
 
@@ -161,6 +192,7 @@ main(int argc, char **argv)
 	long		 piles[16], v;
 	unsigned long	 id;
 	int		 n, np = 0, i;
+	long		 cpu0 = -1, wall0 = 0, cpu = 0, wall = 0;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: hostile MODE [ARGS]\n");
@@ -175,6 +207,11 @@ main(int argc, char **argv)
 		n = 0;
 		if (sscanf(line, "%lu %63s %n", &id, cmd, &n) < 2)
 			continue;
+		if (cpu0 >= 0) {	/* off-turn since its last move */
+			cpu += ms_of(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+			wall += ms_of(CLOCK_MONOTONIC) - wall0;
+			cpu0 = -1;
+		}
 		if (strcmp(cmd, "new") == 0) {
 			np = 0;
 			if (strncmp(line + n, "nim ", 4) == 0)
@@ -197,6 +234,15 @@ main(int argc, char **argv)
 				printf("=%lu resign\n\n", id);
 			else
 				printf("=%lu %d=%ld\n\n", id, i + 1, --piles[i]);
+			cpu0 = ms_of(CLOCK_PROCESS_CPUTIME_ID);
+			wall0 = ms_of(CLOCK_MONOTONIC);
+		} else if (strcmp(cmd, "gameover") == 0) {
+			if (strcmp(mode, "spin") == 0)
+				fprintf(stderr, "hostile: off-turn cpu %ld ms "
+				    "wall %ld ms%s%s\n", cpu, wall, args[0] !=
+				    NULL ? " " : "", args[0] != NULL ?
+				    args[0] : "");
+			printf("=%lu\n\n", id);
 		} else if (strcmp(cmd, "quit") == 0) {
 			printf("=%lu\n\n", id);
 			return (0);
