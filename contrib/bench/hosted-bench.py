@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hosted-bench.py: what freezing a hosted bot's program off its turn
-costs `grundy bot` (issue 27: no pondering), against `grundy bot
---ponder` (never frozen) as the reference, in the same run on the same
+costs `grundy bot --sandbox` (issue 27: no pondering; a bot without
+--sandbox is never frozen), against `grundy bot --sandbox --ponder` as the reference, in the same run on the same
 grundyd (log on tmpfs), with the same instant engine (`grundy engine`)
 and the same games (`nim 20 20 20`, random starts, one pair of bots
 seeking its own tc).  Each mode also runs with GRUNDY_PTREE=process-group
@@ -57,7 +57,8 @@ def run(build, tmp, games, ponder, env, n):
                     "--name", "hb%d_%d" % (n, i), "--password",
                     "benchpass1", "--register", "--no-ready", "--seek",
                     "nim 20 20 20 tc=600000 rated=0 random=1", "--games",
-                    str(games)] + (["--ponder"] if ponder else []) + \
+                    str(games), "--sandbox"] + \
+                (["--ponder"] if ponder else []) + \
                 ["--", grundy, "engine"]
             if i == 0:
                 argv = ["strace", "-c", "-o", trace] + argv

@@ -24,8 +24,9 @@ bot_tree(struct bot *b)
 }
 
 /*
- * Thaws (on) or freezes the program's process tree: without --ponder it
- * runs only while it owes the server an answer (bot-server.c thaws it as
+ * Thaws (on) or freezes the program's process tree: under --sandbox (an
+ * untrusted, hosted program) and without --ponder it runs only while it
+ * owes the server an answer (bot-server.c thaws it as
  * a command is relayed; once all are answered, bot.c's loop freezes it
  * after the answer went to the server, off its clock), so it cannot think
  * on its opponent's time.  The time it is
@@ -38,7 +39,7 @@ bot_program_run(struct bot *b, int on)
 
 	b->freeze_due = 0;
 	if (t == NULL || b->pc.pid <= 0 || b->frozen == !on ||
-	    (b->ponder && !on))
+	    ((b->ponder || !b->sandbox) && !on))
 		return;
 	if ((on ? ptree_thaw(t) : ptree_freeze(t)) == 0)
 		b->frozen = !on;
