@@ -54,6 +54,7 @@
 static void	 conn_end_last_line(struct conn *);
 static void	 conn_reading(struct conn *, int);
 static void	 conn_line_timer(struct conn *);
+static void	 conn_rev_add(struct conn *, uint64_t);
 static void	 conn_refuse(struct conn *, char *, size_t, struct buf *,
 		    struct buf *);
 static int	 conn_output_full(struct conn *);
@@ -344,7 +345,9 @@ conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
 	j = xcalloc(1, sizeof *j);
 	j->conn = c;
 	j->host = c->sess.addr;
-	j->line = line;
+	j->line = xmalloc(n + 1);	/* the line itself is in the input */
+	memcpy(j->line, line, n);
+	j->line[n] = '\0';
 	j->len = n;
 	j->prep = prep;
 	buf_init(&j->out);
@@ -353,7 +356,6 @@ conn_queue_job(struct conn *c, char *line, size_t n, struct buf *out,
 	    &queued) == 0)
 		return (0);
 	c->busy = 0;
-	j->line = NULL;		/* the caller's */
 	job_free(j);
 	buf_init(&msg);
 	buf_printf(&msg, "busy: %u heavy commands from your address are "
@@ -400,13 +402,18 @@ conn_answer(struct conn *c, struct buf *out)
 }
 
 /*
- * Takes the next request line out of the input into *linep (*np bytes),
+ * Takes the next request line of the input into *linep (*np bytes),
  * dealing on the way with the rest of an overlong line (skipped, after
  * one error), answer blocks (§13.2) and the rate limit.  Returns 1 with a
- * line to run, 0 to look again, -1 when no complete line waits.
+ * line to run, 0 to look again, -1 when no complete line waits.  The line
+ * is read in place, NUL-terminated where its LF was (no copy, no
+ * allocation: it is most often in the input's first chain, else pulled
+ * up into one); the caller drains *drainp bytes of the input once it is
+ * done with it.
  */
 static int
-conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
+conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np,
+    size_t *drainp)
 {
 	const struct conf *cf = c->srv->conf;
 	struct evbuffer	*in = c->in;
@@ -446,34 +453,36 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np)
 			proto_too_long(out, head, cf->max_line);
 		return (0);
 	}
-	if ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) == NULL)
-		return (-1);
+	n = (size_t)eol.pos;
+	if ((line = (char *)evbuffer_pullup(in, eol.pos + 1)) == NULL)
+		fatalx("event=oom");
+	line[n] = '\0';
 	c->ncmds++;
 	c->line_ms = server_now_ms(c->srv);
 	c->partial_ms = 0;
 	switch (proto_answer_feed(&c->ans, line, n, 0)) {
 	case PROTO_IN_BLOCK:
-		free(line);
+		evbuffer_drain(in, n + 1);
 		return (0);
 	case PROTO_BLOCK_DONE:
 		conn_answer(c, out);
-		free(line);
+		evbuffer_drain(in, n + 1);
 		return (0);
 	case PROTO_NOT_ANSWER:
 		break;		/* the line as it came: a request */
 	}
 	if (!proto_blank(line, n) && !conn_charge_line(c, line, n, out)) {
-		free(line);
+		evbuffer_drain(in, n + 1);
 		return (0);
 	}
 	*linep = line;
 	*np = n;
+	*drainp = n + 1;
 	return (1);
 }
 
 /*
- * Runs a request on the loop (the lobby held around it) and frees the
- * line.  A command that ended a logged match keeps its reply back until
+ * Runs a request on the loop (the lobby held around it).  A command that ended a logged match keeps its reply back until
  * the log has the end on disk; the connection goes on behind it, unless
  * an earlier result is held already.  Returns 1 if the connection must
  * wait, else 0.
@@ -492,7 +501,6 @@ conn_execute(struct conn *c, char *line, size_t n, struct buf *out)
 	if (c->sess.lc != NULL)
 		lobby_release(c->sess.lc, out);
 	c->sess.on_loop = 0;
-	free(line);
 	conn_log_cmd(c);
 	if (rv == SESSION_WAIT) {
 		/* Reply once the log has the result on disk. */
@@ -520,7 +528,7 @@ conn_execute(struct conn *c, char *line, size_t n, struct buf *out)
 }
 
 /*
- * Runs one request line (and frees it): on a worker when it may be slow
+ * Runs one request line: on a worker (a copy) when it may be slow
  * or its game must be prepared first (unless prepped already), else here.
  * Returns 0 to go on, 1 when the connection must wait (a job or a log
  * write in flight), -1 if the connection is gone.
@@ -529,22 +537,20 @@ static int
 conn_run_line(struct conn *c, char *line, size_t n, int prepped,
     struct buf *out)
 {
+	const struct cmd_entry *ce = NULL;
 	int	 heavy;
 
 	c->sess.conf = &c->srv->conf->sc;
-	heavy = !prepped && session_heavy(&c->sess, line, n);
-	if (heavy || (!prepped && cmd_prep_needed(&c->sess, line, n))) {
+	heavy = !prepped && session_heavy(&c->sess, line, n, &ce);
+	if (heavy || (!prepped && cmd_prep_needed(&c->sess, ce, line, n))) {
 		/* Answer the earlier lines before this one waits. */
 		if (conn_write(c, out->data, out->len) != 0) {
-			free(line);
 			buf_reset(out);
 			return (-1);
 		}
 		buf_reset(out);
-		if (conn_queue_job(c, line, n, out, !heavy) != 0) {
-			free(line);
+		if (conn_queue_job(c, line, n, out, !heavy) != 0)
 			return (0);
-		}
 		return (1);
 	}
 	return (conn_execute(c, line, n, out));
@@ -560,24 +566,30 @@ conn_process(struct conn *c)
 	struct server	*srv = c->srv;
 	struct buf	*out = &srv->out;
 	char		*line;
-	size_t		 n;
+	size_t		 n, drain;
 	int		 rv, prepped;
 
 	buf_reset(out);
 	while (!c->busy && (c->state == CONN_OPEN || c->state == CONN_EOF)) {
 		if (conn_output_full(c))
 			break;
+		drain = 0;
 		if ((prepped = c->prepped != NULL)) {
 			/* Its game was prepared on a worker: run it here. */
 			line = c->prepped;
 			n = c->prepped_len;
 			c->prepped = NULL;
-		} else if ((rv = conn_next_line(c, out, &line, &n)) < 0)
+		} else if ((rv = conn_next_line(c, out, &line, &n, &drain)) < 0)
 			break;
 		else if (rv == 0)
 			continue;
-		if ((rv = conn_run_line(c, line, n, prepped, out)) < 0)
-			return;
+		rv = conn_run_line(c, line, n, prepped, out);
+		if (prepped)
+			free(line);
+		if (rv < 0)
+			return;		/* gone, its input with it */
+		if (drain > 0)
+			evbuffer_drain(c->in, drain);
 		if (rv > 0)
 			break;
 		/* Pipelined replies go out together, but not unboundedly. */
@@ -617,7 +629,6 @@ conn_line_timer(struct conn *c)
 {
 	const struct conf *cf = c->srv->conf;
 	struct evbuffer_ptr eol;
-	struct timeval	 tv;
 	uint64_t	 now = server_now_ms(c->srv), due;
 	size_t		 eol_len;
 
@@ -640,10 +651,26 @@ conn_line_timer(struct conn *c)
 		due = c->partial_ms + (uint64_t)cf->line_timeout * 1000;
 	if (out_idle(c) && now + OUT_IDLE_MS < due)
 		due = now + OUT_IDLE_MS;	/* then out_idle_free */
-	due = due > now ? due - now : 1;
-	tv.tv_sec = (time_t)(due / 1000);
-	tv.tv_usec = (suseconds_t)(due % 1000) * 1000;
+	/*
+	 * A timeout armed for no later than due stays: when it fires early,
+	 * conn_read_ev finds nothing due and arms the rest.  So a line does
+	 * not move the timer (an event_add a request).
+	 */
+	if (c->rev_due != 0 && c->rev_due <= due)
+		return;
+	conn_rev_add(c, due > now ? due - now : 1);
+}
+
+/* Arms the input's timeout ms from now. */
+static void
+conn_rev_add(struct conn *c, uint64_t ms)
+{
+	struct timeval	 tv;
+
+	tv.tv_sec = (time_t)(ms / 1000);
+	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
 	event_add(c->rev, &tv);
+	c->rev_due = server_now_ms(c->srv) + ms;
 }
 
 /*
@@ -663,14 +690,12 @@ conn_output_full(struct conn *c)
 static void
 conn_reading(struct conn *c, int on)
 {
-	struct timeval	 tv;
-
-	if (on && !c->reading) {
-		tv.tv_sec = c->srv->conf->idle_timeout;
-		tv.tv_usec = 0;
-		event_add(c->rev, &tv);
-	} else if (!on && c->reading)
+	if (on && !c->reading)
+		conn_rev_add(c, (uint64_t)c->srv->conf->idle_timeout * 1000);
+	else if (!on && c->reading) {
 		event_del(c->rev);
+		c->rev_due = 0;
+	}
 	c->reading = on;
 }
 
@@ -738,6 +763,7 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	ssize_t		 n;
 
 	if (what & EV_TIMEOUT) {
+		c->rev_due = 0;	/* persistent: armed again, as before */
 		if (c->busy || c->held)
 			return;
 		now = server_now_ms(c->srv);

@@ -57,6 +57,7 @@ struct conn {
 	struct event	*rev;		/* input: readable or idle timeout */
 	struct evbuffer	*in;		/* received, not yet executed; lazy */
 	int		 reading;	/* rev is added */
+	uint64_t	 rev_due;	/* ... its timeout, ms; 0: unknown */
 	int		 dirty;		/* out waits for the end of the pass */
 	struct session	 sess;		/* sess.addr: the peer's address */
 	struct buf	 out;		/* unsent output, from out_off */
