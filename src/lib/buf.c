@@ -73,6 +73,18 @@ buf_putc(struct buf *b, char c)
 	buf_add(b, &c, 1);
 }
 
+/* Appends v in decimal (as "%llu", without printf's machinery). */
+void
+buf_putu(struct buf *b, unsigned long long v)
+{
+	char	 d[20], *p = d + sizeof d;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	buf_add(b, p, (size_t)(d + sizeof d - p));
+}
+
 /* Appends printf-formatted text. */
 void
 buf_printf(struct buf *b, const char *fmt, ...)

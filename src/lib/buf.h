@@ -22,6 +22,7 @@ void	 buf_grow(struct buf *, size_t);
 void	 buf_add(struct buf *, const char *, size_t);
 void	 buf_puts(struct buf *, const char *);
 void	 buf_putc(struct buf *, char);
+void	 buf_putu(struct buf *, unsigned long long);
 void	 buf_utf8(struct buf *, unsigned long);
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

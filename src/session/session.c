@@ -23,6 +23,7 @@ session_init(struct session *s, uint64_t id, const struct session_conf *conf,
 	s->table = table;
 	s->state = SESSION_IDLE;
 	s->to_move = 1;
+	game_move_init(&s->mv);
 }
 
 /* Frees the game, the history and the random state. */
@@ -36,6 +37,7 @@ session_free(struct session *s)
 		gmp_randclear(s->rs);
 	s->seeded = 0;
 	buf_free(&s->body);
+	game_move_clear(&s->mv);
 }
 
 /* Logs a match that ends without a result (the client vanished). */

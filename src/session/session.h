@@ -46,6 +46,8 @@ struct session {
 	int		 seeded;	/* engine picks at random from rs */
 	gmp_randstate_t	 rs;
 	struct buf	 body;		/* reply body scratch, reused */
+	struct game_move mv;		/* play's move, reused: its numbers */
+					/* keep their limbs (no GMP a ply) */
 	/*
 	 * The game log (NULL: logging off), its entry points (set with it:
 	 * session-store.h), and this match's place in it.
