@@ -194,13 +194,12 @@ static int
 cmd_engine_move(struct session *s, const char *label, struct buf *body)
 {
 	struct game_error err;
-	struct game_move m;
+	struct game_move *m = &s->emv;
 	enum referee_mark mark;
 	int		 rv = 0;
 
-	game_move_init(&m);
-	if (referee_engine_move(&s->game, s->seeded ? s->rs : NULL, &m, &mark,
-	    &err) != 0) {
+	if (referee_engine_move(&s->game, s->seeded ? s->rs : NULL, &s->ems, m,
+	    &mark, &err) != 0) {
 		buf_printf(body, "%s", err.msg);
 		rv = -1;
 	} else {
@@ -210,13 +209,12 @@ cmd_engine_move(struct session *s, const char *label, struct buf *body)
 			buf_puts(body, label);
 			buf_putc(body, ' ');
 		}
-		game_move_print(&m, body);
+		game_move_print(m, body);
 		buf_putc(body, '\n');
-		cmd_apply(s, &m);
+		cmd_apply(s, m);
 		if (s->state == SESSION_MATCH)
-			cmd_log_move(s, mover, &m, (enum store_mark)mark);
+			cmd_log_move(s, mover, m, (enum store_mark)mark);
 	}
-	game_move_clear(&m);
 	return (rv);
 }
 

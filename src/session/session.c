@@ -24,6 +24,8 @@ session_init(struct session *s, uint64_t id, const struct session_conf *conf,
 	s->state = SESSION_IDLE;
 	s->to_move = 1;
 	game_move_init(&s->mv);
+	game_move_init(&s->emv);
+	game_moveset_init(&s->ems);
 }
 
 /* Frees the game, the history and the random state. */
@@ -38,6 +40,8 @@ session_free(struct session *s)
 	s->seeded = 0;
 	buf_free(&s->body);
 	game_move_clear(&s->mv);
+	game_move_clear(&s->emv);
+	game_moveset_clear(&s->ems);
 }
 
 /* Logs a match that ends without a result (the client vanished). */

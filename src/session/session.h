@@ -48,6 +48,8 @@ struct session {
 	struct buf	 body;		/* reply body scratch, reused */
 	struct game_move mv;		/* play's move, reused: its numbers */
 					/* keep their limbs (no GMP a ply) */
+	struct game_move emv;		/* the engine's, reused */
+	struct game_moveset ems;	/* the engine's scratch set, reused */
 	/*
 	 * The game log (NULL: logging off), its entry points (set with it:
 	 * session-store.h), and this match's place in it.
