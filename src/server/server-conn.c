@@ -402,50 +402,124 @@ conn_answer(struct conn *c, struct buf *out)
 }
 
 /*
+ * The input of a connection is the bytes it just read, in the server's
+ * read buffer (c->win: conn_read_ev when nothing was pending), or else
+ * c->in.  Reading into one buffer for every connection and running the
+ * lines from there spares an input chain's allocation and its release a
+ * request; conn_keep_rest moves what is left (a partial line, lines
+ * behind a job) into c->in before the loop reads for another connection.
+ */
+
+/* Returns the bytes of input waiting. */
+static size_t
+conn_in_len(const struct conn *c)
+{
+	if (c->win_len > 0)
+		return (c->win_len);
+	return (c->in != NULL ? evbuffer_get_length(c->in) : 0);
+}
+
+/* Returns the offset of the first LF of the input, or -1. */
+static ssize_t
+conn_in_eol(struct conn *c)
+{
+	struct evbuffer_ptr eol;
+	const char	*p;
+	size_t		 eol_len;
+
+	if (c->win_len > 0) {
+		p = memchr(c->win, '\n', c->win_len);
+		return (p != NULL ? p - c->win : -1);
+	}
+	if (c->in == NULL)
+		return (-1);
+	eol = evbuffer_search_eol(c->in, NULL, &eol_len, EVBUFFER_EOL_LF);
+	return (eol.pos);
+}
+
+/* Drops the first n bytes of the input. */
+static void
+conn_in_drain(struct conn *c, size_t n)
+{
+	if (c->win_len > 0) {
+		c->win += n;
+		c->win_len -= n;
+	} else
+		evbuffer_drain(c->in, n);
+}
+
+/* Returns the first n bytes of the input, contiguous and writable. */
+static char *
+conn_in_peek(struct conn *c, size_t n)
+{
+	char	*p;
+
+	if (c->win_len > 0)
+		return (c->win);
+	if ((p = (char *)evbuffer_pullup(c->in, (ev_ssize_t)n)) == NULL)
+		fatalx("event=oom");
+	return (p);
+}
+
+/* Keeps what is left of a read in the server's buffer in c->in. */
+static void
+conn_keep_rest(struct conn *c)
+{
+	if (c->win_len > 0) {
+		if (c->in == NULL)
+			c->in = evbuffer_new();
+		if (c->in == NULL || evbuffer_add(c->in, c->win, c->win_len) != 0)
+			fatalx("event=oom");
+	}
+	c->win = NULL;
+	c->win_len = 0;
+}
+
+/*
  * Takes the next request line of the input into *linep (*np bytes),
  * dealing on the way with the rest of an overlong line (skipped, after
  * one error), answer blocks (§13.2) and the rate limit.  Returns 1 with a
  * line to run, 0 to look again, -1 when no complete line waits.  The line
  * is read in place, NUL-terminated where its LF was (no copy, no
- * allocation: it is most often in the input's first chain, else pulled
- * up into one); the caller drains *drainp bytes of the input once it is
- * done with it.
+ * allocation: it is in the server's read buffer or most often in the
+ * input's first chain, else pulled up into one); the caller drains
+ * *drainp bytes of the input once it is done with it.
  */
 static int
 conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np,
     size_t *drainp)
 {
 	const struct conf *cf = c->srv->conf;
-	struct evbuffer	*in = c->in;
-	struct evbuffer_ptr eol;
 	char		*line, head[32];
-	size_t		 n, eol_len;
-	ssize_t		 hn;
+	size_t		 n, avail = conn_in_len(c);
+	ssize_t		 eol, hn;
 
-	if (in == NULL)
+	if (avail == 0)
 		return (-1);
-	eol = evbuffer_search_eol(in, NULL, &eol_len, EVBUFFER_EOL_LF);
+	eol = conn_in_eol(c);
 	if (c->discard) {
 		/* Skip the rest of an overlong line. */
-		if (eol.pos < 0) {
-			evbuffer_drain(in, evbuffer_get_length(in));
+		if (eol < 0) {
+			conn_in_drain(c, avail);
 			return (-1);
 		}
-		evbuffer_drain(in, (size_t)eol.pos + eol_len);
+		conn_in_drain(c, (size_t)eol + 1);
 		c->discard = 0;
 		return (0);
 	}
-	if (eol.pos < 0 && evbuffer_get_length(in) <= cf->max_line)
+	if (eol < 0 && avail <= cf->max_line)
 		return (-1);
-	if (eol.pos < 0 || (size_t)eol.pos > cf->max_line) {
+	if (eol < 0 || (size_t)eol > cf->max_line) {
 		/* Over the limit: one error, then skip to its end. */
-		hn = evbuffer_copyout(in, head, sizeof head - 1);
-		head[hn > 0 ? hn : 0] = '\0';
-		if (eol.pos < 0) {
-			evbuffer_drain(in, evbuffer_get_length(in));
+		hn = avail < sizeof head - 1 ? (ssize_t)avail :
+		    (ssize_t)sizeof head - 1;
+		memcpy(head, conn_in_peek(c, (size_t)hn), (size_t)hn);
+		head[hn] = '\0';
+		if (eol < 0) {
+			conn_in_drain(c, avail);
 			c->discard = 1;
 		} else
-			evbuffer_drain(in, (size_t)eol.pos + eol_len);
+			conn_in_drain(c, (size_t)eol + 1);
 		c->ncmds++;
 		/* Part of an answer: the answer is cut, not refused. */
 		if (proto_answer_feed(&c->ans, head, hn > 0 ? (size_t)hn : 0,
@@ -453,26 +527,25 @@ conn_next_line(struct conn *c, struct buf *out, char **linep, size_t *np,
 			proto_too_long(out, head, cf->max_line);
 		return (0);
 	}
-	n = (size_t)eol.pos;
-	if ((line = (char *)evbuffer_pullup(in, eol.pos + 1)) == NULL)
-		fatalx("event=oom");
+	n = (size_t)eol;
+	line = conn_in_peek(c, n + 1);
 	line[n] = '\0';
 	c->ncmds++;
 	c->line_ms = server_now_ms(c->srv);
 	c->partial_ms = 0;
 	switch (proto_answer_feed(&c->ans, line, n, 0)) {
 	case PROTO_IN_BLOCK:
-		evbuffer_drain(in, n + 1);
+		conn_in_drain(c, n + 1);
 		return (0);
 	case PROTO_BLOCK_DONE:
 		conn_answer(c, out);
-		evbuffer_drain(in, n + 1);
+		conn_in_drain(c, n + 1);
 		return (0);
 	case PROTO_NOT_ANSWER:
 		break;		/* the line as it came: a request */
 	}
 	if (!proto_blank(line, n) && !conn_charge_line(c, line, n, out)) {
-		evbuffer_drain(in, n + 1);
+		conn_in_drain(c, n + 1);
 		return (0);
 	}
 	*linep = line;
@@ -589,7 +662,7 @@ conn_process(struct conn *c)
 		if (rv < 0)
 			return;		/* gone, its input with it */
 		if (drain > 0)
-			evbuffer_drain(c->in, drain);
+			conn_in_drain(c, drain);
 		if (rv > 0)
 			break;
 		/* Pipelined replies go out together, but not unboundedly. */
@@ -601,6 +674,7 @@ conn_process(struct conn *c)
 			buf_reset(out);
 		}
 	}
+	conn_keep_rest(c);
 	if (conn_write(c, out->data, out->len) != 0) {
 		buf_reset(out);
 		return;
@@ -654,7 +728,7 @@ conn_line_timer(struct conn *c)
 	/*
 	 * A timeout armed for no later than due stays: when it fires early,
 	 * conn_read_ev finds nothing due and arms the rest.  So a line does
-	 * not move the timer (an event_add a request).
+	 * not move the timer again (libevent moved it: conn_read_ev).
 	 */
 	if (c->rev_due != 0 && c->rev_due <= due)
 		return;
@@ -670,6 +744,7 @@ conn_rev_add(struct conn *c, uint64_t ms)
 	tv.tv_sec = (time_t)(ms / 1000);
 	tv.tv_usec = (suseconds_t)(ms % 1000) * 1000;
 	event_add(c->rev, &tv);
+	c->rev_ms = ms;
 	c->rev_due = server_now_ms(c->srv) + ms;
 }
 
@@ -762,8 +837,9 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 	uint64_t	 now;
 	ssize_t		 n;
 
+	/* Persistent: each wake arms the timeout again, as long as before. */
+	c->rev_due = server_now_ms(c->srv) + c->rev_ms;
 	if (what & EV_TIMEOUT) {
-		c->rev_due = 0;	/* persistent: armed again, as before */
 		if (c->busy || c->held)
 			return;
 		now = server_now_ms(c->srv);
@@ -795,9 +871,11 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 			conn_close_after_flush(c);
 		return;
 	}
-	if (c->in == NULL)
-		c->in = evbuffer_new();	/* given back when idle: out_idle_free */
-	if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
+	if (c->in == NULL || evbuffer_get_length(c->in) == 0) {
+		/* Nothing pending: into the server's buffer (conn_in_len). */
+		v.iov_base = c->srv->rbuf;
+		v.iov_len = sizeof c->srv->rbuf;
+	} else if (evbuffer_reserve_space(c->in, 16384, &v, 1) < 1)
 		fatalx("event=oom");
 	n = conn_recv(c, fd, &v);
 	if (n < 0) {
@@ -814,12 +892,17 @@ conn_read_ev(evutil_socket_t fd, short what, void *arg)
 		conn_process(c);
 		return;
 	}
-	v.iov_len = (size_t)n;
-	evbuffer_commit_space(c->in, &v, 1);
-	if ((c->busy && evbuffer_get_length(c->in) >
-	    c->srv->conf->max_line + 2) || conn_output_full(c))
+	if (v.iov_base == c->srv->rbuf) {
+		c->win = c->srv->rbuf;
+		c->win_len = (size_t)n;
+	} else {
+		v.iov_len = (size_t)n;
+		evbuffer_commit_space(c->in, &v, 1);
+	}
+	if ((c->busy && conn_in_len(c) > c->srv->conf->max_line + 2) ||
+	    conn_output_full(c))
 		conn_reading(c, 0);
-	conn_process(c);
+	conn_process(c);	/* it keeps the rest of the window */
 }
 
 /*

@@ -56,8 +56,11 @@ struct conn {
 	evutil_socket_t	 fd;
 	struct event	*rev;		/* input: readable or idle timeout */
 	struct evbuffer	*in;		/* received, not yet executed; lazy */
+	char		*win;		/* or just read, in the server's */
+	size_t		 win_len;	/* ... rbuf, during conn_process */
 	int		 reading;	/* rev is added */
 	uint64_t	 rev_due;	/* ... its timeout, ms; 0: unknown */
+	uint64_t	 rev_ms;	/* ... armed that long after each wake */
 	int		 dirty;		/* out waits for the end of the pass */
 	struct session	 sess;		/* sess.addr: the peer's address */
 	struct buf	 out;		/* unsent output, from out_off */
@@ -144,6 +147,7 @@ struct server {
 	uint64_t	 next_id;
 	int		 stopping;
 	struct buf	 out;		/* reply scratch for conn_process */
+	char		 rbuf[16384];	/* a read into no pending input */
 	struct connlist	 dirty;		/* output to send at the pass's end */
 	struct event	*flushev;	/* sends it: conn_flush_cb */
 	event_callback_fn write_ev;	/* a connection's socket takes output */

@@ -216,6 +216,8 @@ game_piles_parse(struct game_piles *pl, int argc, char **argv,
 	pl->v = piles;
 	pl->n = n;
 	for (i = 0; i < n; i++) {
+		if (game_parse_word(piles[i], argv[i], lim) == 0)
+			continue;	/* no error: no words for one */
 		snprintf(name, sizeof name, "%s %zu", what, i + 1);
 		if (game_parse_num(piles[i], argv[i], name, lim, err) != 0) {
 			game_piles_clear(pl);
