@@ -206,8 +206,8 @@ def callgrind_counts(path):
 
 def request_counts(bench, build, kind, count, requests, conns, tmp, redis):
     """The counts per request of one load of grundy-bench on a fresh
-    server: kind trivial or games on grundyd (--db off), redis on
-    redis-server."""
+    server: kind trivial, games or moves (games of 5..100,000-token piles:
+    nearly all `play`) on grundyd (--db off), redis on redis-server."""
     if kind == "redis":
         p, port, s = start_redis(redis, conns + 100, count.wrap)
         s.close()
@@ -216,7 +216,9 @@ def request_counts(bench, build, kind, count, requests, conns, tmp, redis):
                               ["--db", "off"], count.wrap)
     try:
         cmd = [bench, "--port", str(port), "--conns", str(conns),
-               "--seconds", "3600", "--load", kind]
+               "--seconds", "3600"] + (
+            ["--load", "games", "--pile-max", "100000"] if kind == "moves"
+            else ["--load", kind])
         # A warm-up first: the server's buffers and tables exist.
         subprocess.run(cmd + ["--requests", str(requests // 10)],
                        check=True, stdout=subprocess.DEVNULL)
@@ -263,7 +265,7 @@ def counts(builds, redis, spect, tmp, o):
     req = {}
     for name, kind, build in [("redis PING", "redis", None)] + [
             ("%s %s" % (b, k), k, g) for b, g in builds
-            for k in ("trivial", "games")]:
+            for k in ("trivial", "games", "moves")]:
         req[name] = {}
         for m in meters:
             req[name].update(request_counts(bench, build, kind, m,
@@ -272,8 +274,17 @@ def counts(builds, redis, spect, tmp, o):
     print_counts("per request, %d requests over %d connections" %
                  (o["requests"], o["conns"]),
                  [(k.replace("trivial", "protocol_version").replace(
-                     "games", "game command"), v) for k, v in req.items()],
-                 "redis PING")
+                     "games", "game command").replace(
+                     "moves", "move, long games"), v)
+                  for k, v in req.items()], "redis PING")
+    for b, g in builds:
+        t = req["%s trivial" % b]
+        print("  %s, ratio to its protocol_version: game command syscalls "
+              "%.2fx, instr %.2fx; move, long games syscalls %.2fx, instr "
+              "%.2fx" % (b, req["%s games" % b]["syscalls"] / t["syscalls"],
+                         req["%s games" % b]["instr"] / t["instr"],
+                         req["%s moves" % b]["syscalls"] / t["syscalls"],
+                         req["%s moves" % b]["instr"] / t["instr"]))
     n, plies = o["count_spectators"], o["count_plies"]
     sizes = {"watch": WATCH_SIZE, "sse": SSE_SIZE}
     ev = []
@@ -334,6 +345,9 @@ def start_redis(redis, maxclients, wrap=()):
                 die(PROG, "redis-server did not start")
             time.sleep(0.05)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    s.sendall(b"PING\r\n")
+    if not s.recv(64).startswith(b"+PONG"):
+        die(PROG, "port %d: not our redis-server" % port)
     return p, port, s
 
 
