@@ -23,10 +23,16 @@
  *            or a single pile left for the engine to take), it sends the
  *            next game's `new` and `match` at once behind the `play`,
  *            without waiting for the held result (PROTOCOL.md §12)
+ *   --load trivial|games|redis  runs that load only (on --port; redis's
+ *            PING too), for a harness that counts the server's work per
+ *            request around it (contrib/bench/fanout-bench.py --counts)
+ *   --requests N  each load ends after N requests (all answered) instead
+ *            of after --seconds, which then only bounds it; the last line
+ *            printed is "requests N" (the replies read)
  *
  * usage: grundy-bench [--port P] [--conns N] [--seconds S] [--redis PORT]
  *                     [--pile-max M] [--pid PID] [--redis-pid PID]
- *                     [--pipeline]
+ *                     [--pipeline] [--load L] [--requests N]
  */
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -70,6 +76,9 @@ struct bresult {
 	long long	 p50_ns, p99_ns;
 };
 
+static long long bench_limit;		/* --requests: the requests to send */
+static long long bench_sent;		/* sent in the current load */
+
 /* Returns monotonic nanoseconds. */
 static long long
 bench_ns(void)
@@ -108,6 +117,7 @@ bench_send(struct bconn *c, const char *s)
 	size_t	 n = strlen(s);
 	ssize_t	 w;
 
+	bench_sent++;
 	c->sent_ns = bench_ns();
 	while (n > 0) {
 		if ((w = send(c->fd, s, n, MSG_NOSIGNAL)) <= 0) {
@@ -231,6 +241,7 @@ bench_run(int port, int n, int seconds, int mode, struct bresult *r)
 	int		 i;
 
 	memset(r, 0, sizeof *r);
+	bench_sent = 0;
 	lat = malloc((size_t)caplat * sizeof *lat);
 	for (i = 0; i < n; i++) {
 		memset(&conns[i], 0, sizeof conns[i]);
@@ -240,13 +251,16 @@ bench_run(int port, int n, int seconds, int mode, struct bresult *r)
 	}
 	start = bench_ns();
 	end = start + (long long)seconds * 1000000000LL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && (bench_limit == 0 || bench_sent < bench_limit);
+	    i++) {
 		if (mode == 2)
 			bench_game_next(&conns[i], &seed);
 		else
 			bench_send(&conns[i], req);
 	}
 	while ((now = bench_ns()) < end) {
+		if (bench_limit > 0 && r->requests >= bench_sent)
+			break;		/* every request sent is answered */
 		if (poll(pfd, (nfds_t)n, 100) <= 0)
 			continue;
 		for (i = 0; i < n; i++) {
@@ -276,6 +290,9 @@ bench_run(int port, int n, int seconds, int mode, struct bresult *r)
 				memmove(c->in, e, c->inlen + 1);
 				if (mode == 2 && c->ahead > 0)
 					c->ahead--;	/* sent already */
+				else if (bench_limit > 0 &&
+				    bench_sent >= bench_limit)
+					;		/* enough: no more */
 				else if (mode == 2)
 					bench_game_next(c, &seed);
 				else
@@ -354,7 +371,7 @@ main(int argc, char **argv)
 {
 	struct bresult	 triv, redis, games;
 	int		 port = 7559, conns = 50, seconds = 5, rport = 0, a;
-	int		 pid = 0, rpid = 0;
+	int		 pid = 0, rpid = 0, load = -1;
 	long long	 trate, rrate, mrate, c0 = 0, l0 = 0, c1, l1, moves, tick;
 	long long	 t0 = 0, r0 = 0, r1 = 0, x;
 	double		 tcpu = 0, gcpu = 0, rcpu = 0;	/* µs per request */
@@ -381,15 +398,30 @@ main(int argc, char **argv)
 			pid = atoi(argv[a + 1]);
 		else if (strcmp(argv[a], "--redis-pid") == 0)
 			rpid = atoi(argv[a + 1]);
-		else
+		else if (strcmp(argv[a], "--requests") == 0)
+			bench_limit = atoll(argv[a + 1]);
+		else if (strcmp(argv[a], "--load") == 0) {
+			load = strcmp(argv[a + 1], "trivial") == 0 ? 0 :
+			    strcmp(argv[a + 1], "redis") == 0 ? 1 :
+			    strcmp(argv[a + 1], "games") == 0 ? 2 : -2;
+			if (load == -2)
+				break;
+		} else
 			break;
 	}
 	if (a < argc || conns < 1 || conns > BENCH_MAXCONN || seconds < 1 ||
-	    bench_pile_max < 5) {
+	    bench_pile_max < 5 || bench_limit < 0) {
 		fprintf(stderr, "usage: grundy-bench [--port P] [--conns N] "
 		    "[--seconds S] [--redis PORT] [--pile-max M] [--pid PID] "
-		    "[--redis-pid PID] [--pipeline]\n");
+		    "[--redis-pid PID] [--pipeline] [--load trivial|games|redis] "
+		    "[--requests N]\n");
 		return (2);
+	}
+	if (load >= 0) {
+		/* One load, for a harness counting around it. */
+		bench_run(port, conns, seconds, load, &triv);
+		printf("requests %lld\n", triv.requests);
+		return (triv.requests > 0 ? 0 : 1);
 	}
 	printf("grundy-bench: %d connections, %d s per load, one request "
 	    "in flight per connection\n", conns, seconds);

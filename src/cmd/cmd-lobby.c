@@ -74,19 +74,15 @@ cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
  * read on a worker: the loop never waits for the database).
  */
 int
-cmd_prep_needed(const struct session *s, const char *line, size_t len)
+cmd_prep_needed(const struct session *s, const struct cmd_entry *ce,
+    const char *line, size_t len)
 {
 	struct proto_cmd cmd;
 	char		*copy;
 	int		 rv;
 
-	if (s->lc == NULL)
-		return (0);
-	/* Most lines are neither: decide without a parse. */
-	if (memmem(line, len, "seek", 4) == NULL &&
-	    memmem(line, len, "challenge", 9) == NULL &&
-	    memmem(line, len, "watch", 5) == NULL &&
-	    memmem(line, len, "games", 5) == NULL)
+	/* Most lines are neither: their head said so (session_heavy). */
+	if (s->lc == NULL || ce == NULL || !(ce->flags & CMD_F_PREP))
 		return (0);
 	rv = cmd_prep_parse(line, len, &cmd, &copy);
 	if (rv == 2)	/* another node's game: read on a worker */
@@ -609,11 +605,11 @@ const struct cmd_entry cmd_##id##_entry = {				\
 	.usage = use, .exec = (fn)					\
 }
 
-LOBBY_ENTRY(seek, 1, -1, 0,
+LOBBY_ENTRY(seek, 1, -1, CMD_F_PREP,
     "GAME [tc=BASE[+INC]] [rated=0|1] [opponent=any|engine] [random=1]",
     cmd_seek_exec);
 LOBBY_ENTRY(unseek, 0, 0, 0, "", cmd_unseek_exec);
-LOBBY_ENTRY(challenge, 2, -1, 0,
+LOBBY_ENTRY(challenge, 2, -1, CMD_F_PREP,
     "NAME GAME [tc=BASE[+INC]] [rated=0|1] [seat=1|2] [random=1]",
     cmd_challenge_exec);
 LOBBY_ENTRY(accept, 1, 1, 0, "CH_ID", cmd_accept_exec);
@@ -621,7 +617,7 @@ LOBBY_ENTRY(decline, 1, 1, 0, "CH_ID", cmd_accept_exec);
 LOBBY_ENTRY(ready, 0, 0, 0, "", cmd_ready_exec);
 LOBBY_ENTRY(unready, 0, 0, 0, "", cmd_ready_exec);
 LOBBY_ENTRY(resume, 1, 1, 0, "TOKEN", cmd_resume_exec);
-LOBBY_ENTRY(watch, 1, 1, 0, "GAME_ID", cmd_watch_exec);
+LOBBY_ENTRY(watch, 1, 1, CMD_F_PREP, "GAME_ID", cmd_watch_exec);
 LOBBY_ENTRY(unwatch, 1, 1, 0, "GAME_ID", cmd_unwatch_exec);
 LOBBY_ENTRY(ratings, 0, 0, 0, "", cmd_ratings_exec);
 LOBBY_ENTRY(connections, 0, 0, CMD_F_ADMIN, "", cmd_connections_exec);
@@ -656,7 +652,8 @@ cmd_net_resign_exec(struct session *s, const struct proto_cmd *c,
 }
 
 const struct cmd_entry cmd_net_games_entry = {
-	.name = "games", .max_args = 1, .flags = CMD_F_LOOP, .usage = "[live]",
+	.name = "games", .max_args = 1, .flags = CMD_F_LOOP | CMD_F_PREP,
+	.usage = "[live]",
 	.exec = cmd_net_games_exec
 };
 const struct cmd_entry cmd_net_resign_entry = {

@@ -32,21 +32,47 @@ log_verbose(void)
 	return (log_level > 0);
 }
 
-/* Writes one line: timestamp, level, message, optional errno text. */
+/*
+ * Writes one line: timestamp, level, message, optional errno text.  The
+ * line is formatted first and leaves in one write (stderr is unbuffered:
+ * a printf a piece made three system calls a line), whole even when
+ * threads log at once.  A line longer than the stack buffer is formatted
+ * again into one of its size (cut if there is no memory for it).
+ */
 static void
 log_vwrite(const char *level, int err, const char *fmt, va_list ap)
 {
-	char		 when[CLOCK_TIME_LEN];
+	char		 when[CLOCK_TIME_LEN], line[1024], *b = line;
+	const char	*etext = err != 0 ? strerror(err) : NULL;
+	size_t		 cap = sizeof line, len, need;
+	va_list		 aq;
+	int		 n, m;
 
 	clock_now_text(when, sizeof when);
+	n = snprintf(line, sizeof line, "ts=%s level=%s ", when, level);
+	va_copy(aq, ap);
+	m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, aq);
+	va_end(aq);
+	len = (size_t)n + (size_t)(m > 0 ? m : 0);
+	need = len + (etext != NULL ? strlen(etext) + 10 : 0) + 2;
+	if (need > sizeof line && (b = malloc(need)) != NULL) {
+		memcpy(b, line, (size_t)n);
+		vsnprintf(b + n, (size_t)m + 1, fmt, ap);
+		cap = need;
+	} else if (b == NULL)
+		b = line;
+	if (len > cap - 2)
+		len = cap - 2;
+	if (etext != NULL && len + strlen(etext) + 10 + 2 <= cap)
+		len += (size_t)snprintf(b + len, cap - len, " error=\"%s\"",
+		    etext);
+	b[len++] = '\n';
 	pthread_mutex_lock(&log_mtx);
-	fprintf(stderr, "ts=%s level=%s ", when, level);
-	vfprintf(stderr, fmt, ap);
-	if (err != 0)
-		fprintf(stderr, " error=\"%s\"", strerror(err));
-	fputc('\n', stderr);
+	fwrite(b, 1, len, stderr);
 	fflush(stderr);
 	pthread_mutex_unlock(&log_mtx);
+	if (b != line)
+		free(b);
 }
 
 /* Logs one line at a level; with_errno appends errno's text. */

@@ -76,6 +76,10 @@ metrics_slot(struct metrics_fam *f, const char *key, int add)
 {
 	size_t	 i;
 
+	/* The same literal or table name first: no strcmp a command. */
+	for (i = 0; i < f->n; i++)
+		if (f->keys[i] == key)
+			return (&f->counts[i]);
 	for (i = 0; i < f->n; i++)
 		if (strcmp(f->keys[i], key) == 0)
 			return (&f->counts[i]);

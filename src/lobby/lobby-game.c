@@ -311,7 +311,7 @@ lg_engine_work(void *arg)
 {
 	struct lg_ejob	*j = arg;
 
-	j->rv = referee_engine_move(&j->pos, j->rs, &j->m, &j->mark, &j->err);
+	j->rv = referee_engine_move(&j->pos, j->rs, NULL, &j->m, &j->mark, &j->err);
 }
 
 /* Back on the loop: plays the move if its game and turn are still on. */
@@ -412,7 +412,7 @@ lg_turn(struct lgame *g)
 	}
 	if (p->engine) {
 		game_move_init(&m);
-		if (referee_engine_move(&g->game, g->lb->rs, &m, &mark,
+		if (referee_engine_move(&g->game, g->lb->rs, NULL, &m, &mark,
 		    &err) != 0) {
 			log_warnx("game=%lld event=engine-failed msg=\"%s\"",
 			    (long long)g->id, err.msg);

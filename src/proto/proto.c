@@ -341,6 +341,16 @@ proto_answer_feed(struct proto_answer *a, char *line, size_t len, int cut)
 
 	if (!a->open) {
 		/*
+		 * The first byte that preprocessing keeps must be '=' or '?':
+		 * a request (a letter, a digit) is told at once.
+		 */
+		for (hn = 0; hn < len && (((unsigned char)line[hn] < 32 &&
+		    line[hn] != '\t' && line[hn] != '\n') ||
+		    (unsigned char)line[hn] == 127); hn++)
+			;
+		if (hn == len || (line[hn] != '=' && line[hn] != '?'))
+			return (PROTO_NOT_ANSWER);
+		/*
 		 * Decide on a cleaned copy of the first bytes, so that a line
 		 * that is no answer reaches its caller as it came (a command
 		 * is preprocessed, and a password checked, by the session).

@@ -170,9 +170,16 @@ hs_direct(struct hstream *s, const struct buf *f)
 	size_t		 i, n = 0, off;
 
 	if (s->req->chunked) {
-		iov[n].iov_base = head;
-		iov[n++].iov_len = (size_t)snprintf(head, sizeof head,
-		    "%zx\r\n", f->len);
+		/* The chunk's head, "%zx\r\n" without printf (a feed each). */
+		i = sizeof head;
+		head[--i] = '\n';
+		head[--i] = '\r';
+		off = f->len;
+		do
+			head[--i] = "0123456789abcdef"[off & 15];
+		while ((off >>= 4) != 0);
+		iov[n].iov_base = head + i;
+		iov[n++].iov_len = sizeof head - i;
 	}
 	iov[n].iov_base = f->data;
 	iov[n++].iov_len = f->len;

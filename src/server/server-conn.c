@@ -654,11 +654,12 @@ static int
 conn_run_line(struct conn *c, char *line, size_t n, int prepped,
     struct buf *out)
 {
+	const struct cmd_entry *ce = NULL;
 	int	 heavy;
 
 	c->sess.conf = &c->srv->conf->sc;
-	heavy = !prepped && session_heavy(&c->sess, line, n);
-	if (heavy || (!prepped && cmd_prep_needed(&c->sess, line, n))) {
+	heavy = !prepped && session_heavy(&c->sess, line, n, &ce);
+	if (heavy || (!prepped && cmd_prep_needed(&c->sess, ce, line, n))) {
 		/* Answer the earlier lines before this one waits. */
 		if (conn_write(c, out->data, out->len) != 0) {
 			free(line);

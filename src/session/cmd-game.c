@@ -194,27 +194,27 @@ static int
 cmd_engine_move(struct session *s, const char *label, struct buf *body)
 {
 	struct game_error err;
-	struct game_move m;
+	struct game_move *m = &s->emv;
 	enum referee_mark mark;
 	int		 rv = 0;
 
-	game_move_init(&m);
-	if (referee_engine_move(&s->game, s->seeded ? s->rs : NULL, &m, &mark,
-	    &err) != 0) {
+	if (referee_engine_move(&s->game, s->seeded ? s->rs : NULL, &s->ems, m,
+	    &mark, &err) != 0) {
 		buf_printf(body, "%s", err.msg);
 		rv = -1;
 	} else {
 		int mover = cmd_to_move(s);
 
-		if (label != NULL)
-			buf_printf(body, "%s ", label);
-		game_move_print(&m, body);
+		if (label != NULL) {
+			buf_puts(body, label);
+			buf_putc(body, ' ');
+		}
+		game_move_print(m, body);
 		buf_putc(body, '\n');
-		cmd_apply(s, &m);
+		cmd_apply(s, m);
 		if (s->state == SESSION_MATCH)
-			cmd_log_move(s, mover, &m, (enum store_mark)mark);
+			cmd_log_move(s, mover, m, (enum store_mark)mark);
 	}
-	game_move_clear(&m);
 	return (rv);
 }
 
@@ -384,12 +384,11 @@ static int
 cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 {
 	struct game_error err;
-	struct game_move m;
+	struct game_move *m = &s->mv;
 	struct proto_cmd mc = *c;
 	enum store_mark	 mark = STORE_NO_WIN;
 	int		 rv = CMD_OK, mover;
 
-	game_move_init(&m);
 	if ((mc.argc = cmd_clock_args(c, body)) < 0) {
 		rv = CMD_ERROR;
 		goto out;
@@ -400,7 +399,7 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		rv = CMD_ERROR;
 		goto out;
 	}
-	switch (cmd_judge_move(s, &mc, &m, &err)) {
+	switch (cmd_judge_move(s, &mc, m, &err)) {
 	case CMD_MOVE_SYNTAX:
 		buf_printf(body, "syntax error: %s", err.msg);
 		rv = CMD_ERROR;
@@ -413,14 +412,14 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 		break;
 	}
 	if (s->state != SESSION_MATCH) {
-		cmd_apply(s, &m);
+		cmd_apply(s, m);
 		goto out;
 	}
 	mover = cmd_to_move(s);
 	if (s->store != NULL)
-		mark = (enum store_mark)referee_mark(&s->game, &m);
-	cmd_apply(s, &m);
-	cmd_log_move(s, mover, &m, mark);
+		mark = (enum store_mark)referee_mark(&s->game, m);
+	cmd_apply(s, m);
+	cmd_log_move(s, mover, m, mark);
 	if (cmd_match_over(s, body, &rv))
 		goto out;
 	if (cmd_engine_move(s, "reply", body) != 0) {
@@ -431,7 +430,6 @@ cmd_play_exec(struct session *s, const struct proto_cmd *c, struct buf *body)
 	}
 	cmd_match_over(s, body, &rv);
 out:
-	game_move_clear(&m);
 	return (rv);
 }
 

@@ -23,6 +23,9 @@ session_init(struct session *s, uint64_t id, const struct session_conf *conf,
 	s->table = table;
 	s->state = SESSION_IDLE;
 	s->to_move = 1;
+	game_move_init(&s->mv);
+	game_move_init(&s->emv);
+	game_moveset_init(&s->ems);
 }
 
 /* Frees the game, the history and the random state. */
@@ -36,6 +39,9 @@ session_free(struct session *s)
 		gmp_randclear(s->rs);
 	s->seeded = 0;
 	buf_free(&s->body);
+	game_move_clear(&s->mv);
+	game_move_clear(&s->emv);
+	game_moveset_clear(&s->ems);
 }
 
 /* Logs a match that ends without a result (the client vanished). */
@@ -99,8 +105,10 @@ cmd_find(const struct cmd_entry *const *table, const char *name)
 {
 	size_t	 i;
 
+	/* The first byte first: most names differ there (no call). */
 	for (i = 0; table[i] != NULL; i++)
-		if (strcmp(table[i]->name, name) == 0)
+		if (table[i]->name[0] == name[0] &&
+		    strcmp(table[i]->name, name) == 0)
 			return (table[i]);
 	return (NULL);
 }
@@ -109,9 +117,12 @@ cmd_find(const struct cmd_entry *const *table, const char *name)
  * Returns 1 if the request line may be slow enough that the server should
  * run it off the event loop: long lines, `new` of a family that builds a
  * table, and game commands on a game that is large or uses Wythoff tables.
+ * With cep, *cep is the command the line's head names (NULL: none known),
+ * for the caller's next question (cmd_prep_needed) without a second scan.
  */
 int
-session_heavy(const struct session *s, const char *line, size_t len)
+session_heavy(const struct session *s, const char *line, size_t len,
+    const struct cmd_entry **cep)
 {
 	const struct cmd_entry *ce;
 	struct proto_head h;
@@ -122,9 +133,13 @@ session_heavy(const struct session *s, const char *line, size_t len)
 	int		 heavy = 0;
 
 	/* Constant work on any line: its head says where it runs. */
+	if (cep != NULL)
+		*cep = NULL;
 	if (proto_head(line, len, &h) != 1 ||
 	    (ce = cmd_find(s->table, h.name)) == NULL)
 		return (len > SESSION_SHORT_LINE);	/* answered there */
+	if (cep != NULL)
+		*cep = ce;
 	if (ce->flags & CMD_F_LOOP)	/* the lobby lives on the loop */
 		return (len > SESSION_LOOP_LINE_MAX);	/* refused there */
 	if (len > SESSION_SHORT_LINE)

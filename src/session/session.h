@@ -46,6 +46,10 @@ struct session {
 	int		 seeded;	/* engine picks at random from rs */
 	gmp_randstate_t	 rs;
 	struct buf	 body;		/* reply body scratch, reused */
+	struct game_move mv;		/* play's move, reused: its numbers */
+					/* keep their limbs (no GMP a ply) */
+	struct game_move emv;		/* the engine's, reused */
+	struct game_moveset ems;	/* the engine's scratch set, reused */
 	/*
 	 * The game log (NULL: logging off), its entry points (set with it:
 	 * session-store.h), and this match's place in it.
@@ -114,7 +118,8 @@ int	 session_execute(struct session *, char *, size_t, struct buf *);
 void	 session_end_log(struct session *, void (*)(void *, int), void *);
 void	 session_enter(struct session *, enum session_state);
 const char *session_strstate(enum session_state);
-int	 session_heavy(const struct session *, const char *, size_t);
+int	 session_heavy(const struct session *, const char *, size_t,
+	    const struct cmd_entry **);
 void	 session_abandon(struct session *, const char *);
 const char *session_raw_arg(const struct session *, int, const char *,
 	    char *, size_t);
@@ -143,6 +148,7 @@ struct cmd_entry {
 #define CMD_F_LEAGUE	0x40		/* needs the accounts (--db) */
 #define CMD_F_LOGIN	0x80		/* needs a logged-in account */
 #define CMD_F_ADMIN	0x100		/* needs the admin role */
+#define CMD_F_PREP	0x200		/* may be prepared on a worker first */
 	const char	*usage;
 	int		 (*exec)(struct session *, const struct proto_cmd *,
 			    struct buf *);
@@ -157,7 +163,8 @@ struct cmd_entry {
 
 const struct cmd_entry *cmd_find(const struct cmd_entry *const *,
 	    const char *);
-int	 cmd_prep_needed(const struct session *, const char *, size_t);
+int	 cmd_prep_needed(const struct session *, const struct cmd_entry *,
+	    const char *, size_t);
 void	 cmd_prep_run(struct session *, const char *, size_t);
 void	 cmd_prep_free(struct session *);
 /* The server's commands (cmd.c) and `grundy engine`'s (cmd-std.c). */

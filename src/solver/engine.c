@@ -20,7 +20,7 @@ engine_pick(struct game_moveset *ms, gmp_randstate_t rs,
 	size_t	 i;
 
 	if (rs == NULL) {
-		/* The set is dropped next: its first move is taken whole. */
+		/* The set is emptied next: its first move is taken whole. */
 		game_move_take(out, &ms->v[0].mv);
 		return;
 	}
@@ -54,6 +54,25 @@ engine_choose(const struct game *g, gmp_randstate_t rs, struct game_move *out,
     enum engine_why *why, struct game_error *err)
 {
 	struct game_moveset ms;
+	int	 rv;
+
+	game_moveset_init(&ms);
+	rv = engine_choose_in(g, rs, &ms, out, why, err);
+	game_moveset_clear(&ms);
+	return (rv);
+}
+
+/*
+ * As engine_choose, with the caller's move set ms as the scratch space
+ * (emptied first, its entries' numbers reused): a caller that keeps ms
+ * and out across plies makes no allocation and no GMP call a ply on word
+ * sized games.  A set grown past ENGINE_SCRATCH_KEEP entries is freed.
+ */
+int
+engine_choose_in(const struct game *g, gmp_randstate_t rs,
+    struct game_moveset *ms, struct game_move *out, enum engine_why *why,
+    struct game_error *err)
+{
 	int	 o, rv = 0;
 
 	if (game_terminal(g))
@@ -61,15 +80,16 @@ engine_choose(const struct game *g, gmp_randstate_t rs, struct game_move *out,
 		    "the game is over: the player to move has no legal move"));
 	if ((o = game_outcome(g, err)) < 0)
 		return (-1);
-	game_moveset_init(&ms);
+	game_moveset_reset(ms);
+	out->n = 0;		/* a kept move: its numbers are reused */
 	if (o == GAME_N && g->fam->one_winning != NULL && rs == NULL) {
 		/* Deterministic, and the family can name one move directly. */
 		*why = ENGINE_WIN;
 		return (g->fam->one_winning(g->st, out, err));
 	}
 	if (o == GAME_N) {
-		if (game_winning(g, &ms, err) != 0) {
-			game_moveset_clear(&ms);
+		if (game_winning(g, ms, err) != 0) {
+			game_moveset_clear(ms);
 			if (err->code != GAME_ELIMIT ||
 			    g->fam->one_winning == NULL)
 				return (-1);
@@ -77,24 +97,27 @@ engine_choose(const struct game *g, gmp_randstate_t rs, struct game_move *out,
 			*why = ENGINE_WIN;
 			return (g->fam->one_winning(g->st, out, err));
 		}
-		if (ms.n == 0) {
+		if (ms->n == 0) {
 			rv = game_set_error(err, GAME_EILLEGAL, "internal "
 			    "error: an N-position without a winning move");
 			goto out;
 		}
 		*why = ENGINE_WIN;
 	} else {
-		g->fam->policy(g->st, &ms);
-		game_moveset_sort(&ms);
+		g->fam->policy(g->st, ms);
+		game_moveset_sort(ms);
 		*why = ENGINE_POLICY;
 	}
-	if (ms.n == 0) {
+	if (ms->n == 0) {
 		rv = game_set_error(err, GAME_EILLEGAL,
 		    "the game is over: the player to move has no legal move");
 		goto out;
 	}
-	engine_pick(&ms, rs, out);
+	engine_pick(ms, rs, out);
 out:
-	game_moveset_clear(&ms);
+	if (ms->cap > ENGINE_SCRATCH_KEEP)
+		game_moveset_clear(ms);
+	else
+		game_moveset_reset(ms);
 	return (rv);
 }

@@ -12,7 +12,13 @@ enum engine_why {
 	ENGINE_POLICY,		/* the fallback policy (P-position) */
 };
 
+/* The scratch entries engine_choose_in keeps between calls. */
+#define ENGINE_SCRATCH_KEEP	64
+
 int	 engine_choose(const struct game *, gmp_randstate_t,
 	    struct game_move *, enum engine_why *, struct game_error *);
+int	 engine_choose_in(const struct game *, gmp_randstate_t,
+	    struct game_moveset *, struct game_move *, enum engine_why *,
+	    struct game_error *);
 
 #endif /* ENGINE_H */

@@ -11,15 +11,11 @@
 void
 buf_mpz(struct buf *b, const mpz_t z)
 {
-	char	 d[20], *p = d + sizeof d;
 	uint64_t v;
 	size_t	 n;
 
 	if (game_word_get(z, &v)) {
-		do
-			*--p = (char)('0' + v % 10);
-		while ((v /= 10) != 0);
-		buf_add(b, p, (size_t)(d + sizeof d - p));
+		buf_putu(b, v);
 		return;
 	}
 	n = mpz_sizeinbase(z, 10) + 2;
@@ -122,9 +118,12 @@ game_move_add_ui(struct game_move *m, size_t comp, size_t idx,
 static void
 game_change_print(const struct game_change *c, struct buf *b)
 {
-	if (c->comp != 0)
-		buf_printf(b, "%zu.", c->comp);
-	buf_printf(b, "%zu=", c->idx);
+	if (c->comp != 0) {
+		buf_putu(b, c->comp);
+		buf_putc(b, '.');
+	}
+	buf_putu(b, c->idx);
+	buf_putc(b, '=');
 	buf_mpz(b, c->val);
 }
 

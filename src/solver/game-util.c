@@ -88,6 +88,28 @@ game_tok(const char *tok, char *out, size_t outlen)
 }
 
 /*
+ * Parses tok into z when it is 1 to 19 decimal digits (below 10^19 <
+ * 2^64: no GMP) within lim->max_digits; returns 0, or -1 (z unchanged)
+ * for any other token, which game_parse_num judges.
+ */
+int
+game_parse_word(mpz_t z, const char *tok, const struct game_limits *lim)
+{
+	const char	*p;
+	uint64_t	 v = 0;
+
+	for (p = tok; *p >= '0' && *p <= '9'; p++) {
+		if (p - tok == 19)
+			return (-1);
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == tok || *p != '\0' || (size_t)(p - tok) > lim->max_digits)
+		return (-1);
+	game_word_set(z, v);
+	return (0);
+}
+
+/*
  * Parses a non-negative decimal integer of at most lim->max_digits digits.
  * what names the token in the error ("pile 2", "m").
  */
@@ -97,7 +119,6 @@ game_parse_num(mpz_t z, const char *tok, const char *what,
 {
 	char		 q[64];
 	const char	*p;
-	uint64_t	 v;
 	size_t		 n;
 
 	if (*tok == '-' && isdigit((unsigned char)tok[1]))
@@ -115,13 +136,8 @@ game_parse_num(mpz_t z, const char *tok, const char *what,
 		return (game_set_error(err, GAME_ELIMIT,
 		    "%s: %zu digits exceeds the limit of %zu", what, n,
 		    lim->max_digits));
-	if (n <= 19) {
-		/* Below 10^19 < 2^64: no GMP (tok is all digits). */
-		for (v = 0, p = tok; *p != '\0'; p++)
-			v = v * 10 + (uint64_t)(*p - '0');
-		game_word_set(z, v);
-		return (0);
-	}
+	if (n <= 19)
+		return (game_parse_word(z, tok, lim));
 	if (mpz_set_str(z, tok, 10) != 0)
 		return (game_set_error(err, GAME_ESYNTAX,
 		    "%s '%s': not a decimal integer", what,
@@ -200,6 +216,8 @@ game_piles_parse(struct game_piles *pl, int argc, char **argv,
 	pl->v = piles;
 	pl->n = n;
 	for (i = 0; i < n; i++) {
+		if (game_parse_word(piles[i], argv[i], lim) == 0)
+			continue;	/* no error: no words for one */
 		snprintf(name, sizeof name, "%s %zu", what, i + 1);
 		if (game_parse_num(piles[i], argv[i], name, lim, err) != 0) {
 			game_piles_clear(pl);

@@ -172,10 +172,14 @@ game_move_parse(const struct game *g, struct game_move *m, int argc,
 				return (game_set_error(err, GAME_ESYNTAX,
 				    "move token '%.40s': index %zu is changed "
 				    "twice", argv[a], idx));
-		snprintf(what, sizeof what, "move value for index %zu", idx);
-		if (game_parse_num(m->ch[m->n].val, eq + 1, what, lim,
-		    err) != 0)
-			return (-1);
+		/* The words for an error only when there is one. */
+		if (game_parse_word(m->ch[m->n].val, eq + 1, lim) != 0) {
+			snprintf(what, sizeof what, "move value for index %zu",
+			    idx);
+			if (game_parse_num(m->ch[m->n].val, eq + 1, what, lim,
+			    err) != 0)
+				return (-1);
+		}
 		m->ch[m->n].comp = comp;
 		m->ch[m->n].idx = idx;
 		m->n++;

@@ -296,6 +296,7 @@ struct game_key {
 };
 int	 game_parse_keys(const char *, int, char **, struct game_key *, size_t,
 	    int *, struct game_error *);
+int	 game_parse_word(mpz_t, const char *, const struct game_limits *);
 int	 game_parse_num(mpz_t, const char *, const char *,
 	    const struct game_limits *, struct game_error *);
 int	 game_parse_pos(mpz_t, const char *, const char *, const char *,

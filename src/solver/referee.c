@@ -68,15 +68,18 @@ referee_mark(struct game *g, const struct game_move *m)
  * Chooses the engine's move for the player to move into m (initialised;
  * rs NULL: deterministic) with its mark: the engine keeps every win it
  * has, so the mark is referee_mark's without asking the position after.
- * Returns 0, or -1 with err.
+ * scratch, if not NULL, is the caller's move set kept between plies
+ * (engine_choose_in).  Returns 0, or -1 with err.
  */
 int
 referee_engine_move(const struct game *g, gmp_randstate_t rs,
-    struct game_move *m, enum referee_mark *mark, struct game_error *err)
+    struct game_moveset *scratch, struct game_move *m,
+    enum referee_mark *mark, struct game_error *err)
 {
 	enum engine_why	 why;
 
-	if (engine_choose(g, rs, m, &why, err) != 0)
+	if ((scratch != NULL ? engine_choose_in(g, rs, scratch, m, &why, err) :
+	    engine_choose(g, rs, m, &why, err)) != 0)
 		return (-1);
 	*mark = why == ENGINE_WIN ? REFEREE_KEPT_WIN : REFEREE_NO_WIN;
 	return (0);

@@ -35,7 +35,8 @@ int	 referee_parse_move(const struct game *, const char *, const char *,
 	    struct game_error *);
 enum referee_mark referee_mark(struct game *, const struct game_move *);
 int	 referee_engine_move(const struct game *, gmp_randstate_t,
-	    struct game_move *, enum referee_mark *, struct game_error *);
+	    struct game_moveset *, struct game_move *, enum referee_mark *,
+	    struct game_error *);
 uint64_t referee_clock_after(uint64_t, uint64_t, uint64_t);
 int	 referee_over(const struct game *, int, int *, const char **);
 /* A game's bounds and what it has used of them (PROTOCOL.md §12.1). */

@@ -178,7 +178,71 @@ test_engine_policy(void **state)
 	game_move_clear(&m);
 }
 
+/*
+ * engine_choose_in with a move set and a move kept across plies (as the
+ * session keeps them) plays the same games as engine_choose with fresh
+ * ones, deterministic and seeded alike, and keeps at most
+ * ENGINE_SCRATCH_KEEP entries: a kept entry or move never leaks into the
+ * next ply's choice.
+ */
+static void
+test_engine_kept(void **state)
+{
+	struct game_error err;
+	struct game_moveset ms;
+	struct game_move kept, m;
+	enum engine_why	 why, why2;
+	gmp_randstate_t	 ra, rb;
+	struct game	 g, h;
+	struct buf	 a, b;
+	size_t		 i;
+	int		 seeded, n;
+
+	(void)state;
+	game_moveset_init(&ms);
+	game_move_init(&kept);
+	buf_init(&a);
+	buf_init(&b);
+	for (seeded = 0; seeded < 2; seeded++)
+		for (i = 0; i < sizeof games / sizeof games[0]; i++) {
+			gmp_randinit_default(ra);
+			gmp_randinit_default(rb);
+			gmp_randseed_ui(ra, 7 + i);
+			gmp_randseed_ui(rb, 7 + i);
+			tu_parse(&g, "%s", games[i]);
+			tu_parse(&h, "%s", games[i]);
+			for (n = 0; !game_terminal(&g); n++) {
+				assert_true(n < 100000);
+				game_move_init(&m);
+				assert_int_equal(engine_choose(&g, seeded ?
+				    ra : NULL, &m, &why, &err), 0);
+				assert_int_equal(engine_choose_in(&h, seeded ?
+				    rb : NULL, &ms, &kept, &why2, &err), 0);
+				assert_true(ms.cap <= ENGINE_SCRATCH_KEEP);
+				assert_int_equal(why, why2);
+				buf_reset(&a);
+				buf_reset(&b);
+				game_move_print(&m, &a);
+				game_move_print(&kept, &b);
+				assert_string_equal(buf_str(&a), buf_str(&b));
+				assert_int_equal(game_play(&g, &m, &err), 0);
+				assert_int_equal(game_play(&h, &kept, &err), 0);
+				game_move_clear(&m);
+			}
+			assert_int_equal(game_terminal(&h), 1);
+			game_free(&g);
+			game_free(&h);
+			gmp_randclear(ra);
+			gmp_randclear(rb);
+		}
+	buf_free(&a);
+	buf_free(&b);
+	game_move_clear(&kept);
+	game_moveset_clear(&ms);
+}
+
 TU_MAIN("engine",
     cmocka_unit_test(test_engine_games),
     cmocka_unit_test(test_engine_random),
-    cmocka_unit_test(test_engine_policy))
+    cmocka_unit_test(test_engine_policy),
+    cmocka_unit_test(test_engine_kept))

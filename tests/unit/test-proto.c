@@ -285,31 +285,31 @@ test_heavy(void **state)
 	conf.max_undo = 10;
 	conf.max_winning = 100;
 	session_init(&s, 1, &conf, cmd_table);
-	assert_false(session_heavy(&s, "protocol_version", 16));
-	assert_false(session_heavy(&s, "new nim 3 4", 11));
-	assert_true(session_heavy(&s, "new wythoff 3 4", 15));
-	assert_true(session_heavy(&s, "7 new graph 1", 13));
-	assert_true(session_heavy(&s, "new subtraction S=1 3", 21));
+	assert_false(session_heavy(&s, "protocol_version", 16, NULL));
+	assert_false(session_heavy(&s, "new nim 3 4", 11, NULL));
+	assert_true(session_heavy(&s, "new wythoff 3 4", 15, NULL));
+	assert_true(session_heavy(&s, "7 new graph 1", 13, NULL));
+	assert_true(session_heavy(&s, "new subtraction S=1 3", 21, NULL));
 	memset(big, '1', sizeof big);
-	assert_true(session_heavy(&s, big, sizeof big));
+	assert_true(session_heavy(&s, big, sizeof big, NULL));
 	/* Lobby commands: on the loop up to SESSION_LOOP_LINE_MAX. */
 	memcpy(big, "seek nim ", 9);
-	assert_false(session_heavy(&s, big, sizeof big));
+	assert_false(session_heavy(&s, big, sizeof big, NULL));
 	memcpy(big, "5\tchallenge x nim ", 19);
-	assert_false(session_heavy(&s, big, sizeof big));
+	assert_false(session_heavy(&s, big, sizeof big, NULL));
 	{
 		char	*huge = malloc(SESSION_LOOP_LINE_MAX + 1);
 
 		assert_non_null(huge);
 		memset(huge, '1', SESSION_LOOP_LINE_MAX + 1);
 		memcpy(huge, "seek nim ", 9);
-		assert_true(session_heavy(&s, huge, SESSION_LOOP_LINE_MAX + 1));
-		assert_false(session_heavy(&s, huge, SESSION_LOOP_LINE_MAX));
+		assert_true(session_heavy(&s, huge, SESSION_LOOP_LINE_MAX + 1, NULL));
+		assert_false(session_heavy(&s, huge, SESSION_LOOP_LINE_MAX, NULL));
 		free(huge);
 	}
 	free(run(&s, "new wythoff 3 4"));
-	assert_true(session_heavy(&s, "analyze", 7));
-	assert_false(session_heavy(&s, "show", 4));
+	assert_true(session_heavy(&s, "analyze", 7, NULL));
+	assert_false(session_heavy(&s, "show", 4, NULL));
 	session_free(&s);
 }
 
