@@ -8,7 +8,7 @@
  * and formatted on a worker (hfeed_catchup_work) and sent in pieces as
  * its client reads, charged to max-http-inflight; then the kept ones.  A
  * game nobody follows keeps nothing here.  A finished game's feed is its
- * record, read on a worker.  A feed whose
+ * record, streamed from the log (http-stream.c).  A feed whose
  * client does not read is dropped at max-http-output.  A live game of
  * another node (a node of a shared database) comes through the same hook
  * once the lobby follows it (lobby_xfeed_open: its moves so far at once,
@@ -442,37 +442,6 @@ hfeed_since(struct evhttp_request *req, const struct evkeyvalq *q,
 	return (rc < 0 ? -1 : 0);
 }
 
-/* A finished game's feed: its record as events (worker). */
-static void
-hfeed_record_events(struct hreq *r, const struct store_record *rec,
-    const char *tour)
-{
-	if (r->since > rec->nmoves) {
-		buf_printf(&r->body, "bad parameter since: a ply from 0 to %zu",
-		    rec->nmoves);
-		r->status = 400;
-	} else
-		http_record_events(&r->body, rec, tour, r->since, r->ndjson);
-}
-
-static void
-hfeed_record_work(struct hreq *r)
-{
-	http_with_record(r, hfeed_record_events);
-}
-
-/* Answers a finished game's feed (loop). */
-static void
-hfeed_record_done(struct hreq *r)
-{
-	if (r->status == 400)
-		http_error(r->req, 400, "%s", buf_str(&r->body));
-	else if (r->status != 200)
-		http_json(r->req, r->status, &r->body);
-	else
-		http_reply_big(r, hfeed_type(r->ndjson));
-}
-
 static void	 hs_catchup(struct hstream *);
 static void	 hfeed_move_json(const struct lobby_feed *, struct buf *);
 
@@ -694,9 +663,7 @@ hfeed_catchup_done(struct hreq *r)
 		f->id = r->id;
 		f->since = r->since;
 		f->ndjson = r->ndjson;
-		f->work = hfeed_record_work;
-		f->done = hfeed_record_done;
-		(void)http_submit_big(f);
+		(void)http_stream(f, HSTRM_FEED, hfeed_type(r->ndjson));
 	} else if (g->base != r->limit) {	/* unfollowed, followed again */
 		hfeed_serve(h, r->hc, r->req, g, r->since, r->ndjson);
 		return;				/* which releases g */
@@ -756,7 +723,7 @@ hfeed_serve(struct http *h, struct hconn *hc, struct evhttp_request *req,
 
 /*
  * On a worker: another node's live game (its lease, then its record), or
- * else the finished game's feed from the log (hfeed_record_work).
+ * else the finished game's feed from the log (its first chunk).
  */
 static void
 hfeed_xwork(struct hreq *r)
@@ -765,7 +732,7 @@ hfeed_xwork(struct hreq *r)
 
 	r->xpre = lobby_xfeed_fetch(lb, r->id);
 	if (!lobby_xfeed_pre_live(lb, r->xpre))
-		hfeed_record_work(r);
+		http_stream_work(r);
 }
 
 /*
@@ -783,7 +750,7 @@ hfeed_xdone(struct hreq *r)
 
 	hfeed_live(h, r->id, &g);
 	if (g == NULL && !lobby_xfeed_pre_live(h->srv->lobby, r->xpre)) {
-		hfeed_record_done(r);
+		http_stream_done(r);
 		return;
 	}
 	if (g == NULL) {
@@ -828,13 +795,11 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	r->id = id;
 	r->since = since;
 	r->ndjson = hfeed_ndjson(req);
-	r->work = hfeed_record_work;
-	r->done = hfeed_record_done;
 	if (lobby_xfeed_remote(h->srv->lobby)) {
 		r->work = hfeed_xwork;
 		r->done = hfeed_xdone;
 	}
-	(void)http_submit_big(r);
+	(void)http_stream(r, HSTRM_FEED, hfeed_type(r->ndjson));
 }
 
 /* Sends the featured game (if any) to the TV feeds, or to one. */

@@ -87,6 +87,11 @@ struct hreq {
 	struct store_elsewhere *xlive;	/* live: the cluster's, read */
 	size_t		*xoff;		/* live: each one's part of extra */
 	int		 big;		/* counted in nbuilding (http_submit_big) */
+	struct hstrm	*strm;		/* a streamed reply's state (http-stream.c) */
+	void		 (*cleanup)(struct hreq *);	/* frees it, or NULL */
+	size_t		 charged;	/* its bytes in max-http-inflight */
+	int		 keep;		/* done keeps it (the next chunk) */
+	int		 waiting;	/* a chunk waits for its client */
 };
 TAILQ_HEAD(hreqs, hreq);
 
@@ -123,7 +128,6 @@ void	 http_download(struct evhttp_request *, const char *, const char *,
 void	 http_attachment(struct evhttp_request *, const char *);
 int	 http_inflight_admit(struct hconn *, struct evhttp_request *, size_t);
 void	 http_inflight_done(struct hconn *, size_t);
-void	 http_reply_big(struct hreq *, const char *);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
 int	 http_submit(struct hreq *);
@@ -139,6 +143,9 @@ void	 http_url_param(struct buf *, const char *, const char *);
 size_t	 http_output(struct hconn *);
 void	 http_close(struct hconn *);
 void	 http_req_orphan(struct evhttp_request *);
+int	 http_submit_more(struct hreq *);
+void	 http_send_start(struct evhttp_request *, const char *);
+void	 http_charge_until_sent(struct hreq *);
 
 /* http-json.c (calls http-req.c) */
 struct store;
@@ -154,8 +161,29 @@ void	 http_export(struct http *, struct hconn *, struct evhttp_request *,
 	    const struct evkeyvalq *);
 void	 http_with_record(struct hreq *, void (*)(struct hreq *,
 	    const struct store_record *, const char *));
-void	 http_record_events(struct buf *, const struct store_record *,
-	    const char *, unsigned long, int);
+struct store_gameinfo;
+void	 http_record_events_head(struct buf *, const struct store_gameinfo *,
+	    const char *, int);
+void	 http_record_events_moves(struct buf *, const struct store_record *,
+	    int64_t, int);
+void	 http_record_events_end(struct buf *, const struct store_gameinfo *,
+	    uint64_t, int);
+
+/*
+ * http-stream.c (calls http-req.c, http-json.c, http-lobby.c): the replies proportional
+ * to stored data, streamed in chunks of about HTTP_CHUNK bytes, each made
+ * on a worker once the client took the previous one.
+ */
+#define HTTP_CHUNK	(64 * 1024)
+enum hstrm_kind {
+	HSTRM_JSON,		/* GET /api/games/ID (done adds "live") */
+	HSTRM_FILE,		/* GET /api/games/ID/record */
+	HSTRM_FEED,		/* a finished game's feed, after r->since */
+};
+int	 http_stream(struct hreq *, enum hstrm_kind, const char *);
+void	 http_stream_work(struct hreq *);
+void	 http_stream_done(struct hreq *);
+void	 http_stream_closed(struct hreq *);
 
 /* http-lobby.c (calls no other file of the HTTP side) */
 struct league;

@@ -60,18 +60,17 @@ http_event(struct buf *out, int ndjson, const char *id, const char *type,
 }
 
 /*
- * Writes a logged game's feed (§14.4): the game event, its moves after
- * since and, unless it is still live in the log, its end (worker).
+ * A logged game's feed (§14.4) in pieces (worker): http_record_events_head
+ * the game event; http_record_events_moves the moves of a page of its
+ * record; http_record_events_end, unless it is still live in the log, its
+ * end after nmoves plies.
  */
 void
-http_record_events(struct buf *out, const struct store_record *rec,
-    const char *tour, unsigned long since, int ndjson)
+http_record_events_head(struct buf *out, const struct store_gameinfo *g,
+    const char *tour, int ndjson)
 {
-	const struct store_gameinfo *g = &rec->game;
 	struct buf	 b;
 	struct json	 j;
-	char		 id[24];
-	size_t		 i;
 
 	buf_init(&b);
 	json_init(&j, &b);
@@ -82,34 +81,58 @@ http_record_events(struct buf *out, const struct store_record *rec,
 	json_knull(&j, "live");
 	json_end_obj(&j);
 	http_event(out, ndjson, NULL, "game", &b);
-	for (i = since; i < rec->nmoves; i++) {
+	buf_free(&b);
+}
+
+void
+http_record_events_moves(struct buf *out, const struct store_record *rec,
+    int64_t gid, int ndjson)
+{
+	struct buf	 b;
+	struct json	 j;
+	char		 id[24];
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < rec->nmoves; i++) {
 		json_init(&j, &b);
 		http_move_json(&j, rec, i);
 		json_kstr(&j, "type", "move");
-		json_kint(&j, "id", g->id);
+		json_kint(&j, "id", gid);
 		json_knull(&j, "clock_ms");
 		json_end_obj(&j);
 		snprintf(id, sizeof id, "%" PRIu64, rec->moves[i].ply);
 		http_event(out, ndjson, id, "move", &b);
 	}
-	if (g->status != STORE_LIVE) {
-		json_init(&j, &b);
-		json_obj(&j);
-		json_kstr(&j, "type", "end");
-		json_kint(&j, "id", g->id);
-		json_key(&j, "result");
-		json_str(&j, g->result == STORE_RESULT_NONE ? NULL :
-		    store_result_name(g->result));
-		json_key(&j, "winner");
-		json_str(&j, g->result == STORE_RESULT_FIRST ? g->player1 :
-		    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
-		json_kstr(&j, "reason", g->reason);
-		json_kstr(&j, "detail", g->detail);
-		json_kuint(&j, "plies", rec->nmoves);
-		json_kbool(&j, "logged", 1);
-		json_end_obj(&j);
-		http_event(out, ndjson, "end", "end", &b);
-	}
+	buf_free(&b);
+}
+
+void
+http_record_events_end(struct buf *out, const struct store_gameinfo *g,
+    uint64_t nmoves, int ndjson)
+{
+	struct buf	 b;
+	struct json	 j;
+
+	if (g->status == STORE_LIVE)
+		return;
+	buf_init(&b);
+	json_init(&j, &b);
+	json_obj(&j);
+	json_kstr(&j, "type", "end");
+	json_kint(&j, "id", g->id);
+	json_key(&j, "result");
+	json_str(&j, g->result == STORE_RESULT_NONE ? NULL :
+	    store_result_name(g->result));
+	json_key(&j, "winner");
+	json_str(&j, g->result == STORE_RESULT_FIRST ? g->player1 :
+	    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
+	json_kstr(&j, "reason", g->reason);
+	json_kstr(&j, "detail", g->detail);
+	json_kuint(&j, "plies", nmoves);
+	json_kbool(&j, "logged", 1);
+	json_end_obj(&j);
+	http_event(out, ndjson, "end", "end", &b);
 	buf_free(&b);
 }
 
