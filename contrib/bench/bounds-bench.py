@@ -139,6 +139,16 @@ def daemon(binary, name, *flags):
     return p, port, hport, db
 
 
+def stop(p):
+    """Stops a daemon: SIGTERM, then SIGKILL after 30 s."""
+    p.terminate()
+    try:
+        p.wait(30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
 def db_bytes(db):
     return sum(os.path.getsize(db + s) for s in ("", "-wal")
                if os.path.exists(db + s))
@@ -456,12 +466,7 @@ def main():
                           pct(probe, .99), max(probe or [float("nan")]),
                           len(probe), pct(control, .5), pct(control, .99),
                           max(control or [float("nan")])), flush=True)
-                p.terminate()
-                try:
-                    p.wait(30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+                stop(p)
     finally:
         ctl.kill()
         ctl.wait()

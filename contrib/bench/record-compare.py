@@ -20,7 +20,6 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,15 +71,6 @@ def start(binary, name, src):
     return bb.daemon(binary, name, "--max-conns-per-ip", "1000")
 
 
-def stop(p):
-    p.terminate()
-    try:
-        p.wait(30)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-
-
 def compare(old, new, src, tag):
     """Returns (same, differ, skipped) over src's games."""
     po, porto, hporto, _ = start(old, tag + "-old", src)
@@ -130,8 +120,8 @@ def compare(old, new, src, tag):
               "(OLD refused over max-reply)" % (tag, len(ids), same, differ,
                                                 skipped), flush=True)
     finally:
-        stop(po)
-        stop(pn)
+        bb.stop(po)
+        bb.stop(pn)
     return same, differ, skipped
 
 
@@ -152,7 +142,7 @@ def main():
             p, port, _, db = bb.daemon(old, "long", "--max-conns-per-ip",
                                        "1000")
             bb.long_match(port, plies, 200)
-            stop(p)
+            bb.stop(p)
             differ += compare(old, new, db, "long%d" % plies)[1]
     finally:
         shutil.rmtree(bb.TMP, ignore_errors=True)

@@ -19,6 +19,7 @@
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lib/metrics.h"
+#include "league/rpager.h"
 #include "record/record.h"
 #include "stats/results-json.h"
 #include "server/server-int.h"
@@ -360,7 +361,7 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		return;
 	r = http_hreq(h, hc, req);
 	r->id = gid;
-	(void)http_stream(r, file ? HSTRM_FILE : HSTRM_JSON, file ?
+	(void)http_stream(r, file ? &rpager_file_ops : &rpager_json_ops, file ?
 	    "text/plain; charset=utf-8" : "application/json; charset=utf-8");
 }
 

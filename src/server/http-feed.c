@@ -663,7 +663,7 @@ hfeed_catchup_done(struct hreq *r)
 		f->id = r->id;
 		f->since = r->since;
 		f->ndjson = r->ndjson;
-		(void)http_stream(f, HSTRM_FEED, hfeed_type(r->ndjson));
+		(void)http_stream(f, &http_feed_ops, hfeed_type(r->ndjson));
 	} else if (g->base != r->limit) {	/* unfollowed, followed again */
 		hfeed_serve(h, r->hc, r->req, g, r->since, r->ndjson);
 		return;				/* which releases g */
@@ -799,7 +799,7 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		r->work = hfeed_xwork;
 		r->done = hfeed_xdone;
 	}
-	(void)http_stream(r, HSTRM_FEED, hfeed_type(r->ndjson));
+	(void)http_stream(r, &http_feed_ops, hfeed_type(r->ndjson));
 }
 
 /* Sends the featured game (if any) to the TV feeds, or to one. */

@@ -161,13 +161,8 @@ void	 http_export(struct http *, struct hconn *, struct evhttp_request *,
 	    const struct evkeyvalq *);
 void	 http_with_record(struct hreq *, void (*)(struct hreq *,
 	    const struct store_record *, const char *));
-struct store_gameinfo;
-void	 http_record_events_head(struct buf *, const struct store_gameinfo *,
-	    const char *, int);
-void	 http_record_events_moves(struct buf *, const struct store_record *,
-	    int64_t, int);
-void	 http_record_events_end(struct buf *, const struct store_gameinfo *,
-	    uint64_t, int);
+struct rpager_ops;
+extern const struct rpager_ops http_feed_ops;	/* a finished game's feed */
 
 /*
  * http-stream.c (calls http-req.c, http-json.c, http-lobby.c): the replies proportional
@@ -175,12 +170,7 @@ void	 http_record_events_end(struct buf *, const struct store_gameinfo *,
  * on a worker once the client took the previous one.
  */
 #define HTTP_CHUNK	(64 * 1024)
-enum hstrm_kind {
-	HSTRM_JSON,		/* GET /api/games/ID (done adds "live") */
-	HSTRM_FILE,		/* GET /api/games/ID/record */
-	HSTRM_FEED,		/* a finished game's feed, after r->since */
-};
-int	 http_stream(struct hreq *, enum hstrm_kind, const char *);
+int	 http_stream(struct hreq *, const struct rpager_ops *, const char *);
 void	 http_stream_work(struct hreq *);
 void	 http_stream_done(struct hreq *);
 void	 http_stream_closed(struct hreq *);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "server/http-int.h"
+#include "league/rpager.h"
 #include "record/record.h"
 #include "server/server-int.h"
 #include "store/store.h"
@@ -60,14 +61,12 @@ http_event(struct buf *out, int ndjson, const char *id, const char *type,
 }
 
 /*
- * A logged game's feed (§14.4) in pieces (worker): http_record_events_head
- * the game event; http_record_events_moves the moves of a page of its
- * record; http_record_events_end, unless it is still live in the log, its
- * end after nmoves plies.
+ * A logged game's feed (§14.4), a page at a time (worker): the game
+ * event; the moves of each page of its record; unless it is still live
+ * in the log, its end after its last ply.
  */
-void
-http_record_events_head(struct buf *out, const struct store_gameinfo *g,
-    const char *tour, int ndjson)
+static void
+http_record_events_head(struct rpager *p, struct buf *out)
 {
 	struct buf	 b;
 	struct json	 j;
@@ -77,16 +76,16 @@ http_record_events_head(struct buf *out, const struct store_gameinfo *g,
 	json_obj(&j);
 	json_kstr(&j, "type", "game");
 	json_key(&j, "game");
-	http_summary(&j, g, tour);
+	http_summary(&j, &p->head.game, p->tour);
 	json_knull(&j, "live");
 	json_end_obj(&j);
-	http_event(out, ndjson, NULL, "game", &b);
+	http_event(out, p->ndjson, NULL, "game", &b);
 	buf_free(&b);
 }
 
-void
-http_record_events_moves(struct buf *out, const struct store_record *rec,
-    int64_t gid, int ndjson)
+static void
+http_record_events_moves(struct rpager *p, const struct store_record *rec,
+    struct buf *out)
 {
 	struct buf	 b;
 	struct json	 j;
@@ -98,19 +97,19 @@ http_record_events_moves(struct buf *out, const struct store_record *rec,
 		json_init(&j, &b);
 		http_move_json(&j, rec, i);
 		json_kstr(&j, "type", "move");
-		json_kint(&j, "id", gid);
+		json_kint(&j, "id", p->id);
 		json_knull(&j, "clock_ms");
 		json_end_obj(&j);
 		snprintf(id, sizeof id, "%" PRIu64, rec->moves[i].ply);
-		http_event(out, ndjson, id, "move", &b);
+		http_event(out, p->ndjson, id, "move", &b);
 	}
 	buf_free(&b);
 }
 
-void
-http_record_events_end(struct buf *out, const struct store_gameinfo *g,
-    uint64_t nmoves, int ndjson)
+static void
+http_record_events_end(struct rpager *p, struct buf *out)
 {
+	const struct store_gameinfo *g = &p->head.game;
 	struct buf	 b;
 	struct json	 j;
 
@@ -129,12 +128,17 @@ http_record_events_end(struct buf *out, const struct store_gameinfo *g,
 	    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
 	json_kstr(&j, "reason", g->reason);
 	json_kstr(&j, "detail", g->detail);
-	json_kuint(&j, "plies", nmoves);
+	json_kuint(&j, "plies", p->nmoves);
 	json_kbool(&j, "logged", 1);
 	json_end_obj(&j);
-	http_event(out, ndjson, "end", "end", &b);
+	http_event(out, p->ndjson, "end", "end", &b);
 	buf_free(&b);
 }
+
+const struct rpager_ops http_feed_ops = {
+	http_record_events_head, http_record_events_moves, NULL, NULL,
+	http_record_events_end, 0
+};
 
 /* Sets an error as the reply of a worker's request. */
 void

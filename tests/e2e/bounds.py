@@ -296,22 +296,31 @@ def probe_ms(d):
 
 def test_record_non_readers():
     """A 20,000-ply game's record (about 14 MB as JSON, over
-    max-http-inflight 1 MiB) fetched by 6 clients that never read: each
-    reply is streamed in chunks made as its client takes them, so all six
-    start (200, none refused), the bytes in flight are a chunk or so per
-    reader, the daemon's RSS grows by a few chunks per reader (not a
-    record), another client reading meanwhile gets the same bytes whole,
-    and another client's probe is answered."""
+    max-http-inflight 1 MiB and max-reply) fetched by 6 HTTP clients and
+    a GTP one that never read: each reply is streamed in chunks made as
+    its client takes them, so all six HTTP replies start (200, none
+    refused), the bytes in flight are a chunk or so per reader, the
+    daemon's RSS grows by a few chunks per reader (not a record), another
+    client reading meanwhile gets the same bytes whole, another client's
+    probe is answered, and the GTP client, reading at last, gets the JSON
+    record whole; GTP's record file is the download."""
     d = hdaemon("nonread", "--max-http-inflight", "1048576", "--rate",
                 "10000000", "--burst", "10000000")
     gid = long_match(d, 20000, 200)
-    refused(Client(d), "record %d" % gid, "GTP record over max-reply",
-            "over the reply limit", "max-reply", "/api/games/%d" % gid)
     st, hd, whole = get(d, "/api/games/%d" % gid)
     size = len(whole)
     check("the record is served whole to a reader (%d bytes)" % size,
           st == 200 and size > 10 << 20, st)
+    st, hd, fb = get(d, "/api/games/%d/record" % gid)
+    gtp = Client(d)
+    check("GTP record format=file, over max-reply, is the download whole",
+          record_file(gtp, gid) == fb.decode(), len(fb))
     base = rss_kb(d)
+    # A GTP client that asks for the JSON record and does not read.
+    g = socket.socket()
+    g.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    g.connect(("127.0.0.1", d.port))
+    g.sendall(("7 record %d format=json\n" % gid).encode())
     socks = []
     for i in range(6):
         s = socket.socket()
@@ -355,6 +364,19 @@ def test_record_non_readers():
         started += head.startswith(b"HTTP/1.1 200 ")
         s.close()
     check("all six replies started (%d)" % started, started == 6, started)
+    g.settimeout(WAIT)
+    parts = [b""]
+    while not (parts[-1].endswith(b"\n\n") or parts[-1] == b"\n" and
+               parts[-2].endswith(b"\n")):
+        x = g.recv(1 << 20)
+        if not x:
+            break
+        parts.append(x)
+    g.close()
+    data = b"".join(parts)
+    check("the GTP non-reader then reads the JSON record whole",
+          data.decode() == "=7 " + whole.decode().replace(
+              ',"live":null}', '}').strip() + "\n\n", len(data))
 
 
 def record_lines(text):
