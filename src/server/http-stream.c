@@ -87,14 +87,16 @@ hstrm_drained(struct evhttp_connection *evcon, void *arg)
 	struct hreq	*r = arg;
 
 	(void)evcon;
+	if (!r->waiting)
+		return;		/* its next chunk is being made already */
 	r->waiting = 0;
 	if (r->charged > HTTP_CHUNK) {
 		http_inflight_done(r->hc, r->charged - HTTP_CHUNK);
 		r->charged = HTTP_CHUNK;
 	}
 	if (http_submit_more(r) != 0) {
+		r->waiting = 1;
 		http_close(r->hc);	/* frees r (http_stream_closed) */
-		return;
 	}
 }
 

@@ -379,6 +379,48 @@ def test_record_non_readers():
               ',"live":null}', '}').strip() + "\n\n", len(data))
 
 
+def test_record_stream_holds_events():
+    """A logged-in client streams a 4,000-ply record without reading
+    while another challenges it and it pipelines a second command: once
+    it reads, the record is whole and intact (the challenge's event was
+    held until its end), then the event, then the second reply."""
+    d = hdaemon("holdev", "--rate", "10000000", "--burst", "10000000")
+    gid = long_match(d, 4000, 200)
+    file_bytes = get(d, "/api/games/%d/record" % gid)[2]
+    ann = login(d, "ann")
+    ann.cmd("protocol_version")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", d.port))
+    s.sendall(b"1 register carl password1\n1 login carl password1\n"
+              b"1 ready\n")
+    got = b""
+    while got.count(b"\n\n") < 3:
+        got += s.recv(4096)
+    s.sendall(("2 record %d format=file\n3 protocol_version\n" %
+               gid).encode())
+    r = ann.cmd("challenge carl nim 3 4 5 tc=60000")
+    check("the challenge is made", ok(r), r)
+    s.settimeout(WAIT)
+    parts = []
+    while True:
+        x = s.recv(1 << 20)
+        if not x:
+            break
+        parts.append(x)
+        if b"=3 2\n\n" in b"".join(parts[-2:]):
+            break
+    s.close()
+    data = b"".join(parts).decode()
+    want = "=2 " + file_bytes.decode().rstrip("\n") + "\n\n"
+    i = data.find(want)
+    ev = data.find("event challenge")
+    check("the record is whole and in one piece", i >= 0, data[:200])
+    check("the challenge's event follows it, then the next reply",
+          i >= 0 and ev >= i + len(want) and data.find("=3 2\n\n") > ev,
+          (i, ev, data[i + len(want):][:200] if i >= 0 else ""))
+
+
 def record_lines(text):
     """A record file's move and refused lines, as JSON would have them:
     ([(ply, player, mark, time_us, clock_us or None)], [(ply, player,
@@ -543,5 +585,6 @@ def test_feed_catchup_from_log():
 if __name__ == "__main__":
     sys.exit(run([test_match_ply_limit, test_lobby_limits,
                   test_client_log_rate, test_queue_refuses,
-                  test_record_non_readers, test_record_pages,
+                  test_record_non_readers, test_record_stream_holds_events,
+                  test_record_pages,
                   test_feed_catchup_from_log]))
