@@ -120,8 +120,8 @@ def compare(old, new, src, tag):
               "(OLD refused over max-reply)" % (tag, len(ids), same, differ,
                                                 skipped), flush=True)
     finally:
-        bb.stop(po)
-        bb.stop(pn)
+        bb.stop_daemon(po)
+        bb.stop_daemon(pn)
     return same, differ, skipped
 
 
@@ -142,7 +142,7 @@ def main():
             p, port, _, db = bb.daemon(old, "long", "--max-conns-per-ip",
                                        "1000")
             bb.long_match(port, plies, 200)
-            bb.stop(p)
+            bb.stop_daemon(p)
             differ += compare(old, new, db, "long%d" % plies)[1]
     finally:
         shutil.rmtree(bb.TMP, ignore_errors=True)

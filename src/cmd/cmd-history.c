@@ -413,6 +413,22 @@ cmd_record_format(const char *arg, enum record_format *f, struct buf *body)
 	return (-1);
 }
 
+/*
+ * Appends game id's whole record as `record ID` prints it (its pages in
+ * one go).  Returns 1, 0 if there is no such game, or -1.
+ */
+int
+cmd_history_record(struct store *st, int64_t id, struct buf *b)
+{
+	struct rpager	 p;
+	int		 rc;
+
+	rpager_init(&p, st, id, &cmd_history_record_ops, 0);
+	rc = rpager_next(&p, b, SIZE_MAX);
+	rpager_free(&p);
+	return (rc == 0 ? 1 : rc == RPAGER_NOGAME ? 0 : -1);
+}
+
 #define CMD_RECORD_CHUNK	(64 * 1024)	/* bytes of record a part */
 
 /* A record being streamed (session_stream). */

@@ -544,8 +544,10 @@ store_moves_range(struct store *st, int64_t id, uint64_t after,
 	sqldb_bind_int64(m, 2, id);
 	sqldb_bind_int64(m, 3, (int64_t)after + 1);
 	sqldb_bind_int64(m, 4, upto > INT64_MAX ? INT64_MAX : (int64_t)upto);
+	/* The runs start at distinct plies, each <= upto: at most max + 1
+	 * of them hold the moves wanted (a run may hold one move only). */
 	sqldb_bind_int64(m, 5, max > INT32_MAX ? INT64_MAX :
-	    (int64_t)(max / STORE_RUN_MAX + 2));
+	    (int64_t)max + 1);
 	while ((rc = sqldb_step(m)) == SQLDB_ROW && store_rmove_run(m, r) == 0)
 		;
 	sqldb_reset(m);

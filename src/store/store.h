@@ -220,10 +220,10 @@ struct store_rrefused {
 	int		 player;	/* 1 or 2 */
 	char		*move;		/* the text received */
 	char		*reason;	/* why it was refused */
-	int64_t		 seq;		/* its order among the game's */
 	uint64_t	 time_ms;
 	int		 has_delay;
 	uint64_t	 delay_us;
+	int64_t		 seq;		/* its order among the game's */
 };
 
 /* A game's full record (store_record; free with store_record_free). */
