@@ -13,10 +13,10 @@ Rows (each on a fresh grundyd with --http and its own database):
      (default 10), seeking again whenever a game ends or is refused;
      prints RSS before/after and the log's growth (database and WAL
      bytes per second);
-  b  records: a 20,000-ply game (200-digit piles; --rate and --burst
-     100000 so that its pipelined plies are not refused), read once
-     whole, then 6 connections ask GET /api/games/ID and never read, for
-     S seconds: RSS peak;
+  b  records: a 20,000-ply game (200-digit piles; --anonymous-rate and
+     --anonymous-burst 100000: its pipelined plies are not refused), read
+     once whole, then 6 connections ask GET /api/games/ID and never
+     read, for S seconds: RSS peak;
   c  feeds: a live 20,000-ply networked game (two clients, each taking
      one from the first non-empty pile), then 256 feeds with
      Last-Event-ID: 0 from 32 addresses (127.0.0.1-32, 8 each) that read
@@ -446,7 +446,8 @@ ROWS = {"a": ("endless game", row_endless),
 
 # Row b's match sends its plies pipelined, 1,000 at a time: over the
 # anonymous class's command budget (rate, burst) most would be refused.
-ROW_FLAGS = {"b": ("--rate", "100000", "--burst", "100000")}
+ROW_FLAGS = {"b": ("--anonymous-rate", "100000", "--anonymous-burst",
+                  "100000")}
 
 
 def main():

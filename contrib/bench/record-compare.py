@@ -7,7 +7,7 @@ Usage: contrib/bench/record-compare.py [--long PLIES] OLD NEW [DB...]
 
 For each database (and with --long, one more: a finished PLIES-ply match
 on nim with 200-digit piles, played on OLD), both daemons run on their own
-copy; for every game of the log (GET /api/games, all pages) it fetches
+copy (with bounds-bench.py's row b flags); for every game of the log (GET /api/games, all pages) it fetches
   GET /api/games/ID, GET /api/games/ID/record, HEAD of both,
   GET /api/games/ID/feed as SSE and NDJSON, from ply 0 and from half way,
   GTP record ID, record ID format=file and record ID format=json
@@ -68,7 +68,8 @@ def start(binary, name, src):
     db = os.path.join(bb.TMP, name + ".db")
     if src is not None:
         shutil.copyfile(src, db)
-    return bb.daemon(binary, name, "--max-conns-per-ip", "1000")
+    return bb.daemon(binary, name, "--max-conns-per-ip", "1000",
+                     *bb.ROW_FLAGS["b"])
 
 
 def compare(old, new, src, tag):
@@ -140,7 +141,7 @@ def main():
             differ += compare(old, new, db, "db%d" % i)[1]
         if plies:
             p, port, _, db = bb.daemon(old, "long", "--max-conns-per-ip",
-                                       "1000")
+                                       "1000", *bb.ROW_FLAGS["b"])
             bb.long_match(port, plies, 200)
             bb.stop_daemon(p)
             differ += compare(old, new, db, "long%d" % plies)[1]

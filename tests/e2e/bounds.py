@@ -16,7 +16,7 @@ from e2e import *
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from records import record_file, verify, wrong_at   # noqa: E402
-from httpapi import get, hdaemon                      # noqa: E402
+from httpapi import get, hdaemon, http_port           # noqa: E402
 
 
 def nim_play(piles, move):
@@ -523,6 +523,33 @@ def test_record_pages():
               b" 200 " in status and ev == [("game", None)] +
               [("move", k) for k in range(first, 301)] + [("end", None)],
               (status, ev[:3], ev[-3:], len(ev)))
+    # The same log with its moves in runs of 1 to 7 moves (as a node
+    # writes them, one commit a move or two): the same bytes.
+    feed = get(d, "/api/games/%d/feed" % gid)[2]
+    d.stop()
+    con = sqlite3.connect(d.db)
+    runs = con.execute("SELECT first_ply, moves FROM move_runs WHERE "
+                       "game_id = ? ORDER BY first_ply", (gid,)).fetchall()
+    flat = [(f + i, m) for f, ms in runs for i, m in enumerate(
+        json.loads(ms))]
+    con.execute("DELETE FROM move_runs WHERE game_id = ?", (gid,))
+    k, n = 0, 1
+    while k < len(flat):
+        con.execute("INSERT INTO move_runs (game_id, first_ply, moves) "
+                    "VALUES (?, ?, ?)", (gid, flat[k][0], json.dumps(
+                        [m for _, m in flat[k:k + n]])))
+        k, n = k + n, n % 7 + 1
+    con.commit()
+    con.close()
+    logf = os.path.join(TMP, d.name + ".log")
+    before = open(logf).read().count("event=http-listen")
+    d.start()
+    wait_for(lambda: open(logf).read().count("event=http-listen") > before)
+    d.hport = http_port(d)
+    check("runs of 1 to 7 moves: the same file, JSON and feed",
+          get(d, "/api/games/%d/record" % gid)[2] == fb and
+          get(d, "/api/games/%d" % gid)[2] == jb and
+          get(d, "/api/games/%d/feed" % gid)[2] == feed)
 
 
 def test_feed_catchup_from_log():
