@@ -106,6 +106,10 @@ rpager_head(struct rpager *p, struct buf *out)
 
 	if ((rc = store_record_head(p->st, p->id, &p->head, &p->nmoves)) <= 0)
 		return (rc < 0 ? RPAGER_FAIL : RPAGER_NOGAME);
+	if (p->upto > 0 && p->nmoves < p->upto)
+		return (RPAGER_SHORT);
+	if (p->upto > 0)
+		p->nmoves = p->upto;
 	if (p->next > p->nmoves)
 		return (RPAGER_SINCE);
 	p->tour = store_tour_name(p->st, p->head.game.tournament);

@@ -53,6 +53,7 @@ struct rpager {
 	struct store_record head;	/* the game (no moves) */
 	char		*tour;		/* its tournament's name, or NULL */
 	uint64_t	 nmoves;	/* the ply of its last move, read first */
+	uint64_t	 upto;		/* > 0: the moves up to this ply only */
 	uint64_t	 next;		/* the moves up to it are formatted */
 	int64_t		 rseq;		/* so are the refused ones up to it */
 	struct record_clock clock;
@@ -62,6 +63,7 @@ struct rpager {
 #define RPAGER_NOGAME	(-1)	/* no such game */
 #define RPAGER_FAIL	(-2)	/* the log cannot be read */
 #define RPAGER_SINCE	(-3)	/* the first ply is past the last move */
+#define RPAGER_SHORT	(-4)	/* the log has not all the moves up to upto */
 
 /* The record file (§12.1) and the JSON record (its object left open). */
 extern const struct rpager_ops rpager_file_ops, rpager_json_ops;

@@ -92,6 +92,8 @@ struct hreq {
 	size_t		 charged;	/* its bytes in max-http-inflight */
 	int		 keep;		/* done keeps it (the next chunk) */
 	int		 waiting;	/* a chunk waits for its client */
+	struct hcatch	*cu;		/* a feed's catch-up (http-catchup.c) */
+	int		 more;		/* its next chunk is still to come */
 };
 TAILQ_HEAD(hreqs, hreq);
 
@@ -175,6 +177,19 @@ void	 http_stream_work(struct hreq *);
 void	 http_stream_done(struct hreq *);
 void	 http_stream_closed(struct hreq *);
 
+/* http-catchup.c: feed events, a feed's catch-up (calls http-req.c) */
+struct lobby_feed;
+struct hcatch;
+void	 http_feed_append(struct buf *, int, const char *, const char *,
+	    const char *);
+void	 http_feed_event_head(struct json *, struct buf *, const char *,
+	    int64_t);
+void	 http_feed_move_json(const struct lobby_feed *, struct buf *);
+struct hcatch *hcatch_new(struct store *, int64_t, unsigned long,
+	    unsigned long, int);
+int	 hcatch_next(struct hcatch *, struct buf *);
+void	 hcatch_free(struct hcatch *);
+
 /* http-lobby.c (calls no other file of the HTTP side) */
 struct league;
 struct lobby;
@@ -187,7 +202,8 @@ void	 http_ratings_json(struct lobby *, size_t, struct json *);
 int	 http_rating_history(struct league *, const char *, size_t,
 	    struct json *);
 
-/* http-feed.c (calls http-req.c, http-json.c, http-lobby.c) */
+/* http-feed.c (calls http-req.c, http-json.c, http-lobby.c,
+ * http-catchup.c, http-stream.c) */
 struct hfeed *hfeed_new(struct http *);
 void	 hfeed_free(struct hfeed *);
 void	 hfeed_open(struct http *, struct hconn *, struct evhttp_request *,

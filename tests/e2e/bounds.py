@@ -554,7 +554,8 @@ def test_record_pages():
 
 def test_feed_catchup_from_log():
     """A live game nobody follows keeps no events; a feed from ply 0
-    gets every move from the log (clocks replayed), then the live ones."""
+    gets every move from the log (clocks replayed; 400 plies, over one
+    64 KiB chunk of catch-up), then the live ones."""
     d = hdaemon("catchup")
     a = login(d, "sam")
     piles = [7000, 7000]
@@ -577,7 +578,7 @@ def test_feed_catchup_from_log():
             nim_play(piles, mv)
             a.answer(x, mv)
         return 1
-    while ply < 40:
+    while ply < 400:
         ply += step()
     import http.client
     c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
@@ -586,7 +587,7 @@ def test_feed_catchup_from_log():
     resp = c.getresponse()
     check("the feed opens", resp.status == 200, resp.status)
     got = []
-    while len(got) < 40:
+    while len(got) < 400:
         line = resp.readline()
         if not line:
             break
@@ -594,10 +595,10 @@ def test_feed_catchup_from_log():
             ev = json.loads(line)
             if ev["type"] == "move":
                 got.append(ev["ply"])
-    check("plies 1 to 40 from the log", got == list(range(1, 41)), got)
-    while ply < 50:
+    check("plies 1 to 400 from the log", got == list(range(1, 401)), got)
+    while ply < 410:
         ply += step()
-    while len(got) < 50:
+    while len(got) < 410:
         line = resp.readline()
         if not line:
             break
@@ -605,7 +606,7 @@ def test_feed_catchup_from_log():
             ev = json.loads(line)
             if ev["type"] == "move":
                 got.append(ev["ply"])
-    check("then the live ones", got == list(range(1, 51)), got)
+    check("then the live ones", got == list(range(1, 411)), got)
     c.close()
 
 
