@@ -586,7 +586,7 @@ def test_feed_catchup_from_log():
               headers={"Accept": "application/x-ndjson"})
     resp = c.getresponse()
     check("the feed opens", resp.status == 200, resp.status)
-    got = []
+    got, clocks = [], {}
     while len(got) < 400:
         line = resp.readline()
         if not line:
@@ -595,7 +595,17 @@ def test_feed_catchup_from_log():
             ev = json.loads(line)
             if ev["type"] == "move":
                 got.append(ev["ply"])
+                clocks[ev["ply"]] = ev["clock_ms"][ev["player"] - 1]
     check("plies 1 to 400 from the log", got == list(range(1, 401)), got)
+    # The clocks replayed across the catch-up's chunks are the record's.
+    rec = json.loads(get(d, "/api/games/%d" % gid)[2])
+    want = {m["ply"]: m["clock_us"] // 1000 for m in rec["moves"]
+            if m["clock_us"] is not None and m["ply"] <= 400}
+    check("the mover's clock after each move is the record's (%d moves)"
+          % len(want), len(want) >= 200 and all(
+              clocks.get(k) == v for k, v in want.items()),
+          [(k, clocks.get(k), v) for k, v in want.items()
+           if clocks.get(k) != v][:5])
     while ply < 410:
         ply += step()
     while len(got) < 410:
