@@ -554,8 +554,8 @@ def test_record_pages():
 
 def test_feed_catchup_from_log():
     """A live game nobody follows keeps no events; a feed from ply 0
-    gets every move from the log (clocks replayed; 400 plies, over one
-    64 KiB chunk of catch-up), then the live ones."""
+    gets every move from the log (clocks replayed; 1,000 plies, about
+    140 KB of NDJSON: three chunks of catch-up), then the live ones."""
     d = hdaemon("catchup")
     a = login(d, "sam")
     piles = [7000, 7000]
@@ -578,7 +578,7 @@ def test_feed_catchup_from_log():
             nim_play(piles, mv)
             a.answer(x, mv)
         return 1
-    while ply < 400:
+    while ply < 1000:
         ply += step()
     import http.client
     c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
@@ -587,7 +587,7 @@ def test_feed_catchup_from_log():
     resp = c.getresponse()
     check("the feed opens", resp.status == 200, resp.status)
     got, clocks = [], {}
-    while len(got) < 400:
+    while len(got) < 1000:
         line = resp.readline()
         if not line:
             break
@@ -596,19 +596,20 @@ def test_feed_catchup_from_log():
             if ev["type"] == "move":
                 got.append(ev["ply"])
                 clocks[ev["ply"]] = ev["clock_ms"][ev["player"] - 1]
-    check("plies 1 to 400 from the log", got == list(range(1, 401)), got)
+    check("plies 1 to 1000 from the log", got == list(range(1, 1001)),
+          got)
     # The clocks replayed across the catch-up's chunks are the record's.
     rec = json.loads(get(d, "/api/games/%d" % gid)[2])
     want = {m["ply"]: m["clock_us"] // 1000 for m in rec["moves"]
-            if m["clock_us"] is not None and m["ply"] <= 400}
+            if m["clock_us"] is not None and m["ply"] <= 1000}
     check("the mover's clock after each move is the record's (%d moves)"
-          % len(want), len(want) >= 200 and all(
+          % len(want), len(want) >= 400 and all(
               clocks.get(k) == v for k, v in want.items()),
           [(k, clocks.get(k), v) for k, v in want.items()
            if clocks.get(k) != v][:5])
-    while ply < 410:
+    while ply < 1010:
         ply += step()
-    while len(got) < 410:
+    while len(got) < 1010:
         line = resp.readline()
         if not line:
             break
@@ -616,7 +617,7 @@ def test_feed_catchup_from_log():
             ev = json.loads(line)
             if ev["type"] == "move":
                 got.append(ev["ply"])
-    check("then the live ones", got == list(range(1, 411)), got)
+    check("then the live ones", got == list(range(1, 1011)), got)
     c.close()
 
 
