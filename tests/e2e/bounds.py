@@ -374,6 +374,12 @@ def test_record_non_readers():
         parts.append(x)
     g.close()
     data = b"".join(parts)
+    # (4 KiB reads; a 4 KiB window would wait on delayed ACKs for minutes)
+    status, ev = feed_events(d, "/api/games/%d/feed" % gid, 1, None)
+    check("a slow reader of the finished feed gets every event",
+          b" 200 " in status and ev == [("game", None)] +
+          [("move", k) for k in range(1, 20001)] + [("end", None)],
+          (status, len(ev)))
     check("the GTP non-reader then reads the JSON record whole",
           data.decode() == "=7 " + whole.decode().replace(
               ',"live":null}', '}').strip() + "\n\n", len(data))
@@ -436,21 +442,23 @@ def record_lines(text):
     return moves, refused
 
 
-def feed_events(d, path, ndjson):
-    """A finished game's feed read to its end, a few KiB at a time:
-    [(type, ply or None)]."""
+def feed_events(d, path, ndjson, rcvbuf=4096):
+    """A finished game's feed read to its end, 4 KiB at a time (with a
+    receive buffer of rcvbuf, None: the kernel's): (status line,
+    [(type, ply or None)])."""
     s = socket.create_connection(("127.0.0.1", d.hport), timeout=WAIT)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     s.sendall(("GET %s HTTP/1.0\r\n%s\r\n" % (path, "Accept: "
                "application/x-ndjson\r\n" if ndjson else "")).encode())
-    data = b""
+    parts = []
     while True:
         x = s.recv(4096)
         if not x:
             break
-        data += x
+        parts.append(x)
     s.close()
-    head, _, b = data.partition(b"\r\n\r\n")
+    head, _, b = b"".join(parts).partition(b"\r\n\r\n")
     out = []
     for ln in b.decode().split("\n"):
         if ndjson and ln.strip():
