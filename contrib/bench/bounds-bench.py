@@ -13,8 +13,10 @@ Rows (each on a fresh grundyd with --http and its own database):
      (default 10), seeking again whenever a game ends or is refused;
      prints RSS before/after and the log's growth (database and WAL
      bytes per second);
-  b  records: a 20,000-ply game (200-digit piles), then 6 connections
-     ask GET /api/games/ID and never read, for S seconds: RSS peak;
+  b  records: a 20,000-ply game (200-digit piles; --anonymous-rate and
+     --anonymous-burst 100000: its pipelined plies are not refused), read
+     once whole, then 6 connections ask GET /api/games/ID and never
+     read, for S seconds: RSS peak;
   c  feeds: a live 20,000-ply networked game (two clients, each taking
      one from the first non-empty pile), then 256 feeds with
      Last-Event-ID: 0 from 32 addresses (127.0.0.1-32, 8 each) that read
@@ -140,6 +142,16 @@ def daemon(binary, name, *flags):
     return p, port, hport, db
 
 
+def stop_daemon(p):
+    """Stops a daemon: SIGTERM, then SIGKILL after 30 s."""
+    p.terminate()
+    try:
+        p.wait(30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
 def db_bytes(db):
     return sum(os.path.getsize(db + s) for s in ("", "-wal")
                if os.path.exists(db + s))
@@ -231,8 +243,25 @@ def long_match(port, plies, digits):
     return gid
 
 
+def record_bytes(hport, gid):
+    """The length of GET /api/games/ID, read whole (a reader's)."""
+    s = socket.create_connection(("127.0.0.1", hport), timeout=WAIT)
+    s.sendall(("GET /api/games/%d HTTP/1.0\r\n\r\n" % gid).encode())
+    n, head = 0, b""
+    while True:
+        x = s.recv(1 << 20)
+        if not x:
+            break
+        if not head:
+            head = x[:64]
+        n += len(x)
+    s.close()
+    return n, head.split(b"\r\n")[0].decode(errors="replace")
+
+
 def row_records(port, hport, pid, db, seconds):
     gid = long_match(port, 20000, 200)
+    size, status = record_bytes(hport, gid)
     rss0 = rss_kb(pid)
     socks = []
     for i in range(6):
@@ -254,8 +283,8 @@ def row_records(port, hport, pid, db, seconds):
         except (OSError, IndexError):
             codes.append("-")
         s.close()
-    return "game %d: RSS %d KiB, peak %d KiB; replies %s" % (
-        gid, rss0, peak, ",".join(codes))
+    return "game %d (a reader got %d bytes: %s): RSS %d KiB, peak %d " \
+        "KiB; replies %s" % (gid, size, status, rss0, peak, ",".join(codes))
 
 
 def row_feeds(port, hport, pid, db, seconds):
@@ -412,6 +441,12 @@ ROWS = {"a": ("endless game", row_endless),
         "e": ("4 engine games, 300-pile subtraction", row_engine)}
 
 
+# Row b's match sends its plies pipelined, 1,000 at a time: over the
+# anonymous class's command budget (rate, burst) most would be refused.
+ROW_FLAGS = {"b": ("--anonymous-rate", "100000", "--anonymous-burst",
+                  "100000")}
+
+
 def main():
     args = sys.argv[1:]
     seconds, rows = 10.0, "abc"
@@ -431,7 +466,8 @@ def main():
             name, fn = ROWS[r]
             for i, binary in enumerate(args):
                 p, port, hport, db = daemon(binary, "%s%d" % (r, i),
-                                            "--max-conns-per-ip", "1000")
+                                            "--max-conns-per-ip", "1000",
+                                            *ROW_FLAGS.get(r, ()))
                 stop = threading.Event()
                 probe, control = [], []
                 th = [threading.Thread(target=prober, args=(port, stop,
@@ -453,12 +489,7 @@ def main():
                           pct(probe, .99), max(probe or [float("nan")]),
                           len(probe), pct(control, .5), pct(control, .99),
                           max(control or [float("nan")])), flush=True)
-                p.terminate()
-                try:
-                    p.wait(30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+                stop_daemon(p)
     finally:
         ctl.kill()
         ctl.wait()

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd-history.h"
+#include "league/rpager.h"
 #include "record/record.h"
 #include "stats/results.h"
 #include "session/session.h"
@@ -124,7 +125,7 @@ cmd_history_move(struct buf *b, const struct store_rmove *m)
 }
 
 /*
- * Appends a game's record:
+ * A game's record (cmd_history_record_ops):
  *
  *	game ID
  *	start CANONICAL-GAME
@@ -140,11 +141,10 @@ cmd_history_move(struct buf *b, const struct store_rmove *m)
  * and the last four words.  `new START` then `play MOVE` for each
  * move replays the game.  The moves refused for a ply come before it.
  */
-void
-cmd_history_record(struct buf *b, const struct store_record *r)
+static void
+cmd_history_record_head(struct rpager *p, struct buf *b)
 {
-	const struct store_gameinfo *g = &r->game;
-	size_t		 i, j = 0;
+	const struct store_gameinfo *g = &p->head.game;
 
 	buf_printf(b, "game %" PRId64 "\nstart ", g->id);
 	cmd_history_put(b, g->game);
@@ -154,6 +154,15 @@ cmd_history_record(struct buf *b, const struct store_record *r)
 	buf_puts(b, "\nstarted ");
 	cmd_history_time(b, g->started_ms);
 	buf_putc(b, '\n');
+}
+
+static void
+cmd_history_record_moves(struct rpager *p, const struct store_record *r,
+    struct buf *b)
+{
+	size_t		 i, j = 0;
+
+	(void)p;
 	for (i = 0; i < r->nmoves; i++) {
 		for (; j < r->nrefused && r->refused[j].ply <=
 		    r->moves[i].ply; j++)
@@ -162,6 +171,13 @@ cmd_history_record(struct buf *b, const struct store_record *r)
 	}
 	for (; j < r->nrefused; j++)
 		cmd_history_refused(b, &r->refused[j]);
+}
+
+static void
+cmd_history_record_tail(struct rpager *p, struct buf *b)
+{
+	const struct store_gameinfo *g = &p->head.game;
+
 	buf_puts(b, "ended ");
 	cmd_history_time(b, g->ended_ms);
 	buf_puts(b, "\nresult");
@@ -171,6 +187,12 @@ cmd_history_record(struct buf *b, const struct store_record *r)
 		cmd_history_word(b, g->detail);
 	buf_printf(b, "\nstatus %s\n", store_status_name(g->status));
 }
+
+/* A game's record as above, a page of moves at a time (rpager.h). */
+static const struct rpager_ops cmd_history_record_ops = {
+	cmd_history_record_head, cmd_history_record_moves, NULL, NULL,
+	cmd_history_record_tail, 1
+};
 
 /*
  * Appends the statistics: "games N", "moves N", then for each player
@@ -392,51 +414,104 @@ cmd_record_format(const char *arg, enum record_format *f, struct buf *body)
 }
 
 /*
+ * Appends game id's whole record as `record ID` prints it (its pages in
+ * one go).  Returns 1, 0 if there is no such game, or -1.
+ */
+int
+cmd_history_record(struct store *st, int64_t id, struct buf *b)
+{
+	struct rpager	 p;
+	int		 rc;
+
+	rpager_init(&p, st, id, &cmd_history_record_ops, 0);
+	rc = rpager_next(&p, b, SIZE_MAX);
+	rpager_free(&p);
+	return (rc == 0 ? 1 : rc == RPAGER_NOGAME ? 0 : -1);
+}
+
+#define CMD_RECORD_CHUNK	(64 * 1024)	/* bytes of record a part */
+
+/* A record being streamed (session_stream). */
+struct cmd_rstream {
+	struct rpager	 pager;
+	enum record_format f;
+};
+
+/*
+ * Appends the next part of the record to body (worker): 1 if more is to
+ * come, 0 at its end, or RPAGER_*.
+ */
+static int
+cmd_record_part(struct cmd_rstream *rs, struct buf *body)
+{
+	int	 rc;
+
+	rc = rpager_next(&rs->pager, body, CMD_RECORD_CHUNK);
+	if (rc == 0 && rs->f == RECORD_JSON) {
+		rs->pager.j.b = body;
+		json_end_obj(&rs->pager.j);
+	}
+	return (rc);
+}
+
+/* The next part (session_stream's more): 1, 0 at the end, -1. */
+static int
+cmd_record_more(struct session *s, struct buf *body)
+{
+	int	 rc = cmd_record_part(s->more_arg, body);
+
+	return (rc < 0 ? -1 : rc);
+}
+
+static void
+cmd_record_free(struct session *s)
+{
+	struct cmd_rstream *rs = s->more_arg;
+
+	rpager_free(&rs->pager);
+	free(rs);
+}
+
+/*
  * Prints one game's full record, with every move's optimality mark:
- * today's text (§12), the record file (§12.1) or its JSON.
+ * today's text (§12), the record file (§12.1) or its JSON.  It is read
+ * and formatted a chunk at a time on a worker, each once the client has
+ * read the last (session_stream), whatever its length.
  */
 static int
 cmd_record_exec(struct session *s, const struct proto_cmd *c,
     struct buf *body)
 {
-	struct store_record r;
+	static const struct rpager_ops *const ops[] = {
+		&cmd_history_record_ops, &rpager_file_ops, &rpager_json_ops
+	};
+	struct cmd_rstream *rs;
 	enum record_format f;
 	unsigned long	 id;
-	size_t		 n;
-	char		*tour;
-	int		 rv;
+	int		 rc;
 
 	if (cmd_record_format(c->argc == 2 ? c->argv[1] : NULL, &f,
 	    body) != 0 ||
 	    cmd_history_ulong(s, body, c->argv[0], "GAME_ID", 1UL << 62,
 	    &id) != 0)
 		return (CMD_ERROR);
-	if ((rv = store_record(s->store, (int64_t)id, &r)) <= 0) {
-		buf_printf(body, rv == 0 ? "no game %lu in the log" :
+	rs = xcalloc(1, sizeof *rs);
+	rs->f = f;
+	rpager_init(&rs->pager, s->store, (int64_t)id, ops[f], 0);
+	if ((rc = cmd_record_part(rs, body)) < 0) {
+		rpager_free(&rs->pager);
+		free(rs);
+		buf_reset(body);
+		buf_printf(body, rc == RPAGER_NOGAME ? "no game %lu in the log" :
 		    "the game log cannot be read now (game %lu)", id);
 		return (CMD_ERROR);
 	}
-	if (f == RECORD_TEXT)
-		cmd_history_record(body, &r);
-	else {
-		tour = store_tour_name(s->store, r.game.tournament);
-		if (f == RECORD_FILE)
-			record_file(body, &r, tour);
-		else
-			record_json(body, &r, tour);
-		free(tour);
+	if (rc == 0) {
+		rpager_free(&rs->pager);
+		free(rs);
+		return (CMD_OK);
 	}
-	store_record_free(&r);
-	/* Built on a worker; only what fits one reply goes to the loop. */
-	if (s->conf->lim.max_reply > 0 &&
-	    body->len > s->conf->lim.max_reply) {
-		n = body->len;
-		buf_reset(body);
-		buf_printf(body, "record %lu is %zu bytes, over the reply limit "
-		    "of %zu bytes (max-reply): GET /api/games/%lu serves it",
-		    id, n, s->conf->lim.max_reply, id);
-		return (CMD_ERROR);
-	}
+	session_stream(s, cmd_record_more, cmd_record_free, rs);
 	return (CMD_OK);
 }
 

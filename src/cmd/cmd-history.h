@@ -10,7 +10,7 @@
 #include "store/store.h"
 
 void	 cmd_history_games(struct buf *, const struct store_history *);
-void	 cmd_history_record(struct buf *, const struct store_record *);
+int	 cmd_history_record(struct store *, int64_t, struct buf *);
 void	 cmd_history_stats(struct buf *, const struct store_stats *);
 void	 cmd_history_pct(struct buf *, int, uint64_t);
 void	 cmd_history_player(struct buf *, const struct league_player *,

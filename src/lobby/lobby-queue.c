@@ -225,6 +225,13 @@ lobby_hold(struct lobby_client *lc)
 	lc->holding = 1;
 }
 
+/* The bytes held for a client (lobby_hold) so far. */
+size_t
+lobby_held_bytes(const struct lobby_client *lc)
+{
+	return (lc->held.len);
+}
+
 /* Appends what was held to out (after the command's reply) and stops. */
 void
 lobby_release(struct lobby_client *lc, struct buf *out)

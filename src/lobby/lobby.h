@@ -97,6 +97,7 @@ int	 lobby_answer(struct lobby_client *, const struct proto_answer *);
 void	 lobby_rx_time(struct lobby_client *, uint64_t);
 void	 lobby_tx_time(struct lobby_client *, uint64_t);
 int	 lobby_tx_waits(const struct lobby_client *);
+size_t	 lobby_held_bytes(const struct lobby_client *);
 void	 lobby_hold(struct lobby_client *);
 void	 lobby_release(struct lobby_client *, struct buf *);
 int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);

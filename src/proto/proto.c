@@ -188,23 +188,58 @@ void
 proto_reply(struct buf *out, int ok, const struct proto_cmd *cmd,
     const char *body)
 {
-	const char	*p, *nl;
-	int		 first = 1;
+	struct proto_rpart rp;
 
+	proto_reply_begin(out, ok, cmd, &rp);
+	proto_reply_part(out, &rp, body != NULL ? body : "",
+	    body != NULL ? strlen(body) : 0);
+	proto_reply_end(out);
+}
+
+/*
+ * A reply written in parts (a body streamed a chunk at a time): begin
+ * with its status and id, the parts of its body in order (the lines cut
+ * anywhere), then its end; the bytes are proto_reply's of the whole body.
+ */
+void
+proto_reply_begin(struct buf *out, int ok, const struct proto_cmd *cmd,
+    struct proto_rpart *rp)
+{
 	buf_putc(out, ok ? '=' : '?');
 	if (cmd != NULL && cmd->has_id)
 		buf_printf(out, "%lu", cmd->id);
-	for (p = body != NULL ? body : ""; *p != '\0'; p = nl + 1) {
-		if ((nl = strchr(p, '\n')) == NULL)
-			nl = p + strlen(p);
-		if (nl > p) {
-			buf_putc(out, first ? ' ' : '\n');
-			buf_add(out, p, (size_t)(nl - p));
-			first = 0;
+	rp->first = 1;
+	rp->mid = 0;
+}
+
+void
+proto_reply_part(struct buf *out, struct proto_rpart *rp, const char *p,
+    size_t len)
+{
+	const char	*nl;
+	size_t		 n;
+
+	while (len > 0) {
+		nl = memchr(p, '\n', len);
+		n = nl != NULL ? (size_t)(nl - p) : len;
+		if (n > 0) {
+			if (!rp->mid)
+				buf_putc(out, rp->first ? ' ' : '\n');
+			buf_add(out, p, n);
+			rp->first = 0;
+			rp->mid = 1;
 		}
-		if (*nl == '\0')
+		if (nl == NULL)
 			break;
+		rp->mid = 0;
+		p = nl + 1;
+		len -= n + 1;
 	}
+}
+
+void
+proto_reply_end(struct buf *out)
+{
 	buf_add(out, "\n\n", 2);
 }
 

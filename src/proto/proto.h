@@ -70,6 +70,16 @@ int	 proto_head(const char *, size_t, struct proto_head *);
 int	 proto_blank(const char *, size_t);
 int	 proto_parse(char *, struct proto_cmd *, const char **);
 void	 proto_cmd_free(struct proto_cmd *);
+/* Where a reply written in parts is (proto_reply_begin). */
+struct proto_rpart {
+	int	 first;		/* no line of the body yet */
+	int	 mid;		/* inside a line */
+};
+void	 proto_reply_begin(struct buf *, int, const struct proto_cmd *,
+	    struct proto_rpart *);
+void	 proto_reply_part(struct buf *, struct proto_rpart *, const char *,
+	    size_t);
+void	 proto_reply_end(struct buf *);
 void	 proto_reply(struct buf *, int, const struct proto_cmd *,
 	    const char *);
 

@@ -20,26 +20,30 @@ record_engine(const struct store_gameinfo *g, int seat)
 	return (name != NULL && strcmp(name, RECORD_ENGINE) == 0);
 }
 
-static void
-record_clocks(const struct store_record *r, uint64_t *clock, int *has)
+void
+record_clock_init(struct record_clock *k, const struct store_gameinfo *g)
 {
-	const struct store_gameinfo *g = &r->game;
-	uint64_t	 left[2];
-	size_t		 i;
-	int		 p;
+	k->left[0] = k->left[1] = g->tc_base_ms * 1000;
+}
 
-	left[0] = left[1] = g->tc_base_ms * 1000;
-	for (i = 0; i < r->nmoves; i++) {
-		p = r->moves[i].player;
-		has[i] = g->has_tc && (p == 1 || p == 2) &&
-		    !record_engine(g, p);
-		clock[i] = 0;
-		if (!has[i])
-			continue;
-		left[p - 1] = referee_clock_after(left[p - 1],
-		    r->moves[i].time_us, g->tc_inc_ms);
-		clock[i] = left[p - 1];
-	}
+/*
+ * The clock after move m of game g (µs), as the referee kept it, k
+ * carried from move to move: returns 0 where there is none (no time
+ * control, the engine's move).
+ */
+static int
+record_clock_step(const struct store_gameinfo *g, struct record_clock *k,
+    const struct store_rmove *m, uint64_t *clock)
+{
+	int	 p = m->player;
+
+	*clock = 0;
+	if (!g->has_tc || (p != 1 && p != 2) || record_engine(g, p))
+		return (0);
+	k->left[p - 1] = referee_clock_after(k->left[p - 1], m->time_us,
+	    g->tc_inc_ms);
+	*clock = k->left[p - 1];
+	return (1);
 }
 
 /* Appends a blank, then a word ("-" for none). */
@@ -65,15 +69,13 @@ record_time_line(struct buf *b, const char *key, int64_t ms)
 	}
 }
 
-/* Appends the headers of the file: everything up to "moves N". */
-static void
-record_headers(struct buf *b, const struct store_record *r,
-    const char *tour)
+void
+record_file_head(struct buf *b, const struct store_gameinfo *g,
+    uint64_t nmoves, const char *tour)
 {
 	static const char *const keys[] = {
 		"family", "start", "player1", "player2"
 	};
-	const struct store_gameinfo *g = &r->game;
 	const char	*vals[nitems(keys)];
 	size_t		 i;
 
@@ -108,8 +110,8 @@ record_headers(struct buf *b, const struct store_record *r,
 	record_word(b, g->reason);
 	if (g->detail != NULL && *g->detail != '\0')
 		record_word(b, g->detail);
-	buf_printf(b, "\nstatus %s\nmoves %zu\n", store_status_name(g->status),
-	    r->nmoves);
+	buf_printf(b, "\nstatus %s\nmoves %" PRIu64 "\n",
+	    store_status_name(g->status), nmoves);
 }
 
 /* Appends a refused move: "refused PLY PLAYER TIME_MS DELAY_US "MOVE" R". */
@@ -150,25 +152,21 @@ record_cost_line(struct buf *b, const struct store_rmove *m)
 }
 
 void
-record_file(struct buf *b, const struct store_record *r, const char *tour)
+record_file_moves(struct buf *b, const struct store_gameinfo *g,
+    const struct store_record *r, struct record_clock *k)
 {
 	const struct store_rmove *m;
-	uint64_t	*clock;
-	int		*has;
+	uint64_t	 clock;
 	size_t		 i, j = 0;
 
-	clock = xreallocarray(NULL, r->nmoves + 1, sizeof *clock);
-	has = xreallocarray(NULL, r->nmoves + 1, sizeof *has);
-	record_clocks(r, clock, has);
-	record_headers(b, r, tour);
 	for (i = 0; i < r->nmoves; i++) {
 		m = &r->moves[i];
 		for (; j < r->nrefused && r->refused[j].ply <= m->ply; j++)
 			record_refused_line(b, &r->refused[j]);
 		buf_printf(b, "move %" PRIu64 " %d %s %" PRIu64 " ", m->ply,
 		    m->player, store_mark_name(m->mark), m->time_us);
-		if (has[i])
-			buf_printf(b, "%" PRIu64, clock[i]);
+		if (record_clock_step(g, k, m, &clock))
+			buf_printf(b, "%" PRIu64, clock);
 		else
 			buf_putc(b, '-');
 		record_word(b, m->move);
@@ -177,9 +175,17 @@ record_file(struct buf *b, const struct store_record *r, const char *tour)
 	}
 	for (; j < r->nrefused; j++)
 		record_refused_line(b, &r->refused[j]);
+}
+
+void
+record_file(struct buf *b, const struct store_record *r, const char *tour)
+{
+	struct record_clock k;
+
+	record_clock_init(&k, &r->game);
+	record_file_head(b, &r->game, r->nmoves, tour);
+	record_file_moves(b, &r->game, r, &k);
 	buf_puts(b, "end\n");
-	free(clock);
-	free(has);
 }
 
 /* Writes a time control from a game of the log, or null. */
@@ -271,13 +277,12 @@ record_move_json(struct json *j, const struct store_record *rec, size_t i)
 	json_kuint_if(j, "peak_bytes", m->has_peak, m->peak_bytes);
 }
 
-static void
-record_refused_json(struct json *j, const struct store_record *rec)
+void
+record_json_refused(struct json *j, const struct store_record *rec)
 {
 	const struct store_rrefused *f;
 	size_t		 i;
 
-	json_arr(j);
 	for (i = 0; i < rec->nrefused; i++) {
 		f = &rec->refused[i];
 		record_ply_open(j, f->ply, f->player, f->move);
@@ -286,36 +291,50 @@ record_refused_json(struct json *j, const struct store_record *rec)
 		json_kuint_if(j, "delay_us", f->has_delay, f->delay_us);
 		json_end_obj(j);
 	}
-	json_end_arr(j);
+}
+
+void
+record_json_head(struct json *j, const struct store_gameinfo *g,
+    const char *tour)
+{
+	json_kstr(j, "format", RECORD_FORMAT);
+	json_kint(j, "version", RECORD_VERSION);
+	json_key(j, "game");
+	record_summary_json(j, g, tour);
+	json_key(j, "moves");
+	json_arr(j);
+}
+
+void
+record_json_moves(struct json *j, const struct store_gameinfo *g,
+    const struct store_record *r, struct record_clock *k)
+{
+	uint64_t	 clock;
+	size_t		 i;
+	int		 has;
+
+	for (i = 0; i < r->nmoves; i++) {
+		has = record_clock_step(g, k, &r->moves[i], &clock);
+		record_move_json(j, r, i);
+		json_kuint_if(j, "clock_us", has, clock);
+		json_end_obj(j);
+	}
 }
 
 void
 record_json_members(struct json *j, const struct store_record *r,
     const char *tour)
 {
-	uint64_t	*clock;
-	int		*has;
-	size_t		 i;
+	struct record_clock k;
 
-	clock = xreallocarray(NULL, r->nmoves + 1, sizeof *clock);
-	has = xreallocarray(NULL, r->nmoves + 1, sizeof *has);
-	record_clocks(r, clock, has);
-	json_kstr(j, "format", RECORD_FORMAT);
-	json_kint(j, "version", RECORD_VERSION);
-	json_key(j, "game");
-	record_summary_json(j, &r->game, tour);
-	json_key(j, "moves");
-	json_arr(j);
-	for (i = 0; i < r->nmoves; i++) {
-		record_move_json(j, r, i);
-		json_kuint_if(j, "clock_us", has[i], clock[i]);
-		json_end_obj(j);
-	}
+	record_clock_init(&k, &r->game);
+	record_json_head(j, &r->game, tour);
+	record_json_moves(j, &r->game, r, &k);
 	json_end_arr(j);
 	json_key(j, "refused");
-	record_refused_json(j, r);
-	free(clock);
-	free(has);
+	json_arr(j);
+	record_json_refused(j, r);
+	json_end_arr(j);
 }
 
 void

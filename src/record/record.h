@@ -57,10 +57,29 @@ enum record_format {
 };
 
 /*
- * The clock after each move of r (µs), as the referee kept it: clock[i]
- * for move i; has[i] 0 where there is none (no time control, the
- * engine's move).  clock and has hold r->nmoves entries.
+ * A record written in pieces (a page of moves at a time, store_record_page):
+ * the players' clocks carried from page to page (record_clock_init, then
+ * each page in order).  record_file is record_file_head, record_file_moves
+ * of each page (which writes the page's refused moves among its moves,
+ * those after its last move at its end), then "end\n".  record_json_members
+ * is record_json_head (up to the open "moves" array), record_json_moves of
+ * each page, "]", "refused": [record_json_refused of each page].
  */
+struct record_clock {
+	uint64_t	 left[2];	/* µs, after the moves written */
+};
+void	 record_clock_init(struct record_clock *,
+	    const struct store_gameinfo *);
+void	 record_file_head(struct buf *, const struct store_gameinfo *,
+	    uint64_t, const char *);
+void	 record_file_moves(struct buf *, const struct store_gameinfo *,
+	    const struct store_record *, struct record_clock *);
+void	 record_json_head(struct json *, const struct store_gameinfo *,
+	    const char *);
+void	 record_json_moves(struct json *, const struct store_gameinfo *,
+	    const struct store_record *, struct record_clock *);
+void	 record_json_refused(struct json *, const struct store_record *);
+
 
 /* Appends r as a record file; tour is its tournament's name or NULL. */
 void	 record_file(struct buf *, const struct store_record *,

@@ -19,6 +19,7 @@
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lib/metrics.h"
+#include "league/rpager.h"
 #include "record/record.h"
 #include "stats/results-json.h"
 #include "server/server-int.h"
@@ -31,66 +32,6 @@
 #define HTTP_RATINGS_DEFAULT	100
 #define HTTP_HISTORY_MAX	200	/* points of a rating history */
 #define HTTP_RECENT		20	/* a player's recent games */
-/* GET /api/games/ID, on a worker: all but "live" (the record's JSON). */
-static void
-http_record_json(struct hreq *r, const struct store_record *rec,
-    const char *tour)
-{
-	json_obj(&r->j);
-	record_json_members(&r->j, rec, tour);
-}
-
-static void
-http_record_work(struct hreq *r)
-{
-	http_with_record(r, http_record_json);
-}
-
-/* GET /api/games/ID, back on the loop: "live" from the lobby. */
-static void
-http_record_done(struct hreq *r)
-{
-	if (r->status == 200) {
-		json_key(&r->j, "live");
-		if (!http_live_game(r->h->srv->lobby, r->id, &r->j))
-			json_null(&r->j);
-		json_end_obj(&r->j);
-		buf_putc(&r->body, '\n');
-		http_reply_big(r, "application/json; charset=utf-8");
-		return;
-	}
-	http_json(r->req, r->status, &r->body);
-}
-
-/* GET /api/games/ID/record, on a worker: the record file (§12.1). */
-static void
-http_recfile(struct hreq *r, const struct store_record *rec,
-    const char *tour)
-{
-	record_file(&r->body, rec, tour);
-}
-
-static void
-http_recfile_work(struct hreq *r)
-{
-	http_with_record(r, http_recfile);
-}
-
-/* GET /api/games/ID/record, back on the loop: game-ID.grec. */
-static void
-http_recfile_done(struct hreq *r)
-{
-	char	 name[40];
-
-	if (r->status != 200) {
-		http_json(r->req, r->status, &r->body);
-		return;
-	}
-	snprintf(name, sizeof name, "game-%lld.grec", (long long)r->id);
-	http_attachment(r->req, name);
-	http_reply_big(r, "text/plain; charset=utf-8");
-}
-
 /* GET /api/games, on a worker. */
 static void
 http_games_work(struct hreq *r)
@@ -420,9 +361,8 @@ http_game(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		return;
 	r = http_hreq(h, hc, req);
 	r->id = gid;
-	r->work = file ? http_recfile_work : http_record_work;
-	r->done = file ? http_recfile_done : http_record_done;
-	(void)http_submit_big(r);
+	(void)http_stream(r, file ? &rpager_file_ops : &rpager_json_ops, file ?
+	    "text/plain; charset=utf-8" : "application/json; charset=utf-8");
 }
 
 /* Routes /api/... and /metrics. */

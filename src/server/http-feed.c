@@ -8,7 +8,7 @@
  * and formatted on a worker (hfeed_catchup_work) and sent in pieces as
  * its client reads, charged to max-http-inflight; then the kept ones.  A
  * game nobody follows keeps nothing here.  A finished game's feed is its
- * record, read on a worker.  A feed whose
+ * record, streamed from the log (http-stream.c).  A feed whose
  * client does not read is dropped at max-http-output.  A live game of
  * another node (a node of a shared database) comes through the same hook
  * once the lobby follows it (lobby_xfeed_open: its moves so far at once,
@@ -33,6 +33,7 @@
 #include <event2/keyvalq_struct.h>
 
 #include "server/http-int.h"
+#include "league/rpager.h"
 #include "lobby/lobby.h"
 #include "node/lnode.h"
 #include "lib/log.h"
@@ -71,6 +72,9 @@ struct hstream {
 	struct buf	 catchup;	/* moves up to g->base from the log */
 	size_t		 coff;		/* what of it is sent */
 	int		 catching;	/* catchup not all sent yet */
+	struct hcatch	*cu;		/* where the next chunk of it comes
+					 * from (NULL while on a worker) */
+	int		 cu_more;	/* a chunk of it is still to come */
 };
 TAILQ_HEAD(hstreams, hstream);
 
@@ -125,20 +129,6 @@ fgame_free(struct fgame *g)
 	free(g);
 }
 
-/* Appends an event to out: SSE (with "id: ID" if any), or NDJSON. */
-static void
-hs_append(struct buf *out, int ndjson, const char *id, const char *type,
-    const char *json)
-{
-	if (ndjson) {
-		buf_printf(out, "%s\n", json);
-		return;
-	}
-	if (id != NULL)
-		buf_printf(out, "id: %s\n", id);
-	buf_printf(out, "event: %s\ndata: %s\n\n", type, json);
-}
-
 /*
  * Formats an event once for every feed: SSE (with "id: ID" if any) into
  * sse, NDJSON into nd; hs_frame sends the one a feed wants.
@@ -149,8 +139,8 @@ hs_format(const char *id, const char *type, const char *json,
 {
 	buf_reset(sse);
 	buf_reset(nd);
-	hs_append(sse, 0, id, type, json);
-	hs_append(nd, 1, id, type, json);
+	http_feed_append(sse, 0, id, type, json);
+	http_feed_append(nd, 1, id, type, json);
 }
 
 /*
@@ -254,6 +244,7 @@ hs_free(struct hstream *s)
 	s->h->nstreams--;
 	http_inflight_done(s->hc, s->catchup.len - s->coff);
 	buf_free(&s->catchup);
+	hcatch_free(s->cu);
 	s->hc->stream = NULL;
 	free(s);
 }
@@ -449,39 +440,10 @@ hfeed_since(struct evhttp_request *req, const struct evkeyvalq *q,
 	return (rc < 0 ? -1 : 0);
 }
 
-/* A finished game's feed: its record as events (worker). */
-static void
-hfeed_record_events(struct hreq *r, const struct store_record *rec,
-    const char *tour)
-{
-	if (r->since > rec->nmoves) {
-		buf_printf(&r->body, "bad parameter since: a ply from 0 to %zu",
-		    rec->nmoves);
-		r->status = 400;
-	} else
-		http_record_events(&r->body, rec, tour, r->since, r->ndjson);
-}
-
-static void
-hfeed_record_work(struct hreq *r)
-{
-	http_with_record(r, hfeed_record_events);
-}
-
-/* Answers a finished game's feed (loop). */
-static void
-hfeed_record_done(struct hreq *r)
-{
-	if (r->status == 400)
-		http_error(r->req, 400, "%s", buf_str(&r->body));
-	else if (r->status != 200)
-		http_json(r->req, r->status, &r->body);
-	else
-		http_reply_big(r, hfeed_type(r->ndjson));
-}
-
 static void	 hs_catchup(struct hstream *);
-static void	 hfeed_move_json(const struct lobby_feed *, struct buf *);
+static void	 hs_catchup_more(struct hstream *);
+static void	 hfeed_catchup_rc(struct hreq *, int);
+static void	 hfeed_cu_free(struct hreq *);
 
 /* A catching-up feed's output drained (evhttp's callback): go on. */
 static void
@@ -508,6 +470,11 @@ hs_catchup(struct hstream *s)
 
 	/* First the moves up to g->base from the log, a piece at a time. */
 	while (s->catching && !s->dropped) {
+		if (s->catchup.len == 0) {
+			if (s->cu != NULL)	/* not on a worker already */
+				hs_catchup_more(s);
+			return;		/* hs_catchup_back goes on */
+		}
 		n = s->catchup.len - s->coff;
 		if (n > HFEED_PIECE)
 			n = HFEED_PIECE;
@@ -518,7 +485,7 @@ hs_catchup(struct hstream *s)
 		if (s->coff == s->catchup.len) {
 			buf_free(&s->catchup);
 			s->coff = 0;
-			s->catching = 0;
+			s->catching = s->cu_more;
 		}
 		if (http_output(s->hc) + n < half) {
 			evhttp_send_reply_chunk(s->req, b);
@@ -549,15 +516,74 @@ hs_catchup(struct hstream *s)
 	buf_free(&nd);
 }
 
+/* A catch-up's next chunk, on a worker. */
+static void
+hs_catchup_work(struct hreq *q)
+{
+	hfeed_catchup_rc(q, hcatch_next(q->cu, &q->body));
+}
+
+/*
+ * The next chunk is back (loop): the feed sends it (charged to
+ * max-http-inflight, as its first was), or is closed if the log failed
+ * (its client resumes).
+ */
+static void
+hs_catchup_back(struct hreq *q)
+{
+	struct hstream	*s = q->hc->stream;
+
+	if (s == NULL)
+		return;
+	s->cu = q->cu;
+	q->cu = NULL;
+	if (q->status != 200) {
+		http_close(s->hc);
+		return;
+	}
+	q->hc->inflight += q->body.len;
+	q->h->inflight += q->body.len;
+	s->catchup = q->body;
+	buf_init(&q->body);
+	s->coff = 0;
+	s->cu_more = q->more;
+	s->catching = s->catchup.len > 0 || s->cu_more;
+	hs_catchup(s);
+}
+
+/*
+ * Asks a worker for the catch-up's next chunk, once the client has taken
+ * the last (not counted against its address: one at a time per feed).
+ */
+static void
+hs_catchup_more(struct hstream *s)
+{
+	struct hreq	*q;
+
+	q = http_hreq(s->h, s->hc, s->req);
+	q->cu = s->cu;
+	s->cu = NULL;
+	q->ndjson = s->ndjson;
+	q->work = hs_catchup_work;
+	q->done = hs_catchup_back;
+	q->cleanup = hfeed_cu_free;
+	if (http_submit_more(q) != 0) {
+		s->cu = q->cu;
+		q->cu = NULL;
+		http_hreq_free(q);
+	}
+}
+
 /*
  * Sends a live game's game event and moves after since (at least
- * g->base), and attaches; or, with a catch-up cu (the moves from the log
- * after since up to g->base, charged to max-http-inflight: its bytes are
- * the feed's now), those first.
+ * g->base), and attaches; or, with a catch-up cu (its first chunk of the
+ * moves from the log after since up to g->base, charged to
+ * max-http-inflight: its bytes are the feed's now, and the catch-up's
+ * next chunks), those first.
  */
 static void
 hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
-    struct fgame *g, unsigned long since, int ndjson, struct buf *cu)
+    struct fgame *g, unsigned long since, int ndjson, struct hreq *cu)
 {
 	struct hstream	*s;
 	struct buf	 b;
@@ -565,7 +591,7 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	if (hfeed_limits(h, hc, req) != 0 ||
 	    (s = hs_start(h, hc, req, ndjson)) == NULL) {
 		if (cu != NULL)
-			http_inflight_done(hc, cu->len);
+			http_inflight_done(hc, cu->body.len);
 		return;
 	}
 	buf_init(&b);
@@ -576,9 +602,12 @@ hfeed_attach(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	s->next = since - g->base;
 	if (cu != NULL) {
 		s->next = 0;
-		s->catchup = *cu;
-		buf_init(cu);
-		s->catching = s->catchup.len > 0;
+		s->catchup = cu->body;
+		buf_init(&cu->body);
+		s->cu = cu->cu;		/* its next chunks */
+		cu->cu = NULL;
+		s->cu_more = cu->more;
+		s->catching = s->catchup.len > 0 || s->cu_more;
 	}
 	LIST_INSERT_HEAD(&g->streams, s, entry);
 	hs_catchup(s);
@@ -618,64 +647,35 @@ hfeed_live(struct http *h, int64_t id, struct fgame **gp)
 	}
 }
 
+/* Sets r's reply after its catch-up's chunk came back as rc (worker). */
+static void
+hfeed_catchup_rc(struct hreq *r, int rc)
+{
+	r->more = rc == 1;
+	if (rc == RPAGER_FAIL)
+		http_fail(r, 503, "the game log cannot be read");
+	else if (rc < 0)
+		http_fail(r, 503, "the game log does not have the game's "
+		    "moves: try again");
+}
+
 /*
  * The moves of a live game from the log after r->since up to its ply
- * r->limit, as feed events, with the clocks the lobby had (worker).  The
- * log has them once the writer has committed what is queued: the lobby
- * hands a move to the log before the feed sees it.
+ * r->limit, as feed events with the clocks the lobby had: the first
+ * chunk (worker); the feed asks for the next ones as its client reads.
  */
 static void
 hfeed_catchup_work(struct hreq *r)
 {
-	struct store	*st = r->h->srv->store;
-	struct store_record rec;
-	const struct store_gameinfo *gi;
-	struct lobby_feed lf;
-	struct buf	 b;
-	uint64_t	 c[2];
-	int		 engine[2], rc;
-	char		 id[24];
-	size_t		 i;
+	hfeed_catchup_rc(r, hcatch_next(r->cu, &r->body));
+}
 
-	if (store_flush(st) != 0 || (rc = store_record(st, r->id, &rec)) < 0) {
-		http_fail(r, 503, "the game log cannot be read");
-		return;
-	}
-	if (rc == 0 || rec.nmoves < r->limit) {
-		if (rc > 0)
-			store_record_free(&rec);
-		http_fail(r, 503, "the game log does not have the game's "
-		    "moves: try again");
-		return;
-	}
-	gi = &rec.game;
-	engine[0] = strcmp(gi->player1, "engine") == 0;
-	engine[1] = strcmp(gi->player2, "engine") == 0;
-	c[0] = c[1] = gi->tc_base_ms * 1000;
-	buf_init(&b);
-	for (i = 0; i < r->limit; i++) {
-		const struct store_rmove *m = &rec.moves[i];
-
-		lobby_feed_clock(engine, gi->tc_inc_ms * 1000, c, m);
-		if (i < r->since)
-			continue;
-		memset(&lf, 0, sizeof lf);
-		lf.id = r->id;
-		lf.ply = (unsigned long)m->ply;
-		lf.player = m->player;
-		lf.move = m->move;
-		lf.position = m->position;
-		lf.mark = store_mark_name(m->mark);
-		lf.time_ms = m->time_ms;
-		lf.clock_ms[0] = c[0] / 1000;
-		lf.clock_ms[1] = c[1] / 1000;
-		buf_reset(&b);
-		hfeed_move_json(&lf, &b);
-		snprintf(id, sizeof id, "%lu", lf.ply);
-		hs_append(&r->body, r->ndjson, id, "move", buf_str(&b));
-	}
-	buf_free(&b);
-	store_record_free(&rec);
+/* Frees the catch-up a request carries (its cleanup). */
+static void
+hfeed_cu_free(struct hreq *r)
+{
+	hcatch_free(r->cu);
+	r->cu = NULL;
 }
 
 static void	 hfeed_serve(struct http *, struct hconn *,
@@ -701,15 +701,12 @@ hfeed_catchup_done(struct hreq *r)
 		f->id = r->id;
 		f->since = r->since;
 		f->ndjson = r->ndjson;
-		f->work = hfeed_record_work;
-		f->done = hfeed_record_done;
-		(void)http_submit_big(f);
+		(void)http_stream(f, &http_feed_ops, hfeed_type(r->ndjson));
 	} else if (g->base != r->limit) {	/* unfollowed, followed again */
 		hfeed_serve(h, r->hc, r->req, g, r->since, r->ndjson);
 		return;				/* which releases g */
 	} else if (http_inflight_admit(r->hc, r->req, r->body.len) == 0)
-		hfeed_attach(h, r->hc, r->req, g, r->since, r->ndjson,
-		    &r->body);
+		hfeed_attach(h, r->hc, r->req, g, r->since, r->ndjson, r);
 	if (g != NULL)
 		fgame_release(h->feed, g);
 }
@@ -755,6 +752,9 @@ hfeed_serve(struct http *h, struct hconn *hc, struct evhttp_request *req,
 		r->work = hfeed_catchup_work;
 		r->done = hfeed_catchup_done;
 		r->gone = hfeed_catchup_gone;
+		r->cu = hcatch_new(h->srv->store, g->id, since, g->base,
+		    ndjson);
+		r->cleanup = hfeed_cu_free;
 		if (http_submit_big(r) == 0)
 			g->pending++;
 	}
@@ -763,7 +763,7 @@ hfeed_serve(struct http *h, struct hconn *hc, struct evhttp_request *req,
 
 /*
  * On a worker: another node's live game (its lease, then its record), or
- * else the finished game's feed from the log (hfeed_record_work).
+ * else the finished game's feed from the log (its first chunk).
  */
 static void
 hfeed_xwork(struct hreq *r)
@@ -772,7 +772,7 @@ hfeed_xwork(struct hreq *r)
 
 	r->xpre = lobby_xfeed_fetch(lb, r->id);
 	if (!lobby_xfeed_pre_live(lb, r->xpre))
-		hfeed_record_work(r);
+		http_stream_work(r);
 }
 
 /*
@@ -790,7 +790,7 @@ hfeed_xdone(struct hreq *r)
 
 	hfeed_live(h, r->id, &g);
 	if (g == NULL && !lobby_xfeed_pre_live(h->srv->lobby, r->xpre)) {
-		hfeed_record_done(r);
+		http_stream_done(r);
 		return;
 	}
 	if (g == NULL) {
@@ -835,13 +835,11 @@ hfeed_open(struct http *h, struct hconn *hc, struct evhttp_request *req,
 	r->id = id;
 	r->since = since;
 	r->ndjson = hfeed_ndjson(req);
-	r->work = hfeed_record_work;
-	r->done = hfeed_record_done;
 	if (lobby_xfeed_remote(h->srv->lobby)) {
 		r->work = hfeed_xwork;
 		r->done = hfeed_xdone;
 	}
-	(void)http_submit_big(r);
+	(void)http_stream(r, &http_feed_ops, hfeed_type(r->ndjson));
 }
 
 /* Sends the featured game (if any) to the TV feeds, or to one. */
@@ -878,45 +876,13 @@ hfeed_tv(struct http *h, struct hconn *hc, struct evhttp_request *req)
 	hfeed_featured(h, s);
 }
 
-/* Opens an event's JSON object in b: its type and game id. */
-static void
-hfeed_event_head(struct json *j, struct buf *b, const char *type,
-    int64_t id)
-{
-	json_init(j, b);
-	json_obj(j);
-	json_kstr(j, "type", type);
-	json_kint(j, "id", id);
-}
-
-/* Writes a move event's JSON. */
-static void
-hfeed_move_json(const struct lobby_feed *lf, struct buf *b)
-{
-	struct json	 j;
-
-	hfeed_event_head(&j, b, "move", lf->id);
-	json_kuint(&j, "ply", lf->ply);
-	json_kint(&j, "player", lf->player);
-	json_kstr(&j, "move", lf->move);
-	json_kstr(&j, "position", lf->position);
-	json_kstr(&j, "mark", lf->mark);
-	json_kuint(&j, "time_ms", lf->time_ms);
-	json_key(&j, "clock_ms");
-	json_arr(&j);
-	json_uint(&j, lf->clock_ms[0]);
-	json_uint(&j, lf->clock_ms[1]);
-	json_end_arr(&j);
-	json_end_obj(&j);
-}
-
 /* Writes an end event's JSON. */
 static void
 hfeed_end_json(const struct lobby_feed *lf, struct buf *b)
 {
 	struct json	 j;
 
-	hfeed_event_head(&j, b, "end", lf->id);
+	http_feed_event_head(&j, b, "end", lf->id);
 	json_key(&j, "result");
 	json_str(&j, lf->winner == 1 ? "first" : lf->winner == 2 ? "second" :
 	    NULL);
@@ -1038,7 +1004,7 @@ hfeed_hook(void *arg, const struct lobby_feed *lf)
 		hfeed_end_json(lf, &b);
 		hfeed_end(f, lf, buf_str(&b));
 	} else {
-		hfeed_move_json(lf, &b);
+		http_feed_move_json(lf, &b);
 		hfeed_move(f, lf, buf_str(&b));
 	}
 	buf_free(&b);

@@ -87,6 +87,13 @@ struct hreq {
 	struct store_elsewhere *xlive;	/* live: the cluster's, read */
 	size_t		*xoff;		/* live: each one's part of extra */
 	int		 big;		/* counted in nbuilding (http_submit_big) */
+	struct hstrm	*strm;		/* a streamed reply's state (http-stream.c) */
+	void		 (*cleanup)(struct hreq *);	/* frees it, or NULL */
+	size_t		 charged;	/* its bytes in max-http-inflight */
+	int		 keep;		/* done keeps it (the next chunk) */
+	int		 waiting;	/* a chunk waits for its client */
+	struct hcatch	*cu;		/* a feed's catch-up (http-catchup.c) */
+	int		 more;		/* its next chunk is still to come */
 };
 TAILQ_HEAD(hreqs, hreq);
 
@@ -123,7 +130,6 @@ void	 http_download(struct evhttp_request *, const char *, const char *,
 void	 http_attachment(struct evhttp_request *, const char *);
 int	 http_inflight_admit(struct hconn *, struct evhttp_request *, size_t);
 void	 http_inflight_done(struct hconn *, size_t);
-void	 http_reply_big(struct hreq *, const char *);
 struct hreq *http_hreq(struct http *, struct hconn *, struct evhttp_request *);
 void	 http_hreq_free(struct hreq *);
 int	 http_submit(struct hreq *);
@@ -139,6 +145,9 @@ void	 http_url_param(struct buf *, const char *, const char *);
 size_t	 http_output(struct hconn *);
 void	 http_close(struct hconn *);
 void	 http_req_orphan(struct evhttp_request *);
+int	 http_submit_more(struct hreq *);
+void	 http_send_start(struct evhttp_request *, const char *);
+void	 http_charge_until_sent(struct hreq *);
 
 /* http-json.c (calls http-req.c) */
 struct store;
@@ -154,8 +163,32 @@ void	 http_export(struct http *, struct hconn *, struct evhttp_request *,
 	    const struct evkeyvalq *);
 void	 http_with_record(struct hreq *, void (*)(struct hreq *,
 	    const struct store_record *, const char *));
-void	 http_record_events(struct buf *, const struct store_record *,
-	    const char *, unsigned long, int);
+struct rpager_ops;
+extern const struct rpager_ops http_feed_ops;	/* a finished game's feed */
+
+/*
+ * http-stream.c (calls http-req.c, http-json.c, http-lobby.c): the replies proportional
+ * to stored data, streamed in chunks of about HTTP_CHUNK bytes, each made
+ * on a worker once the client took the previous one.
+ */
+#define HTTP_CHUNK	(64 * 1024)
+int	 http_stream(struct hreq *, const struct rpager_ops *, const char *);
+void	 http_stream_work(struct hreq *);
+void	 http_stream_done(struct hreq *);
+void	 http_stream_closed(struct hreq *);
+
+/* http-catchup.c: feed events, a feed's catch-up (calls http-req.c) */
+struct lobby_feed;
+struct hcatch;
+void	 http_feed_append(struct buf *, int, const char *, const char *,
+	    const char *);
+void	 http_feed_event_head(struct json *, struct buf *, const char *,
+	    int64_t);
+void	 http_feed_move_json(const struct lobby_feed *, struct buf *);
+struct hcatch *hcatch_new(struct store *, int64_t, unsigned long,
+	    unsigned long, int);
+int	 hcatch_next(struct hcatch *, struct buf *);
+void	 hcatch_free(struct hcatch *);
 
 /* http-lobby.c (calls no other file of the HTTP side) */
 struct league;
@@ -169,7 +202,8 @@ void	 http_ratings_json(struct lobby *, size_t, struct json *);
 int	 http_rating_history(struct league *, const char *, size_t,
 	    struct json *);
 
-/* http-feed.c (calls http-req.c, http-json.c, http-lobby.c) */
+/* http-feed.c (calls http-req.c, http-json.c, http-lobby.c,
+ * http-catchup.c, http-stream.c) */
 struct hfeed *hfeed_new(struct http *);
 void	 hfeed_free(struct hfeed *);
 void	 hfeed_open(struct http *, struct hconn *, struct evhttp_request *,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "server/http-int.h"
+#include "league/rpager.h"
 #include "record/record.h"
 #include "server/server-int.h"
 #include "store/store.h"
@@ -60,58 +61,84 @@ http_event(struct buf *out, int ndjson, const char *id, const char *type,
 }
 
 /*
- * Writes a logged game's feed (§14.4): the game event, its moves after
- * since and, unless it is still live in the log, its end (worker).
+ * A logged game's feed (§14.4), a page at a time (worker): the game
+ * event; the moves of each page of its record; unless it is still live
+ * in the log, its end after its last ply.
  */
-void
-http_record_events(struct buf *out, const struct store_record *rec,
-    const char *tour, unsigned long since, int ndjson)
+static void
+http_record_events_head(struct rpager *p, struct buf *out)
 {
-	const struct store_gameinfo *g = &rec->game;
 	struct buf	 b;
 	struct json	 j;
-	char		 id[24];
-	size_t		 i;
 
 	buf_init(&b);
 	json_init(&j, &b);
 	json_obj(&j);
 	json_kstr(&j, "type", "game");
 	json_key(&j, "game");
-	http_summary(&j, g, tour);
+	http_summary(&j, &p->head.game, p->tour);
 	json_knull(&j, "live");
 	json_end_obj(&j);
-	http_event(out, ndjson, NULL, "game", &b);
-	for (i = since; i < rec->nmoves; i++) {
+	http_event(out, p->ndjson, NULL, "game", &b);
+	buf_free(&b);
+}
+
+static void
+http_record_events_moves(struct rpager *p, const struct store_record *rec,
+    struct buf *out)
+{
+	struct buf	 b;
+	struct json	 j;
+	char		 id[24];
+	size_t		 i;
+
+	buf_init(&b);
+	for (i = 0; i < rec->nmoves; i++) {
 		json_init(&j, &b);
 		http_move_json(&j, rec, i);
 		json_kstr(&j, "type", "move");
-		json_kint(&j, "id", g->id);
+		json_kint(&j, "id", p->id);
 		json_knull(&j, "clock_ms");
 		json_end_obj(&j);
 		snprintf(id, sizeof id, "%" PRIu64, rec->moves[i].ply);
-		http_event(out, ndjson, id, "move", &b);
-	}
-	if (g->status != STORE_LIVE) {
-		json_init(&j, &b);
-		json_obj(&j);
-		json_kstr(&j, "type", "end");
-		json_kint(&j, "id", g->id);
-		json_key(&j, "result");
-		json_str(&j, g->result == STORE_RESULT_NONE ? NULL :
-		    store_result_name(g->result));
-		json_key(&j, "winner");
-		json_str(&j, g->result == STORE_RESULT_FIRST ? g->player1 :
-		    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
-		json_kstr(&j, "reason", g->reason);
-		json_kstr(&j, "detail", g->detail);
-		json_kuint(&j, "plies", rec->nmoves);
-		json_kbool(&j, "logged", 1);
-		json_end_obj(&j);
-		http_event(out, ndjson, "end", "end", &b);
+		http_event(out, p->ndjson, id, "move", &b);
 	}
 	buf_free(&b);
 }
+
+static void
+http_record_events_end(struct rpager *p, struct buf *out)
+{
+	const struct store_gameinfo *g = &p->head.game;
+	struct buf	 b;
+	struct json	 j;
+
+	if (g->status == STORE_LIVE)
+		return;
+	buf_init(&b);
+	json_init(&j, &b);
+	json_obj(&j);
+	json_kstr(&j, "type", "end");
+	json_kint(&j, "id", g->id);
+	json_key(&j, "result");
+	json_str(&j, g->result == STORE_RESULT_NONE ? NULL :
+	    store_result_name(g->result));
+	json_key(&j, "winner");
+	json_str(&j, g->result == STORE_RESULT_FIRST ? g->player1 :
+	    g->result == STORE_RESULT_SECOND ? g->player2 : NULL);
+	json_kstr(&j, "reason", g->reason);
+	json_kstr(&j, "detail", g->detail);
+	json_kuint(&j, "plies", p->nmoves);
+	json_kbool(&j, "logged", 1);
+	json_end_obj(&j);
+	http_event(out, p->ndjson, "end", "end", &b);
+	buf_free(&b);
+}
+
+const struct rpager_ops http_feed_ops = {
+	http_record_events_head, http_record_events_moves, NULL, NULL,
+	http_record_events_end, 0
+};
 
 /* Sets an error as the reply of a worker's request. */
 void

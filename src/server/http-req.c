@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +52,9 @@ http_code(int code)
 	return (5);
 }
 
-/* Sends a complete reply of body b (emptied), counted by status. */
-static void
-http_send(struct evhttp_request *req, int code, const char *type,
-    struct evbuffer *b)
+/* Sets a reply's headers of type; counts it by status; returns its index. */
+static size_t
+http_headers(struct evhttp_request *req, int code, const char *type)
 {
 	struct evkeyvalq *oh = evhttp_request_get_output_headers(req);
 	size_t		 c = http_code(code);
@@ -63,7 +63,26 @@ http_send(struct evhttp_request *req, int code, const char *type,
 	evhttp_add_header(oh, "Cache-Control", "no-cache");
 	evhttp_add_header(oh, "X-Content-Type-Options", "nosniff");
 	metrics_label(MF_HTTP, http_codes[c].text);
+	return (c);
+}
+
+/* Sends a complete reply of body b (emptied), counted by status. */
+static void
+http_send(struct evhttp_request *req, int code, const char *type,
+    struct evbuffer *b)
+{
+	size_t		 c = http_headers(req, code, type);
+
 	evhttp_send_reply(req, http_codes[c].code, http_codes[c].reason, b);
+}
+
+/* Starts a 200 of type whose body comes in chunks (a streamed reply). */
+void
+http_send_start(struct evhttp_request *req, const char *type)
+{
+	size_t		 c = http_headers(req, 200, type);
+
+	evhttp_send_reply_start(req, http_codes[c].code, http_codes[c].reason);
 }
 
 /* Sends a complete reply: status, type and body, counted by status. */
@@ -154,15 +173,6 @@ http_inflight_done(struct hconn *hc, size_t n)
 	hc->h->inflight -= n;
 }
 
-/* Frees a big reply's body once evhttp is done with it. */
-static void
-http_big_free(const void *data, size_t len, void *arg)
-{
-	(void)len;
-	(void)arg;
-	free((void *)(uintptr_t)data);
-}
-
 /* A big reply was handed to the kernel: its bytes are free. */
 static void
 http_big_sent(struct evhttp_request *req, void *arg)
@@ -174,29 +184,14 @@ http_big_sent(struct evhttp_request *req, void *arg)
 }
 
 /*
- * Sends r's body (status 200, content type type), a reply proportional
- * to stored data built on a worker, charged to max-http-inflight until
- * it is sent; or 503 over the cap.
+ * r's charge to max-http-inflight passes to its connection until its
+ * reply is sent (its last chunk is on its way).
  */
 void
-http_reply_big(struct hreq *r, const char *type)
+http_charge_until_sent(struct hreq *r)
 {
-	struct evbuffer	*b;
-
-	if (http_inflight_admit(r->hc, r->req, r->body.len) != 0)
-		return;
+	r->charged = 0;
 	evhttp_request_set_on_complete_cb(r->req, http_big_sent, r->hc);
-	if (r->body.len == 0) {
-		http_reply(r->req, 200, type, NULL, 0);
-		return;
-	}
-	/* The body moves to the reply as it is: no second copy. */
-	b = evbuffer_new();
-	evbuffer_add_reference(b, r->body.data, r->body.len, http_big_free,
-	    NULL);
-	buf_init(&r->body);
-	http_send(r->req, 200, type, b);
-	evbuffer_free(b);
 }
 
 /* Sends {"error": TEXT, "status": CODE} with that status. */
@@ -295,6 +290,10 @@ void
 http_hreq_free(struct hreq *r)
 {
 	TAILQ_REMOVE(&r->h->reqs, r, entry);
+	if (r->cleanup != NULL)
+		r->cleanup(r);
+	if (r->hc != NULL && r->charged > 0)
+		http_inflight_done(r->hc, r->charged);
 	if (r->big)
 		r->h->nbuilding--;
 	lobby_xfeed_pre_free(r->xpre);
@@ -323,13 +322,30 @@ http_job_back(void *arg)
 {
 	struct hreq	*r = arg;
 
+	r->keep = 0;
 	if (r->req != NULL && r->done != NULL)
 		r->done(r);
 	else if (r->req != NULL)
 		http_json(r->req, r->status, &r->body);
 	else if (r->gone != NULL)
 		r->gone(r);
-	http_hreq_free(r);
+	if (!r->keep)
+		http_hreq_free(r);
+}
+
+/* Queues r's work for the workers unless its address has max there. */
+static int
+http_pool(struct hreq *r, unsigned int max, unsigned int *queued)
+{
+	struct server	*srv = r->h->srv;
+	struct job	*j;
+
+	j = pool_job(http_job_work, http_job_back, r, r->host);
+	if (pool_submit(&srv->pool, j, max, queued) != 0) {
+		job_free(j);
+		return (-1);
+	}
+	return (0);
 }
 
 /*
@@ -342,14 +358,9 @@ http_job_back(void *arg)
 int
 http_submit(struct hreq *r)
 {
-	struct server	*srv = r->h->srv;
-	struct job	*j;
 	unsigned int	 queued;
 
-	j = pool_job(http_job_work, http_job_back, r, r->host);
-	if (pool_submit(&srv->pool, j, srv->conf->max_queued_per_ip,
-	    &queued) != 0) {
-		job_free(j);
+	if (http_pool(r, r->h->srv->conf->max_queued_per_ip, &queued) != 0) {
 		http_error(r->req, 503, "busy: %u requests from your address "
 		    "are running or waiting (max-queued-per-ip): retry later",
 		    queued);
@@ -357,6 +368,19 @@ http_submit(struct hreq *r)
 		return (-1);
 	}
 	return (0);
+}
+
+/*
+ * Runs r's work again (a streamed reply's next chunk), not counted
+ * against its address: r was admitted, and has one job at a time.
+ * Returns 0, or -1 (r left to the caller).
+ */
+int
+http_submit_more(struct hreq *r)
+{
+	unsigned int	 queued;
+
+	return (http_pool(r, UINT_MAX, &queued));
 }
 
 /*

@@ -54,16 +54,19 @@ http_closecb(struct evhttp_connection *evcon, void *arg)
 {
 	struct hconn	*hc = arg;
 	struct http	*h = hc->h;
-	struct hreq	*r;
+	struct hreq	*r, *rn;
 
 	if (hc->stream != NULL)
 		hfeed_closed(hc->stream);
-	TAILQ_FOREACH(r, &h->reqs, entry)
+	for (r = TAILQ_FIRST(&h->reqs); r != NULL; r = rn) {
+		rn = TAILQ_NEXT(r, entry);
 		if (r->hc == hc) {
 			http_req_orphan(r->req);
 			r->hc = NULL;
 			r->req = NULL;
+			http_stream_closed(r);
 		}
+	}
 	h->nexports -= hc->nexports;	/* their replies die with it */
 	h->inflight -= hc->inflight;
 	LIST_REMOVE(hc, hash);

@@ -46,6 +46,7 @@
 #include <netinet/tcp.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +236,7 @@ conn_free(struct conn *c, const char *reason)
 		c->parked = NULL;
 		c->park = 0;
 	}
-	if (c->busy || c->held) {
+	if ((c->busy && !c->more_wait) || c->held) {
 		conn_enter(c, CONN_DEAD, NULL);
 		conn_reading(c, 0);
 		out_free(c);	/* nothing more is written */
@@ -479,6 +480,33 @@ conn_wake(struct server *srv)
 		if (conn_room(c, c->parked_len))
 			conn_process(c);
 	}
+}
+
+/*
+ * Submits the next part of the connection's streamed reply to the
+ * workers (its address counted once: one part at a time).  Returns 0, or
+ * -1 after dropping the connection.
+ */
+int
+conn_more(struct conn *c)
+{
+	struct job	*j;
+	unsigned int	 queued;
+
+	if (c->sess.lc != NULL &&
+	    lobby_held_bytes(c->sess.lc) > conn_output_max(c)) {
+		conn_free(c, "output-overflow");	/* events held for it */
+		return (-1);
+	}
+	c->more_wait = 0;
+	j = xcalloc(1, sizeof *j);
+	j->conn = c;
+	j->host = c->sess.addr;
+	j->more = 1;
+	buf_init(&j->out);
+	c->busy = 1;
+	(void)pool_submit(&c->srv->pool, j, UINT_MAX, &queued);
+	return (0);
 }
 
 /* Closes the connection once its output has been written. */
@@ -948,6 +976,11 @@ conn_write_cb(struct conn *c)
 	if (c->state == CONN_CLOSING && !c->busy && !c->held &&
 	    out_unsent(c) == 0) {
 		conn_free(c, c->srv->stopping ? "shutdown" : c->why);
+		return;
+	}
+	/* A streamed reply's part left: the next one. */
+	if (c->more_wait && out_unsent(c) == 0) {
+		(void)conn_more(c);
 		return;
 	}
 	/* The client caught up: take its requests again. */

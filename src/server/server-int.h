@@ -68,6 +68,8 @@ struct conn {
 	enum conn_state	 state;
 	const char	*why;		/* CLOSING, KILLED: the close reason */
 	int		 busy;		/* a job is with the workers */
+	int		 more_wait;	/* a streamed reply's part waits for
+					 * the socket: the next one after */
 	int		 held;		/* a result waits for the log: the */
 	struct buf	 after;		/* ... replies behind it wait here */
 	int		 discard;	/* skipping the rest of an overlong line */
@@ -103,6 +105,8 @@ struct job {
 	int		 prep;		/* only prepare: the loop runs it next */
 	int64_t		 gid;		/* the match whose end it waits for */
 	int		 ahead;		/* held, the connection went on */
+	int		 more;		/* the next part of a streamed reply */
+	int		 streaming;	/* out is a part: more is to come */
 };
 STAILQ_HEAD(joblist, job);
 
@@ -175,6 +179,7 @@ struct server {
 void	 conn_new(struct server *, evutil_socket_t, const char *, int, int);
 void	 conn_budget_class(struct conn *);
 size_t	 conn_output_max(struct conn *);
+int	 conn_more(struct conn *);
 uint64_t server_now_ms(struct server *);
 int	 conn_charge(struct conn *, enum budget_kind, uint64_t, struct buf *);
 void	 conn_free(struct conn *, const char *);

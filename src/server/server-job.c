@@ -24,6 +24,7 @@
 #include "server/server-int.h"
 
 static void	 conn_held_back(struct conn *, struct job *);
+static void	 conn_more_back(struct conn *, struct job *);
 
 /*
  * Runs a connection's job on a worker (the pool's run): prepares a seek
@@ -37,10 +38,13 @@ conn_job_run(struct job *j)
 
 	if (j->prep)
 		cmd_prep_run(&j->conn->sess, j->line, j->len);
+	else if (j->more)
+		rv = session_more(&j->conn->sess, &j->out);
 	else
 		rv = session_execute(&j->conn->sess, j->line, j->len,
 		    &j->out);
 	j->close = rv == SESSION_CLOSE;
+	j->streaming = rv == SESSION_MORE;
 	return (rv == SESSION_WAIT);
 }
 
@@ -92,6 +96,10 @@ conn_job_back(struct job *j)
 		job_free(j);
 		return;
 	}
+	if (j->streaming || j->more) {
+		conn_more_back(c, j);
+		return;
+	}
 	conn_log_cmd(c);
 	conn_login_changed(c);
 	if (conn_write(c, j->out.data, j->out.len) == 0) {
@@ -103,6 +111,47 @@ conn_job_back(struct job *j)
 		c->sess.login_live = 0;
 		conn_process(c);
 	}
+	job_free(j);
+}
+
+/*
+ * A part of a streamed reply is back: it goes out; the next is made once
+ * the socket took it (conn_write_cb).  What the lobby sends the client
+ * meanwhile is held until the reply's end, then follows it.
+ */
+static void
+conn_more_back(struct conn *c, struct job *j)
+{
+	struct buf	 ev;
+
+	if (!j->more) {			/* the first part */
+		conn_log_cmd(c);
+		conn_login_changed(c);
+		if (c->sess.lc != NULL)
+			lobby_hold(c->sess.lc);
+	}
+	if (conn_write(c, j->out.data, j->out.len) != 0) {
+		job_free(j);
+		return;
+	}
+	if (j->streaming) {
+		c->busy = 1;		/* no other command meanwhile */
+		c->more_wait = 1;
+		if (out_unsent(c) == 0)
+			(void)conn_more(c);
+		job_free(j);
+		return;
+	}
+	c->busy = 0;
+	buf_init(&ev);
+	if (c->sess.lc != NULL)
+		lobby_release(c->sess.lc, &ev);
+	if (conn_write(c, ev.data, ev.len) == 0) {
+		if (j->close)
+			conn_enter(c, CONN_CLOSING, NULL);
+		conn_process(c);
+	}
+	buf_free(&ev);
 	job_free(j);
 }
 

@@ -38,10 +38,60 @@ session_free(struct session *s)
 	if (s->seeded)
 		gmp_randclear(s->rs);
 	s->seeded = 0;
+	session_stream(s, NULL, NULL, NULL);
 	buf_free(&s->body);
 	game_move_clear(&s->mv);
 	game_move_clear(&s->emv);
 	game_moveset_clear(&s->ems);
+}
+
+/*
+ * A command's reply goes on after the body it wrote (a record of any
+ * length): session_execute sends that body as the reply's first part
+ * (SESSION_MORE), then each session_more the next part from more(s,
+ * body), until more says it was the last.  With more NULL: forgets a
+ * stream (more_free(s) frees arg).
+ */
+void
+session_stream(struct session *s, int (*more)(struct session *,
+    struct buf *), void (*more_free)(struct session *), void *arg)
+{
+	if (s->more_free != NULL)
+		s->more_free(s);
+	s->more = more;
+	s->more_free = more_free;
+	s->more_arg = arg;
+}
+
+/*
+ * Appends the next part of a streamed reply to out (on a worker, once
+ * the last part left): SESSION_MORE while more is to come, SESSION_NEXT
+ * after the last (the reply ended), SESSION_CLOSE if it had to be cut
+ * (the game log failed): the client sees no end.
+ */
+int
+session_more(struct session *s, struct buf *out)
+{
+	struct buf	*body = &s->body;
+	int		 rv;
+
+	buf_reset(body);
+	rv = s->more(s, body);
+	if (rv >= 0)
+		proto_reply_part(out, &s->rpart, body->data, body->len);
+	if (body->cap > 65536)
+		buf_free(body);
+	if (rv > 0)
+		return (SESSION_MORE);
+	session_stream(s, NULL, NULL, NULL);
+	if (rv < 0) {
+		log_warnx("conn=%llu event=reply-cut command=record "
+		    "error=\"the game log cannot be read\"",
+		    (unsigned long long)s->id);
+		return (SESSION_CLOSE);
+	}
+	proto_reply_end(out);
+	return (SESSION_NEXT);
 }
 
 /* Logs a match that ends without a result (the client vanished). */
@@ -338,6 +388,13 @@ session_execute(struct session *s, char *line, size_t len, struct buf *out)
 		ret = SESSION_CLOSE;
 	} else if (rv == CMD_WAIT)
 		ret = SESSION_WAIT;
+	if (s->more != NULL) {
+		/* The first part; session_more sends the rest. */
+		proto_reply_begin(out, 1, &cmd, &s->rpart);
+		proto_reply_part(out, &s->rpart, body->data, body->len);
+		ret = SESSION_MORE;
+		goto done;
+	}
 	proto_reply(out, 1, &cmd, buf_str(body));
 	goto done;
 fail:

@@ -102,6 +102,15 @@ struct session {
 	/* Filled by session_execute for the server's log line. */
 	const char	*last_cmd;
 	int		 last_ok;
+	/*
+	 * A reply streamed a part at a time (session_stream): more appends
+	 * the next part of its body (1: more to come, 0: the end, -1: the
+	 * reply is cut), more_free frees more_arg.
+	 */
+	int		 (*more)(struct session *, struct buf *);
+	void		 (*more_free)(struct session *);
+	void		*more_arg;
+	struct proto_rpart rpart;
 };
 
 struct cmd_entry;
@@ -113,8 +122,12 @@ void	 session_free(struct session *);
 #define SESSION_NEXT	0	/* the reply is in out: go on */
 #define SESSION_CLOSE	1	/* the reply is in out, then close */
 #define SESSION_WAIT	2	/* hold the reply: session_end_log first */
+#define SESSION_MORE	3	/* out is a part: session_more once it left */
 
 int	 session_execute(struct session *, char *, size_t, struct buf *);
+void	 session_stream(struct session *, int (*)(struct session *,
+	    struct buf *), void (*)(struct session *), void *);
+int	 session_more(struct session *, struct buf *);
 void	 session_end_log(struct session *, void (*)(void *, int), void *);
 void	 session_enter(struct session *, enum session_state);
 const char *session_strstate(enum session_state);

@@ -31,8 +31,8 @@ const char *const store_rsql[STORE_R_N] = {
 	" FROM moves AS m JOIN games AS g ON g.id = m.game_id"
 	" GROUP BY who ORDER BY who",
 	"SELECT meta, data FROM tables WHERE kind = ? AND key = ?",
-	"SELECT ply, player, time_ms, delay_us, move, reason FROM refused_moves"
-	" WHERE game_id = ? ORDER BY seq",
+	"SELECT ply, player, time_ms, delay_us, move, reason, seq"
+	" FROM refused_moves WHERE game_id = ? ORDER BY seq",
 };
 
 /* PostgreSQL's own SQL where it differs (NULL: store_rsql's). */
@@ -492,6 +492,7 @@ store_rrefused_row(struct sqldb_stmt *f, struct store_record *r)
 	store_delay_col(f, 3, &v->has_delay, &v->delay_us);
 	v->move = store_coldup(f, 4);
 	v->reason = store_coldup(f, 5);
+	v->seq = sqldb_column_int64(f, 6);
 	return (0);
 }
 
@@ -521,13 +522,13 @@ store_record_rows(struct store *st, int k, int64_t id,
 }
 
 /*
- * Reads the moves of game id after ply `after` only into r (a follower's
- * catch-up, lobby-xwatch.c): the runs of moves from the one holding ply
- * after + 1, the earlier moves of that run dropped.  Returns 0, or -1.
+ * Reads the moves of game id with after < ply <= upto into r, at most max
+ * (SIZE_MAX: all), in ply order: from the run holding ply after + 1 on.
+ * Returns 0, or -1.
  */
 static int
-store_record_since_rows(struct store *st, int64_t id, uint64_t after,
-    struct store_record *r)
+store_moves_range(struct store *st, int64_t id, uint64_t after,
+    uint64_t upto, size_t max, struct store_record *r)
 {
 	struct sqldb_stmt *m;
 	size_t		 i, k;
@@ -536,17 +537,24 @@ store_record_since_rows(struct store *st, int64_t id, uint64_t after,
 	if (sqldb_cached(st->rdb, "SELECT first_ply, moves FROM move_runs "
 	    "WHERE game_id = ? AND first_ply >= COALESCE((SELECT "
 	    "MAX(first_ply) FROM move_runs WHERE game_id = ? AND first_ply "
-	    "<= ?), 0) ORDER BY first_ply", 0, &m) != 0)
+	    "<= ?), 0) AND first_ply <= ? ORDER BY first_ply LIMIT ?", 0,
+	    &m) != 0)
 		return (-1);
 	sqldb_bind_int64(m, 1, id);
 	sqldb_bind_int64(m, 2, id);
 	sqldb_bind_int64(m, 3, (int64_t)after + 1);
+	sqldb_bind_int64(m, 4, upto > INT64_MAX ? INT64_MAX : (int64_t)upto);
+	/* The runs start at distinct plies, each <= upto: at most max + 1
+	 * of them hold the moves wanted (a run may hold one move only). */
+	sqldb_bind_int64(m, 5, max > INT32_MAX ? INT64_MAX :
+	    (int64_t)max + 1);
 	while ((rc = sqldb_step(m)) == SQLDB_ROW && store_rmove_run(m, r) == 0)
 		;
 	sqldb_reset(m);
 	store_moves_sort(r);
 	for (i = k = 0; i < r->nmoves; i++)
-		if (r->moves[i].ply > after)
+		if (r->moves[i].ply > after && r->moves[i].ply <= upto &&
+		    k < max)
 			r->moves[k++] = r->moves[i];
 		else {
 			free(r->moves[i].move);
@@ -579,8 +587,8 @@ store_record_once(struct store *st, int64_t id, struct store_record *r,
 		found = 1;
 		store_game_row(g, &r->game);
 		if (after >= 0)
-			rc = store_record_since_rows(st, id,
-			    (uint64_t)after, r);
+			rc = store_moves_range(st, id, (uint64_t)after,
+			    UINT64_MAX, SIZE_MAX, r);
 		else {
 			rc = store_record_rows(st, STORE_R_MOVES, id, r,
 			    store_rmove_run);
@@ -601,6 +609,120 @@ done:
 		return (rc != 0 ? -1 : 0);
 	}
 	return (1);
+}
+
+/*
+ * Reads game id's row into r->game and the ply of its last logged move
+ * into *nmoves (from its last run), no moves; in the caller's read
+ * transaction.  Returns 1, 0 if there is no such game, or -1.
+ */
+static int
+store_record_head_rows(struct store *st, int64_t id, struct store_record *r,
+    uint64_t *nmoves)
+{
+	struct sqldb_stmt *g = st->rs[STORE_R_GAME], *m;
+	struct store_record last;
+	int		 rc, found = 0;
+
+	sqldb_bind_int64(g, 1, id);
+	if ((rc = sqldb_step(g)) == SQLDB_ROW) {
+		found = 1;
+		store_game_row(g, &r->game);
+	}
+	sqldb_reset(g);
+	if (rc != SQLDB_ROW)
+		return (rc == SQLDB_DONE ? 0 : -1);
+	if (sqldb_cached(st->rdb, "SELECT first_ply, moves FROM move_runs "
+	    "WHERE game_id = ? ORDER BY first_ply DESC LIMIT 1", 0, &m) != 0)
+		return (-1);
+	memset(&last, 0, sizeof last);
+	sqldb_bind_int64(m, 1, id);
+	if ((rc = sqldb_step(m)) == SQLDB_ROW && store_rmove_run(m, &last) == 0)
+		rc = SQLDB_DONE;
+	sqldb_reset(m);
+	*nmoves = last.nmoves > 0 ? last.moves[last.nmoves - 1].ply : 0;
+	store_record_free(&last);
+	return (rc == SQLDB_DONE ? found : -1);
+}
+
+/*
+ * Reads a page of game id's record into r (store_record_page): the moves
+ * with q->after < ply <= q->upto, at most q->max, from the runs holding
+ * them; the refused moves with seq > q->rseq and ply <= q->rupto, at most
+ * q->rmax, in the order refused.  Returns 0, or -1.
+ */
+static int
+store_record_page_rows(struct store *st, int64_t id,
+    const struct store_rpage *q, struct store_record *r)
+{
+	struct sqldb_stmt *m;
+	int		 rc;
+
+	if (q->max > 0 && q->upto > q->after &&
+	    store_moves_range(st, id, q->after, q->upto, q->max, r) != 0)
+		return (-1);
+	if (q->rmax == 0)
+		return (0);
+	if (sqldb_cached(st->rdb, "SELECT ply, player, time_ms, delay_us, "
+	    "move, reason, seq FROM refused_moves WHERE game_id = ? AND "
+	    "seq > ? AND ply <= ? ORDER BY seq LIMIT ?", 0, &m) != 0)
+		return (-1);
+	sqldb_bind_int64(m, 1, id);
+	sqldb_bind_int64(m, 2, q->rseq);
+	sqldb_bind_int64(m, 3, q->rupto > INT64_MAX ? INT64_MAX :
+	    (int64_t)q->rupto);
+	sqldb_bind_int64(m, 4, (int64_t)q->rmax);
+	while ((rc = sqldb_step(m)) == SQLDB_ROW)
+		store_rrefused_row(m, r);
+	sqldb_reset(m);
+	return (rc == SQLDB_DONE ? 0 : -1);
+}
+
+/* A read of store_record_head (q NULL) or store_record_page, once. */
+static int
+store_record_part_once(struct store *st, int64_t id,
+    const struct store_rpage *q, struct store_record *r, uint64_t *nmoves)
+{
+	int	 rc;
+
+	memset(r, 0, sizeof *r);
+	pthread_mutex_lock(&st->rmtx);
+	if ((rc = store_read_begin(st)) == 0)
+		rc = q == NULL ? store_record_head_rows(st, id, r, nmoves) :
+		    store_record_page_rows(st, id, q, r);
+	if (rc < 0)
+		store_read_fail(st, "record");
+	store_read_end(st);
+	if (rc < 0 || (q == NULL && rc == 0))
+		store_record_free(r);
+	return (rc);
+}
+
+/* store_record_part_once, again once on a lost connection. */
+static int
+store_record_part(struct store *st, int64_t id, const struct store_rpage *q,
+    struct store_record *r, uint64_t *nmoves)
+{
+	int	 rv;
+
+	if ((rv = store_record_part_once(st, id, q, r, nmoves)) == -1 &&
+	    store_read_again(st))
+		rv = store_record_part_once(st, id, q, r, nmoves);
+	return (rv);
+}
+
+int
+store_record_head(struct store *st, int64_t id, struct store_record *r,
+    uint64_t *nmoves)
+{
+	return (store_record_part(st, id, NULL, r, nmoves));
+}
+
+int
+store_record_page(struct store *st, int64_t id, const struct store_rpage *q,
+    struct store_record *r)
+{
+	return (store_record_part(st, id, q, r, NULL));
 }
 
 /* Frees what store_record read. */

@@ -223,6 +223,7 @@ struct store_rrefused {
 	uint64_t	 time_ms;
 	int		 has_delay;
 	uint64_t	 delay_us;
+	int64_t		 seq;		/* its order among the game's */
 };
 
 /* A game's full record (store_record; free with store_record_free). */
@@ -281,6 +282,25 @@ void	 store_record_free(struct store_record *);
 /* store_record with the moves after a ply only (UINT64_MAX: all), no
  * refused moves; the live games of a tournament. */
 int	 store_record_since(struct store *, int64_t, uint64_t,
+	    struct store_record *);
+/*
+ * A record read in pages, so that what is held is bounded whatever the
+ * game's length (the HTTP side's streamed replies): store_record_head
+ * reads the game and the ply of its last logged move, no moves (1, 0 no
+ * such game, -1); store_record_page the moves with after < ply <= upto
+ * (at most max) and the refused moves with seq > rseq and ply <= rupto
+ * (at most rmax; 0: none), each in order (0, or -1).
+ */
+struct store_rpage {
+	uint64_t	 after, upto;
+	size_t		 max;
+	int64_t		 rseq;
+	uint64_t	 rupto;
+	size_t		 rmax;
+};
+int	 store_record_head(struct store *, int64_t, struct store_record *,
+	    uint64_t *);
+int	 store_record_page(struct store *, int64_t, const struct store_rpage *,
 	    struct store_record *);
 int	 store_tour_live(struct store *, int64_t, int64_t *, int64_t *, int);
 int	 store_stats(struct store *, struct store_stats *);

@@ -16,7 +16,7 @@ from e2e import *
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from records import record_file, verify, wrong_at   # noqa: E402
-from httpapi import get, hdaemon                      # noqa: E402
+from httpapi import get, hdaemon, http_port           # noqa: E402
 
 
 def nim_play(piles, move):
@@ -287,21 +287,32 @@ def probe_ms(d):
 
 
 def test_record_non_readers():
-    """A 20,000-ply game's record (about 13 MB as JSON) fetched by 6
-    clients that never read: the bytes in flight are capped
-    (max-http-inflight 16 MiB: one record at a time, the others 503), the
-    daemon's RSS stays far below six copies, and another client's probe
-    is answered."""
-    d = hdaemon("nonread", "--max-http-inflight", "16777216", "--rate",
+    """A 20,000-ply game's record (about 14 MB as JSON, over
+    max-http-inflight 1 MiB and max-reply) fetched by 6 HTTP clients and
+    a GTP one that never read: each reply is streamed in chunks made as
+    its client takes them, so all six HTTP replies start (200, none
+    refused), the bytes in flight are a chunk or so per reader, the
+    daemon's RSS grows by a few chunks per reader (not a record), another
+    client reading meanwhile gets the same bytes whole, another client's
+    probe is answered, and the GTP client, reading at last, gets the JSON
+    record whole; GTP's record file is the download."""
+    d = hdaemon("nonread", "--max-http-inflight", "1048576", "--rate",
                 "10000000", "--burst", "10000000")
     gid = long_match(d, 20000, 200)
-    refused(Client(d), "record %d" % gid, "GTP record over max-reply",
-            "over the reply limit", "max-reply", "/api/games/%d" % gid)
-    st, hd, b = get(d, "/api/games/%d" % gid)
-    size = len(b)
+    st, hd, whole = get(d, "/api/games/%d" % gid)
+    size = len(whole)
     check("the record is served whole to a reader (%d bytes)" % size,
           st == 200 and size > 10 << 20, st)
+    st, hd, fb = get(d, "/api/games/%d/record" % gid)
+    gtp = Client(d)
+    check("GTP record format=file, over max-reply, is the download whole",
+          record_file(gtp, gid) == fb.decode(), len(fb))
     base = rss_kb(d)
+    # A GTP client that asks for the JSON record and does not read.
+    g = socket.socket()
+    g.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    g.connect(("127.0.0.1", d.port))
+    g.sendall(("7 record %d format=json\n" % gid).encode())
     socks = []
     for i in range(6):
         s = socket.socket()
@@ -310,43 +321,241 @@ def test_record_non_readers():
         s.sendall(("GET /api/games/%d HTTP/1.1\r\nHost: x\r\n\r\n" %
                    gid).encode())
         socks.append(s)
-    # Every request answered: one record waits in the daemon for its
-    # client (the in-flight gauge), five were refused (503 counted).
+
     def metric(name):
         m = re.search(r"^%s (\d+)$" % re.escape(name),
                       get(d, "/metrics")[2].decode(), re.M)
         return int(m.group(1)) if m else 0
-    check("one record in flight, five refused", wait_for(
-        lambda: metric("grundy_http_inflight_bytes") == size and
-        metric('grundy_http_requests_total{code="503"}') == 5),
-        (metric("grundy_http_inflight_bytes"),
-         metric('grundy_http_requests_total{code="503"}')))
+    # Each stream holds its chunk charged until its client takes it: six
+    # of them, at least 64 KiB each, and no more than a few chunks.
+    inflight = wait_for(lambda: metric("grundy_http_inflight_bytes") >=
+                        6 * 65536 and metric("grundy_http_inflight_bytes"))
+    check("six replies in flight, a chunk or so each (%s bytes)" %
+          inflight, inflight and inflight <= 6 * 4 * 65536, inflight)
+    st, hd, again = get(d, "/api/games/%d" % gid)
+    check("a reader meanwhile gets the same bytes whole",
+          st == 200 and again == whole, (st, len(again)))
     ms = probe_ms(d)
     check("the probe is answered (%s ms)" % ms, ms is not None)
     peak = rss_kb(d)
     note("RSS %d KiB before, %d KiB with 6 non-readers (record %d bytes)"
          % (base, peak, size))
-    # Six copies (and evhttp's own) would be over 150 MB; the cap allows
-    # one record in flight, and a worker's copy while it is built.
-    check("RSS grows by less than 4 records (%d KiB)" % (peak - base),
-          peak - base < 4 * size // 1024, peak - base)
-    refusals = 0
+    # Built whole, six replies would be over 80 MB (one record each);
+    # streamed, each reader holds a chunk or so.
+    check("RSS grows by less than a quarter of one record (%d KiB)" %
+          (peak - base), peak - base < size // 4 // 1024, peak - base)
+    check("none refused", metric('grundy_http_requests_total{code="503"}')
+          == 0, metric('grundy_http_requests_total{code="503"}'))
+    started = 0
     for s in socks:
         s.settimeout(WAIT)
         try:
-            head = s.recv(65536)
+            head = s.recv(64)
         except OSError:
             head = b""
-        if b" 503 " in head.split(b"\r\n")[0] and b"max-http-inflight" in head:
-            refusals += 1
+        started += head.startswith(b"HTTP/1.1 200 ")
         s.close()
-    check("the others were refused with max-http-inflight (%d)" % refusals,
-          refusals == 5, refusals)
+    check("all six replies started (%d)" % started, started == 6, started)
+    g.settimeout(WAIT)
+    parts = [b""]
+    while not (parts[-1].endswith(b"\n\n") or parts[-1] == b"\n" and
+               parts[-2].endswith(b"\n")):
+        x = g.recv(1 << 20)
+        if not x:
+            break
+        parts.append(x)
+    g.close()
+    data = b"".join(parts)
+    # (4 KiB reads; a 4 KiB window would wait on delayed ACKs for minutes)
+    status, ev = feed_events(d, "/api/games/%d/feed" % gid, 1, None)
+    check("a slow reader of the finished feed gets every event",
+          b" 200 " in status and ev == [("game", None)] +
+          [("move", k) for k in range(1, 20001)] + [("end", None)],
+          (status, len(ev)))
+    check("the GTP non-reader then reads the JSON record whole",
+          data.decode() == "=7 " + whole.decode().replace(
+              ',"live":null}', '}').strip() + "\n\n", len(data))
+
+
+def test_record_stream_holds_events():
+    """A logged-in client streams a 4,000-ply record without reading
+    while another challenges it and it pipelines a second command: once
+    it reads, the record is whole and intact (the challenge's event was
+    held until its end), then the event, then the second reply."""
+    d = hdaemon("holdev", "--rate", "10000000", "--burst", "10000000")
+    gid = long_match(d, 4000, 200)
+    file_bytes = get(d, "/api/games/%d/record" % gid)[2]
+    ann = login(d, "ann")
+    ann.cmd("protocol_version")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", d.port))
+    s.sendall(b"1 register carl password1\n1 login carl password1\n"
+              b"1 ready\n")
+    got = b""
+    while got.count(b"\n\n") < 3:
+        got += s.recv(4096)
+    s.sendall(("2 record %d format=file\n3 protocol_version\n" %
+               gid).encode())
+    r = ann.cmd("challenge carl nim 3 4 5 tc=60000")
+    check("the challenge is made", ok(r), r)
+    s.settimeout(WAIT)
+    parts = []
+    while True:
+        x = s.recv(1 << 20)
+        if not x:
+            break
+        parts.append(x)
+        if b"=3 2\n\n" in b"".join(parts[-2:]):
+            break
+    s.close()
+    data = b"".join(parts).decode()
+    want = "=2 " + file_bytes.decode().rstrip("\n") + "\n\n"
+    i = data.find(want)
+    ev = data.find("event challenge")
+    check("the record is whole and in one piece", i >= 0, data[:200])
+    check("the challenge's event follows it, then the next reply",
+          i >= 0 and ev >= i + len(want) and data.find("=3 2\n\n") > ev,
+          (i, ev, data[i + len(want):][:200] if i >= 0 else ""))
+
+
+def record_lines(text):
+    """A record file's move and refused lines, as JSON would have them:
+    ([(ply, player, mark, time_us, clock_us or None)], [(ply, player,
+    move)])."""
+    moves, refused = [], []
+    for ln in text.split("\n"):
+        w = ln.split(" ")
+        if w[0] == "move":
+            moves.append((int(w[1]), int(w[2]), w[3], int(w[4]),
+                          None if w[5] == "-" else int(w[5])))
+        elif w[0] == "refused":
+            refused.append((int(w[1]), int(w[2]), json.loads(w[5])))
+    return moves, refused
+
+
+def feed_events(d, path, ndjson, rcvbuf=4096):
+    """A finished game's feed read to its end, 4 KiB at a time (with a
+    receive buffer of rcvbuf, None: the kernel's): (status line,
+    [(type, ply or None)])."""
+    s = socket.create_connection(("127.0.0.1", d.hport), timeout=WAIT)
+    if rcvbuf:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.sendall(("GET %s HTTP/1.0\r\n%s\r\n" % (path, "Accept: "
+               "application/x-ndjson\r\n" if ndjson else "")).encode())
+    parts = []
+    while True:
+        x = s.recv(4096)
+        if not x:
+            break
+        parts.append(x)
+    s.close()
+    head, _, b = b"".join(parts).partition(b"\r\n\r\n")
+    out = []
+    for ln in b.decode().split("\n"):
+        if ndjson and ln.strip():
+            ev = json.loads(ln)
+        elif ln.startswith("data: "):
+            ev = json.loads(ln[6:])
+        else:
+            continue
+        out.append((ev["type"], ev.get("ply")))
+    return head.split(b"\r\n")[0], out
+
+
+def test_record_pages():
+    """A 300-ply lobby game with a clock and refused moves at many plies
+    (retry: 1 to 3 at every 7th ply), so that the record is read in
+    several pages with refused moves across them: its file verifies
+    (clocks and refused moves included), its JSON agrees with the file
+    move by move and refused move by refused move, GTP's file is the
+    download, and its feeds (SSE from 0, NDJSON from 100) have every
+    move once, in order, then the end."""
+    d = hdaemon("pages", "--illegal-move", "retry")
+    a, b = login(d, "ann"), login(d, "ben")
+    gid, seats, ea, eb = pair(d, a, b, "nim 150 150", "tc=600000+10")
+    piles, seat, ply, nref = [150, 150], 1, 0, 0
+    while sum(piles) > 0:
+        if ply % 7 == 3:
+            for k in range(1 + ply % 3):
+                g = genmove_of(seats[seat])
+                if g is None:
+                    break
+                seats[seat].answer(g, "3=%d" % k)
+                nref += 1
+        g = genmove_of(seats[seat])
+        if g is None:
+            check("genmove at ply %d" % (ply + 1), False)
+            return
+        mv = take_one(piles)
+        nim_play(piles, mv)
+        seats[seat].answer(g, mv)
+        seat, ply = 3 - seat, ply + 1
+    gameover_of(seats[1])
+    check("the game is logged", wait_for(lambda: get(
+        d, "/api/games/%d" % gid)[2].find(b'"status":"finished"') > 0))
+    st, hd, fb = get(d, "/api/games/%d/record" % gid)
+    text = fb.decode()
+    rc, out, _ = verify("pages", text)
+    check("the file verifies (%d refused moves)" % nref,
+          rc == 0 and out.startswith("ok "), "%d: %s" % (rc, out))
+    moves, refused_ = record_lines(text)
+    check("300 moves and every refused one in the file", len(moves) ==
+          300 and len(refused_) == nref, (len(moves), len(refused_)))
+    check("GTP record format=file is the download",
+          record_file(a, gid) == text)
+    st, hd, jb = get(d, "/api/games/%d" % gid)
+    j = json.loads(jb)
+    check("the JSON's moves are the file's", [
+        (m["ply"], m["player"], m["mark"], m["time_us"], m["clock_us"])
+        for m in j["moves"]] == moves)
+    check("the JSON's refused moves are the file's", [
+        (m["ply"], m["player"], m["move"]) for m in j["refused"]] ==
+        refused_)
+    check("GTP record format=json is the JSON", body(a.cmd(
+        "record %d format=json" % gid)) == jb.decode().replace(
+        ',"live":null}', '}').strip())
+    for path, nd, first in (("/api/games/%d/feed" % gid, 0, 1),
+                            ("/api/games/%d/feed?since=100" % gid, 1,
+                             101)):
+        status, ev = feed_events(d, path, nd)
+        check("feed %s: game, plies %d to 300, end" % (path, first),
+              b" 200 " in status and ev == [("game", None)] +
+              [("move", k) for k in range(first, 301)] + [("end", None)],
+              (status, ev[:3], ev[-3:], len(ev)))
+    # The same log with its moves in runs of 1 to 7 moves (as a node
+    # writes them, one commit a move or two): the same bytes.
+    feed = get(d, "/api/games/%d/feed" % gid)[2]
+    d.stop()
+    con = sqlite3.connect(d.db)
+    runs = con.execute("SELECT first_ply, moves FROM move_runs WHERE "
+                       "game_id = ? ORDER BY first_ply", (gid,)).fetchall()
+    flat = [(f + i, m) for f, ms in runs for i, m in enumerate(
+        json.loads(ms))]
+    con.execute("DELETE FROM move_runs WHERE game_id = ?", (gid,))
+    k, n = 0, 1
+    while k < len(flat):
+        con.execute("INSERT INTO move_runs (game_id, first_ply, moves) "
+                    "VALUES (?, ?, ?)", (gid, flat[k][0], json.dumps(
+                        [m for _, m in flat[k:k + n]])))
+        k, n = k + n, n % 7 + 1
+    con.commit()
+    con.close()
+    logf = os.path.join(TMP, d.name + ".log")
+    before = open(logf).read().count("event=http-listen")
+    d.start()
+    wait_for(lambda: open(logf).read().count("event=http-listen") > before)
+    d.hport = http_port(d)
+    check("runs of 1 to 7 moves: the same file, JSON and feed",
+          get(d, "/api/games/%d/record" % gid)[2] == fb and
+          get(d, "/api/games/%d" % gid)[2] == jb and
+          get(d, "/api/games/%d/feed" % gid)[2] == feed)
 
 
 def test_feed_catchup_from_log():
     """A live game nobody follows keeps no events; a feed from ply 0
-    gets every move from the log (clocks replayed), then the live ones."""
+    gets every move from the log (clocks replayed; 1,000 plies, about
+    140 KB of NDJSON: three chunks of catch-up), then the live ones."""
     d = hdaemon("catchup")
     a = login(d, "sam")
     piles = [7000, 7000]
@@ -369,7 +578,7 @@ def test_feed_catchup_from_log():
             nim_play(piles, mv)
             a.answer(x, mv)
         return 1
-    while ply < 40:
+    while ply < 1000:
         ply += step()
     import http.client
     c = http.client.HTTPConnection("127.0.0.1", d.hport, timeout=WAIT)
@@ -377,8 +586,8 @@ def test_feed_catchup_from_log():
               headers={"Accept": "application/x-ndjson"})
     resp = c.getresponse()
     check("the feed opens", resp.status == 200, resp.status)
-    got = []
-    while len(got) < 40:
+    got, clocks = [], {}
+    while len(got) < 1000:
         line = resp.readline()
         if not line:
             break
@@ -386,10 +595,21 @@ def test_feed_catchup_from_log():
             ev = json.loads(line)
             if ev["type"] == "move":
                 got.append(ev["ply"])
-    check("plies 1 to 40 from the log", got == list(range(1, 41)), got)
-    while ply < 50:
+                clocks[ev["ply"]] = ev["clock_ms"][ev["player"] - 1]
+    check("plies 1 to 1000 from the log", got == list(range(1, 1001)),
+          got)
+    # The clocks replayed across the catch-up's chunks are the record's.
+    rec = json.loads(get(d, "/api/games/%d" % gid)[2])
+    want = {m["ply"]: m["clock_us"] // 1000 for m in rec["moves"]
+            if m["clock_us"] is not None and m["ply"] <= 1000}
+    check("the mover's clock after each move is the record's (%d moves)"
+          % len(want), len(want) >= 400 and all(
+              clocks.get(k) == v for k, v in want.items()),
+          [(k, clocks.get(k), v) for k, v in want.items()
+           if clocks.get(k) != v][:5])
+    while ply < 1010:
         ply += step()
-    while len(got) < 50:
+    while len(got) < 1010:
         line = resp.readline()
         if not line:
             break
@@ -397,11 +617,13 @@ def test_feed_catchup_from_log():
             ev = json.loads(line)
             if ev["type"] == "move":
                 got.append(ev["ply"])
-    check("then the live ones", got == list(range(1, 51)), got)
+    check("then the live ones", got == list(range(1, 1011)), got)
     c.close()
 
 
 if __name__ == "__main__":
     sys.exit(run([test_match_ply_limit, test_lobby_limits,
                   test_client_log_rate, test_queue_refuses,
-                  test_record_non_readers, test_feed_catchup_from_log]))
+                  test_record_non_readers, test_record_stream_holds_events,
+                  test_record_pages,
+                  test_feed_catchup_from_log]))

@@ -280,7 +280,6 @@ crash_logged(const char *dbfile, const struct crash_seen *seen)
 {
 	struct store	*st;
 	struct buf	 rec;
-	struct store_record sr;
 	char		 err[512];
 	const char	*p;
 	int		 i, n;
@@ -290,11 +289,9 @@ crash_logged(const char *dbfile, const struct crash_seen *seen)
 	buf_init(&rec);
 	for (i = 0; i < seen->n; i++) {
 		buf_reset(&rec);
-		if (store_record(st, seen->id[i], &sr) != 1)
+		if (cmd_history_record(st, seen->id[i], &rec) != 1)
 			fail_msg("game %lld: result received, not in the log",
 			    seen->id[i]);
-		cmd_history_record(&rec, &sr);
-		store_record_free(&sr);
 		for (n = 0, p = buf_str(&rec); (p = strstr(p, "\nmove ")) !=
 		    NULL; p++)
 			n++;

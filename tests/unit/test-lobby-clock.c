@@ -872,15 +872,12 @@ test_vclock(void **state)
 static void
 fx_record_moves(struct fx *fx, const char *want)
 {
-	struct store_record r;
 	struct buf	 b;
 	const char	*m;
 
 	assert_int_equal(store_flush(fx->db->st), 0);
-	assert_int_equal(store_record(fx->db->st, 1, &r), 1);
 	buf_init(&b);
-	cmd_history_record(&b, &r);
-	store_record_free(&r);
+	assert_int_equal(cmd_history_record(fx->db->st, 1, &b), 1);
 	if ((m = strstr(buf_str(&b), "\nmove ")) == NULL ||
 	    strncmp(m + 1, want, strlen(want)) != 0)
 		fail_msg("record \"%s\", expected moves \"%s\"", buf_str(&b),

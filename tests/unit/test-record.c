@@ -43,7 +43,7 @@ static struct store_rmove rmoves[] = {
 	    0, 0, 0, 0, 0, 0 },
 };
 static struct store_rrefused rrefused[] = {
-	{ 2, 2, f1, why, 3, 1, 410 },
+	{ 2, 2, f1, why, 3, 1, 410, 0 },
 };
 
 static void

@@ -102,13 +102,7 @@ tdb_reset(struct fixture *fx)
 int
 text_record(struct store *st, int64_t id, struct buf *b)
 {
-	struct store_record r;
-	int		 rv;
-
-	if ((rv = store_record(st, id, &r)) == 1)
-		cmd_history_record(b, &r);
-	store_record_free(&r);
-	return (rv);
+	return (cmd_history_record(st, id, b));
 }
 
 /* Appends the stats command's text; as store_stats. */
