@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cmd/cmd-history.h"
+#include "cmd/cmd-prep.h"
 #include "cmd/cmd-results.h"
 #include "league/export.h"
 #include "league/league.h"
@@ -205,6 +206,7 @@ cmd_tour_results_exec(struct session *s, const struct proto_cmd *c,
 		    c->argv[1]);
 		return (CMD_ERROR);
 	}
+	cmd_work_apply(s);	/* a follower's read (cmd-prep.c) */
 	if (lobby_tour_results(s->lobby, c->argv[0], &tr, body) != 0)
 		return (CMD_ERROR);
 	if (csv) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd-prep.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby-results.h"
@@ -241,7 +242,7 @@ cmd_tour_game(struct session *s, struct league_tournament *d, int n,
 		return (-1);
 	}
 	if (!have_seed)		/* unpredictable unless asked for */
-		d->seed = lobby_tour_seed(s->lc);
+		d->seed = lobby_tour_seed();
 	if (d->random) {
 		/* A template with no fair start could never be played. */
 		gmp_randinit_default(rs);
@@ -312,23 +313,26 @@ cmd_tour_check(const struct league_tournament *d, struct buf *body)
 	return (0);
 }
 
-/* tournament create: parses, stores and starts a tournament. */
-static int
-cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
+/*
+ * tournament create's definition from its arguments (NAME FORMAT
+ * OPTIONS... GAME): parsed and checked into d, not stored.  On a worker
+ * (cmd-prep.c).  Returns 0, or -1 with the reason in body (d freed).
+ */
+int
+cmd_tour_define(struct session *s, int argc, char **argv,
+    struct league_tournament *d, struct buf *body)
 {
 	const struct lobby_conf *conf = lobby_client_conf(s->lc);
-	struct league_tournament d;
 	char		**rest;
 	int		 n = 0, have_seed = 0, f;
-	size_t		 nslots;
 
-	memset(&d, 0, sizeof d);
+	memset(d, 0, sizeof *d);
 	rest = xreallocarray(NULL, (size_t)argc + 1, sizeof *rest);
 	if (argc < 2 || !league_name_ok(argv[0])) {
 		buf_puts(body, CMD_TOUR_USAGE);
 		goto fail;
 	}
-	snprintf(d.name, sizeof d.name, "%s", argv[0]);
+	snprintf(d->name, sizeof d->name, "%s", argv[0]);
 	for (f = 0; league_format_name((enum league_format)f) != NULL; f++)
 		if (strcmp(argv[1], league_format_name(
 		    (enum league_format)f)) == 0)
@@ -338,47 +342,119 @@ cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
 		    "swiss or arena", argv[1]);
 		goto fail;
 	}
-	d.format = (enum league_format)f;
-	d.games_per_pair = 2;
-	d.base_ms = conf->default_base_ms;
-	d.inc_ms = conf->default_inc_ms;
-	if (cmd_tour_opts(argc, argv, &d, &have_seed, rest, &n, body) != 0 ||
-	    cmd_tour_check(&d, body) != 0)
+	d->format = (enum league_format)f;
+	d->games_per_pair = 2;
+	d->base_ms = conf->default_base_ms;
+	d->inc_ms = conf->default_inc_ms;
+	if (cmd_tour_opts(argc, argv, d, &have_seed, rest, &n, body) != 0 ||
+	    cmd_tour_check(d, body) != 0)
 		goto fail;
-	if (d.tb.n == 0)	/* stored, so that show tells it */
-		lobby_tour_tb(&d, &d.tb);
-	if (cmd_tour_game(s, &d, n, rest, have_seed, body) != 0 ||
-	    lobby_tour_add(s->lc, &d, &nslots, body) != 0)
+	if (d->tb.n == 0)	/* stored, so that show tells it */
+		lobby_tour_tb(d, &d->tb);
+	if (cmd_tour_game(s, d, n, rest, have_seed, body) != 0)
 		goto fail;
-	buf_printf(body, "tournament %lld %s games %zu", (long long)d.id,
-	    d.name, nslots);
 	free(rest);
-	return (CMD_OK);
+	return (0);
 fail:
-	league_tournament_free(&d);
+	league_tournament_free(d);
 	free(rest);
-	return (CMD_ERROR);
+	return (-1);
 }
 
-/* tournament list: one line per tournament. */
+/*
+ * tournament create: the tournament its preparation stored on a worker
+ * (cmd-prep.c) starts; a refusal there is the reply.
+ */
+static int
+cmd_tour_create(struct session *s, struct buf *body)
+{
+	struct cmd_work	*w = s->work;
+	size_t		 nslots;
+
+	if (w == NULL || w->create == 0) {	/* never: prepared */
+		buf_puts(body, "tournament create was not prepared: try again");
+		return (CMD_ERROR);
+	}
+	if (w->create < 0) {
+		buf_add(body, w->err.data, w->err.len);
+		cmd_work_clear(w);
+		return (CMD_ERROR);
+	}
+	lobby_tour_add(s->lc, &w->def, &nslots);	/* takes def */
+	w->create = 0;
+	buf_printf(body, "tournament %lld %s games %zu",
+	    (long long)w->def.id, w->def.name, nslots);
+	memset(&w->def, 0, sizeof w->def);
+	return (CMD_OK);
+}
+
+/* Frees what a preparation left (cmd-prep.h). */
+void
+cmd_work_clear(struct cmd_work *w)
+{
+	size_t	 i;
+
+	lobby_xtour_pre_free(w->xtour);
+	w->xtour = NULL;
+	for (i = 0; i < w->ntl; i++)
+		league_tournament_free(&w->tl[i]);
+	free(w->tl);
+	w->tl = NULL;
+	w->ntl = 0;
+	w->list = 0;
+	if (w->create != 0)
+		league_tournament_free(&w->def);
+	memset(&w->def, 0, sizeof w->def);
+	w->create = 0;
+	buf_reset(&w->err);
+}
+
+/* On the loop, as a tournament's reader runs: its read from the log, if
+ * its preparation made one (cmd-prep.c), becomes the lobby's copy. */
+void
+cmd_work_apply(struct session *s)
+{
+	if (s->work == NULL || s->work->xtour == NULL)
+		return;
+	lobby_xtour_pre_apply(s->work->xtour);
+	s->work->xtour = NULL;
+}
+
+/*
+ * tournament list: one line per tournament, as its preparation read them
+ * (cmd-prep.c); where this node schedules them, the statuses are its own
+ * (its memory is the truth; the log follows: lobby-tstore.c).
+ */
 static int
 cmd_tour_list(struct session *s, struct buf *body)
 {
+	struct cmd_work	*w = s->work;
 	struct league_tournament *v;
-	size_t		 n, i;
+	struct buf	 no;
+	size_t		 i;
+	int		 own;
 
-	if (lobby_tour_list(s->lc, &v, &n, body) != 0)
+	if (w == NULL || !w->list || w->list_rc != 0) {
+		buf_puts(body, "cannot read the tournaments");
+		if (w != NULL)
+			cmd_work_clear(w);
 		return (CMD_ERROR);
-	for (i = 0; i < n; i++) {
+	}
+	buf_init(&no);
+	own = lobby_xtour_refuse(s->lc, &no) == 0;
+	buf_free(&no);
+	for (i = 0, v = w->tl; i < w->ntl; i++) {
+		if (own)
+			v[i].status = lobby_tour_status_of(s->lc, v[i].id,
+			    v[i].status);
 		buf_printf(body, "%lld %s %s %s games-per-pair=%u tc=",
 		    (long long)v[i].id, v[i].name,
 		    league_format_name(v[i].format),
 		    lobby_tour_status(v[i].status), v[i].games_per_pair);
 		proto_tc_print(body, v[i].base_ms, v[i].inc_ms);
 		buf_printf(body, " %s\n", v[i].game);
-		league_tournament_free(&v[i]);
 	}
-	free(v);
+	cmd_work_clear(w);
 	return (CMD_OK);
 }
 
@@ -467,6 +543,7 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 	unsigned int	 r;
 	size_t		 i;
 
+	cmd_work_apply(s);	/* a follower's read (cmd-prep.c) */
 	if (lobby_tour_show(s->lc, name, &sh, body) != 0)
 		return (CMD_ERROR);
 	d = sh.def;
@@ -534,10 +611,14 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 		    "role");
 		return (CMD_ERROR);
 	}
+	/* A tournament stored on a worker starts (checked before that). */
+	if (strcmp(op, "create") == 0 && s->work != NULL &&
+	    s->work->create != 0)
+		return (cmd_tour_create(s, body));
 	if (lobby_xtour_refuse(s->lc, body) != 0)	/* another node's */
 		return (CMD_ERROR);
 	if (strcmp(op, "create") == 0)
-		return (cmd_tour_create(s, c->argc - 1, c->argv + 1, body));
+		return (cmd_tour_create(s, body));
 	if (strcmp(op, "cancel") == 0 && c->argc == 2)
 		return (lobby_tour_cancel(s->lc, c->argv[1], body) == 0 ?
 		    CMD_OK : CMD_ERROR);

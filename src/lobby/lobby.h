@@ -103,6 +103,7 @@ int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);
 struct lobby_rating_row;
 int	 lobby_rating_get(struct lobby *, const char *,
 	    struct lobby_rating_row *);
+void	 lobby_ratings_sync(struct lobby *);
 
 /*
  * The lobby's operations (lobby-ops.c), called by the commands of
@@ -179,11 +180,10 @@ void	 lobby_unwatch(struct lobby_client *, const char *);
 /* Tournaments (admin: the caller checks the role). */
 struct league_tournament;
 int	 lobby_tour_check(struct lobby_client *, struct buf *);
-uint64_t lobby_tour_seed(struct lobby_client *);
-int	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
-	    size_t *, struct buf *);
-int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
-	    size_t *, struct buf *);
+uint64_t lobby_tour_seed(void);
+void	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
+	    size_t *);
+int	 lobby_tour_status_of(struct lobby_client *, int64_t, int);
 int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
 int	 lobby_tour_set_paused(struct lobby_client *, const char *, int,
 	    struct buf *);
