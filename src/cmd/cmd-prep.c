@@ -16,7 +16,9 @@
  *   - tournament list: the league's rows;
  *   - tournament create (an admin, on the node that may create one): the
  *     definition parsed, checked and stored (the loop adds it to the
- *     schedule: a failed store changes nothing);
+ *     schedule: a failed store changes nothing); tournament cancel,
+ *     pause, resume, add and withdraw: checked on the loop, stored there,
+ *     applied on the loop (lobby-tchange.c);
  *   - ratings: on PostgreSQL, the ratings other nodes' games changed
  *     (store_ratings_sync).
  *
@@ -44,6 +46,7 @@ enum prep_kind {
 	PREP_TREAD,		/* standings, crosstable, tournament show */
 	PREP_TLIST,
 	PREP_TCREATE,
+	PREP_TCHANGE,		/* cancel, pause, resume, add, withdraw */
 	PREP_RATINGS,
 };
 
@@ -86,6 +89,8 @@ cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
 		return (PREP_TLIST);
 	if (strcmp(cmd->argv[0], "create") == 0)
 		return (PREP_TCREATE);
+	if (cmd_tour_tc(cmd) >= 0)
+		return (PREP_TCHANGE);
 	return (PREP_NONE);
 }
 
@@ -99,6 +104,22 @@ cmd_work(struct session *s)
 	}
 	cmd_work_clear(s->work);
 	return (s->work);
+}
+
+/* On the loop: checks an admin's change of a tournament (a refused one
+ * is refused by the line, without a worker); returns 0, or -1. */
+static int
+cmd_prep_change(struct session *s, const struct proto_cmd *cmd,
+    struct buf *err)
+{
+	struct cmd_work	*w = cmd_work(s);
+
+	w->tc.op = (enum lobby_tc)cmd_tour_tc(cmd);
+	snprintf(w->tc.name, sizeof w->tc.name, "%s", cmd->argv[1]);
+	snprintf(w->tc.player, sizeof w->tc.player, "%s", cmd->argc > 2 ?
+	    cmd->argv[2] : "");
+	w->tchange = 1;
+	return (lobby_tour_change(s->lc, &w->tc, err));
 }
 
 /*
@@ -143,9 +164,11 @@ cmd_prep_needed(struct session *s, const char *line, size_t len)
 		rv = s->league != NULL;
 		break;
 	case PREP_TCREATE:
+	case PREP_TCHANGE:
 		buf_init(&err);
 		rv = s->league != NULL && lobby_client_admin(s->lc) &&
-		    lobby_xtour_refuse(s->lc, &err) == 0;
+		    lobby_xtour_refuse(s->lc, &err) == 0 &&
+		    (k == PREP_TCREATE || cmd_prep_change(s, &cmd, &err) == 0);
 		buf_free(&err);
 		break;
 	default:
@@ -214,6 +237,12 @@ cmd_prep_run(struct session *s, const char *line, size_t len)
 	case PREP_TCREATE:
 		cmd_work(s);
 		cmd_prep_create(s, cmd.argc - 1, cmd.argv + 1);
+		break;
+	case PREP_TCHANGE:
+		if (s->work != NULL && s->work->tchange == 1) {
+			lobby_tour_change_store(s->lobby, &s->work->tc);
+			s->work->tchange = 2;
+		}
 		break;
 	case PREP_RATINGS:
 		lobby_ratings_sync(s->lobby);

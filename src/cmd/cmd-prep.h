@@ -3,7 +3,7 @@
  * preparation (cmd-prep.c, PROTOCOL.md §13.12: the loop never waits for
  * the database): a follower's read of the tournaments before standings,
  * crosstable and tournament show, tournament list's rows, tournament
- * create's stored tournament.  The loop takes them as the command runs
+ * create's stored tournament, the admin's other changes stored.  The loop takes them as the command runs
  * (cmd-tour.c); cmd_prep_free frees what was not taken.
  */
 #ifndef CMD_PREP_H
@@ -11,7 +11,9 @@
 
 #include "lib/buf.h"
 #include "league/league.h"
+#include "lobby/lobby.h"
 
+struct proto_cmd;
 struct session;
 struct xtour_pre;
 
@@ -24,12 +26,15 @@ struct cmd_work {
 	int		 create;	/* 1: stored (def); -1: refused (err) */
 	struct league_tournament def;
 	struct buf	 err;
+	int		 tchange;	/* 1: tc checked (loop); 2: stored */
+	struct lobby_tchange tc;	/* cancel, pause, resume, add, withdraw */
 };
 
 /* cmd-tour.c */
 int	 cmd_tour_define(struct session *, int, char **,
 	    struct league_tournament *, struct buf *);
 void	 cmd_work_apply(struct session *);
+int	 cmd_tour_tc(const struct proto_cmd *);
 void	 cmd_work_clear(struct cmd_work *);
 
 #endif /* CMD_PREP_H */

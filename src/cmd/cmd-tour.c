@@ -407,6 +407,61 @@ cmd_work_clear(struct cmd_work *w)
 	memset(&w->def, 0, sizeof w->def);
 	w->create = 0;
 	buf_reset(&w->err);
+	lobby_tour_change_free(&w->tc);
+	memset(&w->tc, 0, sizeof w->tc);
+	w->tchange = 0;
+}
+
+/* The admin's changes of tournament NAME [PLAYER], by their word. */
+static const char *const cmd_tour_tcs[] = {
+	[LOBBY_TC_CANCEL] = "cancel",
+	[LOBBY_TC_PAUSE] = "pause",
+	[LOBBY_TC_RESUME] = "resume",
+	[LOBBY_TC_ADD] = "add",
+	[LOBBY_TC_WITHDRAW] = "withdraw",
+};
+
+/* The change a tournament line asks for (argc 2, or 3 with a player), or
+ * -1 (cmd-prep.c too). */
+int
+cmd_tour_tc(const struct proto_cmd *cmd)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof cmd_tour_tcs / sizeof cmd_tour_tcs[0]; i++)
+		if (strcmp(cmd->argv[0], cmd_tour_tcs[i]) == 0 &&
+		    cmd->argc == (i >= LOBBY_TC_ADD ? 3 : 2))
+			return ((int)i);
+	return (-1);
+}
+
+/*
+ * tournament cancel|pause|resume NAME, add|withdraw NAME PLAYER: the
+ * change its preparation stored (cmd-prep.c) applies; one that was not
+ * prepared is refused (the check refused it before, on the loop).
+ */
+static int
+cmd_tour_change(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct cmd_work	*w = s->work;
+	struct lobby_tchange tc;
+	int		 rv;
+
+	if (w != NULL && w->tchange == 2) {
+		rv = lobby_tour_change_apply(s->lc, &w->tc, body);
+		cmd_work_clear(w);
+		return (rv == 0 ? CMD_OK : CMD_ERROR);
+	}
+	memset(&tc, 0, sizeof tc);
+	tc.op = (enum lobby_tc)cmd_tour_tc(c);
+	snprintf(tc.name, sizeof tc.name, "%s", c->argv[1]);
+	snprintf(tc.player, sizeof tc.player, "%s", c->argc > 2 ?
+	    c->argv[2] : "");
+	if (lobby_tour_change(s->lc, &tc, body) == 0)	/* never */
+		buf_puts(body, "the change was not prepared: try again");
+	lobby_tour_change_free(&tc);
+	return (CMD_ERROR);
 }
 
 /* On the loop, as a tournament's reader runs: its read from the log, if
@@ -611,27 +666,18 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 		    "role");
 		return (CMD_ERROR);
 	}
-	/* A tournament stored on a worker starts (checked before that). */
+	/* Stored on a worker: it applies (checked before that). */
 	if (strcmp(op, "create") == 0 && s->work != NULL &&
 	    s->work->create != 0)
 		return (cmd_tour_create(s, body));
+	if (s->work != NULL && s->work->tchange == 2)
+		return (cmd_tour_change(s, c, body));
 	if (lobby_xtour_refuse(s->lc, body) != 0)	/* another node's */
 		return (CMD_ERROR);
 	if (strcmp(op, "create") == 0)
 		return (cmd_tour_create(s, body));
-	if (strcmp(op, "cancel") == 0 && c->argc == 2)
-		return (lobby_tour_cancel(s->lc, c->argv[1], body) == 0 ?
-		    CMD_OK : CMD_ERROR);
-	if ((strcmp(op, "pause") == 0 || strcmp(op, "resume") == 0) &&
-	    c->argc == 2)
-		return (lobby_tour_set_paused(s->lc, c->argv[1],
-		    op[0] == 'p', body) == 0 ? CMD_OK : CMD_ERROR);
-	if (strcmp(op, "add") == 0 && c->argc == 3)
-		return (lobby_tour_add_player(s->lc, c->argv[1], c->argv[2],
-		    body) == 0 ? CMD_OK : CMD_ERROR);
-	if (strcmp(op, "withdraw") == 0 && c->argc == 3)
-		return (lobby_tour_withdraw(s->lc, c->argv[1], c->argv[2],
-		    body) == 0 ? CMD_OK : CMD_ERROR);
+	if (cmd_tour_tc(c) >= 0)
+		return (cmd_tour_change(s, c, body));
 	buf_puts(body, "usage: tournament create ...|list|show NAME|"
 	    "cancel NAME|pause NAME|resume NAME|add NAME PLAYER|"
 	    "withdraw NAME PLAYER");

@@ -437,6 +437,8 @@ int	 ltour_pair_ready(const struct ltour *, size_t);
 void	 ltour_store_status(struct ltour *, enum league_tstatus);
 void	 ltour_store_verdict(struct ltour *, int);
 void	 ltour_store_texts(struct ltour *, const char *, const char *);
+void	 ltour_store_roster(struct ltour *);
+struct league_tournament *ltour_roster_copy(const struct ltour *, size_t);
 void	 lobby_tstore_start(struct lobby *);
 void	 lobby_tstore_free(struct lobby *);
 

@@ -774,26 +774,6 @@ lobby_tour_status_of(struct lobby_client *lc, int64_t id, int def)
 	return (def);
 }
 
-/* tournament cancel NAME. */
-int
-lobby_tour_cancel(struct lobby_client *lc, const char *name, struct buf *err)
-{
-	struct lobby	*lb = lc->lb;
-	struct ltour	*t;
-
-	if ((t = lobby_tour_live(lb, name, err)) == NULL)
-		return (-1);
-	if (league_tournament_status(lb->league, t->def.id,
-	    LEAGUE_T_CANCELLED) != 0) {
-		buf_puts(err, "cannot store the cancellation");
-		return (-1);
-	}
-	ltour_enter(t, LEAGUE_T_CANCELLED);
-	log_info("tournament=%s event=cancelled by=%s", t->def.name,
-	    lc->name);
-	return (0);
-}
-
 /* Orders ratings, best first. */
 static int
 lrating_cmp(const void *a, const void *b)

@@ -28,6 +28,7 @@ enum tstore_kind {
 	TSTORE_STATUS,		/* league_tournament_status */
 	TSTORE_VERDICT,		/* league_tournament_verdict */
 	TSTORE_UNPLAYED,	/* league_tournament_unplayed */
+	TSTORE_ROSTER,		/* league_tournament_roster */
 };
 
 struct tstore_write {
@@ -38,6 +39,7 @@ struct tstore_write {
 	char		 name[LEAGUE_NAME_MAX + 1];
 	int		 value;		/* the status or the verdict */
 	char		*byes, *stopped;	/* unplayed */
+	struct league_tournament *roster;	/* roster */
 	int		 rc;
 };
 
@@ -55,6 +57,8 @@ tstore_free1(struct tstore_write *w)
 {
 	free(w->byes);
 	free(w->stopped);
+	league_tournament_free(w->roster);
+	free(w->roster);
 	free(w);
 }
 
@@ -64,6 +68,7 @@ tstore_work(void *arg)
 {
 	struct tstore_write *w = arg;
 	struct league	*lg = w->lb->league;
+	char		 msg[256];
 
 	switch (w->kind) {
 	case TSTORE_STATUS:
@@ -77,11 +82,16 @@ tstore_work(void *arg)
 		w->rc = league_tournament_unplayed(lg, w->id, w->byes,
 		    w->stopped);
 		break;
+	case TSTORE_ROSTER:
+		w->rc = league_tournament_roster(lg, w->roster, msg,
+		    sizeof msg);
+		break;
 	}
 	if (w->rc != 0)
 		log_warnx("tournament=%s event=%s-failed", w->name,
 		    w->kind == TSTORE_STATUS ? "status" : w->kind ==
-		    TSTORE_VERDICT ? "verdict" : "unplayed");
+		    TSTORE_VERDICT ? "verdict" : w->kind == TSTORE_ROSTER ?
+		    "roster" : "unplayed");
 }
 
 /* Back on the loop: the next write. */
@@ -192,6 +202,37 @@ ltour_store_texts(struct ltour *t, const char *byes, const char *stopped)
 	w->byes = xstrdup(byes);
 	w->stopped = xstrdup(stopped);
 	tstore_next(t->lb);
+}
+
+/* Stores t's players and withdrawals as the lobby has them. */
+void
+ltour_store_roster(struct ltour *t)
+{
+	tstore_new(t, TSTORE_ROSTER, 0)->roster = ltour_roster_copy(t, 0);
+	tstore_next(t->lb);
+}
+
+/*
+ * A copy of t's players and withdrawals (a roster to store; free it with
+ * league_tournament_free and free), with room for extra more players.
+ */
+struct league_tournament *
+ltour_roster_copy(const struct ltour *t, size_t extra)
+{
+	struct league_tournament *r = xcalloc(1, sizeof *r);
+	size_t		 i;
+
+	r->id = t->def.id;
+	lobby_copy(r->name, t->def.name, sizeof r->name);
+	r->players = xreallocarray(NULL, t->def.nplayers + extra + 1,
+	    sizeof *r->players);
+	r->wround = xcalloc(t->def.nplayers + extra + 2, sizeof *r->wround);
+	for (i = 0; i < t->def.nplayers; i++) {
+		r->players[i] = xstrdup(t->def.players[i]);
+		r->wround[i] = t->def.wround[i];
+	}
+	r->nplayers = t->def.nplayers;
+	return (r);
 }
 
 /* The daemon stops (the workers are joined): the writes left, in order. */
