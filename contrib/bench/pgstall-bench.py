@@ -10,13 +10,16 @@ control, a Python asyncio process started by this script, measured in the
 same run).  A client of B follows a game of A from before the stall;
 halfway through it, it stops (`unwatch`: an UNLISTEN on B) and asks to
 `watch` another (its read and LISTEN wait for the database), while A's
-scheduler's tick goes on.  Prints each
+scheduler's tick goes on.  With MODE reads (BENCHMARKS §43), halfway
+through three clients of B ask `standings st`, `tournament show st` (B
+reads the tournament from the log) and `ratings` (B syncs the ratings),
+and A's admin asks `tournament create` instead.  Prints each
 probe's p50/p99/max in ms during the stall and the max as a ratio to the
 control's.
 
 Usage (from the build directory, a throwaway cluster):
     sh tests/e2e/pgcluster.sh run \
-        python3 contrib/bench/pgstall-bench.py . SRCDIR [SECONDS]
+        python3 contrib/bench/pgstall-bench.py . SRCDIR [SECONDS [MODE]]
 """
 import os
 import signal
@@ -28,10 +31,11 @@ import time
 
 sys.path.insert(0, os.path.join(sys.argv[2] if len(sys.argv) > 2 else ".",
                                 "tests", "e2e"))
-from e2e import PROCS, Daemon, login, ok, wait_for  # noqa: E402
+from e2e import PROCS, Client, Daemon, login, ok, wait_for  # noqa: E402
 
 URL = os.environ["SQLDB_PG_URL"]
 STALL = float(sys.argv[3]) if len(sys.argv) > 3 else 8.0
+MODE = sys.argv[4] if len(sys.argv) > 4 else "watch"     # or "reads"
 
 CONTROL = r"""
 import asyncio, sys
@@ -137,6 +141,7 @@ def run(cport):
         r = watcher.cmd("watch %d" % gid)
     assert ok(r), r
     time.sleep(1.0)     # the tick runs at least once before the stall
+    readers = [Client(b) for _ in range(3)]
     pids = cluster_pids()
     res = {"A": [], "B": [], "control": []}
     stop = threading.Event()
@@ -148,8 +153,15 @@ def run(cport):
         for t in ths:
             t.start()
         time.sleep(STALL / 2)
-        watcher.send("unwatch %d" % gid)
-        watcher.send("watch %d" % (gid + 1))
+        if MODE == "reads":
+            for c, line in zip(readers, ("standings st",
+                                         "tournament show st", "ratings")):
+                c.send(line)
+            boss.send("tournament create st2 roundrobin players=s0,s1 "
+                      "tc=600000 seed=2 nim 5 6 7")
+        else:
+            watcher.send("unwatch %d" % gid)
+            watcher.send("watch %d" % (gid + 1))
         time.sleep(max(0.0, STALL - (time.monotonic() - t0)))
     finally:
         stop.set()
@@ -163,7 +175,10 @@ def run(cport):
         print("%-8s probes %4d  p50 %8.2f  p99 %8.2f  max %8.2f ms  "
               "max/control %.1fx" % (k, len(v), pct(v, .5), pct(v, .99),
                                      max(v), max(v) / cmax))
-    for c in players + [boss, watcher]:
+    if MODE == "reads":   # each answered once the database went on
+        for c in readers + [boss]:
+            assert c.wait("replies", timeout=120) is not None
+    for c in players + [boss, watcher] + readers:
         c.close()
     a.stop()
     b.stop()

@@ -7,7 +7,7 @@
  * replies formatted; the lobby's typed operations (lobby.h, lobby-ops.c)
  * do the rest.  All use the lobby and run on the loop (CMD_F_LOOP); the
  * game of a seek or challenge is parsed (and drawn) on a worker first
- * (cmd_prep_run).
+ * (cmd-prep.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -36,92 +36,6 @@ cmd_need_store(struct session *s, struct buf *body)
 		return (-1);
 	}
 	return (lobby_drain_refuse(s->lc, body));	/* §13.12 */
-}
-
-/*
- * Parses a copy of a request line into cmd (the caller frees cmd and
- * *copy); returns 0 for seek, 1 for challenge (the arguments to skip
- * before the game), -1 for any other line.
- */
-static int
-cmd_prep_parse(const char *line, size_t len, struct proto_cmd *cmd,
-    char **copy)
-{
-	const char	*why;
-
-	*copy = xmalloc(len + 1);
-	memcpy(*copy, line, len);
-	(*copy)[len] = '\0';
-	proto_preprocess(*copy, len);
-	if (proto_parse(*copy, cmd, &why) != 1)
-		return (-1);
-	if (strcmp(cmd->name, "seek") == 0)
-		return (0);
-	if (strcmp(cmd->name, "challenge") == 0)
-		return (1);
-	if (strcmp(cmd->name, "watch") == 0 && cmd->argc == 1)
-		return (2);
-	if (strcmp(cmd->name, "games") == 0 && cmd->argc == 1 &&
-	    strcmp(cmd->argv[0], "live") == 0)
-		return (3);
-	return (-1);
-}
-
-/*
- * Returns 1 if the line is a seek or challenge, whose game the server
- * prepares on a worker (cmd_prep_run) before it runs on the loop, or a
- * watch of a game that may be another node's (its lease and record are
- * read on a worker: the loop never waits for the database).
- */
-int
-cmd_prep_needed(const struct session *s, const struct cmd_entry *ce,
-    const char *line, size_t len)
-{
-	struct proto_cmd cmd;
-	char		*copy;
-	int		 rv;
-
-	/* Most lines are neither: their head said so (session_heavy). */
-	if (s->lc == NULL || ce == NULL || !(ce->flags & CMD_F_PREP))
-		return (0);
-	rv = cmd_prep_parse(line, len, &cmd, &copy);
-	if (rv == 2)	/* another node's game: read on a worker */
-		rv = lobby_xwatch_needs_fetch(s->lc, cmd.argv[0]) ? 2 : -1;
-	proto_cmd_free(&cmd);
-	free(copy);
-	return (rv >= 0);
-}
-
-/* On a worker: parses (and draws) the game of a seek or challenge. */
-void
-cmd_prep_run(struct session *s, const char *line, size_t len)
-{
-	struct proto_cmd cmd;
-	char		*copy;
-	int		 skip;
-
-	if (s->prep == NULL)
-		s->prep = xcalloc(1, sizeof *s->prep);
-	if ((skip = cmd_prep_parse(line, len, &cmd, &copy)) == 2)
-		lobby_xwatch_prefetch(s->lc, cmd.argv[0]);
-	else if (skip == 3)	/* games live: the cluster's */
-		lobby_where_live_prefetch(s->lc);
-	else if (skip >= 0)
-		lobby_prepare(&s->conf->lim, cmd.argc, cmd.argv, skip,
-		    s->prep);
-	if (skip == 0)		/* on a node, its rows: lobby-xhold.c */
-		lobby_xnode_prepare(s->lc, cmd.argc, cmd.argv, s->prep);
-	proto_cmd_free(&cmd);
-	free(copy);
-}
-
-/* Frees a session's preparation. */
-void
-cmd_prep_free(struct session *s)
-{
-	lobby_prep_clear(s->prep);
-	free(s->prep);
-	s->prep = NULL;
 }
 
 /* Sets *bit from "0" or "1"; returns 0 for any other value. */
@@ -619,7 +533,7 @@ LOBBY_ENTRY(unready, 0, 0, 0, "", cmd_ready_exec);
 LOBBY_ENTRY(resume, 1, 1, 0, "TOKEN", cmd_resume_exec);
 LOBBY_ENTRY(watch, 1, 1, CMD_F_PREP, "GAME_ID", cmd_watch_exec);
 LOBBY_ENTRY(unwatch, 1, 1, 0, "GAME_ID", cmd_unwatch_exec);
-LOBBY_ENTRY(ratings, 0, 0, 0, "", cmd_ratings_exec);
+LOBBY_ENTRY(ratings, 0, 0, CMD_F_PREP, "", cmd_ratings_exec);
 LOBBY_ENTRY(connections, 0, 0, CMD_F_ADMIN, "", cmd_connections_exec);
 LOBBY_ENTRY(kick, 1, -1, CMD_F_ADMIN, "CONN_ID REASON...", cmd_kick_exec);
 LOBBY_ENTRY(abort, 1, -1, CMD_F_ADMIN, "GAME_ID REASON...", cmd_end_exec);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cmd/cmd-history.h"
+#include "cmd/cmd-prep.h"
 #include "cmd/cmd-results.h"
 #include "league/export.h"
 #include "league/league.h"
@@ -205,6 +206,7 @@ cmd_tour_results_exec(struct session *s, const struct proto_cmd *c,
 		    c->argv[1]);
 		return (CMD_ERROR);
 	}
+	cmd_work_apply(s);	/* a follower's read (cmd-prep.c) */
 	if (lobby_tour_results(s->lobby, c->argv[0], &tr, body) != 0)
 		return (CMD_ERROR);
 	if (csv) {
@@ -337,12 +339,12 @@ cmd_export_exec(struct session *s, const struct proto_cmd *c,
 
 const struct cmd_entry cmd_standings_entry = {
 	.name = "standings", .min_args = 1, .max_args = 2,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY, .usage = "NAME [format=csv]",
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_PREP, .usage = "NAME [format=csv]",
 	.exec = cmd_tour_results_exec
 };
 const struct cmd_entry cmd_crosstable_entry = {
 	.name = "crosstable", .min_args = 1, .max_args = 1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY, .usage = "NAME",
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_PREP, .usage = "NAME",
 	.exec = cmd_tour_results_exec
 };
 const struct cmd_entry cmd_pairstats_entry = {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd-prep.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby-results.h"
@@ -241,7 +242,7 @@ cmd_tour_game(struct session *s, struct league_tournament *d, int n,
 		return (-1);
 	}
 	if (!have_seed)		/* unpredictable unless asked for */
-		d->seed = lobby_tour_seed(s->lc);
+		d->seed = lobby_tour_seed();
 	if (d->random) {
 		/* A template with no fair start could never be played. */
 		gmp_randinit_default(rs);
@@ -312,23 +313,26 @@ cmd_tour_check(const struct league_tournament *d, struct buf *body)
 	return (0);
 }
 
-/* tournament create: parses, stores and starts a tournament. */
-static int
-cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
+/*
+ * tournament create's definition from its arguments (NAME FORMAT
+ * OPTIONS... GAME): parsed and checked into d, not stored.  On a worker
+ * (cmd-prep.c).  Returns 0, or -1 with the reason in body (d freed).
+ */
+int
+cmd_tour_define(struct session *s, int argc, char **argv,
+    struct league_tournament *d, struct buf *body)
 {
 	const struct lobby_conf *conf = lobby_client_conf(s->lc);
-	struct league_tournament d;
 	char		**rest;
 	int		 n = 0, have_seed = 0, f;
-	size_t		 nslots;
 
-	memset(&d, 0, sizeof d);
+	memset(d, 0, sizeof *d);
 	rest = xreallocarray(NULL, (size_t)argc + 1, sizeof *rest);
 	if (argc < 2 || !league_name_ok(argv[0])) {
 		buf_puts(body, CMD_TOUR_USAGE);
 		goto fail;
 	}
-	snprintf(d.name, sizeof d.name, "%s", argv[0]);
+	snprintf(d->name, sizeof d->name, "%s", argv[0]);
 	for (f = 0; league_format_name((enum league_format)f) != NULL; f++)
 		if (strcmp(argv[1], league_format_name(
 		    (enum league_format)f)) == 0)
@@ -338,47 +342,174 @@ cmd_tour_create(struct session *s, int argc, char **argv, struct buf *body)
 		    "swiss or arena", argv[1]);
 		goto fail;
 	}
-	d.format = (enum league_format)f;
-	d.games_per_pair = 2;
-	d.base_ms = conf->default_base_ms;
-	d.inc_ms = conf->default_inc_ms;
-	if (cmd_tour_opts(argc, argv, &d, &have_seed, rest, &n, body) != 0 ||
-	    cmd_tour_check(&d, body) != 0)
+	d->format = (enum league_format)f;
+	d->games_per_pair = 2;
+	d->base_ms = conf->default_base_ms;
+	d->inc_ms = conf->default_inc_ms;
+	if (cmd_tour_opts(argc, argv, d, &have_seed, rest, &n, body) != 0 ||
+	    cmd_tour_check(d, body) != 0)
 		goto fail;
-	if (d.tb.n == 0)	/* stored, so that show tells it */
-		lobby_tour_tb(&d, &d.tb);
-	if (cmd_tour_game(s, &d, n, rest, have_seed, body) != 0 ||
-	    lobby_tour_add(s->lc, &d, &nslots, body) != 0)
+	if (d->tb.n == 0)	/* stored, so that show tells it */
+		lobby_tour_tb(d, &d->tb);
+	if (cmd_tour_game(s, d, n, rest, have_seed, body) != 0)
 		goto fail;
-	buf_printf(body, "tournament %lld %s games %zu", (long long)d.id,
-	    d.name, nslots);
 	free(rest);
-	return (CMD_OK);
+	return (0);
 fail:
-	league_tournament_free(&d);
+	league_tournament_free(d);
 	free(rest);
+	return (-1);
+}
+
+/*
+ * tournament create: the tournament its preparation stored on a worker
+ * (cmd-prep.c) starts; a refusal there is the reply.
+ */
+static int
+cmd_tour_create(struct session *s, struct buf *body)
+{
+	struct cmd_work	*w = s->work;
+	size_t		 nslots;
+
+	if (w == NULL || w->create == 0) {	/* never: prepared */
+		buf_puts(body, "tournament create was not prepared: try again");
+		return (CMD_ERROR);
+	}
+	if (w->create < 0) {
+		buf_add(body, w->err.data, w->err.len);
+		cmd_work_clear(w);
+		return (CMD_ERROR);
+	}
+	lobby_tour_add(s->lc, &w->def, &nslots);	/* takes def */
+	w->create = 0;
+	buf_printf(body, "tournament %lld %s games %zu",
+	    (long long)w->def.id, w->def.name, nslots);
+	memset(&w->def, 0, sizeof w->def);
+	return (CMD_OK);
+}
+
+/* Frees what a preparation left (cmd-prep.h). */
+void
+cmd_work_clear(struct cmd_work *w)
+{
+	size_t	 i;
+
+	lobby_xtour_pre_free(w->xtour);
+	w->xtour = NULL;
+	for (i = 0; i < w->ntl; i++)
+		league_tournament_free(&w->tl[i]);
+	free(w->tl);
+	w->tl = NULL;
+	w->ntl = 0;
+	w->list = 0;
+	if (w->create != 0)
+		league_tournament_free(&w->def);
+	memset(&w->def, 0, sizeof w->def);
+	w->create = 0;
+	buf_reset(&w->err);
+	lobby_tour_change_free(&w->tc);
+	memset(&w->tc, 0, sizeof w->tc);
+	w->tchange = 0;
+}
+
+/* The admin's changes of tournament NAME [PLAYER], by their word. */
+static const char *const cmd_tour_tcs[] = {
+	[LOBBY_TC_CANCEL] = "cancel",
+	[LOBBY_TC_PAUSE] = "pause",
+	[LOBBY_TC_RESUME] = "resume",
+	[LOBBY_TC_ADD] = "add",
+	[LOBBY_TC_WITHDRAW] = "withdraw",
+};
+
+/* The change a tournament line asks for (argc 2, or 3 with a player), or
+ * -1 (cmd-prep.c too). */
+int
+cmd_tour_tc(const struct proto_cmd *cmd)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof cmd_tour_tcs / sizeof cmd_tour_tcs[0]; i++)
+		if (strcmp(cmd->argv[0], cmd_tour_tcs[i]) == 0 &&
+		    cmd->argc == (i >= LOBBY_TC_ADD ? 3 : 2))
+			return ((int)i);
+	return (-1);
+}
+
+/*
+ * tournament cancel|pause|resume NAME, add|withdraw NAME PLAYER: the
+ * change its preparation stored (cmd-prep.c) applies; one that was not
+ * prepared is refused (the check refused it before, on the loop).
+ */
+static int
+cmd_tour_change(struct session *s, const struct proto_cmd *c,
+    struct buf *body)
+{
+	struct cmd_work	*w = s->work;
+	struct lobby_tchange tc;
+	int		 rv;
+
+	if (w != NULL && w->tchange == 2) {
+		rv = lobby_tour_change_apply(s->lc, &w->tc, body);
+		cmd_work_clear(w);
+		return (rv == 0 ? CMD_OK : CMD_ERROR);
+	}
+	memset(&tc, 0, sizeof tc);
+	tc.op = (enum lobby_tc)cmd_tour_tc(c);
+	snprintf(tc.name, sizeof tc.name, "%s", c->argv[1]);
+	snprintf(tc.player, sizeof tc.player, "%s", c->argc > 2 ?
+	    c->argv[2] : "");
+	if (lobby_tour_change(s->lc, &tc, body) == 0)	/* never */
+		buf_puts(body, "the change was not prepared: try again");
+	lobby_tour_change_free(&tc);
 	return (CMD_ERROR);
 }
 
-/* tournament list: one line per tournament. */
+/* On the loop, as a tournament's reader runs: its read from the log, if
+ * its preparation made one (cmd-prep.c), becomes the lobby's copy. */
+void
+cmd_work_apply(struct session *s)
+{
+	if (s->work == NULL || s->work->xtour == NULL)
+		return;
+	lobby_xtour_pre_apply(s->work->xtour);
+	s->work->xtour = NULL;
+}
+
+/*
+ * tournament list: one line per tournament, as its preparation read them
+ * (cmd-prep.c); where this node schedules them, the statuses are its own
+ * (its memory is the truth; the log follows: lobby-tstore.c).
+ */
 static int
 cmd_tour_list(struct session *s, struct buf *body)
 {
+	struct cmd_work	*w = s->work;
 	struct league_tournament *v;
-	size_t		 n, i;
+	struct buf	 no;
+	size_t		 i;
+	int		 own;
 
-	if (lobby_tour_list(s->lc, &v, &n, body) != 0)
+	if (w == NULL || !w->list || w->list_rc != 0) {
+		buf_puts(body, "cannot read the tournaments");
+		if (w != NULL)
+			cmd_work_clear(w);
 		return (CMD_ERROR);
-	for (i = 0; i < n; i++) {
+	}
+	buf_init(&no);
+	own = lobby_xtour_refuse(s->lc, &no) == 0;
+	buf_free(&no);
+	for (i = 0, v = w->tl; i < w->ntl; i++) {
+		if (own)
+			v[i].status = lobby_tour_status_of(s->lc, v[i].id,
+			    v[i].status);
 		buf_printf(body, "%lld %s %s %s games-per-pair=%u tc=",
 		    (long long)v[i].id, v[i].name,
 		    league_format_name(v[i].format),
 		    lobby_tour_status(v[i].status), v[i].games_per_pair);
 		proto_tc_print(body, v[i].base_ms, v[i].inc_ms);
 		buf_printf(body, " %s\n", v[i].game);
-		league_tournament_free(&v[i]);
 	}
-	free(v);
+	cmd_work_clear(w);
 	return (CMD_OK);
 }
 
@@ -467,6 +598,7 @@ cmd_tour_show(struct session *s, const char *name, struct buf *body)
 	unsigned int	 r;
 	size_t		 i;
 
+	cmd_work_apply(s);	/* a follower's read (cmd-prep.c) */
 	if (lobby_tour_show(s->lc, name, &sh, body) != 0)
 		return (CMD_ERROR);
 	d = sh.def;
@@ -534,23 +666,18 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 		    "role");
 		return (CMD_ERROR);
 	}
+	/* Stored on a worker: it applies (checked before that). */
+	if (strcmp(op, "create") == 0 && s->work != NULL &&
+	    s->work->create != 0)
+		return (cmd_tour_create(s, body));
+	if (s->work != NULL && s->work->tchange == 2)
+		return (cmd_tour_change(s, c, body));
 	if (lobby_xtour_refuse(s->lc, body) != 0)	/* another node's */
 		return (CMD_ERROR);
 	if (strcmp(op, "create") == 0)
-		return (cmd_tour_create(s, c->argc - 1, c->argv + 1, body));
-	if (strcmp(op, "cancel") == 0 && c->argc == 2)
-		return (lobby_tour_cancel(s->lc, c->argv[1], body) == 0 ?
-		    CMD_OK : CMD_ERROR);
-	if ((strcmp(op, "pause") == 0 || strcmp(op, "resume") == 0) &&
-	    c->argc == 2)
-		return (lobby_tour_set_paused(s->lc, c->argv[1],
-		    op[0] == 'p', body) == 0 ? CMD_OK : CMD_ERROR);
-	if (strcmp(op, "add") == 0 && c->argc == 3)
-		return (lobby_tour_add_player(s->lc, c->argv[1], c->argv[2],
-		    body) == 0 ? CMD_OK : CMD_ERROR);
-	if (strcmp(op, "withdraw") == 0 && c->argc == 3)
-		return (lobby_tour_withdraw(s->lc, c->argv[1], c->argv[2],
-		    body) == 0 ? CMD_OK : CMD_ERROR);
+		return (cmd_tour_create(s, body));
+	if (cmd_tour_tc(c) >= 0)
+		return (cmd_tour_change(s, c, body));
 	buf_puts(body, "usage: tournament create ...|list|show NAME|"
 	    "cancel NAME|pause NAME|resume NAME|add NAME PLAYER|"
 	    "withdraw NAME PLAYER");
@@ -559,7 +686,7 @@ cmd_tournament_exec(struct session *s, const struct proto_cmd *c,
 
 const struct cmd_entry cmd_tournament_entry = {
 	.name = "tournament", .min_args = 1, .max_args = -1,
-	.flags = CMD_F_LOOP | CMD_F_LOBBY,
+	.flags = CMD_F_LOOP | CMD_F_LOBBY | CMD_F_PREP,
 	.usage = "create NAME roundrobin|gauntlet|swiss|arena players=A,B,... "
 	    "[games=N|pairs=N] [rounds=R] [tc=TC] [seed=S] [random=1] "
 	    "[forfeit=SECONDS] [sprt=ELO0,ELO1[,ALPHA,BETA]] "

@@ -57,6 +57,7 @@ struct sqldb_stmt {
 	struct sqldb	*db;
 	void		*be;		/* the back end's statement */
 	int		 flags;
+	char		 head[64];	/* the SQL's head, for the guard */
 };
 
 extern const struct sqldb_ops sqldb_sqlite_ops;
@@ -65,5 +66,7 @@ extern const struct sqldb_ops sqldb_pg_ops;
 int	 sqldb_fail(struct sqldb *, enum sqldb_err, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	 sqldb_ok(struct sqldb *);
+/* sqldb-guard.c: reports a statement that the event loop runs. */
+void	 sqldb_guard(struct sqldb *, const char *);
 
 #endif /* SQLDB_INT_H */

@@ -324,6 +324,7 @@ sqldb_notify_fd(struct sqldb *db)
 	if (db->ops->notify_fd == NULL)
 		return (sqldb_fail(db, SQLDB_OTHER, "%s: one node, no "
 		    "notifications from other processes", db->ops->name));
+	sqldb_guard(db, "notify_fd (connect)");
 	return (db->ops->notify_fd(db));
 }
 

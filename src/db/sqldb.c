@@ -90,6 +90,7 @@ int
 sqldb_busy_timeout(struct sqldb *db, int ms)
 {
 	sqldb_ok(db);
+	sqldb_guard(db, "lock_timeout");
 	if (ms < 0)
 		return (sqldb_fail(db, SQLDB_OTHER, "negative busy timeout"));
 	return (db->ops->busy(db, ms));
@@ -99,6 +100,7 @@ int
 sqldb_exec(struct sqldb *db, const char *sql)
 {
 	sqldb_ok(db);
+	sqldb_guard(db, sql);
 	return (db->ops->exec(db, sql));
 }
 
@@ -115,6 +117,8 @@ sqldb_prepare(struct sqldb *db, const char *sql, int flags,
 		return (sqldb_fail(db, SQLDB_OTHER, "out of memory"));
 	s->db = db;
 	s->flags = flags;
+	snprintf(s->head, sizeof s->head, "%s", sql);
+	sqldb_guard(db, sql);
 	if (db->ops->prepare(s, sql) == -1) {
 		free(s);
 		return (-1);
@@ -170,6 +174,7 @@ int
 sqldb_step(struct sqldb_stmt *s)
 {
 	sqldb_ok(s->db);
+	sqldb_guard(s->db, s->head);
 	return (s->db->ops->step(s));
 }
 
@@ -222,6 +227,7 @@ sqldb_begin(struct sqldb *db)
 	if (db->in_txn)
 		return (sqldb_fail(db, SQLDB_OTHER, "already in a "
 		    "transaction"));
+	sqldb_guard(db, "BEGIN");
 	return (db->ops->txn(db, "BEGIN"));
 }
 
@@ -232,6 +238,7 @@ sqldb_commit(struct sqldb *db)
 	if (!db->in_txn)
 		return (sqldb_fail(db, SQLDB_OTHER, "no transaction to "
 		    "commit"));
+	sqldb_guard(db, "COMMIT");
 	return (db->ops->txn(db, "COMMIT"));
 }
 
@@ -240,6 +247,7 @@ int
 sqldb_rollback(struct sqldb *db)
 {
 	sqldb_ok(db);
+	sqldb_guard(db, "ROLLBACK");
 	return (db->ops->txn(db, "ROLLBACK"));
 }
 
@@ -268,6 +276,7 @@ sqldb_batch_begin(struct sqldb *db, int pipeline)
 	if (db->in_txn)
 		return (sqldb_fail(db, SQLDB_OTHER, "already in a "
 		    "transaction"));
+	sqldb_guard(db, "BEGIN (batch)");
 	return (db->ops->batch_begin(db, pipeline));
 }
 
@@ -277,6 +286,7 @@ sqldb_batch_commit(struct sqldb *db)
 	sqldb_ok(db);
 	if (!db->in_txn)
 		return (sqldb_fail(db, SQLDB_OTHER, "no batch to commit"));
+	sqldb_guard(db, "COMMIT (batch)");
 	return (db->ops->batch_commit(db));
 }
 
@@ -285,6 +295,7 @@ int
 sqldb_version(struct sqldb *db, int *v)
 {
 	sqldb_ok(db);
+	sqldb_guard(db, "version");
 	return (db->ops->version(db, v, 0));
 }
 
@@ -408,6 +419,7 @@ sqldb_begin_read(struct sqldb *db)
 	if (db->ops->backend == SQLDB_PG)
 		sql = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 	sqldb_ok(db);
+	sqldb_guard(db, sql);
 	if (db->ops->exec(db, sql) == -1)
 		return (-1);
 	db->in_txn = 1;

@@ -151,6 +151,16 @@ int	 sqldb_version(struct sqldb *, int *);
 int	 sqldb_migrate(struct sqldb *, const struct sqldb_migration *, size_t,
 	    int, char *, size_t);
 
+/*
+ * The loop guard (sqldb-guard.c; issue 25 §4): sqldb_loop_enter names the
+ * calling thread the server's event loop; with GRUNDY_LOOP_DB=log (or
+ * abort) in the environment, every statement that thread runs is then
+ * reported (event=loop-db, with the call stack), or aborts.
+ * sqldb_loop_leave ends it.
+ */
+void	 sqldb_loop_enter(void);
+void	 sqldb_loop_leave(void);
+
 /* sp: what the store needs besides the above. */
 
 /*

@@ -250,6 +250,7 @@ TAILQ_HEAD(ltours, ltour);
  * the points named; each does nothing that does not concern it.
  */
 struct lobby_live;
+struct xtour_pre;
 struct lobby_node_ops {
 	/* lobby_free, after the games (the workers are joined). */
 	void	 (*free)(struct lobby *);
@@ -283,13 +284,16 @@ struct lobby_node_ops {
 		    struct buf *);
 	void	 (*unwatch)(struct lobby_client *, int64_t);
 	void	 (*watch_here)(struct lobby_client *);
-	/* Tournaments: read again from the log (by name, by id, all: on
-	 * 1 before, 0 after); whether this node schedules now (then it
-	 * notes which players play elsewhere); one of them; whether slot i
-	 * of t may start its forfeit wait. */
+	/* Tournaments: a read on the loop (by name, all: on 1 before, 0
+	 * after; no database: lobby-xtread.c); tournament id read on a
+	 * worker (a restore), applied on the loop, or freed; whether this
+	 * node schedules now (then it notes which players play elsewhere);
+	 * one of them; whether slot i of t may start its forfeit wait. */
 	void	 (*tour_fresh)(struct lobby *, const char *);
-	void	 (*tour_fresh_id)(struct lobby *, int64_t);
 	void	 (*tour_batch)(struct lobby *, int);
+	struct xtour_pre *(*tour_read_id)(struct lobby *, int64_t);
+	void	 (*tour_pre_apply)(struct xtour_pre *);
+	void	 (*tour_pre_free)(struct xtour_pre *);
 	int	 (*schedules)(struct lobby *);
 	int	 (*tour_busy)(struct lobby *, const char *);
 	int	 (*called)(struct lobby *, struct ltour *, size_t);
@@ -343,6 +347,7 @@ struct lobby {
 	/* Node mode (src/node/): its operations and its state, or NULL. */
 	const struct lobby_node_ops *nops;
 	struct nd_lobby	*nd;
+	struct lobby_tstore *tstore;	/* lobby-tstore.c, or NULL */
 };
 
 /* lobby-queue.c: a job on a worker (lb->io.work), or at once without one */
@@ -426,6 +431,16 @@ void	 ltour_sprt_update(struct ltour *);
 int	 lslot_over(const struct lslot *);
 int	 ltour_pair_ready(const struct ltour *, size_t);
 
+/* lobby-tstore.c (calls lobby-queue.c): a tournament's writes, in order,
+ * on a worker */
+void	 ltour_store_status(struct ltour *, enum league_tstatus);
+void	 ltour_store_verdict(struct ltour *, int);
+void	 ltour_store_texts(struct ltour *, const char *, const char *);
+void	 ltour_store_roster(struct ltour *);
+struct league_tournament *ltour_roster_copy(const struct ltour *, size_t);
+void	 lobby_tstore_start(struct lobby *);
+void	 lobby_tstore_free(struct lobby *);
+
 /* lobby-feed.c (calls no other file of the lobby): the web's hook */
 void	 lobby_feed_move(struct lgame *, int, const char *, const char *,
 	    int, uint64_t);
@@ -438,7 +453,6 @@ void	 lobby_feed_send_move(struct lobby *, int64_t, unsigned long, int,
 
 
 /* lobby-tour.c: a tournament read from the log again (a node's) */
-int	 lobby_tour_replay(struct lobby *, struct ltour *);
 void	 lobby_tour_replay_games(struct ltour *, const struct league_tgame *,
 	    size_t);
 
@@ -448,6 +462,7 @@ void	 lobby_live_fill(const struct lgame *, struct lobby_live *, uint64_t);
 /* lobby-rating.c (calls lobby-queue.c) */
 void	 lobby_rating_rows(struct lobby *, struct lobby_rating_row **,
 	    size_t *);
+double	 lobby_rating_live(struct lobby *, const char *);
 
 /* lobby-tops.c: a tournament by name, or NULL with the refusal in err */
 struct ltour *lobby_tour_named(struct lobby *, const char *, struct buf *);

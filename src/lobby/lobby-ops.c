@@ -7,15 +7,18 @@
  */
 
 #include <sys/queue.h>
+#include <sys/random.h>
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "league/league.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby-int.h"
+#include "lib/clock.h"
 #include "lib/log.h"
 #include "proto/proto.h"
 #include "solver/referee.h"
@@ -729,32 +732,32 @@ lobby_tour_check(struct lobby_client *lc, struct buf *err)
 	return (0);
 }
 
-/* A seed for a tournament that was given none: unpredictable. */
+/*
+ * A seed for a tournament that was given none: unpredictable (any thread:
+ * tournament create is prepared on a worker).
+ */
 uint64_t
-lobby_tour_seed(struct lobby_client *lc)
+lobby_tour_seed(void)
 {
-	struct lobby	*lb = lc->lb;
+	uint64_t	 v;
 
-	return (((uint64_t)gmp_urandomb_ui(lb->rs, 32) << 32) |
-	    gmp_urandomb_ui(lb->rs, 32));
+	if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v)
+		v = clock_wall_ms() ^ ((uint64_t)getpid() << 32);
+	return (v);
 }
 
 /*
- * tournament create: stores tournament d (its id set) and starts it;
- * *nslots is its number of games.  On success the lobby owns d's memory.
+ * tournament create: starts tournament d, stored already (its id set, on
+ * a worker: cmd-prep.c); *nslots is its number of games.  The lobby owns
+ * d's memory.
  */
-int
+void
 lobby_tour_add(struct lobby_client *lc, struct league_tournament *d,
-    size_t *nslots, struct buf *err)
+    size_t *nslots)
 {
 	struct lobby	*lb = lc->lb;
 	struct ltour	*t;
-	char		 msg[256];
 
-	if (league_tournament_create(lb->league, d, msg, sizeof msg) != 0) {
-		buf_puts(err, msg);
-		return (-1);
-	}
 	t = xcalloc(1, sizeof *t);
 	t->def = *d;
 	t->lb = lb;
@@ -764,39 +767,19 @@ lobby_tour_add(struct lobby_client *lc, struct league_tournament *d,
 	    t->nslots, lc->name);
 	*nslots = t->nslots;
 	lobby_schedule(lb);
-	return (0);
 }
 
-/* tournament list: every tournament, from the league (free them). */
+/* The status of tournament id as the lobby has it, or def if it has none
+ * (tournament list). */
 int
-lobby_tour_list(struct lobby_client *lc, struct league_tournament **v,
-    size_t *n, struct buf *err)
+lobby_tour_status_of(struct lobby_client *lc, int64_t id, int def)
 {
-	if (league_tournaments(lc->lb->league, 1, v, n) != 0) {
-		buf_puts(err, "cannot read the tournaments");
-		return (-1);
-	}
-	return (0);
-}
-
-/* tournament cancel NAME. */
-int
-lobby_tour_cancel(struct lobby_client *lc, const char *name, struct buf *err)
-{
-	struct lobby	*lb = lc->lb;
 	struct ltour	*t;
 
-	if ((t = lobby_tour_live(lb, name, err)) == NULL)
-		return (-1);
-	if (league_tournament_status(lb->league, t->def.id,
-	    LEAGUE_T_CANCELLED) != 0) {
-		buf_puts(err, "cannot store the cancellation");
-		return (-1);
-	}
-	ltour_enter(t, LEAGUE_T_CANCELLED);
-	log_info("tournament=%s event=cancelled by=%s", t->def.name,
-	    lc->name);
-	return (0);
+	TAILQ_FOREACH(t, &lc->lb->tours, entry)
+		if (t->def.id == id)
+			return ((int)t->def.status);
+	return (def);
 }
 
 /* Orders ratings, best first. */

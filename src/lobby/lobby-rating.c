@@ -30,20 +30,33 @@ lrating_fill(struct lobby_rating_row *row, const struct glicko2_rating *g,
 }
 
 /*
+ * On a worker: brings the node's ratings up to the games every node rated
+ * (store_ratings_sync; SQLite: nothing to do), before a read on the loop
+ * (the ratings command's preparation, the ratings pages).
+ */
+void
+lobby_ratings_sync(struct lobby *lb)
+{
+	if (lb->store != NULL)
+		(void)store_ratings_sync(lb->store);
+}
+
+/*
  * Returns 1 and a player's rating, RD, provisional mark and rated games
  * in row, or 0 if it has none: then row has the start (1500, RD 350,
- * provisional, 0 games).  Any thread.
+ * provisional, 0 games).  With sync, the node's ratings are brought up to
+ * every node's games first (a read of the log: never on the loop).
  */
-int
-lobby_rating_get(struct lobby *lb, const char *name,
-    struct lobby_rating_row *row)
+static int
+lrating_get(struct lobby *lb, const char *name, struct lobby_rating_row *row,
+    int sync)
 {
 	struct glicko2_rating g;
 	unsigned long	 n = 0;
 	int		 has;
 
-	if (lb->store != NULL)
-		(void)store_ratings_sync(lb->store);
+	if (sync)
+		lobby_ratings_sync(lb);
 	has = lb->store != NULL && store_rating(lb->store, name, &g, &n);
 	if (!has) {
 		g.r = GLICKO2_INIT_RATING;
@@ -54,6 +67,25 @@ lobby_rating_get(struct lobby *lb, const char *name,
 	lobby_copy(row->name, name, sizeof row->name);
 	lrating_fill(row, &g, n);
 	return (has);
+}
+
+/* lrating_get, synced: on a worker (login, player, the pages' reads). */
+int
+lobby_rating_get(struct lobby *lb, const char *name,
+    struct lobby_rating_row *row)
+{
+	return (lrating_get(lb, name, row, 1));
+}
+
+/* A player's rating as the node has it, no read of the log (the loop:
+ * the featured game of the web's feeds). */
+double
+lobby_rating_live(struct lobby *lb, const char *name)
+{
+	struct lobby_rating_row row;
+
+	return (lrating_get(lb, name, &row, 0) ? (double)lround(row.r) :
+	    (double)LOBBY_RATING_START);
 }
 
 /*
@@ -72,7 +104,10 @@ lobby_rating(struct lobby *lb, const char *name, long *r, unsigned long *n)
 	return (has);
 }
 
-/* Every rated player, unordered, in *v (free it) and *n (any thread). */
+/*
+ * Every rated player, unordered, in *v (free it) and *n, as the node has
+ * them (any thread; no read of the log: the caller syncs first).
+ */
 void
 lobby_rating_rows(struct lobby *lb, struct lobby_rating_row **v, size_t *n)
 {
@@ -80,10 +115,8 @@ lobby_rating_rows(struct lobby *lb, struct lobby_rating_row **v, size_t *n)
 	size_t		 i;
 
 	rtable_init(&e);
-	if (lb->store != NULL) {
-		(void)store_ratings_sync(lb->store);
+	if (lb->store != NULL)
 		store_ratings(lb->store, &e);
-	}
 	*n = e.n;
 	*v = xreallocarray(NULL, *n + 1, sizeof **v);
 	for (i = 0; i < *n; i++) {

@@ -77,12 +77,16 @@ struct lrestore {
 	unsigned long	 ply;
 	uint64_t	 log_bytes;	/* as lg_apply counts them */
 	int		 to_move;
+	struct xtour_pre *xtour;	/* a node: its tournament, read by
+					 * the worker (nops->tour_read_id) */
 };
 
 /* Frees a restore. */
 static void
 lrestore_free(struct lrestore *r)
 {
+	if (r->xtour != NULL)
+		r->lb->nops->tour_pre_free(r->xtour);
 	store_record_free(&r->rec);
 	game_free(&r->pos);
 	free(r->start);
@@ -227,6 +231,11 @@ lrestore_work(void *arg)
 	}
 	if (lrestore_replay(r) == 0)
 		r->rc = LRESTORE_OK;
+	/* A node: its tournament as the log has it (lrestore_slot). */
+	if (r->rc == LRESTORE_OK && r->lb->nops != NULL &&
+	    r->rec.game.tournament != 0)
+		r->xtour = r->lb->nops->tour_read_id(r->lb,
+		    r->rec.game.tournament);
 }
 
 /*
@@ -243,8 +252,10 @@ lrestore_slot(struct lrestore *r, struct ltour **tp, size_t *slot)
 	*slot = 0;
 	if (gi->tournament == 0)
 		return (0);
-	if (r->lb->nops != NULL)	/* a node: the log's */
-		r->lb->nops->tour_fresh_id(r->lb, gi->tournament);
+	if (r->xtour != NULL) {	/* a node: the log's (lrestore_work) */
+		r->lb->nops->tour_pre_apply(r->xtour);
+		r->xtour = NULL;
+	}
 	TAILQ_FOREACH(t, &r->lb->tours, entry)
 		if (t->def.id == gi->tournament)
 			break;

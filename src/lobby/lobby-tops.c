@@ -1,7 +1,7 @@
 /*
- * lobby-tops.c: a tournament's operations on the lobby (PROTOCOL.md
- * §13.6): pause and resume, add and withdraw a player, and what `tournament
- * show` reports.  The schedule itself is lobby-tour.c's.
+ * lobby-tops.c: what `tournament show` reports of a tournament
+ * (PROTOCOL.md §13.6), and the look-ups of the admin's changes
+ * (lobby-tchange.c).  The schedule itself is lobby-tour.c's.
  */
 #include <sys/queue.h>
 
@@ -39,52 +39,6 @@ lobby_tour_live(struct lobby *lb, const char *name, struct buf *err)
 		return (NULL);
 	}
 	return (t);
-}
-
-/*
- * Pauses (no new game starts; games in play finish and count) or resumes
- * a tournament; the state is stored.  Returns 0, or -1 with err.
- */
-static int
-lobby_tour_pause(struct lobby *lb, struct ltour *t, int pause,
-    struct buf *err)
-{
-	enum league_tstatus to = pause ? LEAGUE_T_PAUSED : LEAGUE_T_RUNNING;
-
-	if (t->def.status != (pause ? LEAGUE_T_RUNNING : LEAGUE_T_PAUSED)) {
-		buf_printf(err, "tournament %s is %s", t->def.name,
-		    lobby_tour_status(t->def.status));
-		return (-1);
-	}
-	if (league_tournament_status(lb->league, t->def.id, to) != 0) {
-		buf_puts(err, "cannot store the tournament's state");
-		return (-1);
-	}
-	ltour_enter(t, to);
-	if (!pause) {
-		ltour_check_done(lb, t);
-		lobby_schedule(lb);
-	}
-	return (0);
-}
-
-/* tournament pause|resume NAME (admin: the caller checks the role). */
-int
-lobby_tour_set_paused(struct lobby_client *lc, const char *name, int pause,
-    struct buf *err)
-{
-	struct ltour	*t;
-	size_t		 i;
-
-	if ((t = lobby_tour_named(lc->lb, name, err)) == NULL ||
-	    lobby_tour_pause(lc->lb, t, pause, err) != 0)
-		return (-1);
-	if (pause)		/* a deadline runs again from the resume */
-		for (i = 0; i < t->nslots; i++)
-			lslot_unwait(lc->lb, t, i);
-	log_info("tournament=%s event=%s by=%s", t->def.name,
-	    pause ? "paused" : "resumed", lc->name);
-	return (0);
 }
 
 /* Fills a pending game of tournament show. */
@@ -210,98 +164,4 @@ lobby_tour_rounds(const struct lobby_tshow *sh,
 		g.forfeit = s->state == LSLOT_DONE && s->forfeit;
 		fn(arg, &g);
 	}
-}
-
-/*
- * tournament withdraw NAME PLAYER (admin): the player's games played
- * stand, its games in play finish and count, its games not started are
- * never played, and no later round pairs it.  Stored.
- */
-int
-lobby_tour_withdraw(struct lobby_client *lc, const char *name,
-    const char *player, struct buf *err)
-{
-	struct lobby	*lb = lc->lb;
-	struct ltour	*t;
-	char		 msg[256];
-	size_t		 i;
-
-	if ((t = lobby_tour_live(lb, name, err)) == NULL)
-		return (-1);
-	if ((i = ltour_player(t, player)) == SIZE_MAX) {
-		buf_printf(err, "%.32s does not play in %s", player, name);
-		return (-1);
-	}
-	if (t->def.wround[i] != 0) {
-		buf_printf(err, "%s is withdrawn already", player);
-		return (-1);
-	}
-	t->def.wround[i] = t->round + 1;
-	if (league_tournament_roster(lb->league, &t->def, msg,
-	    sizeof msg) != 0) {
-		t->def.wround[i] = 0;
-		buf_puts(err, msg);
-		return (-1);
-	}
-	log_info("tournament=%s event=withdrawn player=%s by=%s", name,
-	    player, lc->name);
-	ltour_withdrawn_stop(t);
-	ltour_after_result(lb, t);
-	lobby_schedule(lb);
-	return (0);
-}
-
-/*
- * tournament add NAME PLAYER (admin): a round-robin or gauntlet schedules
- * the newcomer's pairings (after the others'); an arena pairs it from its
- * next round.  Stored.
- */
-int
-lobby_tour_add_player(struct lobby_client *lc, const char *name,
-    const char *player, struct buf *err)
-{
-	struct lobby	*lb = lc->lb;
-	struct league_tournament *d;
-	struct ltour	*t;
-	char		 msg[256];
-
-	if ((t = lobby_tour_live(lb, name, err)) == NULL)
-		return (-1);
-	d = &t->def;
-	if (d->format == LEAGUE_SWISS || d->has_sprt) {
-		buf_printf(err, "%s takes no new player: %s", name,
-		    d->has_sprt ? "an SPRT match" : "a Swiss tournament");
-		return (-1);
-	}
-	if (!league_player_ok(player)) {
-		buf_printf(err, "bad player name: 1..%d characters of A-Z a-z "
-		    "0-9 _ - .", LEAGUE_NAME_MAX);
-		return (-1);
-	}
-	if (ltour_player(t, player) != SIZE_MAX) {
-		buf_printf(err, "%.32s is a player of %s already", player,
-		    name);
-		return (-1);
-	}
-	if (d->nplayers >= LOBBY_ARENA_PAIRINGS * 2) {
-		buf_puts(err, "too many players (limit 64)");
-		return (-1);
-	}
-	d->players = xreallocarray(d->players, d->nplayers + 1,
-	    sizeof *d->players);
-	d->wround = xreallocarray(d->wround, d->nplayers + 2,
-	    sizeof *d->wround);
-	d->players[d->nplayers] = xstrdup(player);
-	d->wround[d->nplayers++] = 0;
-	if (league_tournament_roster(lb->league, d, msg, sizeof msg) != 0) {
-		free(d->players[--d->nplayers]);
-		buf_puts(err, msg);
-		return (-1);
-	}
-	if (d->format != LEAGUE_ARENA)
-		ltour_rr_block(t, d->nplayers - 1, d->nplayers);
-	log_info("tournament=%s event=added player=%s by=%s", name, player,
-	    lc->name);
-	lobby_schedule(lb);
-	return (0);
 }

@@ -78,10 +78,7 @@ ltour_sprt_stop(struct lobby *lb, struct ltour *t)
 			lslot_enter(t, i, LSLOT_STOPPED);
 	if (!t->def.sprt_verdict) {
 		t->def.sprt_verdict = t->sprt.verdict == SPRT_H0 ? 1 : 2;
-		if (league_tournament_verdict(lb->league, t->def.id,
-		    t->def.sprt_verdict) != 0)
-			log_warnx("tournament=%s event=verdict-failed",
-			    t->def.name);
+		ltour_store_verdict(t, t->def.sprt_verdict);	/* a worker */
 		log_info("tournament=%s event=sprt-stop accepted=%s "
 		    "llr=%.4f pairs=%llu", t->def.name, h, t->sprt.llr,
 		    (unsigned long long)t->sprt.pairs);
@@ -110,10 +107,7 @@ ltour_check_done(struct lobby *lb, struct ltour *t)
 		if (!lslot_over(&t->slots[i]))
 			return;
 	ltour_enter(t, LEAGUE_T_FINISHED);
-	if (league_tournament_status(lb->league, t->def.id,
-	    LEAGUE_T_FINISHED) != 0)
-		log_warnx("tournament=%s event=status-failed",
-		    t->def.name);
+	ltour_store_status(t, LEAGUE_T_FINISHED);	/* on a worker */
 	log_info("tournament=%s event=finished games=%zu", t->def.name,
 	    t->nslots);
 }
@@ -186,9 +180,7 @@ ltour_store_unplayed(struct ltour *t)
 			    ltour_slot_round(t, i), d->players[s->a],
 			    d->players[s->b]);
 	}
-	if (league_tournament_unplayed(t->lb->league, d->id, buf_str(&b),
-	    buf_str(&st)) != 0)
-		log_warnx("tournament=%s event=unplayed-failed", d->name);
+	ltour_store_texts(t, buf_str(&b), buf_str(&st));	/* a worker */
 	buf_free(&b);
 	buf_free(&st);
 }
@@ -832,7 +824,7 @@ ltour_withdrawn_stop(struct ltour *t)
  * before is complete, as it was live).  Returns 0, or -1 on a database
  * error.
  */
-int
+static int
 lobby_tour_replay(struct lobby *lb, struct ltour *t)
 {
 	struct league_tgame *tg = NULL;

@@ -95,15 +95,12 @@ lobby_web_nlive(struct lobby *lb)
 	return (n);
 }
 
-/* A player's rating for the featured game: LOBBY_ELO_START without one. */
+/* A player's rating for the featured game: LOBBY_ELO_START without one
+ * (the node's, on the loop: no read of the log). */
 static double
 lweb_rating(struct lobby *lb, const char *name)
 {
-	long		 r;
-	unsigned long	 n;
-
-	(void)lobby_rating(lb, name, &r, &n);
-	return ((double)r);
+	return (lobby_rating_live(lb, name));
 }
 
 /*

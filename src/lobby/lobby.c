@@ -77,6 +77,7 @@ lobby_new(struct event_base *base, struct store *st, struct league *lg,
 		lobby_free(lb);
 		return (NULL);
 	}
+	lobby_tstore_start(lb);	/* the load's writes now, then workers' */
 	return (lb);
 }
 
@@ -91,6 +92,7 @@ lobby_free(struct lobby *lb)
 
 	lg_engine_drop(lb);		/* the workers are joined */
 	lrestore_drop(lb);
+	lobby_tstore_free(lb);		/* the writes left, in order */
 	while ((g = TAILQ_FIRST(&lb->games)) != NULL) {
 		if (g->logged && !lg_over(g))
 			store_game_end(lb->store, g->id, STORE_RESULT_NONE,

@@ -104,6 +104,7 @@ int	 lobby_rating(struct lobby *, const char *, long *, unsigned long *);
 struct lobby_rating_row;
 int	 lobby_rating_get(struct lobby *, const char *,
 	    struct lobby_rating_row *);
+void	 lobby_ratings_sync(struct lobby *);
 
 /*
  * The lobby's operations (lobby-ops.c), called by the commands of
@@ -181,18 +182,37 @@ void	 lobby_unwatch(struct lobby_client *, const char *);
 /* Tournaments (admin: the caller checks the role). */
 struct league_tournament;
 int	 lobby_tour_check(struct lobby_client *, struct buf *);
-uint64_t lobby_tour_seed(struct lobby_client *);
-int	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
-	    size_t *, struct buf *);
-int	 lobby_tour_list(struct lobby_client *, struct league_tournament **,
-	    size_t *, struct buf *);
-int	 lobby_tour_cancel(struct lobby_client *, const char *, struct buf *);
-int	 lobby_tour_set_paused(struct lobby_client *, const char *, int,
+uint64_t lobby_tour_seed(void);
+void	 lobby_tour_add(struct lobby_client *, struct league_tournament *,
+	    size_t *);
+int	 lobby_tour_status_of(struct lobby_client *, int64_t, int);
+/*
+ * The admin's changes of a running tournament (lobby-tchange.c):
+ * checked on the loop, stored on a worker, applied on the loop.
+ */
+enum lobby_tc {
+	LOBBY_TC_CANCEL,
+	LOBBY_TC_PAUSE,
+	LOBBY_TC_RESUME,
+	LOBBY_TC_ADD,
+	LOBBY_TC_WITHDRAW,
+};
+struct lobby_tchange {
+	enum lobby_tc	 op;
+	char		 name[33];	/* the tournament (LEAGUE_NAME_MAX) */
+	char		 player[33];	/* add, withdraw */
+	int64_t		 id;		/* set by the check: */
+	int		 status;	/* cancel, pause, resume: to store */
+	struct league_tournament *roster;	/* add, withdraw: to store */
+	int		 rc;		/* the store's: 0, or -1 with msg */
+	char		 msg[256];
+};
+int	 lobby_tour_change(struct lobby_client *, struct lobby_tchange *,
 	    struct buf *);
-int	 lobby_tour_withdraw(struct lobby_client *, const char *,
-	    const char *, struct buf *);
-int	 lobby_tour_add_player(struct lobby_client *, const char *,
-	    const char *, struct buf *);
+void	 lobby_tour_change_store(struct lobby *, struct lobby_tchange *);
+int	 lobby_tour_change_apply(struct lobby_client *,
+	    struct lobby_tchange *, struct buf *);
+void	 lobby_tour_change_free(struct lobby_tchange *);
 /* tournament show: what a tournament waits for (anyone). */
 #define LOBBY_SHOW_PENDING	50	/* pending games listed at most */
 struct lobby_tpend {

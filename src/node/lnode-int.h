@@ -38,6 +38,7 @@ struct nd_lobby {
 	/* Tournaments across nodes (lobby-xtour.c), or NULL; the scheduler's
 	 * announcements published, for the forfeit waits (lobby-tour.c). */
 	struct lxtour	*xtour;
+	struct lxtread	*xtread;	/* a follower's reads (lobby-xtread.c) */
 	uint64_t	 xtour_seq;
 	int		 xtour_stale;	/* a new scheduler's read failed: it
 					 * does not schedule yet */
@@ -161,14 +162,36 @@ void	 lobby_xwatch_pre_drop(struct lobby_client *);
 void	 lobby_where_live_drop(struct lobby_client *);
 void	 lobby_xwatch_wanted(struct lobby *, int64_t);
 
+/* What a worker read of one tournament (lobby_xtour_got_read), for
+ * xtour_sync. */
+struct xtour_got {
+	int64_t		 id;
+	int		 rc;		/* 0, or -1: a database error */
+	struct league_tgame *tg;	/* its games */
+	size_t		 ng;
+	int64_t		*ids;		/* its live games and their slots */
+	int64_t		*slots;
+	int		 nlive;
+};
+
 /* lobby-xtour.c (calls lobby-tour.c, lobby-game.c, lobby-queue.c):
  * tournaments across nodes */
 void	 lobby_xtour_free(struct lobby *);
 void	 lobby_xtour_leader(struct lobby *, int);
 int	 lobby_xtour_note(struct lobby *, const char *);
+int	 lobby_xtour_follower(const struct lobby *);
+int	 lobby_xtour_apply(struct lobby *, struct league_tournament *,
+	    const struct xtour_got *);
+int	 lobby_xtour_is_fresh(struct lobby *, const struct ltour *);
+void	 lobby_xtour_got_read(struct lobby *, struct xtour_got *);
+void	 lobby_xtour_got_free(struct xtour_got *, size_t);
+
+/* lobby-xtread.c (calls lobby-xtour.c, lobby-queue.c): a follower's reads
+ * of the tournaments, on a worker */
 void	 lobby_xtour_fresh(struct lobby *, const char *);
-void	 lobby_xtour_fresh_id(struct lobby *, int64_t);
+struct xtour_pre *lobby_xtour_read_id(struct lobby *, int64_t);
 void	 lobby_xtour_batch(struct lobby *, int);
+void	 lobby_xtread_free(struct lobby *);
 void	 lobby_xtour_login(struct lobby_client *);
 int	 lobby_xtour_schedules(struct lobby *);
 int	 lobby_xtour_busy(struct lobby *, const char *);

@@ -92,6 +92,15 @@ int	 lobby_drain_refuse(const struct lobby_client *, struct buf *);
  * summary as logged (live 0) or its live game (live 1) and returns 1, or
  * returns 0 if it is not followed.
  */
+/* lobby-xtread.c: a follower's read of the tournaments before a reader
+ * (a command's preparation, a page): made on the loop, read on a worker,
+ * applied (and freed) on the loop. */
+struct xtour_pre;
+struct xtour_pre *lobby_xtour_pre(struct lobby *, const char *);
+void	 lobby_xtour_pre_read(struct xtour_pre *);
+void	 lobby_xtour_pre_apply(struct xtour_pre *);
+void	 lobby_xtour_pre_free(struct xtour_pre *);
+
 struct xwatch_pre;
 int	 lobby_xfeed_remote(const struct lobby *);
 struct xwatch_pre *lobby_xfeed_fetch(struct lobby *, int64_t);

@@ -35,8 +35,9 @@
  * and has no live game on this node.  They refuse the commands that
  * change a tournament (the scheduler's memory would not see the change),
  * and answer `standings`, `crosstable`, `tournament show` and the
- * tournament pages from the database (lobby_xtour_fresh), as the
- * scheduler would.
+ * tournament pages from the database, as the scheduler would: read on a
+ * worker before the command or page (lobby-xtread.c), applied here
+ * (lobby_xtour_apply).
  *
  * Calls lobby-tour.c (the schedule), lobby-game.c, lobby-queue.c
  * (events) and the league; lobby-lease.c (the lock), lobby-xnode.c (the
@@ -69,7 +70,6 @@ struct lxtour {
 	int64_t		 node;		/* the scheduler heard, 0: none */
 	char		 addr[PROTO_ADDR_MAX + 1];
 	uint64_t	 heard;		/* lobby_clock_now of that */
-	int		 batch;		/* lobby_xtour_batch: all read */
 	/* The players of its running tournaments (not withdrawn), read
 	 * again when its announced roster hash changes. */
 	uint64_t	 roster;
@@ -89,17 +89,6 @@ struct xtour_say {
 	struct sqldb	*db;
 	char		 pay[PROTO_ADDR_MAX + 64];
 	int		 rc;
-};
-
-/* What a worker read of one tournament for the tick (xtour_sync). */
-struct xtour_got {
-	int64_t		 id;
-	int		 rc;		/* 0, or -1: a database error */
-	struct league_tgame *tg;	/* its games */
-	size_t		 ng;
-	int64_t		*ids;		/* its live games and their slots */
-	int64_t		*slots;
-	int		 nlive;
 };
 
 /*
@@ -178,8 +167,8 @@ lobby_xtour_free(struct lobby *lb)
 }
 
 /* Returns 1 on a node that does not schedule the tournaments now. */
-static int
-xtour_follower(const struct lobby *lb)
+int
+lobby_xtour_follower(const struct lobby *lb)
 {
 	return (lnd(lb)->node_id != 0 && !lnd(lb)->leader);
 }
@@ -197,7 +186,7 @@ lobby_xtour_schedules(struct lobby *lb)
 	struct ltour	*t;
 	size_t		 i, k, p[2];
 
-	if (xtour_follower(lb))		/* another node schedules */
+	if (lobby_xtour_follower(lb))		/* another node schedules */
 		return (0);
 	if (lnd(lb)->xtour_stale)	/* a new scheduler: tournaments not
 					 * read */
@@ -300,18 +289,6 @@ xtour_sched(struct lobby *lb, int64_t *node)
 }
 
 /*
- * Reads the log's live games of tournament id into ids/slots (at most
- * XTOUR_LIVE_MAX).  Returns their number, or -1 on a database error.
- */
-static int
-xtour_live(struct lobby *lb, int64_t id, int64_t *ids, int64_t *slots)
-{
-	if (lnd(lb)->xdb == NULL || lb->store == NULL)
-		return (0);
-	return (store_tour_live(lb->store, id, ids, slots, XTOUR_LIVE_MAX));
-}
-
-/*
  * Marks the slots of f (just read from the log) that have a game in play:
  * this node's own live games and forfeits on their way to the log (of t,
  * the tournament f replaces), then the log's other live games (remote).
@@ -334,15 +311,9 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f,
 		if (ff->slot < f->nslots &&
 		    f->slots[ff->slot].state == LSLOT_PENDING)
 			lslot_enter(f, ff->slot, LSLOT_PLAYING);
-	if (got != NULL) {		/* read on a worker */
-		ids = got->ids;
-		slots = got->slots;
-		n = got->nlive;
-	} else {
-		ids = xcalloc(XTOUR_LIVE_MAX, sizeof *ids);
-		slots = xcalloc(XTOUR_LIVE_MAX, sizeof *slots);
-		n = xtour_live(lb, f->def.id, ids, slots);
-	}
+	ids = got->ids;		/* read on a worker */
+	slots = got->slots;
+	n = got->nlive;
 	for (i = 0; i < n; i++)
 		if (slots[i] >= 0 && (size_t)slots[i] < f->nslots &&
 		    f->slots[slots[i]].state == LSLOT_PENDING &&
@@ -350,10 +321,6 @@ xtour_playing(struct lobby *lb, struct ltour *t, struct ltour *f,
 			lslot_enter(f, (size_t)slots[i], LSLOT_PLAYING);
 			xtour_slot(f, (size_t)slots[i])->remote = ids[i];
 		}
-	if (got == NULL) {
-		free(ids);
-		free(slots);
-	}
 	return (n < 0 ? -1 : 0);
 }
 
@@ -375,12 +342,7 @@ xtour_sync(struct lobby *lb, struct ltour *t, struct league_tournament *d,
 	memset(d, 0, sizeof *d);
 	f->lb = lb;
 	lobby_tour_slots(f);
-	if (got != NULL)
-		lobby_tour_replay_games(f, got->tg, got->ng);
-	else if (lobby_tour_replay(lb, f) != 0) {
-		ltour_free(f);
-		return (-1);
-	}
+	lobby_tour_replay_games(f, got->tg, got->ng);	/* read on a worker */
 	ltour_withdrawn_stop(f);
 	if (xtour_playing(lb, t, f, got) != 0) {
 		ltour_free(f);
@@ -435,111 +397,38 @@ xtour_new(struct lobby *lb, int64_t id)
 }
 
 /*
- * Makes d (read from the log; its contents are taken) the lobby's copy of
- * its tournament, a new one if the lobby has none.  Returns it, or NULL
- * on a database error (the lobby unchanged).
+ * Makes d (read from the log on a worker with its games, got; d's
+ * contents are taken) the lobby's copy of its tournament, a new one if the
+ * lobby has none.  Returns 0, or -1 if got is a failed read (the lobby
+ * unchanged).
  */
-static struct ltour *
-xtour_put(struct lobby *lb, struct league_tournament *d)
+int
+lobby_xtour_apply(struct lobby *lb, struct league_tournament *d,
+    const struct xtour_got *got)
 {
 	struct ltour	*t;
 
+	if (got->rc != 0)
+		return (-1);
 	TAILQ_FOREACH(t, &lb->tours, entry)
 		if (t->def.id == d->id)
 			break;
 	if (t != NULL)
-		return (xtour_sync(lb, t, d, NULL) == 0 ? t : NULL);
+		return (xtour_sync(lb, t, d, got));
 	t = xtour_new(lb, d->id);
-	if (xtour_sync(lb, t, d, NULL) == 0)
-		return (t);
+	if (xtour_sync(lb, t, d, got) == 0)
+		return (0);
 	TAILQ_REMOVE(&lb->tours, t, entry);
 	ltour_free(t);
-	return (NULL);
-}
-
-/*
- * Reads tournament name (or, name NULL, id) from the log into the lobby:
- * its schedule again, or a new one.  Returns it, or NULL if there is none
- * or the database failed (then the lobby's copy, if any, is unchanged).
- */
-static struct ltour *
-xtour_read(struct lobby *lb, const char *name, int64_t id)
-{
-	struct league_tournament *v = NULL;
-	struct ltour	*t = NULL;
-	size_t		 n = 0, i;
-
-	if (league_tournaments(lb->league, 1, &v, &n) != 0)
-		return (NULL);
-	for (i = 0; i < n; i++)
-		if (name != NULL ? strcmp(v[i].name, name) == 0 :
-		    v[i].id == id)
-			break;
-	if (i < n)
-		t = xtour_put(lb, &v[i]);
-	league_tournaments_free(v, n);
-	return (t);
+	return (-1);
 }
 
 /* Returns 1 if t was read from the log within XTOUR_FRESH_MS. */
-static int
-xtour_fresh(struct lobby *lb, const struct ltour *t)
+int
+lobby_xtour_is_fresh(struct lobby *lb, const struct ltour *t)
 {
 	return (t != NULL && t->nd != NULL && t->nd->xfresh != 0 &&
 	    lobby_clock_now(lb) - t->nd->xfresh < XTOUR_FRESH_MS);
-}
-
-/*
- * Before a read of tournament name on a node that does not schedule
- * (standings, crosstable, show, the pages): its state from the log, read
- * at most once per XTOUR_FRESH_MS (a read is proportional to its games).
- */
-void
-lobby_xtour_fresh(struct lobby *lb, const char *name)
-{
-	if (lnd(lb)->xtour != NULL && lnd(lb)->xtour->batch)
-		return;			/* read already (lobby_xtour_batch) */
-	if (xtour_fresh(lb, lobby_tour(lb, name)))
-		return;
-	if (xtour_follower(lb) && xtour_read(lb, name, 0) == NULL &&
-	    lobby_tour(lb, name) != NULL)
-		log_warnx("tournament=%s event=xtour-read-failed", name);
-}
-
-/*
- * Before (on 1) a read of every tournament on a node that does not
- * schedule (the pages' list): every one from the log, the new ones too,
- * once; until the call with 0, each tournament's own read is skipped.
- */
-void
-lobby_xtour_batch(struct lobby *lb, int on)
-{
-	struct league_tournament *v = NULL;
-	size_t		 n = 0, i;
-
-	if (!xtour_follower(lb))
-		return;
-	xtour_get(lb)->batch = 0;
-	if (!on)
-		return;
-	if (league_tournaments(lb->league, 1, &v, &n) != 0) {
-		log_warnx("node=%" PRId64 " event=xtour-read-failed",
-		    lnd(lb)->node_id);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		if (!xtour_fresh(lb, lobby_tour(lb, v[i].name)))
-			(void)xtour_put(lb, &v[i]);
-	league_tournaments_free(v, n);
-	lnd(lb)->xtour->batch = 1;
-}
-
-/* The same for tournament id (a restore of one of its games). */
-void
-lobby_xtour_fresh_id(struct lobby *lb, int64_t id)
-{
-	if (xtour_follower(lb) && id != 0)
-		(void)xtour_read(lb, NULL, id);
 }
 
 /* Returns 1 if a status is running or paused. */
@@ -549,21 +438,43 @@ xtour_live_status(enum league_tstatus s)
 	return (s == LEAGUE_T_RUNNING || s == LEAGUE_T_PAUSED);
 }
 
+/*
+ * On a worker: the games of tournament g->id and its live games in the
+ * log, into g (for xtour_sync).
+ */
+void
+lobby_xtour_got_read(struct lobby *lb, struct xtour_got *g)
+{
+	g->ids = xcalloc(XTOUR_LIVE_MAX, sizeof *g->ids);
+	g->slots = xcalloc(XTOUR_LIVE_MAX, sizeof *g->slots);
+	g->rc = league_tournament_games(lb->league, g->id, &g->tg, &g->ng);
+	if (g->rc == 0 && lb->store != NULL && (g->nlive = store_tour_live(
+	    lb->store, g->id, g->ids, g->slots, XTOUR_LIVE_MAX)) < 0)
+		g->rc = -1;
+}
+
+/* Frees reads got[0..n-1] and got. */
+void
+lobby_xtour_got_free(struct xtour_got *got, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; got != NULL && i < n; i++) {
+		free(got[i].tg);
+		free(got[i].ids);
+		free(got[i].slots);
+	}
+	free(got);
+}
+
 /* Frees a read of the log (lobby_xtour_free: the workers are joined). */
 static void
 xtour_job_free(struct xtour_job *j)
 {
-	size_t	 i;
-
 	if (j == NULL)
 		return;
 	league_tournaments_free(j->v, j->n);
-	for (i = 0; i < j->ngot; i++) {
-		free(j->got[i].tg);
-		free(j->got[i].ids);
-		free(j->got[i].slots);
-	}
-	free(j->got);
+	lobby_xtour_got_free(j->got, j->ngot);
 	free(j->mem);
 	free(j);
 }
@@ -583,7 +494,6 @@ static void
 xtour_job_work(void *arg)
 {
 	struct xtour_job *j = arg;
-	struct xtour_got *g;
 	size_t		 i;
 
 	j->rc = league_tournaments(j->lb->league, !j->roster, &j->v, &j->n);
@@ -594,17 +504,8 @@ xtour_job_work(void *arg)
 			    xtour_has(j->mem, j->nmem, j->v[i].id))
 				j->got[j->ngot++].id = j->v[i].id;
 	}
-	for (i = 0; j->rc == 0 && i < j->ngot; i++) {
-		g = &j->got[i];
-		g->ids = xcalloc(XTOUR_LIVE_MAX, sizeof *g->ids);
-		g->slots = xcalloc(XTOUR_LIVE_MAX, sizeof *g->slots);
-		g->rc = league_tournament_games(j->lb->league, g->id, &g->tg,
-		    &g->ng);
-		if (g->rc == 0 && j->lb->store != NULL && (g->nlive =
-		    store_tour_live(j->lb->store, g->id, g->ids, g->slots,
-		    XTOUR_LIVE_MAX)) < 0)
-			g->rc = -1;
-	}
+	for (i = 0; j->rc == 0 && i < j->ngot; i++)
+		lobby_xtour_got_read(j->lb, &j->got[i]);
 }
 
 /* Runs j on a worker, then done on the loop. */
@@ -752,20 +653,8 @@ xtour_all_done(void *arg)
 	for (i = 0; rv == 0 && i < j->ngot; i++) {
 		for (k = 0; k < j->n && j->v[k].id != j->got[i].id; k++)
 			;
-		TAILQ_FOREACH(t, &lb->tours, entry)
-			if (t->def.id == j->got[i].id)
-				break;
-		if (t != NULL) {
-			if (xtour_sync(lb, t, &j->v[k], &j->got[i]) != 0)
-				rv = -1;
-			continue;
-		}
-		t = xtour_new(lb, j->got[i].id);
-		if (xtour_sync(lb, t, &j->v[k], &j->got[i]) != 0) {
-			TAILQ_REMOVE(&lb->tours, t, entry);
-			ltour_free(t);
+		if (lobby_xtour_apply(lb, &j->v[k], &j->got[i]) != 0)
 			rv = -1;
-		}
 	}
 	xtour_job_free(j);
 	if ((lb->nd->xtour_stale = rv != 0)) {
@@ -948,7 +837,7 @@ xtour_redirect_to(struct lobby *lb, struct lobby_client *only)
 	const char	*addr;
 	int64_t		 node = 0;
 
-	if (!xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL ||
+	if (!lobby_xtour_follower(lb) || (addr = xtour_sched(lb, &node)) == NULL ||
 	    !lnd(lb)->xtour->have_roster)
 		return;
 	for (lc = only != NULL ? only : TAILQ_FIRST(&lb->clients); lc != NULL;
@@ -1012,7 +901,7 @@ lobby_xtour_refuse(struct lobby_client *lc, struct buf *err)
 	struct lobby	*lb = lc->lb;
 	const char	*addr;
 
-	if (!xtour_follower(lb))
+	if (!lobby_xtour_follower(lb))
 		return (0);
 	if ((addr = xtour_sched(lb, NULL)) != NULL)
 		buf_printf(err, "tournaments are changed on the scheduler's "

@@ -25,6 +25,7 @@ nops_free(struct lobby *lb)
 	lwhere_free(lb);
 	lobby_lease_free(lb);
 	lobby_xtour_free(lb);
+	lobby_xtread_free(lb);
 	free(lb->nd);
 	lb->nd = NULL;
 	lb->nops = NULL;
@@ -131,8 +132,10 @@ static const struct lobby_node_ops nops = {
 	.unwatch = lobby_xunwatch,
 	.watch_here = lobby_xwatch_pre_drop,
 	.tour_fresh = lobby_xtour_fresh,
-	.tour_fresh_id = lobby_xtour_fresh_id,
 	.tour_batch = lobby_xtour_batch,
+	.tour_read_id = lobby_xtour_read_id,
+	.tour_pre_apply = lobby_xtour_pre_apply,
+	.tour_pre_free = lobby_xtour_pre_free,
 	.schedules = nops_schedules,
 	.tour_busy = lobby_xtour_busy,
 	.called = lobby_xtour_called,

@@ -82,6 +82,8 @@ struct hreq {
 	char		 until_time[32];	/* games: started before, or "" */
 	char		 result[8];	/* games: "first", "second" or "" */
 	struct xwatch_pre *xpre;	/* feeds: another node's game */
+	struct xtour_pre *xtour;	/* pages: a follower's tournaments */
+	int		 rsync;		/* pages: the ratings synced first */
 	int		 html;		/* live: the page, not the JSON */
 	size_t		 block;		/* a Swiss tournament's slots per round */
 	struct store_elsewhere *xlive;	/* live: the cluster's, read */

@@ -297,6 +297,7 @@ http_hreq_free(struct hreq *r)
 	if (r->big)
 		r->h->nbuilding--;
 	lobby_xfeed_pre_free(r->xpre);
+	lobby_xtour_pre_free(r->xtour);
 	buf_free(&r->body);
 	buf_free(&r->extra);
 	buf_free(&r->extra2);

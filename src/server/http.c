@@ -22,6 +22,8 @@
 #include <event2/keyvalq_struct.h>
 #include <event2/listener.h>
 
+#include "lobby/lobby.h"
+#include "node/lnode.h"
 #include "proto/conf.h"
 #include "server/http.h"
 #include "server/http-int.h"
@@ -254,9 +256,125 @@ http_page(const char *path, const char *prefix)
 	    strchr(path + n, '/') == NULL);
 }
 
+/*
+ * The paths that read the lobby's tournaments or ratings on the loop
+ * (§14): which tournament (name, "" for the list of every one; NULL:
+ * none) and whether the ratings.
+ */
+static void
+http_pre_what(const char *path, char *name, const char **tour, int *rat)
+{
+	static const char *const list[] = { "/", "/tournaments",
+	    "/api/tournaments" };
+	static const char *const one[] = { "/tournament/",
+	    "/api/tournaments/" };
+	char		*d;
+	size_t		 i, n;
+
+	*tour = NULL;
+	*rat = strcmp(path, "/") == 0 || strcmp(path, "/ratings") == 0 ||
+	    strcmp(path, "/api/ratings") == 0;
+	for (i = 0; i < sizeof list / sizeof list[0]; i++)
+		if (strcmp(path, list[i]) == 0)
+			*tour = "";
+	for (i = 0; i < sizeof one / sizeof one[0]; i++) {
+		n = strlen(one[i]);
+		if (strncmp(path, one[i], n) != 0 ||
+		    strchr(path + n, '/') != NULL)
+			continue;
+		/* A bad name is the route's to refuse. */
+		if ((d = evhttp_uridecode(path + n, 0, &n)) != NULL &&
+		    n > 0 && n <= HTTP_NAME_MAX && strlen(d) == n) {
+			memcpy(name, d, n + 1);
+			*tour = name;
+		}
+		free(d);
+	}
+}
+
+/* On a worker: what the route reads, from the log (http_pre). */
+static void
+http_pre_work(struct hreq *r)
+{
+	if (r->xtour != NULL)
+		lobby_xtour_pre_read(r->xtour);
+	if (r->rsync)
+		lobby_ratings_sync(r->h->srv->lobby);
+}
+
+static void	http_route_now(struct http *, struct hconn *,
+		    struct evhttp_request *, const char *,
+		    const struct evkeyvalq *);
+
+/* Back on the loop: the read applied, the request is routed. */
+static void
+http_pre_done(struct hreq *r)
+{
+	const struct evhttp_uri *uri;
+	const char	*path, *query;
+	struct evkeyvalq q;
+
+	lobby_xtour_pre_apply(r->xtour);
+	r->xtour = NULL;
+	uri = evhttp_request_get_evhttp_uri(r->req);
+	if (uri == NULL || (path = evhttp_uri_get_path(uri)) == NULL ||
+	    *path == '\0')
+		path = "/";
+	if ((query = evhttp_uri_get_query(uri)) == NULL)
+		query = "";
+	TAILQ_INIT(&q);
+	if (evhttp_parse_query_str(query, &q) == 0)	/* parsed before */
+		http_route_now(r->h, r->hc, r->req, path, &q);
+	evhttp_clear_headers(&q);
+}
+
+/*
+ * Before a path that reads the tournaments or the ratings on the loop
+ * (PROTOCOL.md §13.12: the loop never waits for the database): on a node,
+ * what it would read from the log is read on a worker first (a
+ * follower's tournaments: lobby-xtread.c; the ratings of other nodes'
+ * games: lobby_ratings_sync), then the request is routed.  Returns 1 if
+ * it went to a worker (or was refused there: 503), else 0.
+ */
+static int
+http_pre(struct http *h, struct hconn *hc, struct evhttp_request *req,
+    const char *path)
+{
+	struct lobby	*lb = h->srv->lobby;
+	struct xtour_pre *x = NULL;
+	struct hreq	*r;
+	char		 name[HTTP_NAME_MAX + 1];
+	const char	*tour;
+	int		 rat;
+
+	if (lb == NULL || h->srv->node == NULL)
+		return (0);
+	http_pre_what(path, name, &tour, &rat);
+	if (tour != NULL)
+		x = lobby_xtour_pre(lb, tour[0] != '\0' ? tour : NULL);
+	if (x == NULL && !rat)
+		return (0);
+	r = http_hreq(h, hc, req);
+	r->xtour = x;
+	r->rsync = rat;
+	r->work = http_pre_work;
+	r->done = http_pre_done;
+	(void)http_submit(r);
+	return (1);
+}
+
 /* Routes a GET or HEAD request by its path. */
 static void
 http_route(struct http *h, struct hconn *hc, struct evhttp_request *req,
+    const char *path, const struct evkeyvalq *q)
+{
+	if (http_pre(h, hc, req, path) == 0)
+		http_route_now(h, hc, req, path, q);
+}
+
+/* Routes a request whose reads of the log are done (http_pre). */
+static void
+http_route_now(struct http *h, struct hconn *hc, struct evhttp_request *req,
     const char *path, const struct evkeyvalq *q)
 {
 	if (http_page(path, "/static/"))

@@ -26,6 +26,7 @@
 #include "lib/clock.h"
 #include "lib/addrrate.h"
 #include "lib/dblock.h"
+#include "db/sqldb.h"
 #include "server/http.h"
 #include "league/league.h"
 #include "lobby/lobby.h"
@@ -746,7 +747,9 @@ server_run(struct conf *conf)
 	    srv.nlis, srv.pool.nthreads, conf->max_conns);
 	sd_notify_send("READY=1");
 
+	sqldb_loop_enter();	/* the loop guard: no statement here */
 	event_base_dispatch(srv.base);
+	sqldb_loop_leave();
 
 	server_free(&srv);
 	log_info("event=exit");

@@ -22,6 +22,7 @@ struct lobby_client;
 struct league;
 struct addrrate;
 struct lobby_prep;
+struct cmd_work;
 
 /* Session states and their names; session_enter() logs every transition. */
 #define SESSION_STATES(X)						\
@@ -80,6 +81,8 @@ struct session {
 	struct lobby_client *lc;
 	struct league	*league;
 	struct lobby_prep *prep;	/* seek/challenge work done off the loop */
+	struct cmd_work	*work;		/* other work done off the loop
+					 * (cmd/cmd-prep.h) */
 	struct addrrate	*regrate;	/* account creation per address */
 	char		 account[33];
 	int		 admin;
@@ -176,7 +179,7 @@ struct cmd_entry {
 
 const struct cmd_entry *cmd_find(const struct cmd_entry *const *,
 	    const char *);
-int	 cmd_prep_needed(const struct session *, const struct cmd_entry *,
+int	 cmd_prep_needed(struct session *, const struct cmd_entry *,
 	    const char *, size_t);
 void	 cmd_prep_run(struct session *, const char *, size_t);
 void	 cmd_prep_free(struct session *);

@@ -32,6 +32,7 @@ GRUNDY = os.path.join(BUILD, "grundy")
 TMP = tempfile.mkdtemp(prefix="grundy-e2e.")
 PROCS = []
 DAEMONS = []            # the running test's: run() stops them at its end
+NODE_LOGS = set()       # the logs of daemons on PostgreSQL (nodes)
 # s: the default bound of every wait for something that should happen.
 # A wait returns as soon as it happens, so the bound only matters on a
 # loaded machine (make check beside other builds), where 5 s was too
@@ -105,11 +106,18 @@ class Daemon:
             if f == "--admins" and self.db != "off":
                 for n in self.flags[i + 1].split(","):
                     add_admin(self.db, n, log=self.log)
+        # The loop guard (PROTOCOL.md §13.12): every statement the event
+        # loop runs is reported in the log (event=loop-db), which run()
+        # checks; GRUNDY_LOOP_DB=abort stops the daemon there instead.
+        env = dict(os.environ)
+        env.setdefault("GRUNDY_LOOP_DB", "log")
+        if self.db.startswith("postgres"):
+            NODE_LOGS.add(self.name + ".log")
         self.proc = subprocess.Popen(
             [GRUNDYD, "--listen", "127.0.0.1:%d" % self.port,
              "--port-file", portfile,
              "--db", self.db] + self.flags,
-            stdout=self.log, stderr=self.log)
+            stdout=self.log, stderr=self.log, env=env)
         PROCS.append(self.proc)
         wait_for(lambda: os.path.exists(portfile) and
                  os.path.getsize(portfile) > 0, WAIT, 0.05)
@@ -524,6 +532,15 @@ def run(tests):
             text = open(os.path.join(TMP, f), errors="replace").read()
             check("no sanitizer report in " + f,
                   "Sanitizer" not in text and "runtime error:" not in text)
+            # The loop guard (PROTOCOL.md §13.12): a node's loop runs no
+            # statement; a single node's exceptions are listed.
+            loop = [ln for ln in text.splitlines() if "event=loop-db " in ln]
+            if f in NODE_LOGS:
+                check("no database statement on the loop in " + f,
+                      not loop, "\n".join(loop[:20]))
+            elif loop:
+                note("%s: %d statements on the loop (single node)" %
+                     (f, len(loop)))
     if FAILED or os.environ.get("GRUNDY_KEEP_LOGS"):
         note("%d passed, %d failed (logs in %s)" % (PASSED, FAILED, TMP))
     else:

@@ -9,7 +9,10 @@ the other) answers protocol_version again and again, plays a whole game
 against its engine in a session (new, play, genmove: no database), and a
 lobby clock keeps running: a game between two players of the node, whose
 mover does not move, is lost on time while the database is still
-stopped.  On the other node a spectator of a game of the first stops
+stopped.  Meanwhile the other node's `standings`, `tournament show` (its
+copy read from the log) and `ratings`, and the scheduler's `tournament
+create`, wait for the database on workers while the loops answer the
+probes; they are answered once it goes on.  On the other node a spectator of a game of the first stops
 watching it (its UNLISTEN) and another starts (its read and LISTEN wait
 for the database: the node answers the rest meanwhile, and the spectator
 follows the game once the database goes on).
@@ -117,7 +120,7 @@ def test_stopped_cluster():
     gid, _, _, _ = pair(a, p1, p2, "nim 3 4 5", "tc=2000 rated=0")
     # A tournament on A (its players on A, who never move): the
     # scheduler's tick announces it and reads the log on workers.
-    tournament(a, ["t1", "t2", "t3"], "st")
+    boss, _ = tournament(a, ["t1", "t2", "t3"], "st")
     check("a tournament game started on A",
           log_wait(a, ["event=start player1=t"], DEADLINE) is not None)
     # Two long games of A's players, followed from B.
@@ -132,9 +135,23 @@ def test_stopped_cluster():
     pids = cluster_pids()
     check("the cluster's processes found", len(pids) >= 3, str(pids))
     signal_all(pids, signal.SIGSTOP)
+    waiting = []
     try:
         for d, c in zip((a, b), probes):
             probe(d, c, "the database stopped")
+        # Commands whose answers need the database (§13.12): B, which does
+        # not schedule, reads the tournament from the log and the ratings
+        # other nodes' games changed; A stores a new tournament.  They
+        # wait on workers (their clients wait); the loops answer others.
+        for line in ("standings st", "tournament show st", "ratings"):
+            c = Client(b)
+            c.send(line)
+            waiting.append((b, c, line))
+        boss.send("tournament create st2 roundrobin players=t1,t2 "
+                  "tc=600000 seed=2 nim 3 4 5")
+        waiting.append((a, boss, "tournament create st2"))
+        for d, c in zip((a, b), probes):
+            probe(d, c, "standings, show, ratings and create waiting")
         r = w1.cmd("unwatch %d" % games[0][0], timeout=DEADLINE)
         check("B's spectator stops following A's game (its UNLISTEN "
               "waits), the database stopped", r is not None and ok(r), r)
@@ -152,6 +169,14 @@ def test_stopped_cluster():
     for d, c in zip((a, b), probes):
         r = c.cmd("protocol_version")
         check("%s answers once the database goes on" % d.name, ok(r), r)
+    for d, c, line in waiting:
+        r = c.wait("replies", timeout=60)
+        check("%s on %s, asked during the stall, answered after it" %
+              (line, d.name), r is not None and ok(r) and
+              ("ratings" in line or "st" in r), r)
+    r = boss.cmd("tournament show st2")
+    check("the tournament created during the stall is A's", ok(r) and
+          "status running" in r, r)
     check("the players hear of it once the database goes on",
           gameover_of(p1, 60) is not None and gameover_of(p2, 60)
           is not None)

@@ -686,7 +686,9 @@ fx_tour(struct fx *fx, unsigned int games)
 	fx_cmd_ok(lobby_ready(fx->lc[0], 1, &body), &body, "");
 	fx_cmd_ok(lobby_ready(fx->lc[1], 1, &body), &body, "");
 	fx_tour_def(&d, "bob", "nim 1", games);
-	fx_cmd_ok(lobby_tour_add(fx->lc[2], &d, &nslots, &body), &body, "");
+	assert_int_equal(league_tournament_create(fx->lg, &d, err,
+	    sizeof err), 0);		/* on a worker in the daemon */
+	lobby_tour_add(fx->lc[2], &d, &nslots);
 	assert_int_equal(d.id, 1);
 	assert_int_equal(nslots, games);
 	buf_free(&body);
@@ -788,7 +790,9 @@ test_tournament_engine(void **state)
 	buf_init(&body);
 	fx_cmd_ok(lobby_ready(fx->lc[0], 1, &body), &body, "");
 	fx_tour_def(&d, "engine", "nim 2 2", 1);
-	fx_cmd_ok(lobby_tour_add(fx->lc[2], &d, &nslots, &body), &body, "");
+	assert_int_equal(league_tournament_create(fx->lg, &d, err,
+	    sizeof err), 0);		/* on a worker in the daemon */
+	lobby_tour_add(fx->lc[2], &d, &nslots);
 	fx_expect(fx, 0, "event start 1 alice engine you=1 token=");
 	fx_expect(fx, 0, "new nim 2 2");
 	id = fx_expect(fx, 0, "genmove time1=1000 time2=1000");
