@@ -397,10 +397,16 @@ def test_record_stream_holds_events():
         got += s.recv(4096)
     s.sendall(("2 record %d format=file\n3 protocol_version\n" %
                gid).encode())
+    # A barrier: the record's reply has begun (its first bytes are here)
+    # before the challenge is made; else the event may rightly come first.
+    s.settimeout(WAIT)
+    parts = [s.recv(16)]
+    while len(b"".join(parts)) < 3:
+        parts.append(s.recv(16))
+    check("the record's reply has begun", b"".join(parts).startswith(b"=2 "),
+          b"".join(parts))
     r = ann.cmd("challenge carl nim 3 4 5 tc=60000")
     check("the challenge is made", ok(r), r)
-    s.settimeout(WAIT)
-    parts = []
     while True:
         x = s.recv(1 << 20)
         if not x:
