@@ -176,13 +176,14 @@ class Feed:
 
     def wait(self, pred, timeout=WAIT, ndjson=False):
         """Reads until pred(events) is true or the deadline; returns it."""
-        end = time.time() + timeout
+        t0 = time.time()
+        end = t0 + timeout
         while True:
             self._parse()
             if self.status is not None:
                 self._events(ndjson)
             if pred(self.events):
-                return True
+                return waited(t0, timeout, True)
             left = end - time.time()
             if left <= 0 or self.closed:
                 return pred(self.events)
