@@ -476,7 +476,7 @@ def test_tournament_players_ratings():
     r = boss.cmd("tournament create cup roundrobin players=p1,p2 games=2 "
                  "tc=20000 nim 2 3")
     check("tournament create", ok(r), r)
-    (played, total), sr = tournament_done(boss, "cup", 30)
+    (played, total), sr = tournament_done(boss, "cup", 60)
     check("tournament played", played == total == 2, sr)
     st, j = jget(d, "/api/tournaments")
     t = j["tournaments"][0] if st == 200 and j["tournaments"] else {}

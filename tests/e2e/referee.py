@@ -209,7 +209,7 @@ def test_first_connect():
           "trying for up to 600 s" in bot_log("early"),
           bot_log("early")[-1000:])
     d.start()
-    bots_logged_in(("early",), 20)
+    bots_logged_in(("early",))
     check("first: then registers and logs in", "logged in" in
           bot_log("early") and p.poll() is None, bot_log("early")[-1000:])
     p.kill()
@@ -294,9 +294,9 @@ def test_games_count_across_restart():
     check("count: tournament created", ok(r), r)
     # Cut the first game off as soon as it has started.
     wait_for(lambda: db_count(d, "SELECT COUNT(*) FROM games WHERE "
-                              "tournament_id IS NOT NULL") > 0, 10)
+                              "tournament_id IS NOT NULL") > 0, WAIT)
     boss.close()
-    boss, (played, total), r = kill_restart_finish(d, "boss", "t3", 40)
+    boss, (played, total), r = kill_restart_finish(d, "boss", "t3", 90)
     check("count: the tournament finishes 3 of 3", played == total == 3, r)
     check("count: the game cut off was not counted", all(
         "lost while disconnected (not counted)" in bot_log(n)
