@@ -317,13 +317,23 @@ http_job_work(void *arg)
 	r->work(r);
 }
 
-/* Loop: the work is done; answer unless the client left. */
+/*
+ * Loop: the work is done; answer unless the client left.  A big reply is
+ * no longer being built: its place among HTTP_BUILDS is given back before
+ * done runs, as done may submit the next step of the same request (a
+ * feed's catch-up whose game ended meanwhile asks for the record), which
+ * was refused with 503 while its own finished build still counted.
+ */
 static void
 http_job_back(void *arg)
 {
 	struct hreq	*r = arg;
 
 	r->keep = 0;
+	if (r->big) {
+		r->big = 0;
+		r->h->nbuilding--;
+	}
 	if (r->req != NULL && r->done != NULL)
 		r->done(r);
 	else if (r->req != NULL)

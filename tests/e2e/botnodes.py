@@ -314,7 +314,7 @@ def test_detour_fails():
     r = ca["root"].cmd("node drain 127.0.0.1:%d" % dead)
     check("A drains to a dead node", ok(r), r)
     check("the bot logs in on B", connected(b, "detour") and wait_for(
-        lambda: bot_log("detour").count("logged in") == 2, 5, 0.02),
+        lambda: bot_log("detour").count("logged in") == 2, WAIT, 0.02),
           bot_log("detour")[-1500:])
     log = bot_log("detour")
     check("redirected to the dead node, then the list's next",
@@ -399,7 +399,7 @@ def resume_on_b(name, how):
     check(how + ": then resume by id", got == ["1004 resume 7"], got)
     b.send("=1004 game 7 you=1\n\n")
     check(how + ": resumed on B", wait_for(
-        lambda: "resumed: game 7 you=1" in bot_log(name), 5, 0.02),
+        lambda: "resumed: game 7 you=1" in bot_log(name), WAIT, 0.02),
         bot_log(name))
     log = bot_log(name)
     check(how + ": the game was not given up",

@@ -116,7 +116,7 @@ def test_slow_reader_after_idle():
     other.sendall(b"name\n")
     check("others are served meanwhile", read_block(other) == "= grundyd\n\n")
     dropped = wait_for(lambda: "conn=%s event=close reason=write-timeout" %
-                       cid in log_text(d), 20.0, 0.1)
+                       cid in log_text(d), WAIT, 0.1)
     check("the reader that stopped is dropped by the write timeout", dropped)
     other.close()
     other = raw(d)

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
 BUILD, SRC = sys.argv[1], sys.argv[2]
 GRUNDYD = os.path.join(BUILD, "grundyd")
@@ -47,6 +48,26 @@ def note(text):
     """Prints text as TAP comment lines."""
     for line in str(text).splitlines() or [""]:
         print("# " + line, flush=True)
+
+
+def waited(t0, timeout, got):
+    """Called by every bounded wait when it ends: a wait that got what it
+    waited for after more than half its bound is noted (`# slow wait`,
+    with the test's line), so that a loaded run shows the waits near their
+    deadline before they fail; a wait that ran out (nothing, or a wait
+    for something NOT to happen) is not.  Returns got."""
+    took = time.time() - t0
+    if got and timeout >= 1 and took > timeout / 2:
+        where = "?"
+        for fr in reversed(traceback.extract_stack()[:-1]):
+            if os.path.basename(fr.filename) not in ("e2e.py",
+                                                      "httpapi.py"):
+                where = "%s:%d" % (os.path.basename(fr.filename),
+                                   fr.lineno)
+                break
+        note("slow wait: %.1f s of its %.0f s at %s" % (took, timeout,
+                                                         where))
+    return got
 
 
 def check(name, cond, detail=""):
@@ -237,11 +258,12 @@ class Client:
         """Waits for the first item of replies|commands|events matching
         pred; removes and returns it, or None after timeout."""
         lst = getattr(self, what)
-        end = time.time() + timeout
+        t0 = time.time()
+        end = t0 + timeout
         while True:
             for i, x in enumerate(lst):
                 if pred(x):
-                    return lst.pop(i)
+                    return waited(t0, timeout, lst.pop(i))
             left = end - time.time()
             if left <= 0 or self.closed:
                 return None
@@ -269,10 +291,11 @@ class Client:
     def wait_closed(self, timeout=WAIT):
         """Reads until the server closes the connection; returns whether it
         did before the deadline."""
-        end = time.time() + timeout
+        t0 = time.time()
+        end = t0 + timeout
         while not self.closed and time.time() < end:
             self._pump(min(end - time.time(), 0.2))
-        return self.closed
+        return waited(t0, timeout, self.closed)
 
     def close(self):
         try:
@@ -289,13 +312,14 @@ def ClientFrom(d, src, host="127.0.0.1", port=None):
 def wait_for(pred, timeout=WAIT, interval=0.02):
     """Polls pred until it returns a true value or the deadline passes;
     returns that value (or pred()'s last one)."""
-    end = time.time() + timeout
+    t0 = time.time()
+    end = t0 + timeout
     while time.time() < end:
         v = pred()
         if v:
-            return v
+            return waited(t0, timeout, v)
         time.sleep(interval)
-    return pred()
+    return waited(t0, timeout, pred())
 
 
 def bot_log(name):

@@ -176,13 +176,14 @@ class Feed:
 
     def wait(self, pred, timeout=WAIT, ndjson=False):
         """Reads until pred(events) is true or the deadline; returns it."""
-        end = time.time() + timeout
+        t0 = time.time()
+        end = t0 + timeout
         while True:
             self._parse()
             if self.status is not None:
                 self._events(ndjson)
             if pred(self.events):
-                return True
+                return waited(t0, timeout, True)
             left = end - time.time()
             if left <= 0 or self.closed:
                 return pred(self.events)
@@ -475,7 +476,7 @@ def test_tournament_players_ratings():
     r = boss.cmd("tournament create cup roundrobin players=p1,p2 games=2 "
                  "tc=20000 nim 2 3")
     check("tournament create", ok(r), r)
-    (played, total), sr = tournament_done(boss, "cup", 30)
+    (played, total), sr = tournament_done(boss, "cup", 60)
     check("tournament played", played == total == 2, sr)
     st, j = jget(d, "/api/tournaments")
     t = j["tournaments"][0] if st == 200 and j["tournaments"] else {}

@@ -13,21 +13,24 @@ from httpapi import *  # noqa: F401,F403 (e2e's helpers and the HTTP ones)
 
 
 def alive(d, what):
-    """The daemon answers both protocols promptly after what."""
+    """The daemon answers both protocols after what, while what's
+    connections are still held: a loop that what blocked would answer
+    neither before the deadline (WAIT; no elapsed time is asserted, a
+    loaded machine may take seconds)."""
     t0 = time.time()
     c = Client(d)
-    r = c.cmd("protocol_version", timeout=3)
+    r = c.cmd("protocol_version")
     c.close()
     st, j = jget(d, "/api/ratings")
-    check("after %s: protocol_version and /api/ratings answer within 3 s"
-          % what, ok(r) and st == 200 and "ratings" in j and
-          time.time() - t0 < 3, (r, st, j, time.time() - t0))
+    check("after %s: protocol_version and /api/ratings answer" % what,
+          ok(r) and st == 200 and "ratings" in j,
+          (r, st, j, "%.1f s" % (time.time() - t0)))
 
 
-def raw(d, data, timeout=5.0, wait_close=True, src=None):
+def raw(d, data, timeout=WAIT, until=None, src=None):
     """Sends data on a new connection (from the address src if given);
-    returns what arrives until the server closes it (or the deadline) and
-    whether it closed."""
+    returns what arrives until the server closes it, until the bytes until
+    have arrived, or the deadline, and whether it closed."""
     s = socket.create_connection(("127.0.0.1", d.hport), timeout=timeout,
                                  source_address=(src, 0) if src else None)
     s.sendall(data)
@@ -44,7 +47,7 @@ def raw(d, data, timeout=5.0, wait_close=True, src=None):
             closed = True
             break
         got += c
-        if not wait_close and b"\r\n\r\n" in got:
+        if until is not None and until in got:
             break
     s.close()
     return got, closed
@@ -81,9 +84,12 @@ def replies(data):
 
 def test_slowloris():
     """Headers one byte at a time: the request is not held past
-    http-timeout, however steadily it trickles."""
+    http-timeout, however steadily it trickles.  The request takes 90 s
+    at least (900 bytes, 0.1 s each), so the close before WAIT (30 s) is
+    http-timeout's (2 s), not the request's end; how long it took is
+    not asserted (a loaded machine fires the timer late)."""
     d = hdaemon("slow", "--http-timeout", "2")
-    s = socket.create_connection(("127.0.0.1", d.hport), timeout=5)
+    s = socket.create_connection(("127.0.0.1", d.hport), timeout=WAIT)
     req = b"GET /api/ratings HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: y" * 100
     t0, closed = time.time(), False
     for b in req:
@@ -102,12 +108,12 @@ def test_slowloris():
         except OSError:
             closed = True
             break
-        if time.time() - t0 > 8:
+        if time.time() - t0 > WAIT:
             break
     took = time.time() - t0
     s.close()
-    check("a request trickling in is closed at http-timeout (2 s)",
-          closed and took < 7, "closed=%s after %.1f s" % (closed, took))
+    check("a request trickling in is closed at http-timeout (2 s), long "
+          "before its end", closed, "closed=%s after %.1f s" % (closed, took))
     alive(d, "slowloris")
     d.stop()
 
@@ -143,7 +149,7 @@ def test_conn_flood():
                                             WAIT))
     c = Client(d)
     check("the line protocol answers meanwhile",
-          ok(c.cmd("protocol_version", timeout=3)))
+          ok(c.cmd("protocol_version")))
     c.close()
     for s in idle:
         s.close()
@@ -399,7 +405,7 @@ def test_http10_pipelined_head():
           r[0][0] == 200 and json.loads(r[0][1])["games"][0]["id"] == gid,
           got[:200])
     got, closed = raw(d, b"GET /api/games/%d/feed HTTP/1.0\r\n\r\n" % gid,
-                      timeout=2)
+                      until=b"event: game")
     check("HTTP/1.0 feed: 200, the game event", got.startswith(
         b"HTTP/1.") and b" 200 " in got.split(b"\r\n")[0] and
         b"event: game" in got, got[:200])
@@ -412,13 +418,13 @@ def test_http10_pipelined_head():
                                                        replies(got)] ==
           [200, 404, 200, 400, 200, 200], replies(got))
     got, closed = raw(d, b"HEAD /api/games/%d/feed HTTP/1.1\r\nHost: x\r\n"
-                      b"\r\n" % gid, timeout=2, wait_close=False)
+                      b"\r\n" % gid, until=b"\r\n\r\n")
     check("HEAD on a feed: 200 and no body", got.split(b" ")[1:2] ==
           [b"200"] and got.endswith(b"\r\n\r\n"), got)
     check("and no stream is held", wait_for(
         lambda: "grundy_http_streams 0\n" in get(d, "/metrics")[2].decode()))
     got, closed = raw(d, b"HEAD /api/tv/feed HTTP/1.1\r\nHost: x\r\n\r\n",
-                      timeout=2, wait_close=False)
+                      until=b"\r\n\r\n")
     check("HEAD on the TV feed: 200 and no body", got.split(b" ")[1:2] ==
           [b"200"] and got.endswith(b"\r\n\r\n"), got)
     check("and no stream is held", wait_for(

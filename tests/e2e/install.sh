@@ -178,7 +178,7 @@ check "the installed grundyd reads it" \
     --db "$tmp/g.db" --config "$etc" 2> "$tmp/daemon.log" &
 daemon=$!
 i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do
+while [ ! -s "$tmp/port" ] && [ $i -lt 300 ]; do	# 30 s: a loaded machine
 	sleep 0.1
 	i=$((i + 1))
 done

@@ -142,11 +142,12 @@ def test_referee():
           "illegal-move", 1) and n == 1, row)
 
     # Timeout: nobody answers genmove.  The clock cannot start before the
-    # pairing, so the loss comes at least tc + grace after t0; gameover_of
-    # bounds it from above.
+    # pairing, so the loss comes at least tc + grace after t0 (how late is
+    # not asserted: a loaded machine fires the timer late; the clock's
+    # own arithmetic is test-lobby-clock's, on a virtual clock).
     t0 = time.time()
     gid, seats, ea, eb = pair(d, a, b, opts="tc=400")
-    o = gameover_of(seats[1], 5)
+    o = gameover_of(seats[1])
     el = time.time() - t0
     check("timeout loses", o is not None and
           o.split()[2:] == ["second", "timeout"], o)
@@ -193,7 +194,7 @@ def test_referee():
     away = seats[1]
     stay = seats[2]
     away.close()
-    o = gameover_of(stay, 5)
+    o = gameover_of(stay)
     check("disconnect with no return loses on time", o is not None and
           o.split()[2:] == ["second", "timeout"], o)
     row, n = db_game(d, gid)

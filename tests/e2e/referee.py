@@ -176,12 +176,12 @@ def test_reconnect():
     bots_logged_in(("keeper", "quitter"))
     d.stop()
     t0 = time.time()
-    try:
-        rc = quit_.wait(15)
-    except Exception:
+    try:    # WAIT (30 s) is far below the default --reconnect-for 600
+        rc = quit_.wait(WAIT)
+    except subprocess.TimeoutExpired:
         rc = None
-    check("reconnect: --reconnect-for 1 gives up", rc == 1 and
-          time.time() - t0 < 10, rc)
+    check("reconnect: --reconnect-for 1 gives up", rc == 1,
+          "exit %r after %.1f s" % (rc, time.time() - t0))
     check("reconnect: and says why", "could not reconnect" in
           bot_log("quitter") and "within 1 s" in bot_log("quitter"),
           bot_log("quitter")[-1000:])
@@ -209,7 +209,7 @@ def test_first_connect():
           "trying for up to 600 s" in bot_log("early"),
           bot_log("early")[-1000:])
     d.start()
-    bots_logged_in(("early",), 20)
+    bots_logged_in(("early",))
     check("first: then registers and logs in", "logged in" in
           bot_log("early") and p.poll() is None, bot_log("early")[-1000:])
     p.kill()
@@ -294,9 +294,9 @@ def test_games_count_across_restart():
     check("count: tournament created", ok(r), r)
     # Cut the first game off as soon as it has started.
     wait_for(lambda: db_count(d, "SELECT COUNT(*) FROM games WHERE "
-                              "tournament_id IS NOT NULL") > 0, 10)
+                              "tournament_id IS NOT NULL") > 0, WAIT)
     boss.close()
-    boss, (played, total), r = kill_restart_finish(d, "boss", "t3", 40)
+    boss, (played, total), r = kill_restart_finish(d, "boss", "t3", 90)
     check("count: the tournament finishes 3 of 3", played == total == 3, r)
     check("count: the game cut off was not counted", all(
         "lost while disconnected (not counted)" in bot_log(n)

@@ -128,6 +128,25 @@ def held_export(d, path):
     return s
 
 
+# s: how long the exports of 20,000 games may take on the workers of a
+# loaded machine (26 s seen for two of them queued behind two others).
+HEAVY = 300.0
+
+
+def replying(socks):
+    """Whether the reply has started on each of socks (its first bytes
+    wait to be read): the export was made on a worker and is being handed
+    over.  Until then a connection's close is not seen (nothing reads or
+    writes it while its export is built), so its slot is freed only when
+    the export is done: a wait for that depended on the machine's load."""
+    def started(s):
+        try:
+            return s.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
+        except BlockingIOError:
+            return False
+    return all(started(s) for s in socks)
+
+
 def exports_in_flight(d):
     st, hd, b = get(d, "/metrics")
     m = re.search(rb"\ngrundy_http_exports (\d+)\n", b)
@@ -145,6 +164,8 @@ def test_export_slots():
     held = [held_export(d, path) for i in range(4)]
     check("four exports in flight",
           wait_for(lambda: exports_in_flight(d) == 4, WAIT), exports_in_flight(d))
+    check("their replies have started",
+          wait_for(lambda: replying(held), HEAVY, 0.05))
     st, hd, b = get(d, path)
     check("a fifth: 503, too many in flight", st == 503 and
           b"too many exports in flight (at most 4 at once)" in b, (st, b))
@@ -167,6 +188,8 @@ def test_export_slots():
     s = held_export(d, path)
     check("untrusted: one export in flight",
           wait_for(lambda: exports_in_flight(d) == 1, WAIT), exports_in_flight(d))
+    check("untrusted: its reply has started",
+          wait_for(lambda: replying([s]), HEAVY, 0.05))
     st, hd, b = get(d, path)
     check("untrusted: a second from the address: 503", st == 503 and
           b"an export from your address is in flight" in b, (st, b))

@@ -172,7 +172,7 @@ def clock_of(b, seat):
 
 
 def answer_genmove(c, move):
-    g = genmove_of(c, 10)
+    g = genmove_of(c)
     check("genmove for " + move, g is not None, c.commands)
     if g:
         c.answer(g, move)
@@ -250,7 +250,7 @@ def live_game(b, base, d):
     gid, seats, _, _ = pair(d, alice, bob, "nim 1 2", "tc=600000 rated=0")
     answer_genmove(seats[1], "1=0")
     answer_genmove(seats[2], "2=0")
-    check("the throwing game ends", gameover_of(seats[1], 10) is not None)
+    check("the throwing game ends", gameover_of(seats[1]) is not None)
     alice.close()
     bob.close()
     return "alice" if seats[1] is alice else "bob"
@@ -366,7 +366,7 @@ def tournament(b, base, d, boss):
     def same():
         return [tuple(x) for x in rows(b, "#standings")] == want
     check("the standings are those of the standings command",
-          len(want) == 3 and wait_for(same, 10, 0.1),
+          len(want) == 3 and wait_for(same, WAIT, 0.1),
           (want, rows(b, "#standings")))
     check("progress shown", "played 6 of 6" in text(b, "#progress"),
           text(b, "#progress"))
@@ -434,7 +434,7 @@ def top_ratings(b, base, boss):
             for i, (g, w) in enumerate(zip(got, want)))
     check("front page loads again", b.go(base + "/"))
     check("top ratings: `ratings` with RD, provisional marked ?",
-          wait_for(same, 10, 0.1), (rows(b, "#top"), want))
+          wait_for(same, WAIT, 0.1), (rows(b, "#top"), want))
 
 
 PAGES = ["/", "/live", "/games", "/ratings", "/tournaments"]
@@ -620,10 +620,10 @@ def test_pages():
         return
     d = Daemon("web", "--admins", "boss", "--http", "127.0.0.1:0")
     port = wait_for(lambda: re.findall(r"event=http-listen .* port=(\d+)",
-                                       open(d.log.name).read()), 10)
+                                       open(d.log.name).read()), WAIT)
     check("http listens", port, "no event=http-listen in " + d.log.name)
     base = "http://127.0.0.1:%s" % (port or ["0"])[-1]
-    check("http serves", wait_for(lambda: http_ok(base + "/"), 10))
+    check("http serves", wait_for(lambda: http_ok(base + "/"), WAIT))
     boss = login(d, "boss")
     perfect = [os.path.join(SRC, "contrib", "bots", "bot-perfect")]
     os.environ["GRUNDY"] = GRUNDY

@@ -311,7 +311,7 @@ def test_loop_blocked():
         blocked = wait_for(lambda: waiting_lease_get(url), DEADLINE, 0.1)
         check("%s: B's read of the lease waits for the lock" % what,
               blocked)
-        r = c.cmd("protocol_version", timeout=5) if blocked else "2"
+        r = c.cmd("protocol_version", timeout=DEADLINE) if blocked else "2"
         lk.release()
         check("%s: B answers protocol_version while a %s of a game it "
               "does not have waits for the database" % (what, what),

@@ -163,7 +163,7 @@ drain(struct chan *ch, struct buf *out)
 	pfd.fd = ch->rfd;
 	pfd.events = POLLIN;
 	for (;;) {
-		assert_true(poll(&pfd, 1, 10000) > 0);
+		assert_true(poll(&pfd, 1, 30000) > 0);
 		if (chan_read(ch) != 0)
 			break;
 	}
@@ -326,7 +326,7 @@ test_kill(void **state)
 	pfd.fd = ch.rfd;
 	pfd.events = POLLIN;
 	while (chan_take_line(&ch, &line) == 0) {
-		assert_true(poll(&pfd, 1, 10000) > 0);
+		assert_true(poll(&pfd, 1, 30000) > 0);
 		assert_int_equal(chan_read(&ch), 0);
 	}
 	assert_string_equal(buf_str(&line), "up");

@@ -241,7 +241,7 @@ limits_conns(const struct daemon *d)
 		conns[i] = client_open_served(d);
 	fd = client_open(d);
 	buf_init(&b);
-	(void)client_recv(fd, &b, 1, 5000);
+	(void)client_recv(fd, &b, 1, 30000);
 	assert_non_null(strstr(buf_str(&b), "? too many connections"));
 	buf_free(&b);
 	close(fd);
@@ -254,7 +254,7 @@ limits_conns(const struct daemon *d)
 	fd = client_open_served(d);
 	client_send(fd, big, sizeof big);
 	buf_init(&b);
-	client_recv(fd, &b, 1, 5000);
+	client_recv(fd, &b, 1, 30000);
 	assert_non_null(strstr(buf_str(&b), "? line too long"));
 	buf_free(&b);
 	client_send(fd, big, sizeof big);

@@ -547,12 +547,12 @@ t_race(void **state)
 
 #define KEY	0x5c4ed01e00000001LL	/* the scheduler's lock */
 
-/* Polls sqldb_try_lock on db until it answers want, for 10 s at most. */
+/* Polls sqldb_try_lock on db until it answers want, for 30 s at most. */
 static void
 lock_until(struct sqldb *db, int want)
 {
 	struct timespec	 ts = { 0, 5 * 1000 * 1000 };
-	int64_t		 deadline = mono_ms() + 10000;
+	int64_t		 deadline = mono_ms() + 30000;
 	int		 r;
 
 	while ((r = sqldb_try_lock(db, KEY)) != want) {
@@ -618,17 +618,17 @@ t_lock_pg(void **state)
 	sqldb_close(a);
 }
 
-/* Waits for the next notification on l, for 10 s at most. */
+/* Waits for the next notification on l, for 30 s at most. */
 static void
 next_note(struct sqldb *l, struct sqldb_note *n)
 {
 	struct pollfd	 pfd;
-	int64_t		 deadline = mono_ms() + 10000, left;
+	int64_t		 deadline = mono_ms() + 30000, left;
 	int		 r;
 
 	while ((r = sqldb_notify_next(l, n)) == SQLDB_DONE) {
 		if ((left = deadline - mono_ms()) <= 0)
-			fail_msg("no notification in 10 s");
+			fail_msg("no notification in 30 s");
 		pfd.fd = sqldb_notify_fd(l);
 		pfd.events = POLLIN;
 		assert_true(pfd.fd >= 0);
@@ -744,7 +744,7 @@ t_notify_reconnect(void **state)
 	struct sqldb	*l = fresh(), *m = conn();
 	struct sqldb_note note;
 	char		 sql[128];
-	int64_t		 pid, deadline = mono_ms() + 10000;
+	int64_t		 pid, deadline = mono_ms() + 30000;
 	int		 r;
 
 	(void)state;

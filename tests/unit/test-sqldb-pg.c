@@ -136,11 +136,11 @@ now_ms(void)
 }
 
 /* Steps s (an insert of one parameter) until the database answers, for
- * 15 s at most; returns the tries. */
+ * 30 s at most (a loaded machine); returns the tries. */
 static int
 until_back(struct sqldb *db, struct sqldb_stmt *s, int64_t k)
 {
-	int64_t		 deadline = now_ms() + 15000;
+	int64_t		 deadline = now_ms() + 30000;
 	int		 r, tries = 0;
 
 	do {
@@ -154,7 +154,7 @@ until_back(struct sqldb *db, struct sqldb_stmt *s, int64_t k)
 		tries++;
 	} while (r == -1 && now_ms() < deadline);
 	if (r != SQLDB_DONE)
-		fail_msg("no reconnection in 15 s: %s", sqldb_errmsg(db));
+		fail_msg("no reconnection in 30 s: %s", sqldb_errmsg(db));
 	return (tries);
 }
 

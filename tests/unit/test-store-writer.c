@@ -657,7 +657,7 @@ test_ids_drained(void **state)
 	assert_int_equal(store_game_begin(st, &sg), 0);
 	raw_file_exec(fx->path, "ALTER SEQUENCE games_id_seq_away RENAME TO"
 	    " games_id_seq");
-	until = now_ms() + 10000;
+	until = now_ms() + 30000;
 	while (store_failing(st) && now_ms() < until)
 		store_flush(st);
 	assert_int_equal(store_failing(st), 0);

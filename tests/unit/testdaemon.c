@@ -1,6 +1,7 @@
 /*
  * testdaemon.c: what the daemon test programs share (testdaemon.h).
  */
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -65,8 +66,30 @@ daemon_add_admin(const char *db, const char *name)
 }
 
 /*
+ * In a forked child that is to exec a grundyd: its stdout and stderr go to
+ * logfile, and it is killed when the test program ends, however it ends.
+ * A test that fails (cmocka's fail_msg jumps past daemon_stop) left its
+ * daemon running, holding the test's stdout: make check then waited for
+ * it for ever instead of reporting the failure.
+ */
+void
+daemon_child(const char *logfile, pid_t parent)
+{
+	int	 fd;
+
+	if ((fd = open(logfile, O_WRONLY | O_CREAT | O_TRUNC, 0644)) != -1) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
+		_exit(127);
+}
+
+/*
  * Starts grundyd with extra arguments (NULL-terminated); waits for its
- * port.  Each name of --admins NAME (one name) is made an admin first.
+ * port (30 s at most: a loaded machine).  Each name of --admins NAME (one name) is made an admin first.
  */
 void
 daemon_start(struct daemon *d, const char *const *extra)
@@ -74,7 +97,8 @@ daemon_start(struct daemon *d, const char *const *extra)
 	static int	 seq;
 	const char	*argv[64];
 	FILE		*f;
-	int		 i, n = 0, fd;
+	pid_t		 parent;
+	int		 i, n = 0;
 	long long	 until;
 
 	snprintf(d->portfile, sizeof d->portfile, "daemon-%d-%d.port",
@@ -101,16 +125,16 @@ daemon_start(struct daemon *d, const char *const *extra)
 			daemon_add_admin(d->dbfile, extra[i + 1]);
 	}
 	argv[n] = NULL;
+	parent = getpid();
 	if ((d->pid = fork()) == 0) {
-		fd = open(d->logfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		dup2(fd, 2);
+		daemon_child(d->logfile, parent);
 		/* The loop guard (PROTOCOL.md §13.12): a statement on the
 		 * event loop stops the daemon (the test fails there). */
 		setenv("GRUNDY_LOOP_DB", "abort", 0);
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
-	until = now_ms() + 10000;
+	until = now_ms() + 30000;
 	d->port = 0;
 	while (now_ms() < until) {
 		if ((f = fopen(d->portfile, "r")) != NULL) {

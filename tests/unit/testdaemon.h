@@ -23,6 +23,7 @@ struct daemon {
 
 const char	*srcpath(const char *);
 long long	 now_ms(void);		/* testdb.c */
+void		 daemon_child(const char *, pid_t);
 void		 daemon_start(struct daemon *, const char *const *);
 int		 daemon_stop(struct daemon *);
 int		 client_open(const struct daemon *);
